@@ -1,0 +1,95 @@
+//! What a target format cannot hold, named precisely.
+
+use std::fmt;
+
+/// Where in the document a lost thing is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// The sequence's name, if the loss is inside one.
+    pub sequence: Option<String>,
+    /// The direction index.
+    pub direction: Option<usize>,
+    /// The frame index within the direction.
+    pub frame: Option<usize>,
+    /// The element: its name or kind and index.
+    pub element: Option<String>,
+}
+
+impl Place {
+    /// The whole document.
+    pub fn document() -> Place {
+        Place::default()
+    }
+
+    /// A sequence.
+    pub fn sequence(name: &str) -> Place {
+        Place {
+            sequence: Some(name.to_string()),
+            ..Place::default()
+        }
+    }
+
+    /// A frame of a sequence.
+    pub fn frame(sequence: &str, direction: usize, frame: usize) -> Place {
+        Place {
+            sequence: Some(sequence.to_string()),
+            direction: Some(direction),
+            frame: Some(frame),
+            element: None,
+        }
+    }
+
+    /// The same place, narrowed to an element.
+    pub fn element(mut self, element: impl Into<String>) -> Place {
+        self.element = Some(element.into());
+        self
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(s) = &self.sequence {
+            parts.push(format!("sequence \"{s}\""));
+        }
+        if let Some(d) = self.direction {
+            parts.push(format!("direction {d}"));
+        }
+        if let Some(fr) = self.frame {
+            parts.push(format!("frame {fr}"));
+        }
+        if let Some(e) = &self.element {
+            parts.push(e.clone());
+        }
+        if parts.is_empty() {
+            f.write_str("document")
+        } else {
+            f.write_str(&parts.join(", "))
+        }
+    }
+}
+
+/// One thing the target format cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Loss {
+    /// Where it is.
+    pub place: Place,
+    /// What is lost, as a plain phrase ("per-frame duration 70 ms (the animation keeps 100 ms)").
+    pub what: String,
+}
+
+impl Loss {
+    /// A loss at a place.
+    pub fn new(place: Place, what: impl Into<String>) -> Loss {
+        Loss {
+            place,
+            what: what.into(),
+        }
+    }
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.what)
+    }
+}

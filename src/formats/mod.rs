@@ -1,0 +1,209 @@
+//! File formats: one module per format behind one [`Format`] trait, and a registry that picks
+//! the format of a file by its content first and its extension second.
+//!
+//! A reader turns bytes into an [`AnimationSet`] plus [`Diagnostic`]s; a writer turns a set into
+//! bytes plus the [`Loss`]es the format cannot hold. Readers keep the bytes they read in
+//! [`AnimationSet::original`], so the writer of the same format can reproduce every byte the user
+//! did not edit.
+
+pub mod diagnostics;
+pub mod fidelity;
+pub mod loss;
+pub mod paths;
+pub mod registry;
+pub mod sprat;
+
+pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};
+pub use loss::{Loss, Place};
+pub use registry::{Registry, registry};
+
+use crate::model::AnimationSet;
+use crate::pixels::PixelSource;
+use std::path::{Path, PathBuf};
+
+/// Options a reader takes from the user.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The image to use for Solarus `tileset` animations (`--tileset PATH`).
+    pub tileset: Option<PathBuf>,
+}
+
+/// What a reader knows besides the bytes.
+#[derive(Clone, Debug, Default)]
+pub struct ReadContext {
+    /// The file being read, if it came from disk; readers resolve images and companion files
+    /// (`.def` -> `.air`, `.sff`) relative to it. `None` (as in the fuzz tests) means: touch no
+    /// file.
+    pub path: Option<PathBuf>,
+    /// User options.
+    pub options: ReadOptions,
+}
+
+impl ReadContext {
+    /// A context for a file on disk.
+    pub fn for_path(path: impl Into<PathBuf>) -> ReadContext {
+        ReadContext {
+            path: Some(path.into()),
+            options: ReadOptions::default(),
+        }
+    }
+
+    /// The folder holding the file, if known.
+    pub fn dir(&self) -> Option<&Path> {
+        self.path.as_deref().and_then(Path::parent)
+    }
+}
+
+/// What a writer knows besides the document.
+#[derive(Default)]
+pub struct WriteContext<'a> {
+    /// Where the output will be saved, for relative paths and companion files.
+    pub path: Option<PathBuf>,
+    /// Pixels of the document's graphics, for writers that must repack images (ISPRITE).
+    pub pixels: Option<&'a dyn PixelSource>,
+}
+
+impl WriteContext<'_> {
+    /// A context for saving to `path`.
+    pub fn for_path(path: impl Into<PathBuf>) -> WriteContext<'static> {
+        WriteContext {
+            path: Some(path.into()),
+            pixels: None,
+        }
+    }
+
+    /// The folder the output goes to, if known.
+    pub fn dir(&self) -> Option<&Path> {
+        self.path.as_deref().and_then(Path::parent)
+    }
+}
+
+/// A successful read.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The document.
+    pub document: AnimationSet,
+    /// Warnings and errors that did not stop the read.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A read that produced no document; `diagnostics` holds at least one error.
+#[derive(Clone, Debug)]
+pub struct ReadFailure {
+    /// What went wrong.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ReadFailure {
+    /// A failure with one error.
+    pub fn single(diagnostic: Diagnostic) -> ReadFailure {
+        ReadFailure {
+            diagnostics: vec![diagnostic],
+        }
+    }
+}
+
+/// A file a writer produces besides the main one (ISPRITE's packed PNG sheets).
+#[derive(Clone, Debug)]
+pub struct CompanionFile {
+    /// Path relative to the main file's folder.
+    pub relative_path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A successful write.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    /// The main file's bytes.
+    pub bytes: Vec<u8>,
+    /// What the format could not hold; empty for a lossless write.
+    pub losses: Vec<Loss>,
+    /// Other files to save beside it.
+    pub companions: Vec<CompanionFile>,
+}
+
+/// A write that cannot be done at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    /// A plain sentence.
+    pub message: String,
+}
+
+impl WriteError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> WriteError {
+        WriteError {
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What a format can hold, so converters and the user interface know in advance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// It can be read.
+    pub read: bool,
+    /// It can be written.
+    pub write: bool,
+    /// Each frame may have its own duration.
+    pub per_frame_durations: bool,
+    /// More than one direction per sequence.
+    pub directions: bool,
+    /// Collision boxes.
+    pub boxes: bool,
+    /// Circular boxes.
+    pub circles: bool,
+    /// Rotated boxes.
+    pub rotated_boxes: bool,
+    /// Attachment points.
+    pub points: bool,
+    /// Several graphics per frame.
+    pub layered_graphics: bool,
+    /// Rotation, scale and opacity on graphics.
+    pub transforms: bool,
+    /// Blend modes.
+    pub blending: bool,
+    /// Triggers, labels and notes on frames.
+    pub frame_text: bool,
+    /// Nested groups.
+    pub groups: bool,
+    /// Sub-pixel positions.
+    pub subpixel: bool,
+}
+
+/// How sure a format is that some bytes are its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Sniff {
+    /// Not this format.
+    No,
+    /// Could be (plain text that parses the first lines).
+    Maybe,
+    /// A magic number or an unmistakable construct.
+    Yes,
+}
+
+/// One file format.
+pub trait Format: Sync + Send {
+    /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.
+    fn id(&self) -> &'static str;
+    /// A human name ("Solarus 1.x sprite (Lua)").
+    fn name(&self) -> &'static str;
+    /// File extensions without the dot, lowercase.
+    fn extensions(&self) -> &'static [&'static str];
+    /// What it can hold.
+    fn capabilities(&self) -> Capabilities;
+    /// Whether `bytes` look like this format.
+    fn sniff(&self, bytes: &[u8]) -> Sniff;
+    /// Reads a document. Never panics, hangs or allocates beyond a bound tied to `bytes.len()`.
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure>;
+    /// Writes a document; an unedited document read by this format gives back the same bytes.
+    fn write(&self, document: &AnimationSet, context: &WriteContext)
+    -> Result<Written, WriteError>;
+}

@@ -1,0 +1,382 @@
+//! Sprat's own project file (`.sprat`): the whole model in RON.
+//!
+//! The file is `(version: 1, set: (...))`. Keys come out in the model's field order, so saved
+//! files diff well in git. Image paths are relative to the project file.
+
+use super::diagnostics::{Diagnostic, Location, Severity};
+use super::fidelity::unchanged_original;
+use super::paths::relative_to;
+use super::{
+    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
+    Written,
+};
+use crate::model::{AnimationSet, OriginalSource};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The project file version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The `.sprat` format.
+pub struct SpratFormat;
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    version: u32,
+    set: &'a AnimationSet,
+}
+
+#[derive(Deserialize)]
+struct FileIn {
+    version: u32,
+    set: AnimationSet,
+}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    version: u32,
+}
+
+impl Format for SpratFormat {
+    fn id(&self) -> &'static str {
+        "sprat"
+    }
+
+    fn name(&self) -> &'static str {
+        "Sprat project"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["sprat"]
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            directions: true,
+            boxes: true,
+            circles: true,
+            rotated_boxes: true,
+            points: true,
+            layered_graphics: true,
+            transforms: true,
+            blending: true,
+            frame_text: true,
+            groups: true,
+            subpixel: true,
+        }
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> Sniff {
+        let head = &bytes[..bytes.len().min(256)];
+        let text = String::from_utf8_lossy(head);
+        let compact: String = text.split_whitespace().collect();
+        if compact.starts_with("(version:") && compact.contains("set:") {
+            Sniff::Yes
+        } else if compact.starts_with("(version:") {
+            Sniff::Maybe
+        } else {
+            Sniff::No
+        }
+    }
+
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let (line, column) = super::line_column(bytes, e.valid_up_to());
+            ReadFailure::single(Diagnostic::error_at(
+                line,
+                column,
+                "the file is not UTF-8 text",
+            ))
+        })?;
+        // Check the version first so a newer file gets a clear message, not a field error.
+        match ron::from_str::<VersionOnly>(text) {
+            Ok(v) if v.version != VERSION => {
+                return Err(ReadFailure::single(Diagnostic::new(
+                    Severity::Error,
+                    Location::Text { line: 1, column: 1 },
+                    format!(
+                        "project file version {} is not supported (this Sprat reads version {VERSION})",
+                        v.version
+                    ),
+                )));
+            }
+            _ => {}
+        }
+        let file: FileIn = ron::from_str(text).map_err(|e| {
+            ReadFailure::single(Diagnostic::error_at(
+                e.span.start.line as u32,
+                e.span.start.col as u32,
+                e.code.to_string(),
+            ))
+        })?;
+        debug_assert_eq!(file.version, VERSION, "checked above");
+        let mut document = file.set;
+        let mut diagnostics = check_references(&document);
+        let min_next = document.max_used_id() + 1;
+        if document.next_id < min_next {
+            document.next_id = min_next;
+        }
+        if let Some(dir) = context.dir() {
+            for image in &mut document.images {
+                image.resolved = Some(dir.join(&image.path));
+            }
+        }
+        document.original = Some(OriginalSource {
+            format: self.id().to_string(),
+            bytes: Arc::new(bytes.to_vec()),
+            path: context.path.clone(),
+        });
+        diagnostics.sort_by_key(|d| d.severity);
+        Ok(Loaded {
+            document,
+            diagnostics,
+        })
+    }
+
+    fn write(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
+        if let Some(bytes) = unchanged_original(self, document, context) {
+            return Ok(Written {
+                bytes,
+                ..Written::default()
+            });
+        }
+        let mut document = document.clone();
+        if let Some(dir) = context.dir() {
+            for image in &mut document.images {
+                if let Some(resolved) = &image.resolved
+                    && let Some(relative) = relative_to(dir, resolved)
+                {
+                    image.path = relative;
+                }
+            }
+        }
+        let config = ron::ser::PrettyConfig::new()
+            .indentor("  ".to_string())
+            .struct_names(false)
+            .separate_tuple_members(false)
+            .enumerate_arrays(false);
+        let mut text = ron::ser::to_string_pretty(
+            &FileOut {
+                version: VERSION,
+                set: &document,
+            },
+            config,
+        )
+        .map_err(|e| WriteError::new(format!("cannot encode the project: {e}")))?;
+        text.push('\n');
+        Ok(Written {
+            bytes: text.into_bytes(),
+            ..Written::default()
+        })
+    }
+}
+
+/// Warnings for references that point nowhere (hand-edited files).
+fn check_references(document: &AnimationSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let images: HashSet<_> = document.images.iter().map(|i| i.id).collect();
+    let slices: HashSet<_> = document.slices.iter().map(|s| s.id).collect();
+    for slice in &document.slices {
+        if !images.contains(&slice.image) {
+            out.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "slice {} uses image {}, which does not exist",
+                    slice.id, slice.image
+                ),
+            ));
+        }
+    }
+    for sequence in document.sequences() {
+        for direction in &sequence.directions {
+            for frame in &direction.frames {
+                if !document.frames.contains_key(frame) {
+                    out.push(Diagnostic::new(
+                        Severity::Warning,
+                        Location::File,
+                        format!(
+                            "sequence \"{}\" lists frame {}, which does not exist",
+                            sequence.name, frame
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(lp) = sequence.loop_point
+            && lp >= sequence.max_frames().max(1)
+        {
+            out.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "sequence \"{}\" loops on frame {lp}, past its last frame",
+                    sequence.name
+                ),
+            ));
+        }
+    }
+    for frame in document.frames.values() {
+        for element in &frame.elements {
+            if let crate::model::ElementKind::Graphic(g) = &element.kind {
+                let ok = match &g.source {
+                    crate::model::GraphicSource::Slice(id) => slices.contains(id),
+                    crate::model::GraphicSource::Image(id) => images.contains(id),
+                    crate::model::GraphicSource::SffSprite { archive, .. } => {
+                        images.contains(archive)
+                    }
+                };
+                if !ok {
+                    out.push(Diagnostic::new(
+                        Severity::Warning,
+                        Location::File,
+                        format!(
+                            "element {} draws from a slice or image that does not exist",
+                            element.id
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(default) = document.default_sequence
+        && document.sequence(default).is_none()
+    {
+        out.push(Diagnostic::new(
+            Severity::Warning,
+            Location::File,
+            format!("the default sequence {default} does not exist"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::*;
+
+    fn sample() -> AnimationSet {
+        let mut set = AnimationSet::new();
+        let image = ImageId(set.alloc_id());
+        set.images.push(SourceImage {
+            id: image,
+            path: "sheet.png".into(),
+            resolved: None,
+            kind: ImageKind::File,
+            nearest_neighbour: true,
+        });
+        let slice = SliceId(set.alloc_id());
+        set.slices.push(Slice {
+            id: slice,
+            image,
+            rect: PixelRect {
+                x: 0,
+                y: 0,
+                width: 16,
+                height: 24,
+            },
+            rotated: false,
+        });
+        let frame = FrameId(set.alloc_id());
+        let mut f = Frame::new(FrameDuration::Ticks(7));
+        let mut g = Graphic::new(
+            GraphicSource::Slice(slice),
+            Point::from_ints(3, -2),
+            Origin::At(Point {
+                x: Fx(1),
+                y: Fx(-129),
+            }),
+        );
+        g.rotation = 12.5;
+        f.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: "body".into(),
+            kind: ElementKind::Graphic(g),
+        });
+        f.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: String::new(),
+            kind: ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Hit,
+                Point::from_ints(-5, 0),
+                Point::from_ints(5, -10),
+            )),
+        });
+        f.box_declarations.push(BoxDeclaration {
+            class: BoxClass::Hurt,
+            scope: BoxScope::FromHereOn,
+        });
+        set.frames.insert(frame, f);
+        let mut seq = Sequence::new(
+            SequenceId(set.alloc_id()),
+            "idle",
+            DirectionId(set.alloc_id()),
+        );
+        seq.directions[0].frames = vec![frame, frame];
+        seq.follow_up = Some("walk".into());
+        set.root.items.push(TreeItem::Sequence(seq));
+        set.metadata.title = "Test".into();
+        set.metadata.extra.push(("k".into(), "v".into()));
+        set
+    }
+
+    #[test]
+    fn write_then_read_gives_an_equal_document() {
+        let set = sample();
+        let written = SpratFormat.write(&set, &WriteContext::default()).unwrap();
+        let loaded = SpratFormat
+            .read(&written.bytes, &ReadContext::default())
+            .unwrap();
+        let mut back = loaded.document;
+        back.original = None;
+        assert_eq!(back, set);
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    }
+
+    #[test]
+    fn unedited_hand_written_file_saves_byte_for_byte() {
+        let set = sample();
+        let written = SpratFormat.write(&set, &WriteContext::default()).unwrap();
+        // Reformat by hand: extra spaces and a comment survive an unedited save.
+        let text = String::from_utf8(written.bytes)
+            .unwrap()
+            .replace("version: 1,", "version: 1,   // mine");
+        let loaded = SpratFormat
+            .read(text.as_bytes(), &ReadContext::default())
+            .unwrap();
+        let again = SpratFormat
+            .write(&loaded.document, &WriteContext::default())
+            .unwrap();
+        assert_eq!(again.bytes, text.as_bytes());
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let text = "(version: 1,\n set: (\n   root: (id: 0, items: [),\n))";
+        let failure = SpratFormat
+            .read(text.as_bytes(), &ReadContext::default())
+            .unwrap_err();
+        let d = &failure.diagnostics[0];
+        assert!(
+            matches!(d.location, Location::Text { line: 3, .. }),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn newer_versions_are_refused_plainly() {
+        let failure = SpratFormat
+            .read(b"(version: 2, set: ())", &ReadContext::default())
+            .unwrap_err();
+        assert!(failure.diagnostics[0].message.contains("version 2"));
+    }
+}

@@ -1,0 +1,9 @@
+//! Sprat: an editor and previewer for 2D sprite animations.
+//!
+//! The library is everything but the window: the [`model`] of an animation set, the
+//! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
+
+pub mod formats;
+pub mod model;
+pub mod pixels;
+pub mod playback;

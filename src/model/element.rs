@@ -1,0 +1,301 @@
+//! What a frame is made of: graphics, attachment points and collision boxes.
+
+use super::fixed::{Fx, Point};
+use super::ids::{ElementId, ImageId, SliceId};
+use serde::{Deserialize, Serialize};
+
+/// Full opacity (ISPRITE stores opacity as a 16-bit value; 0xFFFF is opaque).
+pub const OPAQUE: u16 = u16::MAX;
+
+/// One element of a frame, in draw order (later elements are drawn on top).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Element {
+    /// Stable id for selection and undo.
+    pub id: ElementId,
+    /// The element's name; empty when unnamed. ISPRITE shares names across frames (interpolation
+    /// and collision classes use them); ADL names body parts and joints.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// What the element is.
+    pub kind: ElementKind,
+}
+
+/// The three kinds of element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ElementKind {
+    /// Pixels from a source image.
+    Graphic(Graphic),
+    /// A named point other sprites can hang on.
+    Point(AttachmentPoint),
+    /// A hit, hurt or custom collision shape.
+    Box(CollisionBox),
+}
+
+/// Where a graphic's pixels come from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GraphicSource {
+    /// A rectangle of a source image.
+    Slice(SliceId),
+    /// A whole image file (ADL body parts).
+    Image(ImageId),
+    /// A sprite of an SFF archive, by (group, image) number. Group -1 is AIR's blank frame:
+    /// it draws nothing but keeps its place and time.
+    SffSprite {
+        /// The SFF archive (a source image of kind [`super::ImageKind::Sff`]).
+        archive: ImageId,
+        /// Sprite group number.
+        group: i32,
+        /// Image number within the group.
+        image: i32,
+    },
+}
+
+impl GraphicSource {
+    /// True for AIR's blank sprite (`-1`), which draws nothing.
+    pub fn is_blank(&self) -> bool {
+        matches!(self, GraphicSource::SffSprite { group, .. } if *group < 0)
+    }
+}
+
+/// The pivot of a graphic, in the source's own pixels from its top-left corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Origin {
+    /// An explicit point (Solarus origin, ISPRITE origin, ADL anchor).
+    At(Point),
+    /// The source's own axis: the SFF sprite's axis, which lives in the archive.
+    SourceAxis,
+}
+
+/// How a graphic is combined with what is under it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BlendMode {
+    /// Ordinary alpha blending.
+    #[default]
+    Normal,
+    /// `dst * destination/256 + src * source/256` (AIR `A`, `A1`, `AS<n>D<m>`); factors 0..=256.
+    Add {
+        /// Source factor, 0..=256.
+        source: u16,
+        /// Destination factor, 0..=256.
+        destination: u16,
+    },
+    /// `dst - src` (AIR `S`).
+    Subtract,
+}
+
+/// An image placed in a frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Graphic {
+    /// Where the pixels come from.
+    pub source: GraphicSource,
+    /// Where the origin (pivot) lands in sprite space.
+    pub position: Point,
+    /// The pivot within the source: the point placed at `position`, and the centre of flips,
+    /// rotation and scale.
+    pub origin: Origin,
+    /// Mirror left-right about the origin.
+    #[serde(default)]
+    pub flip_h: bool,
+    /// Mirror top-bottom about the origin.
+    #[serde(default)]
+    pub flip_v: bool,
+    /// Rotation in degrees, clockwise on screen (y down).
+    #[serde(default)]
+    pub rotation: f64,
+    /// Horizontal scale factor.
+    #[serde(default = "one")]
+    pub scale_x: f64,
+    /// Vertical scale factor.
+    #[serde(default = "one")]
+    pub scale_y: f64,
+    /// 0 (invisible) to [`OPAQUE`].
+    #[serde(default = "opaque")]
+    pub opacity: u16,
+    /// Blend mode.
+    #[serde(default)]
+    pub blend: BlendMode,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn opaque() -> u16 {
+    OPAQUE
+}
+
+impl Graphic {
+    /// A graphic with no transform: the source's pivot at `position`.
+    pub fn new(source: GraphicSource, position: Point, origin: Origin) -> Graphic {
+        Graphic {
+            source,
+            position,
+            origin,
+            flip_h: false,
+            flip_v: false,
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            opacity: OPAQUE,
+            blend: BlendMode::Normal,
+        }
+    }
+
+    /// True when the graphic has no rotation, scale, opacity or blend.
+    pub fn is_plain(&self) -> bool {
+        self.rotation == 0.0
+            && self.scale_x == 1.0
+            && self.scale_y == 1.0
+            && self.opacity == OPAQUE
+            && self.blend == BlendMode::Normal
+    }
+}
+
+/// A named point where another sprite or an item can be attached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AttachmentPoint {
+    /// The format's own number for the point (ISPRITE attachment id); opaque.
+    #[serde(default)]
+    pub point_id: u16,
+    /// Position in sprite space.
+    pub position: Point,
+    /// Angle in degrees, clockwise on screen.
+    #[serde(default)]
+    pub rotation: f64,
+    /// Horizontal scale given to what hangs here.
+    #[serde(default = "one")]
+    pub scale_x: f64,
+    /// Vertical scale given to what hangs here.
+    #[serde(default = "one")]
+    pub scale_y: f64,
+    /// Mirror what hangs here left-right.
+    #[serde(default)]
+    pub flip_h: bool,
+    /// Mirror what hangs here top-bottom.
+    #[serde(default)]
+    pub flip_v: bool,
+    /// Opacity given to what hangs here.
+    #[serde(default = "opaque")]
+    pub opacity: u16,
+}
+
+impl AttachmentPoint {
+    /// A point with no transform.
+    pub fn at(position: Point) -> AttachmentPoint {
+        AttachmentPoint {
+            point_id: 0,
+            position,
+            rotation: 0.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            flip_h: false,
+            flip_v: false,
+            opacity: OPAQUE,
+        }
+    }
+}
+
+/// What a collision box is for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum BoxClass {
+    /// Deals damage (AIR Clsn1, drawn red).
+    Hit,
+    /// Can be hit (AIR Clsn2, drawn blue).
+    Hurt,
+    /// Any other use, by name (ISPRITE collision objects are told apart by name).
+    Custom(String),
+}
+
+impl BoxClass {
+    /// A short label for the user interface.
+    pub fn label(&self) -> &str {
+        match self {
+            BoxClass::Hit => "hit (Clsn1)",
+            BoxClass::Hurt => "hurt (Clsn2)",
+            BoxClass::Custom(name) => name,
+        }
+    }
+}
+
+/// The geometry of a collision box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    /// `[x, x+width) × [y, y+height)`, rotated clockwise about (x, y).
+    Rect {
+        /// Left edge before rotation.
+        x: Fx,
+        /// Top edge before rotation.
+        y: Fx,
+        /// Width (>= 0).
+        width: Fx,
+        /// Height (>= 0).
+        height: Fx,
+        /// Degrees clockwise about the top-left corner.
+        #[serde(default)]
+        rotation: f64,
+    },
+    /// A circle.
+    Circle {
+        /// Centre.
+        center: Point,
+        /// Radius.
+        radius: Fx,
+    },
+}
+
+/// A collision shape with its class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CollisionBox {
+    /// What the box is for.
+    pub class: BoxClass,
+    /// Its geometry, relative to the sprite's origin (AIR: the frame's axis).
+    pub shape: Shape,
+    /// The format's own number for the box (ISPRITE collision id); opaque.
+    #[serde(default)]
+    pub box_id: u16,
+}
+
+impl CollisionBox {
+    /// An axis-aligned rectangle from two corners given in any order.
+    pub fn rect_from_corners(class: BoxClass, a: Point, b: Point) -> CollisionBox {
+        let (x0, x1) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+        let (y0, y1) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+        CollisionBox {
+            class,
+            shape: Shape::Rect {
+                x: x0,
+                y: y0,
+                width: x1 - x0,
+                height: y1 - y0,
+                rotation: 0.0,
+            },
+            box_id: 0,
+        }
+    }
+}
+
+impl Element {
+    /// The graphic, if this is one.
+    pub fn as_graphic(&self) -> Option<&Graphic> {
+        match &self.kind {
+            ElementKind::Graphic(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The attachment point, if this is one.
+    pub fn as_point(&self) -> Option<&AttachmentPoint> {
+        match &self.kind {
+            ElementKind::Point(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The collision box, if this is one.
+    pub fn as_box(&self) -> Option<&CollisionBox> {
+        match &self.kind {
+            ElementKind::Box(b) => Some(b),
+            _ => None,
+        }
+    }
+}

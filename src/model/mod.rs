@@ -1,0 +1,29 @@
+//! The document model: an animation set as the editor holds it, free of any file format and
+//! of any user interface.
+//!
+//! Reading order: [`set`] (the whole document), [`sequence`], [`frame`], [`element`], then the
+//! small value types ([`fixed`], [`timing`], [`ids`]) and the box rule ([`boxes`]).
+
+pub mod boxes;
+pub mod element;
+pub mod fixed;
+pub mod frame;
+pub mod ids;
+pub mod sequence;
+pub mod set;
+pub mod timing;
+
+pub use boxes::{BoxOrigin, DefaultBoxRule, EffectiveBox, effective_boxes};
+pub use element::{
+    AttachmentPoint, BlendMode, BoxClass, CollisionBox, Element, ElementKind, Graphic,
+    GraphicSource, OPAQUE, Origin, Shape,
+};
+pub use fixed::{Fx, Point};
+pub use frame::{BoxDeclaration, BoxScope, Frame, Interpolation};
+pub use ids::*;
+pub use sequence::{Direction, EndBehavior, Sequence};
+pub use set::{
+    AnimationSet, Group, ImageKind, Metadata, OriginalSource, PaletteSource, PixelRect, Slice,
+    SourceImage, Timestamp, TreeItem,
+};
+pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND};
