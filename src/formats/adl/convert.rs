@@ -164,6 +164,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             Some(pixels) => {
                 let mut bytes = Vec::new();
                 image::codecs::tga::TgaEncoder::new(&mut bytes)
+                    .disable_rle()
                     .encode(
                         pixels.image.as_raw(),
                         pixels.image.width(),
