@@ -12,7 +12,11 @@ struct Blocks;
 impl PixelSource for Blocks {
     fn pixels(&self, _: &AnimationSet, _: &GraphicSource) -> Option<SourcePixels> {
         Some(SourcePixels {
-            image: Arc::new(image::RgbaImage::from_pixel(4, 6, image::Rgba([1, 2, 3, 255]))),
+            image: Arc::new(image::RgbaImage::from_pixel(
+                4,
+                6,
+                image::Rgba([1, 2, 3, 255]),
+            )),
             axis: (0, 0),
         })
     }
@@ -57,7 +61,11 @@ fn sample() -> AnimationSet {
         });
         slices.push(id);
     }
-    let mut seq = Sequence::new(SequenceId(set.alloc_id()), "walk-2", DirectionId(set.alloc_id()));
+    let mut seq = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "walk-2",
+        DirectionId(set.alloc_id()),
+    );
     for (index, ms) in [100u32, 50].into_iter().enumerate() {
         let id = FrameId(set.alloc_id());
         let mut frame = Frame::new(FrameDuration::Millis(ms));
@@ -98,19 +106,35 @@ fn another_formats_document_becomes_adl_with_named_losses() {
     let losses: Vec<String> = written.losses.iter().map(|l| l.to_string()).collect();
     let has = |s: &str| losses.iter().any(|l| l.contains(s));
     assert!(has("renamed ANIM_WALK"), "{losses:?}");
-    assert!(has("frame 1: per-frame duration 0.05 s (the animation keeps DELAY 0.1 s)"), "{losses:?}");
+    assert!(
+        has("frame 1: per-frame duration 0.05 s (the animation keeps DELAY 0.1 s)"),
+        "{losses:?}"
+    );
     assert!(has("frame 1, hat: rotation 45°"), "{losses:?}");
-    assert!(has("frame 1, element") && has("collision box"), "{losses:?}");
+    assert!(
+        has("frame 1, element") && has("collision box"),
+        "{losses:?}"
+    );
     assert_eq!(written.companions.len(), 2);
     assert_eq!(written.companions[0].relative_path, "hero/hero_body.tga");
-    let tga = image::load_from_memory_with_format(&written.companions[0].bytes, image::ImageFormat::Tga)
-        .unwrap();
+    let tga =
+        image::load_from_memory_with_format(&written.companions[0].bytes, image::ImageFormat::Tga)
+            .unwrap();
     assert_eq!((tga.width(), tga.height()), (4, 6));
     assert!(text.contains("SPRITESHEET=hero/hero_\n"), "{text}");
-    assert!(text.contains("BODYPARTS=BODY 2,6;\\\n          HAT 2,6\n"), "{text}");
+    assert!(
+        text.contains("BODYPARTS=BODY 2,6;\\\n          HAT 2,6\n"),
+        "{text}"
+    );
     assert!(text.contains("SKELETON_WALK=HAT 0,6;BODY 0,0\n"), "{text}");
-    assert!(text.contains("ANIM_WALK=DELAY 0.1;ROW 1;SKELETON SKELETON_WALK\n"), "{text}");
-    assert!(text.contains("ANIM_WALK_1=\nANIM_WALK_2=HAT 1,0\n"), "{text}");
+    assert!(
+        text.contains("ANIM_WALK=DELAY 0.1;ROW 1;SKELETON SKELETON_WALK\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ANIM_WALK_1=\nANIM_WALK_2=HAT 1,0\n"),
+        "{text}"
+    );
     // Read back, the parts land where they were.
     let back = AdlFormat
         .read(&written.bytes, &ReadContext::default())

@@ -88,7 +88,10 @@ fn every_corpus_file_reads_and_saves_byte_for_byte() {
         // An unedited save through the edit path (the comparison with the original is bypassed by
         // writing elsewhere) gives the same bytes too.
         let elsewhere = AdlFormat
-            .write(&loaded.document, &WriteContext::for_path("/elsewhere/x.properties"))
+            .write(
+                &loaded.document,
+                &WriteContext::for_path("/elsewhere/x.properties"),
+            )
             .unwrap();
         assert_eq!(elsewhere.bytes, bytes, "{}", path.display());
         assert!(elsewhere.losses.is_empty(), "{:?}", elsewhere.losses);
@@ -162,13 +165,29 @@ fn test_sprite_structure() {
     );
     // Every joint is an attachment point, even those that draw nothing.
     let frame = doc.frame(run.directions[0].frames[0]).unwrap();
-    let points = frame.elements.iter().filter(|e| e.as_point().is_some()).count();
+    let points = frame
+        .elements
+        .iter()
+        .filter(|e| e.as_point().is_some())
+        .count();
     assert_eq!(points, 16);
-    assert_eq!(point(&doc, "ANIM_RUN", 0, "TAIL0"), Point::from_ints(0, -13));
-    assert_eq!(point(&doc, "ANIM_RUN", 1, "HELD_ITEM"), Point::from_ints(-6, -12));
+    assert_eq!(
+        point(&doc, "ANIM_RUN", 0, "TAIL0"),
+        Point::from_ints(0, -13)
+    );
+    assert_eq!(
+        point(&doc, "ANIM_RUN", 1, "HELD_ITEM"),
+        Point::from_ints(-6, -12)
+    );
     // ANIM_IDLE_2 lowers the upper body by one pixel; ANIM_IDLE_1 is empty.
-    assert_eq!(graphic(&doc, "ANIM_IDLE", 0, "HEAD").0, Point::from_ints(0, -32));
-    assert_eq!(graphic(&doc, "ANIM_IDLE", 1, "HEAD").0, Point::from_ints(0, -31));
+    assert_eq!(
+        graphic(&doc, "ANIM_IDLE", 0, "HEAD").0,
+        Point::from_ints(0, -32)
+    );
+    assert_eq!(
+        graphic(&doc, "ANIM_IDLE", 1, "HEAD").0,
+        Point::from_ints(0, -31)
+    );
     assert_eq!(
         graphic(&doc, "ANIM_IDLE", 1, "LOWER_TORSO").0,
         Point::from_ints(0, -15)
@@ -187,7 +206,11 @@ fn test_sprite_structure() {
             .iter()
             .any(|d| d.message.contains("current ADL form"))
     );
-    assert!(!diagnostics.iter().any(|d| d.message.contains("assets folder was not found")));
+    assert!(
+        !diagnostics
+            .iter()
+            .any(|d| d.message.contains("assets folder was not found"))
+    );
 }
 
 #[test]
@@ -212,12 +235,18 @@ fn fofu_continuations_and_held_item() {
         ]
     );
     // ANIM_IDLE_2 continues over three lines; HEADGEAR 0,-1 is on the last one.
-    assert_eq!(graphic(&doc, "ANIM_IDLE", 1, "HEADGEAR").0, Point::from_ints(0, -31));
+    assert_eq!(
+        graphic(&doc, "ANIM_IDLE", 1, "HEADGEAR").0,
+        Point::from_ints(0, -31)
+    );
     assert_eq!(
         graphic(&doc, "ANIM_IDLE", 1, "TORSO"),
         (Point::from_ints(0, -21), Point::from_ints(10, 4))
     );
-    assert_eq!(graphic(&doc, "ANIM_IDLE", 1, "TAIL_0").0, Point::from_ints(0, -13));
+    assert_eq!(
+        graphic(&doc, "ANIM_IDLE", 1, "TAIL_0").0,
+        Point::from_ints(0, -13)
+    );
     assert_eq!(doc.images.len(), 9);
 }
 
@@ -230,8 +259,14 @@ fn taimu_hides_parts_with_minus_999() {
         FrameDuration::Seconds { nanos: 180_000_000 }
     );
     // TORSO_1 0,-999 puts the part 999 pixels below its joint (0,54).
-    assert_eq!(graphic(&doc, "ANIM_RUN", 0, "TORSO_1").0, Point::from_ints(0, 945));
-    assert_eq!(graphic(&doc, "ANIM_RUN", 1, "TORSO_0").0, Point::from_ints(0, -56));
+    assert_eq!(
+        graphic(&doc, "ANIM_RUN", 0, "TORSO_1").0,
+        Point::from_ints(0, 945)
+    );
+    assert_eq!(
+        graphic(&doc, "ANIM_RUN", 1, "TORSO_0").0,
+        Point::from_ints(0, -56)
+    );
     assert_eq!(
         graphic(&doc, "ANIM_IDLE", 1, "ARM_REST_LEFT"),
         (Point::from_ints(8, -67), Point::from_ints(6, 3))
@@ -244,7 +279,11 @@ fn glow_variants_differ_only_in_their_images() {
     let (glow, diagnostics) = read("taimu_glow.properties");
     assert_eq!(plain.frames.len(), glow.frames.len());
     assert!(glow.images[0].path.contains("taimuglow_"));
-    assert!(diagnostics.iter().any(|d| d.message.contains("taimuglow_headgear.tga")));
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.message.contains("taimuglow_headgear.tga"))
+    );
 }
 
 #[test]

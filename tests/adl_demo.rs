@@ -35,7 +35,10 @@ fn the_demo_reads_with_every_image_found() {
     let walk = doc.sequence_by_name("ANIM_WALK").unwrap();
     assert_eq!(walk.directions[0].frames.len(), 4);
     let second = doc.frame(walk.directions[0].frames[1]).unwrap();
-    assert_eq!(second.duration, FrameDuration::Seconds { nanos: 150_000_000 });
+    assert_eq!(
+        second.duration,
+        FrameDuration::Seconds { nanos: 150_000_000 }
+    );
     // ALL 0,1 lifts the head; LEG_FRONT 0,-1 keeps the legs on the ground.
     let at = |name: &str| {
         second
@@ -47,7 +50,10 @@ fn the_demo_reads_with_every_image_found() {
             })
             .unwrap()
     };
-    assert_eq!(at("HEAD"), (Point::from_ints(0, -20), Origin::At(Point::from_ints(5, 8))));
+    assert_eq!(
+        at("HEAD"),
+        (Point::from_ints(0, -20), Origin::At(Point::from_ints(5, 8)))
+    );
     assert_eq!(at("LEG_FRONT").0, Point::from_ints(-1, -8));
     // HELD_ITEM has no body part: a point, not a graphic.
     let held = second
@@ -109,11 +115,24 @@ ANIM_IDLE=DELAY 1;ROW 1;SKELETON SKELETON_STAND\nANIM_IDLE_1=HEAD 1,0\n";
     let loaded = AdlFormat
         .read(text.as_bytes(), &ReadContext::for_path(&path))
         .unwrap();
-    let messages: Vec<&str> = loaded.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.contains("legacy ADL form")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("chars/bob/bob_body.tga is missing")));
+    let messages: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("legacy ADL form")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("chars/bob/bob_body.tga is missing"))
+    );
     let doc = loaded.document;
-    let frame = doc.frame(doc.sequences()[0].directions[0].frames[0]).unwrap();
+    let frame = doc
+        .frame(doc.sequences()[0].directions[0].frames[0])
+        .unwrap();
     let head = frame
         .elements
         .iter()
@@ -123,8 +142,15 @@ ANIM_IDLE=DELAY 1;ROW 1;SKELETON SKELETON_STAND\nANIM_IDLE_1=HEAD 1,0\n";
         })
         .unwrap();
     // Centre of a 7x5 image is (3, 2); the joint 0,20 moved by 1,0 lands at (1, -20).
-    assert_eq!(head, (Point::from_ints(1, -20), Origin::At(Point::from_ints(3, 2))));
+    assert_eq!(
+        head,
+        (Point::from_ints(1, -20), Origin::At(Point::from_ints(3, 2)))
+    );
     let layout = game_sheet_layout(&doc).unwrap();
-    assert_eq!((layout.cell_width, layout.cell_height), (20, 30), "no headroom in the legacy assembler");
+    assert_eq!(
+        (layout.cell_width, layout.cell_height),
+        (20, 30),
+        "no headroom in the legacy assembler"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

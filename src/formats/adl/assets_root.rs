@@ -34,7 +34,10 @@ pub fn find_assets_root(file: &Path, spritesheet: &str) -> (PathBuf, RootEvidenc
     if !sheet_parts.is_empty() {
         for ancestor in dir.ancestors() {
             if ancestor.join(sheet_dir).is_dir() {
-                return (ancestor.to_path_buf(), RootEvidence::SpritesheetFolderExists);
+                return (
+                    ancestor.to_path_buf(),
+                    RootEvidence::SpritesheetFolderExists,
+                );
             }
         }
         for ancestor in dir.ancestors() {
@@ -43,7 +46,10 @@ pub fn find_assets_root(file: &Path, spritesheet: &str) -> (PathBuf, RootEvidenc
             };
             let below = normal_parts(below);
             if !below.is_empty() && sheet_parts.starts_with(&below) {
-                return (ancestor.to_path_buf(), RootEvidence::FileLiesOnTheSpritesheetPath);
+                return (
+                    ancestor.to_path_buf(),
+                    RootEvidence::FileLiesOnTheSpritesheetPath,
+                );
             }
         }
     }

@@ -16,9 +16,7 @@ use super::edit::shared_delay;
 use super::values::nanos_decimal;
 use crate::formats::loss::{Loss, Place};
 use crate::formats::{CompanionFile, WriteContext, WriteError, Written};
-use crate::model::{
-    AnimationSet, ElementKind, GraphicSource, Origin, Point, Sequence, TreeItem,
-};
+use crate::model::{AnimationSet, ElementKind, GraphicSource, Origin, Point, Sequence, TreeItem};
 use indexmap::IndexMap;
 use std::fmt::Write as _;
 
@@ -88,7 +86,10 @@ fn whole_point(p: Point, what: &str, place: &Place, losses: &mut Vec<Loss>) -> (
         _ => {
             losses.push(Loss::new(
                 place.clone(),
-                format!("{what} ({}, {}) is not on whole pixels; rounded down", p.x, p.y),
+                format!(
+                    "{what} ({}, {}) is not on whole pixels; rounded down",
+                    p.x, p.y
+                ),
             ));
             (p.x.floor(), p.y.floor())
         }
@@ -107,17 +108,27 @@ fn has_groups(document: &AnimationSet) -> bool {
 pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
     let mut losses = Vec::new();
     if !document.metadata.is_empty() {
-        losses.push(Loss::new(Place::document(), "metadata (title, authors, dates...)"));
+        losses.push(Loss::new(
+            Place::document(),
+            "metadata (title, authors, dates...)",
+        ));
     }
     if has_groups(document) {
-        losses.push(Loss::new(Place::document(), "groups: the animations are written flat"));
+        losses.push(Loss::new(
+            Place::document(),
+            "groups: the animations are written flat",
+        ));
     }
     let stem = context
         .path
         .as_deref()
         .and_then(|p| p.file_stem())
         .map(|s| s.to_string_lossy().to_lowercase())
-        .map(|s| s.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>())
+        .map(|s| {
+            s.chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "sprite".to_string());
     let sequences = document.sequences();
@@ -153,13 +164,18 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
     if bottom > 1 {
         losses.push(Loss::new(
             Place::document(),
-            format!("{} pixel rows below the origin are cut off in the game's sheet", bottom - 1),
+            format!(
+                "{} pixel rows below the origin are cut off in the game's sheet",
+                bottom - 1
+            ),
         ));
     }
     let mut companions = Vec::new();
     for part in &parts {
         let relative_path = format!("{stem}/{stem}_{}.tga", part.name.to_lowercase());
-        let pixels = context.pixels.and_then(|p| p.pixels(document, &part.source));
+        let pixels = context
+            .pixels
+            .and_then(|p| p.pixels(document, &part.source));
         match pixels {
             Some(pixels) => {
                 let mut bytes = Vec::new();
@@ -184,7 +200,9 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         }
     }
     let mut text = String::new();
-    text.push_str("# Written by Sprat. Paths are relative to the game's assets folder: this file's folder.\n");
+    text.push_str(
+        "# Written by Sprat. Paths are relative to the game's assets folder: this file's folder.\n",
+    );
     let _ = writeln!(text, "SPRITESHEET={stem}/{stem}_");
     text.push_str("EXTENSION=.tga\n");
     let _ = writeln!(text, "CONFIG=SIZE {width},{height};ORIGINX {origin_x}");
@@ -217,17 +235,30 @@ fn write_animation(
     if sequence.directions.len() > 1 {
         losses.push(Loss::new(
             place.clone(),
-            format!("{} directions: only the first is written", sequence.directions.len()),
+            format!(
+                "{} directions: only the first is written",
+                sequence.directions.len()
+            ),
         ));
     }
     if sequence.loop_point != Some(0) {
-        losses.push(Loss::new(place.clone(), "ADL animations always loop from their first frame"));
+        losses.push(Loss::new(
+            place.clone(),
+            "ADL animations always loop from their first frame",
+        ));
     }
     if let Some(next) = &sequence.follow_up {
-        losses.push(Loss::new(place.clone(), format!("follow-up sequence \"{next}\"")));
+        losses.push(Loss::new(
+            place.clone(),
+            format!("follow-up sequence \"{next}\""),
+        ));
     }
-    let delay = shared_delay(document, sequence, losses).unwrap_or(super::semantics::MIN_DELAY_NANOS);
-    let frame_ids = sequence.directions.first().map_or(&[][..], |d| &d.frames[..]);
+    let delay =
+        shared_delay(document, sequence, losses).unwrap_or(super::semantics::MIN_DELAY_NANOS);
+    let frame_ids = sequence
+        .directions
+        .first()
+        .map_or(&[][..], |d| &d.frames[..]);
     // Per frame: joint name -> landing (sprite space), and the draw order of its parts.
     let mut frames: Vec<IndexMap<String, (i32, i32)>> = Vec::new();
     let mut draw_order: Vec<String> = Vec::new();
@@ -240,7 +271,11 @@ fn write_animation(
             continue;
         };
         let place = Place::frame(&sequence.name, 0, frame_index);
-        for (what, text) in [("label", &frame.label), ("triggers", &frame.triggers), ("notes", &frame.notes)] {
+        for (what, text) in [
+            ("label", &frame.label),
+            ("triggers", &frame.triggers),
+            ("notes", &frame.notes),
+        ] {
             if !text.is_empty() {
                 losses.push(Loss::new(place.clone(), format!("frame {what} \"{text}\"")));
             }
@@ -262,9 +297,16 @@ fn write_animation(
                         format!("POINT_{}", part_name(&element.name)),
                         &landed.keys().cloned().collect::<Vec<_>>(),
                     );
-                    if p.rotation != 0.0 || p.scale_x != 1.0 || p.scale_y != 1.0 || p.flip_h || p.flip_v
+                    if p.rotation != 0.0
+                        || p.scale_x != 1.0
+                        || p.scale_y != 1.0
+                        || p.flip_h
+                        || p.flip_v
                     {
-                        losses.push(Loss::new(at.clone(), "rotation, scale or flip of an attachment point"));
+                        losses.push(Loss::new(
+                            at.clone(),
+                            "rotation, scale or flip of an attachment point",
+                        ));
                     }
                     let pos = whole_point(p.position, "attachment point", &at, losses);
                     if !points.contains(&name) {
@@ -277,9 +319,18 @@ fn write_animation(
                     for (lost, what) in [
                         (g.flip_h || g.flip_v, "flip".to_string()),
                         (g.rotation != 0.0, format!("rotation {}°", g.rotation)),
-                        (g.scale_x != 1.0 || g.scale_y != 1.0, format!("scale {}×{}", g.scale_x, g.scale_y)),
-                        (g.opacity != crate::model::OPAQUE, format!("opacity {}", g.opacity)),
-                        (g.blend != crate::model::BlendMode::Normal, "blend mode".to_string()),
+                        (
+                            g.scale_x != 1.0 || g.scale_y != 1.0,
+                            format!("scale {}×{}", g.scale_x, g.scale_y),
+                        ),
+                        (
+                            g.opacity != crate::model::OPAQUE,
+                            format!("opacity {}", g.opacity),
+                        ),
+                        (
+                            g.blend != crate::model::BlendMode::Normal,
+                            "blend mode".to_string(),
+                        ),
                     ] {
                         if lost {
                             losses.push(Loss::new(at.clone(), what));
@@ -295,7 +346,11 @@ fn write_animation(
                     };
                     let occurrence = order_here
                         .iter()
-                        .filter(|n| parts.iter().any(|p| &p.name == *n && p.source == g.source && p.anchor == anchor))
+                        .filter(|n| {
+                            parts.iter().any(|p| {
+                                &p.name == *n && p.source == g.source && p.anchor == anchor
+                            })
+                        })
                         .count();
                     let matching: Vec<usize> = (0..parts.len())
                         .filter(|&i| parts[i].source == g.source && parts[i].anchor == anchor)
@@ -324,7 +379,12 @@ fn write_animation(
                         let top = pos.1 - anchor.1;
                         let (w, h) = (w as i32, h as i32);
                         let b = bounds.get_or_insert((left, top, left + w, top + h));
-                        *b = (b.0.min(left), b.1.min(top), b.2.max(left + w), b.3.max(top + h));
+                        *b = (
+                            b.0.min(left),
+                            b.1.min(top),
+                            b.2.max(left + w),
+                            b.3.max(top + h),
+                        );
                     }
                     first_position.entry(part.name.clone()).or_insert(pos);
                     order_here.push(part.name.clone());
@@ -333,10 +393,19 @@ fn write_animation(
             }
         }
         // Parts keep the order they are first drawn in; a frame drawing them otherwise cannot be held.
-        let known: Vec<&String> = draw_order.iter().filter(|n| order_here.contains(n)).collect();
-        let here_known: Vec<&String> = order_here.iter().filter(|n| draw_order.contains(n)).collect();
+        let known: Vec<&String> = draw_order
+            .iter()
+            .filter(|n| order_here.contains(n))
+            .collect();
+        let here_known: Vec<&String> = order_here
+            .iter()
+            .filter(|n| draw_order.contains(n))
+            .collect();
         if known != here_known {
-            losses.push(Loss::new(place.clone(), "a draw order of parts that differs from earlier frames"));
+            losses.push(Loss::new(
+                place.clone(),
+                "a draw order of parts that differs from earlier frames",
+            ));
         }
         for name in order_here {
             if !draw_order.contains(&name) {

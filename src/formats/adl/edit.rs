@@ -57,6 +57,8 @@ struct Delta {
     y: i32,
     /// The attachment point was moved (a joint edit), not only the part.
     by_joint: bool,
+    /// The part moved too (as [`move_part`] and [`move_skeleton_joint`] move both).
+    with_part: bool,
 }
 
 /// Writes `document` over the bytes it was read from.
@@ -88,7 +90,7 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
         };
         let place = Place::sequence(&new.name);
         if new.name != old.name {
-            rename(&file, animation, &new.name, &mut plan, &mut losses);
+            rename(animation, &new.name, &mut plan, &mut losses);
         }
         sequence_losses(new, &place, &mut losses);
         let old_frames = &old.directions[0].frames;
@@ -214,10 +216,7 @@ fn joint_elements(frame: &crate::model::Frame, joints: usize) -> Vec<JointElemen
     points
         .iter()
         .map(|point| JointElements {
-            graphic: graphics
-                .iter()
-                .find(|g| g.name == point.name)
-                .map(|g| g.id),
+            graphic: graphics.iter().find(|g| g.name == point.name).map(|g| g.id),
             point: point.id,
         })
         .collect()
@@ -253,16 +252,25 @@ fn joint_delta(
         let (p0, p1) = match (&before.kind, &after.kind) {
             (ElementKind::Graphic(a), ElementKind::Graphic(b)) => {
                 if a.source != b.source || a.origin != b.origin {
-                    losses.push(Loss::new(place.clone(), "a different image or anchor for one frame"));
+                    losses.push(Loss::new(
+                        place.clone(),
+                        "a different image or anchor for one frame",
+                    ));
                 }
                 if b.flip_h || b.flip_v {
                     losses.push(Loss::new(place.clone(), "flip"));
                 }
                 if b.rotation != 0.0 {
-                    losses.push(Loss::new(place.clone(), format!("rotation {}°", b.rotation)));
+                    losses.push(Loss::new(
+                        place.clone(),
+                        format!("rotation {}°", b.rotation),
+                    ));
                 }
                 if b.scale_x != 1.0 || b.scale_y != 1.0 {
-                    losses.push(Loss::new(place.clone(), format!("scale {}×{}", b.scale_x, b.scale_y)));
+                    losses.push(Loss::new(
+                        place.clone(),
+                        format!("scale {}×{}", b.scale_x, b.scale_y),
+                    ));
                 }
                 if b.opacity != a.opacity {
                     losses.push(Loss::new(place.clone(), format!("opacity {}", b.opacity)));
@@ -273,15 +281,25 @@ fn joint_delta(
                 (a.position, b.position)
             }
             (ElementKind::Point(a), ElementKind::Point(b)) => {
-                if b.rotation != a.rotation || b.scale_x != a.scale_x || b.scale_y != a.scale_y
-                    || b.flip_h != a.flip_h || b.flip_v != a.flip_v || b.opacity != a.opacity
+                if b.rotation != a.rotation
+                    || b.scale_x != a.scale_x
+                    || b.scale_y != a.scale_y
+                    || b.flip_h != a.flip_h
+                    || b.flip_v != a.flip_v
+                    || b.opacity != a.opacity
                 {
-                    losses.push(Loss::new(place.clone(), "rotation, scale, flip or opacity of a joint"));
+                    losses.push(Loss::new(
+                        place.clone(),
+                        "rotation, scale, flip or opacity of a joint",
+                    ));
                 }
                 (a.position, b.position)
             }
             _ => {
-                losses.push(Loss::new(place.clone(), "changed into another kind of element"));
+                losses.push(Loss::new(
+                    place.clone(),
+                    "changed into another kind of element",
+                ));
                 return None;
             }
         };
@@ -299,7 +317,9 @@ fn joint_delta(
             if let Some(g) = part
                 && g != p
             {
-                let name = new.get(&joint.point).map_or(String::new(), |e| e.name.clone());
+                let name = new
+                    .get(&joint.point)
+                    .map_or(String::new(), |e| e.name.clone());
                 losses.push(Loss::new(
                     place.clone().element(format!("graphic {name}")),
                     format!(
@@ -312,12 +332,14 @@ fn joint_delta(
                 x: p.0,
                 y: p.1,
                 by_joint: true,
+                with_part: part == Some(p),
             }
         }
         (Some(g), _) => Delta {
             x: g.0,
             y: g.1,
             by_joint: false,
+            with_part: true,
         },
         _ => Delta::default(),
     }
@@ -347,7 +369,10 @@ fn to_nanos(
         FrameDuration::Holds(h) => match rate.filter(|r| *r > 0) {
             Some(rate) => Some(exact(u64::from(h.max(1)), u64::from(rate), losses)),
             None => {
-                losses.push(Loss::new(place.clone(), "a duration in holds with no frame rate"));
+                losses.push(Loss::new(
+                    place.clone(),
+                    "a duration in holds with no frame rate",
+                ));
                 None
             }
         },
@@ -368,7 +393,10 @@ pub(super) fn shared_delay(
     losses: &mut Vec<Loss>,
 ) -> Option<u64> {
     let rate = sequence.frame_rate.or(document.frame_rate);
-    let frames = sequence.directions.first().map_or(&[][..], |d| &d.frames[..]);
+    let frames = sequence
+        .directions
+        .first()
+        .map_or(&[][..], |d| &d.frames[..]);
     let mut chosen: Option<u64> = None;
     for (index, id) in frames.iter().enumerate() {
         let Some(frame) = document.frame(*id) else {
@@ -415,13 +443,7 @@ fn delay(
     }
 }
 
-fn rename(
-    file: &AdlFile,
-    animation: &Animation,
-    name: &str,
-    plan: &mut Plan,
-    losses: &mut Vec<Loss>,
-) {
+fn rename(animation: &Animation, name: &str, plan: &mut Plan, losses: &mut Vec<Loss>) {
     if !super::semantics::is_game_animation_name(name) {
         losses.push(Loss::new(
             Place::sequence(name),
@@ -435,7 +457,6 @@ fn rename(
                 .insert(property, format!("{name}_{}", frame.number));
         }
     }
-    let _ = file;
 }
 
 /// Decides skeleton changes and frame transform changes from the joint deltas.
@@ -455,11 +476,25 @@ fn skeleton_and_transforms(
             for &a in &users {
                 let frames = file.animations[a].frames.len();
                 let moves: Vec<Delta> = (0..frames)
-                    .filter_map(|f| deltas.get(&(a, f)).and_then(|d| d.get(joint_index)).copied())
+                    .filter_map(|f| {
+                        deltas
+                            .get(&(a, f))
+                            .and_then(|d| d.get(joint_index))
+                            .copied()
+                    })
                     .collect();
+                // A part moved with its joint in the only frame of an animation is a part move
+                // (a frame transform), not a skeleton edit.
+                let needed = if moves.iter().any(|m| m.with_part) {
+                    2
+                } else {
+                    1
+                };
                 let uniform = moves.len() == frames
-                    && frames > 0
-                    && moves.iter().all(|m| m.by_joint && (m.x, m.y) == (moves[0].x, moves[0].y));
+                    && frames >= needed
+                    && moves
+                        .iter()
+                        .all(|m| m.by_joint && (m.x, m.y) == (moves[0].x, moves[0].y));
                 if uniform && frames > best_frames && (moves[0].x, moves[0].y) != (0, 0) {
                     skeleton_move = (moves[0].x, moves[0].y);
                     best_frames = frames;

@@ -139,7 +139,8 @@ pub fn lex(bytes: &[u8]) -> Lexed {
             continue;
         }
         let (line, next) = logical_line(bytes, pos);
-        out.properties.push(split_property(bytes, &line, pos, &mut out.problems));
+        out.properties
+            .push(split_property(&line, pos, &mut out.problems));
         pos = next;
     }
     out
@@ -199,12 +200,7 @@ fn logical_line(bytes: &[u8], start: usize) -> (Vec<RawChar>, usize) {
     }
 }
 
-fn split_property(
-    bytes: &[u8],
-    line: &[RawChar],
-    start: usize,
-    problems: &mut Vec<LexProblem>,
-) -> Property {
+fn split_property(line: &[RawChar], start: usize, problems: &mut Vec<LexProblem>) -> Property {
     let mut key_len = 0;
     let mut value_start = line.len();
     let mut has_separator = false;
@@ -243,7 +239,6 @@ fn split_property(
         start
     };
     let value_raw_start = line.get(value_start).map_or(line_end, |c| c.raw);
-    let _ = bytes;
     Property {
         key,
         key_span: start..key_end,

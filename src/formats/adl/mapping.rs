@@ -14,9 +14,9 @@ use super::semantics::{AdlFile, Dialect, Skeleton, Target};
 use crate::formats::ReadContext;
 use crate::formats::diagnostics::{Diagnostic, Location, Severity};
 use crate::model::{
-    AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration,
-    FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence, SequenceId,
-    SourceImage, TreeItem,
+    AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame,
+    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence,
+    SequenceId, SourceImage, TreeItem,
 };
 use indexmap::IndexMap;
 use std::path::PathBuf;
@@ -33,7 +33,10 @@ struct PartImage {
 }
 
 /// Where every joint of one frame lands, in skeleton order, y up from the origin.
-pub fn landings(skeleton: &Skeleton, transforms: &[super::semantics::Transform]) -> Vec<(i32, i32)> {
+pub fn landings(
+    skeleton: &Skeleton,
+    transforms: &[super::semantics::Transform],
+) -> Vec<(i32, i32)> {
     let mut out: Vec<(i32, i32)> = skeleton.joints.iter().map(|j| j.position).collect();
     for transform in transforms {
         let (dx, dy) = transform.offset;
@@ -66,13 +69,21 @@ pub fn animation_order(file: &AdlFile) -> Vec<usize> {
 }
 
 /// Builds the document and adds the diagnostics about images and the file's form.
-pub fn build(file: &AdlFile, input_len: usize, context: &ReadContext) -> (AnimationSet, Vec<Diagnostic>) {
+pub fn build(
+    file: &AdlFile,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
     let mut diagnostics = file.diagnostics.clone();
     let severity = match file.dialect {
         Dialect::Current => Severity::Info,
         Dialect::Legacy => Severity::Warning,
     };
-    diagnostics.push(Diagnostic::new(severity, Location::File, file.dialect.describe()));
+    diagnostics.push(Diagnostic::new(
+        severity,
+        Location::File,
+        file.dialect.describe(),
+    ));
     let mut set = AnimationSet::new();
     let root = assets_root(file, context, &mut diagnostics);
     let parts = images(file, root.as_ref(), &mut set, &mut diagnostics);
@@ -83,20 +94,24 @@ pub fn build(file: &AdlFile, input_len: usize, context: &ReadContext) -> (Animat
         .saturating_add(4096);
     for index in order {
         let animation = &file.animations[index];
-        if let Some(row) = animation.row {
-            if let Some(other) = rows.insert(row, &animation.key) {
-                diagnostics.push(Diagnostic::new(
-                    Severity::Warning,
-                    Location::File,
-                    format!(
-                        "{} and {other} share ROW {row}: one overwrites the other in the game's sheet",
-                        animation.key
-                    ),
-                ));
-            }
+        if let Some(row) = animation.row
+            && let Some(other) = rows.insert(row, &animation.key)
+        {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "{} and {other} share ROW {row}: one overwrites the other in the game's sheet",
+                    animation.key
+                ),
+            ));
         }
         let sequence_id = SequenceId(set.alloc_id());
-        let mut sequence = Sequence::new(sequence_id, animation.key.clone(), DirectionId(set.alloc_id()));
+        let mut sequence = Sequence::new(
+            sequence_id,
+            animation.key.clone(),
+            DirectionId(set.alloc_id()),
+        );
         sequence.loop_point = Some(0);
         let skeleton = animation.skeleton.map(|s| &file.skeletons[s]);
         for frame in &animation.frames {

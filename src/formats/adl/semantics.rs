@@ -238,7 +238,13 @@ impl Reader<'_> {
         });
     }
 
-    fn report_in(&mut self, property: &Property, range: Range<usize>, error: bool, message: String) {
+    fn report_in(
+        &mut self,
+        property: &Property,
+        range: Range<usize>,
+        error: bool,
+        message: String,
+    ) {
         let raw = property.raw_range(range).start;
         self.report(raw, error, message);
     }
@@ -251,7 +257,10 @@ impl Reader<'_> {
                 let earlier = &lexed.properties[previous];
                 let (line, _) = line_column(self.bytes, earlier.span.start);
                 let message = if earlier.key == property.key {
-                    format!("\"{}\" repeats line {line}; the later one wins", property.key)
+                    format!(
+                        "\"{}\" repeats line {line}; the later one wins",
+                        property.key
+                    )
                 } else {
                     format!(
                         "\"{}\" collides with \"{}\" on line {line} (keys are uppercased); the game's choice is unspecified, Sprat uses the later one",
@@ -460,18 +469,16 @@ impl Reader<'_> {
                 self.report(
                     at,
                     false,
-                    format!("{} is a frame of no animation ({prefix} has no SKELETON)", property.key),
+                    format!(
+                        "{} is a frame of no animation ({prefix} has no SKELETON)",
+                        property.key
+                    ),
                 );
             }
         }
     }
 
-    fn skeleton_of(
-        &mut self,
-        file: &mut AdlFile,
-        header: &Property,
-        item: &Item,
-    ) -> Option<usize> {
+    fn skeleton_of(&mut self, file: &mut AdlFile, header: &Property, item: &Item) -> Option<usize> {
         let name = match input_of(header, item) {
             Some(Input::Str(name)) => name,
             Some(_) | None => {
@@ -609,7 +616,12 @@ impl Reader<'_> {
                 Some(row)
             }
             _ => {
-                self.report_in(header, item.range.clone(), true, "ROW needs a number".into());
+                self.report_in(
+                    header,
+                    item.range.clone(),
+                    true,
+                    "ROW needs a number".into(),
+                );
                 None
             }
         }
@@ -640,14 +652,18 @@ impl Reader<'_> {
             present.sort_unstable();
             present
         };
-        let joints = skeleton.map(|s| &file.skeletons[s].joints[..]).unwrap_or(&[]);
+        let joints = skeleton
+            .map(|s| &file.skeletons[s].joints[..])
+            .unwrap_or(&[]);
         let mut frames = Vec::with_capacity(numbers.len());
         for number in numbers {
             let Some(&index) = by_number.get(&number) else {
                 self.report(
                     header.key_span.start,
                     true,
-                    format!("{key}_{number} is missing (the game crashes); Sprat shows it unchanged"),
+                    format!(
+                        "{key}_{number} is missing (the game crashes); Sprat shows it unchanged"
+                    ),
                 );
                 frames.push(AnimFrame {
                     number,
@@ -665,7 +681,10 @@ impl Reader<'_> {
                 let target = if name == "ALL" {
                     Some(Target::All)
                 } else {
-                    joints.iter().position(|j| j.name == name).map(Target::Joint)
+                    joints
+                        .iter()
+                        .position(|j| j.name == name)
+                        .map(Target::Joint)
                 };
                 let Some(target) = target else {
                     let shown = if name.is_empty() { "(empty)" } else { &name };
@@ -727,9 +746,9 @@ fn frame_keys(table: &IndexMap<String, usize>) -> HashMap<String, Vec<(usize, us
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let number = digits
-            .bytes()
-            .fold(0usize, |n, b| n.saturating_mul(10).saturating_add(usize::from(b - b'0')));
+        let number = digits.bytes().fold(0usize, |n, b| {
+            n.saturating_mul(10).saturating_add(usize::from(b - b'0'))
+        });
         if number == 0 {
             continue;
         }
@@ -767,9 +786,14 @@ ANIM_RUN=DELAY 0.25;ROW 2;SKELETON skeleton_a\nANIM_RUN_1=ALL 0,1;leg 1,0\nANIM_
 
     #[test]
     fn crash_points_become_errors() {
-        let text = "CONFIG=size 1,1\nSKEL=A 0,0\nANIM_X=DELAY 0.01;ROW 1;SKELETON SKEL\nANIM_X_2=B 1,1;\n";
+        let text =
+            "CONFIG=size 1,1\nSKEL=A 0,0\nANIM_X=DELAY 0.01;ROW 1;SKELETON SKEL\nANIM_X_2=B 1,1;\n";
         let file = parse(text.as_bytes());
-        let messages: Vec<&str> = file.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = file
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
         let has = |s: &str| messages.iter().any(|m| m.contains(s));
         assert!(has("SPRITESHEET is missing"), "{messages:?}");
         assert!(has("uppercase"));

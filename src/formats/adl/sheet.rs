@@ -87,7 +87,10 @@ pub fn game_sheet_layout(document: &AnimationSet) -> Option<SheetLayout> {
         };
         let row = row as u32;
         rows = rows.max(row);
-        let frames = sequence.directions.first().map_or(&[][..], |d| &d.frames[..]);
+        let frames = sequence
+            .directions
+            .first()
+            .map_or(&[][..], |d| &d.frames[..]);
         columns = columns.max(frames.len() as u32);
         for (index, frame) in frames.iter().enumerate() {
             cells.push(SheetCell {

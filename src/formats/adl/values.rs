@@ -58,7 +58,9 @@ fn item(piece: &str, offset: usize) -> Item {
     let rest = &piece[first_space..];
     let skipped = rest.len() - rest.trim_start_matches(' ').len();
     let input_start = first_space + skipped;
-    let input_len = piece[input_start..].find(' ').unwrap_or(piece.len() - input_start);
+    let input_len = piece[input_start..]
+        .find(' ')
+        .unwrap_or(piece.len() - input_start);
     Item {
         range,
         name,
@@ -78,9 +80,7 @@ fn integer(s: &str) -> bool {
 pub fn is_float(s: &str) -> bool {
     match s.split_once('.') {
         None => integer(s),
-        Some((whole, fraction)) => {
-            integer(whole) && fraction.bytes().all(|b| b.is_ascii_digit())
-        }
+        Some((whole, fraction)) => integer(whole) && fraction.bytes().all(|b| b.is_ascii_digit()),
     }
 }
 
@@ -105,16 +105,14 @@ pub fn parse_input(s: &str) -> Input {
 /// A decimal number of seconds as exact nanoseconds: `None` when it is negative; saturates.
 /// The second value is true when digits below the nanosecond were dropped.
 pub fn decimal_nanos(text: &str) -> Option<(u64, bool)> {
-    if text.starts_with('-') {
-        let zero = text[1..].bytes().all(|b| b == b'0' || b == b'.');
+    if let Some(magnitude) = text.strip_prefix('-') {
+        let zero = magnitude.bytes().all(|b| b == b'0' || b == b'.');
         return zero.then_some((0, false));
     }
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     let mut nanos: u64 = 0;
     for b in whole.bytes() {
-        nanos = nanos
-            .saturating_mul(10)
-            .saturating_add(u64::from(b - b'0'));
+        nanos = nanos.saturating_mul(10).saturating_add(u64::from(b - b'0'));
     }
     nanos = nanos.saturating_mul(1_000_000_000);
     let mut scale = 100_000_000u64;
