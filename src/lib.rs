@@ -3,6 +3,7 @@
 //! The library is everything but the window: the [`model`] of an animation set, the
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
+pub mod cli;
 pub mod formats;
 pub mod model;
 pub mod pixels;
