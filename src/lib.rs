@@ -4,6 +4,7 @@
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
 pub mod assets;
+pub mod export;
 pub mod formats;
 pub mod model;
 pub mod pixels;
