@@ -284,7 +284,7 @@ impl SffArchive {
                 ));
             }
             SpriteFormat::Png24 | SpriteFormat::Png32 => {
-                let png = decode_png_rgba(payload, MAX_SPRITE_PIXELS * 4).map_err(at)?;
+                let png = decode_png_rgba(payload, MAX_SPRITE_PIXELS).map_err(at)?;
                 self.note_png_size(&name, info, png.width, png.height, &mut warnings);
                 let image =
                     RgbaImage::from_raw(png.width, png.height, png.data).ok_or_else(|| {

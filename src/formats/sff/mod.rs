@@ -7,6 +7,7 @@
 
 pub mod archive;
 mod bytes;
+pub mod format;
 pub mod index;
 mod indexed;
 mod links;
@@ -21,6 +22,7 @@ pub mod v2;
 pub mod store;
 
 pub use archive::{DecodedSprite, MAX_SPRITE_PIXELS, PaletteChoice, SffArchive, SffVersion};
+pub use format::SffFormat;
 pub use index::{SpriteFormat, SpriteInfo};
 pub use palette::Palette;
 pub use store::SffStore;

@@ -6,6 +6,7 @@ use png::{BitDepth, ColorType, Decoder, Limits, Transformations};
 use std::io::Cursor;
 
 /// A decoded PNG.
+#[derive(Debug)]
 pub struct PngPixels {
     /// Width in pixels.
     pub width: u32,
@@ -19,30 +20,52 @@ fn decode_error(e: png::DecodingError) -> CodecError {
     CodecError::new(0, format!("PNG data does not decode: {e}"))
 }
 
+/// Deflate's best ratio: no PNG unpacks to more than this many bytes per stored byte.
+const DEFLATE_MAX_RATIO: usize = 1032;
+
 /// A PNG reader past its header, and a zeroed buffer for its pixels.
 type Started<'a> = (png::Reader<Cursor<&'a [u8]>>, Vec<u8>);
 
+/// Reads the header and allocates the pixel buffer, refusing images of more than `max_pixels`
+/// and images whose raw rows could not come out of `data` (a lying header on a small file),
+/// so memory stays bounded by the input.
 fn start(
     data: &[u8],
     transformations: Transformations,
-    max_bytes: usize,
+    max_pixels: usize,
 ) -> Result<Started<'_>, CodecError> {
-    let mut decoder = Decoder::new_with_limits(Cursor::new(data), Limits { bytes: max_bytes });
+    let producible = data.len().saturating_mul(DEFLATE_MAX_RATIO);
+    let mut decoder = Decoder::new_with_limits(
+        Cursor::new(data),
+        Limits {
+            bytes: producible
+                .saturating_mul(8)
+                .min(max_pixels.saturating_mul(8)),
+        },
+    );
     decoder.set_transformations(transformations);
     let reader = decoder.read_info().map_err(decode_error)?;
+    let info = reader.info();
+    let (width, height) = (info.width, info.height);
+    if width as usize * height as usize > max_pixels {
+        return Err(CodecError::new(
+            16,
+            format!("the PNG is {width}x{height}, larger than Sprat decodes"),
+        ));
+    }
+    let raw = info.raw_bytes();
+    if raw > producible {
+        return Err(CodecError::new(
+            16,
+            format!(
+                "the PNG claims {width}x{height}, but its {} bytes cannot unpack to the {raw} that needs",
+                data.len()
+            ),
+        ));
+    }
     let size = reader
         .output_buffer_size()
-        .filter(|&n| n <= max_bytes)
-        .ok_or_else(|| {
-            let info = reader.info();
-            CodecError::new(
-                0,
-                format!(
-                    "PNG of {}x{} is larger than Sprat decodes",
-                    info.width, info.height
-                ),
-            )
-        })?;
+        .ok_or_else(|| CodecError::new(16, "the PNG is too large to decode"))?;
     Ok((reader, vec![0; size]))
 }
 
@@ -101,11 +124,11 @@ fn unpack_rows(buf: &[u8], line_size: usize, width: usize, height: usize, bits: 
 }
 
 /// RGBA pixels of a PNG24 or PNG32 sprite (any PNG colour type is converted).
-pub fn decode_png_rgba(data: &[u8], max_bytes: usize) -> Result<PngPixels, CodecError> {
+pub fn decode_png_rgba(data: &[u8], max_pixels: usize) -> Result<PngPixels, CodecError> {
     let (mut reader, mut buf) = start(
         data,
         Transformations::EXPAND | Transformations::STRIP_16,
-        max_bytes,
+        max_pixels,
     )?;
     let frame = reader.next_frame(&mut buf).map_err(decode_error)?;
     let (width, height) = (frame.width as usize, frame.height as usize);
@@ -169,6 +192,22 @@ mod tests {
         out
     }
 
+    /// The PNG chunk checksum (CRC-32, reflected, polynomial 0xEDB88320).
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
     #[test]
     fn indices_come_out_unpacked() {
         // 3x2 at 4 bits: rows are 2 bytes each.
@@ -197,6 +236,14 @@ mod tests {
     fn oversized_pngs_are_refused_before_allocating() {
         let png = encode(64, 64, ColorType::Rgba, BitDepth::Eight, &[0; 64 * 64 * 4]);
         assert!(decode_png_rgba(&png, 1000).is_err());
+        assert!(decode_png_rgba(&png, 64 * 64).is_ok());
         assert!(decode_png_rgba(&[1, 2, 3], 1000).is_err());
+        // A tiny PNG whose header claims far more than its data can hold.
+        let mut liar = encode(1, 1, ColorType::Rgba, BitDepth::Eight, &[0; 4]);
+        liar[16..24].copy_from_slice(&[0, 0, 0x10, 0, 0, 0, 0x10, 0]);
+        let crc = crc32(&liar[12..29]);
+        liar[29..33].copy_from_slice(&crc.to_be_bytes());
+        let e = decode_png_rgba(&liar, usize::MAX).unwrap_err();
+        assert!(e.message.contains("cannot unpack"), "{}", e.message);
     }
 }

@@ -45,6 +45,9 @@ pub fn parse_v1(bytes: &[u8]) -> Index {
     }
 
     let mut links: Vec<Option<usize>> = Vec::new();
+    // Same-palette sprites whose length still counts the palette they leave out: common
+    // enough in real files to report once.
+    let mut palette_counted: Vec<(usize, u16, u16)> = Vec::new();
     let mut offset = first;
     for number in 0..count {
         if offset
@@ -100,19 +103,22 @@ pub fn parse_v1(bytes: &[u8]) -> Index {
             };
             data.range = data_start..end;
             let actual = end - data_start;
-            if actual != length {
-                let why = if same_palette && length == actual + RGB_PALETTE_LEN {
-                    " (it still counts the 768 palette bytes a same-palette sprite leaves out)"
-                } else if data_start.saturating_add(length) > bytes.len() {
-                    " (it runs past the end of the file)"
-                } else {
-                    ""
-                };
+            if data_start.saturating_add(length) > bytes.len() {
+                diagnostics.push(Diagnostic::warning_at_byte(
+                    offset as u64 + 4,
+                    format!(
+                        "sprite {group},{image}: the length field says {length} bytes, which runs past \
+                         the end of the file; using the {actual} there"
+                    ),
+                ));
+            } else if same_palette && length == actual + RGB_PALETTE_LEN {
+                palette_counted.push((offset, group, image));
+            } else if actual != length {
                 diagnostics.push(Diagnostic::warning_at_byte(
                     offset as u64 + 4,
                     format!(
                         "sprite {group},{image}: the length field says {length} bytes but the data \
-                         takes {actual}{why}; using {actual}"
+                         runs {actual} bytes to the next header; using {actual}"
                     ),
                 ));
             }
@@ -155,6 +161,16 @@ pub fn parse_v1(bytes: &[u8]) -> Index {
         offset = next;
     }
 
+    if let Some(&(offset, group, image)) = palette_counted.first() {
+        index.diagnostics.push(Diagnostic::warning_at_byte(
+            offset as u64 + 4,
+            format!(
+                "{} same-palette sprites (the first is {group},{image}) have length fields that still \
+                 count the 768 palette bytes they leave out; their data is taken up to the next header",
+                palette_counted.len()
+            ),
+        ));
+    }
     resolve_links(&mut index, &links);
     index.palettes = assign_palettes(bytes, &mut index);
     index
