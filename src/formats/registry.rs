@@ -20,6 +20,7 @@ impl Registry {
     fn builtin() -> Registry {
         let formats: Vec<Box<dyn Format>> = vec![
             Box::new(crate::formats::sprat::SpratFormat),
+            Box::new(crate::formats::sff::SffFormat),
             Box::new(crate::formats::adl::AdlFormat),
         ];
         Registry { formats }
