@@ -49,7 +49,7 @@ fn unique(base: String, taken: &[String]) -> String {
 }
 
 /// An animation key the game recognises: `ANIM_` and uppercase letters.
-fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
+pub(super) fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
     let upper = name.to_ascii_uppercase();
     let bare = upper.strip_prefix("ANIM_").unwrap_or(&upper);
     let mut letters: String = bare.chars().filter(|c| c.is_ascii_uppercase()).collect();
