@@ -94,6 +94,7 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
     let (before, _) = build(&file, bytes.len(), &context);
     let mut plan = Plan::default();
     let mut losses = Vec::new();
+    document_losses(document, &before, &mut losses);
     let order = animation_order(&file);
     let before_sequences = before.sequences();
     // (animation index, frame index) -> joint deltas.
@@ -221,6 +222,35 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
         bytes,
         losses,
         companions: Vec::new(),
+    }
+}
+
+/// Losses for document-level changes ADL cannot hold.
+fn document_losses(document: &AnimationSet, before: &AnimationSet, losses: &mut Vec<Loss>) {
+    if !document.metadata.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            "metadata (title, authors, dates...)",
+        ));
+    }
+    let paths =
+        |d: &AnimationSet| -> Vec<String> { d.images.iter().map(|i| i.path.clone()).collect() };
+    if paths(document) != paths(before) || !document.slices.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            "changed images: ADL names each part's image SPRITESHEET + part + EXTENSION, so image edits are not written",
+        ));
+    }
+    if document
+        .root
+        .items
+        .iter()
+        .any(|i| matches!(i, crate::model::TreeItem::Group(_)))
+    {
+        losses.push(Loss::new(
+            Place::document(),
+            "groups: ADL animations are flat",
+        ));
     }
 }
 
