@@ -109,7 +109,7 @@ fn target_format(output: &Path, to: Option<&str>) -> Result<&'static dyn Format,
 
 /// Writes through a temporary file in the same folder and a rename, so an existing file is
 /// never left half-written.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
