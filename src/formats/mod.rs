@@ -11,6 +11,7 @@ pub mod fidelity;
 pub mod loss;
 pub mod paths;
 pub mod registry;
+pub mod solarus;
 pub mod sprat;
 
 pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};
