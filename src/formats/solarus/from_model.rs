@@ -48,7 +48,8 @@ pub fn describe(
                 sequence.name
             )));
         }
-        if let Some(data) = describe_sequence(document, sequence, context, solarus_source, &mut losses)
+        if let Some(data) =
+            describe_sequence(document, sequence, context, solarus_source, &mut losses)
         {
             animations.push((sequence.id, data));
         }
@@ -184,7 +185,10 @@ fn describe_sequence(
                     )),
                     ElementKind::Box(b) => losses.push(Loss::new(
                         place.clone().element(label),
-                        format!("collision box ({}): Solarus sprites have none", b.class.label()),
+                        format!(
+                            "collision box ({}): Solarus sprites have none",
+                            b.class.label()
+                        ),
                     )),
                 }
             }
@@ -194,13 +198,14 @@ fn describe_sequence(
             let crate::model::GraphicSource::Slice(slice_id) = &graphic.source else {
                 return skip(
                     losses,
-                    format!(
-                        "direction {d} frame {f} does not show a rectangle of an image file"
-                    ),
+                    format!("direction {d} frame {f} does not show a rectangle of an image file"),
                 );
             };
             let Some(slice) = document.slice(*slice_id) else {
-                return skip(losses, format!("direction {d} frame {f} names a missing slice"));
+                return skip(
+                    losses,
+                    format!("direction {d} frame {f} names a missing slice"),
+                );
             };
             match image {
                 None => image = Some(slice.image),
@@ -227,7 +232,10 @@ fn describe_sequence(
                 Origin::SourceAxis => crate::model::Point::ZERO,
             };
             let solarus_origin = (origin.x - graphic.position.x, origin.y - graphic.position.y);
-            let whole = (solarus_origin.0.to_int_exact(), solarus_origin.1.to_int_exact());
+            let whole = (
+                solarus_origin.0.to_int_exact(),
+                solarus_origin.1.to_int_exact(),
+            );
             let origin_px = match whole {
                 (Some(x), Some(y)) => (x, y),
                 _ => {
@@ -250,7 +258,9 @@ fn describe_sequence(
         Some(point) => {
             losses.push(Loss::new(
                 Place::sequence(name),
-                format!("loop point {point} is past the last frame of a direction; written as no loop"),
+                format!(
+                    "loop point {point} is past the last frame of a direction; written as no loop"
+                ),
             ));
             -1
         }
@@ -324,13 +334,19 @@ fn frame_text_losses(frame: &crate::model::Frame, place: &Place, losses: &mut Ve
         }
     }
     if !frame.interpolation.is_none() {
-        losses.push(Loss::new(place.clone(), "interpolation from the previous frame"));
+        losses.push(Loss::new(
+            place.clone(),
+            "interpolation from the previous frame",
+        ));
     }
     for declaration in &frame.box_declarations {
         if !frame.boxes().any(|(_, b)| b.class == declaration.class) {
             losses.push(Loss::new(
                 place.clone(),
-                format!("empty collision box declaration ({})", declaration.class.label()),
+                format!(
+                    "empty collision box declaration ({})",
+                    declaration.class.label()
+                ),
             ));
         }
     }

@@ -45,7 +45,14 @@ pub fn read_entries(text: &[u8], problems: &mut Problems) -> Vec<Entry> {
         let src_image = lossy(text, token(1));
         let nb_directions = number(text, token(2), "nb_directions", 1, i64::MAX, problems);
         let frame_delay = number(text, token(3), "frame_delay", 0, u32::MAX as i64, problems);
-        let loop_on_frame = number(text, token(4), "loop_on_frame", -1, i32::MAX as i64, problems);
+        let loop_on_frame = number(
+            text,
+            token(4),
+            "loop_on_frame",
+            -1,
+            i32::MAX as i64,
+            problems,
+        );
         let mut directions = Vec::new();
         let mut direction_lines = Vec::new();
         let mut direction_at = Vec::new();

@@ -18,7 +18,14 @@ fn header_line(data: &AnimationData, directions: usize) -> String {
 fn direction_line(d: &DirectionData) -> String {
     format!(
         "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-        d.x, d.y, d.frame_width, d.frame_height, d.origin_x, d.origin_y, d.num_frames, d.num_columns
+        d.x,
+        d.y,
+        d.frame_width,
+        d.frame_height,
+        d.origin_x,
+        d.origin_y,
+        d.num_frames,
+        d.num_columns
     )
 }
 

@@ -328,7 +328,9 @@ fn parse_number(text: &str) -> Option<TokenKind> {
         }
         let mut value: u64 = 0;
         for digit in digits.bytes() {
-            value = value.wrapping_mul(16).wrapping_add((digit as char).to_digit(16)? as u64);
+            value = value
+                .wrapping_mul(16)
+                .wrapping_add((digit as char).to_digit(16)? as u64);
         }
         return Some(TokenKind::Int(value as i64));
     }
@@ -369,8 +371,10 @@ mod tests {
     #[test]
     fn strings_resolve_every_escape() {
         assert_eq!(
-            kinds(r#""a\"b\\c\n\65\x42\u{e9}\z   d" 'it''s' [[x]] [=[
-y]=]"#),
+            kinds(
+                r#""a\"b\\c\n\65\x42\u{e9}\z   d" 'it''s' [[x]] [=[
+y]=]"#
+            ),
             vec![
                 TokenKind::Str("a\"b\\c\nAB\u{e9}d".into()),
                 TokenKind::Str("it".into()),

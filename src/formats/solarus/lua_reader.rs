@@ -111,7 +111,10 @@ impl Parser {
                 self.index += 1;
                 let open = self.peek().clone();
                 if open.kind != TokenKind::Punct('{') {
-                    return Err((open.start, "animation() takes one table: animation{...}".into()));
+                    return Err((
+                        open.start,
+                        "animation() takes one table: animation{...}".into(),
+                    ));
                 }
                 let (fields, _) = self.table(1)?;
                 let close = self.expect(')', "to close animation(...)")?;
@@ -269,7 +272,10 @@ fn animation_entry(
     let mut directions: Option<&Field> = None;
     for field in &fields {
         let Some(key) = &field.key else {
-            problems.error(field.start, "a positional value in animation{...} means nothing");
+            problems.error(
+                field.start,
+                "a positional value in animation{...} means nothing",
+            );
             continue;
         };
         match key.as_str() {
@@ -389,7 +395,10 @@ fn integer_value(field: &Field, min: i64, max: i64, problems: &mut Problems) -> 
         Value::Int(i) => Some(*i),
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(*f as i64),
         Value::Float(f) => {
-            problems.error(field.value_at, format!("{key} must be a whole number, not {f}"));
+            problems.error(
+                field.value_at,
+                format!("{key} must be a whole number, not {f}"),
+            );
             return None;
         }
         other => {
@@ -421,16 +430,15 @@ fn direction_data(item: &Field, problems: &mut Problems) -> Option<DirectionData
     let before = problems.error_count();
     let fields = last_of_each_key(fields, problems);
     let get = |name: &str| fields.iter().find(|f| f.key.as_deref() == Some(name));
-    let number = |name: &str, min: i64, default: Option<i64>, problems: &mut Problems| {
-        match get(name) {
+    let number =
+        |name: &str, min: i64, default: Option<i64>, problems: &mut Problems| match get(name) {
             Some(field) => integer_value(field, min, i32::MAX as i64, problems),
             None if default.is_some() => default,
             None => {
                 problems.error(item.start, format!("the direction has no {name}"));
                 None
             }
-        }
-    };
+        };
     let min = i32::MIN as i64;
     let x = number("x", min, None, problems);
     let y = number("y", min, None, problems);

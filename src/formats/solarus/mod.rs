@@ -73,7 +73,10 @@ fn capabilities() -> Capabilities {
 /// The entries of a file in one syntax, or the syntax error that stops the read.
 type EntryReader = fn(&[u8], &mut Problems) -> Result<Vec<Entry>, (usize, String)>;
 
-fn read_legacy_entries(text: &[u8], problems: &mut Problems) -> Result<Vec<Entry>, (usize, String)> {
+fn read_legacy_entries(
+    text: &[u8],
+    problems: &mut Problems,
+) -> Result<Vec<Entry>, (usize, String)> {
     Ok(legacy_reader::read_entries(text, problems))
 }
 

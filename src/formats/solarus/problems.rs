@@ -19,7 +19,8 @@ impl Problems {
 
     /// A warning at a byte offset.
     pub fn warning(&mut self, at: usize, message: impl Into<String>) {
-        self.found.push((at, Severity::Warning, message.into(), None));
+        self.found
+            .push((at, Severity::Warning, message.into(), None));
     }
 
     /// A warning about a part of the document.

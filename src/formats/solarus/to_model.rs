@@ -49,14 +49,18 @@ pub fn build_document(
             continue;
         }
         let frames: usize = data.directions.iter().map(|d| d.num_frames as usize).sum();
-        if total_frames + frames > MAX_FRAMES_PER_FILE {
-            problems.error(
+        if total_frames.saturating_add(frames) > MAX_FRAMES_PER_FILE {
+            if total_frames <= MAX_FRAMES_PER_FILE {
+                // Said once; every later animation is left out too.
+                total_frames = usize::MAX;
+                problems.error(
                 entry.name_at,
                 format!(
                     "the file has more than {MAX_FRAMES_PER_FILE} frames in all; animation '{}' and the ones after it are left out",
                     data.name
                 ),
             );
+            }
             made.push(None);
             continue;
         }
@@ -210,7 +214,11 @@ fn add_sequence(
         {
             let list: Vec<String> = past_edge.iter().map(u32::to_string).collect();
             problems.warning_about(
-                entry.direction_at.get(index).copied().unwrap_or(entry.name_at),
+                entry
+                    .direction_at
+                    .get(index)
+                    .copied()
+                    .unwrap_or(entry.name_at),
                 format!(
                     "direction {index} of '{}': frame(s) {} run past the edge of '{}' ({w}×{h}); \
                      they are kept and shown as far as the image goes",
