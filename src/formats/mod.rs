@@ -12,6 +12,7 @@ pub mod loss;
 pub mod paths;
 pub mod registry;
 pub mod sff;
+pub mod solarus;
 pub mod sprat;
 
 pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};

@@ -21,6 +21,8 @@ impl Registry {
         let formats: Vec<Box<dyn Format>> = vec![
             Box::new(crate::formats::sprat::SpratFormat),
             Box::new(crate::formats::sff::SffFormat),
+            Box::new(crate::formats::solarus::SolarusLuaFormat),
+            Box::new(crate::formats::solarus::SolarusLegacyFormat),
         ];
         Registry { formats }
     }
