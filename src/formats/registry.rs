@@ -18,7 +18,11 @@ pub fn registry() -> &'static Registry {
 
 impl Registry {
     fn builtin() -> Registry {
-        let formats: Vec<Box<dyn Format>> = vec![Box::new(crate::formats::sprat::SpratFormat)];
+        let formats: Vec<Box<dyn Format>> = vec![
+            Box::new(crate::formats::sprat::SpratFormat),
+            Box::new(crate::formats::mugen::AirFormat),
+            Box::new(crate::formats::mugen::DefFormat),
+        ];
         Registry { formats }
     }
 
