@@ -21,6 +21,9 @@ pub struct Style {
     pub declaration: Option<(std::sync::Arc<Vec<u8>>, ClsnGroup, Line)>,
     /// A box line (` Clsn2[0] = -13,  0, 16,-79`).
     pub box_line: Option<(std::sync::Arc<Vec<u8>>, BoxLine, Line)>,
+    /// Box coordinates are right-aligned in columns (some field has two or more blanks
+    /// before it), so edited numbers keep the column.
+    pub aligned_boxes: bool,
 }
 
 /// A frame line to render new values into.
@@ -46,6 +49,7 @@ impl Style {
             frame: None,
             declaration: None,
             box_line: None,
+            aligned_boxes: false,
         }
     }
 
@@ -53,7 +57,7 @@ impl Style {
     pub fn of(bytes: &std::sync::Arc<Vec<u8>>, syntax: &AirSyntax) -> Style {
         let mut style = Style::fresh();
         if let Some(first) = syntax.lines.first()
-            && first.end + 1 == first.next
+            && first.end + 2 == first.next
             && bytes.get(first.end) == Some(&b'\r')
         {
             style.eol = b"\r\n".to_vec();
@@ -80,6 +84,9 @@ impl Style {
                 {
                     style.box_line = Some((bytes.clone(), b.clone(), syntax.lines[b.line]));
                 }
+                style.aligned_boxes |= group.boxes.iter().any(|b| {
+                    b.fields.iter().any(|f| bytes[f.raw.0..f.value.0].starts_with(b"  "))
+                });
             }
         }
         style
@@ -193,19 +200,12 @@ fn field_text(values: &FrameValues, index: usize, template: Option<&[u8]>) -> St
     }
 }
 
-/// `new` in place of a field that held `old_len` bytes after `lead` blanks, keeping the column
-/// where the file aligned numbers: blanks shrink (to one, if there were any) as the text grows.
-fn padded(lead: &[u8], old_len: usize, new: &str) -> Vec<u8> {
-    let width = lead.len() + old_len;
-    let blanks = if lead.is_empty() {
-        0
-    } else if lead.iter().all(|&b| b == b' ') {
-        width.saturating_sub(new.len()).max(1)
-    } else {
-        lead.len()
-    };
-    let mut out = if lead.iter().all(|&b| b == b' ') {
-        vec![b' '; blanks]
+/// `new` in place of a field that held `old_len` bytes after `lead` blanks. In a file that
+/// aligns numbers in columns (`align`), the number stays right-aligned where it fits; otherwise
+/// the blanks before it stay as they were.
+fn padded(lead: &[u8], old_len: usize, new: &str, align: bool) -> Vec<u8> {
+    let mut out = if align && lead.iter().all(|&b| b == b' ') {
+        vec![b' '; (lead.len() + old_len).saturating_sub(new.len())]
     } else {
         lead.to_vec()
     };
@@ -215,7 +215,7 @@ fn padded(lead: &[u8], old_len: usize, new: &str) -> Vec<u8> {
 
 /// Re-renders `fields` of a template line with new texts (`None` keeps a field as written),
 /// appending fields past the template's with the spacing of its last field.
-fn render_fields(bytes: &[u8], fields: &[Field], texts: &[Option<String>]) -> Vec<u8> {
+fn render_fields(bytes: &[u8], fields: &[Field], texts: &[Option<String>], align: bool) -> Vec<u8> {
     let mut out = Vec::new();
     let last_lead = fields
         .last()
@@ -230,7 +230,7 @@ fn render_fields(bytes: &[u8], fields: &[Field], texts: &[Option<String>]) -> Ve
             (Some(field), Some(text)) => {
                 let lead = &bytes[field.raw.0..field.value.0];
                 let old_len = field.value.1 - field.value.0;
-                out.extend_from_slice(&padded(lead, old_len, text));
+                out.extend_from_slice(&padded(lead, old_len, text, align));
                 out.extend_from_slice(&bytes[field.value.1..field.raw.1]);
             }
             (None, text) => {
@@ -246,8 +246,14 @@ fn render_fields(bytes: &[u8], fields: &[Field], texts: &[Option<String>]) -> Ve
 }
 
 /// A frame line (without line ending) for `values`, in the template's spacing when there is
-/// one; fields equal to the template's keep their text.
-pub fn frame_line(style: &Style, template: Option<&Template>, values: &FrameValues) -> Vec<u8> {
+/// one; fields equal to the template's keep their text. `own_line` says the template is the
+/// line being rewritten, whose comment stays; a neighbour's comment is not copied.
+pub fn frame_line(
+    style: &Style,
+    template: Option<&Template>,
+    values: &FrameValues,
+    own_line: bool,
+) -> Vec<u8> {
     let Some(t) = template.or(style.frame.as_ref()) else {
         return fresh_frame_line(values);
     };
@@ -271,9 +277,10 @@ pub fn frame_line(style: &Style, template: Option<&Template>, values: &FrameValu
         })
         .collect();
     let mut out = bytes[t.line.start..t.line.code.0].to_vec();
-    out.extend(render_fields(bytes, &t.fields, &texts));
-    let last_raw_end = t.fields.last().map_or(t.line.code.1, |f| f.raw.1);
-    out.extend_from_slice(&bytes[last_raw_end.max(t.line.code.1)..t.line.end]);
+    out.extend(render_fields(bytes, &t.fields, &texts, false));
+    if own_line {
+        out.extend_from_slice(&bytes[t.line.code.1..t.line.end]);
+    }
     out
 }
 
@@ -319,7 +326,8 @@ pub fn rect_of(line: &BoxLine) -> Rect {
 }
 
 /// A box line (without ending) for `rect` as box `index` of class `class`, from `template`
-/// (a line of this group or any box line of the file).
+/// (a line of this group or any box line of the file). `same_line` keeps the template's
+/// comment (it is the line being rewritten).
 pub fn box_line(
     style: &Style,
     template: Option<(&[u8], &BoxLine, &Line)>,
@@ -327,6 +335,7 @@ pub fn box_line(
     index: usize,
     rect: &Rect,
     same_group: bool,
+    same_line: bool,
 ) -> Vec<u8> {
     let template = template.or(style
         .box_line
@@ -364,8 +373,10 @@ pub fn box_line(
         }
     }
     let mut out = prefix;
-    out.extend(render_fields(bytes, &t.fields, &texts));
-    out.extend_from_slice(&bytes[t.fields[3].raw.1..line.end]);
+    out.extend(render_fields(bytes, &t.fields, &texts, style.aligned_boxes));
+    if same_line {
+        out.extend_from_slice(&bytes[t.fields[3].raw.1..line.end]);
+    }
     out
 }
 
@@ -437,23 +448,25 @@ mod tests {
         let mut values = style.frame.as_ref().unwrap().values;
         values.ticks = 7;
         values.flip_h = true;
-        let line = frame_line(&style, None, &values);
-        assert_eq!(String::from_utf8(line).unwrap(), " 0,1,  0,0,  7, H ; c");
+        let own = style.frame.clone();
+        let line = frame_line(&style, own.as_ref(), &values, true);
+        assert_eq!(String::from_utf8(line).unwrap(), " 0,1,  0,0, 7, H ; c");
         values.blend = BlendMode::Add {
             source: 256,
             destination: 128,
         };
         values.flip_h = false;
-        let line = frame_line(&style, None, &values);
-        assert_eq!(String::from_utf8(line).unwrap(), " 0,1,  0,0,  7, , A1 ; c");
+        let line = frame_line(&style, None, &values, false);
+        assert_eq!(String::from_utf8(line).unwrap(), " 0,1,  0,0, 7, , A1");
     }
 
     #[test]
     fn padded_numbers_keep_their_column() {
-        assert_eq!(padded(b"  ", 1, "-5"), b" -5");
-        assert_eq!(padded(b" ", 2, "-100"), b" -100");
-        assert_eq!(padded(b"", 3, "-1"), b"-1");
-        assert_eq!(padded(b"\t", 1, "22"), b"\t22");
+        assert_eq!(padded(b"  ", 1, "-5", true), b" -5");
+        assert_eq!(padded(b" ", 2, "-100", true), b"-100");
+        assert_eq!(padded(b"", 3, "-1", true), b" -1");
+        assert_eq!(padded(b"\t", 1, "22", true), b"\t22");
+        assert_eq!(padded(b" ", 2, "120", false), b" 120");
     }
 
     #[test]
@@ -464,9 +477,9 @@ mod tests {
         let bytes = style.box_line.as_ref().unwrap().0.clone();
         let t = (&bytes[..], &group.boxes[0], &syntax.lines[2]);
         let rect = [Fx::from_int(-13), Fx::from_int(-80), Fx::from_int(29), Fx::from_int(80)];
-        let line = box_line(&style, Some(t), 2, 0, &rect, true);
+        let line = box_line(&style, Some(t), 2, 0, &rect, true, true);
         assert_eq!(String::from_utf8(line).unwrap(), " Clsn2[0] = -13,  0, 16,-80");
-        let line = box_line(&style, None, 1, 3, &rect, false);
+        let line = box_line(&style, None, 1, 3, &rect, false, false);
         assert_eq!(String::from_utf8(line).unwrap(), " Clsn1[3] = -13,  0, 16,-80");
         let decl = declaration_line(&style, None, 1, false, 4);
         assert_eq!(String::from_utf8(decl).unwrap(), "Clsn1: 4");

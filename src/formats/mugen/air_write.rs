@@ -153,7 +153,7 @@ fn new_frame(
     for kind in interpolate_kinds(&frame.interpolation) {
         push_line(out, &interpolate_line(style, kind), &style.eol);
     }
-    push_line(out, &frame_line(style, template, &frame.values), &style.eol);
+    push_line(out, &frame_line(style, template, &frame.values, false), &style.eol);
 }
 
 fn interpolate_kinds(flags: &Interpolation) -> Vec<InterpolateKind> {
@@ -231,11 +231,12 @@ fn group_lines(
                     }
                     _ => {
                         let b = own.unwrap_or_else(|| group.boxes.last().expect("not empty"));
-                        box_line(style, Some((bytes, b, &lines[b.line])), class, index, rect, true)
+                        let t = Some((bytes, b, &lines[b.line]));
+                        box_line(style, t, class, index, rect, true, own.is_some())
                     }
                 }
             }
-            _ => box_line(style, None, class, index, rect, false),
+            _ => box_line(style, None, class, index, rect, false, false),
         };
         push_line(out, &text, &style.eol);
     }
@@ -505,7 +506,7 @@ impl<'b> Rewriter<'b> {
                     if original.values.ticks == values.ticks {
                         values.ticks = template.values.ticks;
                     }
-                    let text = frame_line(&self.style, Some(&template), &values);
+                    let text = frame_line(&self.style, Some(&template), &values, true);
                     if !out.is_empty() && !out.ends_with(b"\n") {
                         out.extend_from_slice(&self.style.eol);
                     }
