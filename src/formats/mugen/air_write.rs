@@ -332,11 +332,37 @@ impl<'b> Rewriter<'b> {
             }
             let header = format!("[Begin Action {}]", plan.number);
             push_line(out, header.as_bytes(), &self.style.eol);
-            for (i, (_, frame)) in plan.frames.iter().enumerate() {
+            for (i, (id, frame)) in plan.frames.iter().enumerate() {
                 let loopstart = i == plan.loop_index && i > 0;
-                new_frame(out, &self.style, None, frame, loopstart);
+                if !self.reused_frame(out, *id, frame, loopstart) {
+                    new_frame(out, &self.style, None, frame, loopstart);
+                }
             }
         }
+    }
+
+    /// Copies the lines of a frame the baseline has in another place (a frame shared with
+    /// another action) when it still says the same: its Clsn groups, Interpolate lines and
+    /// frame line, without comments or Loopstart. False when there is no such frame.
+    fn reused_frame(&self, out: &mut Vec<u8>, id: FrameId, plan: &FramePlan, loopstart: bool) -> bool {
+        let Some((a, j)) = self.map.frames.iter().enumerate().find_map(|(a, ids)| {
+            ids.iter().position(|f| *f == id).map(|j| (a, j))
+        }) else {
+            return false;
+        };
+        if self.baseline_plans(a)[j] != *plan {
+            return false;
+        }
+        if loopstart {
+            push_line(out, &self.style.loopstart, &self.style.eol);
+        }
+        let syntax = &self.syntax.actions[a].frames[j];
+        for index in syntax.lead..=syntax.line {
+            if !self.line(index).is_blank() && !syntax.loopstarts.contains(&index) {
+                self.copy_line(out, index);
+            }
+        }
+        true
     }
 
     /// The plan of each frame of action `a` as the baseline says it.
@@ -406,8 +432,11 @@ impl<'b> Rewriter<'b> {
                     last_template = Some(template(self.bytes, &self.syntax.lines, syntax));
                 }
                 None => {
-                    let template = last_template.as_ref().or(self.style.frame.as_ref());
-                    new_frame(out, &self.style, template, frame, want_loopstart);
+                    let loopstart = i == plan.loop_index && i > 0 && !keep_loopstarts;
+                    if !self.reused_frame(out, *id, frame, loopstart) {
+                        let template = last_template.as_ref().or(self.style.frame.as_ref());
+                        new_frame(out, &self.style, template, frame, loopstart);
+                    }
                 }
             }
         }
