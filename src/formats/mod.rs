@@ -9,6 +9,7 @@
 pub mod diagnostics;
 pub mod fidelity;
 pub mod loss;
+pub mod mugen;
 pub mod paths;
 pub mod registry;
 pub mod sff;

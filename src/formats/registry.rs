@@ -23,6 +23,8 @@ impl Registry {
             Box::new(crate::formats::sff::SffFormat),
             Box::new(crate::formats::solarus::SolarusLuaFormat),
             Box::new(crate::formats::solarus::SolarusLegacyFormat),
+            Box::new(crate::formats::mugen::AirFormat),
+            Box::new(crate::formats::mugen::DefFormat),
         ];
         Registry { formats }
     }
