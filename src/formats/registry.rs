@@ -18,7 +18,10 @@ pub fn registry() -> &'static Registry {
 
 impl Registry {
     fn builtin() -> Registry {
-        let formats: Vec<Box<dyn Format>> = vec![Box::new(crate::formats::sprat::SpratFormat)];
+        let formats: Vec<Box<dyn Format>> = vec![
+            Box::new(crate::formats::sprat::SpratFormat),
+            Box::new(crate::formats::isprite::IspriteFormat),
+        ];
         Registry { formats }
     }
 
