@@ -8,6 +8,7 @@
 
 pub mod diagnostics;
 pub mod fidelity;
+pub mod isprite;
 pub mod loss;
 pub mod mugen;
 pub mod paths;

@@ -25,6 +25,7 @@ impl Registry {
             Box::new(crate::formats::solarus::SolarusLegacyFormat),
             Box::new(crate::formats::mugen::AirFormat),
             Box::new(crate::formats::mugen::DefFormat),
+            Box::new(crate::formats::isprite::IspriteFormat),
         ];
         Registry { formats }
     }
