@@ -6,6 +6,7 @@
 //! [`AnimationSet::original`], so the writer of the same format can reproduce every byte the user
 //! did not edit.
 
+pub mod adl;
 pub mod diagnostics;
 pub mod fidelity;
 pub mod isprite;

@@ -26,6 +26,7 @@ impl Registry {
             Box::new(crate::formats::mugen::AirFormat),
             Box::new(crate::formats::mugen::DefFormat),
             Box::new(crate::formats::isprite::IspriteFormat),
+            Box::new(crate::formats::adl::AdlFormat),
         ];
         Registry { formats }
     }
