@@ -128,7 +128,11 @@ impl Command for PasteFrames {
 fn map_images(tx: &mut Tx, images: &[SourceImage]) -> HashMap<ImageId, ImageId> {
     let mut map = HashMap::new();
     for image in images {
-        let existing = tx.doc().images.iter().find(|target| same_image(target, image));
+        let existing = tx
+            .doc()
+            .images
+            .iter()
+            .find(|target| same_image(target, image));
         let id = match existing {
             Some(target) => target.id,
             None => {

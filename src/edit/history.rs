@@ -92,11 +92,8 @@ impl History {
         }
         self.undone.clear();
         let serial = self.take_serial();
-        let merge = gesture.is_some()
-            && self
-                .done
-                .last()
-                .is_some_and(|last| last.gesture == gesture);
+        let merge =
+            gesture.is_some() && self.done.last().is_some_and(|last| last.gesture == gesture);
         if merge {
             let last = self.done.pop().expect("checked above");
             let before = Snapshot::merge_before(last.before, before);

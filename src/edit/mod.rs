@@ -5,11 +5,16 @@
 //! commands by area: [`tree`], [`timeline`], [`clipboard`], [`inspector`], [`canvas`],
 //! [`boxes`], [`points`], [`sheet`].
 
+pub mod boxes;
+pub mod canvas;
 pub mod clipboard;
 pub mod command;
 pub mod error;
 pub mod history;
+pub mod inspector;
+pub mod points;
 pub mod selection;
+pub mod sheet;
 pub mod snapshot;
 mod support;
 pub mod timeline;

@@ -10,13 +10,15 @@ use super::selection::Selection;
 use crate::model::{
     AnimationSet, Frame, FrameId, Group, Metadata, Sequence, SequenceId, Slice, SourceImage,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Copies of some parts of a document; `None` fields were not touched.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Snapshot {
-    /// Touched frames: their position in the arena and content, or `None` if absent.
-    frames: BTreeMap<FrameId, Option<(usize, Frame)>>,
+    /// Touched frames: their content, or `None` if absent.
+    frames: BTreeMap<FrameId, Option<Frame>>,
+    /// The order of the frame arena, kept once any frame is touched.
+    frame_order: Option<Vec<FrameId>>,
     root: Option<Group>,
     images: Option<Vec<SourceImage>>,
     slices: Option<Vec<Slice>>,
@@ -32,8 +34,12 @@ impl Snapshot {
             frames: self
                 .frames
                 .keys()
-                .map(|id| (*id, frame_slot(doc, *id)))
+                .map(|id| (*id, doc.frames.get(id).cloned()))
                 .collect(),
+            frame_order: self
+                .frame_order
+                .as_ref()
+                .map(|_| doc.frames.keys().copied().collect()),
             root: self.root.as_ref().map(|_| doc.root.clone()),
             images: self.images.as_ref().map(|_| doc.images.clone()),
             slices: self.slices.as_ref().map(|_| doc.slices.clone()),
@@ -48,20 +54,21 @@ impl Snapshot {
 
     /// Puts the held parts back into `doc`.
     pub(crate) fn restore(&self, doc: &mut AnimationSet) {
-        // Remove every touched frame, then insert the ones that existed in ascending arena
-        // position: untouched frames keep their relative order, so each lands where it was.
-        for id in self.frames.keys() {
-            doc.frames.shift_remove(id);
+        for (id, slot) in &self.frames {
+            match slot {
+                Some(frame) => {
+                    doc.frames.insert(*id, frame.clone());
+                }
+                None => {
+                    doc.frames.shift_remove(id);
+                }
+            }
         }
-        let mut present: Vec<(usize, FrameId, &Frame)> = self
-            .frames
-            .iter()
-            .filter_map(|(id, slot)| slot.as_ref().map(|(i, f)| (*i, *id, f)))
-            .collect();
-        present.sort_by_key(|(i, _, _)| *i);
-        for (index, id, frame) in present {
-            let index = index.min(doc.frames.len());
-            doc.frames.shift_insert(index, id, frame.clone());
+        if let Some(order) = &self.frame_order {
+            let position: HashMap<FrameId, usize> =
+                order.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+            doc.frames
+                .sort_by_cached_key(|id, _| position.get(id).copied().unwrap_or(usize::MAX));
         }
         if let Some(root) = &self.root {
             doc.root = root.clone();
@@ -90,6 +97,7 @@ impl Snapshot {
         frames.extend(earlier.frames);
         Snapshot {
             frames,
+            frame_order: earlier.frame_order.or(later.frame_order),
             root: earlier.root.or(later.root),
             images: earlier.images.or(later.images),
             slices: earlier.slices.or(later.slices),
@@ -98,12 +106,6 @@ impl Snapshot {
             next_id: earlier.next_id.or(later.next_id),
         }
     }
-}
-
-fn frame_slot(doc: &AnimationSet, id: FrameId) -> Option<(usize, Frame)> {
-    doc.frames
-        .get_full(&id)
-        .map(|(index, _, frame)| (index, frame.clone()))
 }
 
 /// An edit in progress: the document, plus copies of everything changed so far.
@@ -175,15 +177,20 @@ impl<'a> Tx<'a> {
     }
 
     fn touch_frame(&mut self, id: FrameId) {
+        if self.before.frame_order.is_none() {
+            self.before.frame_order = Some(self.doc.frames.keys().copied().collect());
+        }
         if !self.before.frames.contains_key(&id) {
-            let slot = frame_slot(self.doc, id);
+            let slot = self.doc.frames.get(&id).cloned();
             self.before.frames.insert(id, slot);
         }
     }
 
     /// The hierarchy tree (groups, sequences, directions), for changing.
     pub fn root_mut(&mut self) -> &mut Group {
-        self.before.root.get_or_insert_with(|| self.doc.root.clone());
+        self.before
+            .root
+            .get_or_insert_with(|| self.doc.root.clone());
         &mut self.doc.root
     }
 

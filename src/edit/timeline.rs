@@ -133,9 +133,10 @@ impl Command for DuplicateFrames {
         let positions = sorted_unique(&self.positions);
         let mut ids = Vec::new();
         for p in &positions {
-            let frame = tx.doc().frame(frames[*p]).cloned().ok_or_else(|| {
-                EditError::new(format!("frame {} does not exist", frames[*p]))
-            })?;
+            let frame =
+                tx.doc().frame(frames[*p]).cloned().ok_or_else(|| {
+                    EditError::new(format!("frame {} does not exist", frames[*p]))
+                })?;
             ids.push(add_frame_copy(tx, &frame));
         }
         let after = positions.last().expect("not empty") + 1;
@@ -178,7 +179,11 @@ impl Command for DeleteFrames {
         };
         drop_orphans(tx, removed);
         let first = positions[0].min(new_len.saturating_sub(1));
-        let selected = if new_len == 0 { Vec::new() } else { vec![first] };
+        let selected = if new_len == 0 {
+            Vec::new()
+        } else {
+            vec![first]
+        };
         tx.select(Selection::frames(self.sequence, self.direction, selected));
         Ok(())
     }

@@ -398,7 +398,11 @@ impl Command for DuplicateDirection {
         tx.sequence_mut(self.sequence)?
             .directions
             .insert(self.direction + 1, copy);
-        tx.select(Selection::frames(self.sequence, self.direction + 1, Vec::new()));
+        tx.select(Selection::frames(
+            self.sequence,
+            self.direction + 1,
+            Vec::new(),
+        ));
         Ok(())
     }
 }
