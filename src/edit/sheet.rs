@@ -299,7 +299,7 @@ fn detect_axis(used: &[bool]) -> Option<(usize, usize, usize)> {
     let fits = |offset: usize, pitch: usize, exact: bool| -> Option<usize> {
         let cells = (last + 1 - offset).div_ceil(pitch);
         let end = offset + cells * pitch;
-        if end > len || (exact && (len - offset) % pitch != 0) {
+        if end > len || (exact && !(len - offset).is_multiple_of(pitch)) {
             return None;
         }
         let lines_ok = (0..=cells).all(|k| !cuts(offset + k * pitch));
