@@ -288,30 +288,44 @@ pub fn detect_grid(image: &RgbaImage) -> Option<DetectedGrid> {
 
 /// Offset, pitch and cell count along one axis, from which lines of pixels hold anything.
 ///
-/// Sheets are normally a whole number of cells wide, so cell sizes that tile the image exactly
-/// are tried first; without that, a narrower cell whose lines happen to fall in gutters would win.
+/// Sheets are normally a whole number of cells wide from their left edge, so grids that tile
+/// the image exactly from 0 are tried first, then grids with a margin that still end at the
+/// edge, then any grid; without that order a narrower cell whose lines happen to fall in the
+/// gutters would win.
 fn detect_axis(used: &[bool]) -> Option<(usize, usize, usize)> {
     let first = used.iter().position(|u| *u)?;
     let last = used.iter().rposition(|u| *u)?;
     let len = used.len();
     // A line at `x` (between pixels x-1 and x) cuts a sprite when both sides hold pixels.
     let cuts = |x: usize| x > 0 && x < len && used[x - 1] && used[x];
-    let fits = |offset: usize, pitch: usize, exact: bool| -> Option<usize> {
+    // Prefix counts of used lines, so "does this cell hold anything" is one subtraction.
+    let mut prefix = Vec::with_capacity(len + 1);
+    prefix.push(0usize);
+    for u in used {
+        prefix.push(prefix.last().copied().unwrap_or(0) + usize::from(*u));
+    }
+    let fits = |offset: usize, pitch: usize| -> Option<usize> {
         let cells = (last + 1 - offset).div_ceil(pitch);
-        let end = offset + cells * pitch;
-        if end > len || (exact && !(len - offset).is_multiple_of(pitch)) {
+        if offset + cells * pitch > len {
             return None;
         }
         let lines_ok = (0..=cells).all(|k| !cuts(offset + k * pitch));
         let cells_filled =
-            (0..cells).all(|k| used[offset + k * pitch..offset + (k + 1) * pitch].contains(&true));
+            (0..cells).all(|k| prefix[offset + (k + 1) * pitch] > prefix[offset + k * pitch]);
         (lines_ok && cells_filled).then_some(cells)
     };
-    for exact in [true, false] {
+    type Preference = fn(usize, usize, usize) -> bool;
+    let preferences: [Preference; 3] = [
+        |len, offset, pitch| offset == 0 && len.is_multiple_of(pitch),
+        |len, offset, pitch| (len - offset).is_multiple_of(pitch),
+        |_, _, _| true,
+    ];
+    for preferred in preferences {
         for pitch in 1..=len {
-            // Prefer a grid starting at the image edge, then the smallest offset that works.
             for offset in 0..pitch.min(first + 1) {
-                if let Some(cells) = fits(offset, pitch, exact) {
+                if preferred(len, offset, pitch)
+                    && let Some(cells) = fits(offset, pitch)
+                {
                     return Some((offset, pitch, cells));
                 }
             }
