@@ -1367,6 +1367,44 @@ fn point_commands_round_trip() {
         },
         "already has a point",
     );
+    let (with_head, selection) = round_trip(
+        &doc,
+        &AddPoint {
+            frame,
+            position: Point::ZERO,
+            name: "head".into(),
+        },
+    );
+    assert_eq!(
+        selection.sequence,
+        Some(SequenceId(999)),
+        "the timeline selection stays"
+    );
+    let head = selection.elements[0];
+    let hand = elements_of(&doc, frame)[1];
+    round_trip(
+        &with_head,
+        &SetElementField {
+            element: head,
+            field: ElementField::Name("hat".into()),
+        },
+    );
+    refused(
+        &with_head,
+        &SetElementField {
+            element: head,
+            field: ElementField::Name("hand".into()),
+        },
+        "already has a point named \"hand\"",
+    );
+    refused(
+        &with_head,
+        &SetElementField {
+            element: hand,
+            field: ElementField::Name(String::new()),
+        },
+        "needs a name",
+    );
 }
 
 #[test]

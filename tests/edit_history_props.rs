@@ -42,8 +42,11 @@ fn sample() -> AnimationSet {
             set.frames.insert(id, frame);
             frames.push(id);
         }
-        let mut sequence =
-            Sequence::new(SequenceId(set.alloc_id()), name, DirectionId(set.alloc_id()));
+        let mut sequence = Sequence::new(
+            SequenceId(set.alloc_id()),
+            name,
+            DirectionId(set.alloc_id()),
+        );
         sequence.directions[0].frames = frames;
         set.root.items.push(TreeItem::Sequence(sequence));
     }
@@ -56,7 +59,13 @@ fn command(doc: &AnimationSet, kind: u8, a: u8, b: u8) -> Box<dyn Command> {
     let sequences = doc.sequences();
     let s = sequences[a as usize % sequences.len()];
     let len = s.directions[0].frames.len();
-    let at = |n: u8| if len == 0 { n as usize } else { n as usize % (len + 1) };
+    let at = |n: u8| {
+        if len == 0 {
+            n as usize
+        } else {
+            n as usize % (len + 1)
+        }
+    };
     match kind % 11 {
         0 => Box::new(InsertBlankFrame {
             sequence: s.id,
@@ -114,7 +123,10 @@ fn command(doc: &AnimationSet, kind: u8, a: u8, b: u8) -> Box<dyn Command> {
             } else {
                 target.inherited(InheritedBoxes::DefaultFromHereOn)
             };
-            let frame = s.directions[0].frames.get(at(b)).and_then(|f| doc.frame(*f));
+            let frame = s.directions[0]
+                .frames
+                .get(at(b))
+                .and_then(|f| doc.frame(*f));
             let shown = frame.map(|_| {
                 let frames = doc.direction_frames(s, 0);
                 effective_boxes(&frames, at(b), DefaultBoxRule::ReturnToDefault)

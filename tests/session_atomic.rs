@@ -53,7 +53,10 @@ fn companions_are_saved_with_backups_like_the_main_file() {
     assert_eq!(fs::read(&sheet).unwrap(), b"sheet v2");
     assert_eq!(fs::read(backup_path(&main)).unwrap(), b"v1");
     assert_eq!(fs::read(backup_path(&sheet)).unwrap(), b"sheet v1");
-    assert_eq!(names(&dir), vec!["hero.isprite", "hero.isprite.bak", "sheets"]);
+    assert_eq!(
+        names(&dir),
+        vec!["hero.isprite", "hero.isprite.bak", "sheets"]
+    );
 }
 
 #[test]

@@ -79,13 +79,12 @@ impl History {
         command: &dyn Command,
         gesture: Option<Gesture>,
     ) -> EditResult<Selection> {
-        let mut tx = Tx::new(document);
+        let mut tx = Tx::new(document, selection);
         if let Err(error) = command.apply(&mut tx) {
             tx.roll_back();
             return Err(error);
         }
-        let (before, chosen) = tx.finish();
-        let selection_after = chosen.unwrap_or_else(|| selection.clone());
+        let (before, selection_after) = tx.finish();
         let after = before.capture_like(document);
         if before == after {
             return Ok(selection_after);

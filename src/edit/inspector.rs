@@ -211,6 +211,9 @@ impl Command for SetElementField {
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
         validate(tx.doc(), &self.field)?;
+        if let ElementField::Name(name) = &self.field {
+            check_point_name(tx.doc(), self.element, name)?;
+        }
         let element = element_mut(tx, self.element)?;
         let field = &self.field;
         let refused = || {
@@ -269,6 +272,31 @@ pub(crate) fn element_mut<'t>(
         .iter_mut()
         .find(|e| e.id == id)
         .expect("found above"))
+}
+
+/// Attachment points are found by name (hanging a sequence on "hand"), so a point's name must
+/// be non-empty and unique on its frame.
+fn check_point_name(doc: &AnimationSet, element: ElementId, name: &str) -> EditResult {
+    let Some((frame, found)) = doc.element(element) else {
+        return Ok(());
+    };
+    if found.as_point().is_none() {
+        return Ok(());
+    }
+    if name.trim().is_empty() {
+        return Err(EditError::new("an attachment point needs a name"));
+    }
+    let taken = doc.frame(frame).is_some_and(|f| {
+        f.elements
+            .iter()
+            .any(|e| e.id != element && e.as_point().is_some() && e.name == name)
+    });
+    if taken {
+        return Err(EditError::new(format!(
+            "this frame already has a point named \"{name}\""
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses values no format can hold or that point nowhere.

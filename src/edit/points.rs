@@ -4,7 +4,6 @@
 
 use super::command::Command;
 use super::error::{EditError, EditResult};
-use super::selection::Selection;
 use super::snapshot::Tx;
 use crate::model::{AttachmentPoint, Element, ElementId, ElementKind, FrameId, Point};
 
@@ -51,7 +50,8 @@ impl Command for AddPoint {
             name: self.name.clone(),
             kind: ElementKind::Point(point),
         });
-        tx.select(Selection::default().with_elements(vec![id]));
+        let selection = tx.selection().clone().with_elements(vec![id]);
+        tx.select(selection);
         Ok(())
     }
 }

@@ -115,20 +115,20 @@ impl Snapshot {
 pub struct Tx<'a> {
     doc: &'a mut AnimationSet,
     before: Snapshot,
-    selection: Option<Selection>,
+    selection: Selection,
 }
 
 impl<'a> Tx<'a> {
-    pub(crate) fn new(doc: &'a mut AnimationSet) -> Tx<'a> {
+    pub(crate) fn new(doc: &'a mut AnimationSet, selection: &Selection) -> Tx<'a> {
         Tx {
             doc,
             before: Snapshot::default(),
-            selection: None,
+            selection: selection.clone(),
         }
     }
 
-    /// Ends the edit: what was touched (as it was before) and the selection the command asked for.
-    pub(crate) fn finish(self) -> (Snapshot, Option<Selection>) {
+    /// Ends the edit: what was touched (as it was before) and the selection to show after it.
+    pub(crate) fn finish(self) -> (Snapshot, Selection) {
         (self.before, self.selection)
     }
 
@@ -142,9 +142,15 @@ impl<'a> Tx<'a> {
         self.doc
     }
 
+    /// The selection to show after the command: the editor's current one until a command
+    /// changes it.
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
     /// Asks the editor to show this selection after the command.
     pub fn select(&mut self, selection: Selection) {
-        self.selection = Some(selection);
+        self.selection = selection;
     }
 
     /// A fresh id.
