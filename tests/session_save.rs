@@ -410,4 +410,29 @@ fn changes_on_disk_are_reported_but_our_own_saves_are_not() {
     assert_eq!(session.document().sequences()[0].name, "changed elsewhere");
     assert!(!session.is_dirty());
     assert!(!session.history().can_undo());
+    assert!(session.tick(t0 + WATCH_INTERVAL * 5).changes.is_empty());
+}
+
+#[test]
+fn a_change_between_opening_and_the_first_tick_is_seen() {
+    let dir = scratch("watch-early");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    touch(&dir.join("hero.png"), b"changed right after opening");
+    let changes = session.tick(Instant::now()).changes;
+    assert_eq!(changes.len(), 1, "{changes:?}");
+}
+
+#[test]
+fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
+    let dir = scratch("keep-mine");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    touch(&path, b"(version: 1, set: (root: (), next_id: 1))");
+    assert_eq!(session.check_files().len(), 1);
+    session.keep_mine();
+    assert!(session.is_dirty());
+    session.save(None).unwrap();
+    assert!(!session.is_dirty());
+    assert!(same_content(&reread(&path), session.document()));
 }

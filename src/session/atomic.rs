@@ -185,3 +185,24 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_are_explained_plainly() {
+        let full = io::Error::from(io::ErrorKind::StorageFull);
+        assert_eq!(plain_io_error(&full), "the disk is full");
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert!(plain_io_error(&denied).starts_with("permission denied"));
+    }
+
+    #[test]
+    fn the_backup_sits_beside_the_file() {
+        assert_eq!(
+            backup_path(Path::new("/q/hero.anim.dat")),
+            Path::new("/q/hero.anim.dat.bak")
+        );
+    }
+}
