@@ -212,6 +212,7 @@ fn a_document_never_saved_asks_where_to_save() {
 }
 
 /// True when folder permissions do not stop this process (root).
+#[cfg(unix)]
 fn permissions_do_not_apply(dir: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let probe = dir.join("probe");
@@ -223,8 +224,10 @@ fn permissions_do_not_apply(dir: &Path) -> bool {
     writable
 }
 
+#[cfg(unix)]
 const AS_CHILD: &str = "SPRAT_READ_ONLY_TEST_CHILD";
 
+#[cfg(unix)]
 #[test]
 fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
     use std::os::unix::process::CommandExt;
@@ -249,6 +252,7 @@ fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
     read_only_folder_body(&dir);
 }
 
+#[cfg(unix)]
 fn read_only_folder_body(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let path = sample_file(dir);

@@ -125,6 +125,17 @@ impl Staged {
 }
 
 fn stage(file: &FileToSave) -> io::Result<Staged> {
+    // Saving over a symbolic link saves into the file it points to and keeps the link.
+    let is_link = fs::symlink_metadata(&file.path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link {
+        fs::canonicalize(&file.path)?
+    } else {
+        file.path.clone()
+    };
+    let file = &FileToSave {
+        path: target,
+        bytes: file.bytes,
+    };
     if let Some(dir) = file.path.parent()
         && !dir.as_os_str().is_empty()
     {
