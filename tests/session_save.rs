@@ -440,3 +440,59 @@ fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
     assert!(!session.is_dirty());
     assert!(same_content(&reread(&path), session.document()));
 }
+
+#[test]
+fn an_untitled_document_is_recovered_as_untitled() {
+    let dir = scratch("untitled");
+    let store = RecoveryStore::new(dir.join("recovery"));
+    let mut session = Session::with_document(sample(), "sprat", None).unwrap();
+    session.enable_autosave(store.clone());
+    rename(&mut session, "draft");
+    let t0 = Instant::now();
+    session.tick(t0);
+    assert!(session.tick(t0 + AUTOSAVE_INTERVAL).autosaved.is_some());
+    let edited = session.document().clone();
+    drop(session);
+    let found = store.list();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].source, None);
+    let recovered = store.recover(&found[0]).unwrap();
+    assert_eq!(recovered.document(), &edited);
+    assert_eq!(recovered.title(), "Untitled *");
+}
+
+#[test]
+fn a_failed_autosave_is_reported_and_retried_later() {
+    let dir = scratch("autosave-fails");
+    let path = sample_file(&dir);
+    // The recovery "directory" is a plain file, so nothing can be written into it.
+    let blocked = dir.join("not-a-folder");
+    fs::write(&blocked, b"x").unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(RecoveryStore::new(&blocked));
+    rename(&mut session, "stroll");
+    let t0 = Instant::now();
+    session.tick(t0);
+    let report = session.tick(t0 + AUTOSAVE_INTERVAL);
+    assert_eq!(report.autosaved, None);
+    let message = report.autosave_error.expect("the failure is reported");
+    assert!(
+        message.starts_with("Could not write the recovery file"),
+        "{message}"
+    );
+    assert!(session.is_dirty());
+    assert!(
+        session
+            .tick(t0 + AUTOSAVE_INTERVAL + Duration::from_secs(1))
+            .autosave_error
+            .is_none(),
+        "not retried at once"
+    );
+    assert!(
+        session
+            .tick(t0 + AUTOSAVE_INTERVAL * 2 + Duration::from_secs(1))
+            .autosave_error
+            .is_some(),
+        "retried after another interval"
+    );
+}
