@@ -1502,7 +1502,7 @@ fn document_fields_and_new_images_round_trip() {
     let (after, _) = round_trip(
         &doc,
         &SetDocumentField {
-            field: DocumentField::Metadata(metadata.clone()),
+            field: DocumentField::Metadata(Box::new(metadata.clone())),
         },
     );
     assert_eq!(after.metadata, metadata);

@@ -87,7 +87,7 @@ impl Command for SetSequenceField {
 #[derive(Clone, Debug, PartialEq)]
 pub enum DocumentField {
     /// Title, author and the other descriptive data.
-    Metadata(Metadata),
+    Metadata(Box<Metadata>),
     /// The master frame rate for hold-based durations; `Some(0)` = no automatic playback.
     FrameRate(Option<u32>),
 }
@@ -111,7 +111,7 @@ impl Command for SetDocumentField {
     fn apply(&self, tx: &mut Tx) -> EditResult {
         let (metadata, frame_rate) = tx.set_fields_mut();
         match &self.field {
-            DocumentField::Metadata(value) => *metadata = value.clone(),
+            DocumentField::Metadata(value) => *metadata = value.as_ref().clone(),
             DocumentField::FrameRate(value) => *frame_rate = *value,
         }
         Ok(())
