@@ -6,8 +6,10 @@
 pub mod assets;
 pub mod cli;
 pub mod export;
+pub mod edit;
 pub mod formats;
 pub mod model;
 pub mod pixels;
 pub mod playback;
 pub mod render;
+pub mod session;

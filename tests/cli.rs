@@ -124,3 +124,88 @@ fn convert_names_unknown_target_formats() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown format \"nope\""), "{err}");
 }
+
+#[test]
+fn render_writes_a_frame_a_strip_and_a_gif() {
+    let dir = temp_dir("render");
+    let frame = dir.join("frame.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "--sequence",
+        "attack",
+        "--frame",
+        "2",
+        "--overlay",
+        "-o",
+        frame.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let picture = image::open(&frame).unwrap().to_rgba8();
+    // The hit box of attack frame 2 (6..24 x -20..-8) is drawn in red over the sword.
+    assert!(
+        picture
+            .pixels()
+            .any(|p| p[0] > 200 && p[1] < 80 && p[2] < 80 && p[3] > 0)
+    );
+
+    let strip = dir.join("strip.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "walk",
+        "--strip",
+        "--scale",
+        "2",
+        "-o",
+        strip.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (w, h) = image::image_dimensions(&strip).unwrap();
+    assert_eq!(w % 6, 0, "six equal cells");
+    assert!(h > 0 && w / 6 > 0);
+
+    let gif = dir.join("walk.gif");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "walk",
+        "--gif",
+        "-o",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&std::fs::read(&gif).unwrap()[..6], b"GIF89a");
+}
+
+#[test]
+fn render_names_the_sequences_and_directions_that_exist() {
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "run",
+        "--frame",
+        "0",
+        "-o",
+        "/tmp/never.png",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there are: idle, walk, attack"), "{err}");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "idle",
+        "-d",
+        "3",
+        "--frame",
+        "0",
+        "-o",
+        "/tmp/never.png",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no direction 3"), "{err}");
+}

@@ -7,6 +7,7 @@ mod check;
 mod convert;
 mod info;
 mod load;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -66,6 +67,44 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// Render a frame, a strip of frames or an animated GIF.
+    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif"])))]
+    Render {
+        /// The file to render.
+        file: PathBuf,
+        /// The sequence (name or MUGEN action number; default: the default sequence).
+        #[arg(long, short = 's')]
+        sequence: Option<String>,
+        /// The direction: a number or a name such as "left".
+        #[arg(long, short = 'd', default_value = "0")]
+        direction: String,
+        /// One frame (index from 0) as PNG.
+        #[arg(long)]
+        frame: Option<usize>,
+        /// Every frame of the direction side by side as PNG.
+        #[arg(long)]
+        strip: bool,
+        /// The sequence as an animated GIF with its exact timing.
+        #[arg(long)]
+        gif: bool,
+        /// Where to write the picture.
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Draw the origin, collision boxes and attachment points.
+        #[arg(long)]
+        overlay: bool,
+        /// Pixels per sprite pixel.
+        #[arg(long, default_value_t = 1)]
+        scale: u32,
+        /// Background colour (#rrggbb or #rrggbbaa; default transparent).
+        #[arg(long, value_parser = render::parse_colour)]
+        background: Option<[u8; 4]>,
+        /// Frames per row in a strip.
+        #[arg(long)]
+        columns: Option<u32>,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -87,6 +126,37 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 allow_loss,
             };
             convert::run(&input, &output, &options, &read, out, err)
+        }
+        Command::Render {
+            file,
+            sequence,
+            direction,
+            frame,
+            strip,
+            gif,
+            output,
+            overlay,
+            scale,
+            background,
+            columns,
+            read,
+        } => {
+            let what = match (frame, strip, gif) {
+                (Some(index), _, _) => render::Output::Frame(index),
+                (None, true, _) => render::Output::Strip,
+                _ => render::Output::Gif,
+            };
+            let options = render::Options {
+                sequence,
+                direction,
+                output: what,
+                out_path: output,
+                overlay,
+                scale,
+                background,
+                columns,
+            };
+            render::run(&file, &options, &read, out, err)
         }
     };
     match result {

@@ -246,6 +246,11 @@ pub struct AnimationSet {
     /// The bytes this set was read from and by which format; not saved.
     #[serde(skip)]
     pub original: Option<OriginalSource>,
+    /// Other files read together with the main one, with their bytes (the `.air` a character
+    /// `.def` names), so the main format's writer can save them keeping every byte the user did
+    /// not edit; not saved.
+    #[serde(skip)]
+    pub companion_originals: Vec<OriginalSource>,
 }
 
 impl Default for AnimationSet {
@@ -271,6 +276,7 @@ impl AnimationSet {
             default_sequence: None,
             next_id: 1,
             original: None,
+            companion_originals: Vec::new(),
         }
     }
 
