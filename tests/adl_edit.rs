@@ -438,3 +438,15 @@ fn removing_and_adding_animations() {
     assert!(after.starts_with(&before[..before.find("ANIM_IDLE").unwrap()]));
     assert_eq!(placed(&reread(&after, &path)), placed(&doc));
 }
+
+#[test]
+fn a_delay_below_the_games_minimum_is_written_and_named() {
+    let text = format!("{SMALL}ANIM_A_1=\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 0);
+    doc.frame_mut(id).unwrap().duration = FrameDuration::Millis(20);
+    let written = AdlFormat.write(&doc, &WriteContext::default()).unwrap();
+    let after = String::from_utf8(written.bytes).unwrap();
+    assert_eq!(after, text.replace("DELAY 1;", "DELAY 0.02;"));
+    assert!(written.losses[0].to_string().contains("at least 0.0625 s"));
+}

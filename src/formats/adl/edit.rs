@@ -510,6 +510,15 @@ pub(super) fn shared_delay(
         let Some(nanos) = to_nanos(frame.duration, rate, &place, losses) else {
             continue;
         };
+        if nanos < super::semantics::MIN_DELAY_NANOS {
+            losses.push(Loss::new(
+                place.clone(),
+                format!(
+                    "duration {} s: the game plays a frame for at least 0.0625 s",
+                    nanos_decimal(nanos)
+                ),
+            ));
+        }
         match chosen {
             None => chosen = Some(nanos),
             Some(c) if c != nanos => losses.push(Loss::new(
