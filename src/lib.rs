@@ -5,8 +5,8 @@
 
 pub mod assets;
 pub mod cli;
-pub mod export;
 pub mod edit;
+pub mod export;
 pub mod formats;
 pub mod model;
 pub mod pixels;
