@@ -3,6 +3,8 @@
 //! The library is everything but the window: the [`model`] of an animation set, the
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod assets;
 pub mod cli;
 pub mod edit;
