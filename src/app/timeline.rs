@@ -70,9 +70,9 @@ pub fn show(
         .and_then(|s| s.follow_up.clone())
         .filter(|f| !f.is_empty());
     let end_label = match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
-        (Some(name), _) => format!("→ {name}"),
-        (None, Some(lp)) if lp < widths.len() => format!("↺ {lp}"),
-        _ => "■ end".to_string(),
+        (Some(name), _) => format!("then {name}"),
+        (None, Some(lp)) if lp < widths.len() => format!("loops to {lp}"),
+        _ => "ends".to_string(),
     };
     let total_width = x + 80.0;
     let current = open.player.frame_index();
@@ -191,7 +191,7 @@ pub fn show(
                     painter.text(
                         cell.left_top() - vec2(0.0, 1.0),
                         Align2::LEFT_BOTTOM,
-                        "↺ loop",
+                        "loop",
                         font.clone(),
                         Color32::from_rgb(90, 210, 120),
                     );

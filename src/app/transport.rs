@@ -85,16 +85,16 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
                 commands.push(command);
             }
         };
-        button(ui, "⏮", UICommand::FirstFrame);
-        button(ui, "◀", UICommand::StepBack);
+        button(ui, "First", UICommand::FirstFrame);
+        button(ui, "Previous", UICommand::StepBack);
         let play = if open.player.is_playing() {
-            "⏸ Pause"
+            "Pause"
         } else {
-            "▶ Play"
+            "Play"
         };
         button(ui, play, UICommand::PlayPause);
-        button(ui, "▶|", UICommand::StepForward);
-        button(ui, "⏭", UICommand::LastFrame);
+        button(ui, "Next", UICommand::StepForward);
+        button(ui, "Last", UICommand::LastFrame);
 
         let mut looping = open.player.looping();
         if ui
@@ -106,28 +106,26 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
         }
         ui.separator();
 
-        ui.label("Speed");
+        let speed_label = ui.label("Speed");
         let mut speed = open.player.speed_milli() as f64 / 1000.0;
         let slider = egui::Slider::new(&mut speed, 0.1..=8.0)
             .logarithmic(true)
-            .max_decimals(2)
-            .suffix("x");
-        if ui.add(slider).changed() {
+            .show_value(false);
+        if ui.add(slider).labelled_by(speed_label.id).changed() {
             open.player.set_speed_milli((speed * 1000.0).round() as u32);
         }
-        egui::ComboBox::from_id_salt("speed presets")
+        let presets = egui::ComboBox::from_id_salt("speed presets")
             .selected_text(speed_text(open.player.speed_milli()))
             .width(64.0)
             .show_ui(ui, |ui| {
                 for preset in SPEED_PRESETS_MILLI {
-                    if ui
-                        .selectable_label(open.player.speed_milli() == preset, speed_text(preset))
-                        .clicked()
-                    {
+                    let chosen = open.player.speed_milli() == preset;
+                    if ui.selectable_label(chosen, speed_text(preset)).clicked() {
                         open.player.set_speed_milli(preset);
                     }
                 }
             });
+        presets.response.labelled_by(speed_label.id);
         ui.separator();
 
         let count = open.direction_frames().len();

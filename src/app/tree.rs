@@ -126,15 +126,13 @@ fn build_rows(
                     }
                     _ => details.push_str(&format!(" · {total}")),
                 }
-                let is_default = open.document.default_sequence == Some(s.id);
+                if open.document.default_sequence == Some(s.id) {
+                    details = format!("default · {details}");
+                }
                 rows.push(Row {
                     depth,
                     kind: RowKind::Sequence(s.id),
-                    text: if is_default {
-                        format!("★ {}", s.name)
-                    } else {
-                        s.name.clone()
-                    },
+                    text: s.name.clone(),
                     details,
                 });
                 if s.directions.len() > 1 {
@@ -221,12 +219,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) {
                     };
                     let text = match row.kind {
                         RowKind::Group(id) => {
-                            let arrow = if state.folded.contains(&id) {
-                                "▶"
-                            } else {
-                                "▼"
-                            };
-                            egui::RichText::new(format!("{arrow} {}", row.text)).strong()
+                            paint_fold_arrow(ui, state.folded.contains(&id));
+                            egui::RichText::new(&row.text).strong()
                         }
                         _ => egui::RichText::new(&row.text),
                     };
@@ -254,4 +248,17 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) {
         }
         None => {}
     }
+}
+
+/// A small triangle: pointing right for a folded group, down for an open one.
+fn paint_fold_arrow(ui: &mut egui::Ui, folded: bool) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    let c = rect.center();
+    let points = if folded {
+        vec![c + egui::vec2(-3.0, -4.0), c + egui::vec2(4.0, 0.0), c + egui::vec2(-3.0, 4.0)]
+    } else {
+        vec![c + egui::vec2(-4.0, -3.0), c + egui::vec2(4.0, -3.0), c + egui::vec2(0.0, 4.0)]
+    };
+    let colour = ui.visuals().text_color();
+    ui.painter().add(egui::Shape::convex_polygon(points, colour, egui::Stroke::NONE));
 }
