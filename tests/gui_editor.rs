@@ -6,6 +6,7 @@ mod gui_support;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
+use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
@@ -110,7 +111,7 @@ fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
 fn the_tree_marks_the_default_sequence_and_shows_groups() {
     let harness = demo_harness();
     assert_eq!(sequence_name(&harness), "idle");
-    harness.get_by_label("idle");
+    harness.get_by_role_and_label(Role::Button, "idle");
     harness.get_by_label_contains("default ·");
     harness.get_by_label("combat");
     let title = harness.state().open.as_ref().unwrap().title();
@@ -133,12 +134,10 @@ fn a_paused_editor_renders_nothing_again() {
 #[test]
 fn the_filter_narrows_the_tree_and_a_click_selects_a_sequence() {
     let mut harness = demo_harness();
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .type_text("pun");
-    harness.run_steps(2);
+    type_into(&mut harness, "pun");
+    assert_eq!(harness.state().tree.filter, "pun");
     assert!(
-        harness.query_by_label("idle").is_none(),
+        harness.query_by_role_and_label(Role::Button, "idle").is_none(),
         "idle should be filtered out"
     );
     harness.get_by_label("punch").click();
@@ -152,11 +151,12 @@ fn keyboard_navigation_moves_through_sequences_and_directions() {
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowDown);
     harness.run_steps(2);
     assert_eq!(sequence_name(&harness), "walk");
-    harness.get_by_label("up"); // the four-way walk lists its directions by name
+    // The four-way walk lists its directions by name, in the tree and in the transport bar.
+    assert_eq!(harness.get_all_by_label("up").count(), 2);
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
     harness.run_steps(2);
     assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 1);
-    harness.get_by_label("left").click();
+    harness.get_all_by_label("left").next().unwrap().click();
     harness.run_steps(2);
     assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 2);
 }
@@ -254,9 +254,10 @@ fn click_at(harness: &Harness<'_, SpratApp>, pos: egui::Pos2) {
 fn clicking_a_timeline_cell_shows_that_frame() {
     let mut harness = demo_harness();
     select_punch(&mut harness);
-    // Cells are 48 points wide with 2 between, below a 12-point band for the loop marker.
+    // Cells are 48 points wide (the zero-length frame 2 only 14) with 2 between, below a
+    // 12-point band for the loop marker: frame 3 spans 116 to 164.
     let timeline = harness.get_by_label("timeline").rect();
-    click_at(&harness, timeline.min + egui::vec2(3.0 * 50.0 + 24.0, 40.0));
+    click_at(&harness, timeline.min + egui::vec2(140.0, 40.0));
     harness.run_steps(2);
     assert_eq!(frame_index(&harness), 3);
     harness.get_by_label("frame 4 / 5");
