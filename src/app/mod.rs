@@ -538,6 +538,8 @@ impl eframe::App for SpratApp {
             let sheet = &mut self.sheet;
             let centre = &mut self.centre;
             egui::CentralPanel::no_frame().show(ui, |ui| {
+                let fill = ui.visuals().panel_fill;
+                ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 if settings.layout.sheet {
                     ui.horizontal(|ui| {
                         ui.selectable_value(centre, CentreTab::Canvas, "Preview");

@@ -52,12 +52,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
         .or_else(|| current_image(open))
         .unwrap_or(document.images[0].id);
     ui.horizontal(|ui| {
-        ui.label("Image");
+        let image_label = ui.label("Image");
         let name = document
             .image(shown)
             .map(|i| i.path.clone())
             .unwrap_or_default();
-        egui::ComboBox::from_id_salt("sheet image")
+        let chooser = egui::ComboBox::from_id_salt("sheet image")
             .selected_text(name)
             .show_ui(ui, |ui| {
                 if ui
@@ -75,6 +75,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
                     }
                 }
             });
+        chooser.response.labelled_by(image_label.id);
+
         let mut fit = state.zoom.is_none();
         if ui.checkbox(&mut fit, "Fit").changed() {
             state.zoom = if fit { None } else { Some(1.0) };
