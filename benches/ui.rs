@@ -105,7 +105,7 @@ fn ui_frames(c: &mut Criterion) {
         let open = OpenDocument::new(
             file.loaded.document,
             Some(path.clone()),
-            file.format_id,
+            &file.format_id,
             file.format_name,
             file.loaded.diagnostics,
         );
@@ -122,7 +122,7 @@ fn ui_frames(c: &mut Criterion) {
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(path.clone()),
-                    file.format_id,
+                    &file.format_id,
                     file.format_name,
                     file.loaded.diagnostics,
                 );

@@ -93,7 +93,7 @@ fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
     let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
     harness.run_steps(2);
     let open = harness.state().open.as_ref().expect("the demo opened");
-    assert_eq!(open.format_id, "sprat");
+    assert_eq!(open.format_id(), "sprat");
     assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
     assert!(
         harness.state().textures.renders > 0,
@@ -301,7 +301,7 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
     let mut harness = demo_harness();
     {
         let open = harness.state_mut().open.as_mut().unwrap();
-        let punch = open.document.sequence_by_name("punch").unwrap();
+        let punch = open.session.document().sequence_by_name("punch").unwrap();
         let (sequence, frame) = (punch.id, punch.directions[0].frames[3]);
         open.diagnostics.push(
             Diagnostic::warning_at(12, 3, "a box is outside the sprite").about(Subject::Frame {
@@ -344,8 +344,8 @@ fn file_open_reads_the_chosen_file_off_the_ui_thread() {
     harness.step();
     wait_for_load(&mut harness);
     let open = harness.state().open.as_ref().expect("the file opened");
-    assert_eq!(open.path.as_deref(), Some(path.as_path()));
-    assert_eq!(open.format_id, "sprat");
+    assert_eq!(open.path(), Some(path.as_path()));
+    assert_eq!(open.format_id(), "sprat");
     assert_eq!(harness.state().settings.recent_files.first(), Some(&path));
     assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
 }
@@ -366,7 +366,7 @@ fn without_a_dialog_the_editor_offers_a_path_field() {
     harness.step();
     wait_for_load(&mut harness);
     assert_eq!(
-        harness.state().open.as_ref().unwrap().path.as_deref(),
+        harness.state().open.as_ref().unwrap().path(),
         Some(path.as_path())
     );
 }

@@ -66,7 +66,7 @@ fn kfm_with_its_collision_boxes() {
     let path = common::corpus().join("mugen/kfm/kfm.def");
     let mut harness = editor(open_file(path));
     assert_eq!(
-        harness.state().open.as_ref().unwrap().format_id,
+        harness.state().open.as_ref().unwrap().format_id(),
         "mugen-def"
     );
     // Action 200, a punch: a hit box (red) on its third frame.

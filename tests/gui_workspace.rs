@@ -18,7 +18,7 @@ fn demo() -> OpenDocument {
 fn names(open: &OpenDocument, filter: &str) -> Vec<String> {
     open.filtered_sequences(filter)
         .into_iter()
-        .map(|id| open.document.sequence(id).unwrap().name.clone())
+        .map(|id| open.session.document().sequence(id).unwrap().name.clone())
         .collect()
 }
 
@@ -44,13 +44,13 @@ fn neighbour_navigation_wraps_within_the_filter() {
 #[test]
 fn totals_read_in_native_units_and_forever_shows() {
     let open = demo();
-    let punch = open.document.sequence_by_name("punch").unwrap();
-    let frames = open.document.direction_frames(punch, 0);
+    let punch = open.session.document().sequence_by_name("punch").unwrap();
+    let frames = open.session.document().direction_frames(punch, 0);
     assert_eq!(total_native(&frames).as_deref(), Some("21 ticks"));
     assert_eq!(total_duration_text(&frames, 0), "350 ms");
-    let guard = open.document.sequence_by_name("guard").unwrap();
+    let guard = open.session.document().sequence_by_name("guard").unwrap();
     assert_eq!(
-        total_duration_text(&open.document.direction_frames(guard, 0), 0),
+        total_duration_text(open.session.document().direction_frames(guard, 0), 0),
         "∞"
     );
 }

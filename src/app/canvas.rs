@@ -75,7 +75,7 @@ pub struct Pictures<'a> {
 /// The key of what the player shows now.
 fn current_key(open: &OpenDocument) -> FrameKey {
     let interpolated = matches!(
-        displayed_frame(&open.player, &open.document),
+        displayed_frame(&open.player, open.session.document()),
         Some(Cow::Owned(_))
     );
     FrameKey {
@@ -83,7 +83,7 @@ fn current_key(open: &OpenDocument) -> FrameKey {
         direction: open.player.direction(),
         index: open.player.frame_index(),
         progress: if interpolated {
-            open.player.frame_progress(&open.document).to_bits()
+            open.player.frame_progress(open.session.document()).to_bits()
         } else {
             0
         },
@@ -101,7 +101,7 @@ fn current_picture(
         return None;
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = &open.document;
+    let document = open.session.document();
     pictures.textures.frame(
         ctx,
         document,
@@ -130,7 +130,7 @@ fn paint_onion_skin(
     let count = open.direction_frames().len();
     let index = open.player.frame_index();
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = &open.document;
+    let document = open.session.document();
     for distance in (1..=settings.view.onion_frames as usize).rev() {
         let alpha = 0.45 / distance as f32;
         let neighbours = [

@@ -14,8 +14,14 @@ pub enum UICommand {
     OpenPath,
     /// Open the bundled demo.
     OpenDemo,
+    /// Save in the file's own format.
+    Save,
     /// Quit the editor.
     Quit,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
     /// Play or pause.
     PlayPause,
     /// Previous frame.
@@ -76,11 +82,14 @@ pub enum UICommand {
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 32] = [
+    pub const ALL: [UICommand; 35] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
+        UICommand::Save,
         UICommand::Quit,
+        UICommand::Undo,
+        UICommand::Redo,
         UICommand::PlayPause,
         UICommand::StepBack,
         UICommand::StepForward,
@@ -117,7 +126,10 @@ impl UICommand {
             UICommand::Open => "Open…",
             UICommand::OpenPath => "Open path…",
             UICommand::OpenDemo => "Open the demo",
+            UICommand::Save => "Save",
             UICommand::Quit => "Quit",
+            UICommand::Undo => "Undo",
+            UICommand::Redo => "Redo",
             UICommand::PlayPause => "Play / pause",
             UICommand::StepBack => "Previous frame",
             UICommand::StepForward => "Next frame",
@@ -160,7 +172,10 @@ impl UICommand {
             UICommand::Open => key(cmd, Key::O),
             UICommand::OpenPath => key(cmd | shift, Key::O),
             UICommand::OpenDemo => None,
+            UICommand::Save => key(cmd, Key::S),
             UICommand::Quit => key(cmd, Key::Q),
+            UICommand::Undo => key(cmd, Key::Z),
+            UICommand::Redo => key(cmd | shift, Key::Z),
             // Space is handled apart: it also pans while held with a drag.
             UICommand::PlayPause => None,
             UICommand::StepBack => key(none, Key::Comma),
@@ -197,6 +212,11 @@ impl UICommand {
     pub fn shortcut_text(self, ctx: &egui::Context) -> String {
         match self {
             UICommand::PlayPause => "Space".to_string(),
+            UICommand::Redo => {
+                let other = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+                let main = self.shortcut().map(|s| ctx.format_shortcut(&s)).unwrap_or_default();
+                format!("{main} / {}", ctx.format_shortcut(&other))
+            }
             _ => self
                 .shortcut()
                 .map(|s| ctx.format_shortcut(&s))
@@ -215,6 +235,10 @@ impl UICommand {
         let typing = ctx.egui_wants_keyboard_input();
         let mut pressed = Vec::new();
         ctx.input_mut(|input| {
+            // Ctrl+Y is the other common spelling of Redo.
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)) {
+                pressed.push(UICommand::Redo);
+            }
             // Longer modifier sets first, so Ctrl+Shift+O is not taken as Ctrl+O.
             let mut commands: Vec<(UICommand, KeyboardShortcut)> = UICommand::ALL
                 .iter()

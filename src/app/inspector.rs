@@ -1,9 +1,26 @@
-//! The inspector: every field of the selected sequence, frame and element (read-only here).
+//! The inspector: every field of the selected sequence, frame and element. The loop point and
+//! frame durations are edited here through `edit` commands (a drag is one undo step); a value
+//! the document refuses is not applied and its message goes to the status bar.
 
 use super::workspace::{OpenDocument, trim_float};
+use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
+use crate::edit::{Command, Gesture};
 use crate::model::{
     BlendMode, BoxScope, ElementKind, EndBehavior, FrameDuration, GraphicSource, Origin, Shape,
 };
+
+/// An edit asked for in the inspector, applied after painting.
+struct Edit {
+    command: Box<dyn Command>,
+    /// True when the change starts a new undo step (a new drag or a typed value).
+    new_step: bool,
+}
+
+/// Whether a widget's change starts a new undo step: a click or typed value always does, a
+/// drag only when it starts.
+fn starts_step(response: &egui::Response) -> bool {
+    !response.dragged() || response.drag_started()
+}
 
 fn field(ui: &mut egui::Ui, name: &str, value: impl Into<String>) {
     ui.label(name);
@@ -11,20 +28,32 @@ fn field(ui: &mut egui::Ui, name: &str, value: impl Into<String>) {
     ui.end_row();
 }
 
-/// Paints the inspector; clicking an element in the list selects it.
-pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
+/// Paints the inspector; clicking an element in the list selects it. Returns the message of an
+/// edit the document refused.
+pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, gesture: &mut Option<Gesture>) -> Option<String> {
+    let mut edits = Vec::new();
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            sequence_section(ui, open);
-            if let Some(id) = frame_section(ui, open) {
+            sequence_section(ui, open, &mut edits);
+            if let Some(id) = frame_section(ui, open, &mut edits) {
                 open.selected_element = Some(id);
             }
             element_section(ui, open);
         });
+    let mut refusal = None;
+    for edit in edits {
+        if edit.new_step || gesture.is_none() {
+            *gesture = Some(open.new_gesture());
+        }
+        if let Err(message) = open.apply(edit.command.as_ref(), *gesture) {
+            refusal = Some(message);
+        }
+    }
+    refusal
 }
 
-fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument) {
+fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, edits: &mut Vec<Edit>) {
     let Some(sequence) = open.sequence() else {
         ui.weak("No sequence selected.");
         return;
@@ -38,7 +67,8 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument) {
                 .show(ui, |ui| {
                     field(ui, "Name", &sequence.name);
                     let path: Vec<String> = open
-                        .document
+                        .session
+                        .document()
                         .group_path(sequence.id)
                         .iter()
                         .skip(1)
@@ -62,14 +92,25 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument) {
                             .map_or(0, |d| d.frames.len())
                             .to_string(),
                     );
-                    field(
-                        ui,
-                        "Loop",
-                        match sequence.loop_point {
-                            Some(lp) => format!("back to frame {lp}"),
-                            None => "no".to_string(),
-                        },
-                    );
+                    let loop_label = ui.label("Loop");
+                    ui.horizontal(|ui| {
+                        let mut loops = sequence.loop_point.is_some();
+                        let mut target = sequence.loop_point.unwrap_or(0);
+                        let check = ui.checkbox(&mut loops, "back to frame");
+                        // Not clamped to the frames: a value past the end is refused by the
+                        // document, with a message, rather than silently corrected.
+                        let value = ui
+                            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
+                            .labelled_by(loop_label.id);
+                        if check.changed() || value.changed() {
+                            let field = SequenceField::LoopPoint(loops.then_some(target));
+                            edits.push(Edit {
+                                command: Box::new(SetSequenceField { sequence: sequence.id, field }),
+                                new_step: check.changed() || starts_step(&value),
+                            });
+                        }
+                    });
+                    ui.end_row();
                     field(
                         ui,
                         "At the end",
@@ -83,13 +124,13 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument) {
                         "Follow-up",
                         sequence.follow_up.clone().unwrap_or_else(|| "none".into()),
                     );
-                    let rate = match (sequence.frame_rate, open.document.frame_rate) {
+                    let rate = match (sequence.frame_rate, open.session.document().frame_rate) {
                         (Some(r), _) => format!("{r} fps (own)"),
                         (None, Some(r)) => format!("{r} fps (set)"),
                         (None, None) => "—".to_string(),
                     };
                     field(ui, "Frame rate", rate);
-                    let default = open.document.default_sequence == Some(sequence.id);
+                    let default = open.session.document().default_sequence == Some(sequence.id);
                     field(ui, "Default", if default { "yes" } else { "no" });
                 });
         });
@@ -105,7 +146,11 @@ fn duration_text(duration: FrameDuration, rate: u32) -> String {
 }
 
 /// Paints the frame's fields and element list; returns the element the user clicked.
-fn frame_section(ui: &mut egui::Ui, open: &OpenDocument) -> Option<crate::model::ElementId> {
+fn frame_section(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    edits: &mut Vec<Edit>,
+) -> Option<crate::model::ElementId> {
     let frame = open.frame()?;
     let mut chosen = None;
     let index = open.player.frame_index();
@@ -116,14 +161,33 @@ fn frame_section(ui: &mut egui::Ui, open: &OpenDocument) -> Option<crate::model:
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
-                    if let Some(id) = open.player.frame_id(&open.document) {
+                    if let Some(id) = open.player.frame_id(open.session.document()) {
                         field(ui, "Id", id.to_string());
                     }
                     let mut duration = duration_text(frame.duration, open.frame_rate());
                     if frame.duration.is_zero() {
                         duration.push_str(" — skipped in playback");
                     }
-                    field(ui, "Duration", duration);
+                    let duration_label = ui.label("Duration");
+                    ui.horizontal(|ui| {
+                        if let Some(response) = duration_editor(ui, frame.duration, |d| {
+                            let Some(frame) = open.player.frame_id(open.session.document()) else {
+                                return;
+                            };
+                            let field = FrameField::Duration(d);
+                            edits.push(Edit {
+                                command: Box::new(SetFrameField { frame, field }),
+                                new_step: false,
+                            });
+                        }) {
+                            let response = response.labelled_by(duration_label.id);
+                            if let Some(edit) = edits.last_mut() {
+                                edit.new_step = starts_step(&response);
+                            }
+                        }
+                        ui.weak(duration);
+                    });
+                    ui.end_row();
                     field(ui, "Label", &frame.label);
                     field(ui, "Triggers", &frame.triggers);
                     field(ui, "Notes", &frame.notes);
@@ -213,7 +277,7 @@ fn element_section(ui: &mut egui::Ui, open: &OpenDocument) {
                             };
                             field(ui, "Kind", "graphic");
                             field(ui, "Source", source);
-                            if let Some(image) = open.document.source_image(&g.source) {
+                            if let Some(image) = open.session.document().source_image(&g.source) {
                                 field(ui, "Image", &image.path);
                             }
                             field(
@@ -325,4 +389,24 @@ fn element_section(ui: &mut egui::Ui, open: &OpenDocument) {
                     }
                 });
         });
+}
+
+/// A number field for durations counted in whole units (ticks, milliseconds, holds); other
+/// durations are shown only. Calls `changed` with the new duration.
+fn duration_editor(
+    ui: &mut egui::Ui,
+    duration: FrameDuration,
+    mut changed: impl FnMut(FrameDuration),
+) -> Option<egui::Response> {
+    let (mut value, unit, make): (u32, &str, fn(u32) -> FrameDuration) = match duration {
+        FrameDuration::Ticks(t) => (t, "ticks", FrameDuration::Ticks),
+        FrameDuration::Millis(m) => (m, "ms", FrameDuration::Millis),
+        FrameDuration::Holds(h) => (h, "holds", FrameDuration::Holds),
+        _ => return None,
+    };
+    let response = ui.add(egui::DragValue::new(&mut value).range(0..=u32::MAX).suffix(format!(" {unit}")));
+    if response.changed() {
+        changed(make(value));
+    }
+    Some(response)
 }

@@ -34,7 +34,7 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
 /// The box classes used anywhere in the document, hit and hurt first.
 pub fn box_classes(open: &OpenDocument) -> Vec<BoxClass> {
     let mut classes: Vec<BoxClass> = Vec::new();
-    for frame in open.document.frames.values() {
+    for frame in open.session.document().frames.values() {
         for (_, b) in frame.boxes() {
             if !classes.contains(&b.class) {
                 classes.push(b.class.clone());
@@ -74,7 +74,22 @@ pub fn show(
             });
             item(ui, UICommand::OpenDemo, &mut actions);
             ui.separator();
+            item(ui, UICommand::Save, &mut actions);
+            ui.separator();
             item(ui, UICommand::Quit, &mut actions);
+        });
+        ui.menu_button("Edit", |ui| {
+            let history = open.map(|o| o.session.history());
+            let undo = history.and_then(|h| h.undo_label()).map(|l| format!("Undo {l}"));
+            let redo = history.and_then(|h| h.redo_label()).map(|l| format!("Redo {l}"));
+            for (command, label) in [(UICommand::Undo, undo), (UICommand::Redo, redo)] {
+                let enabled = label.is_some();
+                let text = label.unwrap_or_else(|| command.label().to_string());
+                let button = egui::Button::new(text).shortcut_text(command.shortcut_text(ui.ctx()));
+                if ui.add_enabled(enabled, button).clicked() {
+                    actions.commands.push(command);
+                }
+            }
         });
         ui.menu_button("View", |ui| {
             let layout = &settings.layout;

@@ -98,6 +98,8 @@ pub struct SpratApp {
     pub path_field: Option<String>,
     /// The shortcuts window is open.
     pub show_shortcuts: bool,
+    /// The undo step the inspector's current drag adds to.
+    inspector_gesture: Option<crate::edit::Gesture>,
     /// The centre tab.
     pub centre: CentreTab,
     /// Playback was running at the previous frame (the first playing frame adds no time).
@@ -122,6 +124,7 @@ impl SpratApp {
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
             show_shortcuts: false,
+            inspector_gesture: None,
             centre: CentreTab::Canvas,
             was_playing: false,
             title: String::new(),
@@ -187,7 +190,7 @@ impl SpratApp {
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
-                    file.format_id,
+                    &file.format_id,
                     file.format_name,
                     file.loaded.diagnostics,
                 );
@@ -227,6 +230,22 @@ impl SpratApp {
         self.was_playing = false;
     }
 
+    /// Saves the document in its own format, to its own file; a failure leaves the file and
+    /// the edits as they were and says why.
+    pub fn save(&mut self) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        match open.session.save(Some(&self.pixels)) {
+            Ok(report) => {
+                open.revision += 1;
+                let text = format!("Saved {}", report.path.display());
+                self.say(Severity::Info, text);
+            }
+            Err(error) => self.say(Severity::Error, format!("Not saved: {error}")),
+        }
+    }
+
     /// Carries out a command.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
         let layout = &mut self.settings.layout;
@@ -254,6 +273,21 @@ impl SpratApp {
                 self.path_field.get_or_insert_with(String::new);
             }
             UICommand::OpenDemo => self.open_demo(),
+            UICommand::Save => self.save(),
+            UICommand::Undo => {
+                if let Some(open) = self.open.as_mut()
+                    && !open.undo()
+                {
+                    self.say(Severity::Info, "Nothing to undo.");
+                }
+            }
+            UICommand::Redo => {
+                if let Some(open) = self.open.as_mut()
+                    && !open.redo()
+                {
+                    self.say(Severity::Info, "Nothing to redo.");
+                }
+            }
             UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             UICommand::ToggleTree => layout.tree = !layout.tree,
             UICommand::ToggleInspector => layout.inspector = !layout.inspector,
@@ -292,7 +326,7 @@ impl SpratApp {
             return;
         };
         let player = &mut open.player;
-        let document = &open.document;
+        let document = open.session.document();
         match command {
             UICommand::PlayPause => player.toggle(document),
             UICommand::StepBack => player.step_back(document),
@@ -374,7 +408,7 @@ impl SpratApp {
             if self.was_playing {
                 let dt = ctx.input(|i| i.stable_dt).max(0.0);
                 open.player
-                    .advance(&open.document, Duration::from_secs_f32(dt));
+                    .advance(open.session.document(), Duration::from_secs_f32(dt));
             }
             open.player.take_events();
             // Only playback animates: nothing asks for a repaint while paused.
@@ -528,10 +562,19 @@ impl eframe::App for SpratApp {
                     .show(ui, |ui| tree::show(ui, tree, open));
             }
             if self.settings.layout.inspector {
-                egui::Panel::right("inspector")
+                let gesture = &mut self.inspector_gesture;
+                let refused = egui::Panel::right("inspector")
                     .resizable(true)
                     .default_size(260.0)
-                    .show(ui, |ui| inspector::show(ui, open));
+                    .show(ui, |ui| inspector::show(ui, open, gesture))
+                    .inner;
+                if let Some(message) = refused {
+                    self.status = Some(StatusMessage {
+                        severity: Severity::Warning,
+                        text: format!("Not changed: {message}"),
+                        at: Instant::now(),
+                    });
+                }
             }
             let canvas = &mut self.canvas;
             let settings = &mut self.settings;

@@ -34,7 +34,7 @@ fn current_image(open: &OpenDocument) -> Option<ImageId> {
         .elements
         .iter()
         .find_map(|e| match &e.as_graphic()?.source {
-            GraphicSource::Slice(id) => open.document.slice(*id).map(|s| s.image),
+            GraphicSource::Slice(id) => open.session.document().slice(*id).map(|s| s.image),
             GraphicSource::Image(id) => Some(*id),
             GraphicSource::SffSprite { archive, .. } => Some(*archive),
         })
@@ -42,7 +42,7 @@ fn current_image(open: &OpenDocument) -> Option<ImageId> {
 
 /// Paints the sheet view.
 pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixels: &EditorPixels) {
-    let document = &open.document;
+    let document = open.session.document();
     if document.images.is_empty() {
         ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
         return;

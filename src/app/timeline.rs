@@ -76,7 +76,7 @@ pub fn show(
     };
     let total_width = x + 80.0;
     let current = open.player.frame_index();
-    let progress = open.player.frame_progress(&open.document) as f32;
+    let progress = open.player.frame_progress(open.session.document()) as f32;
     let playing = open.player.is_playing();
     let loop_point = open
         .sequence()
@@ -136,7 +136,7 @@ pub fn show(
                     if let Some(thumb) =
                         pictures
                             .textures
-                            .thumbnail(&ctx, &open.document, key, pictures.pixels)
+                            .thumbnail(&ctx, open.session.document(), key, pictures.pixels)
                     {
                         let area = Rect::from_min_max(
                             cell.min + vec2(2.0, 14.0),

@@ -8,7 +8,7 @@ use crate::playback::{SPEED_PRESETS_MILLI, SPEED_RANGE_MILLI};
 /// The current time in the sequence's own unit ("tick 34 / 120") and in milliseconds.
 pub fn time_text(open: &OpenDocument) -> String {
     let frames = open.direction_frames();
-    let seconds = open.player.seconds_from_start(&open.document);
+    let seconds = open.player.seconds_from_start(open.session.document());
     let ms = seconds * 1000.0;
     let total_ms: Option<f64> = frames
         .iter()
@@ -151,7 +151,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
             let current = open.player.direction();
             for (d, label) in labels.iter().enumerate() {
                 if ui.selectable_label(d == current, label).clicked() {
-                    open.player.set_direction(&open.document, d);
+                    open.player.set_direction(open.session.document(), d);
                 }
             }
         }

@@ -51,14 +51,14 @@ impl TreeState {
             open.revision,
             self.filter.clone(),
             self.folded.len(),
-            open.document.root.items.len(),
+            open.session.document().root.items.len(),
         );
         if self.rows_key.as_ref() != Some(&key) {
             self.rows.clear();
             let filter = self.filter.trim().to_string();
             build_rows(
                 open,
-                &open.document.root,
+                &open.session.document().root,
                 0,
                 &filter,
                 false,
@@ -116,8 +116,8 @@ fn build_rows(
                 if !(group_matches || matches_filter(s, filter)) {
                     continue;
                 }
-                let frame_rate = s.frame_rate.or(open.document.frame_rate).unwrap_or(0);
-                let frames = open.document.direction_frames(s, 0);
+                let frame_rate = s.frame_rate.or(open.session.document().frame_rate).unwrap_or(0);
+                let frames = open.session.document().direction_frames(s, 0);
                 let mut details = format!("{} frames", frames.len());
                 let total = total_duration_text(&frames, frame_rate);
                 match total_native(&frames) {
@@ -126,7 +126,7 @@ fn build_rows(
                     }
                     _ => details.push_str(&format!(" · {total}")),
                 }
-                if open.document.default_sequence == Some(s.id) {
+                if open.session.document().default_sequence == Some(s.id) {
                     details = format!("default · {details}");
                 }
                 rows.push(Row {
@@ -244,7 +244,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) {
             if open.player.sequence() != id {
                 open.select_sequence(id);
             }
-            open.player.set_direction(&open.document, d);
+            open.player.set_direction(open.session.document(), d);
         }
         None => {}
     }

@@ -6,17 +6,15 @@ use crate::model::{
     AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
     TreeItem,
 };
+use crate::edit::{Command, Gesture};
 use crate::playback::Player;
+use crate::session::Session;
 use std::path::PathBuf;
 
 /// A document open in the editor.
 pub struct OpenDocument {
-    /// The document.
-    pub document: AnimationSet,
-    /// Where it was read from; `None` for the built-in demo.
-    pub path: Option<PathBuf>,
-    /// The id of the format that read it.
-    pub format_id: String,
+    /// The document with its file, format, undo history and unsaved-changes state.
+    pub session: Session,
     /// The format's human name.
     pub format_name: String,
     /// What the reader said about the file.
@@ -27,35 +25,108 @@ pub struct OpenDocument {
     pub selected_element: Option<ElementId>,
     /// Bumped whenever the document changes, so caches know to refresh.
     pub revision: u64,
+    /// The last gesture handed out, so each drag becomes one undo step.
+    gestures: u64,
 }
 
 impl OpenDocument {
-    /// Opens `document` at its default sequence, paused on the first frame.
+    /// Opens `document` at its default sequence, paused on the first frame. `format_id` must be
+    /// a registered format (the one that read it, or the one it will be saved in).
     pub fn new(
         document: AnimationSet,
         path: Option<PathBuf>,
-        format_id: impl Into<String>,
+        format_id: &str,
         format_name: impl Into<String>,
         diagnostics: Vec<Diagnostic>,
     ) -> OpenDocument {
         let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
         let player = Player::new(&document, first, 0);
+        let session = Session::with_document(document, format_id, path)
+            .unwrap_or_else(|e| panic!("the editor opened a document in an unknown format: {e}"));
         OpenDocument {
-            document,
-            path,
-            format_id: format_id.into(),
+            session,
             format_name: format_name.into(),
             diagnostics,
             player,
             selected_element: None,
             revision: 0,
+            gestures: 0,
+        }
+    }
+
+    /// The document.
+    pub fn document(&self) -> &AnimationSet {
+        self.session.document()
+    }
+
+    /// Where it was read from; `None` for a document never saved.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.session.path()
+    }
+
+    /// The id of its format.
+    pub fn format_id(&self) -> &str {
+        self.session.format_id()
+    }
+
+    /// A fresh gesture: the edits given it until the next one are one undo step.
+    pub fn new_gesture(&mut self) -> Gesture {
+        self.gestures += 1;
+        Gesture(self.gestures)
+    }
+
+    /// Applies an edit as an undo step; a refusal comes back as its message.
+    pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
+        let result = self.session.apply(command, gesture).map_err(|e| e.message);
+        if result.is_ok() {
+            self.after_change();
+        }
+        result
+    }
+
+    /// Undoes the last step; false if there was none.
+    pub fn undo(&mut self) -> bool {
+        let done = self.session.undo();
+        if done {
+            self.after_change();
+        }
+        done
+    }
+
+    /// Redoes the last undone step; false if there was none.
+    pub fn redo(&mut self) -> bool {
+        let done = self.session.redo();
+        if done {
+            self.after_change();
+        }
+        done
+    }
+
+    /// Keeps the player and the selection valid after the document changed.
+    fn after_change(&mut self) {
+        self.revision += 1;
+        let document = self.session.document();
+        if document.sequence(self.player.sequence()).is_none() {
+            let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
+            self.player = Player::new(document, first, 0);
+        } else {
+            let index = self.player.frame_index();
+            let count = self.direction_frames().len();
+            if index >= count && count > 0 {
+                self.player.seek_frame(self.session.document(), count - 1);
+            }
+        }
+        if let Some(id) = self.selected_element
+            && self.session.document().element(id).is_none()
+        {
+            self.selected_element = None;
         }
     }
 
     /// The file name shown in the title ("kfm.def", or "untitled").
     pub fn display_name(&self) -> String {
-        self.path
-            .as_ref()
+        self.session
+            .path()
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "untitled".to_string())
@@ -63,18 +134,19 @@ impl OpenDocument {
 
     /// The window title: file name and format.
     pub fn title(&self) -> String {
-        format!("{} ({}) — Sprat", self.display_name(), self.format_name)
+        let dirty = if self.session.is_dirty() { " *" } else { "" };
+        format!("{}{dirty} ({}) — Sprat", self.display_name(), self.format_name)
     }
 
     /// The selected sequence.
     pub fn sequence(&self) -> Option<&Sequence> {
-        self.document.sequence(self.player.sequence())
+        self.session.document().sequence(self.player.sequence())
     }
 
     /// The frames of the selected direction, in play order.
     pub fn direction_frames(&self) -> Vec<&Frame> {
         match self.sequence() {
-            Some(s) => self.document.direction_frames(s, self.player.direction()),
+            Some(s) => self.session.document().direction_frames(s, self.player.direction()),
             None => Vec::new(),
         }
     }
@@ -82,21 +154,21 @@ impl OpenDocument {
     /// The frame showing.
     pub fn frame(&self) -> Option<&Frame> {
         self.player
-            .frame_id(&self.document)
-            .and_then(|id| self.document.frame(id))
+            .frame_id(self.session.document())
+            .and_then(|id| self.session.document().frame(id))
     }
 
     /// Selects a sequence: shows its first frame, keeps playing if it was.
     pub fn select_sequence(&mut self, sequence: SequenceId) {
-        if self.document.sequence(sequence).is_some() {
-            self.player.set_sequence(&self.document, sequence);
+        if self.session.document().sequence(sequence).is_some() {
+            self.player.set_sequence(self.session.document(), sequence);
             self.selected_element = None;
         }
     }
 
     /// Selects a frame of the current direction and pauses on it.
     pub fn select_frame(&mut self, index: usize) {
-        self.player.seek_frame(&self.document, index);
+        self.player.seek_frame(self.session.document(), index);
     }
 
     /// Selects what a diagnostic is about.
@@ -110,7 +182,7 @@ impl OpenDocument {
                 ..
             } => {
                 self.select_sequence(sequence);
-                self.player.set_direction(&self.document, direction);
+                self.player.set_direction(self.session.document(), direction);
                 self.select_frame(index);
             }
         }
@@ -119,7 +191,7 @@ impl OpenDocument {
     /// The sequences the tree shows under `filter`, in tree order.
     pub fn filtered_sequences(&self, filter: &str) -> Vec<SequenceId> {
         let mut out = Vec::new();
-        collect_filtered(&self.document.root, filter, false, &mut out);
+        collect_filtered(&self.session.document().root, filter, false, &mut out);
         out
     }
 
@@ -146,7 +218,7 @@ impl OpenDocument {
         };
         if count > 1 {
             let next = (self.player.direction() as isize + step).rem_euclid(count as isize);
-            self.player.set_direction(&self.document, next as usize);
+            self.player.set_direction(self.session.document(), next as usize);
         }
     }
 
@@ -154,7 +226,7 @@ impl OpenDocument {
     pub fn frame_rate(&self) -> u32 {
         self.sequence()
             .and_then(|s| s.frame_rate)
-            .or(self.document.frame_rate)
+            .or(self.session.document().frame_rate)
             .unwrap_or(0)
     }
 }
