@@ -4,9 +4,9 @@
 
 mod gui_support;
 
+use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
@@ -70,9 +70,13 @@ fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
 
 /// Focuses the one text field on screen and types into it.
 fn type_into(harness: &mut Harness<'_, SpratApp>, text: &str) {
-    harness.get_by_role(egui::accesskit::Role::TextInput).focus();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .focus();
     harness.run_steps(1);
-    harness.get_by_role(egui::accesskit::Role::TextInput).type_text(text);
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(text);
     harness.run_steps(1);
 }
 
@@ -137,7 +141,9 @@ fn the_filter_narrows_the_tree_and_a_click_selects_a_sequence() {
     type_into(&mut harness, "pun");
     assert_eq!(harness.state().tree.filter, "pun");
     assert!(
-        harness.query_by_role_and_label(Role::Button, "idle").is_none(),
+        harness
+            .query_by_role_and_label(Role::Button, "idle")
+            .is_none(),
         "idle should be filtered out"
     );
     harness.get_by_label("punch").click();

@@ -70,7 +70,9 @@ fn kfm_with_its_collision_boxes() {
         "mugen-def"
     );
     // Action 200, a punch: a hit box (red) on its third frame.
-    harness.get_by_role(egui::accesskit::Role::TextInput).focus();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .focus();
     harness.run_steps(1);
     harness
         .get_by_role(egui::accesskit::Role::TextInput)

@@ -50,7 +50,7 @@ fn totals_read_in_native_units_and_forever_shows() {
     assert_eq!(total_duration_text(&frames, 0), "350 ms");
     let guard = open.session.document().sequence_by_name("guard").unwrap();
     assert_eq!(
-        total_duration_text(open.session.document().direction_frames(guard, 0), 0),
+        total_duration_text(&open.session.document().direction_frames(guard, 0), 0),
         "∞"
     );
 }

@@ -83,7 +83,9 @@ fn current_key(open: &OpenDocument) -> FrameKey {
         direction: open.player.direction(),
         index: open.player.frame_index(),
         progress: if interpolated {
-            open.player.frame_progress(open.session.document()).to_bits()
+            open.player
+                .frame_progress(open.session.document())
+                .to_bits()
         } else {
             0
         },

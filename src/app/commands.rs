@@ -214,7 +214,10 @@ impl UICommand {
             UICommand::PlayPause => "Space".to_string(),
             UICommand::Redo => {
                 let other = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-                let main = self.shortcut().map(|s| ctx.format_shortcut(&s)).unwrap_or_default();
+                let main = self
+                    .shortcut()
+                    .map(|s| ctx.format_shortcut(&s))
+                    .unwrap_or_default();
                 format!("{main} / {}", ctx.format_shortcut(&other))
             }
             _ => self

@@ -30,7 +30,11 @@ fn field(ui: &mut egui::Ui, name: &str, value: impl Into<String>) {
 
 /// Paints the inspector; clicking an element in the list selects it. Returns the message of an
 /// edit the document refused.
-pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, gesture: &mut Option<Gesture>) -> Option<String> {
+pub fn show(
+    ui: &mut egui::Ui,
+    open: &mut OpenDocument,
+    gesture: &mut Option<Gesture>,
+) -> Option<String> {
     let mut edits = Vec::new();
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
@@ -105,7 +109,10 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, edits: &mut Vec<Edit
                         if check.changed() || value.changed() {
                             let field = SequenceField::LoopPoint(loops.then_some(target));
                             edits.push(Edit {
-                                command: Box::new(SetSequenceField { sequence: sequence.id, field }),
+                                command: Box::new(SetSequenceField {
+                                    sequence: sequence.id,
+                                    field,
+                                }),
                                 new_step: check.changed() || starts_step(&value),
                             });
                         }
@@ -404,7 +411,11 @@ fn duration_editor(
         FrameDuration::Holds(h) => (h, "holds", FrameDuration::Holds),
         _ => return None,
     };
-    let response = ui.add(egui::DragValue::new(&mut value).range(0..=u32::MAX).suffix(format!(" {unit}")));
+    let response = ui.add(
+        egui::DragValue::new(&mut value)
+            .range(0..=u32::MAX)
+            .suffix(format!(" {unit}")),
+    );
     if response.changed() {
         changed(make(value));
     }

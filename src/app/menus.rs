@@ -80,8 +80,12 @@ pub fn show(
         });
         ui.menu_button("Edit", |ui| {
             let history = open.map(|o| o.session.history());
-            let undo = history.and_then(|h| h.undo_label()).map(|l| format!("Undo {l}"));
-            let redo = history.and_then(|h| h.redo_label()).map(|l| format!("Redo {l}"));
+            let undo = history
+                .and_then(|h| h.undo_label())
+                .map(|l| format!("Undo {l}"));
+            let redo = history
+                .and_then(|h| h.redo_label())
+                .map(|l| format!("Redo {l}"));
             for (command, label) in [(UICommand::Undo, undo), (UICommand::Redo, redo)] {
                 let enabled = label.is_some();
                 let text = label.unwrap_or_else(|| command.label().to_string());

@@ -133,11 +133,12 @@ pub fn show(
                         index: i,
                         progress: 0,
                     };
-                    if let Some(thumb) =
-                        pictures
-                            .textures
-                            .thumbnail(&ctx, open.session.document(), key, pictures.pixels)
-                    {
+                    if let Some(thumb) = pictures.textures.thumbnail(
+                        &ctx,
+                        open.session.document(),
+                        key,
+                        pictures.pixels,
+                    ) {
                         let area = Rect::from_min_max(
                             cell.min + vec2(2.0, 14.0),
                             cell.max - vec2(2.0, 14.0),

@@ -116,7 +116,10 @@ fn build_rows(
                 if !(group_matches || matches_filter(s, filter)) {
                     continue;
                 }
-                let frame_rate = s.frame_rate.or(open.session.document().frame_rate).unwrap_or(0);
+                let frame_rate = s
+                    .frame_rate
+                    .or(open.session.document().frame_rate)
+                    .unwrap_or(0);
                 let frames = open.session.document().direction_frames(s, 0);
                 let mut details = format!("{} frames", frames.len());
                 let total = total_duration_text(&frames, frame_rate);
@@ -255,10 +258,22 @@ fn paint_fold_arrow(ui: &mut egui::Ui, folded: bool) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
     let c = rect.center();
     let points = if folded {
-        vec![c + egui::vec2(-3.0, -4.0), c + egui::vec2(4.0, 0.0), c + egui::vec2(-3.0, 4.0)]
+        vec![
+            c + egui::vec2(-3.0, -4.0),
+            c + egui::vec2(4.0, 0.0),
+            c + egui::vec2(-3.0, 4.0),
+        ]
     } else {
-        vec![c + egui::vec2(-4.0, -3.0), c + egui::vec2(4.0, -3.0), c + egui::vec2(0.0, 4.0)]
+        vec![
+            c + egui::vec2(-4.0, -3.0),
+            c + egui::vec2(4.0, -3.0),
+            c + egui::vec2(0.0, 4.0),
+        ]
     };
     let colour = ui.visuals().text_color();
-    ui.painter().add(egui::Shape::convex_polygon(points, colour, egui::Stroke::NONE));
+    ui.painter().add(egui::Shape::convex_polygon(
+        points,
+        colour,
+        egui::Stroke::NONE,
+    ));
 }

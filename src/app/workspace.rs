@@ -1,12 +1,12 @@
 //! The open document and everything the editor knows about it: where it came from, its
 //! diagnostics, the player, the selection.
 
+use crate::edit::{Command, Gesture};
 use crate::formats::{Diagnostic, Subject};
 use crate::model::{
     AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
     TreeItem,
 };
-use crate::edit::{Command, Gesture};
 use crate::playback::Player;
 use crate::session::Session;
 use std::path::PathBuf;
@@ -135,7 +135,11 @@ impl OpenDocument {
     /// The window title: file name and format.
     pub fn title(&self) -> String {
         let dirty = if self.session.is_dirty() { " *" } else { "" };
-        format!("{}{dirty} ({}) — Sprat", self.display_name(), self.format_name)
+        format!(
+            "{}{dirty} ({}) — Sprat",
+            self.display_name(),
+            self.format_name
+        )
     }
 
     /// The selected sequence.
@@ -146,7 +150,10 @@ impl OpenDocument {
     /// The frames of the selected direction, in play order.
     pub fn direction_frames(&self) -> Vec<&Frame> {
         match self.sequence() {
-            Some(s) => self.session.document().direction_frames(s, self.player.direction()),
+            Some(s) => self
+                .session
+                .document()
+                .direction_frames(s, self.player.direction()),
             None => Vec::new(),
         }
     }
@@ -182,7 +189,8 @@ impl OpenDocument {
                 ..
             } => {
                 self.select_sequence(sequence);
-                self.player.set_direction(self.session.document(), direction);
+                self.player
+                    .set_direction(self.session.document(), direction);
                 self.select_frame(index);
             }
         }
@@ -218,7 +226,8 @@ impl OpenDocument {
         };
         if count > 1 {
             let next = (self.player.direction() as isize + step).rem_euclid(count as isize);
-            self.player.set_direction(self.session.document(), next as usize);
+            self.player
+                .set_direction(self.session.document(), next as usize);
         }
     }
 
