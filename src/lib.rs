@@ -3,10 +3,12 @@
 //! The library is everything but the window: the [`model`] of an animation set, the
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod assets;
 pub mod cli;
-pub mod export;
 pub mod edit;
+pub mod export;
 pub mod formats;
 pub mod model;
 pub mod pixels;

@@ -1,0 +1,336 @@
+//! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
+
+use super::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
+use super::overlay;
+use super::pixels::EditorPixels;
+use super::settings::{Background, Settings};
+use super::view::{self, View};
+use super::workspace::{OpenDocument, box_rule};
+use crate::model::effective_boxes;
+use crate::playback::displayed_frame;
+use crate::render::Scene;
+use egui::{
+    Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
+};
+use std::borrow::Cow;
+
+/// What the canvas remembers between frames.
+#[derive(Default)]
+pub struct CanvasState {
+    /// The sprite origin's offset from the canvas centre, in points.
+    pub pan: Vec2,
+    /// Fit the frame in view at the next paint.
+    pub fit_requested: bool,
+    /// The sprite pixel under the cursor, relative to the origin.
+    pub hover_pixel: Option<(i32, i32)>,
+    /// The canvas rectangle at the last paint (for keyboard zoom about the centre).
+    pub last_rect: Option<Rect>,
+    /// The checkerboard pattern (2×2 texels, repeated).
+    checkerboard: Option<TextureHandle>,
+    /// Space is held (Space+drag pans; a Space press without a drag plays or pauses).
+    pub space_held: bool,
+    /// A drag happened while Space was held.
+    pub space_dragged: bool,
+}
+
+impl CanvasState {
+    /// Zooms one step about the canvas centre.
+    pub fn zoom_step(&mut self, settings: &mut Settings, up: bool) {
+        let target = view::next_zoom_step(settings.view.zoom, up);
+        let rect = self
+            .last_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
+        let (zoom, pan) = view::zoom_about(
+            rect,
+            settings.view.zoom,
+            self.pan,
+            target / settings.view.zoom,
+            rect.center(),
+        );
+        settings.view.zoom = zoom;
+        self.pan = pan;
+    }
+
+    /// Shows one image pixel per physical pixel, keeping the origin where it is on screen.
+    pub fn actual_size(&mut self, settings: &mut Settings) {
+        let factor = 1.0 / settings.view.zoom;
+        let rect = self
+            .last_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
+        let (zoom, pan) =
+            view::zoom_about(rect, settings.view.zoom, self.pan, factor, rect.center());
+        settings.view.zoom = zoom;
+        self.pan = pan;
+    }
+}
+
+/// Where the canvas gets its frame pictures.
+pub struct Pictures<'a> {
+    /// Rendered-frame cache.
+    pub textures: &'a mut FrameTextures,
+    /// Image files and SFF sprites.
+    pub pixels: &'a EditorPixels,
+}
+
+/// The key of what the player shows now.
+fn current_key(open: &OpenDocument) -> FrameKey {
+    let interpolated = matches!(
+        displayed_frame(&open.player, open.session.document()),
+        Some(Cow::Owned(_))
+    );
+    FrameKey {
+        sequence: open.player.sequence(),
+        direction: open.player.direction(),
+        index: open.player.frame_index(),
+        progress: if interpolated {
+            open.player
+                .frame_progress(open.session.document())
+                .to_bits()
+        } else {
+            0
+        },
+    }
+}
+
+/// The rendered picture of what the player shows now.
+fn current_picture(
+    ctx: &egui::Context,
+    open: &OpenDocument,
+    settings: &Settings,
+    pictures: &mut Pictures,
+) -> Option<RenderedFrame> {
+    if !open.player.visible() {
+        return None;
+    }
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let document = open.session.document();
+    pictures.textures.frame(
+        ctx,
+        document,
+        current_key(open),
+        || Scene::playing(document, &open.player, rule),
+        pictures.pixels,
+    )
+}
+
+fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFrame, tint: Color32) {
+    let r = picture.rect;
+    let min = view.to_screen(r.x as f64, r.y as f64);
+    let max = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+    let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+    painter.image(picture.texture.id(), Rect::from_min_max(min, max), uv, tint);
+}
+
+fn paint_onion_skin(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    view: &View,
+    open: &OpenDocument,
+    settings: &Settings,
+    pictures: &mut Pictures,
+) {
+    let count = open.direction_frames().len();
+    let index = open.player.frame_index();
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let document = open.session.document();
+    for distance in (1..=settings.view.onion_frames as usize).rev() {
+        let alpha = 0.45 / distance as f32;
+        let neighbours = [
+            (
+                index.checked_sub(distance),
+                Color32::from_rgb(255, 110, 110),
+            ),
+            (
+                Some(index + distance).filter(|i| *i < count),
+                Color32::from_rgb(110, 255, 140),
+            ),
+        ];
+        for (neighbour, tint) in neighbours {
+            let Some(i) = neighbour else { continue };
+            let key = FrameKey {
+                index: i,
+                progress: 0,
+                ..current_key(open)
+            };
+            let scene = || Scene::at(document, key.sequence, key.direction, i, rule);
+            if let Some(picture) =
+                pictures
+                    .textures
+                    .frame(ctx, document, key, scene, pictures.pixels)
+            {
+                paint_picture(painter, view, &picture, tint.gamma_multiply(alpha));
+            }
+        }
+    }
+}
+
+/// Paints the canvas and handles its pointer input.
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut CanvasState,
+    settings: &mut Settings,
+    open: &mut OpenDocument,
+    pictures: &mut Pictures,
+) {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
+    state.last_rect = Some(rect);
+    let ppp = ui.ctx().pixels_per_point();
+    let painter = ui.painter_at(rect);
+    let ctx = ui.ctx().clone();
+    let picture = current_picture(&ctx, open, settings, pictures);
+
+    if state.fit_requested {
+        state.fit_requested = false;
+        let mut points = open
+            .frame()
+            .map(overlay::overlay_extent)
+            .unwrap_or_default();
+        if let Some(p) = &picture {
+            let r = p.rect;
+            points.push((r.x as f64, r.y as f64));
+            points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
+        }
+        let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
+        settings.view.zoom = zoom;
+        state.pan = pan;
+    }
+
+    handle_pan_and_zoom(ui, &response, rect, state, settings);
+    let view = View::new(rect, settings.view.zoom, ppp, state.pan);
+
+    paint_background(ui.ctx(), &painter, rect, settings, state);
+    if settings.view.onion_skin {
+        paint_onion_skin(&ctx, &painter, &view, open, settings, pictures);
+    }
+    if let Some(picture) = &picture {
+        paint_picture(&painter, &view, picture, Color32::WHITE);
+    }
+    if settings.view.pixel_grid {
+        paint_pixel_grid(&painter, &view);
+    }
+    if settings.view.axis_cross {
+        let o = view.origin();
+        let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 255, 255, 120));
+        painter.line_segment([pos2(rect.left(), o.y), pos2(rect.right(), o.y)], stroke);
+        painter.line_segment([pos2(o.x, rect.top()), pos2(o.x, rect.bottom())], stroke);
+    }
+
+    if settings.view.overlay && open.player.visible() {
+        paint_overlay(&painter, &view, settings, open);
+    }
+
+    state.hover_pixel = response.hover_pos().map(|p| {
+        let (x, y) = view.to_sprite(p);
+        (x.floor() as i32, y.floor() as i32)
+    });
+
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let (x, y) = view.to_sprite(pos);
+        open.selected_element = open.frame().and_then(|frame| {
+            overlay::element_at(frame.elements.iter(), x, y, 6.0 / view.scale as f64)
+        });
+    }
+}
+
+fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, open: &OpenDocument) {
+    let frames = open.direction_frames();
+    let index = open.player.frame_index();
+    let Some(frame) = frames.get(index) else {
+        return;
+    };
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let boxes: Vec<_> = overlay::drawn_boxes(frame, effective_boxes(&frames, index, rule))
+        .into_iter()
+        .filter(|b| settings.box_class_visible(b.effective.collision.class.label()))
+        .collect();
+    overlay::paint_boxes(painter, view, &boxes, open.selected_element);
+    if settings.view.points {
+        overlay::paint_points(painter, view, frame, open.selected_element);
+    }
+}
+
+fn handle_pan_and_zoom(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    state: &mut CanvasState,
+    settings: &mut Settings,
+) {
+    let space_down =
+        ui.input(|i| i.key_down(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input();
+    let panning = response.dragged_by(egui::PointerButton::Middle)
+        || (space_down && response.dragged_by(egui::PointerButton::Primary));
+    if panning {
+        state.pan += response.drag_delta();
+        if space_down {
+            state.space_dragged = true;
+        }
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+    }
+    if let Some(cursor) = response.hover_pos() {
+        let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = pinch * (scroll / 200.0).exp();
+        if (factor - 1.0).abs() > 1e-4 {
+            let (zoom, pan) = view::zoom_about(rect, settings.view.zoom, state.pan, factor, cursor);
+            settings.view.zoom = zoom;
+            state.pan = pan;
+        }
+    }
+}
+
+fn paint_background(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    settings: &Settings,
+    state: &mut CanvasState,
+) {
+    match settings.view.background {
+        Background::Colour([r, g, b]) => {
+            painter.rect_filled(rect, 0.0, Color32::from_rgb(r, g, b));
+        }
+        Background::Checkerboard => {
+            let texture = state.checkerboard.get_or_insert_with(|| {
+                let light = Color32::from_gray(110);
+                let dark = Color32::from_gray(85);
+                let image = ColorImage::new([2, 2], vec![light, dark, dark, light]);
+                ctx.load_texture("sprat-checkerboard", image, TextureOptions::NEAREST_REPEAT)
+            });
+            // One repeated texture: 8-point squares at any canvas size, in a single quad.
+            let tile = 16.0;
+            let uv = Rect::from_min_max(
+                pos2(0.0, 0.0),
+                pos2(rect.width() / tile, rect.height() / tile),
+            );
+            painter.image(texture.id(), rect, uv, Color32::WHITE);
+        }
+    }
+}
+
+fn paint_pixel_grid(painter: &egui::Painter, view: &View) {
+    // Only where the pixels are big enough to tell apart.
+    if view.scale < 8.0 {
+        return;
+    }
+    let rect = view.canvas;
+    let (x0, y0) = view.to_sprite(rect.min);
+    let (x1, y1) = view.to_sprite(rect.max);
+    let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(0, 0, 0, 50));
+    let (x0, x1, y0, y1) = (
+        x0.floor() as i64,
+        x1.ceil() as i64,
+        y0.floor() as i64,
+        y1.ceil() as i64,
+    );
+    for x in x0..=x1 {
+        let sx = view.to_screen(x as f64, 0.0).x;
+        painter.line_segment([pos2(sx, rect.top()), pos2(sx, rect.bottom())], stroke);
+    }
+    for y in y0..=y1 {
+        let sy = view.to_screen(0.0, y as f64).y;
+        painter.line_segment([pos2(rect.left(), sy), pos2(rect.right(), sy)], stroke);
+    }
+}

@@ -1,0 +1,293 @@
+//! Every command of the editor, with its label and keyboard shortcut, in one place.
+//!
+//! Menus, the shortcuts window and the keyboard handler all read this table, so a shortcut is
+//! declared once and shown wherever the command appears.
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// A command the user can give from a menu, a button or the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UICommand {
+    /// File > Open: the native dialog, or the path field when no dialog can be shown.
+    Open,
+    /// File > Open path: type a path.
+    OpenPath,
+    /// Open the bundled demo.
+    OpenDemo,
+    /// Save in the file's own format.
+    Save,
+    /// Quit the editor.
+    Quit,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Play or pause.
+    PlayPause,
+    /// Previous frame.
+    StepBack,
+    /// Next frame.
+    StepForward,
+    /// First frame.
+    FirstFrame,
+    /// Last frame.
+    LastFrame,
+    /// Honour the loop point and follow-ups, or play once.
+    ToggleLoop,
+    /// Next faster speed preset.
+    FasterSpeed,
+    /// Next slower speed preset.
+    SlowerSpeed,
+    /// True speed.
+    ResetSpeed,
+    /// Previous sequence in the (filtered) tree.
+    PreviousSequence,
+    /// Next sequence in the (filtered) tree.
+    NextSequence,
+    /// Previous direction of the sequence.
+    PreviousDirection,
+    /// Next direction of the sequence.
+    NextDirection,
+    /// Zoom in one step around the canvas centre.
+    ZoomIn,
+    /// Zoom out one step.
+    ZoomOut,
+    /// Fit the frame in the canvas.
+    ZoomFit,
+    /// One image pixel per screen pixel.
+    ZoomActualSize,
+    /// Pixel grid when zoomed in.
+    ToggleGrid,
+    /// Onion skin.
+    ToggleOnionSkin,
+    /// Collision boxes and attachment points.
+    ToggleOverlay,
+    /// Timeline cells as wide as their duration.
+    ToggleProportionalTimeline,
+    /// Show or hide the hierarchy tree.
+    ToggleTree,
+    /// Show or hide the inspector.
+    ToggleInspector,
+    /// Show or hide the timeline.
+    ToggleTimeline,
+    /// Show or hide the source-sheet view.
+    ToggleSheet,
+    /// Show or hide the diagnostics panel.
+    ToggleDiagnostics,
+    /// Put the cursor in the tree filter.
+    FocusFilter,
+    /// The shortcuts window.
+    ShowShortcuts,
+}
+
+impl UICommand {
+    /// Every command, in menu order.
+    pub const ALL: [UICommand; 35] = [
+        UICommand::Open,
+        UICommand::OpenPath,
+        UICommand::OpenDemo,
+        UICommand::Save,
+        UICommand::Quit,
+        UICommand::Undo,
+        UICommand::Redo,
+        UICommand::PlayPause,
+        UICommand::StepBack,
+        UICommand::StepForward,
+        UICommand::FirstFrame,
+        UICommand::LastFrame,
+        UICommand::ToggleLoop,
+        UICommand::FasterSpeed,
+        UICommand::SlowerSpeed,
+        UICommand::ResetSpeed,
+        UICommand::PreviousSequence,
+        UICommand::NextSequence,
+        UICommand::PreviousDirection,
+        UICommand::NextDirection,
+        UICommand::ZoomIn,
+        UICommand::ZoomOut,
+        UICommand::ZoomFit,
+        UICommand::ZoomActualSize,
+        UICommand::ToggleGrid,
+        UICommand::ToggleOnionSkin,
+        UICommand::ToggleOverlay,
+        UICommand::ToggleProportionalTimeline,
+        UICommand::ToggleTree,
+        UICommand::ToggleInspector,
+        UICommand::ToggleTimeline,
+        UICommand::ToggleSheet,
+        UICommand::ToggleDiagnostics,
+        UICommand::FocusFilter,
+        UICommand::ShowShortcuts,
+    ];
+
+    /// The label shown in menus and the shortcuts window.
+    pub fn label(self) -> &'static str {
+        match self {
+            UICommand::Open => "Open…",
+            UICommand::OpenPath => "Open path…",
+            UICommand::OpenDemo => "Open the demo",
+            UICommand::Save => "Save",
+            UICommand::Quit => "Quit",
+            UICommand::Undo => "Undo",
+            UICommand::Redo => "Redo",
+            UICommand::PlayPause => "Play / pause",
+            UICommand::StepBack => "Previous frame",
+            UICommand::StepForward => "Next frame",
+            UICommand::FirstFrame => "First frame",
+            UICommand::LastFrame => "Last frame",
+            UICommand::ToggleLoop => "Loop",
+            UICommand::FasterSpeed => "Faster",
+            UICommand::SlowerSpeed => "Slower",
+            UICommand::ResetSpeed => "True speed (1x)",
+            UICommand::PreviousSequence => "Previous sequence",
+            UICommand::NextSequence => "Next sequence",
+            UICommand::PreviousDirection => "Previous direction",
+            UICommand::NextDirection => "Next direction",
+            UICommand::ZoomIn => "Zoom in",
+            UICommand::ZoomOut => "Zoom out",
+            UICommand::ZoomFit => "Fit",
+            UICommand::ZoomActualSize => "Actual size (100%)",
+            UICommand::ToggleGrid => "Pixel grid",
+            UICommand::ToggleOnionSkin => "Onion skin",
+            UICommand::ToggleOverlay => "Boxes and points",
+            UICommand::ToggleProportionalTimeline => "Cells as wide as their duration",
+            UICommand::ToggleTree => "Hierarchy",
+            UICommand::ToggleInspector => "Inspector",
+            UICommand::ToggleTimeline => "Timeline",
+            UICommand::ToggleSheet => "Source sheet",
+            UICommand::ToggleDiagnostics => "Diagnostics",
+            UICommand::FocusFilter => "Filter sequences",
+            UICommand::ShowShortcuts => "Keyboard shortcuts",
+        }
+    }
+
+    /// The keyboard shortcut, if the command has one.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        let none = Modifiers::NONE;
+        let cmd = Modifiers::COMMAND;
+        let alt = Modifiers::ALT;
+        let shift = Modifiers::SHIFT;
+        let key = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
+        match self {
+            UICommand::Open => key(cmd, Key::O),
+            UICommand::OpenPath => key(cmd | shift, Key::O),
+            UICommand::OpenDemo => None,
+            UICommand::Save => key(cmd, Key::S),
+            UICommand::Quit => key(cmd, Key::Q),
+            UICommand::Undo => key(cmd, Key::Z),
+            UICommand::Redo => key(cmd | shift, Key::Z),
+            // Space is handled apart: it also pans while held with a drag.
+            UICommand::PlayPause => None,
+            UICommand::StepBack => key(none, Key::Comma),
+            UICommand::StepForward => key(none, Key::Period),
+            UICommand::FirstFrame => key(none, Key::Home),
+            UICommand::LastFrame => key(none, Key::End),
+            UICommand::ToggleLoop => key(none, Key::L),
+            UICommand::FasterSpeed => key(none, Key::CloseBracket),
+            UICommand::SlowerSpeed => key(none, Key::OpenBracket),
+            UICommand::ResetSpeed => key(none, Key::Backslash),
+            UICommand::PreviousSequence => key(alt, Key::ArrowUp),
+            UICommand::NextSequence => key(alt, Key::ArrowDown),
+            UICommand::PreviousDirection => key(alt, Key::ArrowLeft),
+            UICommand::NextDirection => key(alt, Key::ArrowRight),
+            UICommand::ZoomIn => key(cmd, Key::Equals),
+            UICommand::ZoomOut => key(cmd, Key::Minus),
+            UICommand::ZoomFit => key(none, Key::F),
+            UICommand::ZoomActualSize => key(none, Key::Num1),
+            UICommand::ToggleGrid => key(none, Key::G),
+            UICommand::ToggleOnionSkin => key(none, Key::O),
+            UICommand::ToggleOverlay => key(none, Key::B),
+            UICommand::ToggleProportionalTimeline => key(none, Key::W),
+            UICommand::ToggleTree => key(cmd, Key::Num1),
+            UICommand::ToggleInspector => key(cmd, Key::Num2),
+            UICommand::ToggleTimeline => key(cmd, Key::Num3),
+            UICommand::ToggleSheet => key(cmd, Key::Num4),
+            UICommand::ToggleDiagnostics => key(cmd, Key::Num5),
+            UICommand::FocusFilter => key(cmd, Key::F),
+            UICommand::ShowShortcuts => key(none, Key::F1),
+        }
+    }
+
+    /// The shortcut as the user reads it ("Ctrl+O"), or the empty string.
+    pub fn shortcut_text(self, ctx: &egui::Context) -> String {
+        match self {
+            UICommand::PlayPause => "Space".to_string(),
+            UICommand::Redo => {
+                let other = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+                let main = self
+                    .shortcut()
+                    .map(|s| ctx.format_shortcut(&s))
+                    .unwrap_or_default();
+                format!("{main} / {}", ctx.format_shortcut(&other))
+            }
+            _ => self
+                .shortcut()
+                .map(|s| ctx.format_shortcut(&s))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// True for shortcuts without Ctrl/Alt, which must not fire while the user types text.
+    fn is_plain_key(self) -> bool {
+        self.shortcut()
+            .is_some_and(|s| !s.modifiers.command && !s.modifiers.ctrl && !s.modifiers.alt)
+    }
+
+    /// The commands whose shortcuts were pressed this frame (consumed from the input).
+    pub fn pressed(ctx: &egui::Context) -> Vec<UICommand> {
+        let typing = ctx.egui_wants_keyboard_input();
+        let mut pressed = Vec::new();
+        ctx.input_mut(|input| {
+            // Ctrl+Y is the other common spelling of Redo.
+            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)) {
+                pressed.push(UICommand::Redo);
+            }
+            // Longer modifier sets first, so Ctrl+Shift+O is not taken as Ctrl+O.
+            let mut commands: Vec<(UICommand, KeyboardShortcut)> = UICommand::ALL
+                .iter()
+                .filter_map(|c| c.shortcut().map(|s| (*c, s)))
+                .collect();
+            commands.sort_by_key(|(_, s)| std::cmp::Reverse(modifier_count(s.modifiers)));
+            for (command, shortcut) in commands {
+                if typing && command.is_plain_key() {
+                    continue;
+                }
+                if input.consume_shortcut(&shortcut) {
+                    pressed.push(command);
+                }
+            }
+        });
+        pressed
+    }
+}
+
+fn modifier_count(m: Modifiers) -> u32 {
+    m.alt as u32 + m.shift as u32 + (m.ctrl || m.command) as u32 + m.mac_cmd as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_is_listed_once_and_no_two_share_a_shortcut() {
+        let mut seen = std::collections::HashSet::new();
+        for command in UICommand::ALL {
+            assert!(seen.insert(command), "{command:?} listed twice");
+        }
+        let mut shortcuts = std::collections::HashMap::new();
+        for command in UICommand::ALL {
+            if let Some(s) = command.shortcut() {
+                let key = (
+                    s.modifiers.command,
+                    s.modifiers.alt,
+                    s.modifiers.shift,
+                    s.logical_key,
+                );
+                if let Some(other) = shortcuts.insert(key, command) {
+                    panic!("{command:?} and {other:?} share a shortcut");
+                }
+            }
+        }
+    }
+}

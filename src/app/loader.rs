@@ -1,0 +1,85 @@
+//! Reading files off the UI thread.
+//!
+//! A large SFF takes long to read; the editor starts the read on a worker thread and keeps
+//! painting (with a progress bar) until the result arrives.
+
+use crate::formats::{Diagnostic, Loaded, ReadContext, registry};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::Instant;
+
+/// A file read that succeeded, with the format that read it.
+#[derive(Debug)]
+pub struct OpenedFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The document and its diagnostics.
+    pub loaded: Loaded,
+    /// The format's id.
+    pub format_id: String,
+    /// The format's human name.
+    pub format_name: String,
+}
+
+/// The result of a read: the file, or why it could not be read.
+pub type LoadResult = Result<OpenedFile, Vec<Diagnostic>>;
+
+/// Reads a file with whichever registered format it is in, on the calling thread.
+pub fn load_now(path: &Path) -> LoadResult {
+    let context = ReadContext::for_path(path);
+    match registry().open(path, &context) {
+        Ok((loaded, format)) => Ok(OpenedFile {
+            path: path.to_path_buf(),
+            loaded,
+            format_id: format.id().to_string(),
+            format_name: format.name().to_string(),
+        }),
+        Err(failure) => Err(failure.diagnostics),
+    }
+}
+
+/// A read under way on a worker thread.
+pub struct PendingLoad {
+    /// The file being read.
+    pub path: PathBuf,
+    /// Its size in bytes, for the progress line.
+    pub size: u64,
+    /// When the read started.
+    pub started: Instant,
+    receiver: Receiver<LoadResult>,
+}
+
+impl PendingLoad {
+    /// Starts reading `path` on a worker thread; `wake` is called when the result is ready
+    /// (the editor asks egui to repaint there).
+    pub fn start(path: PathBuf, wake: impl FnOnce() + Send + 'static) -> PendingLoad {
+        let (sender, receiver) = channel();
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let worker_path = path.clone();
+        std::thread::spawn(move || {
+            let result = load_now(&worker_path);
+            // The editor may have been closed meanwhile; then nobody needs the result.
+            let _ = sender.send(result);
+            wake();
+        });
+        PendingLoad {
+            path,
+            size,
+            started: Instant::now(),
+            receiver,
+        }
+    }
+
+    /// The result if the read has finished.
+    pub fn poll(&self) -> Option<LoadResult> {
+        match self.receiver.try_recv() {
+            Ok(result) => Some(result),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err(vec![Diagnostic::new(
+                crate::formats::Severity::Error,
+                crate::formats::Location::File,
+                "the reader stopped unexpectedly",
+            )])),
+        }
+    }
+}

@@ -1,0 +1,620 @@
+//! The desktop editor: a thin eframe shell over the library, one file per panel.
+//!
+//! Reading order: [`SpratApp`] (this file: the frame loop and the command dispatcher), then
+//! [`commands`] (every command and its shortcut), [`workspace`] (the open document), and the
+//! panels: [`menus`], [`tree`], [`canvas`] with [`overlay`] and [`view`], [`timeline`],
+//! [`transport`], [`inspector`], [`diagnostics`], [`status_bar`].
+
+pub mod canvas;
+pub mod commands;
+pub mod demo;
+pub mod diagnostics;
+pub mod dialogs;
+pub mod frame_textures;
+pub mod inspector;
+pub mod loader;
+pub mod menus;
+pub mod overlay;
+pub mod pixels;
+pub mod settings;
+pub mod sheet;
+pub mod status_bar;
+pub mod timeline;
+pub mod transport;
+pub mod tree;
+pub mod view;
+pub mod workspace;
+
+use crate::formats::{Severity, registry};
+use commands::UICommand;
+use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
+use loader::{LoadResult, PendingLoad};
+use settings::Settings;
+use status_bar::StatusMessage;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use workspace::OpenDocument;
+
+/// Opens the editor window on `path`, or on the bundled demo when `None`.
+pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Sprat")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Sprat",
+        options,
+        Box::new(move |cc| {
+            let settings = cc
+                .storage
+                .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
+                .unwrap_or_default();
+            let mut app = SpratApp::new(settings, Box::new(NativeDialogs));
+            match path {
+                Some(path) => app.open_path(&cc.egui_ctx, path),
+                None => app.open_demo(),
+            }
+            Ok(Box::new(app))
+        }),
+    )
+}
+
+/// Which view fills the centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CentreTab {
+    /// The frame preview.
+    Canvas,
+    /// The source sheet with its slices.
+    Sheet,
+}
+
+/// The editor.
+pub struct SpratApp {
+    /// What persists between runs.
+    pub settings: Settings,
+    /// The open document, if any.
+    pub open: Option<OpenDocument>,
+    /// A file being read on a worker thread.
+    pub pending: Option<PendingLoad>,
+    /// File dialogs (native, or scripted in tests).
+    pub dialogs: Box<dyn Dialogs>,
+    /// The last message for the status bar.
+    pub status: Option<StatusMessage>,
+    /// The tree's filter and folding.
+    pub tree: tree::TreeState,
+    /// The canvas's pan and caches.
+    pub canvas: canvas::CanvasState,
+    /// The source-sheet view.
+    pub sheet: sheet::SheetState,
+    /// Image files and SFF sprites, decoded once.
+    pub pixels: pixels::EditorPixels,
+    /// Rendered frames on the GPU.
+    pub textures: frame_textures::FrameTextures,
+    /// The "Open path" field's text while it is shown.
+    pub path_field: Option<String>,
+    /// The shortcuts window is open.
+    pub show_shortcuts: bool,
+    /// The undo step the inspector's current drag adds to.
+    inspector_gesture: Option<crate::edit::Gesture>,
+    /// The centre tab.
+    pub centre: CentreTab,
+    /// Playback was running at the previous frame (the first playing frame adds no time).
+    was_playing: bool,
+    /// The title last sent to the window.
+    title: String,
+}
+
+impl SpratApp {
+    /// An editor with no document.
+    pub fn new(settings: Settings, dialogs: Box<dyn Dialogs>) -> SpratApp {
+        SpratApp {
+            settings,
+            open: None,
+            pending: None,
+            dialogs,
+            status: None,
+            tree: tree::TreeState::default(),
+            canvas: canvas::CanvasState::default(),
+            pixels: pixels::EditorPixels::default(),
+            sheet: sheet::SheetState::default(),
+            textures: frame_textures::FrameTextures::default(),
+            path_field: None,
+            show_shortcuts: false,
+            inspector_gesture: None,
+            centre: CentreTab::Canvas,
+            was_playing: false,
+            title: String::new(),
+        }
+    }
+
+    /// Posts a message to the status bar.
+    pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
+        self.status = Some(StatusMessage {
+            severity,
+            text: text.into(),
+            at: Instant::now(),
+        });
+    }
+
+    /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread: it is small.
+    pub fn open_demo(&mut self) {
+        let path = demo::demo_path();
+        match loader::load_now(&path) {
+            Ok(file) => self.adopt(Ok(file)),
+            Err(diagnostics) => {
+                let why = diagnostics
+                    .first()
+                    .map(|d| d.message.clone())
+                    .unwrap_or_default();
+                self.say(
+                    Severity::Error,
+                    format!(
+                        "The bundled demo could not be read from {}: {why}",
+                        path.display()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    pub fn open_path(&mut self, ctx: &egui::Context, path: PathBuf) {
+        let ctx = ctx.clone();
+        self.say(Severity::Info, format!("Reading {}…", path.display()));
+        self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
+    }
+
+    /// True while a file is being read.
+    pub fn is_loading(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    fn adopt(&mut self, result: LoadResult) {
+        match result {
+            Ok(file) => {
+                if file.path != demo::demo_path() {
+                    self.settings.remember_recent(&file.path);
+                }
+                let errors = file
+                    .loaded
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
+                let warnings = file.loaded.diagnostics.len() - errors;
+                let name = file.path.display().to_string();
+                let open = OpenDocument::new(
+                    file.loaded.document,
+                    Some(file.path),
+                    &file.format_id,
+                    file.format_name,
+                    file.loaded.diagnostics,
+                );
+                self.install(open);
+                let severity = if errors > 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
+                self.say(
+                    severity,
+                    format!("Opened {name} ({errors} errors, {warnings} warnings)"),
+                );
+            }
+            Err(diagnostics) => {
+                let text = diagnostics
+                    .iter()
+                    .map(|d| d.display_with("file"))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                self.say(Severity::Error, format!("Could not open the file: {text}"));
+            }
+        }
+    }
+
+    /// Shows a document already in memory (tests, benchmarks, the demo).
+    pub fn show_document(&mut self, open: OpenDocument) {
+        self.install(open);
+    }
+
+    fn install(&mut self, open: OpenDocument) {
+        self.open = Some(open);
+        self.textures.clear();
+        self.sheet.reset();
+        self.tree.reset();
+        self.canvas.fit_requested = true;
+        self.was_playing = false;
+    }
+
+    /// Saves the document in its own format, to its own file; a failure leaves the file and
+    /// the edits as they were and says why.
+    pub fn save(&mut self) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        match open.session.save(Some(&self.pixels)) {
+            Ok(report) => {
+                open.revision += 1;
+                let text = format!("Saved {}", report.path.display());
+                self.say(Severity::Info, text);
+            }
+            Err(error) => self.say(Severity::Error, format!("Not saved: {error}")),
+        }
+    }
+
+    /// Carries out a command.
+    pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
+        let layout = &mut self.settings.layout;
+        let view = &mut self.settings.view;
+        match command {
+            UICommand::Open => {
+                let extensions: Vec<&str> = registry()
+                    .formats()
+                    .filter(|f| f.capabilities().read)
+                    .flat_map(|f| f.extensions().iter().copied())
+                    .collect();
+                match self.dialogs.pick_file_to_open(&extensions) {
+                    DialogOutcome::Chosen(path) => self.open_path(ctx, path),
+                    DialogOutcome::Cancelled => {}
+                    DialogOutcome::Unavailable => {
+                        self.say(
+                            Severity::Warning,
+                            "No file dialog can be shown on this desktop; type the path instead.",
+                        );
+                        self.path_field.get_or_insert_with(String::new);
+                    }
+                }
+            }
+            UICommand::OpenPath => {
+                self.path_field.get_or_insert_with(String::new);
+            }
+            UICommand::OpenDemo => self.open_demo(),
+            UICommand::Save => self.save(),
+            UICommand::Undo => {
+                if let Some(open) = self.open.as_mut()
+                    && !open.undo()
+                {
+                    self.say(Severity::Info, "Nothing to undo.");
+                }
+            }
+            UICommand::Redo => {
+                if let Some(open) = self.open.as_mut()
+                    && !open.redo()
+                {
+                    self.say(Severity::Info, "Nothing to redo.");
+                }
+            }
+            UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            UICommand::ToggleTree => layout.tree = !layout.tree,
+            UICommand::ToggleInspector => layout.inspector = !layout.inspector,
+            UICommand::ToggleTimeline => layout.timeline = !layout.timeline,
+            UICommand::ToggleSheet => {
+                layout.sheet = !layout.sheet;
+                self.centre = if layout.sheet {
+                    CentreTab::Sheet
+                } else {
+                    CentreTab::Canvas
+                };
+            }
+            UICommand::ToggleDiagnostics => layout.diagnostics = !layout.diagnostics,
+            UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
+            UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
+            UICommand::ToggleOverlay => view.overlay = !view.overlay,
+            UICommand::ToggleProportionalTimeline => {
+                view.proportional_timeline = !view.proportional_timeline
+            }
+            UICommand::ZoomIn => self.canvas.zoom_step(&mut self.settings, true),
+            UICommand::ZoomOut => self.canvas.zoom_step(&mut self.settings, false),
+            UICommand::ZoomFit => self.canvas.fit_requested = true,
+            UICommand::ZoomActualSize => self.canvas.actual_size(&mut self.settings),
+            UICommand::ShowShortcuts => self.show_shortcuts = !self.show_shortcuts,
+            UICommand::FocusFilter => {
+                self.settings.layout.tree = true;
+                self.tree.focus_filter = true;
+            }
+            _ => self.execute_on_document(command),
+        }
+    }
+
+    fn execute_on_document(&mut self, command: UICommand) {
+        let filter = self.tree.filter.clone();
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        let player = &mut open.player;
+        let document = open.session.document();
+        match command {
+            UICommand::PlayPause => player.toggle(document),
+            UICommand::StepBack => player.step_back(document),
+            UICommand::StepForward => player.step_forward(document),
+            UICommand::FirstFrame => player.seek_frame(document, 0),
+            UICommand::LastFrame => player.seek_frame(document, usize::MAX),
+            UICommand::ToggleLoop => player.set_looping(!player.looping()),
+            UICommand::FasterSpeed => {
+                player.set_speed_milli(transport::next_speed(player.speed_milli(), true))
+            }
+            UICommand::SlowerSpeed => {
+                player.set_speed_milli(transport::next_speed(player.speed_milli(), false))
+            }
+            UICommand::ResetSpeed => player.set_speed_milli(1000),
+            UICommand::PreviousSequence => open.select_neighbour_sequence(&filter, -1),
+            UICommand::NextSequence => open.select_neighbour_sequence(&filter, 1),
+            UICommand::PreviousDirection => open.select_neighbour_direction(-1),
+            UICommand::NextDirection => open.select_neighbour_direction(1),
+            _ => {}
+        }
+    }
+
+    /// Space plays and pauses on release, unless it was held to pan with a drag.
+    fn handle_space(&mut self, ctx: &egui::Context) -> bool {
+        if ctx.egui_wants_keyboard_input() {
+            return false;
+        }
+        let mut toggle = false;
+        ctx.input(|i| {
+            for event in &i.events {
+                if let egui::Event::Key {
+                    key: egui::Key::Space,
+                    pressed,
+                    repeat: false,
+                    modifiers,
+                    ..
+                } = event
+                    && modifiers.is_none()
+                {
+                    if *pressed {
+                        self.canvas.space_held = true;
+                        self.canvas.space_dragged = false;
+                    } else if self.canvas.space_held {
+                        self.canvas.space_held = false;
+                        toggle = !self.canvas.space_dragged;
+                    }
+                }
+            }
+        });
+        toggle
+    }
+
+    fn poll_pending(&mut self) {
+        if let Some(pending) = &self.pending
+            && let Some(result) = pending.poll()
+        {
+            self.pending = None;
+            self.adopt(result);
+        }
+    }
+
+    fn handle_dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        // Dropped files without a path (from a browser) cannot be read back; they are ignored.
+        if let Some(path) = dropped
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .find(|p| !p.as_os_str().is_empty())
+        {
+            self.open_path(ctx, path);
+        }
+    }
+
+    fn advance_playback(&mut self, ctx: &egui::Context) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if open.player.is_playing() {
+            if self.was_playing {
+                let dt = ctx.input(|i| i.stable_dt).max(0.0);
+                open.player
+                    .advance(open.session.document(), Duration::from_secs_f32(dt));
+            }
+            open.player.take_events();
+            // Only playback animates: nothing asks for a repaint while paused.
+            ctx.request_repaint();
+        }
+        self.was_playing = open.player.is_playing();
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match &self.open {
+            Some(open) => open.title(),
+            None => "Sprat".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn path_field_window(&mut self, ctx: &egui::Context) {
+        let Some(text) = self.path_field.as_mut() else {
+            return;
+        };
+        let mut open_it = false;
+        let mut close = false;
+        egui::Window::new("Open a file by path")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(
+                    "No file dialog is available; type or paste the path of an animation file.",
+                );
+                let response = ui.add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text("/path/to/kfm.def")
+                        .desired_width(420.0),
+                );
+                if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    open_it = true;
+                }
+                ui.horizontal(|ui| {
+                    open_it |= ui.button("Open").clicked();
+                    close |= ui.button("Cancel").clicked();
+                });
+            });
+        if open_it && !text.trim().is_empty() {
+            let path = PathBuf::from(text.trim());
+            self.path_field = None;
+            self.open_path(ctx, path);
+        } else if close {
+            self.path_field = None;
+        }
+    }
+
+    fn loading_window(&self, ctx: &egui::Context) {
+        let Some(pending) = &self.pending else {
+            return;
+        };
+        egui::Window::new("Opening")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ctx, |ui| {
+                let name = pending
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                ui.label(format!("Reading {name} ({} KiB)…", pending.size / 1024));
+                ui.add(
+                    egui::ProgressBar::new(0.0)
+                        .animate(true)
+                        .desired_width(260.0)
+                        .text(format!("{:.1} s", pending.started.elapsed().as_secs_f32())),
+                );
+            });
+        // The worker wakes the UI when done; repaint meanwhile only to move the bar.
+        ctx.request_repaint_after(Duration::from_millis(100));
+    }
+}
+
+impl eframe::App for SpratApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.poll_pending();
+        self.handle_dropped_files(&ctx);
+
+        let mut commands = UICommand::pressed(&ctx);
+        if self.handle_space(&ctx) {
+            commands.push(UICommand::PlayPause);
+        }
+
+        let playing = self.open.as_ref().is_some_and(|o| o.player.is_playing());
+        let menu = egui::Panel::top("menu bar")
+            .show(ui, |ui| {
+                menus::show(ui, &mut self.settings, self.open.as_ref(), playing)
+            })
+            .inner;
+        commands.extend(menu.commands);
+        if let Some(path) = menu.open_recent {
+            self.open_path(&ctx, path);
+        }
+
+        let zoom = self.settings.view.zoom;
+        let status = egui::Panel::bottom("status bar")
+            .show(ui, |ui| {
+                status_bar::show(
+                    ui,
+                    self.status.as_ref(),
+                    self.open.as_ref(),
+                    self.canvas.hover_pixel,
+                    zoom,
+                )
+            })
+            .inner;
+        if status.toggle_diagnostics {
+            commands.push(UICommand::ToggleDiagnostics);
+        }
+
+        if let Some(open) = self.open.as_mut() {
+            self.textures.begin_frame(open.revision, &self.pixels);
+            let mut pictures = canvas::Pictures {
+                textures: &mut self.textures,
+                pixels: &self.pixels,
+            };
+            if self.settings.layout.diagnostics && !open.diagnostics.is_empty() {
+                egui::Panel::bottom("diagnostics")
+                    .resizable(true)
+                    .default_size(110.0)
+                    .show(ui, |ui| diagnostics::show(ui, open));
+            }
+            if self.settings.layout.timeline {
+                let settings = &self.settings;
+                let transport_commands = egui::Panel::bottom("timeline")
+                    .resizable(true)
+                    .default_size(120.0)
+                    .show(ui, |ui| {
+                        let commands = transport::show(ui, open);
+                        ui.separator();
+                        timeline::show(ui, settings, open, &mut pictures);
+                        commands
+                    })
+                    .inner;
+                commands.extend(transport_commands);
+            }
+            if self.settings.layout.tree {
+                let tree = &mut self.tree;
+                egui::Panel::left("tree")
+                    .resizable(true)
+                    .default_size(240.0)
+                    .show(ui, |ui| tree::show(ui, tree, open));
+            }
+            if self.settings.layout.inspector {
+                let gesture = &mut self.inspector_gesture;
+                let refused = egui::Panel::right("inspector")
+                    .resizable(true)
+                    .default_size(260.0)
+                    .show(ui, |ui| inspector::show(ui, open, gesture))
+                    .inner;
+                if let Some(message) = refused {
+                    self.status = Some(StatusMessage {
+                        severity: Severity::Warning,
+                        text: format!("Not changed: {message}"),
+                        at: Instant::now(),
+                    });
+                }
+            }
+            let canvas = &mut self.canvas;
+            let settings = &mut self.settings;
+            let sheet = &mut self.sheet;
+            let centre = &mut self.centre;
+            egui::CentralPanel::no_frame().show(ui, |ui| {
+                let fill = ui.visuals().panel_fill;
+                ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
+                if settings.layout.sheet {
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(centre, CentreTab::Canvas, "Preview");
+                        ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");
+                    });
+                } else {
+                    *centre = CentreTab::Canvas;
+                }
+                match centre {
+                    CentreTab::Canvas => canvas::show(ui, canvas, settings, open, &mut pictures),
+                    CentreTab::Sheet => sheet::show(ui, sheet, open, pictures.pixels),
+                }
+            });
+        } else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.centered_and_justified(|ui| {
+                    ui.heading("Open an animation with File > Open, or drop a file here.");
+                });
+            });
+        }
+
+        for command in commands {
+            self.execute(&ctx, command);
+        }
+        self.advance_playback(&ctx);
+        self.path_field_window(&ctx);
+        self.loading_window(&ctx);
+        menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.update_title(&ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+}

@@ -1,0 +1,301 @@
+//! Collision boxes and attachment points drawn over the sprite with the egui painter, so they
+//! stay crisp at any zoom.
+
+use super::view::View;
+use crate::model::{
+    BoxClass, BoxOrigin, BoxScope, EffectiveBox, Element, ElementId, ElementKind, Frame, Shape,
+};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Stroke, vec2};
+
+/// The colour of a box class: hit red, hurt blue, others from a palette by name.
+pub fn class_colour(class: &BoxClass) -> Color32 {
+    const PALETTE: [Color32; 6] = [
+        Color32::from_rgb(60, 200, 90),
+        Color32::from_rgb(230, 170, 40),
+        Color32::from_rgb(190, 90, 220),
+        Color32::from_rgb(40, 200, 210),
+        Color32::from_rgb(240, 120, 170),
+        Color32::from_rgb(160, 200, 60),
+    ];
+    match class {
+        BoxClass::Hit => Color32::from_rgb(235, 60, 60),
+        BoxClass::Hurt => Color32::from_rgb(70, 120, 245),
+        BoxClass::Custom(name) => {
+            // A stable hash (FNV-1a), so a class keeps its colour between runs.
+            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+            });
+            PALETTE[(hash % PALETTE.len() as u64) as usize]
+        }
+    }
+}
+
+/// The colour of attachment points.
+pub const POINT_COLOUR: Color32 = Color32::from_rgb(255, 210, 40);
+
+/// A box as the overlay draws it.
+pub struct DrawnBox<'a> {
+    /// The box and where it comes from.
+    pub effective: EffectiveBox<'a>,
+    /// True for an AIR default box (declared `ClsnNDefault` here or on an earlier frame).
+    pub is_default: bool,
+}
+
+/// The boxes in force on a frame with whether each is a default.
+pub fn drawn_boxes<'a>(frame: &Frame, effective: Vec<EffectiveBox<'a>>) -> Vec<DrawnBox<'a>> {
+    effective
+        .into_iter()
+        .map(|effective| {
+            let is_default = match effective.origin {
+                BoxOrigin::DefaultFrom(_) => true,
+                BoxOrigin::ThisFrame => {
+                    frame.declared_scope(&effective.collision.class) == Some(BoxScope::FromHereOn)
+                }
+            };
+            DrawnBox {
+                effective,
+                is_default,
+            }
+        })
+        .collect()
+}
+
+/// The corners of a (possibly rotated) rectangle or the samples of a circle, in sprite space.
+pub fn shape_outline(shape: &Shape) -> Vec<(f64, f64)> {
+    match shape {
+        Shape::Rect {
+            x,
+            y,
+            width,
+            height,
+            rotation,
+        } => {
+            let (x, y, w, h) = (x.to_f64(), y.to_f64(), width.to_f64(), height.to_f64());
+            let (sin, cos) = rotation.to_radians().sin_cos();
+            [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+                .iter()
+                .map(|(dx, dy)| (x + dx * cos - dy * sin, y + dx * sin + dy * cos))
+                .collect()
+        }
+        Shape::Circle { center, radius } => {
+            let (cx, cy, r) = (center.x.to_f64(), center.y.to_f64(), radius.to_f64());
+            (0..32)
+                .map(|i| {
+                    let a = i as f64 / 32.0 * std::f64::consts::TAU;
+                    (cx + r * a.cos(), cy + r * a.sin())
+                })
+                .collect()
+        }
+    }
+}
+
+/// Draws collision boxes: filled faintly, outlined solid, defaults dashed.
+pub fn paint_boxes(
+    painter: &Painter,
+    view: &View,
+    boxes: &[DrawnBox],
+    selected: Option<ElementId>,
+) {
+    for drawn in boxes {
+        let colour = class_colour(&drawn.effective.collision.class);
+        let selected = selected == Some(drawn.effective.element.id);
+        let width = if selected { 2.5 } else { 1.5 };
+        let stroke = Stroke::new(width, colour);
+        let outline: Vec<Pos2> = shape_outline(&drawn.effective.collision.shape)
+            .into_iter()
+            .map(|(x, y)| view.to_screen(x, y))
+            .collect();
+        let fill = colour.gamma_multiply(if drawn.is_default { 0.08 } else { 0.18 });
+        painter.add(egui::Shape::convex_polygon(
+            outline.clone(),
+            fill,
+            Stroke::NONE,
+        ));
+        if drawn.is_default {
+            let mut closed = outline.clone();
+            closed.push(outline[0]);
+            painter.extend(egui::Shape::dashed_line(&closed, stroke, 6.0, 4.0));
+        } else {
+            painter.add(egui::Shape::closed_line(outline, stroke));
+        }
+    }
+}
+
+/// Draws attachment points as crosses with their name and angle.
+pub fn paint_points(painter: &Painter, view: &View, frame: &Frame, selected: Option<ElementId>) {
+    for element in &frame.elements {
+        let ElementKind::Point(point) = &element.kind else {
+            continue;
+        };
+        let at = view.to_screen(point.position.x.to_f64(), point.position.y.to_f64());
+        let width = if selected == Some(element.id) {
+            2.5
+        } else {
+            1.5
+        };
+        let stroke = Stroke::new(width, POINT_COLOUR);
+        let arm = 6.0;
+        painter.line_segment([at - vec2(arm, 0.0), at + vec2(arm, 0.0)], stroke);
+        painter.line_segment([at - vec2(0.0, arm), at + vec2(0.0, arm)], stroke);
+        let (sin, cos) = (point.rotation as f32).to_radians().sin_cos();
+        let tip = at + vec2(cos, sin) * 18.0;
+        painter.arrow(at, tip - at, Stroke::new(1.0, POINT_COLOUR));
+        let name = if element.name.is_empty() {
+            format!("#{}", point.point_id)
+        } else {
+            element.name.clone()
+        };
+        let label = if point.rotation != 0.0 {
+            format!(
+                "{name} {}°",
+                super::workspace::trim_float(point.rotation, 2)
+            )
+        } else {
+            name
+        };
+        let text_pos = at + vec2(8.0, -8.0);
+        let font = FontId::proportional(12.0);
+        // A dark halo keeps the label readable on any sprite.
+        for offset in [
+            vec2(1.0, 1.0),
+            vec2(-1.0, -1.0),
+            vec2(1.0, -1.0),
+            vec2(-1.0, 1.0),
+        ] {
+            painter.text(
+                text_pos + offset,
+                Align2::LEFT_BOTTOM,
+                &label,
+                font.clone(),
+                Color32::BLACK,
+            );
+        }
+        painter.text(text_pos, Align2::LEFT_BOTTOM, &label, font, POINT_COLOUR);
+    }
+}
+
+/// Sprite-space points to include when fitting the frame in view.
+pub fn overlay_extent(frame: &Frame) -> Vec<(f64, f64)> {
+    let mut points = vec![(0.0, 0.0)];
+    for element in &frame.elements {
+        match &element.kind {
+            ElementKind::Box(b) => points.extend(shape_outline(&b.shape)),
+            ElementKind::Point(p) => points.push((p.position.x.to_f64(), p.position.y.to_f64())),
+            ElementKind::Graphic(_) => {}
+        }
+    }
+    points
+}
+
+/// The topmost point or box under a sprite-space position (`tolerance` in sprite pixels for
+/// points).
+pub fn element_at<'a>(
+    elements: impl DoubleEndedIterator<Item = &'a Element>,
+    x: f64,
+    y: f64,
+    tolerance: f64,
+) -> Option<ElementId> {
+    let elements: Vec<&Element> = elements.collect();
+    // Points first: they are small and drawn on top.
+    for element in elements.iter().rev() {
+        if let ElementKind::Point(p) = &element.kind {
+            let (dx, dy) = (p.position.x.to_f64() - x, p.position.y.to_f64() - y);
+            if dx.abs() <= tolerance && dy.abs() <= tolerance {
+                return Some(element.id);
+            }
+        }
+    }
+    for element in elements.iter().rev() {
+        if let ElementKind::Box(b) = &element.kind
+            && contains(&shape_outline(&b.shape), &b.shape, x, y)
+        {
+            return Some(element.id);
+        }
+    }
+    None
+}
+
+fn contains(outline: &[(f64, f64)], shape: &Shape, x: f64, y: f64) -> bool {
+    if let Shape::Circle { center, radius } = shape {
+        let (dx, dy) = (x - center.x.to_f64(), y - center.y.to_f64());
+        return dx * dx + dy * dy <= radius.to_f64().powi(2);
+    }
+    // A convex polygon contains the point when it is on the same side of every edge.
+    let mut sign = 0.0f64;
+    for i in 0..outline.len() {
+        let (ax, ay) = outline[i];
+        let (bx, by) = outline[(i + 1) % outline.len()];
+        let cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+        if cross != 0.0 {
+            if sign != 0.0 && cross.signum() != sign {
+                return false;
+            }
+            sign = cross.signum();
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CollisionBox, Fx, Point};
+
+    #[test]
+    fn a_rotated_rectangle_turns_clockwise_about_its_corner() {
+        let shape = Shape::Rect {
+            x: Fx::from_int(0),
+            y: Fx::from_int(0),
+            width: Fx::from_int(10),
+            height: Fx::from_int(2),
+            rotation: 90.0,
+        };
+        let corners = shape_outline(&shape);
+        // The top-right corner (10, 0) turns clockwise on screen (y down) to (0, 10).
+        assert!((corners[1].0).abs() < 1e-9 && (corners[1].1 - 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hit_testing_finds_boxes_and_circles() {
+        let boxed = Element {
+            id: ElementId(1),
+            name: String::new(),
+            kind: ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Hit,
+                Point::from_ints(0, 0),
+                Point::from_ints(10, 10),
+            )),
+        };
+        let circle = Element {
+            id: ElementId(2),
+            name: String::new(),
+            kind: ElementKind::Box(CollisionBox {
+                class: BoxClass::Hurt,
+                shape: Shape::Circle {
+                    center: Point::from_ints(30, 0),
+                    radius: Fx::from_int(5),
+                },
+                box_id: 0,
+            }),
+        };
+        let elements = [boxed, circle];
+        assert_eq!(
+            element_at(elements.iter(), 5.0, 5.0, 1.0),
+            Some(ElementId(1))
+        );
+        assert_eq!(
+            element_at(elements.iter(), 33.0, 3.0, 1.0),
+            Some(ElementId(2))
+        );
+        assert_eq!(element_at(elements.iter(), 20.0, 0.0, 1.0), None);
+    }
+
+    #[test]
+    fn hit_and_hurt_keep_their_conventional_colours() {
+        assert_eq!(class_colour(&BoxClass::Hit), Color32::from_rgb(235, 60, 60));
+        assert_eq!(
+            class_colour(&BoxClass::Custom("feet".into())),
+            class_colour(&BoxClass::Custom("feet".into()))
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! The source-sheet view: a source image with every slice cut from it outlined and the slices
+//! the current frame uses highlighted.
+
+use super::pixels::EditorPixels;
+use super::workspace::OpenDocument;
+use crate::assets::ImageStore;
+use crate::model::{GraphicSource, ImageId, ImageKind};
+use egui::{
+    Color32, ColorImage, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2,
+};
+use std::path::PathBuf;
+
+/// What the sheet view remembers.
+#[derive(Default)]
+pub struct SheetState {
+    /// The image shown; `None` = the one the current frame uses.
+    pub chosen: Option<ImageId>,
+    /// Zoom; `None` = fit the panel.
+    pub zoom: Option<f32>,
+    texture: Option<(PathBuf, u64, TextureHandle)>,
+}
+
+impl SheetState {
+    /// Forgets the texture (a new document).
+    pub fn reset(&mut self) {
+        self.chosen = None;
+        self.texture = None;
+    }
+}
+
+/// The image the current frame's first graphic draws from.
+fn current_image(open: &OpenDocument) -> Option<ImageId> {
+    open.frame()?
+        .elements
+        .iter()
+        .find_map(|e| match &e.as_graphic()?.source {
+            GraphicSource::Slice(id) => open.session.document().slice(*id).map(|s| s.image),
+            GraphicSource::Image(id) => Some(*id),
+            GraphicSource::SffSprite { archive, .. } => Some(*archive),
+        })
+}
+
+/// Paints the sheet view.
+pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixels: &EditorPixels) {
+    let document = open.session.document();
+    if document.images.is_empty() {
+        ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
+        return;
+    }
+    let shown = state
+        .chosen
+        .or_else(|| current_image(open))
+        .unwrap_or(document.images[0].id);
+    ui.horizontal(|ui| {
+        let image_label = ui.label("Image");
+        let name = document
+            .image(shown)
+            .map(|i| i.path.clone())
+            .unwrap_or_default();
+        let chooser = egui::ComboBox::from_id_salt("sheet image")
+            .selected_text(name)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(state.chosen.is_none(), "the current frame's")
+                    .clicked()
+                {
+                    state.chosen = None;
+                }
+                for image in &document.images {
+                    if ui
+                        .selectable_label(state.chosen == Some(image.id), &image.path)
+                        .clicked()
+                    {
+                        state.chosen = Some(image.id);
+                    }
+                }
+            });
+        chooser.response.labelled_by(image_label.id);
+
+        let mut fit = state.zoom.is_none();
+        if ui.checkbox(&mut fit, "Fit").changed() {
+            state.zoom = if fit { None } else { Some(1.0) };
+        }
+        if let Some(zoom) = state.zoom.as_mut() {
+            ui.add(
+                egui::Slider::new(zoom, 0.25..=16.0)
+                    .logarithmic(true)
+                    .suffix("x"),
+            );
+        }
+    });
+    let Some(image) = document.image(shown) else {
+        return;
+    };
+    if matches!(image.kind, ImageKind::Sff { .. }) {
+        ui.label("An SFF archive holds separate sprites rather than a sheet; the canvas shows the sprite each frame uses.");
+        return;
+    }
+    let Some(path) = ImageStore::file_of(image).map(|p| p.to_path_buf()) else {
+        ui.label(match &image.kind {
+            ImageKind::SolarusTileset { .. } => {
+                "This animation draws from the map's tileset; no tileset image was chosen."
+            }
+            _ => "The image file was not found beside the document.",
+        });
+        return;
+    };
+    let pixels_of_sheet = match pixels.images.image(&path) {
+        Ok(p) => p,
+        Err(e) => {
+            ui.colored_label(Color32::from_rgb(235, 80, 80), e.to_string());
+            return;
+        }
+    };
+    let generation = pixels.images.generation();
+    let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
+    if stale {
+        let size = [
+            pixels_of_sheet.width() as usize,
+            pixels_of_sheet.height() as usize,
+        ];
+        let colour = ColorImage::from_rgba_unmultiplied(size, pixels_of_sheet.as_raw());
+        let texture = ui
+            .ctx()
+            .load_texture("sprat-sheet", colour, TextureOptions::NEAREST);
+        state.texture = Some((path.clone(), generation, texture));
+    }
+    let Some((_, _, texture)) = &state.texture else {
+        return;
+    };
+    let image_size = vec2(
+        pixels_of_sheet.width() as f32,
+        pixels_of_sheet.height() as f32,
+    );
+    let used: Vec<_> = open
+        .frame()
+        .map(|f| {
+            f.elements
+                .iter()
+                .filter_map(|e| match e.as_graphic()?.source {
+                    GraphicSource::Slice(id) => Some(id),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let scale = state.zoom.unwrap_or_else(|| {
+                let room = ui.available_size();
+                (room.x / image_size.x).min(room.y / image_size.y).max(0.05)
+            });
+            let (rect, response) = ui.allocate_exact_size(image_size * scale, Sense::hover());
+            let painter = ui.painter_at(rect);
+            painter.rect_filled(rect, 0.0, Color32::from_gray(60));
+            painter.image(
+                texture.id(),
+                rect,
+                Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                Color32::WHITE,
+            );
+            for slice in document.slices.iter().filter(|s| s.image == shown) {
+                let (w, h) = if slice.rotated {
+                    (slice.rect.height, slice.rect.width)
+                } else {
+                    (slice.rect.width, slice.rect.height)
+                };
+                let min = rect.min + vec2(slice.rect.x as f32, slice.rect.y as f32) * scale;
+                let r = Rect::from_min_size(min, vec2(w as f32, h as f32) * scale);
+                let in_use = used.contains(&slice.id);
+                let stroke = if in_use {
+                    Stroke::new(2.0, Color32::from_rgb(255, 210, 40))
+                } else {
+                    Stroke::new(1.0, Color32::from_rgba_unmultiplied(120, 200, 255, 160))
+                };
+                painter.rect_stroke(r, 0.0, stroke, StrokeKind::Outside);
+            }
+            if let Some(pos) = response.hover_pos() {
+                let p = (pos - rect.min) / scale;
+                response.on_hover_text(format!("{}, {}", p.x.floor(), p.y.floor()));
+            }
+        });
+}

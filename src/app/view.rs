@@ -1,0 +1,156 @@
+//! The canvas's mapping between sprite space (pixels, y down, origin at the sprite's origin)
+//! and the screen, with zoom and pan.
+
+use egui::{Pos2, Rect, Vec2, pos2, vec2};
+
+/// The smallest zoom (10%).
+pub const MIN_ZOOM: f32 = 0.1;
+/// The largest zoom (6400%).
+pub const MAX_ZOOM: f32 = 64.0;
+/// The zoom steps Ctrl+= and Ctrl+- go through.
+pub const ZOOM_STEPS: [f32; 17] = [
+    0.1, 0.125, 0.25, 0.5, 0.75, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0,
+];
+
+/// Where the sprite is on the canvas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// The canvas rectangle on screen (points).
+    pub canvas: Rect,
+    /// Image pixels to screen points: zoom divided by the display's pixels per point, so 100%
+    /// shows one image pixel per physical pixel.
+    pub scale: f32,
+    /// The sprite origin's offset from the canvas centre, in points.
+    pub pan: Vec2,
+}
+
+impl View {
+    /// The view for a zoom (1.0 = 100%) on a display with `pixels_per_point`.
+    pub fn new(canvas: Rect, zoom: f32, pixels_per_point: f32, pan: Vec2) -> View {
+        View {
+            canvas,
+            scale: zoom / pixels_per_point.max(0.01),
+            pan,
+        }
+    }
+
+    /// The sprite origin on screen.
+    pub fn origin(&self) -> Pos2 {
+        self.canvas.center() + self.pan
+    }
+
+    /// A sprite-space point on screen.
+    pub fn to_screen(&self, x: f64, y: f64) -> Pos2 {
+        self.origin() + vec2(x as f32, y as f32) * self.scale
+    }
+
+    /// The sprite-space point under a screen position.
+    pub fn to_sprite(&self, screen: Pos2) -> (f64, f64) {
+        let d = (screen - self.origin()) / self.scale;
+        (d.x as f64, d.y as f64)
+    }
+}
+
+/// The zoom after `factor` clamped to the range, and the pan that keeps the sprite point under
+/// `anchor` (a screen position) where it is.
+pub fn zoom_about(canvas: Rect, zoom: f32, pan: Vec2, factor: f32, anchor: Pos2) -> (f32, Vec2) {
+    let new_zoom = (zoom * factor).clamp(MIN_ZOOM, MAX_ZOOM);
+    let ratio = new_zoom / zoom;
+    let from_centre = anchor - canvas.center();
+    let new_pan = from_centre - (from_centre - pan) * ratio;
+    (new_zoom, new_pan)
+}
+
+/// The next zoom step above (`up`) or below the current zoom.
+pub fn next_zoom_step(zoom: f32, up: bool) -> f32 {
+    if up {
+        ZOOM_STEPS
+            .iter()
+            .copied()
+            .find(|z| *z > zoom * 1.001)
+            .unwrap_or(MAX_ZOOM)
+    } else {
+        ZOOM_STEPS
+            .iter()
+            .rev()
+            .copied()
+            .find(|z| *z < zoom / 1.001)
+            .unwrap_or(MIN_ZOOM)
+    }
+}
+
+/// The zoom and pan that show `bounds` (sprite space) whole and centred, with a margin.
+pub fn fit(canvas: Rect, bounds: Rect, pixels_per_point: f32) -> (f32, Vec2) {
+    let size = bounds.size().max(vec2(1.0, 1.0));
+    let room = (canvas.size() - vec2(32.0, 32.0)).max(vec2(8.0, 8.0));
+    let scale = (room.x / size.x).min(room.y / size.y);
+    let zoom = (scale * pixels_per_point).clamp(MIN_ZOOM, MAX_ZOOM);
+    let scale = zoom / pixels_per_point;
+    let pan = -(bounds.center().to_vec2()) * scale;
+    (zoom, pan)
+}
+
+/// The bounding rectangle of some sprite-space points, or a small square about the origin.
+pub fn bounds_of(points: impl IntoIterator<Item = (f64, f64)>) -> Rect {
+    let mut rect = Rect::NOTHING;
+    for (x, y) in points {
+        rect.extend_with(pos2(x as f32, y as f32));
+    }
+    if rect.is_positive() {
+        rect
+    } else if rect.is_finite() {
+        Rect::from_center_size(rect.center(), vec2(64.0, 64.0))
+    } else {
+        Rect::from_center_size(Pos2::ZERO, vec2(64.0, 64.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canvas() -> Rect {
+        Rect::from_min_size(pos2(100.0, 50.0), vec2(400.0, 300.0))
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_cursor() {
+        let pan = vec2(10.0, -20.0);
+        let before = View::new(canvas(), 2.0, 1.0, pan);
+        let cursor = pos2(420.0, 120.0);
+        let under = before.to_sprite(cursor);
+        let (zoom, pan) = zoom_about(canvas(), 2.0, pan, 3.0, cursor);
+        let after = View::new(canvas(), zoom, 1.0, pan);
+        let moved = after.to_screen(under.0, under.1);
+        assert!((moved - cursor).length() < 1e-3, "{moved:?}");
+        assert_eq!(zoom, 6.0);
+    }
+
+    #[test]
+    fn zoom_stays_within_ten_percent_and_6400_percent() {
+        let (z, _) = zoom_about(canvas(), 60.0, Vec2::ZERO, 10.0, pos2(0.0, 0.0));
+        assert_eq!(z, MAX_ZOOM);
+        let (z, _) = zoom_about(canvas(), 0.2, Vec2::ZERO, 0.01, pos2(0.0, 0.0));
+        assert_eq!(z, MIN_ZOOM);
+        assert_eq!(next_zoom_step(1.0, true), 2.0);
+        assert_eq!(next_zoom_step(1.0, false), 0.75);
+        assert_eq!(next_zoom_step(64.0, true), 64.0);
+    }
+
+    #[test]
+    fn fit_centres_the_bounds() {
+        let bounds = Rect::from_min_max(pos2(-20.0, -80.0), pos2(20.0, 0.0));
+        let (zoom, pan) = fit(canvas(), bounds, 1.0);
+        let view = View::new(canvas(), zoom, 1.0, pan);
+        let centre = view.to_screen(0.0, -40.0);
+        assert!((centre - canvas().center()).length() < 1e-3);
+        assert!(view.to_screen(0.0, -80.0).y >= canvas().top());
+    }
+
+    #[test]
+    fn empty_bounds_become_a_square_about_the_origin() {
+        let b = bounds_of(std::iter::empty());
+        assert_eq!(b.center(), pos2(0.0, 0.0));
+        assert_eq!(b.size(), vec2(64.0, 64.0));
+    }
+}

@@ -1,0 +1,332 @@
+//! The open document and everything the editor knows about it: where it came from, its
+//! diagnostics, the player, the selection.
+
+use crate::edit::{Command, Gesture};
+use crate::formats::{Diagnostic, Subject};
+use crate::model::{
+    AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
+    TreeItem,
+};
+use crate::playback::Player;
+use crate::session::Session;
+use std::path::PathBuf;
+
+/// A document open in the editor.
+pub struct OpenDocument {
+    /// The document with its file, format, undo history and unsaved-changes state.
+    pub session: Session,
+    /// The format's human name.
+    pub format_name: String,
+    /// What the reader said about the file.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Plays the selected sequence; its frame index is the selected frame when paused.
+    pub player: Player,
+    /// The element selected in the inspector or on the canvas.
+    pub selected_element: Option<ElementId>,
+    /// Bumped whenever the document changes, so caches know to refresh.
+    pub revision: u64,
+    /// The last gesture handed out, so each drag becomes one undo step.
+    gestures: u64,
+}
+
+impl OpenDocument {
+    /// Opens `document` at its default sequence, paused on the first frame. `format_id` must be
+    /// a registered format (the one that read it, or the one it will be saved in).
+    pub fn new(
+        document: AnimationSet,
+        path: Option<PathBuf>,
+        format_id: &str,
+        format_name: impl Into<String>,
+        diagnostics: Vec<Diagnostic>,
+    ) -> OpenDocument {
+        let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
+        let player = Player::new(&document, first, 0);
+        let session = Session::with_document(document, format_id, path)
+            .unwrap_or_else(|e| panic!("the editor opened a document in an unknown format: {e}"));
+        OpenDocument {
+            session,
+            format_name: format_name.into(),
+            diagnostics,
+            player,
+            selected_element: None,
+            revision: 0,
+            gestures: 0,
+        }
+    }
+
+    /// The document.
+    pub fn document(&self) -> &AnimationSet {
+        self.session.document()
+    }
+
+    /// Where it was read from; `None` for a document never saved.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.session.path()
+    }
+
+    /// The id of its format.
+    pub fn format_id(&self) -> &str {
+        self.session.format_id()
+    }
+
+    /// A fresh gesture: the edits given it until the next one are one undo step.
+    pub fn new_gesture(&mut self) -> Gesture {
+        self.gestures += 1;
+        Gesture(self.gestures)
+    }
+
+    /// Applies an edit as an undo step; a refusal comes back as its message.
+    pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
+        let result = self.session.apply(command, gesture).map_err(|e| e.message);
+        if result.is_ok() {
+            self.after_change();
+        }
+        result
+    }
+
+    /// Undoes the last step; false if there was none.
+    pub fn undo(&mut self) -> bool {
+        let done = self.session.undo();
+        if done {
+            self.after_change();
+        }
+        done
+    }
+
+    /// Redoes the last undone step; false if there was none.
+    pub fn redo(&mut self) -> bool {
+        let done = self.session.redo();
+        if done {
+            self.after_change();
+        }
+        done
+    }
+
+    /// Keeps the player and the selection valid after the document changed.
+    fn after_change(&mut self) {
+        self.revision += 1;
+        let document = self.session.document();
+        if document.sequence(self.player.sequence()).is_none() {
+            let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
+            self.player = Player::new(document, first, 0);
+        } else {
+            let index = self.player.frame_index();
+            let count = self.direction_frames().len();
+            if index >= count && count > 0 {
+                self.player.seek_frame(self.session.document(), count - 1);
+            }
+        }
+        if let Some(id) = self.selected_element
+            && self.session.document().element(id).is_none()
+        {
+            self.selected_element = None;
+        }
+    }
+
+    /// The file name shown in the title ("kfm.def", or "untitled").
+    pub fn display_name(&self) -> String {
+        self.session
+            .path()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "untitled".to_string())
+    }
+
+    /// The window title: file name and format.
+    pub fn title(&self) -> String {
+        let dirty = if self.session.is_dirty() { " *" } else { "" };
+        format!(
+            "{}{dirty} ({}) — Sprat",
+            self.display_name(),
+            self.format_name
+        )
+    }
+
+    /// The selected sequence.
+    pub fn sequence(&self) -> Option<&Sequence> {
+        self.session.document().sequence(self.player.sequence())
+    }
+
+    /// The frames of the selected direction, in play order.
+    pub fn direction_frames(&self) -> Vec<&Frame> {
+        match self.sequence() {
+            Some(s) => self
+                .session
+                .document()
+                .direction_frames(s, self.player.direction()),
+            None => Vec::new(),
+        }
+    }
+
+    /// The frame showing.
+    pub fn frame(&self) -> Option<&Frame> {
+        self.player
+            .frame_id(self.session.document())
+            .and_then(|id| self.session.document().frame(id))
+    }
+
+    /// Selects a sequence: shows its first frame, keeps playing if it was.
+    pub fn select_sequence(&mut self, sequence: SequenceId) {
+        if self.session.document().sequence(sequence).is_some() {
+            self.player.set_sequence(self.session.document(), sequence);
+            self.selected_element = None;
+        }
+    }
+
+    /// Selects a frame of the current direction and pauses on it.
+    pub fn select_frame(&mut self, index: usize) {
+        self.player.seek_frame(self.session.document(), index);
+    }
+
+    /// Selects what a diagnostic is about.
+    pub fn select_subject(&mut self, subject: Subject) {
+        match subject {
+            Subject::Sequence(id) => self.select_sequence(id),
+            Subject::Frame {
+                sequence,
+                direction,
+                index,
+                ..
+            } => {
+                self.select_sequence(sequence);
+                self.player
+                    .set_direction(self.session.document(), direction);
+                self.select_frame(index);
+            }
+        }
+    }
+
+    /// The sequences the tree shows under `filter`, in tree order.
+    pub fn filtered_sequences(&self, filter: &str) -> Vec<SequenceId> {
+        let mut out = Vec::new();
+        collect_filtered(&self.session.document().root, filter, false, &mut out);
+        out
+    }
+
+    /// Moves the selection `step` sequences through the filtered list (wrapping).
+    pub fn select_neighbour_sequence(&mut self, filter: &str, step: isize) {
+        let visible = self.filtered_sequences(filter);
+        if visible.is_empty() {
+            return;
+        }
+        let current = visible.iter().position(|id| *id == self.player.sequence());
+        let len = visible.len() as isize;
+        let next = match current {
+            Some(i) => (i as isize + step).rem_euclid(len),
+            None if step < 0 => len - 1,
+            None => 0,
+        };
+        self.select_sequence(visible[next as usize]);
+    }
+
+    /// Moves to the next or previous direction (wrapping).
+    pub fn select_neighbour_direction(&mut self, step: isize) {
+        let Some(count) = self.sequence().map(|s| s.directions.len()) else {
+            return;
+        };
+        if count > 1 {
+            let next = (self.player.direction() as isize + step).rem_euclid(count as isize);
+            self.player
+                .set_direction(self.session.document(), next as usize);
+        }
+    }
+
+    /// The effective frame rate of the selected sequence (for hold-based durations).
+    pub fn frame_rate(&self) -> u32 {
+        self.sequence()
+            .and_then(|s| s.frame_rate)
+            .or(self.session.document().frame_rate)
+            .unwrap_or(0)
+    }
+}
+
+/// The rule for AIR default boxes the preview follows.
+pub fn box_rule(documented: bool) -> DefaultBoxRule {
+    if documented {
+        DefaultBoxRule::DefaultEndsAtOverride
+    } else {
+        DefaultBoxRule::ReturnToDefault
+    }
+}
+
+/// True when `sequence` (inside groups named `path`) matches the tree filter: a case-insensitive
+/// part of its name or of a group's name. An empty filter matches everything.
+pub fn matches_filter(sequence: &Sequence, filter: &str) -> bool {
+    let filter = filter.trim();
+    filter.is_empty()
+        || sequence
+            .name
+            .to_lowercase()
+            .contains(&filter.to_lowercase())
+}
+
+fn collect_filtered(group: &Group, filter: &str, group_matches: bool, out: &mut Vec<SequenceId>) {
+    for item in &group.items {
+        match item {
+            TreeItem::Group(g) => {
+                let matches = group_matches
+                    || (!filter.trim().is_empty()
+                        && g.name
+                            .to_lowercase()
+                            .contains(&filter.trim().to_lowercase()));
+                collect_filtered(g, filter, matches, out);
+            }
+            TreeItem::Sequence(s) => {
+                if group_matches || matches_filter(s, filter) {
+                    out.push(s.id);
+                }
+            }
+        }
+    }
+}
+
+/// The total length of a direction for display: "1.25 s", or "forever" when a frame never ends.
+pub fn total_duration_text(frames: &[&Frame], frame_rate: u32) -> String {
+    let mut millis = 0.0;
+    for frame in frames {
+        match frame.duration.exact(frame_rate) {
+            Some(t) => millis += t.as_millis_f64(),
+            None => return "∞".to_string(),
+        }
+    }
+    format_millis(millis)
+}
+
+/// The sum of the frames' durations in their native unit, when they all share one.
+pub fn total_native(frames: &[&Frame]) -> Option<String> {
+    let mut total: u64 = 0;
+    let mut unit = None;
+    for frame in frames {
+        let (value, name) = match frame.duration {
+            FrameDuration::Ticks(t) => (t as u64, "ticks"),
+            FrameDuration::Millis(m) => (m as u64, "ms"),
+            FrameDuration::Holds(h) => (h.max(1) as u64, "holds"),
+            _ => return None,
+        };
+        if unit.is_some_and(|u| u != name) {
+            return None;
+        }
+        unit = Some(name);
+        total += value;
+    }
+    unit.map(|u| format!("{total} {u}"))
+}
+
+/// Milliseconds as a short text: "850 ms", "2.4 s".
+pub fn format_millis(millis: f64) -> String {
+    if millis < 1000.0 {
+        format!("{} ms", trim_float(millis, 1))
+    } else {
+        format!("{} s", trim_float(millis / 1000.0, 3))
+    }
+}
+
+/// A float with at most `decimals` decimals and no trailing zeros.
+pub fn trim_float(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}

@@ -1,0 +1,148 @@
+//! Editing through the real editor: inspector fields go through `edit` commands, are undone and
+//! redone from the keyboard, refused values leave the document alone, and Ctrl+S writes the
+//! file in its own format.
+#![cfg(feature = "gui")]
+
+mod gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::formats::{Format, ReadContext, WriteContext, registry};
+use sprat::model::FrameDuration;
+use std::path::{Path, PathBuf};
+
+/// The showcase set written as a Sprat project in a fresh folder.
+fn showcase_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprat-gui-editing-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("showcase.sprat");
+    let written = sprat::formats::sprat::SpratFormat
+        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
+        .unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    path
+}
+
+/// The editor with `path` opened through File > Open.
+fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..500 {
+        harness.step();
+        if harness.state().open.is_some() && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    harness.get_by_role_and_label(Role::Button, "punch").click();
+    harness.run_steps(2);
+    harness
+}
+
+fn punch_loop(harness: &Harness<'_, SpratApp>) -> Option<usize> {
+    let open = harness.state().open.as_ref().unwrap();
+    open.document()
+        .sequence_by_name("punch")
+        .unwrap()
+        .loop_point
+}
+
+fn title(harness: &Harness<'_, SpratApp>) -> String {
+    harness.state().open.as_ref().unwrap().title()
+}
+
+/// The number field whose value ends with `unit`.
+fn spin_with_unit<'a>(harness: &'a Harness<'_, SpratApp>, unit: &str) -> egui_kittest::Node<'a> {
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value().is_some_and(|v| v.ends_with(unit)))
+        .unwrap_or_else(|| panic!("no number field in {unit}"))
+}
+
+#[test]
+fn the_loop_point_is_edited_refused_past_the_end_undone_and_redone() {
+    let path = showcase_file("loop");
+    let mut harness = editor_on(&path);
+    assert_eq!(punch_loop(&harness), None);
+    assert!(!title(&harness).contains('*'));
+
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(0));
+    assert!(title(&harness).contains(" *"), "{}", title(&harness));
+
+    // The punch has 5 frames: looping to frame 9 is refused with a message, and not applied.
+    let loop_field = harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value().is_some_and(|v| v == "0"))
+        .expect("the loop frame field");
+    loop_field.set_value_accesskit(9.0);
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(0));
+    let status = harness.state().status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("Not changed:"), "{status}");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), None);
+    assert!(
+        !title(&harness).contains('*'),
+        "undone back to the saved state"
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(0));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(0));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
+    let path = showcase_file("save");
+    let mut harness = editor_on(&path);
+    spin_with_unit(&harness, "ticks").set_value_accesskit(10.0);
+    harness.run_steps(2);
+    let first = |harness: &Harness<'_, SpratApp>| {
+        let open = harness.state().open.as_ref().unwrap();
+        let punch = open.document().sequence_by_name("punch").unwrap();
+        open.document()
+            .frame(punch.directions[0].frames[0])
+            .unwrap()
+            .duration
+    };
+    assert_eq!(first(&harness), FrameDuration::Ticks(10));
+    assert!(title(&harness).contains(" *"));
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(!title(&harness).contains('*'), "saved: {}", title(&harness));
+    let status = harness.state().status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("Saved "), "{status}");
+
+    let (loaded, format) = registry()
+        .open(&path, &ReadContext::for_path(&path))
+        .unwrap();
+    assert_eq!(format.id(), "sprat");
+    let punch = loaded.document.sequence_by_name("punch").unwrap();
+    let frame = loaded
+        .document
+        .frame(punch.directions[0].frames[0])
+        .unwrap();
+    assert_eq!(frame.duration, FrameDuration::Ticks(10));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

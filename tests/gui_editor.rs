@@ -1,0 +1,424 @@
+//! The editor driven through its real user interface with egui_kittest: widgets are found by
+//! their labels, and the assertions look at the editor's state.
+#![cfg(feature = "gui")]
+
+mod gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::app::workspace::OpenDocument;
+use sprat::formats::{Diagnostic, Format, Subject, WriteContext};
+use std::path::PathBuf;
+
+/// One 60 Hz tick, the step of every simulated frame.
+const TICK: f32 = 1.0 / 60.0;
+
+/// What the editor starts with.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    /// Nothing open.
+    Empty,
+    /// The fixture set of `gui_support` (groups, four-way walk, ticks, forever, zero-length).
+    Showcase,
+    /// The bundled demo, as at a start without a file.
+    Demo,
+}
+
+fn harness_with(dialogs: ScriptedDialogs, start: Start) -> Harness<'static, SpratApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(TICK)
+        .build_eframe(move |_cc| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(dialogs));
+            match start {
+                Start::Empty => {}
+                Start::Showcase => app.show_document(OpenDocument::new(
+                    gui_support::showcase(),
+                    None,
+                    "sprat",
+                    "Sprat project",
+                    Vec::new(),
+                )),
+                Start::Demo => app.open_demo(),
+            }
+            app
+        });
+    harness.run_steps(2);
+    harness
+}
+
+fn demo_harness() -> Harness<'static, SpratApp> {
+    harness_with(ScriptedDialogs::default(), Start::Showcase)
+}
+
+fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
+    let open = harness.state().open.as_ref().expect("a document is open");
+    open.sequence()
+        .expect("a sequence is selected")
+        .name
+        .clone()
+}
+
+fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
+    harness.state().open.as_ref().unwrap().player.frame_index()
+}
+
+/// Focuses the one text field on screen and types into it.
+fn type_into(harness: &mut Harness<'_, SpratApp>, text: &str) {
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .focus();
+    harness.run_steps(1);
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(text);
+    harness.run_steps(1);
+}
+
+fn wait_for_load(harness: &mut Harness<'_, SpratApp>) {
+    for _ in 0..500 {
+        harness.step();
+        if !harness.state().is_loading() {
+            harness.run_steps(2);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the file did not finish loading");
+}
+
+#[test]
+fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
+    harness.run_steps(2);
+    let open = harness.state().open.as_ref().expect("the demo opened");
+    assert_eq!(open.format_id(), "sprat");
+    assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
+    assert!(
+        harness.state().textures.renders > 0,
+        "the frame was rendered for the canvas"
+    );
+    // The demo's frames carry a "weapon" attachment point, listed in the inspector.
+    harness.get_by_label_contains("point “weapon”");
+    assert!(
+        harness.state().settings.recent_files.is_empty(),
+        "the demo is not a recent file"
+    );
+}
+
+#[test]
+fn the_tree_marks_the_default_sequence_and_shows_groups() {
+    let harness = demo_harness();
+    assert_eq!(sequence_name(&harness), "idle");
+    harness.get_by_role_and_label(Role::Button, "idle");
+    harness.get_by_label_contains("default ·");
+    harness.get_by_label("combat");
+    let title = harness.state().open.as_ref().unwrap().title();
+    assert!(title.starts_with("untitled (Sprat project)"), "{title}");
+}
+
+#[test]
+fn a_paused_editor_renders_nothing_again() {
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
+    harness.run_steps(4);
+    let renders = harness.state().textures.renders;
+    harness.run_steps(10);
+    assert_eq!(
+        harness.state().textures.renders,
+        renders,
+        "paused frames reuse the texture"
+    );
+}
+
+#[test]
+fn the_filter_narrows_the_tree_and_a_click_selects_a_sequence() {
+    let mut harness = demo_harness();
+    type_into(&mut harness, "pun");
+    assert_eq!(harness.state().tree.filter, "pun");
+    assert!(
+        harness
+            .query_by_role_and_label(Role::Button, "idle")
+            .is_none(),
+        "idle should be filtered out"
+    );
+    harness.get_by_label("punch").click();
+    harness.run_steps(2);
+    assert_eq!(sequence_name(&harness), "punch");
+}
+
+#[test]
+fn keyboard_navigation_moves_through_sequences_and_directions() {
+    let mut harness = demo_harness();
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowDown);
+    harness.run_steps(2);
+    assert_eq!(sequence_name(&harness), "walk");
+    // The four-way walk lists its directions by name, in the tree and in the transport bar.
+    assert_eq!(harness.get_all_by_label("up").count(), 2);
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
+    harness.run_steps(2);
+    assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 1);
+    harness.get_all_by_label("left").next().unwrap().click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 2);
+}
+
+/// The punch lasts 4, 3, 0, 6 and 8 ticks; the zero-length frame 2 is skipped.
+fn select_punch(harness: &mut Harness<'_, SpratApp>) {
+    harness.get_by_label("punch").click();
+    harness.run_steps(2);
+    assert_eq!(sequence_name(harness), "punch");
+}
+
+#[test]
+fn playback_runs_at_true_speed_and_at_a_multiplier() {
+    let mut harness = demo_harness();
+    select_punch(&mut harness);
+    harness.get_by_label("Play").click();
+    // The click frame starts playback; then ten ticks pass: 4 + 3 + 0 puts tick 10 in frame 3.
+    harness.step();
+    for _ in 0..10 {
+        harness.step();
+    }
+    assert_eq!(frame_index(&harness), 3);
+    assert!(harness.state().open.as_ref().unwrap().player.is_playing());
+    harness.get_by_label("Pause").click();
+    harness.step();
+    assert!(!harness.state().open.as_ref().unwrap().player.is_playing());
+
+    // At 2x, six simulated ticks are twelve: frame 3 again (ticks 7 to 13).
+    harness.key_press(Key::Home);
+    harness.step();
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .player
+        .set_speed_milli(1000);
+    harness.key_press(Key::CloseBracket); // 1.5x
+    harness.key_press(Key::CloseBracket); // 2x
+    harness.step();
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().player.speed_milli(),
+        2000
+    );
+    harness.key_press(Key::Space);
+    harness.step();
+    for _ in 0..6 {
+        harness.step();
+    }
+    assert_eq!(frame_index(&harness), 3);
+    // Ten more real ticks (20 at 2x) pass the end: the punch does not loop and holds its last frame.
+    for _ in 0..10 {
+        harness.step();
+    }
+    assert_eq!(frame_index(&harness), 4);
+    assert!(!harness.state().open.as_ref().unwrap().player.is_playing());
+}
+
+#[test]
+fn stepping_and_first_last_move_the_selected_frame() {
+    let mut harness = demo_harness();
+    select_punch(&mut harness);
+    harness.key_press(Key::Period);
+    harness.step();
+    assert_eq!(frame_index(&harness), 1);
+    harness.key_press(Key::Comma);
+    harness.key_press(Key::Comma);
+    harness.step();
+    assert_eq!(
+        frame_index(&harness),
+        4,
+        "stepping back wraps to the last frame"
+    );
+    harness.key_press(Key::Home);
+    harness.step();
+    assert_eq!(frame_index(&harness), 0);
+    harness.key_press(Key::End);
+    harness.step();
+    assert_eq!(frame_index(&harness), 4);
+}
+
+fn click_at(harness: &Harness<'_, SpratApp>, pos: egui::Pos2) {
+    harness.hover_at(pos);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+}
+
+#[test]
+fn clicking_a_timeline_cell_shows_that_frame() {
+    let mut harness = demo_harness();
+    select_punch(&mut harness);
+    // Cells are 48 points wide (the zero-length frame 2 only 14) with 2 between, below a
+    // 12-point band for the loop marker: frame 3 spans 116 to 164.
+    let timeline = harness.get_by_label("timeline").rect();
+    click_at(&harness, timeline.min + egui::vec2(140.0, 40.0));
+    harness.run_steps(2);
+    assert_eq!(frame_index(&harness), 3);
+    harness.get_by_label("frame 4 / 5");
+}
+
+#[test]
+fn zoom_keys_and_fit_change_the_view() {
+    let mut harness = demo_harness();
+    let before = harness.state().settings.view.zoom;
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Equals);
+    harness.run_steps(2);
+    let zoomed = harness.state().settings.view.zoom;
+    assert!(zoomed > before, "{zoomed} > {before}");
+    harness.key_press(Key::Num1);
+    harness.run_steps(2);
+    assert_eq!(harness.state().settings.view.zoom, 1.0);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Minus);
+    harness.run_steps(2);
+    assert_eq!(harness.state().settings.view.zoom, 0.75);
+    harness.key_press(Key::F);
+    harness.run_steps(2);
+    assert!(
+        harness.state().settings.view.zoom > 1.0,
+        "the small demo frame fits at a large zoom"
+    );
+}
+
+#[test]
+fn box_classes_can_be_hidden_from_the_overlay_menu() {
+    let mut harness = demo_harness();
+    harness.get_by_label("Overlay").click();
+    harness.run_steps(2);
+    harness.get_by_label("hit (Clsn1)").click();
+    harness.run_steps(2);
+    assert!(!harness.state().settings.box_class_visible("hit (Clsn1)"));
+    assert!(harness.state().settings.box_class_visible("hurt (Clsn2)"));
+}
+
+#[test]
+fn a_diagnostic_click_selects_the_frame_it_names() {
+    let mut harness = demo_harness();
+    {
+        let open = harness.state_mut().open.as_mut().unwrap();
+        let punch = open.session.document().sequence_by_name("punch").unwrap();
+        let (sequence, frame) = (punch.id, punch.directions[0].frames[3]);
+        open.diagnostics.push(
+            Diagnostic::warning_at(12, 3, "a box is outside the sprite").about(Subject::Frame {
+                sequence,
+                direction: 0,
+                index: 3,
+                frame,
+            }),
+        );
+    }
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("a box is outside the sprite")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(sequence_name(&harness), "punch");
+    assert_eq!(frame_index(&harness), 3);
+}
+
+fn demo_file() -> (tempdir::TempDirGuard, PathBuf) {
+    let dir = tempdir::TempDirGuard::new("gui-open");
+    let path = dir.path.join("demo.sprat");
+    let document = gui_support::showcase();
+    let written = sprat::formats::sprat::SpratFormat
+        .write(&document, &WriteContext::for_path(&path))
+        .unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn file_open_reads_the_chosen_file_off_the_ui_thread() {
+    let (_dir, path) = demo_file();
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.clone()));
+    let mut harness = harness_with(dialogs, Start::Empty);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.step();
+    wait_for_load(&mut harness);
+    let open = harness.state().open.as_ref().expect("the file opened");
+    assert_eq!(open.path(), Some(path.as_path()));
+    assert_eq!(open.format_id(), "sprat");
+    assert_eq!(harness.state().settings.recent_files.first(), Some(&path));
+    assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
+}
+
+#[test]
+fn without_a_dialog_the_editor_offers_a_path_field() {
+    let (_dir, path) = demo_file();
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Empty);
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("Open…").click();
+    harness.run_steps(2);
+    assert!(harness.state().path_field.is_some());
+    harness.get_by_label_contains("No file dialog is available");
+    type_into(&mut harness, &path.display().to_string());
+    harness.run_steps(1);
+    harness.get_by_label("Open").click();
+    harness.step();
+    wait_for_load(&mut harness);
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(path.as_path())
+    );
+}
+
+#[test]
+fn an_unreadable_file_says_why_and_keeps_the_current_document() {
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(PathBuf::from("/nonexistent/kfm.def")));
+    let mut harness = harness_with(dialogs, Start::Showcase);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.step();
+    wait_for_load(&mut harness);
+    assert_eq!(sequence_name(&harness), "idle");
+    let status = harness.state().status.as_ref().unwrap();
+    assert!(
+        status.text.starts_with("Could not open the file"),
+        "{}",
+        status.text
+    );
+}
+
+/// A temporary folder removed when dropped (std only, to avoid a crate for ten lines).
+mod tempdir {
+    use std::path::PathBuf;
+
+    pub struct TempDirGuard {
+        pub path: PathBuf,
+    }
+
+    impl TempDirGuard {
+        pub fn new(name: &str) -> TempDirGuard {
+            let path = std::env::temp_dir().join(format!(
+                "sprat-{name}-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::create_dir_all(&path).unwrap();
+            TempDirGuard { path }
+        }
+    }
+
+    impl Drop for TempDirGuard {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Pictures of the real editor, rendered on the CPU through wgpu (Mesa) by egui_kittest.
+//!
+//! Regenerate `screenshots/*.png` with:
+//!
+//! ```text
+//! SPRAT_SCREENSHOTS=1 cargo test --test gui_screenshots
+//! ```
+//!
+//! Without the variable the same pictures are rendered and checked (the overlay colours must
+//! be on screen) but nothing is written.
+#![cfg(feature = "gui")]
+
+mod common;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::ScriptedDialogs;
+use sprat::app::settings::Settings;
+use std::path::{Path, PathBuf};
+
+fn editor(
+    setup: impl FnOnce(&mut SpratApp, &egui::Context) + 'static,
+) -> Harness<'static, SpratApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .wgpu()
+        .build_eframe(move |cc| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            setup(&mut app, &cc.egui_ctx);
+            app
+        });
+    for _ in 0..400 {
+        harness.step();
+        if !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(4);
+    harness
+}
+
+fn open_file(path: PathBuf) -> impl FnOnce(&mut SpratApp, &egui::Context) {
+    move |app, ctx| app.open_path(ctx, path)
+}
+
+/// Renders the editor, checks some colour is on screen, and writes the picture when asked.
+fn picture(harness: &mut Harness<'_, SpratApp>, name: &str, must_show: [u8; 3]) {
+    let image = harness.render().expect("the editor renders on the CPU");
+    let close =
+        |p: &image::Rgba<u8>| (0..3).all(|c| (p.0[c] as i32 - must_show[c] as i32).abs() <= 24);
+    assert!(
+        image.pixels().any(close),
+        "{name}: no pixel near {must_show:?} on screen"
+    );
+    if std::env::var_os("SPRAT_SCREENSHOTS").is_some() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        image.save(dir.join(format!("{name}.png"))).unwrap();
+    }
+}
+
+#[test]
+fn kfm_with_its_collision_boxes() {
+    let path = common::corpus().join("mugen/kfm/kfm.def");
+    let mut harness = editor(open_file(path));
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().format_id(),
+        "mugen-def"
+    );
+    // Action 200, a punch: a hit box (red) on its third frame.
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .focus();
+    harness.run_steps(1);
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text("200");
+    harness.run_steps(2);
+    harness.get_by_label("200").click();
+    harness.run_steps(2);
+    {
+        let open = harness.state_mut().open.as_mut().unwrap();
+        open.select_frame(2);
+    }
+    harness.state_mut().canvas.fit_requested = true;
+    harness.run_steps(3);
+    picture(&mut harness, "kfm-boxes", [235, 60, 60]);
+}
+
+#[test]
+fn a_solarus_hero_with_the_source_sheet() {
+    let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    let mut harness = editor(move |app, ctx| {
+        app.settings.layout.sheet = true;
+        app.centre = sprat::app::CentreTab::Sheet;
+        app.open_path(ctx, path);
+    });
+    harness.get_by_label("walking").click();
+    harness.run_steps(3);
+    // Slices the current frame uses are outlined in yellow on the sheet.
+    picture(&mut harness, "solarus-hero-sheet", [255, 210, 40]);
+}
+
+#[test]
+fn the_demo_with_attachment_points() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("attack").click();
+    harness.run_steps(2);
+    harness.state_mut().open.as_mut().unwrap().select_frame(1);
+    harness.state_mut().canvas.fit_requested = true;
+    harness.run_steps(3);
+    // Attachment points are drawn in yellow with their names.
+    picture(&mut harness, "demo-points", [255, 210, 40]);
+}
