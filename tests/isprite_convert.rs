@@ -34,7 +34,9 @@ impl FakePixels {
 impl PixelSource for FakePixels {
     fn pixels(&self, _: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
         match source {
-            GraphicSource::SffSprite { group: 9, image: 9, .. } => None,
+            GraphicSource::SffSprite {
+                group: 9, image: 9, ..
+            } => None,
             GraphicSource::SffSprite { group, image, .. } => {
                 Some(FakePixels::sprite(*group, *image, self.big))
             }
@@ -44,7 +46,13 @@ impl PixelSource for FakePixels {
     }
 }
 
-fn sprite_element(doc: &mut AnimationSet, archive: ImageId, group: i32, image: i32, at: (i32, i32)) -> Element {
+fn sprite_element(
+    doc: &mut AnimationSet,
+    archive: ImageId,
+    group: i32,
+    image: i32,
+    at: (i32, i32),
+) -> Element {
     Element {
         id: ElementId(doc.alloc_id()),
         name: String::new(),
@@ -72,7 +80,12 @@ fn hurt_box(doc: &mut AnimationSet, x: i32) -> Element {
     }
 }
 
-fn add_sequence(doc: &mut AnimationSet, name: &str, frames: Vec<FrameId>, loop_point: Option<usize>) -> SequenceId {
+fn add_sequence(
+    doc: &mut AnimationSet,
+    name: &str,
+    frames: Vec<FrameId>,
+    loop_point: Option<usize>,
+) -> SequenceId {
     let id = SequenceId(doc.alloc_id());
     let mut s = Sequence::new(id, name, DirectionId(doc.alloc_id()));
     s.directions[0].frames = frames;
@@ -167,7 +180,9 @@ fn convert(doc: &AnimationSet, pixels: &dyn PixelSource) -> Written {
 }
 
 fn read(bytes: &[u8]) -> AnimationSet {
-    let loaded = IspriteFormat.read(bytes, &ReadContext::default()).expect("reads back");
+    let loaded = IspriteFormat
+        .read(bytes, &ReadContext::default())
+        .expect("reads back");
     assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
     loaded.document
 }
@@ -224,8 +239,7 @@ fn sff_sprites_are_packed_into_a_sheet_with_exact_pixels_and_positions() {
             g.origin,
             Origin::At(Point::from_ints(expected.axis.0, expected.axis.1))
         );
-        let original = doc.direction_frames(doc.sequence_by_name("0").unwrap(), 0)[i]
-            .elements[0]
+        let original = doc.direction_frames(doc.sequence_by_name("0").unwrap(), 0)[i].elements[0]
             .as_graphic()
             .unwrap();
         assert_eq!(g.position, original.position);
@@ -266,7 +280,11 @@ fn what_isprite_cannot_hold_is_named_where_it_is() {
     let back = read(&written.bytes);
     let action200 = back.sequence_by_name("200").unwrap();
     assert_eq!(action200.loop_point, None);
-    assert_eq!(back.direction_frames(action200, 0).len(), 4, "the blank frame keeps its place");
+    assert_eq!(
+        back.direction_frames(action200, 0).len(),
+        4,
+        "the blank frame keeps its place"
+    );
     assert!(back.direction_frames(action200, 0)[1].elements.is_empty());
 }
 
@@ -322,10 +340,11 @@ fn large_sprites_spread_over_sheets_of_at_most_2048_pixels() {
             .collect();
         for (i, a) in on_sheet.iter().enumerate() {
             for b in &on_sheet[i + 1..] {
-                let apart = a.x + a.width as i32 + 1 <= b.x
-                    || b.x + b.width as i32 + 1 <= a.x
-                    || a.y + a.height as i32 + 1 <= b.y
-                    || b.y + b.height as i32 + 1 <= a.y;
+                // At least one empty pixel between them on some axis.
+                let apart = a.x + (a.width as i32) < b.x
+                    || b.x + (b.width as i32) < a.x
+                    || a.y + (a.height as i32) < b.y
+                    || b.y + (b.height as i32) < a.y;
                 assert!(apart, "{a:?} and {b:?} are closer than 1 px");
             }
         }
@@ -384,11 +403,17 @@ fn directions_become_sequences_and_sheet_paths_lose_their_extension() {
     }
     doc.root.items.push(TreeItem::Sequence(sequence));
     let context = WriteContext::for_path("/q/data/sprites/hero.isprite");
-    let written = IspriteFormat.write(&doc, &context).expect("no packing needed");
+    let written = IspriteFormat
+        .write(&doc, &context)
+        .expect("no packing needed");
     assert!(written.companions.is_empty());
     let back = read(&written.bytes);
     assert_eq!(back.images[0].path, "hero/tunic1");
-    assert_eq!(back.frame_rate, Some(20), "100 ms and 150 ms are whole holds at 20 fps");
+    assert_eq!(
+        back.frame_rate,
+        Some(20),
+        "100 ms and 150 ms are whole holds at 20 fps"
+    );
     let TreeItem::Group(group) = &back.root.items[0] else {
         panic!("a group")
     };
@@ -458,5 +483,8 @@ fn whole_images_are_packed_and_keep_their_transform() {
     assert_eq!(frames[1].duration, FrameDuration::Holds(12));
     let got = frames[0].elements[0].as_graphic().unwrap();
     assert_eq!(frames[0].elements[0].name, "arm");
-    assert_eq!((got.position, got.origin, got.rotation), (g.position, g.origin, 45.0));
+    assert_eq!(
+        (got.position, got.origin, got.rotation),
+        (g.position, g.origin, 45.0)
+    );
 }

@@ -43,7 +43,8 @@ static WATCH: Watch = Watch;
 
 fn vector() -> Vec<u8> {
     std::fs::read(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/isprite-minimal.isprite"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/spec/isprite-minimal.isprite"),
     )
     .unwrap()
 }
@@ -87,7 +88,10 @@ fn inflated_counts_fail_at_their_offset_without_allocating_for_them() {
             offset as usize <= at && at - offset as usize <= 5,
             "{name}: error at {offset}, count at {at}"
         );
-        assert!(largest <= bound, "{name}: allocated {largest} bytes (bound {bound})");
+        assert!(
+            largest <= bound,
+            "{name}: allocated {largest} bytes (bound {bound})"
+        );
     }
 }
 

@@ -30,17 +30,26 @@ fn name() -> impl Strategy<Value = String> {
 
 fn timestamp() -> impl Strategy<Value = Option<Timestamp>> {
     proptest::option::of(
-        (1u16..3000, 1u8..=12, 1u8..=31, 0u8..24, 0u8..60, 0u8..60, 0u8..100).prop_map(
-            |(year, month, day, hour, minute, second, centisecond)| Timestamp {
-                year,
-                month,
-                day,
-                hour,
-                minute,
-                second,
-                centisecond,
-            },
-        ),
+        (
+            1u16..3000,
+            1u8..=12,
+            1u8..=31,
+            0u8..24,
+            0u8..60,
+            0u8..60,
+            0u8..100,
+        )
+            .prop_map(
+                |(year, month, day, hour, minute, second, centisecond)| Timestamp {
+                    year,
+                    month,
+                    day,
+                    hour,
+                    minute,
+                    second,
+                    centisecond,
+                },
+            ),
     )
 }
 
@@ -81,8 +90,15 @@ fn transform() -> impl Strategy<Value = (f64, f64, f64, u16)> {
 
 fn element() -> impl Strategy<Value = (String, ElementSpec)> {
     prop_oneof![
-        (name(), any::<usize>(), point(), point(), any::<(bool, bool)>(), transform()).prop_map(
-            |(n, slice, position, origin, flips, transform)| (
+        (
+            name(),
+            any::<usize>(),
+            point(),
+            point(),
+            any::<(bool, bool)>(),
+            transform()
+        )
+            .prop_map(|(n, slice, position, origin, flips, transform)| (
                 n,
                 ElementSpec::Graphic {
                     slice,
@@ -91,10 +107,15 @@ fn element() -> impl Strategy<Value = (String, ElementSpec)> {
                     flips,
                     transform
                 }
-            )
-        ),
-        (name(), any::<u16>(), point(), any::<(bool, bool)>(), transform()).prop_map(
-            |(n, id, position, flips, transform)| (
+            )),
+        (
+            name(),
+            any::<u16>(),
+            point(),
+            any::<(bool, bool)>(),
+            transform()
+        )
+            .prop_map(|(n, id, position, flips, transform)| (
                 n,
                 ElementSpec::Point {
                     id,
@@ -102,10 +123,15 @@ fn element() -> impl Strategy<Value = (String, ElementSpec)> {
                     flips,
                     transform
                 }
-            )
-        ),
-        (box_name(), any::<u16>(), point(), (coord(), coord()), real()).prop_map(
-            |(n, id, corner, size, rotation)| (
+            )),
+        (
+            box_name(),
+            any::<u16>(),
+            point(),
+            (coord(), coord()),
+            real()
+        )
+            .prop_map(|(n, id, corner, size, rotation)| (
                 n,
                 ElementSpec::Rect {
                     id,
@@ -113,8 +139,7 @@ fn element() -> impl Strategy<Value = (String, ElementSpec)> {
                     size,
                     rotation
                 }
-            )
-        ),
+            )),
         (box_name(), any::<u16>(), point(), coord())
             .prop_map(|(n, id, center, radius)| (n, ElementSpec::Circle { id, center, radius })),
     ]
@@ -209,7 +234,14 @@ fn doc_spec() -> impl Strategy<Value = DocSpec> {
         proptest::collection::vec(("[a-z]{1,6}", text()), 0..3),
         proptest::collection::vec(("[a-z][a-z/]{0,8}", any::<bool>()), 0..3),
         proptest::collection::vec(
-            (any::<usize>(), any::<u16>(), any::<u16>(), 1u16.., 1u16.., any::<bool>()),
+            (
+                any::<usize>(),
+                any::<u16>(),
+                any::<u16>(),
+                1u16..,
+                1u16..,
+                any::<bool>(),
+            ),
             0..4,
         ),
         proptest::collection::vec(frame(), 0..6),
@@ -410,7 +442,8 @@ fn build_nodes(
                 let id = SequenceId(doc.alloc_id());
                 let mut s = Sequence::new(id, name, DirectionId(doc.alloc_id()));
                 if !frames.is_empty() {
-                    s.directions[0].frames = picks.iter().map(|p| frames[p % frames.len()]).collect();
+                    s.directions[0].frames =
+                        picks.iter().map(|p| frames[p % frames.len()]).collect();
                 }
                 let count = s.directions[0].frames.len();
                 // Points on or past the last frame mean "stop" in ISPRITE (None in the model).

@@ -173,7 +173,10 @@ fn moving_a_box_changes_only_its_bytes() {
     }
     let edited = write(&doc);
     assert_eq!(differing_offsets(&original, &edited), vec![0xD5]);
-    assert_eq!(read(&edited).frames[0].elements[2], doc.frames[0].elements[2]);
+    assert_eq!(
+        read(&edited).frames[0].elements[2],
+        doc.frames[0].elements[2]
+    );
 }
 
 #[test]
@@ -214,7 +217,11 @@ fn rotating_a_graphic_expands_it() {
     let edited = write(&doc);
     let back = read(&edited);
     assert_eq!(back.frames[0].elements[0], doc.frames[0].elements[0]);
-    assert_eq!(edited.len(), 240 + 17, "the simple 13-byte element became a 30-byte one");
+    assert_eq!(
+        edited.len(),
+        240 + 17,
+        "the simple 13-byte element became a 30-byte one"
+    );
 }
 
 #[test]
@@ -241,7 +248,11 @@ fn unknown_chunks_and_elements_survive_an_edit_in_place() {
         .read(&bytes, &ReadContext::default())
         .expect("reads");
     let mut doc = loaded.document;
-    assert_eq!(doc.frames[0].elements.len(), 3, "the unknown element is not shown");
+    assert_eq!(
+        doc.frames[0].elements.len(),
+        3,
+        "the unknown element is not shown"
+    );
     assert_eq!(write(&doc), bytes, "unedited");
     frame(&mut doc, 1).notes = "n".into();
     let edited = write(&doc);
@@ -272,7 +283,10 @@ fn the_texture_is_found_beside_the_file_png_first() {
     let loaded = IspriteFormat
         .read(&vector(), &ReadContext::for_path(&file))
         .unwrap();
-    assert_eq!(loaded.document.images[0].resolved, Some(dir.join("hero.png")));
+    assert_eq!(
+        loaded.document.images[0].resolved,
+        Some(dir.join("hero.png"))
+    );
     assert_eq!(loaded.document.images[0].path, "hero");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -282,7 +296,9 @@ fn every_truncation_is_an_error() {
     let bytes = vector();
     for len in 0..bytes.len() {
         let result = IspriteFormat.read(&bytes[..len], &ReadContext::default());
-        let failure = result.err().unwrap_or_else(|| panic!("{len} bytes read as a file"));
+        let failure = result
+            .err()
+            .unwrap_or_else(|| panic!("{len} bytes read as a file"));
         assert!(!failure.diagnostics.is_empty());
     }
 }
@@ -299,7 +315,10 @@ fn a_per_sequence_rate_and_default_sequence_round_trip_through_met_plus() {
     let back = read(&bytes);
     assert_eq!(back.sequences()[0].frame_rate, Some(24));
     assert_eq!(back.default_sequence, Some(back.sequences()[0].id));
-    assert_eq!(back.metadata.extra, vec![("engine".to_string(), "vr2".to_string())]);
+    assert_eq!(
+        back.metadata.extra,
+        vec![("engine".to_string(), "vr2".to_string())]
+    );
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("seq-fps:Main/Idle"));
 }

@@ -78,7 +78,11 @@ impl Preparer {
                     let mut items = Vec::with_capacity(s.directions.len());
                     for (i, direction) in s.directions.iter().enumerate() {
                         let mut one = s.clone();
-                        one.id = if i == 0 { s.id } else { SequenceId(self.doc.alloc_id()) };
+                        one.id = if i == 0 {
+                            s.id
+                        } else {
+                            SequenceId(self.doc.alloc_id())
+                        };
                         one.name = s.direction_label(i);
                         one.directions = vec![direction.clone()];
                         items.push(TreeItem::Sequence(one));
@@ -227,8 +231,11 @@ impl Preparer {
         for sid in sequence_ids {
             let sequence = self.doc.sequence(sid).expect("listed").clone();
             for (d, direction) in sequence.directions.iter().enumerate() {
-                let frames: Vec<&Frame> =
-                    direction.frames.iter().filter_map(|f| original.get(f)).collect();
+                let frames: Vec<&Frame> = direction
+                    .frames
+                    .iter()
+                    .filter_map(|f| original.get(f))
+                    .collect();
                 if frames.len() != direction.frames.len() {
                     continue;
                 }
@@ -311,7 +318,10 @@ impl Preparer {
                 .collect();
                 self.lose(
                     places.get(&id).cloned().unwrap_or_default(),
-                    format!("per-frame interpolation of {} (ISPRITE has no interpolation settings)", what.join(", ")),
+                    format!(
+                        "per-frame interpolation of {} (ISPRITE has no interpolation settings)",
+                        what.join(", ")
+                    ),
                 );
             }
         }
@@ -449,8 +459,10 @@ impl Preparer {
             })
             .collect();
         let slice_images: Vec<ImageId> = self.doc.slices.iter().map(|s| s.image).collect();
+        // A file image stays while a slice still cuts from it or it was never drawn whole.
         self.doc.images.retain(|i| {
-            i.kind == ImageKind::File && !(used_whole.contains(&i.id) && !slice_images.contains(&i.id))
+            let still_cut = slice_images.contains(&i.id);
+            i.kind == ImageKind::File && (still_cut || !used_whole.contains(&i.id))
         });
         let kept: Vec<ImageId> = self.doc.images.iter().map(|i| i.id).collect();
         self.doc.slices.retain(|s| kept.contains(&s.image));

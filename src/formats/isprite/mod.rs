@@ -75,8 +75,8 @@ impl Format for IspriteFormat {
     }
 
     fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
-        let reading = read::read(bytes, context.dir())
-            .map_err(|diagnostics| ReadFailure { diagnostics })?;
+        let reading =
+            read::read(bytes, context.dir()).map_err(|diagnostics| ReadFailure { diagnostics })?;
         let mut document = reading.document;
         document.original = Some(OriginalSource {
             format: ID.to_string(),

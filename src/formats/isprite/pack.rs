@@ -23,7 +23,13 @@ pub struct Placement {
 /// and each sheet's size. An image larger than a sheet gets a sheet of its own, its own size.
 pub fn place(sizes: &[(u32, u32)]) -> (Vec<Placement>, Vec<(u32, u32)>) {
     let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(sizes[i].1), std::cmp::Reverse(sizes[i].0), i));
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(sizes[i].1),
+            std::cmp::Reverse(sizes[i].0),
+            i,
+        )
+    });
     let mut placements = vec![
         Placement {
             sheet: 0,
@@ -78,7 +84,11 @@ pub fn place(sizes: &[(u32, u32)]) -> (Vec<Placement>, Vec<(u32, u32)>) {
 }
 
 /// Draws the images onto sheets as placed.
-pub fn draw(images: &[&RgbaImage], placements: &[Placement], sheets: &[(u32, u32)]) -> Vec<RgbaImage> {
+pub fn draw(
+    images: &[&RgbaImage],
+    placements: &[Placement],
+    sheets: &[(u32, u32)],
+) -> Vec<RgbaImage> {
     let mut out: Vec<RgbaImage> = sheets
         .iter()
         .map(|&(w, h)| RgbaImage::new(w.max(1), h.max(1)))
@@ -111,7 +121,9 @@ mod tests {
 
     #[test]
     fn images_stay_one_pixel_apart_and_within_sheets() {
-        let sizes: Vec<(u32, u32)> = (0..600).map(|i| (60 + i % 200, 40 + (i * 7) % 200)).collect();
+        let sizes: Vec<(u32, u32)> = (0..600)
+            .map(|i| (60 + i % 200, 40 + (i * 7) % 200))
+            .collect();
         let (placements, sheets) = place(&sizes);
         for (i, p) in placements.iter().enumerate() {
             let (w, h) = sizes[i];
@@ -124,7 +136,10 @@ mod tests {
                 );
             }
         }
-        assert!(sheets.len() >= 2, "600 images of this size need more than one sheet");
+        assert!(
+            sheets.len() >= 2,
+            "600 images of this size need more than one sheet"
+        );
     }
 
     #[test]

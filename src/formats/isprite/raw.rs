@@ -177,7 +177,10 @@ impl RawFile {
         let mut r = Reader::new(bytes, 0);
         let magic = r.take(8, "the magic number")?;
         if magic != MAGIC {
-            return Err(ByteError::new(0, "not an ISPRITE file (no \"ISPRITE \" magic)"));
+            return Err(ByteError::new(
+                0,
+                "not an ISPRITE file (no \"ISPRITE \" magic)",
+            ));
         }
         let size_field = r.u32("the file size")?;
         let major = r.u8("the major version")?;
@@ -230,7 +233,10 @@ impl RawFile {
             ));
         }
         if declared_end < HEADER_LEN {
-            return Err(ByteError::new(8, "the file size is smaller than the header"));
+            return Err(ByteError::new(
+                8,
+                "the file size is smaller than the header",
+            ));
         }
         let mut body = Reader::new(&bytes[HEADER_LEN..declared_end], HEADER_LEN);
         let trailer = bytes[declared_end..].to_vec();
@@ -279,7 +285,9 @@ impl RawFile {
                 Some(ChunkKind::Slices) => {
                     RawChunk::Slices(RawSlices::parse(&mut chunk, diagnostics)?)
                 }
-                Some(ChunkKind::Names) => RawChunk::Names(RawNames::parse(&mut chunk, diagnostics)?),
+                Some(ChunkKind::Names) => {
+                    RawChunk::Names(RawNames::parse(&mut chunk, diagnostics)?)
+                }
                 Some(ChunkKind::Tier) => RawChunk::Tier(RawTier::parse(&mut chunk, diagnostics)?),
                 Some(ChunkKind::Frames) => {
                     RawChunk::Frames(RawFrames::parse(&mut chunk, diagnostics)?)

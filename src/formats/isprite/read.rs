@@ -334,7 +334,9 @@ impl Builder {
     }
 
     fn default_origin(&self, slice: SliceId) -> Point {
-        self.doc.slice(slice).map_or(Point::ZERO, |s| default_origin(&s.rect))
+        self.doc
+            .slice(slice)
+            .map_or(Point::ZERO, |s| default_origin(&s.rect))
     }
 
     fn tier(&mut self, items: &[RawTierItem]) {
@@ -379,8 +381,7 @@ impl Builder {
                     let mut sequence = Sequence::new(id, name, direction);
                     sequence.loop_point = loop_point(raw.loop_point, frames.len());
                     sequence.directions[0].frames = frames;
-                    sequence.follow_up =
-                        (!raw.follow_up.is_empty()).then(|| text(&raw.follow_up));
+                    sequence.follow_up = (!raw.follow_up.is_empty()).then(|| text(&raw.follow_up));
                     self.origins.sequences.insert(id, raw.clone());
                     push_item(&mut stack, TreeItem::Sequence(sequence));
                 }
@@ -453,11 +454,7 @@ pub fn default_origin(rect: &PixelRect) -> Point {
 /// Every sequence by its MET+ path (the first of equal paths wins).
 pub fn sequence_paths(doc: &AnimationSet) -> HashMap<String, SequenceId> {
     let mut out = HashMap::new();
-    fn walk<'a>(
-        group: &'a Group,
-        path: &mut Vec<&'a str>,
-        out: &mut HashMap<String, SequenceId>,
-    ) {
+    fn walk<'a>(group: &'a Group, path: &mut Vec<&'a str>, out: &mut HashMap<String, SequenceId>) {
         for item in &group.items {
             match item {
                 TreeItem::Group(g) => {
@@ -476,9 +473,7 @@ pub fn sequence_paths(doc: &AnimationSet) -> HashMap<String, SequenceId> {
 }
 
 fn is_absolute(path: &str) -> bool {
-    path.starts_with('/')
-        || path.starts_with('\\')
-        || path.as_bytes().get(1) == Some(&b':')
+    path.starts_with('/') || path.starts_with('\\') || path.as_bytes().get(1) == Some(&b':')
 }
 
 /// The image a texture name refers to: the name plus the first image extension found.

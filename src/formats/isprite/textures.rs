@@ -45,7 +45,10 @@ impl RawTextures {
         let stride_at = r.offset();
         let stride = r.u8("the texture stride")?;
         if stride == 0 && count > 0 {
-            return Err(ByteError::new(stride_at, "texture stride 0 leaves no room for the flags"));
+            return Err(ByteError::new(
+                stride_at,
+                "texture stride 0 leaves no room for the flags",
+            ));
         }
         let mut textures = Vec::with_capacity(count.min(r.remaining() / 3));
         for _ in 0..count {
@@ -142,7 +145,10 @@ impl RawSlices {
         if count.saturating_mul(stride as usize) > r.remaining() {
             return Err(ByteError::new(
                 count_at,
-                format!("SLIC claims {count} slices but holds room for {}", r.remaining() / stride as usize),
+                format!(
+                    "SLIC claims {count} slices but holds room for {}",
+                    r.remaining() / stride as usize
+                ),
             ));
         }
         let mut slices = Vec::with_capacity(count);
@@ -199,7 +205,10 @@ impl RawNames {
         if count.saturating_mul(2) > r.remaining() {
             return Err(ByteError::new(
                 count_at,
-                format!("NAME claims {count} names but holds at most {}", r.remaining() / 2),
+                format!(
+                    "NAME claims {count} names but holds at most {}",
+                    r.remaining() / 2
+                ),
             ));
         }
         let mut names = Vec::with_capacity(count);

@@ -9,8 +9,8 @@ use super::frames::{RawElement, RawFrame, RawFrames};
 use super::meta::{META_STRINGS, RawMeta, RawMetaPlus, read_date, write_date};
 use super::raw::{ChunkKind, RawChunk, RawFile, RawHeader};
 use super::read::{
-    DEFAULT_SEQUENCE_KEY, Reading, SEQUENCE_RATE_KEY, class_from_name, default_origin,
-    loop_point, sequence_path,
+    DEFAULT_SEQUENCE_KEY, Reading, SEQUENCE_RATE_KEY, class_from_name, default_origin, loop_point,
+    sequence_path,
 };
 use super::textures::{RawNames, RawSlice, RawSlices, RawTexture, RawTextures, SLICE_LEN};
 use super::tier::{NO_LOOP, RawSequence, RawTier, RawTierItem};
@@ -290,7 +290,10 @@ impl<'a> Writer<'a> {
         if original.is_none() && !has_content {
             return None;
         }
-        let last_used = strings.iter().rposition(|s| !s.is_empty()).map_or(0, |i| i + 1);
+        let last_used = strings
+            .iter()
+            .rposition(|s| !s.is_empty())
+            .map_or(0, |i| i + 1);
         let count = match original {
             Some(o) => o.strings.len().max(last_used),
             None => META_STRINGS,
@@ -307,7 +310,12 @@ impl<'a> Writer<'a> {
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    keep_text(s, original.and_then(|o| o.strings.get(i)).map(|v| v.as_slice()))
+                    keep_text(
+                        s,
+                        original
+                            .and_then(|o| o.strings.get(i))
+                            .map(|v| v.as_slice()),
+                    )
                 })
                 .collect(),
             tail: original.map(|o| o.tail.clone()).unwrap_or_default(),
@@ -352,8 +360,9 @@ impl<'a> Writer<'a> {
         pairs.extend(extras.into_iter().cloned());
         pairs.extend(rates);
         pairs.extend(default);
-        let stored: Vec<&(Vec<u8>, Vec<u8>)> =
-            original.map(|o| o.pairs.iter().collect()).unwrap_or_default();
+        let stored: Vec<&(Vec<u8>, Vec<u8>)> = original
+            .map(|o| o.pairs.iter().collect())
+            .unwrap_or_default();
         Some(RawMetaPlus {
             pairs: pairs
                 .into_iter()
@@ -432,7 +441,10 @@ impl<'a> Writer<'a> {
             };
             let r = slice.rect;
             let fits = |v: i64| (0..=u16::MAX as i64).contains(&v);
-            if !(fits(r.x as i64) && fits(r.y as i64) && fits(r.width as i64) && fits(r.height as i64))
+            if !(fits(r.x as i64)
+                && fits(r.y as i64)
+                && fits(r.width as i64)
+                && fits(r.height as i64))
             {
                 self.lose(
                     Place::document().element(format!("slice {index}")),
@@ -503,7 +515,14 @@ impl<'a> Writer<'a> {
             );
         }
         let mut frames = Vec::new();
-        for (i, id) in s.directions.first().map(|d| d.frames.as_slice()).unwrap_or_default().iter().enumerate() {
+        for (i, id) in s
+            .directions
+            .first()
+            .map(|d| d.frames.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             match self.frame_index.get(id) {
                 Some(index) => frames.push(*index as u32),
                 None => self.lose(
@@ -515,7 +534,9 @@ impl<'a> Writer<'a> {
         let count = frames.len();
         let loop_value = match s.loop_point {
             None => match stored {
-                Some(st) if st.loop_point != NO_LOOP && loop_point(st.loop_point, count).is_none() => {
+                Some(st)
+                    if st.loop_point != NO_LOOP && loop_point(st.loop_point, count).is_none() =>
+                {
                     st.loop_point
                 }
                 _ => NO_LOOP,
@@ -593,12 +614,18 @@ impl<'a> Writer<'a> {
         let hold = match frame.duration {
             FrameDuration::Holds(h) => {
                 if h > u16::MAX as u32 {
-                    self.lose(place.clone(), format!("hold time {h} (at most 65535; 65535 is written)"));
+                    self.lose(
+                        place.clone(),
+                        format!("hold time {h} (at most 65535; 65535 is written)"),
+                    );
                 }
                 h.min(u16::MAX as u32) as u16
             }
             other => {
-                self.lose(place.clone(), format!("duration {other} (written as 1 hold)"));
+                self.lose(
+                    place.clone(),
+                    format!("duration {other} (written as 1 hold)"),
+                );
                 1
             }
         };
@@ -628,7 +655,10 @@ impl<'a> Writer<'a> {
         }
         elements.extend(pending.into_iter().map(|(_, e)| e.clone()));
         if elements.len() > u16::MAX as usize {
-            self.lose(place.clone(), format!("elements past the 65535th of {}", elements.len()));
+            self.lose(
+                place.clone(),
+                format!("elements past the 65535th of {}", elements.len()),
+            );
             elements.truncate(u16::MAX as usize);
         }
         let mut raw = RawFrame {
@@ -650,7 +680,11 @@ impl<'a> Writer<'a> {
         if let Some(index) = stored {
             let decoded = match index {
                 u16::MAX => String::new(),
-                i => self.names.get(i as usize).map(|n| text(n)).unwrap_or_default(),
+                i => self
+                    .names
+                    .get(i as usize)
+                    .map(|n| text(n))
+                    .unwrap_or_default(),
             };
             if decoded == name {
                 return index;
@@ -663,7 +697,10 @@ impl<'a> Writer<'a> {
             return *index;
         }
         if self.names.len() >= u16::MAX as usize {
-            self.lose(place.clone(), format!("element name \"{name}\" (the name table is full)"));
+            self.lose(
+                place.clone(),
+                format!("element name \"{name}\" (the name table is full)"),
+            );
             return u16::MAX;
         }
         let index = self.names.len() as u16;
@@ -680,7 +717,9 @@ impl<'a> Writer<'a> {
             place.clone(),
             format!("{what} {value} px (outside -32768..32767; clamped)"),
         );
-        Fx(value.0.clamp(i16::MIN as i32 * 256, i16::MAX as i32 * 256 + 255))
+        Fx(value
+            .0
+            .clamp(i16::MIN as i32 * 256, i16::MAX as i32 * 256 + 255))
     }
 
     fn real(&mut self, value: f64, what: &str, place: &Place) -> Fx {
@@ -688,7 +727,10 @@ impl<'a> Writer<'a> {
         if fx.to_f64() != value && value.is_finite() {
             self.lose(
                 place.clone(),
-                format!("{what} {value} (ISPRITE stores 1/256 steps; {} is written)", fx.to_f64()),
+                format!(
+                    "{what} {value} (ISPRITE stores 1/256 steps; {} is written)",
+                    fx.to_f64()
+                ),
             );
         }
         self.fixed(fx, what, place)
@@ -742,14 +784,20 @@ impl<'a> Writer<'a> {
                         }
                     },
                     other => {
-                        self.lose(place, format!("graphic from {other:?} (not a slice; dropped)"));
+                        self.lose(
+                            place,
+                            format!("graphic from {other:?} (not a slice; dropped)"),
+                        );
                         return None;
                     }
                 };
                 let origin = match g.origin {
                     Origin::At(p) => p,
                     Origin::SourceAxis => {
-                        self.lose(place.clone(), "the source's own axis as origin (0, 0 is used)");
+                        self.lose(
+                            place.clone(),
+                            "the source's own axis as origin (0, 0 is used)",
+                        );
                         Point::ZERO
                     }
                 };
@@ -769,9 +817,18 @@ impl<'a> Writer<'a> {
                 // A stored expanded graphic stays expanded; otherwise simple when it can be.
                 let expanded_now = stored_marker == Some(EXPANDED_GRAPHIC) || !plain;
                 let (old_mirror, old_extra) = match &stored_body {
-                    Some(Body::Graphic { mirror, expanded, extra, .. }) => (
+                    Some(Body::Graphic {
+                        mirror,
+                        expanded,
+                        extra,
+                        ..
+                    }) => (
                         *mirror,
-                        if expanded.is_some() == expanded_now { extra.clone() } else { Vec::new() },
+                        if expanded.is_some() == expanded_now {
+                            extra.clone()
+                        } else {
+                            Vec::new()
+                        },
                     ),
                     _ => (0, Vec::new()),
                 };
@@ -821,17 +878,35 @@ impl<'a> Writer<'a> {
                     name = class_name;
                 }
                 let (reserved, old_rect_reserved, old_extra) = match (&stored_body, &b.shape) {
-                    (Some(Body::Collision { reserved, shape: RawShape::Rect { reserved: r20, .. }, extra, .. }), Shape::Rect { .. }) => {
-                        (*reserved, *r20, extra.clone())
-                    }
-                    (Some(Body::Collision { reserved, shape: RawShape::Circle { .. }, extra, .. }), Shape::Circle { .. }) => {
-                        (*reserved, 0, extra.clone())
-                    }
+                    (
+                        Some(Body::Collision {
+                            reserved,
+                            shape: RawShape::Rect { reserved: r20, .. },
+                            extra,
+                            ..
+                        }),
+                        Shape::Rect { .. },
+                    ) => (*reserved, *r20, extra.clone()),
+                    (
+                        Some(Body::Collision {
+                            reserved,
+                            shape: RawShape::Circle { .. },
+                            extra,
+                            ..
+                        }),
+                        Shape::Circle { .. },
+                    ) => (*reserved, 0, extra.clone()),
                     (Some(Body::Collision { reserved, .. }), _) => (*reserved, 0, Vec::new()),
                     _ => (0, 0, Vec::new()),
                 };
                 let shape = match &b.shape {
-                    Shape::Rect { x, y, width, height, rotation } => RawShape::Rect {
+                    Shape::Rect {
+                        x,
+                        y,
+                        width,
+                        height,
+                        rotation,
+                    } => RawShape::Rect {
                         corner: self.point(Point { x: *x, y: *y }, "box corner", &place),
                         width: self.fixed(*width, "box width", &place),
                         height: self.fixed(*height, "box height", &place),
