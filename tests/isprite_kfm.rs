@@ -58,6 +58,21 @@ fn converted_kfm_renders_actions_0_and_200_pixel_for_pixel() {
     };
     let written = IspriteFormat.write(&original, &context).expect("converts");
     assert!(!written.companions.is_empty(), "KFM's sprites are packed");
+    // KFM uses AIR default boxes, and one-frame actions that loop (ISPRITE stops on a last
+    // frame instead); nothing else it holds is beyond ISPRITE.
+    assert!(
+        written
+            .losses
+            .iter()
+            .any(|l| l.what.contains("AIR default boxes"))
+    );
+    for loss in &written.losses {
+        assert!(
+            loss.what.contains("AIR default boxes")
+                || loss.what.contains("on or past the last frame"),
+            "unexpected loss: {loss}"
+        );
+    }
     std::fs::write(&out, &written.bytes).unwrap();
     for companion in &written.companions {
         std::fs::write(dir.join(&companion.relative_path), &companion.bytes).unwrap();
@@ -70,7 +85,9 @@ fn converted_kfm_renders_actions_0_and_200_pixel_for_pixel() {
     let converted_pixels = pixels();
     let options = RenderOptions::default();
     for action in ["0", "200"] {
-        let a = original.sequence_by_name(action).expect("KFM has the action");
+        let a = original
+            .sequence_by_name(action)
+            .expect("KFM has the action");
         let b = converted
             .sequence_by_name(action)
             .expect("the action keeps its number as its name");
