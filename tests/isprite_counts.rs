@@ -107,7 +107,9 @@ fn a_chunk_size_past_the_end_fails_at_the_size_field() {
 /// A file holding only a TIER chunk with `depth` nested groups.
 fn nested_groups(depth: usize) -> Vec<u8> {
     let mut bytes = vector()[..24].to_vec();
-    let body: Vec<u8> = std::iter::repeat_n(*b"G\x01\x00a", depth).flatten().collect();
+    let body: Vec<u8> = std::iter::repeat_n(*b"G\x01\x00a", depth)
+        .flatten()
+        .collect();
     bytes.extend_from_slice(b"TIER");
     bytes.extend_from_slice(&(body.len() as u32).to_le_bytes());
     bytes.extend_from_slice(&body);
