@@ -735,6 +735,11 @@ impl<'a> Writer<'a> {
     }
 
     fn point(&mut self, p: Point, what: &str, place: &Place) -> Point {
+        // The axis names are only spelled out when something is lost (the common case is a
+        // point that fits, and this runs for every element of every frame).
+        if fits_fixed(p.x) && fits_fixed(p.y) {
+            return p;
+        }
         Point {
             x: self.fixed(p.x, &format!("{what} x"), place),
             y: self.fixed(p.y, &format!("{what} y"), place),
