@@ -340,10 +340,11 @@ fn large_sprites_spread_over_sheets_of_at_most_2048_pixels() {
             .collect();
         for (i, a) in on_sheet.iter().enumerate() {
             for b in &on_sheet[i + 1..] {
-                let apart = a.x + a.width as i32 + 1 <= b.x
-                    || b.x + b.width as i32 + 1 <= a.x
-                    || a.y + a.height as i32 + 1 <= b.y
-                    || b.y + b.height as i32 + 1 <= a.y;
+                // At least one empty pixel between them on some axis.
+                let apart = a.x + (a.width as i32) < b.x
+                    || b.x + (b.width as i32) < a.x
+                    || a.y + (a.height as i32) < b.y
+                    || b.y + (b.height as i32) < a.y;
                 assert!(apart, "{a:?} and {b:?} are closer than 1 px");
             }
         }

@@ -103,3 +103,28 @@ fn a_chunk_size_past_the_end_fails_at_the_size_field() {
     assert_eq!(offset, Some(0x5C));
     assert!(largest < 4096);
 }
+
+/// A file holding only a TIER chunk with `depth` nested groups.
+fn nested_groups(depth: usize) -> Vec<u8> {
+    let mut bytes = vector()[..24].to_vec();
+    let body: Vec<u8> = std::iter::repeat_n(*b"G\x01\x00a", depth)
+        .flatten()
+        .collect();
+    bytes.extend_from_slice(b"TIER");
+    bytes.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&body);
+    let size = (bytes.len() - 12) as u32;
+    bytes[8..12].copy_from_slice(&size.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn absurdly_deep_group_nesting_is_refused_not_a_stack_overflow() {
+    let (offset, _) = read_watched(&nested_groups(200_000));
+    assert_eq!(offset, Some(24 + 8 + 64 * 4));
+    let loaded = IspriteFormat
+        .read(&nested_groups(64), &ReadContext::default())
+        .expect("64 levels are fine");
+    // The open groups are closed at the end, with a warning.
+    assert_eq!(loaded.diagnostics.len(), 1);
+}

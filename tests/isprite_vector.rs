@@ -322,3 +322,32 @@ fn a_per_sequence_rate_and_default_sequence_round_trip_through_met_plus() {
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("seq-fps:Main/Idle"));
 }
+
+#[test]
+fn saving_into_another_folder_rebases_the_textures_it_found() {
+    let root = std::env::temp_dir().join(format!("sprat-isprite-move-{}", std::process::id()));
+    let (from, to) = (root.join("art"), root.join("out"));
+    std::fs::create_dir_all(&from).unwrap();
+    std::fs::create_dir_all(&to).unwrap();
+    std::fs::write(from.join("hero.png"), b"x").unwrap();
+    let loaded = IspriteFormat
+        .read(&vector(), &ReadContext::for_path(from.join("a.isprite")))
+        .unwrap();
+    let written = IspriteFormat
+        .write(
+            &loaded.document,
+            &WriteContext::for_path(to.join("a.isprite")),
+        )
+        .unwrap();
+    let back = read(&written.bytes);
+    assert_eq!(back.images[0].path, "../art/hero");
+    // Saved beside the original, nothing changes.
+    let same = IspriteFormat
+        .write(
+            &loaded.document,
+            &WriteContext::for_path(from.join("b.isprite")),
+        )
+        .unwrap();
+    assert_eq!(same.bytes, vector());
+    std::fs::remove_dir_all(&root).unwrap();
+}

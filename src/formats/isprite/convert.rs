@@ -41,8 +41,15 @@ pub fn prepare(
     p.boxes();
     p.frame_extras();
     p.graphics(context)?;
-    if !native {
-        p.texture_paths(context);
+    let moved = document
+        .original
+        .as_ref()
+        .and_then(|o| o.path.as_deref())
+        .and_then(std::path::Path::parent)
+        .zip(context.dir())
+        .is_some_and(|(from, to)| from != to);
+    if !native || moved {
+        p.texture_paths(context, native);
     }
     Ok(Prepared {
         document: p.doc,
@@ -459,21 +466,29 @@ impl Preparer {
             })
             .collect();
         let slice_images: Vec<ImageId> = self.doc.slices.iter().map(|s| s.image).collect();
+        // A file image stays while a slice still cuts from it or it was never drawn whole.
         self.doc.images.retain(|i| {
-            i.kind == ImageKind::File
-                && !(used_whole.contains(&i.id) && !slice_images.contains(&i.id))
+            let still_cut = slice_images.contains(&i.id);
+            i.kind == ImageKind::File && (still_cut || !used_whole.contains(&i.id))
         });
         let kept: Vec<ImageId> = self.doc.images.iter().map(|i| i.id).collect();
         self.doc.slices.retain(|s| kept.contains(&s.image));
         Ok(())
     }
 
-    /// Texture names carry no extension and are relative to the written file.
-    fn texture_paths(&mut self, context: &WriteContext) {
+    /// Texture names carry no extension and are relative to the written file. A document
+    /// read from ISPRITE and saved to another folder only rebases the textures it found (their
+    /// stored names have no extension to strip).
+    fn texture_paths(&mut self, context: &WriteContext, native: bool) {
         for image in &mut self.doc.images {
-            if let (Some(dir), Some(resolved)) = (context.dir(), &image.resolved)
-                && let Some(relative) = relative_to(dir, resolved)
-            {
+            let rebased = match (context.dir(), &image.resolved) {
+                (Some(dir), Some(resolved)) => relative_to(dir, resolved),
+                _ => None,
+            };
+            if native && rebased.is_none() {
+                continue;
+            }
+            if let Some(relative) = rebased {
                 image.path = relative;
             }
             let lower = image.path.to_ascii_lowercase();

@@ -83,7 +83,8 @@ pub fn place(sizes: &[(u32, u32)]) -> (Vec<Placement>, Vec<(u32, u32)>) {
     (placements, sheets)
 }
 
-/// Draws the images onto sheets as placed.
+/// Draws the images onto sheets as placed (row by row: placements never overlap, so every
+/// row is a plain copy).
 pub fn draw(
     images: &[&RgbaImage],
     placements: &[Placement],
@@ -94,16 +95,32 @@ pub fn draw(
         .map(|&(w, h)| RgbaImage::new(w.max(1), h.max(1)))
         .collect();
     for (image, p) in images.iter().zip(placements) {
-        image::imageops::replace(&mut out[p.sheet], *image, p.x as i64, p.y as i64);
+        let sheet = &mut out[p.sheet];
+        let sheet_row = sheet.width() as usize * 4;
+        let row = image.width() as usize * 4;
+        let left = p.x as usize * 4;
+        let buffer: &mut [u8] = sheet;
+        for (y, source) in image.as_raw().chunks_exact(row.max(1)).enumerate() {
+            let start = (p.y as usize + y) * sheet_row + left;
+            buffer[start..start + row].copy_from_slice(source);
+        }
     }
     out
 }
 
-/// PNG bytes of a sheet.
+/// PNG bytes of a sheet (fast compression: sheets are rewritten on every conversion).
 pub fn png(sheet: &RgbaImage) -> Result<Vec<u8>, image::ImageError> {
-    let mut bytes = std::io::Cursor::new(Vec::new());
-    sheet.write_to(&mut bytes, image::ImageFormat::Png)?;
-    Ok(bytes.into_inner())
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut bytes = Vec::new();
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            sheet.as_raw(),
+            sheet.width(),
+            sheet.height(),
+            image::ExtendedColorType::Rgba8,
+        )?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -140,6 +157,21 @@ mod tests {
             sheets.len() >= 2,
             "600 images of this size need more than one sheet"
         );
+    }
+
+    #[test]
+    fn drawn_sheets_hold_each_image_at_its_place() {
+        let a = RgbaImage::from_fn(3, 2, |x, y| image::Rgba([x as u8, y as u8, 1, 255]));
+        let b = RgbaImage::from_fn(2, 4, |x, y| image::Rgba([x as u8, y as u8, 2, 255]));
+        let (placements, sheets) = place(&[(3, 2), (2, 4)]);
+        let drawn = draw(&[&a, &b], &placements, &sheets);
+        for (image, p) in [(&a, placements[0]), (&b, placements[1])] {
+            for (x, y, pixel) in image.enumerate_pixels() {
+                assert_eq!(drawn[p.sheet].get_pixel(p.x + x, p.y + y), pixel);
+            }
+        }
+        let decoded = image::load_from_memory(&png(&drawn[0]).unwrap()).unwrap();
+        assert_eq!(decoded.to_rgba8(), drawn[0]);
     }
 
     #[test]

@@ -263,7 +263,11 @@ impl Builder {
                 let (origin, t) = match expanded {
                     Some((origin, t)) => (origin, t),
                     None => (
-                        self.default_origin(slice_id),
+                        // Slices are in the model in file order, so the index finds it.
+                        self.doc
+                            .slices
+                            .get(slice as usize)
+                            .map_or(Point::ZERO, |s| default_origin(&s.rect)),
                         super::elements::Transform::default(),
                     ),
                 };
@@ -331,12 +335,6 @@ impl Builder {
                 SliceId(u64::MAX - index as u64)
             }
         }
-    }
-
-    fn default_origin(&self, slice: SliceId) -> Point {
-        self.doc
-            .slice(slice)
-            .map_or(Point::ZERO, |s| default_origin(&s.rect))
     }
 
     fn tier(&mut self, items: &[RawTierItem]) {

@@ -11,6 +11,9 @@ pub const SEQUENCE: u8 = b'S';
 pub const CLOSE: u8 = b'C';
 /// The loop point that means "stop at the end".
 pub const NO_LOOP: u32 = u32::MAX;
+/// The deepest group nesting read; deeper trees are refused so that walking the tree (which
+/// the model does recursively) cannot exhaust the stack.
+pub const MAX_DEPTH: usize = 64;
 
 /// A sequence as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,10 +52,18 @@ impl RawTier {
     /// Parses the chunk body.
     pub fn parse(r: &mut Reader, diagnostics: &mut Vec<Diagnostic>) -> Result<RawTier, ByteError> {
         let mut items = Vec::new();
+        let mut depth = 0usize;
         while let Some(marker) = r.peek() {
             let at = r.offset();
             match marker {
                 GROUP => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Err(ByteError::new(
+                            at,
+                            format!("groups are nested deeper than {MAX_DEPTH} levels"),
+                        ));
+                    }
                     r.u8("a group marker")?;
                     let name = r.string("a group name")?;
                     warn_truncated(diagnostics, name.truncated, name.at);
@@ -65,6 +76,7 @@ impl RawTier {
                         "an \"S\" too short to be a sequence is read as a group close (decision D3)",
                     ));
                     items.push(RawTierItem::Close(marker));
+                    depth = depth.saturating_sub(1);
                 }
                 SEQUENCE => {
                     r.u8("a sequence marker")?;
@@ -98,6 +110,7 @@ impl RawTier {
                 CLOSE => {
                     r.u8("a closing marker")?;
                     items.push(RawTierItem::Close(marker));
+                    depth = depth.saturating_sub(1);
                 }
                 other => {
                     diagnostics.push(Diagnostic::warning_at_byte(

@@ -575,15 +575,13 @@ impl<'a> Writer<'a> {
         let mut membership: HashMap<u32, (usize, bool)> = HashMap::new();
         for (n, item) in tier.items.iter().enumerate() {
             if let RawTierItem::Sequence(s) = item {
-                let mut seen_here = Vec::new();
                 for (position, f) in s.frames.iter().enumerate() {
-                    let is_loop = position as u32 == s.loop_point;
                     let entry = membership.entry(*f).or_insert((n, false));
-                    if entry.0 != n && !seen_here.contains(f) {
+                    if entry.0 != n {
+                        // Used by a second sequence: shared.
                         entry.0 = usize::MAX;
                     }
-                    entry.1 |= is_loop;
-                    seen_here.push(*f);
+                    entry.1 |= position as u32 == s.loop_point;
                 }
             }
         }
@@ -724,7 +722,7 @@ impl<'a> Writer<'a> {
 
     fn real(&mut self, value: f64, what: &str, place: &Place) -> Fx {
         let fx = Fx::from_f64(value);
-        if fx.to_f64() != value && value.is_finite() {
+        if fx.to_f64() != value {
             self.lose(
                 place.clone(),
                 format!(
@@ -737,6 +735,11 @@ impl<'a> Writer<'a> {
     }
 
     fn point(&mut self, p: Point, what: &str, place: &Place) -> Point {
+        // The axis names are only spelled out when something is lost (the common case is a
+        // point that fits, and this runs for every element of every frame).
+        if fits_fixed(p.x) && fits_fixed(p.y) {
+            return p;
+        }
         Point {
             x: self.fixed(p.x, &format!("{what} x"), place),
             y: self.fixed(p.y, &format!("{what} y"), place),
