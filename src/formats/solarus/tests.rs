@@ -343,3 +343,19 @@ fn per_frame_durations_and_extras_are_reported_as_losses() {
         ]
     );
 }
+
+#[test]
+fn comments_before_an_animation_go_with_it() {
+    let text = "-- file header\nanimation{ name = \"a\", src_image = \"i.png\", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n\n-- about b\nanimation{ name = \"b\", src_image = \"i.png\", directions = { { x = 8, y = 0, frame_width = 8, frame_height = 8 } } }\n-- end\n";
+    let mut doc = read_lua(text).document;
+    // Delete "a": b keeps its comment, the header and the end comment stay.
+    doc.root.items.remove(0);
+    doc.default_sequence = None;
+    let out = SolarusLuaFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.bytes).unwrap(),
+        "-- file header\n-- about b\nanimation{ name = \"b\", src_image = \"i.png\", directions = { { x = 8, y = 0, frame_width = 8, frame_height = 8 } } }\n-- end\n"
+    );
+}
