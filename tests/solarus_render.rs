@@ -140,7 +140,10 @@ fn compare_with_golden(name: &str, digests: &str, strips: &[RgbaImage]) {
         return;
     }
     let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display())
+        panic!(
+            "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+            path.display()
+        )
     });
     assert_eq!(golden.trim_end(), digests, "{} changed", path.display());
 }
@@ -267,6 +270,11 @@ fn an_animation_without_loop_disappears_after_its_last_frame() {
     player.seek_time(&document, Duration::from_millis(360));
     assert!(!player.visible());
     let scene = Scene::playing(&document, &player, Default::default()).unwrap();
-    let picture = render(&document, &scene, &ImageStore::new(), &RenderOptions::default());
+    let picture = render(
+        &document,
+        &scene,
+        &ImageStore::new(),
+        &RenderOptions::default(),
+    );
     assert!(picture.pixels().all(|p| p.0[3] == 0));
 }
