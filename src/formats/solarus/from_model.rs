@@ -93,7 +93,7 @@ fn millis(duration: FrameDuration, frame_rate: Option<u32>) -> (u32, bool) {
                 let rounded = (scaled + denominator / 2) / denominator;
                 (
                     rounded.min(u32::MAX as u128) as u32,
-                    scaled % denominator == 0,
+                    scaled.is_multiple_of(denominator),
                 )
             }
             None => (0, false),

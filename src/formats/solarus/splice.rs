@@ -59,15 +59,33 @@ pub fn edited(
         "\n"
     };
     let last = entries.len() - 1;
-    // The separator to use between animations: the file's own, where it has one.
-    let default_separator: Vec<u8> = if entries.len() > 1 {
-        original[entries[0].span.end..entries[1].span.start].to_vec()
-    } else {
-        syntax.separator().replace('\n', newline).into_bytes()
+    // Comments just before an animation belong to it: they move and disappear with it. The
+    // first animation's are part of the file's header, which always stays.
+    let lead_start: Vec<usize> = (0..entries.len())
+        .map(|i| {
+            if i == 0 {
+                return entries[0].span.start;
+            }
+            let gap_start = entries[i - 1].span.end;
+            original[gap_start..entries[i].span.start]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .map_or(entries[i].span.start, |p| gap_start + p)
+        })
+        .collect();
+    // The separator to use between animations: the file's own spacing, where it has some
+    // (never a comment, which belongs to the animation it was written beside).
+    let file_separator = (entries.len() > 1)
+        .then(|| &original[entries[0].span.end..lead_start[1]])
+        .filter(|gap| gap.iter().all(u8::is_ascii_whitespace) && gap.contains(&b'\n'));
+    let default_separator: Vec<u8> = match file_separator {
+        Some(gap) => gap.to_vec(),
+        None => syntax.separator().replace('\n', newline).into_bytes(),
     };
     let gap_after = |i: usize| -> Option<&[u8]> {
-        (i < last).then(|| &original[entries[i].span.end..entries[i + 1].span.start])
+        (i < last).then(|| &original[entries[i].span.end..lead_start[i + 1]])
     };
+    let whole = |i: usize| original[lead_start[i]..entries[i].span.end].to_vec();
     let entry_of = |id: SequenceId| made.iter().position(|m| *m == Some(id));
 
     // The pieces in output order: (text, separator that followed it in the file, if any).
@@ -84,24 +102,25 @@ pub fn edited(
         let source = entry_of(*id);
         if let Some(i) = source {
             for k in take_kept_out_before(i, &mut kept_out) {
-                pieces.push((original[entries[k].span.clone()].to_vec(), gap_after(k)));
+                pieces.push((whole(k), gap_after(k)));
             }
         }
         match source {
-            Some(i) if entries[i].data == *data => {
-                pieces.push((original[entries[i].span.clone()].to_vec(), gap_after(i)));
+            Some(i) if entries[i].data == *data => pieces.push((whole(i), gap_after(i))),
+            Some(i) => {
+                let mut text = original[lead_start[i]..entries[i].span.start].to_vec();
+                text.extend_from_slice(
+                    syntax
+                        .changed_animation(original, &entries[i], data, newline)
+                        .as_bytes(),
+                );
+                pieces.push((text, gap_after(i)));
             }
-            Some(i) => pieces.push((
-                syntax
-                    .changed_animation(original, &entries[i], data, newline)
-                    .into_bytes(),
-                gap_after(i),
-            )),
             None => pieces.push((syntax.new_animation(data, newline).into_bytes(), None)),
         }
     }
     for k in take_kept_out_before(usize::MAX, &mut kept_out) {
-        pieces.push((original[entries[k].span.clone()].to_vec(), gap_after(k)));
+        pieces.push((whole(k), gap_after(k)));
     }
 
     let mut out = original[..first.span.start].to_vec();

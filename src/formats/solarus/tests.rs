@@ -343,3 +343,41 @@ fn per_frame_durations_and_extras_are_reported_as_losses() {
         ]
     );
 }
+
+#[test]
+fn comments_before_an_animation_go_with_it() {
+    let text = "-- file header\nanimation{ name = \"a\", src_image = \"i.png\", directions = { { x = 0, y = 0, frame_width = 8, frame_height = 8 } } }\n\n-- about b\nanimation{ name = \"b\", src_image = \"i.png\", directions = { { x = 8, y = 0, frame_width = 8, frame_height = 8 } } }\n-- end\n";
+    let mut doc = read_lua(text).document;
+    // Delete "a": b keeps its comment, the header and the end comment stay.
+    doc.root.items.remove(0);
+    doc.default_sequence = None;
+    let out = SolarusLuaFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.bytes).unwrap(),
+        "-- file header\n-- about b\nanimation{ name = \"b\", src_image = \"i.png\", directions = { { x = 8, y = 0, frame_width = 8, frame_height = 8 } } }\n-- end\n"
+    );
+}
+
+#[test]
+fn unknown_lua_fields_survive_an_edit_of_their_animation() {
+    let text = "animation{\n  name = \"a\",\n  src_image = \"i.png\",\n  frame_delay = 100,\n  tag = { \"x\", 1 },\n  directions = {\n    { x = 0, y = 0, frame_width = 8, frame_height = 8, origin_x = 0, origin_y = 0 },\n  },\n}\n";
+    let loaded = read_lua(text);
+    assert_eq!(loaded.diagnostics.len(), 1);
+    assert_eq!(at(&loaded.diagnostics[0]), (5, 3));
+    assert!(
+        loaded.diagnostics[0]
+            .message
+            .contains("unknown field 'tag'")
+    );
+    let mut doc = loaded.document;
+    set_delay(&mut doc, "a", 120);
+    let out = SolarusLuaFormat
+        .write(&doc, &WriteContext::default())
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.bytes).unwrap(),
+        text.replace("frame_delay = 100", "frame_delay = 120")
+    );
+}
