@@ -4,9 +4,12 @@
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
 pub mod assets;
+pub mod cli;
 pub mod export;
+pub mod edit;
 pub mod formats;
 pub mod model;
 pub mod pixels;
 pub mod playback;
 pub mod render;
+pub mod session;

@@ -141,7 +141,7 @@ pub struct SourceImage {
     #[serde(skip)]
     pub resolved: Option<PathBuf>,
     /// What kind of source it is.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_file")]
     pub kind: ImageKind,
     /// Draw with nearest-neighbour filtering (pixel art).
     #[serde(default = "yes")]
@@ -150,6 +150,10 @@ pub struct SourceImage {
 
 fn yes() -> bool {
     true
+}
+
+fn is_file(kind: &ImageKind) -> bool {
+    *kind == ImageKind::File
 }
 
 /// A rectangle in image pixels.
@@ -176,7 +180,7 @@ pub struct Slice {
     /// texture footprint is height × width.
     pub rect: PixelRect,
     /// Stored rotated 90° clockwise on the image (ISPRITE packing); shown rotated back.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rotated: bool,
 }
 
@@ -242,6 +246,11 @@ pub struct AnimationSet {
     /// The bytes this set was read from and by which format; not saved.
     #[serde(skip)]
     pub original: Option<OriginalSource>,
+    /// Other files read together with the main one, with their bytes (the `.air` a character
+    /// `.def` names), so the main format's writer can save them keeping every byte the user did
+    /// not edit; not saved.
+    #[serde(skip)]
+    pub companion_originals: Vec<OriginalSource>,
 }
 
 impl Default for AnimationSet {
@@ -267,6 +276,7 @@ impl AnimationSet {
             default_sequence: None,
             next_id: 1,
             original: None,
+            companion_originals: Vec::new(),
         }
     }
 

@@ -1,0 +1,200 @@
+//! An AIR syntax tree to the document model, and the values of a model frame as AIR sees them.
+//!
+//! One action becomes one [`Sequence`] named by its number in decimal; one frame line becomes
+//! one [`Frame`] holding one SFF [`Graphic`] and its Clsn boxes. Ids are handed out in file
+//! order, so reading the same bytes into a set prepared the same way gives the same ids (the
+//! writer relies on this to find what the user edited).
+
+use super::air_syntax::{AirSyntax, ClsnGroup, FrameValues, InterpolateKind};
+use crate::formats::Subject;
+use crate::model::{
+    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DirectionId, Element,
+    ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource, ImageId,
+    Origin, Point, Sequence, SequenceId, TreeItem,
+};
+
+/// Which model object each action and frame line became.
+#[derive(Clone, Debug, Default)]
+pub struct SyntaxMap {
+    /// The sequence of each action, in file order.
+    pub sequences: Vec<SequenceId>,
+    /// The frames of each action, in file order.
+    pub frames: Vec<Vec<FrameId>>,
+}
+
+/// Adds the actions of `syntax` to `set` as sequences drawing from the SFF `archive`.
+/// Diagnostics about actions and frames get their subject.
+pub fn add_to_model(
+    syntax: &mut AirSyntax,
+    set: &mut AnimationSet,
+    archive: ImageId,
+) -> SyntaxMap {
+    let mut map = SyntaxMap::default();
+    for action in &syntax.actions {
+        let sequence_id = SequenceId(set.alloc_id());
+        let direction_id = DirectionId(set.alloc_id());
+        let mut sequence = Sequence::new(sequence_id, action.number.to_string(), direction_id);
+        let mut frame_ids = Vec::with_capacity(action.frames.len());
+        for frame in &action.frames {
+            let id = FrameId(set.alloc_id());
+            let model = frame_to_model(set, archive, &frame.values, &frame.clsn, frame);
+            set.frames.insert(id, model);
+            frame_ids.push(id);
+        }
+        sequence.directions[0].frames = frame_ids.clone();
+        sequence.loop_point = Some(action.loop_frame);
+        set.root.items.push(TreeItem::Sequence(sequence));
+        map.sequences.push(sequence_id);
+        map.frames.push(frame_ids);
+    }
+    attach_subjects(syntax, &map);
+    map
+}
+
+/// Gives each diagnostic inside an action the action (or frame) as subject.
+fn attach_subjects(syntax: &mut AirSyntax, map: &SyntaxMap) {
+    for diagnostic in syntax.diagnostics.iter_mut() {
+        let crate::formats::Location::Text { line, .. } = diagnostic.location else {
+            continue;
+        };
+        let line = line as usize - 1;
+        let Some(a) = syntax
+            .actions
+            .iter()
+            .position(|a| a.header <= line && line < a.end)
+        else {
+            continue;
+        };
+        let action = &syntax.actions[a];
+        let frame = action.frames.iter().position(|f| f.lead <= line && line <= f.line);
+        diagnostic.subject = Some(match frame {
+            Some(index) => Subject::Frame {
+                sequence: map.sequences[a],
+                direction: 0,
+                index,
+                frame: map.frames[a][index],
+            },
+            None => Subject::Sequence(map.sequences[a]),
+        });
+    }
+}
+
+fn frame_to_model(
+    set: &mut AnimationSet,
+    archive: ImageId,
+    values: &FrameValues,
+    clsn: &[ClsnGroup],
+    syntax: &super::air_syntax::FrameSyntax,
+) -> Frame {
+    let duration = if values.ticks < 0 {
+        FrameDuration::Forever
+    } else {
+        FrameDuration::Ticks(values.ticks as u32)
+    };
+    let mut frame = Frame::new(duration);
+    for &(_, kind) in &syntax.interpolations {
+        match kind {
+            InterpolateKind::Offset => frame.interpolation.offset = true,
+            InterpolateKind::Blend => frame.interpolation.blend = true,
+            InterpolateKind::Scale => frame.interpolation.scale = true,
+            InterpolateKind::Angle => frame.interpolation.angle = true,
+        }
+    }
+    frame.elements.push(Element {
+        id: ElementId(set.alloc_id()),
+        name: String::new(),
+        kind: ElementKind::Graphic(graphic_from_values(archive, values)),
+    });
+    // A class declared twice before one frame: the later declaration counts.
+    let counted: Vec<&ClsnGroup> = clsn
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| !clsn[i + 1..].iter().any(|later| later.class == g.class))
+        .map(|(_, g)| g)
+        .collect();
+    for group in counted {
+        let class = class_of(group.class);
+        frame.box_declarations.push(BoxDeclaration {
+            class: class.clone(),
+            scope: if group.default {
+                BoxScope::FromHereOn
+            } else {
+                BoxScope::ThisFrame
+            },
+        });
+        for line in &group.boxes {
+            let [left, top, right, bottom] = line.corners;
+            frame.elements.push(Element {
+                id: ElementId(set.alloc_id()),
+                name: String::new(),
+                kind: ElementKind::Box(CollisionBox::rect_from_corners(
+                    class.clone(),
+                    Point { x: left, y: top },
+                    Point {
+                        x: right,
+                        y: bottom,
+                    },
+                )),
+            });
+        }
+    }
+    frame
+}
+
+/// The model class of `ClsnN`.
+pub fn class_of(number: u8) -> BoxClass {
+    if number == 1 {
+        BoxClass::Hit
+    } else {
+        BoxClass::Hurt
+    }
+}
+
+/// The graphic a frame line describes.
+pub fn graphic_from_values(archive: ImageId, values: &FrameValues) -> Graphic {
+    let mut graphic = Graphic::new(
+        GraphicSource::SffSprite {
+            archive,
+            group: values.group,
+            image: values.image,
+        },
+        Point {
+            x: values.x,
+            y: values.y,
+        },
+        Origin::SourceAxis,
+    );
+    graphic.flip_h = values.flip_h;
+    graphic.flip_v = values.flip_v;
+    graphic.blend = values.blend;
+    graphic.scale_x = values.scale_x;
+    graphic.scale_y = values.scale_y;
+    // AIR turns counter-clockwise, the model clockwise. `0.0 - a` keeps 0 a positive zero.
+    graphic.rotation = 0.0 - values.angle;
+    graphic
+}
+
+/// The frame-line values of a graphic and a duration (the inverse of [`graphic_from_values`]).
+/// `None` for the sprite means a blank frame.
+pub fn values_from_graphic(graphic: Option<&Graphic>, ticks: i64) -> FrameValues {
+    let mut values = FrameValues {
+        ticks,
+        ..FrameValues::default()
+    };
+    let Some(graphic) = graphic else {
+        return values;
+    };
+    if let GraphicSource::SffSprite { group, image, .. } = graphic.source {
+        values.group = group;
+        values.image = image;
+    }
+    values.x = graphic.position.x;
+    values.y = graphic.position.y;
+    values.flip_h = graphic.flip_h;
+    values.flip_v = graphic.flip_v;
+    values.blend = graphic.blend;
+    values.scale_x = graphic.scale_x;
+    values.scale_y = graphic.scale_y;
+    values.angle = 0.0 - graphic.rotation;
+    values
+}

@@ -1,0 +1,39 @@
+//! What `sprat check` says about a `.def` or an `.air`, for the command line and the editor.
+
+use super::format::{AirFormat, DefFormat};
+use crate::formats::{Diagnostic, Format, Location, ReadContext, Severity};
+use std::path::Path;
+
+/// Every diagnostic about the file at `path` and the files it names (the `.air` of a
+/// character `.def`, its `.sff` and `.act` files), in file order: errors that stop the read and
+/// the warnings of a successful one. A `.def` is read as a definition file, anything else as AIR.
+pub fn check_file(path: &Path) -> Vec<Diagnostic> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return vec![Diagnostic::new(
+                Severity::Error,
+                Location::File,
+                format!("cannot read the file: {e}"),
+            )];
+        }
+    };
+    let is_def = path
+        .extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("def"));
+    let format: &dyn Format = if is_def { &DefFormat } else { &AirFormat };
+    let mut diagnostics = match format.read(&bytes, &ReadContext::for_path(path)) {
+        Ok(loaded) => loaded.diagnostics,
+        Err(failure) => failure.diagnostics,
+    };
+    diagnostics.sort_by_key(|d| (d.file.clone(), position(&d.location)));
+    diagnostics
+}
+
+fn position(location: &Location) -> (u64, u64) {
+    match *location {
+        Location::File => (0, 0),
+        Location::Text { line, column } => (u64::from(line), u64::from(column)),
+        Location::Byte(offset) => (offset, 0),
+    }
+}

@@ -1,0 +1,300 @@
+//! The two M.U.G.E.N formats Sprat opens and saves: `.air` files and `.def` files.
+//!
+//! How a character `.def` fits the [`Format`] trait: the document's `original` is the `.def`
+//! (which Sprat never edits), and the `.air` it names is kept in
+//! [`AnimationSet::companion_originals`]. Saving writes the `.def` back unchanged as the main
+//! file and the `.air`, rewritten only where edited, as a [`CompanionFile`] at the path the
+//! `.def` spells. A `.def` that holds actions itself (lifebar `fight.def`, stages, storyboards)
+//! is read and saved as AIR text: its other sections are copied as they are.
+
+use super::air_model::add_to_model;
+use super::air_syntax::parse_air;
+use super::air_write::write_air;
+use super::def::{is_action_section, parse_def, path_text};
+use super::lexis::{split_lines, trim};
+use super::sources;
+use crate::formats::paths::normalise;
+use crate::formats::{
+    Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
+    Severity, Sniff, WriteContext, WriteError, Written,
+};
+use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
+use std::sync::Arc;
+
+/// The id of [`AirFormat`].
+pub const AIR_ID: &str = "mugen-air";
+/// The id of [`DefFormat`].
+pub const DEF_ID: &str = "mugen-def";
+
+/// M.U.G.E.N animation text (`.air`).
+pub struct AirFormat;
+
+/// M.U.G.E.N definition files (`.def`): characters, effects, stages, storyboards, lifebars.
+pub struct DefFormat;
+
+fn capabilities() -> Capabilities {
+    Capabilities {
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        directions: false,
+        boxes: true,
+        circles: false,
+        rotated_boxes: false,
+        points: false,
+        layered_graphics: false,
+        transforms: true,
+        blending: true,
+        frame_text: false,
+        groups: false,
+        subpixel: false,
+    }
+}
+
+/// The section names of a text, lowercased, in order (a cheap look for sniffing).
+fn section_names(bytes: &[u8]) -> Vec<String> {
+    split_lines(bytes)
+        .iter()
+        .filter(|l| !l.is_blank() && bytes[l.code.0] == b'[')
+        .map(|l| {
+            let code = &bytes[l.code_range()];
+            let close = code.iter().position(|&b| b == b']').unwrap_or(code.len());
+            let (s, e) = trim(bytes, l.code.0 + 1..l.code.0 + close);
+            let name = String::from_utf8_lossy(&bytes[s..e]).to_lowercase();
+            name.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
+impl Format for AirFormat {
+    fn id(&self) -> &'static str {
+        AIR_ID
+    }
+
+    fn name(&self) -> &'static str {
+        "M.U.G.E.N animation (AIR)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["air"]
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        capabilities()
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> Sniff {
+        let names = section_names(bytes);
+        let actions = names.iter().filter(|n| is_action_section(n)).count();
+        match (actions, names.len() - actions) {
+            (0, _) => Sniff::No,
+            (_, 0) => Sniff::Yes,
+            _ => Sniff::Maybe,
+        }
+    }
+
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        let mut document = AnimationSet::new();
+        let archive = ImageId(document.alloc_id());
+        let (sprites, mut diagnostics) = sources::for_air(context.path.as_deref());
+        document.images.push(sprites.image(archive));
+        let mut syntax = parse_air(bytes, true);
+        add_to_model(&mut syntax, &mut document, archive);
+        diagnostics.splice(0..0, syntax.diagnostics);
+        document.original = Some(OriginalSource {
+            format: AIR_ID.into(),
+            bytes: Arc::new(bytes.to_vec()),
+            path: context.path.clone(),
+        });
+        Ok(Loaded {
+            document,
+            diagnostics,
+        })
+    }
+
+    fn write(&self, document: &AnimationSet, _: &WriteContext) -> Result<Written, WriteError> {
+        let baseline = air_baseline(document);
+        let output = write_air(document, baseline);
+        Ok(Written {
+            bytes: output.bytes,
+            losses: output.losses,
+            companions: Vec::new(),
+        })
+    }
+}
+
+/// The AIR text a document was read from: the `.air` itself, or the `.air` a `.def` named.
+fn air_baseline(document: &AnimationSet) -> Option<&Arc<Vec<u8>>> {
+    document
+        .original
+        .iter()
+        .chain(&document.companion_originals)
+        .find(|o| o.format == AIR_ID)
+        .map(|o| &o.bytes)
+}
+
+impl Format for DefFormat {
+    fn id(&self) -> &'static str {
+        DEF_ID
+    }
+
+    fn name(&self) -> &'static str {
+        "M.U.G.E.N definition (.def)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["def"]
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        capabilities()
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> Sniff {
+        let names = section_names(bytes);
+        let known = ["info", "files", "bgdef", "scenedef"];
+        if names.iter().any(|n| known.contains(&n.as_str())) {
+            Sniff::Yes
+        } else if names.iter().any(|n| !is_action_section(n)) {
+            Sniff::Maybe
+        } else {
+            Sniff::No
+        }
+    }
+
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        let def = parse_def(bytes);
+        let mut document = AnimationSet::new();
+        let archive = ImageId(document.alloc_id());
+        let dir = context.dir();
+        let (sprites, mut diagnostics) = sources::from_def(&def, bytes, dir);
+        document.images.push(sprites.image(archive));
+        let anim = def.anim().filter(|_| !def.has_actions());
+        if let Some(anim) = anim {
+            let spelled = path_text(&anim.value);
+            let line = def.lines[anim.line];
+            let location = Location::Text {
+                line: anim.line as u32 + 1,
+                column: super::lexis::column_of(bytes, &line, line.code.0),
+            };
+            match dir {
+                None => diagnostics.push(Diagnostic::new(
+                    Severity::Info,
+                    location,
+                    format!("the animations in {spelled} are not read: the .def was not opened from a folder"),
+                )),
+                Some(dir) => {
+                    let path = normalise(&dir.join(&spelled));
+                    match std::fs::read(&path) {
+                        Ok(air) => {
+                            let mut syntax = parse_air(&air, true);
+                            add_to_model(&mut syntax, &mut document, archive);
+                            let file = spelled.clone();
+                            diagnostics.extend(syntax.diagnostics.into_iter().map(|d| d.in_file(file.clone())));
+                            document.companion_originals.push(OriginalSource {
+                                format: AIR_ID.into(),
+                                bytes: Arc::new(air),
+                                path: Some(path),
+                            });
+                        }
+                        Err(e) => diagnostics.push(Diagnostic::new(
+                            Severity::Error,
+                            location,
+                            format!("cannot read the animation file {spelled}: {e}"),
+                        )),
+                    }
+                }
+            }
+        } else {
+            let mut syntax = parse_air(bytes, false);
+            add_to_model(&mut syntax, &mut document, archive);
+            diagnostics.splice(0..0, syntax.diagnostics);
+        }
+        document.original = Some(OriginalSource {
+            format: DEF_ID.into(),
+            bytes: Arc::new(bytes.to_vec()),
+            path: context.path.clone(),
+        });
+        Ok(Loaded {
+            document,
+            diagnostics,
+        })
+    }
+
+    fn write(&self, document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
+        let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
+        let Some(original) = original else {
+            return Ok(fresh_def(document, context));
+        };
+        let def = parse_def(&original.bytes);
+        match def.anim().filter(|_| !def.has_actions()) {
+            Some(anim) => {
+                let baseline = air_baseline(document);
+                // An `.air` that could not be read is not replaced by an empty one.
+                if baseline.is_none() && document.sequences().is_empty() {
+                    return Ok(Written {
+                        bytes: original.bytes.to_vec(),
+                        ..Written::default()
+                    });
+                }
+                let output = write_air(document, baseline);
+                Ok(Written {
+                    bytes: original.bytes.to_vec(),
+                    losses: output.losses,
+                    companions: vec![CompanionFile {
+                        relative_path: path_text(&anim.value),
+                        bytes: output.bytes,
+                    }],
+                })
+            }
+            None => {
+                let output = write_air(document, Some(&original.bytes));
+                Ok(Written {
+                    bytes: output.bytes,
+                    losses: output.losses,
+                    companions: Vec::new(),
+                })
+            }
+        }
+    }
+}
+
+/// A character-style `.def` naming an `.air` of the same name, for documents from other
+/// formats.
+fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
+    let stem = context
+        .path
+        .as_deref()
+        .and_then(|p| p.file_stem())
+        .map_or("anim".to_string(), |s| s.to_string_lossy().into_owned());
+    let air_name = format!("{stem}.air");
+    let sff = document
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, ImageKind::Sff { .. }));
+    let mut text = String::from("[Files]\n");
+    text.push_str(&format!(
+        "sprite = {}\n",
+        sff.map_or(format!("{stem}.sff"), |i| i.path.clone())
+    ));
+    text.push_str(&format!("anim = {air_name}\n"));
+    if let Some(ImageKind::Sff { palettes, .. }) = sff.map(|i| &i.kind) {
+        let acts = palettes.iter().filter_map(|p| match p {
+            PaletteSource::ActFile { path, .. } => Some(path),
+            PaletteSource::Embedded(_) => None,
+        });
+        for (index, path) in acts.take(12).enumerate() {
+            text.push_str(&format!("pal{} = {path}\n", index + 1));
+        }
+    }
+    let output = write_air(document, None);
+    Written {
+        bytes: text.into_bytes(),
+        losses: output.losses,
+        companions: vec![CompanionFile {
+            relative_path: air_name,
+            bytes: output.bytes,
+        }],
+    }
+}
+

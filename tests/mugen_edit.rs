@@ -1,0 +1,355 @@
+//! Edited AIR documents change only the lines of what was edited, in the file's own style.
+
+mod common;
+
+use sprat::formats::mugen::{AirFormat, DefFormat};
+use sprat::formats::{Format, ReadContext, WriteContext};
+use sprat::model::{
+    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, Element,
+    ElementId, ElementKind, Frame, FrameDuration, FrameId, Point, Sequence, SequenceId,
+    DirectionId, TreeItem, effective_boxes,
+};
+
+fn kfm_air() -> Vec<u8> {
+    std::fs::read(common::corpus().join("mugen/kfm/kfm.air")).unwrap()
+}
+
+fn read(bytes: &[u8]) -> AnimationSet {
+    AirFormat.read(bytes, &ReadContext::default()).unwrap().document
+}
+
+fn save(set: &AnimationSet) -> Vec<u8> {
+    AirFormat.write(set, &WriteContext::default()).unwrap().bytes
+}
+
+/// The lines that differ: the changed block of `before` and of `after`, after removing the
+/// common first and last lines.
+fn changed(before: &[u8], after: &[u8]) -> (Vec<String>, Vec<String>) {
+    let a: Vec<String> = before.split(|&b| b == b'\n').map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+    let b: Vec<String> = after.split(|&b| b == b'\n').map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (
+        a[prefix..a.len() - suffix].to_vec(),
+        b[prefix..b.len() - suffix].to_vec(),
+    )
+}
+
+/// A frame with its element ids zeroed, to compare content.
+fn without_ids(frame: &Frame) -> Frame {
+    let mut frame = frame.clone();
+    for element in &mut frame.elements {
+        element.id = ElementId(0);
+    }
+    frame
+}
+
+fn strings(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|s| s.to_string()).collect()
+}
+
+fn frame_ids(set: &AnimationSet, action: &str) -> Vec<FrameId> {
+    set.sequence_by_name(action).unwrap().directions[0].frames.clone()
+}
+
+fn sequence_mut<'a>(set: &'a mut AnimationSet, action: &str) -> &'a mut Sequence {
+    let id = set.sequence_by_name(action).unwrap().id;
+    set.sequence_mut(id).unwrap()
+}
+
+fn graphic_mut(frame: &mut Frame) -> &mut sprat::model::Graphic {
+    match &mut frame.elements[0].kind {
+        ElementKind::Graphic(g) => g,
+        _ => panic!("the first element is the sprite"),
+    }
+}
+
+fn hurt_box(set: &mut AnimationSet, left: i32, top: i32, right: i32, bottom: i32) -> Element {
+    Element {
+        id: ElementId(set.alloc_id()),
+        name: String::new(),
+        kind: ElementKind::Box(CollisionBox::rect_from_corners(
+            BoxClass::Hurt,
+            Point::from_ints(left, top),
+            Point::from_ints(right, bottom),
+        )),
+    }
+}
+
+#[test]
+fn a_duration_edit_changes_one_field_of_one_line() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let id = frame_ids(&set, "0")[5];
+    set.frame_mut(id).unwrap().duration = FrameDuration::Ticks(120);
+    let out = save(&set);
+    assert_eq!(changed(&bytes, &out), (strings(&["0,5, 0,0, 45"]), strings(&["0,5, 0,0, 120"])));
+}
+
+#[test]
+fn sprite_flip_blend_and_angle_edits_use_the_file_spelling() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let id = frame_ids(&set, "5")[1];
+    let g = graphic_mut(set.frame_mut(id).unwrap());
+    g.flip_v = true;
+    g.blend = sprat::model::BlendMode::Subtract;
+    g.rotation = -90.0;
+    let out = save(&set);
+    assert_eq!(
+        changed(&bytes, &out),
+        (strings(&["5,0, 0,0, 4"]), strings(&["5,0, 0,0, 4, V, S, 1, 1, 90"]))
+    );
+    let back = read(&out);
+    let frame = back.frame(frame_ids(&back, "5")[1]).unwrap();
+    assert_eq!(without_ids(frame), without_ids(set.frame(id).unwrap()));
+}
+
+#[test]
+fn editing_a_default_box_rewrites_only_that_box_line_keeping_its_alignment() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let id = frame_ids(&set, "0")[0];
+    let frame = set.frame_mut(id).unwrap();
+    // Box 0 is ` Clsn2[0] = -13,  0, 16,-79`: move its feet edge 5 px lower.
+    if let ElementKind::Box(b) = &mut frame.elements[1].kind {
+        *b = CollisionBox::rect_from_corners(BoxClass::Hurt, Point::from_ints(-13, 5), Point::from_ints(16, -79));
+    }
+    let out = save(&set);
+    assert_eq!(
+        changed(&bytes, &out),
+        (strings(&[" Clsn2[0] = -13,  0, 16,-79"]), strings(&[" Clsn2[0] = -13,  5, 16,-79"]))
+    );
+}
+
+#[test]
+fn a_box_added_to_a_frame_that_inherits_a_default_says_this_frame_only() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let ids = frame_ids(&set, "0");
+    // Frame 2 inherits the two default boxes of frame 0; the editor copies them to the frame
+    // with a third one, for this frame only.
+    let mut boxes: Vec<Element> = set.frame(ids[0]).unwrap().elements[1..].to_vec();
+    for b in &mut boxes {
+        b.id = ElementId(set.alloc_id());
+    }
+    let extra = hurt_box(&mut set, 10, -20, 30, -10);
+    let frame = set.frame_mut(ids[2]).unwrap();
+    frame.elements.extend(boxes);
+    frame.elements.push(extra);
+    frame.box_declarations.push(BoxDeclaration { class: BoxClass::Hurt, scope: BoxScope::ThisFrame });
+    let out = save(&set);
+    let (removed, added) = changed(&bytes, &out);
+    assert!(removed.is_empty(), "{removed:?}");
+    assert_eq!(
+        added,
+        strings(&[
+            "Clsn2: 3",
+            " Clsn2[0] = -13,  0, 16,-79",
+            " Clsn2[1] =  -7,-79,  5,-93",
+            " Clsn2[2] =  10,-10, 30,-20",
+        ])
+    );
+    let back = read(&out);
+    let frames: Vec<&Frame> = back.direction_frames(back.sequence_by_name("0").unwrap(), 0);
+    assert_eq!(effective_boxes(&frames, 2, DefaultBoxRule::ReturnToDefault).len(), 3);
+    // The MUGEN rule: frame 3 goes back to the default of frame 0.
+    assert_eq!(effective_boxes(&frames, 3, DefaultBoxRule::ReturnToDefault).len(), 2);
+}
+
+#[test]
+fn a_box_added_as_a_new_default_from_here_on() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let ids = frame_ids(&set, "0");
+    let only = hurt_box(&mut set, -1, -1, 1, 1);
+    let frame = set.frame_mut(ids[4]).unwrap();
+    frame.elements.push(only);
+    frame.box_declarations.push(BoxDeclaration { class: BoxClass::Hurt, scope: BoxScope::FromHereOn });
+    let out = save(&set);
+    let (removed, added) = changed(&bytes, &out);
+    assert!(removed.is_empty());
+    assert_eq!(added, strings(&["Clsn2Default: 1", " Clsn2[0] =  -1,  1,  1, -1"]));
+    let back = read(&out);
+    let frames = back.direction_frames(back.sequence_by_name("0").unwrap(), 0);
+    assert_eq!(effective_boxes(&frames, 6, DefaultBoxRule::ReturnToDefault).len(), 1);
+}
+
+#[test]
+fn changing_a_scope_and_clearing_boxes_rewrite_the_declaration() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let ids = frame_ids(&set, "0");
+    set.frame_mut(ids[0]).unwrap().box_declarations[0].scope = BoxScope::ThisFrame;
+    let out = save(&set);
+    assert_eq!(changed(&bytes, &out), (strings(&["Clsn2Default: 2"]), strings(&["Clsn2: 2"])));
+    // An explicit empty set.
+    let frame = set.frame_mut(ids[0]).unwrap();
+    frame.elements.truncate(1);
+    let out = save(&set);
+    assert_eq!(
+        changed(&bytes, &out),
+        (
+            strings(&["Clsn2Default: 2", " Clsn2[0] = -13,  0, 16,-79", " Clsn2[1] =   5,-79, -7,-93"]),
+            strings(&["Clsn2: 0"])
+        )
+    );
+    // No declaration at all: the group goes.
+    set.frame_mut(ids[0]).unwrap().box_declarations.clear();
+    let (_, added) = changed(&bytes, &save(&set));
+    assert!(added.is_empty(), "{added:?}");
+}
+
+#[test]
+fn removing_inserting_and_reordering_frames_move_their_lines() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let ids = frame_ids(&set, "10");
+    // Swap the two frames of "Stand to crouch": each keeps its own Clsn2 group.
+    sequence_mut(&mut set, "10").directions[0].frames = vec![ids[1], ids[0]];
+    let out = save(&set);
+    let back = read(&out);
+    let swapped = frame_ids(&back, "10");
+    assert_eq!(without_ids(back.frame(swapped[0]).unwrap()), without_ids(set.frame(ids[1]).unwrap()));
+    assert_eq!(without_ids(back.frame(swapped[1]).unwrap()), without_ids(set.frame(ids[0]).unwrap()));
+    // Remove the first frame of action 0 (and its default boxes with it).
+    let mut set = read(&bytes);
+    let ids = frame_ids(&set, "0");
+    sequence_mut(&mut set, "0").directions[0].frames.remove(0);
+    let (removed, added) = changed(&bytes, &save(&set));
+    assert_eq!(
+        removed,
+        strings(&["Clsn2Default: 2", " Clsn2[0] = -13,  0, 16,-79", " Clsn2[1] =   5,-79, -7,-93", "0,0, 0,0, 10"])
+    );
+    assert!(added.is_empty());
+    // A new frame after the last one copies the spacing of its neighbour.
+    let mut set = read(&bytes);
+    let mut frame = set.frame(ids[10]).unwrap().clone();
+    frame.elements.truncate(1);
+    frame.elements[0].id = ElementId(set.alloc_id());
+    graphic_mut(&mut frame).source = sprat::model::GraphicSource::SffSprite {
+        archive: set.images[0].id,
+        group: 0,
+        image: 6,
+    };
+    frame.duration = FrameDuration::Forever;
+    let new_id = FrameId(set.alloc_id());
+    set.frames.insert(new_id, frame);
+    sequence_mut(&mut set, "0").directions[0].frames.push(new_id);
+    let (removed, added) = changed(&bytes, &save(&set));
+    assert!(removed.is_empty());
+    assert_eq!(added, strings(&["0,6, 0,0, -1"]));
+}
+
+#[test]
+fn a_new_loop_point_inserts_loopstart_and_moving_it_moves_the_line() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    sequence_mut(&mut set, "0").loop_point = Some(3);
+    let (removed, added) = changed(&bytes, &save(&set));
+    assert!(removed.is_empty());
+    assert_eq!(added, strings(&["Loopstart"]));
+    let back = read(&save(&set));
+    assert_eq!(back.sequence_by_name("0").unwrap().loop_point, Some(3));
+    // Action 41 loops on its frame 7 (a `Loopstart` before a Clsn2Default); move it to 8.
+    let mut set = read(&bytes);
+    let looped = set.sequences().into_iter().find(|s| s.loop_point.is_some_and(|l| l > 1)).unwrap().name.clone();
+    let point = set.sequence_by_name(&looped).unwrap().loop_point.unwrap();
+    sequence_mut(&mut set, &looped).loop_point = Some(point + 1);
+    let back = read(&save(&set));
+    assert_eq!(back.sequence_by_name(&looped).unwrap().loop_point, Some(point + 1));
+    let lines = |b: &[u8]| b.split(|&c| c == b'\n').filter(|l| l.eq_ignore_ascii_case(b"loopstart")).count();
+    assert_eq!(lines(&save(&set)), lines(&bytes));
+}
+
+#[test]
+fn renaming_adding_and_removing_actions() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    sequence_mut(&mut set, "5").name = "0005".into();
+    sequence_mut(&mut set, "6").name = "7".into();
+    let out = save(&set);
+    assert_eq!(
+        changed(&bytes, &out),
+        (strings(&["[Begin Action 6]"]), strings(&["[Begin Action 7]"]))
+    );
+    // Removing an action removes its block and keeps the comment that introduces the next one.
+    let mut set = read(&bytes);
+    let id = set.sequence_by_name("5").unwrap().id;
+    set.root.items.retain(|i| !matches!(i, TreeItem::Sequence(s) if s.id == id));
+    let (removed, added) = changed(&bytes, &save(&set));
+    assert!(added.is_empty());
+    assert_eq!(removed.first().map(String::as_str), Some("[Begin Action 5]"));
+    assert_eq!(removed.last().map(String::as_str), Some("5,0, 0,0, 4"));
+    assert_eq!(removed.len(), 6, "{removed:?}");
+    // A new action goes after the last one, in the file's style.
+    let mut set = read(&bytes);
+    let frame_id = frame_ids(&set, "0")[0];
+    let mut sequence = Sequence::new(SequenceId(set.alloc_id()), "9999", DirectionId(set.alloc_id()));
+    sequence.directions[0].frames = vec![frame_id];
+    set.root.items.push(TreeItem::Sequence(sequence));
+    let out = save(&set);
+    assert!(out.starts_with(&bytes));
+    let tail = String::from_utf8_lossy(&out[bytes.len()..]).into_owned();
+    assert_eq!(
+        tail,
+        "\n[Begin Action 9999]\nClsn2Default: 2\n Clsn2[0] = -13,  0, 16,-79\n Clsn2[1] =   5,-79, -7,-93\n0,0, 0,0, 10\n"
+    );
+}
+
+#[test]
+fn crlf_latin1_and_shift_jis_comments_survive_edits() {
+    let text: &[u8] = b"\xEF\xBB\xBF; caf\xE9 \x83\x41\x83\x6A\x83\x81\r\n[Begin Action 0] ; \xE9\r\nclsn2default: 1\r\n clsn2[0] = -1, -1, 1, 1 ;\x82\xA0\r\n0,0, 0,0, 5 ; \xE9\xE8\r\n0,1, 0,0, 5\r\n";
+    let mut set = read(text);
+    assert_eq!(save(&set), text);
+    let ids = frame_ids(&set, "0");
+    set.frame_mut(ids[0]).unwrap().duration = FrameDuration::Ticks(6);
+    let mut extra = hurt_box(&mut set, 0, 0, 2, 2);
+    extra.id = ElementId(set.alloc_id());
+    set.frame_mut(ids[1]).unwrap().elements.push(extra);
+    sequence_mut(&mut set, "0").loop_point = Some(1);
+    let out = save(&set);
+    let expected: &[u8] = b"\xEF\xBB\xBF; caf\xE9 \x83\x41\x83\x6A\x83\x81\r\n[Begin Action 0] ; \xE9\r\nclsn2default: 1\r\n clsn2[0] = -1, -1, 1, 1 ;\x82\xA0\r\n0,0, 0,0, 6 ; \xE9\xE8\r\nLoopstart\r\nclsn2: 1\r\n clsn2[0] = 0, 0, 2, 2\r\n0,1, 0,0, 5\r\n";
+    assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(expected));
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn lifebar_def_edits_leave_the_other_sections_alone() {
+    let path = common::corpus().join("mugen/lifebar/fight.def");
+    let bytes = std::fs::read(&path).unwrap();
+    let mut set = DefFormat.read(&bytes, &ReadContext::for_path(&path)).unwrap().document;
+    let id = frame_ids(&set, "400")[0];
+    graphic_mut(set.frame_mut(id).unwrap()).blend = sprat::model::BlendMode::Add { source: 64, destination: 128 };
+    let written = DefFormat.write(&set, &WriteContext::for_path(&path)).unwrap();
+    assert!(written.companions.is_empty());
+    assert_eq!(
+        changed(&bytes, &written.bytes),
+        (strings(&["400,0, 0,0, -1, , AS80D128"]), strings(&["400,0, 0,0, -1, , AS64D128"]))
+    );
+}
+
+#[test]
+fn a_character_def_saves_unchanged_with_the_edited_air_beside_it() {
+    let path = common::corpus().join("mugen/kfm/kfm.def");
+    let def = std::fs::read(&path).unwrap();
+    let mut set = DefFormat.read(&def, &ReadContext::for_path(&path)).unwrap().document;
+    let id = frame_ids(&set, "0")[1];
+    set.frame_mut(id).unwrap().duration = FrameDuration::Ticks(8);
+    let written = DefFormat.write(&set, &WriteContext::for_path(&path)).unwrap();
+    assert_eq!(written.bytes, def);
+    assert_eq!(written.companions.len(), 1);
+    assert_eq!(written.companions[0].relative_path, "kfm.air");
+    assert_eq!(
+        changed(&kfm_air(), &written.companions[0].bytes),
+        (strings(&["0,1, 0,0, 7"]), strings(&["0,1, 0,0, 8"]))
+    );
+    // Saved as a plain .air, the same text comes out.
+    let air = AirFormat.write(&set, &WriteContext::default()).unwrap();
+    assert_eq!(air.bytes, written.companions[0].bytes);
+}
