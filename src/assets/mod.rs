@@ -2,12 +2,14 @@
 //!
 //! [`ImageStore`] is the [`PixelSource`] the editor, the command line and the tests use: it
 //! decodes image files once ([`decode`]), cuts slices once ([`cut`]) and keeps both until told a
-//! file changed. It is `Send + Sync`: the editor can load on a worker thread while the canvas
+//! file changed; SFF sprites come from the SFF reader's own cache ([`SffStore`]), which it
+//! holds. It is `Send + Sync`: the editor can load on a worker thread while the canvas
 //! draws from what is already cached.
 
 pub mod cut;
 pub mod decode;
 
+use crate::formats::sff::SffStore;
 use crate::model::{AnimationSet, GraphicSource, ImageKind, PixelRect, SourceImage};
 use crate::pixels::{PixelSource, SourcePixels};
 use image::RgbaImage;
@@ -44,13 +46,14 @@ struct CutKey {
     rotated: bool,
 }
 
-/// Decoded images and cut slices, by file.
+/// Decoded images and cut slices, by file, and the SFF sprites.
 #[derive(Default)]
 pub struct ImageStore {
     /// One cell per file; a cell is filled once by whichever thread asks first, and failures
     /// are kept too, so a missing file is not searched for on every repaint.
     files: Mutex<HashMap<PathBuf, Arc<OnceLock<Decoded>>>>,
     cuts: Mutex<HashMap<CutKey, Arc<RgbaImage>>>,
+    sff: SffStore,
     generation: AtomicU64,
 }
 
@@ -59,6 +62,7 @@ impl fmt::Debug for ImageStore {
         f.debug_struct("ImageStore")
             .field("files", &lock(&self.files).len())
             .field("cuts", &lock(&self.cuts).len())
+            .field("sff", &self.sff)
             .field("generation", &self.generation())
             .finish()
     }
@@ -95,19 +99,18 @@ impl ImageStore {
         .clone()
     }
 
-    /// Forgets `path` (decoded pixels, failures and slices cut from it) so the next use reads
-    /// the file again.
+    /// Forgets `path` (decoded pixels, failures and slices cut from it; an SFF archive or
+    /// `.act` palette and the sprites decoded from it) so the next use reads the file again.
     pub fn invalidate(&self, path: &Path) {
         lock(&self.files).remove(path);
         lock(&self.cuts).retain(|key, _| key.path != path);
+        self.sff.invalidate(path);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Forgets every file.
-    pub fn invalidate_all(&self) {
-        lock(&self.files).clear();
-        lock(&self.cuts).clear();
-        self.generation.fetch_add(1, Ordering::Relaxed);
+    /// The SFF sprite cache (for an archive's index and the problems met reading it).
+    pub fn sff(&self) -> &SffStore {
+        &self.sff
     }
 
     /// A number that changes whenever something is invalidated, so a user interface knows its
@@ -126,10 +129,34 @@ impl ImageStore {
         }
     }
 
-    /// Why `source` cannot be drawn, if it is because its file failed to load.
+    /// Why `source` cannot be drawn, if it is because its file failed to load or an SFF
+    /// sprite is missing from its archive. AIR's blank sprite is not a problem.
     pub fn problem(&self, document: &AnimationSet, source: &GraphicSource) -> Option<AssetError> {
         let image = document.source_image(source)?;
+        if let GraphicSource::SffSprite {
+            group,
+            image: number,
+            ..
+        } = source
+        {
+            return self.sff_problem(image, *group, *number);
+        }
         self.image(ImageStore::file_of(image)?).err()
+    }
+
+    fn sff_problem(&self, archive: &SourceImage, group: i32, number: i32) -> Option<AssetError> {
+        if group < 0 || self.sff.sprite(archive, group, number).is_some() {
+            return None;
+        }
+        let path = archive.resolved.clone()?;
+        let message = match self.sff.archive(&path) {
+            None => self.sff.problems(&path).first().map_or_else(
+                || "the archive cannot be read".to_string(),
+                |d| d.message.clone(),
+            ),
+            Some(_) => format!("sprite {group},{number} is missing, empty or cannot be decoded"),
+        };
+        Some(AssetError { path, message })
     }
 
     fn slice(&self, path: &Path, rect: PixelRect, rotated: bool) -> Option<Arc<RgbaImage>> {
@@ -164,8 +191,7 @@ impl PixelSource for ImageStore {
             GraphicSource::Image(id) => self
                 .image(ImageStore::file_of(document.image(*id)?)?)
                 .ok()?,
-            // SFF sprites are decoded by the SFF reader's store, which is not wired in yet.
-            GraphicSource::SffSprite { .. } => return None,
+            GraphicSource::SffSprite { .. } => return self.sff.pixels(document, source),
         };
         Some(SourcePixels {
             image,

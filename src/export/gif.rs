@@ -5,6 +5,11 @@
 //! time since the start is accumulated and every frame ends at that time rounded to the nearest
 //! centisecond: each delay is the difference of two rounded cumulative times, so the error never
 //! exceeds 5 ms at any frame and the total is the exact total rounded once.
+//!
+//! Two limits of the format remain. A GIF can only restart from its first frame, so a loop
+//! point after frame 0 replays the frames before it (reported as [`Ending::Loops`]). And web
+//! browsers show delays of 0 or 1 centisecond as 10: a 60 Hz animation whose frames round to
+//! 1 cs is exact in the file but plays slower in a browser (desktop viewers honour it).
 
 use super::ExportError;
 use super::timeline::{Ending, Rational, Step, Timeline, timeline};

@@ -75,26 +75,36 @@ fn integer_scale_multiplies_the_canvas() {
 }
 
 #[test]
-fn huge_element_scale_is_capped_not_a_panic() {
+fn huge_element_and_canvas_scales_are_capped_not_a_panic() {
     let mut g = plain();
     g.scale_x = 1.0e300;
     g.scale_y = f64::MAX;
     g.rotation = f64::NAN;
     let frame = frame_with(g);
+    let set = AnimationSet::new();
+    let scene = Scene::of_frame(&frame);
+    let pixels = solid(4, 4);
+    // Fitting such content would ask for an absurd canvas: the view is capped.
+    let content = content_bounds(&set, &scene, &pixels, Overlay::NONE).unwrap();
+    let view = capped_view(content, u32::MAX);
+    assert_eq!(view.scale, 1);
+    assert!(view.rect.width <= MAX_CANVAS_SIDE && view.rect.height <= MAX_CANVAS_SIDE);
+    assert!(view.rect.width as u64 * view.rect.height as u64 <= MAX_CANVAS_PIXELS);
+    assert!(view.rect.x <= 0 && view.rect.right() > 0);
+    // Drawing it on a small fixed view at the largest scale covers the view.
     let options = RenderOptions {
         scale: u32::MAX,
+        bounds: CanvasBounds::Fixed(SpriteRect {
+            x: -4,
+            y: -4,
+            width: 8,
+            height: 8,
+        }),
         ..RenderOptions::default()
     };
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(4, 4),
-        &options,
-    );
-    assert!(image.width() <= MAX_CANVAS_SIDE && image.height() <= MAX_CANVAS_SIDE);
-    assert!(image.width() as u64 * image.height() as u64 <= MAX_CANVAS_PIXELS);
-    // The crop keeps the origin in view, and the graphic covers it.
-    assert!(image.pixels().all(|p| p.0[3] == 255));
+    let image = render(&set, &scene, &pixels, &options);
+    assert_eq!(image.dimensions(), (8 * MAX_SCALE, 8 * MAX_SCALE));
+    assert!(image.get_pixel(8 * MAX_SCALE - 1, 8 * MAX_SCALE - 1).0[3] == 255);
 }
 
 #[test]
@@ -176,4 +186,53 @@ fn crop_keeps_the_origin_in_view() {
     assert_eq!(view.scale, 1);
     assert!(view.rect.x <= 0 && view.rect.right() > 0);
     assert!(view.rect.width as u64 * view.rect.height as u64 <= MAX_CANVAS_PIXELS);
+}
+
+/// A one-direction sequence of two frames of 10 ticks: the graphic moves from x = 0 to x = 10,
+/// interpolated; it disappears at the end.
+fn moving_sequence() -> (AnimationSet, SequenceId) {
+    let mut set = AnimationSet::new();
+    let mut ids = Vec::new();
+    for x in [0, 10] {
+        let mut g = plain();
+        g.position = Point::from_ints(x, 0);
+        let mut frame = frame_with(g);
+        frame.duration = FrameDuration::Ticks(10);
+        frame.interpolation.offset = x == 10;
+        let id = FrameId(set.alloc_id());
+        set.frames.insert(id, frame);
+        ids.push(id);
+    }
+    let id = SequenceId(set.alloc_id());
+    let mut sequence = Sequence::new(id, "move", DirectionId(set.alloc_id()));
+    sequence.directions[0].frames = ids;
+    sequence.loop_point = None;
+    sequence.on_end = EndBehavior::Disappear;
+    set.root.items.push(TreeItem::Sequence(sequence));
+    (set, id)
+}
+
+#[test]
+fn a_playing_scene_shows_interpolated_values() {
+    let (set, id) = moving_sequence();
+    let mut player = crate::playback::Player::new(&set, id, 0);
+    player.play(&set);
+    // Halfway through the first frame: halfway to x = 10.
+    player.advance(&set, std::time::Duration::from_nanos(83_333_334));
+    let scene = Scene::playing(&set, &player, DefaultBoxRule::default()).unwrap();
+    let g = scene.frame.elements[0].as_graphic().unwrap();
+    assert_eq!(g.position.x, Fx::from_int(5));
+}
+
+#[test]
+fn a_playing_scene_is_empty_once_the_sequence_disappeared() {
+    let (set, id) = moving_sequence();
+    let mut player = crate::playback::Player::new(&set, id, 0);
+    player.play(&set);
+    player.advance(&set, std::time::Duration::from_secs(1));
+    assert!(!player.visible());
+    let scene = Scene::playing(&set, &player, DefaultBoxRule::default()).unwrap();
+    assert!(!scene.visible);
+    let image = render(&set, &scene, &solid(4, 4), &RenderOptions::default());
+    assert!(image.pixels().all(|p| p.0[3] == 0));
 }
