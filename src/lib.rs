@@ -3,7 +3,13 @@
 //! The library is everything but the window: the [`model`] of an animation set, the
 //! [`formats`] that read and write it, and the [`pixels`] interface the renderer draws through.
 
+pub mod assets;
+pub mod cli;
+pub mod export;
+pub mod edit;
 pub mod formats;
 pub mod model;
 pub mod pixels;
 pub mod playback;
+pub mod render;
+pub mod session;

@@ -6,12 +6,16 @@
 //! [`AnimationSet::original`], so the writer of the same format can reproduce every byte the user
 //! did not edit.
 
+pub mod adl;
 pub mod diagnostics;
 pub mod fidelity;
+pub mod isprite;
 pub mod loss;
 pub mod mugen;
 pub mod paths;
 pub mod registry;
+pub mod sff;
+pub mod solarus;
 pub mod sprat;
 
 pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};

@@ -20,8 +20,13 @@ impl Registry {
     fn builtin() -> Registry {
         let formats: Vec<Box<dyn Format>> = vec![
             Box::new(crate::formats::sprat::SpratFormat),
+            Box::new(crate::formats::sff::SffFormat),
+            Box::new(crate::formats::solarus::SolarusLuaFormat),
+            Box::new(crate::formats::solarus::SolarusLegacyFormat),
             Box::new(crate::formats::mugen::AirFormat),
             Box::new(crate::formats::mugen::DefFormat),
+            Box::new(crate::formats::isprite::IspriteFormat),
+            Box::new(crate::formats::adl::AdlFormat),
         ];
         Registry { formats }
     }

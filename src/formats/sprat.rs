@@ -162,7 +162,8 @@ impl Format for SpratFormat {
             .indentor("  ".to_string())
             .struct_names(false)
             .separate_tuple_members(false)
-            .enumerate_arrays(false);
+            .enumerate_arrays(false)
+            .depth_limit(6);
         let mut text = ron::ser::to_string_pretty(
             &FileOut {
                 version: VERSION,

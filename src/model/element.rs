@@ -94,25 +94,25 @@ pub struct Graphic {
     /// rotation and scale.
     pub origin: Origin,
     /// Mirror left-right about the origin.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub flip_h: bool,
     /// Mirror top-bottom about the origin.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub flip_v: bool,
     /// Rotation in degrees, clockwise on screen (y down).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub rotation: f64,
     /// Horizontal scale factor.
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub scale_x: f64,
     /// Vertical scale factor.
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub scale_y: f64,
     /// 0 (invisible) to [`OPAQUE`].
-    #[serde(default = "opaque")]
+    #[serde(default = "opaque", skip_serializing_if = "is_opaque")]
     pub opacity: u16,
     /// Blend mode.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_normal")]
     pub blend: BlendMode,
 }
 
@@ -122,6 +122,31 @@ fn one() -> f64 {
 
 fn opaque() -> u16 {
     OPAQUE
+}
+
+// Defaults are left out of project files so they stay short and diff well.
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0 && value.is_sign_positive()
+}
+
+fn is_one(value: &f64) -> bool {
+    *value == 1.0
+}
+
+fn is_opaque(value: &u16) -> bool {
+    *value == OPAQUE
+}
+
+fn is_zero_u16(value: &u16) -> bool {
+    *value == 0
+}
+
+fn is_normal(value: &BlendMode) -> bool {
+    *value == BlendMode::Normal
 }
 
 impl Graphic {
@@ -155,27 +180,27 @@ impl Graphic {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AttachmentPoint {
     /// The format's own number for the point (ISPRITE attachment id); opaque.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub point_id: u16,
     /// Position in sprite space.
     pub position: Point,
     /// Angle in degrees, clockwise on screen.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub rotation: f64,
     /// Horizontal scale given to what hangs here.
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub scale_x: f64,
     /// Vertical scale given to what hangs here.
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub scale_y: f64,
     /// Mirror what hangs here left-right.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub flip_h: bool,
     /// Mirror what hangs here top-bottom.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub flip_v: bool,
     /// Opacity given to what hangs here.
-    #[serde(default = "opaque")]
+    #[serde(default = "opaque", skip_serializing_if = "is_opaque")]
     pub opacity: u16,
 }
 
@@ -231,7 +256,7 @@ pub enum Shape {
         /// Height (>= 0).
         height: Fx,
         /// Degrees clockwise about the top-left corner.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         rotation: f64,
     },
     /// A circle.
@@ -251,7 +276,7 @@ pub struct CollisionBox {
     /// Its geometry, relative to the sprite's origin (AIR: the frame's axis).
     pub shape: Shape,
     /// The format's own number for the box (ISPRITE collision id); opaque.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub box_id: u16,
 }
 

@@ -7,6 +7,7 @@
 pub mod boxes;
 pub mod element;
 pub mod fixed;
+pub mod fixtures;
 pub mod frame;
 pub mod ids;
 pub mod sequence;

@@ -141,7 +141,7 @@ pub struct SourceImage {
     #[serde(skip)]
     pub resolved: Option<PathBuf>,
     /// What kind of source it is.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_file")]
     pub kind: ImageKind,
     /// Draw with nearest-neighbour filtering (pixel art).
     #[serde(default = "yes")]
@@ -150,6 +150,10 @@ pub struct SourceImage {
 
 fn yes() -> bool {
     true
+}
+
+fn is_file(kind: &ImageKind) -> bool {
+    *kind == ImageKind::File
 }
 
 /// A rectangle in image pixels.
@@ -176,7 +180,7 @@ pub struct Slice {
     /// texture footprint is height × width.
     pub rect: PixelRect,
     /// Stored rotated 90° clockwise on the image (ISPRITE packing); shown rotated back.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rotated: bool,
 }
 

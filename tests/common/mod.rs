@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 /// The shared corpus of real files (`../shared/corpus` beside the repository).
 pub fn corpus() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    assert!(root.is_dir(), "the shared corpus is missing at {}", root.display());
+    assert!(
+        root.is_dir(),
+        "the shared corpus is missing at {}",
+        root.display()
+    );
     root
 }
 

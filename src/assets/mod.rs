@@ -1,0 +1,178 @@
+//! Loading and caching the pixels a document draws from.
+//!
+//! [`ImageStore`] is the [`PixelSource`] the editor, the command line and the tests use: it
+//! decodes image files once ([`decode`]), cuts slices once ([`cut`]) and keeps both until told a
+//! file changed. It is `Send + Sync`: the editor can load on a worker thread while the canvas
+//! draws from what is already cached.
+
+pub mod cut;
+pub mod decode;
+
+use crate::model::{AnimationSet, GraphicSource, ImageKind, PixelRect, SourceImage};
+use crate::pixels::{PixelSource, SourcePixels};
+use image::RgbaImage;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// Why an image could not be had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssetError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong, as a plain sentence.
+    pub message: String,
+}
+
+impl fmt::Display for AssetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for AssetError {}
+
+type Decoded = Result<Arc<RgbaImage>, AssetError>;
+
+/// A slice as cut from one file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CutKey {
+    path: PathBuf,
+    rect: PixelRect,
+    rotated: bool,
+}
+
+/// Decoded images and cut slices, by file.
+#[derive(Default)]
+pub struct ImageStore {
+    /// One cell per file; a cell is filled once by whichever thread asks first, and failures
+    /// are kept too, so a missing file is not searched for on every repaint.
+    files: Mutex<HashMap<PathBuf, Arc<OnceLock<Decoded>>>>,
+    cuts: Mutex<HashMap<CutKey, Arc<RgbaImage>>>,
+    generation: AtomicU64,
+}
+
+impl fmt::Debug for ImageStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ImageStore")
+            .field("files", &lock(&self.files).len())
+            .field("cuts", &lock(&self.cuts).len())
+            .field("generation", &self.generation())
+            .finish()
+    }
+}
+
+/// A poisoned lock only means another thread panicked mid-insert; the maps stay consistent.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl ImageStore {
+    /// An empty store.
+    pub fn new() -> ImageStore {
+        ImageStore::default()
+    }
+
+    /// The decoded image file at `path`, loading it on first use.
+    pub fn image(&self, path: &Path) -> Result<Arc<RgbaImage>, AssetError> {
+        let cell = lock(&self.files)
+            .entry(path.to_path_buf())
+            .or_default()
+            .clone();
+        // Decoding happens outside the map's lock: other files stay available meanwhile.
+        cell.get_or_init(|| {
+            decode::decode_file(path)
+                .map(Arc::new)
+                .map_err(|message| AssetError {
+                    path: path.to_path_buf(),
+                    message,
+                })
+        })
+        .clone()
+    }
+
+    /// Forgets `path` (decoded pixels, failures and slices cut from it) so the next use reads
+    /// the file again.
+    pub fn invalidate(&self, path: &Path) {
+        lock(&self.files).remove(path);
+        lock(&self.cuts).retain(|key, _| key.path != path);
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Forgets every file.
+    pub fn invalidate_all(&self) {
+        lock(&self.files).clear();
+        lock(&self.cuts).clear();
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A number that changes whenever something is invalidated, so a user interface knows its
+    /// textures made from this store are stale.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    /// The file `image` draws from: its resolved path, or for the Solarus `tileset`
+    /// placeholder the image the user chose. SFF archives are not image files.
+    pub fn file_of(image: &SourceImage) -> Option<&Path> {
+        match &image.kind {
+            ImageKind::File => image.resolved.as_deref(),
+            ImageKind::SolarusTileset { chosen } => chosen.as_deref(),
+            ImageKind::Sff { .. } => None,
+        }
+    }
+
+    /// Why `source` cannot be drawn, if it is because its file failed to load.
+    pub fn problem(&self, document: &AnimationSet, source: &GraphicSource) -> Option<AssetError> {
+        let image = document.source_image(source)?;
+        self.image(ImageStore::file_of(image)?).err()
+    }
+
+    fn slice(&self, path: &Path, rect: PixelRect, rotated: bool) -> Option<Arc<RgbaImage>> {
+        let key = CutKey {
+            path: path.to_path_buf(),
+            rect,
+            rotated,
+        };
+        if let Some(cut) = lock(&self.cuts).get(&key) {
+            return Some(cut.clone());
+        }
+        let generation = self.generation();
+        let sheet = self.image(path).ok()?;
+        let cut = Arc::new(cut::cut_slice(&sheet, rect, rotated)?);
+        let mut cuts = lock(&self.cuts);
+        // A file invalidated while this cut was made must not get the old pixels back.
+        if self.generation() == generation {
+            cuts.insert(key, cut.clone());
+        }
+        Some(cut)
+    }
+}
+
+impl PixelSource for ImageStore {
+    fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
+        let image = match source {
+            GraphicSource::Slice(id) => {
+                let slice = document.slice(*id)?;
+                let file = ImageStore::file_of(document.image(slice.image)?)?;
+                self.slice(file, slice.rect, slice.rotated)?
+            }
+            GraphicSource::Image(id) => self
+                .image(ImageStore::file_of(document.image(*id)?)?)
+                .ok()?,
+            // SFF sprites are decoded by the SFF reader's store, which is not wired in yet.
+            GraphicSource::SffSprite { .. } => return None,
+        };
+        Some(SourcePixels {
+            image,
+            axis: (0, 0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+//! `sprat convert IN OUT [--to FORMAT]`: write a document in another format.
+
+use super::ReadArgs;
+use super::load::{open, print_diagnostics};
+use crate::assets::ImageStore;
+use crate::formats::{Format, WriteContext, has_errors, registry};
+use crate::session::atomic::{FileToSave, save_files};
+use std::io::Write;
+use std::path::Path;
+
+/// Flags of the command.
+pub struct Options {
+    pub to: Option<String>,
+    pub force: bool,
+    pub allow_loss: bool,
+}
+
+pub fn run(
+    input: &Path,
+    output: &Path,
+    options: &Options,
+    read: &ReadArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let target = match target_format(output, options.to.as_deref()) {
+        Ok(format) => format,
+        Err(message) => {
+            writeln!(err, "sprat: {message}")?;
+            return Ok(2);
+        }
+    };
+    if output.exists() && !options.force {
+        writeln!(
+            err,
+            "sprat: {} exists; add --force to overwrite it",
+            output.display()
+        )?;
+        return Ok(2);
+    }
+    let Some(opened) = open(input, read, err)? else {
+        return Ok(1);
+    };
+    if has_errors(&opened.loaded.diagnostics) {
+        print_diagnostics(input, &opened.loaded.diagnostics, err)?;
+        writeln!(
+            err,
+            "sprat: {} has errors; nothing written",
+            input.display()
+        )?;
+        return Ok(1);
+    }
+    // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
+    let pixels = ImageStore::new();
+    let context = WriteContext { path: Some(output.to_path_buf()), pixels: Some(&pixels) };
+    let written = match target.write(&opened.loaded.document, &context) {
+        Ok(w) => w,
+        Err(e) => {
+            writeln!(err, "sprat: cannot write {}: {e}", target.name())?;
+            return Ok(1);
+        }
+    };
+    for loss in &written.losses {
+        writeln!(out, "lost: {loss}")?;
+    }
+    if !written.losses.is_empty() && !options.allow_loss {
+        writeln!(
+            err,
+            "sprat: {} cannot hold {} thing(s) listed above; nothing written (add --allow-loss to write anyway)",
+            target.name(),
+            written.losses.len()
+        )?;
+        return Ok(3);
+    }
+    let dir = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut files: Vec<FileToSave> = written
+        .companions
+        .iter()
+        .map(|c| FileToSave { path: dir.join(&c.relative_path), bytes: &c.bytes })
+        .collect();
+    files.push(FileToSave { path: output.to_path_buf(), bytes: &written.bytes });
+    if let Err(e) = save_files(&files) {
+        writeln!(err, "sprat: {e}")?;
+        return Ok(1);
+    }
+    writeln!(out, "wrote {} ({})", output.display(), target.name())?;
+    Ok(0)
+}
+
+fn target_format(output: &Path, to: Option<&str>) -> Result<&'static dyn Format, String> {
+    let registry = registry();
+    let format = match to {
+        Some(id) => registry.by_id(id).ok_or_else(|| {
+            let ids: Vec<&str> = registry.formats().map(|f| f.id()).collect();
+            format!("unknown format \"{id}\" (known: {})", ids.join(", "))
+        })?,
+        None => *registry
+            .by_extension(output)
+            .iter()
+            .find(|f| f.capabilities().write)
+            .ok_or_else(|| {
+                format!(
+                    "cannot tell the format of {} from its extension; use --to",
+                    output.display()
+                )
+            })?,
+    };
+    if !format.capabilities().write {
+        return Err(format!("{} can be read but not written", format.name()));
+    }
+    Ok(format)
+}

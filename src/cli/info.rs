@@ -1,0 +1,184 @@
+//! `sprat info FILE`: the hierarchy with counts, durations, boxes and points.
+
+use super::ReadArgs;
+use super::load::{counts, open};
+use crate::model::{AnimationSet, BoxClass, ElementKind, FrameDuration, Group, Sequence, TreeItem};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+pub fn run(
+    path: &Path,
+    read: &ReadArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let Some(opened) = open(path, read, err)? else {
+        return Ok(1);
+    };
+    let document = &opened.loaded.document;
+    writeln!(
+        out,
+        "{}: {} ({})",
+        path.display(),
+        opened.format.name(),
+        opened.format.id()
+    )?;
+    write!(out, "{}", describe(document))?;
+    let (errors, warnings) = counts(&opened.loaded.diagnostics);
+    if errors + warnings > 0 {
+        writeln!(
+            out,
+            "diagnostics: {errors} error(s), {warnings} warning(s) (see `sprat check`)"
+        )?;
+    }
+    Ok(0)
+}
+
+/// The whole description as text.
+pub fn describe(document: &AnimationSet) -> String {
+    let mut text = String::new();
+    let sequences = document.sequences();
+    text += &format!(
+        "{} sequence(s), {} frame(s), {} image(s), {} slice(s)\n",
+        sequences.len(),
+        document.frames.len(),
+        document.images.len(),
+        document.slices.len()
+    );
+    if !document.metadata.title.is_empty() {
+        text += &format!("title: {}\n", document.metadata.title);
+    }
+    if let Some(rate) = document.frame_rate {
+        text += &format!("frame rate: {rate} fps\n");
+    }
+    if let Some(first) = document.first_sequence() {
+        text += &format!("default sequence: {}\n", first.name);
+    }
+    describe_group(document, &document.root, 0, &mut text);
+    text
+}
+
+fn describe_group(document: &AnimationSet, group: &Group, depth: usize, text: &mut String) {
+    for item in &group.items {
+        match item {
+            TreeItem::Group(g) => {
+                *text += &format!("{}group {}\n", "  ".repeat(depth), g.name);
+                describe_group(document, g, depth + 1, text);
+            }
+            TreeItem::Sequence(s) => describe_sequence(document, s, depth, text),
+        }
+    }
+}
+
+fn describe_sequence(
+    document: &AnimationSet,
+    sequence: &Sequence,
+    depth: usize,
+    text: &mut String,
+) {
+    let indent = "  ".repeat(depth);
+    let ending = match (&sequence.follow_up, sequence.loop_point) {
+        (Some(next), _) if !next.is_empty() => format!("then \"{next}\""),
+        (_, Some(lp)) => format!("loops at frame {lp}"),
+        (_, None) => match sequence.on_end {
+            crate::model::EndBehavior::HoldLastFrame => "stops on its last frame".to_string(),
+            crate::model::EndBehavior::Disappear => "disappears after its last frame".to_string(),
+        },
+    };
+    let default = if document.first_sequence().map(|s| s.id) == Some(sequence.id) {
+        " (default)"
+    } else {
+        ""
+    };
+    *text += &format!(
+        "{indent}{}{default}: {} direction(s), {ending}\n",
+        sequence.name,
+        sequence.directions.len()
+    );
+    let rate = sequence.frame_rate.or(document.frame_rate).unwrap_or(0);
+    for (index, direction) in sequence.directions.iter().enumerate() {
+        let frames = document.direction_frames(sequence, index);
+        let mut boxes: BTreeMap<String, usize> = BTreeMap::new();
+        let mut points: Vec<String> = Vec::new();
+        let mut graphics = 0;
+        for frame in &frames {
+            for element in &frame.elements {
+                match &element.kind {
+                    ElementKind::Graphic(_) => graphics += 1,
+                    ElementKind::Box(b) => {
+                        let label = match &b.class {
+                            BoxClass::Hit => "hit".to_string(),
+                            BoxClass::Hurt => "hurt".to_string(),
+                            BoxClass::Custom(name) => name.clone(),
+                        };
+                        *boxes.entry(label).or_default() += 1;
+                    }
+                    ElementKind::Point(_) => {
+                        if !points.contains(&element.name) {
+                            points.push(element.name.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let boxes = if boxes.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = boxes.iter().map(|(k, v)| format!("{v} {k}")).collect();
+            format!(", boxes: {}", list.join(", "))
+        };
+        let points = if points.is_empty() {
+            String::new()
+        } else {
+            format!(", points: {}", points.join(", "))
+        };
+        *text += &format!(
+            "{indent}  [{}] {} frame(s), {}, {graphics} graphic(s){boxes}{points}\n",
+            sequence.direction_label(index),
+            direction.frames.len(),
+            total_duration(frames.iter().map(|f| f.duration), rate),
+        );
+    }
+}
+
+/// "1.5 s (90 ticks)" style total of a list of durations, exact in the native unit.
+pub fn total_duration(durations: impl Iterator<Item = FrameDuration>, frame_rate: u32) -> String {
+    let mut native: BTreeMap<&'static str, u128> = BTreeMap::new();
+    let mut millis = 0.0;
+    let mut forever = false;
+    for d in durations {
+        match d {
+            FrameDuration::Millis(v) => *native.entry("ms").or_default() += v as u128,
+            FrameDuration::Ticks(v) => *native.entry("ticks").or_default() += v as u128,
+            FrameDuration::Holds(v) => *native.entry("holds").or_default() += v.max(1) as u128,
+            FrameDuration::Seconds { nanos } => *native.entry("ns").or_default() += nanos as u128,
+            FrameDuration::Forever => forever = true,
+        }
+        if let Some(t) = d.exact(frame_rate) {
+            millis += t.as_millis_f64();
+        }
+    }
+    let parts: Vec<String> = native
+        .iter()
+        .map(|(unit, v)| format!("{v} {unit}"))
+        .collect();
+    let mut text = format!("{} ms", format_millis(millis));
+    // Say the native units unless the total is already plain milliseconds.
+    let only_millis = parts.len() == 1 && native.contains_key("ms");
+    if !parts.is_empty() && !only_millis {
+        text += &format!(" ({})", parts.join(" + "));
+    }
+    if forever {
+        text += " then holds forever";
+    }
+    text
+}
+
+fn format_millis(ms: f64) -> String {
+    if (ms - ms.round()).abs() < 1e-9 {
+        format!("{}", ms.round() as i64)
+    } else {
+        format!("{ms:.2}")
+    }
+}

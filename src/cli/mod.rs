@@ -1,0 +1,169 @@
+//! The command line: `sprat info|check|convert|render ...`, over the same library as the editor.
+//!
+//! Each subcommand lives in its own file and returns an exit code; output goes to the writers
+//! it is given so tests can run the commands in-process.
+
+mod check;
+mod convert;
+mod info;
+mod load;
+mod render;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Sprat: edit and preview 2D sprite animations.
+#[derive(Parser, Debug)]
+#[command(name = "sprat", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// A file to open in the editor (the bundled demo when absent).
+    pub file: Option<PathBuf>,
+    /// What to do instead of opening the editor.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options every command that reads a file takes.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReadArgs {
+    /// The image to use for Solarus `tileset` animations.
+    #[arg(long, value_name = "PATH")]
+    pub tileset: Option<PathBuf>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the hierarchy with frame counts, durations, boxes and points.
+    Info {
+        /// The file to describe.
+        file: PathBuf,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Print diagnostics; exit 1 if there are errors.
+    Check {
+        /// The file to check.
+        file: PathBuf,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Convert a file to another format, printing what the target cannot hold.
+    Convert {
+        /// The file to read.
+        input: PathBuf,
+        /// The file to write.
+        output: PathBuf,
+        /// The target format id (default: from the output's extension).
+        #[arg(long, value_name = "FORMAT")]
+        to: Option<String>,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+        /// Write even when the target cannot hold everything (exit 0).
+        #[arg(long)]
+        allow_loss: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Render a frame, a strip of frames or an animated GIF.
+    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif"])))]
+    Render {
+        /// The file to render.
+        file: PathBuf,
+        /// The sequence (name or MUGEN action number; default: the default sequence).
+        #[arg(long, short = 's')]
+        sequence: Option<String>,
+        /// The direction: a number or a name such as "left".
+        #[arg(long, short = 'd', default_value = "0")]
+        direction: String,
+        /// One frame (index from 0) as PNG.
+        #[arg(long)]
+        frame: Option<usize>,
+        /// Every frame of the direction side by side as PNG.
+        #[arg(long)]
+        strip: bool,
+        /// The sequence as an animated GIF with its exact timing.
+        #[arg(long)]
+        gif: bool,
+        /// Where to write the picture.
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Draw the origin, collision boxes and attachment points.
+        #[arg(long)]
+        overlay: bool,
+        /// Pixels per sprite pixel.
+        #[arg(long, default_value_t = 1)]
+        scale: u32,
+        /// Background colour (#rrggbb or #rrggbbaa; default transparent).
+        #[arg(long, value_parser = render::parse_colour)]
+        background: Option<[u8; 4]>,
+        /// Frames per row in a strip.
+        #[arg(long)]
+        columns: Option<u32>,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+}
+
+/// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
+pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let result = match command {
+        Command::Info { file, read } => info::run(&file, &read, out, err),
+        Command::Check { file, read } => check::run(&file, &read, out, err),
+        Command::Convert {
+            input,
+            output,
+            to,
+            force,
+            allow_loss,
+            read,
+        } => {
+            let options = convert::Options {
+                to,
+                force,
+                allow_loss,
+            };
+            convert::run(&input, &output, &options, &read, out, err)
+        }
+        Command::Render {
+            file,
+            sequence,
+            direction,
+            frame,
+            strip,
+            gif,
+            output,
+            overlay,
+            scale,
+            background,
+            columns,
+            read,
+        } => {
+            let what = match (frame, strip, gif) {
+                (Some(index), _, _) => render::Output::Frame(index),
+                (None, true, _) => render::Output::Strip,
+                _ => render::Output::Gif,
+            };
+            let options = render::Options {
+                sequence,
+                direction,
+                output: what,
+                out_path: output,
+                overlay,
+                scale,
+                background,
+                columns,
+            };
+            render::run(&file, &options, &read, out, err)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(err, "sprat: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! `sprat render FILE --sequence NAME [--direction N] (--frame N | --strip | --gif) -o OUT`.
+
+use super::ReadArgs;
+use super::load::{open, print_diagnostics};
+use crate::assets::ImageStore;
+use crate::export::{encode_png, export_gif, frame_image, strip_image};
+use crate::model::{AnimationSet, Sequence};
+use crate::render::{Background, Overlay, RenderOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What to produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// One frame as PNG.
+    Frame(usize),
+    /// Every frame of the direction side by side as PNG.
+    Strip,
+    /// An animated GIF with the exact timing.
+    Gif,
+}
+
+/// The command's options.
+pub struct Options {
+    pub sequence: Option<String>,
+    pub direction: String,
+    pub output: Output,
+    pub out_path: PathBuf,
+    pub overlay: bool,
+    pub scale: u32,
+    pub background: Option<[u8; 4]>,
+    pub columns: Option<u32>,
+}
+
+pub fn run(
+    path: &Path,
+    options: &Options,
+    read: &ReadArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let Some(opened) = open(path, read, err)? else {
+        return Ok(1);
+    };
+    print_diagnostics(path, &opened.loaded.diagnostics, err)?;
+    let document = &opened.loaded.document;
+    let sequence = match pick_sequence(document, options.sequence.as_deref()) {
+        Ok(s) => s,
+        Err(message) => {
+            writeln!(err, "sprat: {message}")?;
+            return Ok(2);
+        }
+    };
+    let Some(direction) = pick_direction(sequence, &options.direction) else {
+        let labels: Vec<String> = (0..sequence.directions.len())
+            .map(|i| format!("{i} ({})", sequence.direction_label(i)))
+            .collect();
+        writeln!(
+            err,
+            "sprat: \"{}\" has no direction {} (it has: {})",
+            sequence.name,
+            options.direction,
+            labels.join(", ")
+        )?;
+        return Ok(2);
+    };
+    let pixels = ImageStore::new();
+    for problem in missing_pixels(document, &pixels) {
+        writeln!(err, "sprat: warning: {problem}")?;
+    }
+    let render_options = RenderOptions {
+        scale: options.scale.max(1),
+        background: options
+            .background
+            .map_or(Background::Transparent, Background::Colour),
+        overlay: if options.overlay {
+            Overlay::ALL
+        } else {
+            Overlay::NONE
+        },
+        ..RenderOptions::default()
+    };
+    let result = match options.output {
+        Output::Frame(index) => frame_image(
+            document,
+            sequence.id,
+            direction,
+            index,
+            &pixels,
+            &render_options,
+        )
+        .and_then(|image| encode_png(&image)),
+        Output::Strip => strip_image(
+            document,
+            sequence.id,
+            direction,
+            options.columns,
+            &pixels,
+            &render_options,
+        )
+        .and_then(|image| encode_png(&image)),
+        Output::Gif => export_gif(document, sequence.id, direction, &pixels, &render_options)
+            .map(|gif| gif.bytes),
+    };
+    let bytes = match result {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            writeln!(err, "sprat: cannot render \"{}\": {e}", sequence.name)?;
+            return Ok(1);
+        }
+    };
+    crate::session::atomic::replace_file(&options.out_path, &bytes)?;
+    writeln!(out, "wrote {}", options.out_path.display())?;
+    Ok(0)
+}
+
+/// The sequence named `name` (exactly, else ignoring ASCII case), or the default one.
+fn pick_sequence<'a>(
+    document: &'a AnimationSet,
+    name: Option<&str>,
+) -> Result<&'a Sequence, String> {
+    let sequences = document.sequences();
+    match name {
+        None => document
+            .first_sequence()
+            .ok_or_else(|| "the file has no sequences".to_string()),
+        Some(name) => sequences
+            .iter()
+            .find(|s| s.name == name)
+            .or_else(|| sequences.iter().find(|s| s.name.eq_ignore_ascii_case(name)))
+            .copied()
+            .ok_or_else(|| {
+                let mut names: Vec<&str> = sequences.iter().map(|s| s.name.as_str()).collect();
+                let more = names.len().saturating_sub(20);
+                names.truncate(20);
+                let tail = if more > 0 {
+                    format!(", and {more} more")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "no sequence named \"{name}\" (there are: {}{tail})",
+                    names.join(", ")
+                )
+            }),
+    }
+}
+
+/// A direction given as a number or as its label ("left", "up-right").
+fn pick_direction(sequence: &Sequence, given: &str) -> Option<usize> {
+    if let Ok(index) = given.parse::<usize>() {
+        return (index < sequence.directions.len()).then_some(index);
+    }
+    (0..sequence.directions.len())
+        .find(|&i| sequence.direction_label(i).eq_ignore_ascii_case(given))
+}
+
+/// One line per image the document uses that cannot be loaded.
+fn missing_pixels(document: &AnimationSet, pixels: &ImageStore) -> Vec<String> {
+    let mut problems: Vec<String> = Vec::new();
+    for frame in document.frames.values() {
+        for graphic in frame.elements.iter().filter_map(|e| e.as_graphic()) {
+            if let Some(problem) = pixels.problem(document, &graphic.source) {
+                let text = problem.to_string();
+                if !problems.contains(&text) {
+                    problems.push(text);
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Parses `#rrggbb`, `#rrggbbaa` or `rrggbb`.
+pub fn parse_colour(text: &str) -> Result<[u8; 4], String> {
+    let hex = text.trim_start_matches('#');
+    let byte = |i: usize| {
+        u8::from_str_radix(&hex[i..i + 2], 16)
+            .map_err(|_| format!("\"{text}\" is not a colour like #20242c"))
+    };
+    match hex.len() {
+        6 => Ok([byte(0)?, byte(2)?, byte(4)?, 255]),
+        8 => Ok([byte(0)?, byte(2)?, byte(4)?, byte(6)?]),
+        _ => Err(format!("\"{text}\" is not a colour like #20242c")),
+    }
+}

@@ -1,0 +1,457 @@
+//! Collision box commands, including AIR frames that inherit default boxes.
+//!
+//! On an AIR frame that shows boxes declared as the default by an earlier frame, an edit must
+//! say what it means: change this frame only (the frame gets its own copy of the inherited
+//! boxes, declared for this frame, then edited) or set a new default from this frame on (the
+//! copies are declared as a default). The caller asks the user and passes the answer as
+//! [`InheritedBoxes`]; without an answer such an edit is refused with a message saying so.
+
+use super::canvas::translate_shape;
+use super::command::Command;
+use super::error::{EditError, EditResult};
+use super::inspector::check_shape;
+use super::selection::Selection;
+use super::snapshot::Tx;
+use super::support::direction_frames;
+use crate::model::{
+    AnimationSet, BoxClass, BoxDeclaration, BoxOrigin, BoxScope, CollisionBox, DefaultBoxRule,
+    Element, ElementId, ElementKind, Frame, FrameId, Point, SequenceId, Shape, effective_boxes,
+};
+use std::collections::HashMap;
+
+/// A frame at a position of a sequence's direction (box inheritance depends on the frames
+/// before it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameAt {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The frame's position in the direction.
+    pub index: usize,
+}
+
+/// What an edit of inherited default boxes means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InheritedBoxes {
+    /// Only this frame changes: it gets a `ClsnN:` declaration with copies of the inherited boxes.
+    ThisFrameOnly,
+    /// The edited boxes become the default from this frame on: a `ClsnNDefault:` declaration.
+    DefaultFromHereOn,
+}
+
+/// Where a box edit happens and how inherited boxes are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoxTarget {
+    /// The frame edited.
+    pub at: FrameAt,
+    /// The default-box rule the preview shows (decides which boxes the frame inherits).
+    pub rule: DefaultBoxRule,
+    /// The user's answer for inherited boxes; `None` refuses edits that touch them.
+    pub inherited: Option<InheritedBoxes>,
+}
+
+impl BoxTarget {
+    /// A target on a frame with the usual MUGEN rule and no answer for inherited boxes.
+    pub fn new(at: FrameAt) -> BoxTarget {
+        BoxTarget {
+            at,
+            rule: DefaultBoxRule::default(),
+            inherited: None,
+        }
+    }
+
+    /// The same target with an answer for inherited boxes.
+    pub fn inherited(mut self, choice: InheritedBoxes) -> BoxTarget {
+        self.inherited = Some(choice);
+        self
+    }
+}
+
+fn frame_id_at(doc: &AnimationSet, at: FrameAt) -> EditResult<FrameId> {
+    let frames = direction_frames(doc, at.sequence, at.direction)?;
+    frames.get(at.index).copied().ok_or_else(|| {
+        EditError::new(format!(
+            "there is no frame {} (the direction has {} frames)",
+            at.index,
+            frames.len()
+        ))
+    })
+}
+
+fn frames_of(doc: &AnimationSet, at: FrameAt) -> EditResult<Vec<&Frame>> {
+    direction_frames(doc, at.sequence, at.direction)?
+        .iter()
+        .map(|id| {
+            doc.frame(*id)
+                .ok_or_else(|| EditError::new(format!("frame {id} does not exist")))
+        })
+        .collect()
+}
+
+/// The boxes of `class` this frame shows but inherits, with the frame index they come from.
+fn inherited_of_class(
+    doc: &AnimationSet,
+    target: BoxTarget,
+    class: &BoxClass,
+) -> EditResult<(Vec<Element>, Option<usize>)> {
+    let frames = frames_of(doc, target.at)?;
+    let mut source = None;
+    let boxes = effective_boxes(&frames, target.at.index, target.rule)
+        .into_iter()
+        .filter(|b| &b.collision.class == class)
+        .filter_map(|b| match b.origin {
+            BoxOrigin::DefaultFrom(i) => {
+                source = Some(i);
+                Some(b.element.clone())
+            }
+            BoxOrigin::ThisFrame => None,
+        })
+        .collect();
+    Ok((boxes, source))
+}
+
+/// Makes the frame declare `class` itself, copying inherited boxes in per the user's answer.
+/// Returns the frame and a map from inherited box ids to their copies.
+fn claim_class(
+    tx: &mut Tx,
+    target: BoxTarget,
+    class: &BoxClass,
+) -> EditResult<(FrameId, HashMap<ElementId, ElementId>)> {
+    let frame_id = frame_id_at(tx.doc(), target.at)?;
+    let mut map = HashMap::new();
+    let declared = tx
+        .doc()
+        .frame(frame_id)
+        .and_then(|f| f.declared_scope(class))
+        .is_some();
+    if declared {
+        return Ok((frame_id, map));
+    }
+    let (inherited, source) = inherited_of_class(tx.doc(), target, class)?;
+    let Some(source) = source else {
+        return Ok((frame_id, map));
+    };
+    let Some(choice) = target.inherited else {
+        return Err(EditError::new(format!(
+            "this frame uses the default {} boxes of frame {source}; choose whether the change is for this frame only or the default from here on",
+            class.label()
+        )));
+    };
+    let mut copies = Vec::new();
+    for element in inherited {
+        let new_id = ElementId(tx.alloc_id());
+        map.insert(element.id, new_id);
+        copies.push(Element {
+            id: new_id,
+            ..element
+        });
+    }
+    let frame = tx.frame_mut(frame_id)?;
+    frame.elements.extend(copies);
+    frame.box_declarations.push(BoxDeclaration {
+        class: class.clone(),
+        scope: match choice {
+            InheritedBoxes::ThisFrameOnly => BoxScope::ThisFrame,
+            InheritedBoxes::DefaultFromHereOn => BoxScope::FromHereOn,
+        },
+    });
+    Ok((frame_id, map))
+}
+
+/// The class of a box the frame shows (its own or inherited), or a refusal.
+fn shown_box_class(doc: &AnimationSet, target: BoxTarget, id: ElementId) -> EditResult<BoxClass> {
+    let frames = frames_of(doc, target.at)?;
+    effective_boxes(&frames, target.at.index, target.rule)
+        .into_iter()
+        .find(|b| b.element.id == id)
+        .map(|b| b.collision.class.clone())
+        .ok_or_else(|| EditError::new(format!("box {id} is not shown on this frame")))
+}
+
+/// Claims the classes of `ids` and returns the frame and the ids to edit on it.
+fn own_boxes_for_edit(
+    tx: &mut Tx,
+    target: BoxTarget,
+    ids: &[ElementId],
+) -> EditResult<(FrameId, Vec<ElementId>)> {
+    if ids.is_empty() {
+        return Err(EditError::new("no box is selected"));
+    }
+    let mut classes = Vec::new();
+    for id in ids {
+        let class = shown_box_class(tx.doc(), target, *id)?;
+        if !classes.contains(&class) {
+            classes.push(class);
+        }
+    }
+    let mut map = HashMap::new();
+    let mut frame = frame_id_at(tx.doc(), target.at)?;
+    for class in &classes {
+        let (f, m) = claim_class(tx, target, class)?;
+        frame = f;
+        map.extend(m);
+    }
+    Ok((
+        frame,
+        ids.iter().map(|id| *map.get(id).unwrap_or(id)).collect(),
+    ))
+}
+
+fn box_mut<'t>(tx: &'t mut Tx, frame: FrameId, id: ElementId) -> EditResult<&'t mut CollisionBox> {
+    tx.frame_mut(frame)?
+        .elements
+        .iter_mut()
+        .find(|e| e.id == id)
+        .and_then(|e| match &mut e.kind {
+            ElementKind::Box(b) => Some(b),
+            _ => None,
+        })
+        .ok_or_else(|| EditError::new(format!("box {id} is not on this frame")))
+}
+
+fn select_on_frame(tx: &mut Tx, at: FrameAt, elements: Vec<ElementId>) {
+    tx.select(Selection::frames(at.sequence, at.direction, vec![at.index]).with_elements(elements));
+}
+
+/// Draws a new rectangle or circle box of a class on a frame.
+#[derive(Clone, Debug)]
+pub struct AddBox {
+    /// Where.
+    pub target: BoxTarget,
+    /// Its class.
+    pub class: BoxClass,
+    /// Its geometry.
+    pub shape: Shape,
+}
+
+impl Command for AddBox {
+    fn label(&self) -> String {
+        format!("Add {} box", self.class.label())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        check_shape(&self.shape)?;
+        if let BoxClass::Custom(name) = &self.class
+            && name.trim().is_empty()
+        {
+            return Err(EditError::new("a custom box class needs a name"));
+        }
+        let (frame_id, _) = claim_class(tx, self.target, &self.class)?;
+        let id = ElementId(tx.alloc_id());
+        let frame = tx.frame_mut(frame_id)?;
+        let box_id = frame
+            .boxes()
+            .map(|(_, b)| b.box_id)
+            .max()
+            .map_or(0, |m| m.saturating_add(1));
+        frame.elements.push(Element {
+            id,
+            name: String::new(),
+            kind: ElementKind::Box(CollisionBox {
+                class: self.class.clone(),
+                shape: self.shape.clone(),
+                box_id,
+            }),
+        });
+        select_on_frame(tx, self.target.at, vec![id]);
+        Ok(())
+    }
+}
+
+/// Gives a box a new geometry: move, resize by a handle, rotate (give a drag a gesture, and
+/// pass the id the previous step selected, since an inherited box is copied on the first step).
+#[derive(Clone, Debug)]
+pub struct SetBoxShape {
+    /// Where.
+    pub target: BoxTarget,
+    /// The box (own or inherited).
+    pub element: ElementId,
+    /// Its new geometry.
+    pub shape: Shape,
+}
+
+impl Command for SetBoxShape {
+    fn label(&self) -> String {
+        "Change box".to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        check_shape(&self.shape)?;
+        let (frame, ids) = own_boxes_for_edit(tx, self.target, &[self.element])?;
+        box_mut(tx, frame, ids[0])?.shape = self.shape.clone();
+        select_on_frame(tx, self.target.at, ids);
+        Ok(())
+    }
+}
+
+/// Moves boxes of a frame by an offset (own or inherited ones).
+#[derive(Clone, Debug)]
+pub struct MoveBoxes {
+    /// Where.
+    pub target: BoxTarget,
+    /// The boxes.
+    pub elements: Vec<ElementId>,
+    /// The offset.
+    pub delta: Point,
+}
+
+impl Command for MoveBoxes {
+    fn label(&self) -> String {
+        "Move boxes".to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let (frame, ids) = own_boxes_for_edit(tx, self.target, &self.elements)?;
+        for id in &ids {
+            translate_shape(&mut box_mut(tx, frame, *id)?.shape, self.delta);
+        }
+        select_on_frame(tx, self.target.at, ids);
+        Ok(())
+    }
+}
+
+/// Deletes boxes from a frame (own or inherited ones).
+#[derive(Clone, Debug)]
+pub struct DeleteBoxes {
+    /// Where.
+    pub target: BoxTarget,
+    /// The boxes.
+    pub elements: Vec<ElementId>,
+}
+
+impl Command for DeleteBoxes {
+    fn label(&self) -> String {
+        match self.elements.len() {
+            1 => "Delete box".to_string(),
+            n => format!("Delete {n} boxes"),
+        }
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let (frame_id, ids) = own_boxes_for_edit(tx, self.target, &self.elements)?;
+        let frame = tx.frame_mut(frame_id)?;
+        let mut classes = Vec::new();
+        for id in &ids {
+            if let Some(i) = frame.elements.iter().position(|e| e.id == *id) {
+                if let ElementKind::Box(b) = &frame.elements[i].kind
+                    && !classes.contains(&b.class)
+                {
+                    classes.push(b.class.clone());
+                }
+                frame.elements.remove(i);
+            }
+        }
+        // A frame whose boxes of a class were implicit would fall back to an earlier default
+        // once its last one is gone; declare the now empty set so it keeps showing none.
+        for class in classes {
+            let frame = tx.doc().frame(frame_id).expect("edited above");
+            if frame.declared_scope(&class).is_none()
+                && !inherited_of_class(tx.doc(), self.target, &class)?
+                    .0
+                    .is_empty()
+            {
+                tx.frame_mut(frame_id)?
+                    .box_declarations
+                    .push(BoxDeclaration {
+                        class,
+                        scope: BoxScope::ThisFrame,
+                    });
+            }
+        }
+        select_on_frame(tx, self.target.at, Vec::new());
+        Ok(())
+    }
+}
+
+/// Which frames boxes are copied to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyBoxesTo {
+    /// The frame before.
+    Previous,
+    /// The frame after.
+    Next,
+    /// Every other frame of the direction.
+    All,
+}
+
+/// Copies boxes a frame shows to other frames of its direction. On each target frame they
+/// replace that frame's own boxes of the same classes.
+#[derive(Clone, Debug)]
+pub struct CopyBoxes {
+    /// The frame copied from.
+    pub target: BoxTarget,
+    /// The boxes copied (own or inherited).
+    pub elements: Vec<ElementId>,
+    /// Where to.
+    pub to: CopyBoxesTo,
+}
+
+impl Command for CopyBoxes {
+    fn label(&self) -> String {
+        match self.to {
+            CopyBoxesTo::Previous => "Copy boxes to previous frame",
+            CopyBoxesTo::Next => "Copy boxes to next frame",
+            CopyBoxesTo::All => "Copy boxes to all frames",
+        }
+        .to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        if self.elements.is_empty() {
+            return Err(EditError::new("no box is selected"));
+        }
+        let at = self.target.at;
+        let source_frame = frame_id_at(tx.doc(), at)?;
+        let frames = direction_frames(tx.doc(), at.sequence, at.direction)?.to_vec();
+        let shown = frames_of(tx.doc(), at)?;
+        let effective = effective_boxes(&shown, at.index, self.target.rule);
+        let mut copied: Vec<Element> = Vec::new();
+        for id in &self.elements {
+            let found = effective
+                .iter()
+                .find(|b| b.element.id == *id)
+                .ok_or_else(|| EditError::new(format!("box {id} is not shown on this frame")))?;
+            copied.push(found.element.clone());
+        }
+        let classes: Vec<BoxClass> = copied.iter().fold(Vec::new(), |mut acc, e| {
+            if let ElementKind::Box(b) = &e.kind
+                && !acc.contains(&b.class)
+            {
+                acc.push(b.class.clone());
+            }
+            acc
+        });
+        let positions: Vec<usize> = match self.to {
+            CopyBoxesTo::Previous => vec![
+                at.index
+                    .checked_sub(1)
+                    .ok_or_else(|| EditError::new("the first frame has no previous frame"))?,
+            ],
+            CopyBoxesTo::Next if at.index + 1 < frames.len() => vec![at.index + 1],
+            CopyBoxesTo::Next => return Err(EditError::new("the last frame has no next frame")),
+            CopyBoxesTo::All => (0..frames.len()).filter(|p| *p != at.index).collect(),
+        };
+        let mut done = vec![source_frame];
+        for p in positions {
+            let target = frames[p];
+            if done.contains(&target) {
+                continue;
+            }
+            done.push(target);
+            let mut copies = Vec::new();
+            for element in &copied {
+                copies.push(Element {
+                    id: ElementId(tx.alloc_id()),
+                    ..element.clone()
+                });
+            }
+            let frame = tx.frame_mut(target)?;
+            frame
+                .elements
+                .retain(|e| !matches!(&e.kind, ElementKind::Box(b) if classes.contains(&b.class)));
+            frame.elements.extend(copies);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,360 @@
+//! Commands on a direction's frame list: insert, duplicate, delete, reorder, durations and the
+//! loop point.
+
+use super::command::Command;
+use super::error::{EditError, EditResult};
+use super::selection::Selection;
+use super::snapshot::Tx;
+use super::support::{
+    add_frame_copy, check_positions, direction_frames, direction_frames_mut, drop_orphans,
+    loop_point_after_removal, sequence, sorted_unique,
+};
+use crate::model::{AnimationSet, Frame, FrameDuration, FrameId, SequenceId};
+use std::mem::discriminant;
+
+/// Inserts frames (copies of `frames` under new ids) at a position of a direction.
+#[derive(Clone, Debug)]
+pub struct InsertFrames {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// Where: 0 = before the first frame, the frame count = at the end.
+    pub index: usize,
+    /// The frames to insert.
+    pub frames: Vec<Frame>,
+}
+
+impl Command for InsertFrames {
+    fn label(&self) -> String {
+        plural("Insert", self.frames.len())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        if self.frames.is_empty() {
+            return Err(EditError::new("there is no frame to insert"));
+        }
+        for frame in &self.frames {
+            check_duration_unit(tx.doc(), None, frame.duration)?;
+        }
+        let ids: Vec<FrameId> = self
+            .frames
+            .iter()
+            .map(|frame| add_frame_copy(tx, frame))
+            .collect();
+        insert_ids(tx, self.sequence, self.direction, self.index, &ids)
+    }
+}
+
+/// Inserts a blank frame, as long as the frame before it (or after it, or the set's first).
+#[derive(Clone, Debug)]
+pub struct InsertBlankFrame {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// Where: 0 = before the first frame, the frame count = at the end.
+    pub index: usize,
+}
+
+impl Command for InsertBlankFrame {
+    fn label(&self) -> String {
+        "Insert frame".to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let frames = direction_frames(tx.doc(), self.sequence, self.direction)?;
+        let neighbour = self
+            .index
+            .checked_sub(1)
+            .and_then(|i| frames.get(i))
+            .or_else(|| frames.get(self.index))
+            .and_then(|id| tx.doc().frame(*id))
+            .or_else(|| tx.doc().frames.values().next());
+        let duration = neighbour.map_or(FrameDuration::Millis(100), |f| f.duration);
+        let id = tx.add_frame(Frame::new(duration));
+        insert_ids(tx, self.sequence, self.direction, self.index, &[id])
+    }
+}
+
+/// Lists `ids` at `index` of a direction, moves the loop point with the frames after it, and
+/// selects the new cells.
+pub(crate) fn insert_ids(
+    tx: &mut Tx,
+    sequence_id: SequenceId,
+    direction: usize,
+    index: usize,
+    ids: &[FrameId],
+) -> EditResult {
+    let len = direction_frames(tx.doc(), sequence_id, direction)?.len();
+    if index > len {
+        return Err(EditError::new(format!(
+            "cannot insert at frame {index}: the direction has {len} frames"
+        )));
+    }
+    let seq = tx.sequence_mut(sequence_id)?;
+    let frames = &mut seq.directions[direction].frames;
+    frames.splice(index..index, ids.iter().copied());
+    // Inserting inside the part before the loop keeps looping on the same frame. With several
+    // directions the loop point is shared, so it only moves when there is one.
+    if seq.directions.len() == 1
+        && let Some(lp) = seq.loop_point
+        && index < lp
+    {
+        seq.loop_point = Some(lp + ids.len());
+    }
+    tx.select(Selection::frames(
+        sequence_id,
+        direction,
+        (index..index + ids.len()).collect(),
+    ));
+    Ok(())
+}
+
+/// Copies the frames at some positions (under new ids) and inserts the copies after the last one.
+#[derive(Clone, Debug)]
+pub struct DuplicateFrames {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The positions to copy (any order; copies keep timeline order).
+    pub positions: Vec<usize>,
+}
+
+impl Command for DuplicateFrames {
+    fn label(&self) -> String {
+        plural("Duplicate", sorted_unique(&self.positions).len())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let frames = direction_frames(tx.doc(), self.sequence, self.direction)?.to_vec();
+        check_positions(&self.positions, frames.len())?;
+        let positions = sorted_unique(&self.positions);
+        let mut ids = Vec::new();
+        for p in &positions {
+            let frame =
+                tx.doc().frame(frames[*p]).cloned().ok_or_else(|| {
+                    EditError::new(format!("frame {} does not exist", frames[*p]))
+                })?;
+            ids.push(add_frame_copy(tx, &frame));
+        }
+        let after = positions.last().expect("not empty") + 1;
+        insert_ids(tx, self.sequence, self.direction, after, &ids)
+    }
+}
+
+/// Removes the frames at some positions of a direction (frames nothing else lists are deleted).
+#[derive(Clone, Debug)]
+pub struct DeleteFrames {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The positions to remove.
+    pub positions: Vec<usize>,
+}
+
+impl Command for DeleteFrames {
+    fn label(&self) -> String {
+        plural("Delete", sorted_unique(&self.positions).len())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let len = direction_frames(tx.doc(), self.sequence, self.direction)?.len();
+        check_positions(&self.positions, len)?;
+        let positions = sorted_unique(&self.positions);
+        let frames = direction_frames_mut(tx, self.sequence, self.direction)?;
+        let mut removed = Vec::new();
+        for p in positions.iter().rev() {
+            removed.push(frames.remove(*p));
+        }
+        let new_len = frames.len();
+        let seq = tx.sequence_mut(self.sequence)?;
+        seq.loop_point = if seq.directions.len() == 1 {
+            loop_point_after_removal(seq.loop_point, &positions, seq.max_frames())
+        } else {
+            seq.loop_point
+                .map(|lp| lp.min(seq.max_frames().saturating_sub(1)))
+        };
+        drop_orphans(tx, removed);
+        let first = positions[0].min(new_len.saturating_sub(1));
+        let selected = if new_len == 0 {
+            Vec::new()
+        } else {
+            vec![first]
+        };
+        tx.select(Selection::frames(self.sequence, self.direction, selected));
+        Ok(())
+    }
+}
+
+/// Moves some frames of a direction, keeping their order, to a gap of the timeline (dragging
+/// a multi-selection).
+#[derive(Clone, Debug)]
+pub struct MoveFrames {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The positions moved.
+    pub positions: Vec<usize>,
+    /// The gap they are dropped in, counted before the move: 0 = before the first frame, the
+    /// frame count = after the last.
+    pub to: usize,
+}
+
+impl Command for MoveFrames {
+    fn label(&self) -> String {
+        plural("Move", sorted_unique(&self.positions).len())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let len = direction_frames(tx.doc(), self.sequence, self.direction)?.len();
+        check_positions(&self.positions, len)?;
+        if self.to > len {
+            return Err(EditError::new(format!(
+                "cannot move to frame {}: the direction has {len} frames",
+                self.to
+            )));
+        }
+        let positions = sorted_unique(&self.positions);
+        let frames = direction_frames_mut(tx, self.sequence, self.direction)?;
+        let moved: Vec<FrameId> = positions.iter().map(|p| frames[*p]).collect();
+        for p in positions.iter().rev() {
+            frames.remove(*p);
+        }
+        let at = self.to - positions.iter().filter(|&&p| p < self.to).count();
+        frames.splice(at..at, moved.iter().copied());
+        tx.select(Selection::frames(
+            self.sequence,
+            self.direction,
+            (at..at + moved.len()).collect(),
+        ));
+        Ok(())
+    }
+}
+
+/// Sets the duration of the frames at some positions (the inspector with several cells
+/// selected). The unit stays the file's own.
+#[derive(Clone, Debug)]
+pub struct SetDurations {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The positions.
+    pub positions: Vec<usize>,
+    /// The new duration.
+    pub duration: FrameDuration,
+}
+
+impl Command for SetDurations {
+    fn label(&self) -> String {
+        format!("Set duration to {}", self.duration)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let frames = direction_frames(tx.doc(), self.sequence, self.direction)?.to_vec();
+        check_positions(&self.positions, frames.len())?;
+        for p in sorted_unique(&self.positions) {
+            set_duration(tx, frames[p], self.duration)?;
+        }
+        Ok(())
+    }
+}
+
+/// Sets one frame's duration (dragging a cell's edge; give the drag a gesture).
+#[derive(Clone, Debug)]
+pub struct SetFrameDuration {
+    /// The frame.
+    pub frame: FrameId,
+    /// The new duration.
+    pub duration: FrameDuration,
+}
+
+impl Command for SetFrameDuration {
+    fn label(&self) -> String {
+        format!("Set duration to {}", self.duration)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        set_duration(tx, self.frame, self.duration)
+    }
+}
+
+fn set_duration(tx: &mut Tx, frame: FrameId, duration: FrameDuration) -> EditResult {
+    let current = tx.frame_mut(frame)?.duration;
+    check_duration_unit(tx.doc(), Some(current), duration)?;
+    tx.frame_mut(frame)?.duration = duration;
+    Ok(())
+}
+
+/// Refuses a duration in another unit than the frame's (or, for a frame shown forever or a
+/// new frame, than the document's): a MUGEN file counts ticks, a Solarus file milliseconds.
+pub(crate) fn check_duration_unit(
+    doc: &AnimationSet,
+    current: Option<FrameDuration>,
+    new: FrameDuration,
+) -> EditResult {
+    if new == FrameDuration::Forever {
+        return Ok(());
+    }
+    let reference = current
+        .filter(|d| *d != FrameDuration::Forever)
+        .or_else(|| {
+            doc.frames
+                .values()
+                .map(|f| f.duration)
+                .find(|d| *d != FrameDuration::Forever)
+        });
+    match reference {
+        Some(unit) if discriminant(&unit) != discriminant(&new) => Err(EditError::new(format!(
+            "this document counts frame durations in {}, not {}",
+            unit.unit_name(),
+            new.unit_name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Sets the frame playback goes back to after the last one (`None` = play once).
+#[derive(Clone, Debug)]
+pub struct SetLoopPoint {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The frame index looped to.
+    pub loop_point: Option<usize>,
+}
+
+impl Command for SetLoopPoint {
+    fn label(&self) -> String {
+        match self.loop_point {
+            Some(i) => format!("Loop from frame {i}"),
+            None => "Play once".to_string(),
+        }
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let seq = sequence(tx.doc(), self.sequence)?;
+        if let Some(lp) = self.loop_point {
+            let count = seq.max_frames();
+            if lp >= count.max(1) {
+                return Err(EditError::new(format!(
+                    "the loop point must be one of the sequence's frames (0 to {}); {lp} is past the end",
+                    count.saturating_sub(1)
+                )));
+            }
+        }
+        tx.sequence_mut(self.sequence)?.loop_point = self.loop_point;
+        Ok(())
+    }
+}
+
+fn plural(verb: &str, count: usize) -> String {
+    if count == 1 {
+        format!("{verb} frame")
+    } else {
+        format!("{verb} {count} frames")
+    }
+}

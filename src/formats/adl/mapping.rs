@@ -1,0 +1,265 @@
+//! From a read ADL file to the document model.
+//!
+//! - Each animation becomes a looping sequence named after its key (`ANIM_RUN`), ordered by ROW
+//!   (the game's animation index) and then by file order.
+//! - Each frame lasts DELAY seconds and holds one graphic per drawn part, in the game's draw
+//!   order (the skeleton reversed: the last joint is painted first), then one attachment point
+//!   per joint, in skeleton order, named after the joint.
+//! - Sprite space has its origin at `(ORIGINX, bottom row)` of the cell, y down: a joint at
+//!   `(jx, jy)` (y up) moved by transforms `(dx, dy)` lands at `(jx + dx, -(jy + dy))`, and the
+//!   part's anchor pixel is placed there (adl-rules.md rule 11).
+
+use super::assets_root::{RootEvidence, find_assets_root};
+use super::semantics::{AdlFile, Dialect, Skeleton, Target};
+use crate::formats::ReadContext;
+use crate::formats::diagnostics::{Diagnostic, Location, Severity};
+use crate::model::{
+    AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame,
+    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence,
+    SequenceId, SourceImage, TreeItem,
+};
+use indexmap::IndexMap;
+use std::path::PathBuf;
+
+/// Each byte of input may produce at most this many elements (plus a fixed allowance), so a
+/// small file cannot ask for millions of frames times joints.
+const ELEMENTS_PER_INPUT_BYTE: usize = 64;
+
+/// The image of a body part and the anchor it is placed by.
+#[derive(Clone, Copy, Debug)]
+struct PartImage {
+    image: ImageId,
+    anchor: (i32, i32),
+}
+
+/// Where every joint of one frame lands, in skeleton order, y up from the origin.
+pub fn landings(
+    skeleton: &Skeleton,
+    transforms: &[super::semantics::Transform],
+) -> Vec<(i32, i32)> {
+    let mut out: Vec<(i32, i32)> = skeleton.joints.iter().map(|j| j.position).collect();
+    for transform in transforms {
+        let (dx, dy) = transform.offset;
+        match transform.target {
+            Target::All => {
+                for p in &mut out {
+                    *p = (p.0.saturating_add(dx), p.1.saturating_add(dy));
+                }
+            }
+            Target::Joint(index) => {
+                if let Some(p) = out.get_mut(index) {
+                    *p = (p.0.saturating_add(dx), p.1.saturating_add(dy));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A y-up landing as a sprite-space point (y down).
+pub fn sprite_point(landing: (i32, i32)) -> Point {
+    Point::from_ints(landing.0, landing.1.saturating_neg())
+}
+
+/// The animations in sequence order: by ROW (missing last), then file order.
+pub fn animation_order(file: &AdlFile) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..file.animations.len()).collect();
+    order.sort_by_key(|&i| file.animations[i].row.unwrap_or(i32::MAX));
+    order
+}
+
+/// Builds the document and adds the diagnostics about images and the file's form.
+pub fn build(
+    file: &AdlFile,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
+    let mut diagnostics = file.diagnostics.clone();
+    let severity = match file.dialect {
+        Dialect::Current => Severity::Info,
+        Dialect::Legacy => Severity::Warning,
+    };
+    diagnostics.push(Diagnostic::new(
+        severity,
+        Location::File,
+        file.dialect.describe(),
+    ));
+    let mut set = AnimationSet::new();
+    let root = assets_root(file, context, &mut diagnostics);
+    let parts = images(file, root.as_ref(), &mut set, &mut diagnostics);
+    let order = animation_order(file);
+    let mut rows: IndexMap<i32, &str> = IndexMap::new();
+    let mut budget = input_len
+        .saturating_mul(ELEMENTS_PER_INPUT_BYTE)
+        .saturating_add(4096);
+    for index in order {
+        let animation = &file.animations[index];
+        if let Some(row) = animation.row
+            && let Some(other) = rows.insert(row, &animation.key)
+        {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "{} and {other} share ROW {row}: one overwrites the other in the game's sheet",
+                    animation.key
+                ),
+            ));
+        }
+        let sequence_id = SequenceId(set.alloc_id());
+        let mut sequence = Sequence::new(
+            sequence_id,
+            animation.key.clone(),
+            DirectionId(set.alloc_id()),
+        );
+        sequence.loop_point = Some(0);
+        let skeleton = animation.skeleton.map(|s| &file.skeletons[s]);
+        for frame in &animation.frames {
+            let joint_count = skeleton.map_or(0, |s| s.joints.len());
+            let cost = joint_count.saturating_mul(2).max(1);
+            if cost > budget {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Error,
+                    Location::File,
+                    format!(
+                        "{} has more frames and joints than a file this size can describe; the rest is not shown",
+                        animation.key
+                    ),
+                ));
+                break;
+            }
+            budget -= cost;
+            let id = FrameId(set.alloc_id());
+            let mut model_frame = Frame::new(FrameDuration::Seconds {
+                nanos: animation.delay_nanos,
+            });
+            if let Some(skeleton) = skeleton {
+                let landed = landings(skeleton, &frame.transforms);
+                for (joint, landing) in skeleton.joints.iter().zip(&landed).rev() {
+                    let Some(part) = parts.get(&joint.name) else {
+                        continue;
+                    };
+                    let graphic = Graphic::new(
+                        GraphicSource::Image(part.image),
+                        sprite_point(*landing),
+                        Origin::At(Point::from_ints(part.anchor.0, part.anchor.1)),
+                    );
+                    model_frame.elements.push(Element {
+                        id: ElementId(set.alloc_id()),
+                        name: joint.name.clone(),
+                        kind: ElementKind::Graphic(graphic),
+                    });
+                }
+                for (joint, landing) in skeleton.joints.iter().zip(&landed) {
+                    model_frame.elements.push(Element {
+                        id: ElementId(set.alloc_id()),
+                        name: joint.name.clone(),
+                        kind: ElementKind::Point(AttachmentPoint::at(sprite_point(*landing))),
+                    });
+                }
+            }
+            set.frames.insert(id, model_frame);
+            sequence.directions[0].frames.push(id);
+        }
+        set.root.items.push(TreeItem::Sequence(sequence));
+    }
+    (set, diagnostics)
+}
+
+fn assets_root(
+    file: &AdlFile,
+    context: &ReadContext,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<PathBuf> {
+    let Some(path) = context.path.as_deref() else {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Location::File,
+            "the file's location is unknown, so body-part images were not looked up",
+        ));
+        return None;
+    };
+    let (root, evidence) = find_assets_root(path, file.spritesheet.as_deref().unwrap_or(""));
+    if evidence == RootEvidence::FileFolderFallback {
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            Location::File,
+            format!(
+                "the game's assets folder was not found above the file; body-part images are looked up from {}",
+                root.display()
+            ),
+        ));
+    }
+    Some(root)
+}
+
+/// The part images: one per BODYPARTS entry (current form) or per joint (legacy form), keyed
+/// by the joint name that draws them.
+fn images(
+    file: &AdlFile,
+    root: Option<&PathBuf>,
+    set: &mut AnimationSet,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> IndexMap<String, PartImage> {
+    let prefix = file.spritesheet.clone().unwrap_or_default();
+    let extension = file.extension.clone().unwrap_or_default();
+    if extension.to_ascii_lowercase().ends_with(".gz") {
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            Location::File,
+            format!("EXTENSION {extension}: the game's image loader does not un-gzip, so it cannot load these images today"),
+        ));
+    }
+    let names: Vec<(String, Option<(i32, i32)>)> = match file.dialect {
+        Dialect::Current => file
+            .body_parts
+            .values()
+            .map(|p| (p.name.clone(), Some(p.anchor)))
+            .collect(),
+        Dialect::Legacy => {
+            let mut seen: IndexMap<String, ()> = IndexMap::new();
+            for animation in &file.animations {
+                if let Some(s) = animation.skeleton {
+                    for joint in &file.skeletons[s].joints {
+                        seen.insert(joint.name.clone(), ());
+                    }
+                }
+            }
+            seen.into_keys().map(|n| (n, None)).collect()
+        }
+    };
+    let mut out = IndexMap::new();
+    for (name, anchor) in names {
+        let path = format!("{prefix}{}{extension}", name.to_lowercase());
+        let resolved = root.map(|r| r.join(&path)).filter(|p| p.is_file());
+        if let (Some(root), None) = (root, &resolved) {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "body part {name}: image {path} is missing (looked for {}); the part is not drawn",
+                    root.join(&path).display()
+                ),
+            ));
+        }
+        let anchor = anchor.unwrap_or_else(|| legacy_anchor(resolved.as_ref()));
+        let id = ImageId(set.alloc_id());
+        set.images.push(SourceImage {
+            id,
+            path,
+            resolved,
+            kind: ImageKind::File,
+            nearest_neighbour: true,
+        });
+        out.insert(name, PartImage { image: id, anchor });
+    }
+    out
+}
+
+/// The legacy form anchors an image at its centre (integer halves of its size); unknown when
+/// the image is missing or gzipped, where (0, 0) is used since nothing is drawn.
+fn legacy_anchor(resolved: Option<&PathBuf>) -> (i32, i32) {
+    resolved
+        .and_then(|p| image::image_dimensions(p).ok())
+        .map_or((0, 0), |(w, h)| ((w / 2) as i32, (h / 2) as i32))
+}

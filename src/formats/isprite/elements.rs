@@ -1,0 +1,297 @@
+//! The element records of a frame: simple and expanded graphics, attachment points, and
+//! rectangle and circle collision objects, decoded from and encoded to their bytes.
+
+use super::bytes::{Reader, put_fixed, put_u16};
+use super::frames::RawElement;
+use crate::model::{Fx, Point};
+
+/// Simple graphic marker.
+pub const SIMPLE_GRAPHIC: u8 = b'g';
+/// Expanded graphic marker.
+pub const EXPANDED_GRAPHIC: u8 = b'G';
+/// Attachment point marker.
+pub const ATTACHMENT: u8 = b'A';
+/// Collision object marker.
+pub const COLLISION: u8 = b'C';
+/// Rectangle collision type.
+pub const RECT: u8 = b'r';
+/// Circle collision type.
+pub const CIRCLE: u8 = b'c';
+
+const SIMPLE_LEN: usize = 9;
+const EXPANDED_LEN: usize = 26;
+const ATTACHMENT_LEN: usize = 21;
+const RECT_LEN: usize = 20;
+const CIRCLE_LEN: usize = 13;
+
+/// The transform fields expanded graphics and attachment points share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transform {
+    /// Degrees clockwise.
+    pub rotation: Fx,
+    /// Horizontal scale.
+    pub scale_x: Fx,
+    /// Vertical scale.
+    pub scale_y: Fx,
+    /// 0..=FFFF.
+    pub opacity: u16,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform {
+            rotation: Fx::ZERO,
+            scale_x: Fx::from_int(1),
+            scale_y: Fx::from_int(1),
+            opacity: u16::MAX,
+        }
+    }
+}
+
+/// A collision shape as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawShape {
+    /// `r`.
+    Rect {
+        /// Upper-left corner.
+        corner: Point,
+        /// Width.
+        width: Fx,
+        /// Height.
+        height: Fx,
+        /// The undocumented byte at offset 20 (D4), kept.
+        reserved: u8,
+        /// Degrees clockwise about the corner.
+        rotation: Fx,
+    },
+    /// `c`.
+    Circle {
+        /// Centre.
+        center: Point,
+        /// Radius.
+        radius: Fx,
+    },
+}
+
+/// A known element's content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// `g` or `G`.
+    Graphic {
+        /// Slice index.
+        slice: u16,
+        /// Where the slice's upper-left corner goes (ambiguity 5).
+        position: Point,
+        /// Bit 0 horizontal, bit 1 vertical; the other bits are kept.
+        mirror: u8,
+        /// `G` only: the origin and the transform.
+        expanded: Option<(Point, Transform)>,
+        /// Bytes past the standard length, kept.
+        extra: Vec<u8>,
+    },
+    /// `A`.
+    Attachment {
+        /// The point's id.
+        id: u16,
+        /// Position.
+        position: Point,
+        /// Mirroring as a u16 (D5).
+        mirror: u16,
+        /// Rotation, scale, opacity.
+        transform: Transform,
+        /// Bytes past the standard length, kept.
+        extra: Vec<u8>,
+    },
+    /// `C`.
+    Collision {
+        /// The undocumented byte at offset 4 (D4), kept.
+        reserved: u8,
+        /// The object's id.
+        id: u16,
+        /// Its shape.
+        shape: RawShape,
+        /// Bytes past the standard length, kept.
+        extra: Vec<u8>,
+    },
+}
+
+fn point(r: &mut Reader) -> Option<Point> {
+    Some(Point {
+        x: r.fixed("x").ok()?,
+        y: r.fixed("y").ok()?,
+    })
+}
+
+fn transform(r: &mut Reader) -> Option<Transform> {
+    Some(Transform {
+        rotation: r.fixed("rotation").ok()?,
+        scale_x: r.fixed("scale x").ok()?,
+        scale_y: r.fixed("scale y").ok()?,
+        opacity: r.u16("opacity").ok()?,
+    })
+}
+
+impl Body {
+    /// Decodes a known element; `None` for unknown markers and records too short for their
+    /// marker (ambiguity 20: those are skipped and kept as they are).
+    pub fn decode(element: &RawElement) -> Option<Body> {
+        let mut r = Reader::new(&element.body, 0);
+        let needed = match element.marker {
+            SIMPLE_GRAPHIC => SIMPLE_LEN,
+            EXPANDED_GRAPHIC => EXPANDED_LEN,
+            ATTACHMENT => ATTACHMENT_LEN,
+            COLLISION => match element.body.get(1) {
+                Some(&RECT) => RECT_LEN,
+                Some(&CIRCLE) => CIRCLE_LEN,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if element.body.len() < needed {
+            return None;
+        }
+        let body = match element.marker {
+            SIMPLE_GRAPHIC | EXPANDED_GRAPHIC => {
+                let slice = r.u16("slice").ok()?;
+                let position = point(&mut r)?;
+                let mirror = r.u8("mirror").ok()?;
+                let expanded = if element.marker == EXPANDED_GRAPHIC {
+                    Some((point(&mut r)?, transform(&mut r)?))
+                } else {
+                    None
+                };
+                Body::Graphic {
+                    slice,
+                    position,
+                    mirror,
+                    expanded,
+                    extra: r.rest().to_vec(),
+                }
+            }
+            ATTACHMENT => {
+                let id = r.u16("id").ok()?;
+                let position = point(&mut r)?;
+                let mirror = r.u16("mirror").ok()?;
+                Body::Attachment {
+                    id,
+                    position,
+                    mirror,
+                    transform: transform(&mut r)?,
+                    extra: r.rest().to_vec(),
+                }
+            }
+            _ => {
+                let reserved = r.u8("reserved").ok()?;
+                let kind = r.u8("type").ok()?;
+                let id = r.u16("id").ok()?;
+                let shape = if kind == RECT {
+                    RawShape::Rect {
+                        corner: point(&mut r)?,
+                        width: r.fixed("width").ok()?,
+                        height: r.fixed("height").ok()?,
+                        reserved: r.u8("reserved").ok()?,
+                        rotation: r.fixed("rotation").ok()?,
+                    }
+                } else {
+                    RawShape::Circle {
+                        center: point(&mut r)?,
+                        radius: r.fixed("radius").ok()?,
+                    }
+                };
+                Body::Collision {
+                    reserved,
+                    id,
+                    shape,
+                    extra: r.rest().to_vec(),
+                }
+            }
+        };
+        Some(body)
+    }
+
+    /// The marker and bytes of this element.
+    pub fn encode(&self) -> (u8, Vec<u8>) {
+        let mut out = Vec::new();
+        let put_point = |out: &mut Vec<u8>, p: &Point| {
+            put_fixed(out, p.x);
+            put_fixed(out, p.y);
+        };
+        let put_transform = |out: &mut Vec<u8>, t: &Transform| {
+            put_fixed(out, t.rotation);
+            put_fixed(out, t.scale_x);
+            put_fixed(out, t.scale_y);
+            put_u16(out, t.opacity);
+        };
+        let marker = match self {
+            Body::Graphic {
+                slice,
+                position,
+                mirror,
+                expanded,
+                extra,
+            } => {
+                put_u16(&mut out, *slice);
+                put_point(&mut out, position);
+                out.push(*mirror);
+                let marker = match expanded {
+                    Some((origin, t)) => {
+                        put_point(&mut out, origin);
+                        put_transform(&mut out, t);
+                        EXPANDED_GRAPHIC
+                    }
+                    None => SIMPLE_GRAPHIC,
+                };
+                out.extend_from_slice(extra);
+                marker
+            }
+            Body::Attachment {
+                id,
+                position,
+                mirror,
+                transform,
+                extra,
+            } => {
+                put_u16(&mut out, *id);
+                put_point(&mut out, position);
+                put_u16(&mut out, *mirror);
+                put_transform(&mut out, transform);
+                out.extend_from_slice(extra);
+                ATTACHMENT
+            }
+            Body::Collision {
+                reserved,
+                id,
+                shape,
+                extra,
+            } => {
+                out.push(*reserved);
+                match shape {
+                    RawShape::Rect {
+                        corner,
+                        width,
+                        height,
+                        reserved,
+                        rotation,
+                    } => {
+                        out.push(RECT);
+                        put_u16(&mut out, *id);
+                        put_point(&mut out, corner);
+                        put_fixed(&mut out, *width);
+                        put_fixed(&mut out, *height);
+                        out.push(*reserved);
+                        put_fixed(&mut out, *rotation);
+                    }
+                    RawShape::Circle { center, radius } => {
+                        out.push(CIRCLE);
+                        put_u16(&mut out, *id);
+                        put_point(&mut out, center);
+                        put_fixed(&mut out, *radius);
+                    }
+                }
+                out.extend_from_slice(extra);
+                COLLISION
+            }
+        };
+        (marker, out)
+    }
+}

@@ -1,0 +1,153 @@
+//! `TIER`: the tree of groups and sequences, as a flat list of markers.
+
+use super::bytes::{ByteError, Reader, put_string, put_u32};
+use crate::formats::Diagnostic;
+
+/// The group marker `G`.
+pub const GROUP: u8 = b'G';
+/// The sequence marker `S`.
+pub const SEQUENCE: u8 = b'S';
+/// The closing marker `C` (D3).
+pub const CLOSE: u8 = b'C';
+/// The loop point that means "stop at the end".
+pub const NO_LOOP: u32 = u32::MAX;
+
+/// A sequence as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawSequence {
+    /// The loop point index, or [`NO_LOOP`].
+    pub loop_point: u32,
+    /// The name.
+    pub name: Vec<u8>,
+    /// The follow-up sequence's name; empty = none.
+    pub follow_up: Vec<u8>,
+    /// Frame indices into FRAM.
+    pub frames: Vec<u32>,
+}
+
+/// One marker of the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawTierItem {
+    /// `G`: opens a group.
+    Group(Vec<u8>),
+    /// `S`: a sequence in the open group.
+    Sequence(RawSequence),
+    /// Closes the open group; the byte is `C`, or an `S` too short to be a sequence (D3).
+    Close(u8),
+}
+
+/// The `TIER` chunk as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawTier {
+    /// The markers in order.
+    pub items: Vec<RawTierItem>,
+    /// Bytes from the first unknown marker on, kept as found.
+    pub tail: Vec<u8>,
+}
+
+impl RawTier {
+    /// Parses the chunk body.
+    pub fn parse(r: &mut Reader, diagnostics: &mut Vec<Diagnostic>) -> Result<RawTier, ByteError> {
+        let mut items = Vec::new();
+        while let Some(marker) = r.peek() {
+            let at = r.offset();
+            match marker {
+                GROUP => {
+                    r.u8("a group marker")?;
+                    let name = r.string("a group name")?;
+                    warn_truncated(diagnostics, name.truncated, name.at);
+                    items.push(RawTierItem::Group(name.bytes.to_vec()));
+                }
+                SEQUENCE if r.remaining() < 13 => {
+                    r.u8("a closing marker")?;
+                    diagnostics.push(Diagnostic::warning_at_byte(
+                        at as u64,
+                        "an \"S\" too short to be a sequence is read as a group close (decision D3)",
+                    ));
+                    items.push(RawTierItem::Close(marker));
+                }
+                SEQUENCE => {
+                    r.u8("a sequence marker")?;
+                    let count = r.u32("the sequence frame count")? as usize;
+                    let loop_point = r.u32("the loop point")?;
+                    let name = r.string("a sequence name")?;
+                    warn_truncated(diagnostics, name.truncated, name.at);
+                    let follow_up = r.string("a follow-up name")?;
+                    warn_truncated(diagnostics, follow_up.truncated, follow_up.at);
+                    if count.saturating_mul(4) > r.remaining() {
+                        return Err(ByteError::new(
+                            at + 1,
+                            format!(
+                                "sequence \"{}\" claims {count} frames but TIER holds room for {}",
+                                String::from_utf8_lossy(name.bytes),
+                                r.remaining() / 4
+                            ),
+                        ));
+                    }
+                    let mut frames = Vec::with_capacity(count);
+                    for _ in 0..count {
+                        frames.push(r.u32("a frame id")?);
+                    }
+                    items.push(RawTierItem::Sequence(RawSequence {
+                        loop_point,
+                        name: name.bytes.to_vec(),
+                        follow_up: follow_up.bytes.to_vec(),
+                        frames,
+                    }));
+                }
+                CLOSE => {
+                    r.u8("a closing marker")?;
+                    items.push(RawTierItem::Close(marker));
+                }
+                other => {
+                    diagnostics.push(Diagnostic::warning_at_byte(
+                        at as u64,
+                        format!(
+                            "unknown TIER marker 0x{other:02X}; the rest of TIER is kept as it is but not read"
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+        Ok(RawTier {
+            items,
+            tail: r.rest().to_vec(),
+        })
+    }
+
+    /// The chunk body.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for item in &self.items {
+            match item {
+                RawTierItem::Group(name) => {
+                    out.push(GROUP);
+                    put_string(&mut out, name);
+                }
+                RawTierItem::Sequence(s) => {
+                    out.push(SEQUENCE);
+                    put_u32(&mut out, s.frames.len() as u32);
+                    put_u32(&mut out, s.loop_point);
+                    put_string(&mut out, &s.name);
+                    put_string(&mut out, &s.follow_up);
+                    for f in &s.frames {
+                        put_u32(&mut out, *f);
+                    }
+                }
+                RawTierItem::Close(marker) => out.push(*marker),
+            }
+        }
+        out.extend_from_slice(&self.tail);
+        out
+    }
+}
+
+fn warn_truncated(diagnostics: &mut Vec<Diagnostic>, truncated: bool, at: usize) {
+    if truncated {
+        diagnostics.push(Diagnostic::warning_at_byte(
+            at as u64,
+            "a name runs past the end of TIER; it is cut there",
+        ));
+    }
+}

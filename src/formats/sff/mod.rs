@@ -1,0 +1,28 @@
+//! M.U.G.E.N SFF sprite archives (v1 and v2), read only.
+//!
+//! Reading order: [`archive`] (the archive and how a sprite is decoded), [`store`] (the cache
+//! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
+//! the index of each version ([`v1`], [`v2`], [`links`]), the codecs ([`pcx`], [`rle`],
+//! [`lz5`], [`png`]) and [`palette`]s.
+
+pub mod archive;
+mod bytes;
+pub mod format;
+pub mod index;
+mod indexed;
+mod links;
+pub mod lz5;
+pub mod palette;
+pub mod pcx;
+pub mod png;
+pub mod rle;
+pub mod v1;
+pub mod v2;
+
+pub mod store;
+
+pub use archive::{DecodedSprite, MAX_SPRITE_PIXELS, PaletteChoice, SffArchive, SffVersion};
+pub use format::SffFormat;
+pub use index::{SpriteFormat, SpriteInfo};
+pub use palette::Palette;
+pub use store::SffStore;

@@ -1,0 +1,316 @@
+//! The sprite cache the renderer and the editor draw through: archives are read once, sprites
+//! decoded on first use and kept (within a memory budget) until their file changes.
+
+use super::archive::{PaletteChoice, SffArchive};
+use super::palette::Palette;
+use crate::formats::Diagnostic;
+use crate::model::{AnimationSet, GraphicSource, ImageKind, PaletteSource, SourceImage};
+use crate::pixels::{PixelSource, SourcePixels};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Decoded sprites kept at most (RGBA bytes); the least recently used go first past it.
+const SPRITE_BUDGET_BYTES: usize = 256 << 20;
+
+/// Which palette a cached sprite was decoded with.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum PaletteKey {
+    Own,
+    Embedded(usize),
+    Act(PathBuf),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SpriteKey {
+    archive: PathBuf,
+    palette: PaletteKey,
+    group: i32,
+    image: i32,
+}
+
+struct CachedSprite {
+    pixels: Option<SourcePixels>,
+    bytes: usize,
+    last_used: u64,
+}
+
+#[derive(Default)]
+struct State {
+    /// `None` remembers a file that could not be read, so it is not re-read every frame.
+    archives: HashMap<PathBuf, Option<Arc<SffArchive>>>,
+    act_files: HashMap<PathBuf, Option<Arc<Palette>>>,
+    sprites: HashMap<SpriteKey, CachedSprite>,
+    /// Problems met per file: the index's, then decoding errors as sprites are asked for.
+    problems: HashMap<PathBuf, Vec<Diagnostic>>,
+    cached_bytes: usize,
+    clock: u64,
+}
+
+/// Sprites of SFF archives, shared by every view (`&self` everywhere; `Send + Sync`).
+#[derive(Default)]
+pub struct SffStore {
+    state: Mutex<State>,
+}
+
+impl std::fmt::Debug for SffStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("SffStore")
+            .field("archives", &state.archives.len())
+            .field("sprites", &state.sprites.len())
+            .field("cached_bytes", &state.cached_bytes)
+            .finish()
+    }
+}
+
+impl SffStore {
+    /// An empty store.
+    pub fn new() -> SffStore {
+        SffStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere while holding the lock leaves only cache entries behind; keep
+        // using them.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Pixels of sprite (group, image) of the archive `image` (a SourceImage of kind
+    /// ImageKind::Sff: file at image.resolved, palettes and active_palette in its kind).
+    /// `None` for AIR's blank sprite (negative group), a missing file or sprite, an empty
+    /// sprite, or one that does not decode (see [`SffStore::problems`]).
+    pub fn sprite(&self, image: &SourceImage, group: i32, number: i32) -> Option<SourcePixels> {
+        if group < 0 {
+            return None;
+        }
+        let path = image.resolved.clone()?;
+        let palette = palette_key(image);
+        let key = SpriteKey {
+            archive: path.clone(),
+            palette: palette.clone(),
+            group,
+            image: number,
+        };
+        let (archive, act) = {
+            let mut state = self.lock();
+            state.clock += 1;
+            let now = state.clock;
+            if let Some(cached) = state.sprites.get_mut(&key) {
+                cached.last_used = now;
+                return cached.pixels.clone();
+            }
+            let archive = state.archive(&path)?;
+            let act = match &palette {
+                PaletteKey::Act(act_path) => state.act_file(act_path, &path),
+                _ => None,
+            };
+            (archive, act)
+        };
+        // Decode without holding the lock, so other views keep drawing meanwhile.
+        let choice = match (&palette, &act) {
+            (PaletteKey::Embedded(n), _) => PaletteChoice::Embedded(*n),
+            (PaletteKey::Act(_), Some(colours)) => PaletteChoice::Colours(colours),
+            _ => PaletteChoice::Own,
+        };
+        let mut problems = Vec::new();
+        let pixels =
+            archive
+                .find(group, number)
+                .and_then(|index| match archive.decode(index, choice) {
+                    Ok(sprite) => {
+                        problems.extend(sprite.warnings);
+                        (sprite.image.width() > 0 && sprite.image.height() > 0).then(|| {
+                            SourcePixels {
+                                image: Arc::new(sprite.image),
+                                axis: sprite.axis,
+                            }
+                        })
+                    }
+                    Err(e) => {
+                        problems.push(e);
+                        None
+                    }
+                });
+        let bytes = pixels.as_ref().map_or(0, |p| p.image.as_raw().len());
+        let mut state = self.lock();
+        // The file may have been invalidated while decoding: keep nothing read before that.
+        let still_current = state
+            .archives
+            .get(&path)
+            .and_then(|a| a.as_ref())
+            .is_some_and(|a| Arc::ptr_eq(a, &archive));
+        if !still_current {
+            return pixels;
+        }
+        let list = state.problems.entry(path).or_default();
+        for p in problems {
+            if !list.contains(&p) {
+                list.push(p);
+            }
+        }
+        let now = state.clock;
+        state.cached_bytes += bytes;
+        if let Some(old) = state.sprites.insert(
+            key,
+            CachedSprite {
+                pixels: pixels.clone(),
+                bytes,
+                last_used: now,
+            },
+        ) {
+            state.cached_bytes -= old.bytes;
+        }
+        state.evict_past_budget();
+        pixels
+    }
+
+    /// Forget everything read from `path` (the file changed on disk): an archive, or a `.act`
+    /// palette, and every sprite decoded from or with it.
+    pub fn invalidate(&self, path: &Path) {
+        let mut state = self.lock();
+        let target = canonical(path);
+        let same = |p: &Path| p == path || canonical(p) == target;
+        state.archives.retain(|p, _| !same(p));
+        state.act_files.retain(|p, _| !same(p));
+        state.problems.retain(|p, _| !same(p));
+        let mut freed = 0;
+        state.sprites.retain(|k, cached| {
+            let keep =
+                !same(&k.archive) && !matches!(&k.palette, PaletteKey::Act(act) if same(act));
+            if !keep {
+                freed += cached.bytes;
+            }
+            keep
+        });
+        state.cached_bytes -= freed;
+    }
+
+    /// The archive at `path`, read now if it was not yet.
+    pub fn archive(&self, path: &Path) -> Option<Arc<SffArchive>> {
+        self.lock().archive(path)
+    }
+
+    /// Problems met so far with the file at `path`: reading it, its index, and decoding the
+    /// sprites asked for.
+    pub fn problems(&self, path: &Path) -> Vec<Diagnostic> {
+        self.lock().problems.get(path).cloned().unwrap_or_default()
+    }
+}
+
+impl State {
+    fn archive(&mut self, path: &Path) -> Option<Arc<SffArchive>> {
+        if let Some(known) = self.archives.get(path) {
+            return known.clone();
+        }
+        let file = path.display().to_string();
+        let loaded = match SffArchive::open(path) {
+            Ok(archive) => {
+                let problems = self.problems.entry(path.to_path_buf()).or_default();
+                problems.extend(
+                    archive
+                        .diagnostics()
+                        .iter()
+                        .map(|d| d.clone().in_file(&file)),
+                );
+                Some(Arc::new(archive))
+            }
+            Err(e) => {
+                self.problems
+                    .entry(path.to_path_buf())
+                    .or_default()
+                    .push(e.in_file(&file));
+                None
+            }
+        };
+        self.archives.insert(path.to_path_buf(), loaded.clone());
+        loaded
+    }
+
+    /// The colours of a `.act` file; problems are filed under the archive that uses it.
+    fn act_file(&mut self, path: &Path, archive: &Path) -> Option<Arc<Palette>> {
+        if let Some(known) = self.act_files.get(path) {
+            return known.clone();
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Palette::from_act(&bytes));
+        let palette = match loaded {
+            Ok(p) => Some(Arc::new(p)),
+            Err(message) => {
+                self.problems.entry(archive.to_path_buf()).or_default().push(
+                    Diagnostic::new(
+                        crate::formats::Severity::Warning,
+                        crate::formats::Location::File,
+                        format!("palette {} cannot be used ({message}); showing the archive's own colours", path.display()),
+                    )
+                    .in_file(path.display().to_string()),
+                );
+                None
+            }
+        };
+        self.act_files.insert(path.to_path_buf(), palette.clone());
+        palette
+    }
+
+    fn evict_past_budget(&mut self) {
+        if self.cached_bytes <= SPRITE_BUDGET_BYTES {
+            return;
+        }
+        // Drop the least recently used down to three quarters of the budget, so eviction
+        // (a sort) happens rarely.
+        let mut by_age: Vec<(u64, SpriteKey)> = self
+            .sprites
+            .iter()
+            .map(|(k, c)| (c.last_used, k.clone()))
+            .collect();
+        by_age.sort_unstable_by_key(|(age, _)| *age);
+        for (_, key) in by_age {
+            if self.cached_bytes <= SPRITE_BUDGET_BYTES / 4 * 3 {
+                break;
+            }
+            if let Some(old) = self.sprites.remove(&key) {
+                self.cached_bytes -= old.bytes;
+            }
+        }
+    }
+}
+
+fn palette_key(image: &SourceImage) -> PaletteKey {
+    let ImageKind::Sff {
+        palettes,
+        active_palette,
+    } = &image.kind
+    else {
+        return PaletteKey::Own;
+    };
+    match active_palette.and_then(|i| palettes.get(i)) {
+        Some(PaletteSource::Embedded(n)) => PaletteKey::Embedded(*n as usize),
+        Some(PaletteSource::ActFile {
+            resolved: Some(path),
+            ..
+        }) => PaletteKey::Act(path.clone()),
+        _ => PaletteKey::Own,
+    }
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+impl PixelSource for SffStore {
+    /// SFF sprites only; other sources are not the store's to load.
+    fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
+        let GraphicSource::SffSprite {
+            archive,
+            group,
+            image,
+        } = source
+        else {
+            return None;
+        };
+        self.sprite(document.image(*archive)?, *group, *image)
+    }
+}

@@ -1,0 +1,453 @@
+//! An open document: its file and format, undo history, selection, unsaved-changes state,
+//! safe saving, autosave to a recovery file, and noticing changes on disk.
+//!
+//! Reading order: [`Session`] here, then [`atomic`] (how files are written), [`recovery`]
+//! (autosave and crash recovery) and [`watch`] (changes on disk). Time is given by the caller
+//! ([`Session::tick`]), so everything here is testable without waiting.
+
+pub mod atomic;
+pub mod recovery;
+pub mod watch;
+
+pub use atomic::{SaveError, backup_path};
+pub use recovery::{AUTOSAVE_INTERVAL, RecoveryEntry, RecoveryStore};
+pub use watch::{FileChange, FileWatch};
+
+use crate::edit::{Command, EditResult, Gesture, History, HistoryPosition, Selection};
+use crate::formats::{
+    Diagnostic, Format, Loss, ReadContext, ReadFailure, WriteContext, Written, registry,
+};
+use crate::model::AnimationSet;
+use crate::pixels::PixelSource;
+use atomic::FileToSave;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How often files on disk are checked for changes.
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// One open document.
+#[derive(Debug)]
+pub struct Session {
+    document: AnimationSet,
+    history: History,
+    selection: Selection,
+    path: Option<PathBuf>,
+    format: String,
+    /// The history position that matches the file on disk; `None` = nothing on disk matches.
+    saved_at: Option<HistoryPosition>,
+    diagnostics: Vec<Diagnostic>,
+    watch: FileWatch,
+    last_watch: Option<Instant>,
+    autosave: Option<Autosave>,
+}
+
+#[derive(Debug)]
+struct Autosave {
+    store: RecoveryStore,
+    folder: PathBuf,
+    /// When the document was first seen dirty and not yet written aside.
+    pending_since: Option<Instant>,
+    /// The history position last written aside.
+    written_at: Option<HistoryPosition>,
+    original_written: bool,
+}
+
+/// A write prepared by [`Session::prepare_save_as`]: show [`PendingSave::losses`], and if the user
+/// agrees, pass it to [`Session::commit_save_as`].
+#[derive(Debug)]
+pub struct PendingSave {
+    path: PathBuf,
+    format: String,
+    written: Written,
+    prepared_at: HistoryPosition,
+}
+
+impl PendingSave {
+    /// What the target format cannot hold; empty for a lossless save.
+    pub fn losses(&self) -> &[Loss] {
+        &self.written.losses
+    }
+
+    /// Where it will be written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The target format's id.
+    pub fn format(&self) -> &str {
+        &self.format
+    }
+}
+
+/// A successful save.
+#[derive(Clone, Debug, Default)]
+pub struct SaveReport {
+    /// The main file written.
+    pub path: PathBuf,
+    /// Companion files written beside it.
+    pub companions: Vec<PathBuf>,
+    /// What the format could not hold (empty when saving in the file's own format).
+    pub losses: Vec<Loss>,
+}
+
+/// What one [`Session::tick`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// The recovery file written, if one was due.
+    pub autosaved: Option<PathBuf>,
+    /// Why an autosave that was due failed (it is retried next interval).
+    pub autosave_error: Option<String>,
+    /// Files that changed on disk.
+    pub changes: Vec<FileChange>,
+}
+
+impl Session {
+    /// Opens a file in whichever format it is in.
+    pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
+        let (loaded, format) = registry().open(path, options)?;
+        let mut session = Session::with_document(loaded.document, format.id(), Some(path.into()))
+            .expect("the registry's own format exists");
+        session.diagnostics = loaded.diagnostics;
+        session.watch.refresh(path);
+        Ok(session)
+    }
+
+    /// A session for a document that came from elsewhere (a new document, a recovery). It
+    /// counts as saved until edited; `path` is `None` for a document never saved.
+    pub fn with_document(
+        document: AnimationSet,
+        format: &str,
+        path: Option<PathBuf>,
+    ) -> Result<Session, String> {
+        registry()
+            .by_id(format)
+            .ok_or_else(|| format!("Sprat does not know the format \"{format}\""))?;
+        let history = History::new();
+        let saved_at = Some(history.position());
+        Ok(Session {
+            document,
+            history,
+            selection: Selection::none(),
+            path,
+            format: format.to_string(),
+            saved_at,
+            diagnostics: Vec::new(),
+            watch: FileWatch::new(),
+            last_watch: None,
+            autosave: None,
+        })
+    }
+
+    /// The document.
+    pub fn document(&self) -> &AnimationSet {
+        &self.document
+    }
+
+    /// The file it belongs to; `None` for a document never saved.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The id of the format it is saved in.
+    pub fn format_id(&self) -> &str {
+        &self.format
+    }
+
+    /// The format it is saved in.
+    pub fn format(&self) -> &'static dyn Format {
+        registry().by_id(&self.format).expect("checked when set")
+    }
+
+    /// Warnings from reading the file.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The selection.
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// Replaces the selection (clicks in the editor).
+    pub fn set_selection(&mut self, selection: Selection) {
+        self.selection = selection;
+    }
+
+    /// The undo history (labels for the menu and the history list).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// True when the document differs from the file on disk (the title's marker).
+    pub fn is_dirty(&self) -> bool {
+        self.saved_at != Some(self.history.position())
+    }
+
+    /// The name for the title bar: the file name, or "Untitled", with `*` when unsaved.
+    pub fn title(&self) -> String {
+        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(
+            || "Untitled".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        if self.is_dirty() {
+            format!("{name} *")
+        } else {
+            name
+        }
+    }
+
+    /// Runs a command as an undo step (see [`History::apply`]) and takes the selection it reports.
+    pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> EditResult {
+        self.selection =
+            self.history
+                .apply(&mut self.document, &self.selection, command, gesture)?;
+        Ok(())
+    }
+
+    /// Undoes the last step; false if there was none.
+    pub fn undo(&mut self) -> bool {
+        match self.history.undo(&mut self.document) {
+            Some(selection) => {
+                self.selection = selection;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Redoes the last undone step; false if there was none.
+    pub fn redo(&mut self) -> bool {
+        match self.history.redo(&mut self.document) {
+            Some(selection) => {
+                self.selection = selection;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Goes to a point of the history list (`done_count` steps in effect).
+    pub fn jump_to(&mut self, done_count: usize) {
+        if let Some(selection) = self.history.jump_to(&mut self.document, done_count) {
+            self.selection = selection;
+        }
+    }
+
+    /// Saves in the file's own format, to its own path.
+    pub fn save(&mut self, pixels: Option<&dyn PixelSource>) -> Result<SaveReport, SaveError> {
+        let path = self.path.clone().ok_or_else(|| {
+            SaveError::new("This document has never been saved; choose where to save it.")
+        })?;
+        let format = self.format.clone();
+        let pending = self.prepare_save_as(&path, &format, pixels)?;
+        self.commit_save_as(pending)
+    }
+
+    /// Writes the document in `format` for saving to `path`, without touching the disk, so the
+    /// losses can be shown and confirmed first.
+    pub fn prepare_save_as(
+        &self,
+        path: &Path,
+        format: &str,
+        pixels: Option<&dyn PixelSource>,
+    ) -> Result<PendingSave, SaveError> {
+        let target = registry().by_id(format).ok_or_else(|| {
+            SaveError::new(format!("Sprat does not know the format \"{format}\"."))
+        })?;
+        if !target.capabilities().write {
+            return Err(SaveError::new(format!(
+                "Sprat can read {} files but not write them.",
+                target.name()
+            )));
+        }
+        let context = WriteContext {
+            path: Some(path.to_path_buf()),
+            pixels,
+        };
+        let written = target.write(&self.document, &context).map_err(|e| {
+            SaveError::new(format!(
+                "Could not write \"{}\" as {}: {e}. Nothing was saved.",
+                path.display(),
+                target.name()
+            ))
+        })?;
+        Ok(PendingSave {
+            path: path.to_path_buf(),
+            format: format.to_string(),
+            written,
+            prepared_at: self.history.position(),
+        })
+    }
+
+    /// Saves a prepared write. The session then belongs to the new file and format.
+    pub fn commit_save_as(&mut self, pending: PendingSave) -> Result<SaveReport, SaveError> {
+        if pending.prepared_at != self.history.position() {
+            return Err(SaveError::new(
+                "The document changed after the save was prepared; save again.",
+            ));
+        }
+        let dir = pending.path.parent().unwrap_or(Path::new(""));
+        let companions: Vec<PathBuf> = pending
+            .written
+            .companions
+            .iter()
+            .map(|c| dir.join(&c.relative_path))
+            .collect();
+        let mut files = vec![FileToSave {
+            path: pending.path.clone(),
+            bytes: &pending.written.bytes,
+        }];
+        for (companion, path) in pending.written.companions.iter().zip(&companions) {
+            files.push(FileToSave {
+                path: path.clone(),
+                bytes: &companion.bytes,
+            });
+        }
+        atomic::save_files(&files)?;
+        self.path = Some(pending.path.clone());
+        self.format = pending.format;
+        self.saved_at = Some(self.history.position());
+        self.watch.refresh(&pending.path);
+        for path in &companions {
+            self.watch.refresh(path);
+        }
+        self.discard_recovery();
+        Ok(SaveReport {
+            path: pending.path,
+            companions,
+            losses: pending.written.losses,
+        })
+    }
+
+    /// Turns on autosave into `store` (a folder for this document is made on first write).
+    pub fn enable_autosave(&mut self, store: RecoveryStore) {
+        let folder = store.new_folder(self.path.as_deref());
+        self.autosave = Some(Autosave {
+            store,
+            folder,
+            pending_since: None,
+            written_at: None,
+            original_written: false,
+        });
+    }
+
+    /// The recovery folder this session writes to, when autosave is on.
+    pub fn recovery_folder(&self) -> Option<&Path> {
+        self.autosave.as_ref().map(|a| a.folder.as_path())
+    }
+
+    /// Called regularly by the caller with the current time: writes the recovery file once
+    /// the document has had unsaved changes for [`AUTOSAVE_INTERVAL`], and checks files on disk
+    /// every [`WATCH_INTERVAL`].
+    pub fn tick(&mut self, now: Instant) -> TickReport {
+        let mut report = TickReport::default();
+        self.autosave_if_due(now, &mut report);
+        let watch_due = self
+            .last_watch
+            .is_none_or(|last| now.saturating_duration_since(last) >= WATCH_INTERVAL);
+        if watch_due {
+            self.last_watch = Some(now);
+            report.changes = self.check_files();
+        }
+        report
+    }
+
+    fn autosave_if_due(&mut self, now: Instant, report: &mut TickReport) {
+        let position = self.history.position();
+        let dirty = self.is_dirty();
+        let Some(autosave) = self.autosave.as_mut() else {
+            return;
+        };
+        if !dirty || autosave.written_at == Some(position) {
+            autosave.pending_since = None;
+            return;
+        }
+        let since = *autosave.pending_since.get_or_insert(now);
+        if now.saturating_duration_since(since) < AUTOSAVE_INTERVAL {
+            return;
+        }
+        let result = autosave.store.write(
+            &autosave.folder,
+            self.path.as_deref(),
+            &self.format,
+            &self.document,
+            !autosave.original_written,
+        );
+        autosave.pending_since = None;
+        match result {
+            Ok(()) => {
+                autosave.written_at = Some(position);
+                autosave.original_written = true;
+                report.autosaved = Some(autosave.folder.clone());
+            }
+            Err(error) => {
+                report.autosave_error = Some(format!(
+                    "Could not write the recovery file: {}",
+                    atomic::plain_io_error(&error)
+                ));
+            }
+        }
+    }
+
+    /// Checks the open file and the files its pixels come from, now.
+    pub fn check_files(&mut self) -> Vec<FileChange> {
+        self.watch.poll(self.path.as_deref(), &self.document)
+    }
+
+    /// Re-reads the open file from disk (after the user agreed to take the outside change).
+    /// The history is cleared, since its ids belong to the old content; the selection keeps
+    /// whatever still exists.
+    pub fn reload(&mut self, options: &ReadContext) -> Result<(), ReadFailure> {
+        let Some(path) = self.path.clone() else {
+            return Ok(());
+        };
+        let fresh = Session::open(&path, options)?;
+        self.selection = self.selection.valid_in(&fresh.document);
+        self.document = fresh.document;
+        self.format = fresh.format;
+        self.diagnostics = fresh.diagnostics;
+        self.history.clear();
+        self.saved_at = Some(self.history.position());
+        self.watch.refresh(&path);
+        self.discard_recovery();
+        Ok(())
+    }
+
+    /// Keeps the document as it is in memory after the file changed on disk: it now differs
+    /// from the disk, so it counts as unsaved.
+    pub fn keep_mine(&mut self) {
+        self.saved_at = None;
+    }
+
+    /// Marks the document as differing from anything on disk.
+    pub(crate) fn mark_unsaved(&mut self) {
+        self.saved_at = None;
+    }
+
+    pub(crate) fn adopt_recovery_folder(&mut self, store: RecoveryStore, folder: PathBuf) {
+        self.autosave = Some(Autosave {
+            store,
+            folder,
+            pending_since: None,
+            written_at: None,
+            original_written: true,
+        });
+    }
+
+    /// Removes this session's recovery files (after a save, or when the user closes the
+    /// document, saved or not).
+    pub fn discard_recovery(&mut self) {
+        if let Some(autosave) = self.autosave.as_mut() {
+            let _ = recovery::remove_folder(&autosave.folder);
+            autosave.written_at = None;
+            autosave.pending_since = None;
+            autosave.original_written = false;
+        }
+    }
+
+    /// Closes the document: its recovery files go (the caller has asked about unsaved changes).
+    pub fn close(mut self) {
+        self.discard_recovery();
+    }
+}

@@ -1,0 +1,122 @@
+//! Noticing when files a document uses change on disk.
+//!
+//! The caller polls (from its frame loop, through [`super::Session::tick`]); each poll compares
+//! every watched file's size and modification time with what was seen before. Polling a handful
+//! of files once a second costs nothing, works on every platform and network drive, sees
+//! editors that save by renaming, and keeps time in the caller's hands so tests are exact; a
+//! notification crate would add a thread and platform quirks for no gain here.
+
+use crate::model::{AnimationSet, ImageId, ImageKind, PaletteSource};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A change seen on disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileChange {
+    /// The open file itself changed (or was removed): ask the user whether to reload.
+    Document {
+        /// The file.
+        path: PathBuf,
+        /// False when it no longer exists.
+        exists: bool,
+    },
+    /// An image, SFF archive or palette the document draws from changed: reload its pixels.
+    Source {
+        /// The image (for a palette, the SFF archive it colours).
+        image: ImageId,
+        /// The file that changed.
+        path: PathBuf,
+        /// False when it no longer exists.
+        exists: bool,
+    },
+}
+
+/// Size and modification time; `None` when the file is missing.
+type Stamp = Option<(u64, Option<SystemTime>)>;
+
+fn stamp_of(path: &Path) -> Stamp {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
+/// What was last seen of each watched file.
+#[derive(Debug, Default)]
+pub struct FileWatch {
+    seen: HashMap<PathBuf, Stamp>,
+}
+
+impl FileWatch {
+    /// A watch that has seen nothing yet (the first poll only records).
+    pub fn new() -> FileWatch {
+        FileWatch::default()
+    }
+
+    /// Records the current state of a file without reporting it (after saving it ourselves).
+    pub fn refresh(&mut self, path: &Path) {
+        self.seen.insert(path.to_path_buf(), stamp_of(path));
+    }
+
+    /// Compares the files of `document` (and the document's own file) with the last poll.
+    /// Files seen for the first time are recorded, not reported.
+    pub fn poll(
+        &mut self,
+        document_path: Option<&Path>,
+        document: &AnimationSet,
+    ) -> Vec<FileChange> {
+        let mut changes = Vec::new();
+        if let Some(path) = document_path
+            && let Some(exists) = self.check(path)
+        {
+            changes.push(FileChange::Document {
+                path: path.to_path_buf(),
+                exists,
+            });
+        }
+        for (image, path) in source_files(document) {
+            if let Some(exists) = self.check(&path) {
+                changes.push(FileChange::Source {
+                    image,
+                    path,
+                    exists,
+                });
+            }
+        }
+        changes
+    }
+
+    /// `Some(exists)` when the file changed since last seen.
+    fn check(&mut self, path: &Path) -> Option<bool> {
+        let now = stamp_of(path);
+        match self.seen.insert(path.to_path_buf(), now) {
+            Some(before) if before != now => Some(now.is_some()),
+            _ => None,
+        }
+    }
+}
+
+/// Every file on disk the document's pixels come from.
+pub fn source_files(document: &AnimationSet) -> Vec<(ImageId, PathBuf)> {
+    let mut out = Vec::new();
+    for image in &document.images {
+        if let Some(path) = &image.resolved {
+            out.push((image.id, path.clone()));
+        }
+        match &image.kind {
+            ImageKind::Sff { palettes, .. } => {
+                for palette in palettes {
+                    if let PaletteSource::ActFile {
+                        resolved: Some(path),
+                        ..
+                    } = palette
+                    {
+                        out.push((image.id, path.clone()));
+                    }
+                }
+            }
+            ImageKind::SolarusTileset { chosen: Some(path) } => out.push((image.id, path.clone())),
+            _ => {}
+        }
+    }
+    out
+}

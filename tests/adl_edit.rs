@@ -1,0 +1,321 @@
+//! Saving edited ADL documents: only the edited text changes.
+
+mod common;
+
+use sprat::formats::adl::{AdlFormat, move_part, move_skeleton_joint};
+use sprat::formats::{Format, ReadContext, WriteContext};
+use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId, Point};
+use std::path::PathBuf;
+
+fn corpus_file(name: &str) -> PathBuf {
+    common::corpus()
+        .join("adl/mods/basegame/sprites")
+        .join(name)
+}
+
+fn open(name: &str) -> (AnimationSet, String, PathBuf) {
+    let path = corpus_file(name);
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = AdlFormat
+        .read(&bytes, &ReadContext::for_path(&path))
+        .unwrap()
+        .document;
+    (doc, String::from_utf8(bytes).unwrap(), path)
+}
+
+fn save(doc: &AnimationSet, path: &PathBuf) -> (String, Vec<String>) {
+    let written = AdlFormat.write(doc, &WriteContext::for_path(path)).unwrap();
+    (
+        String::from_utf8(written.bytes).unwrap(),
+        written.losses.iter().map(|l| l.to_string()).collect(),
+    )
+}
+
+fn frame(doc: &AnimationSet, sequence: &str, index: usize) -> FrameId {
+    doc.sequence_by_name(sequence).unwrap().directions[0].frames[index]
+}
+
+/// The lines that differ, as (before, after); both texts must have the same line count.
+fn changed_lines(before: &str, after: &str) -> Vec<(String, String)> {
+    assert_eq!(before.lines().count(), after.lines().count(), "{after}");
+    before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+/// Every graphic and point position of every frame, by element id.
+fn positions(doc: &AnimationSet) -> Vec<(u64, Point)> {
+    let mut out = Vec::new();
+    for sequence in doc.sequences() {
+        for id in &sequence.directions[0].frames {
+            for e in &doc.frame(*id).unwrap().elements {
+                let p = match &e.kind {
+                    ElementKind::Graphic(g) => g.position,
+                    ElementKind::Point(p) => p.position,
+                    ElementKind::Box(_) => continue,
+                };
+                out.push((e.id.0, p));
+            }
+        }
+    }
+    out
+}
+
+fn reread(text: &str, path: &PathBuf) -> AnimationSet {
+    AdlFormat
+        .read(text.as_bytes(), &ReadContext::for_path(path))
+        .unwrap()
+        .document
+}
+
+#[test]
+fn moving_a_part_writes_that_frames_transform_only() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    // Down one pixel on screen = -1 in ADL's y-up: the existing LEG_REST_LEFT 0,1 becomes 0,0.
+    let id = frame(&doc, "ANIM_RUN", 1);
+    assert!(move_part(
+        &mut doc,
+        id,
+        "LEG_REST_LEFT",
+        Point::from_ints(0, 1)
+    ));
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        changed_lines(&before, &after),
+        [(
+            "ANIM_RUN_2=ALL 0,1;LEG_REST_RIGHT 0,-1;FOOT_RIGHT 0,-1;LEG_REST_LEFT 0,1;FOOT_LEFT 0,1".to_string(),
+            "ANIM_RUN_2=ALL 0,1;LEG_REST_RIGHT 0,-1;FOOT_RIGHT 0,-1;LEG_REST_LEFT 0,0;FOOT_LEFT 0,1".to_string()
+        )]
+    );
+    assert_eq!(positions(&reread(&after, &path)), positions(&doc));
+}
+
+#[test]
+fn a_part_without_a_transform_gets_one_appended() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    let id = frame(&doc, "ANIM_RUN", 0);
+    move_part(&mut doc, id, "HEAD", Point::from_ints(1, 0));
+    let id = frame(&doc, "ANIM_IDLE", 0);
+    move_part(&mut doc, id, "LEG_REST_LEFT", Point::from_ints(0, -1));
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        changed_lines(&before, &after),
+        [
+            (
+                "ANIM_RUN_1=LEG_REST_RIGHT 1,1;FOOT_RIGHT 1,1;LEG_REST_LEFT -1,0;FOOT_LEFT -1,0".to_string(),
+                "ANIM_RUN_1=LEG_REST_RIGHT 1,1;FOOT_RIGHT 1,1;LEG_REST_LEFT -1,0;FOOT_LEFT -1,0;HEAD 1,0".to_string()
+            ),
+            ("ANIM_IDLE_1=".to_string(), "ANIM_IDLE_1=LEG_REST_LEFT 0,1".to_string()),
+        ]
+    );
+    assert_eq!(positions(&reread(&after, &path)), positions(&doc));
+}
+
+#[test]
+fn moving_a_joint_in_the_skeleton_writes_the_skeleton_only() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    let run = doc.sequence_by_name("ANIM_RUN").unwrap().id;
+    let moved = move_skeleton_joint(&mut doc, run, "HEAD", Point::from_ints(2, -1));
+    assert_eq!(moved.len(), 2, "ANIM_IDLE shares SKELETON_STAND");
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        changed_lines(&before, &after),
+        [(
+            "               HAIR 0,32;HEAD 0,32;\\".to_string(),
+            "               HAIR 0,32;HEAD 2,33;\\".to_string()
+        )]
+    );
+    assert_eq!(positions(&reread(&after, &path)), positions(&doc));
+}
+
+#[test]
+fn a_joint_moved_in_one_animation_of_a_shared_skeleton_keeps_the_other_as_it_was() {
+    let (mut doc, before, path) = open("fofu.properties");
+    // Move only the attachment points (joints) of TAIL_0 on every ANIM_RUN frame, and the part
+    // with them, as a skeleton view would for one animation.
+    let frames = doc.sequence_by_name("ANIM_RUN").unwrap().directions[0]
+        .frames
+        .clone();
+    for id in frames {
+        move_part(&mut doc, id, "TAIL_0", Point::from_ints(-1, 0));
+    }
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    let changed = changed_lines(&before, &after);
+    assert_eq!(changed[0].1, "               TAIL_0 -1,13");
+    // ANIM_IDLE, which shares the skeleton, is compensated so it looks as before.
+    assert_eq!(changed[1].1, "ANIM_IDLE_1=TAIL_0 1,0");
+    assert_eq!(changed.len(), 3);
+    assert_eq!(positions(&reread(&after, &path)), positions(&doc));
+}
+
+#[test]
+fn a_new_delay_for_every_frame_rewrites_delay() {
+    let (mut doc, before, path) = open("taimu.properties");
+    let frames = doc.sequence_by_name("ANIM_RUN").unwrap().directions[0]
+        .frames
+        .clone();
+    for id in frames {
+        doc.frame_mut(id).unwrap().duration = FrameDuration::Millis(200);
+    }
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        changed_lines(&before, &after),
+        [(
+            "ANIM_RUN=DELAY 0.18;ROW 2;SKELETON SKELETON_STAND".to_string(),
+            "ANIM_RUN=DELAY 0.2;ROW 2;SKELETON SKELETON_STAND".to_string()
+        )]
+    );
+}
+
+#[test]
+fn what_adl_cannot_hold_is_named() {
+    let (mut doc, _, path) = open("taimu.properties");
+    let first = frame(&doc, "ANIM_IDLE", 0);
+    doc.frame_mut(first).unwrap().duration = FrameDuration::Seconds {
+        nanos: 1_000_000_000,
+    };
+    let id = frame(&doc, "ANIM_RUN", 2);
+    let f = doc.frame_mut(id).unwrap();
+    for e in &mut f.elements {
+        if let ElementKind::Graphic(g) = &mut e.kind
+            && e.name == "HEAD"
+        {
+            g.rotation = 90.0;
+            g.opacity = 100;
+        }
+    }
+    let seq = doc
+        .sequences_mut()
+        .into_iter()
+        .find(|s| s.name == "ANIM_RUN")
+        .unwrap();
+    seq.loop_point = None;
+    let (_, losses) = save(&doc, &path);
+    let has = |s: &str| losses.iter().any(|l| l.contains(s));
+    assert!(
+        has("sequence \"ANIM_IDLE\", direction 0, frame 1: per-frame duration 2 s"),
+        "{losses:?}"
+    );
+    assert!(has("frame 2, graphic HEAD: rotation 90°"), "{losses:?}");
+    assert!(has("opacity 100"));
+    assert!(has("always loop"));
+}
+
+#[test]
+fn renaming_an_animation_renames_its_keys() {
+    let (mut doc, before, path) = open("fofu.properties");
+    for s in doc.sequences_mut() {
+        if s.name == "ANIM_RUN" {
+            s.name = "ANIM_WALK".into();
+        }
+    }
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    let changed = changed_lines(&before, &after);
+    assert_eq!(changed.len(), 5);
+    assert!(
+        changed
+            .iter()
+            .all(|(a, b)| a.replacen("ANIM_RUN", "ANIM_WALK", 1) == *b)
+    );
+}
+
+#[test]
+fn a_sub_pixel_move_is_rounded_and_reported() {
+    let (mut doc, _, path) = open("fofu.properties");
+    let half = Point {
+        x: sprat::model::Fx(128),
+        y: sprat::model::Fx(0),
+    };
+    let id = frame(&doc, "ANIM_RUN", 0);
+    move_part(&mut doc, id, "HEAD", half);
+    let (_, losses) = save(&doc, &path);
+    assert!(
+        losses.iter().any(|l| l.contains("not a whole pixel")),
+        "{losses:?}"
+    );
+}
+
+fn read_text(text: &str) -> AnimationSet {
+    AdlFormat
+        .read(text.as_bytes(), &ReadContext::default())
+        .unwrap()
+        .document
+}
+
+fn write_text(doc: &AnimationSet) -> String {
+    let written = AdlFormat.write(doc, &WriteContext::default()).unwrap();
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    String::from_utf8(written.bytes).unwrap()
+}
+
+const SMALL: &str = "SPRITESHEET=p_\nEXTENSION=.tga\nCONFIG=SIZE 8,8;ORIGINX 4\nBODYPARTS=HEAD 1,1\n\
+SKELETON_S=HEAD 0,4\nANIM_A=DELAY 1;ROW 1;SKELETON SKELETON_S\n";
+
+#[test]
+fn an_escaped_token_rewrites_only_its_own_value() {
+    let text = format!("{SMALL}ANIM_A_1=HEAD 0\\,1 # keep\nANIM_A_2=\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 0);
+    move_part(&mut doc, id, "HEAD", Point::from_ints(1, 0));
+    let after = write_text(&doc);
+    assert_eq!(
+        after,
+        format!("{SMALL}ANIM_A_1=HEAD 1,1 # keep\nANIM_A_2=\n")
+    );
+}
+
+#[test]
+fn a_missing_frame_line_is_inserted_after_the_one_before() {
+    // ANIM_A_2 is missing (the game would crash); moving a part in it writes the line.
+    let text = format!("{SMALL}ANIM_A_1=\r\nANIM_A_3=\r\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 1);
+    move_part(&mut doc, id, "HEAD", Point::from_ints(0, -2));
+    let after = write_text(&doc);
+    assert_eq!(
+        after,
+        format!("{SMALL}ANIM_A_1=\r\nANIM_A_2=HEAD 0,2\r\nANIM_A_3=\r\n")
+    );
+}
+
+#[test]
+fn moving_the_part_of_a_one_frame_animation_is_still_a_frame_transform() {
+    let text = format!("{SMALL}ANIM_A_1=\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 0);
+    move_part(&mut doc, id, "HEAD", Point::from_ints(-1, 0));
+    assert_eq!(write_text(&doc), format!("{SMALL}ANIM_A_1=HEAD -1,0\n"));
+}
+
+#[test]
+fn dragging_only_the_joints_of_every_frame_writes_the_skeleton_and_names_the_part_that_follows() {
+    let text = format!("{SMALL}ANIM_A_1=\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 0);
+    for e in &mut doc.frame_mut(id).unwrap().elements {
+        if let ElementKind::Point(p) = &mut e.kind {
+            p.position = p.position + Point::from_ints(0, -1);
+        }
+    }
+    let written = AdlFormat.write(&doc, &WriteContext::default()).unwrap();
+    let after = String::from_utf8(written.bytes).unwrap();
+    assert_eq!(
+        after,
+        format!("{SMALL}ANIM_A_1=\n").replace("HEAD 0,4", "HEAD 0,5")
+    );
+    assert_eq!(written.losses.len(), 1, "{:?}", written.losses);
+    assert!(
+        written.losses[0]
+            .to_string()
+            .contains("a part moves with its joint")
+    );
+}

@@ -1,0 +1,211 @@
+//! The command line, run in-process on the bundled demo.
+
+use clap::Parser;
+use sprat::cli::{Cli, run};
+use std::path::{Path, PathBuf};
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
+}
+
+fn sprat(args: &[&str]) -> (i32, String, String) {
+    let mut argv = vec!["sprat"];
+    argv.extend_from_slice(args);
+    let cli = Cli::try_parse_from(argv).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(cli.command.expect("a subcommand"), &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprat-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn info_lists_sequences_with_counts_durations_boxes_and_points() {
+    let (code, out, _) = sprat(&["info", demo().to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("3 sequence(s), 15 frame(s)"), "{out}");
+    assert!(
+        out.contains("idle (default): 1 direction(s), loops at frame 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("walk: 1 direction(s), loops at frame 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("attack: 1 direction(s), then \"idle\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("5 frame(s), 420 ms, 5 graphic(s), boxes: 2 hit, 10 hurt, points: weapon"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_exits_zero_on_a_clean_file_and_one_on_errors() {
+    let (code, out, _) = sprat(&["check", demo().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0 error(s), 0 warning(s)"));
+    let dir = temp_dir("check");
+    let broken = dir.join("broken.sprat");
+    std::fs::write(
+        &broken,
+        "(version: 1, set: (root: (id: 0, items: [], next_id: 1)\n",
+    )
+    .unwrap();
+    let (code, _, err) = sprat(&["check", broken.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("broken.sprat:"), "{err}");
+}
+
+#[test]
+fn convert_to_the_same_format_unedited_gives_the_same_bytes() {
+    let dir = temp_dir("same");
+    let demo_copy = dir.join("demo.sprat");
+    std::fs::copy(demo(), &demo_copy).unwrap();
+    let out_path = dir.join("copy.sprat");
+    let (code, out, err) = sprat(&[
+        "convert",
+        demo_copy.to_str().unwrap(),
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        std::fs::read(&out_path).unwrap(),
+        std::fs::read(&demo_copy).unwrap()
+    );
+}
+
+#[test]
+fn convert_refuses_to_overwrite_without_force() {
+    let dir = temp_dir("force");
+    let out_path = dir.join("x.sprat");
+    std::fs::write(&out_path, "keep me").unwrap();
+    let (code, _, err) = sprat(&[
+        "convert",
+        demo().to_str().unwrap(),
+        out_path.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), "keep me");
+    let (code, _, err) = sprat(&[
+        "convert",
+        demo().to_str().unwrap(),
+        out_path.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_ne!(std::fs::read_to_string(&out_path).unwrap(), "keep me");
+}
+
+#[test]
+fn convert_names_unknown_target_formats() {
+    let (code, _, err) = sprat(&["convert", demo().to_str().unwrap(), "/tmp/x.unknown-ext"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("use --to"), "{err}");
+    let (code, _, err) = sprat(&[
+        "convert",
+        demo().to_str().unwrap(),
+        "/tmp/x.y",
+        "--to",
+        "nope",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown format \"nope\""), "{err}");
+}
+
+#[test]
+fn render_writes_a_frame_a_strip_and_a_gif() {
+    let dir = temp_dir("render");
+    let frame = dir.join("frame.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "--sequence",
+        "attack",
+        "--frame",
+        "2",
+        "--overlay",
+        "-o",
+        frame.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let picture = image::open(&frame).unwrap().to_rgba8();
+    // The hit box of attack frame 2 (6..24 x -20..-8) is drawn in red over the sword.
+    assert!(
+        picture
+            .pixels()
+            .any(|p| p[0] > 200 && p[1] < 80 && p[2] < 80 && p[3] > 0)
+    );
+
+    let strip = dir.join("strip.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "walk",
+        "--strip",
+        "--scale",
+        "2",
+        "-o",
+        strip.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (w, h) = image::image_dimensions(&strip).unwrap();
+    assert_eq!(w % 6, 0, "six equal cells");
+    assert!(h > 0 && w / 6 > 0);
+
+    let gif = dir.join("walk.gif");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "walk",
+        "--gif",
+        "-o",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&std::fs::read(&gif).unwrap()[..6], b"GIF89a");
+}
+
+#[test]
+fn render_names_the_sequences_and_directions_that_exist() {
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "run",
+        "--frame",
+        "0",
+        "-o",
+        "/tmp/never.png",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there are: idle, walk, attack"), "{err}");
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "-s",
+        "idle",
+        "-d",
+        "3",
+        "--frame",
+        "0",
+        "-o",
+        "/tmp/never.png",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no direction 3"), "{err}");
+}

@@ -1,0 +1,236 @@
+//! PNG export of a frame and of a strip, through the real [`ImageStore`] reading a sheet from
+//! disk: the whole path the command line takes.
+//!
+//! The strip is compared with `tests/golden/render/strip_*.png`; regenerate with
+//! `UPDATE_GOLDEN=1 cargo test --no-default-features --test export_png` and look at the result.
+
+use image::{Rgba, RgbaImage};
+use sprat::assets::ImageStore;
+use sprat::export::{ExportError, encode_png, frame_image, strip_image};
+use sprat::model::*;
+use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions};
+use std::path::{Path, PathBuf};
+
+/// A scratch folder removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("sprat-export-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A 12×4 sheet of three 4×4 cells: a red, a green and a blue figure, each a square with a
+/// darker one-pixel foot row so the cells are easy to tell apart.
+fn write_sheet(path: &Path) {
+    RgbaImage::from_fn(12, 4, |x, y| {
+        let cell = x / 4;
+        let mut colour = [[220, 40, 40], [40, 200, 60], [50, 80, 230]][cell as usize];
+        if y == 3 {
+            colour = colour.map(|c| c / 2);
+        }
+        if x % 4 == 0 && y == 0 {
+            Rgba([0, 0, 0, 0])
+        } else {
+            Rgba([colour[0], colour[1], colour[2], 255])
+        }
+    })
+    .save(path)
+    .unwrap();
+}
+
+/// A walk of three frames: the three cells, moving right one pixel per frame, each with a hurt
+/// box; the last one with a hit box and a weapon point.
+fn walk(sheet: PathBuf) -> (AnimationSet, SequenceId) {
+    let mut set = AnimationSet::new();
+    let image = ImageId(set.alloc_id());
+    set.images.push(SourceImage {
+        id: image,
+        path: "sheet.png".into(),
+        resolved: Some(sheet),
+        kind: ImageKind::File,
+        nearest_neighbour: true,
+    });
+    let mut frames = Vec::new();
+    for i in 0..3 {
+        let slice = SliceId(set.alloc_id());
+        set.slices.push(Slice {
+            id: slice,
+            image,
+            rect: PixelRect {
+                x: 4 * i,
+                y: 0,
+                width: 4,
+                height: 4,
+            },
+            rotated: false,
+        });
+        let mut frame = Frame::new(FrameDuration::Millis(100));
+        let mut kinds = vec![
+            ElementKind::Graphic(Graphic::new(
+                GraphicSource::Slice(slice),
+                Point::from_ints(i, 0),
+                Origin::At(Point::from_ints(2, 4)),
+            )),
+            ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Hurt,
+                Point::from_ints(i - 2, -4),
+                Point::from_ints(i + 2, 0),
+            )),
+        ];
+        if i == 2 {
+            kinds.push(ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Hit,
+                Point::from_ints(3, -3),
+                Point::from_ints(6, -1),
+            )));
+            kinds.push(ElementKind::Point(AttachmentPoint::at(Point::from_ints(
+                5, -2,
+            ))));
+        }
+        for kind in kinds {
+            let id = ElementId(set.alloc_id());
+            frame.elements.push(Element {
+                id,
+                name: String::new(),
+                kind,
+            });
+        }
+        let id = FrameId(set.alloc_id());
+        set.frames.insert(id, frame);
+        frames.push(id);
+    }
+    let id = SequenceId(set.alloc_id());
+    let mut sequence = Sequence::new(id, "walk", DirectionId(set.alloc_id()));
+    sequence.directions[0].frames = frames;
+    set.root.items.push(TreeItem::Sequence(sequence));
+    (set, id)
+}
+
+fn check_golden(name: &str, actual: &RgbaImage) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/render")
+        .join(format!("{name}.png"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        actual.save(&path).unwrap();
+        return;
+    }
+    let expected = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()))
+        .into_rgba8();
+    assert!(expected == *actual, "{name} differs from its golden image");
+}
+
+#[test]
+fn one_frame_is_its_slice_at_its_place() {
+    let scratch = Scratch::new("frame");
+    let sheet = scratch.0.join("sheet.png");
+    write_sheet(&sheet);
+    let (set, id) = walk(sheet.clone());
+    let store = ImageStore::new();
+    let image = frame_image(&set, id, 0, 1, &store, &RenderOptions::default()).unwrap();
+    let expected =
+        image::imageops::crop_imm(&image::open(&sheet).unwrap().into_rgba8(), 4, 0, 4, 4)
+            .to_image();
+    assert_eq!(image, expected);
+}
+
+#[test]
+fn the_png_bytes_decode_to_the_same_picture() {
+    let scratch = Scratch::new("bytes");
+    let sheet = scratch.0.join("sheet.png");
+    write_sheet(&sheet);
+    let (set, id) = walk(sheet);
+    let options = RenderOptions {
+        scale: 3,
+        overlay: Overlay::ALL,
+        ..RenderOptions::default()
+    };
+    let image = frame_image(&set, id, 0, 2, &ImageStore::new(), &options).unwrap();
+    let bytes = encode_png(&image).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"));
+    assert_eq!(image::load_from_memory(&bytes).unwrap().into_rgba8(), image);
+}
+
+#[test]
+fn a_strip_puts_every_frame_on_the_same_canvas_side_by_side() {
+    let scratch = Scratch::new("strip");
+    let sheet = scratch.0.join("sheet.png");
+    write_sheet(&sheet);
+    let (set, id) = walk(sheet);
+    let store = ImageStore::new();
+    let plain = strip_image(&set, id, 0, None, &store, &RenderOptions::default()).unwrap();
+    // The union of the frames: x from -2 to 4, y from -4 to 0; three cells of 6 × 4.
+    assert_eq!(plain.dimensions(), (18, 4));
+    // Each frame moved one pixel right within its cell.
+    assert_eq!(plain.get_pixel(1, 1).0, [220, 40, 40, 255]);
+    assert_eq!(plain.get_pixel(6 + 2, 1).0, [40, 200, 60, 255]);
+    assert_eq!(plain.get_pixel(12 + 3, 1).0, [50, 80, 230, 255]);
+    check_golden("strip_plain", &plain);
+    let options = RenderOptions {
+        scale: 4,
+        background: Background::Colour([30, 30, 30, 255]),
+        bounds: CanvasBounds::FitWithMargin(1),
+        overlay: Overlay::ALL,
+        ..RenderOptions::default()
+    };
+    let overlay = strip_image(&set, id, 0, None, &store, &options).unwrap();
+    check_golden("strip_overlay", &overlay);
+}
+
+#[test]
+fn a_strip_wraps_into_the_columns_asked_for() {
+    let scratch = Scratch::new("columns");
+    let sheet = scratch.0.join("sheet.png");
+    write_sheet(&sheet);
+    let (set, id) = walk(sheet);
+    let store = ImageStore::new();
+    let grid = strip_image(&set, id, 0, Some(2), &store, &RenderOptions::default()).unwrap();
+    assert_eq!(grid.dimensions(), (12, 8));
+    // The third frame starts the second row.
+    assert_eq!(grid.get_pixel(3, 4 + 1).0, [50, 80, 230, 255]);
+    // Zero columns count as one.
+    let column = strip_image(&set, id, 0, Some(0), &store, &RenderOptions::default()).unwrap();
+    assert_eq!(column.dimensions(), (6, 12));
+}
+
+#[test]
+fn a_missing_sheet_still_exports_the_overlay() {
+    let scratch = Scratch::new("missing");
+    let (set, id) = walk(scratch.0.join("gone.png"));
+    let options = RenderOptions {
+        overlay: Overlay::ALL,
+        ..RenderOptions::default()
+    };
+    let image = frame_image(&set, id, 0, 0, &ImageStore::new(), &options).unwrap();
+    assert!(image.pixels().any(|p| p.0[3] == 255));
+}
+
+#[test]
+fn bad_indices_are_errors() {
+    let scratch = Scratch::new("errors");
+    let (set, id) = walk(scratch.0.join("sheet.png"));
+    let store = ImageStore::new();
+    let options = RenderOptions::default();
+    assert_eq!(
+        frame_image(&set, id, 0, 3, &store, &options),
+        Err(ExportError::NoFrame(3))
+    );
+    assert_eq!(
+        frame_image(&set, id, 1, 0, &store, &options),
+        Err(ExportError::NoDirection(1))
+    );
+    assert_eq!(
+        strip_image(&set, SequenceId(999), 0, None, &store, &options),
+        Err(ExportError::NoSequence(SequenceId(999)))
+    );
+}

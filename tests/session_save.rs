@@ -1,0 +1,413 @@
+//! Sessions: dirty state, safe saving with backups, failed saves, Save As with losses,
+//! autosave and crash recovery, and changes on disk.
+
+use sprat::edit::timeline::SetLoopPoint;
+use sprat::edit::tree::{Rename, TreeNode};
+use sprat::formats::fidelity::same_content;
+use sprat::formats::sprat::SpratFormat;
+use sprat::formats::{Format, ReadContext, WriteContext};
+use sprat::model::*;
+use sprat::session::{
+    AUTOSAVE_INTERVAL, FileChange, RecoveryStore, Session, WATCH_INTERVAL, backup_path,
+};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A fresh empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprat-session-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small set: one image, one sequence "walk" with two frames.
+fn sample() -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let image = ImageId(set.alloc_id());
+    set.images.push(SourceImage {
+        id: image,
+        path: "hero.png".into(),
+        resolved: None,
+        kind: ImageKind::File,
+        nearest_neighbour: true,
+    });
+    let mut frames = Vec::new();
+    for ms in [100, 150] {
+        let mut frame = Frame::new(FrameDuration::Millis(ms));
+        frame.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: String::new(),
+            kind: ElementKind::Graphic(Graphic::new(
+                GraphicSource::Image(image),
+                Point::ZERO,
+                Origin::At(Point::from_ints(8, 8)),
+            )),
+        });
+        let id = FrameId(set.alloc_id());
+        set.frames.insert(id, frame);
+        frames.push(id);
+    }
+    let mut walk = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "walk",
+        DirectionId(set.alloc_id()),
+    );
+    walk.directions[0].frames = frames;
+    set.root.items.push(TreeItem::Sequence(walk));
+    set
+}
+
+/// Writes the sample as a `.sprat` file (and a stand-in `hero.png`) into `dir`.
+fn sample_file(dir: &Path) -> PathBuf {
+    let path = dir.join("hero.sprat");
+    let written = SpratFormat
+        .write(&sample(), &WriteContext::for_path(&path))
+        .unwrap();
+    fs::write(&path, &written.bytes).unwrap();
+    fs::write(dir.join("hero.png"), b"not really a png").unwrap();
+    path
+}
+
+fn first_sequence(session: &Session) -> SequenceId {
+    session.document().sequences()[0].id
+}
+
+fn rename(session: &mut Session, name: &str) {
+    let id = first_sequence(session);
+    session
+        .apply(
+            &Rename {
+                node: TreeNode::Sequence(id),
+                name: name.into(),
+            },
+            None,
+        )
+        .unwrap();
+}
+
+fn reread(path: &Path) -> AnimationSet {
+    let bytes = fs::read(path).unwrap();
+    SpratFormat
+        .read(&bytes, &ReadContext::for_path(path))
+        .unwrap()
+        .document
+}
+
+/// Files in `dir` whose names start with a dot (temporary files left behind).
+fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn an_unedited_file_saves_to_the_same_bytes_and_is_not_dirty() {
+    let dir = scratch("unedited");
+    let path = sample_file(&dir);
+    let original = fs::read(&path).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    assert_eq!(session.format_id(), "sprat");
+    assert!(!session.is_dirty());
+    assert_eq!(session.title(), "hero.sprat");
+    let report = session.save(None).unwrap();
+    assert!(report.losses.is_empty());
+    assert_eq!(fs::read(&path).unwrap(), original);
+    assert_eq!(fs::read(backup_path(&path)).unwrap(), original);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+#[test]
+fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
+    let dir = scratch("dirty");
+    let path = sample_file(&dir);
+    let first_version = fs::read(&path).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    rename(&mut session, "stroll");
+    assert!(session.is_dirty());
+    assert_eq!(session.title(), "hero.sprat *");
+    session.undo();
+    assert!(!session.is_dirty(), "undo back to the saved state is clean");
+    session.redo();
+    assert!(session.is_dirty());
+
+    session.save(None).unwrap();
+    assert!(!session.is_dirty());
+    assert!(same_content(&reread(&path), session.document()));
+    assert_eq!(fs::read(backup_path(&path)).unwrap(), first_version);
+    let second_version = fs::read(&path).unwrap();
+
+    session.undo();
+    assert!(
+        session.is_dirty(),
+        "undo past the save differs from the disk"
+    );
+    session.redo();
+    assert!(!session.is_dirty());
+
+    let id = first_sequence(&session);
+    session
+        .apply(
+            &SetLoopPoint {
+                sequence: id,
+                loop_point: Some(1),
+            },
+            None,
+        )
+        .unwrap();
+    session.save(None).unwrap();
+    assert_eq!(
+        fs::read(backup_path(&path)).unwrap(),
+        second_version,
+        "the backup is the version before the latest save"
+    );
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+}
+
+#[test]
+fn save_as_shows_losses_first_and_moves_the_session_to_the_new_file() {
+    let dir = scratch("save-as");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    rename(&mut session, "stroll");
+    let target = dir.join("copy.sprat");
+    let pending = session.prepare_save_as(&target, "sprat", None).unwrap();
+    assert!(pending.losses().is_empty());
+    assert!(
+        !target.exists(),
+        "nothing is written before the caller confirms"
+    );
+    session.commit_save_as(pending).unwrap();
+    assert_eq!(session.path(), Some(target.as_path()));
+    assert!(!session.is_dirty());
+    assert!(same_content(&reread(&target), session.document()));
+    assert!(
+        !backup_path(&target).exists(),
+        "a new file has no previous version"
+    );
+
+    assert!(
+        session
+            .prepare_save_as(&target, "no-such-format", None)
+            .unwrap_err()
+            .message
+            .contains("does not know")
+    );
+    let stale = session.prepare_save_as(&target, "sprat", None).unwrap();
+    rename(&mut session, "later");
+    let error = session.commit_save_as(stale).unwrap_err();
+    assert!(error.message.contains("changed after"), "{}", error.message);
+}
+
+#[test]
+fn a_document_never_saved_asks_where_to_save() {
+    let mut session = Session::with_document(sample(), "sprat", None).unwrap();
+    assert_eq!(session.title(), "Untitled");
+    let error = session.save(None).unwrap_err();
+    assert!(error.message.contains("choose where"), "{}", error.message);
+}
+
+/// True when folder permissions do not stop this process (root).
+fn permissions_do_not_apply(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let probe = dir.join("probe");
+    fs::create_dir_all(&probe).unwrap();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o555)).unwrap();
+    let writable = fs::write(probe.join("x"), b"x").is_ok();
+    fs::set_permissions(&probe, fs::Permissions::from_mode(0o755)).unwrap();
+    let _ = fs::remove_dir_all(&probe);
+    writable
+}
+
+const AS_CHILD: &str = "SPRAT_READ_ONLY_TEST_CHILD";
+
+#[test]
+fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch(&format!("read-only-{}", std::env::var(AS_CHILD).is_ok()));
+    if std::env::var(AS_CHILD).is_err() && permissions_do_not_apply(&dir) {
+        // Root ignores folder permissions: run this same test as the unprivileged `nobody`.
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(AS_CHILD, "1")
+            .uid(65534)
+            .gid(65534)
+            .status()
+            .unwrap();
+        assert!(status.success(), "the unprivileged run failed");
+        return;
+    }
+    read_only_folder_body(&dir);
+}
+
+fn read_only_folder_body(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = sample_file(dir);
+    let before = fs::read(&path).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    rename(&mut session, "stroll");
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o555)).unwrap();
+    let result = session.save(None);
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    let error = result.expect_err("saving into a read-only folder fails");
+    assert!(
+        error.message.contains("permission denied"),
+        "{}",
+        error.message
+    );
+    assert!(error.message.contains("unchanged"), "{}", error.message);
+    assert_eq!(fs::read(&path).unwrap(), before, "the old file is intact");
+    assert!(session.is_dirty(), "the edits are still there, unsaved");
+    assert_eq!(session.document().sequences()[0].name, "stroll");
+    assert!(leftovers(dir).is_empty(), "{:?}", leftovers(dir));
+    // Once the folder is writable again, the same session saves.
+    session.save(None).unwrap();
+    assert!(!session.is_dirty());
+}
+
+#[test]
+fn autosave_writes_a_recovery_after_30_seconds_dirty_and_it_is_found_after_a_crash() {
+    let dir = scratch("recovery");
+    let path = sample_file(&dir);
+    let store = RecoveryStore::new(dir.join("recovery"));
+    let t0 = Instant::now();
+    let edited;
+    {
+        let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+        session.enable_autosave(store.clone());
+        assert_eq!(
+            session.tick(t0).autosaved,
+            None,
+            "clean documents are not written"
+        );
+        rename(&mut session, "stroll");
+        assert_eq!(session.tick(t0 + Duration::from_secs(1)).autosaved, None);
+        let almost = t0 + Duration::from_secs(1) + AUTOSAVE_INTERVAL - Duration::from_millis(1);
+        assert_eq!(session.tick(almost).autosaved, None);
+        let due = t0 + Duration::from_secs(1) + AUTOSAVE_INTERVAL;
+        let report = session.tick(due);
+        assert_eq!(report.autosaved.as_deref(), session.recovery_folder());
+        assert!(report.autosave_error.is_none());
+        assert_eq!(
+            session.tick(due + AUTOSAVE_INTERVAL).autosaved,
+            None,
+            "nothing new to write"
+        );
+        edited = session.document().clone();
+        // The program crashes here: the session is dropped without closing or saving.
+    }
+    let found = store.list();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].source.as_deref(), Some(path.as_path()));
+    assert_eq!(found[0].format, "sprat");
+    let mut recovered = store.recover(&found[0]).unwrap();
+    assert_eq!(
+        recovered.document(),
+        &edited,
+        "everything, original bytes included"
+    );
+    assert!(recovered.is_dirty());
+    assert_eq!(recovered.path(), Some(path.as_path()));
+    recovered.save(None).unwrap();
+    assert!(store.list().is_empty(), "saving removes the recovery");
+    assert_eq!(reread(&path).sequences()[0].name, "stroll");
+}
+
+#[test]
+fn closing_or_discarding_removes_the_recovery() {
+    let dir = scratch("discard");
+    let path = sample_file(&dir);
+    let store = RecoveryStore::new(dir.join("recovery"));
+    let t0 = Instant::now();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(store.clone());
+    rename(&mut session, "stroll");
+    session.tick(t0);
+    assert!(session.tick(t0 + AUTOSAVE_INTERVAL).autosaved.is_some());
+    assert_eq!(store.list().len(), 1);
+    session.close();
+    assert!(store.list().is_empty());
+
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(store.clone());
+    rename(&mut session, "run");
+    session.tick(t0);
+    session.tick(t0 + AUTOSAVE_INTERVAL);
+    drop(session);
+    let found = store.list();
+    store.discard(&found[0]).unwrap();
+    assert!(store.list().is_empty());
+}
+
+/// Rewrites a file with other content and a later modification time.
+fn touch(path: &Path, bytes: &[u8]) {
+    fs::write(path, bytes).unwrap();
+    let file = fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(std::time::SystemTime::now() + Duration::from_secs(5))
+        .unwrap();
+}
+
+#[test]
+fn changes_on_disk_are_reported_but_our_own_saves_are_not() {
+    let dir = scratch("watch");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    let image = session.document().images[0].id;
+    let t0 = Instant::now();
+    assert!(
+        session.tick(t0).changes.is_empty(),
+        "the first look only records"
+    );
+
+    touch(&dir.join("hero.png"), b"new pixels, longer than before");
+    assert!(
+        session.tick(t0 + WATCH_INTERVAL / 2).changes.is_empty(),
+        "not checked twice a second"
+    );
+    assert_eq!(
+        session.tick(t0 + WATCH_INTERVAL).changes,
+        vec![FileChange::Source {
+            image,
+            path: dir.join("hero.png"),
+            exists: true
+        }]
+    );
+    assert!(session.tick(t0 + WATCH_INTERVAL * 2).changes.is_empty());
+
+    rename(&mut session, "stroll");
+    session.save(None).unwrap();
+    assert!(
+        session.tick(t0 + WATCH_INTERVAL * 3).changes.is_empty(),
+        "our own save is not an outside change"
+    );
+
+    let mut outside = reread(&path);
+    if let Some(TreeItem::Sequence(s)) = outside.root.items.first_mut() {
+        s.name = "changed elsewhere".into();
+    }
+    let bytes = SpratFormat
+        .write(&outside, &WriteContext::for_path(&path))
+        .unwrap()
+        .bytes;
+    touch(&path, &bytes);
+    assert_eq!(
+        session.tick(t0 + WATCH_INTERVAL * 4).changes,
+        vec![FileChange::Document {
+            path: path.clone(),
+            exists: true
+        }]
+    );
+    session.reload(&ReadContext::default()).unwrap();
+    assert_eq!(session.document().sequences()[0].name, "changed elsewhere");
+    assert!(!session.is_dirty());
+    assert!(!session.history().can_undo());
+}

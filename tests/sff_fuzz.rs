@@ -1,0 +1,178 @@
+//! Random and mutated SFF bytes: reading and decoding never panic, never loop forever, and
+//! never make an allocation larger than the file could fill.
+//!
+//! A counting allocator records the largest single allocation each test thread makes, so the
+//! bound is checked, not assumed.
+
+mod common;
+
+use proptest::prelude::*;
+use sprat::formats::sff::{PaletteChoice, SffArchive, SffFormat};
+use sprat::formats::{Format, ReadContext};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    let _ = LARGEST.try_with(|largest| {
+        if size > largest.get() {
+            largest.set(size);
+        }
+    });
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; `note` only reads and
+// writes a thread-local `Cell` and never allocates.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// The largest single allocation `work` makes on this thread.
+fn largest_allocation(work: impl FnOnce()) -> usize {
+    LARGEST.with(|l| l.set(0));
+    work();
+    LARGEST.with(|l| l.get())
+}
+
+/// What any sprite of a file of `len` bytes may take: its indices and RGBA pixels at the best
+/// codec ratio (LZ5, 132 pixels a byte, 4 bytes a pixel), plus a fixed allowance for tables
+/// and the PNG decoder's working buffers.
+fn allowed(len: usize) -> usize {
+    (1 << 20) + len * 132 * 4
+}
+
+/// Reads and decodes everything every way the program does.
+fn exercise(bytes: &[u8]) {
+    if let Ok(archive) = SffArchive::parse(bytes.to_vec()) {
+        for result in archive.decode_all(PaletteChoice::Own) {
+            drop(result);
+        }
+        let _ = archive.decode(0, PaletteChoice::Embedded(1));
+        let _ = archive.check();
+        for (i, s) in archive.sprites().iter().enumerate() {
+            assert!(
+                s.linked_to
+                    .is_none_or(|t| t < archive.sprites().len() && t != i)
+            );
+        }
+    }
+    let _ = SffFormat.read(bytes, &ReadContext::default());
+}
+
+fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let largest = largest_allocation(|| exercise(bytes));
+    prop_assert!(
+        largest <= allowed(bytes.len()),
+        "a {}-byte file made a {largest}-byte allocation",
+        bytes.len()
+    );
+    Ok(())
+}
+
+fn corpus_file(name: &str) -> Vec<u8> {
+    std::fs::read(common::corpus().join("mugen").join(name)).unwrap()
+}
+
+/// Small corpus archives of every kind: v1 PCX, v2.00 LZ5/RLE8, v2.01 LZ5/PNG24/PNG32/PNG8.
+const SEEDS: [&str; 6] = [
+    "kfm/intro.sff",
+    "fonts/f-4x6.sff",
+    "fonts/f-6x9.sff",
+    "stages_ikemen2018/stage0.sff",
+    "stages/stageZ.sff",
+    "stages/interactivestage.sff",
+];
+
+/// Applies `edits` (position, value) to `bytes`: positions below 0x8000 0000 land in the first
+/// 1 KiB (headers and tables), the rest anywhere; then cuts the file to `keep` thousandths.
+fn mutate(mut bytes: Vec<u8>, edits: &[(u32, u8)], keep: u16) -> Vec<u8> {
+    let len = bytes.len();
+    for &(position, value) in edits {
+        let at = if position < 0x8000_0000 {
+            position as usize % len.min(1024)
+        } else {
+            position as usize % len
+        };
+        bytes[at] = value;
+    }
+    if keep < 1000 {
+        bytes.truncate(len * keep as usize / 1000);
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_bytes_after_a_signature_never_panic(
+        version in prop::sample::select(vec![[0u8, 1, 0, 1], [0, 0, 0, 2], [0, 1, 0, 2], [9, 9, 9, 9]]),
+        tail in prop::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let mut bytes = b"ElecbyteSpr\0".to_vec();
+        bytes.extend_from_slice(&version);
+        bytes.extend_from_slice(&tail);
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn plain_random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check(&bytes)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn mutated_corpus_archives_never_panic(
+        seed in 0..SEEDS.len(),
+        edits in prop::collection::vec((any::<u32>(), any::<u8>()), 1..24),
+        keep in prop_oneof![3 => Just(1000u16), 1 => 0..1000u16],
+    ) {
+        check(&mutate(corpus_file(SEEDS[seed]), &edits, keep))?;
+    }
+}
+
+#[test]
+fn a_sprite_claiming_65535_squared_allocates_next_to_nothing() {
+    // f-4x6.sff: sprite entries start at 640, 28 bytes each; width and height at +4 and +6.
+    let mut bytes = corpus_file("fonts/f-4x6.sff");
+    for sprite in 0..94 {
+        let at = 640 + 28 * sprite + 4;
+        bytes[at..at + 4].copy_from_slice(&[0xFF; 4]);
+    }
+    let largest = largest_allocation(|| {
+        let archive = SffArchive::parse(bytes.clone()).unwrap();
+        for result in archive.decode_all(PaletteChoice::Own) {
+            let error = result.unwrap_err();
+            assert!(error.message.contains("65535x65535"), "{}", error.message);
+        }
+    });
+    assert!(largest < 64 * 1024, "largest allocation {largest}");
+}
