@@ -71,7 +71,9 @@ fn foreign_set() -> AnimationSet {
         destination: 256,
     };
     sprite.rotation = 30.0;
-    first.elements.push(element(&mut set, "", ElementKind::Graphic(sprite)));
+    first
+        .elements
+        .push(element(&mut set, "", ElementKind::Graphic(sprite)));
     first.elements.push(element(
         &mut set,
         "",
@@ -140,7 +142,11 @@ fn foreign_set() -> AnimationSet {
     let second_id = FrameId(set.alloc_id());
     set.frames.insert(first_id, first);
     set.frames.insert(second_id, second);
-    let mut attack = Sequence::new(SequenceId(set.alloc_id()), "attack", DirectionId(set.alloc_id()));
+    let mut attack = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "attack",
+        DirectionId(set.alloc_id()),
+    );
     attack.directions[0].frames = vec![first_id, second_id];
     attack.directions.push(Direction {
         id: DirectionId(set.alloc_id()),
@@ -149,7 +155,11 @@ fn foreign_set() -> AnimationSet {
     });
     attack.loop_point = None;
     attack.follow_up = Some("idle".into());
-    let mut idle = Sequence::new(SequenceId(set.alloc_id()), "42", DirectionId(set.alloc_id()));
+    let mut idle = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "42",
+        DirectionId(set.alloc_id()),
+    );
     idle.directions[0].frames = vec![first_id];
     idle.loop_point = Some(0);
     set.root.items.push(TreeItem::Sequence(idle));
@@ -200,11 +210,18 @@ fn another_format_saved_as_air_names_sprites_and_reports_every_loss() {
         ]
     );
     // What was written reads back to the same sprites, timing and boxes.
-    let back = AirFormat.read(&written.bytes, &ReadContext::default()).unwrap().document;
+    let back = AirFormat
+        .read(&written.bytes, &ReadContext::default())
+        .unwrap()
+        .document;
     let attack = back.sequence_by_name("43").unwrap();
     let frames = back.direction_frames(attack, 0);
     assert_eq!(frames[0].duration, FrameDuration::Ticks(6));
-    assert_eq!(frames[1].duration, FrameDuration::Forever, "no loop: the last frame holds");
+    assert_eq!(
+        frames[1].duration,
+        FrameDuration::Forever,
+        "no loop: the last frame holds"
+    );
     let g = frames[0].elements[0].as_graphic().unwrap();
     assert_eq!(g.rotation, 30.0);
     assert!(g.flip_h);

@@ -6,8 +6,8 @@ mod common;
 use sprat::formats::mugen::{AIR_ID, DEF_ID, check_file};
 use sprat::formats::{ReadContext, Severity, WriteContext, registry};
 use sprat::model::{
-    AnimationSet, BlendMode, BoxClass, BoxScope, DefaultBoxRule, ElementKind, Frame,
-    FrameDuration, GraphicSource, ImageKind, PaletteSource, effective_boxes,
+    AnimationSet, BlendMode, BoxClass, BoxScope, DefaultBoxRule, ElementKind, Frame, FrameDuration,
+    GraphicSource, ImageKind, PaletteSource, effective_boxes,
 };
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,9 @@ fn frames<'a>(set: &'a AnimationSet, action: &str) -> Vec<&'a Frame> {
 }
 
 fn graphic(frame: &Frame) -> &sprat::model::Graphic {
-    frame.elements[0].as_graphic().expect("the first element is the sprite")
+    frame.elements[0]
+        .as_graphic()
+        .expect("the first element is the sprite")
 }
 
 #[test]
@@ -46,8 +48,17 @@ fn every_corpus_air_text_saves_byte_for_byte() {
             .write(&loaded.document, &WriteContext::for_path(&path))
             .unwrap();
         let original = std::fs::read(&path).unwrap();
-        assert!(written.bytes == original, "{} changed on save", path.display());
-        assert!(written.losses.is_empty(), "{}: {:?}", path.display(), written.losses);
+        assert!(
+            written.bytes == original,
+            "{} changed on save",
+            path.display()
+        );
+        assert!(
+            written.losses.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            written.losses
+        );
         for companion in &written.companions {
             let on_disk = path.parent().unwrap().join(&companion.relative_path);
             assert!(
@@ -117,7 +128,9 @@ fn check_reports_exactly_the_known_problems_of_the_corpus() {
     assert_eq!(check("kfm720/kfm720.def"), kfm720);
     assert_eq!(
         check("lifebar/fight.def"),
-        ["fight.def:3339:15: warning: action 510 is already defined on line 3317; both are kept, engines use the first"]
+        [
+            "fight.def:3339:15: warning: action 510 is already defined on line 3317; both are kept, engines use the first"
+        ]
     );
     // The storyboard's SFF v1 has the lying length fields SOURCES.md describes.
     assert_eq!(
@@ -130,7 +143,10 @@ fn check_reports_exactly_the_known_problems_of_the_corpus() {
     // The older KFM .def has no .air beside it in the corpus (SOURCES.md: use kfm/kfm.air).
     let old = check("kfm_ikemen2018/kfm.def");
     assert_eq!(old.len(), 1, "{old:?}");
-    assert!(old[0].starts_with("kfm.def:22:1: error: cannot read the animation file kfm.air"), "{old:?}");
+    assert!(
+        old[0].starts_with("kfm.def:22:1: error: cannot read the animation file kfm.air"),
+        "{old:?}"
+    );
 }
 
 #[test]
@@ -145,7 +161,11 @@ fn kfm_reads_its_actions_frames_and_boxes() {
     assert_eq!(stand[0].duration, FrameDuration::Ticks(10));
     assert_eq!(stand[5].duration, FrameDuration::Ticks(45));
     match graphic(stand[0]).source {
-        GraphicSource::SffSprite { group, image, archive } => {
+        GraphicSource::SffSprite {
+            group,
+            image,
+            archive,
+        } => {
             assert_eq!((group, image), (0, 0));
             let sff = set.image(archive).unwrap();
             assert_eq!(sff.path, "kfm.sff");
@@ -161,21 +181,36 @@ fn kfm_reads_its_actions_frames_and_boxes() {
         ref other => panic!("{other:?}"),
     }
     // Clsn2Default on frame 0 only; every later frame inherits it.
-    assert_eq!(stand[0].declared_scope(&BoxClass::Hurt), Some(BoxScope::FromHereOn));
+    assert_eq!(
+        stand[0].declared_scope(&BoxClass::Hurt),
+        Some(BoxScope::FromHereOn)
+    );
     assert_eq!(stand[0].boxes().count(), 2);
     assert_eq!(stand[3].boxes().count(), 0);
     let inherited = effective_boxes(&stand, 3, DefaultBoxRule::ReturnToDefault);
     assert_eq!(inherited.len(), 2);
     // ` Clsn2[0] = -13,  0, 16,-79` is normalised: top -79, height 79.
     match &inherited[0].collision.shape {
-        sprat::model::Shape::Rect { x, y, width, height, .. } => {
-            assert_eq!((x.floor(), y.floor(), width.floor(), height.floor()), (-13, -79, 29, 79));
+        sprat::model::Shape::Rect {
+            x,
+            y,
+            width,
+            height,
+            ..
+        } => {
+            assert_eq!(
+                (x.floor(), y.floor(), width.floor(), height.floor()),
+                (-13, -79, 29, 79)
+            );
         }
         other => panic!("{other:?}"),
     }
     // Action 1300: Clsn1 declared with Clsn2-labelled lines counts as Clsn1.
     let block = frames(&set, "1300");
-    let hit: Vec<_> = block[0].boxes().filter(|(_, b)| b.class == BoxClass::Hit).collect();
+    let hit: Vec<_> = block[0]
+        .boxes()
+        .filter(|(_, b)| b.class == BoxClass::Hit)
+        .collect();
     assert_eq!(hit.len(), 2);
     // Flips, -1 durations and loop points.
     let turning = frames(&set, "5");
@@ -186,7 +221,11 @@ fn kfm_reads_its_actions_frames_and_boxes() {
         .filter(|f| graphic(f).flip_h && graphic(f).flip_v)
         .count();
     assert_eq!(flips, 3, "HV and VH frames");
-    assert!(set.frames.values().any(|f| f.duration == FrameDuration::Forever));
+    assert!(
+        set.frames
+            .values()
+            .any(|f| f.duration == FrameDuration::Forever)
+    );
     let looping: Vec<_> = set
         .sequences()
         .into_iter()
@@ -212,8 +251,16 @@ fn action_numbers_are_normalised_to_decimal_and_duplicates_are_kept() {
         .iter()
         .find(|d| d.message.contains("already defined"))
         .unwrap();
-    let second = set.sequences().into_iter().filter(|s| s.name == "510").nth(1).unwrap();
-    assert_eq!(duplicate.subject, Some(sprat::formats::Subject::Sequence(second.id)));
+    let second = set
+        .sequences()
+        .into_iter()
+        .filter(|s| s.name == "510")
+        .nth(1)
+        .unwrap();
+    assert_eq!(
+        duplicate.subject,
+        Some(sprat::formats::Subject::Sequence(second.id))
+    );
 }
 
 #[test]
@@ -221,7 +268,13 @@ fn mugen_1_1_fields_blends_scales_angles_and_interpolation() {
     let (set, _, _) = open("gofx/gofx.air");
     let shockwave = frames(&set, "5410");
     let g = graphic(shockwave[0]);
-    assert_eq!(g.blend, BlendMode::Add { source: 256, destination: 256 });
+    assert_eq!(
+        g.blend,
+        BlendMode::Add {
+            source: 256,
+            destination: 256
+        }
+    );
     assert_eq!((g.scale_x, g.scale_y), (0.5, 0.5));
     assert!(shockwave[1].interpolation.blend && shockwave[1].interpolation.scale);
     assert!(!shockwave[1].interpolation.offset);
@@ -238,7 +291,13 @@ fn mugen_1_1_fields_blends_scales_angles_and_interpolation() {
     let (fx, _, _) = open("fightfx/fightfx.air");
     let spark = frames(&fx, "3");
     assert_eq!(graphic(spark[0]).blend, BlendMode::Normal);
-    assert_eq!(graphic(spark[1]).blend, BlendMode::Add { source: 256, destination: 128 });
+    assert_eq!(
+        graphic(spark[1]).blend,
+        BlendMode::Add {
+            source: 256,
+            destination: 128
+        }
+    );
     let sprites = fx
         .frames
         .values()
@@ -261,7 +320,10 @@ fn an_air_alone_finds_the_def_or_sff_beside_it() {
     let (loaded, _) = registry().open(&lonely, &ReadContext::default()).unwrap();
     assert!(loaded.document.images[0].resolved.is_none());
     assert!(
-        loaded.diagnostics.iter().any(|d| d.message.contains("opens without pixels")),
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("opens without pixels")),
         "{:?}",
         loaded.diagnostics
     );
@@ -276,17 +338,35 @@ fn def_palettes_resolve_relative_to_the_def() {
     std::fs::write(dir.join("x.air"), "[Begin Action 0]\n0,0, 0,0, 1\n").unwrap();
     let def = "[Files]\nSprite = x.sff\nANIM = \"x.air\"\npal2 = pals/a.act\npal1 = pals\\b.act ; comment\n";
     std::fs::write(dir.join("x.def"), def).unwrap();
-    let (loaded, _) = registry().open(&dir.join("x.def"), &ReadContext::default()).unwrap();
+    let (loaded, _) = registry()
+        .open(&dir.join("x.def"), &ReadContext::default())
+        .unwrap();
     let ImageKind::Sff { palettes, .. } = &loaded.document.images[0].kind else {
         panic!()
     };
     assert_eq!(palettes.len(), 3);
-    assert!(matches!(&palettes[0], PaletteSource::ActFile { path, resolved: Some(r) } if path == "pals/b.act" && r.ends_with("pals/b.act")));
-    assert!(matches!(&palettes[1], PaletteSource::ActFile { path, resolved: None } if path == "pals/a.act"));
+    assert!(
+        matches!(&palettes[0], PaletteSource::ActFile { path, resolved: Some(r) } if path == "pals/b.act" && r.ends_with("pals/b.act"))
+    );
+    assert!(
+        matches!(&palettes[1], PaletteSource::ActFile { path, resolved: None } if path == "pals/a.act")
+    );
     assert_eq!(palettes[2], PaletteSource::Embedded(0));
-    let messages: Vec<&str> = loaded.diagnostics.iter().map(|d| d.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.contains("x.sff was not found")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("pals/a.act (pal2) was not found")), "{messages:?}");
+    let messages: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("x.sff was not found")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("pals/a.act (pal2) was not found")),
+        "{messages:?}"
+    );
     assert_eq!(loaded.document.sequences().len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

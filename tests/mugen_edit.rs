@@ -5,9 +5,9 @@ mod common;
 use sprat::formats::mugen::{AirFormat, DefFormat};
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::{
-    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, Element,
-    ElementId, ElementKind, Frame, FrameDuration, FrameId, Point, Sequence, SequenceId,
-    DirectionId, TreeItem, effective_boxes,
+    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, DirectionId,
+    Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Point, Sequence, SequenceId,
+    TreeItem, effective_boxes,
 };
 
 fn kfm_air() -> Vec<u8> {
@@ -15,18 +15,30 @@ fn kfm_air() -> Vec<u8> {
 }
 
 fn read(bytes: &[u8]) -> AnimationSet {
-    AirFormat.read(bytes, &ReadContext::default()).unwrap().document
+    AirFormat
+        .read(bytes, &ReadContext::default())
+        .unwrap()
+        .document
 }
 
 fn save(set: &AnimationSet) -> Vec<u8> {
-    AirFormat.write(set, &WriteContext::default()).unwrap().bytes
+    AirFormat
+        .write(set, &WriteContext::default())
+        .unwrap()
+        .bytes
 }
 
 /// The lines that differ: the changed block of `before` and of `after`, after removing the
 /// common first and last lines.
 fn changed(before: &[u8], after: &[u8]) -> (Vec<String>, Vec<String>) {
-    let a: Vec<String> = before.split(|&b| b == b'\n').map(|l| String::from_utf8_lossy(l).into_owned()).collect();
-    let b: Vec<String> = after.split(|&b| b == b'\n').map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+    let a: Vec<String> = before
+        .split(|&b| b == b'\n')
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .collect();
+    let b: Vec<String> = after
+        .split(|&b| b == b'\n')
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .collect();
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let suffix = a[prefix..]
         .iter()
@@ -54,7 +66,9 @@ fn strings(lines: &[&str]) -> Vec<String> {
 }
 
 fn frame_ids(set: &AnimationSet, action: &str) -> Vec<FrameId> {
-    set.sequence_by_name(action).unwrap().directions[0].frames.clone()
+    set.sequence_by_name(action).unwrap().directions[0]
+        .frames
+        .clone()
 }
 
 fn sequence_mut<'a>(set: &'a mut AnimationSet, action: &str) -> &'a mut Sequence {
@@ -88,7 +102,10 @@ fn a_duration_edit_changes_one_field_of_one_line() {
     let id = frame_ids(&set, "0")[5];
     set.frame_mut(id).unwrap().duration = FrameDuration::Ticks(120);
     let out = save(&set);
-    assert_eq!(changed(&bytes, &out), (strings(&["0,5, 0,0, 45"]), strings(&["0,5, 0,0, 120"])));
+    assert_eq!(
+        changed(&bytes, &out),
+        (strings(&["0,5, 0,0, 45"]), strings(&["0,5, 0,0, 120"]))
+    );
 }
 
 #[test]
@@ -103,7 +120,10 @@ fn sprite_flip_blend_and_angle_edits_use_the_file_spelling() {
     let out = save(&set);
     assert_eq!(
         changed(&bytes, &out),
-        (strings(&["5,0, 0,0, 4"]), strings(&["5,0, 0,0, 4, V, S, 1, 1, 90"]))
+        (
+            strings(&["5,0, 0,0, 4"]),
+            strings(&["5,0, 0,0, 4, V, S, 1, 1, 90"])
+        )
     );
     let back = read(&out);
     let frame = back.frame(frame_ids(&back, "5")[1]).unwrap();
@@ -118,12 +138,19 @@ fn editing_a_default_box_rewrites_only_that_box_line_keeping_its_alignment() {
     let frame = set.frame_mut(id).unwrap();
     // Box 0 is ` Clsn2[0] = -13,  0, 16,-79`: move its feet edge 5 px lower.
     if let ElementKind::Box(b) = &mut frame.elements[1].kind {
-        *b = CollisionBox::rect_from_corners(BoxClass::Hurt, Point::from_ints(-13, 5), Point::from_ints(16, -79));
+        *b = CollisionBox::rect_from_corners(
+            BoxClass::Hurt,
+            Point::from_ints(-13, 5),
+            Point::from_ints(16, -79),
+        );
     }
     let out = save(&set);
     assert_eq!(
         changed(&bytes, &out),
-        (strings(&[" Clsn2[0] = -13,  0, 16,-79"]), strings(&[" Clsn2[0] = -13,  5, 16,-79"]))
+        (
+            strings(&[" Clsn2[0] = -13,  0, 16,-79"]),
+            strings(&[" Clsn2[0] = -13,  5, 16,-79"])
+        )
     );
 }
 
@@ -142,7 +169,10 @@ fn a_box_added_to_a_frame_that_inherits_a_default_says_this_frame_only() {
     let frame = set.frame_mut(ids[2]).unwrap();
     frame.elements.extend(boxes);
     frame.elements.push(extra);
-    frame.box_declarations.push(BoxDeclaration { class: BoxClass::Hurt, scope: BoxScope::ThisFrame });
+    frame.box_declarations.push(BoxDeclaration {
+        class: BoxClass::Hurt,
+        scope: BoxScope::ThisFrame,
+    });
     let out = save(&set);
     let (removed, added) = changed(&bytes, &out);
     assert!(removed.is_empty(), "{removed:?}");
@@ -157,9 +187,15 @@ fn a_box_added_to_a_frame_that_inherits_a_default_says_this_frame_only() {
     );
     let back = read(&out);
     let frames: Vec<&Frame> = back.direction_frames(back.sequence_by_name("0").unwrap(), 0);
-    assert_eq!(effective_boxes(&frames, 2, DefaultBoxRule::ReturnToDefault).len(), 3);
+    assert_eq!(
+        effective_boxes(&frames, 2, DefaultBoxRule::ReturnToDefault).len(),
+        3
+    );
     // The MUGEN rule: frame 3 goes back to the default of frame 0.
-    assert_eq!(effective_boxes(&frames, 3, DefaultBoxRule::ReturnToDefault).len(), 2);
+    assert_eq!(
+        effective_boxes(&frames, 3, DefaultBoxRule::ReturnToDefault).len(),
+        2
+    );
 }
 
 #[test]
@@ -170,14 +206,23 @@ fn a_box_added_as_a_new_default_from_here_on() {
     let only = hurt_box(&mut set, -1, -1, 1, 1);
     let frame = set.frame_mut(ids[4]).unwrap();
     frame.elements.push(only);
-    frame.box_declarations.push(BoxDeclaration { class: BoxClass::Hurt, scope: BoxScope::FromHereOn });
+    frame.box_declarations.push(BoxDeclaration {
+        class: BoxClass::Hurt,
+        scope: BoxScope::FromHereOn,
+    });
     let out = save(&set);
     let (removed, added) = changed(&bytes, &out);
     assert!(removed.is_empty());
-    assert_eq!(added, strings(&["Clsn2Default: 1", " Clsn2[0] =  -1,  1,  1, -1"]));
+    assert_eq!(
+        added,
+        strings(&["Clsn2Default: 1", " Clsn2[0] =  -1,  1,  1, -1"])
+    );
     let back = read(&out);
     let frames = back.direction_frames(back.sequence_by_name("0").unwrap(), 0);
-    assert_eq!(effective_boxes(&frames, 6, DefaultBoxRule::ReturnToDefault).len(), 1);
+    assert_eq!(
+        effective_boxes(&frames, 6, DefaultBoxRule::ReturnToDefault).len(),
+        1
+    );
 }
 
 #[test]
@@ -187,7 +232,10 @@ fn changing_a_scope_and_clearing_boxes_rewrite_the_declaration() {
     let ids = frame_ids(&set, "0");
     set.frame_mut(ids[0]).unwrap().box_declarations[0].scope = BoxScope::ThisFrame;
     let out = save(&set);
-    assert_eq!(changed(&bytes, &out), (strings(&["Clsn2Default: 2"]), strings(&["Clsn2: 2"])));
+    assert_eq!(
+        changed(&bytes, &out),
+        (strings(&["Clsn2Default: 2"]), strings(&["Clsn2: 2"]))
+    );
     // An explicit empty set.
     let frame = set.frame_mut(ids[0]).unwrap();
     frame.elements.truncate(1);
@@ -195,7 +243,11 @@ fn changing_a_scope_and_clearing_boxes_rewrite_the_declaration() {
     assert_eq!(
         changed(&bytes, &out),
         (
-            strings(&["Clsn2Default: 2", " Clsn2[0] = -13,  0, 16,-79", " Clsn2[1] =   5,-79, -7,-93"]),
+            strings(&[
+                "Clsn2Default: 2",
+                " Clsn2[0] = -13,  0, 16,-79",
+                " Clsn2[1] =   5,-79, -7,-93"
+            ]),
             strings(&["Clsn2: 0"])
         )
     );
@@ -215,8 +267,14 @@ fn removing_inserting_and_reordering_frames_move_their_lines() {
     let out = save(&set);
     let back = read(&out);
     let swapped = frame_ids(&back, "10");
-    assert_eq!(without_ids(back.frame(swapped[0]).unwrap()), without_ids(set.frame(ids[1]).unwrap()));
-    assert_eq!(without_ids(back.frame(swapped[1]).unwrap()), without_ids(set.frame(ids[0]).unwrap()));
+    assert_eq!(
+        without_ids(back.frame(swapped[0]).unwrap()),
+        without_ids(set.frame(ids[1]).unwrap())
+    );
+    assert_eq!(
+        without_ids(back.frame(swapped[1]).unwrap()),
+        without_ids(set.frame(ids[0]).unwrap())
+    );
     // Remove the first frame of action 0 (and its default boxes with it).
     let mut set = read(&bytes);
     let ids = frame_ids(&set, "0");
@@ -224,7 +282,12 @@ fn removing_inserting_and_reordering_frames_move_their_lines() {
     let (removed, added) = changed(&bytes, &save(&set));
     assert_eq!(
         removed,
-        strings(&["Clsn2Default: 2", " Clsn2[0] = -13,  0, 16,-79", " Clsn2[1] =   5,-79, -7,-93", "0,0, 0,0, 10"])
+        strings(&[
+            "Clsn2Default: 2",
+            " Clsn2[0] = -13,  0, 16,-79",
+            " Clsn2[1] =   5,-79, -7,-93",
+            "0,0, 0,0, 10"
+        ])
     );
     assert!(added.is_empty());
     // A new frame after the last one copies the spacing of its neighbour.
@@ -240,7 +303,9 @@ fn removing_inserting_and_reordering_frames_move_their_lines() {
     frame.duration = FrameDuration::Forever;
     let new_id = FrameId(set.alloc_id());
     set.frames.insert(new_id, frame);
-    sequence_mut(&mut set, "0").directions[0].frames.push(new_id);
+    sequence_mut(&mut set, "0").directions[0]
+        .frames
+        .push(new_id);
     let (removed, added) = changed(&bytes, &save(&set));
     assert!(removed.is_empty());
     assert_eq!(added, strings(&["0,6, 0,0, -1"]));
@@ -258,12 +323,25 @@ fn a_new_loop_point_inserts_loopstart_and_moving_it_moves_the_line() {
     assert_eq!(back.sequence_by_name("0").unwrap().loop_point, Some(3));
     // Action 41 loops on its frame 7 (a `Loopstart` before a Clsn2Default); move it to 8.
     let mut set = read(&bytes);
-    let looped = set.sequences().into_iter().find(|s| s.loop_point.is_some_and(|l| l > 1)).unwrap().name.clone();
+    let looped = set
+        .sequences()
+        .into_iter()
+        .find(|s| s.loop_point.is_some_and(|l| l > 1))
+        .unwrap()
+        .name
+        .clone();
     let point = set.sequence_by_name(&looped).unwrap().loop_point.unwrap();
     sequence_mut(&mut set, &looped).loop_point = Some(point + 1);
     let back = read(&save(&set));
-    assert_eq!(back.sequence_by_name(&looped).unwrap().loop_point, Some(point + 1));
-    let lines = |b: &[u8]| b.split(|&c| c == b'\n').filter(|l| l.eq_ignore_ascii_case(b"loopstart")).count();
+    assert_eq!(
+        back.sequence_by_name(&looped).unwrap().loop_point,
+        Some(point + 1)
+    );
+    let lines = |b: &[u8]| {
+        b.split(|&c| c == b'\n')
+            .filter(|l| l.eq_ignore_ascii_case(b"loopstart"))
+            .count()
+    };
     assert_eq!(lines(&save(&set)), lines(&bytes));
 }
 
@@ -276,21 +354,33 @@ fn renaming_adding_and_removing_actions() {
     let out = save(&set);
     assert_eq!(
         changed(&bytes, &out),
-        (strings(&["[Begin Action 6]"]), strings(&["[Begin Action 7]"]))
+        (
+            strings(&["[Begin Action 6]"]),
+            strings(&["[Begin Action 7]"])
+        )
     );
     // Removing an action removes its block and keeps the comment that introduces the next one.
     let mut set = read(&bytes);
     let id = set.sequence_by_name("5").unwrap().id;
-    set.root.items.retain(|i| !matches!(i, TreeItem::Sequence(s) if s.id == id));
+    set.root
+        .items
+        .retain(|i| !matches!(i, TreeItem::Sequence(s) if s.id == id));
     let (removed, added) = changed(&bytes, &save(&set));
     assert!(added.is_empty());
-    assert_eq!(removed.first().map(String::as_str), Some("[Begin Action 5]"));
+    assert_eq!(
+        removed.first().map(String::as_str),
+        Some("[Begin Action 5]")
+    );
     assert_eq!(removed.last().map(String::as_str), Some("5,0, 0,0, 4"));
     assert_eq!(removed.len(), 6, "{removed:?}");
     // A new action goes after the last one, in the file's style.
     let mut set = read(&bytes);
     let frame_id = frame_ids(&set, "0")[0];
-    let mut sequence = Sequence::new(SequenceId(set.alloc_id()), "9999", DirectionId(set.alloc_id()));
+    let mut sequence = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "9999",
+        DirectionId(set.alloc_id()),
+    );
     sequence.directions[0].frames = vec![frame_id];
     set.root.items.push(TreeItem::Sequence(sequence));
     let out = save(&set);
@@ -315,7 +405,10 @@ fn crlf_latin1_and_shift_jis_comments_survive_edits() {
     sequence_mut(&mut set, "0").loop_point = Some(1);
     let out = save(&set);
     let expected: &[u8] = b"\xEF\xBB\xBF; caf\xE9 \x83\x41\x83\x6A\x83\x81\r\n[Begin Action 0] ; \xE9\r\nclsn2default: 1\r\n clsn2[0] = -1, -1, 1, 1 ;\x82\xA0\r\n0,0, 0,0, 6 ; \xE9\xE8\r\nLoopstart\r\nclsn2: 1\r\n clsn2[0] = 0, 0, 2, 2\r\n0,1, 0,0, 5\r\n";
-    assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(expected));
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(expected)
+    );
     assert_eq!(out, expected);
 }
 
@@ -323,14 +416,25 @@ fn crlf_latin1_and_shift_jis_comments_survive_edits() {
 fn lifebar_def_edits_leave_the_other_sections_alone() {
     let path = common::corpus().join("mugen/lifebar/fight.def");
     let bytes = std::fs::read(&path).unwrap();
-    let mut set = DefFormat.read(&bytes, &ReadContext::for_path(&path)).unwrap().document;
+    let mut set = DefFormat
+        .read(&bytes, &ReadContext::for_path(&path))
+        .unwrap()
+        .document;
     let id = frame_ids(&set, "400")[0];
-    graphic_mut(set.frame_mut(id).unwrap()).blend = sprat::model::BlendMode::Add { source: 64, destination: 128 };
-    let written = DefFormat.write(&set, &WriteContext::for_path(&path)).unwrap();
+    graphic_mut(set.frame_mut(id).unwrap()).blend = sprat::model::BlendMode::Add {
+        source: 64,
+        destination: 128,
+    };
+    let written = DefFormat
+        .write(&set, &WriteContext::for_path(&path))
+        .unwrap();
     assert!(written.companions.is_empty());
     assert_eq!(
         changed(&bytes, &written.bytes),
-        (strings(&["400,0, 0,0, -1, , AS80D128"]), strings(&["400,0, 0,0, -1, , AS64D128"]))
+        (
+            strings(&["400,0, 0,0, -1, , AS80D128"]),
+            strings(&["400,0, 0,0, -1, , AS64D128"])
+        )
     );
 }
 
@@ -338,10 +442,15 @@ fn lifebar_def_edits_leave_the_other_sections_alone() {
 fn a_character_def_saves_unchanged_with_the_edited_air_beside_it() {
     let path = common::corpus().join("mugen/kfm/kfm.def");
     let def = std::fs::read(&path).unwrap();
-    let mut set = DefFormat.read(&def, &ReadContext::for_path(&path)).unwrap().document;
+    let mut set = DefFormat
+        .read(&def, &ReadContext::for_path(&path))
+        .unwrap()
+        .document;
     let id = frame_ids(&set, "0")[1];
     set.frame_mut(id).unwrap().duration = FrameDuration::Ticks(8);
-    let written = DefFormat.write(&set, &WriteContext::for_path(&path)).unwrap();
+    let written = DefFormat
+        .write(&set, &WriteContext::for_path(&path))
+        .unwrap();
     assert_eq!(written.bytes, def);
     assert_eq!(written.companions.len(), 1);
     assert_eq!(written.companions[0].relative_path, "kfm.air");

@@ -19,7 +19,10 @@ fn kfm_air() -> &'static [u8] {
 
 fn resave(format: &dyn Format, bytes: &[u8]) -> Vec<u8> {
     let loaded = format.read(bytes, &ReadContext::default()).unwrap();
-    format.write(&loaded.document, &WriteContext::default()).unwrap().bytes
+    format
+        .write(&loaded.document, &WriteContext::default())
+        .unwrap()
+        .bytes
 }
 
 /// Text built from AIR's own pieces, so the parser's every branch gets exercised.
@@ -112,7 +115,9 @@ proptest! {
 fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
     let sequence_ids: Vec<_> = set.sequences().iter().map(|s| s.id).collect();
     let sequence_id = sequence_ids[at.index(sequence_ids.len())];
-    let frames = set.sequence(sequence_id).unwrap().directions[0].frames.clone();
+    let frames = set.sequence(sequence_id).unwrap().directions[0]
+        .frames
+        .clone();
     if frames.is_empty() {
         return;
     }
@@ -121,7 +126,9 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
     match kind {
         0 => set.frame_mut(frame_id).unwrap().duration = FrameDuration::Ticks(value % 50),
         1 => {
-            set.sequence_mut(sequence_id).unwrap().directions[0].frames.remove(index);
+            set.sequence_mut(sequence_id).unwrap().directions[0]
+                .frames
+                .remove(index);
             let sequence = set.sequence_mut(sequence_id).unwrap();
             let count = sequence.directions[0].frames.len();
             if sequence.loop_point.is_some_and(|l| l >= count) {
@@ -136,7 +143,9 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
                 element.id = ElementId(set.alloc_id());
             }
             set.frames.insert(id, copy);
-            set.sequence_mut(sequence_id).unwrap().directions[0].frames.insert(index, id);
+            set.sequence_mut(sequence_id).unwrap().directions[0]
+                .frames
+                .insert(index, id);
         }
         3 => set.sequence_mut(sequence_id).unwrap().loop_point = Some(index),
         4 => {
@@ -144,7 +153,11 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
                 id: ElementId(set.alloc_id()),
                 name: String::new(),
                 kind: ElementKind::Box(CollisionBox::rect_from_corners(
-                    if value % 2 == 0 { BoxClass::Hit } else { BoxClass::Hurt },
+                    if value % 2 == 0 {
+                        BoxClass::Hit
+                    } else {
+                        BoxClass::Hurt
+                    },
                     Point::from_ints(value as i32 % 40 - 20, -(value as i32 % 90)),
                     Point::from_ints(value as i32 % 13, 0),
                 )),
@@ -154,7 +167,11 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
             frame.elements.push(element);
             if frame.declared_scope(&class).is_none() || value % 3 == 0 {
                 frame.box_declarations.retain(|d| d.class != class);
-                let scope = if value % 3 == 0 { BoxScope::FromHereOn } else { BoxScope::ThisFrame };
+                let scope = if value % 3 == 0 {
+                    BoxScope::FromHereOn
+                } else {
+                    BoxScope::ThisFrame
+                };
                 frame.box_declarations.push(BoxDeclaration { class, scope });
             }
         }

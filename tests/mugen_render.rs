@@ -41,16 +41,25 @@ fn check(name: &str, actual: &RgbaImage) {
     let expected = image::open(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()))
         .into_rgba8();
-    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: canvas size");
+    assert_eq!(
+        expected.dimensions(),
+        actual.dimensions(),
+        "{name}: canvas size"
+    );
     let first = expected
         .enumerate_pixels()
         .find(|(x, y, p)| actual.get_pixel(*x, *y) != *p)
         .map(|(x, y, _)| (x, y));
-    assert!(first.is_none(), "{name}: differs from its golden image at {first:?}");
+    assert!(
+        first.is_none(),
+        "{name}: differs from its golden image at {first:?}"
+    );
 }
 
 fn has_colour(image: &RgbaImage, rgb: [u8; 3]) -> bool {
-    image.pixels().any(|p| p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2])
+    image
+        .pixels()
+        .any(|p| p[0] == rgb[0] && p[1] == rgb[1] && p[2] == rgb[2])
 }
 
 #[test]
@@ -67,7 +76,10 @@ fn kfm_standing_action_0_frame_0() {
     let picture = render(&set, &scene, &store, &options);
     // The standing sprite is 47×106 with its axis at (18, 105): the canvas fits it exactly.
     assert_eq!(picture.dimensions(), (94, 212));
-    assert!(picture.pixels().any(|p| p.0 != [40, 40, 48, 255]), "the sprite was drawn");
+    assert!(
+        picture.pixels().any(|p| p.0 != [40, 40, 48, 255]),
+        "the sprite was drawn"
+    );
     check("kfm_action0_frame0", &picture);
 }
 
@@ -96,10 +108,16 @@ fn kfm_action_200_every_frame_with_boxes() {
         let picture = render(&set, &scene, &store, &options);
         let hurt = scene.boxes.iter().any(|b| b.class == BoxClass::Hurt);
         let hit = scene.boxes.iter().any(|b| b.class == BoxClass::Hit);
-        assert!(hurt, "frame {index}: Clsn2 boxes are in force on every frame");
+        assert!(
+            hurt,
+            "frame {index}: Clsn2 boxes are in force on every frame"
+        );
         assert!(has_colour(&picture, sprat::render::overlay::HURT_COLOUR));
         if !hit {
-            assert!(!has_colour(&picture, sprat::render::overlay::HIT_COLOUR), "frame {index}");
+            assert!(
+                !has_colour(&picture, sprat::render::overlay::HIT_COLOUR),
+                "frame {index}"
+            );
         }
         check(&format!("kfm_action200_frame{index}"), &picture);
     }

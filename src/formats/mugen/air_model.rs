@@ -9,8 +9,8 @@ use super::air_syntax::{AirSyntax, ClsnGroup, FrameValues, InterpolateKind};
 use crate::formats::Subject;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DirectionId, Element,
-    ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource, ImageId,
-    Origin, Point, Sequence, SequenceId, TreeItem,
+    ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource, ImageId, Origin,
+    Point, Sequence, SequenceId, TreeItem,
 };
 
 /// Which model object each action and frame line became.
@@ -24,11 +24,7 @@ pub struct SyntaxMap {
 
 /// Adds the actions of `syntax` to `set` as sequences drawing from the SFF `archive`.
 /// Diagnostics about actions and frames get their subject.
-pub fn add_to_model(
-    syntax: &mut AirSyntax,
-    set: &mut AnimationSet,
-    archive: ImageId,
-) -> SyntaxMap {
+pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: ImageId) -> SyntaxMap {
     let mut map = SyntaxMap::default();
     for action in &syntax.actions {
         let sequence_id = SequenceId(set.alloc_id());
@@ -66,7 +62,10 @@ fn attach_subjects(syntax: &mut AirSyntax, map: &SyntaxMap) {
             continue;
         };
         let action = &syntax.actions[a];
-        let frame = action.frames.iter().position(|f| f.lead <= line && line <= f.line);
+        let frame = action
+            .frames
+            .iter()
+            .position(|f| f.lead <= line && line <= f.line);
         diagnostic.subject = Some(match frame {
             Some(index) => Subject::Frame {
                 sequence: map.sequences[a],

@@ -64,13 +64,21 @@ pub fn plan_frame(frame: &Frame, at: &FramePlace, losses: &mut Vec<Loss>) -> Fra
         match &element.kind {
             ElementKind::Graphic(g) => {
                 if graphic.is_some() {
-                    losses.push(loss(at, &name, "a second graphic (AIR shows one sprite per frame)"));
+                    losses.push(loss(
+                        at,
+                        &name,
+                        "a second graphic (AIR shows one sprite per frame)",
+                    ));
                     continue;
                 }
                 match g.source {
                     GraphicSource::SffSprite { .. } => {}
                     _ => {
-                        losses.push(loss(at, &name, "an image that is not a sprite of an SFF archive"));
+                        losses.push(loss(
+                            at,
+                            &name,
+                            "an image that is not a sprite of an SFF archive",
+                        ));
                         continue;
                     }
                 }
@@ -107,7 +115,8 @@ pub fn plan_frame(frame: &Frame, at: &FramePlace, losses: &mut Vec<Loss>) -> Fra
                             losses.push(loss(at, &name, "a rotated box"));
                             continue;
                         }
-                        let plan = boxes[class_index].get_or_insert((BoxScope::ThisFrame, Vec::new()));
+                        let plan =
+                            boxes[class_index].get_or_insert((BoxScope::ThisFrame, Vec::new()));
                         plan.1.push([x, y, width, height]);
                     }
                     Shape::Circle { .. } => losses.push(loss(at, &name, "a circular box")),
@@ -119,7 +128,11 @@ pub fn plan_frame(frame: &Frame, at: &FramePlace, losses: &mut Vec<Loss>) -> Fra
         losses.push(loss(at, "frame", &format!("the label \"{}\"", frame.label)));
     }
     if !frame.triggers.is_empty() {
-        losses.push(loss(at, "frame", &format!("the triggers \"{}\"", frame.triggers)));
+        losses.push(loss(
+            at,
+            "frame",
+            &format!("the triggers \"{}\"", frame.triggers),
+        ));
     }
     if !frame.notes.is_empty() {
         losses.push(loss(at, "frame", "the notes"));
@@ -156,7 +169,9 @@ fn ticks_of(duration: FrameDuration, at: &FramePlace, losses: &mut Vec<Loss>) ->
             format!("the duration {duration} is not a whole number of 1/60 s ticks; it is rounded to {ticks}"),
         ));
     }
-    i64::try_from(ticks).unwrap_or(i64::MAX).min(i64::from(i32::MAX))
+    i64::try_from(ticks)
+        .unwrap_or(i64::MAX)
+        .min(i64::from(i32::MAX))
 }
 
 /// The action number of every sequence in tree order: its name when that is a whole number,
@@ -167,7 +182,11 @@ pub fn action_numbers(set: &AnimationSet, losses: &mut Vec<Loss>) -> Vec<i32> {
         .iter()
         .map(|s| super::lexis::parse_i32(s.name.trim().as_bytes()))
         .collect();
-    let mut next = parsed.iter().flatten().max().map_or(0, |m| m.saturating_add(1));
+    let mut next = parsed
+        .iter()
+        .flatten()
+        .max()
+        .map_or(0, |m| m.saturating_add(1));
     sequences
         .iter()
         .zip(parsed)
@@ -195,11 +214,17 @@ pub fn sequence_losses(sequence: &Sequence, losses: &mut Vec<Loss>) {
                 direction: Some(index),
                 ..place()
             },
-            format!("direction {} (AIR actions have one)", sequence.direction_label(index)),
+            format!(
+                "direction {} (AIR actions have one)",
+                sequence.direction_label(index)
+            ),
         ));
     }
     if let Some(follow_up) = &sequence.follow_up {
-        losses.push(Loss::new(place(), format!("the follow-up sequence \"{follow_up}\"")));
+        losses.push(Loss::new(
+            place(),
+            format!("the follow-up sequence \"{follow_up}\""),
+        ));
     }
     if sequence.loop_point.is_none() && sequence.on_end == crate::model::EndBehavior::Disappear {
         losses.push(Loss::new(
@@ -224,6 +249,9 @@ pub fn set_losses(set: &AnimationSet, losses: &mut Vec<Loss>) {
         }
     }
     if !set.metadata.is_empty() {
-        losses.push(Loss::new(Place::document(), "the metadata (title, author, ...)"));
+        losses.push(Loss::new(
+            Place::document(),
+            "the metadata (title, author, ...)",
+        ));
     }
 }

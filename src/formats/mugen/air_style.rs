@@ -2,7 +2,9 @@
 //! endings, the spelling of keywords, the spacing of fields and the width of padded numbers.
 
 use super::air_plan::Rect;
-use super::air_syntax::{AirSyntax, BoxLine, ClsnGroup, FrameSyntax, FrameValues, MAX_FRAME_FIELDS};
+use super::air_syntax::{
+    AirSyntax, BoxLine, ClsnGroup, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
+};
 use super::lexis::{Field, Line};
 use crate::model::{BlendMode, Fx};
 
@@ -77,7 +79,8 @@ impl Style {
             }
             for group in &frame.clsn {
                 if style.declaration.is_none() && group.count.is_some() {
-                    style.declaration = Some((bytes.clone(), group.clone(), syntax.lines[group.line]));
+                    style.declaration =
+                        Some((bytes.clone(), group.clone(), syntax.lines[group.line]));
                 }
                 if style.box_line.is_none()
                     && let Some(b) = group.boxes.first()
@@ -85,7 +88,9 @@ impl Style {
                     style.box_line = Some((bytes.clone(), b.clone(), syntax.lines[b.line]));
                 }
                 style.aligned_boxes |= group.boxes.iter().any(|b| {
-                    b.fields.iter().any(|f| bytes[f.raw.0..f.value.0].starts_with(b"  "))
+                    b.fields
+                        .iter()
+                        .any(|f| bytes[f.raw.0..f.value.0].starts_with(b"  "))
                 });
             }
         }
@@ -220,7 +225,11 @@ fn render_fields(bytes: &[u8], fields: &[Field], texts: &[Option<String>], align
     let last_lead = fields
         .last()
         .map_or(&b" "[..], |f| &bytes[f.raw.0..f.value.0]);
-    let last_lead = if last_lead.is_empty() { &b""[..] } else { last_lead };
+    let last_lead = if last_lead.is_empty() {
+        &b""[..]
+    } else {
+        last_lead
+    };
     for (index, text) in texts.iter().enumerate() {
         if index > 0 {
             out.push(b',');
@@ -402,7 +411,10 @@ pub fn declaration_line(
         new_keyword[4] = b'0' + class;
     }
     if group.default != default {
-        let clsn_end = 4 + new_keyword[4..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let clsn_end = 4 + new_keyword[4..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         new_keyword.truncate(clsn_end);
         if default {
             let word: &[u8] = if keyword.iter().all(|b| !b.is_ascii_lowercase()) {
@@ -476,11 +488,22 @@ mod tests {
         let group = &syntax.actions[0].frames[0].clsn[0];
         let bytes = style.box_line.as_ref().unwrap().0.clone();
         let t = (&bytes[..], &group.boxes[0], &syntax.lines[2]);
-        let rect = [Fx::from_int(-13), Fx::from_int(-80), Fx::from_int(29), Fx::from_int(80)];
+        let rect = [
+            Fx::from_int(-13),
+            Fx::from_int(-80),
+            Fx::from_int(29),
+            Fx::from_int(80),
+        ];
         let line = box_line(&style, Some(t), 2, 0, &rect, true, true);
-        assert_eq!(String::from_utf8(line).unwrap(), " Clsn2[0] = -13,  0, 16,-80");
+        assert_eq!(
+            String::from_utf8(line).unwrap(),
+            " Clsn2[0] = -13,  0, 16,-80"
+        );
         let line = box_line(&style, None, 1, 3, &rect, false, false);
-        assert_eq!(String::from_utf8(line).unwrap(), " Clsn1[3] = -13,  0, 16,-80");
+        assert_eq!(
+            String::from_utf8(line).unwrap(),
+            " Clsn1[3] = -13,  0, 16,-80"
+        );
         let decl = declaration_line(&style, None, 1, false, 4);
         assert_eq!(String::from_utf8(decl).unwrap(), "Clsn1: 4");
     }

@@ -310,7 +310,10 @@ impl<'a> Parser<'a> {
             self.in_other_section = true;
             return;
         };
-        let first = self.actions.iter().find(|a| a.number == number && !a.duplicate);
+        let first = self
+            .actions
+            .iter()
+            .find(|a| a.number == number && !a.duplicate);
         let duplicate = first.is_some();
         if let Some(first) = first {
             let message = format!(
@@ -343,7 +346,11 @@ impl<'a> Parser<'a> {
         }
         for &(line, _) in &pending.interpolations {
             let at = self.lines[line].code.0;
-            self.warn(line, at, "Interpolate after the last frame is ignored".into());
+            self.warn(
+                line,
+                at,
+                "Interpolate after the last frame is ignored".into(),
+            );
         }
         for group in &pending.clsn {
             let at = self.lines[group.line].code.0;
@@ -442,7 +449,11 @@ impl<'a> Parser<'a> {
             match super::lexis::parse_int(self.text(count_span)) {
                 Some(n) => Some((n, count_span)),
                 None => {
-                    self.warn(index, count_span.0, "the number of boxes is not a number".into());
+                    self.warn(
+                        index,
+                        count_span.0,
+                        "the number of boxes is not a number".into(),
+                    );
                     None
                 }
             }
@@ -467,19 +478,28 @@ impl<'a> Parser<'a> {
 
     fn box_line(&mut self, index: usize, class: Option<i32>, rest_offset: usize) {
         let line = self.lines[index];
-        let Some(equals) = self.text((rest_offset, line.code.1)).iter().position(|&b| b == b'=')
+        let Some(equals) = self
+            .text((rest_offset, line.code.1))
+            .iter()
+            .position(|&b| b == b'=')
         else {
-            self.error(index, line.code.0, "a Clsn box line needs `=` and four numbers".into());
+            self.error(
+                index,
+                line.code.0,
+                "a Clsn box line needs `=` and four numbers".into(),
+            );
             return;
         };
         let equals = rest_offset + equals;
-        let index_span = self.text((rest_offset, equals)).iter().position(|&b| b == b'[').and_then(
-            |open| {
+        let index_span = self
+            .text((rest_offset, equals))
+            .iter()
+            .position(|&b| b == b'[')
+            .and_then(|open| {
                 let open = rest_offset + open;
                 let close = self.text((open, equals)).iter().position(|&b| b == b']')?;
                 Some(trim(self.bytes, open + 1..open + close))
-            },
-        );
+            });
         let fields = split_fields(self.bytes, equals + 1..line.code.1, usize::MAX);
         let corners: Option<Vec<Fx>> = fields
             .iter()
@@ -583,7 +603,13 @@ impl<'a> Parser<'a> {
     fn frame_values(&mut self, index: usize, fields: &[Field]) -> Option<FrameValues> {
         let text = |i: usize| &self.bytes[fields[i].value_range()];
         let mut values = FrameValues::default();
-        let names = ["sprite group", "sprite image", "x offset", "y offset", "ticks"];
+        let names = [
+            "sprite group",
+            "sprite image",
+            "x offset",
+            "y offset",
+            "ticks",
+        ];
         let mut bad = None;
         match (parse_i32(text(0)), parse_i32(text(1))) {
             (Some(g), Some(i)) => (values.group, values.image) = (g, i),
@@ -604,7 +630,10 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(field) = bad {
-            let message = format!("the {} is not a whole number; the line is ignored", names[field]);
+            let message = format!(
+                "the {} is not a whole number; the line is ignored",
+                names[field]
+            );
             let message = if field == 2 || field == 3 {
                 message.replace("a whole number", "a number")
             } else {
@@ -615,7 +644,11 @@ impl<'a> Parser<'a> {
         }
         if values.ticks < -1 {
             let at = fields[4].value.0;
-            self.warn(index, at, "a negative duration other than -1 plays forever".into());
+            self.warn(
+                index,
+                at,
+                "a negative duration other than -1 plays forever".into(),
+            );
         }
         if let Some(flip) = fields.get(5) {
             let flip_text = self.bytes[flip.value_range()].to_vec();
@@ -626,8 +659,15 @@ impl<'a> Parser<'a> {
                     _ => {}
                 }
             }
-            if flip_text.iter().any(|c| !matches!(c.to_ascii_uppercase(), b'H' | b'V')) {
-                self.warn(index, flip.value.0, "the flip field takes only H and V".into());
+            if flip_text
+                .iter()
+                .any(|c| !matches!(c.to_ascii_uppercase(), b'H' | b'V'))
+            {
+                self.warn(
+                    index,
+                    flip.value.0,
+                    "the flip field takes only H and V".into(),
+                );
             }
         }
         if let Some(blend) = fields.get(6) {
@@ -636,7 +676,11 @@ impl<'a> Parser<'a> {
                 Some((mode, clamped)) => {
                     values.blend = mode;
                     if clamped {
-                        self.warn(index, blend.value.0, "blend factors above 256 count as 256".into());
+                        self.warn(
+                            index,
+                            blend.value.0,
+                            "blend factors above 256 count as 256".into(),
+                        );
                     }
                 }
                 None => self.warn(
@@ -697,7 +741,10 @@ pub fn parse_blend(text: &[u8]) -> Option<(BlendMode, bool)> {
             let source = super::lexis::parse_int(&rest[..d]).filter(|v| *v >= 0)?;
             let destination = super::lexis::parse_int(&rest[d + 1..]).filter(|v| *v >= 0)?;
             let clamped = source > 256 || destination > 256;
-            Some((add(source.min(256) as u16, destination.min(256) as u16), clamped))
+            Some((
+                add(source.min(256) as u16, destination.min(256) as u16),
+                clamped,
+            ))
         }
     }
 }

@@ -17,7 +17,9 @@ use super::air_plan::{
 use super::air_style::{
     Style, Template, box_line, declaration_line, frame_line, rect_of, template,
 };
-use super::air_syntax::{ActionSyntax, AirSyntax, ClsnGroup, FrameSyntax, InterpolateKind, parse_air};
+use super::air_syntax::{
+    ActionSyntax, AirSyntax, ClsnGroup, FrameSyntax, InterpolateKind, parse_air,
+};
 use super::lexis::Line;
 use crate::formats::Loss;
 use crate::model::{AnimationSet, BoxScope, FrameId, ImageId, Interpolation, Sequence, SequenceId};
@@ -69,7 +71,10 @@ fn plan_sequence<'a>(
     losses: &mut Vec<Loss>,
 ) -> ActionPlan<'a> {
     sequence_losses(sequence, losses);
-    let ids = sequence.directions.first().map_or(&[][..], |d| &d.frames[..]);
+    let ids = sequence
+        .directions
+        .first()
+        .map_or(&[][..], |d| &d.frames[..]);
     let mut frames = Vec::with_capacity(ids.len());
     for (index, id) in ids.iter().enumerate() {
         let Some(frame) = document.frame(*id) else {
@@ -117,7 +122,11 @@ fn fresh(plans: &[ActionPlan]) -> Vec<u8> {
         if index > 0 {
             out.extend_from_slice(&style.eol);
         }
-        push_line(&mut out, format!("[Begin Action {}]", plan.number).as_bytes(), &style.eol);
+        push_line(
+            &mut out,
+            format!("[Begin Action {}]", plan.number).as_bytes(),
+            &style.eol,
+        );
         for (i, (_, frame)) in plan.frames.iter().enumerate() {
             new_frame(&mut out, &style, None, frame, i == plan.loop_index && i > 0);
         }
@@ -153,7 +162,11 @@ fn new_frame(
     for kind in interpolate_kinds(&frame.interpolation) {
         push_line(out, &interpolate_line(style, kind), &style.eol);
     }
-    push_line(out, &frame_line(style, template, &frame.values, false), &style.eol);
+    push_line(
+        out,
+        &frame_line(style, template, &frame.values, false),
+        &style.eol,
+    );
 }
 
 fn interpolate_kinds(flags: &Interpolation) -> Vec<InterpolateKind> {
@@ -214,9 +227,13 @@ fn group_lines(
             let line = lines[group.line];
             bytes[line.start..line.end].to_vec()
         }
-        Some((bytes, group, lines)) => {
-            declaration_line(style, Some((bytes, group, &lines[group.line])), class, default, rects.len())
-        }
+        Some((bytes, group, lines)) => declaration_line(
+            style,
+            Some((bytes, group, &lines[group.line])),
+            class,
+            default,
+            rects.len(),
+        ),
         None => declaration_line(style, None, class, default, rects.len()),
     };
     push_line(out, &declaration, &style.eol);
@@ -344,10 +361,20 @@ impl<'b> Rewriter<'b> {
     /// Copies the lines of a frame the baseline has in another place (a frame shared with
     /// another action) when it still says the same: its Clsn groups, Interpolate lines and
     /// frame line, without comments or Loopstart. False when there is no such frame.
-    fn reused_frame(&self, out: &mut Vec<u8>, id: FrameId, plan: &FramePlan, loopstart: bool) -> bool {
-        let Some((a, j)) = self.map.frames.iter().enumerate().find_map(|(a, ids)| {
-            ids.iter().position(|f| *f == id).map(|j| (a, j))
-        }) else {
+    fn reused_frame(
+        &self,
+        out: &mut Vec<u8>,
+        id: FrameId,
+        plan: &FramePlan,
+        loopstart: bool,
+    ) -> bool {
+        let Some((a, j)) = self
+            .map
+            .frames
+            .iter()
+            .enumerate()
+            .find_map(|(a, ids)| ids.iter().position(|f| *f == id).map(|j| (a, j)))
+        else {
             return false;
         };
         if self.baseline_plans(a)[j] != *plan {
@@ -428,7 +455,14 @@ impl<'b> Rewriter<'b> {
             match index_of.get(id).filter(|j| used.insert(**j)) {
                 Some(&j) => {
                     let syntax = &action.frames[j];
-                    self.frame(out, syntax, &originals[j], frame, keep_loopstarts, want_loopstart);
+                    self.frame(
+                        out,
+                        syntax,
+                        &originals[j],
+                        frame,
+                        keep_loopstarts,
+                        want_loopstart,
+                    );
                     last_template = Some(template(self.bytes, &self.syntax.lines, syntax));
                 }
                 None => {
@@ -550,11 +584,11 @@ impl<'b> Rewriter<'b> {
 
     /// Groups for classes the frame now declares and the baseline did not.
     fn new_groups(&self, out: &mut Vec<u8>, counted: &[Option<&ClsnGroup>; 2], plan: &FramePlan) {
-        for c in 0..2 {
-            if counted[c].is_none()
-                && let Some((scope, rects)) = &plan.boxes[c]
+        for (class, (group, boxes)) in (1u8..).zip(counted.iter().zip(&plan.boxes)) {
+            if group.is_none()
+                && let Some((scope, rects)) = boxes
             {
-                group_lines(out, &self.style, None, c as u8 + 1, *scope, rects);
+                group_lines(out, &self.style, None, class, *scope, rects);
             }
         }
     }

@@ -221,7 +221,11 @@ impl Format for DefFormat {
         })
     }
 
-    fn write(&self, document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
+    fn write(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
         let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
         let Some(original) = original else {
             return Ok(fresh_def(document, context));
@@ -297,4 +301,3 @@ fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
         }],
     }
 }
-

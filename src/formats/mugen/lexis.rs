@@ -158,7 +158,10 @@ pub fn parse_i32(text: &[u8]) -> Option<i32> {
 
 /// A decimal number as MUGEN 1.1 writes scales and angles (`1`, `-4`, `.3`, `1.25`, `2.`).
 pub fn parse_decimal(text: &[u8]) -> Option<f64> {
-    let digits = text.strip_prefix(b"-").or(text.strip_prefix(b"+")).unwrap_or(text);
+    let digits = text
+        .strip_prefix(b"-")
+        .or(text.strip_prefix(b"+"))
+        .unwrap_or(text);
     let valid = !digits.is_empty()
         && digits.len() <= 32
         && digits.iter().filter(|&&b| b == b'.').count() <= 1

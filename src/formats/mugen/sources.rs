@@ -60,7 +60,10 @@ pub fn from_def(def: &DefFile, bytes: &[u8], dir: Option<&Path>) -> (Sprites, Ve
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     at(entry.line),
-                    format!("the sprite file {} was not found; the animations open without pixels", sprites.path),
+                    format!(
+                        "the sprite file {} was not found; the animations open without pixels",
+                        sprites.path
+                    ),
                 ));
             }
         }
@@ -117,7 +120,9 @@ pub fn for_air(path: Option<&Path>) -> (Sprites, Vec<Diagnostic>) {
         });
         if names_this {
             let (sprites, diagnostics) = from_def(&def, &bytes, Some(dir));
-            let file = candidate.file_name().map(|n| n.to_string_lossy().into_owned());
+            let file = candidate
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
             let diagnostics = diagnostics
                 .into_iter()
                 .map(|d| d.in_file(file.clone().unwrap_or_default()))
@@ -132,7 +137,10 @@ pub fn for_air(path: Option<&Path>) -> (Sprites, Vec<Diagnostic>) {
     match sff {
         Some(sff) => (
             Sprites {
-                path: sff.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                path: sff
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 resolved: Some(sff.clone()),
                 palettes: vec![PaletteSource::Embedded(0)],
             },
