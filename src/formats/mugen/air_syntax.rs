@@ -406,7 +406,7 @@ impl<'a> Parser<'a> {
 
     fn clsn(&mut self, index: usize) {
         let line = self.lines[index];
-        let code = self.text(line.code).to_vec();
+        let code = self.text(line.code);
         // `Clsn` then an optional type digit, then `Default:`, `:` or `[i] =` / `=`.
         let after = &code[4..];
         let digits = after.iter().take_while(|b| b.is_ascii_digit()).count();
