@@ -108,7 +108,6 @@ fn check_reports_exactly_the_known_problems_of_the_corpus() {
         "fightfx/fightfx.air",
         "gofx/gofx.air",
         "gofx/gofx.def",
-        "kfm/intro.def",
         "stages/interactivestage.def",
         "stages/kfm.def",
         "stages/stage0.def",
@@ -131,6 +130,14 @@ fn check_reports_exactly_the_known_problems_of_the_corpus() {
         check("lifebar/fight.def"),
         [
             "fight.def:3339:15: warning: action 510 is already defined on line 3317; both are kept, engines use the first"
+        ]
+    );
+    // The storyboard's SFF v1 has the lying length fields SOURCES.md describes.
+    assert_eq!(
+        check("kfm/intro.def"),
+        [
+            "intro.sff:@14715: warning: 9 same-palette sprites (the first is 1,0) have length fields that still count the 768 palette bytes they leave out; their data is taken up to the next header",
+            "intro.sff:@86994: warning: sprite 42,1: the length field says 4173 bytes, which runs past the end of the file; using the 3405 there",
         ]
     );
     // The older KFM .def has no .air beside it in the corpus (SOURCES.md: use kfm/kfm.air).

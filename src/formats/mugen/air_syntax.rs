@@ -174,6 +174,7 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
         current: None,
         pending: Pending::default(),
         in_other_section: false,
+        warned_outside: false,
         standalone,
     };
     for index in 0..lines.len() {
@@ -206,6 +207,7 @@ struct Parser<'a> {
     current: Option<ActionSyntax>,
     pending: Pending,
     in_other_section: bool,
+    warned_outside: bool,
     standalone: bool,
 }
 
@@ -239,11 +241,13 @@ impl<'a> Parser<'a> {
             return;
         }
         if self.current.is_none() {
-            if self.standalone && !self.in_other_section {
+            if self.standalone && !self.in_other_section && !self.warned_outside {
+                // Once is enough: a file that is not AIR at all would otherwise get one per line.
+                self.warned_outside = true;
                 self.warn(
                     index,
                     line.code.0,
-                    "text outside any [Begin Action] section is ignored".into(),
+                    "text outside any [Begin Action] section is ignored (here and after)".into(),
                 );
             }
             return;
@@ -402,7 +406,7 @@ impl<'a> Parser<'a> {
 
     fn clsn(&mut self, index: usize) {
         let line = self.lines[index];
-        let code = self.text(line.code).to_vec();
+        let code = self.text(line.code);
         // `Clsn` then an optional type digit, then `Default:`, `:` or `[i] =` / `=`.
         let after = &code[4..];
         let digits = after.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -824,6 +828,22 @@ mod tests {
             assert!(m.contains(e), "{m} / {e}");
         }
         assert_eq!(air.actions[0].end, 2);
+    }
+
+    #[test]
+    fn text_outside_actions_is_reported_once() {
+        let air = parse("junk\nmore junk\n[Begin Action 1]\n0,0,0,0,1\n");
+        assert_eq!(air.diagnostics.len(), 1, "{:?}", air.diagnostics);
+        assert!(
+            air.diagnostics[0]
+                .message
+                .contains("outside any [Begin Action]")
+        );
+        assert!(
+            parse_air(b"junk\n[Begin Action 1]\n0,0,0,0,1\n", false)
+                .diagnostics
+                .is_empty()
+        );
     }
 
     #[test]

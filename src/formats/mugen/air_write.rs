@@ -584,11 +584,11 @@ impl<'b> Rewriter<'b> {
 
     /// Groups for classes the frame now declares and the baseline did not.
     fn new_groups(&self, out: &mut Vec<u8>, counted: &[Option<&ClsnGroup>; 2], plan: &FramePlan) {
-        for c in 0..2 {
-            if counted[c].is_none()
-                && let Some((scope, rects)) = &plan.boxes[c]
+        for (class, (group, boxes)) in (1u8..).zip(counted.iter().zip(&plan.boxes)) {
+            if group.is_none()
+                && let Some((scope, rects)) = boxes
             {
-                group_lines(out, &self.style, None, c as u8 + 1, *scope, rects);
+                group_lines(out, &self.style, None, class, *scope, rects);
             }
         }
     }

@@ -1,12 +1,16 @@
 //! What `sprat check` says about a `.def` or an `.air`, for the command line and the editor.
 
 use super::format::{AirFormat, DefFormat};
+use crate::formats::sff::SffArchive;
 use crate::formats::{Diagnostic, Format, Location, ReadContext, Severity};
+use crate::model::ImageKind;
 use std::path::Path;
 
 /// Every diagnostic about the file at `path` and the files it names (the `.air` of a
-/// character `.def`, its `.sff` and `.act` files), in file order: errors that stop the read and
-/// the warnings of a successful one. A `.def` is read as a definition file, anything else as AIR.
+/// character `.def`, its `.sff` and `.act` files), sorted by file and position: errors that
+/// stop the read, the warnings of a successful one, and what decoding every sprite of the SFF
+/// archive finds (as `sprat check` does). A `.def` is read as a definition file, anything else
+/// as AIR.
 pub fn check_file(path: &Path) -> Vec<Diagnostic> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
@@ -23,7 +27,20 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
         .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("def"));
     let format: &dyn Format = if is_def { &DefFormat } else { &AirFormat };
     let mut diagnostics = match format.read(&bytes, &ReadContext::for_path(path)) {
-        Ok(loaded) => loaded.diagnostics,
+        Ok(loaded) => {
+            let mut diagnostics = loaded.diagnostics;
+            for image in &loaded.document.images {
+                let (ImageKind::Sff { .. }, Some(sff)) = (&image.kind, &image.resolved) else {
+                    continue;
+                };
+                let found = match SffArchive::open(sff) {
+                    Ok(archive) => archive.check(),
+                    Err(diagnostic) => vec![diagnostic],
+                };
+                diagnostics.extend(found.into_iter().map(|d| d.in_file(image.path.clone())));
+            }
+            diagnostics
+        }
         Err(failure) => failure.diagnostics,
     };
     diagnostics.sort_by_key(|d| (d.file.clone(), position(&d.location)));

@@ -158,6 +158,10 @@ pub fn parse_i32(text: &[u8]) -> Option<i32> {
 
 /// A decimal number as MUGEN 1.1 writes scales and angles (`1`, `-4`, `.3`, `1.25`, `2.`).
 pub fn parse_decimal(text: &[u8]) -> Option<f64> {
+    // Almost every number in real files is a whole one: no allocation for those.
+    if let Some(whole) = parse_int(text) {
+        return Some(whole as f64);
+    }
     let digits = text
         .strip_prefix(b"-")
         .or(text.strip_prefix(b"+"))
