@@ -55,6 +55,12 @@ fn blank_missing_and_unreadable_sprites_give_nothing() {
     let image = sff_image(&kfm_sff(), vec![], None);
     assert!(store.sprite(&image, -1, 0).is_none(), "AIR's blank sprite");
     assert!(store.sprite(&image, 4242, 7).is_none(), "no such sprite");
+    assert!(
+        store
+            .problems(&kfm_sff())
+            .iter()
+            .any(|p| p.message.contains("no sprite 4242,7"))
+    );
     let missing = scratch("missing").join("nothing.sff");
     let gone = sff_image(&missing, vec![], None);
     assert!(store.sprite(&gone, 0, 0).is_none());

@@ -82,9 +82,9 @@ impl Palette {
 /// Turns palette indices into RGBA pixels with index 0 transparent.
 pub fn indices_to_rgba(indices: &[u8], palette: &Palette) -> Vec<u8> {
     let colours = palette.drawn();
-    let mut out = Vec::with_capacity(indices.len() * 4);
-    for &i in indices {
-        out.extend_from_slice(&colours[i as usize]);
+    let mut out = vec![0u8; indices.len() * 4];
+    for (pixel, &i) in out.chunks_exact_mut(4).zip(indices) {
+        pixel.copy_from_slice(&colours[i as usize]);
     }
     out
 }

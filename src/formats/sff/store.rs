@@ -3,7 +3,7 @@
 
 use super::archive::{PaletteChoice, SffArchive};
 use super::palette::Palette;
-use crate::formats::Diagnostic;
+use crate::formats::{Diagnostic, Location, Severity};
 use crate::model::{AnimationSet, GraphicSource, ImageKind, PaletteSource, SourceImage};
 use crate::pixels::{PixelSource, SourcePixels};
 use std::collections::HashMap;
@@ -116,24 +116,29 @@ impl SffStore {
             _ => PaletteChoice::Own,
         };
         let mut problems = Vec::new();
-        let pixels =
-            archive
-                .find(group, number)
-                .and_then(|index| match archive.decode(index, choice) {
-                    Ok(sprite) => {
-                        problems.extend(sprite.warnings);
-                        (sprite.image.width() > 0 && sprite.image.height() > 0).then(|| {
-                            SourcePixels {
-                                image: Arc::new(sprite.image),
-                                axis: sprite.axis,
-                            }
-                        })
-                    }
-                    Err(e) => {
-                        problems.push(e);
-                        None
-                    }
-                });
+        let pixels = match archive.find(group, number) {
+            None => {
+                problems.push(Diagnostic::new(
+                    Severity::Warning,
+                    Location::File,
+                    format!("there is no sprite {group},{number} in this archive"),
+                ));
+                None
+            }
+            Some(index) => match archive.decode(index, choice) {
+                Ok(sprite) => {
+                    problems.extend(sprite.warnings);
+                    (sprite.image.width() > 0 && sprite.image.height() > 0).then(|| SourcePixels {
+                        image: Arc::new(sprite.image),
+                        axis: sprite.axis,
+                    })
+                }
+                Err(e) => {
+                    problems.push(e);
+                    None
+                }
+            },
+        };
         let bytes = pixels.as_ref().map_or(0, |p| p.image.as_raw().len());
         let mut state = self.lock();
         // The file may have been invalidated while decoding: keep nothing read before that.
@@ -145,8 +150,14 @@ impl SffStore {
         if !still_current {
             return pixels;
         }
+        let file = path.display().to_string();
         let list = state.problems.entry(path).or_default();
         for p in problems {
+            let p = if p.file.is_none() {
+                p.in_file(&file)
+            } else {
+                p
+            };
             if !list.contains(&p) {
                 list.push(p);
             }
@@ -242,8 +253,8 @@ impl State {
             Err(message) => {
                 self.problems.entry(archive.to_path_buf()).or_default().push(
                     Diagnostic::new(
-                        crate::formats::Severity::Warning,
-                        crate::formats::Location::File,
+                        Severity::Warning,
+                        Location::File,
                         format!("palette {} cannot be used ({message}); showing the archive's own colours", path.display()),
                     )
                     .in_file(path.display().to_string()),
