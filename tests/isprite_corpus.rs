@@ -108,11 +108,12 @@ fn every_other_format_converts_and_reads_back() {
             );
         }
         // Writing the read-back file again gives the same bytes.
-        let again = IspriteFormat
-            .write(&doc, &WriteContext::default())
-            .unwrap();
+        let again = IspriteFormat.write(&doc, &WriteContext::default()).unwrap();
         assert_eq!(again.bytes, written.bytes, "{}", path.display());
-        if smallest.as_ref().is_none_or(|(n, _, _)| written.bytes.len() < *n) {
+        if smallest
+            .as_ref()
+            .is_none_or(|(n, _, _)| written.bytes.len() < *n)
+        {
             smallest = Some((written.bytes.len(), written.bytes.clone(), path.clone()));
         }
         converted += 1;

@@ -153,7 +153,7 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
                 id: ElementId(set.alloc_id()),
                 name: String::new(),
                 kind: ElementKind::Box(CollisionBox::rect_from_corners(
-                    if value % 2 == 0 {
+                    if value.is_multiple_of(2) {
                         BoxClass::Hit
                     } else {
                         BoxClass::Hurt
@@ -165,9 +165,9 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
             let frame = set.frame_mut(frame_id).unwrap();
             let class = element.as_box().unwrap().class.clone();
             frame.elements.push(element);
-            if frame.declared_scope(&class).is_none() || value % 3 == 0 {
+            if frame.declared_scope(&class).is_none() || value.is_multiple_of(3) {
                 frame.box_declarations.retain(|d| d.class != class);
-                let scope = if value % 3 == 0 {
+                let scope = if value.is_multiple_of(3) {
                     BoxScope::FromHereOn
                 } else {
                     BoxScope::ThisFrame
@@ -178,7 +178,7 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
         5 => {
             let frame = set.frame_mut(frame_id).unwrap();
             frame.elements.truncate(1);
-            if value % 2 == 0 {
+            if value.is_multiple_of(2) {
                 frame.box_declarations.clear();
             }
         }
@@ -187,9 +187,9 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
             if let ElementKind::Graphic(g) = &mut frame.elements[0].kind {
                 g.position = Point::from_ints(value as i32 - 200, 7);
                 g.flip_v = value % 2 == 1;
-                g.scale_x = if value % 5 == 0 { 2.5 } else { 1.0 };
+                g.scale_x = if value.is_multiple_of(5) { 2.5 } else { 1.0 };
             }
-            frame.interpolation.offset = value % 4 == 0;
+            frame.interpolation.offset = value.is_multiple_of(4);
         }
     }
 }

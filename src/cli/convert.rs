@@ -52,7 +52,10 @@ pub fn run(
     }
     // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
     let pixels = ImageStore::new();
-    let context = WriteContext { path: Some(output.to_path_buf()), pixels: Some(&pixels) };
+    let context = WriteContext {
+        path: Some(output.to_path_buf()),
+        pixels: Some(&pixels),
+    };
     let written = match target.write(&opened.loaded.document, &context) {
         Ok(w) => w,
         Err(e) => {
@@ -79,9 +82,15 @@ pub fn run(
     let mut files: Vec<FileToSave> = written
         .companions
         .iter()
-        .map(|c| FileToSave { path: dir.join(&c.relative_path), bytes: &c.bytes })
+        .map(|c| FileToSave {
+            path: dir.join(&c.relative_path),
+            bytes: &c.bytes,
+        })
         .collect();
-    files.push(FileToSave { path: output.to_path_buf(), bytes: &written.bytes });
+    files.push(FileToSave {
+        path: output.to_path_buf(),
+        bytes: &written.bytes,
+    });
     if let Err(e) = save_files(&files) {
         writeln!(err, "sprat: {e}")?;
         return Ok(1);
