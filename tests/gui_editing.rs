@@ -30,10 +30,20 @@ fn showcase_file(name: &str) -> PathBuf {
 
 /// The editor with `path` opened through File > Open.
 fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
+    editor_with_answers(path, &[])
+}
+
+/// The same, with later answers for the file dialog.
+fn editor_with_answers(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
     let mut dialogs = ScriptedDialogs::default();
     dialogs
         .answers
         .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    for answer in later {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(answer.clone()));
+    }
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
@@ -144,5 +154,46 @@ fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
         .frame(punch.directions[0].frames[0])
         .unwrap();
     assert_eq!(frame.duration, FrameDuration::Ticks(10));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn opening_another_file_with_unsaved_changes_asks_first() {
+    let path = showcase_file("ask");
+    let other = showcase_file("ask-other");
+    let mut harness = editor_with_answers(&path, std::slice::from_ref(&other));
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    assert!(title(&harness).contains(" *"));
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.run_steps(2);
+    harness.get_by_label_contains("has changes that are not saved");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.state().confirm_discard.is_none());
+    assert_eq!(punch_loop(&harness), Some(0), "the edit is still there");
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(path.as_path())
+    );
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    let _ = std::fs::remove_dir_all(other.parent().unwrap());
+}
+
+#[test]
+fn the_history_window_jumps_back_to_the_file_as_opened() {
+    let path = showcase_file("history");
+    let mut harness = editor_on(&path);
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    spin_with_unit(&harness, "ticks").set_value_accesskit(9.0);
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::H);
+    harness.run_steps(2);
+    harness.get_by_label("(as opened)").click();
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), None);
+    assert!(!title(&harness).contains('*'));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -72,6 +72,15 @@ pub enum CentreTab {
     Sheet,
 }
 
+/// What to do once the user has answered about unsaved changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AfterConfirm {
+    /// Open this file.
+    Open(PathBuf),
+    /// Close the editor.
+    Quit,
+}
+
 /// The editor.
 pub struct SpratApp {
     /// What persists between runs.
@@ -98,6 +107,12 @@ pub struct SpratApp {
     pub path_field: Option<String>,
     /// The shortcuts window is open.
     pub show_shortcuts: bool,
+    /// The history window is open.
+    pub show_history: bool,
+    /// What waits until the user says what to do with unsaved changes.
+    pub confirm_discard: Option<AfterConfirm>,
+    /// The user agreed to quit without saving; the next close request goes through.
+    quit_confirmed: bool,
     /// The undo step the inspector's current drag adds to.
     inspector_gesture: Option<crate::edit::Gesture>,
     /// The centre tab.
@@ -125,6 +140,9 @@ impl SpratApp {
             path_field: None,
             show_shortcuts: false,
             inspector_gesture: None,
+            show_history: false,
+            confirm_discard: None,
+            quit_confirmed: false,
             centre: CentreTab::Canvas,
             was_playing: false,
             title: String::new(),
@@ -161,8 +179,17 @@ impl SpratApp {
         }
     }
 
-    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    /// Opens a file, first asking what to do with unsaved changes to the current one.
     pub fn open_path(&mut self, ctx: &egui::Context, path: PathBuf) {
+        if self.open.as_ref().is_some_and(|o| o.session.is_dirty()) {
+            self.confirm_discard = Some(AfterConfirm::Open(path));
+        } else {
+            self.start_loading(ctx, path);
+        }
+    }
+
+    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    fn start_loading(&mut self, ctx: &egui::Context, path: PathBuf) {
         let ctx = ctx.clone();
         self.say(Severity::Info, format!("Reading {}…", path.display()));
         self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
@@ -312,6 +339,7 @@ impl SpratApp {
             UICommand::ZoomFit => self.canvas.fit_requested = true,
             UICommand::ZoomActualSize => self.canvas.actual_size(&mut self.settings),
             UICommand::ShowShortcuts => self.show_shortcuts = !self.show_shortcuts,
+            UICommand::ShowHistory => self.show_history = !self.show_history,
             UICommand::FocusFilter => {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
@@ -463,6 +491,80 @@ impl SpratApp {
         }
     }
 
+    fn confirm_discard_window(&mut self, ctx: &egui::Context) {
+        let Some(after) = self.confirm_discard.clone() else {
+            return;
+        };
+        let name = self
+            .open
+            .as_ref()
+            .map(|o| o.display_name())
+            .unwrap_or_default();
+        let question = match &after {
+            AfterConfirm::Open(path) => format!("Save them before opening {}?", path.display()),
+            AfterConfirm::Quit => "Save them before quitting?".to_string(),
+        };
+        let mut choice = None;
+        egui::Window::new("Unsaved changes")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ctx, |ui| {
+                ui.label(format!("{name} has changes that are not saved. {question}"));
+                ui.horizontal(|ui| {
+                    for (label, answer) in [("Save", 0), ("Discard changes", 1), ("Cancel", 2)] {
+                        if ui.button(label).clicked() {
+                            choice = Some(answer);
+                        }
+                    }
+                });
+            });
+        let proceed = match choice {
+            // Go on only if the save worked: a failed save keeps the edits on screen.
+            Some(0) => {
+                self.save();
+                self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+            }
+            Some(1) => true,
+            Some(_) => {
+                self.confirm_discard = None;
+                false
+            }
+            None => false,
+        };
+        if proceed {
+            self.confirm_discard = None;
+            match after {
+                AfterConfirm::Open(path) => self.start_loading(ctx, path),
+                AfterConfirm::Quit => {
+                    self.quit_confirmed = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+        }
+    }
+
+    /// Holds a window close while there are unsaved changes, and asks.
+    fn guard_close(&mut self, ctx: &egui::Context) {
+        let closing = ctx.input(|i| i.viewport().close_requested());
+        let dirty = self.open.as_ref().is_some_and(|o| o.session.is_dirty());
+        if closing && dirty && !self.quit_confirmed {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_discard = Some(AfterConfirm::Quit);
+        }
+    }
+
+    fn history_window(&mut self, ctx: &egui::Context) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if let Some(done) =
+            menus::history_window(ctx, &mut self.show_history, open.session.history())
+        {
+            open.jump_to(done);
+        }
+    }
+
     fn loading_window(&self, ctx: &egui::Context) {
         let Some(pending) = &self.pending else {
             return;
@@ -494,6 +596,7 @@ impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.poll_pending();
+        self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
         let mut commands = UICommand::pressed(&ctx);
@@ -610,6 +713,8 @@ impl eframe::App for SpratApp {
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
+        self.confirm_discard_window(&ctx);
+        self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
         self.update_title(&ctx);
     }

@@ -102,6 +102,12 @@ impl OpenDocument {
         done
     }
 
+    /// Goes to a point of the history (`done` steps in effect).
+    pub fn jump_to(&mut self, done: usize) {
+        self.session.jump_to(done);
+        self.after_change();
+    }
+
     /// Keeps the player and the selection valid after the document changed.
     fn after_change(&mut self) {
         self.revision += 1;
