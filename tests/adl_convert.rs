@@ -164,3 +164,92 @@ fn without_pixels_the_missing_images_are_named() {
             .any(|l| l.to_string().contains("hero/hero_hat.tga is not written"))
     );
 }
+
+#[test]
+fn every_written_document_reads_back_without_errors() {
+    let mut set = sample();
+    // An empty sequence cannot be an ADL animation; it is named and left out.
+    let empty = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "nothing",
+        DirectionId(set.alloc_id()),
+    );
+    set.root.items.insert(0, TreeItem::Sequence(empty));
+    let context = WriteContext {
+        path: Some("/out/hero.properties".into()),
+        pixels: Some(&Blocks),
+    };
+    let written = AdlFormat.write(&set, &context).unwrap();
+    assert!(written.losses.iter().any(|l| {
+        l.to_string()
+            .contains("sequence \"nothing\": it has no frames")
+    }));
+    let text = String::from_utf8(written.bytes.clone()).unwrap();
+    assert!(text.contains("ROW 1;SKELETON SKELETON_WALK"), "{text}");
+    let loaded = AdlFormat
+        .read(&written.bytes, &ReadContext::default())
+        .unwrap();
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == sprat::formats::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Every file of the other formats in the corpus converts to ADL that reads back cleanly.
+#[test]
+fn other_corpus_formats_convert_to_adl_that_reads_back() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut stack = vec![root.clone()];
+    let mut converted = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if !path.ends_with("adl") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let Ok((loaded, _)) = sprat::formats::registry().open(&path, &ReadContext::default())
+            else {
+                continue;
+            };
+            let written = AdlFormat
+                .write(
+                    &loaded.document,
+                    &WriteContext::for_path("/out/x.properties"),
+                )
+                .unwrap();
+            let graphics = loaded
+                .document
+                .frames
+                .values()
+                .flat_map(|f| &f.elements)
+                .any(|e| e.as_graphic().is_some_and(|g| !g.source.is_blank()));
+            if !graphics {
+                assert!(
+                    written
+                        .losses
+                        .iter()
+                        .any(|l| l.what.contains("no graphics")),
+                    "{}",
+                    path.display()
+                );
+                continue;
+            }
+            let back = AdlFormat
+                .read(&written.bytes, &ReadContext::default())
+                .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics));
+            let errors: Vec<_> = back
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == sprat::formats::Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+            converted += 1;
+        }
+    }
+    assert!(converted > 0);
+}

@@ -296,3 +296,37 @@ fn the_adl_layer_reports_the_form_and_config() {
     assert_eq!(file.skeletons.len(), 1);
     assert_eq!(file.skeletons[0].joints.len(), 11);
 }
+
+#[test]
+fn the_registry_picks_adl_for_adl_files_and_adl_claims_no_other_corpus_file() {
+    let registry = sprat::formats::registry();
+    let all = common::files_with_extensions(
+        &common::corpus(),
+        &[
+            "properties",
+            "dat",
+            "lua",
+            "air",
+            "def",
+            "sff",
+            "isprite",
+            "txt",
+            "cns",
+        ],
+    );
+    let adl_dir = common::corpus().join("adl");
+    for path in all {
+        let bytes = std::fs::read(&path).unwrap();
+        if path.starts_with(&adl_dir) {
+            let format = registry.detect(&bytes, Some(&path)).unwrap();
+            assert_eq!(format.id(), "adl", "{}", path.display());
+        } else {
+            assert_eq!(
+                AdlFormat.sniff(&bytes),
+                sprat::formats::Sniff::No,
+                "{}",
+                path.display()
+            );
+        }
+    }
+}

@@ -154,3 +154,48 @@ ANIM_IDLE=DELAY 1;ROW 1;SKELETON SKELETON_STAND\nANIM_IDLE_1=HEAD 1,0\n";
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn case_rules_follow_the_games_code() {
+    // Keys, header variables, joints, transform targets and the skeleton name are uppercased;
+    // BODYPARTS names are not, so a lowercase part never matches its (uppercased) joint.
+    let text = "spritesheet=p_\nextension=.tga\nconfig=SIZE 8,8;ORIGINX 4\n\
+bodyparts=HEAD 1,1;arm 0,0\nskeleton_s=head 0,4;Arm 1,1\n\
+anim_idle=delay 0.5;row 1;skeleton Skeleton_S\nanim_idle_1=Head 0,1;ARM 1,0\n";
+    let loaded = AdlFormat
+        .read(text.as_bytes(), &ReadContext::default())
+        .unwrap();
+    let messages: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("\"arm\" is not uppercase") && m.contains("never draws it")),
+        "{messages:?}"
+    );
+    assert!(
+        !loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error),
+        "{messages:?}"
+    );
+    let doc = loaded.document;
+    let idle = doc.sequence_by_name("ANIM_IDLE").unwrap();
+    let frame = doc.frame(idle.directions[0].frames[0]).unwrap();
+    assert_eq!(
+        frame.duration,
+        FrameDuration::Seconds { nanos: 500_000_000 }
+    );
+    let graphics: Vec<(&str, Point)> = frame
+        .elements
+        .iter()
+        .filter_map(|e| e.as_graphic().map(|g| (e.name.as_str(), g.position)))
+        .collect();
+    assert_eq!(graphics, [("HEAD", Point::from_ints(0, -5))]);
+    let arm = frame.elements.iter().find(|e| e.name == "ARM").unwrap();
+    assert_eq!(arm.as_point().unwrap().position, Point::from_ints(2, -1));
+}

@@ -319,3 +319,134 @@ fn dragging_only_the_joints_of_every_frame_writes_the_skeleton_and_names_the_par
             .contains("a part moves with its joint")
     );
 }
+
+/// (sequence, frame index, element name, position) of every graphic, for comparing documents
+/// whose ids differ.
+fn placed(doc: &AnimationSet) -> Vec<(String, usize, String, Point)> {
+    let mut out = Vec::new();
+    for sequence in doc.sequences() {
+        for (i, id) in sequence.directions[0].frames.iter().enumerate() {
+            for e in &doc.frame(*id).unwrap().elements {
+                if let ElementKind::Graphic(g) = &e.kind {
+                    out.push((sequence.name.clone(), i, e.name.clone(), g.position));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| (&a.0, a.1, &a.2).cmp(&(&b.0, b.1, &b.2)));
+    out
+}
+
+fn sequence_mut<'a>(doc: &'a mut AnimationSet, name: &str) -> &'a mut sprat::model::Sequence {
+    doc.sequences_mut()
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap()
+}
+
+/// A copy of a frame with fresh ids, as an editor's "duplicate frame" makes.
+fn duplicate(doc: &mut AnimationSet, id: FrameId) -> FrameId {
+    let mut copy = doc.frame(id).unwrap().clone();
+    for e in &mut copy.elements {
+        e.id = sprat::model::ElementId(doc.alloc_id());
+    }
+    let new_id = FrameId(doc.alloc_id());
+    doc.frames.insert(new_id, copy);
+    new_id
+}
+
+#[test]
+fn removing_the_last_frame_removes_its_line() {
+    let (mut doc, before, path) = open("fofu.properties");
+    sequence_mut(&mut doc, "ANIM_RUN").directions[0]
+        .frames
+        .pop();
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        after,
+        before.replace(
+            "ANIM_RUN_4=ALL 0,1;LEG_REST_RIGHT 0,1;LEG_REST_LEFT 0,-1\n",
+            ""
+        )
+    );
+    assert_eq!(placed(&reread(&after, &path)), placed(&doc));
+}
+
+#[test]
+fn reordered_frames_swap_their_values_in_place() {
+    let (mut doc, before, path) = open("fofu.properties");
+    sequence_mut(&mut doc, "ANIM_RUN").directions[0]
+        .frames
+        .swap(0, 1);
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        changed_lines(&before, &after),
+        [
+            (
+                "ANIM_RUN_1=LEG_REST_RIGHT 1,1;LEG_REST_LEFT -1,0".to_string(),
+                "ANIM_RUN_1=ALL 0,1;LEG_REST_RIGHT 0,-1;LEG_REST_LEFT 0,1".to_string()
+            ),
+            (
+                "ANIM_RUN_2=ALL 0,1;LEG_REST_RIGHT 0,-1;LEG_REST_LEFT 0,1".to_string(),
+                "ANIM_RUN_2=LEG_REST_RIGHT 1,1;LEG_REST_LEFT -1,0".to_string()
+            ),
+        ]
+    );
+    assert_eq!(placed(&reread(&after, &path)), placed(&doc));
+}
+
+#[test]
+fn a_duplicated_frame_gets_a_new_line_after_the_last() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    let second = frame(&doc, "ANIM_IDLE", 1);
+    let copy = duplicate(&mut doc, second);
+    sequence_mut(&mut doc, "ANIM_IDLE").directions[0]
+        .frames
+        .push(copy);
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert!(after.starts_with(&before), "only added at the end");
+    let added = &after[before.len()..];
+    assert!(added.starts_with("ANIM_IDLE_3="), "{added}");
+    assert_eq!(placed(&reread(&after, &path)), placed(&doc));
+}
+
+#[test]
+fn removing_and_adding_animations() {
+    let (mut doc, before, path) = open("fofu.properties");
+    // Remove ANIM_IDLE, add a copy of ANIM_RUN called ANIM_DASH.
+    let run = doc.sequence_by_name("ANIM_RUN").unwrap().clone();
+    let mut dash = run.clone();
+    dash.id = sprat::model::SequenceId(doc.alloc_id());
+    dash.name = "ANIM_DASH".into();
+    let frames: Vec<FrameId> = run.directions[0].frames.clone();
+    dash.directions[0].frames = frames.iter().map(|f| duplicate(&mut doc, *f)).collect();
+    doc.root.items.retain(|item| match item {
+        sprat::model::TreeItem::Sequence(s) => s.name != "ANIM_IDLE",
+        _ => true,
+    });
+    doc.root.items.push(sprat::model::TreeItem::Sequence(dash));
+    let (after, losses) = save(&doc, &path);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert!(!after.contains("ANIM_IDLE"));
+    assert!(
+        after.contains("\nANIM_DASH=DELAY 0.15;ROW 3;SKELETON SKELETON_STAND\nANIM_DASH_1="),
+        "{after}"
+    );
+    assert!(after.starts_with(&before[..before.find("ANIM_IDLE").unwrap()]));
+    assert_eq!(placed(&reread(&after, &path)), placed(&doc));
+}
+
+#[test]
+fn a_delay_below_the_games_minimum_is_written_and_named() {
+    let text = format!("{SMALL}ANIM_A_1=\n");
+    let mut doc = read_text(&text);
+    let id = frame(&doc, "ANIM_A", 0);
+    doc.frame_mut(id).unwrap().duration = FrameDuration::Millis(20);
+    let written = AdlFormat.write(&doc, &WriteContext::default()).unwrap();
+    let after = String::from_utf8(written.bytes).unwrap();
+    assert_eq!(after, text.replace("DELAY 1;", "DELAY 0.02;"));
+    assert!(written.losses[0].to_string().contains("at least 0.0625 s"));
+}

@@ -8,6 +8,54 @@ use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::{AnimationSet, ElementKind, Point};
 use std::sync::OnceLock;
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn frames_removed_reordered_or_duplicated_survive_a_save(
+        file in 0usize..8,
+        ops in proptest::collection::vec((0u8..3, any::<u16>(), any::<u16>(), -2i32..3), 1..6),
+    ) {
+        let bytes = &corpus_files()[file % corpus_files().len()];
+        let mut doc = AdlFormat.read(bytes, &ReadContext::default()).unwrap().document;
+        for (op, a, b, d) in ops {
+            let names: Vec<String> = doc.sequences().iter().map(|s| s.name.clone()).collect();
+            let name = &names[usize::from(a) % names.len()];
+            let frames = doc.sequence_by_name(name).unwrap().directions[0].frames.clone();
+            let mut new_frames = frames.clone();
+            match op {
+                0 if frames.len() > 1 => { new_frames.remove(usize::from(b) % frames.len()); }
+                1 => new_frames.swap(usize::from(a) % frames.len(), usize::from(b) % frames.len()),
+                _ => {
+                    let source = frames[usize::from(b) % frames.len()];
+                    let mut copy = doc.frame(source).unwrap().clone();
+                    for e in &mut copy.elements {
+                        e.id = sprat::model::ElementId(doc.alloc_id());
+                        if let ElementKind::Graphic(g) = &mut e.kind {
+                            g.position = g.position + Point::from_ints(d, 0);
+                        }
+                        if let ElementKind::Point(p) = &mut e.kind {
+                            p.position = p.position + Point::from_ints(d, 0);
+                        }
+                    }
+                    let id = sprat::model::FrameId(doc.alloc_id());
+                    doc.frames.insert(id, copy);
+                    new_frames.push(id);
+                }
+            }
+            for s in doc.sequences_mut() {
+                if &s.name == name {
+                    s.directions[0].frames = new_frames.clone();
+                }
+            }
+        }
+        let written = AdlFormat.write(&doc, &WriteContext::for_path("/elsewhere/x.properties")).unwrap();
+        prop_assert!(written.losses.is_empty(), "{:?}", written.losses);
+        let back = AdlFormat.read(&written.bytes, &ReadContext::default()).unwrap().document;
+        prop_assert_eq!(placed(&back), placed(&doc));
+    }
+}
+
 fn corpus_files() -> &'static Vec<Vec<u8>> {
     static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -111,6 +159,25 @@ proptest! {
         let back = AdlFormat.read(&written.bytes, &ReadContext::default()).unwrap().document;
         prop_assert_eq!(positions(&back), positions(&doc));
     }
+}
+
+/// (sequence, frame index, element name, position) of every graphic and point.
+fn placed(doc: &AnimationSet) -> Vec<(String, usize, String, Point)> {
+    let mut out = Vec::new();
+    for sequence in doc.sequences() {
+        for (i, id) in sequence.directions[0].frames.iter().enumerate() {
+            for e in &doc.frame(*id).unwrap().elements {
+                let p = match &e.kind {
+                    ElementKind::Graphic(g) => g.position,
+                    ElementKind::Point(p) => p.position,
+                    ElementKind::Box(_) => continue,
+                };
+                out.push((sequence.name.clone(), i, e.name.clone(), p));
+            }
+        }
+    }
+    out.sort_by(|a, b| (&a.0, a.1, &a.2).cmp(&(&b.0, b.1, &b.2)));
+    out
 }
 
 fn positions(doc: &AnimationSet) -> Vec<(u64, Point)> {

@@ -8,10 +8,11 @@ use sprat::edit::boxes::{
 use sprat::edit::canvas::{MoveElements, MoveOrigin, RotateElement, ScaleElement};
 use sprat::edit::clipboard::{FrameClipboard, PasteFrames};
 use sprat::edit::inspector::{
-    ElementField, FrameField, SequenceField, SetElementField, SetFrameField, SetSequenceField,
+    DocumentField, ElementField, FrameField, SequenceField, SetDocumentField, SetElementField,
+    SetFrameField, SetSequenceField,
 };
 use sprat::edit::points::AddPoint;
-use sprat::edit::sheet::{CreateDirectionFromGrid, CreateFrameFromRect, DirectionGrid};
+use sprat::edit::sheet::{AddImage, CreateDirectionFromGrid, CreateFrameFromRect, DirectionGrid};
 use sprat::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, InsertFrames, MoveFrames, SetDurations,
     SetFrameDuration, SetLoopPoint,
@@ -1480,5 +1481,47 @@ fn sheet_commands_round_trip() {
             duration: FrameDuration::Millis(100),
         },
         "at least 1",
+    );
+}
+
+#[test]
+fn document_fields_and_new_images_round_trip() {
+    let doc = sample();
+    let (after, _) = round_trip(
+        &doc,
+        &SetDocumentField {
+            field: DocumentField::FrameRate(Some(24)),
+        },
+    );
+    assert_eq!(after.frame_rate, Some(24));
+    let metadata = Metadata {
+        title: "Hero".into(),
+        author: "me".into(),
+        ..Metadata::default()
+    };
+    let (after, _) = round_trip(
+        &doc,
+        &SetDocumentField {
+            field: DocumentField::Metadata(Box::new(metadata.clone())),
+        },
+    );
+    assert_eq!(after.metadata, metadata);
+
+    let (after, _) = round_trip(
+        &doc,
+        &AddImage {
+            path: "effects.png".into(),
+            resolved: None,
+        },
+    );
+    assert_eq!(after.images.len(), 2);
+    assert!(after.images[1].id.0 >= doc.next_id);
+    refused(
+        &doc,
+        &AddImage {
+            path: "hero.png".into(),
+            resolved: None,
+        },
+        "already one of",
     );
 }

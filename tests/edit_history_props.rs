@@ -118,7 +118,7 @@ fn command(doc: &AnimationSet, kind: u8, a: u8, b: u8) -> Box<dyn Command> {
                 direction: 0,
                 index: at(b),
             });
-            let target = if a % 2 == 0 {
+            let target = if a.is_multiple_of(2) {
                 target.inherited(InheritedBoxes::ThisFrameOnly)
             } else {
                 target.inherited(InheritedBoxes::DefaultFromHereOn)

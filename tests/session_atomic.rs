@@ -86,3 +86,26 @@ fn when_one_file_cannot_be_written_none_is_replaced() {
         "no temporary file or backup is left"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn saving_over_a_symbolic_link_writes_the_file_it_points_to() {
+    let dir = scratch("symlink");
+    let real = dir.join("real.sprat");
+    let link = dir.join("link.sprat");
+    fs::write(&real, b"old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    save_files(&[FileToSave {
+        path: link.clone(),
+        bytes: b"new",
+    }])
+    .unwrap();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read(&real).unwrap(), b"new");
+    assert_eq!(fs::read(backup_path(&real)).unwrap(), b"old");
+}

@@ -212,6 +212,7 @@ fn a_document_never_saved_asks_where_to_save() {
 }
 
 /// True when folder permissions do not stop this process (root).
+#[cfg(unix)]
 fn permissions_do_not_apply(dir: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let probe = dir.join("probe");
@@ -223,8 +224,10 @@ fn permissions_do_not_apply(dir: &Path) -> bool {
     writable
 }
 
+#[cfg(unix)]
 const AS_CHILD: &str = "SPRAT_READ_ONLY_TEST_CHILD";
 
+#[cfg(unix)]
 #[test]
 fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
     use std::os::unix::process::CommandExt;
@@ -249,6 +252,7 @@ fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
     read_only_folder_body(&dir);
 }
 
+#[cfg(unix)]
 fn read_only_folder_body(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let path = sample_file(dir);
@@ -410,4 +414,85 @@ fn changes_on_disk_are_reported_but_our_own_saves_are_not() {
     assert_eq!(session.document().sequences()[0].name, "changed elsewhere");
     assert!(!session.is_dirty());
     assert!(!session.history().can_undo());
+    assert!(session.tick(t0 + WATCH_INTERVAL * 5).changes.is_empty());
+}
+
+#[test]
+fn a_change_between_opening_and_the_first_tick_is_seen() {
+    let dir = scratch("watch-early");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    touch(&dir.join("hero.png"), b"changed right after opening");
+    let changes = session.tick(Instant::now()).changes;
+    assert_eq!(changes.len(), 1, "{changes:?}");
+}
+
+#[test]
+fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
+    let dir = scratch("keep-mine");
+    let path = sample_file(&dir);
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    touch(&path, b"(version: 1, set: (root: (), next_id: 1))");
+    assert_eq!(session.check_files().len(), 1);
+    session.keep_mine();
+    assert!(session.is_dirty());
+    session.save(None).unwrap();
+    assert!(!session.is_dirty());
+    assert!(same_content(&reread(&path), session.document()));
+}
+
+#[test]
+fn an_untitled_document_is_recovered_as_untitled() {
+    let dir = scratch("untitled");
+    let store = RecoveryStore::new(dir.join("recovery"));
+    let mut session = Session::with_document(sample(), "sprat", None).unwrap();
+    session.enable_autosave(store.clone());
+    rename(&mut session, "draft");
+    let t0 = Instant::now();
+    session.tick(t0);
+    assert!(session.tick(t0 + AUTOSAVE_INTERVAL).autosaved.is_some());
+    let edited = session.document().clone();
+    drop(session);
+    let found = store.list();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].source, None);
+    let recovered = store.recover(&found[0]).unwrap();
+    assert_eq!(recovered.document(), &edited);
+    assert_eq!(recovered.title(), "Untitled *");
+}
+
+#[test]
+fn a_failed_autosave_is_reported_and_retried_later() {
+    let dir = scratch("autosave-fails");
+    let path = sample_file(&dir);
+    // The recovery "directory" is a plain file, so nothing can be written into it.
+    let blocked = dir.join("not-a-folder");
+    fs::write(&blocked, b"x").unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(RecoveryStore::new(&blocked));
+    rename(&mut session, "stroll");
+    let t0 = Instant::now();
+    session.tick(t0);
+    let report = session.tick(t0 + AUTOSAVE_INTERVAL);
+    assert_eq!(report.autosaved, None);
+    let message = report.autosave_error.expect("the failure is reported");
+    assert!(
+        message.starts_with("Could not write the recovery file"),
+        "{message}"
+    );
+    assert!(session.is_dirty());
+    assert!(
+        session
+            .tick(t0 + AUTOSAVE_INTERVAL + Duration::from_secs(1))
+            .autosave_error
+            .is_none(),
+        "not retried at once"
+    );
+    assert!(
+        session
+            .tick(t0 + AUTOSAVE_INTERVAL * 2 + Duration::from_secs(1))
+            .autosave_error
+            .is_some(),
+        "retried after another interval"
+    );
 }

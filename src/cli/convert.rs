@@ -2,7 +2,9 @@
 
 use super::ReadArgs;
 use super::load::{open, print_diagnostics};
+use crate::assets::ImageStore;
 use crate::formats::{Format, WriteContext, has_errors, registry};
+use crate::session::atomic::{FileToSave, save_files};
 use std::io::Write;
 use std::path::Path;
 
@@ -48,10 +50,9 @@ pub fn run(
         )?;
         return Ok(1);
     }
-    let context = WriteContext {
-        path: Some(output.to_path_buf()),
-        pixels: None,
-    };
+    // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
+    let pixels = ImageStore::new();
+    let context = WriteContext { path: Some(output.to_path_buf()), pixels: Some(&pixels) };
     let written = match target.write(&opened.loaded.document, &context) {
         Ok(w) => w,
         Err(e) => {
@@ -75,10 +76,16 @@ pub fn run(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    for companion in &written.companions {
-        write_atomically(&dir.join(&companion.relative_path), &companion.bytes)?;
+    let mut files: Vec<FileToSave> = written
+        .companions
+        .iter()
+        .map(|c| FileToSave { path: dir.join(&c.relative_path), bytes: &c.bytes })
+        .collect();
+    files.push(FileToSave { path: output.to_path_buf(), bytes: &written.bytes });
+    if let Err(e) = save_files(&files) {
+        writeln!(err, "sprat: {e}")?;
+        return Ok(1);
     }
-    write_atomically(output, &written.bytes)?;
     writeln!(out, "wrote {} ({})", output.display(), target.name())?;
     Ok(0)
 }
@@ -105,23 +112,4 @@ fn target_format(output: &Path, to: Option<&str>) -> Result<&'static dyn Format,
         return Err(format!("{} can be read but not written", format.name()));
     }
     Ok(format)
-}
-
-/// Writes through a temporary file in the same folder and a rename, so an existing file is
-/// never left half-written.
-pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.sprat-tmp"));
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
 }

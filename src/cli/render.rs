@@ -109,7 +109,7 @@ pub fn run(
             return Ok(1);
         }
     };
-    super::convert::write_atomically(&options.out_path, &bytes)?;
+    crate::session::atomic::replace_file(&options.out_path, &bytes)?;
     writeln!(out, "wrote {}", options.out_path.display())?;
     Ok(0)
 }

@@ -1,4 +1,5 @@
-//! Setting one field of a sequence, frame or element, with validation (the inspector).
+//! Setting one field of the document, a sequence, a frame or an element, with validation (the
+//! inspector).
 
 use super::command::Command;
 use super::error::{EditError, EditResult};
@@ -7,7 +8,7 @@ use super::support::{check_sequence_name, sequence};
 use super::timeline::{SetFrameDuration, SetLoopPoint};
 use crate::model::{
     AnimationSet, BlendMode, BoxClass, ElementId, ElementKind, EndBehavior, FrameDuration, FrameId,
-    GraphicSource, Interpolation, Origin, Point, SequenceId, Shape,
+    GraphicSource, Interpolation, Metadata, Origin, Point, SequenceId, Shape,
 };
 
 /// A sequence field and its new value.
@@ -77,6 +78,41 @@ impl Command for SetSequenceField {
                 }
                 tx.sequence_mut(self.sequence)?.frame_rate = *rate;
             }
+        }
+        Ok(())
+    }
+}
+
+/// A field of the whole document and its new value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocumentField {
+    /// Title, author and the other descriptive data.
+    Metadata(Box<Metadata>),
+    /// The master frame rate for hold-based durations; `Some(0)` = no automatic playback.
+    FrameRate(Option<u32>),
+}
+
+/// Sets a field of the document itself.
+#[derive(Clone, Debug)]
+pub struct SetDocumentField {
+    /// The field and value.
+    pub field: DocumentField,
+}
+
+impl Command for SetDocumentField {
+    fn label(&self) -> String {
+        match self.field {
+            DocumentField::Metadata(_) => "Set document information",
+            DocumentField::FrameRate(_) => "Set frame rate",
+        }
+        .to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let (metadata, frame_rate) = tx.set_fields_mut();
+        match &self.field {
+            DocumentField::Metadata(value) => *metadata = value.as_ref().clone(),
+            DocumentField::FrameRate(value) => *frame_rate = *value,
         }
         Ok(())
     }

@@ -9,9 +9,11 @@ use super::support::direction_frames;
 use super::timeline::{check_duration_unit, insert_ids};
 use crate::model::{
     AnimationSet, Direction, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration,
-    Graphic, GraphicSource, ImageId, Origin, PixelRect, Point, SequenceId, Slice, SliceId,
+    Graphic, GraphicSource, ImageId, ImageKind, Origin, PixelRect, Point, SequenceId, Slice,
+    SliceId, SourceImage,
 };
 use image::RgbaImage;
+use std::path::PathBuf;
 
 /// The slice for `rect` of `image`: an existing identical one, else a new one.
 fn slice_for(tx: &mut Tx, image: ImageId, rect: PixelRect) -> SliceId {
@@ -62,6 +64,50 @@ fn check_rect(rect: PixelRect) -> EditResult {
         return Err(EditError::new("the rectangle starts outside the image"));
     }
     Ok(())
+}
+
+/// Adds an image file to the document, to cut frames from in the sheet view.
+#[derive(Clone, Debug)]
+pub struct AddImage {
+    /// The path as the file format will spell it (normally relative to the document's folder).
+    pub path: String,
+    /// Where the file is on disk.
+    pub resolved: Option<PathBuf>,
+}
+
+impl Command for AddImage {
+    fn label(&self) -> String {
+        format!("Add image \"{}\"", self.path)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        if self.path.trim().is_empty() {
+            return Err(EditError::new("the image needs a path"));
+        }
+        let exists = tx
+            .doc()
+            .images
+            .iter()
+            .any(|i| match (&i.resolved, &self.resolved) {
+                (Some(a), Some(b)) => a == b,
+                _ => i.path == self.path,
+            });
+        if exists {
+            return Err(EditError::new(format!(
+                "\"{}\" is already one of this document's images",
+                self.path
+            )));
+        }
+        let id = ImageId(tx.alloc_id());
+        tx.images_mut().push(SourceImage {
+            id,
+            path: self.path.clone(),
+            resolved: self.resolved.clone(),
+            kind: ImageKind::File,
+            nearest_neighbour: true,
+        });
+        Ok(())
+    }
 }
 
 /// Creates a frame from a rectangle drawn on a source image and inserts it in a direction.

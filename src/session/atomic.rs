@@ -125,6 +125,17 @@ impl Staged {
 }
 
 fn stage(file: &FileToSave) -> io::Result<Staged> {
+    // Saving over a symbolic link saves into the file it points to and keeps the link.
+    let is_link = fs::symlink_metadata(&file.path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link {
+        fs::canonicalize(&file.path)?
+    } else {
+        file.path.clone()
+    };
+    let file = &FileToSave {
+        path: target,
+        bytes: file.bytes,
+    };
     if let Some(dir) = file.path.parent()
         && !dir.as_os_str().is_empty()
     {
@@ -184,4 +195,25 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_are_explained_plainly() {
+        let full = io::Error::from(io::ErrorKind::StorageFull);
+        assert_eq!(plain_io_error(&full), "the disk is full");
+        let denied = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert!(plain_io_error(&denied).starts_with("permission denied"));
+    }
+
+    #[test]
+    fn the_backup_sits_beside_the_file() {
+        assert_eq!(
+            backup_path(Path::new("/q/hero.anim.dat")),
+            Path::new("/q/hero.anim.dat.bak")
+        );
+    }
 }

@@ -109,7 +109,8 @@ impl Session {
         let mut session = Session::with_document(loaded.document, format.id(), Some(path.into()))
             .expect("the registry's own format exists");
         session.diagnostics = loaded.diagnostics;
-        session.watch.refresh(path);
+        // Record the files as they are now, so a change made before the first tick is seen.
+        session.check_files();
         Ok(session)
     }
 
@@ -409,7 +410,7 @@ impl Session {
         self.diagnostics = fresh.diagnostics;
         self.history.clear();
         self.saved_at = Some(self.history.position());
-        self.watch.refresh(&path);
+        self.watch = fresh.watch;
         self.discard_recovery();
         Ok(())
     }

@@ -49,7 +49,7 @@ fn unique(base: String, taken: &[String]) -> String {
 }
 
 /// An animation key the game recognises: `ANIM_` and uppercase letters.
-fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
+pub(super) fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
     let upper = name.to_ascii_uppercase();
     let bare = upper.strip_prefix("ANIM_").unwrap_or(&upper);
     let mut letters: String = bare.chars().filter(|c| c.is_ascii_uppercase()).collect();
@@ -137,6 +137,13 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
     let mut body = String::new();
     let mut bounds: Option<(i32, i32, i32, i32)> = None;
     for (index, sequence) in sequences.iter().enumerate() {
+        if sequence.max_frames() == 0 {
+            losses.push(Loss::new(
+                Place::sequence(&sequence.name),
+                "it has no frames, and the game cannot load an animation without frames: not written",
+            ));
+            continue;
+        }
         let key = animation_key(&sequence.name, index, &keys);
         if key != sequence.name {
             losses.push(Loss::new(
@@ -149,7 +156,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             document,
             sequence,
             &key,
-            index,
+            keys.len() - 1,
             context,
             &mut parts,
             &mut bounds,
@@ -210,6 +217,12 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         .iter()
         .map(|p| format!("{} {},{}", p.name, p.anchor.0, p.anchor.1))
         .collect();
+    if entries.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            "no graphics: the game refuses an ADL file without body parts",
+        ));
+    }
     let _ = writeln!(text, "BODYPARTS={}", entries.join(";\\\n          "));
     text.push_str(&body);
     Ok(Written {
@@ -359,8 +372,10 @@ fn write_animation(
                         Some(&i) => i,
                         None => {
                             let taken: Vec<String> = parts.iter().map(|p| p.name.clone()).collect();
+                            // `ALL` would read as the transform of every joint.
                             let base = match part_name(&element.name) {
                                 n if n.is_empty() => format!("PART_{}", parts.len() + 1),
+                                n if n == "ALL" => "PART_ALL".to_string(),
                                 n => n,
                             };
                             parts.push(Part {
@@ -417,13 +432,17 @@ fn write_animation(
     let skeleton_key = format!("SKELETON_{}", key.trim_start_matches("ANIM_"));
     // Drawn last = listed first.
     let joints: Vec<&String> = draw_order.iter().rev().chain(points.iter()).collect();
-    let skeleton_items: Vec<String> = joints
+    let mut skeleton_items: Vec<String> = joints
         .iter()
         .map(|j| {
             let (x, y) = first_position[*j];
             format!("{j} {x},{}", -y)
         })
         .collect();
+    if skeleton_items.is_empty() {
+        // A skeleton needs a joint; one without a body part draws nothing, as the frames do.
+        skeleton_items.push("ORIGIN 0,0".to_string());
+    }
     let _ = writeln!(body, "\n{skeleton_key}={}", skeleton_items.join(";"));
     let _ = writeln!(
         body,

@@ -9,12 +9,16 @@
 //!   frame transforms (use [`move_skeleton_joint`] to move the joint in all of them, which
 //!   changes only the skeleton line);
 //! - a new frame duration shared by every frame of an animation changes its DELAY;
-//! - a renamed sequence renames its header and frame keys.
+//! - a renamed sequence renames its header and frame keys;
+//! - frames added, removed or reordered rewrite that animation's frame lines in place, a removed
+//!   sequence removes its lines, and a new sequence is appended on a skeleton that has a joint
+//!   for each of its elements (see `restructure.rs`).
 //!
 //! Everything else in the file (comments, key order, spacing, continuations) stays byte for
 //! byte. What ADL cannot hold is reported as a [`Loss`].
 
 use super::mapping::{animation_order, build};
+use super::restructure;
 use super::semantics::{AdlFile, Animation, Target, parse};
 use super::values::nanos_decimal;
 use crate::formats::loss::{Loss, Place};
@@ -27,20 +31,38 @@ use std::ops::Range;
 
 /// Text edits planned for one property's value.
 #[derive(Default)]
-struct ValueEdit {
+pub(super) struct ValueEdit {
     /// Decoded ranges of the value and their new text.
     replacements: Vec<(Range<usize>, String)>,
     /// Items appended at the end of the value.
     appended: Vec<String>,
+    /// A whole new value (frames rewritten after frames were added, removed or reordered).
+    pub(super) whole: Option<String>,
+}
+
+/// A frame line the file lacks, to be written with these items.
+struct MissingFrame {
+    /// Raw position to insert the line at.
+    at: usize,
+    /// The line's key.
+    key: String,
+    /// Its items.
+    items: Vec<String>,
 }
 
 /// All text edits, by property index.
 #[derive(Default)]
-struct Plan {
-    values: BTreeMap<usize, ValueEdit>,
-    keys: BTreeMap<usize, String>,
+pub(super) struct Plan {
+    pub(super) values: BTreeMap<usize, ValueEdit>,
+    pub(super) keys: BTreeMap<usize, String>,
     /// New lines: (raw position to insert at, the line without terminator).
-    new_lines: Vec<(usize, String)>,
+    pub(super) new_lines: Vec<(usize, String)>,
+    /// Lines the file lacks, by (animation, frame number).
+    missing: BTreeMap<(usize, usize), MissingFrame>,
+    /// Raw ranges to delete (whole lines with their terminators).
+    pub(super) deletions: Vec<Range<usize>>,
+    /// Text added at the end of the file (new animations).
+    pub(super) tail: String,
 }
 
 /// Where one joint is in one frame of the original document.
@@ -72,20 +94,21 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
     let (before, _) = build(&file, bytes.len(), &context);
     let mut plan = Plan::default();
     let mut losses = Vec::new();
+    document_losses(document, &before, &mut losses);
     let order = animation_order(&file);
     let before_sequences = before.sequences();
     // (animation index, frame index) -> joint deltas.
     let mut deltas: HashMap<(usize, usize), Vec<Delta>> = HashMap::new();
+    // Animations whose frame list changed (rewritten whole) or that were removed.
+    let mut restructured: Vec<(usize, SequenceId)> = Vec::new();
+    let mut removed: Vec<usize> = Vec::new();
     for (position, &anim_index) in order.iter().enumerate() {
         let animation = &file.animations[anim_index];
         let Some(old) = before_sequences.get(position) else {
             continue;
         };
         let Some(new) = document.sequence(old.id) else {
-            losses.push(Loss::new(
-                Place::sequence(&old.name),
-                "removing an animation is not written; it stays in the file",
-            ));
+            removed.push(anim_index);
             continue;
         };
         let place = Place::sequence(&new.name);
@@ -95,13 +118,17 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
         sequence_losses(new, &place, &mut losses);
         let old_frames = &old.directions[0].frames;
         let new_frames: &[FrameId] = new.directions.first().map_or(&[], |d| &d.frames);
-        if new_frames != old_frames.as_slice() {
-            losses.push(Loss::new(
-                place.clone(),
-                "adding, removing or reordering frames is not written; the file keeps its frames",
-            ));
-        }
         delay(document, new, animation, &mut plan, &mut losses);
+        if new_frames != old_frames.as_slice() {
+            restructured.push((anim_index, new.id));
+            for (index, id) in new_frames.iter().enumerate() {
+                if let Some(frame) = document.frame(*id) {
+                    let place = Place::frame(&new.name, 0, index);
+                    frame_text_losses(frame, &place, &mut losses);
+                }
+            }
+            continue;
+        }
         let joints = animation
             .skeleton
             .map_or(0, |s| file.skeletons[s].joints.len());
@@ -133,20 +160,97 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
             deltas.insert((anim_index, frame_index), frame_deltas);
         }
     }
-    for sequence in document.sequences() {
-        if !before_sequences.iter().any(|s| s.id == sequence.id) {
-            losses.push(Loss::new(
-                Place::sequence(&sequence.name),
-                "a new animation is not written into an existing ADL file",
-            ));
-        }
+    let skipped: Vec<usize> = restructured
+        .iter()
+        .map(|(a, _)| *a)
+        .chain(removed.iter().copied())
+        .collect();
+    let moves = skeleton_and_transforms(&file, &deltas, &skipped, &mut plan);
+    for (anim_index, id) in restructured {
+        let position = order.iter().position(|&a| a == anim_index).unwrap_or(0);
+        let (Some(sequence), Some(old)) = (document.sequence(id), before_sequences.get(position))
+        else {
+            continue;
+        };
+        restructure::rewrite_frames(
+            bytes,
+            &file,
+            &file.animations[anim_index],
+            sequence,
+            &old.directions[0].frames,
+            &before,
+            document,
+            &moves,
+            &mut plan,
+            &mut losses,
+        );
     }
-    skeleton_and_transforms(&file, &deltas, &mut plan);
+    for anim_index in removed {
+        restructure::remove_animation(bytes, &file, &file.animations[anim_index], &mut plan);
+    }
+    let mut taken: Vec<String> = file.table.keys().cloned().collect();
+    let mut row = file
+        .animations
+        .iter()
+        .filter_map(|a| a.row)
+        .max()
+        .unwrap_or(0);
+    for sequence in document.sequences() {
+        if before_sequences.iter().any(|s| s.id == sequence.id) {
+            continue;
+        }
+        let place = Place::sequence(&sequence.name);
+        sequence_losses(sequence, &place, &mut losses);
+        let delay = shared_delay(document, sequence, &mut losses)
+            .unwrap_or(super::semantics::MIN_DELAY_NANOS);
+        row = row.saturating_add(1);
+        restructure::append_animation(
+            bytes,
+            &file,
+            document,
+            sequence,
+            row,
+            &mut taken,
+            &nanos_decimal(delay),
+            &moves,
+            &mut plan,
+            &mut losses,
+        );
+    }
     let bytes = apply(bytes, &file, plan);
     Written {
         bytes,
         losses,
         companions: Vec::new(),
+    }
+}
+
+/// Losses for document-level changes ADL cannot hold.
+fn document_losses(document: &AnimationSet, before: &AnimationSet, losses: &mut Vec<Loss>) {
+    if !document.metadata.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            "metadata (title, authors, dates...)",
+        ));
+    }
+    let paths =
+        |d: &AnimationSet| -> Vec<String> { d.images.iter().map(|i| i.path.clone()).collect() };
+    if paths(document) != paths(before) || !document.slices.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            "changed images: ADL names each part's image SPRITESHEET + part + EXTENSION, so image edits are not written",
+        ));
+    }
+    if document
+        .root
+        .items
+        .iter()
+        .any(|i| matches!(i, crate::model::TreeItem::Group(_)))
+    {
+        losses.push(Loss::new(
+            Place::document(),
+            "groups: ADL animations are flat",
+        ));
     }
 }
 
@@ -406,6 +510,15 @@ pub(super) fn shared_delay(
         let Some(nanos) = to_nanos(frame.duration, rate, &place, losses) else {
             continue;
         };
+        if nanos < super::semantics::MIN_DELAY_NANOS {
+            losses.push(Loss::new(
+                place.clone(),
+                format!(
+                    "duration {} s: the game plays a frame for at least 0.0625 s",
+                    nanos_decimal(nanos)
+                ),
+            ));
+        }
         match chosen {
             None => chosen = Some(nanos),
             Some(c) if c != nanos => losses.push(Loss::new(
@@ -463,8 +576,10 @@ fn rename(animation: &Animation, name: &str, plan: &mut Plan, losses: &mut Vec<L
 fn skeleton_and_transforms(
     file: &AdlFile,
     deltas: &HashMap<(usize, usize), Vec<Delta>>,
+    skipped: &[usize],
     plan: &mut Plan,
-) {
+) -> restructure::SkeletonMoves {
+    let mut decided = restructure::SkeletonMoves::new();
     for (skeleton_index, skeleton) in file.skeletons.iter().enumerate() {
         let users: Vec<usize> = (0..file.animations.len())
             .filter(|&a| file.animations[a].skeleton == Some(skeleton_index))
@@ -500,6 +615,9 @@ fn skeleton_and_transforms(
                     best_frames = frames;
                 }
             }
+            if skeleton_move != (0, 0) {
+                decided.insert((skeleton_index, joint_index), skeleton_move);
+            }
             if skeleton_move != (0, 0)
                 && let Some(input) = joint.at.input.clone()
             {
@@ -515,7 +633,7 @@ fn skeleton_and_transforms(
                     .replacements
                     .push((input, text));
             }
-            for &a in &users {
+            for &a in users.iter().filter(|a| !skipped.contains(a)) {
                 let animation = &file.animations[a];
                 for (f, frame) in animation.frames.iter().enumerate() {
                     let d = deltas
@@ -531,6 +649,7 @@ fn skeleton_and_transforms(
             }
         }
     }
+    decided
 }
 
 /// Adds `t` (y up) to a frame's transform of one joint.
@@ -552,10 +671,20 @@ fn transform(
             .next_back()
             .unwrap_or(animation.property);
         let at = file.property(previous).span.end;
-        plan.new_lines.push((
-            at,
-            format!("{}_{}={joint} {},{}", animation.key, frame.number, t.0, t.1),
-        ));
+        let name = plan
+            .keys
+            .get(&animation.property)
+            .cloned()
+            .unwrap_or_else(|| animation.key.clone());
+        plan.missing
+            .entry((animation.property, frame.number))
+            .or_insert_with(|| MissingFrame {
+                at,
+                key: format!("{name}_{}", frame.number),
+                items: Vec::new(),
+            })
+            .items
+            .push(format!("{joint} {},{}", t.0, t.1));
         return;
     };
     let existing = frame
@@ -574,7 +703,7 @@ fn transform(
 }
 
 /// Escapes a value for a `.properties` file.
-fn escape_value(value: &str) -> String {
+pub(super) fn escape_value(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for (i, ch) in value.chars().enumerate() {
         match ch {
@@ -590,7 +719,7 @@ fn escape_value(value: &str) -> String {
     out
 }
 
-fn line_ending(bytes: &[u8]) -> &'static str {
+pub(super) fn line_ending(bytes: &[u8]) -> &'static str {
     if bytes.windows(2).any(|w| w == b"\r\n") {
         "\r\n"
     } else {
@@ -606,6 +735,10 @@ fn apply(bytes: &[u8], file: &AdlFile, plan: Plan) -> Vec<u8> {
     }
     for (index, edit) in plan.values {
         let property = file.property(index);
+        if let Some(whole) = edit.whole {
+            raw.push((property.value_span.clone(), escape_value(&whole)));
+            continue;
+        }
         let clean: Option<Vec<(Range<usize>, String)>> = edit
             .replacements
             .iter()
@@ -643,10 +776,22 @@ fn apply(bytes: &[u8], file: &AdlFile, plan: Plan) -> Vec<u8> {
         }
     }
     let newline = line_ending(bytes);
+    for missing in plan.missing.into_values() {
+        let line = format!("{}={}", missing.key, missing.items.join(";"));
+        raw.push((missing.at..missing.at, format!("{newline}{line}")));
+    }
     for (at, line) in plan.new_lines {
         raw.push((at..at, format!("{newline}{line}")));
     }
-    raw.sort_by_key(|(r, _)| (r.start, r.end));
+    for range in plan.deletions {
+        raw.push((range, String::new()));
+    }
+    if !plan.tail.is_empty() {
+        raw.push((bytes.len()..bytes.len(), plan.tail));
+    }
+    // At one position: insertions first (in plan order), then the widest range, so edits inside a
+    // deleted line are dropped with it.
+    raw.sort_by_key(|(r, _)| (r.start, r.start != r.end, std::cmp::Reverse(r.end)));
     let mut out = Vec::with_capacity(bytes.len() + 64);
     let mut pos = 0;
     for (range, text) in raw {
