@@ -197,3 +197,23 @@ fn the_history_window_jumps_back_to_the_file_as_opened() {
     assert!(!title(&harness).contains('*'));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn a_failed_save_says_why_and_keeps_the_edits() {
+    let path = showcase_file("fail");
+    let mut harness = editor_on(&path);
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    // The folder is replaced by a plain file under the editor: nothing can be written there.
+    let folder = path.parent().unwrap();
+    std::fs::remove_dir_all(folder).unwrap();
+    std::fs::write(folder, b"not a folder").unwrap();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let status = harness.state().status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("Not saved:"), "{status}");
+    assert!(title(&harness).contains(" *"), "still unsaved");
+    assert_eq!(punch_loop(&harness), Some(0), "the edit is kept");
+    assert_eq!(std::fs::read(folder).unwrap(), b"not a folder");
+    let _ = std::fs::remove_file(folder);
+}
