@@ -54,6 +54,8 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
                 .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
                 .unwrap_or_default();
             let mut app = SpratApp::new(settings, Box::new(NativeDialogs));
+            app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
+            app.look_for_recovery();
             match path {
                 Some(path) => app.open_path(&cc.egui_ctx, path),
                 None => app.open_demo(),
@@ -113,6 +115,12 @@ pub struct SpratApp {
     pub confirm_discard: Option<AfterConfirm>,
     /// The user agreed to quit without saving; the next close request goes through.
     quit_confirmed: bool,
+    /// Where unsaved work is written aside every 30 s; `None` = no autosave (tests).
+    pub recovery_dir: Option<PathBuf>,
+    /// Unsaved work found from an earlier run that ended without saving.
+    pub recoverable: Vec<crate::session::RecoveryEntry>,
+    /// The open file changed on disk; the user is asked whether to reload it.
+    pub changed_on_disk: bool,
     /// The undo step the inspector's current drag adds to.
     inspector_gesture: Option<crate::edit::Gesture>,
     /// The centre tab.
@@ -140,6 +148,9 @@ impl SpratApp {
             path_field: None,
             show_shortcuts: false,
             inspector_gesture: None,
+            recovery_dir: None,
+            recoverable: Vec::new(),
+            changed_on_disk: false,
             show_history: false,
             confirm_discard: None,
             quit_confirmed: false,
@@ -248,7 +259,22 @@ impl SpratApp {
         self.install(open);
     }
 
-    fn install(&mut self, open: OpenDocument) {
+    /// Lists unsaved work left by an earlier run, to offer it back.
+    pub fn look_for_recovery(&mut self) {
+        if let Some(dir) = &self.recovery_dir {
+            self.recoverable = crate::session::RecoveryStore::new(dir).list();
+        }
+    }
+
+    fn install(&mut self, mut open: OpenDocument) {
+        if let Some(old) = self.open.take() {
+            old.session.close();
+        }
+        if let Some(dir) = &self.recovery_dir {
+            open.session
+                .enable_autosave(crate::session::RecoveryStore::new(dir));
+        }
+        self.changed_on_disk = false;
         self.open = Some(open);
         self.textures.clear();
         self.sheet.reset();
@@ -554,6 +580,130 @@ impl SpratApp {
         }
     }
 
+    /// Autosaves while there are unsaved changes and reloads pixels whose files changed.
+    fn tick_session(&mut self, ctx: &egui::Context) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        let report = open.session.tick(Instant::now());
+        for change in &report.changes {
+            match change {
+                crate::session::FileChange::Source { path, .. } => {
+                    self.pixels.images.invalidate(path);
+                    self.pixels.sff.invalidate(path);
+                    open.revision += 1;
+                }
+                crate::session::FileChange::Document { .. } => self.changed_on_disk = true,
+            }
+        }
+        if let Some(error) = report.autosave_error {
+            self.say(Severity::Warning, error);
+        }
+        // Wake up for the next autosave and file check even when nothing else moves.
+        ctx.request_repaint_after(crate::session::WATCH_INTERVAL);
+    }
+
+    fn recovery_window(&mut self, ctx: &egui::Context) {
+        if self.recoverable.is_empty() {
+            return;
+        }
+        let mut recover = None;
+        let mut discard = None;
+        egui::Window::new("Recover unsaved work")
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label("Sprat closed without saving these documents. Recover them?");
+                for (i, entry) in self.recoverable.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let name = entry
+                            .source
+                            .as_ref()
+                            .map_or("a new document".to_string(), |p| p.display().to_string());
+                        ui.label(name);
+                        if ui.button("Recover").clicked() {
+                            recover = Some(i);
+                        }
+                        if ui.button("Discard").clicked() {
+                            discard = Some(i);
+                        }
+                    });
+                }
+            });
+        let Some(dir) = self.recovery_dir.clone() else {
+            return;
+        };
+        let store = crate::session::RecoveryStore::new(dir);
+        if let Some(i) = discard {
+            let entry = self.recoverable.remove(i);
+            if let Err(e) = store.discard(&entry) {
+                self.say(
+                    Severity::Warning,
+                    format!("Could not remove the recovery file: {e}"),
+                );
+            }
+        }
+        if let Some(i) = recover {
+            let entry = self.recoverable.remove(i);
+            match store.recover(&entry) {
+                Ok(session) => {
+                    let open = OpenDocument::from_session(session, Vec::new());
+                    self.install(open);
+                    self.say(
+                        Severity::Info,
+                        "Recovered unsaved work; save it to keep it.",
+                    );
+                }
+                Err(e) => self.say(Severity::Error, format!("Could not recover: {e}")),
+            }
+        }
+    }
+
+    fn changed_on_disk_window(&mut self, ctx: &egui::Context) {
+        if !self.changed_on_disk {
+            return;
+        }
+        let mut answer = None;
+        egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
+            ui.label("The open file was changed by another program. Reload it (your unsaved changes are lost) or keep your version?");
+            ui.horizontal(|ui| {
+                if ui.button("Reload").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Keep mine").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        let Some(reload) = answer else {
+            return;
+        };
+        self.changed_on_disk = false;
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if reload {
+            let context = crate::formats::ReadContext::for_path(
+                open.path().map(|p| p.to_path_buf()).unwrap_or_default(),
+            );
+            match open.session.reload(&context) {
+                Ok(()) => {
+                    open.after_reload();
+                    self.say(Severity::Info, "Reloaded from disk.");
+                }
+                Err(failure) => {
+                    let why = failure
+                        .diagnostics
+                        .first()
+                        .map(|d| d.message.clone())
+                        .unwrap_or_default();
+                    self.say(Severity::Error, format!("Could not reload: {why}"));
+                }
+            }
+        } else {
+            open.session.keep_mine();
+        }
+    }
+
     fn history_window(&mut self, ctx: &egui::Context) {
         let Some(open) = self.open.as_mut() else {
             return;
@@ -714,6 +864,9 @@ impl eframe::App for SpratApp {
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
         self.confirm_discard_window(&ctx);
+        self.tick_session(&ctx);
+        self.recovery_window(&ctx);
+        self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
         self.update_title(&ctx);
