@@ -15,8 +15,19 @@ fn main() -> ExitCode {
     }
 }
 
+#[cfg(feature = "gui")]
 fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
-    let _ = file;
-    eprintln!("sprat: the editor is not part of this build yet; use a subcommand (see --help)");
+    match sprat::app::run(file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sprat: cannot open the editor window: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
+    eprintln!("sprat: this build has no editor (built without the `gui` feature); see --help");
     ExitCode::from(2)
 }
