@@ -30,10 +30,20 @@ fn showcase_file(name: &str) -> PathBuf {
 
 /// The editor with `path` opened through File > Open.
 fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
+    editor_with_answers(path, &[])
+}
+
+/// The same, with later answers for the file dialog.
+fn editor_with_answers(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
     let mut dialogs = ScriptedDialogs::default();
     dialogs
         .answers
         .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    for answer in later {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(answer.clone()));
+    }
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
@@ -144,5 +154,112 @@ fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
         .frame(punch.directions[0].frames[0])
         .unwrap();
     assert_eq!(frame.duration, FrameDuration::Ticks(10));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn opening_another_file_with_unsaved_changes_asks_first() {
+    let path = showcase_file("ask");
+    let other = showcase_file("ask-other");
+    let mut harness = editor_with_answers(&path, std::slice::from_ref(&other));
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    assert!(title(&harness).contains(" *"));
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.run_steps(2);
+    harness.get_by_label_contains("has changes that are not saved");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.state().confirm_discard.is_none());
+    assert_eq!(punch_loop(&harness), Some(0), "the edit is still there");
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(path.as_path())
+    );
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    let _ = std::fs::remove_dir_all(other.parent().unwrap());
+}
+
+#[test]
+fn the_history_window_jumps_back_to_the_file_as_opened() {
+    let path = showcase_file("history");
+    let mut harness = editor_on(&path);
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    spin_with_unit(&harness, "ticks").set_value_accesskit(9.0);
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::H);
+    harness.run_steps(2);
+    harness.get_by_label("(as opened)").click();
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), None);
+    assert!(!title(&harness).contains('*'));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn a_failed_save_says_why_and_keeps_the_edits() {
+    let path = showcase_file("fail");
+    let mut harness = editor_on(&path);
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    // The folder is replaced by a plain file under the editor: nothing can be written there.
+    let folder = path.parent().unwrap();
+    std::fs::remove_dir_all(folder).unwrap();
+    std::fs::write(folder, b"not a folder").unwrap();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let status = harness.state().status.as_ref().unwrap().text.clone();
+    assert!(status.starts_with("Not saved:"), "{status}");
+    assert!(title(&harness).contains(" *"), "still unsaved");
+    assert_eq!(punch_loop(&harness), Some(0), "the edit is kept");
+    assert_eq!(std::fs::read(folder).unwrap(), b"not a folder");
+    let _ = std::fs::remove_file(folder);
+}
+
+#[test]
+fn unsaved_work_left_by_a_crash_is_offered_back_at_start() {
+    use sprat::edit::inspector::{SequenceField, SetSequenceField};
+    use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
+    use std::time::Instant;
+
+    let path = showcase_file("recover");
+    let recovery = path.parent().unwrap().join("recovery");
+    // An earlier run edited the file and autosaved, then ended without saving.
+    {
+        let mut session = Session::open(&path, &ReadContext::for_path(&path)).unwrap();
+        session.enable_autosave(RecoveryStore::new(&recovery));
+        let punch = session.document().sequence_by_name("punch").unwrap().id;
+        let field = SequenceField::LoopPoint(Some(2));
+        session
+            .apply(
+                &SetSequenceField {
+                    sequence: punch,
+                    field,
+                },
+                None,
+            )
+            .unwrap();
+        let start = Instant::now();
+        session.tick(start);
+        let report = session.tick(start + AUTOSAVE_INTERVAL);
+        assert!(report.autosaved.is_some(), "{report:?}");
+    }
+    let dir = recovery.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            app.recovery_dir = Some(dir);
+            app.look_for_recovery();
+            app
+        });
+    harness.run_steps(2);
+    harness.get_by_label_contains("closed without saving");
+    harness.get_by_label("Recover").click();
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(2));
+    assert!(title(&harness).contains(" *"), "recovered work is unsaved");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -22,6 +22,8 @@ pub enum UICommand {
     Undo,
     /// Redo the last undone edit.
     Redo,
+    /// The history list, to jump back to any step.
+    ShowHistory,
     /// Play or pause.
     PlayPause,
     /// Previous frame.
@@ -82,7 +84,7 @@ pub enum UICommand {
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 35] = [
+    pub const ALL: [UICommand; 36] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -90,6 +92,7 @@ impl UICommand {
         UICommand::Quit,
         UICommand::Undo,
         UICommand::Redo,
+        UICommand::ShowHistory,
         UICommand::PlayPause,
         UICommand::StepBack,
         UICommand::StepForward,
@@ -130,6 +133,7 @@ impl UICommand {
             UICommand::Quit => "Quit",
             UICommand::Undo => "Undo",
             UICommand::Redo => "Redo",
+            UICommand::ShowHistory => "History",
             UICommand::PlayPause => "Play / pause",
             UICommand::StepBack => "Previous frame",
             UICommand::StepForward => "Next frame",
@@ -176,6 +180,7 @@ impl UICommand {
             UICommand::Quit => key(cmd, Key::Q),
             UICommand::Undo => key(cmd, Key::Z),
             UICommand::Redo => key(cmd | shift, Key::Z),
+            UICommand::ShowHistory => key(cmd, Key::H),
             // Space is handled apart: it also pans while held with a drag.
             UICommand::PlayPause => None,
             UICommand::StepBack => key(none, Key::Comma),

@@ -94,6 +94,8 @@ pub fn show(
                     actions.commands.push(command);
                 }
             }
+            ui.separator();
+            item(ui, UICommand::ShowHistory, &mut actions);
         });
         ui.menu_button("View", |ui| {
             let layout = &settings.layout;
@@ -251,4 +253,35 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
                     ui.end_row();
                 });
         });
+}
+
+/// The history list: every step, done ones first; clicking a step goes back (or forward) to
+/// just after it. Returns the number of steps to have in effect, when one was clicked.
+pub fn history_window(
+    ctx: &egui::Context,
+    open_window: &mut bool,
+    history: &crate::edit::History,
+) -> Option<usize> {
+    let mut jump = None;
+    egui::Window::new("History")
+        .open(open_window)
+        .default_width(260.0)
+        .show(ctx, |ui| {
+            let entries = history.entries();
+            let done = history.done_count();
+            if ui.selectable_label(done == 0, "(as opened)").clicked() {
+                jump = Some(0);
+            }
+            for (i, entry) in entries.iter().enumerate() {
+                let text = if entry.done {
+                    egui::RichText::new(&entry.label)
+                } else {
+                    egui::RichText::new(&entry.label).weak().italics()
+                };
+                if ui.selectable_label(i + 1 == done, text).clicked() {
+                    jump = Some(i + 1);
+                }
+            }
+        });
+    jump
 }

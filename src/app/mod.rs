@@ -54,6 +54,8 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
                 .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
                 .unwrap_or_default();
             let mut app = SpratApp::new(settings, Box::new(NativeDialogs));
+            app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
+            app.look_for_recovery();
             match path {
                 Some(path) => app.open_path(&cc.egui_ctx, path),
                 None => app.open_demo(),
@@ -70,6 +72,15 @@ pub enum CentreTab {
     Canvas,
     /// The source sheet with its slices.
     Sheet,
+}
+
+/// What to do once the user has answered about unsaved changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AfterConfirm {
+    /// Open this file.
+    Open(PathBuf),
+    /// Close the editor.
+    Quit,
 }
 
 /// The editor.
@@ -98,6 +109,18 @@ pub struct SpratApp {
     pub path_field: Option<String>,
     /// The shortcuts window is open.
     pub show_shortcuts: bool,
+    /// The history window is open.
+    pub show_history: bool,
+    /// What waits until the user says what to do with unsaved changes.
+    pub confirm_discard: Option<AfterConfirm>,
+    /// The user agreed to quit without saving; the next close request goes through.
+    quit_confirmed: bool,
+    /// Where unsaved work is written aside every 30 s; `None` = no autosave (tests).
+    pub recovery_dir: Option<PathBuf>,
+    /// Unsaved work found from an earlier run that ended without saving.
+    pub recoverable: Vec<crate::session::RecoveryEntry>,
+    /// The open file changed on disk; the user is asked whether to reload it.
+    pub changed_on_disk: bool,
     /// The undo step the inspector's current drag adds to.
     inspector_gesture: Option<crate::edit::Gesture>,
     /// The centre tab.
@@ -125,6 +148,12 @@ impl SpratApp {
             path_field: None,
             show_shortcuts: false,
             inspector_gesture: None,
+            recovery_dir: None,
+            recoverable: Vec::new(),
+            changed_on_disk: false,
+            show_history: false,
+            confirm_discard: None,
+            quit_confirmed: false,
             centre: CentreTab::Canvas,
             was_playing: false,
             title: String::new(),
@@ -161,8 +190,17 @@ impl SpratApp {
         }
     }
 
-    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    /// Opens a file, first asking what to do with unsaved changes to the current one.
     pub fn open_path(&mut self, ctx: &egui::Context, path: PathBuf) {
+        if self.open.as_ref().is_some_and(|o| o.session.is_dirty()) {
+            self.confirm_discard = Some(AfterConfirm::Open(path));
+        } else {
+            self.start_loading(ctx, path);
+        }
+    }
+
+    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    fn start_loading(&mut self, ctx: &egui::Context, path: PathBuf) {
         let ctx = ctx.clone();
         self.say(Severity::Info, format!("Reading {}…", path.display()));
         self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
@@ -221,7 +259,22 @@ impl SpratApp {
         self.install(open);
     }
 
-    fn install(&mut self, open: OpenDocument) {
+    /// Lists unsaved work left by an earlier run, to offer it back.
+    pub fn look_for_recovery(&mut self) {
+        if let Some(dir) = &self.recovery_dir {
+            self.recoverable = crate::session::RecoveryStore::new(dir).list();
+        }
+    }
+
+    fn install(&mut self, mut open: OpenDocument) {
+        if let Some(old) = self.open.take() {
+            old.session.close();
+        }
+        if let Some(dir) = &self.recovery_dir {
+            open.session
+                .enable_autosave(crate::session::RecoveryStore::new(dir));
+        }
+        self.changed_on_disk = false;
         self.open = Some(open);
         self.textures.clear();
         self.sheet.reset();
@@ -312,6 +365,7 @@ impl SpratApp {
             UICommand::ZoomFit => self.canvas.fit_requested = true,
             UICommand::ZoomActualSize => self.canvas.actual_size(&mut self.settings),
             UICommand::ShowShortcuts => self.show_shortcuts = !self.show_shortcuts,
+            UICommand::ShowHistory => self.show_history = !self.show_history,
             UICommand::FocusFilter => {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
@@ -463,6 +517,204 @@ impl SpratApp {
         }
     }
 
+    fn confirm_discard_window(&mut self, ctx: &egui::Context) {
+        let Some(after) = self.confirm_discard.clone() else {
+            return;
+        };
+        let name = self
+            .open
+            .as_ref()
+            .map(|o| o.display_name())
+            .unwrap_or_default();
+        let question = match &after {
+            AfterConfirm::Open(path) => format!("Save them before opening {}?", path.display()),
+            AfterConfirm::Quit => "Save them before quitting?".to_string(),
+        };
+        let mut choice = None;
+        egui::Window::new("Unsaved changes")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ctx, |ui| {
+                ui.label(format!("{name} has changes that are not saved. {question}"));
+                ui.horizontal(|ui| {
+                    for (label, answer) in [("Save", 0), ("Discard changes", 1), ("Cancel", 2)] {
+                        if ui.button(label).clicked() {
+                            choice = Some(answer);
+                        }
+                    }
+                });
+            });
+        let proceed = match choice {
+            // Go on only if the save worked: a failed save keeps the edits on screen.
+            Some(0) => {
+                self.save();
+                self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+            }
+            Some(1) => true,
+            Some(_) => {
+                self.confirm_discard = None;
+                false
+            }
+            None => false,
+        };
+        if proceed {
+            self.confirm_discard = None;
+            match after {
+                AfterConfirm::Open(path) => self.start_loading(ctx, path),
+                AfterConfirm::Quit => {
+                    self.quit_confirmed = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+        }
+    }
+
+    /// Holds a window close while there are unsaved changes, and asks.
+    fn guard_close(&mut self, ctx: &egui::Context) {
+        let closing = ctx.input(|i| i.viewport().close_requested());
+        let dirty = self.open.as_ref().is_some_and(|o| o.session.is_dirty());
+        if closing && dirty && !self.quit_confirmed {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_discard = Some(AfterConfirm::Quit);
+        }
+    }
+
+    /// Autosaves while there are unsaved changes and reloads pixels whose files changed.
+    fn tick_session(&mut self, ctx: &egui::Context) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        let report = open.session.tick(Instant::now());
+        for change in &report.changes {
+            match change {
+                crate::session::FileChange::Source { path, .. } => {
+                    self.pixels.images.invalidate(path);
+                    self.pixels.sff.invalidate(path);
+                    open.revision += 1;
+                }
+                crate::session::FileChange::Document { .. } => self.changed_on_disk = true,
+            }
+        }
+        if let Some(error) = report.autosave_error {
+            self.say(Severity::Warning, error);
+        }
+        // Wake up for the next autosave and file check even when nothing else moves.
+        ctx.request_repaint_after(crate::session::WATCH_INTERVAL);
+    }
+
+    fn recovery_window(&mut self, ctx: &egui::Context) {
+        if self.recoverable.is_empty() {
+            return;
+        }
+        let mut recover = None;
+        let mut discard = None;
+        egui::Window::new("Recover unsaved work")
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label("Sprat closed without saving these documents. Recover them?");
+                for (i, entry) in self.recoverable.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let name = entry
+                            .source
+                            .as_ref()
+                            .map_or("a new document".to_string(), |p| p.display().to_string());
+                        ui.label(name);
+                        if ui.button("Recover").clicked() {
+                            recover = Some(i);
+                        }
+                        if ui.button("Discard").clicked() {
+                            discard = Some(i);
+                        }
+                    });
+                }
+            });
+        let Some(dir) = self.recovery_dir.clone() else {
+            return;
+        };
+        let store = crate::session::RecoveryStore::new(dir);
+        if let Some(i) = discard {
+            let entry = self.recoverable.remove(i);
+            if let Err(e) = store.discard(&entry) {
+                self.say(
+                    Severity::Warning,
+                    format!("Could not remove the recovery file: {e}"),
+                );
+            }
+        }
+        if let Some(i) = recover {
+            let entry = self.recoverable.remove(i);
+            match store.recover(&entry) {
+                Ok(session) => {
+                    let open = OpenDocument::from_session(session, Vec::new());
+                    self.install(open);
+                    self.say(
+                        Severity::Info,
+                        "Recovered unsaved work; save it to keep it.",
+                    );
+                }
+                Err(e) => self.say(Severity::Error, format!("Could not recover: {e}")),
+            }
+        }
+    }
+
+    fn changed_on_disk_window(&mut self, ctx: &egui::Context) {
+        if !self.changed_on_disk {
+            return;
+        }
+        let mut answer = None;
+        egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
+            ui.label("The open file was changed by another program. Reload it (your unsaved changes are lost) or keep your version?");
+            ui.horizontal(|ui| {
+                if ui.button("Reload").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Keep mine").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        let Some(reload) = answer else {
+            return;
+        };
+        self.changed_on_disk = false;
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if reload {
+            let context = crate::formats::ReadContext::for_path(
+                open.path().map(|p| p.to_path_buf()).unwrap_or_default(),
+            );
+            match open.session.reload(&context) {
+                Ok(()) => {
+                    open.after_reload();
+                    self.say(Severity::Info, "Reloaded from disk.");
+                }
+                Err(failure) => {
+                    let why = failure
+                        .diagnostics
+                        .first()
+                        .map(|d| d.message.clone())
+                        .unwrap_or_default();
+                    self.say(Severity::Error, format!("Could not reload: {why}"));
+                }
+            }
+        } else {
+            open.session.keep_mine();
+        }
+    }
+
+    fn history_window(&mut self, ctx: &egui::Context) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if let Some(done) =
+            menus::history_window(ctx, &mut self.show_history, open.session.history())
+        {
+            open.jump_to(done);
+        }
+    }
+
     fn loading_window(&self, ctx: &egui::Context) {
         let Some(pending) = &self.pending else {
             return;
@@ -494,6 +746,7 @@ impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.poll_pending();
+        self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
         let mut commands = UICommand::pressed(&ctx);
@@ -610,6 +863,11 @@ impl eframe::App for SpratApp {
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
+        self.confirm_discard_window(&ctx);
+        self.tick_session(&ctx);
+        self.recovery_window(&ctx);
+        self.changed_on_disk_window(&ctx);
+        self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
         self.update_title(&ctx);
     }

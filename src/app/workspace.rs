@@ -54,6 +54,28 @@ impl OpenDocument {
         }
     }
 
+    /// A document the session already holds (a recovered one).
+    pub fn from_session(session: Session, diagnostics: Vec<Diagnostic>) -> OpenDocument {
+        let document = session.document();
+        let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
+        let player = Player::new(document, first, 0);
+        let format_name = session.format().name().to_string();
+        OpenDocument {
+            session,
+            format_name,
+            diagnostics,
+            player,
+            selected_element: None,
+            revision: 0,
+            gestures: 0,
+        }
+    }
+
+    /// After the file was read again from disk.
+    pub fn after_reload(&mut self) {
+        self.after_change();
+    }
+
     /// The document.
     pub fn document(&self) -> &AnimationSet {
         self.session.document()
@@ -100,6 +122,12 @@ impl OpenDocument {
             self.after_change();
         }
         done
+    }
+
+    /// Goes to a point of the history (`done` steps in effect).
+    pub fn jump_to(&mut self, done: usize) {
+        self.session.jump_to(done);
+        self.after_change();
     }
 
     /// Keeps the player and the selection valid after the document changed.
