@@ -21,7 +21,9 @@ fn frame(ctx: &egui::Context, app: &mut SpratApp, frame: &mut eframe::Frame) -> 
         predicted_dt: 1.0 / 60.0,
         ..Default::default()
     };
-    let output = ctx.run_ui(input, |ui| app.ui(ui, frame));
+    let mut output = ctx.run_ui(input, |ui| app.ui(ui, frame));
+    // No GPU here: the texture uploads a painter would apply are dropped on purpose.
+    output.textures_delta.clear();
     let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
     primitives.len()
 }

@@ -2,10 +2,10 @@
 
 use super::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
 use super::overlay;
-use super::pixels::EditorPixels;
 use super::settings::{Background, Settings};
 use super::view::{self, View};
 use super::workspace::{OpenDocument, box_rule};
+use crate::assets::ImageStore;
 use crate::model::effective_boxes;
 use crate::playback::displayed_frame;
 use crate::render::Scene;
@@ -69,7 +69,7 @@ pub struct Pictures<'a> {
     /// Rendered-frame cache.
     pub textures: &'a mut FrameTextures,
     /// Image files and SFF sprites.
-    pub pixels: &'a EditorPixels,
+    pub pixels: &'a ImageStore,
 }
 
 /// The key of what the player shows now.

@@ -5,7 +5,7 @@
 //! the displayed frame, the document or the image files change, so a paused editor costs
 //! nothing and a playing one renders once per frame change.
 
-use super::pixels::EditorPixels;
+use crate::assets::ImageStore;
 use crate::model::{AnimationSet, SequenceId};
 use crate::render::{
     Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
@@ -53,8 +53,8 @@ pub struct FrameTextures {
 
 impl FrameTextures {
     /// Starts a UI frame: forgets everything if the document or its images changed.
-    pub fn begin_frame(&mut self, revision: u64, pixels: &EditorPixels) {
-        let stamp = (revision, pixels.images.generation(), 0);
+    pub fn begin_frame(&mut self, revision: u64, pixels: &ImageStore) {
+        let stamp = (revision, pixels.generation(), 0);
         if stamp != self.stamp {
             self.frames.clear();
             self.thumbnails.clear();
@@ -83,7 +83,7 @@ impl FrameTextures {
         document: &'a AnimationSet,
         key: FrameKey,
         scene: impl FnOnce() -> Option<Scene<'a>>,
-        pixels: &EditorPixels,
+        pixels: &ImageStore,
     ) -> Option<RenderedFrame> {
         if let Some(done) = self.frames.get(&key) {
             return done.clone();
@@ -100,7 +100,7 @@ impl FrameTextures {
         ctx: &egui::Context,
         document: &AnimationSet,
         key: FrameKey,
-        pixels: &EditorPixels,
+        pixels: &ImageStore,
     ) -> Option<RenderedFrame> {
         if let Some(done) = self.thumbnails.get(&key) {
             return done.clone();
@@ -127,7 +127,7 @@ impl FrameTextures {
         ctx: &egui::Context,
         document: &AnimationSet,
         scene: &Scene,
-        pixels: &EditorPixels,
+        pixels: &ImageStore,
         name: &str,
     ) -> Option<RenderedFrame> {
         let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;

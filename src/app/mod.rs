@@ -15,7 +15,6 @@ pub mod inspector;
 pub mod loader;
 pub mod menus;
 pub mod overlay;
-pub mod pixels;
 pub mod settings;
 pub mod sheet;
 pub mod status_bar;
@@ -25,6 +24,7 @@ pub mod tree;
 pub mod view;
 pub mod workspace;
 
+use crate::assets::ImageStore;
 use crate::formats::{Severity, registry};
 use commands::UICommand;
 use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
@@ -102,7 +102,7 @@ pub struct SpratApp {
     /// The source-sheet view.
     pub sheet: sheet::SheetState,
     /// Image files and SFF sprites, decoded once.
-    pub pixels: pixels::EditorPixels,
+    pub pixels: ImageStore,
     /// Rendered frames on the GPU.
     pub textures: frame_textures::FrameTextures,
     /// The "Open path" field's text while it is shown.
@@ -142,7 +142,7 @@ impl SpratApp {
             status: None,
             tree: tree::TreeState::default(),
             canvas: canvas::CanvasState::default(),
-            pixels: pixels::EditorPixels::default(),
+            pixels: ImageStore::new(),
             sheet: sheet::SheetState::default(),
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
@@ -589,8 +589,7 @@ impl SpratApp {
         for change in &report.changes {
             match change {
                 crate::session::FileChange::Source { path, .. } => {
-                    self.pixels.images.invalidate(path);
-                    self.pixels.sff.invalidate(path);
+                    self.pixels.invalidate(path);
                     open.revision += 1;
                 }
                 crate::session::FileChange::Document { .. } => self.changed_on_disk = true,

@@ -1,7 +1,6 @@
 //! The source-sheet view: a source image with every slice cut from it outlined and the slices
 //! the current frame uses highlighted.
 
-use super::pixels::EditorPixels;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::model::{GraphicSource, ImageId, ImageKind};
@@ -41,7 +40,7 @@ fn current_image(open: &OpenDocument) -> Option<ImageId> {
 }
 
 /// Paints the sheet view.
-pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixels: &EditorPixels) {
+pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixels: &ImageStore) {
     let document = open.session.document();
     if document.images.is_empty() {
         ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
@@ -105,14 +104,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
         });
         return;
     };
-    let pixels_of_sheet = match pixels.images.image(&path) {
+    let pixels_of_sheet = match pixels.image(&path) {
         Ok(p) => p,
         Err(e) => {
             ui.colored_label(Color32::from_rgb(235, 80, 80), e.to_string());
             return;
         }
     };
-    let generation = pixels.images.generation();
+    let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {
         let size = [
