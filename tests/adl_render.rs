@@ -9,7 +9,7 @@ use sprat::export::png::strip_image;
 use sprat::formats::adl::{AdlFormat, SheetLayout, game_sheet_layout};
 use sprat::formats::{Format, ReadContext};
 use sprat::model::AnimationSet;
-use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, render};
+use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions};
 use std::path::{Path, PathBuf};
 
 fn demo() -> AnimationSet {
@@ -45,28 +45,7 @@ fn check(name: &str, actual: &RgbaImage) {
 /// The game's assembled sheet: each frame rendered into its cell, the cell showing sprite space
 /// from `-origin_in_cell` on.
 fn game_sheet(document: &AnimationSet, layout: &SheetLayout, store: &ImageStore) -> RgbaImage {
-    let (width, height) = layout.size();
-    let mut sheet = RgbaImage::new(width as u32, height as u32);
-    let options = RenderOptions {
-        bounds: CanvasBounds::Fixed(SpriteRect {
-            x: -layout.origin_in_cell.0,
-            y: -layout.origin_in_cell.1,
-            width: layout.cell_width,
-            height: layout.cell_height,
-        }),
-        ..RenderOptions::default()
-    };
-    for cell in &layout.cells {
-        let frame = document.frame(cell.frame).unwrap();
-        let image = render(document, &Scene::of_frame(frame), store, &options);
-        image::imageops::replace(
-            &mut sheet,
-            &image,
-            i64::from(cell.column * layout.cell_width),
-            i64::from(cell.row * layout.cell_height),
-        );
-    }
-    sheet
+    sprat::export::game_sheet_image(document, layout, store, &RenderOptions::default()).unwrap()
 }
 
 #[test]

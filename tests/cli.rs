@@ -209,3 +209,39 @@ fn render_names_the_sequences_and_directions_that_exist() {
     assert_eq!(code, 2);
     assert!(err.contains("has no direction 3"), "{err}");
 }
+
+#[test]
+fn render_game_sheet_lays_out_every_adl_animation_on_its_row() {
+    let pip =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/adl/mods/sprat/sprites/pip.properties");
+    let dir = temp_dir("game-sheet");
+    let out = dir.join("sheet.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        pip.to_str().unwrap(),
+        "--strip",
+        "--game-sheet",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let document = sprat::formats::registry()
+        .open(&pip, &sprat::formats::ReadContext::default())
+        .unwrap()
+        .0
+        .document;
+    let layout = sprat::formats::adl::game_sheet_layout(&document).unwrap();
+    let (w, h) = image::image_dimensions(&out).unwrap();
+    assert_eq!((w as u64, h as u64), layout.size());
+    // A file with no game layout is refused plainly.
+    let (code, _, err) = sprat(&[
+        "render",
+        demo().to_str().unwrap(),
+        "--strip",
+        "--game-sheet",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs an ADL file"), "{err}");
+}

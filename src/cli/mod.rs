@@ -102,6 +102,10 @@ pub enum Command {
         /// Frames per row in a strip.
         #[arg(long)]
         columns: Option<u32>,
+        /// With --strip on an ADL file: the game's assembled sheet (every animation on its
+        /// ROW, cells of (w+32)x(h+16)) instead of one sequence.
+        #[arg(long, requires = "strip")]
+        game_sheet: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -139,10 +143,12 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             scale,
             background,
             columns,
+            game_sheet,
             read,
         } => {
             let what = match (frame, strip, gif) {
                 (Some(index), _, _) => render::Output::Frame(index),
+                (None, true, _) if game_sheet => render::Output::GameSheet,
                 (None, true, _) => render::Output::Strip,
                 _ => render::Output::Gif,
             };

@@ -3,7 +3,7 @@
 use super::ReadArgs;
 use super::load::{open, print_diagnostics};
 use crate::assets::ImageStore;
-use crate::export::{encode_png, export_gif, frame_image, strip_image};
+use crate::export::{encode_png, export_gif, frame_image, game_sheet_image, strip_image};
 use crate::model::{AnimationSet, Sequence};
 use crate::render::{Background, Overlay, RenderOptions};
 use std::io::Write;
@@ -18,6 +18,8 @@ pub enum Output {
     Strip,
     /// An animated GIF with the exact timing.
     Gif,
+    /// Terrarum's assembled sheet of an ADL document.
+    GameSheet,
 }
 
 /// The command's options.
@@ -99,6 +101,17 @@ pub fn run(
             &render_options,
         )
         .and_then(|image| encode_png(&image)),
+        Output::GameSheet => match crate::formats::adl::game_sheet_layout(document) {
+            Some(layout) => game_sheet_image(document, &layout, &pixels, &render_options)
+                .and_then(|image| encode_png(&image)),
+            None => {
+                writeln!(
+                    err,
+                    "sprat: --game-sheet needs an ADL file (it has the game's sheet layout)"
+                )?;
+                return Ok(2);
+            }
+        },
         Output::Gif => export_gif(document, sequence.id, direction, &pixels, &render_options)
             .map(|gif| gif.bytes),
     };

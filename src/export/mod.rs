@@ -8,7 +8,7 @@ pub mod png;
 pub mod timeline;
 
 pub use gif::{GifExport, export_gif, spread_delays};
-pub use png::{encode_png, frame_image, strip_image};
+pub use png::{encode_png, frame_image, game_sheet_image, strip_image};
 pub use timeline::{Ending, Step, Timeline};
 
 use crate::model::SequenceId;

@@ -134,3 +134,41 @@ fn scene_at<'a>(
     Scene::at(document, sequence, direction, index, options.box_rule)
         .ok_or(ExportError::NoFrame(index))
 }
+
+/// Terrarum's assembled sheet for an ADL document: every animation on its row, frame n in
+/// column n, each cell the game's `(w+32) × (h+16)` with the origin where the game puts it.
+pub fn game_sheet_image(
+    document: &AnimationSet,
+    layout: &crate::formats::adl::SheetLayout,
+    pixels: &dyn PixelSource,
+    options: &RenderOptions,
+) -> Result<RgbaImage, ExportError> {
+    let (width, height) = layout.size();
+    if width * height > MAX_STRIP_PIXELS || width > u32::MAX as u64 || height > u32::MAX as u64 {
+        return Err(ExportError::TooLarge { width, height });
+    }
+    let mut sheet = RgbaImage::new(width as u32, height as u32);
+    let options = RenderOptions {
+        scale: 1,
+        bounds: CanvasBounds::Fixed(SpriteRect {
+            x: -layout.origin_in_cell.0,
+            y: -layout.origin_in_cell.1,
+            width: layout.cell_width,
+            height: layout.cell_height,
+        }),
+        ..*options
+    };
+    for cell in &layout.cells {
+        let Some(frame) = document.frame(cell.frame) else {
+            continue;
+        };
+        let image = render(document, &Scene::of_frame(frame), pixels, &options);
+        image::imageops::replace(
+            &mut sheet,
+            &image,
+            i64::from(cell.column * layout.cell_width),
+            i64::from(cell.row * layout.cell_height),
+        );
+    }
+    Ok(sheet)
+}
