@@ -33,9 +33,13 @@ struct FileIn {
     set: AnimationSet,
 }
 
-#[derive(Deserialize)]
-struct VersionOnly {
-    version: u32,
+/// The number after `version:` at the start of the file, if it is written there.
+fn declared_version(text: &str) -> Option<u32> {
+    let head = text.get(..text.len().min(512)).unwrap_or(text);
+    let after = &head[head.find("version")? + "version".len()..];
+    let after = after.trim_start().strip_prefix(':')?.trim_start();
+    let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
 }
 
 impl Format for SpratFormat {
@@ -92,19 +96,18 @@ impl Format for SpratFormat {
                 "the file is not UTF-8 text",
             ))
         })?;
-        // Check the version first so a newer file gets a clear message, not a field error.
-        match ron::from_str::<VersionOnly>(text) {
-            Ok(v) if v.version != VERSION => {
-                return Err(ReadFailure::single(Diagnostic::new(
-                    Severity::Error,
-                    Location::Text { line: 1, column: 1 },
-                    format!(
-                        "project file version {} is not supported (this Sprat reads version {VERSION})",
-                        v.version
-                    ),
-                )));
-            }
-            _ => {}
+        // Check the version first so a newer file gets a clear message, not a field error. A
+        // look at the opening text is enough; parsing the whole file twice is not.
+        if let Some(version) = declared_version(text)
+            && version != VERSION
+        {
+            return Err(ReadFailure::single(Diagnostic::new(
+                Severity::Error,
+                Location::Text { line: 1, column: 1 },
+                format!(
+                    "project file version {version} is not supported (this Sprat reads version {VERSION})"
+                ),
+            )));
         }
         let file: FileIn = ron::from_str(text).map_err(|e| {
             ReadFailure::single(Diagnostic::error_at(
