@@ -57,6 +57,15 @@ impl ReadContext {
     pub fn dir(&self) -> Option<&Path> {
         self.path.as_deref().and_then(Path::parent)
     }
+
+    /// What a reader keeps of the bytes it read, so the same format can save them back exactly.
+    pub fn original(&self, format: &str, bytes: &[u8]) -> crate::model::OriginalSource {
+        crate::model::OriginalSource {
+            format: format.to_string(),
+            bytes: std::sync::Arc::new(bytes.to_vec()),
+            path: self.path.clone(),
+        }
+    }
 }
 
 /// What a writer knows besides the document.

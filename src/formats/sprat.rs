@@ -10,10 +10,9 @@ use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
 };
-use crate::model::{AnimationSet, OriginalSource};
+use crate::model::AnimationSet;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::sync::Arc;
 
 /// The project file version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -128,11 +127,7 @@ impl Format for SpratFormat {
                 image.resolved = Some(dir.join(&image.path));
             }
         }
-        document.original = Some(OriginalSource {
-            format: self.id().to_string(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(self.id(), bytes));
         diagnostics.sort_by_key(|d| d.severity);
         Ok(Loaded {
             document,

@@ -28,8 +28,7 @@ use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
 };
-use crate::model::{AnimationSet, OriginalSource};
-use std::sync::Arc;
+use crate::model::AnimationSet;
 
 /// The ADL format.
 pub struct AdlFormat;
@@ -93,11 +92,7 @@ impl Format for AdlFormat {
             )));
         }
         let (mut document, mut diagnostics) = mapping::build(&file, bytes.len(), context);
-        document.original = Some(OriginalSource {
-            format: self.id().to_string(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(self.id(), bytes));
         diagnostics.sort_by_key(|d| d.severity);
         Ok(Loaded {
             document,

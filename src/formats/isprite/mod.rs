@@ -25,8 +25,7 @@ use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
 };
-use crate::model::{AnimationSet, OriginalSource};
-use std::sync::Arc;
+use crate::model::AnimationSet;
 
 /// The format's id.
 pub const ID: &str = "isprite";
@@ -78,11 +77,7 @@ impl Format for IspriteFormat {
         let reading =
             read::read(bytes, context.dir()).map_err(|diagnostics| ReadFailure { diagnostics })?;
         let mut document = reading.document;
-        document.original = Some(OriginalSource {
-            format: ID.to_string(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(ID, bytes));
         Ok(Loaded {
             document,
             diagnostics: reading.diagnostics,

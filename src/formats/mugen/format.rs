@@ -101,11 +101,7 @@ impl Format for AirFormat {
         let mut syntax = parse_air(bytes, true);
         add_to_model(&mut syntax, &mut document, archive);
         diagnostics.splice(0..0, syntax.diagnostics);
-        document.original = Some(OriginalSource {
-            format: AIR_ID.into(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(AIR_ID, bytes));
         Ok(Loaded {
             document,
             diagnostics,
@@ -210,11 +206,7 @@ impl Format for DefFormat {
             add_to_model(&mut syntax, &mut document, archive);
             diagnostics.splice(0..0, syntax.diagnostics);
         }
-        document.original = Some(OriginalSource {
-            format: DEF_ID.into(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(DEF_ID, bytes));
         Ok(Loaded {
             document,
             diagnostics,

@@ -17,12 +17,11 @@ use crate::formats::{
 };
 use crate::model::{
     AnimationSet, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
-    Graphic, GraphicSource, ImageId, ImageKind, Origin, OriginalSource, PaletteSource, Point,
-    Sequence, SequenceId, SourceImage, TreeItem,
+    Graphic, GraphicSource, ImageId, ImageKind, Origin, PaletteSource, Point, Sequence, SequenceId,
+    SourceImage, TreeItem,
 };
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
-use std::sync::Arc;
 
 /// How long each sprite shows when a group is played: 6 ticks at 60 per second.
 pub const BROWSE_TICKS: u32 = 6;
@@ -124,11 +123,7 @@ impl Format for SffFormat {
             }
             document.root.items.push(TreeItem::Sequence(sequence));
         }
-        document.original = Some(OriginalSource {
-            format: self.id().to_string(),
-            bytes: Arc::new(bytes.to_vec()),
-            path: context.path.clone(),
-        });
+        document.original = Some(context.original(self.id(), bytes));
         Ok(Loaded {
             document,
             diagnostics,

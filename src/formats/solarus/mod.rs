@@ -32,11 +32,10 @@ use super::{
     Capabilities, Diagnostic, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
     WriteError, Written, has_errors, line_column,
 };
-use crate::model::{AnimationSet, OriginalSource, SequenceId};
+use crate::model::{AnimationSet, SequenceId};
 use data::Entry;
 use problems::Problems;
 use splice::Syntax;
-use std::sync::Arc;
 
 /// The id of [`SolarusLegacyFormat`].
 pub const LEGACY_ID: &str = "solarus-legacy";
@@ -108,11 +107,7 @@ fn parse(
     if made.iter().all(Option::is_none) && has_errors(&diagnostics) {
         return Err(ReadFailure { diagnostics });
     }
-    document.original = Some(OriginalSource {
-        format: id.to_string(),
-        bytes: Arc::new(bytes.to_vec()),
-        path: context.path.clone(),
-    });
+    document.original = Some(context.original(id, bytes));
     Ok(Parsed {
         loaded: Loaded {
             document,
