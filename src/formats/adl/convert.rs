@@ -245,27 +245,7 @@ fn write_animation(
     losses: &mut Vec<Loss>,
 ) {
     let place = Place::sequence(&sequence.name);
-    if sequence.directions.len() > 1 {
-        losses.push(Loss::new(
-            place.clone(),
-            format!(
-                "{} directions: only the first is written",
-                sequence.directions.len()
-            ),
-        ));
-    }
-    if sequence.loop_point != Some(0) {
-        losses.push(Loss::new(
-            place.clone(),
-            "ADL animations always loop from their first frame",
-        ));
-    }
-    if let Some(next) = &sequence.follow_up {
-        losses.push(Loss::new(
-            place.clone(),
-            format!("follow-up sequence \"{next}\""),
-        ));
-    }
+    super::edit::sequence_losses(sequence, &place, losses);
     let delay =
         shared_delay(document, sequence, losses).unwrap_or(super::semantics::MIN_DELAY_NANOS);
     let frame_ids = sequence
@@ -284,18 +264,7 @@ fn write_animation(
             continue;
         };
         let place = Place::frame(&sequence.name, 0, frame_index);
-        for (what, text) in [
-            ("label", &frame.label),
-            ("triggers", &frame.triggers),
-            ("notes", &frame.notes),
-        ] {
-            if !text.is_empty() {
-                losses.push(Loss::new(place.clone(), format!("frame {what} \"{text}\"")));
-            }
-        }
-        if !frame.interpolation.is_none() {
-            losses.push(Loss::new(place.clone(), "interpolation between frames"));
-        }
+        super::edit::frame_text_losses(frame, &place, losses);
         let mut order_here: Vec<String> = Vec::new();
         for element in &frame.elements {
             let at = place.clone().element(if element.name.is_empty() {

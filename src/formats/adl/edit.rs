@@ -255,7 +255,11 @@ fn document_losses(document: &AnimationSet, before: &AnimationSet, losses: &mut 
 }
 
 /// Losses for sequence settings ADL cannot hold.
-fn sequence_losses(sequence: &crate::model::Sequence, place: &Place, losses: &mut Vec<Loss>) {
+pub(super) fn sequence_losses(
+    sequence: &crate::model::Sequence,
+    place: &Place,
+    losses: &mut Vec<Loss>,
+) {
     if sequence.directions.len() > 1 {
         losses.push(Loss::new(
             place.clone(),
@@ -280,7 +284,11 @@ fn sequence_losses(sequence: &crate::model::Sequence, place: &Place, losses: &mu
 }
 
 /// Losses for frame text, interpolation and box declarations.
-fn frame_text_losses(frame: &crate::model::Frame, place: &Place, losses: &mut Vec<Loss>) {
+pub(super) fn frame_text_losses(
+    frame: &crate::model::Frame,
+    place: &Place,
+    losses: &mut Vec<Loss>,
+) {
     for (what, text) in [
         ("label", &frame.label),
         ("triggers", &frame.triggers),
