@@ -254,9 +254,7 @@ impl Player {
         self.index = index.min(count.saturating_sub(1));
         self.in_frame = 0;
         self.visible = true;
-        if self.state != PlayState::Paused {
-            self.state = PlayState::Paused;
-        }
+        self.state = PlayState::Paused;
     }
 
     /// The next frame in the direction (wrapping), paused.
