@@ -426,7 +426,7 @@ fn rename_field(
     let Some(renaming) = state.renaming.as_mut() else {
         return;
     };
-    let id = egui::Id::new("tree rename field");
+    let id = egui::Id::NULL.with("tree rename field");
     let mut edit = egui::TextEdit::singleline(&mut renaming.text)
         .id(id)
         .hint_text("new name")
