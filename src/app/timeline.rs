@@ -493,21 +493,29 @@ fn continue_drag(
     let Some(drag) = state.drag.clone() else {
         return;
     };
-    let (pointer, origin, released, down) = ui.input(|i| {
+    let (pointer, origin, released, down, escape) = ui.input(|i| {
         (
             i.pointer.interact_pos(),
             i.pointer.press_origin(),
             i.pointer.any_released(),
             i.pointer.any_down(),
+            i.key_pressed(egui::Key::Escape),
         )
     });
+    let rect = geometry.rect;
+    if escape && !matches!(drag, TimelineDrag::Edge { .. }) {
+        // Esc drops a move or a loop-marker drag without a change.
+        state.drag = None;
+        return;
+    }
+    // Moves and the loop marker land only while the pointer is over the timeline.
+    let over = pointer.filter(|p| rect.expand2(vec2(0.0, 24.0)).y_range().contains(p.y));
     let painter = ui.painter().clone();
     let accent = ui.visuals().selection.stroke.color;
-    let rect = geometry.rect;
     let mut refused = None;
     match drag {
         TimelineDrag::Frames { positions, .. } => {
-            let gap = pointer.map(|p| geometry.gap_at(p.x));
+            let gap = over.map(|p| geometry.gap_at(p.x));
             if let Some(gap) = gap {
                 let x = geometry.gap_x(gap);
                 painter.line_segment(
@@ -526,7 +534,7 @@ fn continue_drag(
             }
         }
         TimelineDrag::LoopMarker { .. } => {
-            let target = pointer.and_then(|p| geometry.cell_at(p.x));
+            let target = over.and_then(|p| geometry.cell_at(p.x));
             if let Some(target) = target {
                 let x = geometry.origin.x + geometry.starts[target];
                 painter.line_segment(

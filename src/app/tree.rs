@@ -492,13 +492,19 @@ fn drag_and_drop(
     let Some(dragged) = state.dragging.clone() else {
         return;
     };
-    let (pointer, released, down) = ui.input(|i| {
+    let (pointer, released, down, escape) = ui.input(|i| {
         (
             i.pointer.interact_pos(),
             i.pointer.any_released(),
             i.pointer.any_down(),
+            i.key_pressed(egui::Key::Escape),
         )
     });
+    if escape {
+        // Esc drops the drag without a change.
+        state.dragging = None;
+        return;
+    }
     let target = pointer.and_then(|p| drop_target(open, row_rects, &dragged, p));
     if let Some((target, mark)) = target {
         let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);

@@ -57,3 +57,81 @@ impl Command for DeleteElements {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::History;
+    use crate::model::{
+        AnimationSet, AttachmentPoint, BoxClass, CollisionBox, DirectionId, Element, Frame,
+        FrameDuration, FrameId, Point, Sequence, SequenceId, TreeItem,
+    };
+
+    /// One sequence with one frame holding a point and a box.
+    fn set_with_point_and_box() -> (AnimationSet, SequenceId, ElementId, ElementId) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "idle", DirectionId(doc.alloc_id()));
+        let mut frame = Frame::new(FrameDuration::Ticks(3));
+        let point = ElementId(doc.alloc_id());
+        frame.elements.push(Element {
+            id: point,
+            name: "hand".to_string(),
+            kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(1, 2))),
+        });
+        let hurt = ElementId(doc.alloc_id());
+        frame.elements.push(Element {
+            id: hurt,
+            name: String::new(),
+            kind: ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Hurt,
+                Point::from_ints(0, 0),
+                Point::from_ints(4, 4),
+            )),
+        });
+        let frame_id = FrameId(doc.alloc_id());
+        doc.frames.insert(frame_id, frame);
+        sequence.directions[0].frames.push(frame_id);
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        (doc, id, point, hurt)
+    }
+
+    #[test]
+    fn a_point_is_deleted_and_undone_and_a_box_is_left_to_the_box_command() {
+        let (mut doc, sequence, point, hurt) = set_with_point_and_box();
+        let before = doc.clone();
+        let at = FrameAt {
+            sequence,
+            direction: 0,
+            index: 0,
+        };
+        let mut history = History::new();
+        let selection = history
+            .apply(
+                &mut doc,
+                &Selection::none(),
+                &DeleteElements {
+                    at,
+                    elements: vec![point],
+                },
+                None,
+            )
+            .unwrap();
+        assert_eq!(selection.frames, vec![0]);
+        let frame = doc.frames.values().next().unwrap();
+        assert_eq!(frame.elements.len(), 1);
+        assert_eq!(frame.elements[0].id, hurt);
+
+        let refused = DeleteElements {
+            at,
+            elements: vec![hurt],
+        };
+        let error = history
+            .apply(&mut doc, &selection, &refused, None)
+            .unwrap_err();
+        assert!(error.message.contains("box"), "{}", error.message);
+
+        history.undo(&mut doc);
+        assert_eq!(doc, before);
+    }
+}
