@@ -12,7 +12,7 @@ use super::commands::UICommand;
 use super::frame_textures::FrameKey;
 use super::settings::Settings;
 use super::timeline_edit::{
-    self, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
+    self, DurationField, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
 };
 use super::workspace::{OpenDocument, trim_float};
 use crate::model::FrameDuration;
@@ -118,6 +118,9 @@ fn selection_bar(
                 .on_hover_text(hint)
                 .clicked()
             {
+                // These buttons are about frames, whatever the canvas has selected.
+                open.selected_element = None;
+                timeline_edit::select_frames(open, selected.clone());
                 output.commands.push(command);
             }
         }
@@ -127,12 +130,27 @@ fn selection_bar(
             state.duration_field = None;
             return;
         }
-        let unit = timeline_edit::common_duration(open)
-            .filter(|d| *d != FrameDuration::Forever)
-            .unwrap_or_else(|| timeline_edit::duration_unit(open));
-        let value = state
+        let common = timeline_edit::common_duration(open);
+        // Mixed durations start the field from the frame on show.
+        let shown = open
+            .direction_frames()
+            .get(open.player.frame_index())
+            .map(|f| f.duration);
+        let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
+        let unit = start.unwrap_or_else(|| timeline_edit::duration_unit(open));
+        let revision = open.revision;
+        if state
             .duration_field
-            .get_or_insert_with(|| timeline_edit::field_value(unit));
+            .as_ref()
+            .is_none_or(|f| f.cells != selected || f.revision != revision)
+        {
+            state.duration_field = Some(DurationField {
+                cells: selected.clone(),
+                revision,
+                value: timeline_edit::field_value(unit),
+            });
+        }
+        let value = &mut state.duration_field.as_mut().expect("filled above").value;
         let label = ui.label(format!(
             "Duration of {} selected frame{}",
             selected.len(),
@@ -142,6 +160,9 @@ fn selection_bar(
             .range(0..=u32::MAX as u64)
             .suffix(format!(" {}", timeline_edit::field_unit(unit)));
         let response = ui.add(field).labelled_by(label.id);
+        if common.is_none() {
+            ui.weak("(mixed)");
+        }
         let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         let set = ui
             .button("Set duration")
@@ -153,11 +174,6 @@ fn selection_bar(
                 output.refused = Some(why);
             }
             state.duration_field = None;
-        } else if !response.has_focus() && !response.dragged() && !response.changed() {
-            // Follow the selection while the field is not being edited.
-            if timeline_edit::common_duration(open).is_some() {
-                state.duration_field = Some(timeline_edit::field_value(unit));
-            }
         }
     });
 }
@@ -242,8 +258,10 @@ fn cells(
                     vec2(widths[i], CELL_HEIGHT),
                 );
                 let is_selected = selected.contains(&i);
-                let fill = if i == current || is_selected {
+                let fill = if is_selected {
                     visuals.selection.bg_fill
+                } else if i == current {
+                    visuals.selection.bg_fill.gamma_multiply(0.45)
                 } else {
                     visuals.faint_bg_color
                 };
@@ -418,10 +436,16 @@ fn cells(
     if let Some((index, modifiers)) = clicked {
         click_cell(open, state, index, modifiers);
     }
-    if let Some(index) = menu_on
-        && !selected_frames(open).contains(&index)
-    {
-        click_cell(open, state, index, egui::Modifiers::NONE);
+    if let Some(index) = menu_on {
+        if !selected_frames(open).contains(&index) {
+            click_cell(open, state, index, egui::Modifiers::NONE);
+        }
+        // The menu's actions are about frames: a canvas element selection must not take them.
+        if open.selected_element.is_some() || !open.session.selection().elements.is_empty() {
+            open.selected_element = None;
+            let cells = selected_frames(open);
+            timeline_edit::select_frames(open, cells);
+        }
     }
     if let Some(mut drag) = started {
         if let (TimelineDrag::Frames { positions, .. }, Some(index)) = (&mut drag, started_on) {

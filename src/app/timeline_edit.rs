@@ -27,9 +27,21 @@ pub struct TimelineState {
     pub anchor: Option<usize>,
     /// A drag in progress.
     pub drag: Option<TimelineDrag>,
-    /// The "duration of selected frames" field's value, while the user edits it.
-    pub duration_field: Option<u64>,
+    /// The "duration of selected frames" field.
+    pub duration_field: Option<DurationField>,
     seen: Option<Seen>,
+}
+
+/// The "duration of selected frames" field: its value, refilled from the document when the
+/// selection or the document changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DurationField {
+    /// The cells it was filled for.
+    pub cells: Vec<usize>,
+    /// The document revision it was filled at.
+    pub revision: u64,
+    /// The value in the field's unit.
+    pub value: u64,
 }
 
 /// A drag on the timeline.
