@@ -429,3 +429,59 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
     assert_eq!(document(&harness), opened);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn insert_duplicate_and_cut_frames_from_the_keyboard() {
+    let path = showcase_file("keys");
+    let mut harness = editor_on(&path, &[]);
+    let original = frames_of(&harness, "punch");
+
+    // Insert: a blank frame after the selected one, as long as it.
+    click_cell(&mut harness, 1, Modifiers::NONE);
+    harness.key_press(Key::Insert);
+    harness.run_steps(2);
+    let frames = frames_of(&harness, "punch");
+    assert_eq!(frames.len(), 6);
+    let doc = document(&harness);
+    let blank = doc.frame(frames[2]).unwrap();
+    assert_eq!(blank.duration, FrameDuration::Ticks(3));
+    assert!(blank.elements.is_empty());
+    assert_eq!(selected(&harness), [2]);
+    assert_eq!(shown_frame(&harness), 2, "the canvas shows the new frame");
+    undo(&mut harness);
+    assert_eq!(frames_of(&harness, "punch"), original);
+
+    // Ctrl+D with cells selected duplicates the cells, not the sequence.
+    click_cell(&mut harness, 3, Modifiers::NONE);
+    click_cell(&mut harness, 4, Modifiers::SHIFT);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    harness.run_steps(2);
+    assert!(document(&harness).sequence_by_name("punch copy").is_none());
+    assert_eq!(
+        durations_of(&harness, "punch"),
+        [4, 3, 0, 6, 8, 6, 8].map(FrameDuration::Ticks)
+    );
+    assert_eq!(selected(&harness), [5, 6]);
+    undo(&mut harness);
+
+    // Ctrl+X takes the frames out; Ctrl+V puts them back elsewhere.
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    click_cell(&mut harness, 1, Modifiers::SHIFT);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::X);
+    harness.run_steps(2);
+    assert_eq!(
+        durations_of(&harness, "punch"),
+        [0, 6, 8].map(FrameDuration::Ticks)
+    );
+    click_cell(&mut harness, 2, Modifiers::NONE);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    harness.run_steps(2);
+    assert_eq!(
+        durations_of(&harness, "punch"),
+        [0, 6, 8, 4, 3].map(FrameDuration::Ticks)
+    );
+    undo(&mut harness);
+    undo(&mut harness);
+    assert_eq!(frames_of(&harness, "punch"), original);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

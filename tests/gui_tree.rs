@@ -341,3 +341,43 @@ fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
     undo(&mut harness);
     assert_eq!(directions(&harness), 4);
 }
+
+#[test]
+fn a_group_is_renamed_and_deleted_with_its_sequences() {
+    let path = showcase_file("group");
+    let mut harness = editor_on(&path);
+    let opened = document(&harness);
+    click_row(&mut harness, "combat");
+    assert!(
+        harness
+            .state()
+            .open
+            .as_ref()
+            .unwrap()
+            .session
+            .selection()
+            .group
+            .is_some()
+    );
+
+    harness.key_press(Key::F2);
+    harness.run_steps(2);
+    type_text(&mut harness, "fights");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(
+        names(&document(&harness).root.items),
+        ["idle", "walk", "[fights]"]
+    );
+
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    let doc = document(&harness);
+    assert_eq!(names(&doc.root.items), ["idle", "walk"]);
+    assert!(doc.sequence_by_name("punch").is_none() && doc.sequence_by_name("guard").is_none());
+
+    undo(&mut harness);
+    undo(&mut harness);
+    assert_eq!(document(&harness), opened);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
