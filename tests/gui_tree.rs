@@ -381,3 +381,36 @@ fn a_group_is_renamed_and_deleted_with_its_sequences() {
     assert_eq!(document(&harness), opened);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn a_new_mugen_action_gets_the_next_free_number_and_its_name_field_in_view() {
+    let path = common::corpus().join("mugen/kfm/kfm.def");
+    let mut harness = editor_on(&path);
+    // Alt+Up from the first action wraps to the last one, far down the list.
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
+    harness.run_steps(2);
+    let last = harness.state().open.as_ref().unwrap().player.sequence();
+    let highest = document(&harness)
+        .sequences()
+        .iter()
+        .map(|s| s.name.parse::<i64>().unwrap())
+        .max()
+        .unwrap();
+    harness
+        .get_by_role_and_label(Role::Button, "Add sequence")
+        .click();
+    harness.run_steps(3);
+    let doc = document(&harness);
+    let added = doc
+        .sequence_by_name(&(highest + 1).to_string())
+        .expect("the new action");
+    assert_ne!(added.id, last);
+    let field = harness
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the name field is on screen and focused");
+    assert_eq!(
+        field.value().as_deref(),
+        Some((highest + 1).to_string().as_str())
+    );
+}

@@ -151,7 +151,7 @@ pub fn click_cell(
 /// Keeps the selection and the player in step, once per UI frame before the panels: when the
 /// playhead was stepped (keys, transport) onto a cell outside the selection, that cell becomes
 /// the selection; when the player went to another sequence or direction (keys, diagnostics),
-/// the selection follows with no cell selected.
+/// the selection follows with no cell selected (and a selected group gives way to it).
 pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
     let now = (
         open.player.sequence(),
@@ -159,7 +159,16 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
         open.player.frame_index(),
     );
     let selection = open.session.selection().clone();
-    if !open.player.is_playing() && selection.group.is_none() {
+    let player_moved = state
+        .seen
+        .as_ref()
+        .is_some_and(|seen| (seen.sequence, seen.direction) != (now.0, now.1));
+    if selection.group.is_some() && player_moved && !open.player.is_playing() {
+        // A group was selected and the user went to a sequence (Alt+arrows, diagnostics):
+        // the sequence is what commands act on now.
+        open.session
+            .set_selection(Selection::frames(now.0, now.1, Vec::new()));
+    } else if !open.player.is_playing() && selection.group.is_none() {
         let moved_elsewhere = selection.sequence != Some(now.0) || selection.direction != now.1;
         let stepped = state.seen.as_ref().is_some_and(|seen| {
             seen.selection == selection

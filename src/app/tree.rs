@@ -55,6 +55,8 @@ pub struct TreeState {
     pub renaming: Option<Renaming>,
     /// The row being dragged.
     dragging: Option<RowKind>,
+    /// How far the rows are scrolled (to bring a row being renamed into view).
+    scroll_offset: f32,
     rows: Vec<Row>,
     rows_key: Option<(u64, String, usize, usize)>,
 }
@@ -302,59 +304,71 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
     let mut menu_row = None;
     let mut rename_row = None;
     let mut row_rects: Vec<(RowKind, egui::Rect)> = Vec::new();
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, rows.len(), |ui, range| {
-            for row in &rows[range] {
-                let line = ui.horizontal(|ui| {
-                    ui.add_space(row.depth as f32 * 14.0);
-                    let selected = match row.kind {
-                        RowKind::Sequence(id) => {
-                            group_selected.is_none()
-                                && id == selected_sequence
-                                && !matches!(current, Some(RowKind::Direction(..)))
-                        }
-                        RowKind::Direction(id, d) => {
-                            group_selected.is_none()
-                                && id == selected_sequence
-                                && d == selected_direction
-                        }
-                        RowKind::Group(id) => group_selected == Some(id),
-                    };
-                    if let RowKind::Group(id) = row.kind
-                        && paint_fold_arrow(ui, state.folded.contains(&id)).clicked()
-                    {
-                        fold = Some(id);
+    let mut scroll = egui::ScrollArea::vertical().auto_shrink([false, false]);
+    // A name just opened for editing (a new sequence) may be out of view: bring it in.
+    if let Some(renaming) = state.renaming.as_ref().filter(|r| r.fresh)
+        && let Some(index) = rows.iter().position(|r| r.kind == renaming.row)
+    {
+        let step = row_height + ui.spacing().item_spacing.y;
+        let offset = state.scroll_offset;
+        let height = ui.available_height();
+        let top = index as f32 * step;
+        if top < offset || top + step > offset + height {
+            scroll = scroll.vertical_scroll_offset((top - height / 2.0).max(0.0));
+        }
+    }
+    let shown = scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
+        for row in &rows[range] {
+            let line = ui.horizontal(|ui| {
+                ui.add_space(row.depth as f32 * 14.0);
+                let selected = match row.kind {
+                    RowKind::Sequence(id) => {
+                        group_selected.is_none()
+                            && id == selected_sequence
+                            && !matches!(current, Some(RowKind::Direction(..)))
                     }
-                    if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
-                        rename_field(ui, state, open, &mut output);
-                        return;
+                    RowKind::Direction(id, d) => {
+                        group_selected.is_none()
+                            && id == selected_sequence
+                            && d == selected_direction
                     }
-                    let text = match row.kind {
-                        RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
-                        _ => egui::RichText::new(&row.text),
-                    };
-                    let response = ui
-                        .selectable_label(selected, text)
-                        .interact(egui::Sense::drag());
-                    if response.clicked() || response.secondary_clicked() {
-                        clicked = Some(row.kind.clone());
-                    }
-                    if response.double_clicked() {
-                        rename_row = Some(row.kind.clone());
-                    }
-                    if response.drag_started() && !matches!(row.kind, RowKind::Direction(..)) {
-                        state.dragging = Some(row.kind.clone());
-                    }
-                    response.context_menu(|ui| {
-                        menu_row = Some(row.kind.clone());
-                        context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
-                    });
-                    ui.weak(&row.details);
+                    RowKind::Group(id) => group_selected == Some(id),
+                };
+                if let RowKind::Group(id) = row.kind
+                    && paint_fold_arrow(ui, state.folded.contains(&id)).clicked()
+                {
+                    fold = Some(id);
+                }
+                if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
+                    rename_field(ui, state, open, &mut output);
+                    return;
+                }
+                let text = match row.kind {
+                    RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
+                    _ => egui::RichText::new(&row.text),
+                };
+                let response = ui
+                    .selectable_label(selected, text)
+                    .interact(egui::Sense::drag());
+                if response.clicked() || response.secondary_clicked() {
+                    clicked = Some(row.kind.clone());
+                }
+                if response.double_clicked() {
+                    rename_row = Some(row.kind.clone());
+                }
+                if response.drag_started() && !matches!(row.kind, RowKind::Direction(..)) {
+                    state.dragging = Some(row.kind.clone());
+                }
+                response.context_menu(|ui| {
+                    menu_row = Some(row.kind.clone());
+                    context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
                 });
-                row_rects.push((row.kind.clone(), line.response.rect));
-            }
-        });
+                ui.weak(&row.details);
+            });
+            row_rects.push((row.kind.clone(), line.response.rect));
+        }
+    });
+    state.scroll_offset = shown.state.clamped_offset().y;
 
     if let Some(id) = fold {
         if !state.folded.remove(&id) {
