@@ -340,6 +340,44 @@ fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
     assert_eq!(directions(&harness), 5);
     undo(&mut harness);
     assert_eq!(directions(&harness), 4);
+
+    // Directions are reordered by dragging their rows: "left" dropped above "right".
+    let order = |harness: &Harness<'_, SpratApp>| {
+        document(harness)
+            .sequence_by_name("walking")
+            .unwrap()
+            .directions[..]
+            .iter()
+            .map(|d| d.id)
+            .collect::<Vec<_>>()
+    };
+    let before = order(&harness);
+    // Every four-way animation has rows with these names: take those under "walking".
+    let walking = harness
+        .get_by_role_and_label(Role::Button, "walking")
+        .rect()
+        .top();
+    let row = |harness: &Harness<'_, SpratApp>, label: &str| {
+        harness
+            .get_all_by_label(label)
+            .map(|n| n.rect())
+            .filter(|r| r.center().x < 240.0 && r.top() > walking)
+            .min_by(|a, b| a.top().total_cmp(&b.top()))
+            .unwrap_or_else(|| panic!("no tree row {label}"))
+    };
+    let from = row(&harness, "left").center();
+    let right = row(&harness, "right");
+    drag(
+        &mut harness,
+        from,
+        pos2(right.center().x, right.top() + 2.0),
+    );
+    assert_eq!(
+        order(&harness),
+        [before[2], before[0], before[1], before[3]]
+    );
+    undo(&mut harness);
+    assert_eq!(order(&harness), before);
 }
 
 #[test]

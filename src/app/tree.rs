@@ -79,6 +79,8 @@ pub struct Renaming {
 enum DropTarget {
     /// Into this group at this index (before the move).
     Gap { group: GroupId, index: usize },
+    /// A direction to this gap among its sequence's directions (before the move).
+    Direction { gap: usize },
 }
 
 /// What the tree asked for this frame.
@@ -356,7 +358,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                 if response.double_clicked() {
                     rename_row = Some(row.kind.clone());
                 }
-                if response.drag_started() && !matches!(row.kind, RowKind::Direction(..)) {
+                if response.drag_started() {
                     state.dragging = Some(row.kind.clone());
                 }
                 response.context_menu(|ui| {
@@ -533,8 +535,19 @@ fn drag_and_drop(
             }
         }
         if released {
-            let DropTarget::Gap { group, index } = target;
-            if let Err(why) = tree_edit::move_node(open, &dragged, group, index) {
+            let moved = match (target, &dragged) {
+                (DropTarget::Gap { group, index }, _) => {
+                    tree_edit::move_node(open, &dragged, group, index)
+                }
+                (DropTarget::Direction { gap }, RowKind::Direction(sequence, from)) => {
+                    let moved = tree_edit::move_direction(open, *sequence, *from, gap);
+                    let now = open.session.selection().direction;
+                    state.active = Some(RowKind::Direction(*sequence, now));
+                    moved
+                }
+                (DropTarget::Direction { .. }, _) => Ok(()),
+            };
+            if let Err(why) = moved {
                 output.refused = Some(why);
             }
         }
@@ -553,7 +566,8 @@ enum DropMark {
 }
 
 /// The gap under the pointer: the upper half of a row drops before its item, the lower half
-/// after it, the middle of a group's row into that group.
+/// after it, the middle of a group's row into that group. A direction lands among its own
+/// sequence's directions.
 fn drop_target(
     open: &OpenDocument,
     row_rects: &[(RowKind, egui::Rect)],
@@ -566,13 +580,33 @@ fn drop_target(
     if row == dragged {
         return None;
     }
+    let t = (pointer.y - rect.top()) / rect.height().max(1.0);
+    let line = |after: bool| {
+        let y = if after { rect.bottom() } else { rect.top() };
+        DropMark::Line(y, rect.left(), rect.right())
+    };
+    // A direction moves among the directions of its own sequence only.
+    if let RowKind::Direction(sequence, _) = *dragged {
+        let RowKind::Direction(over, d) = *row else {
+            return None;
+        };
+        if over != sequence {
+            return None;
+        }
+        let after = t >= 0.5;
+        return Some((
+            DropTarget::Direction {
+                gap: d + after as usize,
+            },
+            line(after),
+        ));
+    }
     let root = &open.session.document().root;
     let node = match *row {
         RowKind::Group(id) => TreeNode::Group(id),
         RowKind::Sequence(id) | RowKind::Direction(id, _) => TreeNode::Sequence(id),
     };
     let (group, index) = parent_of(root, node)?;
-    let t = (pointer.y - rect.top()) / rect.height().max(1.0);
     if let RowKind::Group(id) = *row
         && (0.25..0.75).contains(&t)
     {
@@ -590,13 +624,12 @@ fn drop_target(
         ));
     }
     let after = t >= 0.5 || matches!(row, RowKind::Direction(..));
-    let y = if after { rect.bottom() } else { rect.top() };
     Some((
         DropTarget::Gap {
             group,
             index: index + after as usize,
         },
-        DropMark::Line(y, rect.left(), rect.right()),
+        line(after),
     ))
 }
 

@@ -11,7 +11,8 @@ use crate::edit::boxes::{BoxTarget, DeleteBoxes, FrameAt};
 use crate::edit::elements::DeleteElements;
 use crate::edit::tree::{
     AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
-    DuplicateSequence, MoveNode, Rename, RenameDirection, SetDefaultSequence, TreeNode, parent_of,
+    DuplicateSequence, MoveDirection, MoveNode, Rename, RenameDirection, SetDefaultSequence,
+    TreeNode, parent_of,
 };
 use crate::edit::{Selection, Transaction};
 use crate::formats::Severity;
@@ -278,6 +279,20 @@ pub fn move_node(
         },
         None,
     )
+}
+
+/// Moves a direction to a gap among its sequence's directions (counted before the move).
+pub fn move_direction(
+    open: &mut OpenDocument,
+    sequence: SequenceId,
+    from: usize,
+    gap: usize,
+) -> Result<(), String> {
+    let to = if from < gap { gap - 1 } else { gap };
+    if to == from {
+        return Ok(());
+    }
+    open.apply(&MoveDirection { sequence, from, to }, None)
 }
 
 /// Makes a sequence the default.
