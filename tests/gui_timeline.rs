@@ -355,6 +355,22 @@ fn dragging_a_cell_edge_sets_the_duration_in_the_frames_own_unit() {
     undo(&mut harness);
     assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(4));
 
+    // Esc during the drag puts the duration back.
+    harness.hover_at(edge);
+    harness.run_steps(1);
+    harness.drag_at(edge);
+    harness.run_steps(1);
+    for step in 1..=4 {
+        harness.hover_at(edge + vec2(4.0 * step as f32, 0.0));
+        harness.run_steps(1);
+    }
+    assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(6));
+    harness.key_press(Key::Escape);
+    harness.run_steps(1);
+    harness.drop_at(edge + vec2(40.0, 0.0));
+    harness.run_steps(2);
+    assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(4));
+
     // Cells as wide as their duration: the edge follows the time, here in milliseconds.
     harness.state_mut().settings.view.proportional_timeline = true;
     click_row(&mut harness, "idle");

@@ -527,8 +527,13 @@ fn continue_drag(
         )
     });
     let rect = geometry.rect;
-    if escape && !matches!(drag, TimelineDrag::Edge { .. }) {
-        // Esc drops a move or a loop-marker drag without a change.
+    if escape {
+        // Esc drops the drag without a change; a duration already changed by it goes back.
+        if let TimelineDrag::Edge { index, start, .. } = drag
+            && open.direction_frames().get(index).map(|f| f.duration) != Some(start)
+        {
+            open.undo();
+        }
         state.drag = None;
         return;
     }
