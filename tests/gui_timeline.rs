@@ -443,6 +443,33 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
     undo(&mut harness);
     undo(&mut harness);
     assert_eq!(document(&harness), opened);
+
+    // Elements the canvas keeps in the session's selection count too: a box goes through the
+    // box command.
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    let hurt = opened
+        .frame(first)
+        .unwrap()
+        .elements
+        .iter()
+        .find(|e| matches!(e.kind, ElementKind::Box(_)))
+        .unwrap()
+        .id;
+    let open = harness.state_mut().open.as_mut().unwrap();
+    let selection = open.session.selection().clone().with_elements(vec![hurt]);
+    open.session.set_selection(selection);
+    harness.run_steps(1);
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    let doc = document(&harness);
+    assert_eq!(frames_of(&harness, "punch").len(), 5);
+    assert!(
+        doc.frame(first)
+            .unwrap()
+            .elements
+            .iter()
+            .all(|e| e.id != hurt)
+    );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 

@@ -142,10 +142,15 @@ pub fn click_cell(
     } else if let Some(first) = frames.iter().min() {
         open.select_frame(*first);
     }
+    let elements = open.session.selection().elements.clone();
+    select_frames(open, frames);
     if frame_changes {
         open.selected_element = None;
+    } else if !elements.is_empty() {
+        // Still on the same frame: the canvas keeps its selected elements.
+        let selection = open.session.selection().clone().with_elements(elements);
+        open.session.set_selection(selection);
     }
-    select_frames(open, frames);
 }
 
 /// Keeps the selection and the player in step, once per UI frame before the panels: when the
@@ -176,8 +181,14 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
                 && seen.index != now.2
         });
         if moved_elsewhere {
+            // Elements chosen before any sequence was named belong to the frame on show.
+            let elements = if selection.sequence.is_none() {
+                selection.elements.clone()
+            } else {
+                Vec::new()
+            };
             open.session
-                .set_selection(Selection::frames(now.0, now.1, Vec::new()));
+                .set_selection(Selection::frames(now.0, now.1, Vec::new()).with_elements(elements));
         } else if stepped && !selection.frames.contains(&now.2) {
             open.session
                 .set_selection(Selection::frames(now.0, now.1, vec![now.2]));
