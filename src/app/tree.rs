@@ -446,7 +446,7 @@ fn rename_field(
     let mut edit = egui::TextEdit::singleline(&mut renaming.text)
         .id(id)
         .hint_text("new name")
-        .desired_width(160.0);
+        .desired_width((ui.available_width() * 0.55).max(80.0));
     if renaming.refused.is_some() {
         edit = edit.text_color(ui.visuals().error_fg_color);
     }
@@ -462,8 +462,10 @@ fn rename_field(
         shown.state.store(ui.ctx(), id);
     }
     if let Some(why) = &renaming.refused {
-        ui.colored_label(ui.visuals().error_fg_color, why)
-            .on_hover_text("Enter tries again, Esc keeps the old name");
+        // Truncated to the panel's width (the whole reason is in the tooltip and the status bar).
+        let reason = egui::RichText::new(why).color(ui.visuals().error_fg_color);
+        ui.add(egui::Label::new(reason).truncate())
+            .on_hover_text(format!("{why}. Enter tries again, Esc keeps the old name."));
     }
     if !shown.response.lost_focus() {
         return;
