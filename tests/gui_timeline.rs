@@ -180,6 +180,15 @@ fn shift_selects_a_range_and_ctrl_toggles_cells() {
     harness.key_press(Key::Period);
     harness.run_steps(2);
     assert_eq!(selected(&harness), [1]);
+    // Playback leaves the selection alone; where it stops becomes the selection.
+    harness.get_by_label("Play").click();
+    harness.run_steps(2);
+    assert_eq!(selected(&harness), [1]);
+    let open = harness.state_mut().open.as_mut().unwrap();
+    let document = open.session.document().clone();
+    open.player.seek_frame(&document, 3);
+    harness.run_steps(2);
+    assert_eq!(selected(&harness), [3]);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 

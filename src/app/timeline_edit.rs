@@ -17,6 +17,7 @@ struct Seen {
     sequence: SequenceId,
     direction: usize,
     index: usize,
+    playing: bool,
     selection: Selection,
 }
 
@@ -154,8 +155,8 @@ pub fn click_cell(
 }
 
 /// Keeps the selection and the player in step, once per UI frame before the panels: when the
-/// playhead was stepped (keys, transport) onto a cell outside the selection, that cell becomes
-/// the selection; when the player went to another sequence or direction (keys, diagnostics),
+/// playhead was stepped (keys, transport) or playback stopped on a cell outside the selection,
+/// that cell becomes the selection; when the player went to another sequence or direction (keys, diagnostics),
 /// the selection follows with no cell selected (and a selected group gives way to it).
 pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
     let now = (
@@ -178,7 +179,7 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
         let stepped = state.seen.as_ref().is_some_and(|seen| {
             seen.selection == selection
                 && (seen.sequence, seen.direction) == (now.0, now.1)
-                && seen.index != now.2
+                && (seen.index != now.2 || seen.playing)
         });
         if moved_elsewhere {
             // Elements chosen before any sequence was named belong to the frame on show.
@@ -199,6 +200,7 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
         sequence: now.0,
         direction: now.1,
         index: now.2,
+        playing: open.player.is_playing(),
         selection: open.session.selection().clone(),
     });
 }
