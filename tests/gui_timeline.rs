@@ -537,3 +537,56 @@ fn insert_duplicate_and_cut_frames_from_the_keyboard() {
     assert_eq!(frames_of(&harness, "punch"), original);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_it() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(|_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            let document = sprat::model::fixtures::long_sequence(200);
+            let open =
+                sprat::app::workspace::OpenDocument::new(document, None, "sprat", "Sprat", vec![]);
+            app.show_document(open);
+            app
+        });
+    harness.run_steps(3);
+    let sequence = harness.state().open.as_ref().unwrap().player.sequence();
+    let frames = |harness: &Harness<'_, SpratApp>| {
+        document(harness).sequence(sequence).unwrap().directions[0]
+            .frames
+            .clone()
+    };
+    let original = frames(&harness);
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    let from = cell(&harness, 0).center();
+    let timeline = harness.get_by_label("timeline").rect();
+    let visible = harness
+        .get_all_by_role(Role::Button)
+        .filter(|n| n.rect().center().y == from.y)
+        .count();
+    // Hold the dragged cell at the right end of the view while the cells scroll by.
+    let edge = pos2(timeline.right().min(1270.0) - 40.0, from.y);
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for step in 1..=6 {
+        harness.hover_at(from + (edge - from) * (step as f32 / 6.0));
+        harness.run_steps(1);
+    }
+    let hold = pos2(1275.0, from.y);
+    for _ in 0..60 {
+        harness.hover_at(hold);
+        harness.run_steps(1);
+    }
+    harness.drop_at(hold);
+    harness.run_steps(2);
+    let moved = frames(&harness);
+    let landed = moved.iter().position(|id| *id == original[0]).unwrap();
+    assert!(
+        landed > visible + 5,
+        "the frame landed at {landed}, with {visible} cells visible at first"
+    );
+    assert_eq!(undo_steps(&harness), 1);
+}

@@ -226,6 +226,7 @@ fn cells(
     let mut started: Option<TimelineDrag> = None;
     let mut started_on: Option<usize> = None;
     let mut layout: Option<(egui::Pos2, Rect)> = None;
+    let dragging = state.drag.is_some();
     egui::ScrollArea::horizontal()
         .auto_shrink([false, true])
         .id_salt("timeline")
@@ -431,6 +432,9 @@ fn cells(
                 font,
                 ui.visuals().weak_text_color(),
             );
+            if dragging {
+                scroll_near_edges(ui, rect);
+            }
         });
 
     if let Some((index, modifiers)) = clicked {
@@ -470,6 +474,29 @@ fn cells(
         };
         continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
     }
+}
+
+/// During a drag, a pointer near the left or right end of the visible cells scrolls them, so
+/// cells can be moved (or an edge dragged) past what fits on screen.
+fn scroll_near_edges(ui: &mut egui::Ui, cells: Rect) {
+    const ZONE: f32 = 32.0;
+    const SPEED: f32 = 8.0;
+    let Some(pointer) = ui.input(|i| i.pointer.interact_pos()) else {
+        return;
+    };
+    let clip = ui.clip_rect();
+    if !cells.y_range().contains(pointer.y) {
+        return;
+    }
+    let delta = if pointer.x < clip.left() + ZONE {
+        SPEED
+    } else if pointer.x > clip.right() - ZONE {
+        -SPEED
+    } else {
+        return;
+    };
+    ui.scroll_with_delta(vec2(delta, 0.0));
+    ui.ctx().request_repaint();
 }
 
 /// Where the cells are on screen.
