@@ -226,7 +226,11 @@ fn cells(
     let mut started: Option<TimelineDrag> = None;
     let mut started_on: Option<usize> = None;
     let mut layout: Option<(egui::Pos2, Rect)> = None;
-    let dragging = state.drag.is_some();
+    // Moves and the loop marker scroll the view; an edge drag measures from where it started.
+    let dragging = matches!(
+        state.drag,
+        Some(TimelineDrag::Frames { .. } | TimelineDrag::LoopMarker { .. })
+    );
     egui::ScrollArea::horizontal()
         .auto_shrink([false, true])
         .id_salt("timeline")
@@ -477,7 +481,7 @@ fn cells(
 }
 
 /// During a drag, a pointer near the left or right end of the visible cells scrolls them, so
-/// cells can be moved (or an edge dragged) past what fits on screen.
+/// cells (or the loop marker) can be moved past what fits on screen.
 fn scroll_near_edges(ui: &mut egui::Ui, cells: Rect) {
     const ZONE: f32 = 32.0;
     const SPEED: f32 = 8.0;
