@@ -25,17 +25,6 @@ const MARKER_STRIP: f32 = 12.0;
 /// Colour of the loop marker.
 const LOOP_COLOUR: Color32 = Color32::from_rgb(90, 210, 120);
 
-/// What the timeline asked for this frame.
-#[derive(Default)]
-pub struct TimelineOutput {
-    /// Commands from the context menu and the buttons.
-    pub commands: Vec<UICommand>,
-    /// A refused edit's message for the status bar.
-    pub refused: Option<String>,
-    /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
-    pub loop_from: Option<Option<usize>>,
-}
-
 /// Height of a cell.
 const CELL_HEIGHT: f32 = 56.0;
 /// Width of a cell when widths do not follow durations.
@@ -46,6 +35,17 @@ const ZERO_WIDTH: f32 = 14.0;
 const FOREVER_WIDTH: f32 = 96.0;
 /// Points per millisecond in proportional mode.
 const POINTS_PER_MS: f32 = 0.6;
+
+/// What the timeline asked for this frame.
+#[derive(Default)]
+pub struct TimelineOutput {
+    /// Commands from the context menu and the buttons.
+    pub commands: Vec<UICommand>,
+    /// A refused edit's message for the status bar.
+    pub refused: Option<String>,
+    /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
+    pub loop_from: Option<Option<usize>>,
+}
 
 /// The width of each cell.
 pub fn cell_widths(open: &OpenDocument, proportional: bool) -> Vec<f32> {
