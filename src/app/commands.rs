@@ -80,11 +80,33 @@ pub enum UICommand {
     FocusFilter,
     /// The shortcuts window.
     ShowShortcuts,
+    /// Rename the selected tree item (sequence, group or direction) in place.
+    Rename,
+    /// Delete what is selected: canvas elements, else timeline frames, else the tree item.
+    DeleteSelection,
+    /// Duplicate the selected frames, else the selected tree item.
+    Duplicate,
+    /// Copy the selected frames to the editor's frame clipboard.
+    CopyFrames,
+    /// Copy the selected frames, then delete them.
+    CutFrames,
+    /// Paste the clipboard's frames after the selected frame (or at the end).
+    PasteFrames,
+    /// Insert a blank frame after the selected frame.
+    InsertFrame,
+    /// Add a sequence after the selected one.
+    AddSequence,
+    /// Add a group (formats with nested groups).
+    AddGroup,
+    /// Add a direction to the selected sequence (formats with directions).
+    AddDirection,
+    /// Make the selected sequence the one shown first.
+    SetDefaultSequence,
 }
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 36] = [
+    pub const ALL: [UICommand; 47] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -121,6 +143,17 @@ impl UICommand {
         UICommand::ToggleDiagnostics,
         UICommand::FocusFilter,
         UICommand::ShowShortcuts,
+        UICommand::Rename,
+        UICommand::DeleteSelection,
+        UICommand::Duplicate,
+        UICommand::CopyFrames,
+        UICommand::CutFrames,
+        UICommand::PasteFrames,
+        UICommand::InsertFrame,
+        UICommand::AddSequence,
+        UICommand::AddGroup,
+        UICommand::AddDirection,
+        UICommand::SetDefaultSequence,
     ];
 
     /// The label shown in menus and the shortcuts window.
@@ -162,6 +195,17 @@ impl UICommand {
             UICommand::ToggleDiagnostics => "Diagnostics",
             UICommand::FocusFilter => "Filter sequences",
             UICommand::ShowShortcuts => "Keyboard shortcuts",
+            UICommand::Rename => "Rename",
+            UICommand::DeleteSelection => "Delete",
+            UICommand::Duplicate => "Duplicate",
+            UICommand::CopyFrames => "Copy frames",
+            UICommand::CutFrames => "Cut frames",
+            UICommand::PasteFrames => "Paste frames",
+            UICommand::InsertFrame => "Insert frame",
+            UICommand::AddSequence => "Add sequence",
+            UICommand::AddGroup => "Add group",
+            UICommand::AddDirection => "Add direction",
+            UICommand::SetDefaultSequence => "Set as default sequence",
         }
     }
 
@@ -210,6 +254,17 @@ impl UICommand {
             UICommand::ToggleDiagnostics => key(cmd, Key::Num5),
             UICommand::FocusFilter => key(cmd, Key::F),
             UICommand::ShowShortcuts => key(none, Key::F1),
+            UICommand::Rename => key(none, Key::F2),
+            UICommand::DeleteSelection => key(none, Key::Delete),
+            UICommand::Duplicate => key(cmd, Key::D),
+            UICommand::CopyFrames => key(cmd, Key::C),
+            UICommand::CutFrames => key(cmd, Key::X),
+            UICommand::PasteFrames => key(cmd, Key::V),
+            UICommand::InsertFrame => key(none, Key::Insert),
+            UICommand::AddSequence
+            | UICommand::AddGroup
+            | UICommand::AddDirection
+            | UICommand::SetDefaultSequence => None,
         }
     }
 
@@ -238,11 +293,37 @@ impl UICommand {
             .is_some_and(|s| !s.modifiers.command && !s.modifiers.ctrl && !s.modifiers.alt)
     }
 
+    /// True for shortcuts a text field also answers (copy, cut, paste, duplicate a line): they
+    /// belong to the field while the user types.
+    fn is_text_shortcut(self) -> bool {
+        matches!(
+            self,
+            UICommand::CopyFrames
+                | UICommand::CutFrames
+                | UICommand::PasteFrames
+                | UICommand::Duplicate
+        )
+    }
+
     /// The commands whose shortcuts were pressed this frame (consumed from the input).
     pub fn pressed(ctx: &egui::Context) -> Vec<UICommand> {
         let typing = ctx.egui_wants_keyboard_input();
         let mut pressed = Vec::new();
         ctx.input_mut(|input| {
+            // The desktop turns Ctrl+C/X/V into clipboard events rather than key presses.
+            if !typing {
+                for event in &input.events {
+                    let command = match event {
+                        egui::Event::Copy => UICommand::CopyFrames,
+                        egui::Event::Cut => UICommand::CutFrames,
+                        egui::Event::Paste(_) => UICommand::PasteFrames,
+                        _ => continue,
+                    };
+                    if !pressed.contains(&command) {
+                        pressed.push(command);
+                    }
+                }
+            }
             // Ctrl+Y is the other common spelling of Redo.
             if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)) {
                 pressed.push(UICommand::Redo);
@@ -254,10 +335,10 @@ impl UICommand {
                 .collect();
             commands.sort_by_key(|(_, s)| std::cmp::Reverse(modifier_count(s.modifiers)));
             for (command, shortcut) in commands {
-                if typing && command.is_plain_key() {
+                if typing && (command.is_plain_key() || command.is_text_shortcut()) {
                     continue;
                 }
-                if input.consume_shortcut(&shortcut) {
+                if input.consume_shortcut(&shortcut) && !pressed.contains(&command) {
                     pressed.push(command);
                 }
             }

@@ -96,6 +96,27 @@ pub fn show(
             }
             ui.separator();
             item(ui, UICommand::ShowHistory, &mut actions);
+            ui.separator();
+            for command in [
+                UICommand::CutFrames,
+                UICommand::CopyFrames,
+                UICommand::PasteFrames,
+                UICommand::Duplicate,
+                UICommand::DeleteSelection,
+                UICommand::InsertFrame,
+                UICommand::Rename,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.separator();
+            for command in [
+                UICommand::AddSequence,
+                UICommand::AddGroup,
+                UICommand::AddDirection,
+                UICommand::SetDefaultSequence,
+            ] {
+                item(ui, command, &mut actions);
+            }
         });
         ui.menu_button("View", |ui| {
             let layout = &settings.layout;

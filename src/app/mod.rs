@@ -6,6 +6,7 @@
 //! [`transport`], [`inspector`], [`diagnostics`], [`status_bar`].
 
 pub mod canvas;
+pub mod clipboard;
 pub mod commands;
 pub mod demo;
 pub mod diagnostics;
@@ -19,8 +20,10 @@ pub mod settings;
 pub mod sheet;
 pub mod status_bar;
 pub mod timeline;
+pub mod timeline_edit;
 pub mod transport;
 pub mod tree;
+pub mod tree_edit;
 pub mod view;
 pub mod workspace;
 
@@ -97,6 +100,10 @@ pub struct SpratApp {
     pub status: Option<StatusMessage>,
     /// The tree's filter and folding.
     pub tree: tree::TreeState,
+    /// The timeline's range anchor and drags.
+    pub timeline: timeline_edit::TimelineState,
+    /// Frames copied, kept across documents.
+    pub frame_clipboard: clipboard::AppClipboard,
     /// The canvas's pan and caches.
     pub canvas: canvas::CanvasState,
     /// The source-sheet view.
@@ -141,6 +148,8 @@ impl SpratApp {
             dialogs,
             status: None,
             tree: tree::TreeState::default(),
+            timeline: timeline_edit::TimelineState::default(),
+            frame_clipboard: clipboard::AppClipboard::default(),
             canvas: canvas::CanvasState::default(),
             pixels: ImageStore::new(),
             sheet: sheet::SheetState::default(),
@@ -279,6 +288,7 @@ impl SpratApp {
         self.textures.clear();
         self.sheet.reset();
         self.tree.reset();
+        self.timeline.reset();
         self.canvas.fit_requested = true;
         self.was_playing = false;
     }
@@ -370,7 +380,11 @@ impl SpratApp {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
             }
-            _ => self.execute_on_document(command),
+            _ => {
+                if !tree_edit::execute(self, command) {
+                    self.execute_on_document(command);
+                }
+            }
         }
     }
 
@@ -781,6 +795,7 @@ impl eframe::App for SpratApp {
         }
 
         if let Some(open) = self.open.as_mut() {
+            timeline_edit::sync_with_player(open, &mut self.timeline);
             self.textures.begin_frame(open.revision, &self.pixels);
             let mut pictures = canvas::Pictures {
                 textures: &mut self.textures,
@@ -792,26 +807,40 @@ impl eframe::App for SpratApp {
                     .default_size(110.0)
                     .show(ui, |ui| diagnostics::show(ui, open));
             }
+            let mut refused = None;
             if self.settings.layout.timeline {
                 let settings = &self.settings;
-                let transport_commands = egui::Panel::bottom("timeline")
+                let state = &mut self.timeline;
+                let (transport_commands, timeline) = egui::Panel::bottom("timeline")
                     .resizable(true)
-                    .default_size(120.0)
+                    .default_size(150.0)
                     .show(ui, |ui| {
                         let commands = transport::show(ui, open);
                         ui.separator();
-                        timeline::show(ui, settings, open, &mut pictures);
-                        commands
+                        let timeline = timeline::show(ui, settings, state, open, &mut pictures);
+                        (commands, timeline)
                     })
                     .inner;
                 commands.extend(transport_commands);
+                commands.extend(timeline.commands);
+                refused = refused.or(timeline.refused);
             }
             if self.settings.layout.tree {
                 let tree = &mut self.tree;
-                egui::Panel::left("tree")
+                let output = egui::Panel::left("tree")
                     .resizable(true)
                     .default_size(240.0)
-                    .show(ui, |ui| tree::show(ui, tree, open));
+                    .show(ui, |ui| tree::show(ui, tree, open))
+                    .inner;
+                commands.extend(output.commands);
+                refused = refused.or(output.refused);
+            }
+            if let Some(message) = refused {
+                self.status = Some(StatusMessage {
+                    severity: Severity::Warning,
+                    text: format!("Not changed: {message}"),
+                    at: Instant::now(),
+                });
             }
             if self.settings.layout.inspector {
                 let gesture = &mut self.inspector_gesture;

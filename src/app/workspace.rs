@@ -133,6 +133,7 @@ impl OpenDocument {
     /// Keeps the player and the selection valid after the document changed.
     fn after_change(&mut self) {
         self.revision += 1;
+        super::timeline_edit::follow_selection(self);
         let document = self.session.document();
         if document.sequence(self.player.sequence()).is_none() {
             let first = document.first_sequence().map(|s| s.id).unwrap_or_default();

@@ -38,6 +38,7 @@ pub mod boxes;
 pub mod canvas;
 pub mod clipboard;
 pub mod command;
+pub mod elements;
 pub mod error;
 pub mod history;
 pub mod inspector;

@@ -1,0 +1,85 @@
+//! The editor's frame clipboard. It belongs to the app, not to a document, so frames copied
+//! from one file can be pasted after opening another; pasted frames keep their elements and
+//! images where the target can refer to them (see [`crate::edit::clipboard`]).
+
+use super::timeline_edit::{delete_frames, selected_frames};
+use super::workspace::OpenDocument;
+use crate::edit::clipboard::{FrameClipboard, PasteFrames};
+
+/// Frames copied with where they came from.
+#[derive(Clone, Debug)]
+pub struct CopiedFrames {
+    /// The frames and what they draw from.
+    pub frames: FrameClipboard,
+    /// "sequence in file", for the status bar.
+    pub origin: String,
+}
+
+/// What was copied last, if anything.
+#[derive(Default)]
+pub struct AppClipboard {
+    /// The copied frames.
+    pub content: Option<CopiedFrames>,
+}
+
+impl AppClipboard {
+    /// Copies the selected cells; returns what to tell the user.
+    pub fn copy(&mut self, open: &OpenDocument) -> Result<String, String> {
+        let positions = selected_frames(open);
+        if positions.is_empty() {
+            return Err("select the frames to copy in the timeline first".to_string());
+        }
+        let frames = FrameClipboard::copy(
+            open.session.document(),
+            open.player.sequence(),
+            open.player.direction(),
+            &positions,
+        )
+        .map_err(|e| e.message)?;
+        let name = open.sequence().map(|s| s.name.clone()).unwrap_or_default();
+        let origin = format!("\"{name}\" in {}", open.display_name());
+        let text = format!("Copied {} from {origin}", count_text(frames.frames.len()));
+        self.content = Some(CopiedFrames { frames, origin });
+        Ok(text)
+    }
+
+    /// Copies the selected cells and deletes them (one undo step: the delete).
+    pub fn cut(&mut self, open: &mut OpenDocument) -> Result<String, String> {
+        let copied = self.copy(open)?;
+        delete_frames(open)?;
+        Ok(copied.replacen("Copied", "Cut", 1))
+    }
+
+    /// Pastes after the last selected cell (at the end when none is selected).
+    pub fn paste(&self, open: &mut OpenDocument) -> Result<String, String> {
+        let Some(content) = &self.content else {
+            return Err("the frame clipboard is empty; copy frames first".to_string());
+        };
+        if open.sequence().is_none() {
+            return Err("no sequence is selected".to_string());
+        }
+        let index = selected_frames(open)
+            .last()
+            .map_or(open.direction_frames().len(), |last| last + 1);
+        let command = PasteFrames {
+            clipboard: content.frames.clone(),
+            sequence: open.player.sequence(),
+            direction: open.player.direction(),
+            index,
+        };
+        open.apply(&command, None)?;
+        Ok(format!(
+            "Pasted {} from {}",
+            count_text(content.frames.frames.len()),
+            content.origin
+        ))
+    }
+}
+
+fn count_text(count: usize) -> String {
+    if count == 1 {
+        "1 frame".to_string()
+    } else {
+        format!("{count} frames")
+    }
+}

@@ -1,0 +1,439 @@
+//! Editing the hierarchy: which tree item the commands act on, the tree commands, and the
+//! dispatcher for every editing command of the tree and the timeline (keyboard, menus and
+//! context menus all come through [`execute`]).
+
+use super::SpratApp;
+use super::commands::UICommand;
+use super::timeline_edit::{self, selected_frames};
+use super::tree::{RowKind, TreeState};
+use super::workspace::{OpenDocument, box_rule};
+use crate::edit::boxes::{BoxTarget, DeleteBoxes, FrameAt};
+use crate::edit::elements::DeleteElements;
+use crate::edit::tree::{
+    AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
+    DuplicateSequence, MoveDirection, MoveNode, Rename, RenameDirection, SetDefaultSequence,
+    TreeNode, parent_of,
+};
+use crate::edit::{Selection, Transaction};
+use crate::formats::Severity;
+use crate::model::{ElementKind, GroupId, SequenceId};
+
+/// The tree item the tree commands act on: the clicked row while the selection still names it,
+/// else the sequence on show.
+pub fn current_node(open: &OpenDocument, tree: &TreeState) -> Option<RowKind> {
+    let selection = open.session.selection();
+    let document = open.session.document();
+    match tree.active {
+        Some(RowKind::Group(id)) if selection.group == Some(id) && document.group(id).is_some() => {
+            return Some(RowKind::Group(id));
+        }
+        Some(RowKind::Direction(id, d))
+            if selection.group.is_none()
+                && selection.sequence == Some(id)
+                && selection.direction == d
+                && document
+                    .sequence(id)
+                    .is_some_and(|s| d < s.directions.len()) =>
+        {
+            return Some(RowKind::Direction(id, d));
+        }
+        _ => {}
+    }
+    let id = open.player.sequence();
+    document.sequence(id).map(|_| RowKind::Sequence(id))
+}
+
+/// Selects a tree row: a sequence or direction goes on show with no cell selected (so Delete
+/// and Ctrl+D act on it), a group is selected for renaming, moving or deleting.
+pub fn select_row(open: &mut OpenDocument, tree: &mut TreeState, row: &RowKind) {
+    match *row {
+        RowKind::Group(id) => {
+            open.session.set_selection(Selection {
+                group: Some(id),
+                ..Selection::none()
+            });
+        }
+        RowKind::Sequence(id) => {
+            if open.player.sequence() != id {
+                open.select_sequence(id);
+            }
+            let direction = open.player.direction();
+            open.session
+                .set_selection(Selection::frames(id, direction, Vec::new()));
+        }
+        RowKind::Direction(id, d) => {
+            if open.player.sequence() != id {
+                open.select_sequence(id);
+            }
+            open.player.set_direction(open.session.document(), d);
+            open.session
+                .set_selection(Selection::frames(id, d, Vec::new()));
+        }
+    }
+    open.selected_element = None;
+    tree.active = Some(row.clone());
+}
+
+/// The group new items go into and their index there: inside a selected group (at the end),
+/// else right after the current sequence, else at the end of the root.
+fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<usize>) {
+    let root = &open.session.document().root;
+    match current_node(open, tree) {
+        Some(RowKind::Group(id)) => (id, None),
+        Some(RowKind::Sequence(id)) | Some(RowKind::Direction(id, _)) => {
+            match parent_of(root, TreeNode::Sequence(id)) {
+                Some((group, index)) => (group, Some(index + 1)),
+                None => (root.id, None),
+            }
+        }
+        None => (root.id, None),
+    }
+}
+
+/// A name no sequence has: the next action number when every name is a number (MUGEN),
+/// else "new sequence", "new sequence 2", ...
+pub fn fresh_sequence_name(open: &OpenDocument) -> String {
+    let sequences = open.session.document().sequences();
+    let numbers: Option<Vec<i64>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
+    if let Some(numbers) = numbers.filter(|n| !n.is_empty()) {
+        return (numbers.iter().max().expect("not empty") + 1).to_string();
+    }
+    let taken = |name: &str| sequences.iter().any(|s| s.name == name);
+    if !taken("new sequence") {
+        return "new sequence".to_string();
+    }
+    (2..)
+        .map(|n| format!("new sequence {n}"))
+        .find(|name| !taken(name))
+        .expect("an unused name exists")
+}
+
+/// Adds a sequence and opens its name for editing.
+pub fn add_sequence(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let (parent, index) = insertion_point(open, tree);
+    let name = fresh_sequence_name(open);
+    open.apply(
+        &AddSequence {
+            parent,
+            index,
+            name,
+        },
+        None,
+    )?;
+    if let Some(id) = open.session.selection().sequence {
+        tree.active = Some(RowKind::Sequence(id));
+        tree.start_rename(open, RowKind::Sequence(id));
+    }
+    Ok(())
+}
+
+/// Adds a group (where the format nests groups) and opens its name for editing.
+pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !open.session.format().capabilities().groups {
+        return Err(format!("{} files have no groups", open.format_name));
+    }
+    let (parent, index) = insertion_point(open, tree);
+    open.apply(
+        &AddGroup {
+            parent,
+            index,
+            name: "new group".to_string(),
+        },
+        None,
+    )?;
+    if let Some(id) = open.session.selection().group {
+        tree.active = Some(RowKind::Group(id));
+        tree.start_rename(open, RowKind::Group(id));
+    }
+    Ok(())
+}
+
+/// Adds a direction after the last one of the sequence on show (where the format has them).
+pub fn add_direction(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !open.session.format().capabilities().directions {
+        return Err(format!("{} sequences have one direction", open.format_name));
+    }
+    let sequence = open.player.sequence();
+    open.apply(
+        &AddDirection {
+            sequence,
+            index: None,
+            name: None,
+        },
+        None,
+    )?;
+    let selection = open.session.selection().clone();
+    tree.active = Some(RowKind::Direction(sequence, selection.direction));
+    Ok(())
+}
+
+/// Renames a tree item; an empty or taken name is refused with the reason.
+pub fn rename(open: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), String> {
+    match *row {
+        RowKind::Group(id) => open.apply(
+            &Rename {
+                node: TreeNode::Group(id),
+                name: name.to_string(),
+            },
+            None,
+        ),
+        RowKind::Sequence(id) => open.apply(
+            &Rename {
+                node: TreeNode::Sequence(id),
+                name: name.to_string(),
+            },
+            None,
+        ),
+        RowKind::Direction(id, d) => {
+            let name = name.trim();
+            open.apply(
+                &RenameDirection {
+                    sequence: id,
+                    direction: d,
+                    // An empty name goes back to the conventional one (right, up, ...).
+                    name: (!name.is_empty()).then(|| name.to_string()),
+                },
+                None,
+            )
+        }
+    }
+}
+
+/// Duplicates the current tree item (a sequence or a direction with copies of its frames).
+pub fn duplicate_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    match current_node(open, tree) {
+        Some(RowKind::Sequence(id)) => {
+            open.apply(&DuplicateSequence { sequence: id }, None)?;
+            tree.active = open.session.selection().sequence.map(RowKind::Sequence);
+            Ok(())
+        }
+        Some(RowKind::Direction(id, d)) => {
+            open.apply(
+                &DuplicateDirection {
+                    sequence: id,
+                    direction: d,
+                },
+                None,
+            )?;
+            tree.active = Some(RowKind::Direction(id, d + 1));
+            Ok(())
+        }
+        Some(RowKind::Group(_)) => Err("groups are not duplicated; duplicate a sequence".into()),
+        None => Err("nothing is selected in the tree".into()),
+    }
+}
+
+/// Deletes the current tree item.
+pub fn delete_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let result = match current_node(open, tree) {
+        Some(RowKind::Group(id)) => open.apply(
+            &Delete {
+                node: TreeNode::Group(id),
+            },
+            None,
+        ),
+        Some(RowKind::Sequence(id)) => open.apply(
+            &Delete {
+                node: TreeNode::Sequence(id),
+            },
+            None,
+        ),
+        Some(RowKind::Direction(id, d)) => open.apply(
+            &DeleteDirection {
+                sequence: id,
+                direction: d,
+            },
+            None,
+        ),
+        None => Err("nothing is selected in the tree".into()),
+    };
+    if result.is_ok() {
+        tree.active = None;
+    }
+    result
+}
+
+/// Moves a tree item to a gap of a group (drag and drop), one undo step.
+pub fn move_node(
+    open: &mut OpenDocument,
+    dragged: &RowKind,
+    to_group: GroupId,
+    index: usize,
+) -> Result<(), String> {
+    let node = match *dragged {
+        RowKind::Group(id) => TreeNode::Group(id),
+        RowKind::Sequence(id) => TreeNode::Sequence(id),
+        RowKind::Direction(..) => return Err("directions are moved within their sequence".into()),
+    };
+    // The index is counted before the move; moving down inside the same group shifts it.
+    let root = &open.session.document().root;
+    let index = match parent_of(root, node) {
+        Some((group, at)) if group == to_group && at < index => index - 1,
+        _ => index,
+    };
+    open.apply(
+        &MoveNode {
+            node,
+            to_group,
+            index,
+        },
+        None,
+    )
+}
+
+/// Moves a direction to a gap among its sequence's directions (counted before the move).
+pub fn move_direction(
+    open: &mut OpenDocument,
+    sequence: SequenceId,
+    from: usize,
+    gap: usize,
+) -> Result<(), String> {
+    let to = if from < gap { gap - 1 } else { gap };
+    if to == from {
+        return Ok(());
+    }
+    open.apply(&MoveDirection { sequence, from, to }, None)
+}
+
+/// Makes a sequence the default.
+pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), String> {
+    open.apply(
+        &SetDefaultSequence {
+            sequence: Some(sequence),
+        },
+        None,
+    )
+}
+
+/// Deletes the selected canvas elements of the frame on show: boxes through `DeleteBoxes`
+/// (which keeps AIR defaults right), graphics and points through `DeleteElements`.
+fn delete_elements(open: &mut OpenDocument, documented_rule: bool) -> Result<(), String> {
+    let mut ids = open.session.selection().elements.clone();
+    ids.extend(open.selected_element);
+    ids.dedup();
+    let frame = open.frame().ok_or("no frame is showing")?;
+    let on_frame = |id| frame.elements.iter().find(|e| e.id == id);
+    let boxes: Vec<_> = ids
+        .iter()
+        .copied()
+        .filter(|id| on_frame(*id).is_some_and(|e| matches!(e.kind, ElementKind::Box(_))))
+        .collect();
+    let others: Vec<_> = ids
+        .iter()
+        .copied()
+        .filter(|id| on_frame(*id).is_some_and(|e| !matches!(e.kind, ElementKind::Box(_))))
+        .collect();
+    let at = FrameAt {
+        sequence: open.player.sequence(),
+        direction: open.player.direction(),
+        index: open.player.frame_index(),
+    };
+    let mut transaction = Transaction::new(if ids.len() == 1 {
+        "Delete element".to_string()
+    } else {
+        format!("Delete {} elements", ids.len())
+    });
+    if !others.is_empty() {
+        transaction.push(DeleteElements {
+            at,
+            elements: others,
+        });
+    }
+    if !boxes.is_empty() {
+        let target = BoxTarget {
+            at,
+            rule: box_rule(documented_rule),
+            inherited: None,
+        };
+        transaction.push(DeleteBoxes {
+            target,
+            elements: boxes,
+        });
+    }
+    if transaction.is_empty() {
+        return Err("the selected element is not on this frame".into());
+    }
+    open.apply(&transaction, None)?;
+    open.selected_element = None;
+    Ok(())
+}
+
+fn has_selected_elements(open: &OpenDocument) -> bool {
+    let Some(frame) = open.frame() else {
+        return false;
+    };
+    let selection = open.session.selection();
+    selection
+        .elements
+        .iter()
+        .copied()
+        .chain(open.selected_element)
+        .any(|id| frame.elements.iter().any(|e| e.id == id))
+}
+
+/// Carries out an editing command of the tree or the timeline. Returns false for commands that
+/// are not editing ones (the caller handles those).
+pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
+    let documented_rule = app.settings.view.documented_default_box_rule;
+    let Some(open) = app.open.as_mut() else {
+        return matches!(
+            command,
+            UICommand::Rename
+                | UICommand::DeleteSelection
+                | UICommand::Duplicate
+                | UICommand::CopyFrames
+                | UICommand::CutFrames
+                | UICommand::PasteFrames
+                | UICommand::InsertFrame
+                | UICommand::AddSequence
+                | UICommand::AddGroup
+                | UICommand::AddDirection
+                | UICommand::SetDefaultSequence
+        );
+    };
+    let tree = &mut app.tree;
+    let frames_selected = !selected_frames(open).is_empty();
+    let outcome: Result<Option<String>, String> = match command {
+        UICommand::Rename => {
+            match current_node(open, tree) {
+                Some(row) => tree.start_rename(open, row),
+                None => return true,
+            }
+            Ok(None)
+        }
+        UICommand::DeleteSelection => {
+            if has_selected_elements(open) {
+                delete_elements(open, documented_rule).map(|_| None)
+            } else if frames_selected {
+                timeline_edit::delete_frames(open).map(|_| None)
+            } else {
+                delete_node(open, tree).map(|_| None)
+            }
+        }
+        UICommand::Duplicate => {
+            if frames_selected {
+                timeline_edit::duplicate_frames(open).map(|_| None)
+            } else {
+                duplicate_node(open, tree).map(|_| None)
+            }
+        }
+        UICommand::CopyFrames => app.frame_clipboard.copy(open).map(Some),
+        UICommand::CutFrames => app.frame_clipboard.cut(open).map(Some),
+        UICommand::PasteFrames => app.frame_clipboard.paste(open).map(Some),
+        UICommand::InsertFrame => timeline_edit::insert_frame(open).map(|_| None),
+        UICommand::AddSequence => add_sequence(open, tree).map(|_| None),
+        UICommand::AddGroup => add_group(open, tree).map(|_| None),
+        UICommand::AddDirection => add_direction(open, tree).map(|_| None),
+        UICommand::SetDefaultSequence => {
+            let id = open.player.sequence();
+            set_default(open, id).map(|_| None)
+        }
+        _ => return false,
+    };
+    match outcome {
+        Ok(Some(text)) => app.say(Severity::Info, text),
+        Ok(None) => {}
+        Err(message) => app.say(Severity::Warning, format!("Not changed: {message}")),
+    }
+    true
+}
