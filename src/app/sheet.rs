@@ -56,13 +56,14 @@ pub fn show(
     pixels: &ImageStore,
 ) -> Option<(Severity, String)> {
     let (said, command) = paint(ui, state, open, pixels);
-    let command = command?;
+    let Some(command) = command else {
+        return said;
+    };
     let gesture = open.new_gesture();
-    match open.apply(command.as_ref(), Some(gesture)) {
-        Ok(()) => Some((Severity::Info, command.label())),
-        Err(message) => Some((Severity::Warning, format!("Not changed: {message}"))),
-    }
-    .or(said)
+    Some(match open.apply(command.as_ref(), Some(gesture)) {
+        Ok(()) => (Severity::Info, command.label()),
+        Err(message) => (Severity::Warning, format!("Not changed: {message}")),
+    })
 }
 
 type Painted = (

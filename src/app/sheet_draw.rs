@@ -36,6 +36,8 @@ pub struct SheetDraw {
     pub grid: SheetGrid,
     /// Where the drag started, in image pixels.
     drag_from: Option<(i32, i32)>,
+    /// The rectangle drawn so far (kept for the release frame, where the pointer may be gone).
+    drawn: Option<PixelRect>,
 }
 
 impl Default for SheetDraw {
@@ -50,6 +52,7 @@ impl Default for SheetDraw {
                 cell_height: 16,
             },
             drag_from: None,
+            drawn: None,
         }
     }
 }
@@ -154,13 +157,22 @@ impl SheetDraw {
             let p = (pos - rect.min) / scale;
             (p.x.floor() as i32, p.y.floor() as i32)
         };
-        if response.drag_started()
-            && let Some(pos) = response.interact_pointer_pos()
-        {
-            self.drag_from = Some(to_pixel(pos));
+        if response.drag_started() {
+            // The drag is recognised after the pointer moved a little: it starts where the
+            // button went down.
+            let origin = response.ctx.input(|i| i.pointer.press_origin());
+            self.drag_from = origin.or(response.interact_pointer_pos()).map(to_pixel);
+            self.drawn = None;
         }
         let pointer = response.interact_pointer_pos().map(to_pixel);
-        let drawn = pointer.and_then(|p| self.rect_to(p));
+        if let Some(r) = pointer.and_then(|p| self.rect_to(p)) {
+            self.drawn = Some(r);
+        }
+        let drawn = if self.drag_from.is_some() {
+            self.drawn
+        } else {
+            None
+        };
         if let Some(r) = drawn {
             let min = rect.min + vec2(r.x as f32, r.y as f32) * scale;
             let shown = Rect::from_min_size(min, vec2(r.width as f32, r.height as f32) * scale);
@@ -184,6 +196,7 @@ impl SheetDraw {
             return None;
         }
         self.drag_from = None;
+        self.drawn = None;
         let r = drawn?;
         let sequence = open.sequence()?;
         let duration = new_frame_duration(open)?;
