@@ -120,8 +120,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
             .unwrap()
             .session
             .history()
-            .undo_label()
-            .as_deref(),
+            .undo_label(),
         Some("Set delay to 120 ms"),
         "one undo step for the whole sequence"
     );

@@ -293,3 +293,48 @@ fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
     assert_ne!(std::fs::read(&path).unwrap(), original);
     remove_copy(&path);
 }
+
+#[test]
+fn closing_the_window_with_unsaved_changes_asks_first() {
+    let path = tunic_copy("close");
+    let mut harness = editor_on(&path, &[]);
+    edit_delay(&mut harness);
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().confirm_discard,
+        Some(sprat::app::AfterConfirm::Quit)
+    );
+    harness.get_by_label("Unsaved changes");
+
+    // Cancel keeps everything open; asking again and choosing Save writes the file.
+    click(&mut harness, "Cancel");
+    assert_eq!(harness.state().confirm_discard, None);
+    assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+    click(&mut harness, "Save");
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("frame_delay = 120,")
+    );
+    remove_copy(&path);
+}

@@ -69,10 +69,7 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                     if let Some(name) =
                         text_row(ui, "Name", sequence.id, &sequence.name, false, None)
                     {
-                        edits.0.push(super::inspector_widgets::Edit {
-                            command: Box::new(set_sequence(sequence, SequenceField::Name(name))),
-                            new_step: true,
-                        });
+                        edits.push_typed(set_sequence(sequence, SequenceField::Name(name)));
                     }
                     let path: Vec<String> = document
                         .group_path(sequence.id)
@@ -308,15 +305,15 @@ fn frame_section(
                     let text = support.why_not(Field::FrameText);
                     let text = text.as_deref();
                     if let Some(t) = text_row(ui, "Label", frame_id, &frame.label, false, text) {
-                        push_typed(edits, set(FrameField::Label(t)));
+                        edits.push_typed(set(FrameField::Label(t)));
                     }
                     if let Some(t) =
                         text_row(ui, "Triggers", frame_id, &frame.triggers, false, text)
                     {
-                        push_typed(edits, set(FrameField::Triggers(t)));
+                        edits.push_typed(set(FrameField::Triggers(t)));
                     }
                     if let Some(t) = text_row(ui, "Notes", frame_id, &frame.notes, true, text) {
-                        push_typed(edits, set(FrameField::Notes(t)));
+                        edits.push_typed(set(FrameField::Notes(t)));
                     }
                     interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
                         edits.push(set(FrameField::Interpolation(i)), r)
@@ -351,14 +348,6 @@ fn frame_section(
             }
         });
     chosen
-}
-
-/// A typed value is always its own undo step.
-fn push_typed(edits: &mut Edits, command: SetFrameField) {
-    edits.0.push(super::inspector_widgets::Edit {
-        command: Box::new(command),
-        new_step: true,
-    });
 }
 
 fn duration_row(
@@ -471,6 +460,9 @@ fn duration_editor(
     .map(|(v, r)| (make(v), r))
 }
 
+/// Reaches one interpolation flag.
+type FlagOf = fn(&mut Interpolation) -> &mut bool;
+
 fn interpolation_row(
     ui: &mut egui::Ui,
     flags: Interpolation,
@@ -481,7 +473,7 @@ fn interpolation_row(
     let why_not = support.why_not(Field::Interpolation);
     ui.horizontal_wrapped(|ui| {
         let mut next = flags;
-        let boxes: [(&str, fn(&mut Interpolation) -> &mut bool); 4] = [
+        let boxes: [(&str, FlagOf); 4] = [
             ("offset", |i| &mut i.offset),
             ("blend", |i| &mut i.blend),
             ("scale", |i| &mut i.scale),

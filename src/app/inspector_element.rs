@@ -3,7 +3,7 @@
 
 use super::inspector_support::{Field, Support};
 use super::inspector_widgets::{
-    Edit, Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
+    Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
 };
 use super::workspace::OpenDocument;
 use crate::edit::inspector::{ElementField, SetElementField};
@@ -28,13 +28,11 @@ impl ElementEdits<'_> {
     }
 
     fn typed(&mut self, field: ElementField) {
-        self.edits.0.push(Edit {
-            command: Box::new(SetElementField {
-                element: self.element,
-                field,
-            }),
-            new_step: true,
-        });
+        let command = SetElementField {
+            element: self.element,
+            field,
+        };
+        self.edits.push_typed(command);
     }
 }
 

@@ -25,6 +25,14 @@ impl Edits {
             new_step: starts_step(response),
         });
     }
+
+    /// Asks for `command` from a typed value: always its own undo step.
+    pub fn push_typed(&mut self, command: impl Command + 'static) {
+        self.0.push(Edit {
+            command: Box::new(command),
+            new_step: true,
+        });
+    }
 }
 
 /// Whether a widget's change starts a new undo step: a click or typed value always does, a
