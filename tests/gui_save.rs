@@ -338,3 +338,33 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
     );
     remove_copy(&path);
 }
+
+#[test]
+fn save_as_over_another_file_asks_before_replacing_it() {
+    let path = tunic_copy("replace");
+    let original = std::fs::read(&path).unwrap();
+    let other = path.with_file_name("other.dat");
+    std::fs::write(&other, b"-- another sprite\n").unwrap();
+    let mut harness = editor_on(&path, std::slice::from_ref(&other));
+    save_as_to(&mut harness, None);
+    click(&mut harness, "Save");
+    harness.get_by_label_contains("already exists; it will be replaced");
+    assert_eq!(std::fs::read(&other).unwrap(), b"-- another sprite\n");
+
+    click(&mut harness, "Save anyway");
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        original,
+        "unedited: the same bytes"
+    );
+    assert_eq!(
+        std::fs::read(sprat::session::backup_path(&other)).unwrap(),
+        b"-- another sprite\n"
+    );
+    remove_copy(&path);
+}

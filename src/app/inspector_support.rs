@@ -32,6 +32,8 @@ pub enum Field {
     Circles,
     /// Sub-pixel positions.
     Subpixel,
+    /// More than one direction per sequence.
+    Directions,
 }
 
 /// What a format can hold, for the inspector.
@@ -78,6 +80,7 @@ impl Support {
             Field::BoxRotation => c.rotated_boxes,
             Field::Circles => c.circles,
             Field::Subpixel => c.subpixel,
+            Field::Directions => c.directions,
         };
         if holds {
             return None;
@@ -94,6 +97,7 @@ impl Support {
             Field::BoxRotation => "has no rotated boxes",
             Field::Circles => "has no circular boxes",
             Field::Subpixel => "keeps whole pixels only",
+            Field::Directions => "has one direction per sequence",
         };
         Some(format!("{} {what}.", self.name))
     }
@@ -133,6 +137,7 @@ mod tests {
             Field::BoxRotation,
             Field::Circles,
             Field::Subpixel,
+            Field::Directions,
         ] {
             assert!(sprat.holds(field), "{field:?}");
         }
@@ -144,5 +149,6 @@ mod tests {
         assert!(air.holds(Field::Interpolation));
         assert!(!air.holds(Field::Circles));
         assert!(!air.holds(Field::Disappear));
+        assert!(!air.holds(Field::Directions));
     }
 }

@@ -91,7 +91,7 @@ pub fn show(
         return None;
     }
     if state.pending.is_some() {
-        return losses_window(ctx, state, open);
+        return confirm_window(ctx, state, open);
     }
     let mut save = false;
     let mut browse = false;
@@ -180,8 +180,10 @@ fn prepare(
     pixels: &dyn PixelSource,
 ) -> Option<Said> {
     let format = state.format.clone();
+    // Replacing another file than the document's own is confirmed like a loss is.
+    let replaces = path.exists() && open.path() != Some(path);
     match open.session.prepare_save_as(path, &format, Some(pixels)) {
-        Ok(pending) if pending.losses().is_empty() => commit(state, open, pending),
+        Ok(pending) if pending.losses().is_empty() && !replaces => commit(state, open, pending),
         Ok(pending) => {
             state.pending = Some(pending);
             None
@@ -226,8 +228,8 @@ pub fn saved_text(report: &SaveReport) -> String {
     text
 }
 
-/// Lists what the target cannot hold and waits for a decision.
-fn losses_window(
+/// Lists what the target cannot hold (and the file it replaces) and waits for a decision.
+fn confirm_window(
     ctx: &egui::Context,
     state: &mut SaveAsState,
     open: &mut OpenDocument,
@@ -235,22 +237,31 @@ fn losses_window(
     let pending = state.pending.as_ref()?;
     let mut answer = None;
     let name = format_of(pending.format()).name();
-    egui::Window::new("Save As: some things cannot be kept")
+    let losses = pending.losses();
+    egui::Window::new("Confirm Save As")
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            ui.label(format!(
-                "{name} cannot hold {} things of this document. Saving to {} leaves them out:",
-                pending.losses().len(),
-                pending.path().display()
-            ));
-            egui::ScrollArea::vertical()
-                .max_height(260.0)
-                .show(ui, |ui| {
-                    for loss in pending.losses() {
-                        ui.label(format!("• {}: {}", loss.place, loss.what));
-                    }
-                });
+            if pending.path().exists() {
+                ui.label(format!(
+                    "{} already exists; it will be replaced (its old version is kept as .bak).",
+                    pending.path().display()
+                ));
+            }
+            if !losses.is_empty() {
+                ui.label(format!(
+                    "{name} cannot hold {} things of this document. Saving to {} leaves them out:",
+                    losses.len(),
+                    pending.path().display()
+                ));
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .show(ui, |ui| {
+                        for loss in losses {
+                            ui.label(format!("• {}: {}", loss.place, loss.what));
+                        }
+                    });
+            }
             ui.label("Nothing is written until you choose \"Save anyway\".");
             ui.horizontal(|ui| {
                 if ui.button("Save anyway").clicked() {

@@ -2,6 +2,7 @@
 //! the current frame uses highlighted. Frames and whole directions are drawn on it with the
 //! tools of [`super::sheet_draw`].
 
+use super::inspector_support::{Field, Support};
 use super::sheet_draw::SheetDraw;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
@@ -148,9 +149,10 @@ fn paint(
             return none;
         }
     };
+    let no_directions = Support::of(open.format_id()).why_not(Field::Directions);
     let said = state
         .draw
-        .toolbar(ui, Some(&pixels_of_sheet))
+        .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
         .map(|text| (Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);

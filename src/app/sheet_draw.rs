@@ -58,9 +58,18 @@ impl Default for SheetDraw {
 }
 
 impl SheetDraw {
-    /// The tool and grid controls. `pixels` is the sheet shown, for detecting its grid.
+    /// The tool and grid controls. `pixels` is the sheet shown, for detecting its grid;
+    /// `no_directions` says why the format cannot take a new direction, if it cannot.
     /// Returns a message for the status bar.
-    pub fn toolbar(&mut self, ui: &mut egui::Ui, pixels: Option<&RgbaImage>) -> Option<String> {
+    pub fn toolbar(
+        &mut self,
+        ui: &mut egui::Ui,
+        pixels: Option<&RgbaImage>,
+        no_directions: Option<&str>,
+    ) -> Option<String> {
+        if no_directions.is_some() && self.tool == SheetTool::Direction {
+            self.tool = SheetTool::Look;
+        }
         let mut said = None;
         ui.horizontal_wrapped(|ui| {
             ui.label("Drag to");
@@ -68,10 +77,18 @@ impl SheetDraw {
                 .on_hover_text("Dragging does nothing");
             ui.selectable_value(&mut self.tool, SheetTool::Frame, "draw a frame")
                 .on_hover_text("Drag a rectangle: a new frame after the current one");
-            ui.selectable_value(&mut self.tool, SheetTool::Direction, "draw a direction")
+            let direction = ui
+                .add_enabled(
+                    no_directions.is_none(),
+                    egui::Button::selectable(self.tool == SheetTool::Direction, "draw a direction"),
+                )
                 .on_hover_text(
                     "Drag over grid cells: a new direction, one frame per cell, row by row",
-                );
+                )
+                .on_disabled_hover_text(no_directions.unwrap_or_default());
+            if direction.clicked() {
+                self.tool = SheetTool::Direction;
+            }
             ui.separator();
             ui.checkbox(&mut self.snap, "Snap to grid");
             let cell = ui.label("Cell");
