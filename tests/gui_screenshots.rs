@@ -70,12 +70,13 @@ fn kfm_with_its_collision_boxes() {
         "mugen-def"
     );
     // Action 200, a punch: a hit box (red) on its third frame.
+    // The inspector has text fields too: Ctrl+F puts the cursor in the tree's filter.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
+    harness.run_steps(2);
     harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .focus();
-    harness.run_steps(1);
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
+        .get_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the focused filter")
         .type_text("200");
     harness.run_steps(2);
     harness.get_by_label("200").click();

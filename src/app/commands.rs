@@ -16,6 +16,8 @@ pub enum UICommand {
     OpenDemo,
     /// Save in the file's own format.
     Save,
+    /// Save to another file or format, after showing what that format cannot hold.
+    SaveAs,
     /// Quit the editor.
     Quit,
     /// Undo the last edit.
@@ -106,11 +108,12 @@ pub enum UICommand {
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 47] = [
+    pub const ALL: [UICommand; 48] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
         UICommand::Save,
+        UICommand::SaveAs,
         UICommand::Quit,
         UICommand::Undo,
         UICommand::Redo,
@@ -163,6 +166,7 @@ impl UICommand {
             UICommand::OpenPath => "Open path…",
             UICommand::OpenDemo => "Open the demo",
             UICommand::Save => "Save",
+            UICommand::SaveAs => "Save As…",
             UICommand::Quit => "Quit",
             UICommand::Undo => "Undo",
             UICommand::Redo => "Redo",
@@ -221,6 +225,7 @@ impl UICommand {
             UICommand::OpenPath => key(cmd | shift, Key::O),
             UICommand::OpenDemo => None,
             UICommand::Save => key(cmd, Key::S),
+            UICommand::SaveAs => key(cmd | shift, Key::S),
             UICommand::Quit => key(cmd, Key::Q),
             UICommand::Undo => key(cmd, Key::Z),
             UICommand::Redo => key(cmd | shift, Key::Z),

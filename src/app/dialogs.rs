@@ -1,6 +1,6 @@
 //! Native dialogs behind a trait, so tests never open one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a file dialog gave back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +17,14 @@ pub enum DialogOutcome {
 pub trait Dialogs {
     /// Asks for a file to open; `extensions` lists the readable formats' extensions.
     fn pick_file_to_open(&mut self, extensions: &[&str]) -> DialogOutcome;
+    /// Asks where to save a file of the format named `format_name`, whose files end in one of
+    /// `extensions`, starting from `suggested` (folder and file name).
+    fn pick_file_to_save(
+        &mut self,
+        format_name: &str,
+        extensions: &[&str],
+        suggested: &Path,
+    ) -> DialogOutcome;
 }
 
 /// The desktop's own dialogs, through rfd (the XDG portal on Linux).
@@ -31,15 +39,38 @@ impl Dialogs for NativeDialogs {
             .add_filter("Animation files", extensions)
             .add_filter("All files", &["*"])
             .pick_file();
-        match chosen {
-            Some(path) => DialogOutcome::Chosen(path),
-            // rfd says None both for "cancelled" and for "no portal to ask"; a person cannot
-            // cancel a dialog in a few milliseconds, so an instant None means none was shown.
-            None if started.elapsed() < std::time::Duration::from_millis(150) => {
-                DialogOutcome::Unavailable
-            }
-            None => DialogOutcome::Cancelled,
+        outcome(chosen, started)
+    }
+
+    fn pick_file_to_save(
+        &mut self,
+        format_name: &str,
+        extensions: &[&str],
+        suggested: &Path,
+    ) -> DialogOutcome {
+        let started = std::time::Instant::now();
+        let mut dialog = rfd::FileDialog::new()
+            .set_title(format!("Save as {format_name}"))
+            .add_filter(format_name, extensions);
+        if let Some(dir) = suggested.parent().filter(|d| !d.as_os_str().is_empty()) {
+            dialog = dialog.set_directory(dir);
         }
+        if let Some(name) = suggested.file_name() {
+            dialog = dialog.set_file_name(name.to_string_lossy());
+        }
+        outcome(dialog.save_file(), started)
+    }
+}
+
+/// rfd says `None` both for "cancelled" and for "no portal to ask"; a person cannot cancel a
+/// dialog in a few milliseconds, so an instant `None` means none was shown.
+fn outcome(chosen: Option<PathBuf>, started: std::time::Instant) -> DialogOutcome {
+    match chosen {
+        Some(path) => DialogOutcome::Chosen(path),
+        None if started.elapsed() < std::time::Duration::from_millis(150) => {
+            DialogOutcome::Unavailable
+        }
+        None => DialogOutcome::Cancelled,
     }
 }
 
@@ -55,6 +86,21 @@ pub struct ScriptedDialogs {
 
 impl Dialogs for ScriptedDialogs {
     fn pick_file_to_open(&mut self, _extensions: &[&str]) -> DialogOutcome {
+        self.next_answer()
+    }
+
+    fn pick_file_to_save(
+        &mut self,
+        _format_name: &str,
+        _extensions: &[&str],
+        _suggested: &Path,
+    ) -> DialogOutcome {
+        self.next_answer()
+    }
+}
+
+impl ScriptedDialogs {
+    fn next_answer(&mut self) -> DialogOutcome {
         self.asked += 1;
         self.answers
             .pop_front()

@@ -1,32 +1,20 @@
-//! The inspector: every field of the selected sequence, frame and element. The loop point and
-//! frame durations are edited here through `edit` commands (a drag is one undo step); a value
-//! the document refuses is not applied and its message goes to the status bar.
+//! The inspector: every field of the selected sequence, frame and element, each editable
+//! through `edit::inspector` commands (a drag is one undo step). A value the document refuses
+//! is not applied and its message goes to the status bar; a field the file's format cannot
+//! hold is shown disabled with the reason as its hover text.
+//!
+//! Reading order: [`show`], the sequence section, the frame section here; the element section
+//! in [`super::inspector_element`]; the widgets in [`super::inspector_widgets`]; which fields a
+//! format holds in [`super::inspector_support`].
 
+use super::inspector_element::element_section;
+use super::inspector_support::{Field, Support};
+use super::inspector_widgets::{Edits, check, choice_row, field, number, text_row};
 use super::workspace::{OpenDocument, trim_float};
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
-use crate::edit::{Command, Gesture};
-use crate::model::{
-    BlendMode, BoxScope, ElementKind, EndBehavior, FrameDuration, GraphicSource, Origin, Shape,
-};
-
-/// An edit asked for in the inspector, applied after painting.
-struct Edit {
-    command: Box<dyn Command>,
-    /// True when the change starts a new undo step (a new drag or a typed value).
-    new_step: bool,
-}
-
-/// Whether a widget's change starts a new undo step: a click or typed value always does, a
-/// drag only when it starts.
-fn starts_step(response: &egui::Response) -> bool {
-    !response.dragged() || response.drag_started()
-}
-
-fn field(ui: &mut egui::Ui, name: &str, value: impl Into<String>) {
-    ui.label(name);
-    ui.label(value.into());
-    ui.end_row();
-}
+use crate::edit::timeline::SetDurations;
+use crate::edit::{Gesture, Transaction};
+use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
 
 /// Paints the inspector; clicking an element in the list selects it. Returns the message of an
 /// edit the document refused.
@@ -35,18 +23,19 @@ pub fn show(
     open: &mut OpenDocument,
     gesture: &mut Option<Gesture>,
 ) -> Option<String> {
-    let mut edits = Vec::new();
+    let mut edits = Edits::default();
+    let support = Support::of(open.format_id());
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            sequence_section(ui, open, &mut edits);
-            if let Some(id) = frame_section(ui, open, &mut edits) {
+            sequence_section(ui, open, &support, &mut edits);
+            if let Some(id) = frame_section(ui, open, &support, &mut edits) {
                 open.selected_element = Some(id);
             }
-            element_section(ui, open);
+            element_section(ui, open, &support, &mut edits);
         });
     let mut refusal = None;
-    for edit in edits {
+    for edit in edits.0 {
         if edit.new_step || gesture.is_none() {
             *gesture = Some(open.new_gesture());
         }
@@ -57,11 +46,19 @@ pub fn show(
     refusal
 }
 
-fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, edits: &mut Vec<Edit>) {
+fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {
+    SetSequenceField {
+        sequence: sequence.id,
+        field,
+    }
+}
+
+fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, edits: &mut Edits) {
     let Some(sequence) = open.sequence() else {
         ui.weak("No sequence selected.");
         return;
     };
+    let document = open.session.document();
     egui::CollapsingHeader::new("Sequence")
         .default_open(true)
         .show(ui, |ui| {
@@ -69,10 +66,12 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, edits: &mut Vec<Edit
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
-                    field(ui, "Name", &sequence.name);
-                    let path: Vec<String> = open
-                        .session
-                        .document()
+                    if let Some(name) =
+                        text_row(ui, "Name", sequence.id, &sequence.name, false, None)
+                    {
+                        edits.push_typed(set_sequence(sequence, SequenceField::Name(name)));
+                    }
+                    let path: Vec<String> = document
                         .group_path(sequence.id)
                         .iter()
                         .skip(1)
@@ -96,51 +95,176 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, edits: &mut Vec<Edit
                             .map_or(0, |d| d.frames.len())
                             .to_string(),
                     );
-                    let loop_label = ui.label("Loop");
-                    ui.horizontal(|ui| {
-                        let mut loops = sequence.loop_point.is_some();
-                        let mut target = sequence.loop_point.unwrap_or(0);
-                        let check = ui.checkbox(&mut loops, "back to frame");
-                        // Not clamped to the frames: a value past the end is refused by the
-                        // document, with a message, rather than silently corrected.
-                        let value = ui
-                            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
-                            .labelled_by(loop_label.id);
-                        if check.changed() || value.changed() {
-                            let field = SequenceField::LoopPoint(loops.then_some(target));
-                            edits.push(Edit {
-                                command: Box::new(SetSequenceField {
-                                    sequence: sequence.id,
-                                    field,
-                                }),
-                                new_step: check.changed() || starts_step(&value),
-                            });
-                        }
-                    });
-                    ui.end_row();
-                    field(
+                    loop_row(ui, sequence, edits);
+                    let disappear = support.why_not(Field::Disappear);
+                    let ends = [
+                        (
+                            EndBehavior::HoldLastFrame,
+                            "hold the last frame".to_string(),
+                        ),
+                        (EndBehavior::Disappear, "disappear".to_string()),
+                    ];
+                    if let Some((on_end, response)) = choice_row(
                         ui,
                         "At the end",
-                        match sequence.on_end {
-                            EndBehavior::HoldLastFrame => "hold the last frame",
-                            EndBehavior::Disappear => "disappear",
-                        },
+                        sequence.id,
+                        &sequence.on_end,
+                        &ends,
+                        disappear.as_deref(),
+                    ) {
+                        edits.push(
+                            set_sequence(sequence, SequenceField::OnEnd(on_end)),
+                            &response,
+                        );
+                    }
+                    let mut follow_ups = vec![(None, "none".to_string())];
+                    follow_ups.extend(
+                        document
+                            .sequences()
+                            .iter()
+                            .map(|s| (Some(s.name.clone()), s.name.clone())),
                     );
-                    field(
+                    if let Some((follow_up, response)) = choice_row(
                         ui,
                         "Follow-up",
-                        sequence.follow_up.clone().unwrap_or_else(|| "none".into()),
-                    );
-                    let rate = match (sequence.frame_rate, open.session.document().frame_rate) {
-                        (Some(r), _) => format!("{r} fps (own)"),
-                        (None, Some(r)) => format!("{r} fps (set)"),
-                        (None, None) => "—".to_string(),
-                    };
-                    field(ui, "Frame rate", rate);
-                    let default = open.session.document().default_sequence == Some(sequence.id);
+                        sequence.id,
+                        &sequence.follow_up,
+                        &follow_ups,
+                        support.why_not(Field::FollowUp).as_deref(),
+                    ) {
+                        let field = SequenceField::FollowUp(follow_up);
+                        edits.push(set_sequence(sequence, field), &response);
+                    }
+                    frame_rate_row(ui, open, sequence, support, edits);
+                    if !support.holds(Field::FrameDuration) {
+                        delay_row(ui, open, sequence, edits);
+                    }
+                    let default = document.default_sequence == Some(sequence.id);
                     field(ui, "Default", if default { "yes" } else { "no" });
                 });
         });
+}
+
+fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
+    let loop_label = ui.label("Loop");
+    ui.horizontal(|ui| {
+        let mut loops = sequence.loop_point.is_some();
+        let mut target = sequence.loop_point.unwrap_or(0);
+        let check = ui.checkbox(&mut loops, "back to frame");
+        // Not clamped to the frames: a value past the end is refused by the document, with a
+        // message, rather than silently corrected.
+        let value = ui
+            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
+            .labelled_by(loop_label.id);
+        if check.changed() || value.changed() {
+            let field = SequenceField::LoopPoint(loops.then_some(target));
+            let response = if check.changed() { &check } else { &value };
+            edits.push(set_sequence(sequence, field), response);
+        }
+    });
+    ui.end_row();
+}
+
+/// The sequence's own frame rate (for hold-based durations), or the set's.
+fn frame_rate_row(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    sequence: &Sequence,
+    support: &Support,
+    edits: &mut Edits,
+) {
+    let why_not = support.why_not(Field::SequenceFrameRate);
+    let label = ui.label("Frame rate");
+    ui.horizontal(|ui| {
+        let set_rate = open.session.document().frame_rate;
+        let own = sequence.frame_rate.is_some();
+        if let Some((own, response)) = check(ui, "own", own, why_not.as_deref()) {
+            let rate = own.then(|| sequence.frame_rate.or(set_rate).unwrap_or(60).max(1));
+            edits.push(
+                set_sequence(sequence, SequenceField::FrameRate(rate)),
+                &response,
+            );
+        }
+        match sequence.frame_rate {
+            Some(rate) => {
+                if let Some((rate, response)) = number(
+                    ui,
+                    label.id,
+                    rate,
+                    |d| d.range(1..=1000).suffix(" fps"),
+                    why_not.as_deref(),
+                ) {
+                    let field = SequenceField::FrameRate(Some(rate));
+                    edits.push(set_sequence(sequence, field), &response);
+                }
+            }
+            None => {
+                ui.weak(match set_rate {
+                    Some(r) => format!("{r} fps (the set's)"),
+                    None => "—".to_string(),
+                });
+            }
+        }
+    });
+    ui.end_row();
+}
+
+/// One delay for every frame of the sequence, for formats that keep one per animation
+/// (Solarus `frame_delay`: 0 shows the first frame forever).
+fn delay_row(ui: &mut egui::Ui, open: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
+    let document = open.session.document();
+    let first = sequence
+        .directions
+        .iter()
+        .flat_map(|d| d.frames.first())
+        .find_map(|id| document.frame(*id))
+        .map(|f| f.duration);
+    let Some(current) = first else {
+        return;
+    };
+    let label = ui.label("Frame delay");
+    ui.horizontal(|ui| {
+        let changed = match current {
+            FrameDuration::Forever | FrameDuration::Millis(_) => {
+                let ms = match current {
+                    FrameDuration::Millis(ms) => ms,
+                    _ => 0,
+                };
+                number(
+                    ui,
+                    label.id,
+                    ms,
+                    |d| d.range(0..=600_000).suffix(" ms"),
+                    None,
+                )
+                .map(|(ms, r)| {
+                    let duration = if ms == 0 {
+                        FrameDuration::Forever
+                    } else {
+                        FrameDuration::Millis(ms)
+                    };
+                    (duration, r)
+                })
+            }
+            other => duration_editor(ui, label.id, other),
+        };
+        if current == FrameDuration::Forever {
+            ui.weak("0 = the first frame stays");
+        }
+        if let Some((duration, response)) = changed {
+            let mut all = Transaction::new(format!("Set delay to {duration}"));
+            for (d, direction) in sequence.directions.iter().enumerate() {
+                all.push(SetDurations {
+                    sequence: sequence.id,
+                    direction: d,
+                    positions: (0..direction.frames.len()).collect(),
+                    duration,
+                });
+            }
+            edits.push(all, &response);
+        }
+    });
+    ui.end_row();
 }
 
 fn duration_text(duration: FrameDuration, rate: u32) -> String {
@@ -156,11 +280,17 @@ fn duration_text(duration: FrameDuration, rate: u32) -> String {
 fn frame_section(
     ui: &mut egui::Ui,
     open: &OpenDocument,
-    edits: &mut Vec<Edit>,
+    support: &Support,
+    edits: &mut Edits,
 ) -> Option<crate::model::ElementId> {
     let frame = open.frame()?;
+    let frame_id = open.player.frame_id(open.session.document())?;
     let mut chosen = None;
     let index = open.player.frame_index();
+    let set = |field| SetFrameField {
+        frame: frame_id,
+        field,
+    };
     egui::CollapsingHeader::new(format!("Frame {index}"))
         .default_open(true)
         .show(ui, |ui| {
@@ -168,56 +298,26 @@ fn frame_section(
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
-                    if let Some(id) = open.player.frame_id(open.session.document()) {
-                        field(ui, "Id", id.to_string());
-                    }
-                    let mut duration = duration_text(frame.duration, open.frame_rate());
-                    if frame.duration.is_zero() {
-                        duration.push_str(" — skipped in playback");
-                    }
-                    let duration_label = ui.label("Duration");
-                    ui.horizontal(|ui| {
-                        if let Some(response) = duration_editor(ui, frame.duration, |d| {
-                            let Some(frame) = open.player.frame_id(open.session.document()) else {
-                                return;
-                            };
-                            let field = FrameField::Duration(d);
-                            edits.push(Edit {
-                                command: Box::new(SetFrameField { frame, field }),
-                                new_step: false,
-                            });
-                        }) {
-                            let response = response.labelled_by(duration_label.id);
-                            if let Some(edit) = edits.last_mut() {
-                                edit.new_step = starts_step(&response);
-                            }
-                        }
-                        ui.weak(duration);
+                    field(ui, "Id", frame_id.to_string());
+                    duration_row(ui, open, frame.duration, support, &mut |d, r| {
+                        edits.push(set(FrameField::Duration(d)), r)
                     });
-                    ui.end_row();
-                    field(ui, "Label", &frame.label);
-                    field(ui, "Triggers", &frame.triggers);
-                    field(ui, "Notes", &frame.notes);
-                    let i = frame.interpolation;
-                    let flags: Vec<&str> = [
-                        (i.offset, "offset"),
-                        (i.blend, "blend"),
-                        (i.scale, "scale"),
-                        (i.angle, "angle"),
-                    ]
-                    .iter()
-                    .filter(|(on, _)| *on)
-                    .map(|(_, n)| *n)
-                    .collect();
-                    field(
-                        ui,
-                        "Interpolate",
-                        if flags.is_empty() {
-                            "none".to_string()
-                        } else {
-                            flags.join(", ")
-                        },
-                    );
+                    let text = support.why_not(Field::FrameText);
+                    let text = text.as_deref();
+                    if let Some(t) = text_row(ui, "Label", frame_id, &frame.label, false, text) {
+                        edits.push_typed(set(FrameField::Label(t)));
+                    }
+                    if let Some(t) =
+                        text_row(ui, "Triggers", frame_id, &frame.triggers, false, text)
+                    {
+                        edits.push_typed(set(FrameField::Triggers(t)));
+                    }
+                    if let Some(t) = text_row(ui, "Notes", frame_id, &frame.notes, true, text) {
+                        edits.push_typed(set(FrameField::Notes(t)));
+                    }
+                    interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
+                        edits.push(set(FrameField::Interpolation(i)), r)
+                    });
                     for decl in &frame.box_declarations {
                         let scope = match decl.scope {
                             BoxScope::ThisFrame => "this frame",
@@ -250,174 +350,142 @@ fn frame_section(
     chosen
 }
 
-fn element_section(ui: &mut egui::Ui, open: &OpenDocument) {
-    let Some(selected) = open.selected_element else {
-        return;
-    };
-    let Some(element) = open
-        .frame()
-        .and_then(|f| f.elements.iter().find(|e| e.id == selected))
-    else {
-        return;
-    };
-    let px = |v: crate::model::Fx| trim_float(v.to_f64(), 4);
-    egui::CollapsingHeader::new("Element")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("element fields")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| {
-                    field(ui, "Id", element.id.to_string());
-                    field(ui, "Name", &element.name);
-                    match &element.kind {
-                        ElementKind::Graphic(g) => {
-                            let source = match &g.source {
-                                GraphicSource::Slice(id) => format!("slice {id}"),
-                                GraphicSource::Image(id) => format!("image {id}"),
-                                GraphicSource::SffSprite { group, image, .. } if *group < 0 => {
-                                    format!("blank sprite ({group}, {image})")
-                                }
-                                GraphicSource::SffSprite { group, image, .. } => {
-                                    format!("sprite {group}, {image}")
-                                }
-                            };
-                            field(ui, "Kind", "graphic");
-                            field(ui, "Source", source);
-                            if let Some(image) = open.session.document().source_image(&g.source) {
-                                field(ui, "Image", &image.path);
-                            }
-                            field(
-                                ui,
-                                "Position",
-                                format!("{}, {}", px(g.position.x), px(g.position.y)),
-                            );
-                            field(
-                                ui,
-                                "Origin",
-                                match g.origin {
-                                    Origin::At(p) => format!("{}, {}", px(p.x), px(p.y)),
-                                    Origin::SourceAxis => "the sprite's own axis".to_string(),
-                                },
-                            );
-                            field(
-                                ui,
-                                "Flip",
-                                match (g.flip_h, g.flip_v) {
-                                    (false, false) => "none",
-                                    (true, false) => "horizontal",
-                                    (false, true) => "vertical",
-                                    (true, true) => "both",
-                                },
-                            );
-                            field(ui, "Rotation", format!("{}°", trim_float(g.rotation, 3)));
-                            field(
-                                ui,
-                                "Scale",
-                                format!(
-                                    "{} × {}",
-                                    trim_float(g.scale_x, 4),
-                                    trim_float(g.scale_y, 4)
-                                ),
-                            );
-                            field(
-                                ui,
-                                "Opacity",
-                                format!("{}%", trim_float(g.opacity as f64 * 100.0 / 65535.0, 1)),
-                            );
-                            field(
-                                ui,
-                                "Blend",
-                                match g.blend {
-                                    BlendMode::Normal => "normal".to_string(),
-                                    BlendMode::Add {
-                                        source,
-                                        destination,
-                                    } => format!(
-                                        "add (source {source}/256, destination {destination}/256)"
-                                    ),
-                                    BlendMode::Subtract => "subtract".to_string(),
-                                },
-                            );
-                        }
-                        ElementKind::Point(p) => {
-                            field(ui, "Kind", "attachment point");
-                            field(ui, "Point id", p.point_id.to_string());
-                            field(
-                                ui,
-                                "Position",
-                                format!("{}, {}", px(p.position.x), px(p.position.y)),
-                            );
-                            field(ui, "Angle", format!("{}°", trim_float(p.rotation, 3)));
-                            field(
-                                ui,
-                                "Scale",
-                                format!(
-                                    "{} × {}",
-                                    trim_float(p.scale_x, 4),
-                                    trim_float(p.scale_y, 4)
-                                ),
-                            );
-                            field(ui, "Flip", format!("h: {}, v: {}", p.flip_h, p.flip_v));
-                            field(
-                                ui,
-                                "Opacity",
-                                format!("{}%", trim_float(p.opacity as f64 * 100.0 / 65535.0, 1)),
-                            );
-                        }
-                        ElementKind::Box(b) => {
-                            field(ui, "Kind", "collision box");
-                            field(ui, "Class", b.class.label());
-                            field(ui, "Box id", b.box_id.to_string());
-                            match &b.shape {
-                                Shape::Rect {
-                                    x,
-                                    y,
-                                    width,
-                                    height,
-                                    rotation,
-                                } => {
-                                    field(ui, "Shape", "rectangle");
-                                    field(ui, "Left, top", format!("{}, {}", px(*x), px(*y)));
-                                    field(ui, "Size", format!("{} × {}", px(*width), px(*height)));
-                                    field(ui, "Rotation", format!("{}°", trim_float(*rotation, 3)));
-                                }
-                                Shape::Circle { center, radius } => {
-                                    field(ui, "Shape", "circle");
-                                    field(
-                                        ui,
-                                        "Centre",
-                                        format!("{}, {}", px(center.x), px(center.y)),
-                                    );
-                                    field(ui, "Radius", px(*radius));
-                                }
-                            }
-                        }
-                    }
-                });
-        });
+fn duration_row(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    duration: FrameDuration,
+    support: &Support,
+    changed: &mut dyn FnMut(FrameDuration, &egui::Response),
+) {
+    let label = ui.label("Duration");
+    let why_not = support.why_not(Field::FrameDuration);
+    ui.horizontal(|ui| {
+        let mut forever = duration == FrameDuration::Forever;
+        if why_not.is_none() {
+            if let Some((d, r)) = duration_editor_enabled(ui, label.id, duration) {
+                changed(d, &r);
+            }
+            // Back from "forever", the frame takes the unit the document counts in.
+            let finite = unit_of(open).map(|unit| unit(1));
+            let toggle = ui.add_enabled(
+                forever || finite.is_some(),
+                egui::Checkbox::new(&mut forever, "forever"),
+            );
+            if toggle.changed() {
+                match (forever, finite) {
+                    (true, _) => changed(FrameDuration::Forever, &toggle),
+                    (false, Some(d)) => changed(d, &toggle),
+                    (false, None) => {}
+                }
+            }
+        } else {
+            let why = why_not.as_deref().unwrap_or_default();
+            ui.add_enabled(false, egui::Label::new(duration.to_string()))
+                .on_disabled_hover_text(why);
+        }
+        let mut text = duration_text(duration, open.frame_rate());
+        if duration.is_zero() {
+            text.push_str(" — skipped in playback");
+        }
+        ui.weak(text);
+    });
+    ui.end_row();
 }
 
-/// A number field for durations counted in whole units (ticks, milliseconds, holds); other
-/// durations are shown only. Calls `changed` with the new duration.
+fn duration_editor_enabled(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    duration: FrameDuration,
+) -> Option<(FrameDuration, egui::Response)> {
+    if duration == FrameDuration::Forever {
+        return None;
+    }
+    duration_editor(ui, label, duration)
+}
+
+/// The unit the document counts durations in, from any frame that is not shown forever.
+fn unit_of(open: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
+    let found = open
+        .session
+        .document()
+        .frames
+        .values()
+        .map(|f| f.duration)
+        .find(|d| *d != FrameDuration::Forever)?;
+    Some(match found {
+        FrameDuration::Millis(_) => FrameDuration::Millis,
+        FrameDuration::Ticks(_) => FrameDuration::Ticks,
+        FrameDuration::Holds(_) => FrameDuration::Holds,
+        FrameDuration::Seconds { .. } => |ms| FrameDuration::Seconds {
+            nanos: u64::from(ms) * 1_000_000,
+        },
+        FrameDuration::Forever => return None,
+    })
+}
+
+/// A number field for a duration in its own unit (ticks, milliseconds, holds, or seconds shown
+/// in milliseconds exact to the nanosecond).
 fn duration_editor(
     ui: &mut egui::Ui,
+    label: egui::Id,
     duration: FrameDuration,
-    mut changed: impl FnMut(FrameDuration),
-) -> Option<egui::Response> {
-    let (mut value, unit, make): (u32, &str, fn(u32) -> FrameDuration) = match duration {
+) -> Option<(FrameDuration, egui::Response)> {
+    let (value, unit, make): (u32, &str, fn(u32) -> FrameDuration) = match duration {
         FrameDuration::Ticks(t) => (t, "ticks", FrameDuration::Ticks),
         FrameDuration::Millis(m) => (m, "ms", FrameDuration::Millis),
         FrameDuration::Holds(h) => (h, "holds", FrameDuration::Holds),
-        _ => return None,
+        FrameDuration::Seconds { nanos } => {
+            let ms = nanos as f64 / 1_000_000.0;
+            return number(
+                ui,
+                label,
+                ms,
+                |d| d.range(0.0..=3_600_000.0).max_decimals(6).suffix(" ms"),
+                None,
+            )
+            .map(|(ms, r)| {
+                let nanos = (ms * 1_000_000.0).round().max(0.0) as u64;
+                (FrameDuration::Seconds { nanos }, r)
+            });
+        }
+        FrameDuration::Forever => return None,
     };
-    let response = ui.add(
-        egui::DragValue::new(&mut value)
-            .range(0..=u32::MAX)
-            .suffix(format!(" {unit}")),
-    );
-    if response.changed() {
-        changed(make(value));
-    }
-    Some(response)
+    number(
+        ui,
+        label,
+        value,
+        |d| d.range(0..=u32::MAX).suffix(format!(" {unit}")),
+        None,
+    )
+    .map(|(v, r)| (make(v), r))
+}
+
+/// Reaches one interpolation flag.
+type FlagOf = fn(&mut Interpolation) -> &mut bool;
+
+fn interpolation_row(
+    ui: &mut egui::Ui,
+    flags: Interpolation,
+    support: &Support,
+    changed: &mut dyn FnMut(Interpolation, &egui::Response),
+) {
+    ui.label("Interpolate");
+    let why_not = support.why_not(Field::Interpolation);
+    ui.horizontal_wrapped(|ui| {
+        let mut next = flags;
+        let boxes: [(&str, FlagOf); 4] = [
+            ("offset", |i| &mut i.offset),
+            ("blend", |i| &mut i.blend),
+            ("scale", |i| &mut i.scale),
+            ("angle", |i| &mut i.angle),
+        ];
+        for (name, flag) in boxes {
+            let current = *flag(&mut next);
+            if let Some((on, response)) = check(ui, name, current, why_not.as_deref()) {
+                *flag(&mut next) = on;
+                changed(next, &response);
+            }
+        }
+    });
+    ui.end_row();
 }

@@ -75,6 +75,7 @@ pub fn show(
             item(ui, UICommand::OpenDemo, &mut actions);
             ui.separator();
             item(ui, UICommand::Save, &mut actions);
+            item(ui, UICommand::SaveAs, &mut actions);
             ui.separator();
             item(ui, UICommand::Quit, &mut actions);
         });

@@ -13,11 +13,16 @@ pub mod diagnostics;
 pub mod dialogs;
 pub mod frame_textures;
 pub mod inspector;
+pub mod inspector_element;
+pub mod inspector_support;
+pub mod inspector_widgets;
 pub mod loader;
 pub mod menus;
 pub mod overlay;
+pub mod save_as;
 pub mod settings;
 pub mod sheet;
+pub mod sheet_draw;
 pub mod status_bar;
 pub mod timeline;
 pub mod timeline_edit;
@@ -108,6 +113,8 @@ pub struct SpratApp {
     pub canvas: canvas::CanvasState,
     /// The source-sheet view.
     pub sheet: sheet::SheetState,
+    /// The Save As window and the report of a failed save.
+    pub save_as: save_as::SaveAsState,
     /// Image files and SFF sprites, decoded once.
     pub pixels: ImageStore,
     /// Rendered frames on the GPU.
@@ -153,6 +160,7 @@ impl SpratApp {
             canvas: canvas::CanvasState::default(),
             pixels: ImageStore::new(),
             sheet: sheet::SheetState::default(),
+            save_as: save_as::SaveAsState::default(),
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
             show_shortcuts: false,
@@ -294,18 +302,26 @@ impl SpratApp {
     }
 
     /// Saves the document in its own format, to its own file; a failure leaves the file and
-    /// the edits as they were and says why.
+    /// the edits as they were and says why, in the status bar and in a window. A document with
+    /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
         let Some(open) = self.open.as_mut() else {
             return;
         };
+        let writable = open.session.format().capabilities().write;
+        if open.path().is_none() || !writable {
+            self.save_as.start(open);
+            return;
+        }
         match open.session.save(Some(&self.pixels)) {
             Ok(report) => {
                 open.revision += 1;
-                let text = format!("Saved {}", report.path.display());
-                self.say(Severity::Info, text);
+                self.say(Severity::Info, save_as::saved_text(&report));
             }
-            Err(error) => self.say(Severity::Error, format!("Not saved: {error}")),
+            Err(error) => {
+                self.save_as.failed(error.to_string());
+                self.say(Severity::Error, format!("Not saved: {error}"));
+            }
         }
     }
 
@@ -337,6 +353,11 @@ impl SpratApp {
             }
             UICommand::OpenDemo => self.open_demo(),
             UICommand::Save => self.save(),
+            UICommand::SaveAs => {
+                if let Some(open) = self.open.as_ref() {
+                    self.save_as.start(open);
+                }
+            }
             UICommand::Undo => {
                 if let Some(open) = self.open.as_mut()
                     && !open.undo()
@@ -861,7 +882,7 @@ impl eframe::App for SpratApp {
             let settings = &mut self.settings;
             let sheet = &mut self.sheet;
             let centre = &mut self.centre;
-            egui::CentralPanel::no_frame().show(ui, |ui| {
+            let sheet_said = egui::CentralPanel::no_frame().show(ui, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 if settings.layout.sheet {
@@ -873,10 +894,16 @@ impl eframe::App for SpratApp {
                     *centre = CentreTab::Canvas;
                 }
                 match centre {
-                    CentreTab::Canvas => canvas::show(ui, canvas, settings, open, &mut pictures),
+                    CentreTab::Canvas => {
+                        canvas::show(ui, canvas, settings, open, &mut pictures);
+                        None
+                    }
                     CentreTab::Sheet => sheet::show(ui, sheet, open, pictures.pixels),
                 }
             });
+            if let Some((severity, text)) = sheet_said.inner {
+                self.say(severity, text);
+            }
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.centered_and_justified(|ui| {
@@ -891,6 +918,15 @@ impl eframe::App for SpratApp {
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
+        if let Some((severity, text)) = save_as::show(
+            &ctx,
+            &mut self.save_as,
+            self.open.as_mut(),
+            self.dialogs.as_mut(),
+            &self.pixels,
+        ) {
+            self.say(severity, text);
+        }
         self.confirm_discard_window(&ctx);
         self.tick_session(&ctx);
         self.recovery_window(&ctx);

@@ -1,8 +1,12 @@
 //! The source-sheet view: a source image with every slice cut from it outlined and the slices
-//! the current frame uses highlighted.
+//! the current frame uses highlighted. Frames and whole directions are drawn on it with the
+//! tools of [`super::sheet_draw`].
 
+use super::inspector_support::{Field, Support};
+use super::sheet_draw::SheetDraw;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
+use crate::formats::Severity;
 use crate::model::{GraphicSource, ImageId, ImageKind};
 use egui::{
     Color32, ColorImage, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2,
@@ -16,6 +20,10 @@ pub struct SheetState {
     pub chosen: Option<ImageId>,
     /// Zoom; `None` = fit the panel.
     pub zoom: Option<f32>,
+    /// The drawing tools.
+    pub draw: SheetDraw,
+    /// Where the image was last drawn on screen and at what scale (screen points per pixel).
+    pub image_rect: Option<(Rect, f32)>,
     texture: Option<(PathBuf, u64, TextureHandle)>,
 }
 
@@ -24,6 +32,7 @@ impl SheetState {
     pub fn reset(&mut self) {
         self.chosen = None;
         self.texture = None;
+        self.image_rect = None;
     }
 }
 
@@ -39,12 +48,41 @@ fn current_image(open: &OpenDocument) -> Option<ImageId> {
         })
 }
 
-/// Paints the sheet view.
-pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixels: &ImageStore) {
+/// Paints the sheet view and carries out what was drawn on it; returns a message for the
+/// status bar (a refused drawing, a detected grid).
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut SheetState,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+) -> Option<(Severity, String)> {
+    let (said, command) = paint(ui, state, open, pixels);
+    let Some(command) = command else {
+        return said;
+    };
+    let gesture = open.new_gesture();
+    Some(match open.apply(command.as_ref(), Some(gesture)) {
+        Ok(()) => (Severity::Info, command.label()),
+        Err(message) => (Severity::Warning, format!("Not changed: {message}")),
+    })
+}
+
+type Painted = (
+    Option<(Severity, String)>,
+    Option<Box<dyn crate::edit::Command>>,
+);
+
+fn paint(
+    ui: &mut egui::Ui,
+    state: &mut SheetState,
+    open: &OpenDocument,
+    pixels: &ImageStore,
+) -> Painted {
+    let none: Painted = (None, None);
     let document = open.session.document();
     if document.images.is_empty() {
         ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
-        return;
+        return none;
     }
     let shown = state
         .chosen
@@ -89,11 +127,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
         }
     });
     let Some(image) = document.image(shown) else {
-        return;
+        return none;
     };
     if matches!(image.kind, ImageKind::Sff { .. }) {
         ui.label("An SFF archive holds separate sprites rather than a sheet; the canvas shows the sprite each frame uses.");
-        return;
+        return none;
     }
     let Some(path) = ImageStore::file_of(image).map(|p| p.to_path_buf()) else {
         ui.label(match &image.kind {
@@ -102,15 +140,20 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
             }
             _ => "The image file was not found beside the document.",
         });
-        return;
+        return none;
     };
     let pixels_of_sheet = match pixels.image(&path) {
         Ok(p) => p,
         Err(e) => {
             ui.colored_label(Color32::from_rgb(235, 80, 80), e.to_string());
-            return;
+            return none;
         }
     };
+    let no_directions = Support::of(open.format_id()).why_not(Field::Directions);
+    let said = state
+        .draw
+        .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
+        .map(|text| (Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {
@@ -125,7 +168,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
         state.texture = Some((path.clone(), generation, texture));
     }
     let Some((_, _, texture)) = &state.texture else {
-        return;
+        return (said, None);
     };
     let image_size = vec2(
         pixels_of_sheet.width() as f32,
@@ -143,14 +186,18 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
                 .collect()
         })
         .unwrap_or_default();
-    egui::ScrollArea::both()
+    let draw = &mut state.draw;
+    let mut image_rect = None;
+    let command = egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let scale = state.zoom.unwrap_or_else(|| {
                 let room = ui.available_size();
                 (room.x / image_size.x).min(room.y / image_size.y).max(0.05)
             });
-            let (rect, response) = ui.allocate_exact_size(image_size * scale, Sense::hover());
+            let (rect, response) =
+                ui.allocate_exact_size(image_size * scale, Sense::click_and_drag());
+            image_rect = Some((rect, scale));
             let painter = ui.painter_at(rect);
             painter.rect_filled(rect, 0.0, Color32::from_gray(60));
             painter.image(
@@ -175,9 +222,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut SheetState, open: &OpenDocument, pixe
                 };
                 painter.rect_stroke(r, 0.0, stroke, StrokeKind::Outside);
             }
+            let command = draw.interact(&response, &painter, rect, scale, open, shown);
             if let Some(pos) = response.hover_pos() {
                 let p = (pos - rect.min) / scale;
                 response.on_hover_text(format!("{}, {}", p.x.floor(), p.y.floor()));
             }
-        });
+            command
+        })
+        .inner;
+    state.image_rect = image_rect;
+    (said, command)
 }

@@ -1,0 +1,154 @@
+//! Which inspector fields the open file's format can hold. A field the format cannot write is
+//! shown disabled, with a hover text saying why, instead of letting an edit vanish on save.
+//!
+//! Most answers come from the format's [`Capabilities`]; the few fields no capability covers
+//! (follow-ups, per-sequence frame rates, interpolation, disappearing at the end) are listed per
+//! format id here, from what each writer reports as lost.
+
+use crate::formats::{Capabilities, Format, registry};
+
+/// An inspector field whose support depends on the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// A sequence's follow-up.
+    FollowUp,
+    /// A sequence's own frame rate.
+    SequenceFrameRate,
+    /// A sequence disappearing after its last frame.
+    Disappear,
+    /// One frame's own duration (rather than one delay for the whole sequence).
+    FrameDuration,
+    /// A frame's label, triggers and notes.
+    FrameText,
+    /// A frame's interpolation flags.
+    Interpolation,
+    /// Rotation, scale and opacity of graphics and points.
+    Transforms,
+    /// A graphic's blend mode.
+    Blending,
+    /// A box's rotation.
+    BoxRotation,
+    /// A circular box.
+    Circles,
+    /// Sub-pixel positions.
+    Subpixel,
+    /// More than one direction per sequence.
+    Directions,
+}
+
+/// What a format can hold, for the inspector.
+#[derive(Clone, Copy, Debug)]
+pub struct Support {
+    name: &'static str,
+    id: &'static str,
+    capabilities: Capabilities,
+}
+
+impl Support {
+    /// The support of the format with this id; an unknown id allows everything (the Sprat
+    /// project format holds the whole model).
+    pub fn of(format_id: &str) -> Support {
+        match registry().by_id(format_id) {
+            Some(format) => Support::of_format(format),
+            None => Support::of_format(&crate::formats::sprat::SpratFormat),
+        }
+    }
+
+    fn of_format(format: &'static dyn Format) -> Support {
+        Support {
+            name: format.name(),
+            id: format.id(),
+            capabilities: format.capabilities(),
+        }
+    }
+
+    /// Why this field cannot be edited in this format, or `None` when it can.
+    pub fn why_not(&self, field: Field) -> Option<String> {
+        let c = &self.capabilities;
+        let solarus = self.id.starts_with("solarus");
+        let mugen = self.id.starts_with("mugen");
+        let adl = self.id == "adl";
+        let holds = match field {
+            Field::FollowUp => !(solarus || mugen || adl),
+            Field::SequenceFrameRate => !(solarus || mugen || adl),
+            Field::Disappear => !mugen,
+            Field::FrameDuration => c.per_frame_durations,
+            Field::FrameText => c.frame_text,
+            Field::Interpolation => !(solarus || adl || self.id == "isprite"),
+            Field::Transforms => c.transforms,
+            Field::Blending => c.blending,
+            Field::BoxRotation => c.rotated_boxes,
+            Field::Circles => c.circles,
+            Field::Subpixel => c.subpixel,
+            Field::Directions => c.directions,
+        };
+        if holds {
+            return None;
+        }
+        let what = match field {
+            Field::FollowUp => "has no follow-up sequences",
+            Field::SequenceFrameRate => "has no frame rate per sequence",
+            Field::Disappear => "always holds the last frame",
+            Field::FrameDuration => "keeps one delay per animation (set it on the sequence)",
+            Field::FrameText => "has no frame labels, triggers or notes",
+            Field::Interpolation => "does not interpolate between frames",
+            Field::Transforms => "has no rotation, scale or opacity here",
+            Field::Blending => "has no blend modes",
+            Field::BoxRotation => "has no rotated boxes",
+            Field::Circles => "has no circular boxes",
+            Field::Subpixel => "keeps whole pixels only",
+            Field::Directions => "has one direction per sequence",
+        };
+        Some(format!("{} {what}.", self.name))
+    }
+
+    /// True when the field can be edited.
+    pub fn holds(&self, field: Field) -> bool {
+        self.why_not(field).is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solarus_keeps_one_delay_and_no_frame_text() {
+        let solarus = Support::of("solarus-lua");
+        assert!(!solarus.holds(Field::FrameDuration));
+        assert!(!solarus.holds(Field::FrameText));
+        assert!(!solarus.holds(Field::FollowUp));
+        let why = solarus.why_not(Field::FrameText).unwrap();
+        assert!(why.contains("labels"), "{why}");
+    }
+
+    #[test]
+    fn the_sprat_format_holds_everything() {
+        let sprat = Support::of("sprat");
+        for field in [
+            Field::FollowUp,
+            Field::SequenceFrameRate,
+            Field::Disappear,
+            Field::FrameDuration,
+            Field::FrameText,
+            Field::Interpolation,
+            Field::Transforms,
+            Field::Blending,
+            Field::BoxRotation,
+            Field::Circles,
+            Field::Subpixel,
+            Field::Directions,
+        ] {
+            assert!(sprat.holds(field), "{field:?}");
+        }
+    }
+
+    #[test]
+    fn air_interpolates_but_has_no_circles() {
+        let air = Support::of("mugen-air");
+        assert!(air.holds(Field::Interpolation));
+        assert!(!air.holds(Field::Circles));
+        assert!(!air.holds(Field::Disappear));
+        assert!(!air.holds(Field::Directions));
+    }
+}

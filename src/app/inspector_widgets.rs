@@ -1,0 +1,207 @@
+//! The inspector's editing widgets: each shows a field's value and says when the user changed
+//! it, and whether that change starts a new undo step. Fields the format cannot hold are shown
+//! disabled with the reason as their hover text.
+
+use crate::edit::Command;
+use crate::model::Fx;
+
+/// An edit asked for in the inspector, applied after painting.
+pub struct Edit {
+    /// The change.
+    pub command: Box<dyn Command>,
+    /// True when the change starts a new undo step (a new drag, a click or a typed value).
+    pub new_step: bool,
+}
+
+/// The edits one inspector pass asks for.
+#[derive(Default)]
+pub struct Edits(pub Vec<Edit>);
+
+impl Edits {
+    /// Asks for `command`; `response` decides whether it starts an undo step.
+    pub fn push(&mut self, command: impl Command + 'static, response: &egui::Response) {
+        self.0.push(Edit {
+            command: Box::new(command),
+            new_step: starts_step(response),
+        });
+    }
+
+    /// Asks for `command` from a typed value: always its own undo step.
+    pub fn push_typed(&mut self, command: impl Command + 'static) {
+        self.0.push(Edit {
+            command: Box::new(command),
+            new_step: true,
+        });
+    }
+}
+
+/// Whether a widget's change starts a new undo step: a click or typed value always does, a
+/// drag only when it starts.
+pub fn starts_step(response: &egui::Response) -> bool {
+    !response.dragged() || response.drag_started()
+}
+
+/// A read-only row.
+pub fn field(ui: &mut egui::Ui, name: &str, value: impl Into<String>) {
+    ui.label(name);
+    ui.label(value.into());
+    ui.end_row();
+}
+
+/// Gives a widget its disabled reason and its label.
+fn finish(response: egui::Response, label: egui::Id, why_not: Option<&str>) -> egui::Response {
+    let response = response.labelled_by(label);
+    match why_not {
+        Some(why) => response.on_disabled_hover_text(why),
+        None => response,
+    }
+}
+
+/// A text row that hands back its new text when the user presses Enter or leaves the field,
+/// so a half-typed name is never applied. `key` tells apart the objects it edits.
+pub fn text_row(
+    ui: &mut egui::Ui,
+    name: &str,
+    key: impl std::hash::Hash + std::fmt::Debug,
+    current: &str,
+    multiline: bool,
+    why_not: Option<&str>,
+) -> Option<String> {
+    let label = ui.label(name);
+    let id = ui.make_persistent_id((name, key));
+    let mut buffer = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| current.to_string());
+    let editor = if multiline {
+        egui::TextEdit::multiline(&mut buffer).desired_rows(2)
+    } else {
+        egui::TextEdit::singleline(&mut buffer)
+    };
+    let response = ui.add_enabled(why_not.is_none(), editor.id(id.with("edit")));
+    let response = finish(response, label.id, why_not);
+    ui.end_row();
+    if response.lost_focus() {
+        ui.data_mut(|d| d.remove::<String>(id));
+        return (buffer != current).then_some(buffer);
+    }
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, buffer));
+    } else {
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
+    None
+}
+
+/// A checkbox; hands back its new state when clicked.
+pub fn check(
+    ui: &mut egui::Ui,
+    text: &str,
+    current: bool,
+    why_not: Option<&str>,
+) -> Option<(bool, egui::Response)> {
+    let mut value = current;
+    let response = ui.add_enabled(why_not.is_none(), egui::Checkbox::new(&mut value, text));
+    let response = match why_not {
+        Some(why) => response.on_disabled_hover_text(why),
+        None => response,
+    };
+    response.changed().then_some((value, response))
+}
+
+/// A number widget for any `egui::emath::Numeric`, labelled by `label`.
+pub fn number<N: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    value: N,
+    configure: impl FnOnce(egui::DragValue<'_>) -> egui::DragValue<'_>,
+    why_not: Option<&str>,
+) -> Option<(N, egui::Response)> {
+    let mut value = value;
+    let response = ui.add_enabled(
+        why_not.is_none(),
+        configure(egui::DragValue::new(&mut value)),
+    );
+    let response = finish(response, label, why_not);
+    response.changed().then_some((value, response))
+}
+
+/// A position in pixels, exact to 1/256 px; whole pixels only when `whole`.
+pub fn pixels(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    value: Fx,
+    whole: bool,
+    why_not: Option<&str>,
+) -> Option<(Fx, egui::Response)> {
+    number(
+        ui,
+        label,
+        value.to_f64(),
+        |d| {
+            let d = d.speed(if whole { 1.0 } else { 0.25 }).suffix(" px");
+            if whole {
+                d.fixed_decimals(0)
+            } else {
+                d.max_decimals(4)
+            }
+        },
+        why_not,
+    )
+    .map(|(v, r)| {
+        let v = if whole { v.round() } else { v };
+        (Fx::from_f64(v), r)
+    })
+}
+
+/// A row of two pixel fields (x, y); hands back the new pair.
+pub fn pixel_pair_row(
+    ui: &mut egui::Ui,
+    name: &str,
+    (x, y): (Fx, Fx),
+    whole: bool,
+    why_not: Option<&str>,
+) -> Option<((Fx, Fx), egui::Response)> {
+    let label = ui.label(name);
+    let changed = ui
+        .horizontal(|ui| {
+            if let Some((x, r)) = pixels(ui, label.id, x, whole, why_not) {
+                return Some(((x, y), r));
+            }
+            pixels(ui, label.id, y, whole, why_not).map(|(y, r)| ((x, y), r))
+        })
+        .inner;
+    ui.end_row();
+    changed
+}
+
+/// A combo box row choosing among `options` (value, text); hands back the chosen value.
+pub fn choice_row<T: Clone + PartialEq>(
+    ui: &mut egui::Ui,
+    name: &str,
+    key: impl std::hash::Hash + std::fmt::Debug,
+    current: &T,
+    options: &[(T, String)],
+    why_not: Option<&str>,
+) -> Option<(T, egui::Response)> {
+    let label = ui.label(name);
+    let selected = options
+        .iter()
+        .find(|(v, _)| v == current)
+        .map(|(_, t)| t.clone())
+        .unwrap_or_default();
+    let mut chosen = None;
+    let inner = ui.add_enabled_ui(why_not.is_none(), |ui| {
+        egui::ComboBox::from_id_salt((name, key))
+            .selected_text(selected)
+            .show_ui(ui, |ui| {
+                for (value, text) in options {
+                    if ui.selectable_label(value == current, text).clicked() {
+                        chosen = Some(value.clone());
+                    }
+                }
+            })
+    });
+    let response = finish(inner.inner.response, label.id, why_not);
+    ui.end_row();
+    chosen.map(|c| (c, response))
+}

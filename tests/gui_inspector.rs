@@ -1,0 +1,282 @@
+//! The inspector through the real editor: a Solarus delay edited and saved changes only its own
+//! text, one field of each kind is edited and undone, a refused loop point leaves the document
+//! alone with a message, and fields the format cannot hold are disabled.
+#![cfg(feature = "gui")]
+
+mod common;
+mod gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::formats::{Format, WriteContext};
+use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
+use std::path::{Path, PathBuf};
+
+/// A fresh, empty folder for one test.
+fn temp_folder(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("sprat-gui-inspector-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// zsdx's hero tunic (Solarus 1.x Lua) copied into `sprites/hero/` of a fresh folder.
+fn tunic_copy(name: &str) -> PathBuf {
+    let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    let dir = temp_folder(name).join("sprites/hero");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tunic1.dat");
+    std::fs::copy(source, &path).unwrap();
+    path
+}
+
+/// The showcase set as a Sprat project in a fresh folder.
+fn showcase_file(name: &str) -> PathBuf {
+    let path = temp_folder(name).join("showcase.sprat");
+    let written = sprat::formats::sprat::SpratFormat
+        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
+        .unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    path
+}
+
+/// The editor with `path` opened through File > Open, showing `sequence`.
+fn editor_on(path: &Path, sequence: &str) -> Harness<'static, SpratApp> {
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..500 {
+        harness.step();
+        if harness.state().open.is_some() && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, sequence)
+        .click();
+    harness.run_steps(2);
+    harness
+}
+
+fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
+    harness.state().open.as_ref().unwrap().document()
+}
+
+fn status(harness: &Harness<'_, SpratApp>) -> String {
+    harness
+        .state()
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// The number field whose shown value is `value`.
+fn spin_showing<'a>(harness: &'a Harness<'_, SpratApp>, value: &str) -> egui_kittest::Node<'a> {
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value().is_some_and(|v| v == value))
+        .unwrap_or_else(|| panic!("no number field showing {value}"))
+}
+
+fn undo(harness: &mut Harness<'_, SpratApp>) {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
+    let path = tunic_copy("delay");
+    let before = std::fs::read_to_string(&path).unwrap();
+    let mut harness = editor_on(&path, "walking");
+
+    spin_showing(&harness, "100 ms").set_value_accesskit(120.0);
+    harness.run_steps(2);
+    let walking = document(&harness).sequence_by_name("walking").unwrap();
+    for direction in &walking.directions {
+        for frame in &direction.frames {
+            let frame = document(&harness).frame(*frame).unwrap();
+            assert_eq!(frame.duration, FrameDuration::Millis(120));
+        }
+    }
+    assert_eq!(
+        harness
+            .state()
+            .open
+            .as_ref()
+            .unwrap()
+            .session
+            .history()
+            .undo_label(),
+        Some("Set delay to 120 ms"),
+        "one undo step for the whole sequence"
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+
+    // Exactly the walking animation's `frame_delay = 100` became 120; every other byte stays.
+    let start = before.find("name = \"walking\",").unwrap();
+    let at = start + before[start..].find("frame_delay = 100,").unwrap();
+    let expected = format!(
+        "{}frame_delay = 120,{}",
+        &before[..at],
+        &before[at + "frame_delay = 100,".len()..]
+    );
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(after, expected);
+    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
+}
+
+#[test]
+fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() {
+    let path = tunic_copy("loop");
+    let mut harness = editor_on(&path, "walking");
+    let before = document(&harness).clone();
+    let revision = harness.state().open.as_ref().unwrap().revision;
+
+    // Walking loops on frame 0 of 8: frame 12 does not exist.
+    let loop_field = harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value().is_some_and(|v| v == "0"))
+        .expect("the loop frame field");
+    loop_field.set_value_accesskit(12.0);
+    harness.run_steps(2);
+    assert_eq!(document(&harness), &before);
+    assert_eq!(harness.state().open.as_ref().unwrap().revision, revision);
+    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+    let said = status(&harness);
+    assert!(said.starts_with("Not changed:"), "{said}");
+    assert!(said.contains("past the end"), "{said}");
+    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
+}
+
+#[test]
+fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
+    let path = tunic_copy("disabled");
+    let harness = editor_on(&path, "walking");
+    let field = harness.get_by_role_and_label(Role::TextInput, "Label");
+    assert!(
+        field.accesskit_node().is_disabled(),
+        "Solarus frames have no labels"
+    );
+    let follow_up = harness.get_by_role_and_label(Role::ComboBox, "Follow-up");
+    assert!(
+        follow_up.accesskit_node().is_disabled(),
+        "Solarus has no follow-ups"
+    );
+    let name = harness.get_by_role_and_label(Role::TextInput, "Name");
+    assert_eq!(name.value().as_deref(), Some("walking"));
+    assert!(!name.accesskit_node().is_disabled());
+    let support = sprat::app::inspector_support::Support::of("solarus-lua");
+    let why = support
+        .why_not(sprat::app::inspector_support::Field::FrameText)
+        .unwrap();
+    assert!(why.starts_with("Solarus 1.x sprite (Lua)"), "{why}");
+    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
+}
+
+#[test]
+fn one_field_of_each_kind_is_edited_and_undone() {
+    let path = showcase_file("kinds");
+    let mut harness = editor_on(&path, "punch");
+    let original = document(&harness).clone();
+    let punch = |h: &Harness<'_, SpratApp>| document(h).sequence_by_name("punch").unwrap().clone();
+    let first_frame = |h: &Harness<'_, SpratApp>| {
+        let id = punch(h).directions[0].frames[0];
+        document(h).frame(id).unwrap().clone()
+    };
+
+    // Text: the sequence name, applied on Enter.
+    harness
+        .get_by_role_and_label(Role::TextInput, "Name")
+        .focus();
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness
+        .get_by_role_and_label(Role::TextInput, "Name")
+        .type_text("jab");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert!(
+        document(&harness).sequence_by_name("jab").is_some(),
+        "renamed"
+    );
+    undo(&mut harness);
+    assert_eq!(punch(&harness).name, "punch");
+
+    // Frame text: the label.
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .type_text("wind-up");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(first_frame(&harness).label, "wind-up");
+    undo(&mut harness);
+    assert_eq!(first_frame(&harness).label, "");
+
+    // A choice: disappear at the end.
+    harness
+        .get_by_role_and_label(Role::ComboBox, "At the end")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("disappear").click();
+    harness.run_steps(2);
+    assert_eq!(punch(&harness).on_end, EndBehavior::Disappear);
+    undo(&mut harness);
+    assert_eq!(punch(&harness).on_end, EndBehavior::HoldLastFrame);
+
+    // A flag: interpolate the offset.
+    harness.get_by_label("offset").click();
+    harness.run_steps(2);
+    assert!(first_frame(&harness).interpolation.offset);
+    undo(&mut harness);
+    assert!(!first_frame(&harness).interpolation.offset);
+
+    // An element number: the hand point's id, after choosing the point in the element list.
+    harness.get_by_label("point “hand”").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Point id")
+        .set_value_accesskit(7.0);
+    harness.run_steps(2);
+    let hand = |h: &Harness<'_, SpratApp>| {
+        first_frame(h)
+            .elements
+            .iter()
+            .find_map(|e| match &e.kind {
+                ElementKind::Point(p) if e.name == "hand" => Some(p.point_id),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(hand(&harness), 7);
+    undo(&mut harness);
+    assert_eq!(hand(&harness), 0);
+
+    assert_eq!(document(&harness), &original, "everything undone");
+    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

@@ -1,0 +1,370 @@
+//! Saving through the real editor: Save As to another format shows each loss with its place and
+//! writes nothing until confirmed (cancel writes nothing), and a failed save keeps the file on
+//! disk and the edits in memory and says what happened in a window.
+//!
+//! Failures must happen for root too (tests may run as root, where `chmod` does not stop
+//! writes), so they use places no user can write: a path under `/proc` (the kernel refuses to
+//! create files there, whoever asks) for Save As, and for Ctrl+S the document's folder moved
+//! away with a plain file left in its place (a directory-shaped obstacle).
+#![cfg(feature = "gui")]
+
+mod common;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::formats::{ReadContext, registry};
+use sprat::model::FrameDuration;
+use std::path::{Path, PathBuf};
+
+/// zsdx's hero tunic (Solarus 1.x Lua) copied into `<fresh folder>/sprites/hero/`.
+fn tunic_copy(name: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("sprat-gui-save-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("sprites/hero");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tunic1.dat");
+    let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    std::fs::copy(source, &path).unwrap();
+    path
+}
+
+fn remove_copy(path: &Path) {
+    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
+}
+
+/// The editor on `path` (opened through File > Open) showing "walking"; `later` answers the
+/// following file dialogs.
+fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    for answer in later {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(answer.clone()));
+    }
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..500 {
+        harness.step();
+        if harness.state().open.is_some() && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "walking")
+        .click();
+    harness.run_steps(2);
+    harness
+}
+
+fn status(harness: &Harness<'_, SpratApp>) -> String {
+    harness
+        .state()
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+fn title(harness: &Harness<'_, SpratApp>) -> String {
+    harness.state().open.as_ref().unwrap().title()
+}
+
+/// Sets walking's delay to 120 ms in the inspector (an unsaved edit).
+fn edit_delay(harness: &mut Harness<'_, SpratApp>) {
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value().is_some_and(|v| v == "100 ms"))
+        .expect("the frame delay field")
+        .set_value_accesskit(120.0);
+    harness.run_steps(2);
+    assert!(title(harness).contains(" *"));
+}
+
+fn walking_delay(harness: &Harness<'_, SpratApp>) -> FrameDuration {
+    let open = harness.state().open.as_ref().unwrap();
+    let walking = open.document().sequence_by_name("walking").unwrap();
+    open.document()
+        .frame(walking.directions[0].frames[0])
+        .unwrap()
+        .duration
+}
+
+/// Clicks and lets a window that opens from it appear (a new egui window spends its first
+/// frame measuring itself, invisibly).
+fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run_steps(3);
+}
+
+/// Opens Save As, picks `format` (by its name) and the file through Browse….
+fn save_as_to(harness: &mut Harness<'_, SpratApp>, format: Option<&str>) {
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    harness.run_steps(2);
+    if let Some(format) = format {
+        harness
+            .get_by_role_and_label(Role::ComboBox, "Format")
+            .click();
+        harness.run_steps(2);
+        click(harness, format);
+    }
+    click(harness, "Browse…");
+}
+
+#[test]
+fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
+    let path = tunic_copy("air");
+    let original = std::fs::read(&path).unwrap();
+    let target = path.with_file_name("tunic1.air");
+    let mut harness = editor_on(&path, std::slice::from_ref(&target));
+    save_as_to(&mut harness, Some("M.U.G.E.N animation (AIR)"));
+    click(&mut harness, "Save");
+
+    // Each loss is listed with its place; nothing is on disk yet.
+    let listed: Vec<String> = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .filter(|l| l.starts_with("• "))
+        .collect();
+    assert!(!listed.is_empty(), "the losses are listed");
+    assert!(
+        listed
+            .iter()
+            .any(|l| l.contains("walking") && l.contains("direction")),
+        "{listed:#?}"
+    );
+    assert!(!target.exists(), "nothing written before confirming");
+
+    click(&mut harness, "Cancel");
+    assert!(!target.exists(), "cancel writes nothing");
+    assert!(status(&harness).contains("nothing was written"));
+
+    click(&mut harness, "Save");
+    click(&mut harness, "Save anyway");
+    assert!(target.exists(), "{}", status(&harness));
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    let (loaded, format) = registry()
+        .open(&target, &ReadContext::for_path(&target))
+        .unwrap();
+    assert_eq!(format.id(), "mugen-air");
+    assert!(!loaded.document.sequences().is_empty());
+    let open = harness.state().open.as_ref().unwrap();
+    assert_eq!(open.format_id(), "mugen-air");
+    assert_eq!(open.path(), Some(target.as_path()));
+    assert!(!title(&harness).contains('*'));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        original,
+        "the Solarus file is untouched"
+    );
+    remove_copy(&path);
+}
+
+#[test]
+fn save_as_isprite_cancelled_writes_nothing() {
+    let path = tunic_copy("isprite");
+    let target = path.with_file_name("tunic1.isprite");
+    let mut harness = editor_on(&path, std::slice::from_ref(&target));
+    save_as_to(&mut harness, Some("Vision Riders Integrated Sprite"));
+    click(&mut harness, "Save");
+    let losses = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .filter(|l| l.starts_with("• "))
+        .count();
+    assert!(
+        losses > 0,
+        "Solarus directions do not fit ISPRITE sequences"
+    );
+    assert!(!target.exists());
+    click(&mut harness, "Cancel");
+    // Back in the Save As window: cancel that too.
+    click(&mut harness, "Cancel");
+    assert!(!target.exists());
+    let files: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(files, vec![std::ffi::OsString::from("tunic1.dat")]);
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().format_id(),
+        "solarus-lua"
+    );
+    remove_copy(&path);
+}
+
+#[test]
+fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() {
+    let path = tunic_copy("proc");
+    let original = std::fs::read(&path).unwrap();
+    let forbidden = PathBuf::from("/proc/sprat-cannot-write-here/tunic1.dat");
+    let mut harness = editor_on(&path, std::slice::from_ref(&forbidden));
+    edit_delay(&mut harness);
+    save_as_to(&mut harness, None);
+    click(&mut harness, "Save");
+
+    assert!(
+        status(&harness).starts_with("Not saved:"),
+        "{}",
+        status(&harness)
+    );
+    harness.get_by_label("Not saved");
+    let why = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .find(|l| l.starts_with("Could not save") && l.contains("sprat-cannot-write-here"))
+        .expect("the window names the file");
+    assert!(why.contains("edits are still open"), "{why}");
+    assert!(!forbidden.exists());
+    assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
+    assert!(title(&harness).contains(" *"), "still unsaved");
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(path.as_path())
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), original);
+
+    click(&mut harness, "OK");
+    assert!(harness.query_by_label("Not saved").is_none(), "dismissed");
+    remove_copy(&path);
+}
+
+#[test]
+fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
+    let path = tunic_copy("ctrl-s");
+    let original = std::fs::read(&path).unwrap();
+    let mut harness = editor_on(&path, &[]);
+    edit_delay(&mut harness);
+
+    // The folder goes away under the editor and a plain file takes its name: nothing can be
+    // created there, for root too. The old file itself is kept aside to compare.
+    let folder = path.parent().unwrap();
+    let kept = folder.with_file_name("hero-kept");
+    std::fs::rename(folder, &kept).unwrap();
+    std::fs::write(folder, b"not a folder").unwrap();
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        status(&harness).starts_with("Not saved:"),
+        "{}",
+        status(&harness)
+    );
+    harness.get_by_label("Not saved");
+    assert!(
+        harness
+            .query_by_label("The file on disk is as it was, and your edits are still open.")
+            .is_some()
+    );
+    assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
+    assert!(title(&harness).contains(" *"));
+    assert_eq!(std::fs::read(folder).unwrap(), b"not a folder");
+    assert_eq!(std::fs::read(kept.join("tunic1.dat")).unwrap(), original);
+    let leftovers: Vec<_> = std::fs::read_dir(&kept).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left behind");
+
+    // With the folder back, the same edits save.
+    std::fs::remove_file(folder).unwrap();
+    std::fs::rename(&kept, folder).unwrap();
+    click(&mut harness, "OK");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    assert!(!title(&harness).contains('*'));
+    assert_ne!(std::fs::read(&path).unwrap(), original);
+    remove_copy(&path);
+}
+
+#[test]
+fn closing_the_window_with_unsaved_changes_asks_first() {
+    let path = tunic_copy("close");
+    let mut harness = editor_on(&path, &[]);
+    edit_delay(&mut harness);
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().confirm_discard,
+        Some(sprat::app::AfterConfirm::Quit)
+    );
+    harness.get_by_label("Unsaved changes");
+
+    // Cancel keeps everything open; asking again and choosing Save writes the file.
+    click(&mut harness, "Cancel");
+    assert_eq!(harness.state().confirm_discard, None);
+    assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+    click(&mut harness, "Save");
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("frame_delay = 120,")
+    );
+    remove_copy(&path);
+}
+
+#[test]
+fn save_as_over_another_file_asks_before_replacing_it() {
+    let path = tunic_copy("replace");
+    let original = std::fs::read(&path).unwrap();
+    let other = path.with_file_name("other.dat");
+    std::fs::write(&other, b"-- another sprite\n").unwrap();
+    let mut harness = editor_on(&path, std::slice::from_ref(&other));
+    save_as_to(&mut harness, None);
+    click(&mut harness, "Save");
+    harness.get_by_label_contains("already exists; it will be replaced");
+    assert_eq!(std::fs::read(&other).unwrap(), b"-- another sprite\n");
+
+    click(&mut harness, "Save anyway");
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        original,
+        "unedited: the same bytes"
+    );
+    assert_eq!(
+        std::fs::read(sprat::session::backup_path(&other)).unwrap(),
+        b"-- another sprite\n"
+    );
+    remove_copy(&path);
+}

@@ -1,0 +1,211 @@
+//! Drawing on the source sheet through the real editor: a dragged rectangle becomes a frame, a
+//! drag over grid cells becomes a whole Solarus direction (columns and frame count from the
+//! drag), and the grid is found automatically. The corpus file is opened in place and never
+//! saved.
+#![cfg(feature = "gui")]
+
+mod common;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::model::{AnimationSet, FrameDuration, GraphicSource, Origin, PixelRect, Point};
+
+/// The editor on zsdx's hero tunic, showing "walking" on the source-sheet tab.
+fn sheet_editor() -> Harness<'static, SpratApp> {
+    let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs.answers.push_back(DialogOutcome::Chosen(path));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..500 {
+        harness.step();
+        if harness.state().open.is_some() && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "walking")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Num4);
+    harness.run_steps(3);
+    assert!(
+        harness.state().sheet.image_rect.is_some(),
+        "the sheet is shown"
+    );
+    harness
+}
+
+fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
+    harness.state().open.as_ref().unwrap().document()
+}
+
+fn status(harness: &Harness<'_, SpratApp>) -> String {
+    harness
+        .state()
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run_steps(2);
+}
+
+/// Drags with the mouse from the centre of image pixel `from` to that of `to`.
+fn drag_pixels(harness: &mut Harness<'_, SpratApp>, from: (i32, i32), to: (i32, i32)) {
+    let (rect, scale) = harness.state().sheet.image_rect.unwrap();
+    let at = |x: f32, y: f32| rect.min + egui::vec2((x + 0.5) * scale, (y + 0.5) * scale);
+    let start = at(from.0 as f32, from.1 as f32);
+    let end = at(to.0 as f32, to.1 as f32);
+    harness.hover_at(start);
+    harness.event(egui::Event::PointerButton {
+        pos: start,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(1);
+    for step in 1..=5 {
+        let t = step as f32 / 5.0;
+        harness.event(egui::Event::PointerMoved(start + (end - start) * t));
+        harness.run_steps(1);
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: end,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(2);
+}
+
+/// The slice rectangle and origin of a frame's graphic.
+fn cut(document: &AnimationSet, frame: sprat::model::FrameId) -> (PixelRect, Point) {
+    let frame = document.frame(frame).unwrap();
+    let graphic = frame.elements[0].as_graphic().unwrap();
+    let GraphicSource::Slice(slice) = graphic.source else {
+        panic!("not a slice");
+    };
+    let Origin::At(origin) = graphic.origin else {
+        panic!("no origin");
+    };
+    (document.slice(slice).unwrap().rect, origin)
+}
+
+/// Sets the grid's cell size through its number fields.
+fn set_cell(harness: &mut Harness<'_, SpratApp>, width: u32, height: u32) {
+    let grid = harness.state().sheet.draw.grid;
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value() == Some(format!("{} w", grid.cell_width)))
+        .unwrap()
+        .set_value_accesskit(width as f64);
+    harness.run_steps(1);
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .find(|n| n.value() == Some(format!("{} h", grid.cell_height)))
+        .unwrap()
+        .set_value_accesskit(height as f64);
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_dragged_rectangle_becomes_a_frame_after_the_current_one() {
+    let mut harness = sheet_editor();
+    let walking = document(&harness)
+        .sequence_by_name("walking")
+        .unwrap()
+        .clone();
+    let first = walking.directions[0].frames[0];
+    let (_, origin) = cut(document(&harness), first);
+
+    click(&mut harness, "draw a frame");
+    click(&mut harness, "Snap to grid");
+    assert!(!harness.state().sheet.draw.snap);
+    drag_pixels(&mut harness, (24, 0), (47, 31));
+
+    let after = document(&harness).sequence_by_name("walking").unwrap();
+    let frames = &after.directions[0].frames;
+    assert_eq!(frames.len(), 9, "{}", status(&harness));
+    assert_eq!(frames[0], first);
+    let (rect, new_origin) = cut(document(&harness), frames[1]);
+    assert_eq!(
+        rect,
+        PixelRect {
+            x: 24,
+            y: 0,
+            width: 24,
+            height: 32
+        }
+    );
+    assert_eq!(new_origin, origin, "the sequence's origin");
+    assert_eq!(
+        document(&harness).frame(frames[1]).unwrap().duration,
+        FrameDuration::Millis(100)
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    let undone = document(&harness).sequence_by_name("walking").unwrap();
+    assert_eq!(undone.directions[0].frames.len(), 8);
+}
+
+#[test]
+fn a_drag_over_grid_cells_becomes_a_whole_direction() {
+    let mut harness = sheet_editor();
+    set_cell(&mut harness, 24, 32);
+    click(&mut harness, "draw a direction");
+    // Two rows of four cells, dragged from inside the first cell to inside the last.
+    drag_pixels(&mut harness, (3, 66), (4 * 24 - 5, 64 + 2 * 32 - 4));
+
+    let walking = document(&harness).sequence_by_name("walking").unwrap();
+    assert_eq!(walking.directions.len(), 5, "{}", status(&harness));
+    let added = &walking.directions[4].frames;
+    assert_eq!(added.len(), 8, "four columns, two rows");
+    for (i, frame) in added.iter().enumerate() {
+        let (rect, _) = cut(document(&harness), *frame);
+        let expected = PixelRect {
+            x: (i as i32 % 4) * 24,
+            y: 64 + (i as i32 / 4) * 32,
+            width: 24,
+            height: 32,
+        };
+        assert_eq!(rect, expected, "frame {i}");
+        assert_eq!(
+            document(&harness).frame(*frame).unwrap().duration,
+            FrameDuration::Millis(100)
+        );
+    }
+}
+
+#[test]
+fn the_grid_is_detected_from_the_sheet() {
+    let mut harness = sheet_editor();
+    click(&mut harness, "Detect grid");
+    let grid = harness.state().sheet.draw.grid;
+    // The walking sheet holds 24 x 32 cells.
+    assert_eq!(
+        (grid.cell_width, grid.cell_height),
+        (24, 32),
+        "{}",
+        status(&harness)
+    );
+    assert!(
+        status(&harness).starts_with("Grid: 24 × 32"),
+        "{}",
+        status(&harness)
+    );
+    assert!(harness.state().sheet.draw.snap);
+}
