@@ -368,3 +368,58 @@ fn save_as_over_another_file_asks_before_replacing_it() {
     );
     remove_copy(&path);
 }
+
+#[test]
+fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
+    let path = tunic_copy("lossy-ctrl-s");
+    let original = std::fs::read(&path).unwrap();
+    let mut harness = editor_on(&path, &[]);
+    // Solarus has one delay per animation: a different delay on one frame cannot be written.
+    {
+        let open = harness.state_mut().open.as_mut().unwrap();
+        let walking = open.document().sequence_by_name("walking").unwrap();
+        let frame = walking.directions[0].frames[1];
+        let command = sprat::edit::timeline::SetFrameDuration {
+            frame,
+            duration: FrameDuration::Millis(250),
+        };
+        open.apply(&command, None).unwrap();
+    }
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+
+    let listed: Vec<String> = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .filter(|l| l.starts_with("• "))
+        .collect();
+    assert!(
+        listed.iter().any(|l| l.contains("walking")),
+        "the loss is named: {listed:#?}"
+    );
+    assert!(
+        std::fs::read(&path).unwrap() == original,
+        "nothing written yet"
+    );
+    click(&mut harness, "Cancel");
+    assert!(
+        std::fs::read(&path).unwrap() == original,
+        "cancel writes nothing"
+    );
+    assert!(title(&harness).contains(" *"), "the edit is still there");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    click(&mut harness, "Save anyway");
+    // The one delay Solarus can hold is the animation's own, so the file written is the
+    // original text: what was left out is exactly the edit the confirmation named.
+    assert!(
+        status(&harness).contains("losing 1 things"),
+        "{}",
+        status(&harness)
+    );
+    assert!(std::fs::read(&path).unwrap() == original);
+    assert!(!title(&harness).contains('*'));
+    remove_copy(&path);
+}

@@ -39,7 +39,7 @@ use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
 use loader::{LoadResult, PendingLoad};
 use settings::Settings;
 use status_bar::StatusMessage;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use workspace::OpenDocument;
 
@@ -313,11 +313,34 @@ impl SpratApp {
             self.save_as.start(open);
             return;
         }
-        match open.session.save(Some(&self.pixels)) {
-            Ok(report) => {
+        // Prepared first, so a save that would leave out an edit the format cannot hold is
+        // confirmed before anything is written, exactly like Save As.
+        let saved = open
+            .path()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| crate::session::SaveError::new("This document has no file."))
+            .and_then(|path| {
+                let format = open.format_id().to_string();
+                open.session
+                    .prepare_save_as(&path, &format, Some(&self.pixels))
+            })
+            .and_then(|pending| {
+                if pending.losses().is_empty() {
+                    open.session.commit_save_as(pending).map(Some)
+                } else {
+                    self.save_as.confirm_lossy_save(pending);
+                    Ok(None)
+                }
+            });
+        match saved {
+            Ok(Some(report)) => {
                 open.revision += 1;
                 self.say(Severity::Info, save_as::saved_text(&report));
             }
+            Ok(None) => self.say(
+                Severity::Warning,
+                "Not saved yet: this format cannot hold everything; confirm or cancel.",
+            ),
             Err(error) => {
                 self.save_as.failed(error.to_string());
                 self.say(Severity::Error, format!("Not saved: {error}"));

@@ -48,6 +48,15 @@ impl SaveAsState {
         self.shown = true;
     }
 
+    /// Asks before a save in the file's own format that would leave something out (an edit
+    /// the format cannot hold): the same confirmation as Save As, nothing written until then.
+    pub fn confirm_lossy_save(&mut self, pending: PendingSave) {
+        self.format = pending.format().to_string();
+        self.path = pending.path().display().to_string();
+        self.pending = Some(pending);
+        self.shown = true;
+    }
+
     /// Records a failed save so its window shows it.
     pub fn failed(&mut self, message: String) {
         self.failure = Some(message);
@@ -238,11 +247,12 @@ fn confirm_window(
     let mut answer = None;
     let name = format_of(pending.format()).name();
     let losses = pending.losses();
+    let own_file = open.path() == Some(pending.path());
     egui::Window::new("Confirm Save As")
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
-            if pending.path().exists() {
+            if pending.path().exists() && !own_file {
                 ui.label(format!(
                     "{} already exists; it will be replaced (its old version is kept as .bak).",
                     pending.path().display()
