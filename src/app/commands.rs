@@ -80,11 +80,19 @@ pub enum UICommand {
     FocusFilter,
     /// The shortcuts window.
     ShowShortcuts,
+    /// Canvas: the select tool (select, move, resize, rotate).
+    SelectTool,
+    /// Canvas: the box tool, drawing rectangles.
+    BoxTool,
+    /// Canvas: the box tool, drawing circles.
+    CircleTool,
+    /// Canvas: the point tool.
+    PointTool,
 }
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 36] = [
+    pub const ALL: [UICommand; 40] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -121,6 +129,10 @@ impl UICommand {
         UICommand::ToggleDiagnostics,
         UICommand::FocusFilter,
         UICommand::ShowShortcuts,
+        UICommand::SelectTool,
+        UICommand::BoxTool,
+        UICommand::CircleTool,
+        UICommand::PointTool,
     ];
 
     /// The label shown in menus and the shortcuts window.
@@ -162,6 +174,10 @@ impl UICommand {
             UICommand::ToggleDiagnostics => "Diagnostics",
             UICommand::FocusFilter => "Filter sequences",
             UICommand::ShowShortcuts => "Keyboard shortcuts",
+            UICommand::SelectTool => "Select tool",
+            UICommand::BoxTool => "Box tool",
+            UICommand::CircleTool => "Box tool (circles)",
+            UICommand::PointTool => "Point tool",
         }
     }
 
@@ -210,6 +226,10 @@ impl UICommand {
             UICommand::ToggleDiagnostics => key(cmd, Key::Num5),
             UICommand::FocusFilter => key(cmd, Key::F),
             UICommand::ShowShortcuts => key(none, Key::F1),
+            UICommand::SelectTool => key(none, Key::V),
+            UICommand::BoxTool => key(none, Key::R),
+            UICommand::CircleTool => key(shift, Key::R),
+            UICommand::PointTool => key(none, Key::P),
         }
     }
 

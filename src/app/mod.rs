@@ -19,6 +19,7 @@ pub mod settings;
 pub mod sheet;
 pub mod status_bar;
 pub mod timeline;
+pub mod tools;
 pub mod transport;
 pub mod tree;
 pub mod view;
@@ -370,6 +371,12 @@ impl SpratApp {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
             }
+            UICommand::SelectTool
+            | UICommand::BoxTool
+            | UICommand::CircleTool
+            | UICommand::PointTool => {
+                self.canvas.tools.execute(command);
+            }
             _ => self.execute_on_document(command),
         }
     }
@@ -400,6 +407,18 @@ impl SpratApp {
             UICommand::PreviousDirection => open.select_neighbour_direction(-1),
             UICommand::NextDirection => open.select_neighbour_direction(1),
             _ => {}
+        }
+    }
+
+    /// Shows what the canvas tools refused and asks for a file to hang when they want one.
+    fn after_canvas(&mut self, outcome: tools::CanvasOutcome) {
+        if let Some(message) = outcome.refused {
+            self.say(Severity::Warning, format!("Not changed: {message}"));
+        }
+        if outcome.pick_hang_file
+            && let Err(message) = self.canvas.tools.hang.pick_file(self.dialogs.as_mut())
+        {
+            self.say(Severity::Error, message);
         }
     }
 
@@ -463,6 +482,8 @@ impl SpratApp {
                 let dt = ctx.input(|i| i.stable_dt).max(0.0);
                 open.player
                     .advance(open.session.document(), Duration::from_secs_f32(dt));
+                let hang = &mut self.canvas.tools.hang;
+                hang.advance(open.session.document(), Duration::from_secs_f32(dt));
             }
             open.player.take_events();
             // Only playback animates: nothing asks for a repaint while paused.
@@ -832,7 +853,7 @@ impl eframe::App for SpratApp {
             let settings = &mut self.settings;
             let sheet = &mut self.sheet;
             let centre = &mut self.centre;
-            egui::CentralPanel::no_frame().show(ui, |ui| {
+            let canvas_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 if settings.layout.sheet {
@@ -845,9 +866,13 @@ impl eframe::App for SpratApp {
                 }
                 match centre {
                     CentreTab::Canvas => canvas::show(ui, canvas, settings, open, &mut pictures),
-                    CentreTab::Sheet => sheet::show(ui, sheet, open, pictures.pixels),
+                    CentreTab::Sheet => {
+                        sheet::show(ui, sheet, open, pictures.pixels);
+                        tools::CanvasOutcome::default()
+                    }
                 }
             });
+            self.after_canvas(canvas_outcome.inner);
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.centered_and_justified(|ui| {

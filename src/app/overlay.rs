@@ -207,7 +207,7 @@ pub fn element_at<'a>(
     }
     for element in elements.iter().rev() {
         if let ElementKind::Box(b) = &element.kind
-            && contains(&shape_outline(&b.shape), &b.shape, x, y)
+            && shape_contains(&shape_outline(&b.shape), &b.shape, x, y)
         {
             return Some(element.id);
         }
@@ -215,7 +215,8 @@ pub fn element_at<'a>(
     None
 }
 
-fn contains(outline: &[(f64, f64)], shape: &Shape, x: f64, y: f64) -> bool {
+/// True when sprite point `(x, y)` is inside `shape` (`outline` from [`shape_outline`]).
+pub fn shape_contains(outline: &[(f64, f64)], shape: &Shape, x: f64, y: f64) -> bool {
     if let Shape::Circle { center, radius } = shape {
         let (dx, dy) = (x - center.x.to_f64(), y - center.y.to_f64());
         return dx * dx + dy * dy <= radius.to_f64().powi(2);

@@ -215,6 +215,10 @@ fn select_on_frame(tx: &mut Tx, at: FrameAt, elements: Vec<ElementId>) {
 }
 
 /// Draws a new rectangle or circle box of a class on a frame.
+///
+/// On a frame that has no box of the class yet and inherits none, the answer
+/// [`InheritedBoxes::DefaultFromHereOn`] makes the new box a default (`ClsnNDefault`) for the
+/// frames after it; otherwise the box belongs to this frame only.
 #[derive(Clone, Debug)]
 pub struct AddBox {
     /// Where.
@@ -237,7 +241,29 @@ impl Command for AddBox {
         {
             return Err(EditError::new("a custom box class needs a name"));
         }
+        let frame_id = frame_id_at(tx.doc(), self.target.at)?;
+        let first_of_class = tx
+            .doc()
+            .frame(frame_id)
+            .is_some_and(|f| f.declared_scope(&self.class).is_none());
         let (frame_id, _) = claim_class(tx, self.target, &self.class)?;
+        // A frame's first box of a class, drawn with "default from here on" chosen and nothing
+        // inherited, starts a default: the frames after it show it until they declare their own.
+        let inherits = tx
+            .doc()
+            .frame(frame_id)
+            .is_some_and(|f| f.declared_scope(&self.class).is_some());
+        if first_of_class
+            && !inherits
+            && self.target.inherited == Some(InheritedBoxes::DefaultFromHereOn)
+        {
+            tx.frame_mut(frame_id)?
+                .box_declarations
+                .push(BoxDeclaration {
+                    class: self.class.clone(),
+                    scope: BoxScope::FromHereOn,
+                });
+        }
         let id = ElementId(tx.alloc_id());
         let frame = tx.frame_mut(frame_id)?;
         let box_id = frame
