@@ -454,7 +454,7 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
     // The punch's hit box on frame 3 spans (10, -48) to (34, -38).
     let at = screen(&harness, 30.0, -40.0);
     click(&mut harness, at);
-    harness.get_by_label("all frames").click();
+    harness.get_by_label("Copy boxes to all").click();
     harness.run_steps(2);
     for index in 0..5 {
         assert_eq!(
@@ -564,4 +564,142 @@ fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
     harness.run_steps(2);
     assert_eq!(point(&harness).unwrap().0, "shield hand");
     assert_eq!(undo_count(&harness), 2, "placing and naming are two steps");
+}
+
+#[test]
+fn moving_an_inherited_clsn2_box_for_this_frame_only_gives_that_frame_its_own_boxes() {
+    let dir = TempDir::new("kfm-inherited");
+    let def = kfm_copy(&dir.0);
+    let original_air = std::fs::read_to_string(dir.0.join("kfm.air")).unwrap();
+    let mut harness = editor_on(&def, &[]);
+    harness.key_press(Key::Period);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+    harness.get_by_label("This frame only").click();
+    harness.run_steps(2);
+    // Frame 1 shows frame 0's Clsn2Default boxes; the body box is dragged 4 px right.
+    let from = screen(&harness, 0.0, -40.0);
+    drag(&mut harness, from, from + vec2(8.0, 0.0));
+    let body = rect(-9, -79, 29, 79);
+    let head = rect(-7, -93, 12, 14);
+    let mut expected = vec![body, head];
+    expected.sort_by_key(|s| format!("{s:?}"));
+    let mut own = boxes_of(frame_at(&harness, 1), &BoxClass::Hurt);
+    own.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(own, expected.clone(), "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1);
+    assert!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).contains(&rect(-13, -79, 29, 79)),
+        "the default itself is unchanged"
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let air = dir.0.join("kfm.air");
+    let saved = std::fs::read_to_string(&air).unwrap();
+    let inserted = inserted_lines(&original_air, &saved);
+    assert_eq!(inserted.len(), 3, "{inserted:?}");
+    assert_eq!(inserted[0], "Clsn2: 2");
+    let (loaded, _) = registry().open(&air, &ReadContext::for_path(&air)).unwrap();
+    let frame = standing_frame(&loaded.document, 1);
+    assert_eq!(
+        frame.declared_scope(&BoxClass::Hurt),
+        Some(BoxScope::ThisFrame)
+    );
+    let mut read = boxes_of(frame, &BoxClass::Hurt);
+    read.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(read, expected);
+}
+
+#[test]
+fn the_rotation_knob_turns_a_box_where_the_format_can_hold_rotation() {
+    let dir = TempDir::new("rotate");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "rotate.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "walk");
+    zoom_to(&mut harness, 4.0);
+    // The feet box of the first frame: (-8, -6), 16 x 6, not turned; its centre is (0, -3).
+    let at = screen(&harness, 4.0, -3.0);
+    click(&mut harness, at);
+    // The knob sits 22 points (5.5 px at 400%) above the middle of the top edge.
+    let knob = screen(&harness, 0.0, -11.5);
+    let to = screen(&harness, 20.0, -3.0);
+    drag(&mut harness, knob, to);
+    let feet = BoxClass::Custom("feet".to_string());
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &feet),
+        vec![Shape::Rect {
+            x: Fx::from_int(3),
+            y: Fx::from_int(-11),
+            width: Fx::from_int(16),
+            height: Fx::from_int(6),
+            rotation: 90.0,
+        }],
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1);
+}
+
+#[test]
+fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
+    let dir = TempDir::new("graphic");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for name in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(name), dir.0.join(name)).unwrap();
+    }
+    let mut harness = editor_on(&dir.0.join("demo.sprat"), &[]);
+    zoom_to(&mut harness, 4.0);
+    let (id, pivot) = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find_map(|e| {
+            let g = e.as_graphic()?;
+            Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
+        })
+        .expect("the demo's first frame has a graphic");
+    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness.run_steps(2);
+    let graphic = |h: &Harness<'_, SpratApp>| {
+        document(h)
+            .element(id)
+            .unwrap()
+            .1
+            .as_graphic()
+            .unwrap()
+            .clone()
+    };
+    // The knob sits 22 points (5.5 px at 400%) straight above the pivot.
+    let knob = screen(&harness, pivot.0, pivot.1 - 5.5);
+    let to = screen(&harness, pivot.0 + 20.0, pivot.1);
+    drag(&mut harness, knob, to);
+    assert_eq!(graphic(&harness).rotation, 90.0, "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(graphic(&harness).rotation, 0.0);
+    assert_eq!(selected(&harness), Some(id), "the selection survives undo");
+
+    // The corner handle is the source's bottom-right corner: dragging it twice as far from
+    // the pivot doubles the scale.
+    let before = graphic(&harness);
+    let origin = match before.origin {
+        sprat::model::Origin::At(p) => (p.x.to_f64(), p.y.to_f64()),
+        other => panic!("the demo's graphics have their own origin: {other:?}"),
+    };
+    let corner = (pivot.0 + 32.0 - origin.0, pivot.1 + 32.0 - origin.1);
+    let doubled = (
+        pivot.0 + 2.0 * (corner.0 - pivot.0),
+        pivot.1 + 2.0 * (corner.1 - pivot.1),
+    );
+    let from = screen(&harness, corner.0, corner.1);
+    let to = screen(&harness, doubled.0, doubled.1);
+    drag(&mut harness, from, to);
+    let after = graphic(&harness);
+    assert_eq!(
+        (after.scale_x, after.scale_y),
+        (2.0, 2.0),
+        "{}",
+        status(&harness)
+    );
 }

@@ -295,7 +295,7 @@ pub fn show(
             Vec::new()
         };
         if let Some(context) = FrameContext::of(open, rule) {
-            tools::paint::paint_handles(&painter, &view, open, &context, &boxes);
+            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pictures.pixels);
             if let Some(pos) = response.hover_pos()
                 && !space_down
             {

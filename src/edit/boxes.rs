@@ -481,3 +481,61 @@ impl Command for CopyBoxes {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{History, Selection};
+    use crate::model::{DirectionId, FrameDuration, Fx, Sequence, TreeItem};
+
+    /// A two-frame sequence without boxes.
+    fn two_frames() -> (AnimationSet, FrameAt) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "0", DirectionId(doc.alloc_id()));
+        for _ in 0..2 {
+            let frame = FrameId(doc.alloc_id());
+            doc.frames
+                .insert(frame, Frame::new(FrameDuration::Ticks(5)));
+            sequence.directions[0].frames.push(frame);
+        }
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        let at = FrameAt {
+            sequence: id,
+            direction: 0,
+            index: 0,
+        };
+        (doc, at)
+    }
+
+    fn shown_on(doc: &AnimationSet, at: FrameAt, index: usize) -> usize {
+        let frames = frames_of(doc, FrameAt { index, ..at }).unwrap();
+        effective_boxes(&frames, index, DefaultBoxRule::default()).len()
+    }
+
+    #[test]
+    fn a_first_box_drawn_as_the_default_from_here_on_starts_a_default() {
+        let shape = Shape::Circle {
+            center: Point::from_ints(0, 0),
+            radius: Fx::from_int(3),
+        };
+        for (choice, scope, shown_after) in [
+            (InheritedBoxes::DefaultFromHereOn, BoxScope::FromHereOn, 1),
+            (InheritedBoxes::ThisFrameOnly, BoxScope::ThisFrame, 0),
+        ] {
+            let (mut doc, at) = two_frames();
+            let add = AddBox {
+                target: BoxTarget::new(at).inherited(choice),
+                class: BoxClass::Hit,
+                shape: shape.clone(),
+            };
+            History::new()
+                .apply(&mut doc, &Selection::none(), &add, None)
+                .unwrap();
+            let first = frame_id_at(&doc, at).unwrap();
+            let frame = doc.frame(first).unwrap();
+            assert_eq!(frame.declared_scope(&BoxClass::Hit), Some(scope));
+            assert_eq!(shown_on(&doc, at, 1), shown_after, "{choice:?}");
+        }
+    }
+}

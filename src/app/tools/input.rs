@@ -9,7 +9,7 @@ use crate::app::view::View;
 use crate::app::workspace::OpenDocument;
 use crate::edit::Gesture;
 use crate::edit::boxes::{AddBox, MoveBoxes, SetBoxShape};
-use crate::edit::canvas::{MoveElements, MoveOrigin, RotateElement};
+use crate::edit::canvas::{MoveElements, MoveOrigin, RotateElement, ScaleElement};
 use crate::edit::points::AddPoint;
 use crate::model::{BoxClass, ElementId, ElementKind, Origin, Point, Shape};
 use crate::pixels::PixelSource;
@@ -69,6 +69,24 @@ pub enum DragKind {
         element: ElementId,
         /// The origin last applied, in source pixels.
         last: Option<Point>,
+    },
+    /// Turns a graphic about its pivot by its rotation knob.
+    GraphicRotate {
+        /// The graphic.
+        element: ElementId,
+        /// Its pivot, in sprite space.
+        pivot: (f64, f64),
+        /// The angle last applied.
+        last: Option<f64>,
+    },
+    /// Scales a graphic by its corner handle.
+    GraphicScale {
+        /// The graphic.
+        element: ElementId,
+        /// The handles when the drag began.
+        handles: GraphicHandles,
+        /// The scale last applied.
+        last: Option<(f64, f64)>,
     },
     /// Draws a new box.
     Draw {
@@ -167,6 +185,73 @@ pub fn graphic_origin(open: &OpenDocument) -> Option<(ElementId, (f64, f64))> {
     })
 }
 
+/// The rotation knob and scale corner of a selected graphic.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphicHandles {
+    /// The graphic.
+    pub element: ElementId,
+    /// Its pivot in sprite space.
+    pub pivot: (f64, f64),
+    /// Its rotation, degrees clockwise.
+    pub rotation: f64,
+    /// The rotation knob.
+    pub knob: (f64, f64),
+    /// The corner of its source's far side (right, bottom) from the pivot, when it has one.
+    pub corner: Option<(f64, f64)>,
+    /// Source pixels from the pivot to that corner, mirrored as the graphic is.
+    pub reach: (f64, f64),
+}
+
+/// The transform handles of the selected graphic, where the format can hold a rotation and
+/// scale on graphics.
+pub fn graphic_handles(
+    open: &OpenDocument,
+    context: &FrameContext,
+    view: &View,
+    pixels: &dyn PixelSource,
+) -> Option<GraphicHandles> {
+    if !context.capabilities.transforms {
+        return None;
+    }
+    let id = open.selected_element?;
+    let frame = open.frame()?;
+    let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
+    let source = pixels.pixels(open.document(), &graphic.source)?;
+    let placement = Placement::of(graphic, source.axis)?;
+    let pivot = placement.position;
+    let (sin, cos) = graphic.rotation.to_radians().sin_cos();
+    let reach = (ROTATE_REACH / view.scale) as f64;
+    let knob = (pivot.0 + sin * reach, pivot.1 - cos * reach);
+    let (w, h) = (source.image.width() as f64, source.image.height() as f64);
+    let far = (w - placement.origin.0, h - placement.origin.1);
+    let sign = |flip: bool| if flip { -1.0 } else { 1.0 };
+    let corner = (far.0 != 0.0 && far.1 != 0.0).then(|| placement.to_sprite((w, h)));
+    Some(GraphicHandles {
+        element: id,
+        pivot,
+        rotation: graphic.rotation,
+        knob,
+        corner,
+        reach: (far.0 * sign(graphic.flip_h), far.1 * sign(graphic.flip_v)),
+    })
+}
+
+/// The scale that puts a graphic's corner handle under `pointer` (`uniform`: the same both
+/// ways), at least 1% and in thousandths.
+pub fn scale_for(handles: &GraphicHandles, pointer: (f64, f64), uniform: bool) -> (f64, f64) {
+    let (sin, cos) = handles.rotation.to_radians().sin_cos();
+    let (dx, dy) = (pointer.0 - handles.pivot.0, pointer.1 - handles.pivot.1);
+    let local = (dx * cos + dy * sin, -dx * sin + dy * cos);
+    let fit = |v: f64, reach: f64| ((v / reach).max(0.01) * 1000.0).round() / 1000.0;
+    let (sx, sy) = (fit(local.0, handles.reach.0), fit(local.1, handles.reach.1));
+    if uniform {
+        let both = sx.max(sy);
+        (both, both)
+    } else {
+        (sx, sy)
+    }
+}
+
 fn near(a: (f64, f64), b: (f64, f64), tolerance: f64) -> bool {
     (a.0 - b.0).abs() <= tolerance && (a.1 - b.1).abs() <= tolerance
 }
@@ -197,6 +282,24 @@ pub fn begin_drag(
             position: knob.position,
             last: None,
         });
+    }
+    if tools.tool == Tool::Select
+        && let Some(handles) = graphic_handles(open, &scene.context, scene.view, scene.pixels)
+    {
+        if near(handles.knob, start, tolerance) {
+            return Some(DragKind::GraphicRotate {
+                element: handles.element,
+                pivot: handles.pivot,
+                last: None,
+            });
+        }
+        if handles.corner.is_some_and(|c| near(c, start, tolerance)) {
+            return Some(DragKind::GraphicScale {
+                element: handles.element,
+                handles,
+                last: None,
+            });
+        }
     }
     if tools.tool == Tool::Select
         && let Some((element, at)) = graphic_origin(open)
@@ -332,6 +435,49 @@ pub fn continue_drag(
             let done = apply(open, &command, gesture, outcome);
             if done {
                 *last = Some(angle);
+            }
+            !done
+        }
+        DragKind::GraphicRotate {
+            element,
+            pivot,
+            last,
+        } => {
+            // The knob points up from the pivot at no rotation.
+            let Some(angle) = geometry::point_angle(*pivot, pointer, shift) else {
+                return;
+            };
+            let angle = geometry::normalised_degrees(angle + 90.0);
+            if *last == Some(angle) {
+                return;
+            }
+            let command = RotateElement {
+                element: *element,
+                rotation: angle,
+            };
+            let done = apply(open, &command, gesture, outcome);
+            if done {
+                *last = Some(angle);
+            }
+            !done
+        }
+        DragKind::GraphicScale {
+            element,
+            handles,
+            last,
+        } => {
+            let scale = scale_for(handles, pointer, shift);
+            if *last == Some(scale) {
+                return;
+            }
+            let command = ScaleElement {
+                element: *element,
+                scale_x: scale.0,
+                scale_y: scale.1,
+            };
+            let done = apply(open, &command, gesture, outcome);
+            if done {
+                *last = Some(scale);
             }
             !done
         }

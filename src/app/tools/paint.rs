@@ -12,14 +12,24 @@ const HANDLE_FILL: Color32 = Color32::WHITE;
 const HANDLE_EDGE: Color32 = Color32::from_rgb(20, 20, 20);
 
 /// Draws the handles of the selected box, the selected point's angle knob and the selected
-/// graphic's origin.
+/// graphic's origin, rotation knob and scale corner.
 pub fn paint_handles(
     painter: &Painter,
     view: &View,
     open: &OpenDocument,
     context: &FrameContext,
     boxes: &[ShownBox],
+    pixels: &dyn crate::pixels::PixelSource,
 ) {
+    if let Some(handles) = input::graphic_handles(open, context, view, pixels) {
+        let pivot = view.to_screen(handles.pivot.0, handles.pivot.1);
+        let knob = view.to_screen(handles.knob.0, handles.knob.1);
+        painter.line_segment([pivot, knob], Stroke::new(1.0, HANDLE_FILL));
+        painter.circle(knob, 4.5, HANDLE_FILL, Stroke::new(1.0, HANDLE_EDGE));
+        if let Some((x, y)) = handles.corner {
+            square(painter, view.to_screen(x, y));
+        }
+    }
     if let Some(shown) = input::selected_box(open, boxes) {
         let reach = (ROTATE_REACH / view.scale) as f64;
         let shape = &shown.collision.shape;
@@ -42,14 +52,7 @@ pub fn paint_handles(
                 }
                 painter.circle(at, 4.5, HANDLE_FILL, Stroke::new(1.0, HANDLE_EDGE));
             } else {
-                let square = Rect::from_center_size(at, vec2(7.0, 7.0));
-                painter.rect_filled(square, 0.0, HANDLE_FILL);
-                painter.rect_stroke(
-                    square,
-                    0.0,
-                    Stroke::new(1.0, HANDLE_EDGE),
-                    egui::StrokeKind::Inside,
-                );
+                square(painter, at);
             }
         }
     }
@@ -61,6 +64,17 @@ pub fn paint_handles(
         let at = view.to_screen(x, y);
         diamond(painter, at);
     }
+}
+
+fn square(painter: &Painter, at: Pos2) {
+    let square = Rect::from_center_size(at, vec2(7.0, 7.0));
+    painter.rect_filled(square, 0.0, HANDLE_FILL);
+    painter.rect_stroke(
+        square,
+        0.0,
+        Stroke::new(1.0, HANDLE_EDGE),
+        egui::StrokeKind::Inside,
+    );
 }
 
 fn diamond(painter: &Painter, at: Pos2) {

@@ -21,23 +21,35 @@ pub fn show(
     outcome: &mut CanvasOutcome,
 ) {
     let capabilities = open.session.format().capabilities();
-    // One row that scrolls sideways: a strip that wrapped would move the canvas under the
-    // cursor whenever the selection changes what it offers.
+    // Two rows of fixed height that scroll sideways: a strip that wrapped or grew would move
+    // the canvas under the cursor whenever the selection changes what it offers. The first
+    // row holds the tools and their options, the second what the selection offers.
     egui::ScrollArea::horizontal()
         .id_salt("sprat tool strip")
         .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
         .show(ui, |ui| {
-            ui.horizontal(|ui| strip_row(ui, tools, open, context, boxes, outcome, capabilities));
+            ui.horizontal(|ui| tool_row(ui, tools, open, context, capabilities));
+        });
+    egui::ScrollArea::horizontal()
+        .id_salt("sprat selection strip")
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // Keeps the row's height when it offers nothing.
+                ui.add_space(0.0);
+                ui.label("");
+                if let Some(context) = context {
+                    selection_actions(ui, tools, open, &context, boxes, outcome);
+                }
+            });
         });
 }
 
-fn strip_row(
+fn tool_row(
     ui: &mut egui::Ui,
     tools: &mut ToolState,
     open: &mut OpenDocument,
     context: Option<FrameContext>,
-    boxes: &[ShownBox],
-    outcome: &mut CanvasOutcome,
     capabilities: crate::formats::Capabilities,
 ) {
     {
@@ -75,7 +87,6 @@ fn strip_row(
                 ui.separator();
                 scope_toggle(ui, tools);
             }
-            selection_actions(ui, tools, open, &context, boxes, outcome);
         }
     }
 }
@@ -166,7 +177,6 @@ fn selection_actions(
 ) {
     let selected_box = super::input::selected_box(open, boxes).map(|b| b.id);
     if context.capabilities.boxes && !boxes.is_empty() {
-        ui.separator();
         // The selected box, or every box the frame shows.
         let elements: Vec<_> = match selected_box {
             Some(id) => vec![id],
@@ -179,14 +189,18 @@ fn selection_actions(
         };
         let count = open.direction_frames().len();
         let index = context.at.index;
-        ui.label("Copy boxes to");
         for (to, label, enabled) in [
-            (CopyBoxesTo::Previous, "previous frame", index > 0),
-            (CopyBoxesTo::Next, "next frame", index + 1 < count),
-            (CopyBoxesTo::All, "all frames", count > 1),
+            (CopyBoxesTo::Previous, "Copy boxes to previous", index > 0),
+            (CopyBoxesTo::Next, "Copy boxes to next", index + 1 < count),
+            (CopyBoxesTo::All, "Copy boxes to all", count > 1),
         ] {
+            let whom = match to {
+                CopyBoxesTo::Previous => "the previous frame",
+                CopyBoxesTo::Next => "the next frame",
+                CopyBoxesTo::All => "every other frame of the direction",
+            };
             let hover =
-                format!("Copy {what} to the {label}; they replace its boxes of the same classes");
+                format!("Copy {what} to {whom}; they replace its boxes of the same classes");
             if ui
                 .add_enabled(enabled, egui::Button::new(label))
                 .on_hover_text(hover)
