@@ -703,3 +703,38 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
         status(&harness)
     );
 }
+
+#[test]
+fn air_offers_no_circles_and_no_rotation_knob_since_it_cannot_save_them() {
+    let dir = TempDir::new("kfm-capabilities");
+    let def = kfm_copy(&dir.0);
+    let mut harness = editor_on(&def, &[]);
+    zoom_to(&mut harness, 2.0);
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::R);
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Circle").is_none());
+    assert!(
+        harness.query_by_label("Use class").is_none(),
+        "AIR has Clsn1 and Clsn2 only"
+    );
+    let (from, to) = (
+        screen(&harness, -40.0, -30.0),
+        screen(&harness, -30.0, -20.0),
+    );
+    drag(&mut harness, from, to);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-40, -30, 10, 10)],
+        "a rectangle, not a circle"
+    );
+
+    // The drawn box is selected; where a rotation knob would be, a drag draws instead.
+    harness.key_press(Key::V);
+    harness.run_steps(2);
+    let knob = screen(&harness, -35.0, -30.0 - 11.0);
+    let to = screen(&harness, -20.0, -25.0);
+    drag(&mut harness, knob, to);
+    for shape in boxes_of(frame_at(&harness, 0), &BoxClass::Hit) {
+        assert!(matches!(shape, Shape::Rect { rotation, .. } if rotation == 0.0));
+    }
+}
