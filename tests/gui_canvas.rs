@@ -738,3 +738,54 @@ fn air_offers_no_circles_and_no_rotation_knob_since_it_cannot_save_them() {
         assert!(matches!(shape, Shape::Rect { rotation, .. } if rotation == 0.0));
     }
 }
+
+#[test]
+fn escape_during_a_drag_takes_it_back_and_shift_draws_a_square() {
+    let dir = TempDir::new("escape");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "escape.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "guard");
+    zoom_to(&mut harness, 2.0);
+    harness.key_press(Key::R);
+    harness.run_steps(2);
+    let before = document(&harness).clone();
+
+    // Half a drag, then Escape: nothing is left and nothing is in the history.
+    let from = screen(&harness, -40.0, -40.0);
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for step in 1..=3 {
+        harness.event(egui::Event::PointerMoved(
+            from + vec2(8.0, 6.0) * step as f32,
+        ));
+        harness.step();
+    }
+    assert_eq!(undo_count(&harness), 1, "the drag drew a box");
+    harness.key_press(Key::Escape);
+    harness.step();
+    harness.event(button(from + vec2(24.0, 18.0), false));
+    harness.run_steps(2);
+    assert_eq!(document(&harness), &before);
+    assert_eq!(undo_count(&harness), 0);
+
+    // Shift makes the rectangle a square on the pointer's side.
+    let to = screen(&harness, -30.0, -36.0);
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    harness.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+    harness.event(egui::Event::PointerMoved(to));
+    harness.step();
+    harness.event(button(to, false));
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-40, -40, 10, 10)],
+        "{}",
+        status(&harness)
+    );
+}

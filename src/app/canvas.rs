@@ -341,12 +341,11 @@ fn edit_with_pointer(
         if let Some(kind) = input::begin_drag(&state.tools, open, &scene, start) {
             // Edits land on the frame under the drag, so playback stops there.
             open.player.pause();
-            state.tools.drag = Some(input::Drag {
-                kind,
-                gesture: open.new_gesture(),
-                start,
-            });
+            state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
         }
+    }
+    if state.tools.drag.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        input::cancel_drag(&mut state.tools, open);
     }
     if state.tools.drag.is_some()
         && response.dragged_by(egui::PointerButton::Primary)

@@ -31,6 +31,29 @@ pub struct Drag {
     pub gesture: Gesture,
     /// Where the button went down, in sprite space.
     pub start: (f64, f64),
+    /// Some edit of the drag went through (Escape then takes it back).
+    pub edited: bool,
+}
+
+impl Drag {
+    /// A drag that has changed nothing yet.
+    pub fn new(kind: DragKind, gesture: Gesture, start: (f64, f64)) -> Drag {
+        Drag {
+            kind,
+            gesture,
+            start,
+            edited: false,
+        }
+    }
+}
+
+/// Escape during a drag: the drag ends and what it changed is undone, like in Aseprite.
+pub fn cancel_drag(tools: &mut ToolState, open: &mut OpenDocument) {
+    if let Some(drag) = tools.drag.take()
+        && drag.edited
+    {
+        open.undo();
+    }
 }
 
 /// What a drag changes.
@@ -371,6 +394,7 @@ pub fn continue_drag(
     let Some(drag) = tools.drag.as_mut() else {
         return;
     };
+    let revision = open.revision;
     let snap = scene.context.snap;
     let target = scene.context.box_target(tools.scope);
     let gesture = Some(drag.gesture);
@@ -505,6 +529,12 @@ pub fn continue_drag(
             circle,
             last,
         } => {
+            // Shift draws a square, as in Aseprite.
+            let pointer = if shift && !*circle {
+                square_corner(drag.start, pointer)
+            } else {
+                pointer
+            };
             let shape = geometry::drawn_shape(drag.start, pointer, *circle, snap);
             if !geometry::has_area(&shape) || last.as_ref() == Some(&shape) {
                 return;
@@ -537,10 +567,22 @@ pub fn continue_drag(
             !done
         }
     };
+    if open.revision != revision
+        && let Some(drag) = tools.drag.as_mut()
+    {
+        drag.edited = true;
+    }
     // A refused edit ends the drag: the message says why, and the mouse does nothing more.
     if refused {
         tools.drag = None;
     }
+}
+
+/// The corner that makes the rectangle from `start` a square, on the side of `pointer`.
+fn square_corner(start: (f64, f64), pointer: (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (pointer.0 - start.0, pointer.1 - start.1);
+    let side = dx.abs().max(dy.abs());
+    (start.0 + side.copysign(dx), start.1 + side.copysign(dy))
 }
 
 /// The source pixel of graphic `element` under sprite position `pointer`.
