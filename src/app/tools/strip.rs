@@ -48,46 +48,42 @@ pub fn show(
 fn tool_row(
     ui: &mut egui::Ui,
     tools: &mut ToolState,
-    open: &mut OpenDocument,
+    open: &OpenDocument,
     context: Option<FrameContext>,
     capabilities: crate::formats::Capabilities,
 ) {
-    {
-        for (tool, command, hint) in [
-            (
-                Tool::Select,
-                UICommand::SelectTool,
-                "Select, move, resize and rotate",
-            ),
-            (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
-            (Tool::Point, UICommand::PointTool, "Place attachment points"),
-        ] {
-            let enabled = match tool {
-                Tool::Select => true,
-                Tool::Box => capabilities.boxes,
-                Tool::Point => capabilities.points,
-            };
-            let key = command.shortcut_text(ui.ctx());
-            let button = egui::Button::selectable(tools.tool == tool, tool.label());
-            let response = ui
-                .add_enabled(enabled, button)
-                .on_hover_text(format!("{hint} ({key})"))
-                .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name));
-            if response.clicked() {
-                tools.execute(command);
-            }
+    for (tool, command, hint) in [
+        (
+            Tool::Select,
+            UICommand::SelectTool,
+            "Select, move, resize and rotate",
+        ),
+        (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
+        (Tool::Point, UICommand::PointTool, "Place attachment points"),
+    ] {
+        let enabled = match tool {
+            Tool::Select => true,
+            Tool::Box => capabilities.boxes,
+            Tool::Point => capabilities.points,
+        };
+        let key = command.shortcut_text(ui.ctx());
+        let button = egui::Button::selectable(tools.tool == tool, tool.label());
+        let response = ui
+            .add_enabled(enabled, button)
+            .on_hover_text(format!("{hint} ({key})"))
+            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name));
+        if response.clicked() {
+            tools.execute(command);
         }
+    }
+    ui.separator();
+    match tools.tool {
+        Tool::Box => box_options(ui, tools, open, capabilities.circles),
+        Tool::Point | Tool::Select => {}
+    }
+    if context.is_some_and(|c| c.air) && capabilities.boxes {
         ui.separator();
-        match tools.tool {
-            Tool::Box => box_options(ui, tools, open, capabilities.circles),
-            Tool::Point | Tool::Select => {}
-        }
-        if let Some(context) = context {
-            if context.air && capabilities.boxes {
-                ui.separator();
-                scope_toggle(ui, tools);
-            }
-        }
+        scope_toggle(ui, tools);
     }
 }
 
