@@ -644,12 +644,7 @@ fn the_rotation_knob_turns_a_box_where_the_format_can_hold_rotation() {
 #[test]
 fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
     let dir = TempDir::new("graphic");
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
-    for name in ["demo.sprat", "demo.png"] {
-        std::fs::copy(demo.join(name), dir.0.join(name)).unwrap();
-    }
-    let mut harness = editor_on(&dir.0.join("demo.sprat"), &[]);
-    zoom_to(&mut harness, 4.0);
+    let mut harness = demo_editor(&dir);
     let (id, pivot) = frame_at(&harness, 0)
         .elements
         .iter()
@@ -788,4 +783,85 @@ fn escape_during_a_drag_takes_it_back_and_shift_draws_a_square() {
         "{}",
         status(&harness)
     );
+}
+
+/// The demo copied into `dir` and opened, at 400%.
+fn demo_editor(dir: &TempDir) -> Harness<'static, SpratApp> {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for name in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(name), dir.0.join(name)).unwrap();
+    }
+    let mut harness = editor_on(&dir.0.join("demo.sprat"), &[]);
+    zoom_to(&mut harness, 4.0);
+    harness
+}
+
+#[test]
+fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
+    let dir = TempDir::new("origin");
+    let mut harness = demo_editor(&dir);
+    let (id, graphic) = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find_map(|e| Some((e.id, e.as_graphic()?.clone())))
+        .unwrap();
+    let sprat::model::Origin::At(origin) = graphic.origin else {
+        panic!("the demo's graphics have their own origin")
+    };
+    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness.run_steps(2);
+    let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
+    let from = screen(&harness, px, py);
+    let to = screen(&harness, px + 3.0, py - 2.0);
+    drag(&mut harness, from, to);
+    let moved = document(&harness)
+        .element(id)
+        .unwrap()
+        .1
+        .as_graphic()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        moved.origin,
+        sprat::model::Origin::At(origin + Point::from_ints(3, -2)),
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(moved.position, graphic.position + Point::from_ints(3, -2));
+    assert_eq!(undo_count(&harness), 1);
+}
+
+#[test]
+fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
+    let dir = TempDir::new("angle");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "angle.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 4.0);
+    let at = screen(&harness, 0.0, -56.0);
+    click(&mut harness, at);
+    // The head point has no angle: its knob is 18 points (4.5 px) to its right.
+    let knob = screen(&harness, 4.5, -56.0);
+    let to = screen(&harness, 0.0, -40.0);
+    drag(&mut harness, knob, to);
+    let head = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find(|e| e.name == "head")
+        .and_then(|e| e.as_point())
+        .unwrap()
+        .clone();
+    assert_eq!(head.rotation, 90.0, "{}", status(&harness));
+    assert_eq!(
+        head.position,
+        Point::from_ints(0, -56),
+        "turning does not move it"
+    );
+
+    let inside = screen(&harness, -6.0, -20.0);
+    click(&mut harness, inside);
+    harness.get_by_label("Delete box").click();
+    harness.run_steps(2);
+    assert!(boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).is_empty());
+    assert_eq!(undo_count(&harness), 2);
 }
