@@ -865,3 +865,25 @@ fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
     assert!(boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).is_empty());
     assert_eq!(undo_count(&harness), 2);
 }
+
+#[test]
+fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
+    let dir = TempDir::new("hang-demo");
+    let mut harness = demo_editor(&dir);
+    let weapon = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find(|e| e.name == "weapon")
+        .and_then(|e| e.as_point())
+        .unwrap()
+        .position;
+    let at = screen(&harness, weapon.x.to_f64(), weapon.y.to_f64());
+    click(&mut harness, at);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 0);
+    harness.get_by_label("Hang idle").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 1);
+    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+}

@@ -207,6 +207,11 @@ impl Hanging {
             .map(|h| h.player.frame_index())
     }
 
+    /// How many hung pictures have been rendered and hold pixels (tests check drawing with it).
+    pub fn pictures_drawn(&self) -> usize {
+        self.textures.values().filter(|t| t.is_some()).count()
+    }
+
     /// Draws the hung sequences at the points of `frame` that carry their names.
     #[allow(clippy::too_many_arguments)]
     pub fn paint(
