@@ -281,6 +281,7 @@ impl SpratApp {
         self.sheet.reset();
         self.tree.reset();
         self.canvas.fit_requested = true;
+        self.canvas.tools.document_replaced();
         self.was_playing = false;
     }
 

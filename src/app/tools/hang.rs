@@ -112,6 +112,14 @@ impl Hanging {
         });
     }
 
+    /// Takes down the sequences hung from the open document and closes the picker (another
+    /// document was opened; the file-backed ones still make sense).
+    pub fn forget_this_file(&mut self) {
+        self.hung.retain(|h| h.source != Source::ThisFile);
+        self.textures.clear();
+        self.picker = None;
+    }
+
     /// Takes down what hangs on the points named `point`.
     pub fn take_down(&mut self, point: &str) {
         self.hung.retain(|h| h.point != point);
