@@ -96,3 +96,46 @@ fn graphic_covers(
         .get_pixel_checked(u, v)
         .is_some_and(|pixel| pixel[3] > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AttachmentPoint, BoxClass, FrameDuration, Point};
+
+    fn shown(id: u64, a: (i32, i32), b: (i32, i32), inherited: bool) -> ShownBox {
+        ShownBox {
+            id: ElementId(id),
+            collision: CollisionBox::rect_from_corners(
+                BoxClass::Hurt,
+                Point::from_ints(a.0, a.1),
+                Point::from_ints(b.0, b.1),
+            ),
+            inherited,
+        }
+    }
+
+    #[test]
+    fn a_frames_own_box_wins_over_an_inherited_one_and_later_boxes_over_earlier() {
+        let boxes = [
+            shown(1, (0, 0), (10, 10), false),
+            shown(2, (0, 0), (20, 20), true),
+            shown(3, (5, 5), (10, 10), false),
+        ];
+        assert_eq!(box_under(&boxes, (7.0, 7.0)), Some(ElementId(3)));
+        assert_eq!(box_under(&boxes, (2.0, 2.0)), Some(ElementId(1)));
+        assert_eq!(box_under(&boxes, (15.0, 15.0)), Some(ElementId(2)));
+        assert_eq!(box_under(&boxes, (25.0, 15.0)), None);
+    }
+
+    #[test]
+    fn points_are_found_within_the_tolerance() {
+        let mut frame = Frame::new(FrameDuration::Ticks(1));
+        frame.elements.push(Element {
+            id: ElementId(9),
+            name: "hand".to_string(),
+            kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(4, -4))),
+        });
+        assert_eq!(point_under(&frame, (5.5, -3.0), 2.0), Some(ElementId(9)));
+        assert_eq!(point_under(&frame, (7.0, -4.0), 2.0), None);
+    }
+}
