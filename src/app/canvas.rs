@@ -300,7 +300,15 @@ pub fn show(
                 && !space_down
             {
                 let at = view.to_sprite(pos);
-                let icon = tools::paint::cursor(&state.tools, open, &context, &view, &boxes, at);
+                let icon = tools::paint::cursor(
+                    &state.tools,
+                    open,
+                    &context,
+                    &view,
+                    &boxes,
+                    pictures.pixels,
+                    at,
+                );
                 ctx.set_cursor_icon(icon);
             }
         }

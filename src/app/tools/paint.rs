@@ -100,6 +100,7 @@ pub fn cursor(
     context: &FrameContext,
     view: &View,
     boxes: &[ShownBox],
+    pixels: &dyn crate::pixels::PixelSource,
     at: (f64, f64),
 ) -> CursorIcon {
     if tools.drag.is_some() {
@@ -124,6 +125,19 @@ pub fn cursor(
         Tool::Box => CursorIcon::Crosshair,
         Tool::Point => CursorIcon::Cell,
         Tool::Select => {
+            let near =
+                |p: (f64, f64)| (p.0 - at.0).abs() <= tolerance && (p.1 - at.1).abs() <= tolerance;
+            if let Some(handles) = input::graphic_handles(open, context, view, pixels) {
+                if near(handles.knob) {
+                    return CursorIcon::Grab;
+                }
+                if handles.corner.is_some_and(near) {
+                    return CursorIcon::ResizeNwSe;
+                }
+            }
+            if input::graphic_origin(open).is_some_and(|(_, o)| near(o)) {
+                return CursorIcon::Crosshair;
+            }
             let over_knob = input::angle_knob(open, context, view).is_some_and(|k| {
                 (k.tip.0 - at.0).abs() <= tolerance && (k.tip.1 - at.1).abs() <= tolerance
             });
