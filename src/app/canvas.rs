@@ -3,6 +3,7 @@
 use super::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
 use super::overlay;
 use super::settings::{Background, Settings};
+use super::tools::{self, CanvasOutcome, FrameContext, ToolState, input};
 use super::view::{self, View};
 use super::workspace::{OpenDocument, box_rule};
 use crate::assets::ImageStore;
@@ -31,6 +32,10 @@ pub struct CanvasState {
     pub space_held: bool,
     /// A drag happened while Space was held.
     pub space_dragged: bool,
+    /// The editing tools (select, box, point), their options and the drag in progress.
+    pub tools: ToolState,
+    /// The last press was on the canvas: arrow keys nudge even with the pointer elsewhere.
+    pub keyboard: bool,
 }
 
 impl CanvasState {
@@ -164,14 +169,24 @@ fn paint_onion_skin(
     }
 }
 
-/// Paints the canvas and handles its pointer input.
+/// Paints the tool strip and the canvas and handles their input; says what the app should do
+/// (show a refusal, ask for a file to hang).
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut CanvasState,
     settings: &mut Settings,
     open: &mut OpenDocument,
     pictures: &mut Pictures,
-) {
+) -> CanvasOutcome {
+    let mut outcome = CanvasOutcome::default();
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let context = FrameContext::of(open, rule);
+    {
+        let boxes = tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()));
+        tools::strip::show(ui, &mut state.tools, open, context, &boxes, &mut outcome);
+    }
+    // The strip may have changed the document: look at the frame again.
+    let context = FrameContext::of(open, rule);
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
     state.last_rect = Some(rect);
@@ -216,7 +231,24 @@ pub fn show(
         painter.line_segment([pos2(o.x, rect.top()), pos2(o.x, rect.bottom())], stroke);
     }
 
-    if settings.view.overlay && open.player.visible() {
+    if open.player.visible()
+        && let Some(frame) = open.frame()
+    {
+        let (document, revision) = (open.session.document(), open.revision);
+        state.tools.hang.follow(&open.player, document);
+        let hang = &mut state.tools.hang;
+        hang.paint(
+            &ctx,
+            &painter,
+            &view,
+            frame,
+            document,
+            revision,
+            pictures.pixels,
+        );
+    }
+    let overlay_shown = settings.view.overlay && open.player.visible();
+    if overlay_shown {
         paint_overlay(&painter, &view, settings, open);
     }
 
@@ -225,13 +257,180 @@ pub fn show(
         (x.floor() as i32, y.floor() as i32)
     });
 
+    if let Some(context) = context {
+        // Hidden boxes (overlay off, class unticked) cannot be grabbed.
+        let boxes = if overlay_shown {
+            tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+        } else {
+            Vec::new()
+        };
+        let space_down =
+            ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
+        edit_with_pointer(
+            ui,
+            &response,
+            &view,
+            state,
+            open,
+            context,
+            &boxes,
+            pictures,
+            space_down,
+            &mut outcome,
+        );
+        nudge_with_arrows(
+            ui,
+            &response,
+            &view,
+            state,
+            open,
+            context,
+            &boxes,
+            pictures,
+            &mut outcome,
+        );
+        let boxes = if overlay_shown {
+            tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+        } else {
+            Vec::new()
+        };
+        if let Some(context) = FrameContext::of(open, rule) {
+            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pictures.pixels);
+            if let Some(pos) = response.hover_pos()
+                && !space_down
+            {
+                let at = view.to_sprite(pos);
+                let icon = tools::paint::cursor(
+                    &state.tools,
+                    open,
+                    &context,
+                    &view,
+                    &boxes,
+                    pictures.pixels,
+                    at,
+                );
+                ctx.set_cursor_icon(icon);
+            }
+        }
+    }
+    tools::naming::show(&ctx, &mut state.tools.naming, open, &view, &mut outcome);
+    state
+        .tools
+        .hang
+        .picker_window(&ctx, open.session.document(), &mut outcome);
+    outcome
+}
+
+/// Drags and clicks of the primary button, per the active tool.
+#[allow(clippy::too_many_arguments)]
+fn edit_with_pointer(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    view: &View,
+    state: &mut CanvasState,
+    open: &mut OpenDocument,
+    context: FrameContext,
+    boxes: &[tools::hit::ShownBox],
+    pictures: &Pictures,
+    space_down: bool,
+    outcome: &mut CanvasOutcome,
+) {
+    let scene = input::Scene {
+        context,
+        view,
+        boxes,
+        pixels: pictures.pixels,
+    };
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && !space_down
+        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+    {
+        let start = view.to_sprite(origin);
+        if let Some(kind) = input::begin_drag(&state.tools, open, &scene, start) {
+            // Edits land on the frame under the drag, so playback stops there.
+            open.player.pause();
+            state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
+        }
+    }
+    if state.tools.drag.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        input::cancel_drag(&mut state.tools, open);
+    }
+    if state.tools.drag.is_some()
+        && response.dragged_by(egui::PointerButton::Primary)
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let shift = ui.input(|i| i.modifiers.shift);
+        let at = view.to_sprite(pos);
+        input::continue_drag(&mut state.tools, open, &scene, at, shift, outcome);
+    }
+    if response.drag_stopped() {
+        state.tools.drag = None;
+    }
     if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        let (x, y) = view.to_sprite(pos);
-        open.selected_element = open.frame().and_then(|frame| {
-            overlay::element_at(frame.elements.iter(), x, y, 6.0 / view.scale as f64)
-        });
+        let at = view.to_sprite(pos);
+        input::click(&mut state.tools, open, &scene, at, outcome);
+    }
+    if response.double_clicked()
+        && let Some(id) = open.selected_element
+        && let Some(element) = open
+            .frame()
+            .and_then(|f| f.elements.iter().find(|e| e.id == id))
+        && element.as_point().is_some()
+    {
+        state.tools.naming = Some(tools::naming::Naming::new(id, element.name.clone()));
+    }
+}
+
+/// Arrow keys nudge the selection by 1 px (Shift: 10 px), only while the pointer is over the
+/// canvas or the canvas has the keyboard, so the tree and the fields keep their arrows.
+#[allow(clippy::too_many_arguments)]
+fn nudge_with_arrows(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    view: &View,
+    state: &mut CanvasState,
+    open: &mut OpenDocument,
+    context: FrameContext,
+    boxes: &[tools::hit::ShownBox],
+    pictures: &Pictures,
+    outcome: &mut CanvasOutcome,
+) {
+    // The canvas keeps the keyboard from a press on it until a press elsewhere (egui focus
+    // would make every plain-key shortcut think the user is typing).
+    if ui.input(|i| i.pointer.any_pressed()) {
+        state.keyboard = response.hovered();
+    }
+    let active = response.hovered() || state.keyboard;
+    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_element.is_none() {
+        return;
+    }
+    let arrows = [
+        (egui::Key::ArrowLeft, (-1, 0)),
+        (egui::Key::ArrowRight, (1, 0)),
+        (egui::Key::ArrowUp, (0, -1)),
+        (egui::Key::ArrowDown, (0, 1)),
+    ];
+    let mut steps = Vec::new();
+    ui.ctx().input_mut(|i| {
+        for (key, (dx, dy)) in arrows {
+            // Shift first: a plain-arrow match would also take Shift+arrow.
+            for (modifiers, size) in [(egui::Modifiers::SHIFT, 10), (egui::Modifiers::NONE, 1)] {
+                while i.consume_key(modifiers, key) {
+                    steps.push((dx * size, dy * size));
+                }
+            }
+        }
+    });
+    let scene = input::Scene {
+        context,
+        view,
+        boxes,
+        pixels: pictures.pixels,
+    };
+    for step in steps {
+        input::nudge(&state.tools, open, &scene, step, outcome);
     }
 }
 

@@ -104,11 +104,19 @@ pub enum UICommand {
     AddDirection,
     /// Make the selected sequence the one shown first.
     SetDefaultSequence,
+    /// Canvas: the select tool (select, move, resize, rotate).
+    SelectTool,
+    /// Canvas: the box tool, drawing rectangles.
+    BoxTool,
+    /// Canvas: the box tool, drawing circles.
+    CircleTool,
+    /// Canvas: the point tool.
+    PointTool,
 }
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 48] = [
+    pub const ALL: [UICommand; 52] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -157,6 +165,10 @@ impl UICommand {
         UICommand::AddGroup,
         UICommand::AddDirection,
         UICommand::SetDefaultSequence,
+        UICommand::SelectTool,
+        UICommand::BoxTool,
+        UICommand::CircleTool,
+        UICommand::PointTool,
     ];
 
     /// The label shown in menus and the shortcuts window.
@@ -210,6 +222,10 @@ impl UICommand {
             UICommand::AddGroup => "Add group",
             UICommand::AddDirection => "Add direction",
             UICommand::SetDefaultSequence => "Set as default sequence",
+            UICommand::SelectTool => "Select tool",
+            UICommand::BoxTool => "Box tool",
+            UICommand::CircleTool => "Box tool (circles)",
+            UICommand::PointTool => "Point tool",
         }
     }
 
@@ -270,6 +286,10 @@ impl UICommand {
             | UICommand::AddGroup
             | UICommand::AddDirection
             | UICommand::SetDefaultSequence => None,
+            UICommand::SelectTool => key(none, Key::V),
+            UICommand::BoxTool => key(none, Key::R),
+            UICommand::CircleTool => key(shift, Key::R),
+            UICommand::PointTool => key(none, Key::P),
         }
     }
 

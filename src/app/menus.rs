@@ -212,6 +212,16 @@ pub fn show(
             ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
             ui.radio_value(rule, true, "end at the override (AIR documentation)");
         });
+        ui.menu_button("Tools", |ui| {
+            for command in [
+                UICommand::SelectTool,
+                UICommand::BoxTool,
+                UICommand::CircleTool,
+                UICommand::PointTool,
+            ] {
+                item(ui, command, &mut actions);
+            }
+        });
         ui.menu_button("Playback", |ui| {
             let play = egui::Button::new(if playing { "Pause" } else { "Play" })
                 .shortcut_text(UICommand::PlayPause.shortcut_text(ui.ctx()));

@@ -26,6 +26,7 @@ pub mod sheet_draw;
 pub mod status_bar;
 pub mod timeline;
 pub mod timeline_edit;
+pub mod tools;
 pub mod transport;
 pub mod tree;
 pub mod tree_edit;
@@ -298,6 +299,7 @@ impl SpratApp {
         self.tree.reset();
         self.timeline.reset();
         self.canvas.fit_requested = true;
+        self.canvas.tools.document_replaced();
         self.was_playing = false;
     }
 
@@ -424,6 +426,12 @@ impl SpratApp {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
             }
+            UICommand::SelectTool
+            | UICommand::BoxTool
+            | UICommand::CircleTool
+            | UICommand::PointTool => {
+                self.canvas.tools.execute(command);
+            }
             _ => {
                 if !tree_edit::execute(self, command) {
                     self.execute_on_document(command);
@@ -458,6 +466,18 @@ impl SpratApp {
             UICommand::PreviousDirection => open.select_neighbour_direction(-1),
             UICommand::NextDirection => open.select_neighbour_direction(1),
             _ => {}
+        }
+    }
+
+    /// Shows what the canvas tools refused and asks for a file to hang when they want one.
+    fn after_canvas(&mut self, outcome: tools::CanvasOutcome) {
+        if let Some(message) = outcome.refused {
+            self.say(Severity::Warning, format!("Not changed: {message}"));
+        }
+        if outcome.pick_hang_file
+            && let Err(message) = self.canvas.tools.hang.pick_file(self.dialogs.as_mut())
+        {
+            self.say(Severity::Error, message);
         }
     }
 
@@ -521,6 +541,8 @@ impl SpratApp {
                 let dt = ctx.input(|i| i.stable_dt).max(0.0);
                 open.player
                     .advance(open.session.document(), Duration::from_secs_f32(dt));
+                let hang = &mut self.canvas.tools.hang;
+                hang.advance(open.session.document(), Duration::from_secs_f32(dt));
             }
             open.player.take_events();
             // Only playback animates: nothing asks for a repaint while paused.
@@ -905,7 +927,7 @@ impl eframe::App for SpratApp {
             let settings = &mut self.settings;
             let sheet = &mut self.sheet;
             let centre = &mut self.centre;
-            let sheet_said = egui::CentralPanel::no_frame().show(ui, |ui| {
+            let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 if settings.layout.sheet {
@@ -917,16 +939,21 @@ impl eframe::App for SpratApp {
                     *centre = CentreTab::Canvas;
                 }
                 match centre {
-                    CentreTab::Canvas => {
-                        canvas::show(ui, canvas, settings, open, &mut pictures);
-                        None
-                    }
-                    CentreTab::Sheet => sheet::show(ui, sheet, open, pictures.pixels),
+                    CentreTab::Canvas => (
+                        canvas::show(ui, canvas, settings, open, &mut pictures),
+                        None,
+                    ),
+                    CentreTab::Sheet => (
+                        tools::CanvasOutcome::default(),
+                        sheet::show(ui, sheet, open, pictures.pixels),
+                    ),
                 }
             });
-            if let Some((severity, text)) = sheet_said.inner {
+            let (canvas_outcome, sheet_said) = centre_outcome.inner;
+            if let Some((severity, text)) = sheet_said {
                 self.say(severity, text);
             }
+            self.after_canvas(canvas_outcome);
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.centered_and_justified(|ui| {

@@ -3,7 +3,7 @@
 
 use super::view::View;
 use crate::model::{
-    BoxClass, BoxOrigin, BoxScope, EffectiveBox, Element, ElementId, ElementKind, Frame, Shape,
+    BoxClass, BoxOrigin, BoxScope, EffectiveBox, ElementId, ElementKind, Frame, Shape,
 };
 use egui::{Align2, Color32, FontId, Painter, Pos2, Stroke, vec2};
 
@@ -187,35 +187,8 @@ pub fn overlay_extent(frame: &Frame) -> Vec<(f64, f64)> {
     points
 }
 
-/// The topmost point or box under a sprite-space position (`tolerance` in sprite pixels for
-/// points).
-pub fn element_at<'a>(
-    elements: impl DoubleEndedIterator<Item = &'a Element>,
-    x: f64,
-    y: f64,
-    tolerance: f64,
-) -> Option<ElementId> {
-    let elements: Vec<&Element> = elements.collect();
-    // Points first: they are small and drawn on top.
-    for element in elements.iter().rev() {
-        if let ElementKind::Point(p) = &element.kind {
-            let (dx, dy) = (p.position.x.to_f64() - x, p.position.y.to_f64() - y);
-            if dx.abs() <= tolerance && dy.abs() <= tolerance {
-                return Some(element.id);
-            }
-        }
-    }
-    for element in elements.iter().rev() {
-        if let ElementKind::Box(b) = &element.kind
-            && contains(&shape_outline(&b.shape), &b.shape, x, y)
-        {
-            return Some(element.id);
-        }
-    }
-    None
-}
-
-fn contains(outline: &[(f64, f64)], shape: &Shape, x: f64, y: f64) -> bool {
+/// True when sprite point `(x, y)` is inside `shape` (`outline` from [`shape_outline`]).
+pub fn shape_contains(outline: &[(f64, f64)], shape: &Shape, x: f64, y: f64) -> bool {
     if let Shape::Circle { center, radius } = shape {
         let (dx, dy) = (x - center.x.to_f64(), y - center.y.to_f64());
         return dx * dx + dy * dy <= radius.to_f64().powi(2);
@@ -256,38 +229,22 @@ mod tests {
     }
 
     #[test]
-    fn hit_testing_finds_boxes_and_circles() {
-        let boxed = Element {
-            id: ElementId(1),
-            name: String::new(),
-            kind: ElementKind::Box(CollisionBox::rect_from_corners(
-                BoxClass::Hit,
-                Point::from_ints(0, 0),
-                Point::from_ints(10, 10),
-            )),
+    fn shapes_contain_their_inside_only() {
+        let rect = CollisionBox::rect_from_corners(
+            BoxClass::Hit,
+            Point::from_ints(0, 0),
+            Point::from_ints(10, 10),
+        )
+        .shape;
+        let circle = Shape::Circle {
+            center: Point::from_ints(30, 0),
+            radius: Fx::from_int(5),
         };
-        let circle = Element {
-            id: ElementId(2),
-            name: String::new(),
-            kind: ElementKind::Box(CollisionBox {
-                class: BoxClass::Hurt,
-                shape: Shape::Circle {
-                    center: Point::from_ints(30, 0),
-                    radius: Fx::from_int(5),
-                },
-                box_id: 0,
-            }),
-        };
-        let elements = [boxed, circle];
-        assert_eq!(
-            element_at(elements.iter(), 5.0, 5.0, 1.0),
-            Some(ElementId(1))
-        );
-        assert_eq!(
-            element_at(elements.iter(), 33.0, 3.0, 1.0),
-            Some(ElementId(2))
-        );
-        assert_eq!(element_at(elements.iter(), 20.0, 0.0, 1.0), None);
+        let inside = |shape: &Shape, x, y| shape_contains(&shape_outline(shape), shape, x, y);
+        assert!(inside(&rect, 5.0, 5.0));
+        assert!(!inside(&rect, 11.0, 5.0));
+        assert!(inside(&circle, 33.0, 3.0));
+        assert!(!inside(&circle, 20.0, 0.0));
     }
 
     #[test]

@@ -111,6 +111,7 @@ impl OpenDocument {
         let done = self.session.undo();
         if done {
             self.after_change();
+            self.select_from_history();
         }
         done
     }
@@ -120,8 +121,19 @@ impl OpenDocument {
         let done = self.session.redo();
         if done {
             self.after_change();
+            self.select_from_history();
         }
         done
+    }
+
+    /// After an undo or redo, selects the element the history gave back (so a redone box is
+    /// selected again, and the selection survives undo).
+    fn select_from_history(&mut self) {
+        if let Some(&id) = self.session.selection().elements.first()
+            && self.session.document().element(id).is_some()
+        {
+            self.selected_element = Some(id);
+        }
     }
 
     /// Goes to a point of the history (`done` steps in effect).

@@ -215,6 +215,10 @@ fn select_on_frame(tx: &mut Tx, at: FrameAt, elements: Vec<ElementId>) {
 }
 
 /// Draws a new rectangle or circle box of a class on a frame.
+///
+/// On a frame that has no box of the class yet and inherits none, the answer
+/// [`InheritedBoxes::DefaultFromHereOn`] makes the new box a default (`ClsnNDefault`) for the
+/// frames after it; otherwise the box belongs to this frame only.
 #[derive(Clone, Debug)]
 pub struct AddBox {
     /// Where.
@@ -237,7 +241,29 @@ impl Command for AddBox {
         {
             return Err(EditError::new("a custom box class needs a name"));
         }
+        let frame_id = frame_id_at(tx.doc(), self.target.at)?;
+        let first_of_class = tx
+            .doc()
+            .frame(frame_id)
+            .is_some_and(|f| f.declared_scope(&self.class).is_none());
         let (frame_id, _) = claim_class(tx, self.target, &self.class)?;
+        // A frame's first box of a class, drawn with "default from here on" chosen and nothing
+        // inherited, starts a default: the frames after it show it until they declare their own.
+        let inherits = tx
+            .doc()
+            .frame(frame_id)
+            .is_some_and(|f| f.declared_scope(&self.class).is_some());
+        if first_of_class
+            && !inherits
+            && self.target.inherited == Some(InheritedBoxes::DefaultFromHereOn)
+        {
+            tx.frame_mut(frame_id)?
+                .box_declarations
+                .push(BoxDeclaration {
+                    class: self.class.clone(),
+                    scope: BoxScope::FromHereOn,
+                });
+        }
         let id = ElementId(tx.alloc_id());
         let frame = tx.frame_mut(frame_id)?;
         let box_id = frame
@@ -453,5 +479,63 @@ impl Command for CopyBoxes {
             frame.elements.extend(copies);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{History, Selection};
+    use crate::model::{DirectionId, FrameDuration, Fx, Sequence, TreeItem};
+
+    /// A two-frame sequence without boxes.
+    fn two_frames() -> (AnimationSet, FrameAt) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "0", DirectionId(doc.alloc_id()));
+        for _ in 0..2 {
+            let frame = FrameId(doc.alloc_id());
+            doc.frames
+                .insert(frame, Frame::new(FrameDuration::Ticks(5)));
+            sequence.directions[0].frames.push(frame);
+        }
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        let at = FrameAt {
+            sequence: id,
+            direction: 0,
+            index: 0,
+        };
+        (doc, at)
+    }
+
+    fn shown_on(doc: &AnimationSet, at: FrameAt, index: usize) -> usize {
+        let frames = frames_of(doc, FrameAt { index, ..at }).unwrap();
+        effective_boxes(&frames, index, DefaultBoxRule::default()).len()
+    }
+
+    #[test]
+    fn a_first_box_drawn_as_the_default_from_here_on_starts_a_default() {
+        let shape = Shape::Circle {
+            center: Point::from_ints(0, 0),
+            radius: Fx::from_int(3),
+        };
+        for (choice, scope, shown_after) in [
+            (InheritedBoxes::DefaultFromHereOn, BoxScope::FromHereOn, 1),
+            (InheritedBoxes::ThisFrameOnly, BoxScope::ThisFrame, 0),
+        ] {
+            let (mut doc, at) = two_frames();
+            let add = AddBox {
+                target: BoxTarget::new(at).inherited(choice),
+                class: BoxClass::Hit,
+                shape: shape.clone(),
+            };
+            History::new()
+                .apply(&mut doc, &Selection::none(), &add, None)
+                .unwrap();
+            let first = frame_id_at(&doc, at).unwrap();
+            let frame = doc.frame(first).unwrap();
+            assert_eq!(frame.declared_scope(&BoxClass::Hit), Some(scope));
+            assert_eq!(shown_on(&doc, at, 1), shown_after, "{choice:?}");
+        }
     }
 }

@@ -1,0 +1,413 @@
+//! Hanging a sequence on an attachment point: the preview draws another sequence (of this
+//! document, or of another file read read-only) at every frame's point of that name, turned,
+//! scaled, mirrored and faded as the point says, with its own playback kept in step with the
+//! main player (it plays while the main player plays, at the same speed; while paused it shows
+//! the moment the main player is at).
+//!
+//! Nothing here changes a document: hung sequences are a preview aid, like Fighter Factory's
+//! "helpers" or a weapon held in a hand.
+
+use super::CanvasOutcome;
+use crate::app::dialogs::{DialogOutcome, Dialogs};
+use crate::app::loader;
+use crate::app::view::View;
+use crate::assets::ImageStore;
+use crate::formats::registry;
+use crate::model::{AnimationSet, AttachmentPoint, ElementKind, Frame, OPAQUE, SequenceId};
+use crate::playback::{PlayState, Player};
+use crate::render::{
+    Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
+    content_bounds, render,
+};
+use egui::{Color32, ColorImage, Painter, TextureHandle, TextureOptions, pos2};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which document a hung sequence comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The open document.
+    ThisFile,
+    /// One of [`Hanging::files`].
+    File(usize),
+}
+
+/// A file read only to hang its sequences.
+pub struct HungFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its content (never edited, never saved).
+    pub document: AnimationSet,
+}
+
+/// A sequence hung on the points of one name.
+pub struct Hung {
+    /// The points' name.
+    pub point: String,
+    /// Where the sequence comes from.
+    pub source: Source,
+    /// The sequence (first direction).
+    pub sequence: SequenceId,
+    /// Its own playback.
+    pub player: Player,
+}
+
+/// The picker's state while it is open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    /// The point name a sequence is being chosen for.
+    pub point: String,
+    /// The document whose sequences are listed.
+    pub source: Source,
+}
+
+/// Rendered frames of hung sequences, keyed by source, sequence and frame.
+type TextureKey = (Source, SequenceId, usize);
+
+/// Every hung sequence, the files read for them, and the picker.
+#[derive(Default)]
+pub struct Hanging {
+    /// One hung sequence per point name.
+    pub hung: Vec<Hung>,
+    /// Files read to hang their sequences.
+    pub files: Vec<HungFile>,
+    /// The picker, when open.
+    pub picker: Option<Picker>,
+    textures: HashMap<TextureKey, Option<(TextureHandle, SpriteRect)>>,
+    stamp: (u64, u64),
+}
+
+impl Hanging {
+    /// Opens the picker for the points named `point`.
+    pub fn open_picker(&mut self, point: String) {
+        let source = self
+            .hung
+            .iter()
+            .find(|h| h.point == point)
+            .map_or(Source::ThisFile, |h| h.source);
+        self.picker = Some(Picker { point, source });
+    }
+
+    /// The document a source names.
+    fn document<'a>(&'a self, source: Source, this: &'a AnimationSet) -> Option<&'a AnimationSet> {
+        match source {
+            Source::ThisFile => Some(this),
+            Source::File(i) => self.files.get(i).map(|f| &f.document),
+        }
+    }
+
+    /// Hangs `sequence` of `source` on the points named `point`, replacing what hung there.
+    pub fn hang(&mut self, point: &str, source: Source, sequence: SequenceId, this: &AnimationSet) {
+        let Some(document) = self.document(source, this) else {
+            return;
+        };
+        let player = Player::new(document, sequence, 0);
+        self.hung.retain(|h| h.point != point);
+        self.hung.push(Hung {
+            point: point.to_string(),
+            source,
+            sequence,
+            player,
+        });
+    }
+
+    /// Takes down the sequences hung from the open document and closes the picker (another
+    /// document was opened; the file-backed ones still make sense).
+    pub fn forget_this_file(&mut self) {
+        self.hung.retain(|h| h.source != Source::ThisFile);
+        self.textures.clear();
+        self.picker = None;
+    }
+
+    /// Takes down what hangs on the points named `point`.
+    pub fn take_down(&mut self, point: &str) {
+        self.hung.retain(|h| h.point != point);
+    }
+
+    /// Asks for a file through `dialogs` and reads it for hanging; its sequences are listed in
+    /// the picker. A file that cannot be read comes back as the message to show.
+    pub fn pick_file(&mut self, dialogs: &mut dyn Dialogs) -> Result<(), String> {
+        let extensions: Vec<&str> = registry()
+            .formats()
+            .filter(|f| f.capabilities().read)
+            .flat_map(|f| f.extensions().iter().copied())
+            .collect();
+        let path = match dialogs.pick_file_to_open(&extensions) {
+            DialogOutcome::Chosen(path) => path,
+            DialogOutcome::Cancelled => return Ok(()),
+            DialogOutcome::Unavailable => {
+                return Err("no file dialog can be shown to choose a file to hang".to_string());
+            }
+        };
+        let opened = loader::load_now(&path).map_err(|diagnostics| {
+            let why = diagnostics
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            format!("{} could not be read: {why}", path.display())
+        })?;
+        let index = match self.files.iter().position(|f| f.path == path) {
+            Some(i) => {
+                self.files[i].document = opened.loaded.document;
+                i
+            }
+            None => {
+                self.files.push(HungFile {
+                    path,
+                    document: opened.loaded.document,
+                });
+                self.files.len() - 1
+            }
+        };
+        self.textures
+            .retain(|(source, _, _), _| *source != Source::File(index));
+        if let Some(picker) = &mut self.picker {
+            picker.source = Source::File(index);
+        }
+        Ok(())
+    }
+
+    /// Keeps each hung sequence in step with the main player: playing while it plays, at its
+    /// speed; while it is paused, at the moment it shows.
+    pub fn follow(&mut self, main: &Player, this: &AnimationSet) {
+        let moment = Duration::from_secs_f64(main.seconds_from_start(this).max(0.0));
+        let mut hung = std::mem::take(&mut self.hung);
+        for h in &mut hung {
+            let Some(document) = self.document(h.source, this) else {
+                continue;
+            };
+            if document.sequence(h.sequence).is_none() {
+                continue;
+            }
+            h.player.set_speed_milli(main.speed_milli());
+            if main.is_playing() {
+                if h.player.state() == PlayState::Paused {
+                    h.player.play(document);
+                }
+            } else {
+                h.player.seek_time(document, moment);
+            }
+        }
+        hung.retain(|h| {
+            self.document(h.source, this)
+                .is_some_and(|d| d.sequence(h.sequence).is_some())
+        });
+        self.hung = hung;
+    }
+
+    /// Moves the hung sequences' time on by `elapsed` (called with the main player's advance).
+    pub fn advance(&mut self, this: &AnimationSet, elapsed: Duration) {
+        let mut hung = std::mem::take(&mut self.hung);
+        for h in &mut hung {
+            if let Some(document) = self.document(h.source, this) {
+                h.player.advance(document, elapsed);
+            }
+        }
+        self.hung = hung;
+    }
+
+    /// The frame index each hung sequence shows, by point name (tests and the status).
+    pub fn frame_of(&self, point: &str) -> Option<usize> {
+        self.hung
+            .iter()
+            .find(|h| h.point == point)
+            .map(|h| h.player.frame_index())
+    }
+
+    /// How many hung pictures have been rendered and hold pixels (tests check drawing with it).
+    pub fn pictures_drawn(&self) -> usize {
+        self.textures.values().filter(|t| t.is_some()).count()
+    }
+
+    /// Draws the hung sequences at the points of `frame` that carry their names.
+    #[allow(clippy::too_many_arguments)]
+    pub fn paint(
+        &mut self,
+        ctx: &egui::Context,
+        painter: &Painter,
+        view: &View,
+        frame: &Frame,
+        this: &AnimationSet,
+        revision: u64,
+        pixels: &ImageStore,
+    ) {
+        if self.hung.is_empty() {
+            return;
+        }
+        let stamp = (revision, pixels.generation());
+        if stamp != self.stamp {
+            self.textures.clear();
+            self.stamp = stamp;
+        }
+        let mut drawn = Vec::new();
+        for h in &self.hung {
+            if !h.player.visible() {
+                continue;
+            }
+            for element in &frame.elements {
+                if let ElementKind::Point(point) = &element.kind
+                    && element.name == h.point
+                {
+                    let key = (h.source, h.sequence, h.player.frame_index());
+                    drawn.push((key, point.clone()));
+                }
+            }
+        }
+        for (key, point) in drawn {
+            let picture = match self.textures.get(&key) {
+                Some(done) => done.clone(),
+                None => {
+                    let rendered = self
+                        .document(key.0, this)
+                        .and_then(|document| render_frame(ctx, document, key, pixels));
+                    self.textures.insert(key, rendered.clone());
+                    rendered
+                }
+            };
+            if let Some((texture, rect)) = picture {
+                paint_at_point(painter, view, &texture, rect, &point);
+            }
+        }
+    }
+
+    /// The picker window: a sequence of this document or of a file read for the purpose.
+    pub fn picker_window(
+        &mut self,
+        ctx: &egui::Context,
+        this: &AnimationSet,
+        outcome: &mut CanvasOutcome,
+    ) {
+        let Some(picker) = self.picker.clone() else {
+            return;
+        };
+        let mut source = picker.source;
+        let mut chosen = None;
+        let mut close = false;
+        let mut take_down = false;
+        let hung_here = self.hung.iter().any(|h| h.point == picker.point);
+        egui::Window::new("Hang a sequence")
+            .collapsible(false)
+            .resizable(true)
+            .default_width(260.0)
+            .show(ctx, |ui| {
+                ui.label(format!("On the points named \"{}\"", picker.point));
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut source, Source::ThisFile, "This file");
+                    for (i, file) in self.files.iter().enumerate() {
+                        let name = file
+                            .path
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        ui.selectable_value(&mut source, Source::File(i), name);
+                    }
+                    if ui
+                        .button("Other file…")
+                        .on_hover_text("Read another file (read-only) to hang its sequences")
+                        .clicked()
+                    {
+                        outcome.pick_hang_file = true;
+                    }
+                });
+                ui.separator();
+                egui::ScrollArea::vertical()
+                    .max_height(240.0)
+                    .show(ui, |ui| {
+                        if let Some(document) = self.document(source, this) {
+                            for sequence in document.sequences() {
+                                let label = format!("Hang {}", sequence.name);
+                                if ui.button(label).clicked() {
+                                    chosen = Some(sequence.id);
+                                }
+                            }
+                        }
+                    });
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if hung_here && ui.button("Take down").clicked() {
+                        take_down = true;
+                    }
+                    close |= ui.button("Close").clicked();
+                });
+            });
+        if let Some(p) = &mut self.picker {
+            p.source = source;
+        }
+        if let Some(sequence) = chosen {
+            self.hang(&picker.point, source, sequence, this);
+            close = true;
+        }
+        if take_down {
+            self.take_down(&picker.point);
+            close = true;
+        }
+        if close {
+            self.picker = None;
+        }
+    }
+}
+
+fn render_frame(
+    ctx: &egui::Context,
+    document: &AnimationSet,
+    (_, sequence, index): TextureKey,
+    pixels: &ImageStore,
+) -> Option<(TextureHandle, SpriteRect)> {
+    let scene = Scene::at(document, sequence, 0, index, Default::default())?;
+    let rect = content_bounds(document, &scene, pixels, Overlay::NONE)?;
+    let options = RenderOptions {
+        scale: 1,
+        background: Background::Transparent,
+        bounds: CanvasBounds::Fixed(rect),
+        overlay: Overlay::NONE,
+        ..RenderOptions::default()
+    };
+    let image = render(document, &scene, pixels, &options);
+    let size = [image.width() as usize, image.height() as usize];
+    let colour = ColorImage::from_rgba_unmultiplied(size, image.as_raw());
+    let texture = ctx.load_texture("sprat-hung", colour, TextureOptions::NEAREST);
+    Some((texture, capped_view(rect, 1).rect))
+}
+
+/// Draws a hung picture with its origin on the point, under the point's transform.
+fn paint_at_point(
+    painter: &Painter,
+    view: &View,
+    texture: &TextureHandle,
+    rect: SpriteRect,
+    point: &AttachmentPoint,
+) {
+    let sign = |flip: bool| if flip { -1.0 } else { 1.0 };
+    let (sx, sy) = (
+        point.scale_x * sign(point.flip_h),
+        point.scale_y * sign(point.flip_v),
+    );
+    let (sin, cos) = point.rotation.to_radians().sin_cos();
+    let (px, py) = (point.position.x.to_f64(), point.position.y.to_f64());
+    let place = |x: f64, y: f64| {
+        let (x, y) = (x * sx, y * sy);
+        view.to_screen(px + x * cos - y * sin, py + x * sin + y * cos)
+    };
+    let (x0, y0) = (rect.x as f64, rect.y as f64);
+    let (x1, y1) = (x0 + rect.width as f64, y0 + rect.height as f64);
+    let alpha = (point.opacity as f32 / OPAQUE as f32 * 255.0).round() as u8;
+    let tint = Color32::from_white_alpha(alpha);
+    let mut mesh = egui::Mesh::with_texture(texture.id());
+    let corners = [
+        (place(x0, y0), pos2(0.0, 0.0)),
+        (place(x1, y0), pos2(1.0, 0.0)),
+        (place(x1, y1), pos2(1.0, 1.0)),
+        (place(x0, y1), pos2(0.0, 1.0)),
+    ];
+    for (at, uv) in corners {
+        mesh.vertices.push(egui::epaint::Vertex {
+            pos: at,
+            uv,
+            color: tint,
+        });
+    }
+    mesh.add_triangle(0, 1, 2);
+    mesh.add_triangle(0, 2, 3);
+    painter.add(egui::Shape::mesh(mesh));
+}

@@ -1,0 +1,238 @@
+//! The canvas tools, like Fighter Factory's and Aseprite's: a tool strip over the canvas with
+//! Select (V), Box (R, Shift+R for circles) and Point (P), the class picker for new boxes, the
+//! AIR default-box scope, copy-boxes buttons, point naming and hanging a sequence on a point.
+//!
+//! Reading order: [`ToolState`] and [`FrameContext`] (this file), [`strip`] (the buttons),
+//! [`input`] (pointer drags and arrow nudges, one undo step per drag), [`geometry`] (snapping,
+//! handles, the shapes a drag gives), [`hit`] (what is under the cursor), [`paint`] (handles),
+//! [`naming`] (the point-name popup), [`hang`] (sequences hung on points).
+//!
+//! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
+//! as a status message in [`CanvasOutcome`].
+
+pub mod geometry;
+pub mod hang;
+pub mod hit;
+pub mod input;
+pub mod naming;
+pub mod paint;
+pub mod strip;
+
+use super::commands::UICommand;
+use super::overlay;
+use super::workspace::OpenDocument;
+use crate::edit::Command;
+use crate::edit::Gesture;
+use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
+use crate::formats::Capabilities;
+use crate::model::{BoxClass, DefaultBoxRule, ElementId, FrameId, effective_boxes};
+use geometry::Snap;
+use hit::ShownBox;
+
+/// The tool the canvas's primary button uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Click to select, drag to move, handles to resize and rotate.
+    #[default]
+    Select,
+    /// Drag to draw a box of the chosen class.
+    Box,
+    /// Click to place an attachment point, drag one to move it.
+    Point,
+}
+
+impl Tool {
+    /// The name on the tool strip.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Select => "Select",
+            Tool::Box => "Box",
+            Tool::Point => "Point",
+        }
+    }
+}
+
+/// What the tools remember between frames.
+pub struct ToolState {
+    /// The active tool.
+    pub tool: Tool,
+    /// The box tool draws circles (where the format can hold them).
+    pub circle: bool,
+    /// The class new boxes get.
+    pub class: BoxClass,
+    /// The name typed for a new custom class.
+    pub new_class: String,
+    /// On AIR frames, whether a box edit is for this frame only or the default from here on.
+    pub scope: InheritedBoxes,
+    /// The drag in progress.
+    pub drag: Option<input::Drag>,
+    /// The point-name popup, when open.
+    pub naming: Option<naming::Naming>,
+    /// Sequences hung on points, and the picker.
+    pub hang: hang::Hanging,
+}
+
+impl Default for ToolState {
+    fn default() -> Self {
+        ToolState {
+            tool: Tool::Select,
+            circle: false,
+            class: BoxClass::Hit,
+            new_class: String::new(),
+            scope: InheritedBoxes::ThisFrameOnly,
+            drag: None,
+            naming: None,
+            hang: hang::Hanging::default(),
+        }
+    }
+}
+
+impl ToolState {
+    /// Carries out a tool shortcut; false for commands that are not the tools'.
+    pub fn execute(&mut self, command: UICommand) -> bool {
+        match command {
+            UICommand::SelectTool => self.tool = Tool::Select,
+            UICommand::BoxTool => {
+                self.tool = Tool::Box;
+                self.circle = false;
+            }
+            UICommand::CircleTool => {
+                self.tool = Tool::Box;
+                self.circle = true;
+            }
+            UICommand::PointTool => self.tool = Tool::Point,
+            _ => return false,
+        }
+        self.drag = None;
+        true
+    }
+
+    /// Another document replaced the open one: its ids mean nothing here, so the drag, the
+    /// name field and what hung from it go; the tool, its options and sequences hung from
+    /// other files stay.
+    pub fn document_replaced(&mut self) {
+        self.drag = None;
+        self.naming = None;
+        self.hang.forget_this_file();
+    }
+}
+
+/// What the canvas asks the app to do after a frame.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CanvasOutcome {
+    /// An edit was refused, with the reason.
+    pub refused: Option<String>,
+    /// The user wants to hang a sequence from another file: show the open dialog.
+    pub pick_hang_file: bool,
+}
+
+/// The frame the canvas edits and what its format can hold.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameContext {
+    /// The frame's place in its sequence.
+    pub at: FrameAt,
+    /// The frame.
+    pub frame: FrameId,
+    /// What the document's format can save.
+    pub capabilities: Capabilities,
+    /// How positions are rounded.
+    pub snap: Snap,
+    /// The default-box rule the preview follows.
+    pub rule: DefaultBoxRule,
+    /// The format has AIR default boxes (`ClsnNDefault`).
+    pub air: bool,
+}
+
+impl FrameContext {
+    /// The frame the player shows, or `None` when there is none.
+    pub fn of(open: &OpenDocument, rule: DefaultBoxRule) -> Option<FrameContext> {
+        let frame = open.player.frame_id(open.document())?;
+        let capabilities = open.session.format().capabilities();
+        Some(FrameContext {
+            at: FrameAt {
+                sequence: open.player.sequence(),
+                direction: open.player.direction(),
+                index: open.player.frame_index(),
+            },
+            frame,
+            capabilities,
+            snap: if capabilities.subpixel {
+                Snap::Subpixel
+            } else {
+                Snap::WholePixels
+            },
+            rule,
+            air: is_air(open.format_id()),
+        })
+    }
+
+    /// Where box commands edit, with the user's scope choice for AIR defaults.
+    pub fn box_target(&self, scope: InheritedBoxes) -> BoxTarget {
+        BoxTarget {
+            at: self.at,
+            rule: self.rule,
+            inherited: self.air.then_some(scope),
+        }
+    }
+}
+
+/// True for the M.U.G.E.N formats, whose boxes are Clsn1/Clsn2 with AIR defaults.
+pub fn is_air(format_id: &str) -> bool {
+    format_id.starts_with("mugen")
+}
+
+/// The boxes shown on the current frame (own and inherited), hidden classes left out.
+pub fn shown_boxes(
+    open: &OpenDocument,
+    rule: DefaultBoxRule,
+    visible: impl Fn(&BoxClass) -> bool,
+) -> Vec<ShownBox> {
+    let frames = open.direction_frames();
+    let index = open.player.frame_index();
+    let Some(frame) = frames.get(index) else {
+        return Vec::new();
+    };
+    overlay::drawn_boxes(frame, effective_boxes(&frames, index, rule))
+        .into_iter()
+        .filter(|b| visible(&b.effective.collision.class))
+        .map(|b| ShownBox {
+            id: b.effective.element.id,
+            collision: b.effective.collision.clone(),
+            inherited: !matches!(b.effective.origin, crate::model::BoxOrigin::ThisFrame),
+        })
+        .collect()
+}
+
+/// Selects one element (or nothing) on the canvas, in the inspector and in the session, so an
+/// undo gives it back.
+pub fn select(open: &mut OpenDocument, element: Option<ElementId>) {
+    open.selected_element = element;
+    let selection = open
+        .session
+        .selection()
+        .clone()
+        .with_elements(element.into_iter().collect());
+    open.session.set_selection(selection);
+}
+
+/// Applies an edit; the element it selects becomes the canvas selection. A refusal is kept
+/// in `outcome` for the status bar.
+pub fn apply(
+    open: &mut OpenDocument,
+    command: &dyn Command,
+    gesture: Option<Gesture>,
+    outcome: &mut CanvasOutcome,
+) -> bool {
+    match open.apply(command, gesture) {
+        Ok(()) => {
+            if let Some(&id) = open.session.selection().elements.first() {
+                open.selected_element = Some(id);
+            }
+            true
+        }
+        Err(message) => {
+            outcome.refused = Some(message);
+            false
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The tool strip above the canvas: the tools, and what the active tool and the selection
+//! offer. Only what the document's format can save is offered (no circles or rotation handles
+//! for AIR, no points where the format has none, no custom box classes in AIR).
+
+use super::hit::ShownBox;
+use super::naming::Naming;
+use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
+use crate::app::commands::UICommand;
+use crate::app::overlay::class_colour;
+use crate::app::workspace::OpenDocument;
+use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, DeleteBoxes, InheritedBoxes};
+use crate::model::{BoxClass, ElementKind};
+
+/// Shows the strip.
+pub fn show(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    context: Option<FrameContext>,
+    boxes: &[ShownBox],
+    outcome: &mut CanvasOutcome,
+) {
+    let capabilities = open.session.format().capabilities();
+    // Two rows of fixed height that scroll sideways: a strip that wrapped or grew would move
+    // the canvas under the cursor whenever the selection changes what it offers. The first
+    // row holds the tools and their options, the second what the selection offers.
+    egui::ScrollArea::horizontal()
+        .id_salt("sprat tool strip")
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| tool_row(ui, tools, open, context, capabilities));
+        });
+    egui::ScrollArea::horizontal()
+        .id_salt("sprat selection strip")
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // Keeps the row's height when it offers nothing.
+                ui.add_space(0.0);
+                ui.label("");
+                if let Some(context) = context {
+                    selection_actions(ui, tools, open, &context, boxes, outcome);
+                }
+            });
+        });
+}
+
+fn tool_row(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &OpenDocument,
+    context: Option<FrameContext>,
+    capabilities: crate::formats::Capabilities,
+) {
+    for (tool, command, hint) in [
+        (
+            Tool::Select,
+            UICommand::SelectTool,
+            "Select, move, resize and rotate",
+        ),
+        (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
+        (Tool::Point, UICommand::PointTool, "Place attachment points"),
+    ] {
+        let enabled = match tool {
+            Tool::Select => true,
+            Tool::Box => capabilities.boxes,
+            Tool::Point => capabilities.points,
+        };
+        let key = command.shortcut_text(ui.ctx());
+        let button = egui::Button::selectable(tools.tool == tool, tool.label());
+        let response = ui
+            .add_enabled(enabled, button)
+            .on_hover_text(format!("{hint} ({key})"))
+            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name));
+        if response.clicked() {
+            tools.execute(command);
+        }
+    }
+    ui.separator();
+    match tools.tool {
+        Tool::Box => box_options(ui, tools, open, capabilities.circles),
+        Tool::Point | Tool::Select => {}
+    }
+    if context.is_some_and(|c| c.air) && capabilities.boxes {
+        ui.separator();
+        scope_toggle(ui, tools);
+    }
+}
+
+fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, circles: bool) {
+    if circles {
+        ui.checkbox(&mut tools.circle, "Circle")
+            .on_hover_text("Draw circles instead of rectangles (Shift+R)");
+    } else {
+        tools.circle = false;
+    }
+    let air = super::is_air(open.format_id());
+    let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
+    if !air {
+        let mut custom: Vec<BoxClass> = open
+            .document()
+            .frames
+            .values()
+            .flat_map(|f| f.boxes().map(|(_, b)| b.class.clone()))
+            .filter(|c| matches!(c, BoxClass::Custom(_)))
+            .collect();
+        custom.sort();
+        custom.dedup();
+        classes.extend(custom);
+        if !classes.contains(&tools.class) {
+            classes.push(tools.class.clone());
+        }
+    } else if matches!(tools.class, BoxClass::Custom(_)) {
+        tools.class = BoxClass::Hit;
+    }
+    ui.label("Class");
+    egui::ComboBox::from_id_salt("sprat box class")
+        .selected_text(egui::RichText::new(tools.class.label()).color(class_colour(&tools.class)))
+        .show_ui(ui, |ui| {
+            for class in classes {
+                let text = egui::RichText::new(class.label()).color(class_colour(&class));
+                ui.selectable_value(&mut tools.class, class.clone(), text);
+            }
+        })
+        .response
+        .on_hover_text("The class new boxes get");
+    if !air {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut tools.new_class)
+                .desired_width(80.0)
+                .hint_text("new class"),
+        );
+        field.on_hover_text("Name a custom box class");
+        let name = tools.new_class.trim().to_string();
+        if ui
+            .add_enabled(!name.is_empty(), egui::Button::new("Use class"))
+            .on_hover_text("New boxes get the class typed beside")
+            .clicked()
+        {
+            tools.class = BoxClass::Custom(name);
+            tools.new_class.clear();
+        }
+    }
+}
+
+fn scope_toggle(ui: &mut egui::Ui, tools: &mut ToolState) {
+    ui.label("Default boxes:").on_hover_text(
+        "On a frame that shows an earlier frame's default (ClsnNDefault) boxes, an edit either \
+         changes this frame only or sets a new default from this frame on",
+    );
+    ui.selectable_value(
+        &mut tools.scope,
+        InheritedBoxes::ThisFrameOnly,
+        "This frame only",
+    )
+    .on_hover_text("The frame gets its own ClsnN boxes");
+    ui.selectable_value(
+        &mut tools.scope,
+        InheritedBoxes::DefaultFromHereOn,
+        "Default from here on",
+    )
+    .on_hover_text("The frame declares ClsnNDefault boxes for the frames after it");
+}
+
+/// Copy, delete, rename and hang buttons for what is selected.
+fn selection_actions(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    context: &FrameContext,
+    boxes: &[ShownBox],
+    outcome: &mut CanvasOutcome,
+) {
+    let selected_box = super::input::selected_box(open, boxes).map(|b| b.id);
+    if context.capabilities.boxes && !boxes.is_empty() {
+        // The selected box, or every box the frame shows.
+        let elements: Vec<_> = match selected_box {
+            Some(id) => vec![id],
+            None => boxes.iter().map(|b| b.id).collect(),
+        };
+        let what = if selected_box.is_some() {
+            "the selected box"
+        } else {
+            "every box of this frame"
+        };
+        let count = open.direction_frames().len();
+        let index = context.at.index;
+        for (to, label, enabled) in [
+            (CopyBoxesTo::Previous, "Copy boxes to previous", index > 0),
+            (CopyBoxesTo::Next, "Copy boxes to next", index + 1 < count),
+            (CopyBoxesTo::All, "Copy boxes to all", count > 1),
+        ] {
+            let whom = match to {
+                CopyBoxesTo::Previous => "the previous frame",
+                CopyBoxesTo::Next => "the next frame",
+                CopyBoxesTo::All => "every other frame of the direction",
+            };
+            let hover =
+                format!("Copy {what} to {whom}; they replace its boxes of the same classes");
+            if ui
+                .add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hover)
+                .clicked()
+            {
+                let command = CopyBoxes {
+                    target: context.box_target(tools.scope),
+                    elements: elements.clone(),
+                    to,
+                };
+                apply(open, &command, None, outcome);
+            }
+        }
+    }
+    if let Some(id) = selected_box
+        && ui
+            .button("Delete box")
+            .on_hover_text("Delete the selected box (Delete)")
+            .clicked()
+    {
+        let command = DeleteBoxes {
+            target: context.box_target(tools.scope),
+            elements: vec![id],
+        };
+        apply(open, &command, None, outcome);
+    }
+    let selected_point = open.selected_element.and_then(|id| {
+        open.frame()?
+            .elements
+            .iter()
+            .find(|e| e.id == id && matches!(e.kind, ElementKind::Point(_)))
+            .map(|e| (id, e.name.clone()))
+    });
+    if let Some((id, name)) = selected_point {
+        ui.separator();
+        if ui
+            .button("Rename point")
+            .on_hover_text("Name the selected point (double-click it on the canvas)")
+            .clicked()
+        {
+            tools.naming = Some(Naming::new(id, name.clone()));
+        }
+        if ui
+            .button("Hang sequence…")
+            .on_hover_text(format!(
+                "Preview a sequence of this or another file hanging on \"{name}\""
+            ))
+            .clicked()
+        {
+            tools.hang.open_picker(name);
+        }
+    }
+}

@@ -1,0 +1,889 @@
+//! The canvas tools through the real editor: boxes drawn, moved, resized and copied, points
+//! dragged, nudged and named, sequences hung on points; every edit undone and redone from the
+//! keyboard and saved with Ctrl+S, then read back with the format's own reader.
+#![cfg(feature = "gui")]
+
+mod common;
+mod gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::app::view::View;
+use sprat::formats::{Format, ReadContext, WriteContext, registry};
+use sprat::model::{
+    AnimationSet, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
+};
+use std::path::{Path, PathBuf};
+
+/// A fresh folder for one test, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("sprat-gui-canvas-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// KFM (.def, .air, .sff) copied into `dir`, writable.
+fn kfm_copy(dir: &Path) -> PathBuf {
+    let source = common::corpus().join("mugen/kfm");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        let to = dir.join(name);
+        std::fs::copy(source.join(name), &to).unwrap();
+        let mut permissions = std::fs::metadata(&to).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        std::fs::set_permissions(&to, permissions).unwrap();
+    }
+    dir.join("kfm.def")
+}
+
+/// The showcase set written in `format` into `dir`.
+fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let written = format
+        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
+        .unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    path
+}
+
+/// The editor with `path` opened through File > Open; `later` answers later file dialogs.
+fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    for answer in later {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(answer.clone()));
+    }
+    let mut harness = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..1000 {
+        harness.step();
+        if harness.state().open.is_some() && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(harness.state().open.is_some(), "{path:?} did not open");
+    harness.run_steps(3);
+    harness
+}
+
+/// Shows the sequence named `name` through the tree.
+fn show_sequence(harness: &mut Harness<'_, SpratApp>, name: &str) {
+    harness.get_by_role_and_label(Role::Button, name).click();
+    harness.run_steps(2);
+    assert_eq!(sequence(harness).name, name);
+}
+
+/// Sets the zoom to a whole factor (one screen point per `zoom` sprite pixels exactly).
+fn zoom_to(harness: &mut Harness<'_, SpratApp>, zoom: f32) {
+    harness.state_mut().settings.view.zoom = zoom;
+    harness.run_steps(2);
+}
+
+fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
+    harness.state().open.as_ref().unwrap().document()
+}
+
+fn sequence<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a Sequence {
+    harness.state().open.as_ref().unwrap().sequence().unwrap()
+}
+
+fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
+    let doc = document(harness);
+    doc.frame(sequence(harness).directions[0].frames[index])
+        .unwrap()
+}
+
+fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
+    harness.state().open.as_ref().unwrap().selected_element
+}
+
+/// Where sprite point `(x, y)` is on screen.
+fn screen(harness: &Harness<'_, SpratApp>, x: f64, y: f64) -> Pos2 {
+    let app = harness.state();
+    let rect = app.canvas.last_rect.expect("the canvas was shown");
+    View::new(rect, app.settings.view.zoom, 1.0, app.canvas.pan).to_screen(x, y)
+}
+
+fn button(pos: Pos2, pressed: bool) -> egui::Event {
+    egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    }
+}
+
+/// A primary-button drag in four moves, one frame each.
+fn drag(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2) {
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for i in 1..=4 {
+        let at = if i == 4 {
+            to
+        } else {
+            from + (to - from) * (i as f32 / 4.0)
+        };
+        harness.event(egui::Event::PointerMoved(at));
+        harness.step();
+    }
+    harness.event(button(to, false));
+    harness.run_steps(2);
+}
+
+fn click(harness: &mut Harness<'_, SpratApp>, at: Pos2) {
+    harness.hover_at(at);
+    harness.step();
+    harness.event(button(at, true));
+    harness.event(button(at, false));
+    harness.run_steps(2);
+}
+
+fn undo_count(harness: &Harness<'_, SpratApp>) -> usize {
+    harness
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .session
+        .history()
+        .done_count()
+}
+
+fn rect(x: i32, y: i32, width: i32, height: i32) -> Shape {
+    Shape::Rect {
+        x: Fx::from_int(x),
+        y: Fx::from_int(y),
+        width: Fx::from_int(width),
+        height: Fx::from_int(height),
+        rotation: 0.0,
+    }
+}
+
+fn boxes_of(frame: &Frame, class: &BoxClass) -> Vec<Shape> {
+    frame
+        .boxes()
+        .filter(|(_, b)| &b.class == class)
+        .map(|(_, b)| b.shape.clone())
+        .collect()
+}
+
+fn status(harness: &Harness<'_, SpratApp>) -> String {
+    harness
+        .state()
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// The lines of `new` that `old` does not have, when `new` is `old` with lines inserted.
+fn inserted_lines(old: &str, new: &str) -> Vec<String> {
+    let old: Vec<&str> = old.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    for line in new.lines() {
+        if i < old.len() && old[i] == line {
+            i += 1;
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    assert_eq!(i, old.len(), "every original line is still there, in order");
+    out
+}
+
+/// Draws a Clsn1 box on frame 1 of KFM's standing action with the box tool, undoes and redoes
+/// it, saves, and finds it in the .air where the AIR rules put it for the scope chosen.
+fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
+    let dir = TempDir::new(&format!("kfm-{}", scope_label.replace(' ', "-")));
+    let def = kfm_copy(&dir.0);
+    let original_air = std::fs::read_to_string(dir.0.join("kfm.air")).unwrap();
+    let mut harness = editor_on(&def, &[]);
+    assert_eq!(sequence(&harness).name, "0");
+    harness.key_press(Key::Period);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+
+    harness.key_press(Key::R);
+    harness.run_steps(2);
+    harness.get_by_label(scope_label).click();
+    harness.run_steps(2);
+    let (from, to) = (screen(&harness, 10.0, -60.0), screen(&harness, 40.0, -40.0));
+    drag(&mut harness, from, to);
+    let drawn = boxes_of(frame_at(&harness, 1), &BoxClass::Hit);
+    assert_eq!(drawn, vec![rect(10, -60, 30, 20)], "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert!(boxes_of(frame_at(&harness, 1), &BoxClass::Hit).is_empty());
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 1), &BoxClass::Hit),
+        vec![rect(10, -60, 30, 20)]
+    );
+    assert!(selected(&harness).is_some(), "the redone box is selected");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        status(&harness).starts_with("Saved"),
+        "{}",
+        status(&harness)
+    );
+    let air = dir.0.join("kfm.air");
+    let saved = std::fs::read_to_string(&air).unwrap();
+    let (loaded, _) = registry().open(&air, &ReadContext::for_path(&air)).unwrap();
+    (inserted_lines(&original_air, &saved), loaded.document)
+}
+
+fn standing_frame(document: &AnimationSet, index: usize) -> &Frame {
+    let standing = document.sequence_by_name("0").unwrap();
+    document
+        .frame(standing.directions[0].frames[index])
+        .unwrap()
+}
+
+#[test]
+fn a_clsn1_box_drawn_for_this_frame_only_is_written_before_that_frame() {
+    let (inserted, document) = draw_a_kfm_box("This frame only");
+    assert_eq!(
+        inserted,
+        vec!["Clsn1: 1", " Clsn1[0] =  10,-40, 40,-60"],
+        "only the new box's lines are added"
+    );
+    let frame = standing_frame(&document, 1);
+    assert_eq!(boxes_of(frame, &BoxClass::Hit), vec![rect(10, -60, 30, 20)]);
+    assert_eq!(
+        frame.declared_scope(&BoxClass::Hit),
+        Some(BoxScope::ThisFrame)
+    );
+    assert!(boxes_of(standing_frame(&document, 2), &BoxClass::Hit).is_empty());
+}
+
+#[test]
+fn a_clsn1_box_drawn_as_the_default_from_here_on_is_written_as_clsn1default() {
+    let (inserted, document) = draw_a_kfm_box("Default from here on");
+    assert_eq!(
+        inserted,
+        vec!["Clsn1Default: 1", " Clsn1[0] =  10,-40, 40,-60"]
+    );
+    let frame = standing_frame(&document, 1);
+    assert_eq!(
+        frame.declared_scope(&BoxClass::Hit),
+        Some(BoxScope::FromHereOn)
+    );
+    assert_eq!(boxes_of(frame, &BoxClass::Hit), vec![rect(10, -60, 30, 20)]);
+}
+
+#[test]
+fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
+    let dir = TempDir::new("isprite-point");
+    let path = showcase_as(
+        &dir.0,
+        &sprat::formats::isprite::IspriteFormat,
+        "showcase.isprite",
+    );
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 4.0);
+    let head = |h: &Harness<'_, SpratApp>| {
+        frame_at(h, 0)
+            .elements
+            .iter()
+            .find(|e| e.name == "head")
+            .and_then(|e| e.as_point())
+            .unwrap()
+            .position
+    };
+    assert_eq!(head(&harness), Point::from_ints(0, -56));
+
+    // At 400% one screen point is a quarter pixel: 41 points right, 6 up = 10.25, -1.5 px.
+    let from = screen(&harness, 0.0, -56.0);
+    drag(&mut harness, from, from + vec2(41.0, -6.0));
+    let moved = Point {
+        x: Fx(10 * 256 + 64),
+        y: Fx(-57 * 256 - 128),
+    };
+    assert_eq!(head(&harness), moved, "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        status(&harness).starts_with("Saved"),
+        "{}",
+        status(&harness)
+    );
+    let (loaded, format) = registry()
+        .open(&path, &ReadContext::for_path(&path))
+        .unwrap();
+    assert_eq!(format.id(), "isprite");
+    let idle = loaded.document.sequence_by_name("idle").unwrap();
+    let frame = loaded.document.frame(idle.directions[0].frames[0]).unwrap();
+    let point = frame
+        .elements
+        .iter()
+        .find(|e| e.name == "head")
+        .and_then(|e| e.as_point())
+        .unwrap();
+    assert_eq!(point.position, moved);
+}
+
+#[test]
+fn arrows_nudge_the_selected_box_over_the_canvas_and_each_nudge_undoes() {
+    let dir = TempDir::new("nudge");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "nudge.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    // Inside the hurt box, away from the head point.
+    let at = screen(&harness, -6.0, -20.0);
+    click(&mut harness, at);
+    assert!(selected(&harness).is_some(), "the box is selected");
+
+    harness.hover_at(screen(&harness, -6.0, -20.0));
+    harness.key_press(Key::ArrowRight);
+    harness.step();
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowDown);
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-11, -46, 24, 56)],
+        "{} / {:?}",
+        status(&harness),
+        harness.state().canvas.hover_pixel
+    );
+    assert_eq!(undo_count(&harness), 2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-11, -56, 24, 56)]
+    );
+    assert!(
+        selected(&harness).is_some(),
+        "the selection survives the undo"
+    );
+
+    // Away from the canvas the arrows are not the canvas's.
+    let elsewhere = Pos2::new(5.0, 400.0);
+    harness.hover_at(elsewhere);
+    harness.step();
+    harness.event(button(elsewhere, true));
+    harness.event(button(elsewhere, false));
+    harness.step();
+    harness.key_press(Key::ArrowLeft);
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-11, -56, 24, 56)]
+    );
+}
+
+#[test]
+fn a_corner_handle_resizes_the_box_in_one_undo_step() {
+    let dir = TempDir::new("resize");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "resize.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    let at = screen(&harness, -6.0, -20.0);
+    click(&mut harness, at);
+    // The hurt box is (-12, -56) to (12, 0): its bottom-right handle goes to (20, 4).
+    let (from, to) = (screen(&harness, 12.0, 0.0), screen(&harness, 20.0, 4.0));
+    drag(&mut harness, from, to);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-12, -56, 32, 60)],
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-12, -56, 24, 56)]
+    );
+}
+
+#[test]
+fn boxes_are_copied_to_all_frames_of_the_sequence() {
+    let dir = TempDir::new("copy");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "copy.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "punch");
+    zoom_to(&mut harness, 2.0);
+    for _ in 0..3 {
+        harness.key_press(Key::Period);
+        harness.step();
+    }
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().player.frame_index(),
+        3
+    );
+    // The punch's hit box on frame 3 spans (10, -48) to (34, -38).
+    let at = screen(&harness, 30.0, -40.0);
+    click(&mut harness, at);
+    harness.get_by_label("Copy boxes to all").click();
+    harness.run_steps(2);
+    for index in 0..5 {
+        assert_eq!(
+            boxes_of(frame_at(&harness, index), &BoxClass::Hit),
+            vec![rect(10, -48, 24, 10)],
+            "frame {index}: {}",
+            status(&harness)
+        );
+    }
+    assert_eq!(undo_count(&harness), 1);
+}
+
+#[test]
+fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
+    let dir = TempDir::new("hang");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "hang.sprat");
+    let other = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "other.sprat");
+    let mut harness = editor_on(&path, std::slice::from_ref(&other));
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    let mut point_tool_click = screen(&harness, 0.0, -56.0);
+    click(&mut harness, point_tool_click);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    harness.get_by_label("Hang punch").click();
+    harness.run_steps(2);
+    let hung = |h: &Harness<'_, SpratApp>| h.state().canvas.tools.hang.frame_of("head");
+    assert_eq!(hung(&harness), Some(0));
+
+    // Playing: the hung punch keeps time with the main player (both start together and the
+    // idle's first frame lasts 400 ms, so neither has looped yet).
+    harness.get_by_label("Play").click();
+    harness.step();
+    harness.step();
+    let seconds = |h: &Harness<'_, SpratApp>| {
+        let open = h.state().open.as_ref().unwrap();
+        let hung = &h.state().canvas.tools.hang.hung[0].player;
+        (
+            open.player.seconds_from_start(open.document()),
+            hung.seconds_from_start(open.document()),
+        )
+    };
+    let (main, hung_time) = seconds(&harness);
+    assert!(main > 0.0 && main < 0.4, "{main}");
+    assert_eq!(hung_time, main);
+    assert!(hung(&harness).unwrap() > 0, "the hung sequence moved on");
+    harness.get_by_label("Pause").click();
+    harness.step();
+    // Paused at the first frame again, the hung sequence shows its first frame too.
+    harness.key_press(Key::Home);
+    harness.run_steps(2);
+    assert_eq!(hung(&harness), Some(0));
+
+    // A sequence of another file, read through the open dialog.
+    point_tool_click = screen(&harness, 0.0, -56.0);
+    click(&mut harness, point_tool_click);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    harness.get_by_label("Other file…").click();
+    harness.run_steps(2);
+    harness.get_by_label("other.sprat").click();
+    harness.run_steps(2);
+    harness.get_by_label("Hang guard").click();
+    harness.run_steps(2);
+    let hanging = &harness.state().canvas.tools.hang;
+    assert_eq!(hanging.files.len(), 1);
+    assert_eq!(hanging.hung.len(), 1, "one sequence per point name");
+    assert_eq!(
+        hanging.hung[0].source,
+        sprat::app::tools::hang::Source::File(0)
+    );
+    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+}
+
+#[test]
+fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
+    let dir = TempDir::new("point");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "point.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "guard");
+    zoom_to(&mut harness, 2.0);
+    harness.key_press(Key::P);
+    harness.run_steps(2);
+    let at = screen(&harness, -30.0, -10.0);
+    click(&mut harness, at);
+    let point = |h: &Harness<'_, SpratApp>| {
+        frame_at(h, 0)
+            .elements
+            .iter()
+            .find(|e| e.as_point().is_some())
+            .map(|e| (e.name.clone(), e.as_point().unwrap().position))
+    };
+    assert_eq!(
+        point(&harness),
+        Some(("point 1".to_string(), Point::from_ints(-30, -10)))
+    );
+    let field = harness
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.value().is_some_and(|v| v == "point 1"))
+        .expect("the name field");
+    field.focus();
+    harness.run_steps(1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("shield hand".to_string()));
+    harness.step();
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(point(&harness).unwrap().0, "shield hand");
+    assert_eq!(undo_count(&harness), 2, "placing and naming are two steps");
+}
+
+#[test]
+fn moving_an_inherited_clsn2_box_for_this_frame_only_gives_that_frame_its_own_boxes() {
+    let dir = TempDir::new("kfm-inherited");
+    let def = kfm_copy(&dir.0);
+    let original_air = std::fs::read_to_string(dir.0.join("kfm.air")).unwrap();
+    let mut harness = editor_on(&def, &[]);
+    harness.key_press(Key::Period);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+    harness.get_by_label("This frame only").click();
+    harness.run_steps(2);
+    // Frame 1 shows frame 0's Clsn2Default boxes; the body box is dragged 4 px right.
+    let from = screen(&harness, 0.0, -40.0);
+    drag(&mut harness, from, from + vec2(8.0, 0.0));
+    let body = rect(-9, -79, 29, 79);
+    let head = rect(-7, -93, 12, 14);
+    let mut expected = vec![body, head];
+    expected.sort_by_key(|s| format!("{s:?}"));
+    let mut own = boxes_of(frame_at(&harness, 1), &BoxClass::Hurt);
+    own.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(own, expected.clone(), "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1);
+    assert!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).contains(&rect(-13, -79, 29, 79)),
+        "the default itself is unchanged"
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let air = dir.0.join("kfm.air");
+    let saved = std::fs::read_to_string(&air).unwrap();
+    let inserted = inserted_lines(&original_air, &saved);
+    assert_eq!(inserted.len(), 3, "{inserted:?}");
+    assert_eq!(inserted[0], "Clsn2: 2");
+    let (loaded, _) = registry().open(&air, &ReadContext::for_path(&air)).unwrap();
+    let frame = standing_frame(&loaded.document, 1);
+    assert_eq!(
+        frame.declared_scope(&BoxClass::Hurt),
+        Some(BoxScope::ThisFrame)
+    );
+    let mut read = boxes_of(frame, &BoxClass::Hurt);
+    read.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(read, expected);
+}
+
+#[test]
+fn the_rotation_knob_turns_a_box_where_the_format_can_hold_rotation() {
+    let dir = TempDir::new("rotate");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "rotate.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "walk");
+    zoom_to(&mut harness, 4.0);
+    // The feet box of the first frame: (-8, -6), 16 x 6, not turned; its centre is (0, -3).
+    let at = screen(&harness, 4.0, -3.0);
+    click(&mut harness, at);
+    // The knob sits 22 points (5.5 px at 400%) above the middle of the top edge.
+    let knob = screen(&harness, 0.0, -11.5);
+    let to = screen(&harness, 20.0, -3.0);
+    drag(&mut harness, knob, to);
+    let feet = BoxClass::Custom("feet".to_string());
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &feet),
+        vec![Shape::Rect {
+            x: Fx::from_int(3),
+            y: Fx::from_int(-11),
+            width: Fx::from_int(16),
+            height: Fx::from_int(6),
+            rotation: 90.0,
+        }],
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1);
+}
+
+#[test]
+fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
+    let dir = TempDir::new("graphic");
+    let mut harness = demo_editor(&dir);
+    let (id, pivot) = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find_map(|e| {
+            let g = e.as_graphic()?;
+            Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
+        })
+        .expect("the demo's first frame has a graphic");
+    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness.run_steps(2);
+    let graphic = |h: &Harness<'_, SpratApp>| {
+        document(h)
+            .element(id)
+            .unwrap()
+            .1
+            .as_graphic()
+            .unwrap()
+            .clone()
+    };
+    // The knob sits 22 points (5.5 px at 400%) straight above the pivot.
+    let knob = screen(&harness, pivot.0, pivot.1 - 5.5);
+    let to = screen(&harness, pivot.0 + 20.0, pivot.1);
+    drag(&mut harness, knob, to);
+    assert_eq!(graphic(&harness).rotation, 90.0, "{}", status(&harness));
+    assert_eq!(undo_count(&harness), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(graphic(&harness).rotation, 0.0);
+    assert_eq!(selected(&harness), Some(id), "the selection survives undo");
+
+    // The corner handle is the source's bottom-right corner: dragging it twice as far from
+    // the pivot doubles the scale.
+    let before = graphic(&harness);
+    let origin = match before.origin {
+        sprat::model::Origin::At(p) => (p.x.to_f64(), p.y.to_f64()),
+        other => panic!("the demo's graphics have their own origin: {other:?}"),
+    };
+    let corner = (pivot.0 + 32.0 - origin.0, pivot.1 + 32.0 - origin.1);
+    let doubled = (
+        pivot.0 + 2.0 * (corner.0 - pivot.0),
+        pivot.1 + 2.0 * (corner.1 - pivot.1),
+    );
+    let from = screen(&harness, corner.0, corner.1);
+    let to = screen(&harness, doubled.0, doubled.1);
+    drag(&mut harness, from, to);
+    let after = graphic(&harness);
+    assert_eq!(
+        (after.scale_x, after.scale_y),
+        (2.0, 2.0),
+        "{}",
+        status(&harness)
+    );
+}
+
+#[test]
+fn air_offers_no_circles_and_no_rotation_knob_since_it_cannot_save_them() {
+    let dir = TempDir::new("kfm-capabilities");
+    let def = kfm_copy(&dir.0);
+    let mut harness = editor_on(&def, &[]);
+    zoom_to(&mut harness, 2.0);
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::R);
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Circle").is_none());
+    assert!(
+        harness.query_by_label("Use class").is_none(),
+        "AIR has Clsn1 and Clsn2 only"
+    );
+    let (from, to) = (
+        screen(&harness, -40.0, -30.0),
+        screen(&harness, -30.0, -20.0),
+    );
+    drag(&mut harness, from, to);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-40, -30, 10, 10)],
+        "a rectangle, not a circle"
+    );
+
+    // The drawn box is selected; where a rotation knob would be, a drag draws instead.
+    harness.key_press(Key::V);
+    harness.run_steps(2);
+    let knob = screen(&harness, -35.0, -30.0 - 11.0);
+    let to = screen(&harness, -20.0, -25.0);
+    drag(&mut harness, knob, to);
+    for shape in boxes_of(frame_at(&harness, 0), &BoxClass::Hit) {
+        assert!(matches!(shape, Shape::Rect { rotation, .. } if rotation == 0.0));
+    }
+}
+
+#[test]
+fn escape_during_a_drag_takes_it_back_and_shift_draws_a_square() {
+    let dir = TempDir::new("escape");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "escape.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "guard");
+    zoom_to(&mut harness, 2.0);
+    harness.key_press(Key::R);
+    harness.run_steps(2);
+    let before = document(&harness).clone();
+
+    // Half a drag, then Escape: nothing is left and nothing is in the history.
+    let from = screen(&harness, -40.0, -40.0);
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for step in 1..=3 {
+        harness.event(egui::Event::PointerMoved(
+            from + vec2(8.0, 6.0) * step as f32,
+        ));
+        harness.step();
+    }
+    assert_eq!(undo_count(&harness), 1, "the drag drew a box");
+    harness.key_press(Key::Escape);
+    harness.step();
+    harness.event(button(from + vec2(24.0, 18.0), false));
+    harness.run_steps(2);
+    assert_eq!(document(&harness), &before);
+    assert_eq!(undo_count(&harness), 0);
+
+    // Shift makes the rectangle a square on the pointer's side.
+    let to = screen(&harness, -30.0, -36.0);
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    harness.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+    harness.event(egui::Event::PointerMoved(to));
+    harness.step();
+    harness.event(button(to, false));
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(2);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-40, -40, 10, 10)],
+        "{}",
+        status(&harness)
+    );
+}
+
+/// The demo copied into `dir` and opened, at 400%.
+fn demo_editor(dir: &TempDir) -> Harness<'static, SpratApp> {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for name in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(name), dir.0.join(name)).unwrap();
+    }
+    let mut harness = editor_on(&dir.0.join("demo.sprat"), &[]);
+    zoom_to(&mut harness, 4.0);
+    harness
+}
+
+#[test]
+fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
+    let dir = TempDir::new("origin");
+    let mut harness = demo_editor(&dir);
+    let (id, graphic) = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find_map(|e| Some((e.id, e.as_graphic()?.clone())))
+        .unwrap();
+    let sprat::model::Origin::At(origin) = graphic.origin else {
+        panic!("the demo's graphics have their own origin")
+    };
+    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness.run_steps(2);
+    let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
+    let from = screen(&harness, px, py);
+    let to = screen(&harness, px + 3.0, py - 2.0);
+    drag(&mut harness, from, to);
+    let moved = document(&harness)
+        .element(id)
+        .unwrap()
+        .1
+        .as_graphic()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        moved.origin,
+        sprat::model::Origin::At(origin + Point::from_ints(3, -2)),
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(moved.position, graphic.position + Point::from_ints(3, -2));
+    assert_eq!(undo_count(&harness), 1);
+}
+
+#[test]
+fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
+    let dir = TempDir::new("angle");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "angle.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 4.0);
+    let at = screen(&harness, 0.0, -56.0);
+    click(&mut harness, at);
+    // The head point has no angle: its knob is 18 points (4.5 px) to its right.
+    let knob = screen(&harness, 4.5, -56.0);
+    let to = screen(&harness, 0.0, -40.0);
+    drag(&mut harness, knob, to);
+    let head = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find(|e| e.name == "head")
+        .and_then(|e| e.as_point())
+        .unwrap()
+        .clone();
+    assert_eq!(head.rotation, 90.0, "{}", status(&harness));
+    assert_eq!(
+        head.position,
+        Point::from_ints(0, -56),
+        "turning does not move it"
+    );
+
+    let inside = screen(&harness, -6.0, -20.0);
+    click(&mut harness, inside);
+    harness.get_by_label("Delete box").click();
+    harness.run_steps(2);
+    assert!(boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).is_empty());
+    assert_eq!(undo_count(&harness), 2);
+}
+
+#[test]
+fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
+    let dir = TempDir::new("hang-demo");
+    let mut harness = demo_editor(&dir);
+    let weapon = frame_at(&harness, 0)
+        .elements
+        .iter()
+        .find(|e| e.name == "weapon")
+        .and_then(|e| e.as_point())
+        .unwrap()
+        .position;
+    let at = screen(&harness, weapon.x.to_f64(), weapon.y.to_f64());
+    click(&mut harness, at);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 0);
+    harness.get_by_label("Hang idle").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 1);
+    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+}
