@@ -135,7 +135,7 @@ impl Body {
     /// Decodes a known element; `None` for unknown markers and records too short for their
     /// marker (ambiguity 20: those are skipped and kept as they are).
     pub fn decode(element: &RawElement) -> Option<Body> {
-        let mut r = Reader::new(&element.body, 0);
+        let mut r = Reader::new(element.body, 0);
         let needed = match element.marker {
             SIMPLE_GRAPHIC => SIMPLE_LEN,
             EXPANDED_GRAPHIC => EXPANDED_LEN,
@@ -209,9 +209,18 @@ impl Body {
         Some(body)
     }
 
-    /// The marker and bytes of this element.
-    pub fn encode(&self) -> (u8, Vec<u8>) {
-        let mut out = Vec::new();
+    /// The marker this element is stored under.
+    pub fn marker(&self) -> u8 {
+        match self {
+            Body::Graphic { expanded: None, .. } => SIMPLE_GRAPHIC,
+            Body::Graphic { .. } => EXPANDED_GRAPHIC,
+            Body::Attachment { .. } => ATTACHMENT,
+            Body::Collision { .. } => COLLISION,
+        }
+    }
+
+    /// Appends the bytes of this element (after its size byte); returns its marker.
+    pub fn encode(&self, out: &mut Vec<u8>) -> u8 {
         let put_point = |out: &mut Vec<u8>, p: &Point| {
             put_fixed(out, p.x);
             put_fixed(out, p.y);
@@ -230,13 +239,13 @@ impl Body {
                 expanded,
                 extra,
             } => {
-                put_u16(&mut out, *slice);
-                put_point(&mut out, position);
+                put_u16(out, *slice);
+                put_point(out, position);
                 out.push(*mirror);
                 let marker = match expanded {
                     Some((origin, t)) => {
-                        put_point(&mut out, origin);
-                        put_transform(&mut out, t);
+                        put_point(out, origin);
+                        put_transform(out, t);
                         EXPANDED_GRAPHIC
                     }
                     None => SIMPLE_GRAPHIC,
@@ -251,10 +260,10 @@ impl Body {
                 transform,
                 extra,
             } => {
-                put_u16(&mut out, *id);
-                put_point(&mut out, position);
-                put_u16(&mut out, *mirror);
-                put_transform(&mut out, transform);
+                put_u16(out, *id);
+                put_point(out, position);
+                put_u16(out, *mirror);
+                put_transform(out, transform);
                 out.extend_from_slice(extra);
                 ATTACHMENT
             }
@@ -274,24 +283,24 @@ impl Body {
                         rotation,
                     } => {
                         out.push(RECT);
-                        put_u16(&mut out, *id);
-                        put_point(&mut out, corner);
-                        put_fixed(&mut out, *width);
-                        put_fixed(&mut out, *height);
+                        put_u16(out, *id);
+                        put_point(out, corner);
+                        put_fixed(out, *width);
+                        put_fixed(out, *height);
                         out.push(*reserved);
-                        put_fixed(&mut out, *rotation);
+                        put_fixed(out, *rotation);
                     }
                     RawShape::Circle { center, radius } => {
                         out.push(CIRCLE);
-                        put_u16(&mut out, *id);
-                        put_point(&mut out, center);
-                        put_fixed(&mut out, *radius);
+                        put_u16(out, *id);
+                        put_point(out, center);
+                        put_fixed(out, *radius);
                     }
                 }
                 out.extend_from_slice(extra);
                 COLLISION
             }
         };
-        (marker, out)
+        marker
     }
 }
