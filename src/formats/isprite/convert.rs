@@ -13,7 +13,7 @@ use crate::formats::{CompanionFile, Loss, Place, WriteContext, WriteError};
 use crate::model::*;
 use crate::pixels::SourcePixels;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A document ready for the ISPRITE encoder, what reshaping it lost, and the packed sheets.
 pub struct Prepared<'d> {
@@ -349,15 +349,22 @@ impl Preparer<'_> {
         }
     }
 
-    fn needs_packing(&self, source: &GraphicSource) -> bool {
-        match source {
-            GraphicSource::Slice(id) => self
-                .doc
-                .slice(*id)
-                .and_then(|s| self.doc.image(s.image))
-                .is_some_and(|i| i.kind != ImageKind::File),
-            GraphicSource::Image(_) | GraphicSource::SffSprite { .. } => true,
-        }
+    /// The slices that cut from something other than an image file (a tileset, an archive):
+    /// their graphics are packed like whole images and SFF sprites.
+    fn slices_to_pack(&self) -> HashSet<SliceId> {
+        let non_file: HashSet<ImageId> = self
+            .doc
+            .images
+            .iter()
+            .filter(|i| i.kind != ImageKind::File)
+            .map(|i| i.id)
+            .collect();
+        self.doc
+            .slices
+            .iter()
+            .filter(|s| non_file.contains(&s.image))
+            .map(|s| s.id)
+            .collect()
     }
 
     /// Packs every graphic that is not a slice of an image file into PNG sheets.
@@ -375,9 +382,15 @@ impl Preparer<'_> {
             }
         }
         let mut sources: Vec<GraphicSource> = Vec::new();
+        let slices_to_pack = self.slices_to_pack();
+        let needs_packing = |source: &GraphicSource| match source {
+            GraphicSource::Slice(id) => slices_to_pack.contains(id),
+            GraphicSource::Image(_) | GraphicSource::SffSprite { .. } => true,
+        };
+        let mut seen: HashSet<&GraphicSource> = HashSet::new();
         for frame in self.doc.frames.values() {
             for g in frame.elements.iter().filter_map(Element::as_graphic) {
-                if self.needs_packing(&g.source) && !sources.contains(&g.source) {
+                if needs_packing(&g.source) && seen.insert(&g.source) {
                     sources.push(g.source.clone());
                 }
             }
