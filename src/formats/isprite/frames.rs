@@ -319,3 +319,44 @@ fn parse_frame<'a>(
     }
     Ok(frame)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_records_are_walked_in_place_and_appended_whole() {
+        let mut elements = RawElements::with_capacity(0);
+        elements.push(RawElement {
+            marker: b'A',
+            name: 7,
+            body: &[1, 2, 3],
+        });
+        assert!(elements.push_with(b'x', u16::MAX, |out| out.extend_from_slice(&[9; 255])));
+        assert_eq!(elements.len(), 2);
+        assert_eq!(&elements.bytes[..7], &[b'A', 7, 0, 3, 1, 2, 3]);
+        let read: Vec<RawElement> = elements.iter().collect();
+        assert_eq!(read[0].body, &[1, 2, 3]);
+        assert_eq!(
+            (read[1].marker, read[1].name, read[1].body.len()),
+            (b'x', u16::MAX, 255)
+        );
+    }
+
+    #[test]
+    fn a_body_too_long_for_its_size_byte_is_not_appended() {
+        let mut elements = RawElements::with_capacity(0);
+        assert!(!elements.push_with(b'g', 0, |out| out.extend_from_slice(&[0; 256])));
+        assert!(elements.is_empty());
+        assert!(elements.bytes.is_empty());
+    }
+
+    #[test]
+    fn a_walk_over_cut_records_stops_instead_of_panicking() {
+        let elements = RawElements {
+            count: 3,
+            bytes: Cow::Borrowed(&[b'g', 0, 0, 2, 1, 2, b'g', 0, 0, 9, 1]),
+        };
+        assert_eq!(elements.iter().count(), 1);
+    }
+}

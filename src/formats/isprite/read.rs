@@ -523,3 +523,31 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
         .map(|ext| dir.join(format!("{name}.{ext}")))
         .find(|p| p.is_file())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_class_check_agrees_with_the_class_a_name_gives() {
+        let names = [
+            "hit", "HitBox", "attack", "hurt", "Body", "hurtbox", "", "weak", "hits",
+        ];
+        let classes = [
+            BoxClass::Hit,
+            BoxClass::Hurt,
+            BoxClass::Custom("weak".into()),
+            BoxClass::Custom("hit".into()),
+            BoxClass::Custom(String::new()),
+        ];
+        for name in names {
+            for class in &classes {
+                assert_eq!(
+                    name_gives_class(name, class),
+                    class_from_name(name) == *class,
+                    "{name:?} as {class:?}"
+                );
+            }
+        }
+    }
+}

@@ -40,8 +40,17 @@ pub fn encode(
 /// and cut strings survive unedited); otherwise the model's text. Borrows either way.
 fn keep_text<'s>(model: &'s str, stored: Option<&'s [u8]>) -> Cow<'s, [u8]> {
     match stored {
-        Some(bytes) if text(bytes) == model => Cow::Borrowed(bytes),
+        Some(bytes) if reads_as(bytes, model) => Cow::Borrowed(bytes),
         _ => Cow::Borrowed(model.as_bytes()),
+    }
+}
+
+/// True when stored string bytes read as `model` (without building the text when they are
+/// valid UTF-8, as they nearly always are).
+fn reads_as(stored: &[u8], model: &str) -> bool {
+    match std::str::from_utf8(stored) {
+        Ok(stored) => stored == model,
+        Err(_) => text(stored) == model,
     }
 }
 
@@ -759,15 +768,14 @@ impl<'a> Writer<'a> {
 
     fn name_index(&mut self, name: &str, stored: Option<u16>, site: Site) -> u16 {
         if let Some(index) = stored {
-            let decoded = match index {
-                u16::MAX => String::new(),
-                i => self
-                    .names
-                    .get(i as usize)
-                    .map(|n| text(n))
-                    .unwrap_or_default(),
+            let same = match index {
+                u16::MAX => name.is_empty(),
+                i => match self.names.get(i as usize) {
+                    Some(stored) => reads_as(stored, name),
+                    None => name.is_empty(),
+                },
             };
-            if decoded == name {
+            if same {
                 return index;
             }
         }
