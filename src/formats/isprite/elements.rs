@@ -272,7 +272,7 @@ impl Body {
             put_fixed(out, t.scale_y);
             put_u16(out, t.opacity);
         };
-        let marker = match self {
+        match self {
             Body::Graphic {
                 slice,
                 position,
@@ -341,7 +341,6 @@ impl Body {
                 out.extend_from_slice(extra);
                 COLLISION
             }
-        };
-        marker
+        }
     }
 }

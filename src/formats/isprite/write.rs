@@ -45,6 +45,9 @@ fn keep_text<'s>(model: &'s str, stored: Option<&'s [u8]>) -> Cow<'s, [u8]> {
     }
 }
 
+/// Name tables up to this size are searched by comparing, larger ones through `name_index`.
+const SCANNED_NAMES: usize = 16;
+
 /// True when stored string bytes read as `model` (without building the text when they are
 /// valid UTF-8, as they nearly always are).
 fn reads_as(stored: &[u8], model: &str) -> bool {
@@ -782,8 +785,18 @@ impl<'a> Writer<'a> {
         if name.is_empty() {
             return u16::MAX;
         }
-        if let Some(index) = self.name_index.get(name) {
-            return *index;
+        // Name tables are usually a handful of entries, where comparing beats hashing (this
+        // runs for every element); both find the first entry that reads as the name.
+        let found = if self.names.len() <= SCANNED_NAMES {
+            self.names
+                .iter()
+                .position(|n| reads_as(n, name))
+                .map(|i| i as u16)
+        } else {
+            self.name_index.get(name).copied()
+        };
+        if let Some(index) = found {
+            return index;
         }
         if self.names.len() >= u16::MAX as usize {
             self.lose_at(
