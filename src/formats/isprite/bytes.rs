@@ -44,37 +44,50 @@ impl<'a> Reader<'a> {
     }
 
     /// The absolute offset of the next byte.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.base + self.pos
     }
 
     /// Bytes left in the window.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
 
     /// True when the window is used up.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }
 
     /// The next `n` bytes, or an error naming `what`.
+    #[inline]
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], ByteError> {
         if n > self.remaining() {
-            return Err(ByteError::new(
-                self.offset(),
-                format!(
-                    "{what} needs {n} bytes but only {} are left",
-                    self.remaining()
-                ),
-            ));
+            return Err(self.short(n, what));
         }
         let out = &self.bytes[self.pos..self.pos + n];
         self.pos += n;
         Ok(out)
     }
 
+    /// The error for a read of `n` bytes past the window; kept out of line so the reads that
+    /// succeed (nearly all of them) stay small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn short(&self, n: usize, what: &str) -> ByteError {
+        ByteError::new(
+            self.offset(),
+            format!(
+                "{what} needs {n} bytes but only {} are left",
+                self.remaining()
+            ),
+        )
+    }
+
     /// Everything left in the window.
+    #[inline]
     pub fn rest(&mut self) -> &'a [u8] {
         let out = &self.bytes[self.pos..];
         self.pos = self.bytes.len();
@@ -82,6 +95,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte without consuming it.
+    #[inline]
     pub fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -94,23 +108,27 @@ impl<'a> Reader<'a> {
     }
 
     /// One byte.
+    #[inline]
     pub fn u8(&mut self, what: &str) -> Result<u8, ByteError> {
         Ok(self.take(1, what)?[0])
     }
 
     /// A little-endian u16.
+    #[inline]
     pub fn u16(&mut self, what: &str) -> Result<u16, ByteError> {
         let b = self.take(2, what)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// A little-endian u32.
+    #[inline]
     pub fn u32(&mut self, what: &str) -> Result<u32, ByteError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// A little-endian u64.
+    #[inline]
     pub fn u64(&mut self, what: &str) -> Result<u64, ByteError> {
         let b = self.take(8, what)?;
         let mut a = [0u8; 8];
@@ -119,6 +137,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A fixed-point value: signed 16-bit whole part, then an unsigned 1/256 fraction (D7).
+    #[inline]
     pub fn fixed(&mut self, what: &str) -> Result<Fx, ByteError> {
         let b = self.take(3, what)?;
         let whole = i16::from_le_bytes([b[0], b[1]]);

@@ -12,12 +12,14 @@ use crate::formats::paths::relative_to;
 use crate::formats::{CompanionFile, Loss, Place, WriteContext, WriteError};
 use crate::model::*;
 use crate::pixels::SourcePixels;
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 /// A document ready for the ISPRITE encoder, what reshaping it lost, and the packed sheets.
-pub struct Prepared {
-    /// The reshaped document.
-    pub document: AnimationSet,
+pub struct Prepared<'d> {
+    /// The reshaped document: the document itself when it needed no change (a document read
+    /// from ISPRITE usually does not), else a reshaped copy.
+    pub document: Cow<'d, AnimationSet>,
     /// What ISPRITE cannot hold.
     pub losses: Vec<Loss>,
     /// PNG sheets to save beside the file.
@@ -25,17 +27,17 @@ pub struct Prepared {
 }
 
 /// Reshapes `document`; `native` is true when it was read from an ISPRITE file.
-pub fn prepare(
-    document: &AnimationSet,
+pub fn prepare<'d>(
+    document: &'d AnimationSet,
     context: &WriteContext,
     native: bool,
-) -> Result<Prepared, WriteError> {
+) -> Result<Prepared<'d>, WriteError> {
+    // Every step looks before it changes anything, so an unchanged document is never copied.
     let mut p = Preparer {
-        doc: document.clone(),
+        doc: Cow::Borrowed(document),
         losses: Vec::new(),
         companions: Vec::new(),
     };
-    p.doc.original = None;
     p.split_directions();
     p.durations();
     p.boxes();
@@ -58,13 +60,13 @@ pub fn prepare(
     })
 }
 
-struct Preparer {
-    doc: AnimationSet,
+struct Preparer<'d> {
+    doc: Cow<'d, AnimationSet>,
     losses: Vec<Loss>,
     companions: Vec<CompanionFile>,
 }
 
-impl Preparer {
+impl Preparer<'_> {
     fn lose(&mut self, place: Place, what: impl Into<String>) {
         self.losses.push(Loss::new(place, what));
     }
@@ -72,9 +74,12 @@ impl Preparer {
     /// A sequence with several directions becomes a group of that name holding one sequence
     /// per direction, named by the direction's label.
     fn split_directions(&mut self) {
-        let mut root = std::mem::take(&mut self.doc.root);
+        if !self.doc.sequences().iter().any(|s| s.directions.len() > 1) {
+            return;
+        }
+        let mut root = std::mem::take(&mut self.doc.to_mut().root);
         self.split_in(&mut root);
-        self.doc.root = root;
+        self.doc.to_mut().root = root;
     }
 
     fn split_in(&mut self, group: &mut Group) {
@@ -88,7 +93,7 @@ impl Preparer {
                         one.id = if i == 0 {
                             s.id
                         } else {
-                            SequenceId(self.doc.alloc_id())
+                            SequenceId(self.doc.to_mut().alloc_id())
                         };
                         one.name = s.direction_label(i);
                         one.directions = vec![direction.clone()];
@@ -103,7 +108,7 @@ impl Preparer {
                         ),
                     ));
                     *item = TreeItem::Group(Group {
-                        id: GroupId(self.doc.alloc_id()),
+                        id: GroupId(self.doc.to_mut().alloc_id()),
                         name: s.name.clone(),
                         items,
                     });
@@ -195,11 +200,11 @@ impl Preparer {
                     holds.min(u32::MAX as u128) as u32
                 }
             };
-            self.doc.frames[&id].duration = FrameDuration::Holds(holds);
+            self.doc.to_mut().frames[&id].duration = FrameDuration::Holds(holds);
         }
         // Rates come from the master rate alone now; a sequence ending on a frame shown
         // forever stops there, as in its source (it could never loop).
-        for sequence in self.doc.sequences_mut() {
+        for sequence in self.doc.to_mut().sequences_mut() {
             sequence.frame_rate = None;
             let ends_forever = sequence
                 .directions
@@ -210,7 +215,7 @@ impl Preparer {
                 sequence.loop_point = None;
             }
         }
-        self.doc.frame_rate = Some(rate as u32);
+        self.doc.to_mut().frame_rate = Some(rate as u32);
     }
 
     /// AIR default boxes (`ClsnNDefault`) become boxes on every frame they apply to; a frame
@@ -224,8 +229,15 @@ impl Preparer {
         if has_defaults {
             self.materialise_defaults();
         }
-        for frame in self.doc.frames.values_mut() {
-            frame.box_declarations.clear();
+        if self
+            .doc
+            .frames
+            .values()
+            .any(|f| !f.box_declarations.is_empty())
+        {
+            for frame in self.doc.to_mut().frames.values_mut() {
+                frame.box_declarations.clear();
+            }
         }
     }
 
@@ -264,16 +276,16 @@ impl Preparer {
                         None => {
                             claimed.insert(*fid, key.clone());
                             let fresh = self.with_boxes(&original[fid], &boxes, false);
-                            self.doc.frames[fid] = fresh;
+                            self.doc.to_mut().frames[fid] = fresh;
                         }
                         Some(existing) if *existing == key => {}
                         Some(_) => {
                             let copy = match copies.get(&(*fid, key.clone())) {
                                 Some(copy) => *copy,
                                 None => {
-                                    let copy = FrameId(self.doc.alloc_id());
+                                    let copy = FrameId(self.doc.to_mut().alloc_id());
                                     let frame = self.with_boxes(&original[fid], &boxes, true);
-                                    self.doc.frames.insert(copy, frame);
+                                    self.doc.to_mut().frames.insert(copy, frame);
                                     copies.insert((*fid, key), copy);
                                     copy
                                 }
@@ -282,7 +294,7 @@ impl Preparer {
                         }
                     }
                 }
-                if let Some(s) = self.doc.sequence_mut(sid) {
+                if let Some(s) = self.doc.to_mut().sequence_mut(sid) {
                     s.directions[d].frames = new_ids;
                 }
             }
@@ -298,7 +310,7 @@ impl Preparer {
         out.elements.extend(boxes.iter().cloned());
         for e in &mut out.elements {
             if copy || !own.contains(&e.id) {
-                e.id = ElementId(self.doc.alloc_id());
+                e.id = ElementId(self.doc.to_mut().alloc_id());
             }
         }
         out
@@ -306,11 +318,14 @@ impl Preparer {
 
     /// Interpolation flags have no ISPRITE field.
     fn frame_extras(&mut self) {
+        if self.doc.frames.values().all(|f| f.interpolation.is_none()) {
+            return;
+        }
         let places = frame_places(&self.doc);
         let ids: Vec<FrameId> = self.doc.frames.keys().copied().collect();
         for id in ids {
-            let frame = &mut self.doc.frames[&id];
-            if !frame.interpolation.is_none() {
+            if !self.doc.frames[&id].interpolation.is_none() {
+                let frame = &mut self.doc.to_mut().frames[&id];
                 let i = frame.interpolation;
                 frame.interpolation = Interpolation::default();
                 let what: Vec<&str> = [
@@ -334,29 +349,48 @@ impl Preparer {
         }
     }
 
-    fn needs_packing(&self, source: &GraphicSource) -> bool {
-        match source {
-            GraphicSource::Slice(id) => self
-                .doc
-                .slice(*id)
-                .and_then(|s| self.doc.image(s.image))
-                .is_some_and(|i| i.kind != ImageKind::File),
-            GraphicSource::Image(_) | GraphicSource::SffSprite { .. } => true,
-        }
+    /// The slices that cut from something other than an image file (a tileset, an archive):
+    /// their graphics are packed like whole images and SFF sprites.
+    fn slices_to_pack(&self) -> HashSet<SliceId> {
+        let non_file: HashSet<ImageId> = self
+            .doc
+            .images
+            .iter()
+            .filter(|i| i.kind != ImageKind::File)
+            .map(|i| i.id)
+            .collect();
+        self.doc
+            .slices
+            .iter()
+            .filter(|s| non_file.contains(&s.image))
+            .map(|s| s.id)
+            .collect()
     }
 
     /// Packs every graphic that is not a slice of an image file into PNG sheets.
     fn graphics(&mut self, context: &WriteContext) -> Result<(), WriteError> {
         // Blank AIR sprites draw nothing: the frame stays, the element goes.
-        for frame in self.doc.frames.values_mut() {
-            frame
-                .elements
-                .retain(|e| !e.as_graphic().is_some_and(|g| g.source.is_blank()));
+        let is_blank = |e: &Element| e.as_graphic().is_some_and(|g| g.source.is_blank());
+        if self
+            .doc
+            .frames
+            .values()
+            .any(|f| f.elements.iter().any(is_blank))
+        {
+            for frame in self.doc.to_mut().frames.values_mut() {
+                frame.elements.retain(|e| !is_blank(e));
+            }
         }
         let mut sources: Vec<GraphicSource> = Vec::new();
+        let slices_to_pack = self.slices_to_pack();
+        let needs_packing = |source: &GraphicSource| match source {
+            GraphicSource::Slice(id) => slices_to_pack.contains(id),
+            GraphicSource::Image(_) | GraphicSource::SffSprite { .. } => true,
+        };
+        let mut seen: HashSet<&GraphicSource> = HashSet::new();
         for frame in self.doc.frames.values() {
             for g in frame.elements.iter().filter_map(Element::as_graphic) {
-                if self.needs_packing(&g.source) && !sources.contains(&g.source) {
+                if needs_packing(&g.source) && seen.insert(&g.source) {
                     sources.push(g.source.clone());
                 }
             }
@@ -393,7 +427,7 @@ impl Preparer {
                     format!("graphic {what}, whose pixels could not be loaded (dropped)"),
                 );
             }
-            self.doc.frames[id]
+            self.doc.to_mut().frames[id]
                 .elements
                 .retain(|e| !e.as_graphic().is_some_and(|g| missing.contains(&g.source)));
         }
@@ -419,8 +453,8 @@ impl Preparer {
                 relative_path: format!("{name}.png"),
                 bytes,
             });
-            let id = ImageId(self.doc.alloc_id());
-            self.doc.images.push(SourceImage {
+            let id = ImageId(self.doc.to_mut().alloc_id());
+            self.doc.to_mut().images.push(SourceImage {
                 id,
                 path: name.clone(),
                 resolved: context.dir().map(|d| d.join(format!("{name}.png"))),
@@ -431,8 +465,8 @@ impl Preparer {
         }
         let mut replacement: HashMap<GraphicSource, (SliceId, (i32, i32))> = HashMap::new();
         for ((source, p), place) in found.iter().zip(&placements) {
-            let id = SliceId(self.doc.alloc_id());
-            self.doc.slices.push(Slice {
+            let id = SliceId(self.doc.to_mut().alloc_id());
+            self.doc.to_mut().slices.push(Slice {
                 id,
                 image: sheet_ids[place.sheet],
                 rect: PixelRect {
@@ -445,7 +479,7 @@ impl Preparer {
             });
             replacement.insert(source.clone(), (id, p.axis));
         }
-        for frame in self.doc.frames.values_mut() {
+        for frame in self.doc.to_mut().frames.values_mut() {
             for element in &mut frame.elements {
                 if let ElementKind::Graphic(g) = &mut element.kind
                     && let Some((slice, axis)) = replacement.get(&g.source)
@@ -467,12 +501,12 @@ impl Preparer {
             .collect();
         let slice_images: Vec<ImageId> = self.doc.slices.iter().map(|s| s.image).collect();
         // A file image stays while a slice still cuts from it or it was never drawn whole.
-        self.doc.images.retain(|i| {
+        self.doc.to_mut().images.retain(|i| {
             let still_cut = slice_images.contains(&i.id);
             i.kind == ImageKind::File && (still_cut || !used_whole.contains(&i.id))
         });
         let kept: Vec<ImageId> = self.doc.images.iter().map(|i| i.id).collect();
-        self.doc.slices.retain(|s| kept.contains(&s.image));
+        self.doc.to_mut().slices.retain(|s| kept.contains(&s.image));
         Ok(())
     }
 
@@ -480,7 +514,8 @@ impl Preparer {
     /// read from ISPRITE and saved to another folder only rebases the textures it found (their
     /// stored names have no extension to strip).
     fn texture_paths(&mut self, context: &WriteContext, native: bool) {
-        for image in &mut self.doc.images {
+        for index in 0..self.doc.images.len() {
+            let image = &self.doc.images[index];
             let rebased = match (context.dir(), &image.resolved) {
                 (Some(dir), Some(resolved)) => relative_to(dir, resolved),
                 _ => None,
@@ -488,17 +523,18 @@ impl Preparer {
             if native && rebased.is_none() {
                 continue;
             }
-            if let Some(relative) = rebased {
-                image.path = relative;
-            }
-            let lower = image.path.to_ascii_lowercase();
+            let mut path = rebased.unwrap_or_else(|| image.path.clone());
+            let lower = path.to_ascii_lowercase();
             if let Some(ext) = IMAGE_EXTENSIONS
                 .iter()
                 .find(|ext| lower.ends_with(&format!(".{ext}")))
             {
-                image.path.truncate(image.path.len() - ext.len() - 1);
+                path.truncate(path.len() - ext.len() - 1);
             }
-            image.path = image.path.replace('\\', "/");
+            let path = path.replace('\\', "/");
+            if path != image.path {
+                self.doc.to_mut().images[index].path = path;
+            }
         }
     }
 }

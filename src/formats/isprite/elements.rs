@@ -1,7 +1,7 @@
 //! The element records of a frame: simple and expanded graphics, attachment points, and
 //! rectangle and circle collision objects, decoded from and encoded to their bytes.
 
-use super::bytes::{Reader, put_fixed, put_u16};
+use super::bytes::{put_fixed, put_u16};
 use super::frames::RawElement;
 use crate::model::{Fx, Point};
 
@@ -115,27 +115,68 @@ pub enum Body {
     },
 }
 
-fn point(r: &mut Reader) -> Option<Point> {
-    Some(Point {
-        x: r.fixed("x").ok()?,
-        y: r.fixed("y").ok()?,
-    })
+/// Reads the fields of a record whose length was checked against its kind's standard length
+/// first, so no read here can run out (a read past the end would give zeros, never a panic).
+struct Fields<'b> {
+    bytes: &'b [u8],
+    at: usize,
 }
 
-fn transform(r: &mut Reader) -> Option<Transform> {
-    Some(Transform {
-        rotation: r.fixed("rotation").ok()?,
-        scale_x: r.fixed("scale x").ok()?,
-        scale_y: r.fixed("scale y").ok()?,
-        opacity: r.u16("opacity").ok()?,
-    })
+impl<'b> Fields<'b> {
+    fn array<const N: usize>(&mut self) -> [u8; N] {
+        let out = self
+            .bytes
+            .get(self.at..self.at + N)
+            .and_then(|b| b.try_into().ok())
+            .unwrap_or([0; N]);
+        self.at += N;
+        out
+    }
+
+    fn u8(&mut self) -> u8 {
+        self.array::<1>()[0]
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.array())
+    }
+
+    /// A fixed-point value: signed 16-bit whole part, then an unsigned 1/256 fraction (D7).
+    fn fixed(&mut self) -> Fx {
+        let [lo, hi, fraction] = self.array();
+        Fx::from_parts(i16::from_le_bytes([lo, hi]) as i32, fraction)
+    }
+
+    fn point(&mut self) -> Point {
+        Point {
+            x: self.fixed(),
+            y: self.fixed(),
+        }
+    }
+
+    fn transform(&mut self) -> Transform {
+        Transform {
+            rotation: self.fixed(),
+            scale_x: self.fixed(),
+            scale_y: self.fixed(),
+            opacity: self.u16(),
+        }
+    }
+
+    /// The bytes past the standard length.
+    fn rest(&self) -> Vec<u8> {
+        self.bytes.get(self.at..).unwrap_or_default().to_vec()
+    }
 }
 
 impl Body {
     /// Decodes a known element; `None` for unknown markers and records too short for their
     /// marker (ambiguity 20: those are skipped and kept as they are).
     pub fn decode(element: &RawElement) -> Option<Body> {
-        let mut r = Reader::new(&element.body, 0);
+        let mut r = Fields {
+            bytes: element.body,
+            at: 0,
+        };
         let needed = match element.marker {
             SIMPLE_GRAPHIC => SIMPLE_LEN,
             EXPANDED_GRAPHIC => EXPANDED_LEN,
@@ -152,11 +193,11 @@ impl Body {
         }
         let body = match element.marker {
             SIMPLE_GRAPHIC | EXPANDED_GRAPHIC => {
-                let slice = r.u16("slice").ok()?;
-                let position = point(&mut r)?;
-                let mirror = r.u8("mirror").ok()?;
+                let slice = r.u16();
+                let position = r.point();
+                let mirror = r.u8();
                 let expanded = if element.marker == EXPANDED_GRAPHIC {
-                    Some((point(&mut r)?, transform(&mut r)?))
+                    Some((r.point(), r.transform()))
                 } else {
                     None
                 };
@@ -165,53 +206,62 @@ impl Body {
                     position,
                     mirror,
                     expanded,
-                    extra: r.rest().to_vec(),
+                    extra: r.rest(),
                 }
             }
             ATTACHMENT => {
-                let id = r.u16("id").ok()?;
-                let position = point(&mut r)?;
-                let mirror = r.u16("mirror").ok()?;
+                let id = r.u16();
+                let position = r.point();
+                let mirror = r.u16();
                 Body::Attachment {
                     id,
                     position,
                     mirror,
-                    transform: transform(&mut r)?,
-                    extra: r.rest().to_vec(),
+                    transform: r.transform(),
+                    extra: r.rest(),
                 }
             }
             _ => {
-                let reserved = r.u8("reserved").ok()?;
-                let kind = r.u8("type").ok()?;
-                let id = r.u16("id").ok()?;
+                let reserved = r.u8();
+                let kind = r.u8();
+                let id = r.u16();
                 let shape = if kind == RECT {
                     RawShape::Rect {
-                        corner: point(&mut r)?,
-                        width: r.fixed("width").ok()?,
-                        height: r.fixed("height").ok()?,
-                        reserved: r.u8("reserved").ok()?,
-                        rotation: r.fixed("rotation").ok()?,
+                        corner: r.point(),
+                        width: r.fixed(),
+                        height: r.fixed(),
+                        reserved: r.u8(),
+                        rotation: r.fixed(),
                     }
                 } else {
                     RawShape::Circle {
-                        center: point(&mut r)?,
-                        radius: r.fixed("radius").ok()?,
+                        center: r.point(),
+                        radius: r.fixed(),
                     }
                 };
                 Body::Collision {
                     reserved,
                     id,
                     shape,
-                    extra: r.rest().to_vec(),
+                    extra: r.rest(),
                 }
             }
         };
         Some(body)
     }
 
-    /// The marker and bytes of this element.
-    pub fn encode(&self) -> (u8, Vec<u8>) {
-        let mut out = Vec::new();
+    /// The marker this element is stored under.
+    pub fn marker(&self) -> u8 {
+        match self {
+            Body::Graphic { expanded: None, .. } => SIMPLE_GRAPHIC,
+            Body::Graphic { .. } => EXPANDED_GRAPHIC,
+            Body::Attachment { .. } => ATTACHMENT,
+            Body::Collision { .. } => COLLISION,
+        }
+    }
+
+    /// Appends the bytes of this element (after its size byte); returns its marker.
+    pub fn encode(&self, out: &mut Vec<u8>) -> u8 {
         let put_point = |out: &mut Vec<u8>, p: &Point| {
             put_fixed(out, p.x);
             put_fixed(out, p.y);
@@ -222,7 +272,7 @@ impl Body {
             put_fixed(out, t.scale_y);
             put_u16(out, t.opacity);
         };
-        let marker = match self {
+        match self {
             Body::Graphic {
                 slice,
                 position,
@@ -230,13 +280,13 @@ impl Body {
                 expanded,
                 extra,
             } => {
-                put_u16(&mut out, *slice);
-                put_point(&mut out, position);
+                put_u16(out, *slice);
+                put_point(out, position);
                 out.push(*mirror);
                 let marker = match expanded {
                     Some((origin, t)) => {
-                        put_point(&mut out, origin);
-                        put_transform(&mut out, t);
+                        put_point(out, origin);
+                        put_transform(out, t);
                         EXPANDED_GRAPHIC
                     }
                     None => SIMPLE_GRAPHIC,
@@ -251,10 +301,10 @@ impl Body {
                 transform,
                 extra,
             } => {
-                put_u16(&mut out, *id);
-                put_point(&mut out, position);
-                put_u16(&mut out, *mirror);
-                put_transform(&mut out, transform);
+                put_u16(out, *id);
+                put_point(out, position);
+                put_u16(out, *mirror);
+                put_transform(out, transform);
                 out.extend_from_slice(extra);
                 ATTACHMENT
             }
@@ -274,24 +324,23 @@ impl Body {
                         rotation,
                     } => {
                         out.push(RECT);
-                        put_u16(&mut out, *id);
-                        put_point(&mut out, corner);
-                        put_fixed(&mut out, *width);
-                        put_fixed(&mut out, *height);
+                        put_u16(out, *id);
+                        put_point(out, corner);
+                        put_fixed(out, *width);
+                        put_fixed(out, *height);
                         out.push(*reserved);
-                        put_fixed(&mut out, *rotation);
+                        put_fixed(out, *rotation);
                     }
                     RawShape::Circle { center, radius } => {
                         out.push(CIRCLE);
-                        put_u16(&mut out, *id);
-                        put_point(&mut out, center);
-                        put_fixed(&mut out, *radius);
+                        put_u16(out, *id);
+                        put_point(out, center);
+                        put_fixed(out, *radius);
                     }
                 }
                 out.extend_from_slice(extra);
                 COLLISION
             }
-        };
-        (marker, out)
+        }
     }
 }

@@ -53,7 +53,7 @@ impl Default for RawHeader {
 
 /// One chunk, known or not.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RawChunk {
+pub enum RawChunk<'a> {
     /// `META`.
     Meta(RawMeta),
     /// `MET+`.
@@ -67,7 +67,7 @@ pub enum RawChunk {
     /// `TIER`.
     Tier(RawTier),
     /// `FRAM`.
-    Frames(RawFrames),
+    Frames(RawFrames<'a>),
     /// An unknown chunk, or a later duplicate of a known one (D11): kept byte for byte.
     Other {
         /// Its identifier.
@@ -126,7 +126,7 @@ impl ChunkKind {
     }
 }
 
-impl RawChunk {
+impl RawChunk<'_> {
     /// The kind, for known chunks.
     pub fn kind(&self) -> Option<ChunkKind> {
         Some(match self {
@@ -141,39 +141,50 @@ impl RawChunk {
         })
     }
 
+    /// Appends the chunk: identifier, size, body. The body is written in place and its size
+    /// filled in afterwards.
     fn encode(&self, out: &mut Vec<u8>) {
-        let (id, body): (&[u8; 4], Vec<u8>) = match self {
-            RawChunk::Meta(c) => (ChunkKind::Meta.id(), c.encode()),
-            RawChunk::MetaPlus(c) => (ChunkKind::MetaPlus.id(), c.encode()),
-            RawChunk::Textures(c) => (ChunkKind::Textures.id(), c.encode()),
-            RawChunk::Slices(c) => (ChunkKind::Slices.id(), c.encode()),
-            RawChunk::Names(c) => (ChunkKind::Names.id(), c.encode()),
-            RawChunk::Tier(c) => (ChunkKind::Tier.id(), c.encode()),
-            RawChunk::Frames(c) => (ChunkKind::Frames.id(), c.encode()),
-            RawChunk::Other { id, body } => (id, body.clone()),
+        let id = match self {
+            RawChunk::Other { id, .. } => id,
+            known => known.kind().expect("a known chunk").id(),
         };
         out.extend_from_slice(id);
-        put_u32(out, body.len() as u32);
-        out.extend_from_slice(&body);
+        let size_at = out.len();
+        put_u32(out, 0);
+        match self {
+            RawChunk::Meta(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::MetaPlus(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::Textures(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::Slices(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::Names(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::Tier(c) => out.extend_from_slice(&c.encode()),
+            RawChunk::Frames(c) => c.encode(out),
+            RawChunk::Other { body, .. } => out.extend_from_slice(body),
+        }
+        let size = (out.len() - size_at - 4) as u32;
+        out[size_at..size_at + 4].copy_from_slice(&size.to_le_bytes());
     }
 }
 
 /// A whole file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RawFile {
+pub struct RawFile<'a> {
     /// The header.
     pub header: RawHeader,
     /// The chunks in file order.
-    pub chunks: Vec<RawChunk>,
+    pub chunks: Vec<RawChunk<'a>>,
     /// Bytes after the end the header declares (D2), kept as found.
     pub trailer: Vec<u8>,
 }
 
-impl RawFile {
+impl<'a> RawFile<'a> {
     /// Parses a file. Structural damage (a chunk running past the end, a count larger than its
     /// chunk, a truncated header) is an error; oddities that leave the content usable are
     /// warnings in `diagnostics`.
-    pub fn parse(bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<RawFile, ByteError> {
+    pub fn parse(
+        bytes: &'a [u8],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<RawFile<'a>, ByteError> {
         let mut r = Reader::new(bytes, 0);
         let magic = r.take(8, "the magic number")?;
         if magic != MAGIC {
@@ -307,7 +318,15 @@ impl RawFile {
 
     /// The bytes of the file; the size field is computed.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+        let frames_len = self
+            .chunks
+            .iter()
+            .map(|c| match c {
+                RawChunk::Frames(f) => 8 + f.encoded_len(),
+                _ => 0,
+            })
+            .sum::<usize>();
+        let mut out = Vec::with_capacity(HEADER_LEN + frames_len + 4096);
         out.extend_from_slice(MAGIC);
         put_u32(&mut out, 0);
         let h = &self.header;
@@ -325,7 +344,7 @@ impl RawFile {
     }
 
     /// The first chunk of a kind.
-    pub fn chunk(&self, kind: ChunkKind) -> Option<&RawChunk> {
+    pub fn chunk(&self, kind: ChunkKind) -> Option<&RawChunk<'a>> {
         self.chunks.iter().find(|c| c.kind() == Some(kind))
     }
 }

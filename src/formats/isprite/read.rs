@@ -28,17 +28,34 @@ pub struct Origins {
     pub slices: Vec<SliceId>,
     /// Frame index -> frame.
     pub frames: Vec<FrameId>,
-    /// Per frame index, per raw element: the element it became (`None` = kept unread).
-    pub elements: Vec<Vec<Option<ElementId>>>,
+    /// Per raw element, frame after frame: the element it became (`None` = kept unread).
+    /// [`Origins::frame_elements`] gives one frame's share.
+    pub elements: Vec<Option<ElementId>>,
+    /// Frame index -> where its raw elements start in `elements`.
+    pub element_starts: Vec<usize>,
     /// Sequence -> its raw record.
     pub sequences: HashMap<SequenceId, RawSequence>,
 }
 
-/// A parsed file: the raw records, the model, and the links between them.
+impl Origins {
+    /// The elements the raw elements of a frame became, in stored order.
+    pub fn frame_elements(&self, frame: usize) -> &[Option<ElementId>] {
+        let start = self.element_starts.get(frame).copied().unwrap_or(0);
+        let end = self
+            .element_starts
+            .get(frame + 1)
+            .copied()
+            .unwrap_or(self.elements.len());
+        self.elements.get(start..end).unwrap_or_default()
+    }
+}
+
+/// A parsed file: the raw records (borrowing the file's bytes), the model, and the links
+/// between them.
 #[derive(Clone, Debug)]
-pub struct Reading {
+pub struct Reading<'a> {
     /// The file as stored.
-    pub raw: RawFile,
+    pub raw: RawFile<'a>,
     /// The model.
     pub document: AnimationSet,
     /// Model ids -> raw records.
@@ -49,10 +66,26 @@ pub struct Reading {
 
 /// The class a collision object's name gives it (case-insensitive).
 pub fn class_from_name(name: &str) -> BoxClass {
-    match name.to_ascii_lowercase().as_str() {
-        "hit" | "hitbox" | "attack" => BoxClass::Hit,
-        "hurt" | "hurtbox" | "body" => BoxClass::Hurt,
-        _ => BoxClass::Custom(name.to_string()),
+    let is = |names: [&str; 3]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
+    if is(["hit", "hitbox", "attack"]) {
+        BoxClass::Hit
+    } else if is(["hurt", "hurtbox", "body"]) {
+        BoxClass::Hurt
+    } else {
+        BoxClass::Custom(name.to_string())
+    }
+}
+
+/// True when a box of `class` named `name` reads back as the same class, without building the
+/// class (which allocates for custom names).
+pub fn name_gives_class(name: &str, class: &BoxClass) -> bool {
+    let is = |names: [&str; 3]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
+    match class {
+        BoxClass::Hit => is(["hit", "hitbox", "attack"]),
+        BoxClass::Hurt => is(["hurt", "hurtbox", "body"]),
+        BoxClass::Custom(custom) => {
+            custom == name && !is(["hit", "hitbox", "attack"]) && !is(["hurt", "hurtbox", "body"])
+        }
     }
 }
 
@@ -64,7 +97,7 @@ pub fn sequence_path(groups: &[&str], name: &str) -> String {
 }
 
 /// Reads bytes into a model. `dir` is the folder to look for textures in, if any.
-pub fn read(bytes: &[u8], dir: Option<&Path>) -> Result<Reading, Vec<Diagnostic>> {
+pub fn read<'a>(bytes: &'a [u8], dir: Option<&Path>) -> Result<Reading<'a>, Vec<Diagnostic>> {
     let mut diagnostics = Vec::new();
     let raw = match RawFile::parse(bytes, &mut diagnostics) {
         Ok(raw) => raw,
@@ -216,22 +249,29 @@ impl Builder {
     }
 
     fn frames(&mut self, frames: &RawFrames) {
+        let count = frames.frames.len();
+        self.doc.frames.reserve(count);
+        self.origins.frames.reserve(count);
+        self.origins.element_starts.reserve(count);
         for (index, raw) in frames.frames.iter().enumerate() {
             let id = FrameId(self.doc.alloc_id());
             let mut frame = Frame::new(FrameDuration::Holds(raw.hold as u32));
             frame.label = text(&raw.label);
             frame.triggers = text(&raw.triggers);
             frame.notes = text(&raw.notes);
-            let mut element_ids = Vec::with_capacity(raw.elements.len());
-            for element in &raw.elements {
-                let Some(body) = Body::decode(element) else {
+            self.origins
+                .element_starts
+                .push(self.origins.elements.len());
+            frame.elements.reserve_exact(raw.elements.len());
+            for element in raw.elements.iter() {
+                let Some(body) = Body::decode(&element) else {
                     if matches!(element.marker, b'g' | b'G' | b'A' | b'C') {
                         self.warn(format!(
                             "an element \"{}\" of frame {index} is too short or of an unknown type; it is kept but not shown",
                             element.marker as char
                         ));
                     }
-                    element_ids.push(None);
+                    self.origins.elements.push(None);
                     continue;
                 };
                 let name = self.name(element.name, index);
@@ -242,11 +282,10 @@ impl Builder {
                     name,
                     kind,
                 });
-                element_ids.push(Some(element_id));
+                self.origins.elements.push(Some(element_id));
             }
             self.doc.frames.insert(id, frame);
             self.origins.frames.push(id);
-            self.origins.elements.push(element_ids);
         }
     }
 
@@ -483,4 +522,32 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
         .iter()
         .map(|ext| dir.join(format!("{name}.{ext}")))
         .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_class_check_agrees_with_the_class_a_name_gives() {
+        let names = [
+            "hit", "HitBox", "attack", "hurt", "Body", "hurtbox", "", "weak", "hits",
+        ];
+        let classes = [
+            BoxClass::Hit,
+            BoxClass::Hurt,
+            BoxClass::Custom("weak".into()),
+            BoxClass::Custom("hit".into()),
+            BoxClass::Custom(String::new()),
+        ];
+        for name in names {
+            for class in &classes {
+                assert_eq!(
+                    name_gives_class(name, class),
+                    class_from_name(name) == *class,
+                    "{name:?} as {class:?}"
+                );
+            }
+        }
+    }
 }

@@ -5,25 +5,30 @@
 
 use super::bytes::{fits_fixed, text};
 use super::elements::{Body, EXPANDED_GRAPHIC, RawShape, Transform};
-use super::frames::{RawElement, RawFrame, RawFrames};
+use super::frames::{ELEMENT_HEAD, RawElement, RawElements, RawFrame, RawFrames};
 use super::meta::{META_STRINGS, RawMeta, RawMetaPlus, read_date, write_date};
 use super::raw::{ChunkKind, RawChunk, RawFile, RawHeader};
 use super::read::{
-    DEFAULT_SEQUENCE_KEY, Reading, SEQUENCE_RATE_KEY, class_from_name, default_origin, loop_point,
+    DEFAULT_SEQUENCE_KEY, Reading, SEQUENCE_RATE_KEY, default_origin, loop_point, name_gives_class,
     sequence_path,
 };
 use super::textures::{RawNames, RawSlice, RawSlices, RawTexture, RawTextures, SLICE_LEN};
 use super::tier::{NO_LOOP, RawSequence, RawTier, RawTierItem};
 use crate::formats::{Loss, Place, WriteError};
 use crate::model::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+/// Bytes a typical element record takes (an expanded graphic: head and 26-byte body), to size
+/// a frame's element buffer once.
+const TYPICAL_ELEMENT_LEN: usize = ELEMENT_HEAD + 26;
 
 /// Encodes a document whose graphics are all slices of texture images and whose durations are
 /// holds (see `convert.rs` for everything else). `original` is the reading of the file the
 /// document came from, when it came from an ISPRITE file.
 pub fn encode(
     doc: &AnimationSet,
-    original: Option<&Reading>,
+    original: Option<&Reading<'_>>,
     losses: &mut Vec<Loss>,
 ) -> Result<Vec<u8>, WriteError> {
     let mut w = Writer::new(doc, original, losses)?;
@@ -32,31 +37,55 @@ pub fn encode(
 }
 
 /// Keeps the stored bytes of a string when they still read as the model's text (invalid UTF-8
-/// and cut strings survive unedited).
-fn keep_text(model: &str, stored: Option<&[u8]>) -> Vec<u8> {
+/// and cut strings survive unedited); otherwise the model's text. Borrows either way.
+fn keep_text<'s>(model: &'s str, stored: Option<&'s [u8]>) -> Cow<'s, [u8]> {
     match stored {
-        Some(bytes) if text(bytes) == model => bytes.to_vec(),
-        _ => model.as_bytes().to_vec(),
+        Some(bytes) if reads_as(bytes, model) => Cow::Borrowed(bytes),
+        _ => Cow::Borrowed(model.as_bytes()),
     }
 }
 
-struct OriginalElement<'a> {
-    raw: &'a RawElement,
-    body: Option<Body>,
+/// Name tables up to this size are searched by comparing, larger ones through `name_index`.
+const SCANNED_NAMES: usize = 16;
+
+/// True when stored string bytes read as `model` (without building the text when they are
+/// valid UTF-8, as they nearly always are).
+fn reads_as(stored: &[u8], model: &str) -> bool {
+    match std::str::from_utf8(stored) {
+        Ok(stored) => stored == model,
+        Err(_) => text(stored) == model,
+    }
+}
+
+/// Where something may be lost: a frame, or an element of it. Cheap to pass around; the
+/// [`Place`] (with its strings) is only built when a loss is actually reported.
+#[derive(Clone, Copy)]
+struct Site<'e> {
+    frame: FrameId,
+    element: Option<&'e Element>,
+}
+
+/// The records of the original file, found by model id.
+struct OriginalRecords<'a> {
+    /// Frame id -> index of its record in `frames`.
+    frame_index: HashMap<FrameId, usize>,
+    /// The stored frames.
+    frames: &'a [RawFrame<'a>],
+    /// Where each model element came from: its frame index and its position among the frame's
+    /// raw elements. Only built when an element is not found in its own frame's record (an
+    /// element moved to another frame, or a new one).
+    elements_anywhere: Option<HashMap<ElementId, (usize, usize)>>,
 }
 
 struct Writer<'a> {
     doc: &'a AnimationSet,
-    original: Option<&'a Reading>,
+    original: Option<&'a Reading<'a>>,
+    records: Option<OriginalRecords<'a>>,
     losses: &'a mut Vec<Loss>,
     image_index: HashMap<ImageId, u8>,
     slice_index: HashMap<SliceId, usize>,
-    frame_index: HashMap<FrameId, usize>,
-    original_frames: HashMap<FrameId, &'a RawFrame>,
-    original_elements: HashMap<ElementId, OriginalElement<'a>>,
-    /// Unknown element records by frame, each after the element it followed (`None` = first).
-    unknown_elements: HashMap<FrameId, Vec<(Option<ElementId>, &'a RawElement)>>,
-    places: HashMap<FrameId, Place>,
+    /// Where each frame is first used; built on the first loss.
+    places: Option<HashMap<FrameId, Place>>,
     names: Vec<Vec<u8>>,
     name_index: HashMap<String, u16>,
 }
@@ -64,7 +93,7 @@ struct Writer<'a> {
 impl<'a> Writer<'a> {
     fn new(
         doc: &'a AnimationSet,
-        original: Option<&'a Reading>,
+        original: Option<&'a Reading<'a>>,
         losses: &'a mut Vec<Loss>,
     ) -> Result<Writer<'a>, WriteError> {
         if doc.images.len() > 255 {
@@ -76,6 +105,7 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             doc,
             original,
+            records: None,
             losses,
             image_index: doc
                 .images
@@ -89,21 +119,11 @@ impl<'a> Writer<'a> {
                 .enumerate()
                 .map(|(i, s)| (s.id, i))
                 .collect(),
-            frame_index: doc
-                .frames
-                .keys()
-                .enumerate()
-                .map(|(i, id)| (*id, i))
-                .collect(),
-            original_frames: HashMap::new(),
-            original_elements: HashMap::new(),
-            unknown_elements: HashMap::new(),
-            places: HashMap::new(),
+            places: None,
             names: Vec::new(),
             name_index: HashMap::new(),
         };
         w.index_original();
-        w.index_places();
         Ok(w)
     }
 
@@ -120,67 +140,108 @@ impl<'a> Writer<'a> {
         let Some(RawChunk::Frames(frames)) = reading.raw.chunk(ChunkKind::Frames) else {
             return;
         };
-        for ((raw, id), elements) in frames
-            .frames
-            .iter()
-            .zip(&reading.origins.frames)
-            .zip(&reading.origins.elements)
+        let frame_count = frames.frames.len().min(reading.origins.frames.len());
+        self.records = Some(OriginalRecords {
+            frame_index: reading.origins.frames[..frame_count]
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (*id, i))
+                .collect(),
+            frames: &frames.frames[..frame_count],
+            elements_anywhere: None,
+        });
+    }
+
+    /// The stored record of a frame, with what each of its raw elements became.
+    fn original_frame(&self, id: FrameId) -> Option<(&'a RawFrame<'a>, &'a [Option<ElementId>])> {
+        let reading = self.original?;
+        let records = self.records.as_ref()?;
+        let index = *records.frame_index.get(&id)?;
+        Some((
+            &records.frames[index],
+            reading.origins.frame_elements(index),
+        ))
+    }
+
+    /// The stored record of an element: first looked for in the record of the frame being
+    /// written (where it nearly always is), then anywhere in the file.
+    fn original_element(
+        &mut self,
+        id: ElementId,
+        own: Option<(&'a RawFrame<'a>, &'a [Option<ElementId>])>,
+    ) -> Option<RawElement<'a>> {
+        if let Some((raw, ids)) = own
+            && let Some(at) = ids.iter().position(|e| *e == Some(id))
         {
-            self.original_frames.insert(*id, raw);
-            let mut previous = None;
-            for (element, eid) in raw.elements.iter().zip(elements) {
-                match eid {
-                    Some(eid) => {
-                        self.original_elements.insert(
-                            *eid,
-                            OriginalElement {
-                                raw: element,
-                                body: Body::decode(element),
-                            },
-                        );
-                        previous = Some(*eid);
+            return raw.elements.iter().nth(at);
+        }
+        let reading = self.original?;
+        let records = self.records.as_mut()?;
+        let anywhere = records.elements_anywhere.get_or_insert_with(|| {
+            let mut map = HashMap::with_capacity(reading.origins.elements.len());
+            for frame in 0..records.frames.len() {
+                for (at, e) in reading.origins.frame_elements(frame).iter().enumerate() {
+                    if let Some(e) = e {
+                        map.insert(*e, (frame, at));
                     }
-                    None => self
-                        .unknown_elements
-                        .entry(*id)
-                        .or_default()
-                        .push((previous, element)),
                 }
             }
-        }
+            map
+        });
+        let (frame, at) = *anywhere.get(&id)?;
+        records.frames[frame].elements.iter().nth(at)
     }
 
-    fn index_places(&mut self) {
-        for sequence in self.doc.sequences() {
-            for (d, direction) in sequence.directions.iter().enumerate() {
-                for (i, frame) in direction.frames.iter().enumerate() {
-                    self.places
-                        .entry(*frame)
-                        .or_insert_with(|| Place::frame(&sequence.name, d, i));
+    /// Where a frame is first used, for loss reports.
+    fn frame_place(&mut self, frame: FrameId) -> Place {
+        let doc = self.doc;
+        let places = self.places.get_or_insert_with(|| {
+            let mut places = HashMap::new();
+            for sequence in doc.sequences() {
+                for (d, direction) in sequence.directions.iter().enumerate() {
+                    for (i, frame) in direction.frames.iter().enumerate() {
+                        places
+                            .entry(*frame)
+                            .or_insert_with(|| Place::frame(&sequence.name, d, i));
+                    }
                 }
             }
-        }
-    }
-
-    fn place(&self, frame: FrameId) -> Place {
-        self.places.get(&frame).cloned().unwrap_or_else(|| Place {
+            places
+        });
+        places.get(&frame).cloned().unwrap_or_else(|| Place {
             element: Some(format!(
                 "unused frame {}",
-                self.frame_index.get(&frame).copied().unwrap_or(0)
+                doc.frames.get_index_of(&frame).unwrap_or(0)
             )),
             ..Place::default()
         })
+    }
+
+    fn place(&mut self, site: Site) -> Place {
+        let place = self.frame_place(site.frame);
+        match site.element {
+            Some(element) if element.name.is_empty() => {
+                place.element(format!("element {}", element.id))
+            }
+            Some(element) => place.element(format!("element \"{}\"", element.name)),
+            None => place,
+        }
+    }
+
+    fn lose_at(&mut self, site: Site, what: impl Into<String>) {
+        let place = self.place(site);
+        self.lose(place, what);
     }
 
     fn lose(&mut self, place: Place, what: impl Into<String>) {
         self.losses.push(Loss::new(place, what));
     }
 
-    fn original_chunk(&self, kind: ChunkKind) -> Option<&'a RawChunk> {
+    fn original_chunk(&self, kind: ChunkKind) -> Option<&'a RawChunk<'a>> {
         self.original.and_then(|r| r.raw.chunk(kind))
     }
 
-    fn file(&mut self) -> RawFile {
+    fn file(&mut self) -> RawFile<'a> {
         let header = self.header();
         let tier = self.tier();
         let frames = self.frames(&tier);
@@ -218,7 +279,7 @@ impl<'a> Writer<'a> {
 
     /// Puts the new chunks where the original file had them (unknown chunks and duplicates stay
     /// in place); chunks the original lacked go at their D11 position.
-    fn arrange(&self, fresh: Vec<(ChunkKind, RawChunk)>) -> Vec<RawChunk> {
+    fn arrange(&self, fresh: Vec<(ChunkKind, RawChunk<'a>)>) -> Vec<RawChunk<'a>> {
         let Some(reading) = self.original else {
             return fresh.into_iter().map(|(_, c)| c).collect();
         };
@@ -316,6 +377,7 @@ impl<'a> Writer<'a> {
                             .and_then(|o| o.strings.get(i))
                             .map(|v| v.as_slice()),
                     )
+                    .into_owned()
                 })
                 .collect(),
             tail: original.map(|o| o.tail.clone()).unwrap_or_default(),
@@ -370,8 +432,8 @@ impl<'a> Writer<'a> {
                 .map(|(i, (n, v))| {
                     let s = stored.get(i);
                     (
-                        keep_text(&n, s.map(|p| p.0.as_slice())),
-                        keep_text(&v, s.map(|p| p.1.as_slice())),
+                        keep_text(&n, s.map(|p| p.0.as_slice())).into_owned(),
+                        keep_text(&v, s.map(|p| p.1.as_slice())).into_owned(),
                     )
                 })
                 .collect(),
@@ -406,7 +468,7 @@ impl<'a> Writer<'a> {
                 RawTexture {
                     flags: (stored.map_or(0, |t| t.flags) & !1) | image.nearest_neighbour as u8,
                     extra,
-                    name: keep_text(&image.path, stored.map(|t| t.name.as_slice())),
+                    name: keep_text(&image.path, stored.map(|t| t.name.as_slice())).into_owned(),
                 }
             })
             .collect();
@@ -514,7 +576,8 @@ impl<'a> Writer<'a> {
                 ),
             );
         }
-        let mut frames = Vec::new();
+        let listed = s.directions.first().map_or(0, |d| d.frames.len());
+        let mut frames = Vec::with_capacity(listed);
         for (i, id) in s
             .directions
             .first()
@@ -523,8 +586,8 @@ impl<'a> Writer<'a> {
             .iter()
             .enumerate()
         {
-            match self.frame_index.get(id) {
-                Some(index) => frames.push(*index as u32),
+            match self.doc.frames.get_index_of(id) {
+                Some(index) => frames.push(index as u32),
                 None => self.lose(
                     Place::frame(&s.name, 0, i),
                     format!("frame {id}, which the document does not hold"),
@@ -561,38 +624,43 @@ impl<'a> Writer<'a> {
         }
         RawSequence {
             loop_point: loop_value,
-            name: keep_text(&s.name, stored.map(|st| st.name.as_slice())),
+            name: keep_text(&s.name, stored.map(|st| st.name.as_slice())).into_owned(),
             follow_up: keep_text(
                 s.follow_up.as_deref().unwrap_or(""),
                 stored.map(|st| st.follow_up.as_slice()),
-            ),
+            )
+            .into_owned(),
             frames,
         }
     }
 
-    fn frames(&mut self, tier: &RawTier) -> RawFrames {
+    fn frames(&mut self, tier: &RawTier) -> RawFrames<'a> {
+        let doc = self.doc;
         // Which frames are loop points (D8): only decided for frames in exactly one sequence.
-        let mut membership: HashMap<u32, (usize, bool)> = HashMap::new();
+        // Per frame index: the TIER item of the sequence using it (or UNUSED / SHARED), and
+        // whether it is that sequence's loop point.
+        const UNUSED: usize = usize::MAX - 1;
+        const SHARED: usize = usize::MAX;
+        let mut membership: Vec<(usize, bool)> = vec![(UNUSED, false); doc.frames.len()];
         for (n, item) in tier.items.iter().enumerate() {
             if let RawTierItem::Sequence(s) = item {
                 for (position, f) in s.frames.iter().enumerate() {
-                    let entry = membership.entry(*f).or_insert((n, false));
-                    if entry.0 != n {
-                        // Used by a second sequence: shared.
-                        entry.0 = usize::MAX;
+                    let Some(entry) = membership.get_mut(*f as usize) else {
+                        continue;
+                    };
+                    if entry.0 == UNUSED {
+                        entry.0 = n;
+                    } else if entry.0 != n {
+                        entry.0 = SHARED;
                     }
                     entry.1 |= position as u32 == s.loop_point;
                 }
             }
         }
-        let ids: Vec<FrameId> = self.doc.frames.keys().copied().collect();
-        let mut frames = Vec::with_capacity(ids.len());
-        for (index, id) in ids.iter().enumerate() {
-            let loop_bit = match membership.get(&(index as u32)) {
-                Some((owner, is_loop)) if *owner != usize::MAX => Some(*is_loop),
-                _ => None,
-            };
-            frames.push(self.frame(*id, loop_bit));
+        let mut frames = Vec::with_capacity(doc.frames.len());
+        for ((id, frame), (owner, is_loop)) in doc.frames.iter().zip(membership) {
+            let loop_bit = (owner != UNUSED && owner != SHARED).then_some(is_loop);
+            frames.push(self.frame(*id, frame, loop_bit));
         }
         let max = frames.iter().map(|f| f.elements.len()).max().unwrap_or(0);
         RawFrames {
@@ -605,67 +673,94 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn frame(&mut self, id: FrameId, loop_bit: Option<bool>) -> RawFrame {
-        let frame = &self.doc.frames[&id];
-        let stored = self.original_frames.get(&id).copied();
-        let place = self.place(id);
+    fn frame(&mut self, id: FrameId, frame: &'a Frame, loop_bit: Option<bool>) -> RawFrame<'a> {
+        let site = Site {
+            frame: id,
+            element: None,
+        };
         let hold = match frame.duration {
             FrameDuration::Holds(h) => {
                 if h > u16::MAX as u32 {
-                    self.lose(
-                        place.clone(),
+                    self.lose_at(
+                        site,
                         format!("hold time {h} (at most 65535; 65535 is written)"),
                     );
                 }
                 h.min(u16::MAX as u32) as u16
             }
             other => {
-                self.lose(
-                    place.clone(),
-                    format!("duration {other} (written as 1 hold)"),
-                );
+                self.lose_at(site, format!("duration {other} (written as 1 hold)"));
                 1
             }
         };
+        let own = self.original_frame(id);
+        let stored = own.map(|(raw, _)| raw);
         let stored_flags = stored.map_or(0, |f| f.flags);
         let bit = loop_bit.unwrap_or(stored_flags & 1 != 0) as u8;
-        let mut elements = Vec::with_capacity(frame.elements.len());
-        let unknown = self.unknown_elements.remove(&id).unwrap_or_default();
-        let mut pending: Vec<(Option<ElementId>, &RawElement)> = unknown;
-        let take_after = |pending: &mut Vec<(Option<ElementId>, &'a RawElement)>,
-                          after: Option<ElementId>,
-                          out: &mut Vec<RawElement>| {
-            pending.retain(|(p, e)| {
-                if *p == after {
-                    out.push((*e).clone());
-                    false
-                } else {
-                    true
+        // Stored records the model does not hold (unknown elements), each with the element it
+        // followed (`None` = first): they are written back after that element.
+        let mut pending: Vec<(Option<ElementId>, RawElement<'a>)> = Vec::new();
+        if let Some((raw, ids)) = own {
+            let mut previous = None;
+            for (element, eid) in raw.elements.iter().zip(ids) {
+                match eid {
+                    Some(eid) => previous = Some(*eid),
+                    None => pending.push((previous, element)),
                 }
-            });
-        };
-        take_after(&mut pending, None, &mut elements);
-        for element in &frame.elements {
-            if let Some(raw) = self.element(element, &place) {
-                elements.push(raw);
             }
-            take_after(&mut pending, Some(element.id), &mut elements);
         }
-        elements.extend(pending.into_iter().map(|(_, e)| e.clone()));
-        if elements.len() > u16::MAX as usize {
-            self.lose(
-                place.clone(),
-                format!("elements past the 65535th of {}", elements.len()),
-            );
-            elements.truncate(u16::MAX as usize);
+        const MAX_ELEMENTS: usize = u16::MAX as usize;
+        let mut elements = RawElements::with_capacity(frame.elements.len() * TYPICAL_ELEMENT_LEN);
+        let mut total = 0usize;
+        let mut take_after =
+            |after: Option<ElementId>, elements: &mut RawElements<'a>, total: &mut usize| {
+                pending.retain(|(p, e)| {
+                    if *p != after {
+                        return true;
+                    }
+                    *total += 1;
+                    if elements.len() < MAX_ELEMENTS {
+                        elements.push(*e);
+                    }
+                    false
+                });
+            };
+        take_after(None, &mut elements, &mut total);
+        for element in &frame.elements {
+            if let Some((name, body)) = self.element(id, element, own) {
+                total += 1;
+                if elements.len() < MAX_ELEMENTS
+                    && !elements.push_with(body.marker(), name, |out| {
+                        body.encode(out);
+                    })
+                {
+                    self.lose_at(
+                        Site {
+                            frame: id,
+                            element: Some(element),
+                        },
+                        "element longer than the 255 bytes a record holds (dropped)",
+                    );
+                }
+            }
+            take_after(Some(element.id), &mut elements, &mut total);
+        }
+        for (_, e) in pending {
+            total += 1;
+            if elements.len() < MAX_ELEMENTS {
+                elements.push(e);
+            }
+        }
+        if total > MAX_ELEMENTS {
+            self.lose_at(site, format!("elements past the 65535th of {total}"));
         }
         let mut raw = RawFrame {
             size_field: 0,
             hold,
             flags: (stored_flags & !1) | bit,
-            label: keep_text(&frame.label, stored.map(|f| f.label.as_slice())),
-            triggers: keep_text(&frame.triggers, stored.map(|f| f.triggers.as_slice())),
-            notes: keep_text(&frame.notes, stored.map(|f| f.notes.as_slice())),
+            label: keep_text(&frame.label, stored.map(|f| &*f.label)),
+            triggers: keep_text(&frame.triggers, stored.map(|f| &*f.triggers)),
+            notes: keep_text(&frame.notes, stored.map(|f| &*f.notes)),
             elements,
         };
         let len = raw.content_len() as i64;
@@ -674,29 +769,38 @@ impl<'a> Writer<'a> {
         raw
     }
 
-    fn name_index(&mut self, name: &str, stored: Option<u16>, place: &Place) -> u16 {
+    fn name_index(&mut self, name: &str, stored: Option<u16>, site: Site) -> u16 {
         if let Some(index) = stored {
-            let decoded = match index {
-                u16::MAX => String::new(),
-                i => self
-                    .names
-                    .get(i as usize)
-                    .map(|n| text(n))
-                    .unwrap_or_default(),
+            let same = match index {
+                u16::MAX => name.is_empty(),
+                i => match self.names.get(i as usize) {
+                    Some(stored) => reads_as(stored, name),
+                    None => name.is_empty(),
+                },
             };
-            if decoded == name {
+            if same {
                 return index;
             }
         }
         if name.is_empty() {
             return u16::MAX;
         }
-        if let Some(index) = self.name_index.get(name) {
-            return *index;
+        // Name tables are usually a handful of entries, where comparing beats hashing (this
+        // runs for every element); both find the first entry that reads as the name.
+        let found = if self.names.len() <= SCANNED_NAMES {
+            self.names
+                .iter()
+                .position(|n| reads_as(n, name))
+                .map(|i| i as u16)
+        } else {
+            self.name_index.get(name).copied()
+        };
+        if let Some(index) = found {
+            return index;
         }
         if self.names.len() >= u16::MAX as usize {
-            self.lose(
-                place.clone(),
+            self.lose_at(
+                site,
                 format!("element name \"{name}\" (the name table is full)"),
             );
             return u16::MAX;
@@ -707,12 +811,12 @@ impl<'a> Writer<'a> {
         index
     }
 
-    fn fixed(&mut self, value: Fx, what: &str, place: &Place) -> Fx {
+    fn fixed(&mut self, value: Fx, what: &str, site: Site) -> Fx {
         if fits_fixed(value) {
             return value;
         }
-        self.lose(
-            place.clone(),
+        self.lose_at(
+            site,
             format!("{what} {value} px (outside -32768..32767; clamped)"),
         );
         Fx(value
@@ -720,29 +824,29 @@ impl<'a> Writer<'a> {
             .clamp(i16::MIN as i32 * 256, i16::MAX as i32 * 256 + 255))
     }
 
-    fn real(&mut self, value: f64, what: &str, place: &Place) -> Fx {
+    fn real(&mut self, value: f64, what: &str, site: Site) -> Fx {
         let fx = Fx::from_f64(value);
         if fx.to_f64() != value {
-            self.lose(
-                place.clone(),
+            self.lose_at(
+                site,
                 format!(
                     "{what} {value} (ISPRITE stores 1/256 steps; {} is written)",
                     fx.to_f64()
                 ),
             );
         }
-        self.fixed(fx, what, place)
+        self.fixed(fx, what, site)
     }
 
-    fn point(&mut self, p: Point, what: &str, place: &Place) -> Point {
+    fn point(&mut self, p: Point, what: &str, site: Site) -> Point {
         // The axis names are only spelled out when something is lost (the common case is a
         // point that fits, and this runs for every element of every frame).
         if fits_fixed(p.x) && fits_fixed(p.y) {
             return p;
         }
         Point {
-            x: self.fixed(p.x, &format!("{what} x"), place),
-            y: self.fixed(p.y, &format!("{what} y"), place),
+            x: self.fixed(p.x, &format!("{what} x"), site),
+            y: self.fixed(p.y, &format!("{what} y"), site),
         }
     }
 
@@ -752,28 +856,33 @@ impl<'a> Writer<'a> {
         scale_x: f64,
         scale_y: f64,
         opacity: u16,
-        place: &Place,
+        site: Site,
     ) -> Transform {
         Transform {
-            rotation: self.real(rotation, "rotation", place),
-            scale_x: self.real(scale_x, "horizontal scale", place),
-            scale_y: self.real(scale_y, "vertical scale", place),
+            rotation: self.real(rotation, "rotation", site),
+            scale_x: self.real(scale_x, "horizontal scale", site),
+            scale_y: self.real(scale_y, "vertical scale", site),
             opacity,
         }
     }
 
-    fn element(&mut self, element: &Element, frame_place: &Place) -> Option<RawElement> {
-        let stored = self.original_elements.get(&element.id);
-        let stored_name = stored.map(|s| s.raw.name);
-        let stored_body = stored.and_then(|s| s.body.clone());
-        let stored_marker = stored.map(|s| s.raw.marker);
-        let label = if element.name.is_empty() {
-            format!("element {}", element.id)
-        } else {
-            format!("element \"{}\"", element.name)
+    /// The name index and content of an element's record, or `None` when it cannot be
+    /// written (the loss is reported).
+    fn element(
+        &mut self,
+        frame: FrameId,
+        element: &'a Element,
+        own: Option<(&'a RawFrame<'a>, &'a [Option<ElementId>])>,
+    ) -> Option<(u16, Body)> {
+        let stored = self.original_element(element.id, own);
+        let stored_name = stored.map(|s| s.name);
+        let stored_body = stored.as_ref().and_then(Body::decode);
+        let stored_marker = stored.map(|s| s.marker);
+        let site = Site {
+            frame,
+            element: Some(element),
         };
-        let place = frame_place.clone().element(label);
-        let mut name = element.name.clone();
+        let mut name: Cow<str> = Cow::Borrowed(&element.name);
         let body = match &element.kind {
             ElementKind::Graphic(g) => {
                 let slice = match &g.source {
@@ -782,13 +891,16 @@ impl<'a> Writer<'a> {
                         // An index that was past the table when read stays as it was.
                         None if id.0 >= u64::MAX - u16::MAX as u64 => (u64::MAX - id.0) as u16,
                         _ => {
-                            self.lose(place, "graphic whose slice ISPRITE cannot reach (dropped)");
+                            self.lose_at(
+                                site,
+                                "graphic whose slice ISPRITE cannot reach (dropped)",
+                            );
                             return None;
                         }
                     },
                     other => {
-                        self.lose(
-                            place,
+                        self.lose_at(
+                            site,
                             format!("graphic from {other:?} (not a slice; dropped)"),
                         );
                         return None;
@@ -797,15 +909,12 @@ impl<'a> Writer<'a> {
                 let origin = match g.origin {
                     Origin::At(p) => p,
                     Origin::SourceAxis => {
-                        self.lose(
-                            place.clone(),
-                            "the source's own axis as origin (0, 0 is used)",
-                        );
+                        self.lose_at(site, "the source's own axis as origin (0, 0 is used)");
                         Point::ZERO
                     }
                 };
                 if g.blend != BlendMode::Normal {
-                    self.lose(place.clone(), format!("blend mode {:?}", g.blend));
+                    self.lose_at(site, format!("blend mode {:?}", g.blend));
                 }
                 let default = self
                     .doc
@@ -836,15 +945,15 @@ impl<'a> Writer<'a> {
                     _ => (0, Vec::new()),
                 };
                 let expanded = if expanded_now {
-                    let origin = self.point(origin, "origin", &place);
-                    let t = self.transform(g.rotation, g.scale_x, g.scale_y, g.opacity, &place);
+                    let origin = self.point(origin, "origin", site);
+                    let t = self.transform(g.rotation, g.scale_x, g.scale_y, g.opacity, site);
                     Some((origin, t))
                 } else {
                     None
                 };
                 Body::Graphic {
                     slice,
-                    position: self.point(g.position - origin, "position", &place),
+                    position: self.point(g.position - origin, "position", site),
                     mirror: (old_mirror & !3) | g.flip_h as u8 | (g.flip_v as u8) << 1,
                     expanded,
                     extra: old_extra,
@@ -857,28 +966,28 @@ impl<'a> Writer<'a> {
                 };
                 Body::Attachment {
                     id: p.point_id,
-                    position: self.point(p.position, "position", &place),
+                    position: self.point(p.position, "position", site),
                     mirror: (old_mirror & !3) | p.flip_h as u16 | (p.flip_v as u16) << 1,
-                    transform: self.transform(p.rotation, p.scale_x, p.scale_y, p.opacity, &place),
+                    transform: self.transform(p.rotation, p.scale_x, p.scale_y, p.opacity, site),
                     extra: old_extra,
                 }
             }
             ElementKind::Box(b) => {
-                if class_from_name(&name) != b.class {
+                if !name_gives_class(&name, &b.class) {
                     let class_name = match &b.class {
                         BoxClass::Hit => "hit".to_string(),
                         BoxClass::Hurt => "hurt".to_string(),
                         BoxClass::Custom(n) => n.clone(),
                     };
                     if !name.is_empty() {
-                        self.lose(
-                            place.clone(),
+                        self.lose_at(
+                            site,
                             format!(
                                 "box name \"{name}\" (ISPRITE tells box classes apart by name; \"{class_name}\" is written)"
                             ),
                         );
                     }
-                    name = class_name;
+                    name = Cow::Owned(class_name);
                 }
                 let (reserved, old_rect_reserved, old_extra) = match (&stored_body, &b.shape) {
                     (
@@ -910,15 +1019,15 @@ impl<'a> Writer<'a> {
                         height,
                         rotation,
                     } => RawShape::Rect {
-                        corner: self.point(Point { x: *x, y: *y }, "box corner", &place),
-                        width: self.fixed(*width, "box width", &place),
-                        height: self.fixed(*height, "box height", &place),
+                        corner: self.point(Point { x: *x, y: *y }, "box corner", site),
+                        width: self.fixed(*width, "box width", site),
+                        height: self.fixed(*height, "box height", site),
                         reserved: old_rect_reserved,
-                        rotation: self.real(*rotation, "box rotation", &place),
+                        rotation: self.real(*rotation, "box rotation", site),
                     },
                     Shape::Circle { center, radius } => RawShape::Circle {
-                        center: self.point(*center, "circle centre", &place),
-                        radius: self.fixed(*radius, "circle radius", &place),
+                        center: self.point(*center, "circle centre", site),
+                        radius: self.fixed(*radius, "circle radius", site),
                     },
                 };
                 Body::Collision {
@@ -929,13 +1038,8 @@ impl<'a> Writer<'a> {
                 }
             }
         };
-        let (marker, bytes) = body.encode();
-        let name = self.name_index(&name, stored_name, &place);
-        Some(RawElement {
-            marker,
-            name,
-            body: bytes,
-        })
+        let name = self.name_index(&name, stored_name, site);
+        Some((name, body))
     }
 }
 
