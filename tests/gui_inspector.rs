@@ -280,3 +280,35 @@ fn one_field_of_each_kind_is_edited_and_undone() {
     assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn text_typed_in_a_field_is_kept_when_another_frame_is_selected_before_enter() {
+    let path = showcase_file("draft");
+    let mut harness = editor_on(&path, "punch");
+    let label_of = |h: &Harness<'_, SpratApp>, index: usize| {
+        let punch = document(h).sequence_by_name("punch").unwrap();
+        let id = punch.directions[0].frames[index];
+        document(h).frame(id).unwrap().label.clone()
+    };
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .type_text("guard up");
+    harness.run_steps(2);
+    assert_eq!(label_of(&harness, 0), "", "not applied while typing");
+
+    // Another frame is chosen without Enter: the typed text lands on the frame it was typed for.
+    harness.get_by_label("frame 1").click();
+    harness.run_steps(3);
+    assert_eq!(label_of(&harness, 0), "guard up");
+    assert_eq!(
+        label_of(&harness, 1),
+        "",
+        "nothing leaks into the new frame"
+    );
+    undo(&mut harness);
+    assert_eq!(label_of(&harness, 0), "", "one undo step");
+}

@@ -9,7 +9,7 @@
 
 use super::inspector_element::element_section;
 use super::inspector_support::{Field, Support};
-use super::inspector_widgets::{Edits, check, choice_row, field, number, text_row};
+use super::inspector_widgets::{Draft, Edits, check, choice_row, field, number, text_row};
 use super::workspace::{OpenDocument, trim_float};
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
 use crate::edit::timeline::SetDurations;
@@ -22,6 +22,7 @@ pub fn show(
     ui: &mut egui::Ui,
     open: &mut OpenDocument,
     gesture: &mut Option<Gesture>,
+    draft: &mut Option<Draft>,
 ) -> Option<String> {
     let mut edits = Edits::default();
     let support = Support::of(open.format_id());
@@ -34,8 +35,10 @@ pub fn show(
             }
             element_section(ui, open, &support, &mut edits);
         });
+    edits.keep_vanished_draft(ui.ctx(), draft.take());
+    *draft = edits.draft.take();
     let mut refusal = None;
-    for edit in edits.0 {
+    for edit in edits.edits {
         if edit.new_step || gesture.is_none() {
             *gesture = Some(open.new_gesture());
         }
@@ -66,11 +69,10 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
-                    if let Some(name) =
-                        text_row(ui, "Name", sequence.id, &sequence.name, false, None)
-                    {
-                        edits.push_typed(set_sequence(sequence, SequenceField::Name(name)));
-                    }
+                    let name = text_row(ui, "Name", sequence.id, &sequence.name, false, None);
+                    edits.text(name, |name| {
+                        set_sequence(sequence, SequenceField::Name(name))
+                    });
                     let path: Vec<String> = document
                         .group_path(sequence.id)
                         .iter()
@@ -304,17 +306,12 @@ fn frame_section(
                     });
                     let text = support.why_not(Field::FrameText);
                     let text = text.as_deref();
-                    if let Some(t) = text_row(ui, "Label", frame_id, &frame.label, false, text) {
-                        edits.push_typed(set(FrameField::Label(t)));
-                    }
-                    if let Some(t) =
-                        text_row(ui, "Triggers", frame_id, &frame.triggers, false, text)
-                    {
-                        edits.push_typed(set(FrameField::Triggers(t)));
-                    }
-                    if let Some(t) = text_row(ui, "Notes", frame_id, &frame.notes, true, text) {
-                        edits.push_typed(set(FrameField::Notes(t)));
-                    }
+                    let label = text_row(ui, "Label", frame_id, &frame.label, false, text);
+                    edits.text(label, |t| set(FrameField::Label(t)));
+                    let triggers = text_row(ui, "Triggers", frame_id, &frame.triggers, false, text);
+                    edits.text(triggers, |t| set(FrameField::Triggers(t)));
+                    let notes = text_row(ui, "Notes", frame_id, &frame.notes, true, text);
+                    edits.text(notes, |t| set(FrameField::Notes(t)));
                     interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
                         edits.push(set(FrameField::Interpolation(i)), r)
                     });

@@ -27,12 +27,12 @@ impl ElementEdits<'_> {
         self.edits.push(command, response);
     }
 
-    fn typed(&mut self, field: ElementField) {
-        let command = SetElementField {
-            element: self.element,
-            field,
-        };
-        self.edits.push_typed(command);
+    fn text(&mut self, row: super::inspector_widgets::TextRow, field: fn(String) -> ElementField) {
+        let element = self.element;
+        self.edits.text(row, |text| SetElementField {
+            element,
+            field: field(text),
+        });
     }
 }
 
@@ -64,10 +64,8 @@ pub fn element_section(
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", element.id.to_string());
-                    if let Some(name) = text_row(ui, "Name", element.id, &element.name, false, None)
-                    {
-                        out.typed(ElementField::Name(name));
-                    }
+                    let name = text_row(ui, "Name", element.id, &element.name, false, None);
+                    out.text(name, ElementField::Name);
                     match &element.kind {
                         ElementKind::Graphic(g) => {
                             graphic_fields(ui, open, element, g, support, &mut out)
@@ -394,10 +392,9 @@ fn box_fields(
     if let Some((class, r)) = choice_row(ui, "Class", element.id, &b.class, &classes, None) {
         out.push(ElementField::BoxClass(class), &r);
     }
-    if let BoxClass::Custom(name) = &b.class
-        && let Some(name) = text_row(ui, "Class name", element.id, name, false, None)
-    {
-        out.typed(ElementField::BoxClass(BoxClass::Custom(name)));
+    if let BoxClass::Custom(name) = &b.class {
+        let row = text_row(ui, "Class name", element.id, name, false, None);
+        out.text(row, |name| ElementField::BoxClass(BoxClass::Custom(name)));
     }
     let label = ui.label("Box id");
     if let Some((id, r)) = number(ui, label.id, b.box_id, |d| d, None) {

@@ -13,14 +13,40 @@ pub struct Edit {
     pub new_step: bool,
 }
 
+/// Text typed into a field that has not been applied yet (no Enter, focus still there), as the
+/// command that would apply it.
+pub struct Draft {
+    /// The text row it belongs to.
+    pub id: egui::Id,
+    /// Applies the typed text.
+    pub command: Box<dyn Command>,
+}
+
+/// What a text row says this pass: text to apply now, or text still being typed.
+pub struct TextRow {
+    /// The row, across passes.
+    pub id: egui::Id,
+    /// Enter was pressed or the field was left with changed text.
+    pub committed: Option<String>,
+    /// The field has focus and its text differs from the document's.
+    pub draft: Option<String>,
+}
+
 /// The edits one inspector pass asks for.
 #[derive(Default)]
-pub struct Edits(pub Vec<Edit>);
+pub struct Edits {
+    /// The changes, in order.
+    pub edits: Vec<Edit>,
+    /// The text being typed this pass, if any.
+    pub draft: Option<Draft>,
+    /// The text rows applied this pass.
+    pub committed: Vec<egui::Id>,
+}
 
 impl Edits {
     /// Asks for `command`; `response` decides whether it starts an undo step.
     pub fn push(&mut self, command: impl Command + 'static, response: &egui::Response) {
-        self.0.push(Edit {
+        self.edits.push(Edit {
             command: Box::new(command),
             new_step: starts_step(response),
         });
@@ -28,10 +54,44 @@ impl Edits {
 
     /// Asks for `command` from a typed value: always its own undo step.
     pub fn push_typed(&mut self, command: impl Command + 'static) {
-        self.0.push(Edit {
+        self.edits.push(Edit {
             command: Box::new(command),
             new_step: true,
         });
+    }
+
+    /// A text row: committed text is applied; text still being typed is kept as the draft, so
+    /// that it is applied rather than lost when its field goes away (another object selected).
+    pub fn text<C: Command + 'static>(&mut self, row: TextRow, make: impl Fn(String) -> C) {
+        if let Some(text) = row.committed {
+            self.committed.push(row.id);
+            self.push_typed(make(text));
+        } else if let Some(text) = row.draft {
+            self.draft = Some(Draft {
+                id: row.id,
+                command: Box::new(make(text)),
+            });
+        }
+    }
+
+    /// Applies the previous pass's draft when its field was neither shown nor applied this
+    /// pass: the user moved elsewhere while typing, and what they typed must not vanish.
+    pub fn keep_vanished_draft(&mut self, ctx: &egui::Context, previous: Option<Draft>) {
+        let Some(previous) = previous else {
+            return;
+        };
+        let still_typing = self.draft.as_ref().is_some_and(|d| d.id == previous.id);
+        if still_typing || self.committed.contains(&previous.id) {
+            return;
+        }
+        ctx.data_mut(|d| d.remove::<String>(previous.id));
+        self.edits.insert(
+            0,
+            Edit {
+                command: previous.command,
+                new_step: true,
+            },
+        );
     }
 }
 
@@ -58,7 +118,8 @@ fn finish(response: egui::Response, label: egui::Id, why_not: Option<&str>) -> e
 }
 
 /// A text row that hands back its new text when the user presses Enter or leaves the field,
-/// so a half-typed name is never applied. `key` tells apart the objects it edits.
+/// so a half-typed name is not applied at every keystroke; while focused it hands back the
+/// draft (see [`Edits::text`]). `key` tells apart the objects it edits.
 pub fn text_row(
     ui: &mut egui::Ui,
     name: &str,
@@ -66,7 +127,7 @@ pub fn text_row(
     current: &str,
     multiline: bool,
     why_not: Option<&str>,
-) -> Option<String> {
+) -> TextRow {
     let label = ui.label(name);
     let id = ui.make_persistent_id((name, key));
     let mut buffer = ui
@@ -80,16 +141,21 @@ pub fn text_row(
     let response = ui.add_enabled(why_not.is_none(), editor.id(id.with("edit")));
     let response = finish(response, label.id, why_not);
     ui.end_row();
+    let mut row = TextRow {
+        id,
+        committed: None,
+        draft: None,
+    };
     if response.lost_focus() {
         ui.data_mut(|d| d.remove::<String>(id));
-        return (buffer != current).then_some(buffer);
-    }
-    if response.has_focus() {
+        row.committed = (buffer != current).then_some(buffer);
+    } else if response.has_focus() {
+        row.draft = (buffer != current).then(|| buffer.clone());
         ui.data_mut(|d| d.insert_temp(id, buffer));
     } else {
         ui.data_mut(|d| d.remove::<String>(id));
     }
-    None
+    row
 }
 
 /// A checkbox; hands back its new state when clicked.

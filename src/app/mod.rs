@@ -138,6 +138,8 @@ pub struct SpratApp {
     pub changed_on_disk: bool,
     /// The undo step the inspector's current drag adds to.
     inspector_gesture: Option<crate::edit::Gesture>,
+    /// Text typed in an inspector field and not applied yet, applied if the field goes away.
+    inspector_draft: Option<inspector_widgets::Draft>,
     /// The centre tab.
     pub centre: CentreTab,
     /// Playback was running at the previous frame (the first playing frame adds no time).
@@ -166,6 +168,7 @@ impl SpratApp {
             path_field: None,
             show_shortcuts: false,
             inspector_gesture: None,
+            inspector_draft: None,
             recovery_dir: None,
             recoverable: Vec::new(),
             changed_on_disk: false,
@@ -299,6 +302,8 @@ impl SpratApp {
         self.tree.reset();
         self.timeline.reset();
         self.canvas.fit_requested = true;
+        // A draft belongs to the document it was typed for.
+        self.inspector_draft = None;
         self.canvas.tools.document_replaced();
         self.was_playing = false;
     }
@@ -910,10 +915,11 @@ impl eframe::App for SpratApp {
             }
             if self.settings.layout.inspector {
                 let gesture = &mut self.inspector_gesture;
+                let draft = &mut self.inspector_draft;
                 let refused = egui::Panel::right("inspector")
                     .resizable(true)
                     .default_size(260.0)
-                    .show(ui, |ui| inspector::show(ui, open, gesture))
+                    .show(ui, |ui| inspector::show(ui, open, gesture, draft))
                     .inner;
                 if let Some(message) = refused {
                     self.status = Some(StatusMessage {
