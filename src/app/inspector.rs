@@ -26,7 +26,9 @@ pub fn show(
 ) -> Option<String> {
     let mut edits = Edits::default();
     let support = Support::of(open.format_id());
-    egui::ScrollArea::vertical()
+    // Both ways: content wider than the panel scrolls instead of widening the panel, which
+    // would move the canvas under a drag in progress.
+    egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             sequence_section(ui, open, &support, &mut edits);
