@@ -918,7 +918,7 @@ impl eframe::App for SpratApp {
                 let draft = &mut self.inspector_draft;
                 let refused = egui::Panel::right("inspector")
                     .resizable(true)
-                    .default_size(260.0)
+                    .default_size(320.0)
                     .show(ui, |ui| inspector::show(ui, open, gesture, draft))
                     .inner;
                 if let Some(message) = refused {
