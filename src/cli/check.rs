@@ -2,8 +2,7 @@
 
 use super::ReadArgs;
 use super::load::{counts, open, print_diagnostics};
-use crate::formats::sff::SffArchive;
-use crate::model::{AnimationSet, ImageKind};
+use crate::formats::mugen::check_sff_archives;
 use std::io::Write;
 use std::path::Path;
 
@@ -17,7 +16,7 @@ pub fn run(
         return Ok(1);
     };
     let mut diagnostics = opened.loaded.diagnostics;
-    diagnostics.extend(check_archives(&opened.loaded.document));
+    diagnostics.extend(check_sff_archives(&opened.loaded.document));
     print_diagnostics(path, &diagnostics, out)?;
     let (errors, warnings) = counts(&diagnostics);
     writeln!(
@@ -28,21 +27,4 @@ pub fn run(
         opened.format.id()
     )?;
     Ok(if errors > 0 { 1 } else { 0 })
-}
-
-/// Decodes every sprite of every SFF archive the document uses; the problems found, each
-/// naming its archive.
-fn check_archives(document: &AnimationSet) -> Vec<crate::formats::Diagnostic> {
-    let mut out = Vec::new();
-    for image in &document.images {
-        let (ImageKind::Sff { .. }, Some(path)) = (&image.kind, &image.resolved) else {
-            continue;
-        };
-        let file = path.display().to_string();
-        match SffArchive::open(path) {
-            Ok(archive) => out.extend(archive.check().into_iter().map(|d| d.in_file(file.clone()))),
-            Err(d) => out.push(d.in_file(file)),
-        }
-    }
-    out
 }

@@ -3,7 +3,7 @@
 use super::format::{AirFormat, DefFormat};
 use crate::formats::sff::SffArchive;
 use crate::formats::{Diagnostic, Format, Location, ReadContext, Severity};
-use crate::model::ImageKind;
+use crate::model::{AnimationSet, ImageKind};
 use std::path::Path;
 
 /// Every diagnostic about the file at `path` and the files it names (the `.air` of a
@@ -29,22 +29,30 @@ pub fn check_file(path: &Path) -> Vec<Diagnostic> {
     let mut diagnostics = match format.read(&bytes, &ReadContext::for_path(path)) {
         Ok(loaded) => {
             let mut diagnostics = loaded.diagnostics;
-            for image in &loaded.document.images {
-                let (ImageKind::Sff { .. }, Some(sff)) = (&image.kind, &image.resolved) else {
-                    continue;
-                };
-                let found = match SffArchive::open(sff) {
-                    Ok(archive) => archive.check(),
-                    Err(diagnostic) => vec![diagnostic],
-                };
-                diagnostics.extend(found.into_iter().map(|d| d.in_file(image.path.clone())));
-            }
+            diagnostics.extend(check_sff_archives(&loaded.document));
             diagnostics
         }
         Err(failure) => failure.diagnostics,
     };
     diagnostics.sort_by_key(|d| (d.file.clone(), position(&d.location)));
     diagnostics
+}
+
+/// Decodes every sprite of every SFF archive `document` uses; what that finds, each problem
+/// naming its archive as the document names it.
+pub fn check_sff_archives(document: &AnimationSet) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for image in &document.images {
+        let (ImageKind::Sff { .. }, Some(sff)) = (&image.kind, &image.resolved) else {
+            continue;
+        };
+        let problems = match SffArchive::open(sff) {
+            Ok(archive) => archive.check(),
+            Err(diagnostic) => vec![diagnostic],
+        };
+        found.extend(problems.into_iter().map(|d| d.in_file(image.path.clone())));
+    }
+    found
 }
 
 fn position(location: &Location) -> (u64, u64) {

@@ -24,5 +24,5 @@ pub mod format;
 pub mod lexis;
 pub mod sources;
 
-pub use check::check_file;
+pub use check::{check_file, check_sff_archives};
 pub use format::{AIR_ID, AirFormat, DEF_ID, DefFormat};
