@@ -11,8 +11,6 @@ use egui::{Key, Modifiers, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
 use sprat::app::view::View;
 use sprat::formats::{Format, ReadContext, WriteContext, registry};
 use sprat::model::{
@@ -65,29 +63,7 @@ fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
 
 /// The editor with `path` opened through File > Open; `later` answers later file dialogs.
 fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
-    for answer in later {
-        dialogs
-            .answers
-            .push_back(DialogOutcome::Chosen(answer.clone()));
-    }
-    let mut harness = Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..1000 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    assert!(harness.state().open.is_some(), "{path:?} did not open");
-    harness.run_steps(3);
-    harness
+    gui_support::editor_opening(path, later, vec2(1280.0, 800.0))
 }
 
 /// Shows the sequence named `name` through the tree.
@@ -193,15 +169,6 @@ fn boxes_of(frame: &Frame, class: &BoxClass) -> Vec<Shape> {
         .collect()
 }
 
-fn status(harness: &Harness<'_, SpratApp>) -> String {
-    harness
-        .state()
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
-
 /// The lines of `new` that `old` does not have, when `new` is `old` with lines inserted.
 fn inserted_lines(old: &str, new: &str) -> Vec<String> {
     let old: Vec<&str> = old.lines().collect();
@@ -237,7 +204,12 @@ fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
     let (from, to) = (screen(&harness, 10.0, -60.0), screen(&harness, 40.0, -40.0));
     drag(&mut harness, from, to);
     let drawn = boxes_of(frame_at(&harness, 1), &BoxClass::Hit);
-    assert_eq!(drawn, vec![rect(10, -60, 30, 20)], "{}", status(&harness));
+    assert_eq!(
+        drawn,
+        vec![rect(10, -60, 30, 20)],
+        "{}",
+        gui_support::status(&harness)
+    );
     assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -254,9 +226,9 @@ fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
     assert!(
-        status(&harness).starts_with("Saved"),
+        gui_support::status(&harness).starts_with("Saved"),
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
     let air = dir.0.join("kfm.air");
     let saved = std::fs::read_to_string(&air).unwrap();
@@ -332,15 +304,15 @@ fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
         x: Fx(10 * 256 + 64),
         y: Fx(-57 * 256 - 128),
     };
-    assert_eq!(head(&harness), moved, "{}", status(&harness));
+    assert_eq!(head(&harness), moved, "{}", gui_support::status(&harness));
     assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
     assert!(
-        status(&harness).starts_with("Saved"),
+        gui_support::status(&harness).starts_with("Saved"),
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
     let (loaded, format) = registry()
         .open(&path, &ReadContext::for_path(&path))
@@ -378,7 +350,7 @@ fn arrows_nudge_the_selected_box_over_the_canvas_and_each_nudge_undoes() {
         boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
         vec![rect(-11, -46, 24, 56)],
         "{} / {:?}",
-        status(&harness),
+        gui_support::status(&harness),
         harness.state().canvas.hover_pixel
     );
     assert_eq!(undo_count(&harness), 2);
@@ -424,7 +396,7 @@ fn a_corner_handle_resizes_the_box_in_one_undo_step() {
         boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
         vec![rect(-12, -56, 32, 60)],
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
     assert_eq!(undo_count(&harness), 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -461,7 +433,7 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
             boxes_of(frame_at(&harness, index), &BoxClass::Hit),
             vec![rect(10, -48, 24, 10)],
             "frame {index}: {}",
-            status(&harness)
+            gui_support::status(&harness)
         );
     }
     assert_eq!(undo_count(&harness), 1);
@@ -586,7 +558,7 @@ fn moving_an_inherited_clsn2_box_for_this_frame_only_gives_that_frame_its_own_bo
     expected.sort_by_key(|s| format!("{s:?}"));
     let mut own = boxes_of(frame_at(&harness, 1), &BoxClass::Hurt);
     own.sort_by_key(|s| format!("{s:?}"));
-    assert_eq!(own, expected.clone(), "{}", status(&harness));
+    assert_eq!(own, expected.clone(), "{}", gui_support::status(&harness));
     assert_eq!(undo_count(&harness), 1);
     assert!(
         boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).contains(&rect(-13, -79, 29, 79)),
@@ -636,7 +608,7 @@ fn the_rotation_knob_turns_a_box_where_the_format_can_hold_rotation() {
             rotation: 90.0,
         }],
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
     assert_eq!(undo_count(&harness), 1);
 }
@@ -668,7 +640,12 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
     let knob = screen(&harness, pivot.0, pivot.1 - 5.5);
     let to = screen(&harness, pivot.0 + 20.0, pivot.1);
     drag(&mut harness, knob, to);
-    assert_eq!(graphic(&harness).rotation, 90.0, "{}", status(&harness));
+    assert_eq!(
+        graphic(&harness).rotation,
+        90.0,
+        "{}",
+        gui_support::status(&harness)
+    );
     assert_eq!(undo_count(&harness), 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
@@ -695,7 +672,7 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
         (after.scale_x, after.scale_y),
         (2.0, 2.0),
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
 }
 
@@ -781,7 +758,7 @@ fn escape_during_a_drag_takes_it_back_and_shift_draws_a_square() {
         boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
         vec![rect(-40, -40, 10, 10)],
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
 }
 
@@ -825,7 +802,7 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
         moved.origin,
         sprat::model::Origin::At(origin + Point::from_ints(3, -2)),
         "{}",
-        status(&harness)
+        gui_support::status(&harness)
     );
     assert_eq!(moved.position, graphic.position + Point::from_ints(3, -2));
     assert_eq!(undo_count(&harness), 1);
@@ -851,7 +828,7 @@ fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
         .and_then(|e| e.as_point())
         .unwrap()
         .clone();
-    assert_eq!(head.rotation, 90.0, "{}", status(&harness));
+    assert_eq!(head.rotation, 90.0, "{}", gui_support::status(&harness));
     assert_eq!(
         head.position,
         Point::from_ints(0, -56),

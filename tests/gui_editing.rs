@@ -10,7 +10,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::dialogs::ScriptedDialogs;
 use sprat::app::settings::Settings;
 use sprat::formats::{Format, ReadContext, WriteContext, registry};
 use sprat::model::FrameDuration;
@@ -35,29 +35,8 @@ fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
 
 /// The same, with later answers for the file dialog.
 fn editor_with_answers(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
-    for answer in later {
-        dialogs
-            .answers
-            .push_back(DialogOutcome::Chosen(answer.clone()));
-    }
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
-    harness.get_by_role_and_label(Role::Button, "punch").click();
-    harness.run_steps(2);
+    let mut harness = gui_support::editor_opening(path, later, egui::vec2(1280.0, 800.0));
+    gui_support::click_row(&mut harness, "punch");
     harness
 }
 

@@ -6,13 +6,13 @@
 mod common;
 mod gui_support;
 
+use gui_support::{status, undo};
+
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
 use sprat::formats::{Format, WriteContext};
 use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
 use std::path::{Path, PathBuf};
@@ -48,40 +48,13 @@ fn showcase_file(name: &str) -> PathBuf {
 
 /// The editor with `path` opened through File > Open, showing `sequence`.
 fn editor_on(path: &Path, sequence: &str) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
-    harness
-        .get_by_role_and_label(Role::Button, sequence)
-        .click();
-    harness.run_steps(2);
+    let mut harness = gui_support::editor_opening(path, &[], egui::vec2(1400.0, 1000.0));
+    gui_support::click_row(&mut harness, sequence);
     harness
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
     harness.state().open.as_ref().unwrap().document()
-}
-
-fn status(harness: &Harness<'_, SpratApp>) -> String {
-    harness
-        .state()
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// The number field whose shown value is `value`.
@@ -90,11 +63,6 @@ fn spin_showing<'a>(harness: &'a Harness<'_, SpratApp>, value: &str) -> egui_kit
         .get_all_by_role(Role::SpinButton)
         .find(|n| n.value().is_some_and(|v| v == value))
         .unwrap_or_else(|| panic!("no number field showing {value}"))
-}
-
-fn undo(harness: &mut Harness<'_, SpratApp>) {
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
-    harness.run_steps(2);
 }
 
 #[test]

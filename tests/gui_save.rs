@@ -9,14 +9,15 @@
 #![cfg(feature = "gui")]
 
 mod common;
+mod gui_support;
+
+use gui_support::status;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
@@ -40,41 +41,9 @@ fn remove_copy(path: &Path) {
 /// The editor on `path` (opened through File > Open) showing "walking"; `later` answers the
 /// following file dialogs.
 fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
-    for answer in later {
-        dialogs
-            .answers
-            .push_back(DialogOutcome::Chosen(answer.clone()));
-    }
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
+    let mut harness = gui_support::editor_opening(path, later, egui::vec2(1400.0, 1000.0));
+    gui_support::click_row(&mut harness, "walking");
     harness
-        .get_by_role_and_label(Role::Button, "walking")
-        .click();
-    harness.run_steps(2);
-    harness
-}
-
-fn status(harness: &Harness<'_, SpratApp>) -> String {
-    harness
-        .state()
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 fn title(harness: &Harness<'_, SpratApp>) -> String {

@@ -5,37 +5,22 @@
 #![cfg(feature = "gui")]
 
 mod common;
+mod gui_support;
+
+use gui_support::status;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
 use sprat::model::{AnimationSet, FrameDuration, GraphicSource, Origin, PixelRect, Point};
 
 /// The editor on zsdx's hero tunic, showing "walking" on the source-sheet tab.
 fn sheet_editor() -> Harness<'static, SpratApp> {
     let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs.answers.push_back(DialogOutcome::Chosen(path));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
-    harness
-        .get_by_role_and_label(Role::Button, "walking")
-        .click();
-    harness.run_steps(2);
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
+    gui_support::click_row(&mut harness, "walking");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Num4);
     harness.run_steps(3);
     assert!(
@@ -47,15 +32,6 @@ fn sheet_editor() -> Harness<'static, SpratApp> {
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
     harness.state().open.as_ref().unwrap().document()
-}
-
-fn status(harness: &Harness<'_, SpratApp>) -> String {
-    harness
-        .state()
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {

@@ -5,12 +5,14 @@
 
 mod gui_support;
 
+use gui_support::{click_row, open_next, undo};
+
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::dialogs::ScriptedDialogs;
 use sprat::app::settings::Settings;
 use sprat::formats::{Format, WriteContext};
 use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
@@ -32,49 +34,9 @@ fn showcase_file(name: &str) -> PathBuf {
 /// The editor on `path` (opened through File > Open) showing the punch; `later` answers the
 /// next file dialogs.
 fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    for answer in std::iter::once(&path.to_path_buf()).chain(later) {
-        dialogs
-            .answers
-            .push_back(DialogOutcome::Chosen(answer.clone()));
-    }
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    open_next(&mut harness);
+    let mut harness = gui_support::editor_opening(path, later, egui::vec2(1280.0, 800.0));
     click_row(&mut harness, "punch");
     harness
-}
-
-/// File > Open with the next scripted answer, waiting for the file to load.
-fn open_next(harness: &mut Harness<'_, SpratApp>) {
-    let before = harness
-        .state()
-        .open
-        .as_ref()
-        .map(|o| o.path().map(|p| p.to_path_buf()));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().confirm_discard.is_some() {
-            harness.get_by_label("Discard changes").click();
-        }
-        let now = harness
-            .state()
-            .open
-            .as_ref()
-            .map(|o| o.path().map(|p| p.to_path_buf()));
-        if now.is_some() && now != before && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
-}
-
-fn click_row(harness: &mut Harness<'_, SpratApp>, name: &str) {
-    harness.get_by_role_and_label(Role::Button, name).click();
-    harness.run_steps(2);
 }
 
 fn cell(harness: &Harness<'_, SpratApp>, index: usize) -> egui::Rect {
@@ -134,11 +96,6 @@ fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
         .session
         .history()
         .done_count()
-}
-
-fn undo(harness: &mut Harness<'_, SpratApp>) {
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
-    harness.run_steps(2);
 }
 
 /// Presses at `from`, moves in small steps to `to` and releases there.

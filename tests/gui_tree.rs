@@ -5,13 +5,13 @@
 mod common;
 mod gui_support;
 
+use gui_support::{click_row, status, undo};
+
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
 use sprat::formats::{Format, WriteContext};
 use sprat::model::{AnimationSet, TreeItem};
 use std::path::{Path, PathBuf};
@@ -30,23 +30,7 @@ fn showcase_file(name: &str) -> PathBuf {
 
 /// The editor with `path` opened through File > Open.
 fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
-    for _ in 0..500 {
-        harness.step();
-        if harness.state().open.is_some() && !harness.state().is_loading() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    harness.run_steps(2);
-    harness
+    gui_support::editor_opening(path, &[], egui::vec2(1280.0, 800.0))
 }
 
 fn document(harness: &Harness<'_, SpratApp>) -> AnimationSet {
@@ -61,25 +45,6 @@ fn names(items: &[TreeItem]) -> Vec<String> {
             TreeItem::Sequence(s) => s.name.clone(),
         })
         .collect()
-}
-
-fn click_row(harness: &mut Harness<'_, SpratApp>, name: &str) {
-    harness.get_by_role_and_label(Role::Button, name).click();
-    harness.run_steps(2);
-}
-
-fn undo(harness: &mut Harness<'_, SpratApp>) {
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
-    harness.run_steps(2);
-}
-
-fn status(harness: &Harness<'_, SpratApp>) -> String {
-    harness
-        .state()
-        .status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 /// Types into the focused field (the rename field selects its text when it opens).

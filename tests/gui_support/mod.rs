@@ -3,6 +3,10 @@
 //! frame, hit/hurt boxes with AIR defaults, a circle, a rotated box and attachment points.
 #![allow(dead_code)]
 
+mod editor;
+#[allow(unused_imports)] // Each test file uses some of them.
+pub use editor::*;
+
 use sprat::model::*;
 
 /// The fixture set.

@@ -1,0 +1,79 @@
+//! Driving the real editor in tests: open a file through File > Open with scripted dialog
+//! answers, pick a sequence in the tree, read the status bar, undo.
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use std::path::{Path, PathBuf};
+
+/// The editor window at `size` with `path` opened through File > Open, once it has loaded;
+/// `later` answers the file dialogs that follow, in order.
+pub fn editor_opening(
+    path: &Path,
+    later: &[PathBuf],
+    size: egui::Vec2,
+) -> Harness<'static, SpratApp> {
+    let mut dialogs = ScriptedDialogs::default();
+    for answer in std::iter::once(&path.to_path_buf()).chain(later) {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(answer.clone()));
+    }
+    let mut harness = Harness::builder()
+        .with_size(size)
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    open_next(&mut harness);
+    assert!(harness.state().open.is_some(), "{path:?} did not open");
+    harness
+}
+
+/// File > Open with the next scripted answer, discarding unsaved changes if asked, and waits
+/// until the new file has loaded.
+pub fn open_next(harness: &mut Harness<'_, SpratApp>) {
+    let path_of = |h: &Harness<'_, SpratApp>| {
+        h.state()
+            .open
+            .as_ref()
+            .map(|o| o.path().map(Path::to_path_buf))
+    };
+    let before = path_of(harness);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    for _ in 0..1000 {
+        harness.step();
+        if harness.state().confirm_discard.is_some() {
+            harness.get_by_label("Discard changes").click();
+        }
+        let now = path_of(harness);
+        if now.is_some() && now != before && !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(3);
+}
+
+/// Clicks the tree row named `name` (a sequence or a group).
+pub fn click_row(harness: &mut Harness<'_, SpratApp>, name: &str) {
+    harness.get_by_role_and_label(Role::Button, name).click();
+    harness.run_steps(2);
+}
+
+/// The status bar's last message.
+pub fn status(harness: &Harness<'_, SpratApp>) -> String {
+    harness
+        .state()
+        .status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Ctrl+Z.
+pub fn undo(harness: &mut Harness<'_, SpratApp>) {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+}
