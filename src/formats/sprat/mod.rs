@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 mod lean_ron;
+mod pretty_ron;
 
 /// The project file version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -176,29 +177,33 @@ impl Format for SpratFormat {
             }
             None => document,
         };
-        let config = ron::ser::PrettyConfig::new()
-            .indentor("  ".to_string())
-            .struct_names(false)
-            .separate_tuple_members(false)
-            .enumerate_arrays(false)
-            .depth_limit(6);
+        let file = FileOut {
+            version: VERSION,
+            set: document,
+        };
         // Sized once up front: growing a multi-megabyte string by doubling copies it each time.
         let mut text = String::with_capacity(expected_size(document));
-        ron::ser::to_writer_pretty(
-            &mut text,
-            &FileOut {
-                version: VERSION,
-                set: document,
-            },
-            config,
-        )
-        .map_err(|e| WriteError::new(format!("cannot encode the project: {e}")))?;
+        if pretty_ron::write(&file, &mut text).is_none() {
+            text.clear();
+            ron::ser::to_writer_pretty(&mut text, &file, ron_layout())
+                .map_err(|e| WriteError::new(format!("cannot encode the project: {e}")))?;
+        }
         text.push('\n');
         Ok(Written {
             bytes: text.into_bytes(),
             ..Written::default()
         })
     }
+}
+
+/// The layout of project files, as `ron` settings; [`pretty_ron`] writes the same text faster.
+fn ron_layout() -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new()
+        .indentor("  ".to_string())
+        .struct_names(false)
+        .separate_tuple_members(false)
+        .enumerate_arrays(false)
+        .depth_limit(pretty_ron::DEPTH_LIMIT)
 }
 
 /// The set's images with paths relative to the file being written, when any path changes.
@@ -318,7 +323,7 @@ mod tests {
     use super::*;
     use crate::model::*;
 
-    fn sample() -> AnimationSet {
+    pub(super) fn sample() -> AnimationSet {
         let mut set = AnimationSet::new();
         let image = ImageId(set.alloc_id());
         set.images.push(SourceImage {
