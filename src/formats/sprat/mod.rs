@@ -2,6 +2,12 @@
 //!
 //! The file is `(version: 1, set: (...))`. Keys come out in the model's field order, so saved
 //! files diff well in git. Image paths are relative to the project file.
+//!
+//! `ron` defines the format, but it is slow on large projects, so both directions have a fast
+//! path that never decides anything `ron` would decide differently: `lean_ron` reads the
+//! RON that project files use and leaves every other text, and every error, to `ron`;
+//! `pretty_ron` writes the exact text `ron`'s pretty printer writes, and leaves to it what it
+//! does not cover.
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::fidelity::unchanged_original;
