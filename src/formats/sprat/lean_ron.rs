@@ -83,14 +83,30 @@ impl<'de> Reader<'de> {
     /// Skips ASCII whitespace, `// line` comments and unnested `/* block */` comments.
     #[inline]
     fn skip_whitespace(&mut self) -> Result<()> {
-        while let Some(&byte) = self.text.get(self.pos) {
+        // A local cursor stays in a register; `self.pos` would be stored on every byte.
+        let mut pos = self.pos;
+        while let Some(&byte) = self.text.get(pos) {
             match byte {
-                b' ' | b'\n' | b'\t' | b'\r' | b'\x0B' | b'\x0C' => self.pos += 1,
-                b'/' => return self.skip_comment(),
+                b' ' | b'\n' | b'\t' | b'\r' | b'\x0B' | b'\x0C' => pos += 1,
+                b'/' => {
+                    self.pos = pos;
+                    return self.skip_comment();
+                }
                 _ => break,
             }
         }
+        self.pos = pos;
         Ok(())
+    }
+
+    /// Moves the cursor past the bytes that satisfy `wanted`.
+    #[inline]
+    fn skip_while(&mut self, wanted: impl Fn(u8) -> bool) {
+        let mut pos = self.pos;
+        while self.text.get(pos).is_some_and(|&b| wanted(b)) {
+            pos += 1;
+        }
+        self.pos = pos;
     }
 
     /// Skips the comment at the cursor and the whitespace after it.
@@ -159,9 +175,7 @@ impl<'de> Reader<'de> {
             Some(b'a'..=b'z' | b'A'..=b'Z' | b'_') => self.pos += 1,
             _ => return Err(Unsupported),
         }
-        while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_') = self.peek() {
-            self.pos += 1;
-        }
+        self.skip_while(|b| b.is_ascii_alphanumeric() || b == b'_');
         if matches!(self.peek(), Some(b'#' | 0x80..)) {
             return Err(Unsupported);
         }
@@ -178,11 +192,7 @@ impl<'de> Reader<'de> {
     fn digits(&mut self) -> Result<()> {
         match self.peek() {
             Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => {
-                while let Some(b'0'..=b'9') = self.peek() {
-                    self.pos += 1;
-                }
-            }
+            Some(b'1'..=b'9') => self.skip_while(|b| b.is_ascii_digit()),
             _ => return Err(Unsupported),
         }
         Ok(())
@@ -239,9 +249,7 @@ impl<'de> Reader<'de> {
     /// One or more digits.
     fn digit_run(&mut self) -> Result<()> {
         let start = self.pos;
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
+        self.skip_while(|b| b.is_ascii_digit());
         if self.pos == start {
             return Err(Unsupported);
         }
