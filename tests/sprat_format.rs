@@ -94,3 +94,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn hand_edited_files_using_all_of_ron_read_like_the_files_sprat_writes() {
+    let set = sprat::model::fixtures::long_sequence(3);
+    let written = SpratFormat.write(&set, &WriteContext::default()).unwrap();
+    let text = String::from_utf8(written.bytes).unwrap();
+    // Raw strings, hexadecimal and underscored numbers, nested comments and a struct name are
+    // valid RON outside what the fast reader handles; the file must still read the same.
+    let edited = format!("/* outer /* nested */ */\n{text}")
+        .replacen("path: \"sheet.png\"", "path: r#\"sheet.png\"#", 1)
+        .replacen("next_id: ", "next_id: 0x0_", 1)
+        .replacen("set: (", "set: AnimationSet(", 1);
+    assert_ne!(edited, text);
+    // (`next_id` now reads as hexadecimal 0x17.., a different number, so it is not compared.)
+    let from_edited = SpratFormat
+        .read(edited.as_bytes(), &ReadContext::default())
+        .unwrap()
+        .document;
+    let from_written = SpratFormat
+        .read(text.as_bytes(), &ReadContext::default())
+        .unwrap()
+        .document;
+    assert_eq!(from_edited.images, from_written.images);
+    assert_eq!(from_edited.frames, from_written.frames);
+    assert_eq!(from_edited.root, from_written.root);
+}

@@ -2,6 +2,12 @@
 //!
 //! The file is `(version: 1, set: (...))`. Keys come out in the model's field order, so saved
 //! files diff well in git. Image paths are relative to the project file.
+//!
+//! `ron` defines the format, but it is slow on large projects, so both directions have a fast
+//! path that never decides anything `ron` would decide differently: `lean_ron` reads the
+//! RON that project files use and leaves every other text, and every error, to `ron`;
+//! `pretty_ron` writes the exact text `ron`'s pretty printer writes, and leaves to it what it
+//! does not cover.
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::fidelity::unchanged_original;
@@ -10,9 +16,12 @@ use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
 };
-use crate::model::AnimationSet;
+use crate::model::{AnimationSet, SourceImage};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+
+mod lean_ron;
+mod pretty_ron;
 
 /// The project file version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -108,14 +117,28 @@ impl Format for SpratFormat {
                 ),
             )));
         }
-        let file: FileIn = ron::from_str(text).map_err(|e| {
-            ReadFailure::single(Diagnostic::error_at(
-                e.span.start.line as u32,
-                e.span.start.col as u32,
-                e.code.to_string(),
-            ))
-        })?;
-        debug_assert_eq!(file.version, VERSION, "checked above");
+        // Files Sprat wrote take the fast path; anything else, and every error, is `ron`'s call.
+        let file = match lean_ron::from_str::<FileIn>(text) {
+            Some(file) => file,
+            None => ron::from_str(text).map_err(|e| {
+                ReadFailure::single(Diagnostic::error_at(
+                    e.span.start.line as u32,
+                    e.span.start.col as u32,
+                    e.code.to_string(),
+                ))
+            })?,
+        };
+        if file.version != VERSION {
+            // `declared_version` only looks at the opening text; a `version` further in still counts.
+            return Err(ReadFailure::single(Diagnostic::new(
+                Severity::Error,
+                Location::Text { line: 1, column: 1 },
+                format!(
+                    "project file version {} is not supported (this Sprat reads version {VERSION})",
+                    file.version
+                ),
+            )));
+        }
         let mut document = file.set;
         let mut diagnostics = check_references(&document);
         let min_next = document.max_used_id() + 1;
@@ -146,36 +169,79 @@ impl Format for SpratFormat {
                 ..Written::default()
             });
         }
-        let mut document = document.clone();
-        if let Some(dir) = context.dir() {
-            for image in &mut document.images {
-                if let Some(resolved) = &image.resolved
-                    && let Some(relative) = relative_to(dir, resolved)
-                {
-                    image.path = relative;
-                }
+        // Image paths are written relative to the new file. Only a set whose paths change that
+        // way is copied; cloning every frame just to rewrite a path cost more than encoding them.
+        let relocated = relocated_images(document, context);
+        let relocated_document;
+        let document = match relocated {
+            Some(images) => {
+                relocated_document = AnimationSet {
+                    images,
+                    ..document.clone()
+                };
+                &relocated_document
             }
+            None => document,
+        };
+        let file = FileOut {
+            version: VERSION,
+            set: document,
+        };
+        // Sized once up front: growing a multi-megabyte string by doubling copies it each time.
+        let mut text = String::with_capacity(expected_size(document));
+        if pretty_ron::write(&file, &mut text).is_none() {
+            text.clear();
+            ron::ser::to_writer_pretty(&mut text, &file, ron_layout())
+                .map_err(|e| WriteError::new(format!("cannot encode the project: {e}")))?;
         }
-        let config = ron::ser::PrettyConfig::new()
-            .indentor("  ".to_string())
-            .struct_names(false)
-            .separate_tuple_members(false)
-            .enumerate_arrays(false)
-            .depth_limit(6);
-        let mut text = ron::ser::to_string_pretty(
-            &FileOut {
-                version: VERSION,
-                set: &document,
-            },
-            config,
-        )
-        .map_err(|e| WriteError::new(format!("cannot encode the project: {e}")))?;
         text.push('\n');
         Ok(Written {
             bytes: text.into_bytes(),
             ..Written::default()
         })
     }
+}
+
+/// The layout of project files, as `ron` settings; [`pretty_ron`] writes the same text faster.
+fn ron_layout() -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new()
+        .indentor("  ".to_string())
+        .struct_names(false)
+        .separate_tuple_members(false)
+        .enumerate_arrays(false)
+        .depth_limit(pretty_ron::DEPTH_LIMIT)
+}
+
+/// The set's images with paths relative to the file being written, when any path changes.
+fn relocated_images(document: &AnimationSet, context: &WriteContext) -> Option<Vec<SourceImage>> {
+    let dir = context.dir()?;
+    let relative = |image: &SourceImage| {
+        image
+            .resolved
+            .as_ref()
+            .and_then(|resolved| relative_to(dir, resolved))
+    };
+    let changes = document
+        .images
+        .iter()
+        .any(|image| relative(image).is_some_and(|path| path != image.path));
+    changes.then(|| {
+        document
+            .images
+            .iter()
+            .map(|image| SourceImage {
+                path: relative(image).unwrap_or_else(|| image.path.clone()),
+                ..image.clone()
+            })
+            .collect()
+    })
+}
+
+/// A generous guess at the encoded size: the bytes it was read from, or about 600 bytes a frame.
+fn expected_size(document: &AnimationSet) -> usize {
+    let read_from = document.original.as_ref().map_or(0, |o| o.bytes.len());
+    let estimate = 4096 + document.frames.len() * 600;
+    (read_from + read_from / 8).max(estimate)
 }
 
 /// Warnings for references that point nowhere (hand-edited files).
@@ -263,7 +329,7 @@ mod tests {
     use super::*;
     use crate::model::*;
 
-    fn sample() -> AnimationSet {
+    pub(super) fn sample() -> AnimationSet {
         let mut set = AnimationSet::new();
         let image = ImageId(set.alloc_id());
         set.images.push(SourceImage {
@@ -369,6 +435,17 @@ mod tests {
             matches!(d.location, Location::Text { line: 3, .. }),
             "{d:?}"
         );
+    }
+
+    #[test]
+    fn a_version_written_after_the_set_is_checked_too() {
+        // Past the opening text that `declared_version` looks at.
+        let padding = "// padding\n".repeat(60);
+        let text = format!("(set: (root: (id: 0), next_id: 1),\n{padding} version: 2)");
+        let failure = SpratFormat
+            .read(text.as_bytes(), &ReadContext::default())
+            .unwrap_err();
+        assert!(failure.diagnostics[0].message.contains("version 2"));
     }
 
     #[test]
