@@ -9,13 +9,16 @@ use std::time::SystemTime;
 /// A file's identity on disk: its length and modification time.
 type Stamp = (u64, Option<SystemTime>);
 
+/// Image sizes already looked up, by path, with the stamp they were read under.
+type KnownSizes = HashMap<PathBuf, (Stamp, Option<(u32, u32)>)>;
+
 /// The width and height of the image at `path`, or `None` when it cannot be read.
 ///
 /// Every save re-reads the sprite file (to keep untouched text), and every read looks up the
 /// sizes of its images: the answers are kept per path and reused while the file's length and
 /// modification time stay the same, so only a changed image is opened again.
 pub fn image_size(path: &Path) -> Option<(u32, u32)> {
-    static SIZES: OnceLock<Mutex<HashMap<PathBuf, (Stamp, Option<(u32, u32)>)>>> = OnceLock::new();
+    static SIZES: OnceLock<Mutex<KnownSizes>> = OnceLock::new();
     let stamp = std::fs::metadata(path)
         .ok()
         .map(|m| (m.len(), m.modified().ok()))?;
