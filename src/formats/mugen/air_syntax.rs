@@ -7,11 +7,12 @@
 //! reads `.air` files and the actions inside `.def` files).
 
 use super::lexis::{
-    Field, Line, column_of, parse_decimal, parse_i32, split_fields, split_lines,
-    starts_with_ignore_case, trim,
+    Field, Line, column_of, parse_decimal, parse_i32, parse_int, split_exact_fields, split_fields,
+    split_lines, starts_with_ignore_case, trim,
 };
 use crate::formats::Diagnostic;
 use crate::model::{BlendMode, Fx};
+use std::collections::HashMap;
 
 /// The most fields a frame line has (`group, image, x, y, ticks, flip, blend, xscale, yscale,
 /// angle`).
@@ -170,6 +171,7 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
         bytes,
         lines: &lines,
         actions: Vec::new(),
+        first_headers: HashMap::new(),
         diagnostics: Vec::new(),
         current: None,
         pending: Pending::default(),
@@ -203,6 +205,8 @@ struct Parser<'a> {
     bytes: &'a [u8],
     lines: &'a [Line],
     actions: Vec<ActionSyntax>,
+    /// The header line of the first action with each number, to find duplicates.
+    first_headers: HashMap<i32, usize>,
     diagnostics: Vec<Diagnostic>,
     current: Option<ActionSyntax>,
     pending: Pending,
@@ -314,15 +318,12 @@ impl<'a> Parser<'a> {
             self.in_other_section = true;
             return;
         };
-        let first = self
-            .actions
-            .iter()
-            .find(|a| a.number == number && !a.duplicate);
-        let duplicate = first.is_some();
-        if let Some(first) = first {
+        let first = *self.first_headers.entry(number).or_insert(index);
+        let duplicate = first != index;
+        if duplicate {
             let message = format!(
                 "action {number} is already defined on line {}; both are kept, engines use the first",
-                first.header + 1
+                first + 1
             );
             self.warn(index, number_span.0, message);
         }
@@ -332,7 +333,8 @@ impl<'a> Parser<'a> {
             header: index,
             number_span,
             end: index + 1,
-            frames: Vec::new(),
+            // Most actions have a handful of frames: one allocation instead of two or three.
+            frames: Vec::with_capacity(8),
             loop_frame: 0,
             duplicate,
         });
@@ -450,7 +452,7 @@ impl<'a> Parser<'a> {
             self.warn(index, colon, "the number of boxes is missing".into());
             None
         } else {
-            match super::lexis::parse_int(self.text(count_span)) {
+            match parse_int(self.text(count_span)) {
                 Some(n) => Some((n, count_span)),
                 None => {
                     self.warn(
@@ -469,13 +471,16 @@ impl<'a> Parser<'a> {
             );
             self.warn(index, line.code.0, message);
         }
+        // Room for the declared boxes, but never more than the lines left could hold.
+        let room = count.map_or(0, |(n, _)| n.clamp(0, 64) as usize);
+        let room = room.min(self.lines.len() - index - 1);
         self.pending.clsn.push(ClsnGroup {
             class: class as u8,
             default,
             line: index,
             keyword: trim(self.bytes, line.code.0..colon),
             count,
-            boxes: Vec::new(),
+            boxes: Vec::with_capacity(room),
         });
         self.pending.open_group = true;
     }
@@ -504,12 +509,15 @@ impl<'a> Parser<'a> {
                 let close = self.text((open, equals)).iter().position(|&b| b == b']')?;
                 Some(trim(self.bytes, open + 1..open + close))
             });
-        let fields = split_fields(self.bytes, equals + 1..line.code.1, usize::MAX);
-        let corners: Option<Vec<Fx>> = fields
-            .iter()
-            .map(|f| parse_decimal(&self.bytes[f.value_range()]).map(Fx::from_f64))
-            .collect();
-        let (Some(corners), 4) = (corners, fields.len()) else {
+        let bytes = self.bytes;
+        let parsed = split_exact_fields::<4>(bytes, equals + 1..line.code.1).and_then(|fields| {
+            let mut corners = [Fx::ZERO; 4];
+            for (corner, field) in corners.iter_mut().zip(&fields) {
+                *corner = parse_fx(&bytes[field.value_range()])?;
+            }
+            Some((fields, corners))
+        });
+        let Some((fields, corners)) = parsed else {
             self.error(
                 index,
                 equals + 1,
@@ -530,8 +538,8 @@ impl<'a> Parser<'a> {
         group.boxes.push(BoxLine {
             line: index,
             index: index_span,
-            fields: [fields[0], fields[1], fields[2], fields[3]],
-            corners: [corners[0], corners[1], corners[2], corners[3]],
+            fields,
+            corners,
         });
         if let Some(written) = class
             && written != i32::from(group_class)
@@ -621,14 +629,14 @@ impl<'a> Parser<'a> {
             (_, None) => bad = Some(1),
         }
         if bad.is_none() {
-            match (parse_decimal(text(2)), parse_decimal(text(3))) {
-                (Some(x), Some(y)) => (values.x, values.y) = (Fx::from_f64(x), Fx::from_f64(y)),
+            match (parse_fx(text(2)), parse_fx(text(3))) {
+                (Some(x), Some(y)) => (values.x, values.y) = (x, y),
                 (None, _) => bad = Some(2),
                 (_, None) => bad = Some(3),
             }
         }
         if bad.is_none() {
-            match super::lexis::parse_int(text(4)).filter(|t| i32::try_from(*t).is_ok()) {
+            match parse_int(text(4)).filter(|t| i32::try_from(*t).is_ok()) {
                 Some(t) => values.ticks = t,
                 None => bad = Some(4),
             }
@@ -655,8 +663,8 @@ impl<'a> Parser<'a> {
             );
         }
         if let Some(flip) = fields.get(5) {
-            let flip_text = self.bytes[flip.value_range()].to_vec();
-            for &c in &flip_text {
+            let flip_text = &self.bytes[flip.value_range()];
+            for &c in flip_text {
                 match c.to_ascii_uppercase() {
                     b'H' => values.flip_h = true,
                     b'V' => values.flip_v = true,
@@ -675,8 +683,8 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(blend) = fields.get(6) {
-            let blend_text = self.bytes[blend.value_range()].to_vec();
-            match parse_blend(&blend_text) {
+            let blend_text = &self.bytes[blend.value_range()];
+            match parse_blend(blend_text) {
                 Some((mode, clamped)) => {
                     values.blend = mode;
                     if clamped {
@@ -731,25 +739,43 @@ fn keyword(text: &[u8], word: &[u8]) -> Option<usize> {
     (blanks > 0 || rest.is_empty()).then_some(word.len() + blanks)
 }
 
-/// A blend field; empty is normal. The flag says a factor was above 256 and was clamped.
-pub fn parse_blend(text: &[u8]) -> Option<(BlendMode, bool)> {
-    let upper = text.to_ascii_uppercase();
-    match upper.as_slice() {
-        b"" => Some((BlendMode::Normal, false)),
-        b"A" => Some((add(256, 256), false)),
-        b"A1" => Some((add(256, 128), false)),
-        b"S" => Some((BlendMode::Subtract, false)),
-        _ => {
-            let rest = upper.strip_prefix(b"AS")?;
-            let d = rest.iter().position(|&b| b == b'D')?;
-            let source = super::lexis::parse_int(&rest[..d]).filter(|v| *v >= 0)?;
-            let destination = super::lexis::parse_int(&rest[d + 1..]).filter(|v| *v >= 0)?;
-            let clamped = source > 256 || destination > 256;
-            Some((
-                add(source.min(256) as u16, destination.min(256) as u16),
-                clamped,
+/// A coordinate: whole numbers (almost all of them) without a detour through `f64`.
+fn parse_fx(text: &[u8]) -> Option<Fx> {
+    match parse_int(text) {
+        Some(whole) => {
+            let steps = whole.saturating_mul(i64::from(Fx::ONE));
+            Some(Fx(
+                steps.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
             ))
         }
+        None => parse_decimal(text).map(Fx::from_f64),
+    }
+}
+
+/// A blend field; empty is normal. The flag says a factor was above 256 and was clamped.
+pub fn parse_blend(text: &[u8]) -> Option<(BlendMode, bool)> {
+    let is = |word: &[u8]| text.eq_ignore_ascii_case(word);
+    if text.is_empty() {
+        Some((BlendMode::Normal, false))
+    } else if is(b"A") {
+        Some((add(256, 256), false))
+    } else if is(b"A1") {
+        Some((add(256, 128), false))
+    } else if is(b"S") {
+        Some((BlendMode::Subtract, false))
+    } else {
+        if !starts_with_ignore_case(text, b"AS") {
+            return None;
+        }
+        let rest = &text[2..];
+        let d = rest.iter().position(|b| b.eq_ignore_ascii_case(&b'D'))?;
+        let source = parse_int(&rest[..d]).filter(|v| *v >= 0)?;
+        let destination = parse_int(&rest[d + 1..]).filter(|v| *v >= 0)?;
+        let clamped = source > 256 || destination > 256;
+        Some((
+            add(source.min(256) as u16, destination.min(256) as u16),
+            clamped,
+        ))
     }
 }
 

@@ -47,16 +47,19 @@ pub fn is_blank_byte(byte: u8) -> bool {
 
 /// Splits `bytes` into lines. A leading BOM belongs to no line.
 pub fn split_lines(bytes: &[u8]) -> Vec<Line> {
-    let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
-    let mut start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    // AIR lines average about twenty bytes: room for lines of sixteen, so the list is
+    // allocated once for real files (counting the line endings first costs more).
+    let mut lines = Vec::with_capacity(bytes.len() / 16 + 1);
+    let mut start = start;
     while start < bytes.len() {
-        let newline = memchr(b'\n', &bytes[start..]).map(|p| start + p);
-        let (end, next) = match newline {
+        let (comment, newline) = comment_and_newline(&bytes[start..]);
+        let (end, next) = match newline.map(|p| start + p) {
             Some(n) if n > start && bytes[n - 1] == b'\r' => (n - 1, n + 1),
             Some(n) => (n, n + 1),
             None => (bytes.len(), bytes.len()),
         };
-        let comment = memchr(b';', &bytes[start..end]).map_or(end, |p| start + p);
+        let comment = comment.map_or(end, |p| (start + p).min(end));
         lines.push(Line {
             start,
             end,
@@ -68,12 +71,43 @@ pub fn split_lines(bytes: &[u8]) -> Vec<Line> {
     lines
 }
 
-/// The first position of `needle` in `haystack`.
-fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&b| b == needle)
+/// The first `;` before the first `\n` of `text`, and that `\n`.
+fn comment_and_newline(text: &[u8]) -> (Option<usize>, Option<usize>) {
+    match find_either(text, b'\n', b';') {
+        Some(i) if text[i] == b';' => {
+            let newline = find_either(&text[i..], b'\n', b'\n').map(|p| i + p);
+            (Some(i), newline)
+        }
+        newline => (None, newline),
+    }
+}
+
+/// The first position of `a` or `b` in `text`, looking at eight bytes at a time.
+fn find_either(text: &[u8], a: u8, b: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte equal to `byte` becomes zero after the XOR; the classic zero-byte test then sets
+    // its high bit. Bits above a true match may be set too, but the lowest one is exact.
+    let matches = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut chunks = text.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunks of eight bytes"));
+        let found = matches(word, a) | matches(word, b);
+        if found != 0 {
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
+    }
+    let rest = chunks.remainder().iter().position(|&c| c == a || c == b);
+    rest.map(|p| offset + p)
 }
 
 /// `range` without blanks on either side, as (start, end).
+#[inline]
 pub fn trim(bytes: &[u8], range: Range<usize>) -> (usize, usize) {
     let mut start = range.start;
     let mut end = range.end;
@@ -87,6 +121,7 @@ pub fn trim(bytes: &[u8], range: Range<usize>) -> (usize, usize) {
 }
 
 /// True if `text` starts with the ASCII `prefix`, ignoring ASCII case.
+#[inline]
 pub fn starts_with_ignore_case(text: &[u8], prefix: &[u8]) -> bool {
     text.len() >= prefix.len() && text[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
@@ -115,16 +150,40 @@ impl Field {
 /// The comma-separated fields of `range`; at most `limit` are split off, the rest stays in the
 /// last field.
 pub fn split_fields(bytes: &[u8], range: Range<usize>, limit: usize) -> Vec<Field> {
-    let mut fields = Vec::new();
+    // Frame lines, the common caller, have at most ten fields: one allocation for those.
+    let mut fields = Vec::with_capacity(limit.min(10));
     let mut start = range.start;
-    for position in range.clone() {
-        if bytes[position] == b',' && fields.len() + 1 < limit {
-            fields.push(field(bytes, start, position));
-            start = position + 1;
-        }
+    while fields.len() + 1 < limit {
+        let Some(comma) = find_either(&bytes[start..range.end], b',', b',') else {
+            break;
+        };
+        fields.push(field(bytes, start, start + comma));
+        start += comma + 1;
     }
     fields.push(field(bytes, start, range.end));
     fields
+}
+
+/// Exactly `N` comma-separated fields of `range`, or `None` when there are more or fewer.
+pub fn split_exact_fields<const N: usize>(bytes: &[u8], range: Range<usize>) -> Option<[Field; N]> {
+    let empty = Field {
+        raw: (range.start, range.start),
+        value: (range.start, range.start),
+    };
+    let mut fields = [empty; N];
+    let mut start = range.start;
+    for (count, slot) in fields.iter_mut().enumerate() {
+        let comma = bytes[start..range.end].iter().position(|&b| b == b',');
+        match comma {
+            Some(comma) if count + 1 < N => {
+                *slot = field(bytes, start, start + comma);
+                start += comma + 1;
+            }
+            None if count + 1 == N => *slot = field(bytes, start, range.end),
+            _ => return None,
+        }
+    }
+    Some(fields)
 }
 
 fn field(bytes: &[u8], start: usize, end: usize) -> Field {
@@ -135,18 +194,23 @@ fn field(bytes: &[u8], start: usize, end: usize) -> Field {
 }
 
 /// A whole number written in decimal with an optional sign (`-1`, `+3`, `000`).
+#[inline]
 pub fn parse_int(text: &[u8]) -> Option<i64> {
-    let (negative, digits) = match text.first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
         _ => (false, text),
     };
-    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+    if digits.is_empty() || digits.len() > 18 {
         return None;
     }
     let mut value: i64 = 0;
     for &d in digits {
-        value = value * 10 + i64::from(d - b'0');
+        let digit = d.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value * 10 + i64::from(digit);
     }
     Some(if negative { -value } else { value })
 }
@@ -210,6 +274,8 @@ mod tests {
         let text = b"\xEF\xBB\xBFa ; x\r\n\tb,c \n;only\nlast";
         let lines = split_lines(text);
         assert_eq!(lines.len(), 4);
+        assert_eq!(split_lines(b"a;b;c\n;\n").len(), 2);
+        assert!(split_lines(b" ;x\r\ny")[0].is_blank());
         assert_eq!(lines[0].start, 3);
         assert_eq!(&text[lines[0].code_range()], b"a");
         assert_eq!(&text[lines[0].start..lines[0].end], b"a ; x");
@@ -218,6 +284,36 @@ mod tests {
         assert!(lines[2].is_blank());
         assert_eq!(&text[lines[3].code_range()], b"last");
         assert_eq!(lines[3].next, text.len());
+    }
+
+    #[test]
+    fn the_eight_byte_search_agrees_with_a_plain_scan() {
+        let plain = |text: &[u8]| text.iter().position(|&c| c == b'\n' || c == b';');
+        for value in 0..=255u8 {
+            for at in 0..20 {
+                let mut text = [b'a'; 20];
+                text[at] = value;
+                text[19 - at / 2] = value.wrapping_add(1);
+                assert_eq!(
+                    find_either(&text, b'\n', b';'),
+                    plain(&text),
+                    "{value} at {at}"
+                );
+            }
+        }
+        let mut seed = 7u32;
+        let noise: Vec<u8> = (0..4000)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                (seed >> 16) as u8
+            })
+            .collect();
+        for start in 0..noise.len() {
+            assert_eq!(
+                find_either(&noise[start..], b'\n', b';'),
+                plain(&noise[start..])
+            );
+        }
     }
 
     #[test]
@@ -236,7 +332,12 @@ mod tests {
         assert_eq!(values, vec![&b"0"[..], b"1", b"2", b"", b"A"]);
         assert_eq!(fields[2].raw, (4, 7));
         let limited = split_fields(text, 0..text.len(), 2);
+        assert_eq!(limited.len(), 2);
         assert_eq!(&text[limited[1].value_range()], b"1, 2 , ,A");
+        let four: Option<[Field; 4]> = split_exact_fields(text, 0..9);
+        assert_eq!(four.map(|f| f[2].raw), Some((4, 7)));
+        assert_eq!(split_exact_fields::<4>(text, 0..text.len()), None);
+        assert_eq!(split_exact_fields::<4>(text, 0..5), None);
     }
 
     #[test]

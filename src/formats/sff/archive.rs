@@ -223,8 +223,14 @@ impl SffArchive {
             Diagnostic::error_at_byte(base + e.offset as u64, format!("{name}: {}", e.message))
         };
         let mut warnings = Vec::new();
-        let fallback = Palette::grey_ramp();
-        let palette = self.colours_for(index, choice).unwrap_or(&fallback);
+        let fallback;
+        let palette = match self.colours_for(index, choice) {
+            Some(palette) => palette,
+            None => {
+                fallback = Palette::grey_ramp();
+                &fallback
+            }
+        };
 
         if info.format == SpriteFormat::Pcx {
             let header = PcxHeader::parse(stored).map_err(at)?;

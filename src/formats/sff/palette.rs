@@ -82,11 +82,9 @@ impl Palette {
 /// Turns palette indices into RGBA pixels with index 0 transparent.
 pub fn indices_to_rgba(indices: &[u8], palette: &Palette) -> Vec<u8> {
     let colours = palette.drawn();
-    let mut out = vec![0u8; indices.len() * 4];
-    for (pixel, &i) in out.chunks_exact_mut(4).zip(indices) {
-        pixel.copy_from_slice(&colours[i as usize]);
-    }
-    out
+    // Collected straight from the lookup: the buffer is written once, never zeroed first.
+    let pixels: Vec<[u8; 4]> = indices.iter().map(|&i| colours[usize::from(i)]).collect();
+    pixels.into_flattened()
 }
 
 #[cfg(test)]

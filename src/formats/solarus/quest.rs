@@ -1,7 +1,44 @@
 //! Where a sprite file's images are: the quest's `sprites/` folder, found by walking up from
 //! the file, and the tileset entities images a `tileset` animation can be shown with.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
+
+/// A file's identity on disk: its length and modification time.
+type Stamp = (u64, Option<SystemTime>);
+
+/// Image sizes already looked up, by path, with the stamp they were read under.
+type KnownSizes = HashMap<PathBuf, (Stamp, Option<(u32, u32)>)>;
+
+/// The width and height of the image at `path`, or `None` when it cannot be read.
+///
+/// Every save re-reads the sprite file (to keep untouched text), and every read looks up the
+/// sizes of its images: the answers are kept per path and reused while the file's length and
+/// modification time stay the same, so only a changed image is opened again.
+pub fn image_size(path: &Path) -> Option<(u32, u32)> {
+    static SIZES: OnceLock<Mutex<KnownSizes>> = OnceLock::new();
+    let stamp = std::fs::metadata(path)
+        .ok()
+        .map(|m| (m.len(), m.modified().ok()))?;
+    let sizes = SIZES.get_or_init(Mutex::default);
+    let known = sizes.lock().ok().and_then(|known| known.get(path).copied());
+    if let Some((known_stamp, size)) = known
+        && known_stamp == stamp
+    {
+        return size;
+    }
+    let size = image::image_dimensions(path).ok();
+    if let Ok(mut known) = sizes.lock() {
+        // Bounded: a quest has at most a few thousand images; past that, start over.
+        if known.len() >= 4096 {
+            known.clear();
+        }
+        known.insert(path.to_path_buf(), (stamp, size));
+    }
+    size
+}
 
 /// The quest's `sprites/` folder holding `sprite_file` (the nearest ancestor folder named
 /// `sprites`), or the file's own folder when there is none.
@@ -91,5 +128,23 @@ mod tests {
         assert!(is_entities_image(Path::new("1.entities.png")));
         assert!(!is_entities_image(Path::new("1.tiles.png")));
         assert!(!is_entities_image(Path::new("tileset_entities.png")));
+    }
+
+    #[test]
+    fn image_sizes_are_read_again_when_the_file_changes() {
+        let folder = std::env::temp_dir().join(format!("sprat-quest-size-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("sheet.png");
+        image::RgbaImage::new(3, 2).save(&path).unwrap();
+        assert_eq!(image_size(&path), Some((3, 2)));
+        assert_eq!(image_size(&path), Some((3, 2)));
+        // A different size is a different length, whatever the clock's resolution.
+        image::RgbaImage::new(40, 9).save(&path).unwrap();
+        assert_eq!(image_size(&path), Some((40, 9)));
+        std::fs::write(&path, b"not a png").unwrap();
+        assert_eq!(image_size(&path), None);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(image_size(&path), None);
+        std::fs::remove_dir(&folder).unwrap();
     }
 }

@@ -381,3 +381,26 @@ fn unknown_lua_fields_survive_an_edit_of_their_animation() {
         text.replace("frame_delay = 100", "frame_delay = 120")
     );
 }
+
+#[test]
+fn the_unchanged_check_agrees_with_the_shared_rule() {
+    let read = read_lua(WALKING).document;
+    let mut found_elsewhere = read.clone();
+    found_elsewhere.original = None;
+    found_elsewhere.images[0].resolved = Some("/quest/sprites/hero/tunic1.png".into());
+    let mut edited = read.clone();
+    set_delay(&mut edited, "walk\"ing", 120);
+    let mut renamed = read.clone();
+    renamed.images[0].path = "hero/tunic2.png".into();
+    let mut tileset = read.clone();
+    tileset.images[0].kind = ImageKind::SolarusTileset { chosen: None };
+    for (other, same) in [
+        (&found_elsewhere, true),
+        (&edited, false),
+        (&renamed, false),
+        (&tileset, false),
+    ] {
+        assert_eq!(same_content(&read, other), same);
+        assert_eq!(fidelity::same_content(&read, other), same);
+    }
+}

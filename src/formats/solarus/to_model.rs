@@ -30,6 +30,16 @@ pub fn build_document(
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut total_frames = 0usize;
     let mut made = Vec::with_capacity(entries.len());
+    // One frame and one slice per grid cell: reserved once instead of grown cell by cell.
+    let cells: usize = entries
+        .iter()
+        .filter(|e| e.usable)
+        .flat_map(|e| &e.data.directions)
+        .map(|d| d.num_frames as usize)
+        .fold(0, usize::saturating_add)
+        .min(MAX_FRAMES_PER_FILE);
+    document.frames.reserve(cells);
+    document.slices.reserve(cells);
     for entry in entries {
         if !entry.usable {
             made.push(None);
@@ -130,7 +140,7 @@ impl ImageTable {
             )
         };
         let size = resolved.as_deref().and_then(|path| {
-            let size = image::image_dimensions(path).ok();
+            let size = super::quest::image_size(path);
             if size.is_none() && src_image != TILESET_KEYWORD {
                 problems.warning(
                     at,
