@@ -2,7 +2,7 @@
 //! bytes read to, those bytes are the answer.
 
 use super::{Format, ReadContext, WriteContext};
-use crate::model::AnimationSet;
+use crate::model::{AnimationSet, ImageKind, PaletteSource, SourceImage};
 
 /// The original bytes of `document` if it was read by `format` and has not been changed since,
 /// and the output goes to the same folder (so relative paths still hold).
@@ -35,29 +35,114 @@ pub fn unchanged_original(
 
 /// True when two documents hold the same content, ignoring where images were found on disk
 /// and user choices that are not part of the file (the Solarus tileset pick, the palette).
+/// Compared field by field rather than on cleaned copies: this runs on every save.
 pub fn same_content(a: &AnimationSet, b: &AnimationSet) -> bool {
-    let mut a = a.clone();
-    let mut b = b.clone();
-    for doc in [&mut a, &mut b] {
-        doc.original = None;
-        for image in &mut doc.images {
-            image.resolved = None;
-            match &mut image.kind {
-                crate::model::ImageKind::SolarusTileset { chosen } => *chosen = None,
-                crate::model::ImageKind::Sff {
-                    active_palette,
-                    palettes,
-                } => {
-                    *active_palette = None;
-                    for palette in palettes {
-                        if let crate::model::PaletteSource::ActFile { resolved, .. } = palette {
-                            *resolved = None;
-                        }
-                    }
-                }
-                crate::model::ImageKind::File => {}
-            }
+    // Destructured in full, so a new field cannot be forgotten here.
+    let AnimationSet {
+        metadata,
+        frame_rate,
+        images,
+        slices,
+        root,
+        frames,
+        default_sequence,
+        next_id,
+        original: _,
+        companion_originals,
+    } = a;
+    *metadata == b.metadata
+        && *frame_rate == b.frame_rate
+        && *next_id == b.next_id
+        && *default_sequence == b.default_sequence
+        && images.len() == b.images.len()
+        && images.iter().zip(&b.images).all(|(x, y)| same_image(x, y))
+        && *slices == b.slices
+        && *root == b.root
+        && *frames == b.frames
+        && *companion_originals == b.companion_originals
+}
+
+/// Two images alike but for where they were found, the tileset picked and the palette shown.
+fn same_image(a: &SourceImage, b: &SourceImage) -> bool {
+    let SourceImage {
+        id,
+        path,
+        resolved: _,
+        kind,
+        nearest_neighbour,
+    } = a;
+    let same_kind = match (kind, &b.kind) {
+        (ImageKind::File, ImageKind::File) => true,
+        (ImageKind::SolarusTileset { .. }, ImageKind::SolarusTileset { .. }) => true,
+        (ImageKind::Sff { palettes: x, .. }, ImageKind::Sff { palettes: y, .. }) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_palette(p, q))
+        }
+        _ => false,
+    };
+    *id == b.id && *path == b.path && *nearest_neighbour == b.nearest_neighbour && same_kind
+}
+
+/// Two palettes alike but for where an `.act` file was found.
+fn same_palette(a: &PaletteSource, b: &PaletteSource) -> bool {
+    match (a, b) {
+        (PaletteSource::Embedded(x), PaletteSource::Embedded(y)) => x == y,
+        (PaletteSource::ActFile { path: x, .. }, PaletteSource::ActFile { path: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ImageId;
+
+    fn with_archive(palettes: Vec<PaletteSource>, active_palette: Option<usize>) -> AnimationSet {
+        let mut set = AnimationSet::new();
+        set.images.push(SourceImage {
+            id: ImageId(1),
+            path: "kfm.sff".into(),
+            resolved: None,
+            kind: ImageKind::Sff {
+                palettes,
+                active_palette,
+            },
+            nearest_neighbour: true,
+        });
+        set
+    }
+
+    fn act(path: &str, resolved: Option<&str>) -> PaletteSource {
+        PaletteSource::ActFile {
+            path: path.into(),
+            resolved: resolved.map(Into::into),
         }
     }
-    a == b
+
+    #[test]
+    fn the_palette_shown_and_where_files_were_found_do_not_count() {
+        let read = with_archive(vec![act("kfm.act", None), PaletteSource::Embedded(0)], None);
+        let mut shown = with_archive(
+            vec![
+                act("kfm.act", Some("/chars/kfm/kfm.act")),
+                PaletteSource::Embedded(0),
+            ],
+            Some(1),
+        );
+        shown.images[0].resolved = Some("/chars/kfm/kfm.sff".into());
+        assert!(same_content(&read, &shown));
+
+        let other_act = with_archive(
+            vec![act("kfm2.act", None), PaletteSource::Embedded(0)],
+            None,
+        );
+        let fewer = with_archive(vec![act("kfm.act", None)], None);
+        let file = {
+            let mut set = read.clone();
+            set.images[0].kind = ImageKind::File;
+            set
+        };
+        for different in [&other_act, &fewer, &file] {
+            assert!(!same_content(&read, different));
+        }
+    }
 }

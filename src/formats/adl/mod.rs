@@ -61,6 +61,15 @@ impl Format for AdlFormat {
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
+        // Every answer but No needs one of these words, so files of other formats (sniffed on
+        // every open) are turned away without lexing them.
+        let mentions = |word: &[u8]| {
+            head.windows(word.len())
+                .any(|w| w.eq_ignore_ascii_case(word))
+        };
+        if !(mentions(b"SPRITESHEET") || mentions(b"BODYPARTS") || mentions(b"SKELETON")) {
+            return Sniff::No;
+        }
         let lexed = lexer::lex(head);
         let keys: Vec<String> = lexed
             .properties

@@ -142,7 +142,7 @@ fn write(
             (Some(a), Some(b)) => a.parent() == b.parent(),
             _ => true,
         };
-        if same_folder && same_content(&parsed.loaded.document, document) {
+        if same_folder && fidelity::same_content(&parsed.loaded.document, document) {
             return Ok(Written {
                 bytes: o.bytes.as_ref().clone(),
                 ..Written::default()
@@ -174,64 +174,6 @@ fn write(
         losses: described.losses,
         companions: Vec::new(),
     })
-}
-
-/// [`fidelity::same_content`] without cloning both documents (a third of a save's time on
-/// Solarus files): every field compared, the ones a file does not hold (where images were
-/// found, the tileset pick) skipped. Anything unusual for a Solarus document (SFF images) goes
-/// to the shared rule.
-fn same_content(a: &AnimationSet, b: &AnimationSet) -> bool {
-    let usual = |doc: &AnimationSet| {
-        doc.images
-            .iter()
-            .all(|i| !matches!(i.kind, ImageKind::Sff { .. }))
-    };
-    if !usual(a) || !usual(b) {
-        return fidelity::same_content(a, b);
-    }
-    // Destructured in full, so a new field cannot be forgotten here.
-    let AnimationSet {
-        metadata,
-        frame_rate,
-        images,
-        slices,
-        root,
-        frames,
-        default_sequence,
-        next_id,
-        original: _,
-        companion_originals,
-    } = a;
-    *metadata == b.metadata
-        && *frame_rate == b.frame_rate
-        && *next_id == b.next_id
-        && *default_sequence == b.default_sequence
-        && images.len() == b.images.len()
-        && images.iter().zip(&b.images).all(|(x, y)| same_image(x, y))
-        && *slices == b.slices
-        && *root == b.root
-        && *frames == b.frames
-        && *companion_originals == b.companion_originals
-}
-
-/// Two images alike but for where they were found and which tileset the user picked.
-fn same_image(a: &SourceImage, b: &SourceImage) -> bool {
-    let SourceImage {
-        id,
-        path,
-        resolved: _,
-        kind,
-        nearest_neighbour,
-    } = a;
-    let same_kind = matches!(
-        (kind, &b.kind),
-        (ImageKind::File, ImageKind::File)
-            | (
-                ImageKind::SolarusTileset { .. },
-                ImageKind::SolarusTileset { .. }
-            )
-    );
-    *id == b.id && *path == b.path && *nearest_neighbour == b.nearest_neighbour && same_kind
 }
 
 impl Format for SolarusLegacyFormat {
