@@ -32,7 +32,7 @@ use super::{
     Capabilities, Diagnostic, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
     WriteError, Written, has_errors, line_column,
 };
-use crate::model::{AnimationSet, ImageKind, SequenceId, SourceImage};
+use crate::model::{AnimationSet, SequenceId};
 use data::Entry;
 use problems::Problems;
 use splice::Syntax;
