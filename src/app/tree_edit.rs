@@ -94,9 +94,14 @@ fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<us
 /// else "new sequence", "new sequence 2", ...
 pub fn fresh_sequence_name(open: &OpenDocument) -> String {
     let sequences = open.session.document().sequences();
-    let numbers: Option<Vec<i64>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
+    let numbers: Option<Vec<i32>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
     if let Some(numbers) = numbers.filter(|n| !n.is_empty()) {
-        return (numbers.iter().max().expect("not empty") + 1).to_string();
+        // The number after the largest; when that is the largest number there is, the
+        // smallest free one (AIR action numbers are 32-bit).
+        let next = numbers.iter().max().and_then(|m| m.checked_add(1));
+        if let Some(free) = next.or_else(|| (0..=i32::MAX).find(|n| !numbers.contains(n))) {
+            return free.to_string();
+        }
     }
     let taken = |name: &str| sequences.iter().any(|s| s.name == name);
     if !taken("new sequence") {
@@ -436,4 +441,34 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
         Err(message) => app.say(Severity::Warning, format!("Not changed: {message}")),
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};
+
+    fn named(names: &[&str]) -> OpenDocument {
+        let mut set = AnimationSet::new();
+        for name in names {
+            let id = SequenceId(set.alloc_id());
+            let direction = DirectionId(set.alloc_id());
+            set.root
+                .items
+                .push(TreeItem::Sequence(Sequence::new(id, *name, direction)));
+        }
+        OpenDocument::new(set, None, "mugen-air", "AIR", Vec::new())
+    }
+
+    #[test]
+    fn new_actions_get_the_next_free_number() {
+        assert_eq!(fresh_sequence_name(&named(&["0", "200", "5"])), "201");
+        let top = i32::MAX.to_string();
+        assert_eq!(fresh_sequence_name(&named(&["0", &top])), "1");
+        assert_eq!(fresh_sequence_name(&named(&["stand"])), "new sequence");
+        assert_eq!(
+            fresh_sequence_name(&named(&["new sequence", "new sequence 2"])),
+            "new sequence 3"
+        );
+    }
 }

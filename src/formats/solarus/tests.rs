@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::formats::{Location, Severity};
-use crate::model::{EndBehavior, FrameDuration, GraphicSource, Origin, Point};
+use crate::model::{EndBehavior, FrameDuration, GraphicSource, ImageKind, Origin, Point};
 
 fn read_lua(text: &str) -> Loaded {
     SolarusLuaFormat
