@@ -449,18 +449,10 @@ pub fn continue_drag(
             let Some(angle) = geometry::point_angle(*position, pointer, shift) else {
                 return;
             };
-            if *last == Some(angle) {
+            let Some(refused) = rotate_step(open, *element, angle, last, gesture, outcome) else {
                 return;
-            }
-            let command = RotateElement {
-                element: *element,
-                rotation: angle,
             };
-            let done = apply(open, &command, gesture, outcome);
-            if done {
-                *last = Some(angle);
-            }
-            !done
+            refused
         }
         DragKind::GraphicRotate {
             element,
@@ -472,18 +464,10 @@ pub fn continue_drag(
                 return;
             };
             let angle = geometry::normalised_degrees(angle + 90.0);
-            if *last == Some(angle) {
+            let Some(refused) = rotate_step(open, *element, angle, last, gesture, outcome) else {
                 return;
-            }
-            let command = RotateElement {
-                element: *element,
-                rotation: angle,
             };
-            let done = apply(open, &command, gesture, outcome);
-            if done {
-                *last = Some(angle);
-            }
-            !done
+            refused
         }
         DragKind::GraphicScale {
             element,
@@ -579,6 +563,30 @@ pub fn continue_drag(
 }
 
 /// The corner that makes the rectangle from `start` a square, on the side of `pointer`.
+/// Turns `element` to `angle` unless that is the angle last applied (`None`: nothing to do);
+/// otherwise whether the document refused it.
+fn rotate_step(
+    open: &mut OpenDocument,
+    element: ElementId,
+    angle: f64,
+    last: &mut Option<f64>,
+    gesture: Option<Gesture>,
+    outcome: &mut CanvasOutcome,
+) -> Option<bool> {
+    if *last == Some(angle) {
+        return None;
+    }
+    let command = RotateElement {
+        element,
+        rotation: angle,
+    };
+    let done = apply(open, &command, gesture, outcome);
+    if done {
+        *last = Some(angle);
+    }
+    Some(!done)
+}
+
 fn square_corner(start: (f64, f64), pointer: (f64, f64)) -> (f64, f64) {
     let (dx, dy) = (pointer.0 - start.0, pointer.1 - start.1);
     let side = dx.abs().max(dy.abs());
