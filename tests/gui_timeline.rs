@@ -5,10 +5,10 @@
 
 mod gui_support;
 
-use gui_support::{click_row, open_next, undo};
+use gui_support::{click_row, drag, open_next, undo};
 
 use egui::accesskit::Role;
-use egui::{Key, Modifiers, Pos2, pos2, vec2};
+use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
@@ -96,21 +96,6 @@ fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
         .session
         .history()
         .done_count()
-}
-
-/// Presses at `from`, moves in small steps to `to` and releases there.
-fn drag(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2) {
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for step in 1..=8 {
-        let t = step as f32 / 8.0;
-        harness.hover_at(from + (to - from) * t);
-        harness.run_steps(1);
-    }
-    harness.drop_at(to);
-    harness.run_steps(2);
 }
 
 #[test]

@@ -5,10 +5,10 @@
 mod common;
 mod gui_support;
 
-use gui_support::{click_row, status, undo};
+use gui_support::{click_row, drag, status, undo};
 
 use egui::accesskit::Role;
-use egui::{Key, Modifiers, Pos2, pos2, vec2};
+use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
@@ -51,21 +51,6 @@ fn names(items: &[TreeItem]) -> Vec<String> {
 fn type_text(harness: &mut Harness<'_, SpratApp>, text: &str) {
     harness.event(egui::Event::Text(text.to_string()));
     harness.run_steps(1);
-}
-
-/// Presses at `from`, moves in small steps to `to` and releases there.
-fn drag(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2) {
-    harness.hover_at(from);
-    harness.run_steps(1);
-    harness.drag_at(from);
-    harness.run_steps(1);
-    for step in 1..=6 {
-        let t = step as f32 / 6.0;
-        harness.hover_at(from + (to - from) * t);
-        harness.run_steps(1);
-    }
-    harness.drop_at(to);
-    harness.run_steps(2);
 }
 
 #[test]

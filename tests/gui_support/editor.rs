@@ -77,3 +77,19 @@ pub fn undo(harness: &mut Harness<'_, SpratApp>) {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
 }
+
+/// Presses at `from`, moves in eight small steps to `to` and releases there, a frame per step
+/// (what egui needs to see a drag start, move and drop).
+pub fn drag(harness: &mut Harness<'_, SpratApp>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.run_steps(1);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for step in 1..=8 {
+        let t = step as f32 / 8.0;
+        harness.hover_at(from + (to - from) * t);
+        harness.run_steps(1);
+    }
+    harness.drop_at(to);
+    harness.run_steps(2);
+}
