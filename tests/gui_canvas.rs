@@ -6,13 +6,15 @@
 mod common;
 mod gui_support;
 
+use gui_support::showcase_as;
+
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::view::View;
-use sprat::formats::{Format, ReadContext, WriteContext, registry};
+use sprat::formats::{ReadContext, registry};
 use sprat::model::{
     AnimationSet, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
 };
@@ -49,16 +51,6 @@ fn kfm_copy(dir: &Path) -> PathBuf {
         std::fs::set_permissions(&to, permissions).unwrap();
     }
     dir.join("kfm.def")
-}
-
-/// The showcase set written in `format` into `dir`.
-fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let written = format
-        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
-        .unwrap();
-    std::fs::write(&path, written.bytes).unwrap();
-    path
 }
 
 /// The editor with `path` opened through File > Open; `later` answers later file dialogs.

@@ -13,7 +13,6 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
-use sprat::formats::{Format, WriteContext};
 use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
 use std::path::{Path, PathBuf};
 
@@ -38,12 +37,7 @@ fn tunic_copy(name: &str) -> PathBuf {
 
 /// The showcase set as a Sprat project in a fresh folder.
 fn showcase_file(name: &str) -> PathBuf {
-    let path = temp_folder(name).join("showcase.sprat");
-    let written = sprat::formats::sprat::SpratFormat
-        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
-        .unwrap();
-    std::fs::write(&path, written.bytes).unwrap();
-    path
+    gui_support::showcase_file("gui-inspector", name)
 }
 
 /// The editor with `path` opened through File > Open, showing `sequence`.

@@ -14,21 +14,12 @@ use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::dialogs::ScriptedDialogs;
 use sprat::app::settings::Settings;
-use sprat::formats::{Format, WriteContext};
 use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
 use std::path::{Path, PathBuf};
 
 /// The showcase set written as a Sprat project in a fresh folder.
 fn showcase_file(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("sprat-gui-timeline-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("showcase.sprat");
-    let written = sprat::formats::sprat::SpratFormat
-        .write(&gui_support::showcase(), &WriteContext::for_path(&path))
-        .unwrap();
-    std::fs::write(&path, written.bytes).unwrap();
-    path
+    gui_support::showcase_file("gui-timeline", name)
 }
 
 /// The editor on `path` (opened through File > Open) showing the punch; `later` answers the

@@ -8,6 +8,8 @@ use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
 use sprat::app::settings::Settings;
+use sprat::formats::sprat::SpratFormat;
+use sprat::formats::{Format, WriteContext};
 use std::path::{Path, PathBuf};
 
 /// The editor window at `size` with `path` opened through File > Open, once it has loaded;
@@ -92,4 +94,23 @@ pub fn drag(harness: &mut Harness<'_, SpratApp>, from: egui::Pos2, to: egui::Pos
     }
     harness.drop_at(to);
     harness.run_steps(2);
+}
+
+/// The showcase set written in `format` as `dir/name`.
+pub fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let written = format
+        .write(&super::showcase(), &WriteContext::for_path(&path))
+        .unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    path
+}
+
+/// The showcase set as a Sprat project in a fresh folder named after the test file (`suite`)
+/// and the test (`name`).
+pub fn showcase_file(suite: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprat-{suite}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    showcase_as(&dir, &SpratFormat, "showcase.sprat")
 }
