@@ -266,29 +266,14 @@ pub fn show(
         };
         let space_down =
             ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
-        edit_with_pointer(
-            ui,
-            &response,
-            &view,
-            state,
-            open,
+        let scene = input::Scene {
             context,
-            &boxes,
-            pictures,
-            space_down,
-            &mut outcome,
-        );
-        nudge_with_arrows(
-            ui,
-            &response,
-            &view,
-            state,
-            open,
-            context,
-            &boxes,
-            pictures,
-            &mut outcome,
-        );
+            view: &view,
+            boxes: &boxes,
+            pixels: pictures.pixels,
+        };
+        edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
+        nudge_with_arrows(ui, &response, &scene, state, open, &mut outcome);
         let boxes = if overlay_shown {
             tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
         } else {
@@ -322,31 +307,22 @@ pub fn show(
 }
 
 /// Drags and clicks of the primary button, per the active tool.
-#[allow(clippy::too_many_arguments)]
 fn edit_with_pointer(
     ui: &egui::Ui,
     response: &egui::Response,
-    view: &View,
+    scene: &input::Scene,
     state: &mut CanvasState,
     open: &mut OpenDocument,
-    context: FrameContext,
-    boxes: &[tools::hit::ShownBox],
-    pictures: &Pictures,
     space_down: bool,
     outcome: &mut CanvasOutcome,
 ) {
-    let scene = input::Scene {
-        context,
-        view,
-        boxes,
-        pixels: pictures.pixels,
-    };
+    let view = scene.view;
     if response.drag_started_by(egui::PointerButton::Primary)
         && !space_down
         && let Some(origin) = ui.input(|i| i.pointer.press_origin())
     {
         let start = view.to_sprite(origin);
-        if let Some(kind) = input::begin_drag(&state.tools, open, &scene, start) {
+        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start) {
             // Edits land on the frame under the drag, so playback stops there.
             open.player.pause();
             state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
@@ -361,7 +337,7 @@ fn edit_with_pointer(
     {
         let shift = ui.input(|i| i.modifiers.shift);
         let at = view.to_sprite(pos);
-        input::continue_drag(&mut state.tools, open, &scene, at, shift, outcome);
+        input::continue_drag(&mut state.tools, open, scene, at, shift, outcome);
     }
     if response.drag_stopped() {
         state.tools.drag = None;
@@ -370,7 +346,7 @@ fn edit_with_pointer(
         && let Some(pos) = response.interact_pointer_pos()
     {
         let at = view.to_sprite(pos);
-        input::click(&mut state.tools, open, &scene, at, outcome);
+        input::click(&mut state.tools, open, scene, at, outcome);
     }
     if response.double_clicked()
         && let Some(id) = open.selected_element
@@ -385,16 +361,12 @@ fn edit_with_pointer(
 
 /// Arrow keys nudge the selection by 1 px (Shift: 10 px), only while the pointer is over the
 /// canvas or the canvas has the keyboard, so the tree and the fields keep their arrows.
-#[allow(clippy::too_many_arguments)]
 fn nudge_with_arrows(
     ui: &egui::Ui,
     response: &egui::Response,
-    view: &View,
+    scene: &input::Scene,
     state: &mut CanvasState,
     open: &mut OpenDocument,
-    context: FrameContext,
-    boxes: &[tools::hit::ShownBox],
-    pictures: &Pictures,
     outcome: &mut CanvasOutcome,
 ) {
     // The canvas keeps the keyboard from a press on it until a press elsewhere (egui focus
@@ -423,14 +395,8 @@ fn nudge_with_arrows(
             }
         }
     });
-    let scene = input::Scene {
-        context,
-        view,
-        boxes,
-        pixels: pictures.pixels,
-    };
     for step in steps {
-        input::nudge(&state.tools, open, &scene, step, outcome);
+        input::nudge(&state.tools, open, scene, step, outcome);
     }
 }
 
