@@ -3,6 +3,8 @@
 //! To regenerate the PNGs in `tests/golden/adl/` after an intended change, run
 //! `UPDATE_GOLDEN=1 cargo test --no-default-features --test adl_render` and look at them.
 
+mod common;
+
 use image::RgbaImage;
 use sprat::assets::ImageStore;
 use sprat::export::png::strip_image;
@@ -10,7 +12,7 @@ use sprat::formats::adl::{AdlFormat, SheetLayout, game_sheet_layout};
 use sprat::formats::{Format, ReadContext};
 use sprat::model::AnimationSet;
 use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn demo() -> AnimationSet {
     let path =
@@ -20,26 +22,6 @@ fn demo() -> AnimationSet {
         .read(&bytes, &ReadContext::for_path(&path))
         .unwrap()
         .document
-}
-
-fn check(name: &str, actual: &RgbaImage) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/adl")
-        .join(format!("{name}.png"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        actual.save(&path).unwrap();
-        return;
-    }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()))
-        .into_rgba8();
-    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: size");
-    let differing = expected
-        .enumerate_pixels()
-        .filter(|(x, y, p)| actual.get_pixel(*x, *y) != *p)
-        .count();
-    assert_eq!(differing, 0, "{name}: {differing} pixels differ");
 }
 
 /// The game's assembled sheet: each frame rendered into its cell, the cell showing sprite space
@@ -90,4 +72,9 @@ fn strips_of_the_walk_and_the_idle() {
         let strip = strip_image(&document, sequence, 0, None, &store, &options).unwrap();
         check(&format!("pip_{}", name.to_lowercase()), &strip);
     }
+}
+
+/// Compares `actual` with its golden image (see `common::check_golden`).
+fn check(name: &str, actual: &RgbaImage) {
+    common::check_golden("adl", name, actual);
 }

@@ -4,6 +4,8 @@
 //! The strip is compared with `tests/golden/render/strip_*.png`; regenerate with
 //! `UPDATE_GOLDEN=1 cargo test --no-default-features --test export_png` and look at the result.
 
+mod common;
+
 use image::{Rgba, RgbaImage};
 use sprat::assets::ImageStore;
 use sprat::export::{ExportError, encode_png, frame_image, strip_image};
@@ -116,20 +118,6 @@ fn walk(sheet: PathBuf) -> (AnimationSet, SequenceId) {
     (set, id)
 }
 
-fn check_golden(name: &str, actual: &RgbaImage) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/render")
-        .join(format!("{name}.png"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        actual.save(&path).unwrap();
-        return;
-    }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()))
-        .into_rgba8();
-    assert!(expected == *actual, "{name} differs from its golden image");
-}
-
 #[test]
 fn one_frame_is_its_slice_at_its_place() {
     let scratch = Scratch::new("frame");
@@ -233,4 +221,9 @@ fn bad_indices_are_errors() {
         strip_image(&set, SequenceId(999), 0, None, &store, &options),
         Err(ExportError::NoSequence(SequenceId(999)))
     );
+}
+
+/// Compares `actual` with its golden image (see `common::check_golden`).
+fn check_golden(name: &str, actual: &RgbaImage) {
+    common::check_golden("render", name, actual);
 }

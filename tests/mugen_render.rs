@@ -18,7 +18,6 @@ use sprat::model::{AnimationSet, BoxClass, DefaultBoxRule};
 use sprat::render::{
     Background, CanvasBounds, Overlay, RenderOptions, Scene, direction_bounds, render,
 };
-use std::path::PathBuf;
 
 fn kfm() -> AnimationSet {
     let path = common::corpus().join("mugen/kfm/kfm.def");
@@ -27,33 +26,6 @@ fn kfm() -> AnimationSet {
         .unwrap()
         .0
         .document
-}
-
-fn check(name: &str, actual: &RgbaImage) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/mugen")
-        .join(format!("{name}.png"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        actual.save(&path).unwrap();
-        return;
-    }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 creates it)", path.display()))
-        .into_rgba8();
-    assert_eq!(
-        expected.dimensions(),
-        actual.dimensions(),
-        "{name}: canvas size"
-    );
-    let first = expected
-        .enumerate_pixels()
-        .find(|(x, y, p)| actual.get_pixel(*x, *y) != *p)
-        .map(|(x, y, _)| (x, y));
-    assert!(
-        first.is_none(),
-        "{name}: differs from its golden image at {first:?}"
-    );
 }
 
 fn has_colour(image: &RgbaImage, rgb: [u8; 3]) -> bool {
@@ -121,4 +93,9 @@ fn kfm_action_200_every_frame_with_boxes() {
         }
         check(&format!("kfm_action200_frame{index}"), &picture);
     }
+}
+
+/// Compares `actual` with its golden image (see `common::check_golden`).
+fn check(name: &str, actual: &RgbaImage) {
+    common::check_golden("mugen", name, actual);
 }

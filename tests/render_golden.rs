@@ -11,12 +11,13 @@
 //!
 //! then look at every changed PNG before committing it: the golden files are the specification.
 
+mod common;
+
 use image::{Rgba, RgbaImage};
 use sprat::model::*;
 use sprat::pixels::{PixelSource, SourcePixels};
 use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, render};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The test sprite: a 6×4 image, every pixel a different colour, the top-left one white and
@@ -115,45 +116,6 @@ fn frame(kinds: Vec<ElementKind>) -> Frame {
         });
     }
     frame
-}
-
-fn golden_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/render")
-        .join(format!("{name}.png"))
-}
-
-/// Compares `actual` with the golden PNG `name`, or rewrites it under `UPDATE_GOLDEN=1`.
-fn check(name: &str, actual: &RgbaImage) {
-    let path = golden_path(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        actual.save(&path).unwrap();
-        return;
-    }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
-                path.display()
-            )
-        })
-        .into_rgba8();
-    assert_eq!(
-        expected.dimensions(),
-        actual.dimensions(),
-        "{name}: canvas size"
-    );
-    let differing: Vec<(u32, u32)> = expected
-        .enumerate_pixels()
-        .filter(|(x, y, p)| actual.get_pixel(*x, *y) != *p)
-        .map(|(x, y, _)| (x, y))
-        .take(5)
-        .collect();
-    assert!(
-        differing.is_empty(),
-        "{name}: pixels differ from the golden image, first at {differing:?}"
-    );
 }
 
 fn render_one(kinds: Vec<ElementKind>, options: RenderOptions) -> RgbaImage {
@@ -437,4 +399,9 @@ fn overlay_uses_air_default_boxes_from_earlier_frames() {
     assert_eq!(scene.boxes.len(), 1, "the default hurt box carries over");
     let image = render(&set, &scene, &TestPixels::new(), &options);
     check("overlay_air_default", &image);
+}
+
+/// Compares `actual` with its golden image (see `common::check_golden`).
+fn check(name: &str, actual: &RgbaImage) {
+    common::check_golden("render", name, actual);
 }

@@ -34,3 +34,41 @@ pub fn files_with_extensions(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Compares `actual` pixel for pixel with `tests/golden/<folder>/<name>.png`, or rewrites that
+/// file when `UPDATE_GOLDEN` is set (then look at it before committing: golden files are the
+/// specification).
+pub fn check_golden(folder: &str, name: &str, actual: &image::RgbaImage) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(folder)
+        .join(format!("{name}.png"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        actual.save(&path).unwrap();
+        return;
+    }
+    let expected = image::open(&path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+                path.display()
+            )
+        })
+        .into_rgba8();
+    assert_eq!(
+        expected.dimensions(),
+        actual.dimensions(),
+        "{name}: canvas size"
+    );
+    let differing: Vec<(u32, u32)> = expected
+        .enumerate_pixels()
+        .filter(|(x, y, p)| actual.get_pixel(*x, *y) != *p)
+        .map(|(x, y, _)| (x, y))
+        .take(5)
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "{name}: pixels differ from the golden image, first at {differing:?}"
+    );
+}
