@@ -5,7 +5,7 @@
 //! order, so reading the same bytes into a set prepared the same way gives the same ids (the
 //! writer relies on this to find what the user edited).
 
-use super::air_syntax::{AirSyntax, ClsnGroup, FrameValues, InterpolateKind};
+use super::air_syntax::{AirSyntax, ClsnGroup, FrameSyntax, FrameValues, InterpolateKind};
 use crate::formats::Subject;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DirectionId, Element,
@@ -26,6 +26,9 @@ pub struct SyntaxMap {
 /// Diagnostics about actions and frames get their subject.
 pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: ImageId) -> SyntaxMap {
     let mut map = SyntaxMap::default();
+    // Room for every frame at once: the arena would otherwise grow (and move) a dozen times.
+    set.frames
+        .reserve(syntax.actions.iter().map(|a| a.frames.len()).sum());
     for action in &syntax.actions {
         let sequence_id = SequenceId(set.alloc_id());
         let direction_id = DirectionId(set.alloc_id());
@@ -33,7 +36,7 @@ pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: Ima
         let mut frame_ids = Vec::with_capacity(action.frames.len());
         for frame in &action.frames {
             let id = FrameId(set.alloc_id());
-            let model = frame_to_model(set, archive, &frame.values, &frame.clsn, frame);
+            let model = frame_to_model(set, archive, syntax, frame);
             set.frames.insert(id, model);
             frame_ids.push(id);
         }
@@ -81,16 +84,20 @@ fn attach_subjects(syntax: &mut AirSyntax, map: &SyntaxMap) {
 fn frame_to_model(
     set: &mut AnimationSet,
     archive: ImageId,
-    values: &FrameValues,
-    clsn: &[ClsnGroup],
-    syntax: &super::air_syntax::FrameSyntax,
+    air: &AirSyntax,
+    syntax: &FrameSyntax,
 ) -> Frame {
+    let values = &syntax.values;
+    let clsn = air.clsn(syntax);
     let duration = if values.ticks < 0 {
         FrameDuration::Forever
     } else {
         FrameDuration::Ticks(values.ticks as u32)
     };
     let mut frame = Frame::new(duration);
+    // The graphic and every box line: one allocation for the elements.
+    let box_count: usize = clsn.iter().map(|g| g.boxes.len()).sum();
+    frame.elements.reserve_exact(1 + box_count);
     for &(_, kind) in &syntax.interpolations {
         match kind {
             InterpolateKind::Offset => frame.interpolation.offset = true,
@@ -121,7 +128,7 @@ fn frame_to_model(
                 BoxScope::ThisFrame
             },
         });
-        for line in &group.boxes {
+        for line in air.boxes(group) {
             let [left, top, right, bottom] = line.corners;
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),

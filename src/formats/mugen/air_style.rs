@@ -3,7 +3,7 @@
 
 use super::air_plan::Rect;
 use super::air_syntax::{
-    AirSyntax, BoxLine, ClsnGroup, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
+    AirSyntax, BoxLine, ClsnGroup, FrameFields, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
 };
 use super::lexis::{Field, Line};
 use crate::model::{BlendMode, Fx};
@@ -36,7 +36,7 @@ pub struct Template {
     /// The line.
     pub line: Line,
     /// Its fields.
-    pub fields: Vec<Field>,
+    pub fields: FrameFields,
     /// Its values.
     pub values: FrameValues,
 }
@@ -77,18 +77,19 @@ impl Style {
                 let l = syntax.lines[line];
                 style.interpolate = bytes[l.code.0..l.code.0 + "interpolate".len()].to_vec();
             }
-            for group in &frame.clsn {
+            for group in syntax.clsn(frame) {
+                let boxes = syntax.boxes(group);
                 if style.declaration.is_none() && group.count.is_some() {
                     style.declaration =
                         Some((bytes.clone(), group.clone(), syntax.lines[group.line]));
                 }
                 if style.box_line.is_none()
-                    && let Some(b) = group.boxes.first()
+                    && let Some(b) = boxes.first()
                 {
                     style.box_line = Some((bytes.clone(), b.clone(), syntax.lines[b.line]));
                 }
-                style.aligned_boxes |= group.boxes.iter().any(|b| {
-                    b.fields
+                style.aligned_boxes |= boxes.iter().any(|b| {
+                    b.fields(bytes)
                         .iter()
                         .any(|f| bytes[f.raw.0..f.value.0].starts_with(b"  "))
                 });
@@ -103,7 +104,7 @@ pub fn template(bytes: &std::sync::Arc<Vec<u8>>, lines: &[Line], frame: &FrameSy
     Template {
         bytes: bytes.clone(),
         line: lines[frame.line],
-        fields: frame.fields.clone(),
+        fields: frame.fields(bytes, lines),
         values: frame.values,
     }
 }
@@ -366,7 +367,8 @@ pub fn box_line(
         .map(|i| (t.corners[i] != new_corners[i]).then(|| fx_text(new_corners[i])))
         .collect();
     // The part before the first field: `Clsn2[0] =`, with the class and index brought up to date.
-    let prefix_end = t.fields[0].raw.0;
+    let fields = t.fields(bytes);
+    let prefix_end = fields[0].raw.0;
     let mut prefix = bytes[line.start..prefix_end].to_vec();
     if let Some((start, end)) = t.index {
         let written = super::lexis::parse_int(&bytes[start..end]);
@@ -382,9 +384,9 @@ pub fn box_line(
         }
     }
     let mut out = prefix;
-    out.extend(render_fields(bytes, &t.fields, &texts, style.aligned_boxes));
+    out.extend(render_fields(bytes, &fields, &texts, style.aligned_boxes));
     if same_line {
-        out.extend_from_slice(&bytes[t.fields[3].raw.1..line.end]);
+        out.extend_from_slice(&bytes[fields[3].raw.1..line.end]);
     }
     out
 }
@@ -485,9 +487,9 @@ mod tests {
     fn box_lines_keep_orientation_and_renumber() {
         let (style, syntax) =
             style_of("[Begin Action 0]\nClsn2Default: 1\n Clsn2[0] = -13,  0, 16,-79\n0,0,0,0,1\n");
-        let group = &syntax.actions[0].frames[0].clsn[0];
+        let group = &syntax.clsn(&syntax.actions[0].frames[0])[0];
         let bytes = style.box_line.as_ref().unwrap().0.clone();
-        let t = (&bytes[..], &group.boxes[0], &syntax.lines[2]);
+        let t = (&bytes[..], &syntax.boxes(group)[0], &syntax.lines[2]);
         let rect = [
             Fx::from_int(-13),
             Fx::from_int(-80),

@@ -7,12 +7,13 @@
 //! reads `.air` files and the actions inside `.def` files).
 
 use super::lexis::{
-    Field, Line, column_of, parse_decimal, parse_i32, parse_int, split_exact_fields, split_fields,
-    split_lines, starts_with_ignore_case, trim,
+    Field, Line, column_of, parse_decimal, parse_i32, parse_int, scan_fields, split_lines,
+    starts_with_ignore_case, trim,
 };
 use crate::formats::Diagnostic;
 use crate::model::{BlendMode, Fx};
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// The most fields a frame line has (`group, image, x, y, ticks, flip, blend, xscale, yscale,
 /// angle`).
@@ -25,8 +26,26 @@ pub struct AirSyntax {
     pub lines: Vec<Line>,
     /// The actions, in file order (duplicates included).
     pub actions: Vec<ActionSyntax>,
+    /// Every Clsn group of every frame, in file order; frames name theirs by range
+    /// ([`AirSyntax::clsn`]). One list for the file instead of one per frame: a character has
+    /// hundreds of groups, and allocating each on its own was a fifth of the parse.
+    pub groups: Vec<ClsnGroup>,
+    /// Every box line of every group, in file order ([`AirSyntax::boxes`]).
+    pub boxes: Vec<BoxLine>,
     /// What was odd or wrong, in file order.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl AirSyntax {
+    /// The Clsn groups declared for `frame`, in file order.
+    pub fn clsn(&self, frame: &FrameSyntax) -> &[ClsnGroup] {
+        &self.groups[frame.clsn.clone()]
+    }
+
+    /// The box lines of `group`.
+    pub fn boxes(&self, group: &ClsnGroup) -> &[BoxLine] {
+        &self.boxes[group.boxes.clone()]
+    }
 }
 
 /// One `[Begin Action N]` block.
@@ -76,16 +95,51 @@ pub struct FrameSyntax {
     pub lead: usize,
     /// The frame line's index.
     pub line: usize,
-    /// Its fields.
-    pub fields: Vec<Field>,
-    /// Their values.
+    /// Its values (its fields are found again by [`FrameSyntax::fields`]).
     pub values: FrameValues,
-    /// The Clsn groups declared for it, in file order.
-    pub clsn: Vec<ClsnGroup>,
+    /// Its Clsn groups, as a range of [`AirSyntax::groups`] (see [`AirSyntax::clsn`]).
+    pub clsn: Range<usize>,
     /// Its `Loopstart` lines.
     pub loopstarts: Vec<usize>,
     /// Its `Interpolate` lines.
     pub interpolations: Vec<(usize, InterpolateKind)>,
+}
+
+impl FrameSyntax {
+    /// The fields of the frame line (the first ten: engines ignore the rest). Only writers need
+    /// them, so they are split again here rather than kept for every frame of every file read.
+    pub fn fields(&self, bytes: &[u8], lines: &[Line]) -> FrameFields {
+        let scanned = scan_fields::<MAX_FRAME_FIELDS>(bytes, lines[self.line].code_range());
+        FrameFields::new(scanned.kept())
+    }
+}
+
+/// The fields of a frame line, in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameFields {
+    fields: [Field; MAX_FRAME_FIELDS],
+    len: u8,
+}
+
+impl FrameFields {
+    /// The first `fields` (at most [`MAX_FRAME_FIELDS`] are kept).
+    pub fn new(fields: &[Field]) -> FrameFields {
+        let len = fields.len().min(MAX_FRAME_FIELDS);
+        let mut kept = [Field::empty_at(0); MAX_FRAME_FIELDS];
+        kept[..len].copy_from_slice(&fields[..len]);
+        FrameFields {
+            fields: kept,
+            len: len as u8,
+        }
+    }
+}
+
+impl std::ops::Deref for FrameFields {
+    type Target = [Field];
+
+    fn deref(&self) -> &[Field] {
+        &self.fields[..usize::from(self.len)]
+    }
 }
 
 /// The values of a frame line.
@@ -146,8 +200,8 @@ pub struct ClsnGroup {
     pub keyword: (usize, usize),
     /// The declared count and its bytes.
     pub count: Option<(i64, (usize, usize))>,
-    /// The box lines that follow.
-    pub boxes: Vec<BoxLine>,
+    /// The box lines that follow, as a range of [`AirSyntax::boxes`].
+    pub boxes: Range<usize>,
 }
 
 /// One `ClsnN[i] = left, top, right, bottom` line.
@@ -157,10 +211,17 @@ pub struct BoxLine {
     pub line: usize,
     /// The index digits inside `[...]`, if written.
     pub index: Option<(usize, usize)>,
-    /// The four coordinate fields.
-    pub fields: [Field; 4],
+    /// The text after `=` (the four coordinate fields), up to a comment.
+    pub values: (usize, usize),
     /// left, top, right, bottom as written.
     pub corners: [Fx; 4],
+}
+
+impl BoxLine {
+    /// The four coordinate fields (split again: only writers need them).
+    pub fn fields(&self, bytes: &[u8]) -> [Field; 4] {
+        scan_fields::<4>(bytes, self.values.0..self.values.1).fields
+    }
 }
 
 /// Parses an AIR text. `standalone` is true for `.air` files, where text outside actions is
@@ -171,6 +232,8 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
         bytes,
         lines: &lines,
         actions: Vec::new(),
+        groups: Vec::new(),
+        boxes: Vec::new(),
         first_headers: HashMap::new(),
         diagnostics: Vec::new(),
         current: None,
@@ -185,6 +248,8 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
     parser.finish_action(lines.len());
     AirSyntax {
         actions: parser.actions,
+        groups: parser.groups,
+        boxes: parser.boxes,
         diagnostics: parser.diagnostics,
         lines,
     }
@@ -194,7 +259,8 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
 #[derive(Default)]
 struct Pending {
     lead: Option<usize>,
-    clsn: Vec<ClsnGroup>,
+    /// Where the waiting Clsn groups start in `Parser::groups` (they run to its end).
+    clsn_start: usize,
     /// A group still taking box lines.
     open_group: bool,
     loopstarts: Vec<usize>,
@@ -205,6 +271,8 @@ struct Parser<'a> {
     bytes: &'a [u8],
     lines: &'a [Line],
     actions: Vec<ActionSyntax>,
+    groups: Vec<ClsnGroup>,
+    boxes: Vec<BoxLine>,
     /// The header line of the first action with each number, to find duplicates.
     first_headers: HashMap<i32, usize>,
     diagnostics: Vec<Diagnostic>,
@@ -345,7 +413,7 @@ impl<'a> Parser<'a> {
         let Some(mut action) = self.current.take() else {
             return;
         };
-        let pending = std::mem::take(&mut self.pending);
+        let pending = self.take_pending();
         for &line in &pending.loopstarts {
             let at = self.lines[line].code.0;
             self.warn(line, at, "Loopstart after the last frame is ignored".into());
@@ -358,13 +426,20 @@ impl<'a> Parser<'a> {
                 "Interpolate after the last frame is ignored".into(),
             );
         }
-        for group in &pending.clsn {
-            let at = self.lines[group.line].code.0;
+        for g in pending.clsn_start..self.groups.len() {
+            let line = self.groups[g].line;
+            let at = self.lines[line].code.0;
             self.warn(
-                group.line,
+                line,
                 at,
                 "Clsn boxes after the last frame belong to no frame and are ignored".into(),
             );
+        }
+        // They belong to nothing: drop them and their boxes.
+        if let Some(first) = self.groups.get(pending.clsn_start) {
+            self.boxes.truncate(first.boxes.start);
+            self.groups.truncate(pending.clsn_start);
+            self.pending.clsn_start = pending.clsn_start;
         }
         let frame_count = action.frames.len();
         if let Some(forever) = action.frames[..frame_count.saturating_sub(1)]
@@ -372,7 +447,7 @@ impl<'a> Parser<'a> {
             .position(|f| f.values.ticks < 0)
         {
             let frame = &action.frames[forever];
-            let (line, at) = (frame.line, frame.fields[4].value.0);
+            let (line, at) = (frame.line, frame.fields(self.bytes, self.lines)[4].value.0);
             let message = format!(
                 "frame {forever} of action {} holds forever, so the {} frame(s) after it never play",
                 action.number,
@@ -389,12 +464,21 @@ impl<'a> Parser<'a> {
         self.actions.push(action);
     }
 
+    /// The modifiers waiting for a frame, leaving none waiting.
+    fn take_pending(&mut self) -> Pending {
+        let next = Pending {
+            clsn_start: self.groups.len(),
+            ..Pending::default()
+        };
+        std::mem::replace(&mut self.pending, next)
+    }
+
     fn close_group(&mut self) {
         if !self.pending.open_group {
             return;
         }
         self.pending.open_group = false;
-        let Some(group) = self.pending.clsn.last() else {
+        let Some(group) = self.groups.last() else {
             return;
         };
         if let Some((count, span)) = group.count
@@ -464,23 +548,22 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        if let Some(earlier) = self.pending.clsn.iter().find(|g| g.class == class as u8) {
+        let waiting = &self.groups[self.pending.clsn_start..];
+        if let Some(earlier) = waiting.iter().find(|g| g.class == class as u8) {
             let message = format!(
                 "Clsn{class} is declared again before the same frame (first on line {}); the later one counts",
                 earlier.line + 1
             );
             self.warn(index, line.code.0, message);
         }
-        // Room for the declared boxes, but never more than the lines left could hold.
-        let room = count.map_or(0, |(n, _)| n.clamp(0, 64) as usize);
-        let room = room.min(self.lines.len() - index - 1);
-        self.pending.clsn.push(ClsnGroup {
+        let first_box = self.boxes.len();
+        self.groups.push(ClsnGroup {
             class: class as u8,
             default,
             line: index,
             keyword: trim(self.bytes, line.code.0..colon),
             count,
-            boxes: Vec::with_capacity(room),
+            boxes: first_box..first_box,
         });
         self.pending.open_group = true;
     }
@@ -510,14 +593,22 @@ impl<'a> Parser<'a> {
                 Some(trim(self.bytes, open + 1..open + close))
             });
         let bytes = self.bytes;
-        let parsed = split_exact_fields::<4>(bytes, equals + 1..line.code.1).and_then(|fields| {
-            let mut corners = [Fx::ZERO; 4];
-            for (corner, field) in corners.iter_mut().zip(&fields) {
-                *corner = parse_fx(&bytes[field.value_range()])?;
-            }
-            Some((fields, corners))
-        });
-        let Some((fields, corners)) = parsed else {
+        let scanned = scan_fields::<4>(bytes, equals + 1..line.code.1);
+        let parsed = (scanned.count == 4)
+            .then(|| {
+                let mut corners = [Fx::ZERO; 4];
+                for ((corner, field), number) in
+                    corners.iter_mut().zip(&scanned.fields).zip(scanned.numbers)
+                {
+                    *corner = match number {
+                        Some(whole) => fx_from_whole(whole),
+                        None => parse_fx(&bytes[field.value_range()])?,
+                    };
+                }
+                Some(corners)
+            })
+            .flatten();
+        let Some(corners) = parsed else {
             self.error(
                 index,
                 equals + 1,
@@ -533,14 +624,15 @@ impl<'a> Parser<'a> {
             );
             return;
         }
-        let group = self.pending.clsn.last_mut().expect("an open group exists");
-        let group_class = group.class;
-        group.boxes.push(BoxLine {
+        self.boxes.push(BoxLine {
             line: index,
             index: index_span,
-            fields,
+            values: (equals + 1, line.code.1),
             corners,
         });
+        let group = self.groups.last_mut().expect("an open group exists");
+        group.boxes.end = self.boxes.len();
+        let group_class = group.class;
         if let Some(written) = class
             && written != i32::from(group_class)
         {
@@ -576,27 +668,27 @@ impl<'a> Parser<'a> {
 
     fn frame(&mut self, index: usize) {
         let line = self.lines[index];
-        let fields = split_fields(self.bytes, line.code_range(), usize::MAX);
-        if fields.len() < 5 {
+        let scanned = scan_fields::<MAX_FRAME_FIELDS>(self.bytes, line.code_range());
+        if scanned.count < 5 {
             self.error(
                 index,
                 line.code.0,
                 format!(
                     "a frame line needs at least 5 fields (group, image, x, y, ticks); this one has {}",
-                    fields.len()
+                    scanned.count
                 ),
             );
             return;
         }
-        if fields.len() > MAX_FRAME_FIELDS {
-            let at = fields[MAX_FRAME_FIELDS].raw.0;
+        if let Some(at) = scanned.first_dropped {
             self.warn(index, at, "fields after the tenth are ignored".into());
         }
-        let Some(values) = self.frame_values(index, &fields) else {
+        let Some(values) = self.frame_values(index, scanned.kept(), &scanned.numbers) else {
             return;
         };
         self.close_group();
-        let pending = std::mem::take(&mut self.pending);
+        let pending = self.take_pending();
+        let clsn = pending.clsn_start..self.groups.len();
         let action = self.current.as_mut().expect("inside an action");
         if !pending.loopstarts.is_empty() {
             action.loop_frame = action.frames.len();
@@ -604,16 +696,23 @@ impl<'a> Parser<'a> {
         action.frames.push(FrameSyntax {
             lead: pending.lead.unwrap_or(index),
             line: index,
-            fields,
             values,
-            clsn: pending.clsn,
+            clsn,
             loopstarts: pending.loopstarts,
             interpolations: pending.interpolations,
         });
     }
 
-    fn frame_values(&mut self, index: usize, fields: &[Field]) -> Option<FrameValues> {
+    /// The values of a frame line's `fields`; `numbers` are those that are whole numbers.
+    fn frame_values(
+        &mut self,
+        index: usize,
+        fields: &[Field],
+        numbers: &[Option<i64>],
+    ) -> Option<FrameValues> {
         let text = |i: usize| &self.bytes[fields[i].value_range()];
+        let whole = |i: usize| numbers[i].and_then(|n| i32::try_from(n).ok());
+        let fx = |i: usize| numbers[i].map(fx_from_whole).or_else(|| parse_fx(text(i)));
         let mut values = FrameValues::default();
         let names = [
             "sprite group",
@@ -623,21 +722,21 @@ impl<'a> Parser<'a> {
             "ticks",
         ];
         let mut bad = None;
-        match (parse_i32(text(0)), parse_i32(text(1))) {
+        match (whole(0), whole(1)) {
             (Some(g), Some(i)) => (values.group, values.image) = (g, i),
             (None, _) => bad = Some(0),
             (_, None) => bad = Some(1),
         }
         if bad.is_none() {
-            match (parse_fx(text(2)), parse_fx(text(3))) {
+            match (fx(2), fx(3)) {
                 (Some(x), Some(y)) => (values.x, values.y) = (x, y),
                 (None, _) => bad = Some(2),
                 (_, None) => bad = Some(3),
             }
         }
         if bad.is_none() {
-            match parse_int(text(4)).filter(|t| i32::try_from(*t).is_ok()) {
-                Some(t) => values.ticks = t,
+            match whole(4) {
+                Some(t) => values.ticks = i64::from(t),
                 None => bad = Some(4),
             }
         }
@@ -742,14 +841,15 @@ fn keyword(text: &[u8], word: &[u8]) -> Option<usize> {
 /// A coordinate: whole numbers (almost all of them) without a detour through `f64`.
 fn parse_fx(text: &[u8]) -> Option<Fx> {
     match parse_int(text) {
-        Some(whole) => {
-            let steps = whole.saturating_mul(i64::from(Fx::ONE));
-            Some(Fx(
-                steps.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-            ))
-        }
+        Some(whole) => Some(fx_from_whole(whole)),
         None => parse_decimal(text).map(Fx::from_f64),
     }
+}
+
+/// A whole number of pixels, clamped to what [`Fx`] holds.
+fn fx_from_whole(whole: i64) -> Fx {
+    let steps = whole.saturating_mul(i64::from(Fx::ONE));
+    Fx(steps.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 
 /// A blend field; empty is normal. The flag says a factor was above 256 and was clamped.
@@ -807,9 +907,10 @@ mod tests {
         assert_eq!(action.frames.len(), 2);
         let first = &action.frames[0];
         assert_eq!((first.lead, first.line), (1, 3));
-        assert_eq!(first.clsn[0].class, 2);
-        assert!(first.clsn[0].default);
-        assert_eq!(first.clsn[0].boxes[0].corners[3], Fx::from_int(-4));
+        let group = &air.clsn(first)[0];
+        assert_eq!(group.class, 2);
+        assert!(group.default);
+        assert_eq!(air.boxes(group)[0].corners[3], Fx::from_int(-4));
         let second = &action.frames[1];
         assert_eq!(second.interpolations, vec![(5, InterpolateKind::Offset)]);
         assert_eq!(second.values.ticks, -1);
@@ -875,9 +976,9 @@ mod tests {
     #[test]
     fn mislabelled_box_lines_count_as_the_declared_class() {
         let air = parse("[Begin Action 1]\nClsn1: 1\n Clsn2[0] = 66,-66,  9,-44\n0,0,0,0,1\n");
-        let group = &air.actions[0].frames[0].clsn[0];
+        let group = &air.clsn(&air.actions[0].frames[0])[0];
         assert_eq!(group.class, 1);
-        assert_eq!(group.boxes.len(), 1);
+        assert_eq!(air.boxes(group).len(), 1);
         assert!(air.diagnostics[0].message.contains("counts as Clsn1"));
     }
 }

@@ -208,28 +208,28 @@ fn interpolate_line(style: &Style, kind: InterpolateKind) -> Vec<u8> {
     line
 }
 
-/// A Clsn group: its declaration and box lines, from `template` (the group it replaces) when
-/// there is one.
+/// A Clsn group: its declaration and box lines, from `template` (the group it replaces, in the
+/// file's syntax) when there is one.
 fn group_lines(
     out: &mut Vec<u8>,
     style: &Style,
-    template: Option<(&[u8], &ClsnGroup, &[Line])>,
+    template: Option<(&[u8], &ClsnGroup, &AirSyntax)>,
     class: u8,
     scope: BoxScope,
     rects: &[Rect],
 ) {
     let default = scope == BoxScope::FromHereOn;
     let declaration = match template {
-        Some((bytes, group, lines))
+        Some((bytes, group, syntax))
             if group.default == default
                 && group.count.is_some_and(|(n, _)| n == rects.len() as i64) =>
         {
-            let line = lines[group.line];
+            let line = syntax.lines[group.line];
             bytes[line.start..line.end].to_vec()
         }
-        Some((bytes, group, lines)) => declaration_line(
+        Some((bytes, group, syntax)) => declaration_line(
             style,
-            Some((bytes, group, &lines[group.line])),
+            Some((bytes, group, &syntax.lines[group.line])),
             class,
             default,
             rects.len(),
@@ -239,16 +239,17 @@ fn group_lines(
     push_line(out, &declaration, &style.eol);
     for (index, rect) in rects.iter().enumerate() {
         let text = match template {
-            Some((bytes, group, lines)) if !group.boxes.is_empty() => {
-                let own = group.boxes.get(index);
+            Some((bytes, group, syntax)) if !group.boxes.is_empty() => {
+                let boxes = syntax.boxes(group);
+                let own = boxes.get(index);
                 match own {
                     Some(b) if rect_of(b) == *rect => {
-                        let line = lines[b.line];
+                        let line = syntax.lines[b.line];
                         bytes[line.start..line.end].to_vec()
                     }
                     _ => {
-                        let b = own.unwrap_or_else(|| group.boxes.last().expect("not empty"));
-                        let t = Some((bytes, b, &lines[b.line]));
+                        let b = own.unwrap_or_else(|| boxes.last().expect("not empty"));
+                        let t = Some((bytes, b, &syntax.lines[b.line]));
                         box_line(style, t, class, index, rect, true, own.is_some())
                     }
                 }
@@ -505,15 +506,20 @@ impl<'b> Rewriter<'b> {
             return;
         }
         // The group that counts for each class (the last one declared) and whether it changed.
-        let counted: [Option<&ClsnGroup>; 2] =
-            [1u8, 2].map(|class| syntax.clsn.iter().rev().find(|g| g.class == class));
+        let counted: [Option<&ClsnGroup>; 2] = [1u8, 2].map(|class| {
+            self.syntax
+                .clsn(syntax)
+                .iter()
+                .rev()
+                .find(|g| g.class == class)
+        });
         let changed: [bool; 2] = [0, 1].map(|c| original.boxes[c] != plan.boxes[c]);
         let mut skipped: HashSet<usize> = HashSet::new();
         for c in 0..2 {
             if changed[c]
                 && let Some(group) = counted[c]
             {
-                skipped.extend(group.boxes.iter().map(|b| b.line));
+                skipped.extend(self.syntax.boxes(group).iter().map(|b| b.line));
             }
         }
         let mut loopstart_pending = want_loopstart;
@@ -539,7 +545,7 @@ impl<'b> Rewriter<'b> {
                     .map(|g| (c, g))
             }) {
                 if let Some((scope, rects)) = &plan.boxes[c] {
-                    let template = Some((bytes, group, &self.syntax.lines[..]));
+                    let template = Some((bytes, group, &self.syntax));
                     group_lines(out, &self.style, template, group.class, *scope, rects);
                 }
                 continue;

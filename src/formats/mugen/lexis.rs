@@ -147,51 +147,105 @@ impl Field {
     }
 }
 
-/// The comma-separated fields of `range`; at most `limit` are split off, the rest stays in the
-/// last field.
-pub fn split_fields(bytes: &[u8], range: Range<usize>, limit: usize) -> Vec<Field> {
-    // Frame lines, the common caller, have at most ten fields: one allocation for those.
-    let mut fields = Vec::with_capacity(limit.min(10));
-    let mut start = range.start;
-    while fields.len() + 1 < limit {
-        let Some(comma) = find_either(&bytes[start..range.end], b',', b',') else {
-            break;
-        };
-        fields.push(field(bytes, start, start + comma));
-        start += comma + 1;
-    }
-    fields.push(field(bytes, start, range.end));
-    fields
-}
-
-/// Exactly `N` comma-separated fields of `range`, or `None` when there are more or fewer.
-pub fn split_exact_fields<const N: usize>(bytes: &[u8], range: Range<usize>) -> Option<[Field; N]> {
-    let empty = Field {
-        raw: (range.start, range.start),
-        value: (range.start, range.start),
-    };
-    let mut fields = [empty; N];
-    let mut start = range.start;
-    for (count, slot) in fields.iter_mut().enumerate() {
-        let comma = bytes[start..range.end].iter().position(|&b| b == b',');
-        match comma {
-            Some(comma) if count + 1 < N => {
-                *slot = field(bytes, start, start + comma);
-                start += comma + 1;
-            }
-            None if count + 1 == N => *slot = field(bytes, start, range.end),
-            _ => return None,
+impl Field {
+    /// An empty field at `at`.
+    pub const fn empty_at(at: usize) -> Field {
+        Field {
+            raw: (at, at),
+            value: (at, at),
         }
     }
-    Some(fields)
 }
 
-fn field(bytes: &[u8], start: usize, end: usize) -> Field {
-    Field {
-        raw: (start, end),
-        value: trim(bytes, start..end),
+/// The comma-separated fields of a line, split in one pass that also reads every field that is
+/// a whole number (most of them): frame and box lines are nearly all numbers, and reading them
+/// while splitting saves a second walk over each field.
+#[derive(Clone, Copy, Debug)]
+pub struct ScannedFields<const N: usize> {
+    /// The first `N` fields (the rest are only counted).
+    pub fields: [Field; N],
+    /// The value of each kept field that is a whole number (see [`parse_int`]).
+    pub numbers: [Option<i64>; N],
+    /// How many fields the line has, kept or not.
+    pub count: usize,
+    /// Where field `N` (the first one not kept) starts, when there is one.
+    pub first_dropped: Option<usize>,
+}
+
+impl<const N: usize> ScannedFields<N> {
+    /// The kept fields.
+    pub fn kept(&self) -> &[Field] {
+        &self.fields[..self.count.min(N)]
     }
 }
+
+/// Splits `range` at its commas into fields trimmed of blanks, as described at
+/// [`ScannedFields`]. An empty range is one empty field.
+pub fn scan_fields<const N: usize>(bytes: &[u8], range: Range<usize>) -> ScannedFields<N> {
+    let end = range.end;
+    // Slicing once lets the compiler see every index below is in bounds.
+    let text = &bytes[..end];
+    let mut scanned = ScannedFields {
+        fields: [Field::empty_at(range.start); N],
+        numbers: [None; N],
+        count: 0,
+        first_dropped: None,
+    };
+    let mut i = range.start;
+    loop {
+        let raw_start = i;
+        while i < end && is_blank_byte(text[i]) {
+            i += 1;
+        }
+        let value_start = i;
+        let negative = i < end && text[i] == b'-';
+        if i < end && matches!(text[i], b'-' | b'+') {
+            i += 1;
+        }
+        let digits_start = i;
+        let mut value: i64 = 0;
+        while i < end {
+            let digit = text[i].wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            // Wrapping is harmless: more than 18 digits is not a whole number below.
+            value = value.wrapping_mul(10).wrapping_add(i64::from(digit));
+            i += 1;
+        }
+        let digits = i - digits_start;
+        let mut whole = digits > 0 && digits <= MAX_DIGITS;
+        let mut value_end = i;
+        while i < end && text[i] != b',' {
+            if !is_blank_byte(text[i]) {
+                whole = false;
+                value_end = i + 1;
+            }
+            i += 1;
+        }
+        match scanned.fields.get_mut(scanned.count) {
+            Some(field) => {
+                *field = Field {
+                    raw: (raw_start, i),
+                    value: (value_start, value_end),
+                };
+                scanned.numbers[scanned.count] =
+                    whole.then_some(if negative { -value } else { value });
+            }
+            None if scanned.count == N => scanned.first_dropped = Some(raw_start),
+            None => {}
+        }
+        scanned.count += 1;
+        if i >= end {
+            return scanned;
+        }
+        // Past the comma.
+        i += 1;
+    }
+}
+
+/// The most digits a whole number may have: any more could overflow an `i64`.
+const MAX_DIGITS: usize = 18;
 
 /// A whole number written in decimal with an optional sign (`-1`, `+3`, `000`).
 #[inline]
@@ -201,7 +255,7 @@ pub fn parse_int(text: &[u8]) -> Option<i64> {
         [b'+', rest @ ..] => (false, rest),
         _ => (false, text),
     };
-    if digits.is_empty() || digits.len() > 18 {
+    if digits.is_empty() || digits.len() > MAX_DIGITS {
         return None;
     }
     let mut value: i64 = 0;
@@ -325,19 +379,62 @@ mod tests {
     }
 
     #[test]
-    fn fields_are_split_with_their_blanks() {
-        let text = b"0,1, 2 , ,A";
-        let fields = split_fields(text, 0..text.len(), 10);
-        let values: Vec<&[u8]> = fields.iter().map(|f| &text[f.value_range()]).collect();
-        assert_eq!(values, vec![&b"0"[..], b"1", b"2", b"", b"A"]);
-        assert_eq!(fields[2].raw, (4, 7));
-        let limited = split_fields(text, 0..text.len(), 2);
-        assert_eq!(limited.len(), 2);
-        assert_eq!(&text[limited[1].value_range()], b"1, 2 , ,A");
-        let four: Option<[Field; 4]> = split_exact_fields(text, 0..9);
-        assert_eq!(four.map(|f| f[2].raw), Some((4, 7)));
-        assert_eq!(split_exact_fields::<4>(text, 0..text.len()), None);
-        assert_eq!(split_exact_fields::<4>(text, 0..5), None);
+    fn fields_are_split_with_their_blanks_and_numbers() {
+        let text = b"0,1, 2 , ,A,-7";
+        let scanned = scan_fields::<10>(text, 0..text.len());
+        let values: Vec<&[u8]> = scanned
+            .kept()
+            .iter()
+            .map(|f| &text[f.value_range()])
+            .collect();
+        assert_eq!(values, vec![&b"0"[..], b"1", b"2", b"", b"A", b"-7"]);
+        assert_eq!(scanned.fields[2].raw, (4, 7));
+        assert_eq!(
+            scanned.numbers[..6],
+            [Some(0), Some(1), Some(2), None, None, Some(-7)]
+        );
+        let four = scan_fields::<4>(text, 0..text.len());
+        assert_eq!((four.count, four.first_dropped), (6, Some(10)));
+        assert_eq!(four.kept().len(), 4);
+        let empty = scan_fields::<4>(text, 3..3);
+        assert_eq!((empty.count, empty.fields[0]), (1, Field::empty_at(3)));
+    }
+
+    /// The one-pass scanner against the plain way: split at commas, trim, read the number.
+    #[test]
+    fn the_field_scanner_agrees_with_splitting_and_trimming() {
+        let alphabet = b"0123456789-+ ,\t.aH;";
+        let mut seed = 11u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize
+        };
+        for _ in 0..20_000 {
+            let len = next() % 40;
+            let text: Vec<u8> = (0..len)
+                .map(|_| alphabet[next() % alphabet.len()])
+                .collect();
+            let start = next() % (len + 1);
+            let scanned = scan_fields::<6>(&text, start..len);
+            let pieces: Vec<&[u8]> = text[start..].split(|&b| b == b',').collect();
+            assert_eq!(scanned.count, pieces.len(), "{text:?}");
+            let mut at = start;
+            for (i, piece) in pieces.iter().enumerate() {
+                let value = trim(&text, at..at + piece.len());
+                if i < 6 {
+                    assert_eq!(scanned.fields[i].raw, (at, at + piece.len()), "{text:?}");
+                    assert_eq!(scanned.fields[i].value, value, "{text:?}");
+                    let number = parse_int(&text[value.0..value.1]);
+                    assert_eq!(scanned.numbers[i], number, "{text:?}");
+                } else if i == 6 {
+                    assert_eq!(scanned.first_dropped, Some(at), "{text:?}");
+                }
+                at += piece.len() + 1;
+            }
+        }
+        let long = b"1234567890123456789, 123456789012345678";
+        let scanned = scan_fields::<2>(long, 0..long.len());
+        assert_eq!(scanned.numbers, [None, Some(123_456_789_012_345_678)]);
     }
 
     #[test]
