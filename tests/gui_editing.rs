@@ -235,3 +235,81 @@ fn unsaved_work_left_by_a_crash_is_offered_back_at_start() {
     assert!(title(&harness).contains(" *"), "recovered work is unsaved");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn backspace_deletes_like_delete_but_not_while_typing() {
+    let path = showcase_file("backspace");
+    let mut harness = editor_on(&path);
+    let punch_frames = |harness: &Harness<'_, SpratApp>| {
+        let open = harness.state().open.as_ref().unwrap();
+        let punch = open.document().sequence_by_name("punch").unwrap();
+        punch.directions[0].frames.len()
+    };
+    assert_eq!(punch_frames(&harness), 5);
+    harness.get_by_label("frame 1").click();
+    harness.run_steps(2);
+    harness.key_press(Key::Backspace);
+    harness.run_steps(2);
+    assert_eq!(punch_frames(&harness), 4, "Backspace deleted the frame");
+
+    // In a text field Backspace edits the text, nothing else.
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, "Label")
+        .type_text("ab");
+    harness.key_press(Key::Backspace);
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(punch_frames(&harness), 4);
+    let open = harness.state().open.as_ref().unwrap();
+    let punch = open.document().sequence_by_name("punch").unwrap();
+    let label = &open
+        .document()
+        .frame(punch.directions[0].frames[1])
+        .unwrap()
+        .label;
+    assert_eq!(label, "a");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn ctrl_z_in_a_text_field_undoes_the_typing_not_the_document() {
+    let path = showcase_file("text-undo");
+    let mut harness = editor_on(&path);
+    harness.get_by_label("back to frame").click();
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), Some(0));
+
+    harness
+        .get_by_role_and_label(Role::TextInput, "Name")
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, "Name")
+        .type_text("x");
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        punch_loop(&harness),
+        Some(0),
+        "the loop point edit is still there"
+    );
+    let name = harness.get_by_role_and_label(Role::TextInput, "Name");
+    assert_eq!(
+        name.value().as_deref(),
+        Some("punch"),
+        "the typing was undone"
+    );
+
+    // Out of the field, Ctrl+Z undoes the document again.
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(punch_loop(&harness), None);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

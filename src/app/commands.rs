@@ -293,22 +293,29 @@ impl UICommand {
         }
     }
 
-    /// The shortcut as the user reads it ("Ctrl+O"), or the empty string.
-    pub fn shortcut_text(self, ctx: &egui::Context) -> String {
+    /// A second key for the same command, the other common spelling on some desktops: Ctrl+Y
+    /// redoes, Backspace deletes (a Mac keyboard's "delete" key sends Backspace).
+    pub fn alternate_shortcut(self) -> Option<KeyboardShortcut> {
         match self {
-            UICommand::PlayPause => "Space".to_string(),
-            UICommand::Redo => {
-                let other = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-                let main = self
-                    .shortcut()
-                    .map(|s| ctx.format_shortcut(&s))
-                    .unwrap_or_default();
-                format!("{main} / {}", ctx.format_shortcut(&other))
+            UICommand::Redo => Some(KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)),
+            UICommand::DeleteSelection => {
+                Some(KeyboardShortcut::new(Modifiers::NONE, Key::Backspace))
             }
-            _ => self
-                .shortcut()
-                .map(|s| ctx.format_shortcut(&s))
-                .unwrap_or_default(),
+            _ => None,
+        }
+    }
+
+    /// The shortcut as the user reads it ("Ctrl+O", "Ctrl+Shift+Z / Ctrl+Y"), or the empty
+    /// string.
+    pub fn shortcut_text(self, ctx: &egui::Context) -> String {
+        if self == UICommand::PlayPause {
+            return "Space".to_string();
+        }
+        let main = self.shortcut().map(|s| ctx.format_shortcut(&s));
+        let other = self.alternate_shortcut().map(|s| ctx.format_shortcut(&s));
+        match (main, other) {
+            (Some(main), Some(other)) => format!("{main} / {other}"),
+            (main, other) => main.or(other).unwrap_or_default(),
         }
     }
 
@@ -318,8 +325,8 @@ impl UICommand {
             .is_some_and(|s| !s.modifiers.command && !s.modifiers.ctrl && !s.modifiers.alt)
     }
 
-    /// True for shortcuts a text field also answers (copy, cut, paste, duplicate a line): they
-    /// belong to the field while the user types.
+    /// True for shortcuts a text field also answers (copy, cut, paste, duplicate a line, undo
+    /// and redo its typing): they belong to the field while the user types.
     fn is_text_shortcut(self) -> bool {
         matches!(
             self,
@@ -327,6 +334,8 @@ impl UICommand {
                 | UICommand::CutFrames
                 | UICommand::PasteFrames
                 | UICommand::Duplicate
+                | UICommand::Undo
+                | UICommand::Redo
         )
     }
 
@@ -349,14 +358,11 @@ impl UICommand {
                     }
                 }
             }
-            // Ctrl+Y is the other common spelling of Redo.
-            if input.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)) {
-                pressed.push(UICommand::Redo);
-            }
             // Longer modifier sets first, so Ctrl+Shift+O is not taken as Ctrl+O.
             let mut commands: Vec<(UICommand, KeyboardShortcut)> = UICommand::ALL
                 .iter()
-                .filter_map(|c| c.shortcut().map(|s| (*c, s)))
+                .flat_map(|c| [c.shortcut(), c.alternate_shortcut()].map(|s| s.map(|s| (*c, s))))
+                .flatten()
                 .collect();
             commands.sort_by_key(|(_, s)| std::cmp::Reverse(modifier_count(s.modifiers)));
             for (command, shortcut) in commands {
@@ -388,7 +394,10 @@ mod tests {
         }
         let mut shortcuts = std::collections::HashMap::new();
         for command in UICommand::ALL {
-            if let Some(s) = command.shortcut() {
+            for s in [command.shortcut(), command.alternate_shortcut()]
+                .into_iter()
+                .flatten()
+            {
                 let key = (
                     s.modifiers.command,
                     s.modifiers.alt,

@@ -39,8 +39,8 @@ pub struct Edits {
     pub edits: Vec<Edit>,
     /// The text being typed this pass, if any.
     pub draft: Option<Draft>,
-    /// The text rows applied this pass.
-    pub committed: Vec<egui::Id>,
+    /// The text rows shown this pass, whatever their state.
+    pub shown: Vec<egui::Id>,
 }
 
 impl Edits {
@@ -63,8 +63,8 @@ impl Edits {
     /// A text row: committed text is applied; text still being typed is kept as the draft, so
     /// that it is applied rather than lost when its field goes away (another object selected).
     pub fn text<C: Command + 'static>(&mut self, row: TextRow, make: impl Fn(String) -> C) {
+        self.shown.push(row.id);
         if let Some(text) = row.committed {
-            self.committed.push(row.id);
             self.push_typed(make(text));
         } else if let Some(text) = row.draft {
             self.draft = Some(Draft {
@@ -74,14 +74,15 @@ impl Edits {
         }
     }
 
-    /// Applies the previous pass's draft when its field was neither shown nor applied this
-    /// pass: the user moved elsewhere while typing, and what they typed must not vanish.
+    /// Applies the previous pass's draft when its field was not shown this pass: the user moved
+    /// elsewhere while typing, and what they typed must not vanish. A field still shown says
+    /// for itself what its text is: applied, still typed, or typed back to (or undone to) the
+    /// document's own text, when there is nothing to apply.
     pub fn keep_vanished_draft(&mut self, ctx: &egui::Context, previous: Option<Draft>) {
         let Some(previous) = previous else {
             return;
         };
-        let still_typing = self.draft.as_ref().is_some_and(|d| d.id == previous.id);
-        if still_typing || self.committed.contains(&previous.id) {
+        if self.shown.contains(&previous.id) {
             return;
         }
         ctx.data_mut(|d| d.remove::<String>(previous.id));
