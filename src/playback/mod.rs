@@ -376,18 +376,16 @@ impl Player {
     }
 
     fn frame_rate(&self, document: &AnimationSet) -> u32 {
-        self.current_sequence(document)
-            .and_then(|s| s.frame_rate)
-            .or(document.frame_rate)
-            .unwrap_or(0)
+        rate_of(self.current_sequence(document), document)
     }
 
-    /// The length of frame `index` in clock units; `None` = never ends.
+    /// The length of frame `index` in clock units; `None` = never ends. Called on every
+    /// `advance`, so the sequence is looked up once here.
     fn length_of(&self, document: &AnimationSet, index: usize) -> Option<u128> {
         let sequence = self.current_sequence(document)?;
         let id = sequence.directions.get(self.direction)?.frames.get(index)?;
         let frame = document.frame(*id)?;
-        let time = frame.duration.exact(self.frame_rate(document))?;
+        let time = frame.duration.exact(rate_of(Some(sequence), document))?;
         Some(self.clock.duration_units(time))
     }
 
@@ -471,6 +469,14 @@ impl Player {
         }
         self.events.push(event);
     }
+}
+
+/// The frame rate holds count in: the sequence's own, else the document's (0: none).
+fn rate_of(sequence: Option<&Sequence>, document: &AnimationSet) -> u32 {
+    sequence
+        .and_then(|s| s.frame_rate)
+        .or(document.frame_rate)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
