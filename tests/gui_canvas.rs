@@ -86,7 +86,7 @@ fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
-    harness.state().open.as_ref().unwrap().selected_element
+    harness.state().open.as_ref().unwrap().single_element()
 }
 
 /// Where sprite point `(x, y)` is on screen.
@@ -617,7 +617,12 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
             Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
         })
         .expect("the demo's first frame has a graphic");
-    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let graphic = |h: &Harness<'_, SpratApp>| {
         document(h)
@@ -777,7 +782,12 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
     let sprat::model::Origin::At(origin) = graphic.origin else {
         panic!("the demo's graphics have their own origin")
     };
-    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
     let from = screen(&harness, px, py);

@@ -112,11 +112,15 @@ pub enum UICommand {
     CircleTool,
     /// Canvas: the point tool.
     PointTool,
+    /// Canvas: select every element the frame on show shows.
+    SelectAllElements,
+    /// Canvas: select no element (Escape over the canvas, when no drag is under way).
+    ClearElementSelection,
 }
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 52] = [
+    pub const ALL: [UICommand; 54] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -169,6 +173,8 @@ impl UICommand {
         UICommand::BoxTool,
         UICommand::CircleTool,
         UICommand::PointTool,
+        UICommand::SelectAllElements,
+        UICommand::ClearElementSelection,
     ];
 
     /// The label shown in menus and the shortcuts window.
@@ -226,6 +232,8 @@ impl UICommand {
             UICommand::BoxTool => "Box tool",
             UICommand::CircleTool => "Box tool (circles)",
             UICommand::PointTool => "Point tool",
+            UICommand::SelectAllElements => "Select all elements",
+            UICommand::ClearElementSelection => "Select no element",
         }
     }
 
@@ -290,6 +298,9 @@ impl UICommand {
             UICommand::BoxTool => key(none, Key::R),
             UICommand::CircleTool => key(shift, Key::R),
             UICommand::PointTool => key(none, Key::P),
+            UICommand::SelectAllElements => key(cmd, Key::A),
+            // Escape is handled apart: it first ends a drag, closes a field or a dialog.
+            UICommand::ClearElementSelection => None,
         }
     }
 
@@ -297,6 +308,7 @@ impl UICommand {
     pub fn shortcut_text(self, ctx: &egui::Context) -> String {
         match self {
             UICommand::PlayPause => "Space".to_string(),
+            UICommand::ClearElementSelection => "Esc".to_string(),
             UICommand::Redo => {
                 let other = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
                 let main = self
@@ -327,6 +339,7 @@ impl UICommand {
                 | UICommand::CutFrames
                 | UICommand::PasteFrames
                 | UICommand::Duplicate
+                | UICommand::SelectAllElements
         )
     }
 

@@ -24,8 +24,9 @@ use super::workspace::OpenDocument;
 use crate::edit::Command;
 use crate::edit::Gesture;
 use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
+use crate::edit::elements::DeleteSelection;
 use crate::formats::Capabilities;
-use crate::model::{BoxClass, DefaultBoxRule, ElementId, FrameId, effective_boxes};
+use crate::model::{BoxClass, DefaultBoxRule, ElementId, ElementKind, FrameId, effective_boxes};
 use geometry::Snap;
 use hit::ShownBox;
 
@@ -203,20 +204,9 @@ pub fn shown_boxes(
         .collect()
 }
 
-/// Selects one element (or nothing) on the canvas, in the inspector and in the session, so an
-/// undo gives it back.
-pub fn select(open: &mut OpenDocument, element: Option<ElementId>) {
-    open.selected_element = element;
-    let selection = open
-        .session
-        .selection()
-        .clone()
-        .with_elements(element.into_iter().collect());
-    open.session.set_selection(selection);
-}
-
-/// Applies an edit; the element it selects becomes the canvas selection. A refusal is kept
-/// in `outcome` for the status bar.
+/// Applies an edit; a refusal is kept in `outcome` for the status bar. The elements the edit
+/// selects (a new box, the copies of moved inherited boxes) become the canvas selection
+/// through [`OpenDocument::apply`].
 pub fn apply(
     open: &mut OpenDocument,
     command: &dyn Command,
@@ -224,15 +214,67 @@ pub fn apply(
     outcome: &mut CanvasOutcome,
 ) -> bool {
     match open.apply(command, gesture) {
-        Ok(()) => {
-            if let Some(&id) = open.session.selection().elements.first() {
-                open.selected_element = Some(id);
-            }
-            true
-        }
+        Ok(()) => true,
         Err(message) => {
             outcome.refused = Some(message);
             false
         }
     }
+}
+
+/// The selected elements the canvas shows on the frame (its graphics and points, and the
+/// `boxes` shown, own or inherited from an AIR default), in selection order: what moving and
+/// deleting act on. Elements of other frames or of hidden box classes are left alone.
+pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    let shown = |id: ElementId| {
+        boxes.iter().any(|b| b.id == id)
+            || frame
+                .elements
+                .iter()
+                .any(|e| e.id == id && !matches!(e.kind, ElementKind::Box(_)))
+    };
+    open.selected_elements()
+        .iter()
+        .copied()
+        .filter(|id| shown(*id))
+        .collect()
+}
+
+/// Deletes the selected elements the canvas shows (see [`selection_on_frame`]) in one undo
+/// step; boxes inherited from an AIR default follow the scope toggle.
+pub fn delete_selection(
+    open: &mut OpenDocument,
+    boxes: &[ShownBox],
+    context: &FrameContext,
+    scope: InheritedBoxes,
+) -> Result<(), String> {
+    let elements = selection_on_frame(open, boxes);
+    if elements.is_empty() {
+        return Err("no selected element is shown on this frame".to_string());
+    }
+    let command = DeleteSelection {
+        target: context.box_target(scope),
+        elements,
+    };
+    open.apply(&command, None)?;
+    open.clear_elements();
+    Ok(())
+}
+
+/// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,
+/// then the boxes shown (`boxes`, own and inherited, hidden classes left out).
+pub fn all_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    frame
+        .elements
+        .iter()
+        .filter(|e| !matches!(e.kind, ElementKind::Box(_)))
+        .map(|e| e.id)
+        .chain(boxes.iter().map(|b| b.id))
+        .collect()
 }
