@@ -306,9 +306,11 @@ mod tests {
         let pixels = crate::assets::ImageStore::default();
         let boxes = [diamond];
         let band = |a, b| touched_by_band(&document, &frame, &boxes, &pixels, (a, b), 0.5);
-        // The turned square reaches about 7.07 px along the axes but not into the corners.
-        assert!(band((6.0, 6.0), (9.0, 9.0)).is_empty());
-        assert_eq!(band((6.5, -1.0), (9.0, 1.0)), vec![ElementId(4)]);
+        // Turned about its top-left corner (-5, -5), the square is a diamond with its right
+        // corner at (2.07, 2.07) and its bottom one at (-5, 9.14): a band in the bottom-right
+        // corner of its bounds misses it, one over its right corner touches it.
+        assert!(band((0.5, 6.0), (2.0, 9.0)).is_empty());
+        assert_eq!(band((1.5, 1.5), (3.0, 3.0)), vec![ElementId(4)]);
     }
 
     #[test]
