@@ -318,7 +318,15 @@ pub fn select_all_elements(open: &mut OpenDocument, settings: &Settings) {
     open.select_elements(all);
 }
 
-/// Delete: removes the selected elements the canvas shows on the frame, in one undo step.
+/// Every box in force on the frame on show, hidden or not: a selected box stays what Delete
+/// removes after its class or the overlay is hidden (rather than Delete falling through to the
+/// frame or the sequence).
+fn boxes_in_force(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    tools::shown_boxes(open, rule, |_| true)
+}
+
+/// Delete: removes the selected elements of the frame on show, in one undo step.
 pub fn delete_selected_elements(
     open: &mut OpenDocument,
     settings: &Settings,
@@ -326,13 +334,13 @@ pub fn delete_selected_elements(
 ) -> Result<(), String> {
     let rule = box_rule(settings.view.documented_default_box_rule);
     let context = FrameContext::of(open, rule).ok_or("no frame is showing")?;
-    let boxes = boxes_shown(open, settings);
+    let boxes = boxes_in_force(open, settings);
     tools::delete_selection(open, &boxes, &context, tools.scope)
 }
 
-/// True when some selected element is shown on the frame (Delete then deletes elements).
+/// True when some selected element is on the frame on show (Delete then deletes elements).
 pub fn has_selection_on_frame(open: &OpenDocument, settings: &Settings) -> bool {
-    !tools::selection_on_frame(open, &boxes_shown(open, settings)).is_empty()
+    !tools::selection_on_frame(open, &boxes_in_force(open, settings)).is_empty()
 }
 
 /// Shift or Ctrl (Cmd on a Mac) held: clicks and drags add to the selection.

@@ -222,9 +222,10 @@ pub fn apply(
     }
 }
 
-/// The selected elements the canvas shows on the frame (its graphics and points, and the
-/// `boxes` shown, own or inherited from an AIR default), in selection order: what moving and
-/// deleting act on. Elements of other frames or of hidden box classes are left alone.
+/// The selected elements of the frame on show (its graphics and points, and those of `boxes`,
+/// the boxes in force on it, own or inherited from an AIR default), in selection order: what
+/// moving and deleting act on. Elements of other frames, and boxes left out of `boxes` (the
+/// canvas leaves hidden ones out of what it moves), are left alone.
 pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
     let Some(frame) = open.frame() else {
         return Vec::new();
@@ -243,8 +244,8 @@ pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<Elemen
         .collect()
 }
 
-/// Deletes the selected elements the canvas shows (see [`selection_on_frame`]) in one undo
-/// step; boxes inherited from an AIR default follow the scope toggle.
+/// Deletes the selected elements of the frame on show (see [`selection_on_frame`]) in one
+/// undo step; boxes inherited from an AIR default follow the scope toggle.
 pub fn delete_selection(
     open: &mut OpenDocument,
     boxes: &[ShownBox],
@@ -253,7 +254,7 @@ pub fn delete_selection(
 ) -> Result<(), String> {
     let elements = selection_on_frame(open, boxes);
     if elements.is_empty() {
-        return Err("no selected element is shown on this frame".to_string());
+        return Err("no selected element is on this frame".to_string());
     }
     let command = DeleteSelection {
         target: context.box_target(scope),
