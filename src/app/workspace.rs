@@ -21,9 +21,6 @@ pub struct OpenDocument {
     pub diagnostics: Vec<Diagnostic>,
     /// Plays the selected sequence; its frame index is the selected frame when paused.
     pub player: Player,
-    /// The elements selected on the canvas or in the inspector, in the order they were
-    /// picked; kept in step with the session's selection (see [`OpenDocument::select_elements`]).
-    selected_elements: Vec<ElementId>,
     /// Bumped whenever the document changes, so caches know to refresh.
     pub revision: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
@@ -49,7 +46,6 @@ impl OpenDocument {
             format_name: format_name.into(),
             diagnostics,
             player,
-            selected_elements: Vec::new(),
             revision: 0,
             gestures: 0,
         }
@@ -66,7 +62,6 @@ impl OpenDocument {
             format_name,
             diagnostics,
             player,
-            selected_elements: Vec::new(),
             revision: 0,
             gestures: 0,
         }
@@ -98,12 +93,11 @@ impl OpenDocument {
         Gesture(self.gestures)
     }
 
-    /// Applies an edit as an undo step; a refusal comes back as its message. Elements the
-    /// command selects (a drawn box, the copies of moved inherited boxes) become the selection.
+    /// Applies an edit as an undo step; a refusal comes back as its message. The selection
+    /// becomes what the command reports (a drawn box, the copies of moved inherited boxes).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
         let result = self.session.apply(command, gesture).map_err(|e| e.message);
         if result.is_ok() {
-            self.adopt_session_elements();
             self.after_change();
         }
         result
@@ -113,7 +107,6 @@ impl OpenDocument {
     pub fn undo(&mut self) -> bool {
         let done = self.session.undo();
         if done {
-            self.adopt_session_elements();
             self.after_change();
         }
         done
@@ -123,28 +116,9 @@ impl OpenDocument {
     pub fn redo(&mut self) -> bool {
         let done = self.session.redo();
         if done {
-            self.adopt_session_elements();
             self.after_change();
         }
         done
-    }
-
-    /// After an edit, undo or redo: the elements the session's selection names, when it names
-    /// some that exist, become the selection (so a redone box is selected again, and the
-    /// selection survives undo); a step that names none leaves the selection as it was.
-    fn adopt_session_elements(&mut self) {
-        let document = self.session.document();
-        let named: Vec<ElementId> = self
-            .session
-            .selection()
-            .elements
-            .iter()
-            .copied()
-            .filter(|id| document.element(*id).is_some())
-            .collect();
-        if !named.is_empty() {
-            self.selected_elements = named;
-        }
     }
 
     /// Goes to a point of the history (`done` steps in effect).
@@ -168,21 +142,25 @@ impl OpenDocument {
                 self.player.seek_frame(self.session.document(), count - 1);
             }
         }
+        // An undone box, a deleted point: what no longer exists is no longer selected.
         let document = self.session.document();
-        let mut elements = std::mem::take(&mut self.selected_elements);
+        let mut elements = self.session.selection().elements.clone();
         elements.retain(|id| document.element(*id).is_some());
-        self.select_elements(elements);
+        if elements.len() != self.selected_elements().len() {
+            self.select_elements(elements);
+        }
     }
 
-    /// The selected elements, in the order they were picked.
+    /// The selected elements (canvas and inspector), in the order they were picked. They live
+    /// in the session's selection, so every edit, undo and redo keeps and gives them back.
     pub fn selected_elements(&self) -> &[ElementId] {
-        &self.selected_elements
+        &self.session.selection().elements
     }
 
     /// The selected element when exactly one is selected (handles and the inspector's fields
     /// are for one element).
     pub fn single_element(&self) -> Option<ElementId> {
-        match self.selected_elements[..] {
+        match self.selected_elements()[..] {
             [only] => Some(only),
             _ => None,
         }
@@ -190,7 +168,7 @@ impl OpenDocument {
 
     /// True when `id` is selected.
     pub fn is_selected(&self, id: ElementId) -> bool {
-        self.selected_elements.contains(&id)
+        self.selected_elements().contains(&id)
     }
 
     /// Selects exactly these elements (each once, in this order), on the canvas, in the
@@ -202,13 +180,8 @@ impl OpenDocument {
             seen.push(*id);
             first
         });
-        let selection = self
-            .session
-            .selection()
-            .clone()
-            .with_elements(elements.clone());
+        let selection = self.session.selection().clone().with_elements(elements);
         self.session.set_selection(selection);
-        self.selected_elements = elements;
     }
 
     /// Selects one element alone.
@@ -218,7 +191,7 @@ impl OpenDocument {
 
     /// Adds an element to the selection, or takes it out if it is in (Shift/Ctrl+click).
     pub fn toggle_element(&mut self, id: ElementId) {
-        let mut elements = self.selected_elements.clone();
+        let mut elements = self.selected_elements().to_vec();
         match elements.iter().position(|e| *e == id) {
             Some(at) => {
                 elements.remove(at);

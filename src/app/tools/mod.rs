@@ -260,9 +260,7 @@ pub fn delete_selection(
         target: context.box_target(scope),
         elements,
     };
-    open.apply(&command, None)?;
-    open.clear_elements();
-    Ok(())
+    open.apply(&command, None)
 }
 
 /// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,
