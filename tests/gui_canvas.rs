@@ -1169,3 +1169,49 @@ fn inherited_air_boxes_moved_together_for_this_frame_only_change_that_frame_alon
     );
     assert_eq!(frame_at(&harness, 1).declared_scope(&BoxClass::Hurt), None);
 }
+
+#[test]
+fn a_band_over_a_point_and_a_box_selects_both_and_one_drag_moves_both() {
+    let dir = TempDir::new("band-point");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "idle.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    let head = |h: &Harness<'_, SpratApp>| {
+        frame_at(h, 0)
+            .elements
+            .iter()
+            .find(|e| e.name == "head")
+            .map(|e| (e.id, e.as_point().unwrap().position))
+            .unwrap()
+    };
+    let (head_id, at) = head(&harness);
+    assert_eq!(at, Point::from_ints(0, -56));
+
+    // The band reaches the hurt box's top-left part and, within the grab radius, the head.
+    let (from, to) = (
+        screen(&harness, -30.0, -70.0),
+        screen(&harness, -2.0, -50.0),
+    );
+    drag(&mut harness, from, to);
+    let selected = selection(&harness);
+    assert_eq!(selected.len(), 2, "{selected:?}");
+    assert_eq!(selected[0], head_id, "points first, then boxes");
+
+    let in_hurt = screen(&harness, -6.0, -20.0);
+    drag(&mut harness, in_hurt, in_hurt + vec2(8.0, 4.0));
+    assert_eq!(head(&harness).1, Point::from_ints(4, -54));
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-8, -54, 24, 56)],
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1);
+    gui_support::undo(&mut harness);
+    assert_eq!(head(&harness).1, Point::from_ints(0, -56));
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-12, -56, 24, 56)]
+    );
+}
