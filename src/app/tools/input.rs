@@ -76,8 +76,8 @@ pub enum DragKind {
         /// The shape last applied.
         last: Option<Shape>,
     },
-    /// Moves the selected graphics, points and boxes together (one, or several, where a
-    /// single box moves as [`DragKind::Box`]).
+    /// Moves the selected elements together: a lone graphic or point, or several elements of
+    /// any kind (a lone box moves as [`DragKind::Box`]).
     Move {
         /// What moves; boxes inherited from an AIR default become the frame's copies after the
         /// first step.

@@ -2,10 +2,15 @@
 //! Select (V), Box (R, Shift+R for circles) and Point (P), the class picker for new boxes, the
 //! AIR default-box scope, copy-boxes buttons, point naming and hanging a sequence on a point.
 //!
+//! Several elements can be selected at once (Shift/Ctrl+click, a rubber band, Ctrl+A); the
+//! selection lives in the session's selection ([`OpenDocument::selected_elements`]), drags,
+//! nudges and Delete act on all of it in one undo step, and handles show for a lone element.
+//!
 //! Reading order: [`ToolState`] and [`FrameContext`] (this file), [`strip`] (the buttons),
 //! [`input`] (pointer drags and arrow nudges, one undo step per drag), [`geometry`] (snapping,
-//! handles, the shapes a drag gives), [`hit`] (what is under the cursor), [`paint`] (handles),
-//! [`naming`] (the point-name popup), [`hang`] (sequences hung on points).
+//! handles, the shapes a drag gives), [`hit`] (what is under the cursor or a rubber band),
+//! [`paint`] (the selection, handles), [`naming`] (the point-name popup), [`hang`] (sequences
+//! hung on points).
 //!
 //! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
 //! as a status message in [`CanvasOutcome`].
