@@ -1215,3 +1215,23 @@ fn a_band_over_a_point_and_a_box_selects_both_and_one_drag_moves_both() {
         vec![rect(-12, -56, 24, 56)]
     );
 }
+
+#[test]
+fn ctrl_click_in_the_inspectors_element_list_adds_and_removes_elements() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("inspector-list");
+    harness.get_by_label("box hurt (Clsn2)").click();
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![hurt]);
+    harness
+        .get_by_label("box shield “shield”")
+        .click_modifiers(Modifiers::COMMAND);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+    assert!(harness.query_by_label("2 elements selected").is_some());
+    harness
+        .get_by_label("box hurt (Clsn2)")
+        .click_modifiers(Modifiers::SHIFT);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![shield]);
+    assert!(harness.query_by_label("2 elements selected").is_none());
+}
