@@ -86,7 +86,7 @@ fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
-    harness.state().open.as_ref().unwrap().selected_element
+    harness.state().open.as_ref().unwrap().single_element()
 }
 
 /// Where sprite point `(x, y)` is on screen.
@@ -617,7 +617,12 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
             Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
         })
         .expect("the demo's first frame has a graphic");
-    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let graphic = |h: &Harness<'_, SpratApp>| {
         document(h)
@@ -777,7 +782,12 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
     let sprat::model::Origin::At(origin) = graphic.origin else {
         panic!("the demo's graphics have their own origin")
     };
-    harness.state_mut().open.as_mut().unwrap().selected_element = Some(id);
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
     let from = screen(&harness, px, py);
@@ -855,4 +865,373 @@ fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     harness.run_steps(2);
     assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 1);
     assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+}
+
+/// A click with modifier keys held (Shift or Ctrl add to the selection).
+fn click_with(harness: &mut Harness<'_, SpratApp>, at: Pos2, modifiers: Modifiers) {
+    harness.hover_at(at);
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    harness.step();
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(2);
+}
+
+/// A drag with modifier keys held from the press to the release.
+fn drag_with(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2, modifiers: Modifiers) {
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    drag(harness, from, to);
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(1);
+}
+
+fn selection(harness: &Harness<'_, SpratApp>) -> Vec<ElementId> {
+    harness
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .selected_elements()
+        .to_vec()
+}
+
+/// The guard's first frame: its hurt box (-14, -58) to (10, 0) and its shield circle at
+/// (16, -36), radius 12, with their ids.
+fn guard_editor(name: &str) -> (TempDir, Harness<'static, SpratApp>, ElementId, ElementId) {
+    let dir = TempDir::new(name);
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "guard.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "guard");
+    zoom_to(&mut harness, 2.0);
+    let id_of = |h: &Harness<'_, SpratApp>, class: &BoxClass| {
+        frame_at(h, 0)
+            .elements
+            .iter()
+            .find(|e| matches!(&e.kind, sprat::model::ElementKind::Box(b) if &b.class == class))
+            .unwrap()
+            .id
+    };
+    let hurt = id_of(&harness, &BoxClass::Hurt);
+    let shield = id_of(&harness, &shield_class());
+    (dir, harness, hurt, shield)
+}
+
+fn shield_class() -> BoxClass {
+    BoxClass::Custom("shield".to_string())
+}
+
+fn circle(x: i32, y: i32, radius: i32) -> Shape {
+    Shape::Circle {
+        center: Point::from_ints(x, y),
+        radius: Fx::from_int(radius),
+    }
+}
+
+/// The guard's first frame's hurt box and shield, as they are now.
+fn guard_boxes(harness: &Harness<'_, SpratApp>) -> (Vec<Shape>, Vec<Shape>) {
+    let frame = frame_at(harness, 0);
+    (
+        boxes_of(frame, &BoxClass::Hurt),
+        boxes_of(frame, &shield_class()),
+    )
+}
+
+#[test]
+fn shift_click_selects_two_boxes_and_dragging_one_moves_both_in_one_undo_step() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("multi-drag");
+    let before = guard_boxes(&harness);
+    assert_eq!(
+        before,
+        (vec![rect(-14, -58, 24, 58)], vec![circle(16, -36, 12)])
+    );
+    let in_hurt = screen(&harness, -6.0, -20.0);
+    let in_shield = screen(&harness, 24.0, -36.0);
+    click(&mut harness, in_hurt);
+    click_with(&mut harness, in_shield, Modifiers::SHIFT);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+    assert!(
+        harness.query_by_label("2 elements selected").is_some(),
+        "the inspector says how many are selected"
+    );
+
+    // Dragging the shield 4 px right and 2 px down takes the hurt box along.
+    drag(&mut harness, in_shield, in_shield + vec2(8.0, 4.0));
+    assert_eq!(
+        guard_boxes(&harness),
+        (vec![rect(-10, -56, 24, 58)], vec![circle(20, -34, 12)]),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+
+    gui_support::undo(&mut harness);
+    assert_eq!(guard_boxes(&harness), before);
+    assert_eq!(
+        selection(&harness),
+        vec![hurt, shield],
+        "undo gives the selection back"
+    );
+
+    // Ctrl+click takes one out again; a plain click on the other selects it alone.
+    click_with(&mut harness, in_hurt, Modifiers::COMMAND);
+    assert_eq!(selection(&harness), vec![shield]);
+    click(&mut harness, in_hurt);
+    assert_eq!(selection(&harness), vec![hurt]);
+}
+
+#[test]
+fn a_rubber_band_selects_exactly_the_boxes_it_touches_and_shift_adds() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("band");
+    // From empty canvas over the hurt box's top-left corner only.
+    let (from, to) = (
+        screen(&harness, -40.0, -70.0),
+        screen(&harness, -12.0, -50.0),
+    );
+    drag(&mut harness, from, to);
+    assert_eq!(selection(&harness), vec![hurt]);
+    assert_eq!(undo_count(&harness), 0, "selecting is not an edit");
+
+    // Near the shield's edge but inside its circle, right of the hurt box: Shift adds it.
+    let (from, to) = (screen(&harness, 40.0, -70.0), screen(&harness, 21.0, -45.0));
+    drag_with(&mut harness, from, to, Modifiers::SHIFT);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+
+    // A band past the circle's bounding corner, outside the circle, touches nothing: without
+    // Shift it leaves nothing selected.
+    let (from, to) = (screen(&harness, 50.0, -70.0), screen(&harness, 26.0, -47.0));
+    drag(&mut harness, from, to);
+    assert_eq!(selection(&harness), Vec::<ElementId>::new());
+
+    // Escape during a band gives back the selection it started from.
+    let in_shield = screen(&harness, 24.0, -36.0);
+    click(&mut harness, in_shield);
+    assert_eq!(selection(&harness), vec![shield]);
+    let (from, to) = (
+        screen(&harness, -40.0, -70.0),
+        screen(&harness, -12.0, -50.0),
+    );
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for i in 1..=4 {
+        harness.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 4.0),
+        ));
+        harness.step();
+    }
+    assert_eq!(
+        selection(&harness),
+        vec![hurt],
+        "the band selects as it goes"
+    );
+    harness.key_press(Key::Escape);
+    harness.step();
+    harness.event(button(to, false));
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![shield]);
+}
+
+#[test]
+fn arrows_nudge_every_selected_box_one_undo_step_per_press() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("multi-nudge");
+    let before = guard_boxes(&harness);
+    let in_hurt = screen(&harness, -6.0, -20.0);
+    click(&mut harness, in_hurt);
+    let in_shield = screen(&harness, 24.0, -36.0);
+    click_with(&mut harness, in_shield, Modifiers::SHIFT);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+
+    harness.hover_at(in_hurt);
+    harness.key_press(Key::ArrowLeft);
+    harness.step();
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowUp);
+    harness.run_steps(2);
+    assert_eq!(
+        guard_boxes(&harness),
+        (vec![rect(-15, -68, 24, 58)], vec![circle(15, -46, 12)]),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 2, "one step per key press");
+    gui_support::undo(&mut harness);
+    assert_eq!(
+        guard_boxes(&harness),
+        (vec![rect(-15, -58, 24, 58)], vec![circle(15, -36, 12)])
+    );
+    gui_support::undo(&mut harness);
+    assert_eq!(guard_boxes(&harness), before);
+}
+
+#[test]
+fn ctrl_a_selects_every_element_and_delete_removes_them_in_one_undo_step() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("multi-delete");
+    let before = document(&harness).clone();
+    harness.hover_at(screen(&harness, -40.0, -70.0));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+    assert!(harness.query_by_label("Delete 2 elements").is_some());
+
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(
+        guard_boxes(&harness),
+        (Vec::new(), Vec::new()),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        sequence(&harness).directions[0].frames.len(),
+        2,
+        "only the elements went, not the frame"
+    );
+    assert_eq!(undo_count(&harness), 1);
+    gui_support::undo(&mut harness);
+    assert_eq!(document(&harness), &before);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+
+    // Escape over the canvas selects nothing; the strip's button then offers no delete.
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), Vec::<ElementId>::new());
+    assert!(harness.query_by_label("Delete 2 elements").is_none());
+}
+
+#[test]
+fn inherited_air_boxes_moved_together_for_this_frame_only_change_that_frame_alone() {
+    let dir = TempDir::new("kfm-multi");
+    let def = kfm_copy(&dir.0);
+    let mut harness = editor_on(&def, &[]);
+    harness.key_press(Key::Period);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+    harness.get_by_label("This frame only").click();
+    harness.run_steps(2);
+    let hurt_on = |h: &Harness<'_, SpratApp>, index| {
+        let mut shapes = boxes_of(frame_at(h, index), &BoxClass::Hurt);
+        shapes.sort_by_key(|s| format!("{s:?}"));
+        shapes
+    };
+    let defaults = hurt_on(&harness, 0);
+    let (body, head) = (rect(-13, -79, 29, 79), rect(-7, -93, 12, 14));
+    assert!(defaults.contains(&body) && defaults.contains(&head));
+    assert!(hurt_on(&harness, 1).is_empty(), "frame 1 inherits them");
+    let later = hurt_on(&harness, 2);
+
+    // Frame 1 shows frame 0's Clsn2Default boxes: select the body and the head, drag the body
+    // 4 px right and 3 px up.
+    let in_body = screen(&harness, 0.0, -40.0);
+    click(&mut harness, in_body);
+    let in_head = screen(&harness, -1.0, -88.0);
+    click_with(&mut harness, in_head, Modifiers::SHIFT);
+    assert_eq!(selection(&harness).len(), 2);
+    drag(&mut harness, in_body, in_body + vec2(8.0, -6.0));
+    let mut expected = vec![rect(-9, -82, 29, 79), rect(-3, -96, 12, 14)];
+    expected.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(
+        hurt_on(&harness, 1),
+        expected,
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        frame_at(&harness, 1).declared_scope(&BoxClass::Hurt),
+        Some(BoxScope::ThisFrame)
+    );
+    assert_eq!(hurt_on(&harness, 0), defaults, "the default is unchanged");
+    assert_eq!(hurt_on(&harness, 2), later, "later frames are unchanged");
+    assert_eq!(undo_count(&harness), 1);
+
+    // The frame's own copies stay selected: an arrow moves them, still on this frame only.
+    harness.hover_at(in_body);
+    harness.key_press(Key::ArrowDown);
+    harness.run_steps(2);
+    let mut nudged = vec![rect(-9, -81, 29, 79), rect(-3, -95, 12, 14)];
+    nudged.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(hurt_on(&harness, 1), nudged);
+    assert_eq!(hurt_on(&harness, 0), defaults);
+
+    gui_support::undo(&mut harness);
+    gui_support::undo(&mut harness);
+    assert!(
+        hurt_on(&harness, 1).is_empty(),
+        "undo gives the frame back its defaults"
+    );
+    assert_eq!(frame_at(&harness, 1).declared_scope(&BoxClass::Hurt), None);
+}
+
+#[test]
+fn a_band_over_a_point_and_a_box_selects_both_and_one_drag_moves_both() {
+    let dir = TempDir::new("band-point");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "idle.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    let head = |h: &Harness<'_, SpratApp>| {
+        frame_at(h, 0)
+            .elements
+            .iter()
+            .find(|e| e.name == "head")
+            .map(|e| (e.id, e.as_point().unwrap().position))
+            .unwrap()
+    };
+    let (head_id, at) = head(&harness);
+    assert_eq!(at, Point::from_ints(0, -56));
+
+    // The band reaches the hurt box's top-left part and, within the grab radius, the head.
+    let (from, to) = (
+        screen(&harness, -30.0, -70.0),
+        screen(&harness, -2.0, -50.0),
+    );
+    drag(&mut harness, from, to);
+    let selected = selection(&harness);
+    assert_eq!(selected.len(), 2, "{selected:?}");
+    assert_eq!(selected[0], head_id, "points first, then boxes");
+
+    let in_hurt = screen(&harness, -6.0, -20.0);
+    drag(&mut harness, in_hurt, in_hurt + vec2(8.0, 4.0));
+    assert_eq!(head(&harness).1, Point::from_ints(4, -54));
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-8, -54, 24, 56)],
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(undo_count(&harness), 1);
+    gui_support::undo(&mut harness);
+    assert_eq!(head(&harness).1, Point::from_ints(0, -56));
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-12, -56, 24, 56)]
+    );
+}
+
+#[test]
+fn ctrl_click_in_the_inspectors_element_list_adds_and_removes_elements() {
+    let (_dir, mut harness, hurt, shield) = guard_editor("inspector-list");
+    harness.get_by_label("box hurt (Clsn2)").click();
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![hurt]);
+    harness
+        .get_by_label("box shield “shield”")
+        .click_modifiers(Modifiers::COMMAND);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![hurt, shield]);
+    assert!(harness.query_by_label("2 elements selected").is_some());
+    harness
+        .get_by_label("box hurt (Clsn2)")
+        .click_modifiers(Modifiers::SHIFT);
+    harness.run_steps(2);
+    assert_eq!(selection(&harness), vec![shield]);
+    assert!(harness.query_by_label("2 elements selected").is_none());
 }

@@ -346,7 +346,12 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
         .find(|e| e.name == "hand")
         .unwrap()
         .id;
-    harness.state_mut().open.as_mut().unwrap().selected_element = Some(hand);
+    harness
+        .state_mut()
+        .open
+        .as_mut()
+        .unwrap()
+        .select_element(hand);
     harness.run_steps(1);
 
     harness.key_press(Key::Delete);

@@ -234,7 +234,7 @@ fn the_context_menu_sets_the_default_sequence() {
     harness.run_steps(2);
     // The menu lists the actions with their shortcuts.
     harness.get_by_label("Rename sequence F2");
-    harness.get_by_label("Delete sequence Delete");
+    harness.get_by_label("Delete sequence Delete / Backspace");
     harness.get_by_label("Duplicate sequence Ctrl+D");
     harness
         .get_by_label_contains("Set as default sequence")

@@ -259,11 +259,8 @@ pub fn show(
 
     if let Some(context) = context {
         // Hidden boxes (overlay off, class unticked) cannot be grabbed.
-        let boxes = if overlay_shown {
-            tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
-        } else {
-            Vec::new()
-        };
+        let boxes = boxes_shown(open, settings);
+        let dragging = state.tools.drag.is_some();
         let space_down =
             ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
         let scene = input::Scene {
@@ -273,13 +270,11 @@ pub fn show(
             pixels: pictures.pixels,
         };
         edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
-        nudge_with_arrows(ui, &response, &scene, state, open, &mut outcome);
-        let boxes = if overlay_shown {
-            tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
-        } else {
-            Vec::new()
-        };
+        keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
+        let boxes = boxes_shown(open, settings);
         if let Some(context) = FrameContext::of(open, rule) {
+            tools::paint::paint_selection(&painter, &view, open, &boxes, pictures.pixels);
+            tools::paint::paint_band(&painter, &view, &state.tools);
             tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pictures.pixels);
             if let Some(pos) = response.hover_pos()
                 && !space_down
@@ -306,6 +301,53 @@ pub fn show(
     outcome
 }
 
+/// The boxes the canvas shows on the frame on show (own and inherited; none while the overlay
+/// is off, none of an unticked class): what can be grabbed and selected.
+pub fn boxes_shown(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    if !(settings.view.overlay && open.player.visible()) {
+        return Vec::new();
+    }
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+}
+
+/// Ctrl+A: selects every element the canvas shows on the frame on show.
+pub fn select_all_elements(open: &mut OpenDocument, settings: &Settings) {
+    let boxes = boxes_shown(open, settings);
+    let all = tools::all_on_frame(open, &boxes);
+    open.select_elements(all);
+}
+
+/// Every box in force on the frame on show, hidden or not: a selected box stays what Delete
+/// removes after its class or the overlay is hidden (rather than Delete falling through to the
+/// frame or the sequence).
+fn boxes_in_force(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    tools::shown_boxes(open, rule, |_| true)
+}
+
+/// Delete: removes the selected elements of the frame on show, in one undo step.
+pub fn delete_selected_elements(
+    open: &mut OpenDocument,
+    settings: &Settings,
+    tools: &ToolState,
+) -> Result<(), String> {
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let context = FrameContext::of(open, rule).ok_or("no frame is showing")?;
+    let boxes = boxes_in_force(open, settings);
+    tools::delete_selection(open, &boxes, &context, tools.scope)
+}
+
+/// True when some selected element is on the frame on show (Delete then deletes elements).
+pub fn has_selection_on_frame(open: &OpenDocument, settings: &Settings) -> bool {
+    !tools::selection_on_frame(open, &boxes_in_force(open, settings)).is_empty()
+}
+
+/// Shift or Ctrl (Cmd on a Mac) held: clicks and drags add to the selection.
+fn adding_to_selection(ui: &egui::Ui) -> bool {
+    ui.input(|i| i.modifiers.shift || i.modifiers.command)
+}
+
 /// Drags and clicks of the primary button, per the active tool.
 fn edit_with_pointer(
     ui: &egui::Ui,
@@ -322,7 +364,8 @@ fn edit_with_pointer(
         && let Some(origin) = ui.input(|i| i.pointer.press_origin())
     {
         let start = view.to_sprite(origin);
-        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start) {
+        let adding = adding_to_selection(ui);
+        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start, adding) {
             // Edits land on the frame under the drag, so playback stops there.
             open.player.pause();
             state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
@@ -346,10 +389,11 @@ fn edit_with_pointer(
         && let Some(pos) = response.interact_pointer_pos()
     {
         let at = view.to_sprite(pos);
-        input::click(&mut state.tools, open, scene, at, outcome);
+        let adding = adding_to_selection(ui);
+        input::click(&mut state.tools, open, scene, at, adding, outcome);
     }
     if response.double_clicked()
-        && let Some(id) = open.selected_element
+        && let Some(id) = open.single_element()
         && let Some(element) = open
             .frame()
             .and_then(|f| f.elements.iter().find(|e| e.id == id))
@@ -359,14 +403,17 @@ fn edit_with_pointer(
     }
 }
 
-/// Arrow keys nudge the selection by 1 px (Shift: 10 px), only while the pointer is over the
-/// canvas or the canvas has the keyboard, so the tree and the fields keep their arrows.
-fn nudge_with_arrows(
+/// Keys on the selected elements, only while the pointer is over the canvas or the canvas has
+/// the keyboard, so the tree and the fields keep theirs: arrows nudge every selected element
+/// by 1 px (Shift: 10 px); Escape selects none, unless it ended a drag (`dragging`) or closes
+/// the point-name field.
+fn keys_on_selection(
     ui: &egui::Ui,
     response: &egui::Response,
     scene: &input::Scene,
     state: &mut CanvasState,
     open: &mut OpenDocument,
+    dragging: bool,
     outcome: &mut CanvasOutcome,
 ) {
     // The canvas keeps the keyboard from a press on it until a press elsewhere (egui focus
@@ -375,7 +422,15 @@ fn nudge_with_arrows(
         state.keyboard = response.hovered();
     }
     let active = response.hovered() || state.keyboard;
-    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_element.is_none() {
+    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_elements().is_empty() {
+        return;
+    }
+    if !dragging
+        && state.tools.drag.is_none()
+        && state.tools.naming.is_none()
+        && ui.input(|i| i.key_pressed(egui::Key::Escape))
+    {
+        open.clear_elements();
         return;
     }
     let arrows = [
@@ -411,9 +466,10 @@ fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, open
         .into_iter()
         .filter(|b| settings.box_class_visible(b.effective.collision.class.label()))
         .collect();
-    overlay::paint_boxes(painter, view, &boxes, open.selected_element);
+    // The selection is drawn over the overlay, for every selected element (tools::paint).
+    overlay::paint_boxes(painter, view, &boxes, None);
     if settings.view.points {
-        overlay::paint_points(painter, view, frame, open.selected_element);
+        overlay::paint_points(painter, view, frame, None);
     }
 }
 

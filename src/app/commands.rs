@@ -112,11 +112,15 @@ pub enum UICommand {
     CircleTool,
     /// Canvas: the point tool.
     PointTool,
+    /// Canvas: select every element the frame on show shows.
+    SelectAllElements,
+    /// Canvas: select no element (Escape over the canvas, when no drag is under way).
+    ClearElementSelection,
 }
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 52] = [
+    pub const ALL: [UICommand; 54] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
@@ -169,6 +173,8 @@ impl UICommand {
         UICommand::BoxTool,
         UICommand::CircleTool,
         UICommand::PointTool,
+        UICommand::SelectAllElements,
+        UICommand::ClearElementSelection,
     ];
 
     /// The label shown in menus and the shortcuts window.
@@ -226,6 +232,8 @@ impl UICommand {
             UICommand::BoxTool => "Box tool",
             UICommand::CircleTool => "Box tool (circles)",
             UICommand::PointTool => "Point tool",
+            UICommand::SelectAllElements => "Select all elements",
+            UICommand::ClearElementSelection => "Select no element",
         }
     }
 
@@ -290,6 +298,9 @@ impl UICommand {
             UICommand::BoxTool => key(none, Key::R),
             UICommand::CircleTool => key(shift, Key::R),
             UICommand::PointTool => key(none, Key::P),
+            UICommand::SelectAllElements => key(cmd, Key::A),
+            // Escape is handled apart: it first ends a drag, closes a field or a dialog.
+            UICommand::ClearElementSelection => None,
         }
     }
 
@@ -308,8 +319,10 @@ impl UICommand {
     /// The shortcut as the user reads it ("Ctrl+O", "Ctrl+Shift+Z / Ctrl+Y"), or the empty
     /// string.
     pub fn shortcut_text(self, ctx: &egui::Context) -> String {
-        if self == UICommand::PlayPause {
-            return "Space".to_string();
+        match self {
+            UICommand::PlayPause => return "Space".to_string(),
+            UICommand::ClearElementSelection => return "Esc".to_string(),
+            _ => {}
         }
         let main = self.shortcut().map(|s| ctx.format_shortcut(&s));
         let other = self.alternate_shortcut().map(|s| ctx.format_shortcut(&s));
@@ -326,7 +339,8 @@ impl UICommand {
     }
 
     /// True for shortcuts a text field also answers (copy, cut, paste, duplicate a line, undo
-    /// and redo its typing): they belong to the field while the user types.
+    /// and redo its typing, select all its text): they belong to the field while the user
+    /// types.
     fn is_text_shortcut(self) -> bool {
         matches!(
             self,
@@ -336,6 +350,7 @@ impl UICommand {
                 | UICommand::Duplicate
                 | UICommand::Undo
                 | UICommand::Redo
+                | UICommand::SelectAllElements
         )
     }
 

@@ -16,8 +16,8 @@ use crate::edit::timeline::SetDurations;
 use crate::edit::{Gesture, Transaction};
 use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
 
-/// Paints the inspector; clicking an element in the list selects it. Returns the message of an
-/// edit the document refused.
+/// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
+/// or takes it out). Returns the message of an edit the document refused.
 pub fn show(
     ui: &mut egui::Ui,
     open: &mut OpenDocument,
@@ -32,8 +32,13 @@ pub fn show(
         .auto_shrink([false, false])
         .show(ui, |ui| {
             sequence_section(ui, open, &support, &mut edits);
-            if let Some(id) = frame_section(ui, open, &support, &mut edits) {
-                open.selected_element = Some(id);
+            match frame_section(ui, open, &support, &mut edits) {
+                Some(ElementClick {
+                    element,
+                    adding: true,
+                }) => open.toggle_element(element),
+                Some(ElementClick { element, .. }) => open.select_element(element),
+                None => {}
             }
             element_section(ui, open, &support, &mut edits);
         });
@@ -280,13 +285,21 @@ fn duration_text(duration: FrameDuration, rate: u32) -> String {
     }
 }
 
-/// Paints the frame's fields and element list; returns the element the user clicked.
+/// A click on a row of the element list.
+struct ElementClick {
+    element: crate::model::ElementId,
+    /// Shift or Ctrl held: add the element to the selection or take it out.
+    adding: bool,
+}
+
+/// Paints the frame's fields and element list, every selected element marked; returns the
+/// element the user clicked.
 fn frame_section(
     ui: &mut egui::Ui,
     open: &OpenDocument,
     support: &Support,
     edits: &mut Edits,
-) -> Option<crate::model::ElementId> {
+) -> Option<ElementClick> {
     let frame = open.frame()?;
     let frame_id = open.player.frame_id(open.session.document())?;
     let mut chosen = None;
@@ -339,10 +352,13 @@ fn frame_section(
                     format!("{kind} “{}”", element.name)
                 };
                 if ui
-                    .selectable_label(open.selected_element == Some(element.id), text)
+                    .selectable_label(open.is_selected(element.id), text)
                     .clicked()
                 {
-                    chosen = Some(element.id);
+                    chosen = Some(ElementClick {
+                        element: element.id,
+                        adding: ui.input(|i| i.modifiers.shift || i.modifiers.command),
+                    });
                 }
             }
         });

@@ -36,14 +36,25 @@ impl ElementEdits<'_> {
     }
 }
 
-/// Paints the selected element's fields.
+/// Paints the selected element's fields; with several selected, how many (their fields are
+/// edited one element at a time).
 pub fn element_section(
     ui: &mut egui::Ui,
     open: &OpenDocument,
     support: &Support,
     edits: &mut Edits,
 ) {
-    let Some(selected) = open.selected_element else {
+    let count = open.selected_elements().len();
+    if count > 1 {
+        egui::CollapsingHeader::new("Element")
+            .default_open(true)
+            .show(ui, |ui| {
+                ui.label(format!("{count} elements selected"));
+                ui.weak("Select one alone to edit its fields.");
+            });
+        return;
+    }
+    let Some(selected) = open.single_element() else {
         return;
     };
     let Some(element) = open

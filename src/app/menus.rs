@@ -110,6 +110,9 @@ pub fn show(
                 item(ui, command, &mut actions);
             }
             ui.separator();
+            item(ui, UICommand::SelectAllElements, &mut actions);
+            item(ui, UICommand::ClearElementSelection, &mut actions);
+            ui.separator();
             for command in [
                 UICommand::AddSequence,
                 UICommand::AddGroup,

@@ -119,7 +119,7 @@ fn selection_bar(
                 .clicked()
             {
                 // These buttons are about frames, whatever the canvas has selected.
-                open.selected_element = None;
+                open.clear_elements();
                 timeline_edit::select_frames(open, selected.clone());
                 output.commands.push(command);
             }
@@ -449,8 +449,8 @@ fn cells(
             click_cell(open, state, index, egui::Modifiers::NONE);
         }
         // The menu's actions are about frames: a canvas element selection must not take them.
-        if open.selected_element.is_some() || !open.session.selection().elements.is_empty() {
-            open.selected_element = None;
+        if !open.selected_elements().is_empty() || !open.session.selection().elements.is_empty() {
+            open.clear_elements();
             let cells = selected_frames(open);
             timeline_edit::select_frames(open, cells);
         }

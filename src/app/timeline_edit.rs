@@ -146,7 +146,7 @@ pub fn click_cell(
     let elements = open.session.selection().elements.clone();
     select_frames(open, frames);
     if frame_changes {
-        open.selected_element = None;
+        open.clear_elements();
     } else if !elements.is_empty() {
         // Still on the same frame: the canvas keeps its selected elements.
         let selection = open.session.selection().clone().with_elements(elements);

@@ -3,20 +3,19 @@
 //! context menus all come through [`execute`]).
 
 use super::SpratApp;
+use super::canvas;
 use super::commands::UICommand;
 use super::timeline_edit::{self, selected_frames};
 use super::tree::{RowKind, TreeState};
-use super::workspace::{OpenDocument, box_rule};
-use crate::edit::boxes::{BoxTarget, DeleteBoxes, FrameAt};
-use crate::edit::elements::DeleteElements;
+use super::workspace::OpenDocument;
+use crate::edit::Selection;
 use crate::edit::tree::{
     AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
     DuplicateSequence, MoveDirection, MoveNode, Rename, RenameDirection, SetDefaultSequence,
     TreeNode, parent_of,
 };
-use crate::edit::{Selection, Transaction};
 use crate::formats::Severity;
-use crate::model::{ElementKind, GroupId, SequenceId};
+use crate::model::{GroupId, SequenceId};
 
 /// The tree item the tree commands act on: the clicked row while the selection still names it,
 /// else the sequence on show.
@@ -70,7 +69,7 @@ pub fn select_row(open: &mut OpenDocument, tree: &mut TreeState, row: &RowKind) 
                 .set_selection(Selection::frames(id, d, Vec::new()));
         }
     }
-    open.selected_element = None;
+    open.clear_elements();
     tree.active = Some(row.clone());
 }
 
@@ -310,76 +309,9 @@ pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), 
     )
 }
 
-/// Deletes the selected canvas elements of the frame on show: boxes through `DeleteBoxes`
-/// (which keeps AIR defaults right), graphics and points through `DeleteElements`.
-fn delete_elements(open: &mut OpenDocument, documented_rule: bool) -> Result<(), String> {
-    let mut ids = open.session.selection().elements.clone();
-    ids.extend(open.selected_element);
-    ids.dedup();
-    let frame = open.frame().ok_or("no frame is showing")?;
-    let on_frame = |id| frame.elements.iter().find(|e| e.id == id);
-    let boxes: Vec<_> = ids
-        .iter()
-        .copied()
-        .filter(|id| on_frame(*id).is_some_and(|e| matches!(e.kind, ElementKind::Box(_))))
-        .collect();
-    let others: Vec<_> = ids
-        .iter()
-        .copied()
-        .filter(|id| on_frame(*id).is_some_and(|e| !matches!(e.kind, ElementKind::Box(_))))
-        .collect();
-    let at = FrameAt {
-        sequence: open.player.sequence(),
-        direction: open.player.direction(),
-        index: open.player.frame_index(),
-    };
-    let mut transaction = Transaction::new(if ids.len() == 1 {
-        "Delete element".to_string()
-    } else {
-        format!("Delete {} elements", ids.len())
-    });
-    if !others.is_empty() {
-        transaction.push(DeleteElements {
-            at,
-            elements: others,
-        });
-    }
-    if !boxes.is_empty() {
-        let target = BoxTarget {
-            at,
-            rule: box_rule(documented_rule),
-            inherited: None,
-        };
-        transaction.push(DeleteBoxes {
-            target,
-            elements: boxes,
-        });
-    }
-    if transaction.is_empty() {
-        return Err("the selected element is not on this frame".into());
-    }
-    open.apply(&transaction, None)?;
-    open.selected_element = None;
-    Ok(())
-}
-
-fn has_selected_elements(open: &OpenDocument) -> bool {
-    let Some(frame) = open.frame() else {
-        return false;
-    };
-    let selection = open.session.selection();
-    selection
-        .elements
-        .iter()
-        .copied()
-        .chain(open.selected_element)
-        .any(|id| frame.elements.iter().any(|e| e.id == id))
-}
-
 /// Carries out an editing command of the tree or the timeline. Returns false for commands that
 /// are not editing ones (the caller handles those).
 pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
-    let documented_rule = app.settings.view.documented_default_box_rule;
     let Some(open) = app.open.as_mut() else {
         return matches!(
             command,
@@ -394,6 +326,8 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
                 | UICommand::AddGroup
                 | UICommand::AddDirection
                 | UICommand::SetDefaultSequence
+                | UICommand::SelectAllElements
+                | UICommand::ClearElementSelection
         );
     };
     let tree = &mut app.tree;
@@ -407,8 +341,9 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
             Ok(None)
         }
         UICommand::DeleteSelection => {
-            if has_selected_elements(open) {
-                delete_elements(open, documented_rule).map(|_| None)
+            if canvas::has_selection_on_frame(open, &app.settings) {
+                canvas::delete_selected_elements(open, &app.settings, &app.canvas.tools)
+                    .map(|_| None)
             } else if frames_selected {
                 timeline_edit::delete_frames(open).map(|_| None)
             } else {
@@ -429,6 +364,14 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
         UICommand::AddSequence => add_sequence(open, tree).map(|_| None),
         UICommand::AddGroup => add_group(open, tree).map(|_| None),
         UICommand::AddDirection => add_direction(open, tree).map(|_| None),
+        UICommand::SelectAllElements => {
+            canvas::select_all_elements(open, &app.settings);
+            Ok(None)
+        }
+        UICommand::ClearElementSelection => {
+            open.clear_elements();
+            Ok(None)
+        }
         UICommand::SetDefaultSequence => {
             let id = open.player.sequence();
             set_default(open, id).map(|_| None)

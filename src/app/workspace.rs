@@ -21,8 +21,6 @@ pub struct OpenDocument {
     pub diagnostics: Vec<Diagnostic>,
     /// Plays the selected sequence; its frame index is the selected frame when paused.
     pub player: Player,
-    /// The element selected in the inspector or on the canvas.
-    pub selected_element: Option<ElementId>,
     /// Bumped whenever the document changes, so caches know to refresh.
     pub revision: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
@@ -48,7 +46,6 @@ impl OpenDocument {
             format_name: format_name.into(),
             diagnostics,
             player,
-            selected_element: None,
             revision: 0,
             gestures: 0,
         }
@@ -65,7 +62,6 @@ impl OpenDocument {
             format_name,
             diagnostics,
             player,
-            selected_element: None,
             revision: 0,
             gestures: 0,
         }
@@ -97,7 +93,8 @@ impl OpenDocument {
         Gesture(self.gestures)
     }
 
-    /// Applies an edit as an undo step; a refusal comes back as its message.
+    /// Applies an edit as an undo step; a refusal comes back as its message. The selection
+    /// becomes what the command reports (a drawn box, the copies of moved inherited boxes).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
         let result = self.session.apply(command, gesture).map_err(|e| e.message);
         if result.is_ok() {
@@ -111,7 +108,6 @@ impl OpenDocument {
         let done = self.session.undo();
         if done {
             self.after_change();
-            self.select_from_history();
         }
         done
     }
@@ -121,19 +117,8 @@ impl OpenDocument {
         let done = self.session.redo();
         if done {
             self.after_change();
-            self.select_from_history();
         }
         done
-    }
-
-    /// After an undo or redo, selects the element the history gave back (so a redone box is
-    /// selected again, and the selection survives undo).
-    fn select_from_history(&mut self) {
-        if let Some(&id) = self.session.selection().elements.first()
-            && self.session.document().element(id).is_some()
-        {
-            self.selected_element = Some(id);
-        }
     }
 
     /// Goes to a point of the history (`done` steps in effect).
@@ -157,11 +142,68 @@ impl OpenDocument {
                 self.player.seek_frame(self.session.document(), count - 1);
             }
         }
-        if let Some(id) = self.selected_element
-            && self.session.document().element(id).is_none()
-        {
-            self.selected_element = None;
+        // An undone box, a deleted point: what no longer exists is no longer selected.
+        let document = self.session.document();
+        let mut elements = self.session.selection().elements.clone();
+        elements.retain(|id| document.element(*id).is_some());
+        if elements.len() != self.selected_elements().len() {
+            self.select_elements(elements);
         }
+    }
+
+    /// The selected elements (canvas and inspector), in the order they were picked. They live
+    /// in the session's selection, so every edit, undo and redo keeps and gives them back.
+    pub fn selected_elements(&self) -> &[ElementId] {
+        &self.session.selection().elements
+    }
+
+    /// The selected element when exactly one is selected (handles and the inspector's fields
+    /// are for one element).
+    pub fn single_element(&self) -> Option<ElementId> {
+        match self.selected_elements()[..] {
+            [only] => Some(only),
+            _ => None,
+        }
+    }
+
+    /// True when `id` is selected.
+    pub fn is_selected(&self, id: ElementId) -> bool {
+        self.selected_elements().contains(&id)
+    }
+
+    /// Selects exactly these elements (each once, in this order), on the canvas, in the
+    /// inspector and in the session, so an undo gives them back.
+    pub fn select_elements(&mut self, mut elements: Vec<ElementId>) {
+        let mut seen = Vec::with_capacity(elements.len());
+        elements.retain(|id| {
+            let first = !seen.contains(id);
+            seen.push(*id);
+            first
+        });
+        let selection = self.session.selection().clone().with_elements(elements);
+        self.session.set_selection(selection);
+    }
+
+    /// Selects one element alone.
+    pub fn select_element(&mut self, id: ElementId) {
+        self.select_elements(vec![id]);
+    }
+
+    /// Adds an element to the selection, or takes it out if it is in (Shift/Ctrl+click).
+    pub fn toggle_element(&mut self, id: ElementId) {
+        let mut elements = self.selected_elements().to_vec();
+        match elements.iter().position(|e| *e == id) {
+            Some(at) => {
+                elements.remove(at);
+            }
+            None => elements.push(id),
+        }
+        self.select_elements(elements);
+    }
+
+    /// Selects no element.
+    pub fn clear_elements(&mut self) {
+        self.select_elements(Vec::new());
     }
 
     /// The file name shown in the title ("kfm.def", or "untitled").
@@ -210,7 +252,7 @@ impl OpenDocument {
     pub fn select_sequence(&mut self, sequence: SequenceId) {
         if self.session.document().sequence(sequence).is_some() {
             self.player.set_sequence(self.session.document(), sequence);
-            self.selected_element = None;
+            self.clear_elements();
         }
     }
 

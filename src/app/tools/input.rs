@@ -1,17 +1,19 @@
-//! Pointer and keyboard input on the canvas: what a press grabs (a handle of the selection, an
-//! element, empty space), the edits a drag sends (all with one gesture, so a drag is one undo
-//! step), clicks that select or place points, and arrow-key nudges.
+//! Pointer and keyboard input on the canvas: what a press grabs (a handle of the selected
+//! element, an element, empty space for a rubber band), the edits a drag sends (all with one
+//! gesture, so a drag is one undo step, however many elements it moves), clicks that select
+//! (Shift/Ctrl+click adds or takes out) or place points, and arrow-key nudges.
 
 use super::geometry::{self, BoxHandle, Snap};
 use super::hit::{self, ShownBox};
-use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, select};
+use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
 use crate::app::view::View;
 use crate::app::workspace::OpenDocument;
 use crate::edit::Gesture;
-use crate::edit::boxes::{AddBox, MoveBoxes, SetBoxShape};
-use crate::edit::canvas::{MoveElements, MoveOrigin, RotateElement, ScaleElement};
+use crate::edit::boxes::{AddBox, SetBoxShape};
+use crate::edit::canvas::{MoveOrigin, RotateElement, ScaleElement};
+use crate::edit::elements::MoveSelection;
 use crate::edit::points::AddPoint;
-use crate::model::{BoxClass, ElementId, ElementKind, Origin, Point, Shape};
+use crate::model::{BoxClass, ElementId, Origin, Point, Shape};
 use crate::pixels::PixelSource;
 use crate::render::Placement;
 
@@ -47,11 +49,15 @@ impl Drag {
     }
 }
 
-/// Escape during a drag: the drag ends and what it changed is undone, like in Aseprite.
+/// Escape during a drag: the drag ends and what it changed is undone, like in Aseprite; a
+/// rubber band gives back the selection it started from.
 pub fn cancel_drag(tools: &mut ToolState, open: &mut OpenDocument) {
-    if let Some(drag) = tools.drag.take()
-        && drag.edited
-    {
+    let Some(drag) = tools.drag.take() else {
+        return;
+    };
+    if let DragKind::Band { before, .. } = drag.kind {
+        open.select_elements(before);
+    } else if drag.edited {
         open.undo();
     }
 }
@@ -70,12 +76,23 @@ pub enum DragKind {
         /// The shape last applied.
         last: Option<Shape>,
     },
-    /// Moves points or graphics.
-    Elements {
-        /// What moves.
+    /// Moves the selected elements together: a lone graphic or point, or several elements of
+    /// any kind (a lone box moves as [`DragKind::Box`]).
+    Move {
+        /// What moves; boxes inherited from an AIR default become the frame's copies after the
+        /// first step.
         elements: Vec<ElementId>,
         /// The offset applied so far.
         applied: Point,
+    },
+    /// A rubber band drawn from empty canvas: selects every element it touches.
+    Band {
+        /// The selection when the band began: Escape gives it back.
+        before: Vec<ElementId>,
+        /// Shift or Ctrl was held: the band adds to `before` instead of replacing it.
+        adding: bool,
+        /// The band's corner under the pointer, in sprite space (the other is the drag start).
+        corner: (f64, f64),
     },
     /// Turns an attachment point by its angle knob.
     PointAngle {
@@ -142,9 +159,10 @@ impl Scene<'_> {
     }
 }
 
-/// The box of the selection, if a shown box is selected.
+/// The selected box, if exactly one element is selected and it is a shown box (handles are
+/// for one element).
 pub fn selected_box<'a>(open: &OpenDocument, boxes: &'a [ShownBox]) -> Option<&'a ShownBox> {
-    let id = open.selected_element?;
+    let id = open.single_element()?;
     boxes.iter().find(|b| b.id == id)
 }
 
@@ -170,7 +188,7 @@ pub fn angle_knob(open: &OpenDocument, context: &FrameContext, view: &View) -> O
     if !context.capabilities.transforms {
         return None;
     }
-    let id = open.selected_element?;
+    let id = open.single_element()?;
     let frame = open.frame()?;
     let point = frame.elements.iter().find(|e| e.id == id)?.as_point()?;
     let position = (point.position.x.to_f64(), point.position.y.to_f64());
@@ -197,7 +215,7 @@ pub struct AngleKnob {
 /// The origin (pivot) of the selected graphic in sprite space, when it has its own origin
 /// (not an SFF sprite's axis, which lives in the SFF file).
 pub fn graphic_origin(open: &OpenDocument) -> Option<(ElementId, (f64, f64))> {
-    let id = open.selected_element?;
+    let id = open.single_element()?;
     let frame = open.frame()?;
     let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
     matches!(graphic.origin, Origin::At(_)).then(|| {
@@ -236,7 +254,7 @@ pub fn graphic_handles(
     if !context.capabilities.transforms {
         return None;
     }
-    let id = open.selected_element?;
+    let id = open.single_element()?;
     let frame = open.frame()?;
     let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
     let source = pixels.pixels(open.document(), &graphic.source)?;
@@ -279,13 +297,15 @@ fn near(a: (f64, f64), b: (f64, f64), tolerance: f64) -> bool {
     (a.0 - b.0).abs() <= tolerance && (a.1 - b.1).abs() <= tolerance
 }
 
-/// Starts a drag at sprite position `start`: a handle of the selection first, then what the
-/// tool does there. Returns `None` when the press grabs nothing.
+/// Starts a drag at sprite position `start`: a handle of the selected element first, then what
+/// the tool does there. `adding` (Shift or Ctrl held) adds a grabbed element to the selection,
+/// or makes a rubber band add to it. Returns `None` when the press grabs nothing.
 pub fn begin_drag(
     tools: &ToolState,
     open: &mut OpenDocument,
     scene: &Scene,
     start: (f64, f64),
+    adding: bool,
 ) -> Option<DragKind> {
     let tolerance = scene.tolerance();
     if let Some((element, original, handle)) = handle_under(open, scene, start) {
@@ -349,36 +369,56 @@ pub fn begin_drag(
         Tool::Point => {
             let frame = open.frame()?;
             let id = hit::point_under(frame, start, tolerance)?;
-            select(open, Some(id));
-            Some(DragKind::Elements {
-                elements: vec![id],
-                applied: Point::ZERO,
-            })
+            Some(grab(open, scene, id, adding))
         }
         Tool::Select => {
             let frame = open.frame()?;
-            let id = hit::element_under(
+            let under = hit::element_under(
                 open.document(),
                 frame,
                 scene.boxes,
                 scene.pixels,
                 start,
                 tolerance,
-            )?;
-            select(open, Some(id));
-            if let Some(shown) = scene.boxes.iter().find(|b| b.id == id) {
-                return Some(DragKind::Box {
-                    element: id,
-                    original: shown.collision.shape.clone(),
-                    handle: None,
-                    last: None,
-                });
+            );
+            match under {
+                Some(id) => Some(grab(open, scene, id, adding)),
+                None => Some(DragKind::Band {
+                    before: open.selected_elements().to_vec(),
+                    adding,
+                    corner: start,
+                }),
             }
-            Some(DragKind::Elements {
-                elements: vec![id],
-                applied: Point::ZERO,
-            })
         }
+    }
+}
+
+/// A press on element `id`: an unselected element becomes the selection (or joins it when
+/// `adding`); a selected one keeps the selection, so the drag moves every selected element.
+fn grab(open: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> DragKind {
+    if !open.is_selected(id) {
+        if adding {
+            let mut elements = open.selected_elements().to_vec();
+            elements.push(id);
+            open.select_elements(elements);
+        } else {
+            open.select_element(id);
+        }
+    }
+    let elements = selection_on_frame(open, scene.boxes);
+    if let [only] = elements[..]
+        && let Some(shown) = scene.boxes.iter().find(|b| b.id == only)
+    {
+        return DragKind::Box {
+            element: only,
+            original: shown.collision.shape.clone(),
+            handle: None,
+            last: None,
+        };
+    }
+    DragKind::Move {
+        elements,
+        applied: Point::ZERO,
     }
 }
 
@@ -420,26 +460,51 @@ pub fn continue_drag(
             };
             if apply(open, &command, gesture, outcome) {
                 // Editing an inherited box copies it onto this frame on the first step.
-                *element = open.selected_element.unwrap_or(*element);
+                *element = open.single_element().unwrap_or(*element);
                 *last = Some(shape);
                 false
             } else {
                 true
             }
         }
-        DragKind::Elements { elements, applied } => {
+        DragKind::Move { elements, applied } => {
             if delta == *applied {
                 return;
             }
-            let command = MoveElements {
+            let command = MoveSelection {
+                target,
                 elements: elements.clone(),
                 delta: delta - *applied,
             };
             let done = apply(open, &command, gesture, outcome);
             if done {
                 *applied = delta;
+                // The first step gives inherited boxes the frame's own copies: move those next.
+                *elements = open.selected_elements().to_vec();
             }
             !done
+        }
+        DragKind::Band {
+            before,
+            adding,
+            corner,
+        } => {
+            *corner = pointer;
+            let Some(frame) = open.frame() else {
+                return;
+            };
+            let touched = hit::touched_by_band(
+                open.document(),
+                frame,
+                scene.boxes,
+                scene.pixels,
+                (drag.start, pointer),
+                scene.tolerance(),
+            );
+            let mut selection = if *adding { before.clone() } else { Vec::new() };
+            selection.extend(touched);
+            open.select_elements(selection);
+            false
         }
         DragKind::PointAngle {
             element,
@@ -532,7 +597,7 @@ pub fn continue_drag(
                     };
                     let done = apply(open, &command, gesture, outcome);
                     if done {
-                        *element = open.selected_element;
+                        *element = open.single_element();
                     }
                     done
                 }
@@ -615,13 +680,15 @@ fn source_point(
     Some(snap.point(inverse.to_source(pointer)))
 }
 
-/// A click without a drag: the select tool selects what is under the cursor (or nothing); the
-/// point tool selects a point or places a new one and opens its name field.
+/// A click without a drag: the select tool selects what is under the cursor alone (or
+/// nothing), or with `adding` (Shift or Ctrl held) adds it to the selection or takes it out;
+/// the point tool selects a point the same way or places a new one and opens its name field.
 pub fn click(
     tools: &mut ToolState,
     open: &mut OpenDocument,
     scene: &Scene,
     at: (f64, f64),
+    adding: bool,
     outcome: &mut CanvasOutcome,
 ) {
     let Some(frame) = open.frame() else {
@@ -638,11 +705,11 @@ pub fn click(
                 at,
                 tolerance,
             );
-            select(open, id);
+            pick(open, id, adding);
         }
         Tool::Point => {
             if let Some(id) = hit::point_under(frame, at, tolerance) {
-                select(open, Some(id));
+                pick(open, Some(id), adding);
                 return;
             }
             if !scene.context.capabilities.points {
@@ -659,7 +726,7 @@ pub fn click(
                 name: name.clone(),
             };
             if apply(open, &command, None, outcome)
-                && let Some(id) = open.selected_element
+                && let Some(id) = open.single_element()
             {
                 tools.naming = Some(super::naming::Naming::new(id, name));
             }
@@ -667,8 +734,19 @@ pub fn click(
     }
 }
 
-/// Nudges the selection by `(dx, dy)` whole pixels (arrow keys): boxes through the box
-/// commands (so AIR defaults ask their scope), points and graphics by a move.
+/// A click on `id` (or on nothing): alone it becomes the selection (nothing clears it); with
+/// `adding` it joins the selection or leaves it, and a click on nothing changes nothing.
+fn pick(open: &mut OpenDocument, id: Option<ElementId>, adding: bool) {
+    match (id, adding) {
+        (Some(id), true) => open.toggle_element(id),
+        (Some(id), false) => open.select_element(id),
+        (None, true) => {}
+        (None, false) => open.clear_elements(),
+    }
+}
+
+/// Nudges every selected element the frame shows by `(dx, dy)` whole pixels (arrow keys), as
+/// one undo step per press: boxes inherited from an AIR default follow the scope toggle.
 pub fn nudge(
     tools: &ToolState,
     open: &mut OpenDocument,
@@ -676,29 +754,14 @@ pub fn nudge(
     (dx, dy): (i32, i32),
     outcome: &mut CanvasOutcome,
 ) {
-    let Some(id) = open.selected_element else {
+    let elements = selection_on_frame(open, scene.boxes);
+    if elements.is_empty() {
         return;
+    }
+    let command = MoveSelection {
+        target: scene.context.box_target(tools.scope),
+        elements,
+        delta: Point::from_ints(dx, dy),
     };
-    select(open, Some(id));
-    let delta = Point::from_ints(dx, dy);
-    if scene.boxes.iter().any(|b| b.id == id) {
-        let command = MoveBoxes {
-            target: scene.context.box_target(tools.scope),
-            elements: vec![id],
-            delta,
-        };
-        apply(open, &command, None, outcome);
-        return;
-    }
-    let movable = open
-        .frame()
-        .and_then(|f| f.elements.iter().find(|e| e.id == id))
-        .is_some_and(|e| !matches!(e.kind, ElementKind::Box(_)));
-    if movable {
-        let command = MoveElements {
-            elements: vec![id],
-            delta,
-        };
-        apply(open, &command, None, outcome);
-    }
+    apply(open, &command, None, outcome);
 }

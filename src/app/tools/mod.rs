@@ -2,10 +2,15 @@
 //! Select (V), Box (R, Shift+R for circles) and Point (P), the class picker for new boxes, the
 //! AIR default-box scope, copy-boxes buttons, point naming and hanging a sequence on a point.
 //!
+//! Several elements can be selected at once (Shift/Ctrl+click, a rubber band, Ctrl+A); the
+//! selection lives in the session's selection ([`OpenDocument::selected_elements`]), drags,
+//! nudges and Delete act on all of it in one undo step, and handles show for a lone element.
+//!
 //! Reading order: [`ToolState`] and [`FrameContext`] (this file), [`strip`] (the buttons),
 //! [`input`] (pointer drags and arrow nudges, one undo step per drag), [`geometry`] (snapping,
-//! handles, the shapes a drag gives), [`hit`] (what is under the cursor), [`paint`] (handles),
-//! [`naming`] (the point-name popup), [`hang`] (sequences hung on points).
+//! handles, the shapes a drag gives), [`hit`] (what is under the cursor or a rubber band),
+//! [`paint`] (the selection, handles), [`naming`] (the point-name popup), [`hang`] (sequences
+//! hung on points).
 //!
 //! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
 //! as a status message in [`CanvasOutcome`].
@@ -24,8 +29,9 @@ use super::workspace::OpenDocument;
 use crate::edit::Command;
 use crate::edit::Gesture;
 use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
+use crate::edit::elements::DeleteSelection;
 use crate::formats::Capabilities;
-use crate::model::{BoxClass, DefaultBoxRule, ElementId, FrameId, effective_boxes};
+use crate::model::{BoxClass, DefaultBoxRule, ElementId, ElementKind, FrameId, effective_boxes};
 use geometry::Snap;
 use hit::ShownBox;
 
@@ -203,20 +209,9 @@ pub fn shown_boxes(
         .collect()
 }
 
-/// Selects one element (or nothing) on the canvas, in the inspector and in the session, so an
-/// undo gives it back.
-pub fn select(open: &mut OpenDocument, element: Option<ElementId>) {
-    open.selected_element = element;
-    let selection = open
-        .session
-        .selection()
-        .clone()
-        .with_elements(element.into_iter().collect());
-    open.session.set_selection(selection);
-}
-
-/// Applies an edit; the element it selects becomes the canvas selection. A refusal is kept
-/// in `outcome` for the status bar.
+/// Applies an edit; a refusal is kept in `outcome` for the status bar. The elements the edit
+/// selects (a new box, the copies of moved inherited boxes) become the canvas selection
+/// through [`OpenDocument::apply`].
 pub fn apply(
     open: &mut OpenDocument,
     command: &dyn Command,
@@ -224,15 +219,66 @@ pub fn apply(
     outcome: &mut CanvasOutcome,
 ) -> bool {
     match open.apply(command, gesture) {
-        Ok(()) => {
-            if let Some(&id) = open.session.selection().elements.first() {
-                open.selected_element = Some(id);
-            }
-            true
-        }
+        Ok(()) => true,
         Err(message) => {
             outcome.refused = Some(message);
             false
         }
     }
+}
+
+/// The selected elements of the frame on show (its graphics and points, and those of `boxes`,
+/// the boxes in force on it, own or inherited from an AIR default), in selection order: what
+/// moving and deleting act on. Elements of other frames, and boxes left out of `boxes` (the
+/// canvas leaves hidden ones out of what it moves), are left alone.
+pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    let shown = |id: ElementId| {
+        boxes.iter().any(|b| b.id == id)
+            || frame
+                .elements
+                .iter()
+                .any(|e| e.id == id && !matches!(e.kind, ElementKind::Box(_)))
+    };
+    open.selected_elements()
+        .iter()
+        .copied()
+        .filter(|id| shown(*id))
+        .collect()
+}
+
+/// Deletes the selected elements of the frame on show (see [`selection_on_frame`]) in one
+/// undo step; boxes inherited from an AIR default follow the scope toggle.
+pub fn delete_selection(
+    open: &mut OpenDocument,
+    boxes: &[ShownBox],
+    context: &FrameContext,
+    scope: InheritedBoxes,
+) -> Result<(), String> {
+    let elements = selection_on_frame(open, boxes);
+    if elements.is_empty() {
+        return Err("no selected element is on this frame".to_string());
+    }
+    let command = DeleteSelection {
+        target: context.box_target(scope),
+        elements,
+    };
+    open.apply(&command, None)
+}
+
+/// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,
+/// then the boxes shown (`boxes`, own and inherited, hidden classes left out).
+pub fn all_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    frame
+        .elements
+        .iter()
+        .filter(|e| !matches!(e.kind, ElementKind::Box(_)))
+        .map(|e| e.id)
+        .chain(boxes.iter().map(|b| b.id))
+        .collect()
 }

@@ -1,18 +1,107 @@
-//! The handles of the selection, drawn over the overlay, and the cursor the tool shows.
+//! The selection drawn over the overlay (every selected element outlined, the handles of a
+//! lone selected element), the rubber band, and the cursor the tool shows.
 
 use super::geometry::{self, BoxHandle, Side};
 use super::hit::ShownBox;
-use super::input::{self, ROTATE_REACH};
+use super::input::{self, DragKind, ROTATE_REACH};
 use super::{FrameContext, Tool, ToolState};
+use crate::app::overlay::{POINT_COLOUR, class_colour, shape_outline};
 use crate::app::view::View;
 use crate::app::workspace::OpenDocument;
+use crate::model::ElementKind;
+use crate::render::Placement;
 use egui::{Color32, CursorIcon, Painter, Pos2, Rect, Stroke, vec2};
 
 const HANDLE_FILL: Color32 = Color32::WHITE;
 const HANDLE_EDGE: Color32 = Color32::from_rgb(20, 20, 20);
+/// The dashes over a selected element's outline, readable on any class colour.
+const SELECTION_DASH: Color32 = Color32::WHITE;
 
-/// Draws the handles of the selected box, the selected point's angle knob and the selected
-/// graphic's origin, rotation knob and scale corner.
+/// Outlines every selected element the canvas shows: selected boxes get a thick outline in
+/// their class colour with white dashes over it, selected points a ring, selected graphics a
+/// dashed frame around their picture.
+pub fn paint_selection(
+    painter: &Painter,
+    view: &View,
+    open: &OpenDocument,
+    boxes: &[ShownBox],
+    pixels: &dyn crate::pixels::PixelSource,
+) {
+    let dashes = Stroke::new(1.0, SELECTION_DASH);
+    for shown in boxes.iter().filter(|b| open.is_selected(b.id)) {
+        let outline: Vec<Pos2> = shape_outline(&shown.collision.shape)
+            .into_iter()
+            .map(|(x, y)| view.to_screen(x, y))
+            .collect();
+        let colour = class_colour(&shown.collision.class);
+        painter.add(egui::Shape::closed_line(
+            outline.clone(),
+            Stroke::new(3.0, colour),
+        ));
+        dashed_loop(painter, outline, dashes);
+    }
+    let Some(frame) = open.frame() else {
+        return;
+    };
+    for element in frame.elements.iter().filter(|e| open.is_selected(e.id)) {
+        match &element.kind {
+            ElementKind::Point(point) => {
+                let at = view.to_screen(point.position.x.to_f64(), point.position.y.to_f64());
+                painter.circle_stroke(at, 9.0, Stroke::new(2.0, POINT_COLOUR));
+                painter.circle_stroke(at, 10.5, Stroke::new(1.0, HANDLE_EDGE));
+            }
+            ElementKind::Graphic(graphic) => {
+                let Some(source) = pixels.pixels(open.document(), &graphic.source) else {
+                    continue;
+                };
+                let Some(placement) = Placement::of(graphic, source.axis) else {
+                    continue;
+                };
+                let (w, h) = (source.image.width() as f64, source.image.height() as f64);
+                let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+                    .map(|c| placement.to_sprite(c))
+                    .map(|(x, y)| view.to_screen(x, y));
+                dashed_loop(painter, corners.to_vec(), dashes);
+            }
+            ElementKind::Box(_) => {}
+        }
+    }
+}
+
+/// Draws the rubber band of a band drag in progress.
+pub fn paint_band(painter: &Painter, view: &View, tools: &ToolState) {
+    let Some(drag) = &tools.drag else {
+        return;
+    };
+    let DragKind::Band { corner, .. } = drag.kind else {
+        return;
+    };
+    let a = view.to_screen(drag.start.0, drag.start.1);
+    let b = view.to_screen(corner.0, corner.1);
+    let band = Rect::from_two_pos(a, b);
+    painter.rect_filled(
+        band,
+        0.0,
+        Color32::from_rgba_unmultiplied(120, 170, 255, 40),
+    );
+    let outline = vec![
+        band.left_top(),
+        band.right_top(),
+        band.right_bottom(),
+        band.left_bottom(),
+    ];
+    dashed_loop(painter, outline, Stroke::new(1.0, SELECTION_DASH));
+}
+
+fn dashed_loop(painter: &Painter, mut outline: Vec<Pos2>, stroke: Stroke) {
+    if let Some(first) = outline.first().copied() {
+        outline.push(first);
+        painter.extend(egui::Shape::dashed_line(&outline, stroke, 4.0, 4.0));
+    }
+}
+
+/// Draws the handles of the selected element when it is the only one: a box's resize and
+/// rotation handles, a point's angle knob, a graphic's origin, rotation knob and scale corner.
 pub fn paint_handles(
     painter: &Painter,
     view: &View,

@@ -8,8 +8,8 @@ use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::commands::UICommand;
 use crate::app::overlay::class_colour;
 use crate::app::workspace::OpenDocument;
-use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, DeleteBoxes, InheritedBoxes};
-use crate::model::{BoxClass, ElementKind};
+use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
+use crate::model::{BoxClass, ElementId, ElementKind};
 
 /// Shows the strip.
 pub fn show(
@@ -171,17 +171,21 @@ fn selection_actions(
     boxes: &[ShownBox],
     outcome: &mut CanvasOutcome,
 ) {
-    let selected_box = super::input::selected_box(open, boxes).map(|b| b.id);
+    let selected = super::selection_on_frame(open, boxes);
+    let selected_boxes: Vec<_> = selected
+        .iter()
+        .copied()
+        .filter(|id| boxes.iter().any(|b| b.id == *id))
+        .collect();
     if context.capabilities.boxes && !boxes.is_empty() {
-        // The selected box, or every box the frame shows.
-        let elements: Vec<_> = match selected_box {
-            Some(id) => vec![id],
-            None => boxes.iter().map(|b| b.id).collect(),
-        };
-        let what = if selected_box.is_some() {
-            "the selected box"
-        } else {
-            "every box of this frame"
+        // The selected boxes, or every box the frame shows.
+        let (elements, what) = match selected_boxes.len() {
+            0 => (
+                boxes.iter().map(|b| b.id).collect(),
+                "every box of this frame",
+            ),
+            1 => (selected_boxes.clone(), "the selected box"),
+            _ => (selected_boxes.clone(), "the selected boxes"),
         };
         let count = open.direction_frames().len();
         let index = context.at.index;
@@ -211,19 +215,7 @@ fn selection_actions(
             }
         }
     }
-    if let Some(id) = selected_box
-        && ui
-            .button("Delete box")
-            .on_hover_text("Delete the selected box (Delete)")
-            .clicked()
-    {
-        let command = DeleteBoxes {
-            target: context.box_target(tools.scope),
-            elements: vec![id],
-        };
-        apply(open, &command, None, outcome);
-    }
-    let selected_point = open.selected_element.and_then(|id| {
+    let selected_point = open.single_element().and_then(|id| {
         open.frame()?
             .elements
             .iter()
@@ -249,4 +241,38 @@ fn selection_actions(
             tools.hang.open_picker(name);
         }
     }
+    // Last, so the buttons before it stay where they were whatever is selected.
+    if !selected.is_empty() {
+        ui.separator();
+        let label = delete_label(open, &selected, boxes);
+        let key = UICommand::DeleteSelection.shortcut_text(ui.ctx());
+        if ui
+            .button(&label)
+            .on_hover_text(format!("{label}, in one undo step ({key})"))
+            .clicked()
+            && let Err(message) = super::delete_selection(open, boxes, context, tools.scope)
+        {
+            outcome.refused = Some(message);
+        }
+    }
+}
+
+/// "Delete box", "Delete point", "Delete graphic" for one element, "Delete 3 elements" for more.
+fn delete_label(open: &OpenDocument, selected: &[ElementId], boxes: &[ShownBox]) -> String {
+    let [only] = selected else {
+        return format!("Delete {} elements", selected.len());
+    };
+    if boxes.iter().any(|b| b.id == *only) {
+        return "Delete box".to_string();
+    }
+    let kind = open
+        .frame()
+        .and_then(|f| f.elements.iter().find(|e| e.id == *only))
+        .map(|e| &e.kind);
+    match kind {
+        Some(ElementKind::Point(_)) => "Delete point",
+        Some(ElementKind::Graphic(_)) => "Delete graphic",
+        _ => "Delete element",
+    }
+    .to_string()
 }
