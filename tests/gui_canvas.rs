@@ -16,7 +16,7 @@ use sprat::app::SpratApp;
 use sprat::app::view::View;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::{
-    AnimationSet, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
+    AnimationSet, AttachmentPoint, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
 };
 use std::path::{Path, PathBuf};
 
@@ -83,6 +83,16 @@ fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
     let doc = document(harness);
     doc.frame(sequence(harness).directions[0].frames[index])
         .unwrap()
+}
+
+/// The attachment point called `name` on `frame`, with its element id.
+fn point_named<'a>(frame: &'a Frame, name: &str) -> (ElementId, &'a AttachmentPoint) {
+    frame
+        .elements
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| Some((e.id, e.as_point()?)))
+        .unwrap_or_else(|| panic!("no point {name}"))
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
@@ -278,15 +288,7 @@ fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
     let mut harness = editor_on(&path, &[]);
     show_sequence(&mut harness, "idle");
     zoom_to(&mut harness, 4.0);
-    let head = |h: &Harness<'_, SpratApp>| {
-        frame_at(h, 0)
-            .elements
-            .iter()
-            .find(|e| e.name == "head")
-            .and_then(|e| e.as_point())
-            .unwrap()
-            .position
-    };
+    let head = |h: &Harness<'_, SpratApp>| point_named(frame_at(h, 0), "head").1.position;
     assert_eq!(head(&harness), Point::from_ints(0, -56));
 
     // At 400% one screen point is a quarter pixel: 41 points right, 6 up = 10.25, -1.5 px.
@@ -312,13 +314,7 @@ fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
     assert_eq!(format.id(), "isprite");
     let idle = loaded.document.sequence_by_name("idle").unwrap();
     let frame = loaded.document.frame(idle.directions[0].frames[0]).unwrap();
-    let point = frame
-        .elements
-        .iter()
-        .find(|e| e.name == "head")
-        .and_then(|e| e.as_point())
-        .unwrap();
-    assert_eq!(point.position, moved);
+    assert_eq!(point_named(frame, "head").1.position, moved);
 }
 
 #[test]
@@ -823,13 +819,7 @@ fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
     let knob = screen(&harness, 4.5, -56.0);
     let to = screen(&harness, 0.0, -40.0);
     drag(&mut harness, knob, to);
-    let head = frame_at(&harness, 0)
-        .elements
-        .iter()
-        .find(|e| e.name == "head")
-        .and_then(|e| e.as_point())
-        .unwrap()
-        .clone();
+    let head = point_named(frame_at(&harness, 0), "head").1.clone();
     assert_eq!(head.rotation, 90.0, "{}", gui_support::status(&harness));
     assert_eq!(
         head.position,
@@ -849,13 +839,7 @@ fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
 fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     let dir = TempDir::new("hang-demo");
     let mut harness = demo_editor(&dir);
-    let weapon = frame_at(&harness, 0)
-        .elements
-        .iter()
-        .find(|e| e.name == "weapon")
-        .and_then(|e| e.as_point())
-        .unwrap()
-        .position;
+    let weapon = point_named(frame_at(&harness, 0), "weapon").1.position;
     let at = screen(&harness, weapon.x.to_f64(), weapon.y.to_f64());
     click(&mut harness, at);
     harness.get_by_label("Hang sequence…").click();
@@ -1178,12 +1162,8 @@ fn a_band_over_a_point_and_a_box_selects_both_and_one_drag_moves_both() {
     show_sequence(&mut harness, "idle");
     zoom_to(&mut harness, 2.0);
     let head = |h: &Harness<'_, SpratApp>| {
-        frame_at(h, 0)
-            .elements
-            .iter()
-            .find(|e| e.name == "head")
-            .map(|e| (e.id, e.as_point().unwrap().position))
-            .unwrap()
+        let (id, point) = point_named(frame_at(h, 0), "head");
+        (id, point.position)
     };
     let (head_id, at) = head(&harness);
     assert_eq!(at, Point::from_ints(0, -56));

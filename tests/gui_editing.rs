@@ -253,13 +253,7 @@ fn backspace_deletes_like_delete_but_not_while_typing() {
     assert_eq!(punch_frames(&harness), 4, "Backspace deleted the frame");
 
     // In a text field Backspace edits the text, nothing else.
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .focus();
-    harness.run();
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .type_text("ab");
+    gui_support::type_into(&mut harness, "Label", "ab");
     harness.key_press(Key::Backspace);
     harness.key_press(Key::Enter);
     harness.run_steps(2);
@@ -283,13 +277,7 @@ fn ctrl_z_in_a_text_field_undoes_the_typing_not_the_document() {
     harness.run_steps(2);
     assert_eq!(punch_loop(&harness), Some(0));
 
-    harness
-        .get_by_role_and_label(Role::TextInput, "Name")
-        .focus();
-    harness.run();
-    harness
-        .get_by_role_and_label(Role::TextInput, "Name")
-        .type_text("x");
+    gui_support::type_into(&mut harness, "Name", "x");
     harness.run();
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);

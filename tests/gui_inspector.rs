@@ -186,13 +186,7 @@ fn one_field_of_each_kind_is_edited_and_undone() {
     assert_eq!(punch(&harness).name, "punch");
 
     // Frame text: the label.
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .focus();
-    harness.run();
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .type_text("wind-up");
+    gui_support::type_into(&mut harness, "Label", "wind-up");
     harness.key_press(Key::Enter);
     harness.run_steps(2);
     assert_eq!(first_frame(&harness).label, "wind-up");
@@ -252,13 +246,7 @@ fn text_typed_in_a_field_is_kept_when_another_frame_is_selected_before_enter() {
         let id = punch.directions[0].frames[index];
         document(h).frame(id).unwrap().label.clone()
     };
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .focus();
-    harness.run();
-    harness
-        .get_by_role_and_label(Role::TextInput, "Label")
-        .type_text("guard up");
+    gui_support::type_into(&mut harness, "Label", "guard up");
     harness.run_steps(2);
     assert_eq!(label_of(&harness, 0), "", "not applied while typing");
 

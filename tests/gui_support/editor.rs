@@ -74,6 +74,17 @@ pub fn status(harness: &Harness<'_, SpratApp>) -> String {
         .unwrap_or_default()
 }
 
+/// Focuses the text field labelled `label` and types `text` into it (not applied: no Enter).
+pub fn type_into(harness: &mut Harness<'_, SpratApp>, label: &str, text: &str) {
+    harness
+        .get_by_role_and_label(Role::TextInput, label)
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+}
+
 /// Ctrl+Z.
 pub fn undo(harness: &mut Harness<'_, SpratApp>) {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
