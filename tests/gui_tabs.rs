@@ -505,3 +505,43 @@ fn several_documents_left_by_a_crash_come_back_as_tabs() {
     assert_eq!(left.len(), 1, "{left:?}");
     assert_eq!(left[0].source.as_deref(), Some(b.as_path()));
 }
+
+/// A file dropped on the window, as the desktop hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn files_dropped_together_open_in_a_tab_each() {
+    let dir = TempDir::new("drop");
+    let (a, b, c) = (
+        dir.showcase("a.sprat"),
+        dir.showcase("b.sprat"),
+        dir.showcase("c.sprat"),
+    );
+    let mut harness = editor_with(&a, &[]);
+    let dropped: Vec<egui::DroppedFileHandle> = [&b, &c, &a, &b]
+        .into_iter()
+        .map(|p| std::sync::Arc::new(Dropped(p.clone())) as egui::DroppedFileHandle)
+        .collect();
+    harness.input_mut().dropped_files = dropped;
+    harness.step();
+    for _ in 0..1000 {
+        harness.step();
+        if !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat", "c.sprat"]);
+}

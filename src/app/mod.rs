@@ -104,6 +104,8 @@ pub struct SpratApp {
     pub tabs: tabs::Tabs,
     /// A file being read on a worker thread.
     pub pending: Option<PendingLoad>,
+    /// Files asked for while another was being read (several dropped at once): read in turn.
+    waiting: std::collections::VecDeque<PathBuf>,
     /// File dialogs (native, or scripted in tests).
     pub dialogs: Box<dyn Dialogs>,
     /// The last message for the status bar.
@@ -164,6 +166,7 @@ impl SpratApp {
             open: None,
             tabs: tabs::Tabs::default(),
             pending: None,
+            waiting: std::collections::VecDeque::new(),
             dialogs,
             status: None,
             tree: tree::TreeState::default(),
@@ -242,8 +245,15 @@ impl SpratApp {
         );
     }
 
-    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    /// Starts reading a file on a worker thread; it opens in a new tab when it arrives. While
+    /// another file is being read it waits its turn.
     fn start_loading(&mut self, ctx: &egui::Context, path: PathBuf) {
+        if let Some(pending) = &self.pending {
+            if pending.path != path && !self.waiting.contains(&path) {
+                self.waiting.push_back(path);
+            }
+            return;
+        }
         let ctx = ctx.clone();
         self.say(Severity::Info, format!("Reading {}…", path.display()));
         self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
@@ -541,24 +551,27 @@ impl SpratApp {
         toggle
     }
 
-    fn poll_pending(&mut self) {
+    fn poll_pending(&mut self, ctx: &egui::Context) {
         if let Some(pending) = &self.pending
             && let Some(result) = pending.poll()
         {
             self.pending = None;
             self.adopt(result);
+            if let Some(next) = self.waiting.pop_front() {
+                self.open_path(ctx, next);
+            }
         }
     }
 
     fn handle_dropped_files(&mut self, ctx: &egui::Context) {
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
-        if let Some(path) = dropped
-            .iter()
-            .map(|f| f.path().to_path_buf())
-            .find(|p| !p.as_os_str().is_empty())
-        {
-            self.open_path(ctx, path);
+        // Each of the others opens in a tab of its own.
+        for file in &dropped {
+            let path = file.path().to_path_buf();
+            if !path.as_os_str().is_empty() {
+                self.open_path(ctx, path);
+            }
         }
     }
 
@@ -895,7 +908,7 @@ impl eframe::App for SpratApp {
             ctx.data_mut(|d| d.remove_by_type::<String>());
             ctx.memory_mut(|m| m.stop_text_input());
         }
-        self.poll_pending();
+        self.poll_pending(&ctx);
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 

@@ -8,7 +8,7 @@
 //! its points, an unanswered change on disk). Showing another tab first applies text still
 //! being typed in the inspector to the document it was typed for, then swaps the two.
 //!
-//! Every document keeps autosaving while it waits (see [`SpratApp::tick_sessions`] in
+//! Every document keeps autosaving while it waits (see `SpratApp::tick_sessions` in
 //! `mod.rs`), and closing a tab with unsaved changes asks first.
 
 use super::timeline_edit::TimelineState;
