@@ -943,7 +943,7 @@ impl eframe::App for SpratApp {
                 .inner;
             tab_action = tab_action.or(clicked);
         }
-        self.offer_documents_to_hang();
+        self.offer_documents_to_hang(&tab_entries);
 
         let zoom = self.settings.view.zoom;
         let status = egui::Panel::bottom("status bar")

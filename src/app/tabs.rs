@@ -424,9 +424,9 @@ impl SpratApp {
         self.forget_typing = true;
     }
 
-    /// Hands the hang-sequence picker the documents of the other tabs.
-    pub(super) fn offer_documents_to_hang(&mut self) {
-        let names: Vec<TabEntry> = entries(&self.tabs, self.open.as_ref());
+    /// Hands the hang-sequence picker the documents of the other tabs; `names` are this
+    /// frame's [`entries`].
+    pub(super) fn offer_documents_to_hang(&mut self, names: &[TabEntry]) {
         let others = self.tabs.parked.iter().map(|p| {
             let name = names
                 .iter()
