@@ -130,7 +130,7 @@ fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
 }
 
 #[test]
-fn opening_another_file_with_unsaved_changes_asks_first() {
+fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed_one_asks() {
     let path = showcase_file("ask");
     let other = showcase_file("ask-other");
     let mut harness = editor_with_answers(&path, std::slice::from_ref(&other));
@@ -138,7 +138,26 @@ fn opening_another_file_with_unsaved_changes_asks_first() {
     harness.run_steps(2);
     assert!(title(&harness).contains(" *"));
 
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    // Opening asks nothing: the other file comes in a tab of its own, the edit waits in its.
+    gui_support::open_next(&mut harness);
+    assert!(harness.state().confirm_discard.is_none());
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(other.as_path())
+    );
+    let parked = harness.state().tabs.parked();
+    assert_eq!(parked.len(), 1);
+    assert_eq!(parked[0].open.path(), Some(path.as_path()));
+    assert!(parked[0].open.session.is_dirty());
+
+    // Closing the changed tab asks; Cancel keeps it with its edit.
+    harness.key_press_modifiers(Modifiers::CTRL | Modifiers::SHIFT, Key::Tab);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().path(),
+        Some(path.as_path())
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
     harness.run_steps(2);
     harness.get_by_label_contains("has changes that are not saved");
     harness.get_by_label("Cancel").click();

@@ -17,7 +17,7 @@ use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::dialogs::ScriptedDialogs;
 use sprat::app::settings::Settings;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn editor(
     setup: impl FnOnce(&mut SpratApp, &egui::Context) + 'static,
@@ -41,10 +41,6 @@ fn editor(
     harness
 }
 
-fn open_file(path: PathBuf) -> impl FnOnce(&mut SpratApp, &egui::Context) {
-    move |app, ctx| app.open_path(ctx, path)
-}
-
 /// Renders the editor, checks some colour is on screen, and writes the picture when asked.
 fn picture(harness: &mut Harness<'_, SpratApp>, name: &str, must_show: [u8; 3]) {
     let image = harness.render().expect("the editor renders on the CPU");
@@ -64,7 +60,11 @@ fn picture(harness: &mut Harness<'_, SpratApp>, name: &str, must_show: [u8; 3]) 
 #[test]
 fn kfm_with_its_collision_boxes() {
     let path = common::corpus().join("mugen/kfm/kfm.def");
-    let mut harness = editor(open_file(path));
+    // The demo waits in a second tab, so the picture shows the tab bar.
+    let mut harness = editor(move |app, ctx| {
+        app.open_demo();
+        app.open_path(ctx, path);
+    });
     assert_eq!(
         harness.state().open.as_ref().unwrap().format_id(),
         "mugen-def"

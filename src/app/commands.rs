@@ -18,6 +18,12 @@ pub enum UICommand {
     Save,
     /// Save to another file or format, after showing what that format cannot hold.
     SaveAs,
+    /// Close the tab on show (asking first if it has unsaved changes).
+    CloseTab,
+    /// Show the next tab (wrapping around).
+    NextTab,
+    /// Show the previous tab (wrapping around).
+    PreviousTab,
     /// Quit the editor.
     Quit,
     /// Undo the last edit.
@@ -120,12 +126,15 @@ pub enum UICommand {
 
 impl UICommand {
     /// Every command, in menu order.
-    pub const ALL: [UICommand; 54] = [
+    pub const ALL: [UICommand; 57] = [
         UICommand::Open,
         UICommand::OpenPath,
         UICommand::OpenDemo,
         UICommand::Save,
         UICommand::SaveAs,
+        UICommand::CloseTab,
+        UICommand::NextTab,
+        UICommand::PreviousTab,
         UICommand::Quit,
         UICommand::Undo,
         UICommand::Redo,
@@ -185,6 +194,9 @@ impl UICommand {
             UICommand::OpenDemo => "Open the demo",
             UICommand::Save => "Save",
             UICommand::SaveAs => "Save As…",
+            UICommand::CloseTab => "Close tab",
+            UICommand::NextTab => "Next tab",
+            UICommand::PreviousTab => "Previous tab",
             UICommand::Quit => "Quit",
             UICommand::Undo => "Undo",
             UICommand::Redo => "Redo",
@@ -243,6 +255,8 @@ impl UICommand {
         let cmd = Modifiers::COMMAND;
         let alt = Modifiers::ALT;
         let shift = Modifiers::SHIFT;
+        // Ctrl even on a Mac, where Cmd+Tab switches applications.
+        let ctrl = Modifiers::CTRL;
         let key = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
         match self {
             UICommand::Open => key(cmd, Key::O),
@@ -250,6 +264,9 @@ impl UICommand {
             UICommand::OpenDemo => None,
             UICommand::Save => key(cmd, Key::S),
             UICommand::SaveAs => key(cmd | shift, Key::S),
+            UICommand::CloseTab => key(cmd, Key::W),
+            UICommand::NextTab => key(ctrl, Key::Tab),
+            UICommand::PreviousTab => key(ctrl | shift, Key::Tab),
             UICommand::Quit => key(cmd, Key::Q),
             UICommand::Undo => key(cmd, Key::Z),
             UICommand::Redo => key(cmd | shift, Key::Z),
@@ -414,7 +431,7 @@ mod tests {
                 .flatten()
             {
                 let key = (
-                    s.modifiers.command,
+                    s.modifiers.command || s.modifiers.ctrl,
                     s.modifiers.alt,
                     s.modifiers.shift,
                     s.logical_key,

@@ -1,8 +1,9 @@
 //! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
-//! depend on the document: recent files, box classes, backgrounds.
+//! depend on the document: recent files, open tabs, box classes, backgrounds.
 
 use super::commands::UICommand;
 use super::settings::{Background, Settings};
+use super::tabs::{TabEntry, TabId};
 use super::workspace::OpenDocument;
 use crate::model::BoxClass;
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ pub struct MenuActions {
     pub commands: Vec<UICommand>,
     /// A recent file chosen.
     pub open_recent: Option<PathBuf>,
+    /// A tab chosen in the Window menu.
+    pub show_tab: Option<TabId>,
 }
 
 fn item(ui: &mut egui::Ui, command: UICommand, actions: &mut MenuActions) {
@@ -55,6 +58,7 @@ pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
     open: Option<&OpenDocument>,
+    tabs: &[TabEntry],
     playing: bool,
 ) -> MenuActions {
     let mut actions = MenuActions::default();
@@ -76,6 +80,10 @@ pub fn show(
             ui.separator();
             item(ui, UICommand::Save, &mut actions);
             item(ui, UICommand::SaveAs, &mut actions);
+            ui.separator();
+            item(ui, UICommand::CloseTab, &mut actions);
+            item(ui, UICommand::NextTab, &mut actions);
+            item(ui, UICommand::PreviousTab, &mut actions);
             ui.separator();
             item(ui, UICommand::Quit, &mut actions);
         });
@@ -252,6 +260,20 @@ pub fn show(
                 UICommand::FocusFilter,
             ] {
                 item(ui, command, &mut actions);
+            }
+        });
+        ui.menu_button("Window", |ui| {
+            item(ui, UICommand::NextTab, &mut actions);
+            item(ui, UICommand::PreviousTab, &mut actions);
+            ui.separator();
+            if tabs.is_empty() {
+                ui.weak("No file open");
+            }
+            for entry in tabs {
+                let button = egui::Button::selectable(entry.active, entry.title());
+                if ui.add(button).on_hover_text(&entry.location).clicked() {
+                    actions.show_tab = Some(entry.tab);
+                }
             }
         });
         ui.menu_button("Help", |ui| {

@@ -1,9 +1,10 @@
 //! The desktop editor: a thin eframe shell over the library, one file per panel.
 //!
 //! Reading order: [`SpratApp`] (this file: the frame loop and the command dispatcher), then
-//! [`commands`] (every command and its shortcut), [`workspace`] (the open document), and the
-//! panels: [`menus`], [`tree`], [`canvas`] with [`overlay`] and [`view`], [`timeline`],
-//! [`transport`], [`inspector`], [`diagnostics`], [`status_bar`].
+//! [`commands`] (every command and its shortcut), [`workspace`] (the open document), [`tabs`]
+//! (several documents open at once; [`SpratApp::open`] is the one on show), and the panels:
+//! [`menus`], [`tree`], [`canvas`] with [`overlay`] and [`view`], [`timeline`], [`transport`],
+//! [`inspector`], [`diagnostics`], [`status_bar`].
 
 pub mod canvas;
 pub mod clipboard;
@@ -24,6 +25,7 @@ pub mod settings;
 pub mod sheet;
 pub mod sheet_draw;
 pub mod status_bar;
+pub mod tabs;
 pub mod timeline;
 pub mod timeline_edit;
 pub mod tools;
@@ -86,8 +88,8 @@ pub enum CentreTab {
 /// What to do once the user has answered about unsaved changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AfterConfirm {
-    /// Open this file.
-    Open(PathBuf),
+    /// Close this tab (the one on show).
+    Close(tabs::TabId),
     /// Close the editor.
     Quit,
 }
@@ -96,10 +98,14 @@ pub enum AfterConfirm {
 pub struct SpratApp {
     /// What persists between runs.
     pub settings: Settings,
-    /// The open document, if any.
+    /// The document on show (the active tab), if any; every panel edits this one.
     pub open: Option<OpenDocument>,
+    /// The tabs: their order, and the documents of the tabs not on show.
+    pub tabs: tabs::Tabs,
     /// A file being read on a worker thread.
     pub pending: Option<PendingLoad>,
+    /// Files asked for while another was being read (several dropped at once): read in turn.
+    waiting: std::collections::VecDeque<PathBuf>,
     /// File dialogs (native, or scripted in tests).
     pub dialogs: Box<dyn Dialogs>,
     /// The last message for the status bar.
@@ -140,6 +146,10 @@ pub struct SpratApp {
     inspector_gesture: Option<crate::edit::Gesture>,
     /// Text typed in an inspector field and not applied yet, applied if the field goes away.
     inspector_draft: Option<inspector_widgets::Draft>,
+    /// Another document came on show: drop keyboard focus and the text fields' typed text at
+    /// the start of the next frame, so nothing typed for one document lands in another (the
+    /// fields of two documents can share ids).
+    forget_typing: bool,
     /// The centre tab.
     pub centre: CentreTab,
     /// Playback was running at the previous frame (the first playing frame adds no time).
@@ -154,7 +164,9 @@ impl SpratApp {
         SpratApp {
             settings,
             open: None,
+            tabs: tabs::Tabs::default(),
             pending: None,
+            waiting: std::collections::VecDeque::new(),
             dialogs,
             status: None,
             tree: tree::TreeState::default(),
@@ -169,6 +181,7 @@ impl SpratApp {
             show_shortcuts: false,
             inspector_gesture: None,
             inspector_draft: None,
+            forget_typing: false,
             recovery_dir: None,
             recoverable: Vec::new(),
             changed_on_disk: false,
@@ -190,9 +203,14 @@ impl SpratApp {
         });
     }
 
-    /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread: it is small.
+    /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
+    /// it is open already: it is small.
     pub fn open_demo(&mut self) {
         let path = demo::demo_path();
+        if let Some(tab) = self.tab_of_file(&path) {
+            self.show_already_open(tab, &path);
+            return;
+        }
         match loader::load_now(&path) {
             Ok(file) => self.adopt(Ok(file)),
             Err(diagnostics) => {
@@ -211,17 +229,31 @@ impl SpratApp {
         }
     }
 
-    /// Opens a file, first asking what to do with unsaved changes to the current one.
+    /// Opens a file in a new tab; a file already open just shows its tab.
     pub fn open_path(&mut self, ctx: &egui::Context, path: PathBuf) {
-        if self.open.as_ref().is_some_and(|o| o.session.is_dirty()) {
-            self.confirm_discard = Some(AfterConfirm::Open(path));
-        } else {
-            self.start_loading(ctx, path);
+        match self.tab_of_file(&path) {
+            Some(tab) => self.show_already_open(tab, &path),
+            None => self.start_loading(ctx, path),
         }
     }
 
-    /// Starts reading a file on a worker thread; the document is replaced when it arrives.
+    fn show_already_open(&mut self, tab: tabs::TabId, path: &Path) {
+        self.show_tab(tab);
+        self.say(
+            Severity::Info,
+            format!("{} is already open.", path.display()),
+        );
+    }
+
+    /// Starts reading a file on a worker thread; it opens in a new tab when it arrives. While
+    /// another file is being read it waits its turn.
     fn start_loading(&mut self, ctx: &egui::Context, path: PathBuf) {
+        if let Some(pending) = &self.pending {
+            if pending.path != path && !self.waiting.contains(&path) {
+                self.waiting.push_back(path);
+            }
+            return;
+        }
         let ctx = ctx.clone();
         self.say(Severity::Info, format!("Reading {}…", path.display()));
         self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
@@ -237,6 +269,11 @@ impl SpratApp {
             Ok(file) => {
                 if file.path != demo::demo_path() {
                     self.settings.remember_recent(&file.path);
+                }
+                // Read meanwhile through another way in (the demo, a second drop): one tab.
+                if let Some(tab) = self.tab_of_file(&file.path) {
+                    self.show_already_open(tab, &file.path);
+                    return;
                 }
                 let errors = file
                     .loaded
@@ -275,7 +312,7 @@ impl SpratApp {
         }
     }
 
-    /// Shows a document already in memory (tests, benchmarks, the demo).
+    /// Shows a document already in memory in a new tab (tests, benchmarks, the demo).
     pub fn show_document(&mut self, open: OpenDocument) {
         self.install(open);
     }
@@ -287,25 +324,16 @@ impl SpratApp {
         }
     }
 
+    /// Shows a document in a new tab, autosaving it. A recovered document keeps writing to
+    /// its own recovery folder, so that folder goes once the document is saved or closed.
     fn install(&mut self, mut open: OpenDocument) {
-        if let Some(old) = self.open.take() {
-            old.session.close();
-        }
-        if let Some(dir) = &self.recovery_dir {
+        if let Some(dir) = &self.recovery_dir
+            && open.session.recovery_folder().is_none()
+        {
             open.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
-        self.changed_on_disk = false;
-        self.open = Some(open);
-        self.textures.clear();
-        self.sheet.reset();
-        self.tree.reset();
-        self.timeline.reset();
-        self.canvas.fit_requested = true;
-        // A draft belongs to the document it was typed for.
-        self.inspector_draft = None;
-        self.canvas.tools.document_replaced();
-        self.was_playing = false;
+        self.add_tab(open);
     }
 
     /// Saves the document in its own format, to its own file; a failure leaves the file and
@@ -403,6 +431,13 @@ impl SpratApp {
                 }
             }
             UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            UICommand::CloseTab => {
+                if let Some(tab) = self.tabs.active() {
+                    self.request_close_tab(tab);
+                }
+            }
+            UICommand::NextTab => self.step_tab(1),
+            UICommand::PreviousTab => self.step_tab(-1),
             UICommand::ToggleTree => layout.tree = !layout.tree,
             UICommand::ToggleInspector => layout.inspector = !layout.inspector,
             UICommand::ToggleTimeline => layout.timeline = !layout.timeline,
@@ -516,24 +551,27 @@ impl SpratApp {
         toggle
     }
 
-    fn poll_pending(&mut self) {
+    fn poll_pending(&mut self, ctx: &egui::Context) {
         if let Some(pending) = &self.pending
             && let Some(result) = pending.poll()
         {
             self.pending = None;
             self.adopt(result);
+            if let Some(next) = self.waiting.pop_front() {
+                self.open_path(ctx, next);
+            }
         }
     }
 
     fn handle_dropped_files(&mut self, ctx: &egui::Context) {
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
-        if let Some(path) = dropped
-            .iter()
-            .map(|f| f.path().to_path_buf())
-            .find(|p| !p.as_os_str().is_empty())
-        {
-            self.open_path(ctx, path);
+        // Each of the others opens in a tab of its own.
+        for file in &dropped {
+            let path = file.path().to_path_buf();
+            if !path.as_os_str().is_empty() {
+                self.open_path(ctx, path);
+            }
         }
     }
 
@@ -602,26 +640,39 @@ impl SpratApp {
         }
     }
 
+    /// Asks what to do with unsaved changes before a tab closes or the editor quits: Save
+    /// (every unsaved document, when quitting), Discard changes, or Cancel.
     fn confirm_discard_window(&mut self, ctx: &egui::Context) {
         let Some(after) = self.confirm_discard.clone() else {
             return;
         };
-        let name = self
-            .open
-            .as_ref()
-            .map(|o| o.display_name())
-            .unwrap_or_default();
-        let question = match &after {
-            AfterConfirm::Open(path) => format!("Save them before opening {}?", path.display()),
-            AfterConfirm::Quit => "Save them before quitting?".to_string(),
+        let (names, question) = match &after {
+            AfterConfirm::Close(tab) => {
+                if self.tabs.active() != Some(*tab) {
+                    // The tab was closed or left meanwhile: nothing to ask any more.
+                    self.confirm_discard = None;
+                    return;
+                }
+                let name = self
+                    .open
+                    .as_ref()
+                    .map(|o| o.display_name())
+                    .unwrap_or_default();
+                (vec![name], "Save them before closing it?")
+            }
+            AfterConfirm::Quit => (self.unsaved_names(), "Save them before quitting?"),
         };
+        let has = if names.len() > 1 { "have" } else { "has" };
         let mut choice = None;
         egui::Window::new("Unsaved changes")
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ctx, |ui| {
-                ui.label(format!("{name} has changes that are not saved. {question}"));
+                ui.label(format!(
+                    "{} {has} changes that are not saved. {question}",
+                    list_names(&names)
+                ));
                 ui.horizontal(|ui| {
                     for (label, answer) in [("Save", 0), ("Discard changes", 1), ("Cancel", 2)] {
                         if ui.button(label).clicked() {
@@ -631,11 +682,14 @@ impl SpratApp {
                 });
             });
         let proceed = match choice {
-            // Go on only if the save worked: a failed save keeps the edits on screen.
-            Some(0) => {
-                self.save();
-                self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
-            }
+            // Go on only if the saves worked: a failed save keeps the edits on screen.
+            Some(0) => match after {
+                AfterConfirm::Close(_) => {
+                    self.save();
+                    self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+                }
+                AfterConfirm::Quit => self.save_all(),
+            },
             Some(1) => true,
             Some(_) => {
                 self.confirm_discard = None;
@@ -646,7 +700,7 @@ impl SpratApp {
         if proceed {
             self.confirm_discard = None;
             match after {
-                AfterConfirm::Open(path) => self.start_loading(ctx, path),
+                AfterConfirm::Close(tab) => self.close_tab_now(tab),
                 AfterConfirm::Quit => {
                     self.quit_confirmed = true;
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -655,32 +709,48 @@ impl SpratApp {
         }
     }
 
-    /// Holds a window close while there are unsaved changes, and asks.
+    /// Holds a window close while any tab has unsaved changes, and asks.
     fn guard_close(&mut self, ctx: &egui::Context) {
         let closing = ctx.input(|i| i.viewport().close_requested());
-        let dirty = self.open.as_ref().is_some_and(|o| o.session.is_dirty());
-        if closing && dirty && !self.quit_confirmed {
+        if closing && self.any_unsaved() && !self.quit_confirmed {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_discard = Some(AfterConfirm::Quit);
         }
     }
 
-    /// Autosaves while there are unsaved changes and reloads pixels whose files changed.
-    fn tick_session(&mut self, ctx: &egui::Context) {
-        let Some(open) = self.open.as_mut() else {
-            return;
-        };
-        let report = open.session.tick(Instant::now());
-        for change in &report.changes {
-            match change {
-                crate::session::FileChange::Source { path, .. } => {
-                    self.pixels.invalidate(path);
-                    open.revision += 1;
+    /// Autosaves every document with unsaved changes, the ones waiting in tabs too, and
+    /// reloads pixels whose files changed. A document file changed on disk is asked about when
+    /// its tab is on show.
+    fn tick_sessions(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        let mut errors = Vec::new();
+        if let Some(open) = self.open.as_mut() {
+            let report = open.session.tick(now);
+            for change in &report.changes {
+                match change {
+                    crate::session::FileChange::Source { path, .. } => {
+                        self.pixels.invalidate(path);
+                        open.revision += 1;
+                    }
+                    crate::session::FileChange::Document { .. } => self.changed_on_disk = true,
                 }
-                crate::session::FileChange::Document { .. } => self.changed_on_disk = true,
             }
+            errors.extend(report.autosave_error);
         }
-        if let Some(error) = report.autosave_error {
+        for parked in self.tabs.parked_mut() {
+            let report = parked.open.session.tick(now);
+            for change in &report.changes {
+                match change {
+                    crate::session::FileChange::Source { path, .. } => {
+                        self.pixels.invalidate(path);
+                        parked.open.revision += 1;
+                    }
+                    crate::session::FileChange::Document { .. } => parked.mark_changed_on_disk(),
+                }
+            }
+            errors.extend(report.autosave_error);
+        }
+        if let Some(error) = errors.pop() {
             self.say(Severity::Warning, error);
         }
         // Wake up for the next autosave and file check even when nothing else moves.
@@ -747,8 +817,13 @@ impl SpratApp {
             return;
         }
         let mut answer = None;
+        let name = self
+            .open
+            .as_ref()
+            .map(|o| o.display_name())
+            .unwrap_or_default();
         egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
-            ui.label("The open file was changed by another program. Reload it (your unsaved changes are lost) or keep your version?");
+            ui.label(format!("{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"));
             ui.horizontal(|ui| {
                 if ui.button("Reload").clicked() {
                     answer = Some(true);
@@ -829,7 +904,11 @@ impl SpratApp {
 impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.poll_pending();
+        if std::mem::take(&mut self.forget_typing) {
+            ctx.data_mut(|d| d.remove_by_type::<String>());
+            ctx.memory_mut(|m| m.stop_text_input());
+        }
+        self.poll_pending(&ctx);
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
@@ -839,15 +918,32 @@ impl eframe::App for SpratApp {
         }
 
         let playing = self.open.as_ref().is_some_and(|o| o.player.is_playing());
+        let tab_entries = tabs::entries(&self.tabs, self.open.as_ref());
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
-                menus::show(ui, &mut self.settings, self.open.as_ref(), playing)
+                menus::show(
+                    ui,
+                    &mut self.settings,
+                    self.open.as_ref(),
+                    &tab_entries,
+                    playing,
+                )
             })
             .inner;
         commands.extend(menu.commands);
         if let Some(path) = menu.open_recent {
             self.open_path(&ctx, path);
         }
+        // Tabs change after every panel has painted, so the inspector has said what is being
+        // typed for the document on show before it leaves.
+        let mut tab_action = menu.show_tab.map(tabs::TabAction::Show);
+        if !tab_entries.is_empty() {
+            let clicked = egui::Panel::top("tabs")
+                .show(ui, |ui| tabs::tab_bar(ui, &tab_entries))
+                .inner;
+            tab_action = tab_action.or(clicked);
+        }
+        self.offer_documents_to_hang(&tab_entries);
 
         let zoom = self.settings.view.zoom;
         let status = egui::Panel::bottom("status bar")
@@ -971,6 +1067,11 @@ impl eframe::App for SpratApp {
         for command in commands {
             self.execute(&ctx, command);
         }
+        match tab_action {
+            Some(tabs::TabAction::Show(tab)) => self.show_tab(tab),
+            Some(tabs::TabAction::Close(tab)) => self.request_close_tab(tab),
+            None => {}
+        }
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
@@ -984,7 +1085,7 @@ impl eframe::App for SpratApp {
             self.say(severity, text);
         }
         self.confirm_discard_window(&ctx);
-        self.tick_session(&ctx);
+        self.tick_sessions(&ctx);
         self.recovery_window(&ctx);
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
@@ -994,5 +1095,14 @@ impl eframe::App for SpratApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+}
+
+/// "a.air", "a.air and b.def", "a.air, b.def and c.sff".
+fn list_names(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

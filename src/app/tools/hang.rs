@@ -1,15 +1,18 @@
 //! Hanging a sequence on an attachment point: the preview draws another sequence (of this
-//! document, or of another file read read-only) at every frame's point of that name, turned,
+//! document, of another open tab, or of another file read read-only) at every frame's point of
+//! that name, turned,
 //! scaled, mirrored and faded as the point says, with its own playback kept in step with the
 //! main player (it plays while the main player plays, at the same speed; while paused it shows
 //! the moment the main player is at).
 //!
 //! Nothing here changes a document: hung sequences are a preview aid, like Fighter Factory's
-//! "helpers" or a weapon held in a hand.
+//! "helpers" or a weapon held in a hand. Each tab keeps its own hung sequences (the app parks
+//! [`Hanging::hung`] with the document); the files read for hanging are shared by all tabs.
 
 use super::CanvasOutcome;
 use crate::app::dialogs::{DialogOutcome, Dialogs};
 use crate::app::loader;
+use crate::app::tabs::TabId;
 use crate::app::view::View;
 use crate::assets::ImageStore;
 use crate::formats::registry;
@@ -29,8 +32,23 @@ use std::time::Duration;
 pub enum Source {
     /// The open document.
     ThisFile,
+    /// The document of another open tab (see [`Hanging::offer_open_documents`]).
+    Open(TabId),
     /// One of [`Hanging::files`].
     File(usize),
+}
+
+/// The document of another open tab, offered for hanging. A copy: only the tab on show is
+/// edited, and the copy is taken again when the tab's document changes.
+pub struct OtherDocument {
+    /// Its tab.
+    pub tab: TabId,
+    /// Its tab's name.
+    pub name: String,
+    /// The tab document's revision the copy was taken at.
+    revision: u64,
+    /// The copy.
+    pub document: AnimationSet,
 }
 
 /// A file read only to hang its sequences.
@@ -72,6 +90,8 @@ pub struct Hanging {
     pub hung: Vec<Hung>,
     /// Files read to hang their sequences.
     pub files: Vec<HungFile>,
+    /// The documents of the other open tabs that the picker lists or something hangs from.
+    pub others: Vec<OtherDocument>,
     /// The picker, when open.
     pub picker: Option<Picker>,
     textures: HashMap<TextureKey, Option<(TextureHandle, SpriteRect)>>,
@@ -93,6 +113,11 @@ impl Hanging {
     fn document<'a>(&'a self, source: Source, this: &'a AnimationSet) -> Option<&'a AnimationSet> {
         match source {
             Source::ThisFile => Some(this),
+            Source::Open(tab) => self
+                .others
+                .iter()
+                .find(|o| o.tab == tab)
+                .map(|o| &o.document),
             Source::File(i) => self.files.get(i).map(|f| &f.document),
         }
     }
@@ -118,6 +143,48 @@ impl Hanging {
         self.hung.retain(|h| h.source != Source::ThisFile);
         self.textures.clear();
         self.picker = None;
+    }
+
+    /// Takes in the documents of the other open tabs: `(tab, name, revision, document)` for
+    /// each. Copies are kept of those the picker can list (while it is open) and those a
+    /// sequence hangs from, taken again when their revision moves; a closed tab's copy goes,
+    /// and with it what hung from it.
+    pub fn offer_open_documents<'a>(
+        &mut self,
+        others: impl Iterator<Item = (TabId, String, u64, &'a AnimationSet)>,
+    ) {
+        let listing = self.picker.is_some();
+        let mut kept = Vec::new();
+        for (tab, name, revision, document) in others {
+            let used = self.hung.iter().any(|h| h.source == Source::Open(tab));
+            if !listing && !used {
+                continue;
+            }
+            match self.others.iter().position(|o| o.tab == tab) {
+                Some(i) if self.others[i].revision == revision => {
+                    let mut other = self.others.swap_remove(i);
+                    other.name = name;
+                    kept.push(other);
+                }
+                _ => {
+                    self.textures
+                        .retain(|(source, _, _), _| *source != Source::Open(tab));
+                    kept.push(OtherDocument {
+                        tab,
+                        name,
+                        revision,
+                        document: document.clone(),
+                    });
+                }
+            }
+        }
+        self.others = kept;
+        if let Some(picker) = &mut self.picker
+            && let Source::Open(tab) = picker.source
+            && !self.others.iter().any(|o| o.tab == tab)
+        {
+            picker.source = Source::ThisFile;
+        }
     }
 
     /// Takes down what hangs on the points named `point`.
@@ -271,7 +338,8 @@ impl Hanging {
         }
     }
 
-    /// The picker window: a sequence of this document or of a file read for the purpose.
+    /// The picker window: a sequence of this document, of another open tab, or of a file read
+    /// for the purpose.
     pub fn picker_window(
         &mut self,
         ctx: &egui::Context,
@@ -292,8 +360,13 @@ impl Hanging {
             .default_width(260.0)
             .show(ctx, |ui| {
                 ui.label(format!("On the points named \"{}\"", picker.point));
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     ui.selectable_value(&mut source, Source::ThisFile, "This file");
+                    for other in &self.others {
+                        let label = format!("{} (open tab)", other.name);
+                        ui.selectable_value(&mut source, Source::Open(other.tab), label)
+                            .on_hover_text("A document open in another tab");
+                    }
                     for (i, file) in self.files.iter().enumerate() {
                         let name = file
                             .path

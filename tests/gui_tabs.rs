@@ -1,0 +1,547 @@
+//! Several documents open at once, through the real editor: opening adds a tab (a file already
+//! open just shows its tab), tabs switch by click and Ctrl+Tab, each document keeps its own undo
+//! history, player and inspector text, closing or quitting with unsaved changes asks, frames
+//! copy from one tab to another, sequences of another tab hang on points, and several
+//! documents come back after a crash.
+#![cfg(feature = "gui")]
+
+mod gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use gui_support::{click_row, open_next, showcase_as, status, undo};
+use sprat::app::SpratApp;
+use sprat::app::dialogs::ScriptedDialogs;
+use sprat::app::settings::Settings;
+use sprat::app::tabs::{self, TabEntry};
+use sprat::app::workspace::OpenDocument;
+use sprat::formats::sprat::SpratFormat;
+use sprat::formats::{ReadContext, registry};
+use sprat::model::FrameDuration;
+use std::path::{Path, PathBuf};
+
+/// A fresh folder for one test, removed at the end.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("sprat-gui-tabs-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The showcase set as a Sprat project named `name` in this folder.
+    fn showcase(&self, name: &str) -> PathBuf {
+        showcase_as(&self.0, &SpratFormat, name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The editor with `first` opened, then each of `more` opened through File > Open in turn.
+fn editor_with(first: &Path, more: &[PathBuf]) -> Harness<'static, SpratApp> {
+    let mut harness = gui_support::editor_opening(first, more, egui::vec2(1280.0, 800.0));
+    for _ in more {
+        open_next(&mut harness);
+    }
+    harness
+}
+
+fn entries(harness: &Harness<'_, SpratApp>) -> Vec<TabEntry> {
+    let app = harness.state();
+    tabs::entries(&app.tabs, app.open.as_ref())
+}
+
+/// The tabs' titles in tab-bar order.
+fn titles(harness: &Harness<'_, SpratApp>) -> Vec<String> {
+    entries(harness).iter().map(TabEntry::title).collect()
+}
+
+/// The title of the tab on show.
+fn active_title(harness: &Harness<'_, SpratApp>) -> String {
+    entries(harness)
+        .iter()
+        .find(|e| e.active)
+        .map(TabEntry::title)
+        .unwrap_or_default()
+}
+
+/// The document read from `path`, on show or waiting in its tab.
+fn document_of<'a>(harness: &'a Harness<'_, SpratApp>, path: &Path) -> &'a OpenDocument {
+    let app = harness.state();
+    app.open
+        .iter()
+        .chain(app.tabs.parked().iter().map(|p| &p.open))
+        .find(|o| o.path() == Some(path))
+        .unwrap_or_else(|| panic!("{} is not open", path.display()))
+}
+
+fn punch_loop(harness: &Harness<'_, SpratApp>, path: &Path) -> Option<usize> {
+    document_of(harness, path)
+        .document()
+        .sequence_by_name("punch")
+        .unwrap()
+        .loop_point
+}
+
+fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run_steps(2);
+}
+
+fn request_quit(harness: &mut Harness<'_, SpratApp>) {
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+}
+
+#[test]
+fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
+    let dir = TempDir::new("two");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+    assert_eq!(active_title(&harness), "b.sprat", "the new tab shows");
+    assert_eq!(harness.state().confirm_discard, None, "no question on open");
+
+    // B: the punch loops back to its first frame.
+    click_row(&mut harness, "punch");
+    click(&mut harness, "back to frame");
+    assert_eq!(punch_loop(&harness, &b), Some(0));
+
+    // A, by a click on its tab: untouched, and showing what it showed (the default idle).
+    click(&mut harness, "a.sprat");
+    assert_eq!(active_title(&harness), "a.sprat");
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat *"]);
+    assert_eq!(punch_loop(&harness, &a), None);
+    let open = harness.state().open.as_ref().unwrap();
+    assert_eq!(open.sequence().unwrap().name, "idle");
+    click_row(&mut harness, "guard");
+    click(&mut harness, "back to frame");
+    let guard_loop = |h: &Harness<'_, SpratApp>, path: &Path| {
+        document_of(h, path)
+            .document()
+            .sequence_by_name("guard")
+            .unwrap()
+            .loop_point
+    };
+    assert_eq!(guard_loop(&harness, &a), Some(0));
+
+    // Back to B: its punch is still selected, and undo there undoes B's edit, not A's.
+    click(&mut harness, "b.sprat *");
+    let open = harness.state().open.as_ref().unwrap();
+    assert_eq!(open.path(), Some(b.as_path()));
+    assert_eq!(open.sequence().unwrap().name, "punch");
+    undo(&mut harness);
+    assert_eq!(punch_loop(&harness, &b), None);
+    assert_eq!(guard_loop(&harness, &a), Some(0), "A's edit stays");
+    assert_eq!(titles(&harness), ["a.sprat *", "b.sprat"]);
+    undo(&mut harness);
+    assert_eq!(status(&harness), "Nothing to undo.");
+    assert_eq!(guard_loop(&harness, &a), Some(0));
+
+    // Ctrl+Tab and Ctrl+Shift+Tab go round the tabs.
+    harness.key_press_modifiers(Modifiers::CTRL, Key::Tab);
+    harness.run_steps(2);
+    assert_eq!(active_title(&harness), "a.sprat *");
+    harness.key_press_modifiers(Modifiers::CTRL, Key::Tab);
+    harness.run_steps(2);
+    assert_eq!(active_title(&harness), "b.sprat");
+    harness.key_press_modifiers(Modifiers::CTRL | Modifiers::SHIFT, Key::Tab);
+    harness.run_steps(2);
+    assert_eq!(active_title(&harness), "a.sprat *");
+    undo(&mut harness);
+    assert_eq!(guard_loop(&harness, &a), None, "A's own history");
+}
+
+#[test]
+fn the_zoom_and_pan_belong_to_each_tab() {
+    let dir = TempDir::new("view");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    harness.state_mut().settings.view.zoom = 7.0;
+    harness.state_mut().canvas.pan = egui::vec2(30.0, -12.0);
+    harness.run_steps(2);
+    click(&mut harness, "a.sprat");
+    harness.state_mut().settings.view.zoom = 3.0;
+    harness.run_steps(2);
+    click(&mut harness, "b.sprat");
+    assert_eq!(harness.state().settings.view.zoom, 7.0);
+    assert_eq!(harness.state().canvas.pan, egui::vec2(30.0, -12.0));
+    click(&mut harness, "a.sprat");
+    assert_eq!(harness.state().settings.view.zoom, 3.0);
+}
+
+#[test]
+fn opening_a_file_already_open_shows_its_tab() {
+    let dir = TempDir::new("same");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    // The same file again, once by another spelling of its path.
+    let again = dir.0.join(".").join("a.sprat");
+    let mut harness = gui_support::editor_opening(
+        &a,
+        &[b.clone(), a.clone(), again],
+        egui::vec2(1280.0, 800.0),
+    );
+    open_next(&mut harness);
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+    for _ in 0..2 {
+        click(&mut harness, "b.sprat");
+        harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+        harness.run_steps(3);
+        assert!(!harness.state().is_loading(), "nothing is read again");
+        assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+        assert_eq!(active_title(&harness), "a.sprat");
+        assert!(status(&harness).ends_with("is already open."));
+    }
+}
+
+#[test]
+fn closing_a_changed_tab_asks_and_cancel_keeps_it() {
+    let dir = TempDir::new("close");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let on_disk = std::fs::read(&b).unwrap();
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    click_row(&mut harness, "punch");
+    click(&mut harness, "back to frame");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    harness.run_steps(2);
+    harness.get_by_label_contains("b.sprat has changes that are not saved");
+    click(&mut harness, "Cancel");
+    assert_eq!(harness.state().confirm_discard, None);
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat *"]);
+    assert_eq!(punch_loop(&harness, &b), Some(0), "the edit is still there");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    harness.run_steps(2);
+    click(&mut harness, "Discard changes");
+    assert_eq!(titles(&harness), ["a.sprat"]);
+    assert_eq!(active_title(&harness), "a.sprat", "the neighbour shows");
+    assert_eq!(std::fs::read(&b).unwrap(), on_disk, "nothing written");
+
+    // An unchanged tab closes at once, here from its close button.
+    click(&mut harness, "Close a.sprat");
+    assert_eq!(harness.state().confirm_discard, None);
+    assert!(harness.state().open.is_none());
+    assert!(titles(&harness).is_empty());
+    harness.get_by_label_contains("Open an animation");
+}
+
+#[test]
+fn closing_a_changed_tab_in_the_background_shows_it_and_saves_it() {
+    let dir = TempDir::new("close-save");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    click(&mut harness, "a.sprat");
+    click_row(&mut harness, "punch");
+    click(&mut harness, "back to frame");
+    click(&mut harness, "b.sprat");
+
+    click(&mut harness, "Close a.sprat");
+    assert_eq!(
+        active_title(&harness),
+        "a.sprat *",
+        "shown to be asked about"
+    );
+    harness.get_by_label_contains("a.sprat has changes that are not saved");
+    click(&mut harness, "Save");
+    assert_eq!(titles(&harness), ["b.sprat"]);
+    let (saved, _) = registry().open(&a, &ReadContext::for_path(&a)).unwrap();
+    let punch = saved.document.sequence_by_name("punch").unwrap();
+    assert_eq!(punch.loop_point, Some(0));
+}
+
+#[test]
+fn frames_copied_in_one_tab_paste_into_another() {
+    let dir = TempDir::new("paste");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    click(&mut harness, "a.sprat");
+    click_row(&mut harness, "punch");
+    click(&mut harness, "frame 1");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    harness.run_steps(2);
+
+    click(&mut harness, "b.sprat");
+    click_row(&mut harness, "guard");
+    click(&mut harness, "frame 1");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    harness.run_steps(2);
+    let guard = |h: &Harness<'_, SpratApp>, path: &Path| {
+        let document = document_of(h, path).document();
+        let guard = document.sequence_by_name("guard").unwrap();
+        guard.directions[0]
+            .frames
+            .iter()
+            .map(|id| document.frame(*id).unwrap().duration)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        guard(&harness, &b),
+        [
+            FrameDuration::Ticks(5),
+            FrameDuration::Forever,
+            FrameDuration::Ticks(3)
+        ],
+        "the punch's second frame pasted after the guard's last"
+    );
+    assert_eq!(
+        guard(&harness, &a).len(),
+        2,
+        "the copied-from tab is unchanged"
+    );
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat *"]);
+}
+
+#[test]
+fn quitting_with_a_changed_tab_in_the_background_asks_once_naming_it() {
+    let dir = TempDir::new("quit");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    click(&mut harness, "a.sprat");
+    click_row(&mut harness, "punch");
+    click(&mut harness, "back to frame");
+    click(&mut harness, "b.sprat");
+
+    request_quit(&mut harness);
+    assert_eq!(
+        harness.state().confirm_discard,
+        Some(sprat::app::AfterConfirm::Quit)
+    );
+    harness.get_by_label_contains("a.sprat has changes that are not saved");
+    assert_eq!(harness.get_all_by_label("Unsaved changes").count(), 1);
+    click(&mut harness, "Cancel");
+    assert_eq!(titles(&harness), ["a.sprat *", "b.sprat"]);
+
+    // With both changed, one question names both; Save saves both.
+    click_row(&mut harness, "punch");
+    click(&mut harness, "back to frame");
+    request_quit(&mut harness);
+    harness.get_by_label_contains("a.sprat and b.sprat have changes that are not saved");
+    click(&mut harness, "Save");
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+    for path in [&a, &b] {
+        let (saved, _) = registry().open(path, &ReadContext::for_path(path)).unwrap();
+        let punch = saved.document.sequence_by_name("punch").unwrap();
+        assert_eq!(punch.loop_point, Some(0), "{}", path.display());
+    }
+}
+
+#[test]
+fn text_half_typed_in_the_inspector_goes_to_its_own_document_on_switching() {
+    let dir = TempDir::new("draft");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    // Both tabs show their punch, so the two Name fields edit sequences with the same id.
+    click(&mut harness, "a.sprat");
+    click_row(&mut harness, "punch");
+    click(&mut harness, "b.sprat");
+    click_row(&mut harness, "punch");
+
+    let type_into_name = |harness: &mut Harness<'_, SpratApp>, text: &str| {
+        harness
+            .get_by_role_and_label(Role::TextInput, "Name")
+            .focus();
+        harness.run();
+        harness
+            .get_by_role_and_label(Role::TextInput, "Name")
+            .type_text(text);
+        harness.run();
+    };
+    let names = |harness: &Harness<'_, SpratApp>, path: &Path| {
+        let document = document_of(harness, path).document();
+        let mut names: Vec<String> = document
+            .sequences()
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    let showcase = ["guard", "idle", "punch", "walk"];
+
+    // Typed in B, no Enter, then a click on A's tab.
+    type_into_name(&mut harness, "_b");
+    click(&mut harness, "a.sprat");
+    harness.run_steps(3);
+    assert_eq!(names(&harness, &b), ["guard", "idle", "punch_b", "walk"]);
+    assert_eq!(
+        names(&harness, &a),
+        showcase,
+        "nothing typed for B lands in A"
+    );
+    let field = harness.get_by_role_and_label(Role::TextInput, "Name");
+    assert_eq!(field.value().as_deref(), Some("punch"));
+
+    // Typed in A, then Ctrl+Tab.
+    type_into_name(&mut harness, "_a");
+    harness.key_press_modifiers(Modifiers::CTRL, Key::Tab);
+    harness.run_steps(3);
+    assert_eq!(active_title(&harness), "b.sprat *");
+    assert_eq!(names(&harness, &a), ["guard", "idle", "punch_a", "walk"]);
+    assert_eq!(names(&harness, &b), ["guard", "idle", "punch_b", "walk"]);
+    // Each is one undo step in its own document.
+    undo(&mut harness);
+    assert_eq!(names(&harness, &b), showcase);
+    assert_eq!(names(&harness, &a), ["guard", "idle", "punch_a", "walk"]);
+}
+
+#[test]
+fn the_hang_picker_offers_the_other_open_tabs() {
+    use sprat::app::tools::hang::Source;
+    let dir = TempDir::new("hang");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    // A shows its idle, whose frames carry a "head" point; B waits in its tab.
+    click(&mut harness, "a.sprat");
+    harness
+        .state_mut()
+        .canvas
+        .tools
+        .hang
+        .open_picker("head".to_string());
+    harness.run_steps(3);
+    click(&mut harness, "b.sprat (open tab)");
+    click(&mut harness, "Hang guard");
+    let hanging = &harness.state().canvas.tools.hang;
+    assert_eq!(hanging.hung.len(), 1);
+    let Source::Open(tab) = hanging.hung[0].source else {
+        panic!("hung from {:?}", hanging.hung[0].source);
+    };
+    let b_tab = entries(&harness)
+        .iter()
+        .find(|e| e.name == "b.sprat")
+        .map(|e| e.tab);
+    assert_eq!(Some(tab), b_tab);
+    // It keeps hanging while the canvas paints: its document is found among the tabs.
+    harness.run_steps(3);
+    let hanging = &harness.state().canvas.tools.hang;
+    assert_eq!(hanging.frame_of("head"), Some(0));
+    assert_eq!(hanging.others.len(), 1, "only B is copied");
+    assert!(!document_of(&harness, &a).session.is_dirty());
+
+    // Each tab keeps its own hung sequences; closing B takes down what hung from it.
+    click(&mut harness, "b.sprat");
+    assert!(harness.state().canvas.tools.hang.hung.is_empty());
+    click(&mut harness, "a.sprat");
+    assert_eq!(harness.state().canvas.tools.hang.hung.len(), 1);
+    click(&mut harness, "Close b.sprat");
+    harness.run_steps(2);
+    assert!(harness.state().canvas.tools.hang.hung.is_empty());
+}
+
+#[test]
+fn several_documents_left_by_a_crash_come_back_as_tabs() {
+    use sprat::edit::inspector::{SequenceField, SetSequenceField};
+    use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
+    use std::time::Instant;
+
+    let dir = TempDir::new("recover");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let recovery = dir.0.join("recovery");
+    // An earlier run edited both files and autosaved, then ended without saving.
+    for (path, loop_point) in [(&a, 1), (&b, 2)] {
+        let mut session = Session::open(path, &ReadContext::for_path(path)).unwrap();
+        session.enable_autosave(RecoveryStore::new(&recovery));
+        let punch = session.document().sequence_by_name("punch").unwrap().id;
+        let field = SequenceField::LoopPoint(Some(loop_point));
+        session
+            .apply(
+                &SetSequenceField {
+                    sequence: punch,
+                    field,
+                },
+                None,
+            )
+            .unwrap();
+        let start = Instant::now();
+        session.tick(start);
+        assert!(session.tick(start + AUTOSAVE_INTERVAL).autosaved.is_some());
+    }
+    let recovery_dir = recovery.clone();
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            app.recovery_dir = Some(recovery_dir);
+            app.look_for_recovery();
+            app
+        });
+    harness.run_steps(2);
+    for _ in 0..2 {
+        harness.get_all_by_label("Recover").next().unwrap().click();
+        harness.run_steps(2);
+    }
+    let mut shown = titles(&harness);
+    shown.sort();
+    assert_eq!(shown, ["a.sprat *", "b.sprat *"], "both recovered, unsaved");
+    assert_eq!(punch_loop(&harness, &a), Some(1));
+    assert_eq!(punch_loop(&harness, &b), Some(2));
+    assert_eq!(
+        RecoveryStore::new(&recovery).list().len(),
+        2,
+        "kept until saved"
+    );
+
+    // Saving one removes its recovery and only its own.
+    click(&mut harness, "a.sprat *");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let left = RecoveryStore::new(&recovery).list();
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].source.as_deref(), Some(b.as_path()));
+}
+
+/// A file dropped on the window, as the desktop hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn files_dropped_together_open_in_a_tab_each() {
+    let dir = TempDir::new("drop");
+    let (a, b, c) = (
+        dir.showcase("a.sprat"),
+        dir.showcase("b.sprat"),
+        dir.showcase("c.sprat"),
+    );
+    let mut harness = editor_with(&a, &[]);
+    let dropped: Vec<egui::DroppedFileHandle> = [&b, &c, &a, &b]
+        .into_iter()
+        .map(|p| std::sync::Arc::new(Dropped(p.clone())) as egui::DroppedFileHandle)
+        .collect();
+    harness.input_mut().dropped_files = dropped;
+    harness.step();
+    for _ in 0..1000 {
+        harness.step();
+        if !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat", "c.sprat"]);
+}
