@@ -504,6 +504,12 @@ fn several_documents_left_by_a_crash_come_back_as_tabs() {
     let left = RecoveryStore::new(&recovery).list();
     assert_eq!(left.len(), 1, "{left:?}");
     assert_eq!(left[0].source.as_deref(), Some(b.as_path()));
+
+    // Quitting without saving b: its changes are not offered again at the next start.
+    request_quit(&mut harness);
+    click(&mut harness, "Discard changes");
+    let left = RecoveryStore::new(&recovery).list();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// A file dropped on the window, as the desktop hands it over.

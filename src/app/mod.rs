@@ -702,6 +702,7 @@ impl SpratApp {
             match after {
                 AfterConfirm::Close(tab) => self.close_tab_now(tab),
                 AfterConfirm::Quit => {
+                    self.discard_all_recovery();
                     self.quit_confirmed = true;
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }

@@ -242,6 +242,17 @@ impl SpratApp {
             || self.tabs.parked.iter().any(|p| p.open.session.is_dirty())
     }
 
+    /// Removes the recovery files of every open document: the user chose to quit without
+    /// saving, so the next start must not offer those changes back.
+    pub(super) fn discard_all_recovery(&mut self) {
+        if let Some(open) = self.open.as_mut() {
+            open.session.discard_recovery();
+        }
+        for parked in &mut self.tabs.parked {
+            parked.open.session.discard_recovery();
+        }
+    }
+
     /// The file names of every document with unsaved changes, in tab order.
     pub fn unsaved_names(&self) -> Vec<String> {
         entries(&self.tabs, self.open.as_ref())
