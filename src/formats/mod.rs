@@ -10,6 +10,7 @@ pub mod adl;
 pub mod diagnostics;
 pub mod fidelity;
 pub mod isprite;
+pub mod line_index;
 pub mod loss;
 pub mod mugen;
 pub mod paths;
@@ -19,6 +20,7 @@ pub mod solarus;
 pub mod sprat;
 
 pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};
+pub use line_index::LineIndex;
 pub use loss::{Loss, Place};
 pub use registry::{Registry, registry};
 

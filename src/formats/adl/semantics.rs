@@ -10,7 +10,8 @@
 
 use super::lexer::{Lexed, Property, lex};
 use super::values::{Input, Item, decimal_nanos, float_to_int, items, parse_input};
-use crate::formats::diagnostics::{Diagnostic, line_column};
+use crate::formats::LineIndex;
+use crate::formats::diagnostics::Diagnostic;
 use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -187,7 +188,7 @@ impl AdlFile {
 pub fn parse(bytes: &[u8]) -> AdlFile {
     let lexed = lex(bytes);
     let mut reader = Reader {
-        bytes,
+        lines: LineIndex::new(bytes),
         diagnostics: Vec::new(),
     };
     for problem in &lexed.problems {
@@ -224,13 +225,14 @@ pub fn parse(bytes: &[u8]) -> AdlFile {
 }
 
 struct Reader<'a> {
-    bytes: &'a [u8],
+    /// Where each line starts, for the diagnostics' positions.
+    lines: LineIndex<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Reader<'_> {
     fn report(&mut self, raw: usize, error: bool, message: String) {
-        let (line, column) = line_column(self.bytes, raw);
+        let (line, column) = self.lines.line_column(raw);
         self.diagnostics.push(if error {
             Diagnostic::error_at(line, column, message)
         } else {
@@ -255,7 +257,7 @@ impl Reader<'_> {
             let upper = property.key.to_uppercase();
             if let Some(previous) = table.get(&upper).copied() {
                 let earlier = &lexed.properties[previous];
-                let (line, _) = line_column(self.bytes, earlier.span.start);
+                let line = self.lines.line_of(earlier.span.start);
                 let message = if earlier.key == property.key {
                     format!(
                         "\"{}\" repeats line {line}; the later one wins",

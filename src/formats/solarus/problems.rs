@@ -1,7 +1,7 @@
 //! Diagnostics gathered while reading, by byte offset, turned into line:column at the end.
 
 use super::data::{DirectionData, MAX_FRAMES_PER_DIRECTION};
-use crate::formats::{Diagnostic, Location, Severity, Subject, line_column};
+use crate::formats::{Diagnostic, LineIndex, Location, Severity, Subject};
 
 /// Problems found so far, in the order found.
 #[derive(Default)]
@@ -36,11 +36,20 @@ impl Problems {
 
     /// The diagnostics with line and column in `text`, errors first, then in file order.
     pub fn into_diagnostics(self, text: &[u8]) -> Vec<Diagnostic> {
+        // Positions are worked out in file order, so the index counts each line once; the
+        // diagnostics keep the order they were found in.
+        let mut by_offset: Vec<usize> = (0..self.found.len()).collect();
+        by_offset.sort_by_key(|&i| self.found[i].0);
+        let mut lines = LineIndex::new(text);
+        let mut positions = vec![(0, 0); self.found.len()];
+        for i in by_offset {
+            positions[i] = lines.line_column(self.found[i].0);
+        }
         let mut diagnostics: Vec<Diagnostic> = self
             .found
             .into_iter()
-            .map(|(at, severity, message, subject)| {
-                let (line, column) = line_column(text, at);
+            .zip(positions)
+            .map(|((_, severity, message, subject), (line, column))| {
                 let mut diagnostic =
                     Diagnostic::new(severity, Location::Text { line, column }, message);
                 diagnostic.subject = subject;
