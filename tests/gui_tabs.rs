@@ -551,3 +551,24 @@ fn files_dropped_together_open_in_a_tab_each() {
     harness.run_steps(2);
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat", "c.sprat"]);
 }
+
+#[test]
+fn a_waiting_tab_whose_file_changed_on_disk_is_marked_and_asks_when_shown() {
+    let dir = TempDir::new("disk");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+
+    // Another program rewrites a.sprat while b.sprat shows (the watch looks once a second).
+    let mut text = std::fs::read(&a).unwrap();
+    text.extend_from_slice(b"\n");
+    std::fs::write(&a, text).unwrap();
+    std::thread::sleep(sprat::session::WATCH_INTERVAL + std::time::Duration::from_millis(100));
+    harness.run_steps(2);
+    assert_eq!(titles(&harness), ["a.sprat (changed on disk)", "b.sprat"]);
+    assert!(harness.query_by_label("File changed on disk").is_none());
+
+    click(&mut harness, "a.sprat (changed on disk)");
+    harness.get_by_label("File changed on disk");
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+}

@@ -101,44 +101,51 @@ pub struct TabEntry {
     pub location: String,
     /// The document has unsaved changes.
     pub dirty: bool,
+    /// The file changed on disk while the tab waited (the user is asked when it shows).
+    pub changed_on_disk: bool,
     /// The tab is on show.
     pub active: bool,
 }
 
 impl TabEntry {
-    /// The tab's text: the name, and `*` when there are unsaved changes.
+    /// The tab's text: the name, `*` when there are unsaved changes, and a mark when the file
+    /// changed on disk while the tab waited.
     pub fn title(&self) -> String {
+        let mut title = self.name.clone();
         if self.dirty {
-            format!("{} *", self.name)
-        } else {
-            self.name.clone()
+            title.push_str(" *");
         }
+        if self.changed_on_disk {
+            title.push_str(" (changed on disk)");
+        }
+        title
     }
 }
 
 /// The tabs in tab-bar order; `open` is the document on show.
 pub fn entries(tabs: &Tabs, open: Option<&OpenDocument>) -> Vec<TabEntry> {
-    let documents: Vec<(TabId, &OpenDocument)> = tabs
+    // The document on show answers a change on disk at once; a waiting one is marked.
+    let documents: Vec<(TabId, &OpenDocument, bool)> = tabs
         .order
         .iter()
         .filter_map(|tab| {
             if Some(*tab) == tabs.active {
-                open.map(|o| (*tab, o))
+                open.map(|o| (*tab, o, false))
             } else {
                 tabs.parked
                     .iter()
                     .find(|p| p.tab == *tab)
-                    .map(|p| (*tab, &p.open))
+                    .map(|p| (*tab, &p.open, p.memory.changed_on_disk))
             }
         })
         .collect();
     documents
         .iter()
-        .map(|(tab, document)| {
+        .map(|&(tab, document, changed_on_disk)| {
             let name = document.display_name();
             let shared = documents
                 .iter()
-                .filter(|(_, other)| other.display_name() == name)
+                .filter(|(_, other, _)| other.display_name() == name)
                 .count()
                 > 1;
             let folder = document
@@ -151,13 +158,14 @@ pub fn entries(tabs: &Tabs, open: Option<&OpenDocument>) -> Vec<TabEntry> {
                 _ => name,
             };
             TabEntry {
-                tab: *tab,
+                tab,
                 name,
                 location: document
                     .path()
                     .map_or_else(|| "not saved yet".to_string(), |p| p.display().to_string()),
                 dirty: document.session.is_dirty(),
-                active: Some(*tab) == tabs.active,
+                changed_on_disk,
+                active: Some(tab) == tabs.active,
             }
         })
         .collect()
