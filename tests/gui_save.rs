@@ -77,6 +77,12 @@ fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
     harness.run_steps(3);
 }
 
+/// Clicks the button labelled `label` (a window may carry the same title).
+fn click_button(harness: &mut Harness<'_, SpratApp>, label: &str) {
+    harness.get_by_role_and_label(Role::Button, label).click();
+    harness.run_steps(3);
+}
+
 /// Opens Save As, picks `format` (by its name) and the file through Browse….
 fn save_as_to(harness: &mut Harness<'_, SpratApp>, format: Option<&str>) {
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
@@ -338,23 +344,26 @@ fn save_as_over_another_file_asks_before_replacing_it() {
     remove_copy(&path);
 }
 
+/// Gives walking's second frame its own delay, which Solarus (one delay per animation)
+/// cannot write.
+fn edit_one_frame_delay(harness: &mut Harness<'_, SpratApp>) {
+    let open = harness.state_mut().open.as_mut().unwrap();
+    let walking = open.document().sequence_by_name("walking").unwrap();
+    let frame = walking.directions[0].frames[1];
+    let command = sprat::edit::timeline::SetFrameDuration {
+        frame,
+        duration: FrameDuration::Millis(250),
+    };
+    open.apply(&command, None).unwrap();
+    harness.run_steps(2);
+}
+
 #[test]
 fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
     let path = tunic_copy("lossy-ctrl-s");
     let original = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, &[]);
-    // Solarus has one delay per animation: a different delay on one frame cannot be written.
-    {
-        let open = harness.state_mut().open.as_mut().unwrap();
-        let walking = open.document().sequence_by_name("walking").unwrap();
-        let frame = walking.directions[0].frames[1];
-        let command = sprat::edit::timeline::SetFrameDuration {
-            frame,
-            duration: FrameDuration::Millis(250),
-        };
-        open.apply(&command, None).unwrap();
-    }
-    harness.run_steps(2);
+    edit_one_frame_delay(&mut harness);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(3);
 
@@ -390,5 +399,36 @@ fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
     );
     assert!(std::fs::read(&path).unwrap() == original);
     assert!(!title(&harness).contains('*'));
+    remove_copy(&path);
+}
+
+#[test]
+fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() {
+    let path = tunic_copy("lossy-close");
+    let mut harness = editor_on(&path, &[]);
+    edit_one_frame_delay(&mut harness);
+
+    // Save from the close question needs the loss confirmation first; cancelling the save
+    // keeps the tab and its edit, and asks nothing more.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    harness.run_steps(3);
+    click_button(&mut harness, "Save");
+    assert!(harness.query_by_label("Save anyway").is_some());
+    // Cancel the loss list, then the Save As window it leads back to.
+    click(&mut harness, "Cancel");
+    assert!(harness.query_by_label("Save anyway").is_none());
+    click(&mut harness, "Cancel");
+    assert!(!harness.state().save_as.shown);
+    assert!(title(&harness).contains(" *"), "the edit is still there");
+    assert!(harness.state().confirm_discard.is_none());
+    assert!(harness.query_by_label("Unsaved changes").is_none());
+
+    // Confirmed, the file is written and the tab closes without asking again.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    harness.run_steps(3);
+    click_button(&mut harness, "Save");
+    click(&mut harness, "Save anyway");
+    assert!(harness.state().open.is_none(), "the tab closed");
+    assert!(harness.query_by_label("Unsaved changes").is_none());
     remove_copy(&path);
 }

@@ -136,6 +136,9 @@ pub struct SpratApp {
     pub confirm_discard: Option<AfterConfirm>,
     /// The user agreed to quit without saving; the next close request goes through.
     quit_confirmed: bool,
+    /// What the user asked for with "Save" in the unsaved-changes question, waiting while the
+    /// Save As window (or a lossy save's confirmation) is answered.
+    after_save: Option<AfterConfirm>,
     /// Where unsaved work is written aside every 30 s; `None` = no autosave (tests).
     pub recovery_dir: Option<PathBuf>,
     /// Unsaved work found from an earlier run that ended without saving.
@@ -188,6 +191,7 @@ impl SpratApp {
             show_history: false,
             confirm_discard: None,
             quit_confirmed: false,
+            after_save: None,
             centre: CentreTab::Canvas,
             was_playing: false,
             title: String::new(),
@@ -683,13 +687,21 @@ impl SpratApp {
             });
         let proceed = match choice {
             // Go on only if the saves worked: a failed save keeps the edits on screen.
-            Some(0) => match after {
-                AfterConfirm::Close(_) => {
-                    self.save();
-                    self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+            Some(0) => {
+                let saved = match after {
+                    AfterConfirm::Close(_) => {
+                        self.save();
+                        self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+                    }
+                    AfterConfirm::Quit => self.save_all(),
+                };
+                if !saved && self.save_as.shown {
+                    // A file name or a loss confirmation is needed first: go on once written.
+                    self.after_save = Some(after.clone());
+                    self.confirm_discard = None;
                 }
-                AfterConfirm::Quit => self.save_all(),
-            },
+                saved
+            }
             Some(1) => true,
             Some(_) => {
                 self.confirm_discard = None;
@@ -701,13 +713,41 @@ impl SpratApp {
             self.confirm_discard = None;
             match after {
                 AfterConfirm::Close(tab) => self.close_tab_now(tab),
-                AfterConfirm::Quit => {
-                    self.discard_all_recovery();
-                    self.quit_confirmed = true;
-                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                }
+                AfterConfirm::Quit => self.quit_now(ctx),
             }
         }
+    }
+
+    /// Closes the tab or quits once the Save As window that "Save" opened has written the
+    /// file; a cancelled or failed save leaves everything open.
+    fn go_on_after_save(&mut self, ctx: &egui::Context) {
+        if self.save_as.shown {
+            return;
+        }
+        let Some(after) = self.after_save.take() else {
+            return;
+        };
+        let saved = self.open.as_ref().is_some_and(|o| !o.session.is_dirty());
+        match after {
+            AfterConfirm::Close(tab) if saved && self.tabs.active() == Some(tab) => {
+                self.close_tab_now(tab);
+            }
+            // Other documents may still have changes: the question comes back for them.
+            AfterConfirm::Quit if saved => self.confirm_discard = Some(AfterConfirm::Quit),
+            _ => {}
+        }
+        if self.confirm_discard == Some(AfterConfirm::Quit) && !self.any_unsaved() {
+            self.confirm_discard = None;
+            self.quit_now(ctx);
+        }
+    }
+
+    /// Closes the editor, the user having answered for every unsaved change (recovery files
+    /// of changes they chose to drop go too).
+    fn quit_now(&mut self, ctx: &egui::Context) {
+        self.discard_all_recovery();
+        self.quit_confirmed = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
 
     /// Holds a window close while any tab has unsaved changes, and asks.
@@ -1085,6 +1125,7 @@ impl eframe::App for SpratApp {
         ) {
             self.say(severity, text);
         }
+        self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);
         self.recovery_window(&ctx);
