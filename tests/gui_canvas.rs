@@ -490,6 +490,41 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
 }
 
 #[test]
+fn a_hung_four_way_sequence_turns_with_the_direction_on_show() {
+    let dir = TempDir::new("hang-direction");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "turn.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "walk");
+    zoom_to(&mut harness, 2.0);
+    let weapon = point_named(frame_at(&harness, 0), "weapon").1.position;
+    let at = screen(&harness, weapon.x.to_f64(), weapon.y.to_f64());
+    click(&mut harness, at);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    harness.get_by_label("Hang walk").click();
+    harness.run_steps(2);
+    let directions = |h: &Harness<'_, SpratApp>| {
+        let open = h.state().open.as_ref().unwrap();
+        let hung = &h.state().canvas.tools.hang.hung[0].player;
+        (open.player.direction(), hung.direction())
+    };
+    assert_eq!(directions(&harness), (0, 0));
+    for expected in [1, 2] {
+        harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
+        harness.run_steps(2);
+        assert_eq!(directions(&harness), (expected, expected));
+    }
+    // A one-way sequence hung there stays on its only direction.
+    let at = screen(&harness, weapon.x.to_f64(), weapon.y.to_f64());
+    click(&mut harness, at);
+    harness.get_by_label("Hang sequence…").click();
+    harness.run_steps(2);
+    harness.get_by_label("Hang punch").click();
+    harness.run_steps(2);
+    assert_eq!(directions(&harness), (2, 0));
+}
+
+#[test]
 fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
     let dir = TempDir::new("point");
     let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "point.sprat");

@@ -65,7 +65,8 @@ pub struct Hung {
     pub point: String,
     /// Where the sequence comes from.
     pub source: Source,
-    /// The sequence (first direction).
+    /// The sequence; it shows the direction the main player shows when it has one, else its
+    /// first (a sword hung on a four-way walk turns with it).
     pub sequence: SequenceId,
     /// Its own playback.
     pub player: Player,
@@ -80,8 +81,8 @@ pub struct Picker {
     pub source: Source,
 }
 
-/// Rendered frames of hung sequences, keyed by source, sequence and frame.
-type TextureKey = (Source, SequenceId, usize);
+/// Rendered frames of hung sequences, keyed by source, sequence, direction and frame.
+type TextureKey = (Source, SequenceId, usize, usize);
 
 /// Every hung sequence, the files read for them, and the picker.
 #[derive(Default)]
@@ -168,7 +169,7 @@ impl Hanging {
                 }
                 _ => {
                     self.textures
-                        .retain(|(source, _, _), _| *source != Source::Open(tab));
+                        .retain(|(source, ..), _| *source != Source::Open(tab));
                     kept.push(OtherDocument {
                         tab,
                         name,
@@ -228,7 +229,7 @@ impl Hanging {
             }
         };
         self.textures
-            .retain(|(source, _, _), _| *source != Source::File(index));
+            .retain(|(source, ..), _| *source != Source::File(index));
         if let Some(picker) = &mut self.picker {
             picker.source = Source::File(index);
         }
@@ -246,6 +247,17 @@ impl Hanging {
             };
             if document.sequence(h.sequence).is_none() {
                 continue;
+            }
+            let directions = document
+                .sequence(h.sequence)
+                .map_or(0, |s| s.directions.len());
+            let direction = if main.direction() < directions {
+                main.direction()
+            } else {
+                0
+            };
+            if h.player.direction() != direction {
+                h.player.set_direction(document, direction);
             }
             h.player.set_speed_milli(main.speed_milli());
             if main.is_playing() {
@@ -316,7 +328,13 @@ impl Hanging {
                 if let ElementKind::Point(point) = &element.kind
                     && element.name == h.point
                 {
-                    let key = (h.source, h.sequence, h.player.frame_index());
+                    let player = &h.player;
+                    let key = (
+                        h.source,
+                        h.sequence,
+                        player.direction(),
+                        player.frame_index(),
+                    );
                     drawn.push((key, point.clone()));
                 }
             }
@@ -424,10 +442,10 @@ impl Hanging {
 fn render_frame(
     ctx: &egui::Context,
     document: &AnimationSet,
-    (_, sequence, index): TextureKey,
+    (_, sequence, direction, index): TextureKey,
     pixels: &ImageStore,
 ) -> Option<(TextureHandle, SpriteRect)> {
-    let scene = Scene::at(document, sequence, 0, index, Default::default())?;
+    let scene = Scene::at(document, sequence, direction, index, Default::default())?;
     let rect = content_bounds(document, &scene, pixels, Overlay::NONE)?;
     let options = RenderOptions {
         scale: 1,
