@@ -346,6 +346,31 @@ fn a_new_loop_point_inserts_loopstart_and_moving_it_moves_the_line() {
 }
 
 #[test]
+fn a_frame_put_before_the_implicit_loop_frame_gets_a_loopstart() {
+    // Action 0 has no Loopstart: it loops to its first frame. With a new first frame, the
+    // loop must still go to the frame it went to, now the second.
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    let first = frame_ids(&set, "0")[0];
+    let mut copy = set.frame(first).unwrap().clone();
+    for element in &mut copy.elements {
+        element.id = ElementId(set.alloc_id());
+    }
+    let id = FrameId(set.alloc_id());
+    set.frames.insert(id, copy);
+    let sequence = sequence_mut(&mut set, "0");
+    sequence.directions[0].frames.insert(0, id);
+    sequence.loop_point = Some(1);
+    let saved = save(&set);
+    let (removed, added) = changed(&bytes, &saved);
+    assert!(removed.is_empty(), "{removed:?}");
+    assert!(added.contains(&"Loopstart".to_string()), "{added:?}");
+    let back = read(&saved);
+    assert_eq!(back.sequence_by_name("0").unwrap().loop_point, Some(1));
+    assert_eq!(frame_ids(&back, "0").len(), frame_ids(&set, "0").len());
+}
+
+#[test]
 fn renaming_adding_and_removing_actions() {
     let bytes = kfm_air();
     let mut set = read(&bytes);

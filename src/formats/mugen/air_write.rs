@@ -443,7 +443,12 @@ impl<'b> Rewriter<'b> {
         }
         let original_loop = original_ids.get(action.loop_frame);
         let planned_loop = plan.frames.get(plan.loop_index).map(|(id, _)| id);
-        let keep_loopstarts = original_loop == planned_loop;
+        // The Loopstart lines stay where they are when they still name the same frame. An
+        // action without one loops to its first frame: if that frame is no longer first (a
+        // frame was put before it), a Loopstart must be written.
+        let had_loopstart = action.frames.iter().any(|f| !f.loopstarts.is_empty());
+        let keep_loopstarts =
+            original_loop == planned_loop && (had_loopstart || plan.loop_index == 0);
         let index_of: HashMap<FrameId, usize> = original_ids
             .iter()
             .enumerate()
