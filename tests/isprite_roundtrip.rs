@@ -466,7 +466,16 @@ proptest! {
         let written = IspriteFormat.write(&doc, &WriteContext::default()).unwrap();
         prop_assert!(written.losses.is_empty(), "{:?}", written.losses);
         let loaded = IspriteFormat.read(&written.bytes, &ReadContext::default()).unwrap();
-        prop_assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        // The one thing a reader remarks on in a well-formed file: a hold time of 0, which
+        // engines play as 1 (kept as 0 so the file saves back as it was).
+        let zero_holds = spec.frames.iter().filter(|f| f.hold == 0).count();
+        let remarks: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| !d.message.contains("hold time 0, which plays as 1"))
+            .collect();
+        prop_assert!(remarks.is_empty(), "{:?}", remarks);
+        prop_assert_eq!(loaded.diagnostics.len(), zero_holds);
         let mut back = loaded.document;
         back.original = None;
         prop_assert_eq!(&back, &doc);
