@@ -10,8 +10,6 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::ScriptedDialogs;
-use sprat::app::settings::Settings;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
@@ -211,42 +209,11 @@ fn a_failed_save_says_why_and_keeps_the_edits() {
 
 #[test]
 fn unsaved_work_left_by_a_crash_is_offered_back_at_start() {
-    use sprat::edit::inspector::{SequenceField, SetSequenceField};
-    use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
-    use std::time::Instant;
-
     let path = showcase_file("recover");
     let recovery = path.parent().unwrap().join("recovery");
     // An earlier run edited the file and autosaved, then ended without saving.
-    {
-        let mut session = Session::open(&path, &ReadContext::for_path(&path)).unwrap();
-        session.enable_autosave(RecoveryStore::new(&recovery));
-        let punch = session.document().sequence_by_name("punch").unwrap().id;
-        let field = SequenceField::LoopPoint(Some(2));
-        session
-            .apply(
-                &SetSequenceField {
-                    sequence: punch,
-                    field,
-                },
-                None,
-            )
-            .unwrap();
-        let start = Instant::now();
-        session.tick(start);
-        let report = session.tick(start + AUTOSAVE_INTERVAL);
-        assert!(report.autosaved.is_some(), "{report:?}");
-    }
-    let dir = recovery.clone();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| {
-            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-            app.recovery_dir = Some(dir);
-            app.look_for_recovery();
-            app
-        });
-    harness.run_steps(2);
+    gui_support::leave_autosaved_edit(&path, &recovery, 2);
+    let mut harness = gui_support::editor_after_crash(&recovery);
     harness.get_by_label_contains("closed without saving");
     harness.get_by_label("Recover").click();
     harness.run_steps(2);

@@ -274,14 +274,7 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
     let path = tunic_copy("close");
     let mut harness = editor_on(&path, &[]);
     edit_delay(&mut harness);
-    harness
-        .input_mut()
-        .viewports
-        .entry(egui::ViewportId::ROOT)
-        .or_default()
-        .events
-        .push(egui::ViewportEvent::Close);
-    harness.run_steps(3);
+    gui_support::request_quit(&mut harness);
     assert_eq!(
         harness.state().confirm_discard,
         Some(sprat::app::AfterConfirm::Quit)
@@ -292,14 +285,7 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
     click(&mut harness, "Cancel");
     assert_eq!(harness.state().confirm_discard, None);
     assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
-    harness
-        .input_mut()
-        .viewports
-        .entry(egui::ViewportId::ROOT)
-        .or_default()
-        .events
-        .push(egui::ViewportEvent::Close);
-    harness.run_steps(3);
+    gui_support::request_quit(&mut harness);
     click(&mut harness, "Save");
     assert!(
         status(&harness).starts_with("Saved "),

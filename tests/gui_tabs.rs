@@ -11,10 +11,8 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use gui_support::{click_row, open_next, showcase_as, status, undo};
+use gui_support::{click_row, open_next, request_quit, showcase_as, status, undo};
 use sprat::app::SpratApp;
-use sprat::app::dialogs::ScriptedDialogs;
-use sprat::app::settings::Settings;
 use sprat::app::tabs::{self, TabEntry};
 use sprat::app::workspace::OpenDocument;
 use sprat::formats::sprat::SpratFormat;
@@ -95,17 +93,6 @@ fn punch_loop(harness: &Harness<'_, SpratApp>, path: &Path) -> Option<usize> {
 fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
     harness.get_by_label(label).click();
     harness.run_steps(2);
-}
-
-fn request_quit(harness: &mut Harness<'_, SpratApp>) {
-    harness
-        .input_mut()
-        .viewports
-        .entry(egui::ViewportId::ROOT)
-        .or_default()
-        .events
-        .push(egui::ViewportEvent::Close);
-    harness.run_steps(3);
 }
 
 #[test]
@@ -446,42 +433,16 @@ fn the_hang_picker_offers_the_other_open_tabs() {
 
 #[test]
 fn several_documents_left_by_a_crash_come_back_as_tabs() {
-    use sprat::edit::inspector::{SequenceField, SetSequenceField};
-    use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
-    use std::time::Instant;
+    use sprat::session::RecoveryStore;
 
     let dir = TempDir::new("recover");
     let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
     let recovery = dir.0.join("recovery");
     // An earlier run edited both files and autosaved, then ended without saving.
     for (path, loop_point) in [(&a, 1), (&b, 2)] {
-        let mut session = Session::open(path, &ReadContext::for_path(path)).unwrap();
-        session.enable_autosave(RecoveryStore::new(&recovery));
-        let punch = session.document().sequence_by_name("punch").unwrap().id;
-        let field = SequenceField::LoopPoint(Some(loop_point));
-        session
-            .apply(
-                &SetSequenceField {
-                    sequence: punch,
-                    field,
-                },
-                None,
-            )
-            .unwrap();
-        let start = Instant::now();
-        session.tick(start);
-        assert!(session.tick(start + AUTOSAVE_INTERVAL).autosaved.is_some());
+        gui_support::leave_autosaved_edit(path, &recovery, loop_point);
     }
-    let recovery_dir = recovery.clone();
-    let mut harness = egui_kittest::Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| {
-            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-            app.recovery_dir = Some(recovery_dir);
-            app.look_for_recovery();
-            app
-        });
-    harness.run_steps(2);
+    let mut harness = gui_support::editor_after_crash(&recovery);
     for _ in 0..2 {
         harness.get_all_by_label("Recover").next().unwrap().click();
         harness.run_steps(2);

@@ -82,6 +82,58 @@ pub fn type_into(harness: &mut Harness<'_, SpratApp>, label: &str, text: &str) {
         .type_text(text);
 }
 
+/// Asks the window to close, as the desktop's close button does.
+pub fn request_quit(harness: &mut Harness<'_, SpratApp>) {
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    harness.run_steps(3);
+}
+
+/// What an earlier run left behind when it ended without saving: `path` edited (the punch's
+/// loop point set to `loop_point`) and autosaved into `recovery`.
+pub fn leave_autosaved_edit(path: &Path, recovery: &Path, loop_point: usize) {
+    use sprat::edit::inspector::{SequenceField, SetSequenceField};
+    use sprat::formats::ReadContext;
+    use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
+    let mut session = Session::open(path, &ReadContext::for_path(path)).unwrap();
+    session.enable_autosave(RecoveryStore::new(recovery));
+    let punch = session.document().sequence_by_name("punch").unwrap().id;
+    let field = SequenceField::LoopPoint(Some(loop_point));
+    session
+        .apply(
+            &SetSequenceField {
+                sequence: punch,
+                field,
+            },
+            None,
+        )
+        .unwrap();
+    let start = std::time::Instant::now();
+    session.tick(start);
+    let report = session.tick(start + AUTOSAVE_INTERVAL);
+    assert!(report.autosaved.is_some(), "{report:?}");
+}
+
+/// A fresh editor that looks for unsaved work in `recovery` at start, as after a crash.
+pub fn editor_after_crash(recovery: &Path) -> Harness<'static, SpratApp> {
+    let dir = recovery.to_path_buf();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            app.recovery_dir = Some(dir);
+            app.look_for_recovery();
+            app
+        });
+    harness.run_steps(2);
+    harness
+}
+
 /// Ctrl+Z.
 pub fn undo(harness: &mut Harness<'_, SpratApp>) {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
