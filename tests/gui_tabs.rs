@@ -90,6 +90,21 @@ fn punch_loop(harness: &Harness<'_, SpratApp>, path: &Path) -> Option<usize> {
         .loop_point
 }
 
+/// Two showcase files, a.sprat and b.sprat, open in two tabs (b on show); the folder goes
+/// when the returned guard drops.
+fn two_tabs(name: &str) -> (TempDir, PathBuf, PathBuf, Harness<'static, SpratApp>) {
+    let dir = TempDir::new(name);
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let harness = editor_with(&a, std::slice::from_ref(&b));
+    (dir, a, b, harness)
+}
+
+/// An unsaved change in the tab on show: the punch loops back to its first frame.
+fn loop_the_punch(harness: &mut Harness<'_, SpratApp>) {
+    click_row(harness, "punch");
+    click(harness, "back to frame");
+}
+
 fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
     harness.get_by_label(label).click();
     harness.run_steps(2);
@@ -97,16 +112,13 @@ fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
 
 #[test]
 fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
-    let dir = TempDir::new("two");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, b, mut harness) = two_tabs("two");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
     assert_eq!(active_title(&harness), "b.sprat", "the new tab shows");
     assert_eq!(harness.state().confirm_discard, None, "no question on open");
 
     // B: the punch loops back to its first frame.
-    click_row(&mut harness, "punch");
-    click(&mut harness, "back to frame");
+    loop_the_punch(&mut harness);
     assert_eq!(punch_loop(&harness, &b), Some(0));
 
     // A, by a click on its tab: untouched, and showing what it showed (the default idle).
@@ -156,9 +168,7 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
 
 #[test]
 fn the_zoom_and_pan_belong_to_each_tab() {
-    let dir = TempDir::new("view");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, _a, _b, mut harness) = two_tabs("view");
     harness.state_mut().settings.view.zoom = 7.0;
     harness.state_mut().canvas.pan = egui::vec2(30.0, -12.0);
     harness.run_steps(2);
@@ -202,8 +212,7 @@ fn closing_a_changed_tab_asks_and_cancel_keeps_it() {
     let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
     let on_disk = std::fs::read(&b).unwrap();
     let mut harness = editor_with(&a, std::slice::from_ref(&b));
-    click_row(&mut harness, "punch");
-    click(&mut harness, "back to frame");
+    loop_the_punch(&mut harness);
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
     harness.run_steps(2);
@@ -230,12 +239,9 @@ fn closing_a_changed_tab_asks_and_cancel_keeps_it() {
 
 #[test]
 fn closing_a_changed_tab_in_the_background_shows_it_and_saves_it() {
-    let dir = TempDir::new("close-save");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, _b, mut harness) = two_tabs("close-save");
     click(&mut harness, "a.sprat");
-    click_row(&mut harness, "punch");
-    click(&mut harness, "back to frame");
+    loop_the_punch(&mut harness);
     click(&mut harness, "b.sprat");
 
     click(&mut harness, "Close a.sprat");
@@ -254,9 +260,7 @@ fn closing_a_changed_tab_in_the_background_shows_it_and_saves_it() {
 
 #[test]
 fn frames_copied_in_one_tab_paste_into_another() {
-    let dir = TempDir::new("paste");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, b, mut harness) = two_tabs("paste");
     click(&mut harness, "a.sprat");
     click_row(&mut harness, "punch");
     click(&mut harness, "frame 1");
@@ -296,12 +300,9 @@ fn frames_copied_in_one_tab_paste_into_another() {
 
 #[test]
 fn quitting_with_a_changed_tab_in_the_background_asks_once_naming_it() {
-    let dir = TempDir::new("quit");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, b, mut harness) = two_tabs("quit");
     click(&mut harness, "a.sprat");
-    click_row(&mut harness, "punch");
-    click(&mut harness, "back to frame");
+    loop_the_punch(&mut harness);
     click(&mut harness, "b.sprat");
 
     request_quit(&mut harness);
@@ -315,8 +316,7 @@ fn quitting_with_a_changed_tab_in_the_background_asks_once_naming_it() {
     assert_eq!(titles(&harness), ["a.sprat *", "b.sprat"]);
 
     // With both changed, one question names both; Save saves both.
-    click_row(&mut harness, "punch");
-    click(&mut harness, "back to frame");
+    loop_the_punch(&mut harness);
     request_quit(&mut harness);
     harness.get_by_label_contains("a.sprat and b.sprat have changes that are not saved");
     click(&mut harness, "Save");
@@ -330,9 +330,7 @@ fn quitting_with_a_changed_tab_in_the_background_asks_once_naming_it() {
 
 #[test]
 fn text_half_typed_in_the_inspector_goes_to_its_own_document_on_switching() {
-    let dir = TempDir::new("draft");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, b, mut harness) = two_tabs("draft");
     // Both tabs show their punch, so the two Name fields edit sequences with the same id.
     click(&mut harness, "a.sprat");
     click_row(&mut harness, "punch");
@@ -390,9 +388,7 @@ fn text_half_typed_in_the_inspector_goes_to_its_own_document_on_switching() {
 #[test]
 fn the_hang_picker_offers_the_other_open_tabs() {
     use sprat::app::tools::hang::Source;
-    let dir = TempDir::new("hang");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, _b, mut harness) = two_tabs("hang");
     // A shows its idle, whose frames carry a "head" point; B waits in its tab.
     click(&mut harness, "a.sprat");
     harness
@@ -515,9 +511,7 @@ fn files_dropped_together_open_in_a_tab_each() {
 
 #[test]
 fn a_waiting_tab_whose_file_changed_on_disk_is_marked_and_asks_when_shown() {
-    let dir = TempDir::new("disk");
-    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
-    let mut harness = editor_with(&a, std::slice::from_ref(&b));
+    let (_dir, a, _b, mut harness) = two_tabs("disk");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
 
     // Another program rewrites a.sprat while b.sprat shows (the watch looks once a second).
