@@ -130,21 +130,34 @@ impl FrameTextures {
         pixels: &ImageStore,
         name: &str,
     ) -> Option<RenderedFrame> {
-        let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
-        let options = RenderOptions {
-            scale: 1,
-            background: Background::Transparent,
-            bounds: CanvasBounds::Fixed(rect),
-            overlay: Overlay::NONE,
-            ..RenderOptions::default()
-        };
-        let image = render(document, scene, pixels, &options);
+        let rendered = render_texture(ctx, document, scene, pixels, name)?;
         self.renders += 1;
-        let size = [image.width() as usize, image.height() as usize];
-        let colour = ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-        let texture = ctx.load_texture(format!("sprat-{name}"), colour, TextureOptions::NEAREST);
-        // The renderer crops a frame too large for one canvas; the texture covers what it drew.
-        let rect = capped_view(rect, 1).rect;
-        Some(RenderedFrame { texture, rect })
+        Some(rendered)
     }
+}
+
+/// Renders `scene` at one texel per sprite pixel, cropped to what it draws, into a texture
+/// named `sprat-{name}`. `None` when the scene draws nothing.
+pub fn render_texture(
+    ctx: &egui::Context,
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &ImageStore,
+    name: &str,
+) -> Option<RenderedFrame> {
+    let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
+    let options = RenderOptions {
+        scale: 1,
+        background: Background::Transparent,
+        bounds: CanvasBounds::Fixed(rect),
+        overlay: Overlay::NONE,
+        ..RenderOptions::default()
+    };
+    let image = render(document, scene, pixels, &options);
+    let size = [image.width() as usize, image.height() as usize];
+    let colour = ColorImage::from_rgba_unmultiplied(size, image.as_raw());
+    let texture = ctx.load_texture(format!("sprat-{name}"), colour, TextureOptions::NEAREST);
+    // The renderer crops a frame too large for one canvas; the texture covers what it drew.
+    let rect = capped_view(rect, 1).rect;
+    Some(RenderedFrame { texture, rect })
 }

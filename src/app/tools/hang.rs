@@ -11,6 +11,7 @@
 
 use super::CanvasOutcome;
 use crate::app::dialogs::{DialogOutcome, Dialogs};
+use crate::app::frame_textures::render_texture;
 use crate::app::loader;
 use crate::app::tabs::TabId;
 use crate::app::view::View;
@@ -18,11 +19,8 @@ use crate::assets::ImageStore;
 use crate::formats::registry;
 use crate::model::{AnimationSet, AttachmentPoint, ElementKind, Frame, OPAQUE, SequenceId};
 use crate::playback::{PlayState, Player};
-use crate::render::{
-    Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
-    content_bounds, render,
-};
-use egui::{Color32, ColorImage, Painter, TextureHandle, TextureOptions, pos2};
+use crate::render::{Scene, SpriteRect};
+use egui::{Color32, Painter, TextureHandle, pos2};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -446,19 +444,8 @@ fn render_frame(
     pixels: &ImageStore,
 ) -> Option<(TextureHandle, SpriteRect)> {
     let scene = Scene::at(document, sequence, direction, index, Default::default())?;
-    let rect = content_bounds(document, &scene, pixels, Overlay::NONE)?;
-    let options = RenderOptions {
-        scale: 1,
-        background: Background::Transparent,
-        bounds: CanvasBounds::Fixed(rect),
-        overlay: Overlay::NONE,
-        ..RenderOptions::default()
-    };
-    let image = render(document, &scene, pixels, &options);
-    let size = [image.width() as usize, image.height() as usize];
-    let colour = ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-    let texture = ctx.load_texture("sprat-hung", colour, TextureOptions::NEAREST);
-    Some((texture, capped_view(rect, 1).rect))
+    let rendered = render_texture(ctx, document, &scene, pixels, "hung")?;
+    Some((rendered.texture, rendered.rect))
 }
 
 /// Draws a hung picture with its origin on the point, under the point's transform.
