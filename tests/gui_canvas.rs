@@ -6,7 +6,7 @@
 mod common;
 mod gui_support;
 
-use gui_support::showcase_as;
+use gui_support::{TempDir, showcase_as, undo_steps};
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, vec2};
@@ -19,25 +19,6 @@ use sprat::model::{
     AnimationSet, AttachmentPoint, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
 };
 use std::path::{Path, PathBuf};
-
-/// A fresh folder for one test, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("sprat-gui-canvas-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// KFM (.def, .air, .sff) copied into `dir`, writable.
 fn kfm_copy(dir: &Path) -> PathBuf {
@@ -142,17 +123,6 @@ fn click(harness: &mut Harness<'_, SpratApp>, at: Pos2) {
     harness.run_steps(2);
 }
 
-fn undo_count(harness: &Harness<'_, SpratApp>) -> usize {
-    harness
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .session
-        .history()
-        .done_count()
-}
-
 fn rect(x: i32, y: i32, width: i32, height: i32) -> Shape {
     Shape::Rect {
         x: Fx::from_int(x),
@@ -212,7 +182,7 @@ fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+    assert_eq!(undo_steps(&harness), 1, "the drag is one undo step");
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
@@ -299,7 +269,7 @@ fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
         y: Fx(-57 * 256 - 128),
     };
     assert_eq!(head(&harness), moved, "{}", gui_support::status(&harness));
-    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+    assert_eq!(undo_steps(&harness), 1, "the drag is one undo step");
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
@@ -341,7 +311,7 @@ fn arrows_nudge_the_selected_box_over_the_canvas_and_each_nudge_undoes() {
         gui_support::status(&harness),
         harness.state().canvas.hover_pixel
     );
-    assert_eq!(undo_count(&harness), 2);
+    assert_eq!(undo_steps(&harness), 2);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
@@ -386,7 +356,7 @@ fn a_corner_handle_resizes_the_box_in_one_undo_step() {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
@@ -424,7 +394,7 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
             gui_support::status(&harness)
         );
     }
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
 }
 
 #[test]
@@ -558,7 +528,7 @@ fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
     harness.key_press(Key::Enter);
     harness.run_steps(2);
     assert_eq!(point(&harness).unwrap().0, "shield hand");
-    assert_eq!(undo_count(&harness), 2, "placing and naming are two steps");
+    assert_eq!(undo_steps(&harness), 2, "placing and naming are two steps");
 }
 
 #[test]
@@ -582,7 +552,7 @@ fn moving_an_inherited_clsn2_box_for_this_frame_only_gives_that_frame_its_own_bo
     let mut own = boxes_of(frame_at(&harness, 1), &BoxClass::Hurt);
     own.sort_by_key(|s| format!("{s:?}"));
     assert_eq!(own, expected.clone(), "{}", gui_support::status(&harness));
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
     assert!(
         boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).contains(&rect(-13, -79, 29, 79)),
         "the default itself is unchanged"
@@ -633,7 +603,7 @@ fn the_rotation_knob_turns_a_box_where_the_format_can_hold_rotation() {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
 }
 
 #[test]
@@ -674,7 +644,7 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(graphic(&harness).rotation, 0.0);
@@ -762,13 +732,13 @@ fn escape_during_a_drag_takes_it_back_and_shift_draws_a_square() {
         ));
         harness.step();
     }
-    assert_eq!(undo_count(&harness), 1, "the drag drew a box");
+    assert_eq!(undo_steps(&harness), 1, "the drag drew a box");
     harness.key_press(Key::Escape);
     harness.step();
     harness.event(button(from + vec2(24.0, 18.0), false));
     harness.run_steps(2);
     assert_eq!(document(&harness), &before);
-    assert_eq!(undo_count(&harness), 0);
+    assert_eq!(undo_steps(&harness), 0);
 
     // Shift makes the rectangle a square on the pointer's side.
     let to = screen(&harness, -30.0, -36.0);
@@ -838,7 +808,7 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
         gui_support::status(&harness)
     );
     assert_eq!(moved.position, graphic.position + Point::from_ints(3, -2));
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
 }
 
 #[test]
@@ -867,7 +837,7 @@ fn a_point_turns_by_its_angle_knob_and_a_box_is_deleted_from_the_strip() {
     harness.get_by_label("Delete box").click();
     harness.run_steps(2);
     assert!(boxes_of(frame_at(&harness, 0), &BoxClass::Hurt).is_empty());
-    assert_eq!(undo_count(&harness), 2);
+    assert_eq!(undo_steps(&harness), 2);
 }
 
 #[test]
@@ -989,7 +959,7 @@ fn shift_click_selects_two_boxes_and_dragging_one_moves_both_in_one_undo_step() 
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1, "the drag is one undo step");
+    assert_eq!(undo_steps(&harness), 1, "the drag is one undo step");
     assert_eq!(selection(&harness), vec![hurt, shield]);
 
     gui_support::undo(&mut harness);
@@ -1017,7 +987,7 @@ fn a_rubber_band_selects_exactly_the_boxes_it_touches_and_shift_adds() {
     );
     drag(&mut harness, from, to);
     assert_eq!(selection(&harness), vec![hurt]);
-    assert_eq!(undo_count(&harness), 0, "selecting is not an edit");
+    assert_eq!(undo_steps(&harness), 0, "selecting is not an edit");
 
     // Near the shield's edge but inside its circle, right of the hurt box: Shift adds it.
     let (from, to) = (screen(&harness, 40.0, -70.0), screen(&harness, 21.0, -45.0));
@@ -1081,7 +1051,7 @@ fn arrows_nudge_every_selected_box_one_undo_step_per_press() {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 2, "one step per key press");
+    assert_eq!(undo_steps(&harness), 2, "one step per key press");
     gui_support::undo(&mut harness);
     assert_eq!(
         guard_boxes(&harness),
@@ -1114,7 +1084,7 @@ fn ctrl_a_selects_every_element_and_delete_removes_them_in_one_undo_step() {
         2,
         "only the elements went, not the frame"
     );
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
     gui_support::undo(&mut harness);
     assert_eq!(document(&harness), &before);
     assert_eq!(selection(&harness), vec![hurt, shield]);
@@ -1169,7 +1139,7 @@ fn inherited_air_boxes_moved_together_for_this_frame_only_change_that_frame_alon
     );
     assert_eq!(hurt_on(&harness, 0), defaults, "the default is unchanged");
     assert_eq!(hurt_on(&harness, 2), later, "later frames are unchanged");
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
 
     // The frame's own copies stay selected: an arrow moves them, still on this frame only.
     harness.hover_at(in_body);
@@ -1222,7 +1192,7 @@ fn a_band_over_a_point_and_a_box_selects_both_and_one_drag_moves_both() {
         "{}",
         gui_support::status(&harness)
     );
-    assert_eq!(undo_count(&harness), 1);
+    assert_eq!(undo_steps(&harness), 1);
     gui_support::undo(&mut harness);
     assert_eq!(head(&harness).1, Point::from_ints(0, -56));
     assert_eq!(

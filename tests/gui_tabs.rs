@@ -11,38 +11,13 @@ use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use gui_support::{click_row, open_next, request_quit, showcase_as, status, undo};
+use gui_support::{TempDir, click_row, open_next, request_quit, status, undo};
 use sprat::app::SpratApp;
 use sprat::app::tabs::{self, TabEntry};
 use sprat::app::workspace::OpenDocument;
-use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
-
-/// A fresh folder for one test, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("sprat-gui-tabs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    /// The showcase set as a Sprat project named `name` in this folder.
-    fn showcase(&self, name: &str) -> PathBuf {
-        showcase_as(&self.0, &SpratFormat, name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The editor with `first` opened, then each of `more` opened through File > Open in turn.
 fn editor_with(first: &Path, more: &[PathBuf]) -> Harness<'static, SpratApp> {

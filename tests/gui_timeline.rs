@@ -5,7 +5,7 @@
 
 mod gui_support;
 
-use gui_support::{click_row, drag, open_next, undo};
+use gui_support::{click_row, drag, open_next, undo, undo_steps};
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, pos2, vec2};
@@ -76,17 +76,6 @@ fn selected(harness: &Harness<'_, SpratApp>) -> Vec<usize> {
 
 fn shown_frame(harness: &Harness<'_, SpratApp>) -> usize {
     harness.state().open.as_ref().unwrap().player.frame_index()
-}
-
-fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
-    harness
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .session
-        .history()
-        .done_count()
 }
 
 #[test]

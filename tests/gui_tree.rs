@@ -187,18 +187,7 @@ fn sequences_are_reordered_by_dragging_them_in_the_tree() {
         names(&document(&harness).root.items),
         ["walk", "idle", "[combat]"]
     );
-    assert_eq!(
-        harness
-            .state()
-            .open
-            .as_ref()
-            .unwrap()
-            .session
-            .history()
-            .done_count(),
-        1,
-        "one undo step"
-    );
+    assert_eq!(gui_support::undo_steps(&harness), 1, "one undo step");
 
     // Dropped on the middle of a group's row, a sequence goes into that group.
     let from = harness

@@ -82,6 +82,42 @@ pub fn type_into(harness: &mut Harness<'_, SpratApp>, label: &str, text: &str) {
         .type_text(text);
 }
 
+/// A fresh folder for one test, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// `sprat-gui-<name>-<process>` in the system's temporary folder, empty.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("sprat-gui-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The showcase set as a Sprat project named `name` in this folder.
+    pub fn showcase(&self, name: &str) -> PathBuf {
+        showcase_as(&self.0, &SpratFormat, name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The number of steps the undo history holds (what Ctrl+Z can take back).
+pub fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
+    harness
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .session
+        .history()
+        .done_count()
+}
+
 /// Asks the window to close, as the desktop's close button does.
 pub fn request_quit(harness: &mut Harness<'_, SpratApp>) {
     harness
