@@ -3,9 +3,9 @@
 
 use super::air_plan::Rect;
 use super::air_syntax::{
-    AirSyntax, BoxLine, ClsnGroup, FrameFields, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
+    AirSyntax, BoxLine, ClsnGroup, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
 };
-use super::lexis::{Field, Line};
+use super::lexis::{Field, Line, ScannedFields};
 use crate::model::{BlendMode, Fx};
 
 /// Templates taken from an existing file (or the defaults of a fresh one).
@@ -36,7 +36,7 @@ pub struct Template {
     /// The line.
     pub line: Line,
     /// Its fields.
-    pub fields: FrameFields,
+    pub fields: ScannedFields<MAX_FRAME_FIELDS>,
     /// Its values.
     pub values: FrameValues,
 }

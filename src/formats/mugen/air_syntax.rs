@@ -7,8 +7,8 @@
 //! reads `.air` files and the actions inside `.def` files).
 
 use super::lexis::{
-    Field, Line, column_of, parse_decimal, parse_i32, parse_int, scan_fields, split_lines,
-    starts_with_ignore_case, trim,
+    Field, Line, ScannedFields, column_of, parse_decimal, parse_i32, parse_int, scan_fields,
+    split_lines, starts_with_ignore_case, trim,
 };
 use crate::formats::Diagnostic;
 use crate::model::{BlendMode, Fx};
@@ -108,37 +108,8 @@ pub struct FrameSyntax {
 impl FrameSyntax {
     /// The fields of the frame line (the first ten: engines ignore the rest). Only writers need
     /// them, so they are split again here rather than kept for every frame of every file read.
-    pub fn fields(&self, bytes: &[u8], lines: &[Line]) -> FrameFields {
-        let scanned = scan_fields::<MAX_FRAME_FIELDS>(bytes, lines[self.line].code_range());
-        FrameFields::new(scanned.kept())
-    }
-}
-
-/// The fields of a frame line, in place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FrameFields {
-    fields: [Field; MAX_FRAME_FIELDS],
-    len: u8,
-}
-
-impl FrameFields {
-    /// The first `fields` (at most [`MAX_FRAME_FIELDS`] are kept).
-    pub fn new(fields: &[Field]) -> FrameFields {
-        let len = fields.len().min(MAX_FRAME_FIELDS);
-        let mut kept = [Field::empty_at(0); MAX_FRAME_FIELDS];
-        kept[..len].copy_from_slice(&fields[..len]);
-        FrameFields {
-            fields: kept,
-            len: len as u8,
-        }
-    }
-}
-
-impl std::ops::Deref for FrameFields {
-    type Target = [Field];
-
-    fn deref(&self) -> &[Field] {
-        &self.fields[..usize::from(self.len)]
+    pub fn fields(&self, bytes: &[u8], lines: &[Line]) -> ScannedFields<MAX_FRAME_FIELDS> {
+        scan_fields(bytes, lines[self.line].code_range())
     }
 }
 
@@ -683,7 +654,7 @@ impl<'a> Parser<'a> {
         if let Some(at) = scanned.first_dropped {
             self.warn(index, at, "fields after the tenth are ignored".into());
         }
-        let Some(values) = self.frame_values(index, scanned.kept(), &scanned.numbers) else {
+        let Some(values) = self.frame_values(index, &scanned, &scanned.numbers) else {
             return;
         };
         self.close_group();

@@ -172,9 +172,11 @@ pub struct ScannedFields<const N: usize> {
     pub first_dropped: Option<usize>,
 }
 
-impl<const N: usize> ScannedFields<N> {
-    /// The kept fields.
-    pub fn kept(&self) -> &[Field] {
+/// The kept fields.
+impl<const N: usize> std::ops::Deref for ScannedFields<N> {
+    type Target = [Field];
+
+    fn deref(&self) -> &[Field] {
         &self.fields[..self.count.min(N)]
     }
 }
@@ -382,11 +384,7 @@ mod tests {
     fn fields_are_split_with_their_blanks_and_numbers() {
         let text = b"0,1, 2 , ,A,-7";
         let scanned = scan_fields::<10>(text, 0..text.len());
-        let values: Vec<&[u8]> = scanned
-            .kept()
-            .iter()
-            .map(|f| &text[f.value_range()])
-            .collect();
+        let values: Vec<&[u8]> = scanned.iter().map(|f| &text[f.value_range()]).collect();
         assert_eq!(values, vec![&b"0"[..], b"1", b"2", b"", b"A", b"-7"]);
         assert_eq!(scanned.fields[2].raw, (4, 7));
         assert_eq!(
@@ -395,7 +393,7 @@ mod tests {
         );
         let four = scan_fields::<4>(text, 0..text.len());
         assert_eq!((four.count, four.first_dropped), (6, Some(10)));
-        assert_eq!(four.kept().len(), 4);
+        assert_eq!(four.len(), 4);
         let empty = scan_fields::<4>(text, 3..3);
         assert_eq!((empty.count, empty.fields[0]), (1, Field::empty_at(3)));
     }
