@@ -1,9 +1,7 @@
 //! Which inspector fields the open file's format can hold. A field the format cannot write is
 //! shown disabled, with a hover text saying why, instead of letting an edit vanish on save.
 //!
-//! Most answers come from the format's [`Capabilities`]; the few fields no capability covers
-//! (follow-ups, per-sequence frame rates, interpolation, disappearing at the end) are listed per
-//! format id here, from what each writer reports as lost.
+//! Every answer comes from the format's [`Capabilities`]; the editor never asks a format's name.
 
 use crate::formats::{Capabilities, Format, registry};
 
@@ -40,7 +38,6 @@ pub enum Field {
 #[derive(Clone, Copy, Debug)]
 pub struct Support {
     name: &'static str,
-    id: &'static str,
     capabilities: Capabilities,
 }
 
@@ -57,7 +54,6 @@ impl Support {
     fn of_format(format: &'static dyn Format) -> Support {
         Support {
             name: format.name(),
-            id: format.id(),
             capabilities: format.capabilities(),
         }
     }
@@ -65,16 +61,13 @@ impl Support {
     /// Why this field cannot be edited in this format, or `None` when it can.
     pub fn why_not(&self, field: Field) -> Option<String> {
         let c = &self.capabilities;
-        let solarus = self.id.starts_with("solarus");
-        let mugen = self.id.starts_with("mugen");
-        let adl = self.id == "adl";
         let holds = match field {
-            Field::FollowUp => !(solarus || mugen || adl),
-            Field::SequenceFrameRate => !(solarus || mugen || adl),
-            Field::Disappear => !mugen,
+            Field::FollowUp => c.follow_ups,
+            Field::SequenceFrameRate => c.sequence_frame_rate,
+            Field::Disappear => c.disappear_at_end,
             Field::FrameDuration => c.per_frame_durations,
             Field::FrameText => c.frame_text,
-            Field::Interpolation => !(solarus || adl || self.id == "isprite"),
+            Field::Interpolation => c.interpolation,
             Field::Transforms => c.transforms,
             Field::Blending => c.blending,
             Field::BoxRotation => c.rotated_boxes,

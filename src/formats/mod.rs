@@ -192,6 +192,19 @@ pub struct Capabilities {
     pub groups: bool,
     /// Sub-pixel positions.
     pub subpixel: bool,
+    /// A sequence may name the sequence that plays after it.
+    pub follow_ups: bool,
+    /// A sequence may have its own frame rate.
+    pub sequence_frame_rate: bool,
+    /// A sequence may disappear after its last frame (rather than hold it).
+    pub disappear_at_end: bool,
+    /// Frames may interpolate position, scale, angle or opacity towards the next one.
+    pub interpolation: bool,
+    /// Boxes may be defaults that later frames inherit (M.U.G.E.N's `Clsn1Default`), so box
+    /// edits ask whether they are for "this frame only" or "default from here on".
+    pub default_boxes: bool,
+    /// Boxes may have classes of their own besides hit and hurt.
+    pub custom_box_classes: bool,
 }
 
 /// How sure a format is that some bytes are its own.

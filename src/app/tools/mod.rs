@@ -168,7 +168,7 @@ impl FrameContext {
                 Snap::WholePixels
             },
             rule,
-            air: is_air(open.format_id()),
+            air: capabilities.default_boxes,
         })
     }
 
@@ -180,11 +180,6 @@ impl FrameContext {
             inherited: self.air.then_some(scope),
         }
     }
-}
-
-/// True for the M.U.G.E.N formats, whose boxes are Clsn1/Clsn2 with AIR defaults.
-pub fn is_air(format_id: &str) -> bool {
-    format_id.starts_with("mugen")
 }
 
 /// The boxes shown on the current frame (own and inherited), hidden classes left out.

@@ -94,9 +94,9 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, ci
     } else {
         tools.circle = false;
     }
-    let air = super::is_air(open.format_id());
+    let capabilities = open.session.format().capabilities();
     let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
-    if !air {
+    if capabilities.custom_box_classes {
         let mut custom: Vec<BoxClass> = open
             .document()
             .frames
@@ -124,7 +124,7 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, ci
         })
         .response
         .on_hover_text("The class new boxes get");
-    if !air {
+    if capabilities.custom_box_classes {
         let field = ui.add(
             egui::TextEdit::singleline(&mut tools.new_class)
                 .desired_width(80.0)

@@ -55,6 +55,7 @@ impl Format for AdlFormat {
             write: true,
             points: true,
             layered_graphics: true,
+            disappear_at_end: true,
             ..Capabilities::default()
         }
     }

@@ -62,6 +62,12 @@ impl Format for IspriteFormat {
             frame_text: true,
             groups: true,
             subpixel: true,
+            follow_ups: true,
+            sequence_frame_rate: true,
+            disappear_at_end: true,
+            interpolation: false,
+            default_boxes: false,
+            custom_box_classes: true,
         }
     }
 

@@ -48,6 +48,12 @@ fn capabilities() -> Capabilities {
         frame_text: false,
         groups: false,
         subpixel: false,
+        follow_ups: false,
+        sequence_frame_rate: false,
+        disappear_at_end: false,
+        interpolation: true,
+        default_boxes: true,
+        custom_box_classes: false,
     }
 }
 

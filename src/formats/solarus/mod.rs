@@ -65,6 +65,7 @@ fn capabilities() -> Capabilities {
         read: true,
         write: true,
         directions: true,
+        disappear_at_end: true,
         ..Capabilities::default()
     }
 }

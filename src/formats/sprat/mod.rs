@@ -79,6 +79,12 @@ impl Format for SpratFormat {
             frame_text: true,
             groups: true,
             subpixel: true,
+            follow_ups: true,
+            sequence_frame_rate: true,
+            disappear_at_end: true,
+            interpolation: true,
+            default_boxes: false,
+            custom_box_classes: true,
         }
     }
 
