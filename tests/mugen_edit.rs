@@ -384,7 +384,8 @@ fn renaming_adding_and_removing_actions() {
             strings(&["[Begin Action 7]"])
         )
     );
-    // Removing an action removes its block and keeps the comment that introduces the next one.
+    // Removing an action removes its block and the comment naming it, and keeps the comment
+    // that introduces the next one.
     let mut set = read(&bytes);
     let id = set.sequence_by_name("5").unwrap().id;
     set.root
@@ -392,12 +393,10 @@ fn renaming_adding_and_removing_actions() {
         .retain(|i| !matches!(i, TreeItem::Sequence(s) if s.id == id));
     let (removed, added) = changed(&bytes, &save(&set));
     assert!(added.is_empty());
-    assert_eq!(
-        removed.first().map(String::as_str),
-        Some("[Begin Action 5]")
-    );
+    assert_eq!(removed.first().map(String::as_str), Some("; Turning"));
+    assert_eq!(removed.get(1).map(String::as_str), Some("[Begin Action 5]"));
     assert_eq!(removed.last().map(String::as_str), Some("5,0, 0,0, 4"));
-    assert_eq!(removed.len(), 6, "{removed:?}");
+    assert_eq!(removed.len(), 7, "{removed:?}");
     // A new action goes after the last one, in the file's style.
     let mut set = read(&bytes);
     let frame_id = frame_ids(&set, "0")[0];
@@ -486,4 +485,181 @@ fn a_character_def_saves_unchanged_with_the_edited_air_beside_it() {
     // Saved as a plain .air, the same text comes out.
     let air = AirFormat.write(&set, &WriteContext::default()).unwrap();
     assert_eq!(air.bytes, written.companions[0].bytes);
+}
+
+// Action titles: the comment line right above `[Begin Action N]` names the action.
+
+#[test]
+fn the_comment_above_an_action_is_its_title() {
+    let set = read(&kfm_air());
+    let title = |action: &str| set.sequence_by_name(action).unwrap().title.clone();
+    assert_eq!(title("0").as_deref(), Some("Standing Animation"));
+    assert_eq!(title("6").as_deref(), Some("Crouch Turning"));
+    let titled = set.sequences().iter().filter(|s| s.title.is_some()).count();
+    // KFM names almost every action; a line of dashes names none.
+    assert!(titled * 4 >= set.sequences().len() * 3, "{titled} titled");
+    let dashes = set
+        .sequences()
+        .iter()
+        .filter_map(|s| s.title.as_deref())
+        .filter(|t| t.starts_with('-'))
+        .count();
+    assert_eq!(dashes, 0);
+}
+
+#[test]
+fn renaming_a_title_rewrites_only_its_comment_line() {
+    let before = kfm_air();
+    let mut set = read(&before);
+    sequence_mut(&mut set, "5").title = Some("Turn around".into());
+    let after = save(&set);
+    assert_eq!(
+        changed(&before, &after),
+        (strings(&["; Turning"]), strings(&["; Turn around"]))
+    );
+    assert_eq!(
+        read(&after).sequence_by_name("5").unwrap().title.as_deref(),
+        Some("Turn around")
+    );
+}
+
+#[test]
+fn a_title_is_added_above_the_header_and_cleared_with_its_line() {
+    let text = b"[Begin Action 1]\n1,0, 0,0, 5\n\n; Walk\n[Begin Action 2]\n2,0, 0,0, 5\n";
+    let mut set = read(text);
+    sequence_mut(&mut set, "1").title = Some("Stand".into());
+    sequence_mut(&mut set, "2").title = None;
+    let after = save(&set);
+    assert_eq!(
+        String::from_utf8(after).unwrap(),
+        "; Stand\n[Begin Action 1]\n1,0, 0,0, 5\n\n[Begin Action 2]\n2,0, 0,0, 5\n"
+    );
+}
+
+#[test]
+fn a_deleted_action_takes_its_title_line_along() {
+    let text = b"; Stand\n[Begin Action 1]\n1,0, 0,0, 5\n\n; Walk\n[Begin Action 2]\n2,0, 0,0, 5\n";
+    let mut set = read(text);
+    let walk = set.sequence_by_name("2").unwrap().id;
+    set.root
+        .items
+        .retain(|item| !matches!(item, TreeItem::Sequence(s) if s.id == walk));
+    let after = String::from_utf8(save(&set)).unwrap();
+    assert!(!after.contains("Walk"), "{after}");
+    assert!(after.starts_with("; Stand\n[Begin Action 1]\n"), "{after}");
+}
+
+#[test]
+fn new_actions_are_written_with_their_titles() {
+    let mut set = read(b"[Begin Action 1]\n1,0, 0,0, 5\n");
+    let frame = set.sequence_by_name("1").unwrap().directions[0].frames[0];
+    let id = SequenceId(set.alloc_id());
+    let mut sequence = Sequence::new(id, "7", DirectionId(set.alloc_id()));
+    sequence.title = Some("Taunt".into());
+    sequence.directions[0].frames.push(frame);
+    set.root.items.push(TreeItem::Sequence(sequence));
+    let after = String::from_utf8(save(&set)).unwrap();
+    assert!(after.contains("\n; Taunt\n[Begin Action 7]\n"), "{after}");
+    // Without a baseline (a conversion) the title comes first too.
+    set.original = None;
+    let fresh = String::from_utf8(save(&set)).unwrap();
+    assert!(fresh.contains("; Taunt\n[Begin Action 7]"), "{fresh}");
+    assert_eq!(
+        read(fresh.as_bytes())
+            .sequence_by_name("7")
+            .unwrap()
+            .title
+            .as_deref(),
+        Some("Taunt")
+    );
+}
+
+#[test]
+fn a_latin1_title_is_kept_byte_for_byte_until_edited() {
+    let text = b"; Pr\xe9sentation\n[Begin Action 1]\n1,0, 0,0, 5\n";
+    let mut set = read(text);
+    assert_eq!(
+        set.sequence_by_name("1").unwrap().title.as_deref(),
+        Some("Pr\u{e9}sentation")
+    );
+    sequence_mut(&mut set, "1").loop_point = Some(0);
+    assert_eq!(save(&set), text.to_vec());
+}
+
+#[test]
+fn the_title_edit_command_trims_and_refuses_line_breaks() {
+    use sprat::edit::History;
+    use sprat::edit::inspector::{SequenceField, SetSequenceField};
+    let mut set = read(&kfm_air());
+    let id = set.sequence_by_name("0").unwrap().id;
+    let mut history = History::new();
+    let selection = sprat::edit::Selection::default();
+    let set_title = |title: &str| SetSequenceField {
+        sequence: id,
+        field: SequenceField::Title(Some(title.to_string())),
+    };
+    history
+        .apply(&mut set, &selection, &set_title("  Idle  "), None)
+        .unwrap();
+    assert_eq!(set.sequence(id).unwrap().title.as_deref(), Some("Idle"));
+    assert!(
+        history
+            .apply(&mut set, &selection, &set_title("two\nlines"), None)
+            .is_err()
+    );
+    history
+        .apply(&mut set, &selection, &set_title("   "), None)
+        .unwrap();
+    assert_eq!(set.sequence(id).unwrap().title, None);
+    history.undo(&mut set);
+    assert_eq!(set.sequence(id).unwrap().title.as_deref(), Some("Idle"));
+}
+
+#[test]
+fn titles_survive_the_sprat_project_and_are_named_as_lost_elsewhere() {
+    use sprat::formats::registry;
+    let set = read(&kfm_air());
+    let sprat = registry().by_id("sprat").unwrap();
+    let written = sprat.write(&set, &WriteContext::default()).unwrap();
+    let back = sprat
+        .read(&written.bytes, &ReadContext::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        back.sequence_by_name("0").unwrap().title.as_deref(),
+        Some("Standing Animation")
+    );
+    let solarus = registry().by_id("solarus-lua").unwrap();
+    let losses = solarus
+        .write(&set, &WriteContext::default())
+        .unwrap()
+        .losses;
+    assert!(
+        losses
+            .iter()
+            .any(|l| l.what == "the title \"Standing Animation\""),
+        "{losses:?}"
+    );
+}
+
+#[test]
+fn a_moved_action_keeps_its_title() {
+    let text = b"; Stand\n[Begin Action 1]\n1,0, 0,0, 5\n\n; Walk\n[Begin Action 2]\n2,0, 0,0, 5\n";
+    let mut set = read(text);
+    set.root.items.swap(0, 1);
+    let after = save(&set);
+    let back = read(&after);
+    assert_eq!(
+        back.sequence_by_name("1").unwrap().title.as_deref(),
+        Some("Stand")
+    );
+    assert_eq!(
+        back.sequence_by_name("2").unwrap().title.as_deref(),
+        Some("Walk")
+    );
+    assert!(
+        String::from_utf8(after)
+            .unwrap()
+            .starts_with("; Walk\n[Begin Action 2]")
+    );
 }

@@ -24,6 +24,8 @@ pub enum SequenceField {
     FollowUp(Option<String>),
     /// Frames per second for hold-based durations; `None` = the set's rate.
     FrameRate(Option<u32>),
+    /// The human title shown beside the name; one line, `None` (or blank) for none.
+    Title(Option<String>),
 }
 
 /// Sets a field of a sequence.
@@ -43,6 +45,7 @@ impl Command for SetSequenceField {
             SequenceField::OnEnd(_) => "end behaviour",
             SequenceField::FollowUp(_) => "follow-up",
             SequenceField::FrameRate(_) => "frame rate",
+            SequenceField::Title(_) => "title",
         };
         format!("Set sequence {what}")
     }
@@ -77,6 +80,13 @@ impl Command for SetSequenceField {
                     ));
                 }
                 tx.sequence_mut(self.sequence)?.frame_rate = *rate;
+            }
+            SequenceField::Title(title) => {
+                let title = title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+                if title.is_some_and(|t| t.contains(['\n', '\r'])) {
+                    return Err(EditError::new("a title is one line of text"));
+                }
+                tx.sequence_mut(self.sequence)?.title = title.map(str::to_string);
             }
         }
         Ok(())

@@ -93,3 +93,15 @@ impl fmt::Display for Loss {
         write!(f, "{}: {}", self.place, self.what)
     }
 }
+
+/// The sequence titles of `document` (M.U.G.E.N's comment names), for a format that holds none.
+pub fn title_losses(document: &crate::model::AnimationSet) -> impl Iterator<Item = Loss> + '_ {
+    document.sequences().into_iter().filter_map(|sequence| {
+        sequence.title.as_ref().map(|title| {
+            Loss::new(
+                Place::sequence(&sequence.name),
+                format!("the title \"{title}\""),
+            )
+        })
+    })
+}

@@ -205,6 +205,8 @@ pub struct Capabilities {
     pub default_boxes: bool,
     /// Boxes may have classes of their own besides hit and hurt.
     pub custom_box_classes: bool,
+    /// A sequence may have a human title beside its name (M.U.G.E.N's comment line).
+    pub sequence_titles: bool,
 }
 
 /// How sure a format is that some bytes are its own.

@@ -47,6 +47,10 @@ pub struct Sequence {
     /// Frames per second for [`super::FrameDuration::Holds`]; `None` uses the set's rate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame_rate: Option<u32>,
+    /// A human title shown beside the name (M.U.G.E.N: the comment line above
+    /// `[Begin Action N]`, such as "Standing Animation"); one line of text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 const FOUR_WAY: [&str; 4] = ["right", "up", "left", "down"];
@@ -76,6 +80,7 @@ impl Sequence {
             on_end: EndBehavior::HoldLastFrame,
             follow_up: None,
             frame_rate: None,
+            title: None,
         }
     }
 

@@ -281,6 +281,9 @@ pub(super) fn sequence_losses(
             format!("follow-up sequence \"{next}\""),
         ));
     }
+    if let Some(title) = &sequence.title {
+        losses.push(Loss::new(place.clone(), format!("the title \"{title}\"")));
+    }
 }
 
 /// Losses for frame text, interpolation and box declarations.

@@ -68,6 +68,7 @@ impl Format for IspriteFormat {
             interpolation: false,
             default_boxes: false,
             custom_box_classes: true,
+            sequence_titles: false,
         }
     }
 
@@ -108,6 +109,7 @@ impl Format for IspriteFormat {
             .and_then(|o| read::read(&o.bytes, None).ok());
         let prepared = convert::prepare(document, context, original.is_some())?;
         let mut losses = prepared.losses;
+        losses.extend(crate::formats::loss::title_losses(document));
         let bytes = write::encode(&prepared.document, original.as_ref(), &mut losses)?;
         Ok(Written {
             bytes,

@@ -33,6 +33,7 @@ pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: Ima
         let sequence_id = SequenceId(set.alloc_id());
         let direction_id = DirectionId(set.alloc_id());
         let mut sequence = Sequence::new(sequence_id, action.number.to_string(), direction_id);
+        sequence.title = action.title.as_ref().map(|t| t.text.clone());
         let mut frame_ids = Vec::with_capacity(action.frames.len());
         for frame in &action.frames {
             let id = FrameId(set.alloc_id());

@@ -7,8 +7,8 @@
 //! reads `.air` files and the actions inside `.def` files).
 
 use super::lexis::{
-    Field, Line, ScannedFields, column_of, parse_decimal, parse_i32, parse_int, scan_fields,
-    split_lines, starts_with_ignore_case, trim,
+    Field, Line, ScannedFields, column_of, is_blank_byte, parse_decimal, parse_i32, parse_int,
+    scan_fields, split_lines, starts_with_ignore_case, trim,
 };
 use crate::formats::Diagnostic;
 use crate::model::{BlendMode, Fx};
@@ -65,6 +65,51 @@ pub struct ActionSyntax {
     pub loop_frame: usize,
     /// True when the action repeats an earlier action's number.
     pub duplicate: bool,
+    /// The comment line right above the header that names the action (`; Standing
+    /// Animation`), if there is one.
+    pub title: Option<TitleLine>,
+}
+
+/// A comment line that names the action below it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TitleLine {
+    /// Its line index.
+    pub line: usize,
+    /// The title's bytes in the file: the comment's text without the `;` and the blanks
+    /// around it.
+    pub span: (usize, usize),
+    /// Those bytes as text: UTF-8 when they are, else Latin-1 (the writer keeps the bytes
+    /// themselves until the title is edited).
+    pub text: String,
+}
+
+/// Comment bytes as text: UTF-8 when they are, else one character per byte (Latin-1).
+pub fn decode_comment(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// The title a comment line gives the action right below it: the text after the `;`s, when it
+/// has a letter or a digit (a line of dashes is a separator, not a name).
+pub fn title_of_line(bytes: &[u8], line: &Line) -> Option<(usize, usize)> {
+    if !line.is_blank() {
+        return None;
+    }
+    let text = &bytes[line.start..line.end];
+    let semicolon = text.iter().position(|&b| b == b';')?;
+    if !text[..semicolon].iter().all(|&b| is_blank_byte(b)) {
+        return None;
+    }
+    let after = text[semicolon..].iter().position(|&b| b != b';')? + semicolon;
+    let (start, end) = trim(bytes, line.start + after..line.end);
+    let title = &bytes[start..end];
+    // Anything beyond ASCII (Latin-1 or Shift-JIS names) counts as a letter.
+    title
+        .iter()
+        .any(|b| b.is_ascii_alphanumeric() || !b.is_ascii())
+        .then_some((start, end))
 }
 
 impl ActionSyntax {
@@ -376,6 +421,13 @@ impl<'a> Parser<'a> {
             frames: Vec::with_capacity(8),
             loop_frame: 0,
             duplicate,
+            title: index.checked_sub(1).and_then(|above| {
+                title_of_line(self.bytes, &self.lines[above]).map(|span| TitleLine {
+                    line: above,
+                    span,
+                    text: decode_comment(&self.bytes[span.0..span.1]),
+                })
+            }),
         });
     }
 

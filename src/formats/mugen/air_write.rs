@@ -122,6 +122,9 @@ fn fresh(plans: &[ActionPlan]) -> Vec<u8> {
         if index > 0 {
             out.extend_from_slice(&style.eol);
         }
+        if let Some(title) = &plan.sequence.title {
+            push_line(&mut out, &title_comment(title), &style.eol);
+        }
         push_line(
             &mut out,
             format!("[Begin Action {}]", plan.number).as_bytes(),
@@ -132,6 +135,11 @@ fn fresh(plans: &[ActionPlan]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The comment line that names an action: `; Standing Animation`.
+fn title_comment(title: &str) -> Vec<u8> {
+    format!("; {title}").into_bytes()
 }
 
 /// Appends `text` as a line, starting a new line first if needed.
@@ -323,12 +331,14 @@ impl<'b> Rewriter<'b> {
         let mut position = 0;
         let last_action = self.syntax.actions.len().checked_sub(1);
         for (a, action) in self.syntax.actions.iter().enumerate() {
-            let block_start = self.offset(action.header);
             let block_end = self.offset(self.body_end(action));
-            out.extend_from_slice(&bytes[position..block_start]);
-            if kept.contains(&self.map.sequences[a])
-                && let Some(plan) = queue.next()
-            {
+            let plan = if kept.contains(&self.map.sequences[a]) {
+                queue.next()
+            } else {
+                None
+            };
+            self.gap_before(&mut out, position, a, plan);
+            if let Some(plan) = plan {
                 self.action(&mut out, plan, action_of[&plan.sequence.id]);
             }
             position = block_end;
@@ -343,10 +353,46 @@ impl<'b> Rewriter<'b> {
         out
     }
 
+    /// Copies the lines between the previous action's body (from `position`) and the header of
+    /// action `a`, whose place `plan` takes (`None`: the action was deleted). The comment line
+    /// naming the action there says the title of what is written in its place: kept as it is
+    /// when that title did not change, rewritten (only the title's text) when it did, dropped
+    /// with a deleted action, and added above the header when there was none.
+    fn gap_before(&self, out: &mut Vec<u8>, position: usize, a: usize, plan: Option<&ActionPlan>) {
+        let bytes = self.bytes.as_slice();
+        let action = &self.syntax.actions[a];
+        let header_start = self.offset(action.header);
+        let wanted = plan.and_then(|p| p.sequence.title.as_deref());
+        let Some(line) = &action.title else {
+            out.extend_from_slice(&bytes[position..header_start]);
+            if let Some(title) = wanted {
+                push_line(out, &title_comment(title), &self.style.eol);
+            }
+            return;
+        };
+        let comment = self.line(line.line);
+        out.extend_from_slice(&bytes[position..comment.start]);
+        match wanted {
+            Some(title) if plan.is_some() && title == line.text => {
+                out.extend_from_slice(&bytes[comment.start..comment.next]);
+            }
+            Some(title) => {
+                out.extend_from_slice(&bytes[comment.start..line.span.0]);
+                out.extend_from_slice(title.as_bytes());
+                out.extend_from_slice(&bytes[line.span.1..comment.next]);
+            }
+            None => {}
+        }
+        out.extend_from_slice(&bytes[comment.next..header_start]);
+    }
+
     fn append_new(&self, out: &mut Vec<u8>, plans: &[&ActionPlan]) {
         for plan in plans {
             if !out.is_empty() {
                 push_line(out, b"", &self.style.eol);
+            }
+            if let Some(title) = &plan.sequence.title {
+                push_line(out, &title_comment(title), &self.style.eol);
             }
             let header = format!("[Begin Action {}]", plan.number);
             push_line(out, header.as_bytes(), &self.style.eol);

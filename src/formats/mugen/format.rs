@@ -54,6 +54,7 @@ fn capabilities() -> Capabilities {
         interpolation: true,
         default_boxes: true,
         custom_box_classes: false,
+        sequence_titles: true,
     }
 }
 

@@ -58,6 +58,7 @@ pub fn describe(
 }
 
 fn document_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    losses.extend(crate::formats::loss::title_losses(document));
     if !document.metadata.is_empty() {
         losses.push(Loss::new(
             Place::document(),

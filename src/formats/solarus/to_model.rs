@@ -257,6 +257,7 @@ fn add_sequence(
         },
         follow_up: None,
         frame_rate: None,
+        title: None,
     };
     document.root.items.push(TreeItem::Sequence(sequence));
     id

@@ -85,6 +85,7 @@ impl Format for SpratFormat {
             interpolation: true,
             default_boxes: false,
             custom_box_classes: true,
+            sequence_titles: true,
         }
     }
 
