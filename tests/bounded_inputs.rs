@@ -162,17 +162,16 @@ fn a_gif_of_many_large_frames_is_encoded_frame_by_frame() {
     let project =
         adversarial::sprat_project(dir.path(), "long.sprat", "big.png", (1024, 1024), 300, 1);
     let gif = dir.path().join("long.gif");
-    // The address space is limited to 1 GiB: keeping the frames aborts (exit 134).
+    // The address space is limited to 50 MiB (the program itself maps about 35): keeping
+    // the frames aborts (exit 134).
     let script = format!(
-        "ulimit -v 1048576; exec \"{}\" render \"{}\" --gif -o \"{}\"",
+        "ulimit -v 51200; exec \"{}\" render \"{}\" --gif -o \"{}\"",
         env!("CARGO_BIN_EXE_sprat"),
         project.display(),
         gif.display()
     );
-    let start = Instant::now();
     let output = Command::new("sh").arg("-c").arg(&script).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(gif.exists());
-    assert!(start.elapsed() < Duration::from_secs(300));
 }

@@ -38,7 +38,7 @@ fn seeds(dir: &Path) -> Vec<PathBuf> {
     let corpus = common::corpus();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
     let mut files = Vec::new();
-    let mut copy = |from: PathBuf, name: &str| {
+    let copy = |from: PathBuf, name: &str| {
         let to = dir.join(name);
         std::fs::copy(&from, &to).unwrap();
         to
