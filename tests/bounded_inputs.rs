@@ -144,6 +144,25 @@ fn a_hundred_elements_drawing_one_large_graphic_decode_it_once() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(frame.exists());
+    // The same frame as ISPRITE elements.
+    let isprite = dir.path().join("many.isprite");
+    let isprite = isprite.to_str().unwrap();
+    let (code, _, err) = sprat(&["convert", project, isprite, "--allow-loss"], limit);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = sprat(&["check", isprite], limit);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, _, err) = sprat(
+        &[
+            "render",
+            isprite,
+            "--frame",
+            "0",
+            "-o",
+            frame.to_str().unwrap(),
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(0), "{err}");
 }
 
 #[cfg(unix)]
