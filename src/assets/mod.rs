@@ -39,11 +39,12 @@ impl std::error::Error for AssetError {}
 
 type Decoded = Result<Arc<RgbaImage>, AssetError>;
 
-/// Decoded image files kept at most (RGBA bytes); the least recently used go first past it.
-/// Twice the largest image Sprat decodes, so a sheet and the one drawn beside it both stay.
-pub const FILE_BUDGET_BYTES: usize = 2 * 4 * decode::MAX_IMAGE_PIXELS as usize;
+/// Decoded image files kept at most (RGBA bytes); the least recently used go first past it
+/// (the one in use always stays). With the cut slices' budget and the SFF sprites' it keeps a
+/// render or check of any file under about 1 GB.
+pub const FILE_BUDGET_BYTES: usize = 384 << 20;
 /// Cut slices kept at most (RGBA bytes).
-pub const CUT_BUDGET_BYTES: usize = 256 << 20;
+pub const CUT_BUDGET_BYTES: usize = 128 << 20;
 
 /// How many RGBA bytes the store keeps decoded at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

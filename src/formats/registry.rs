@@ -95,19 +95,6 @@ impl Registry {
         }
     }
 
-    /// Every file extension some readable format claims (lowercase, without the dot; some
-    /// have two parts, like `tga.gz`), for finding documents in folders.
-    pub fn readable_extensions(&self) -> Vec<&'static str> {
-        let mut all: Vec<&'static str> = self
-            .formats()
-            .filter(|f| f.capabilities().read)
-            .flat_map(|f| f.extensions().iter().copied())
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    }
-
     /// Whether some readable format claims the extension of `path`.
     pub fn is_known_document(&self, path: &Path) -> bool {
         self.by_extension(path)
