@@ -6,6 +6,7 @@
 //! holds. It is `Send + Sync`: the editor can load on a worker thread while the canvas
 //! draws from what is already cached.
 
+pub mod check;
 pub mod cut;
 pub mod decode;
 
@@ -38,6 +39,43 @@ impl std::error::Error for AssetError {}
 
 type Decoded = Result<Arc<RgbaImage>, AssetError>;
 
+/// Decoded image files kept at most (RGBA bytes); the least recently used go first past it
+/// (the one in use always stays). With the cut slices' budget and the SFF sprites' it keeps a
+/// render or check of any file under about 1 GB.
+pub const FILE_BUDGET_BYTES: usize = 384 << 20;
+/// Cut slices kept at most (RGBA bytes).
+pub const CUT_BUDGET_BYTES: usize = 128 << 20;
+
+/// How many RGBA bytes the store keeps decoded at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Decoded image files.
+    pub files: usize,
+    /// Slices cut from them.
+    pub cuts: usize,
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets {
+            files: FILE_BUDGET_BYTES,
+            cuts: CUT_BUDGET_BYTES,
+        }
+    }
+}
+
+/// One file's cell and when it was last asked for.
+struct FileEntry {
+    cell: Arc<OnceLock<Decoded>>,
+    last_used: u64,
+}
+
+/// A cut slice and when it was last asked for.
+struct CutEntry {
+    image: Arc<RgbaImage>,
+    last_used: u64,
+}
+
 /// A slice as cut from one file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct CutKey {
@@ -51,10 +89,13 @@ struct CutKey {
 pub struct ImageStore {
     /// One cell per file; a cell is filled once by whichever thread asks first, and failures
     /// are kept too, so a missing file is not searched for on every repaint.
-    files: Mutex<HashMap<PathBuf, Arc<OnceLock<Decoded>>>>,
-    cuts: Mutex<HashMap<CutKey, Arc<RgbaImage>>>,
+    files: Mutex<HashMap<PathBuf, FileEntry>>,
+    cuts: Mutex<HashMap<CutKey, CutEntry>>,
     sff: SffStore,
     generation: AtomicU64,
+    /// Counts uses, for "least recently used".
+    clock: AtomicU64,
+    budgets: Budgets,
 }
 
 impl fmt::Debug for ImageStore {
@@ -81,22 +122,62 @@ impl ImageStore {
         ImageStore::default()
     }
 
+    /// An empty store keeping at most `budgets` of decoded pixels.
+    pub fn with_budgets(budgets: Budgets) -> ImageStore {
+        ImageStore {
+            budgets,
+            ..ImageStore::default()
+        }
+    }
+
     /// The decoded image file at `path`, loading it on first use.
     pub fn image(&self, path: &Path) -> Result<Arc<RgbaImage>, AssetError> {
-        let cell = lock(&self.files)
-            .entry(path.to_path_buf())
-            .or_default()
-            .clone();
+        let now = self.tick();
+        let cell = {
+            let mut files = lock(&self.files);
+            let entry = files
+                .entry(path.to_path_buf())
+                .or_insert_with(|| FileEntry {
+                    cell: Arc::default(),
+                    last_used: now,
+                });
+            entry.last_used = now;
+            entry.cell.clone()
+        };
+        let mut decoded_now = false;
         // Decoding happens outside the map's lock: other files stay available meanwhile.
-        cell.get_or_init(|| {
-            decode::decode_file(path)
-                .map(Arc::new)
-                .map_err(|message| AssetError {
-                    path: path.to_path_buf(),
-                    message,
-                })
-        })
-        .clone()
+        let result = cell
+            .get_or_init(|| {
+                decoded_now = true;
+                decode::decode_file(path)
+                    .map(Arc::new)
+                    .map_err(|message| AssetError {
+                        path: path.to_path_buf(),
+                        message,
+                    })
+            })
+            .clone();
+        if decoded_now {
+            evict_files_past_budget(&mut lock(&self.files), self.budgets.files);
+        }
+        result
+    }
+
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// RGBA bytes of the decoded files and cut slices kept now.
+    pub fn cached_bytes(&self) -> usize {
+        let files: usize = lock(&self.files)
+            .values()
+            .map(|e| decoded_bytes(&e.cell))
+            .sum();
+        let cuts: usize = lock(&self.cuts)
+            .values()
+            .map(|e| e.image.as_raw().len())
+            .sum();
+        files + cuts
     }
 
     /// Forgets `path` (decoded pixels, failures and slices cut from it; an SFF archive or
@@ -165,8 +246,10 @@ impl ImageStore {
             rect,
             rotated,
         };
-        if let Some(cut) = lock(&self.cuts).get(&key) {
-            return Some(cut.clone());
+        let now = self.tick();
+        if let Some(cut) = lock(&self.cuts).get_mut(&key) {
+            cut.last_used = now;
+            return Some(cut.image.clone());
         }
         let generation = self.generation();
         let sheet = self.image(path).ok()?;
@@ -174,9 +257,67 @@ impl ImageStore {
         let mut cuts = lock(&self.cuts);
         // A file invalidated while this cut was made must not get the old pixels back.
         if self.generation() == generation {
-            cuts.insert(key, cut.clone());
+            cuts.insert(
+                key,
+                CutEntry {
+                    image: cut.clone(),
+                    last_used: now,
+                },
+            );
+            evict_cuts_past_budget(&mut cuts, self.budgets.cuts);
         }
         Some(cut)
+    }
+}
+
+fn decoded_bytes(cell: &OnceLock<Decoded>) -> usize {
+    match cell.get() {
+        Some(Ok(image)) => image.as_raw().len(),
+        _ => 0,
+    }
+}
+
+/// Forgets the least recently used decoded files until the rest fit in `budget` (the most
+/// recent one always stays: it is being drawn). Failures cost nothing and stay known.
+fn evict_files_past_budget(files: &mut HashMap<PathBuf, FileEntry>, budget: usize) {
+    let mut total: usize = files.values().map(|e| decoded_bytes(&e.cell)).sum();
+    if total <= budget {
+        return;
+    }
+    let mut by_age: Vec<(u64, PathBuf)> = files
+        .iter()
+        .filter(|(_, e)| decoded_bytes(&e.cell) > 0)
+        .map(|(p, e)| (e.last_used, p.clone()))
+        .collect();
+    by_age.sort_unstable();
+    by_age.pop();
+    for (_, path) in by_age {
+        if total <= budget {
+            break;
+        }
+        if let Some(old) = files.remove(&path) {
+            total -= decoded_bytes(&old.cell);
+        }
+    }
+}
+
+/// Forgets the least recently used slices until the rest fit in `budget`.
+fn evict_cuts_past_budget(cuts: &mut HashMap<CutKey, CutEntry>, budget: usize) {
+    let mut total: usize = cuts.values().map(|e| e.image.as_raw().len()).sum();
+    if total <= budget {
+        return;
+    }
+    let mut by_age: Vec<(u64, CutKey)> =
+        cuts.iter().map(|(k, e)| (e.last_used, k.clone())).collect();
+    by_age.sort_unstable_by_key(|(age, _)| *age);
+    by_age.pop();
+    for (_, key) in by_age {
+        if total <= budget {
+            break;
+        }
+        if let Some(old) = cuts.remove(&key) {
+            total -= old.image.as_raw().len();
+        }
     }
 }
 

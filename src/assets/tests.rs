@@ -172,3 +172,52 @@ fn unknown_ids_and_unresolved_paths_give_nothing() {
             .is_none()
     );
 }
+
+#[test]
+fn decoded_files_past_the_budget_are_forgotten_least_recently_used_first() {
+    let scratch = Scratch::new("budget");
+    // Each 4x2 sheet is 32 RGBA bytes; the budget holds two.
+    let paths: Vec<PathBuf> = (0..4)
+        .map(|i| {
+            let path = scratch.0.join(format!("sheet{i}.png"));
+            write_sheet(&path, i as u8);
+            path
+        })
+        .collect();
+    let store = ImageStore::with_budgets(Budgets {
+        files: 64,
+        cuts: 64,
+    });
+    store.image(&paths[0]).unwrap();
+    store.image(&paths[1]).unwrap();
+    store.image(&paths[0]).unwrap(); // 0 is now more recent than 1
+    store.image(&paths[2]).unwrap();
+    assert_eq!(store.cached_bytes(), 64);
+    let kept: Vec<bool> = paths
+        .iter()
+        .map(|p| {
+            lock(&store.files)
+                .get(p)
+                .is_some_and(|e| e.cell.get().is_some())
+        })
+        .collect();
+    assert_eq!(kept, [true, false, true, false]);
+    // What was forgotten decodes again on demand.
+    assert_eq!(store.image(&paths[1]).unwrap().get_pixel(0, 0).0[2], 1);
+    assert_eq!(store.cached_bytes(), 64);
+}
+
+#[test]
+fn an_unlimited_number_of_large_images_stays_within_the_default_budget() {
+    let scratch = Scratch::new("large");
+    let store = ImageStore::new();
+    // 2048x2048 RGBA is 16 MiB; forty of them would be 640 MiB kept without a budget.
+    let big = scratch.0.join("big.png");
+    RgbaImage::new(2048, 2048).save(&big).unwrap();
+    for i in 0..40 {
+        let copy = scratch.0.join(format!("big{i}.png"));
+        std::fs::copy(&big, &copy).unwrap();
+        store.image(&copy).unwrap();
+        assert!(store.cached_bytes() <= FILE_BUDGET_BYTES);
+    }
+}

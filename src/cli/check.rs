@@ -1,30 +1,96 @@
-//! `sprat check FILE`: diagnostics, exit 1 on errors.
+//! `sprat check FILE|FOLDER...`: diagnostics of each file, every image it names included;
+//! exit 1 when any file has errors.
 
-use super::ReadArgs;
-use super::load::{counts, open, print_diagnostics};
-use crate::formats::mugen::check_sff_archives;
+use super::batch::{self, FileOutput, Outcome};
+use super::load::{Limit, counts, print_diagnostics_up_to, read};
+use super::{BatchArgs, ReadArgs, json};
+use crate::assets::check::image_problems;
+use crate::formats::Diagnostic;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+/// Runs the command over `files`.
 pub fn run(
-    path: &Path,
-    read: &ReadArgs,
+    files: &[PathBuf],
+    batch: &BatchArgs,
+    read_args: &ReadArgs,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let Some(opened) = open(path, read, err)? else {
-        return Ok(1);
-    };
-    let mut diagnostics = opened.loaded.diagnostics;
-    diagnostics.extend(check_sff_archives(&opened.loaded.document));
-    print_diagnostics(path, &diagnostics, out)?;
-    let (errors, warnings) = counts(&diagnostics);
-    writeln!(
+    batch::run(
+        "check",
+        files,
+        batch,
+        |path| check_one(path, batch, read_args),
         out,
-        "{}: {} ({}): {errors} error(s), {warnings} warning(s)",
-        path.display(),
-        opened.format.name(),
-        opened.format.id()
-    )?;
-    Ok(if errors > 0 { 1 } else { 0 })
+        err,
+    )
+}
+
+/// Checks one file: what its reader says, then every image, sheet and sprite it names.
+fn check_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOutput {
+    let (format, diagnostics) = match read(path, read_args) {
+        Ok(opened) => {
+            let mut diagnostics = opened.loaded.diagnostics;
+            diagnostics.extend(image_problems(&opened.loaded.document));
+            (Some(opened.format), diagnostics)
+        }
+        Err(diagnostics) => (None, diagnostics),
+    };
+    let (errors, warnings) = counts(&diagnostics);
+    let mut output = FileOutput {
+        outcome: Some(if format.is_none() {
+            Outcome::Errors
+        } else {
+            Outcome::of(errors, warnings)
+        }),
+        failed: errors > 0 || format.is_none(),
+        ..FileOutput::default()
+    };
+    if batch.json {
+        output.out = report_json(path, format, &diagnostics, None);
+        return output;
+    }
+    let limit = if batch.all { Limit::All } else { Limit::Capped };
+    let Some(format) = format else {
+        output.err = printed(|w| print_diagnostics_up_to(path, &diagnostics, limit, w));
+        return output;
+    };
+    output.out = printed(|w| {
+        print_diagnostics_up_to(path, &diagnostics, limit, w)?;
+        writeln!(
+            w,
+            "{}: {} ({}): {errors} error(s), {warnings} warning(s)",
+            path.display(),
+            format.name(),
+            format.id()
+        )
+    });
+    output
+}
+
+/// One file's JSON object.
+pub fn report_json(
+    path: &Path,
+    format: Option<&dyn crate::formats::Format>,
+    diagnostics: &[Diagnostic],
+    document: Option<json::JsonDocument>,
+) -> String {
+    let (errors, warnings) = counts(diagnostics);
+    let report = json::FileReport {
+        path: path.display().to_string(),
+        format: format.map(json::FormatName::of),
+        errors,
+        warnings,
+        diagnostics: json::diagnostics(diagnostics),
+        document,
+    };
+    serde_json::to_string(&report).unwrap_or_default()
+}
+
+/// What `write` writes, as text (writing to memory cannot fail).
+pub fn printed(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+    let mut bytes = Vec::new();
+    let _ = write(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
 }

@@ -1,38 +1,81 @@
-//! `sprat info FILE`: the hierarchy with counts, durations, boxes and points.
+//! `sprat info FILE|FOLDER...`: the hierarchy with counts, durations, boxes and points.
 
-use super::ReadArgs;
-use super::load::{counts, open};
+use super::batch::{self, FileOutput, Outcome};
+use super::check::{printed, report_json};
+use super::load::{counts, print_diagnostics, read};
+use super::{BatchArgs, ReadArgs, json};
 use crate::model::{AnimationSet, BoxClass, ElementKind, FrameDuration, Group, Sequence, TreeItem};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+/// Runs the command over `files`.
 pub fn run(
-    path: &Path,
-    read: &ReadArgs,
+    files: &[PathBuf],
+    batch: &BatchArgs,
+    read_args: &ReadArgs,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let Some(opened) = open(path, read, err)? else {
-        return Ok(1);
-    };
-    let document = &opened.loaded.document;
-    writeln!(
+    batch::run(
+        "info",
+        files,
+        batch,
+        |path| describe_one(path, batch, read_args),
         out,
-        "{}: {} ({})",
-        path.display(),
-        opened.format.name(),
-        opened.format.id()
-    )?;
-    write!(out, "{}", describe(document))?;
-    let (errors, warnings) = counts(&opened.loaded.diagnostics);
-    if errors + warnings > 0 {
-        writeln!(
-            out,
-            "diagnostics: {errors} error(s), {warnings} warning(s) (see `sprat check`)"
-        )?;
+        err,
+    )
+}
+
+/// Describes one file; only a file that cannot be read fails.
+fn describe_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOutput {
+    let opened = read(path, read_args);
+    let diagnostics = match &opened {
+        Ok(opened) => &opened.loaded.diagnostics,
+        Err(diagnostics) => diagnostics,
+    };
+    let (errors, warnings) = counts(diagnostics);
+    let mut output = FileOutput {
+        outcome: Some(match opened {
+            Ok(_) => Outcome::of(errors, warnings),
+            Err(_) => Outcome::Errors,
+        }),
+        failed: opened.is_err(),
+        ..FileOutput::default()
+    };
+    if batch.json {
+        let (format, document) = match &opened {
+            Ok(o) => (Some(o.format), Some(json::document(&o.loaded.document))),
+            Err(_) => (None, None),
+        };
+        output.out = report_json(path, format, diagnostics, document);
+        return output;
     }
-    Ok(0)
+    let opened = match opened {
+        Ok(opened) => opened,
+        Err(diagnostics) => {
+            output.err = printed(|w| print_diagnostics(path, &diagnostics, w));
+            return output;
+        }
+    };
+    output.out = printed(|w| {
+        writeln!(
+            w,
+            "{}: {} ({})",
+            path.display(),
+            opened.format.name(),
+            opened.format.id()
+        )?;
+        write!(w, "{}", describe(&opened.loaded.document))?;
+        if errors + warnings > 0 {
+            writeln!(
+                w,
+                "diagnostics: {errors} error(s), {warnings} warning(s) (see `sprat check`)"
+            )?;
+        }
+        Ok(())
+    });
+    output
 }
 
 /// The whole description as text.

@@ -5,6 +5,10 @@ use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, Sever
 use std::io::Write;
 use std::path::Path;
 
+/// Diagnostics printed per file at most, unless `--all` is given: a damaged archive can have
+/// tens of thousands, and the first ones say what is wrong.
+pub const MAX_PRINTED_DIAGNOSTICS: usize = 200;
+
 /// A file opened for a command.
 pub struct Opened {
     /// What was read.
@@ -13,48 +17,88 @@ pub struct Opened {
     pub format: &'static dyn Format,
 }
 
-/// Reads `path` with whichever format it is in. On failure the errors are printed to `err` and
-/// `None` is returned.
-pub fn open(path: &Path, read: &ReadArgs, err: &mut dyn Write) -> std::io::Result<Option<Opened>> {
+/// Reads `path` with whichever format it is in; the errors that stopped the read otherwise.
+pub fn read(path: &Path, read: &ReadArgs) -> Result<Opened, Vec<Diagnostic>> {
     let context = ReadContext {
         path: Some(path.to_path_buf()),
         options: ReadOptions {
             tileset: read.tileset.clone(),
         },
     };
-    match registry().open(path, &context) {
-        Ok((loaded, format)) => Ok(Some(Opened { loaded, format })),
-        Err(failure) => {
-            print_diagnostics(path, &failure.diagnostics, err)?;
+    registry()
+        .open(path, &context)
+        .map(|(loaded, format)| Opened { loaded, format })
+        .map_err(|failure| failure.diagnostics)
+}
+
+/// Reads `path` with whichever format it is in. On failure the errors are printed to `err` and
+/// `None` is returned.
+pub fn open(path: &Path, args: &ReadArgs, err: &mut dyn Write) -> std::io::Result<Option<Opened>> {
+    match read(path, args) {
+        Ok(opened) => Ok(Some(opened)),
+        Err(diagnostics) => {
+            print_diagnostics(path, &diagnostics, err)?;
             Ok(None)
         }
     }
 }
 
-/// Prints diagnostics as `file:line:column: severity: message`, errors first.
+/// How many diagnostics to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The first [`MAX_PRINTED_DIAGNOSTICS`], then how many more there are.
+    Capped,
+    /// Every one.
+    All,
+}
+
+/// Prints diagnostics as `file:line:column: severity: message`, errors first: at most
+/// [`MAX_PRINTED_DIAGNOSTICS`], then how many more there are.
 pub fn print_diagnostics(
     path: &Path,
     diagnostics: &[Diagnostic],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    print_diagnostics_up_to(path, diagnostics, Limit::Capped, out)
+}
+
+/// Prints diagnostics as `file:line:column: severity: message`, errors first; past the limit,
+/// one line says how many more there are.
+pub fn print_diagnostics_up_to(
+    path: &Path,
+    diagnostics: &[Diagnostic],
+    limit: Limit,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let name = path.display().to_string();
     let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
+    // Stable: within a severity the reader's order (by position) stays.
     sorted.sort_by_key(|d| d.severity);
-    for d in sorted {
+    let shown = match limit {
+        Limit::Capped => MAX_PRINTED_DIAGNOSTICS,
+        Limit::All => usize::MAX,
+    };
+    for d in sorted.iter().take(shown) {
         writeln!(out, "{}", d.display_with(&name))?;
+    }
+    if sorted.len() > shown {
+        let (errors, warnings) = counts(sorted[shown..].iter().copied());
+        writeln!(
+            out,
+            "{name}: … and {} more ({errors} error(s), {warnings} warning(s); --all prints every one)",
+            sorted.len() - shown
+        )?;
     }
     Ok(())
 }
 
 /// Counts of each severity, for summaries.
-pub fn counts(diagnostics: &[Diagnostic]) -> (usize, usize) {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let warnings = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
-    (errors, warnings)
+pub fn counts<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> (usize, usize) {
+    diagnostics
+        .into_iter()
+        .fold((0, 0), |(errors, warnings), d| match d.severity {
+            Severity::Error => (errors + 1, warnings),
+            Severity::Warning => (errors, warnings + 1),
+            _ => (errors, warnings),
+        })
 }

@@ -3,9 +3,11 @@
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
 
+mod batch;
 mod check;
 mod convert;
 mod info;
+pub mod json;
 mod load;
 mod render;
 
@@ -32,20 +34,42 @@ pub struct ReadArgs {
     pub tileset: Option<PathBuf>,
 }
 
+/// Options of the commands that take several files and folders.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct BatchArgs {
+    /// Print a JSON document instead of text (see "Machine-readable output" in the README).
+    #[arg(long)]
+    pub json: bool,
+    /// How many files to read at once (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print every diagnostic of a file, not only the first 200.
+    #[arg(long)]
+    pub all: bool,
+}
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Print the hierarchy with frame counts, durations, boxes and points.
     Info {
-        /// The file to describe.
-        file: PathBuf,
+        /// The files to describe; a folder stands for every file of a known format in it and
+        /// below it.
+        #[arg(required = true, value_name = "FILE|FOLDER")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        batch: BatchArgs,
         #[command(flatten)]
         read: ReadArgs,
     },
-    /// Print diagnostics; exit 1 if there are errors.
+    /// Print diagnostics; exit 1 if any file has errors.
     Check {
-        /// The file to check.
-        file: PathBuf,
+        /// The files to check; a folder stands for every file of a known format in it and
+        /// below it.
+        #[arg(required = true, value_name = "FILE|FOLDER")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        batch: BatchArgs,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -114,8 +138,8 @@ pub enum Command {
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match command {
-        Command::Info { file, read } => info::run(&file, &read, out, err),
-        Command::Check { file, read } => check::run(&file, &read, out, err),
+        Command::Info { files, batch, read } => info::run(&files, &batch, &read, out, err),
+        Command::Check { files, batch, read } => check::run(&files, &batch, &read, out, err),
         Command::Convert {
             input,
             output,
@@ -167,6 +191,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     };
     match result {
         Ok(code) => code,
+        // The reader of our output went away (`sprat info FILE | head`): nothing is left to
+        // say to anyone, and it is not a failure of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
             let _ = writeln!(err, "sprat: {e}");
             2

@@ -4,8 +4,9 @@ use super::ReadArgs;
 use super::load::{open, print_diagnostics};
 use crate::assets::ImageStore;
 use crate::export::{encode_png, export_gif, frame_image, game_sheet_image, strip_image};
-use crate::model::{AnimationSet, Sequence};
+use crate::model::{AnimationSet, Frame, GraphicSource, Sequence};
 use crate::render::{Background, Overlay, RenderOptions};
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -67,8 +68,33 @@ pub fn run(
         return Ok(2);
     };
     let pixels = ImageStore::new();
-    for problem in missing_pixels(document, &pixels) {
-        writeln!(err, "sprat: warning: {problem}")?;
+    let drawn: Vec<&Frame> = match options.output {
+        Output::Frame(index) => document
+            .direction_frames(sequence, direction)
+            .into_iter()
+            .skip(index)
+            .take(1)
+            .collect(),
+        Output::Strip | Output::Gif => document.direction_frames(sequence, direction),
+        Output::GameSheet => document.frames.values().collect(),
+    };
+    // A picture with holes where the images should be is not what was asked for: say what
+    // is missing and write nothing.
+    let (problems, sprite_warnings) = missing_pixels(document, &drawn, &pixels);
+    for warning in &sprite_warnings {
+        writeln!(err, "sprat: warning: {warning}")?;
+    }
+    if !problems.is_empty() {
+        for problem in &problems {
+            writeln!(err, "sprat: {problem}")?;
+        }
+        writeln!(
+            err,
+            "sprat: cannot render \"{}\": {} image(s) it draws cannot be loaded",
+            sequence.name,
+            problems.len()
+        )?;
+        return Ok(1);
     }
     let render_options = RenderOptions {
         scale: options.scale.max(1),
@@ -168,20 +194,38 @@ fn pick_direction(sequence: &Sequence, given: &str) -> Option<usize> {
         .find(|&i| sequence.direction_label(i).eq_ignore_ascii_case(given))
 }
 
-/// One line per image the document uses that cannot be loaded.
-fn missing_pixels(document: &AnimationSet, pixels: &ImageStore) -> Vec<String> {
-    let mut problems: Vec<String> = Vec::new();
-    for frame in document.frames.values() {
+/// What cannot be drawn of the `frames`: image files and archives that cannot be loaded
+/// (errors: the picture would have holes), then sprites an archive lacks or cannot decode
+/// (warnings: the engine draws nothing there either).
+fn missing_pixels(
+    document: &AnimationSet,
+    frames: &[&Frame],
+    pixels: &ImageStore,
+) -> (Vec<String>, Vec<String>) {
+    let mut seen: HashSet<&GraphicSource> = HashSet::new();
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+    for frame in frames {
         for graphic in frame.elements.iter().filter_map(|e| e.as_graphic()) {
-            if let Some(problem) = pixels.problem(document, &graphic.source) {
-                let text = problem.to_string();
-                if !problems.contains(&text) {
-                    problems.push(text);
-                }
+            if !seen.insert(&graphic.source) {
+                continue;
+            }
+            let Some(problem) = pixels.problem(document, &graphic.source) else {
+                continue;
+            };
+            let archive_reads = matches!(graphic.source, GraphicSource::SffSprite { .. })
+                && pixels.sff().archive(&problem.path).is_some();
+            let list = if archive_reads {
+                &mut warnings
+            } else {
+                &mut errors
+            };
+            let text = problem.to_string();
+            if !list.contains(&text) {
+                list.push(text);
             }
         }
     }
-    problems
+    (errors, warnings)
 }
 
 /// Parses `#rrggbb`, `#rrggbbaa` or `rrggbb`.

@@ -81,34 +81,29 @@ pub fn export_gif(
         _ => false,
     };
     let shown = shown_steps(&pass.steps, &delays);
-    let mut frames = Vec::new();
-    for (step, delay) in shown {
-        let picture = gif_pixels(picture_of(document, step, pixels, &options)?);
-        // A frame longer than one GIF delay can hold repeats; a final or forever frame shows
-        // once with no delay (the viewer stays on it when a non-repeating GIF ends).
-        let mut remaining = delay;
-        loop {
-            let part = remaining.min(MAX_GIF_DELAY);
-            frames.push(image::Frame::from_parts(
-                picture.clone(),
-                0,
-                0,
-                Delay::from_numer_denom_ms(part * 10, 1),
-            ));
-            remaining -= part;
-            if remaining == 0 {
-                break;
-            }
-        }
-    }
-    let frame_count = frames.len();
     let mut bytes = Vec::new();
+    let mut frame_count = 0;
     {
         let mut encoder = GifEncoder::new_with_speed(&mut bytes, 10);
         if repeats {
             encoder.set_repeat(Repeat::Infinite).map_err(encode_error)?;
         }
-        encoder.encode_frames(frames).map_err(encode_error)?;
+        // Each frame is encoded as soon as it is drawn: only one picture is held at a time,
+        // however many frames the sequence has and however large they are.
+        for (step, delay) in shown {
+            let picture = gif_pixels(picture_of(document, step, pixels, &options)?);
+            // A frame longer than one GIF delay can hold repeats; a final or forever frame
+            // shows once with no delay (the viewer stays on it when a non-repeating GIF ends).
+            let parts = delay.div_ceil(MAX_GIF_DELAY).max(1);
+            for part in 0..parts {
+                let length = (delay - part * MAX_GIF_DELAY).min(MAX_GIF_DELAY);
+                let delay = Delay::from_numer_denom_ms(length * 10, 1);
+                encoder
+                    .encode_frame(image::Frame::from_parts(picture.clone(), 0, 0, delay))
+                    .map_err(encode_error)?;
+                frame_count += 1;
+            }
+        }
     }
     Ok(GifExport {
         bytes,

@@ -9,6 +9,7 @@
 pub mod adl;
 pub mod diagnostics;
 pub mod fidelity;
+pub mod input;
 pub mod isprite;
 pub mod line_index;
 pub mod loss;
@@ -20,6 +21,7 @@ pub mod solarus;
 pub mod sprat;
 
 pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};
+pub use input::{InputError, MAX_FILE_BYTES, read_file};
 pub use line_index::LineIndex;
 pub use loss::{Loss, Place};
 pub use registry::{Registry, registry};

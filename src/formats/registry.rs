@@ -56,17 +56,27 @@ impl Registry {
             .collect()
     }
 
-    /// The format of a file: the strongest content match, ties broken by extension.
+    /// The format of a file. A format that recognises the content for certain (a magic
+    /// number, an unmistakable construct) wins, ties broken by extension; otherwise a format
+    /// the extension names (its reader then accepts or refuses the bytes, and its refusal is
+    /// what the user sees); otherwise a format that finds the content plausible, unless the
+    /// content is blank. `None` when nothing recognises the file: random bytes or a PNG are
+    /// not read as an empty document of some text format.
     pub fn detect(&self, bytes: &[u8], path: Option<&Path>) -> Option<&dyn Format> {
-        let by_ext = path.map(|p| self.by_extension(p)).unwrap_or_default();
-        let ext_rank = |f: &dyn Format| by_ext.iter().any(|g| g.id() == f.id());
+        let by_ext: Vec<&dyn Format> = path
+            .map(|p| self.by_extension(p))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|f| f.capabilities().read)
+            .collect();
+        let named_by_ext = |f: &dyn Format| by_ext.iter().any(|g| g.id() == f.id());
         let mut best: Option<(&dyn Format, Sniff, bool)> = None;
         for format in self.formats().filter(|f| f.capabilities().read) {
             let sniff = format.sniff(bytes);
             if sniff == Sniff::No {
                 continue;
             }
-            let ext = ext_rank(format);
+            let ext = named_by_ext(format);
             let better = match best {
                 None => true,
                 Some((_, s, e)) => (sniff, ext) > (s, e),
@@ -75,8 +85,21 @@ impl Registry {
                 best = Some((format, sniff, ext));
             }
         }
-        best.map(|(f, _, _)| f)
-            .or_else(|| by_ext.into_iter().find(|f| f.capabilities().read))
+        match best {
+            Some((format, Sniff::Yes, _)) => Some(format),
+            // A guess from the content only beats the extension when it agrees with it.
+            Some((format, _, true)) => Some(format),
+            _ if !by_ext.is_empty() => by_ext.first().copied(),
+            Some((format, _, false)) if !bytes.trim_ascii().is_empty() => Some(format),
+            _ => None,
+        }
+    }
+
+    /// Whether some readable format claims the extension of `path`.
+    pub fn is_known_document(&self, path: &Path) -> bool {
+        self.by_extension(path)
+            .iter()
+            .any(|f| f.capabilities().read)
     }
 
     /// Reads a file from disk with whichever format it is in.
@@ -85,22 +108,94 @@ impl Registry {
         path: &Path,
         context: &ReadContext,
     ) -> Result<(Loaded, &dyn Format), ReadFailure> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            ReadFailure::single(Diagnostic::new(
-                Severity::Error,
-                Location::File,
-                format!("cannot read the file: {e}"),
-            ))
-        })?;
-        let format = self.detect(&bytes, Some(path)).ok_or_else(|| {
-            ReadFailure::single(Diagnostic::new(
-                Severity::Error,
-                Location::File,
-                "not a format Sprat knows (neither its content nor its extension matches)",
-            ))
-        })?;
+        let bytes =
+            super::input::read_file(path).map_err(|e| ReadFailure::single(Diagnostic::from(e)))?;
+        let format = self
+            .detect(&bytes, Some(path))
+            .ok_or_else(|| ReadFailure::single(unrecognised(&bytes)))?;
         let mut context = context.clone();
         context.path = Some(path.to_path_buf());
         format.read(&bytes, &context).map(|loaded| (loaded, format))
+    }
+}
+
+/// The error for bytes no format recognises, saying what they look like when that is plain.
+fn unrecognised(bytes: &[u8]) -> Diagnostic {
+    let what = if bytes.is_empty() {
+        "the file is empty".to_string()
+    } else if bytes.trim_ascii().is_empty() {
+        "the file holds only blank space".to_string()
+    } else if let Some(kind) = known_non_sprite(bytes) {
+        format!("it is {kind}, not an animation file")
+    } else {
+        "neither its content nor its extension is a format Sprat knows".to_string()
+    };
+    Diagnostic::new(
+        Severity::Error,
+        Location::File,
+        format!("not a file Sprat can read: {what}"),
+    )
+}
+
+/// Names common files people open by mistake (an image instead of its sprite file).
+fn known_non_sprite(bytes: &[u8]) -> Option<&'static str> {
+    const SIGNATURES: [(&[u8], &str); 6] = [
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"GIF8", "a GIF image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"BM", "a BMP image"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1f\x8b", "a gzip archive"),
+    ];
+    SIGNATURES
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(magic))
+        .map(|(_, name)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_bytes_and_images_are_not_read_by_any_format() {
+        // Bytes with a line starting with "[" once looked like a M.U.G.E.N .def.
+        let mut noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        noise.extend_from_slice(b"\n[whatever]\nkey = 1\n");
+        assert!(
+            registry()
+                .detect(&noise, Some(Path::new("noise.bin")))
+                .is_none()
+        );
+        assert!(registry().detect(&noise, None).is_none());
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR[files]\n";
+        assert!(registry().detect(png, Some(Path::new("a.png"))).is_none());
+        assert!(unrecognised(png).message.contains("PNG image"));
+    }
+
+    #[test]
+    fn empty_input_is_read_only_by_the_format_its_extension_names() {
+        assert!(registry().detect(b"", None).is_none());
+        assert!(
+            registry()
+                .detect(b"  \n", Some(Path::new("x.bin")))
+                .is_none()
+        );
+        // An empty .sff was read as an empty Solarus Lua sprite.
+        let sff = registry()
+            .detect(b"", Some(Path::new("chars.sff")))
+            .unwrap();
+        assert_eq!(sff.id(), "mugen-sff");
+        assert!(sff.read(b"", &ReadContext::default()).is_err());
+        let def = registry().detect(b"", Some(Path::new("x.def"))).unwrap();
+        assert_eq!(def.id(), "mugen-def");
+    }
+
+    #[test]
+    fn a_certain_content_match_beats_the_extension() {
+        let isprite = registry().detect(b"ISPRITE \0\0\0\0", Some(Path::new("a.air")));
+        assert_eq!(isprite.map(|f| f.id()), Some("isprite"));
     }
 }

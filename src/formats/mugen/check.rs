@@ -12,7 +12,7 @@ use std::path::Path;
 /// archive finds (as `sprat check` does). A `.def` is read as a definition file, anything else
 /// as AIR.
 pub fn check_file(path: &Path) -> Vec<Diagnostic> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::formats::read_file(path) {
         Ok(bytes) => bytes,
         Err(e) => {
             return vec![Diagnostic::new(

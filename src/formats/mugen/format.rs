@@ -58,6 +58,11 @@ fn capabilities() -> Capabilities {
     }
 }
 
+/// The sections that make a text a `.def` (characters and effects, stages, storyboards).
+fn is_def_section(name: &str) -> bool {
+    ["info", "files", "bgdef", "scenedef"].contains(&name)
+}
+
 /// The section names of a text, lowercased, in order (a cheap look for sniffing).
 fn section_names(bytes: &[u8]) -> Vec<String> {
     split_lines(bytes)
@@ -154,18 +159,26 @@ impl Format for DefFormat {
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
-        let names = section_names(bytes);
-        let known = ["info", "files", "bgdef", "scenedef"];
-        if names.iter().any(|n| known.contains(&n.as_str())) {
+        // Any text with a line in brackets is not a .def: only the sections it defines say so.
+        if section_names(bytes).iter().any(|n| is_def_section(n)) {
             Sniff::Yes
-        } else if names.iter().any(|n| !is_action_section(n)) {
-            Sniff::Maybe
         } else {
             Sniff::No
         }
     }
 
     fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        let names = section_names(bytes);
+        if !names
+            .iter()
+            .any(|n| is_def_section(n) || is_action_section(n))
+        {
+            return Err(ReadFailure::single(Diagnostic::new(
+                Severity::Error,
+                Location::File,
+                "not a M.U.G.E.N definition file: it has no [Info], [Files], [BGdef] or [SceneDef] section and no actions",
+            )));
+        }
         let def = parse_def(bytes);
         let mut document = AnimationSet::new();
         let archive = ImageId(document.alloc_id());
@@ -188,7 +201,7 @@ impl Format for DefFormat {
                 )),
                 Some(dir) => {
                     let path = normalise(&dir.join(&spelled));
-                    match std::fs::read(&path) {
+                    match crate::formats::read_file(&path) {
                         Ok(air) => {
                             let mut syntax = parse_air(&air, true);
                             add_to_model(&mut syntax, &mut document, archive);

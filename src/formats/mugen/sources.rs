@@ -109,7 +109,10 @@ pub fn for_air(path: Option<&Path>) -> (Sprites, Vec<Diagnostic>) {
     entries.sort();
     for candidate in entries.iter().filter(|p| has_extension(p, "def")) {
         let small = std::fs::metadata(candidate).is_ok_and(|m| m.len() <= MAX_DEF_BYTES);
-        let Some(bytes) = small.then(|| std::fs::read(candidate).ok()).flatten() else {
+        let Some(bytes) = small
+            .then(|| crate::formats::read_file(candidate).ok())
+            .flatten()
+        else {
             continue;
         };
         let def = parse_def(&bytes);

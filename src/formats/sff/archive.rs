@@ -121,7 +121,7 @@ impl SffArchive {
 
     /// Reads a file from disk.
     pub fn open(path: &Path) -> Result<SffArchive, Diagnostic> {
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = crate::formats::read_file(path).map_err(|e| {
             Diagnostic::new(
                 crate::formats::Severity::Error,
                 crate::formats::Location::File,
@@ -409,6 +409,17 @@ impl SffArchive {
         }
     }
 
+    /// The sprite whose decoded pixels sprite `index` shares: its link's target when both
+    /// are drawn with the same palette, else itself. Callers decode each such sprite once.
+    pub fn same_pixels_as(&self, index: usize) -> usize {
+        match self.index.sprites.get(index).and_then(|s| s.linked_to) {
+            Some(target) if self.index.data[target].palette == self.index.data[index].palette => {
+                target
+            }
+            _ => index,
+        }
+    }
+
     /// Decodes every sprite (for `sprat check`), in file order.
     pub fn decode_all(&self, choice: PaletteChoice<'_>) -> Vec<Result<DecodedSprite, Diagnostic>> {
         (0..self.index.sprites.len())
@@ -421,6 +432,10 @@ impl SffArchive {
     pub fn check(&self) -> Vec<Diagnostic> {
         let mut out = self.index.diagnostics.clone();
         for i in 0..self.index.sprites.len() {
+            // A link shows its target's bytes, which are decoded (and reported) at the target.
+            if self.same_pixels_as(i) != i {
+                continue;
+            }
             match self.decode(i, PaletteChoice::Own) {
                 Ok(sprite) => out.extend(sprite.warnings),
                 Err(e) => {

@@ -21,12 +21,13 @@ enum PaletteKey {
     Act(PathBuf),
 }
 
+/// A decoded sprite: its archive, palette, and the position in the archive of the sprite
+/// whose bytes were decoded (a link's target).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct SpriteKey {
     archive: PathBuf,
     palette: PaletteKey,
-    group: i32,
-    image: i32,
+    index: usize,
 }
 
 struct CachedSprite {
@@ -88,26 +89,40 @@ impl SffStore {
         }
         let path = image.resolved.clone()?;
         let palette = palette_key(image);
-        let key = SpriteKey {
-            archive: path.clone(),
-            palette: palette.clone(),
-            group,
-            image: number,
-        };
-        let (archive, act) = {
+        let (archive, act, index, key) = {
             let mut state = self.lock();
             state.clock += 1;
             let now = state.clock;
+            let archive = state.archive(&path)?;
+            let Some(index) = archive.find(group, number) else {
+                drop(state);
+                self.note_problems(
+                    &path,
+                    &archive,
+                    vec![Diagnostic::new(
+                        Severity::Warning,
+                        Location::File,
+                        format!("there is no sprite {group},{number} in this archive"),
+                    )],
+                );
+                return None;
+            };
+            // Linked sprites share their target's pixels: decoded once, whatever the number
+            // of links (each keeps its own axis).
+            let key = SpriteKey {
+                archive: path.clone(),
+                palette: palette.clone(),
+                index: archive.same_pixels_as(index),
+            };
             if let Some(cached) = state.sprites.get_mut(&key) {
                 cached.last_used = now;
-                return cached.pixels.clone();
+                return with_axis(cached.pixels.clone(), &archive, index);
             }
-            let archive = state.archive(&path)?;
             let act = match &palette {
                 PaletteKey::Act(act_path) => state.act_file(act_path, &path),
                 _ => None,
             };
-            (archive, act)
+            (archive, act, index, key)
         };
         // Decode without holding the lock, so other views keep drawing meanwhile.
         let choice = match (&palette, &act) {
@@ -116,52 +131,24 @@ impl SffStore {
             _ => PaletteChoice::Own,
         };
         let mut problems = Vec::new();
-        let pixels = match archive.find(group, number) {
-            None => {
-                problems.push(Diagnostic::new(
-                    Severity::Warning,
-                    Location::File,
-                    format!("there is no sprite {group},{number} in this archive"),
-                ));
+        let pixels = match archive.decode(key.index, choice) {
+            Ok(sprite) => {
+                problems.extend(sprite.warnings);
+                (sprite.image.width() > 0 && sprite.image.height() > 0).then(|| SourcePixels {
+                    image: Arc::new(sprite.image),
+                    axis: sprite.axis,
+                })
+            }
+            Err(e) => {
+                problems.push(e);
                 None
             }
-            Some(index) => match archive.decode(index, choice) {
-                Ok(sprite) => {
-                    problems.extend(sprite.warnings);
-                    (sprite.image.width() > 0 && sprite.image.height() > 0).then(|| SourcePixels {
-                        image: Arc::new(sprite.image),
-                        axis: sprite.axis,
-                    })
-                }
-                Err(e) => {
-                    problems.push(e);
-                    None
-                }
-            },
         };
+        if !self.note_problems(&path, &archive, problems) {
+            return with_axis(pixels, &archive, index);
+        }
         let bytes = pixels.as_ref().map_or(0, |p| p.image.as_raw().len());
         let mut state = self.lock();
-        // The file may have been invalidated while decoding: keep nothing read before that.
-        let still_current = state
-            .archives
-            .get(&path)
-            .and_then(|a| a.as_ref())
-            .is_some_and(|a| Arc::ptr_eq(a, &archive));
-        if !still_current {
-            return pixels;
-        }
-        let file = path.display().to_string();
-        let list = state.problems.entry(path).or_default();
-        for p in problems {
-            let p = if p.file.is_none() {
-                p.in_file(&file)
-            } else {
-                p
-            };
-            if !list.contains(&p) {
-                list.push(p);
-            }
-        }
         let now = state.clock;
         state.cached_bytes += bytes;
         if let Some(old) = state.sprites.insert(
@@ -175,7 +162,39 @@ impl SffStore {
             state.cached_bytes -= old.bytes;
         }
         state.evict_past_budget();
-        pixels
+        with_axis(pixels, &archive, index)
+    }
+
+    /// Files `problems` under `path`, unless the file was invalidated since `archive` was
+    /// read (then nothing read before that is kept, and false is returned).
+    fn note_problems(
+        &self,
+        path: &Path,
+        archive: &Arc<SffArchive>,
+        problems: Vec<Diagnostic>,
+    ) -> bool {
+        let mut state = self.lock();
+        let still_current = state
+            .archives
+            .get(path)
+            .and_then(|a| a.as_ref())
+            .is_some_and(|a| Arc::ptr_eq(a, archive));
+        if !still_current {
+            return false;
+        }
+        let file = path.display().to_string();
+        let list = state.problems.entry(path.to_path_buf()).or_default();
+        for p in problems {
+            let p = if p.file.is_none() {
+                p.in_file(&file)
+            } else {
+                p
+            };
+            if !list.contains(&p) {
+                list.push(p);
+            }
+        }
+        true
     }
 
     /// Forget everything read from `path` (the file changed on disk): an archive, or a `.act`
@@ -245,7 +264,7 @@ impl State {
         if let Some(known) = self.act_files.get(path) {
             return known.clone();
         }
-        let loaded = std::fs::read(path)
+        let loaded = crate::formats::read_file(path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| Palette::from_act(&bytes));
         let palette = match loaded {
@@ -287,6 +306,16 @@ impl State {
             }
         }
     }
+}
+
+/// `pixels` with the axis of sprite `index` (a link keeps its own axis over shared pixels).
+fn with_axis(
+    pixels: Option<SourcePixels>,
+    archive: &SffArchive,
+    index: usize,
+) -> Option<SourcePixels> {
+    let axis = archive.sprites().get(index)?.axis;
+    pixels.map(|p| SourcePixels { axis, ..p })
 }
 
 fn palette_key(image: &SourceImage) -> PaletteKey {

@@ -1,0 +1,116 @@
+//! What `sprat check` finds wrong with the pixels a document names: image files that cannot be
+//! found or decoded, SFF archives that cannot be read, sprites that do not decode, and sprites
+//! the frames name that the archive does not have. Every distinct file is read once.
+
+use super::decode::decode_file;
+use crate::formats::sff::SffArchive;
+use crate::formats::{Diagnostic, Location, Severity};
+use crate::model::{AnimationSet, GraphicSource, ImageId, ImageKind, SourceImage};
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+
+/// Every problem with the images, sheets, body parts and sprite archives `document` names.
+/// A file that cannot be found or decoded is an error: the frames drawn from it would be
+/// empty. A sprite a frame names that the archive lacks is a warning (the engine draws
+/// nothing there either, and characters often name sprites they never show).
+pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    let mut decoded: HashSet<&Path> = HashSet::new();
+    for image in &document.images {
+        match &image.kind {
+            ImageKind::File => match image.resolved.as_deref() {
+                Some(path) => {
+                    if decoded.insert(path) {
+                        problems.extend(file_problem(image, path));
+                    }
+                }
+                None => problems.push(not_found(image)),
+            },
+            // The user has not chosen a tileset yet: nothing is missing from the file itself.
+            ImageKind::SolarusTileset { chosen: None } => {}
+            ImageKind::SolarusTileset { chosen: Some(path) } => {
+                if decoded.insert(path.as_path()) {
+                    problems.extend(file_problem(image, path));
+                }
+            }
+            ImageKind::Sff { .. } => match image.resolved.as_deref() {
+                Some(path) => problems.extend(archive_problems(document, image, path)),
+                // An `.air` opened alone names no archive; a `.def` that names a missing one
+                // already says so at its line.
+                None if image.path.is_empty() => {}
+                None => problems.push(not_found(image)),
+            },
+        }
+    }
+    problems
+}
+
+fn not_found(image: &SourceImage) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Error,
+        Location::File,
+        format!(
+            "the image {} cannot be found; the frames drawn from it are empty",
+            image.path
+        ),
+    )
+}
+
+fn file_problem(image: &SourceImage, path: &Path) -> Option<Diagnostic> {
+    let message = decode_file(path).err()?;
+    let named = if Path::new(&image.path) == path {
+        image.path.clone()
+    } else {
+        format!("{} ({})", image.path, path.display())
+    };
+    Some(Diagnostic::new(
+        Severity::Error,
+        Location::File,
+        format!("the image {named} cannot be used: {message}"),
+    ))
+}
+
+/// The archive's own problems (index and every sprite's decoding, each link's target decoded
+/// once), then the sprites the frames name that it does not have.
+fn archive_problems(document: &AnimationSet, image: &SourceImage, path: &Path) -> Vec<Diagnostic> {
+    let archive = match SffArchive::open(path) {
+        Ok(archive) => archive,
+        Err(e) => return vec![e.in_file(image.path.clone())],
+    };
+    let mut problems: Vec<Diagnostic> = archive
+        .check()
+        .into_iter()
+        .map(|d| d.in_file(image.path.clone()))
+        .collect();
+    for (group, number) in named_sprites(document, image.id) {
+        if archive.find(group, number).is_none() {
+            problems.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "the frames show sprite {group},{number}, which {} does not have; nothing is drawn there",
+                    image.path
+                ),
+            ));
+        }
+    }
+    problems
+}
+
+/// The (group, image) numbers of archive `archive` the frames draw, in order, blank ones
+/// (negative groups) left out.
+fn named_sprites(document: &AnimationSet, archive: ImageId) -> BTreeSet<(i32, i32)> {
+    document
+        .frames
+        .values()
+        .flat_map(|frame| frame.elements.iter().filter_map(|e| e.as_graphic()))
+        .filter_map(|graphic| match graphic.source {
+            GraphicSource::SffSprite {
+                archive: a,
+                group,
+                image,
+            } if a == archive && group >= 0 => Some((group, image)),
+            _ => None,
+        })
+        .collect()
+}
