@@ -1,4 +1,4 @@
-//! M.U.G.E.N SFF sprite archives (v1 and v2), read only.
+//! M.U.G.E.N SFF sprite archives (v1 and v2): reading, editing and writing.
 //!
 //! Reading order: [`archive`] (the archive and how a sprite is decoded), [`store`] (the cache
 //! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
@@ -7,6 +7,8 @@
 
 pub mod archive;
 mod bytes;
+pub mod edit;
+pub mod encode;
 pub mod format;
 pub mod index;
 mod indexed;
@@ -18,6 +20,7 @@ pub mod png;
 pub mod rle;
 pub mod v1;
 pub mod v2;
+pub mod write;
 
 pub mod store;
 
