@@ -366,6 +366,13 @@ impl SffArchive {
         Ok((indexed(width, height, pixels), warnings))
     }
 
+    /// The bytes sprite `index` stores (a linked sprite's are its source's; for v2 including
+    /// the leading uncompressed length).
+    pub fn stored_bytes(&self, index: usize) -> Option<&[u8]> {
+        let data = self.index.data.get(index)?;
+        self.bytes.get(data.range.clone())
+    }
+
     /// Where sprite `index`'s stored bytes are (a linked sprite's are its source's), which
     /// palette number colours it, and (v1) whether its PCX data ends with its own palette.
     pub(crate) fn stored(&self, index: usize) -> &super::index::SpriteData {
