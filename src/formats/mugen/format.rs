@@ -12,7 +12,7 @@ use super::air_syntax::parse_air;
 use super::air_write::write_air;
 use super::def::{is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
-use super::sources;
+use super::{sff_build, sources};
 use crate::formats::paths::normalise;
 use crate::formats::{
     Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
@@ -226,7 +226,7 @@ impl Format for DefFormat {
     ) -> Result<Written, WriteError> {
         let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
         let Some(original) = original else {
-            return Ok(fresh_def(document, context));
+            return fresh_def(document, context);
         };
         let def = parse_def(&original.bytes);
         match def.anim().filter(|_| !def.has_actions()) {
@@ -262,14 +262,20 @@ impl Format for DefFormat {
 }
 
 /// A character-style `.def` naming an `.air` of the same name, for documents from other
-/// formats.
-fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
+/// formats. Images that are not SFF sprites become the sprites of a new `.sff` of the same
+/// name (when their pixels are at hand), written beside it.
+fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
     let stem = context
         .path
         .as_deref()
         .and_then(|p| p.file_stem())
         .map_or("anim".to_string(), |s| s.to_string_lossy().into_owned());
     let air_name = format!("{stem}.air");
+    let built = sff_build::build_archive(document, context, &format!("{stem}.sff"))?;
+    let (document, archive) = match &built {
+        Some(built) => (&built.document, Some(built.archive.clone())),
+        None => (document, None),
+    };
     let sff = document
         .images
         .iter()
@@ -290,12 +296,14 @@ fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
         }
     }
     let output = write_air(document, None);
-    Written {
+    let mut companions = vec![CompanionFile {
+        relative_path: air_name,
+        bytes: output.bytes,
+    }];
+    companions.extend(archive);
+    Ok(Written {
         bytes: text.into_bytes(),
         losses: output.losses,
-        companions: vec![CompanionFile {
-            relative_path: air_name,
-            bytes: output.bytes,
-        }],
-    }
+        companions,
+    })
 }
