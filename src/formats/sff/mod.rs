@@ -3,10 +3,12 @@
 //! Reading order: [`archive`] (the archive and how a sprite is decoded), [`store`] (the cache
 //! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
 //! the index of each version ([`v1`], [`v2`], [`links`]), the codecs ([`pcx`], [`rle`],
-//! [`lz5`], [`png`]) and [`palette`]s.
+//! [`lz5`], [`png`]) and [`palette`]s. Writing: [`edit`] (an archive being edited),
+//! [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits).
 
 pub mod archive;
 mod bytes;
+pub mod document;
 pub mod edit;
 pub mod encode;
 pub mod format;
