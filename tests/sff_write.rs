@@ -41,8 +41,11 @@ fn every_corpus_sff_resaves_byte_for_byte_unedited() {
     }
 }
 
+/// A sprite's number, axis and RGBA pixels.
+type Drawn = ((u16, u16), (i32, i32), Vec<u8>);
+
 /// Every sprite's pixels and axis as drawn with the archive's own colours, by number.
-fn drawn(archive: &SffArchive) -> Vec<((u16, u16), (i32, i32), Vec<u8>)> {
+fn drawn(archive: &SffArchive) -> Vec<Drawn> {
     let mut seen = std::collections::HashSet::new();
     archive
         .sprites()

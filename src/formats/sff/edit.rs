@@ -288,7 +288,6 @@ impl EditableSff {
     /// Adds a sprite numbered (group, image) at the end of its group (or of the archive),
     /// stored with `codec` (None: the archive's own style). Refused when that number is taken,
     /// when the palette does not exist, or when the pixels cannot be stored as asked.
-    #[allow(clippy::too_many_arguments)]
     pub fn add_sprite(
         &mut self,
         group: u16,

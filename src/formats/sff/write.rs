@@ -189,7 +189,14 @@ fn write_v2(sff: &EditableSff, version: SffVersion) -> Result<Vec<u8>, EditError
         put_u16(&mut out, at + 8, sprite.axis.0 as u16);
         put_u16(&mut out, at + 10, sprite.axis.1 as u16);
         put_u16(&mut out, at + 24, sprite.palette as u16);
-        let (width, height, code, depth, data, in_tdata) = sprite_data(base, sprite)?;
+        let EntryData {
+            width,
+            height,
+            code,
+            depth,
+            data,
+            in_tdata,
+        } = sprite_data(base, sprite)?;
         put_u16(&mut out, at + 4, width);
         put_u16(&mut out, at + 6, height);
         out[at + 14] = code;
@@ -253,11 +260,21 @@ fn kept_palette_bytes<'a>(
         .map(KeptPalette::Colours)
 }
 
-/// (width, height, format code, depth, stored bytes, in tdata) of a v2 sprite entry.
+/// What a v2 sprite table entry records of a sprite's data.
+struct EntryData<'a> {
+    width: u16,
+    height: u16,
+    code: u8,
+    depth: u8,
+    data: &'a [u8],
+    in_tdata: bool,
+}
+
+/// The table fields and stored bytes of a v2 sprite.
 fn sprite_data<'a>(
     base: Option<&'a SffArchive>,
     sprite: &'a SpriteEntry,
-) -> Result<(u16, u16, u8, u8, &'a [u8], bool), EditError> {
+) -> Result<EntryData<'a>, EditError> {
     match &sprite.content {
         SpriteContent::Stored(s) => {
             let code = s.codec.v2_code().ok_or_else(|| EditError {
@@ -266,14 +283,14 @@ fn sprite_data<'a>(
                     sprite.group, sprite.image
                 ),
             })?;
-            Ok((
-                s.width as u16,
-                s.height as u16,
+            Ok(EntryData {
+                width: s.width as u16,
+                height: s.height as u16,
                 code,
-                s.codec.v2_depth(),
-                &s.data,
-                false,
-            ))
+                depth: s.codec.v2_depth(),
+                data: &s.data,
+                in_tdata: false,
+            })
         }
         SpriteContent::Kept(n) => {
             let base = base.ok_or_else(|| EditError {
@@ -288,14 +305,14 @@ fn sprite_data<'a>(
             let entry = info.header_offset as usize;
             let data = &bytes[base.stored(source).range.clone()];
             let flags = u16_at(bytes, entry + 26).unwrap_or(0);
-            Ok((
-                info.width as u16,
-                info.height as u16,
-                bytes[entry + 14],
-                bytes[entry + 15],
+            Ok(EntryData {
+                width: info.width as u16,
+                height: info.height as u16,
+                code: bytes[entry + 14],
+                depth: bytes[entry + 15],
                 data,
-                flags & 1 != 0,
-            ))
+                in_tdata: flags & 1 != 0,
+            })
         }
     }
 }
@@ -314,10 +331,8 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
     let base = sff.base.as_deref().filter(|b| b.version().major() == 1);
     // The palette the engines carry forward to same-palette sprites.
     let mut current: Option<usize> = None;
-    let mut new_index = Vec::with_capacity(sff.sprites.len());
     for (i, sprite) in sff.sprites.iter().enumerate() {
         let at = out.len();
-        new_index.push(i);
         out.resize(at + 32, 0);
         put_u16(&mut out, at + 8, sprite.axis.0 as u16);
         put_u16(&mut out, at + 10, sprite.axis.1 as u16);

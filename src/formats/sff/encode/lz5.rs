@@ -19,7 +19,7 @@ struct Packets {
 
 impl Packets {
     fn begin(&mut self, copy: bool) {
-        if self.count % 8 == 0 {
+        if self.count.is_multiple_of(8) {
             self.control_at = self.out.len();
             self.out.push(0);
         }
