@@ -4,7 +4,8 @@
 //! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
 //! the index of each version ([`v1`], [`v2`], [`links`]), the codecs ([`pcx`], [`rle`],
 //! [`lz5`], [`png`]) and [`palette`]s. Writing: [`edit`] (an archive being edited),
-//! [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits).
+//! [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits),
+//! [`import`] (PNG files and quantising for new sprites).
 
 pub mod archive;
 mod bytes;
@@ -12,6 +13,7 @@ pub mod document;
 pub mod edit;
 pub mod encode;
 pub mod format;
+pub mod import;
 pub mod index;
 mod indexed;
 mod links;
