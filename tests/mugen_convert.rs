@@ -241,3 +241,84 @@ fn another_format_saved_as_def_writes_a_def_and_its_air() {
     assert_eq!(written.companions[0].relative_path, "hero.air");
     assert!(!written.losses.is_empty());
 }
+
+/// The demo (a sheet of our own art) saved as a character: a `.def`, an `.air` and an `.sff`
+/// made from the sheet, which read back with no diagnostics and draw every frame as the demo.
+#[test]
+fn the_demo_saved_as_a_character_writes_an_sff_that_draws_the_same_pixels() {
+    use sprat::assets::ImageStore;
+    use sprat::formats::registry;
+    use sprat::formats::sff::SffArchive;
+    use sprat::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, render};
+
+    let demo_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat");
+    let demo = registry()
+        .open(&demo_path, &ReadContext::default())
+        .unwrap()
+        .0
+        .document;
+    let dir = tempfile::tempdir().unwrap();
+    let def_path = dir.path().join("demo.def");
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(def_path.clone()),
+        pixels: Some(&store),
+    };
+    let written = DefFormat.write(&demo, &context).unwrap();
+    let names: Vec<&str> = written
+        .companions
+        .iter()
+        .map(|c| c.relative_path.as_str())
+        .collect();
+    assert_eq!(names, ["demo.air", "demo.sff"]);
+    assert_eq!(
+        String::from_utf8(written.bytes.clone()).unwrap(),
+        "[Files]\nsprite = demo.sff\nanim = demo.air\n"
+    );
+    // Nothing about the images is lost: they became sprites.
+    assert!(
+        !written
+            .losses
+            .iter()
+            .any(|l| l.to_string().contains("image")),
+        "{:?}",
+        written.losses
+    );
+    std::fs::write(&def_path, &written.bytes).unwrap();
+    for c in &written.companions {
+        std::fs::write(dir.path().join(&c.relative_path), &c.bytes).unwrap();
+    }
+    let archive = SffArchive::open(&dir.path().join("demo.sff")).unwrap();
+    assert!(archive.check().is_empty(), "{:?}", archive.check());
+    assert!(archive.sprites().len() >= 10);
+
+    let (loaded, _) = registry().open(&def_path, &ReadContext::default()).unwrap();
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let character = loaded.document;
+    let options = RenderOptions {
+        bounds: CanvasBounds::Fixed(SpriteRect::covering(-48.0, -48.0, 48.0, 16.0).unwrap()),
+        ..RenderOptions::default()
+    };
+    let (ours, theirs) = (demo.sequences(), character.sequences());
+    assert_eq!(ours.len(), theirs.len());
+    let mut frames = 0;
+    for (a, b) in ours.iter().zip(&theirs) {
+        let count = a.directions[0].frames.len();
+        assert_eq!(count, b.directions[0].frames.len(), "{}", a.name);
+        for index in 0..count {
+            let rule = Default::default();
+            let scene_a = Scene::at(&demo, a.id, 0, index, rule).unwrap();
+            let scene_b = Scene::at(&character, b.id, 0, index, rule).unwrap();
+            let before = render(&demo, &scene_a, &store, &options);
+            let after = render(&character, &scene_b, &store, &options);
+            assert!(
+                before.pixels().any(|p| p[3] != 0),
+                "{} frame {index} is drawn",
+                a.name
+            );
+            assert_eq!(before, after, "{} frame {index}", a.name);
+            frames += 1;
+        }
+    }
+    assert!(frames >= 15, "{frames} frames");
+}

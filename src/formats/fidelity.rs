@@ -49,6 +49,7 @@ pub fn same_content(a: &AnimationSet, b: &AnimationSet) -> bool {
         next_id,
         original: _,
         companion_originals,
+        edited_files,
     } = a;
     *metadata == b.metadata
         && *frame_rate == b.frame_rate
@@ -60,6 +61,7 @@ pub fn same_content(a: &AnimationSet, b: &AnimationSet) -> bool {
         && *root == b.root
         && *frames == b.frames
         && *companion_originals == b.companion_originals
+        && *edited_files == b.edited_files
 }
 
 /// Two images alike but for where they were found, the tileset picked and the palette shown.

@@ -251,6 +251,21 @@ pub struct AnimationSet {
     /// not edit; not saved.
     #[serde(skip)]
     pub companion_originals: Vec<OriginalSource>,
+    /// Source images whose file was edited and not yet saved (an SFF archive whose sprites,
+    /// axes or palettes changed): the whole file as it is to be written, by image. The writer
+    /// of the set saves each beside it; not saved in project files.
+    #[serde(skip)]
+    pub edited_files: Vec<EditedFile>,
+}
+
+/// The new contents of a source image's file, edited in Sprat and not yet saved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditedFile {
+    /// The image (an SFF archive) whose file this replaces.
+    pub image: ImageId,
+    /// The file's bytes as they are to be written. Shared: undo steps and views hold the same
+    /// bytes, never copies.
+    pub bytes: Arc<Vec<u8>>,
 }
 
 impl Default for AnimationSet {
@@ -277,6 +292,7 @@ impl AnimationSet {
             next_id: 1,
             original: None,
             companion_originals: Vec::new(),
+            edited_files: Vec::new(),
         }
     }
 
@@ -365,6 +381,14 @@ impl AnimationSet {
     /// The image with this id.
     pub fn image(&self, id: ImageId) -> Option<&SourceImage> {
         self.images.iter().find(|i| i.id == id)
+    }
+
+    /// The unsaved contents of image `id`'s file, if it was edited.
+    pub fn edited_file(&self, id: ImageId) -> Option<&Arc<Vec<u8>>> {
+        self.edited_files
+            .iter()
+            .find(|f| f.image == id)
+            .map(|f| &f.bytes)
     }
 
     /// The slice with this id.

@@ -12,13 +12,13 @@ use super::air_syntax::parse_air;
 use super::air_write::write_air;
 use super::def::{is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
-use super::sources;
-use crate::formats::paths::normalise;
+use super::{sff_build, sources};
+use crate::formats::paths::{normalise, relative_to};
 use crate::formats::{
     Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
     Severity, Sniff, WriteContext, WriteError, Written,
 };
-use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
+use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource, SourceImage};
 use std::sync::Arc;
 
 /// The id of [`AirFormat`].
@@ -120,15 +120,50 @@ impl Format for AirFormat {
         })
     }
 
-    fn write(&self, document: &AnimationSet, _: &WriteContext) -> Result<Written, WriteError> {
+    fn write(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
         let baseline = air_baseline(document);
         let output = write_air(document, baseline);
+        // The archive was found beside the `.air` (or through the `.def` naming it): it is
+        // saved where it was, relative to where the `.air` goes.
+        let companions = edited_archives(document, |image| {
+            image
+                .resolved
+                .as_deref()
+                .zip(context.dir())
+                .and_then(|(file, dir)| relative_to(dir, file))
+                .unwrap_or_else(|| image.path.clone())
+        });
         Ok(Written {
             bytes: output.bytes,
             losses: output.losses,
-            companions: Vec::new(),
+            companions,
         })
     }
+}
+
+/// The archives edited in Sprat, as companion files at the path `place` gives each. An
+/// archive nobody edited is not written (its file stays as it is).
+fn edited_archives(
+    document: &AnimationSet,
+    place: impl Fn(&SourceImage) -> String,
+) -> Vec<CompanionFile> {
+    document
+        .edited_files
+        .iter()
+        .filter_map(|file| {
+            let image = document
+                .image(file.image)
+                .filter(|i| matches!(i.kind, ImageKind::Sff { .. }))?;
+            Some(CompanionFile {
+                relative_path: place(image),
+                bytes: file.bytes.to_vec(),
+            })
+        })
+        .collect()
 }
 
 /// The AIR text a document was read from: the `.air` itself, or the `.air` a `.def` named.
@@ -240,9 +275,11 @@ impl Format for DefFormat {
     ) -> Result<Written, WriteError> {
         let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
         let Some(original) = original else {
-            return Ok(fresh_def(document, context));
+            return fresh_def(document, context);
         };
         let def = parse_def(&original.bytes);
+        // The `.def` is copied unchanged, so the archive goes where it spells it.
+        let archives = edited_archives(document, |image| image.path.clone());
         match def.anim().filter(|_| !def.has_actions()) {
             Some(anim) => {
                 let baseline = air_baseline(document);
@@ -250,17 +287,20 @@ impl Format for DefFormat {
                 if baseline.is_none() && document.sequences().is_empty() {
                     return Ok(Written {
                         bytes: original.bytes.to_vec(),
+                        companions: archives,
                         ..Written::default()
                     });
                 }
                 let output = write_air(document, baseline);
+                let mut companions = vec![CompanionFile {
+                    relative_path: path_text(&anim.value),
+                    bytes: output.bytes,
+                }];
+                companions.extend(archives);
                 Ok(Written {
                     bytes: original.bytes.to_vec(),
                     losses: output.losses,
-                    companions: vec![CompanionFile {
-                        relative_path: path_text(&anim.value),
-                        bytes: output.bytes,
-                    }],
+                    companions,
                 })
             }
             None => {
@@ -268,7 +308,7 @@ impl Format for DefFormat {
                 Ok(Written {
                     bytes: output.bytes,
                     losses: output.losses,
-                    companions: Vec::new(),
+                    companions: archives,
                 })
             }
         }
@@ -276,14 +316,20 @@ impl Format for DefFormat {
 }
 
 /// A character-style `.def` naming an `.air` of the same name, for documents from other
-/// formats.
-fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
+/// formats. Images that are not SFF sprites become the sprites of a new `.sff` of the same
+/// name (when their pixels are at hand), written beside it.
+fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
     let stem = context
         .path
         .as_deref()
         .and_then(|p| p.file_stem())
         .map_or("anim".to_string(), |s| s.to_string_lossy().into_owned());
     let air_name = format!("{stem}.air");
+    let built = sff_build::build_archive(document, context, &format!("{stem}.sff"))?;
+    let (document, archive) = match &built {
+        Some(built) => (&built.document, Some(built.archive.clone())),
+        None => (document, None),
+    };
     let sff = document
         .images
         .iter()
@@ -304,12 +350,17 @@ fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Written {
         }
     }
     let output = write_air(document, None);
-    Written {
+    let mut companions = vec![CompanionFile {
+        relative_path: air_name,
+        bytes: output.bytes,
+    }];
+    match archive {
+        Some(archive) => companions.push(archive),
+        None => companions.extend(edited_archives(document, |image| image.path.clone())),
+    }
+    Ok(Written {
         bytes: text.into_bytes(),
         losses: output.losses,
-        companions: vec![CompanionFile {
-            relative_path: air_name,
-            bytes: output.bytes,
-        }],
-    }
+        companions,
+    })
 }

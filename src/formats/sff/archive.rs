@@ -1,6 +1,7 @@
 //! An SFF archive: the index read at once, the pixels decoded when asked for.
 
 use super::bytes::u32_at;
+use super::encode::SpritePixels;
 use super::index::{Index, SIGNATURE, SpriteFormat, SpriteInfo};
 use super::indexed::{CodecError, CodecRun};
 use super::lz5::{LZ5_MAX_RATIO, decode_lz5};
@@ -209,6 +210,50 @@ impl SffArchive {
         index: usize,
         choice: PaletteChoice<'_>,
     ) -> Result<DecodedSprite, Diagnostic> {
+        let (pixels, warnings) = self.decode_pixels(index)?;
+        let axis = self.index.sprites[index].axis;
+        match pixels {
+            SpritePixels::Indexed {
+                width,
+                height,
+                indices,
+            } => {
+                let fallback;
+                let palette = match self.colours_for(index, choice) {
+                    Some(palette) => palette,
+                    None => {
+                        fallback = Palette::grey_ramp();
+                        &fallback
+                    }
+                };
+                Ok(finish(width, height, &indices, palette, axis, warnings))
+            }
+            SpritePixels::Rgba {
+                width,
+                height,
+                rgba,
+            } => {
+                let image = RgbaImage::from_raw(width, height, rgba).ok_or_else(|| {
+                    Diagnostic::error_at_byte(
+                        self.index.data[index].range.start as u64,
+                        "PNG pixels do not fill the image",
+                    )
+                })?;
+                Ok(DecodedSprite {
+                    image,
+                    axis,
+                    warnings,
+                })
+            }
+        }
+    }
+
+    /// Decodes sprite `index` to what it stores: palette indices, or RGBA for PNG24/32, with
+    /// the damage that did not stop decoding.
+    pub fn decode_pixels(
+        &self,
+        index: usize,
+    ) -> Result<(SpritePixels, Vec<Diagnostic>), Diagnostic> {
         let info = self.index.sprites.get(index).ok_or_else(|| {
             Diagnostic::error_at_byte(0, format!("there is no sprite number {index}"))
         })?;
@@ -223,13 +268,10 @@ impl SffArchive {
             Diagnostic::error_at_byte(base + e.offset as u64, format!("{name}: {}", e.message))
         };
         let mut warnings = Vec::new();
-        let fallback;
-        let palette = match self.colours_for(index, choice) {
-            Some(palette) => palette,
-            None => {
-                fallback = Palette::grey_ramp();
-                &fallback
-            }
+        let indexed = |width: u32, height: u32, indices: Vec<u8>| SpritePixels::Indexed {
+            width,
+            height,
+            indices,
         };
 
         if info.format == SpriteFormat::Pcx {
@@ -248,14 +290,7 @@ impl SffArchive {
             )?;
             let run = decode_pcx(stored, &header, data.pcx_has_palette, &mut pixels).map_err(at)?;
             self.note_short(&name, base, run, pixels.len(), &mut warnings);
-            return Ok(finish(
-                header.width,
-                header.height,
-                &pixels,
-                palette,
-                info.axis,
-                warnings,
-            ));
+            return Ok((indexed(header.width, header.height, pixels), warnings));
         }
 
         // Every v2 format but raw starts with the uncompressed length.
@@ -285,25 +320,17 @@ impl SffArchive {
             SpriteFormat::Png8 => {
                 let png = decode_png_indices(payload, MAX_SPRITE_PIXELS).map_err(at)?;
                 self.note_png_size(&name, info, png.width, png.height, &mut warnings);
-                return Ok(finish(
-                    png.width, png.height, &png.data, palette, info.axis, warnings,
-                ));
+                return Ok((indexed(png.width, png.height, png.data), warnings));
             }
             SpriteFormat::Png24 | SpriteFormat::Png32 => {
                 let png = decode_png_rgba(payload, MAX_SPRITE_PIXELS).map_err(at)?;
                 self.note_png_size(&name, info, png.width, png.height, &mut warnings);
-                let image =
-                    RgbaImage::from_raw(png.width, png.height, png.data).ok_or_else(|| {
-                        Diagnostic::error_at_byte(
-                            payload_base,
-                            format!("{name}: PNG pixels do not fill the image"),
-                        )
-                    })?;
-                return Ok(DecodedSprite {
-                    image,
-                    axis: info.axis,
-                    warnings,
-                });
+                let pixels = SpritePixels::Rgba {
+                    width: png.width,
+                    height: png.height,
+                    rgba: png.data,
+                };
+                return Ok((pixels, warnings));
             }
             SpriteFormat::Pcx | SpriteFormat::Unknown(_) => {
                 return Err(Diagnostic::error_at_byte(
@@ -336,7 +363,20 @@ impl SffArchive {
         }
         let run = codec(payload, &mut pixels).map_err(at)?;
         self.note_short(&name, payload_base, run, pixels.len(), &mut warnings);
-        Ok(finish(width, height, &pixels, palette, info.axis, warnings))
+        Ok((indexed(width, height, pixels), warnings))
+    }
+
+    /// The bytes sprite `index` stores (a linked sprite's are its source's; for v2 including
+    /// the leading uncompressed length).
+    pub fn stored_bytes(&self, index: usize) -> Option<&[u8]> {
+        let data = self.index.data.get(index)?;
+        self.bytes.get(data.range.clone())
+    }
+
+    /// Where sprite `index`'s stored bytes are (a linked sprite's are its source's), which
+    /// palette number colours it, and (v1) whether its PCX data ends with its own palette.
+    pub(crate) fn stored(&self, index: usize) -> &super::index::SpriteData {
+        &self.index.data[index]
     }
 
     /// A zeroed index buffer for a `width` x `height` sprite, refused when the stored bytes

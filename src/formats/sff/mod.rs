@@ -1,13 +1,19 @@
-//! M.U.G.E.N SFF sprite archives (v1 and v2), read only.
+//! M.U.G.E.N SFF sprite archives (v1 and v2): reading, editing and writing.
 //!
 //! Reading order: [`archive`] (the archive and how a sprite is decoded), [`store`] (the cache
 //! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
 //! the index of each version ([`v1`], [`v2`], [`links`]), the codecs ([`pcx`], [`rle`],
-//! [`lz5`], [`png`]) and [`palette`]s.
+//! [`lz5`], [`png`]) and [`palette`]s. Writing: [`edit`] (an archive being edited),
+//! [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits),
+//! [`import`] (PNG files and quantising for new sprites).
 
 pub mod archive;
 mod bytes;
+pub mod document;
+pub mod edit;
+pub mod encode;
 pub mod format;
+pub mod import;
 pub mod index;
 mod indexed;
 mod links;
@@ -18,6 +24,7 @@ pub mod png;
 pub mod rle;
 pub mod v1;
 pub mod v2;
+pub mod write;
 
 pub mod store;
 

@@ -71,6 +71,21 @@ impl Palette {
         self.colours[index as usize]
     }
 
+    /// Sets the colour of index `i`.
+    pub fn set_colour(&mut self, index: u8, rgba: [u8; 4]) {
+        self.colours[index as usize] = rgba;
+    }
+
+    /// The colours as a `.act` file: 256 RGB triples, colour 255 first (see
+    /// [`Palette::from_act`]).
+    pub fn to_act(&self) -> Vec<u8> {
+        self.colours
+            .iter()
+            .rev()
+            .flat_map(|c| [c[0], c[1], c[2]])
+            .collect()
+    }
+
     /// The colours as drawn: index 0 transparent.
     pub fn drawn(&self) -> [[u8; 4]; 256] {
         let mut colours = *self.colours;
