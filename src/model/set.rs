@@ -128,6 +128,37 @@ pub enum ImageKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active_palette: Option<usize>,
     },
+    /// Pixels that live in no file yet (the composited frames of an Aseprite file). Writers
+    /// that reference image files write them out first (see [`MemoryImage`]); a project file
+    /// never holds this kind.
+    #[serde(skip)]
+    Memory(MemoryImage),
+}
+
+/// RGBA pixels held in memory, shared between the document's copies (undo history, tabs).
+#[derive(Clone)]
+pub struct MemoryImage(pub Arc<image::RgbaImage>);
+
+impl MemoryImage {
+    /// Wraps decoded pixels.
+    pub fn new(pixels: image::RgbaImage) -> MemoryImage {
+        MemoryImage(Arc::new(pixels))
+    }
+}
+
+impl PartialEq for MemoryImage {
+    fn eq(&self, other: &Self) -> bool {
+        // Copies of a document share the pixels; comparing them byte by byte is the fallback.
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl Eq for MemoryImage {}
+
+impl std::fmt::Debug for MemoryImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MemoryImage({}x{})", self.0.width(), self.0.height())
+    }
 }
 
 /// An image (or archive of images) the set draws from.
