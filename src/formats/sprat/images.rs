@@ -10,13 +10,21 @@ use std::collections::HashMap;
 pub const IMAGES_FOLDER: &str = "images";
 
 /// The set's images with every in-memory one turned into a PNG file reference, and the PNG
-/// files to write; `None` when the set has no in-memory image.
+/// files to write.
+pub struct Materialised {
+    /// The images, in the set's order.
+    pub images: Vec<SourceImage>,
+    /// The PNG files, relative to the project file's folder.
+    pub companions: Vec<CompanionFile>,
+}
+
+/// The set's images as files ([`Materialised`]); `None` when the set has no in-memory image.
 ///
 /// Refuses to replace a file that exists with other content: the document did not make it.
 pub fn materialise(
     document: &AnimationSet,
     context: &WriteContext,
-) -> Result<Option<(Vec<SourceImage>, Vec<CompanionFile>)>, WriteError> {
+) -> Result<Option<Materialised>, WriteError> {
     if !document
         .images
         .iter()
@@ -51,7 +59,7 @@ pub fn materialise(
         image.path = relative;
         image.kind = ImageKind::File;
     }
-    Ok(Some((images, companions)))
+    Ok(Some(Materialised { images, companions }))
 }
 
 /// `images/<file name>.png`, with `_2`, `_3`, ... added when another picture took that name.

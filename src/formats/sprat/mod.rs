@@ -179,7 +179,7 @@ impl Format for SpratFormat {
         // In-memory pictures (an imported Aseprite file's frames) become PNG files beside it.
         let with_files;
         let (document, companions) = match images::materialise(document, context)? {
-            Some((images, companions)) => {
+            Some(images::Materialised { images, companions }) => {
                 with_files = AnimationSet {
                     images,
                     ..document.clone()
