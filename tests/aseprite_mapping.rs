@@ -296,3 +296,54 @@ fn solarus_reports_a_direction_whose_frames_differ_in_size() {
         written.losses
     );
 }
+
+/// The offsets of the flags of every layer chunk (type 0x2004) in `bytes`.
+fn layer_flags(bytes: &[u8]) -> Vec<usize> {
+    (128..bytes.len() - 8)
+        .filter(|&at| bytes[at + 4..at + 6] == [0x04, 0x20] && bytes[at + 2..at + 4] == [0, 0])
+        .map(|at| at + 6)
+        .collect()
+}
+
+fn pictures(document: &AnimationSet) -> Vec<Vec<u8>> {
+    let store = ImageStore::new();
+    document
+        .frames
+        .values()
+        .map(|frame| {
+            let graphic = frame.elements.iter().find_map(|e| e.as_graphic()).unwrap();
+            let pixels = sprat::pixels::PixelSource::pixels(&store, document, &graphic.source);
+            pixels.unwrap().image.as_raw().clone()
+        })
+        .collect()
+}
+
+#[test]
+fn reference_layers_are_not_drawn() {
+    let bytes = corpus_bytes("layers_and_tags.aseprite");
+    // The first layer the eye icon shows.
+    let flags: Vec<usize> = layer_flags(&bytes)
+        .into_iter()
+        .filter(|&at| bytes[at] & 1 == 1)
+        .collect();
+    assert!(!flags.is_empty());
+    let all = pictures(&read(&bytes));
+    let mut hidden = bytes.clone();
+    hidden[flags[0]] &= !1;
+    let mut reference = bytes.clone();
+    reference[flags[0]] |= 0x40;
+    let without = pictures(&read(&hidden));
+    assert_ne!(all, without, "the first layer draws something");
+    let loaded = AsepriteFormat
+        .read(&reference, &ReadContext::default())
+        .unwrap();
+    assert_eq!(pictures(&loaded.document), without);
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("reference layer")),
+        "{:?}",
+        loaded.diagnostics
+    );
+}

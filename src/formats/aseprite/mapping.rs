@@ -114,7 +114,10 @@ pub fn build(
     add_slices(&mut set, file, &frame_ids);
     add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
     add_metadata(&mut set, file, scan);
-    let layers = file.layers().filter(|l| l.is_visible()).count();
+    let layers = file
+        .layers()
+        .filter(|l| l.is_visible() && l.layer_type() != asefile::LayerType::Group)
+        .count();
     if layers > 1 {
         diagnostics.push(Diagnostic::new(
             Severity::Info,
@@ -178,6 +181,24 @@ fn add_sequences(
             ));
         }
         plays.push((tag.name().to_string(), order.frames, order.loops));
+    }
+    let mut in_a_tag = vec![file.num_tags() == 0; frame_ids.len()];
+    for (_, frames, _) in &plays {
+        frames.iter().for_each(|&f| in_a_tag[f] = true);
+    }
+    let untagged: Vec<String> = (0..frame_ids.len())
+        .filter(|&f| !in_a_tag[f])
+        .map(|f| f.to_string())
+        .collect();
+    if !untagged.is_empty() {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Location::File,
+            format!(
+                "frame(s) {} belong to no tag, so no sequence plays them (they stay in the frame list)",
+                untagged.join(", ")
+            ),
+        ));
     }
     let mut used_names: Vec<String> = Vec::new();
     for (name, frames, loops) in plays {

@@ -15,11 +15,16 @@ const FRAME_HEADER_SIZE: usize = 16;
 const CHUNK_HEADER_SIZE: usize = 6;
 const FILE_MAGIC: u16 = 0xA5E0;
 const FRAME_MAGIC: u16 = 0xF1FA;
+const CHUNK_LAYER: u16 = 0x2004;
 const CHUNK_CEL: u16 = 0x2005;
 const CHUNK_COLOR_PROFILE: u16 = 0x2007;
 const CHUNK_TAGS: u16 = 0x2018;
 const CHUNK_TILESET: u16 = 0x2023;
 const TILESET_HAS_TILES: u32 = 2;
+const LAYER_VISIBLE: u16 = 1;
+const LAYER_REFERENCE: u16 = 0x40;
+const LAYER_GROUP: u16 = 1;
+const GROUPS_COMPOSITE: u32 = 2;
 /// zlib inflates at most 1032 bytes per input byte; a size declared beyond that (with room
 /// for tiny images) cannot be real, and refusing it bounds what the crate reserves.
 const MAX_INFLATE_RATIO: u64 = 1100;
@@ -141,6 +146,7 @@ pub fn scan(bytes: &[u8]) -> Result<Scan<'_>, ScanError> {
     }
     let mut walk = Walk {
         bytes,
+        groups_composite: dword(bytes, 14).unwrap_or(0) & GROUPS_COMPOSITE != 0,
         bytes_per_pixel,
         tags: None,
         rewrite: Vec::new(),
@@ -171,10 +177,13 @@ pub fn scan(bytes: &[u8]) -> Result<Scan<'_>, ScanError> {
 
 struct Walk<'a> {
     bytes: &'a [u8],
+    /// The header says group layers are composited on their own, with their opacity and blend
+    /// mode (Aseprite 1.3 files).
+    groups_composite: bool,
     bytes_per_pixel: u64,
     tags: Option<Vec<TagHeader>>,
     /// Bytes the crate must see otherwise (offset, value): ping-pong-reverse tags as
-    /// ping-pong, embedded colour profiles as sRGB.
+    /// ping-pong, embedded colour profiles as sRGB, reference layers hidden.
     rewrite: Vec<(usize, u8)>,
     notes: Vec<(usize, String)>,
 }
@@ -235,6 +244,7 @@ impl Walk<'_> {
                 CHUNK_CEL => self.cel(data, data_at)?,
                 CHUNK_TILESET => self.tileset(data, data_at)?,
                 CHUNK_COLOR_PROFILE => self.color_profile(data, data_at),
+                CHUNK_LAYER => self.layer(data, data_at),
                 CHUNK_TAGS if index == 0 => self.tags = Some(self.read_tags(data, data_at)?),
                 _ => {}
             }
@@ -295,6 +305,34 @@ impl Walk<'_> {
             self.rewrite.push((at + 2, (flags & 0xFE) as u8));
             let note = "the custom gamma of the colour profile is not applied";
             self.notes.push((at + 2, note.to_string()));
+        }
+    }
+
+    /// Reference layers are tracing aids: Aseprite leaves them out of what it exports, so the
+    /// crate is shown them hidden. Group opacity and blend modes are not applied by the crate
+    /// (it draws a group's layers straight onto the frame): the user is told.
+    fn layer(&mut self, data: &[u8], at: usize) {
+        let (Some(flags), Some(kind)) = (word(data, 0), word(data, 2)) else {
+            return;
+        };
+        let name_length = usize::from(word(data, 16).unwrap_or(0));
+        let name = data
+            .get(18..18 + name_length)
+            .map(String::from_utf8_lossy)
+            .unwrap_or_default();
+        if flags & LAYER_REFERENCE != 0 && flags & LAYER_VISIBLE != 0 {
+            self.rewrite.push((at, (flags & !LAYER_VISIBLE) as u8));
+            let note =
+                format!("reference layer \"{name}\" is not drawn (Aseprite does not export it)");
+            self.notes.push((at, note));
+        }
+        let (blend, opacity) = (word(data, 10).unwrap_or(0), data.get(12).copied());
+        let group_drawn_apart = kind == LAYER_GROUP && self.groups_composite;
+        if group_drawn_apart && (blend != 0 || opacity.is_some_and(|o| o < 255)) {
+            let note = format!(
+                "group \"{name}\": its own opacity and blend mode are not applied; its layers are drawn with theirs"
+            );
+            self.notes.push((at, note));
         }
     }
 
