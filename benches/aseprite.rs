@@ -41,7 +41,8 @@ fn layer_chunk(index: u16) -> Vec<u8> {
     chunk(0x2004, &data)
 }
 
-/// A cel of `layer` in `frame`: a square of its own colour that moves with the frame.
+/// A cel of `layer` in `frame`: a square of its own colour, shaded by the frame, that moves
+/// with the frame.
 fn cel_chunk(frame: u16, layer: u16) -> Vec<u8> {
     let size = 24u16;
     let mut pixels = Vec::with_capacity(usize::from(size) * usize::from(size) * 4);
@@ -49,7 +50,8 @@ fn cel_chunk(frame: u16, layer: u16) -> Vec<u8> {
         for x in 0..size {
             let edge = x == 0 || y == 0 || x == size - 1 || y == size - 1;
             let alpha = if edge { 128 } else { 255 };
-            pixels.extend_from_slice(&[(layer * 50) as u8, (x * 10) as u8, (y * 10) as u8, alpha]);
+            let shade = (frame % 256) as u8 ^ (y * 10) as u8;
+            pixels.extend_from_slice(&[(layer * 50) as u8, (x * 10) as u8, shade, alpha]);
         }
     }
     let mut encoder = ZlibEncoder::new(Vec::new(), Compression::default());

@@ -230,6 +230,12 @@ impl Walk<'_> {
                 );
             }
             let end = chunk.saturating_add(size);
+            if end > bytes.len() {
+                return fail(
+                    chunk,
+                    format!("the file ends inside a {size}-byte chunk of frame {index}"),
+                );
+            }
             if end > frame_end {
                 return fail(
                     chunk,
