@@ -80,7 +80,17 @@ fn ping_pong_reverse_with_repeats_plays_as_aseprite_does() {
     let record = name - 19;
     bytes[record + 4] = 3; // ping-pong reverse
     bytes[record + 5..record + 7].copy_from_slice(&3u16.to_le_bytes());
-    let document = read(&bytes);
+    let loaded = AsepriteFormat
+        .read(&bytes, &ReadContext::default())
+        .unwrap();
+    assert!(
+        loaded.diagnostics.iter().any(|d| d
+            .message
+            .contains("\"T3\" plays ping-pong reverse, 3 time(s)")),
+        "the user is told how the tag was spelled out: {:?}",
+        loaded.diagnostics
+    );
+    let document = loaded.document;
     // Three passes: back, forth (not repeating the turning frame), back.
     assert_eq!(played(&document, "T3"), [3, 2, 1, 2, 3, 2, 1]);
     let t3 = document

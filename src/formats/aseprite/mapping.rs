@@ -180,6 +180,28 @@ fn add_sequences(
                 ),
             ));
         }
+        let spelled_out = header.direction != TagDirection::Forward || header.repeat > 1;
+        if spelled_out && !order.repeat_dropped {
+            let how = match header.direction {
+                TagDirection::Forward => "forward",
+                TagDirection::Reverse => "in reverse",
+                TagDirection::PingPong => "ping-pong",
+                TagDirection::PingPongReverse => "ping-pong reverse",
+            };
+            let times = match header.repeat {
+                0 => "forever".to_string(),
+                n => format!("{n} time(s)"),
+            };
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "tag \"{}\" plays {how}, {times}: its sequence lists the {} frames in the order Aseprite shows them",
+                    tag.name(),
+                    order.frames.len()
+                ),
+            ));
+        }
         plays.push((tag.name().to_string(), order.frames, order.loops));
     }
     let mut in_a_tag = vec![file.num_tags() == 0; frame_ids.len()];
