@@ -33,15 +33,16 @@ pub fn materialise(
         return Ok(None);
     }
     let mut images = document.images.clone();
+    let encoded = encode_all(&images);
     let mut companions: Vec<CompanionFile> = Vec::new();
     // Pictures already written, by their PNG bytes: identical pictures share one file.
     let mut written: HashMap<Vec<u8>, String> = HashMap::new();
-    for image in &mut images {
-        let ImageKind::Memory(pixels) = &image.kind else {
+    for (image, encoded) in images.iter_mut().zip(encoded) {
+        let Some(encoded) = encoded else {
             continue;
         };
-        let bytes = crate::formats::isprite::pack::png(&pixels.0)
-            .map_err(|e| WriteError::new(format!("cannot encode {}: {e}", image.path)))?;
+        let bytes =
+            encoded.map_err(|e| WriteError::new(format!("cannot encode {}: {e}", image.path)))?;
         let relative = match written.get(&bytes) {
             Some(relative) => relative.clone(),
             None => {
@@ -60,6 +61,38 @@ pub fn materialise(
         image.kind = ImageKind::File;
     }
     Ok(Some(Materialised { images, companions }))
+}
+
+/// The PNG bytes of each in-memory image (`None` for the others), encoded on every core: an
+/// imported animation brings hundreds of pictures.
+fn encode_all(images: &[SourceImage]) -> Vec<Option<Result<Vec<u8>, String>>> {
+    let encode = |image: &SourceImage| match &image.kind {
+        ImageKind::Memory(pixels) => {
+            Some(crate::formats::isprite::pack::png(&pixels.0).map_err(|e| e.to_string()))
+        }
+        _ => None,
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let part = images.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = images
+            .chunks(part)
+            .map(|chunk| {
+                (
+                    chunk.len(),
+                    scope.spawn(move || chunk.iter().map(encode).collect()),
+                )
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|(len, worker)| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| vec![Some(Err("the PNG encoder failed".to_string())); len])
+            })
+            .collect()
+    })
 }
 
 /// `images/<file name>.png`, with `_2`, `_3`, ... added when another picture took that name.
