@@ -357,3 +357,13 @@ fn reference_layers_are_not_drawn() {
         loaded.diagnostics
     );
 }
+
+#[test]
+fn in_memory_pictures_survive_the_recovery_file() {
+    // Crash recovery writes the document as RON: the pictures go along as PNG bytes.
+    let document = read(&corpus_bytes("layers_and_tags.aseprite"));
+    let text = ron::to_string(&document).unwrap();
+    let back: AnimationSet = ron::from_str(&text).unwrap();
+    assert_eq!(back.images, document.images);
+    assert!(matches!(back.images[0].kind, ImageKind::Memory(_)));
+}

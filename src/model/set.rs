@@ -129,9 +129,8 @@ pub enum ImageKind {
         active_palette: Option<usize>,
     },
     /// Pixels that live in no file yet (the composited frames of an Aseprite file). Writers
-    /// that reference image files write them out first (see [`MemoryImage`]); a project file
-    /// never holds this kind.
-    #[serde(skip)]
+    /// that reference image files write them out first; a project file never holds this kind
+    /// (crash recovery does, as PNG bytes: see [`MemoryImage`]).
     Memory(MemoryImage),
 }
 
@@ -154,6 +153,46 @@ impl PartialEq for MemoryImage {
 }
 
 impl Eq for MemoryImage {}
+
+/// Serialised as the PNG bytes of the pixels, so crash recovery keeps them.
+impl Serialize for MemoryImage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use image::ImageEncoder;
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(
+                self.0.as_raw(),
+                self.0.width(),
+                self.0.height(),
+                image::ExtendedColorType::Rgba8,
+            )
+            .map_err(serde::ser::Error::custom)?;
+        serializer.serialize_bytes(&png)
+    }
+}
+
+impl<'de> Deserialize<'de> for MemoryImage {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PngBytes;
+        impl<'de> serde::de::Visitor<'de> for PngBytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the PNG bytes of an image")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(bytes.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(bytes)
+            }
+        }
+        let png = deserializer.deserialize_byte_buf(PngBytes)?;
+        // The decoder's default limits bound what a damaged recovery file can allocate.
+        let pixels = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+            .map_err(serde::de::Error::custom)?;
+        Ok(MemoryImage::new(pixels.into_rgba8()))
+    }
+}
 
 impl std::fmt::Debug for MemoryImage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
