@@ -11,7 +11,7 @@ pub mod cut;
 pub mod decode;
 
 use crate::formats::sff::SffStore;
-use crate::model::{AnimationSet, GraphicSource, ImageKind, PixelRect, SourceImage};
+use crate::model::{AnimationSet, GraphicSource, ImageKind, MemoryImage, PixelRect, SourceImage};
 use crate::pixels::{PixelSource, SourcePixels};
 use image::RgbaImage;
 use std::collections::HashMap;
@@ -206,7 +206,7 @@ impl ImageStore {
         match &image.kind {
             ImageKind::File => image.resolved.as_deref(),
             ImageKind::SolarusTileset { chosen } => chosen.as_deref(),
-            ImageKind::Sff { .. } => None,
+            ImageKind::Sff { .. } | ImageKind::Memory(_) => None,
         }
     }
 
@@ -323,6 +323,9 @@ fn evict_cuts_past_budget(cuts: &mut HashMap<CutKey, CutEntry>, budget: usize) {
 
 impl PixelSource for ImageStore {
     fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
+        if let Some(ImageKind::Memory(memory)) = document.source_image(source).map(|i| &i.kind) {
+            return memory_pixels(document, source, memory);
+        }
         let image = match source {
             GraphicSource::Slice(id) => {
                 let slice = document.slice(*id)?;
@@ -339,6 +342,25 @@ impl PixelSource for ImageStore {
             axis: (0, 0),
         })
     }
+}
+
+/// Pixels held in memory need no loading; a slice of them is cut on each use.
+fn memory_pixels(
+    document: &AnimationSet,
+    source: &GraphicSource,
+    memory: &MemoryImage,
+) -> Option<SourcePixels> {
+    let image = match source {
+        GraphicSource::Slice(id) => {
+            let slice = document.slice(*id)?;
+            Arc::new(cut::cut_slice(&memory.0, slice.rect, slice.rotated)?)
+        }
+        _ => memory.0.clone(),
+    };
+    Some(SourcePixels {
+        image,
+        axis: (0, 0),
+    })
 }
 
 #[cfg(test)]

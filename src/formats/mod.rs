@@ -7,6 +7,7 @@
 //! did not edit.
 
 pub mod adl;
+pub mod aseprite;
 pub mod diagnostics;
 pub mod fidelity;
 pub mod input;

@@ -27,6 +27,7 @@ impl Registry {
             Box::new(crate::formats::mugen::DefFormat),
             Box::new(crate::formats::isprite::IspriteFormat),
             Box::new(crate::formats::adl::AdlFormat),
+            Box::new(crate::formats::aseprite::AsepriteFormat),
         ];
         Registry { formats }
     }

@@ -24,7 +24,7 @@ pub use frame::{BoxDeclaration, BoxScope, Frame, Interpolation};
 pub use ids::*;
 pub use sequence::{Direction, EndBehavior, Sequence};
 pub use set::{
-    AnimationSet, EditedFile, Group, ImageKind, Metadata, OriginalSource, PaletteSource, PixelRect,
-    Slice, SourceImage, Timestamp, TreeItem,
+    AnimationSet, EditedFile, Group, ImageKind, MemoryImage, Metadata, OriginalSource,
+    PaletteSource, PixelRect, Slice, SourceImage, Timestamp, TreeItem,
 };
 pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND};

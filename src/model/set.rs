@@ -128,6 +128,76 @@ pub enum ImageKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active_palette: Option<usize>,
     },
+    /// Pixels that live in no file yet (the composited frames of an Aseprite file). Writers
+    /// that reference image files write them out first; a project file never holds this kind
+    /// (crash recovery does, as PNG bytes: see [`MemoryImage`]).
+    Memory(MemoryImage),
+}
+
+/// RGBA pixels held in memory, shared between the document's copies (undo history, tabs).
+#[derive(Clone)]
+pub struct MemoryImage(pub Arc<image::RgbaImage>);
+
+impl MemoryImage {
+    /// Wraps decoded pixels.
+    pub fn new(pixels: image::RgbaImage) -> MemoryImage {
+        MemoryImage(Arc::new(pixels))
+    }
+}
+
+impl PartialEq for MemoryImage {
+    fn eq(&self, other: &Self) -> bool {
+        // Copies of a document share the pixels; comparing them byte by byte is the fallback.
+        Arc::ptr_eq(&self.0, &other.0) || *self.0 == *other.0
+    }
+}
+
+impl Eq for MemoryImage {}
+
+/// Serialised as the PNG bytes of the pixels, so crash recovery keeps them.
+impl Serialize for MemoryImage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use image::ImageEncoder;
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(
+                self.0.as_raw(),
+                self.0.width(),
+                self.0.height(),
+                image::ExtendedColorType::Rgba8,
+            )
+            .map_err(serde::ser::Error::custom)?;
+        serializer.serialize_bytes(&png)
+    }
+}
+
+impl<'de> Deserialize<'de> for MemoryImage {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PngBytes;
+        impl<'de> serde::de::Visitor<'de> for PngBytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the PNG bytes of an image")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(bytes.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(bytes)
+            }
+        }
+        let png = deserializer.deserialize_byte_buf(PngBytes)?;
+        // The decoder's default limits bound what a damaged recovery file can allocate.
+        let pixels = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+            .map_err(serde::de::Error::custom)?;
+        Ok(MemoryImage::new(pixels.into_rgba8()))
+    }
+}
+
+impl std::fmt::Debug for MemoryImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MemoryImage({}x{})", self.0.width(), self.0.height())
+    }
 }
 
 /// An image (or archive of images) the set draws from.

@@ -294,6 +294,12 @@ fn describe_sequence(
         ImageKind::Sff { .. } => {
             return skip(losses, "its frames come from an SFF archive".into());
         }
+        ImageKind::Memory(_) => {
+            return skip(
+                losses,
+                "its frames are cut from pixels that are in no image file".into(),
+            );
+        }
         ImageKind::File => image_path(image, context, solarus_source),
     };
     Some(AnimationData {
@@ -403,4 +409,237 @@ fn grid_of(
         }
     }
     direction
+}
+
+/// A document whose whole-image frames were laid out on new sheets, the sheets' PNG files, and
+/// what could not be laid out.
+pub struct NewSheets<'a> {
+    /// The document to describe (the one given when nothing was laid out).
+    pub document: std::borrow::Cow<'a, AnimationSet>,
+    /// The PNG files to write, relative to the sprite file's folder.
+    pub companions: Vec<crate::formats::CompanionFile>,
+    /// Sequences that could not be laid out, and why.
+    pub losses: Vec<Loss>,
+}
+
+/// A new sheet for one sequence: its image, its slices, and per direction which frame each
+/// slice replaces.
+struct Sheet {
+    sequence: SequenceId,
+    image: crate::model::SourceImage,
+    cells: Vec<Vec<(crate::model::FrameId, crate::model::SliceId)>>,
+    slices: Vec<crate::model::Slice>,
+}
+
+/// Widest a new sheet's row of frames grows before it wraps.
+const SHEET_ROW_WIDTH: u32 = 4096;
+
+/// A Solarus animation shows rectangles of one image; frames that show whole images of their
+/// own (an imported Aseprite file) are drawn onto a new sheet per animation, beside the sprite
+/// file (so under the quest's `sprites/` folder): each direction a grid of its frames, in rows,
+/// one band below the other. Frames of one direction must share one size, as the engine cuts
+/// them. An existing file with other content is never replaced.
+pub fn lay_out_whole_images<'a>(
+    document: &'a AnimationSet,
+    context: &WriteContext,
+) -> Result<NewSheets<'a>, WriteError> {
+    use crate::model::{GraphicSource, Slice, SliceId, SourceImage};
+    let shows_whole_image = |id: &crate::model::FrameId| {
+        document.frame(*id).is_some_and(|f| {
+            f.elements
+                .iter()
+                .find_map(|e| e.as_graphic())
+                .is_some_and(|g| matches!(g.source, GraphicSource::Image(_)))
+        })
+    };
+    let candidates: Vec<&Sequence> = document
+        .sequences()
+        .into_iter()
+        .filter(|s| {
+            s.directions
+                .iter()
+                .flat_map(|d| &d.frames)
+                .any(shows_whole_image)
+        })
+        .collect();
+    let mut out = NewSheets {
+        document: std::borrow::Cow::Borrowed(document),
+        companions: Vec::new(),
+        losses: Vec::new(),
+    };
+    if candidates.is_empty() {
+        return Ok(out);
+    }
+    let Some(pixels) = context.pixels else {
+        return Err(WriteError::new(
+            "this document shows whole images; writing Solarus draws them onto new sheets and needs their pixels",
+        ));
+    };
+    let stem = context
+        .path
+        .as_deref()
+        .and_then(|p| p.file_stem())
+        .map_or_else(
+            || "sprite".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+    let mut sheets: Vec<Sheet> = Vec::new();
+    let mut doc = document.clone();
+    for sequence in candidates {
+        let place = Place::sequence(&sequence.name);
+        let mut bands: Vec<Vec<std::sync::Arc<image::RgbaImage>>> = Vec::new();
+        let mut problem = None;
+        for (d, direction) in sequence.directions.iter().enumerate() {
+            let mut band = Vec::new();
+            for (f, id) in direction.frames.iter().enumerate() {
+                let picture = document.frame(*id).and_then(|frame| {
+                    let graphic = frame.elements.iter().find_map(|e| e.as_graphic())?;
+                    matches!(graphic.source, GraphicSource::Image(_))
+                        .then(|| pixels.pixels(document, &graphic.source))
+                        .flatten()
+                });
+                match picture {
+                    Some(p) => band.push(p.image),
+                    None => {
+                        problem = Some(format!(
+                            "direction {d} frame {f} shows no whole image whose pixels are at hand"
+                        ))
+                    }
+                }
+            }
+            if let (Some(first), Some(other)) = (
+                band.first(),
+                band.iter()
+                    .position(|p| p.dimensions() != band[0].dimensions()),
+            ) {
+                let (w, h) = first.dimensions();
+                let (ow, oh) = band[other].dimensions();
+                problem = Some(format!(
+                    "direction {d} mixes frame sizes ({w}x{h}, then {ow}x{oh} at frame {other}); Solarus cuts one size per direction"
+                ));
+            }
+            bands.push(band);
+        }
+        if let Some(why) = problem {
+            out.losses
+                .push(Loss::new(place, format!("no sheet drawn: {why}")));
+            continue;
+        }
+        let grids: Vec<(u32, u32, u32, u32)> = bands
+            .iter()
+            .map(|band| {
+                let (w, h) = band.first().map_or((1, 1), |p| p.dimensions());
+                let columns = (SHEET_ROW_WIDTH / w.max(1)).clamp(1, band.len().max(1) as u32);
+                let rows = (band.len() as u32).div_ceil(columns);
+                (w, h, columns, rows)
+            })
+            .collect();
+        let width = grids.iter().map(|(w, _, c, _)| w * c).max().unwrap_or(1);
+        let height: u32 = grids.iter().map(|(_, h, _, r)| h * r).sum();
+        let mut sheet = image::RgbaImage::new(width.max(1), height.max(1));
+        let image_id = crate::model::ImageId(doc.alloc_id());
+        let mut slices = Vec::new();
+        let mut cells = Vec::new();
+        let mut top = 0;
+        for ((band, direction), (w, h, columns, rows)) in
+            bands.iter().zip(&sequence.directions).zip(&grids)
+        {
+            let mut band_cells = Vec::new();
+            for (f, (picture, frame_id)) in band.iter().zip(&direction.frames).enumerate() {
+                let (x, y) = ((f as u32 % columns) * w, top + (f as u32 / columns) * h);
+                image::imageops::replace(&mut sheet, &**picture, i64::from(x), i64::from(y));
+                let id = SliceId(doc.alloc_id());
+                slices.push(Slice {
+                    id,
+                    image: image_id,
+                    rect: crate::model::PixelRect {
+                        x: x as i32,
+                        y: y as i32,
+                        width: *w,
+                        height: *h,
+                    },
+                    rotated: false,
+                });
+                band_cells.push((*frame_id, id));
+            }
+            cells.push(band_cells);
+            top += h * rows;
+        }
+        let name: String = sequence
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let relative = format!("{stem}_{name}.png");
+        let bytes = crate::formats::isprite::pack::png(&sheet)
+            .map_err(|e| WriteError::new(format!("cannot encode {relative}: {e}")))?;
+        if let Some(path) = context.dir().map(|dir| dir.join(&relative))
+            && std::fs::read(&path).is_ok_and(|existing| existing != bytes)
+        {
+            return Err(WriteError::new(format!(
+                "{} already exists and this document did not write it; nothing was saved (move it away or save the sprite elsewhere)",
+                path.display()
+            )));
+        }
+        let image = SourceImage {
+            id: image_id,
+            path: relative.clone(),
+            resolved: context.dir().map(|dir| dir.join(&relative)),
+            kind: ImageKind::File,
+            nearest_neighbour: true,
+        };
+        out.companions.push(crate::formats::CompanionFile {
+            relative_path: relative,
+            bytes,
+        });
+        sheets.push(Sheet {
+            sequence: sequence.id,
+            image,
+            cells,
+            slices,
+        });
+    }
+    // Each sequence gets its own copies of its frames, now showing the sheet: a frame may be
+    // shared by several tags, each with its own sheet.
+    for Sheet {
+        sequence: sequence_id,
+        image,
+        cells,
+        slices,
+    } in sheets
+    {
+        doc.images.push(image);
+        doc.slices.extend(slices);
+        for (d, band) in cells.into_iter().enumerate() {
+            let mut copies = Vec::with_capacity(band.len());
+            for (frame_id, slice_id) in band {
+                let Some(mut frame) = doc.frame(frame_id).cloned() else {
+                    continue;
+                };
+                if let Some(graphic) = frame.elements.iter_mut().find_map(|e| match &mut e.kind {
+                    ElementKind::Graphic(g) => Some(g),
+                    _ => None,
+                }) {
+                    graphic.source = GraphicSource::Slice(slice_id);
+                }
+                let copy = crate::model::FrameId(doc.alloc_id());
+                doc.frames.insert(copy, frame);
+                copies.push(copy);
+            }
+            if let Some(direction) = doc
+                .sequence_mut(sequence_id)
+                .and_then(|s| s.directions.get_mut(d))
+            {
+                direction.frames = copies;
+            }
+        }
+    }
+    out.document = std::borrow::Cow::Owned(doc);
+    Ok(out)
 }

@@ -151,7 +151,9 @@ fn write(
         }
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
-    let described = from_model::describe(document, context, solarus_source)?;
+    let sheets = from_model::lay_out_whole_images(document, context)?;
+    let mut described = from_model::describe(&sheets.document, context, solarus_source)?;
+    described.losses.extend(sheets.losses);
     if format.id() == LEGACY_ID
         && let Some(problem) = described
             .animations
@@ -173,7 +175,7 @@ fn write(
     Ok(Written {
         bytes,
         losses: described.losses,
-        companions: Vec::new(),
+        companions: sheets.companions,
     })
 }
 

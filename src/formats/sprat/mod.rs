@@ -20,6 +20,7 @@ use crate::model::{AnimationSet, SourceImage};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
+pub mod images;
 mod lean_ron;
 mod pretty_ron;
 
@@ -176,6 +177,18 @@ impl Format for SpratFormat {
                 ..Written::default()
             });
         }
+        // In-memory pictures (an imported Aseprite file's frames) become PNG files beside it.
+        let with_files;
+        let (document, companions) = match images::materialise(document, context)? {
+            Some(images::Materialised { images, companions }) => {
+                with_files = AnimationSet {
+                    images,
+                    ..document.clone()
+                };
+                (&with_files, companions)
+            }
+            None => (document, Vec::new()),
+        };
         // Image paths are written relative to the new file. Only a set whose paths change that
         // way is copied; cloning every frame just to rewrite a path cost more than encoding them.
         let relocated = relocated_images(document, context);
@@ -204,6 +217,7 @@ impl Format for SpratFormat {
         text.push('\n');
         Ok(Written {
             bytes: text.into_bytes(),
+            companions,
             ..Written::default()
         })
     }

@@ -1,0 +1,359 @@
+//! An Aseprite file (as the `asefile` crate reads it) turned into an animation set.
+//!
+//! - Every frame is composited as Aseprite shows it (visible layers, their opacity and blend
+//!   modes, cel opacity, linked cels, tilemaps, indexed and grayscale colour) by the crate,
+//!   into one in-memory image per distinct picture: frames that look the same (linked cels,
+//!   held poses) share one image.
+//! - Tags become sequences in the order Aseprite plays them ([`super::play_order`]); a file
+//!   without tags is one sequence of all its frames. Durations stay in milliseconds.
+//! - Slices become collision boxes (`hit*` / `hurt*` names or user data; other slices keep their
+//!   name as a custom class) and, when they have a pivot, attachment points; both per frame as
+//!   the slice's keys say.
+//! - The sprite's user data and the tags' colours and user data go into the metadata.
+
+use super::play_order::play_order;
+use super::scan::{Scan, TagDirection, TagHeader};
+use crate::formats::diagnostics::{Diagnostic, Location, Severity};
+use crate::model::{
+    AnimationSet, AttachmentPoint, BoxClass, CollisionBox, Direction, DirectionId, Element,
+    ElementId, ElementKind, EndBehavior, Frame, FrameDuration, FrameId, Fx, Graphic, GraphicSource,
+    ImageId, ImageKind, MemoryImage, Origin, Point, Sequence, SequenceId, SourceImage, TreeItem,
+};
+use image::RgbaImage;
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+/// The file's frames composited, each distinct picture once.
+pub struct Composited {
+    /// Distinct pictures, in order of first use.
+    pub pictures: Vec<RgbaImage>,
+    /// For each frame of the file, its picture.
+    pub picture_of_frame: Vec<usize>,
+}
+
+/// Composites every frame of `file` (the crate does the drawing, exactly as Aseprite does).
+pub fn composite(file: &asefile::AsepriteFile) -> Composited {
+    let mut pictures: Vec<RgbaImage> = Vec::new();
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut picture_of_frame = Vec::with_capacity(file.num_frames() as usize);
+    for index in 0..file.num_frames() {
+        let drawn = file.frame(index).image();
+        let (width, height) = (drawn.width(), drawn.height());
+        let raw = drawn.into_raw();
+        let mut hasher = DefaultHasher::new();
+        raw.hash(&mut hasher);
+        let same = by_hash.entry(hasher.finish()).or_default();
+        let found = same.iter().copied().find(|&p| pictures[p].as_raw() == &raw);
+        let picture = match found {
+            Some(p) => p,
+            None => {
+                // The crate's buffer has the size it was made with.
+                let image = RgbaImage::from_raw(width, height, raw)
+                    .unwrap_or_else(|| RgbaImage::new(width, height));
+                pictures.push(image);
+                same.push(pictures.len() - 1);
+                pictures.len() - 1
+            }
+        };
+        picture_of_frame.push(picture);
+    }
+    Composited {
+        pictures,
+        picture_of_frame,
+    }
+}
+
+/// Builds the set. `stem` names the sequence of an untagged file and the images' file names.
+pub fn build(
+    file: &asefile::AsepriteFile,
+    scan: &Scan,
+    composited: Composited,
+    stem: &str,
+) -> (AnimationSet, Vec<Diagnostic>) {
+    let mut set = AnimationSet::new();
+    let mut diagnostics = Vec::new();
+    let Composited {
+        pictures,
+        picture_of_frame,
+    } = composited;
+    let mut image_ids = Vec::with_capacity(pictures.len());
+    let mut first_frame_of_picture = vec![usize::MAX; pictures.len()];
+    for (frame, &picture) in picture_of_frame.iter().enumerate() {
+        first_frame_of_picture[picture] = first_frame_of_picture[picture].min(frame);
+    }
+    for (picture, pixels) in pictures.into_iter().enumerate() {
+        let id = ImageId(set.alloc_id());
+        set.images.push(SourceImage {
+            id,
+            path: format!("images/{stem}_{}.png", first_frame_of_picture[picture]),
+            resolved: None,
+            kind: ImageKind::Memory(MemoryImage::new(pixels)),
+            nearest_neighbour: true,
+        });
+        image_ids.push(id);
+    }
+    let mut frame_ids = Vec::with_capacity(picture_of_frame.len());
+    for (index, &picture) in picture_of_frame.iter().enumerate() {
+        let duration = file.frame(index as u32).duration();
+        let mut frame = Frame::new(FrameDuration::Millis(duration));
+        let graphic = Graphic::new(
+            GraphicSource::Image(image_ids[picture]),
+            Point::ZERO,
+            Origin::At(Point::ZERO),
+        );
+        frame.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: String::new(),
+            kind: ElementKind::Graphic(graphic),
+        });
+        let id = FrameId(set.alloc_id());
+        set.frames.insert(id, frame);
+        frame_ids.push(id);
+    }
+    add_slices(&mut set, file, &frame_ids);
+    add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
+    add_metadata(&mut set, file, scan);
+    let layers = file
+        .layers()
+        .filter(|l| l.is_visible() && l.layer_type() != asefile::LayerType::Group)
+        .count();
+    if layers > 1 {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Location::File,
+            format!(
+                "{layers} visible layers are composited into one picture per frame ({} distinct pictures for {} frames)",
+                image_ids.len(),
+                frame_ids.len()
+            ),
+        ));
+    }
+    (set, diagnostics)
+}
+
+/// One sequence per tag, or one for the whole file.
+fn add_sequences(
+    set: &mut AnimationSet,
+    file: &asefile::AsepriteFile,
+    scan: &Scan,
+    frame_ids: &[FrameId],
+    stem: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let last = frame_ids.len().saturating_sub(1);
+    let mut plays: Vec<(String, Vec<usize>, bool)> = Vec::new();
+    if file.num_tags() == 0 {
+        plays.push((stem.to_string(), (0..frame_ids.len()).collect(), true));
+    }
+    for index in 0..file.num_tags() {
+        let tag = file.tag(index);
+        let header = scan.tags.get(index as usize).cloned().unwrap_or(TagHeader {
+            from: tag.from_frame() as u16,
+            to: tag.to_frame() as u16,
+            direction: TagDirection::Forward,
+            repeat: 0,
+            color: [0; 3],
+        });
+        let (from, to) = (usize::from(header.from), usize::from(header.to));
+        if from.max(to) > last {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "tag \"{}\" covers frames {from}..{to} but the file has {} frames; it is left out",
+                    tag.name(),
+                    frame_ids.len()
+                ),
+            ));
+            continue;
+        }
+        let order = play_order(from, to, header.direction, header.repeat);
+        if order.repeat_dropped {
+            diagnostics.push(Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!(
+                    "tag \"{}\" repeats {} times, too many to spell out; it loops forever instead",
+                    tag.name(),
+                    header.repeat
+                ),
+            ));
+        }
+        let spelled_out = header.direction != TagDirection::Forward || header.repeat > 1;
+        if spelled_out && !order.repeat_dropped {
+            let how = match header.direction {
+                TagDirection::Forward => "forward",
+                TagDirection::Reverse => "in reverse",
+                TagDirection::PingPong => "ping-pong",
+                TagDirection::PingPongReverse => "ping-pong reverse",
+            };
+            let times = match header.repeat {
+                0 => "forever".to_string(),
+                n => format!("{n} time(s)"),
+            };
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "tag \"{}\" plays {how}, {times}: its sequence lists the {} frames in the order Aseprite shows them",
+                    tag.name(),
+                    order.frames.len()
+                ),
+            ));
+        }
+        plays.push((tag.name().to_string(), order.frames, order.loops));
+    }
+    let mut in_a_tag = vec![file.num_tags() == 0; frame_ids.len()];
+    for (_, frames, _) in &plays {
+        frames.iter().for_each(|&f| in_a_tag[f] = true);
+    }
+    let untagged: Vec<String> = (0..frame_ids.len())
+        .filter(|&f| !in_a_tag[f])
+        .map(|f| f.to_string())
+        .collect();
+    if !untagged.is_empty() {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Location::File,
+            format!(
+                "frame(s) {} belong to no tag, so no sequence plays them (they stay in the frame list)",
+                untagged.join(", ")
+            ),
+        ));
+    }
+    let mut used_names: Vec<String> = Vec::new();
+    for (name, frames, loops) in plays {
+        let name = unique_name(&name, &used_names);
+        used_names.push(name.clone());
+        let sequence = Sequence {
+            id: SequenceId(set.alloc_id()),
+            name,
+            directions: vec![Direction {
+                id: DirectionId(set.alloc_id()),
+                name: None,
+                frames: frames.iter().map(|&f| frame_ids[f]).collect(),
+            }],
+            loop_point: loops.then_some(0),
+            on_end: EndBehavior::HoldLastFrame,
+            follow_up: None,
+            frame_rate: None,
+        };
+        set.root.items.push(TreeItem::Sequence(sequence));
+    }
+}
+
+/// `name`, or `name (2)`, `name (3)`, ... when a tag of that name came before.
+fn unique_name(name: &str, used: &[String]) -> String {
+    let name = if name.is_empty() { "tag" } else { name };
+    let mut candidate = name.to_string();
+    let mut number = 2;
+    while used.contains(&candidate) {
+        candidate = format!("{name} ({number})");
+        number += 1;
+    }
+    candidate
+}
+
+/// What a slice stands for, from its name or user data.
+fn slice_class(slice: &asefile::Slice) -> BoxClass {
+    let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
+    let user_text = slice
+        .user_data
+        .as_ref()
+        .and_then(|u| u.text.as_deref())
+        .unwrap_or("");
+    // "hurt" is checked first: it does not start with "hit", but user data may say both.
+    if says(&slice.name, "hurt") || says(user_text, "hurt") {
+        BoxClass::Hurt
+    } else if says(&slice.name, "hit") || says(user_text, "hit") {
+        BoxClass::Hit
+    } else {
+        BoxClass::Custom(slice.name.clone())
+    }
+}
+
+/// Each slice's key in force on each frame becomes a box, and a point when it has a pivot.
+fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &[FrameId]) {
+    for slice in file.slices() {
+        let class = slice_class(slice);
+        for (index, frame_id) in frame_ids.iter().enumerate() {
+            let key = slice
+                .keys
+                .iter()
+                .filter(|k| k.from_frame as usize <= index)
+                .max_by_key(|k| k.from_frame);
+            // A key of size 0 removes the slice from its frames on.
+            let Some(key) = key.filter(|k| k.size.0 > 0 && k.size.1 > 0) else {
+                continue;
+            };
+            let (x, y) = key.origin;
+            let (width, height) = (clamp(key.size.0), clamp(key.size.1));
+            let boxed = CollisionBox::rect_from_corners(
+                class.clone(),
+                Point::from_ints(x, y),
+                Point::from_ints(x.saturating_add(width), y.saturating_add(height)),
+            );
+            let mut elements = vec![Element {
+                id: ElementId(set.alloc_id()),
+                name: slice.name.clone(),
+                kind: ElementKind::Box(boxed),
+            }];
+            if let Some((px, py)) = key.pivot {
+                let at = Point {
+                    x: Fx::from_int(x.saturating_add(px)),
+                    y: Fx::from_int(y.saturating_add(py)),
+                };
+                elements.push(Element {
+                    id: ElementId(set.alloc_id()),
+                    name: slice.name.clone(),
+                    kind: ElementKind::Point(AttachmentPoint::at(at)),
+                });
+            }
+            if let Some(frame) = set.frames.get_mut(frame_id) {
+                frame.elements.extend(elements);
+            }
+        }
+    }
+}
+
+fn clamp(size: u32) -> i32 {
+    i32::try_from(size).unwrap_or(i32::MAX)
+}
+
+/// The sprite's user data and each tag's colour and user data, as metadata.
+fn add_metadata(set: &mut AnimationSet, file: &asefile::AsepriteFile, scan: &Scan) {
+    if let Some(user) = file.sprite_user_data() {
+        if let Some(text) = &user.text {
+            set.metadata.comments = text.clone();
+        }
+        if let Some(color) = user.color {
+            set.metadata
+                .extra
+                .push(("aseprite.sprite.color".into(), hex(&color.0)));
+        }
+    }
+    for index in 0..file.num_tags() {
+        let tag = file.tag(index);
+        let user = tag.user_data();
+        // Newer files keep the tag colour in its user data; the older field stays for readers
+        // that predate it.
+        let color = match user.and_then(|u| u.color) {
+            Some(color) => Some(hex(&color.0)),
+            None => scan.tags.get(index as usize).map(|h| hex(&h.color)),
+        };
+        if let Some(color) = color {
+            let key = format!("aseprite.tag.{}.color", tag.name());
+            set.metadata.extra.push((key, color));
+        }
+        if let Some(text) = user.and_then(|u| u.text.clone()) {
+            let key = format!("aseprite.tag.{}.user_data", tag.name());
+            set.metadata.extra.push((key, text));
+        }
+    }
+}
+
+fn hex(channels: &[u8]) -> String {
+    let digits: String = channels.iter().map(|c| format!("{c:02x}")).collect();
+    format!("#{digits}")
+}

@@ -1,0 +1,144 @@
+//! Aseprite `.ase` / `.aseprite` files, read-only.
+//!
+//! The `asefile` crate reads the file and composites its frames; this module checks the file's
+//! declared sizes first ([`scan`]) and maps what the crate gives into the model ([`mapping`],
+//! [`play_order`]). The composited frames live in memory ([`crate::model::ImageKind::Memory`]);
+//! writers that reference image files write them out.
+
+pub mod mapping;
+pub mod play_order;
+pub mod scan;
+
+use super::diagnostics::{Diagnostic, Location, Severity};
+use super::{
+    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
+    Written,
+};
+use crate::model::AnimationSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// The Aseprite format.
+pub struct AsepriteFormat;
+
+impl Format for AsepriteFormat {
+    fn id(&self) -> &'static str {
+        "aseprite"
+    }
+
+    fn name(&self) -> &'static str {
+        "Aseprite sprite"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["aseprite", "ase"]
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            read: true,
+            per_frame_durations: true,
+            boxes: true,
+            points: true,
+            custom_box_classes: true,
+            ..Capabilities::default()
+        }
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> Sniff {
+        if !scan::has_magic(bytes) {
+            return Sniff::No;
+        }
+        // The first frame's magic number right after the header makes it certain.
+        let frame_magic = bytes.get(scan::HEADER_SIZE + 4..scan::HEADER_SIZE + 6);
+        if frame_magic == Some(&[0xFA, 0xF1][..]) {
+            Sniff::Yes
+        } else {
+            Sniff::Maybe
+        }
+    }
+
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        let scan = scan::scan(bytes).map_err(|e| failure(e.offset, e.message))?;
+        let file = match parse(&scan.bytes) {
+            Some(Ok(file)) => file,
+            Some(Err(message)) => {
+                let at = failing_frame(&scan.bytes, &scan.frame_offsets);
+                return Err(failure(at, message));
+            }
+            None => {
+                let at = failing_frame(&scan.bytes, &scan.frame_offsets);
+                return Err(failure(at, "the file is damaged here (the reader gave up)"));
+            }
+        };
+        let Ok(composited) = catch_unwind(AssertUnwindSafe(|| mapping::composite(&file))) else {
+            return Err(failure(
+                0,
+                "the frames cannot be drawn: the file is damaged",
+            ));
+        };
+        let stem = context
+            .path
+            .as_deref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "sprite".to_string());
+        let (mut document, mut diagnostics) = mapping::build(&file, &scan, composited, &stem);
+        for (offset, note) in &scan.notes {
+            diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));
+        }
+        document.original = Some(context.original(self.id(), bytes));
+        Ok(Loaded {
+            document,
+            diagnostics,
+        })
+    }
+
+    fn write(
+        &self,
+        _document: &AnimationSet,
+        _context: &WriteContext,
+    ) -> Result<Written, WriteError> {
+        Err(WriteError::new(
+            "Sprat reads Aseprite files but does not write them; save as a Sprat project or another format",
+        ))
+    }
+}
+
+fn failure(offset: usize, message: impl Into<String>) -> ReadFailure {
+    ReadFailure::single(Diagnostic::new(
+        Severity::Error,
+        Location::Byte(offset as u64),
+        message,
+    ))
+}
+
+/// The crate's reading of `bytes`: `None` when it panicked (its validation has gaps that
+/// [`scan`] cannot all close; the crate that draws tilemaps has no panic-free rival).
+fn parse(bytes: &[u8]) -> Option<Result<asefile::AsepriteFile, String>> {
+    catch_unwind(|| asefile::AsepriteFile::read(bytes).map_err(|e| e.to_string())).ok()
+}
+
+/// Where a file the crate refused goes wrong: the start of the first frame whose inclusion
+/// makes it fail, found by reading ever longer prefixes (a binary search, only on failure).
+fn failing_frame(bytes: &[u8], frame_offsets: &[usize]) -> usize {
+    let reads = |frames: usize| {
+        let end = frame_offsets.get(frames).copied().unwrap_or(bytes.len());
+        let mut prefix = bytes[..end].to_vec();
+        prefix[6..8].copy_from_slice(&(frames as u16).to_le_bytes());
+        matches!(parse(&prefix), Some(Ok(_)))
+    };
+    // The prefix of `low` frames reads; the one of `high` frames does not.
+    let (mut low, mut high) = (0, frame_offsets.len());
+    if !reads(0) {
+        return 0;
+    }
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        if reads(middle) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    frame_offsets.get(low).copied().unwrap_or(0)
+}

@@ -1,0 +1,220 @@
+//! Random, mutated and truncated Aseprite bytes: reading never panics, never loops forever,
+//! never makes an allocation larger than the file could fill, and a refused file is reported
+//! at a byte offset inside it.
+//!
+//! A counting allocator records the largest single allocation each test thread makes, so the
+//! bound is checked, not assumed.
+
+mod common;
+
+use proptest::prelude::*;
+use sprat::assets::ImageStore;
+use sprat::formats::aseprite::AsepriteFormat;
+use sprat::formats::{Format, Location, ReadContext};
+use sprat::render::{RenderOptions, Scene, render};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    let _ = LARGEST.try_with(|largest| {
+        if size > largest.get() {
+            largest.set(size);
+        }
+    });
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; `note` only reads and
+// writes a thread-local `Cell` and never allocates.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// The largest single allocation `work` makes on this thread.
+fn largest_allocation(work: impl FnOnce()) -> usize {
+    LARGEST.with(|l| l.set(0));
+    work();
+    LARGEST.with(|l| l.get())
+}
+
+/// What a file of `len` bytes may take at once: a blank 4096x4096 canvas, or pixels at zlib's
+/// best ratio (1032 bytes a byte, rounded up to 1100) of its length, as RGBA.
+fn allowed(len: usize) -> usize {
+    (64 << 20) + len * 1100 * 4
+}
+
+/// Reads the bytes and draws every frame of what was read.
+fn exercise(bytes: &[u8]) -> Result<(), TestCaseError> {
+    match AsepriteFormat.read(bytes, &ReadContext::default()) {
+        Ok(loaded) => {
+            let store = ImageStore::new();
+            for frame in loaded.document.frames.values() {
+                render(
+                    &loaded.document,
+                    &Scene::of_frame(frame),
+                    &store,
+                    &RenderOptions::default(),
+                );
+            }
+        }
+        Err(failure) => {
+            prop_assert!(!failure.diagnostics.is_empty());
+            for diagnostic in failure.diagnostics {
+                let Location::Byte(offset) = diagnostic.location else {
+                    return Err(TestCaseError::fail(format!(
+                        "no byte offset: {diagnostic:?}"
+                    )));
+                };
+                prop_assert!(
+                    offset as usize <= bytes.len(),
+                    "offset {offset} past the end"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let mut outcome = Ok(());
+    let largest = largest_allocation(|| outcome = exercise(bytes));
+    outcome?;
+    prop_assert!(
+        largest <= allowed(bytes.len()),
+        "a {}-byte file made a {largest}-byte allocation",
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// Small corpus files of every kind: RGBA, indexed, grayscale, layers and tags, linked cels,
+/// tilemaps, slices, user data, the old palette chunk.
+const SEEDS: [&str; 10] = [
+    "basic-16x16.aseprite",
+    "layers_and_tags.aseprite",
+    "linked_cels.aseprite",
+    "indexed.aseprite",
+    "grayscale.aseprite",
+    "tilemap.aseprite",
+    "slice_advanced.aseprite",
+    "user_data.aseprite",
+    "256_color_old_palette_chunk.aseprite",
+    "blend_saturation_bug.aseprite",
+];
+
+fn corpus_file(name: &str) -> Vec<u8> {
+    std::fs::read(common::corpus().join("aseprite").join(name)).unwrap()
+}
+
+/// Applies `edits` (position, value) to `bytes`: positions below 0x8000 0000 land in the first
+/// 256 bytes (the header and the first chunk headers), the rest anywhere; then cuts the file
+/// to `keep` thousandths.
+fn mutate(mut bytes: Vec<u8>, edits: &[(u32, u8)], keep: u16) -> Vec<u8> {
+    let len = bytes.len();
+    for &(position, value) in edits {
+        let at = if position < 0x8000_0000 {
+            position as usize % len.min(256)
+        } else {
+            position as usize % len
+        };
+        bytes[at] = value;
+    }
+    if keep < 1000 {
+        bytes.truncate(len * keep as usize / 1000);
+    }
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn random_bytes_after_the_magic_never_panic(
+        tail in prop::collection::vec(any::<u8>(), 0..1024),
+    ) {
+        let mut bytes = vec![0u8, 0, 0, 0, 0xE0, 0xA5];
+        bytes.extend_from_slice(&tail);
+        check(&bytes)?;
+    }
+
+    #[test]
+    fn plain_random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check(&bytes)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    #[test]
+    fn mutated_corpus_files_never_panic(
+        seed in 0..SEEDS.len(),
+        edits in prop::collection::vec((any::<u32>(), any::<u8>()), 1..16),
+        keep in prop_oneof![3 => Just(1000u16), 1 => 0..1000u16],
+    ) {
+        check(&mutate(corpus_file(SEEDS[seed]), &edits, keep))?;
+    }
+}
+
+#[test]
+fn every_prefix_of_a_file_is_refused_at_an_offset_inside_it() {
+    let bytes = corpus_file("layers_and_tags.aseprite");
+    for len in 0..bytes.len() {
+        let failure = AsepriteFormat
+            .read(&bytes[..len], &ReadContext::default())
+            .expect_err("a truncated file must be refused");
+        let Location::Byte(offset) = failure.diagnostics[0].location else {
+            panic!("{len}: no offset");
+        };
+        assert!(offset as usize <= len, "{len}: offset {offset}");
+    }
+}
+
+#[test]
+fn a_cel_claiming_65535_squared_pixels_allocates_next_to_nothing() {
+    let mut bytes = corpus_file("basic-16x16.aseprite");
+    // Every cel chunk (type 0x2005) of the file: its width and height are 22 bytes in.
+    let cels: Vec<usize> = (0..bytes.len() - 6)
+        .filter(|&at| bytes[at + 4..at + 6] == [0x05, 0x20] && at >= 144)
+        .collect();
+    assert!(!cels.is_empty());
+    for at in cels {
+        bytes[at + 22..at + 26].copy_from_slice(&[0xFF; 4]);
+    }
+    let largest = largest_allocation(|| {
+        let failure = AsepriteFormat
+            .read(&bytes, &ReadContext::default())
+            .expect_err("refused");
+        assert!(
+            failure.diagnostics[0].message.contains("65535x65535"),
+            "{:?}",
+            failure.diagnostics
+        );
+    });
+    assert!(largest < 1 << 20, "largest allocation {largest}");
+}
