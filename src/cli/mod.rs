@@ -68,7 +68,7 @@ pub enum Command {
         read: ReadArgs,
     },
     /// Render a frame, a strip of frames or an animated GIF.
-    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif"])))]
+    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif", "apng"])))]
     Render {
         /// The file to render.
         file: PathBuf,
@@ -87,6 +87,9 @@ pub enum Command {
         /// The sequence as an animated GIF with its exact timing.
         #[arg(long)]
         gif: bool,
+        /// The sequence as an animated PNG: full alpha, exact delays.
+        #[arg(long)]
+        apng: bool,
         /// Where to write the picture.
         #[arg(long, short = 'o', value_name = "OUT")]
         output: PathBuf,
@@ -138,6 +141,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             frame,
             strip,
             gif,
+            apng,
             output,
             overlay,
             scale,
@@ -147,6 +151,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             read,
         } => {
             let what = match (frame, strip, gif) {
+                _ if apng => render::Output::Apng,
                 (Some(index), _, _) => render::Output::Frame(index),
                 (None, true, _) if game_sheet => render::Output::GameSheet,
                 (None, true, _) => render::Output::Strip,

@@ -27,6 +27,8 @@ impl Registry {
             Box::new(crate::formats::mugen::DefFormat),
             Box::new(crate::formats::isprite::IspriteFormat),
             Box::new(crate::formats::adl::AdlFormat),
+            Box::new(crate::formats::atlas_json::AsepriteJsonFormat),
+            Box::new(crate::formats::godot::GodotSpriteFramesFormat),
         ];
         Registry { formats }
     }
