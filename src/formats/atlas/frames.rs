@@ -30,8 +30,10 @@ pub struct Rendered {
     pub pictures: Vec<Picture>,
     /// Every sequence direction with frames; occurrence positions are canvas pixels.
     pub runs: Vec<Run>,
-    /// Durations and marks the atlas cannot hold exactly.
-    pub losses: Vec<Loss>,
+    /// Durations that are not whole milliseconds.
+    pub millis_losses: Vec<Loss>,
+    /// Boxes and points that slices cannot hold exactly.
+    pub mark_losses: Vec<Loss>,
 }
 
 /// Pictures stored once by their pixels.
@@ -76,7 +78,8 @@ pub fn render_all(
     // A frame shown in several places is rendered once: (picture, top-left in sprite space).
     let mut cache: HashMap<FrameId, (usize, (i32, i32))> = HashMap::new();
     let mut runs = Vec::new();
-    let mut losses = Vec::new();
+    let mut millis_losses = Vec::new();
+    let mut mark_losses = Vec::new();
     let rule = DefaultBoxRule::default();
     for sequence in &sequences {
         let rate = sequence
@@ -90,7 +93,7 @@ pub fn render_all(
             let frames: Vec<&Frame> = document.direction_frames(sequence, d);
             let (millis, inexact) = timing::run_millis(&frames, rate);
             for (i, what) in inexact {
-                losses.push(Loss::new(Place::frame(&sequence.name, d, i), what));
+                millis_losses.push(Loss::new(Place::frame(&sequence.name, d, i), what));
             }
             let mut occurrences = Vec::with_capacity(frames.len());
             for (i, id) in direction.frames.iter().enumerate() {
@@ -111,7 +114,7 @@ pub fn render_all(
                     }
                 };
                 let place = Place::frame(&sequence.name, d, i);
-                let marks = marks::of_scene(&scene, options.scale, &place, &mut losses);
+                let marks = marks::of_scene(&scene, options.scale, &place, &mut mark_losses);
                 occurrences.push(Occurrence {
                     picture,
                     at,
@@ -150,7 +153,8 @@ pub fn render_all(
         canvas,
         pictures,
         runs,
-        losses,
+        millis_losses,
+        mark_losses,
     })
 }
 

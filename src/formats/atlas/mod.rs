@@ -152,8 +152,12 @@ pub struct Atlas {
     pub runs: Vec<Run>,
     /// The sheets; most atlases have one.
     pub pages: Vec<Page>,
-    /// What the atlas cannot hold.
+    /// What any atlas cannot hold (groups, loop points, frame text, flattened graphics, ...).
     pub losses: Vec<Loss>,
+    /// Durations that are not whole milliseconds (for atlases that count in milliseconds).
+    pub millis_losses: Vec<Loss>,
+    /// Boxes and points that slices cannot hold exactly (for atlases that keep them).
+    pub mark_losses: Vec<Loss>,
     /// The options it was built with.
     pub options: AtlasOptions,
 }
@@ -210,9 +214,10 @@ pub fn build(
         runs: rendered.runs,
         pages: Vec::new(),
         losses: losses::document_losses(document),
+        millis_losses: rendered.millis_losses,
+        mark_losses: rendered.mark_losses,
         options,
     };
-    atlas.losses.extend(rendered.losses);
     let limits = PackLimits {
         max_side: options.max_sheet,
         gap: options.padding,

@@ -154,9 +154,12 @@ pub fn write_atlas(
             });
         }
     }
+    let mut losses = built.losses;
+    losses.extend(built.millis_losses);
+    losses.extend(built.mark_losses);
     Ok(Written {
         bytes: main,
-        losses: built.losses,
+        losses,
         companions,
     })
 }
