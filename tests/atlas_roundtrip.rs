@@ -151,7 +151,8 @@ fn compare(original: &AnimationSet, back: &AnimationSet) -> usize {
             let count = a.directions[d].frames.len();
             assert_eq!(count, b.directions[d].frames.len(), "{} {d}", a.name);
             let millis = expected_millis(original, a, d);
-            for i in 0..count {
+            assert_eq!(millis.len(), count);
+            for (i, ms) in millis.iter().enumerate() {
                 let sa = Scene::at(original, a.id, d, i, DefaultBoxRule::default()).unwrap();
                 let sb = Scene::at(back, b.id, d, i, DefaultBoxRule::default()).unwrap();
                 let ra = content_bounds(original, &sa, &store, Overlay::NONE);
@@ -171,7 +172,7 @@ fn compare(original: &AnimationSet, back: &AnimationSet) -> usize {
                 }
                 assert_eq!(
                     sb.frame.duration,
-                    FrameDuration::Millis(millis[i]),
+                    FrameDuration::Millis(*ms),
                     "{} direction {d} frame {i}",
                     a.name
                 );

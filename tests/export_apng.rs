@@ -19,8 +19,11 @@ fn open(path: &Path) -> AnimationSet {
         .document
 }
 
-/// Every frame of an APNG: (delay numerator, denominator, RGBA pixels).
-fn decode(bytes: &[u8]) -> (u32, u32, Vec<(u16, u16, Vec<u8>)>) {
+/// One APNG frame: delay numerator, denominator, RGBA pixels.
+type ApngFrame = (u16, u16, Vec<u8>);
+
+/// The frame count, play count and every frame of an APNG.
+fn decode(bytes: &[u8]) -> (u32, u32, Vec<ApngFrame>) {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::IDENTITY);
     let mut reader = decoder.read_info().unwrap();

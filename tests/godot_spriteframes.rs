@@ -33,13 +33,16 @@ fn write(document: &AnimationSet, dir: &Path) -> Written {
         .expect("writes")
 }
 
+/// An `AtlasTexture`: its sheet's ext id, region and margin.
+type SubResource = (String, [i64; 4], Option<[i64; 4]>);
+
 /// A parsed `.tres`.
 struct Tres {
     load_steps: usize,
     /// id -> path
     ext: HashMap<String, String>,
     /// id -> (atlas ext id, region, margin)
-    sub: HashMap<String, (String, [i64; 4], Option<[i64; 4]>)>,
+    sub: HashMap<String, SubResource>,
     animations: Vec<Value>,
 }
 

@@ -201,6 +201,9 @@ fn untrimmed(runs: &mut [Run], pictures: &[Picture], canvas: SpriteRect) -> Vec<
     store.pictures
 }
 
+/// A picture and the position of its top-left corner.
+pub type Placed = (RgbaImage, (i32, i32));
+
 /// A frame's pixels cut to their opaque part and the sprite-space (scaled) position of its
 /// top-left corner; `None` when nothing shows.
 pub fn render_frame(
@@ -208,7 +211,7 @@ pub fn render_frame(
     frame: &Frame,
     pixels: &dyn PixelSource,
     scale: u32,
-) -> Result<Option<(RgbaImage, (i32, i32))>, WriteError> {
+) -> Result<Option<Placed>, WriteError> {
     let scene = Scene::of_frame(frame);
     let Some(rect) = content_bounds(document, &scene, pixels, Overlay::NONE) else {
         return Ok(None);

@@ -19,12 +19,15 @@ pub struct PageNames<'a> {
     pub related: &'a [String],
 }
 
+/// Left, top, width, height.
+type Bounds = (i32, i32, u32, u32);
+
 /// A slice's keys as they are collected frame by frame.
 struct Track {
     colour: &'static str,
     point: bool,
-    keys: Vec<(usize, Option<(i32, i32, u32, u32)>)>,
-    shown: Option<(i32, i32, u32, u32)>,
+    keys: Vec<(usize, Option<Bounds>)>,
+    shown: Option<Bounds>,
 }
 
 /// The JSON text of page `index` of `atlas`.
