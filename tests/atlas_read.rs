@@ -331,4 +331,21 @@ fn arbitrary_bytes_never_panic() {
         .replace("\"repeat\": \"1\"", "\"repeat\": \"99999999999\"");
     let loaded = format.read(odd.as_bytes(), &context).unwrap();
     assert!(!loaded.diagnostics.is_empty());
+    // A one-frame ping-pong repeated for ever-so-long, and coordinates at the ends of the
+    // integer range, neither hang nor overflow.
+    let extreme = HASH_TAGS_SLICES
+        .replace(
+            "{ \"name\": \"bob\", \"from\": 0, \"to\": 2, \"direction\": \"pingpong\"",
+            "{ \"name\": \"bob\", \"from\": 1, \"to\": 1, \"repeat\": \"18446744073709551615\", \"direction\": \"pingpong\"",
+        )
+        .replace("\"x\": 2, \"y\": 0, \"w\": 2, \"h\": 2", "\"x\": 2147483647, \"y\": -2147483648, \"w\": 4294967295, \"h\": 2")
+        .replace("\"pivot\": {\"x\": 3, \"y\": 2 }", "\"pivot\": {\"x\": 2147483647, \"y\": -2147483648 }");
+    assert_ne!(extreme, HASH_TAGS_SLICES);
+    let loaded = format.read(extreme.as_bytes(), &context).unwrap();
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("repeats"))
+    );
 }

@@ -139,7 +139,10 @@ pub fn render_all(
     let canvas = canvas_of(&runs, &store.pictures);
     for run in &mut runs {
         for o in &mut run.frames {
-            o.at = (o.at.0 - canvas.x, o.at.1 - canvas.y);
+            o.at = (
+                o.at.0.saturating_sub(canvas.x),
+                o.at.1.saturating_sub(canvas.y),
+            );
             for mark in &mut o.marks {
                 mark.shift(-canvas.x, -canvas.y);
             }

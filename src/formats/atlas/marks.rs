@@ -106,7 +106,7 @@ pub fn of_scene(scene: &Scene, scale: u32, place: &Place, losses: &mut Vec<Loss>
         marks.push(Mark {
             name: next_name(class_stem(&b.class), true),
             kind: MarkKind::Box(b.class.clone()),
-            rect: (l, t, (r - l).max(0) as u32, (bottom - t).max(0) as u32),
+            rect: (l, t, span(l, r), span(t, bottom)),
         });
     }
     for element in &scene.frame.elements {
@@ -144,6 +144,11 @@ pub fn of_scene(scene: &Scene, scale: u32, place: &Place, losses: &mut Vec<Loss>
         });
     }
     marks
+}
+
+/// The length from `start` to `end` (0 when reversed), without overflow.
+fn span(start: i32, end: i32) -> u32 {
+    (end as i64 - start as i64).clamp(0, u32::MAX as i64) as u32
 }
 
 fn whole_at(v: Fx, scale: f64) -> bool {

@@ -211,7 +211,10 @@ impl Reader {
                 h: r.h,
             });
             let mut frame = Frame::new(FrameDuration::Millis(entry.duration));
-            let position = Point::from_ints(placed.x - origin.0, placed.y - origin.1);
+            let position = Point::from_ints(
+                placed.x.saturating_sub(origin.0),
+                placed.y.saturating_sub(origin.1),
+            );
             frame.elements.push(Element {
                 id: ElementId(self.doc.alloc_id()),
                 name: String::new(),
@@ -291,18 +294,19 @@ impl Reader {
             if b.w == 0 || b.h == 0 {
                 continue;
             }
-            let (x, y) = (b.x - origin.0, b.y - origin.1);
+            let (x, y) = (b.x.saturating_sub(origin.0), b.y.saturating_sub(origin.1));
             let kind = match key.pivot {
-                Some(p) => {
-                    ElementKind::Point(AttachmentPoint::at(Point::from_ints(x + p.x, y + p.y)))
-                }
+                Some(p) => ElementKind::Point(AttachmentPoint::at(Point::from_ints(
+                    x.saturating_add(p.x),
+                    y.saturating_add(p.y),
+                ))),
                 None => ElementKind::Box(CollisionBox {
                     class: box_class(&slice.name),
                     shape: Shape::Rect {
                         x: Fx::from_int(x),
                         y: Fx::from_int(y),
-                        width: Fx::from_int(b.w as i32),
-                        height: Fx::from_int(b.h as i32),
+                        width: Fx::from_int(i32::try_from(b.w).unwrap_or(i32::MAX)),
+                        height: Fx::from_int(i32::try_from(b.h).unwrap_or(i32::MAX)),
                         rotation: 0.0,
                     },
                     box_id: 0,
@@ -424,14 +428,14 @@ fn tag_frames(tag: &Tag, frames: &[FrameId]) -> Result<(Vec<FrameId>, Option<usi
         }
         return Ok((out, Some(0)));
     }
+    if repeat as u128 * first.len() as u128 > MAX_EXPANDED_FRAMES as u128 {
+        return Err(format!(
+            "tag \"{}\" repeats {repeat} times, more than Sprat expands; the tag is skipped",
+            tag.name
+        ));
+    }
     let mut out = first.clone();
     for pass in 1..repeat {
-        if out.len() > MAX_EXPANDED_FRAMES {
-            return Err(format!(
-                "tag \"{}\" repeats {repeat} times, more than Sprat expands; the tag is skipped",
-                tag.name
-            ));
-        }
         let next = if ping_pong && pass % 2 == 1 {
             &second
         } else {
@@ -463,7 +467,14 @@ fn canvas_origin(slices: &[SliceJson]) -> (i32, i32) {
         .iter()
         .find(|s| is_origin_slice(s))
         .and_then(|s| s.keys.first())
-        .and_then(|k| k.pivot.map(|p| (k.bounds.x + p.x, k.bounds.y + p.y)))
+        .and_then(|k| {
+            k.pivot.map(|p| {
+                (
+                    k.bounds.x.saturating_add(p.x),
+                    k.bounds.y.saturating_add(p.y),
+                )
+            })
+        })
         .unwrap_or((0, 0))
 }
 
