@@ -171,6 +171,18 @@ fn a_hash_sheet_with_tags_and_slices_opens() {
 }
 
 #[test]
+fn a_sheet_named_by_another_machines_path_is_found_beside_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = HASH_TAGS_SLICES.replace(
+        "\"image\": \"hero.png\"",
+        "\"image\": \"C:\\\\art\\\\hero.png\"",
+    );
+    assert_ne!(json, HASH_TAGS_SLICES);
+    let doc = open(dir.path(), &json, &strip());
+    assert_eq!(frame_pixels(&doc, "idle", 1), sprite_frame(1));
+}
+
+#[test]
 fn an_array_sheet_without_tags_is_one_sequence() {
     let json = r##"{ "frames": [
    {

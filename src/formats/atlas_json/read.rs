@@ -151,7 +151,7 @@ impl Reader {
             ));
         };
         let image_at = locate(bytes, "image", 0, meta_at);
-        let resolved = dir.map(|d| d.join(&image_path));
+        let resolved = dir.map(|d| sheet_path(d, &image_path));
         let sheet_size =
             match &resolved {
                 Some(path) => Some(sheet_dimensions(path).map_err(|e| {
@@ -505,6 +505,18 @@ fn frame_offset(bytes: &[u8], index: usize) -> usize {
         })
         .nth(index)
         .unwrap_or(0)
+}
+
+/// Where the sheet is: `meta.image` relative to the JSON's folder, else (Aseprite writes the
+/// path it was given, sometimes absolute and from another machine) its file name there.
+fn sheet_path(dir: &Path, image: &str) -> std::path::PathBuf {
+    let direct = dir.join(image);
+    if direct.is_file() {
+        return direct;
+    }
+    let name = image.rsplit(['/', '\\']).next().unwrap_or(image);
+    let beside = dir.join(name);
+    if beside.is_file() { beside } else { direct }
 }
 
 /// The sheet's size from its header, or why it cannot be had.
