@@ -61,14 +61,19 @@ fn export_kfm(c: &mut Criterion) {
         .document;
     let store = ImageStore::new();
     let options = AtlasOptions::default();
-    let written = write_atlas(&document, &store, "kfm", &options, None).expect("writes");
+    let written =
+        write_atlas(&document, &store, Path::new("kfm.json"), &options, None).expect("writes");
     println!(
         "atlas: kfm as atlas + JSON: {} bytes of JSON, {} companion files",
         written.bytes.len(),
         written.companions.len()
     );
     c.bench_function("export kfm as atlas + JSON", |b| {
-        b.iter(|| black_box(write_atlas(&document, &store, "kfm", &options, None).unwrap()))
+        b.iter(|| {
+            black_box(
+                write_atlas(&document, &store, Path::new("kfm.json"), &options, None).unwrap(),
+            )
+        })
     });
 }
 

@@ -80,7 +80,7 @@ fn written_text(form: JsonForm) -> (String, usize) {
         form,
         ..AtlasOptions::default()
     };
-    let written = write_atlas(&demo(), &store, "demo", &options, None).unwrap();
+    let written = write_atlas(&demo(), &store, Path::new("demo.json"), &options, None).unwrap();
     (
         String::from_utf8(written.bytes).unwrap(),
         written.companions.len(),
@@ -167,7 +167,14 @@ fn identical_frames_are_stored_once() {
         .frames
         .push(first);
     let store = ImageStore::new();
-    let written = write_atlas(&doc, &store, "demo", &AtlasOptions::default(), None).unwrap();
+    let written = write_atlas(
+        &doc,
+        &store,
+        Path::new("demo.json"),
+        &AtlasOptions::default(),
+        None,
+    )
+    .unwrap();
     let json: Value = serde_json::from_slice(&written.bytes).unwrap();
     let frames = json["frames"].as_object().unwrap();
     let regions: std::collections::HashSet<String> =
@@ -190,7 +197,7 @@ fn a_small_maximum_gives_several_complete_sheets_that_read_back() {
                 extrude: 1,
                 ..AtlasOptions::default()
             };
-            let written = write_atlas(&doc, &store, "demo", &options, None).ok()?;
+            let written = write_atlas(&doc, &store, Path::new("demo.json"), &options, None).ok()?;
             (written.companions.len() > 1).then_some((written, max_sheet))
         })
         .expect("some maximum splits the demo");
@@ -220,7 +227,14 @@ fn a_small_maximum_gives_several_complete_sheets_that_read_back() {
 #[test]
 fn an_unwritable_folder_is_a_clear_error_and_leaves_nothing() {
     let store = ImageStore::new();
-    let written = write_atlas(&demo(), &store, "demo", &AtlasOptions::default(), None).unwrap();
+    let written = write_atlas(
+        &demo(),
+        &store,
+        Path::new("demo.json"),
+        &AtlasOptions::default(),
+        None,
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     // A folder that is a file cannot hold anything, whoever runs the test.
     let blocker = dir.path().join("not-a-folder");
@@ -248,7 +262,7 @@ fn progress_counts_frames_and_cancel_stops() {
     write_atlas(
         &demo(),
         &store,
-        "demo",
+        Path::new("demo.json"),
         &AtlasOptions::default(),
         Some(&progress),
     )
@@ -260,10 +274,47 @@ fn progress_counts_frames_and_cancel_stops() {
     let error = write_atlas(
         &demo(),
         &store,
-        "demo",
+        Path::new("demo.json"),
         &AtlasOptions::default(),
         Some(&progress),
     )
     .unwrap_err();
     assert!(error.message.contains("cancelled"));
+}
+
+#[test]
+fn a_write_never_overwrites_the_sheet_the_document_draws_from() {
+    let store = ImageStore::new();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fish.json");
+    let written = write_atlas(&demo(), &store, &path, &AtlasOptions::default(), None).unwrap();
+    save_written(&path, &written).unwrap();
+    let (loaded, _) = registry()
+        .open(&path, &ReadContext::for_path(&path))
+        .unwrap();
+    let mut doc = loaded.document;
+    // An edit, so the JSON is written anew rather than given back byte for byte.
+    doc.sequences_mut()[0].name = "renamed".into();
+    let store = ImageStore::new();
+    for (format, name) in [
+        ("aseprite-json", "fish.json"),
+        ("godot-spriteframes", "fish.tres"),
+    ] {
+        let context = sprat::formats::WriteContext {
+            path: Some(dir.path().join(name)),
+            pixels: Some(&store),
+        };
+        let written = registry()
+            .by_id(format)
+            .unwrap()
+            .write(&doc, &context)
+            .unwrap();
+        let sheets: Vec<&str> = written
+            .companions
+            .iter()
+            .map(|c| c.relative_path.as_str())
+            .filter(|p| p.ends_with(".png"))
+            .collect();
+        assert_eq!(sheets, ["fish-sheet.png"], "{format}");
+    }
 }

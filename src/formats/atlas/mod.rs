@@ -22,6 +22,7 @@ use frames::Picture;
 use image::RgbaImage;
 use marks::Mark;
 use std::collections::HashSet;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The JSON shape of an Aseprite-style atlas.
@@ -195,6 +196,60 @@ impl Atlas {
             used as f64 / sheet as f64
         }
     }
+}
+
+/// The stem for sheet files beside an output named `stem` in `dir`: `stem` itself, unless
+/// `stem.png` (or a further page `stem-N.png`) is an image the document draws from, which a
+/// write must never overwrite (an atlas read from `hero.json` + `hero.png` and saved or
+/// exported as `hero` again); then `stem-sheet`, `stem-sheet2`, ...
+pub fn sheet_stem(document: &AnimationSet, dir: Option<&Path>, stem: &str) -> String {
+    let Some(dir) = dir else {
+        return stem.to_string();
+    };
+    let dir = crate::formats::paths::normalise(dir);
+    let read: Vec<String> = document
+        .images
+        .iter()
+        .filter_map(|i| i.resolved.as_deref())
+        .map(crate::formats::paths::normalise)
+        .filter(|p| p.parent() == Some(dir.as_path()))
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_lowercase()))
+        .collect();
+    let taken = |candidate: &str| {
+        let candidate = candidate.to_lowercase();
+        read.iter().any(|name| {
+            let Some(rest) = name.strip_prefix(&candidate) else {
+                return false;
+            };
+            let Some(middle) = rest.strip_suffix(".png") else {
+                return false;
+            };
+            middle.is_empty()
+                || middle
+                    .strip_prefix('-')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    if !taken(stem) {
+        return stem.to_string();
+    }
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                format!("{stem}-sheet")
+            } else {
+                format!("{stem}-sheet{n}")
+            }
+        })
+        .find(|candidate| !taken(candidate))
+        .unwrap_or_else(|| format!("{stem}-sheet"))
+}
+
+/// The file stem of an output path (`hero` for `out/hero.json`), `fallback` when it has none.
+pub fn file_stem(path: &Path, fallback: &str) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.to_string())
 }
 
 /// Renders, trims, deduplicates and packs every frame of `document`.

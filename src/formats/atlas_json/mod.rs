@@ -24,6 +24,7 @@ use crate::formats::{
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
 use layout::PageNames;
+use std::path::Path;
 
 /// The format id.
 pub const FORMAT_ID: &str = "aseprite-json";
@@ -97,42 +98,41 @@ impl Format for AsepriteJsonFormat {
                 "writing an atlas renders every frame and needs the document's pixels",
             ));
         };
-        let stem = context
-            .path
-            .as_deref()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "atlas".to_string());
-        write_atlas(document, pixels, &stem, &AtlasOptions::default(), None)
+        let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
+        write_atlas(document, pixels, &path, &AtlasOptions::default(), None)
     }
 }
 
-/// Writes `document` as atlas pages named after `stem`: the first page's JSON is the main
-/// file (`stem.json`), its sheet `stem.png`, further pages `stem-1.json` + `stem-1.png`, ...,
-/// all as companions. `progress` counts rendered frames and can cancel.
+/// Writes `document` as atlas pages for the main file `path` (`hero.json`): its sheet
+/// `hero.png`, further pages `hero-1.json` + `hero-1.png`, ..., all as companions (sheets take
+/// another name when the document draws from a file of that name, see
+/// [`atlas::sheet_stem`]). Save them with [`crate::export::save_written`]. `progress` counts
+/// rendered frames and can cancel.
 pub fn write_atlas(
     document: &AnimationSet,
     pixels: &dyn PixelSource,
-    stem: &str,
+    path: &Path,
     options: &AtlasOptions,
     progress: Option<&ExportProgress>,
 ) -> Result<Written, WriteError> {
     let built = atlas::build(document, pixels, options, progress)?;
-    let page_stem = |k: usize| {
+    let stem = atlas::file_stem(path, "atlas");
+    let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
+    let page_stem = |base: &str, k: usize| {
         if k == 0 {
-            stem.to_string()
+            base.to_string()
         } else {
-            format!("{stem}-{k}")
+            format!("{base}-{k}")
         }
     };
     let related: Vec<String> = (1..built.pages.len())
-        .map(|k| format!("{}.json", page_stem(k)))
+        .map(|k| format!("{}.json", page_stem(&stem, k)))
         .collect();
     let mut main = Vec::new();
     let mut companions = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
-        let title = page_stem(k);
-        let image = format!("{title}.png");
+        let title = page_stem(&stem, k);
+        let image = format!("{}.png", page_stem(&sheet_stem, k));
         let names = PageNames {
             title: &title,
             image: &image,

@@ -72,21 +72,11 @@ impl Format for GodotSpriteFramesFormat {
                 "writing SpriteFrames renders every frame and needs the document's pixels",
             ));
         };
-        let stem = context
+        let path = context
             .path
-            .as_deref()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "sprite_frames".to_string());
-        let res_dir = context.dir().and_then(res_folder);
-        write_sprite_frames(
-            document,
-            pixels,
-            &stem,
-            res_dir.as_deref(),
-            &AtlasOptions::default(),
-            None,
-        )
+            .clone()
+            .unwrap_or_else(|| "sprite_frames.tres".into());
+        write_sprite_frames(document, pixels, &path, &AtlasOptions::default(), None)
     }
 }
 
@@ -110,29 +100,33 @@ pub fn res_folder(dir: &Path) -> Option<String> {
     }
 }
 
-/// Writes `document` as `stem.tres` (the returned bytes) and its sheets `stem.png`,
-/// `stem-1.png`, ... (companions). `res_dir` is the `res://` folder of the output, if known.
+/// Writes `document` as the `.tres` at `path` (the returned bytes) and its sheets
+/// `hero.png`, `hero-1.png`, ... for `hero.tres` (companions; another name when the document
+/// draws from a file of that name, see [`atlas::sheet_stem`]). Save them with
+/// [`crate::export::save_written`]. `progress` counts rendered frames and can cancel.
 pub fn write_sprite_frames(
     document: &AnimationSet,
     pixels: &dyn PixelSource,
-    stem: &str,
-    res_dir: Option<&str>,
+    path: &Path,
     options: &AtlasOptions,
     progress: Option<&ExportProgress>,
 ) -> Result<Written, WriteError> {
     let built = atlas::build(document, pixels, options, progress)?;
+    let stem = atlas::file_stem(path, "sprite_frames");
+    let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
+    let res_dir = path.parent().and_then(res_folder);
     let mut losses = built.losses.clone();
     let mut companions = Vec::new();
     let mut sheet_paths = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
         let name = if k == 0 {
-            format!("{stem}.png")
+            format!("{sheet_stem}.png")
         } else {
-            format!("{stem}-{k}.png")
+            format!("{sheet_stem}-{k}.png")
         };
         let bytes = crate::formats::pack::png(&page.sheet)
             .map_err(|e| WriteError::new(format!("cannot encode the sheet {name}: {e}")))?;
-        sheet_paths.push(match res_dir {
+        sheet_paths.push(match &res_dir {
             Some(dir) => format!("{dir}{name}"),
             None => name.clone(),
         });
@@ -169,7 +163,7 @@ pub fn write_sprite_frames(
             ));
         }
     }
-    let text = tres::sprite_frames(&built, document, &sheet_paths, stem, &mut losses);
+    let text = tres::sprite_frames(&built, document, &sheet_paths, &stem, &mut losses);
     Ok(Written {
         bytes: text.into_bytes(),
         losses,
