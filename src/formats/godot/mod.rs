@@ -137,7 +137,9 @@ pub fn write_sprite_frames(
     }
     let (ox, oy) = built.origin();
     let (cw, ch) = built.canvas_size();
-    losses.push(Loss::new(
+    // An origin at the canvas' top-left corner is where Godot puts it with `centered` off.
+    if (ox, oy) != (0, 0) {
+        losses.push(Loss::new(
         Place::document(),
         format!(
             "the sprite's origin: SpriteFrames has none; every frame is the {cw}x{ch} canvas with the origin at ({ox}, {oy}), so give the AnimatedSprite2D offset ({}, {}) with centered on, or ({}, {}) with centered off",
@@ -147,6 +149,7 @@ pub fn write_sprite_frames(
             -oy
         ),
     ));
+    }
     for sequence in document.sequences() {
         let marked = sequence.directions.iter().any(|d| {
             d.frames.iter().filter_map(|f| document.frame(*f)).any(|f| {
