@@ -92,7 +92,7 @@ pub enum Command {
         read: ReadArgs,
     },
     /// Render a frame, a strip of frames or an animated GIF.
-    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif"])))]
+    #[command(group(clap::ArgGroup::new("what").required(true).args(["frame", "strip", "gif", "apng"])))]
     Render {
         /// The file to render.
         file: PathBuf,
@@ -111,6 +111,9 @@ pub enum Command {
         /// The sequence as an animated GIF with its exact timing.
         #[arg(long)]
         gif: bool,
+        /// The sequence as an animated PNG: full alpha, exact delays.
+        #[arg(long)]
+        apng: bool,
         /// Where to write the picture.
         #[arg(long, short = 'o', value_name = "OUT")]
         output: PathBuf,
@@ -162,6 +165,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             frame,
             strip,
             gif,
+            apng,
             output,
             overlay,
             scale,
@@ -171,6 +175,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             read,
         } => {
             let what = match (frame, strip, gif) {
+                _ if apng => render::Output::Apng,
                 (Some(index), _, _) => render::Output::Frame(index),
                 (None, true, _) if game_sheet => render::Output::GameSheet,
                 (None, true, _) => render::Output::Strip,

@@ -1,4 +1,4 @@
-//! `sprat render FILE --sequence NAME [--direction N] (--frame N | --strip | --gif) -o OUT`.
+//! `sprat render FILE --sequence NAME [--direction N] (--frame N | --strip | --gif | --apng) -o OUT`.
 
 use super::ReadArgs;
 use super::load::{open, print_diagnostics};
@@ -19,6 +19,8 @@ pub enum Output {
     Strip,
     /// An animated GIF with the exact timing.
     Gif,
+    /// An animated PNG with full alpha and exact delays.
+    Apng,
     /// Terrarum's assembled sheet of an ADL document.
     GameSheet,
 }
@@ -140,6 +142,10 @@ pub fn run(
         },
         Output::Gif => export_gif(document, sequence.id, direction, &pixels, &render_options)
             .map(|gif| gif.bytes),
+        Output::Apng => {
+            crate::export::export_apng(document, sequence.id, direction, &pixels, &render_options)
+                .map(|apng| apng.bytes)
+        }
     };
     let bytes = match result {
         Ok(bytes) => bytes,

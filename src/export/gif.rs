@@ -133,7 +133,7 @@ fn shown_steps<'a>(steps: &'a [Step], delays: &[u32]) -> Vec<(&'a Step, u32)> {
 
 /// `options` with the canvas fixed to the union of everything the pass shows, so the sprite
 /// stays still from frame to frame.
-fn fixed_canvas(
+pub(super) fn fixed_canvas(
     document: &AnimationSet,
     pass: &Timeline,
     pixels: &dyn PixelSource,

@@ -1,12 +1,17 @@
 //! Pictures out of a document: one frame or a strip of frames as PNG, a sequence as an animated
-//! GIF with exact timing. Everything is drawn by [`crate::render`] and timed by the playback
+//! GIF or APNG with exact timing, and [`files`] to save a writer's output (main file plus
+//! companions) all or nothing. Everything is drawn by [`crate::render`] and timed by the playback
 //! engine ([`timeline`]); the functions return bytes or images and leave writing files to the
 //! caller.
 
+pub mod apng;
+pub mod files;
 pub mod gif;
 pub mod png;
 pub mod timeline;
 
+pub use apng::{ApngExport, export_apng};
+pub use files::save_written;
 pub use gif::{GifExport, export_gif, spread_delays};
 pub use png::{encode_png, frame_image, game_sheet_image, strip_image};
 pub use timeline::{Ending, Step, Timeline};

@@ -8,13 +8,17 @@
 
 pub mod adl;
 pub mod aseprite;
+pub mod atlas;
+pub mod atlas_json;
 pub mod diagnostics;
 pub mod fidelity;
+pub mod godot;
 pub mod input;
 pub mod isprite;
 pub mod line_index;
 pub mod loss;
 pub mod mugen;
+pub mod pack;
 pub mod paths;
 pub mod registry;
 pub mod sff;

@@ -28,6 +28,8 @@ impl Registry {
             Box::new(crate::formats::isprite::IspriteFormat),
             Box::new(crate::formats::adl::AdlFormat),
             Box::new(crate::formats::aseprite::AsepriteFormat),
+            Box::new(crate::formats::atlas_json::AsepriteJsonFormat),
+            Box::new(crate::formats::godot::GodotSpriteFramesFormat),
         ];
         Registry { formats }
     }

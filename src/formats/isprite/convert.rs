@@ -6,8 +6,8 @@
 //! A document read from an ISPRITE file passes through unchanged (same ids), so the writer can
 //! match it against the original records.
 
-use super::pack;
 use super::read::IMAGE_EXTENSIONS;
+use crate::formats::pack;
 use crate::formats::paths::relative_to;
 use crate::formats::{CompanionFile, Loss, Place, WriteContext, WriteError};
 use crate::model::*;

@@ -4,7 +4,7 @@
 //! model -> raw records -> bytes ([`write`]), taking from the original file's records whatever
 //! the model does not hold, so an edit changes only what it touches. Documents from other
 //! formats are first reshaped for ISPRITE by [`convert`] (durations to holds, directions to
-//! sequences, AIR default boxes onto each frame, sprites packed into PNG sheets by [`pack`]).
+//! sequences, AIR default boxes onto each frame, sprites packed into PNG sheets by [`crate::formats::pack`]).
 //! The spec's contradictions are settled as in `../shared/spec/isprite-minimal.hex.md`
 //! (D1-D13); where this module differs, `docs/isprite.md` says why.
 
@@ -13,7 +13,6 @@ pub mod convert;
 pub mod elements;
 pub mod frames;
 pub mod meta;
-pub mod pack;
 pub mod raw;
 pub mod read;
 pub mod textures;

@@ -1,0 +1,33 @@
+//! Saving a writer's output — the main file and its companions (atlas sheets, more pages) —
+//! all or nothing, through the session's safe save: every file is written to a temporary
+//! name in its folder first and renamed into place only when all are written, so an export
+//! into a folder that cannot be written leaves nothing behind.
+
+use crate::formats::Written;
+use crate::session::atomic::{FileToSave, save_files};
+use std::path::{Path, PathBuf};
+
+/// Saves `written` as `path` plus its companions beside it; returns every path written.
+pub fn save_written(path: &Path, written: &Written) -> Result<Vec<PathBuf>, String> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut files = vec![FileToSave {
+        path: path.to_path_buf(),
+        bytes: &written.bytes,
+    }];
+    for companion in &written.companions {
+        files.push(FileToSave {
+            path: dir.join(&companion.relative_path),
+            bytes: &companion.bytes,
+        });
+    }
+    // A rename onto a folder is the one failure that comes after every file is staged; it is
+    // refused before anything is written.
+    if let Some(folder) = files.iter().find(|f| f.path.is_dir()) {
+        return Err(format!(
+            "cannot write {}: a folder of that name is in the way; nothing was written",
+            folder.path.display()
+        ));
+    }
+    save_files(&files).map_err(|e| e.message)?;
+    Ok(files.into_iter().map(|f| f.path).collect())
+}

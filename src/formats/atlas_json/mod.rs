@@ -1,0 +1,165 @@
+//! Texture atlas + JSON in the layout Aseprite's "Export Sprite Sheet" writes (`aseprite-json`),
+//! the sheet format Phaser, PixiJS, LÖVE, Godot and Unity importers read: one or more PNG sheets
+//! and a JSON file per sheet, in the hash or the array form.
+//!
+//! Writing renders every frame of every sequence direction flat ([`crate::formats::atlas`]),
+//! one tag per direction (`name`, or `name_direction` with the user data
+//! `direction:<label>` when a sequence has several), boxes and points as slices, and the
+//! sprite's origin as the pivot of a slice named `origin`. When the frames need more than one
+//! sheet, each sheet gets its own complete JSON (whole animations per sheet) and the first names
+//! the others in `meta.related_multi_packs`, TexturePacker's multipack convention that PixiJS
+//! loads; any engine can load each file on its own. Reading ([`read`]) takes Aseprite's and
+//! TexturePacker's sheets as well as ours.
+
+pub mod layout;
+pub mod read;
+pub mod schema;
+
+use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
+use crate::formats::fidelity::unchanged_original;
+use crate::formats::{
+    Capabilities, CompanionFile, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
+    WriteError, Written,
+};
+use crate::model::AnimationSet;
+use crate::pixels::PixelSource;
+use layout::PageNames;
+use std::path::Path;
+
+/// The format id.
+pub const FORMAT_ID: &str = "aseprite-json";
+/// The slice whose pivot is the sprite's origin.
+pub const ORIGIN_SLICE: &str = "origin";
+/// The tag user data that marks a tag as one direction of a sequence.
+pub const DIRECTION_DATA: &str = "direction:";
+
+/// Texture atlas + JSON (Aseprite layout).
+pub struct AsepriteJsonFormat;
+
+impl Format for AsepriteJsonFormat {
+    fn id(&self) -> &'static str {
+        FORMAT_ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Texture atlas + JSON (Aseprite layout)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["json"]
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            directions: true,
+            boxes: true,
+            points: true,
+            custom_box_classes: true,
+            ..Capabilities::default()
+        }
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> Sniff {
+        let head = &bytes[..bytes.len().min(4096)];
+        let starts_object = head
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| *b == b'{');
+        let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
+        if !starts_object || !has(b"\"frames\"") {
+            Sniff::No
+        } else if has(b"\"spriteSourceSize\"") || has(b"\"frame\"") {
+            Sniff::Yes
+        } else {
+            Sniff::Maybe
+        }
+    }
+
+    fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        read::read(bytes, context)
+    }
+
+    fn write(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
+        if let Some(bytes) = unchanged_original(self, document, context) {
+            return Ok(Written {
+                bytes,
+                ..Written::default()
+            });
+        }
+        let Some(pixels) = context.pixels else {
+            return Err(WriteError::new(
+                "writing an atlas renders every frame and needs the document's pixels",
+            ));
+        };
+        let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
+        write_atlas(document, pixels, &path, &AtlasOptions::default(), None)
+    }
+}
+
+/// Writes `document` as atlas pages for the main file `path` (`hero.json`): its sheet
+/// `hero.png`, further pages `hero-1.json` + `hero-1.png`, ..., all as companions (sheets take
+/// another name when the document draws from a file of that name, see
+/// [`atlas::sheet_stem`]). Save them with [`crate::export::save_written`]. `progress` counts
+/// rendered frames and can cancel.
+pub fn write_atlas(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    path: &Path,
+    options: &AtlasOptions,
+    progress: Option<&ExportProgress>,
+) -> Result<Written, WriteError> {
+    let built = atlas::build(document, pixels, options, progress)?;
+    let stem = atlas::file_stem(path, "atlas");
+    let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
+    let page_stem = |base: &str, k: usize| {
+        if k == 0 {
+            base.to_string()
+        } else {
+            format!("{base}-{k}")
+        }
+    };
+    let related: Vec<String> = (1..built.pages.len())
+        .map(|k| format!("{}.json", page_stem(&stem, k)))
+        .collect();
+    let mut main = Vec::new();
+    let mut companions = Vec::new();
+    for (k, page) in built.pages.iter().enumerate() {
+        let title = page_stem(&stem, k);
+        let image = format!("{}.png", page_stem(&sheet_stem, k));
+        let names = PageNames {
+            title: &title,
+            image: &image,
+            related: if k == 0 { &related } else { &[] },
+        };
+        let text = layout::page_json(&built, k, &names);
+        let png = crate::formats::pack::png(&page.sheet)
+            .map_err(|e| WriteError::new(format!("cannot encode the sheet {image}: {e}")))?;
+        companions.push(CompanionFile {
+            relative_path: image,
+            bytes: png,
+        });
+        if k == 0 {
+            main = text.into_bytes();
+        } else {
+            companions.push(CompanionFile {
+                relative_path: format!("{title}.json"),
+                bytes: text.into_bytes(),
+            });
+        }
+    }
+    let mut losses = built.losses;
+    losses.extend(built.millis_losses);
+    losses.extend(built.mark_losses);
+    Ok(Written {
+        bytes: main,
+        losses,
+        companions,
+    })
+}
