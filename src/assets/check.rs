@@ -40,6 +40,9 @@ pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
                 None if image.path.is_empty() => {}
                 None => problems.push(not_found(image)),
             },
+            // Pixels held in memory (an imported Aseprite file, a recovered document) are
+            // always there.
+            ImageKind::Memory(_) => {}
         }
     }
     problems

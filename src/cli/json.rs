@@ -118,7 +118,7 @@ pub struct JsonDocument {
 pub struct JsonImage {
     /// The path as the file spells it.
     pub path: String,
-    /// "file", "sff" or "solarus-tileset".
+    /// "file", "sff", "solarus-tileset" or "memory" (pixels held in the document itself).
     pub kind: &'static str,
     /// Where it was found on disk; `null` when it was not.
     pub resolved: Option<String>,
@@ -273,6 +273,7 @@ pub fn document(set: &AnimationSet) -> JsonDocument {
                     ImageKind::File => "file",
                     ImageKind::Sff { .. } => "sff",
                     ImageKind::SolarusTileset { .. } => "solarus-tileset",
+                    ImageKind::Memory(_) => "memory",
                 },
                 resolved: image.resolved.as_ref().map(|p| p.display().to_string()),
             })

@@ -238,6 +238,7 @@ fn add_sequences(
             on_end: EndBehavior::HoldLastFrame,
             follow_up: None,
             frame_rate: None,
+            title: None,
         };
         set.root.items.push(TreeItem::Sequence(sequence));
     }

@@ -577,7 +577,7 @@ pub fn lay_out_whole_images<'a>(
             })
             .collect();
         let relative = format!("{stem}_{name}.png");
-        let bytes = crate::formats::isprite::pack::png(&sheet)
+        let bytes = crate::formats::pack::png(&sheet)
             .map_err(|e| WriteError::new(format!("cannot encode {relative}: {e}")))?;
         if let Some(path) = context.dir().map(|dir| dir.join(&relative))
             && std::fs::read(&path).is_ok_and(|existing| existing != bytes)

@@ -68,7 +68,7 @@ pub fn materialise(
 fn encode_all(images: &[SourceImage]) -> Vec<Option<Result<Vec<u8>, String>>> {
     let encode = |image: &SourceImage| match &image.kind {
         ImageKind::Memory(pixels) => {
-            Some(crate::formats::isprite::pack::png(&pixels.0).map_err(|e| e.to_string()))
+            Some(crate::formats::pack::png(&pixels.0).map_err(|e| e.to_string()))
         }
         _ => None,
     };
