@@ -383,3 +383,42 @@ fn a_new_mugen_action_gets_the_next_free_number_and_its_name_field_in_view() {
         Some((highest + 1).to_string().as_str())
     );
 }
+
+#[test]
+fn mugen_action_titles_show_in_the_tree_and_inspector_and_the_filter_finds_them() {
+    let dir = gui_support::TempDir::new("gui-tree-titles");
+    let source = common::corpus().join("mugen/kfm");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(source.join(name), dir.0.join(name)).unwrap();
+    }
+    let mut harness = editor_on(&dir.0.join("kfm.def"));
+    // The comment line above [Begin Action 0] is shown beside the number.
+    click_row(&mut harness, "0 · Standing Animation");
+    let title = harness.get_by_role_and_label(Role::TextInput, "Title");
+    assert_eq!(title.value().as_deref(), Some("Standing Animation"));
+
+    // The filter matches titles, not just numbers.
+    gui_support::type_into(&mut harness, "Filter", "crouching anim");
+    harness.run_steps(2);
+    assert!(
+        harness
+            .query_by_role_and_label(Role::Button, "11 · Crouching animation")
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_role_and_label(Role::Button, "0 · Standing Animation")
+            .is_none()
+    );
+
+    // Retitling edits the document (and only the comment line on save: tests/mugen_edit.rs).
+    click_row(&mut harness, "11 · Crouching animation");
+    gui_support::type_into(&mut harness, "Title", " (low)");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    let doc = document(&harness);
+    assert_eq!(
+        doc.sequence_by_name("11").unwrap().title.as_deref(),
+        Some("Crouching animation (low)")
+    );
+}

@@ -80,6 +80,22 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                     edits.text(name, |name| {
                         set_sequence(sequence, SequenceField::Name(name))
                     });
+                    // A title is shown where the format keeps one, or where the file had one
+                    // (so the user sees what a conversion would lose).
+                    let why_not_title = support.why_not(Field::SequenceTitle);
+                    if why_not_title.is_none() || sequence.title.is_some() {
+                        let title = text_row(
+                            ui,
+                            "Title",
+                            sequence.id,
+                            sequence.title.as_deref().unwrap_or(""),
+                            false,
+                            why_not_title.as_deref(),
+                        );
+                        edits.text(title, |title| {
+                            set_sequence(sequence, SequenceField::Title(Some(title)))
+                        });
+                    }
                     let path: Vec<String> = document
                         .group_path(sequence.id)
                         .iter()

@@ -32,6 +32,8 @@ pub enum Field {
     Subpixel,
     /// More than one direction per sequence.
     Directions,
+    /// A sequence's human title (M.U.G.E.N: the comment line above the action).
+    SequenceTitle,
 }
 
 /// What a format can hold, for the inspector.
@@ -74,6 +76,7 @@ impl Support {
             Field::Circles => c.circles,
             Field::Subpixel => c.subpixel,
             Field::Directions => c.directions,
+            Field::SequenceTitle => c.sequence_titles,
         };
         if holds {
             return None;
@@ -91,6 +94,7 @@ impl Support {
             Field::Circles => "has no circular boxes",
             Field::Subpixel => "keeps whole pixels only",
             Field::Directions => "has one direction per sequence",
+            Field::SequenceTitle => "has no titles beside sequence names",
         };
         Some(format!("{} {what}.", self.name))
     }
@@ -131,6 +135,7 @@ mod tests {
             Field::Circles,
             Field::Subpixel,
             Field::Directions,
+            Field::SequenceTitle,
         ] {
             assert!(sprat.holds(field), "{field:?}");
         }
@@ -143,5 +148,6 @@ mod tests {
         assert!(!air.holds(Field::Circles));
         assert!(!air.holds(Field::Disappear));
         assert!(!air.holds(Field::Directions));
+        assert!(air.holds(Field::SequenceTitle));
     }
 }

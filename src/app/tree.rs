@@ -207,7 +207,7 @@ fn build_rows(
                 rows.push(Row {
                     depth,
                     kind: RowKind::Sequence(s.id),
-                    text: s.name.clone(),
+                    text: sequence_label(s),
                     details,
                 });
                 if s.directions.len() > 1 {
@@ -222,6 +222,14 @@ fn build_rows(
                 }
             }
         }
+    }
+}
+
+/// A sequence's row text: its name, then its title when it has one ("0 · Standing Animation").
+pub fn sequence_label(sequence: &crate::model::Sequence) -> String {
+    match sequence.title.as_deref() {
+        Some(title) if !title.is_empty() => format!("{} · {title}", sequence.name),
+        _ => sequence.name.clone(),
     }
 }
 
@@ -259,11 +267,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Filter");
+        let label = ui.label("Filter");
         let edit = egui::TextEdit::singleline(&mut state.filter)
-            .hint_text("name or number")
+            .hint_text("name, number or title")
             .desired_width(f32::INFINITY);
-        let response = ui.add(edit);
+        let response = ui.add(edit).labelled_by(label.id);
         if state.focus_filter {
             response.request_focus();
             state.focus_filter = false;
