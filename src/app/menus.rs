@@ -2,7 +2,7 @@
 //! depend on the document: recent files, open tabs, box classes, backgrounds.
 
 use super::commands::UICommand;
-use super::settings::{Background, Settings};
+use super::settings::{Background, Settings, Theme, UI_SCALES};
 use super::tabs::{TabEntry, TabId};
 use super::workspace::OpenDocument;
 use crate::model::BoxClass;
@@ -147,6 +147,23 @@ pub fn show(
                 layout.diagnostics,
                 &mut actions,
             );
+            ui.menu_button("Appearance", |ui| {
+                let appearance = &mut settings.appearance;
+                for theme in Theme::ALL {
+                    ui.radio_value(&mut appearance.theme, theme, theme.label());
+                }
+                ui.separator();
+                ui.label("UI scale");
+                for scale in UI_SCALES {
+                    let label = format!("{:.0} %", scale * 100.0);
+                    if ui
+                        .radio((appearance.clamped_scale() - scale).abs() < 0.01, label)
+                        .clicked()
+                    {
+                        appearance.ui_scale = scale;
+                    }
+                }
+            });
             ui.separator();
             item(ui, UICommand::ZoomIn, &mut actions);
             item(ui, UICommand::ZoomOut, &mut actions);

@@ -37,6 +37,128 @@ impl Default for Layout {
     }
 }
 
+/// The editor's colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Theme {
+    /// Follow the system's dark or light setting.
+    #[default]
+    System,
+    /// Always dark.
+    Dark,
+    /// Always light.
+    Light,
+}
+
+impl Theme {
+    /// Every choice, in menu order.
+    pub const ALL: [Theme; 3] = [Theme::System, Theme::Dark, Theme::Light];
+
+    /// The menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Theme::System => "Follow the system",
+            Theme::Dark => "Dark",
+            Theme::Light => "Light",
+        }
+    }
+
+    fn preference(self) -> egui::ThemePreference {
+        match self {
+            Theme::System => egui::ThemePreference::System,
+            Theme::Dark => egui::ThemePreference::Dark,
+            Theme::Light => egui::ThemePreference::Light,
+        }
+    }
+}
+
+/// The UI scales the View menu offers.
+pub const UI_SCALES: [f32; 5] = [1.0, 1.25, 1.5, 1.75, 2.0];
+
+/// How the editor itself looks: colours, size of everything, and the window's size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Appearance {
+    /// Dark, light or the system's choice.
+    pub theme: Theme,
+    /// Multiplies the size of every widget and text (egui's zoom factor).
+    pub ui_scale: f32,
+    /// The window's inner size in unscaled points (what the window measures at scale 1), so a
+    /// scaled run never shrinks the next unscaled one's window.
+    pub window_size: Option<[f32; 2]>,
+}
+
+impl Default for Appearance {
+    fn default() -> Self {
+        Appearance {
+            theme: Theme::System,
+            ui_scale: 1.0,
+            window_size: None,
+        }
+    }
+}
+
+impl Appearance {
+    /// The scale to apply: a stored value outside what the menu offers is clamped, so a
+    /// hand-edited settings file cannot make the editor unusable.
+    pub fn clamped_scale(&self) -> f32 {
+        if self.ui_scale.is_finite() {
+            self.ui_scale
+                .clamp(UI_SCALES[0], UI_SCALES[UI_SCALES.len() - 1])
+        } else {
+            1.0
+        }
+    }
+
+    /// Applies the theme and scale to `ctx` where they differ (setting them unchanged would
+    /// cost a repaint each frame), and remembers the window's unscaled size.
+    pub fn apply(&mut self, ctx: &egui::Context) {
+        let preference = self.theme.preference();
+        if ctx.options(|o| o.theme_preference) != preference {
+            ctx.set_theme(preference);
+        }
+        let scale = self.clamped_scale();
+        if (ctx.zoom_factor() - scale).abs() > f32::EPSILON {
+            ctx.set_zoom_factor(scale);
+        }
+        if let Some(rect) = ctx.input(|i| i.viewport().inner_rect) {
+            self.remember_window(rect.size(), ctx.zoom_factor());
+        }
+    }
+
+    /// Keeps the window's size, measured as `points` at UI scale `zoom`, in unscaled points.
+    pub fn remember_window(&mut self, points: egui::Vec2, zoom: f32) {
+        let size = points * zoom;
+        if size.x >= 1.0 && size.y >= 1.0 {
+            self.window_size = Some([size.x.round(), size.y.round()]);
+        }
+    }
+
+    /// The window size to open with, in the unscaled points the window builder takes.
+    pub fn initial_window_size(&self) -> [f32; 2] {
+        match self.window_size {
+            Some([w, h]) if w.is_finite() && h.is_finite() && w >= 640.0 && h >= 400.0 => {
+                [w.min(16384.0), h.min(16384.0)]
+            }
+            _ => [1280.0, 800.0],
+        }
+    }
+}
+
+/// Reads the stored settings before the window exists (its size comes from them). eframe
+/// keeps its storage as a RON map of strings in `app.ron`; nothing stored yet, or anything
+/// unreadable, gives the defaults.
+pub fn load_stored(app_id: &str) -> Settings {
+    let Some(dir) = eframe::storage_dir(app_id) else {
+        return Settings::default();
+    };
+    let stored = std::fs::read_to_string(dir.join("app.ron"))
+        .ok()
+        .and_then(|text| ron::from_str::<std::collections::HashMap<String, String>>(&text).ok())
+        .and_then(|map| map.get(STORAGE_KEY).cloned())
+        .and_then(|value| ron::from_str::<Settings>(&value).ok());
+    stored.unwrap_or_default()
+}
+
 /// The canvas background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Background {
@@ -102,6 +224,8 @@ pub struct Settings {
     pub view: ViewSettings,
     /// Most recent first.
     pub recent_files: Vec<PathBuf>,
+    /// Theme, UI scale and window size.
+    pub appearance: Appearance,
 }
 
 impl Settings {
@@ -149,6 +273,31 @@ mod tests {
                 .count(),
             1
         );
+    }
+
+    #[test]
+    fn a_scaled_window_is_stored_at_its_unscaled_size() {
+        // egui-winit measures the window in scaled points: a 1280x800 window at scale 2 is
+        // 640x400 of them. The next run, at any scale, opens it at 1280x800 again.
+        let mut appearance = Appearance {
+            ui_scale: 2.0,
+            ..Appearance::default()
+        };
+        appearance.remember_window(egui::vec2(640.0, 400.0), 2.0);
+        assert_eq!(appearance.initial_window_size(), [1280.0, 800.0]);
+        appearance.ui_scale = 1.0;
+        assert_eq!(appearance.initial_window_size(), [1280.0, 800.0]);
+    }
+
+    #[test]
+    fn an_odd_stored_scale_or_size_is_not_applied() {
+        let appearance = Appearance {
+            ui_scale: 40.0,
+            window_size: Some([10.0, f32::NAN]),
+            ..Appearance::default()
+        };
+        assert_eq!(appearance.clamped_scale(), 2.0);
+        assert_eq!(appearance.initial_window_size(), [1280.0, 800.0]);
     }
 
     #[test]
