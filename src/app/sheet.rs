@@ -4,10 +4,11 @@
 
 use super::inspector_support::{Field, Support};
 use super::sheet_draw::SheetDraw;
+use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::formats::Severity;
-use crate::model::{GraphicSource, ImageId, ImageKind};
+use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
 use egui::{
     Color32, ColorImage, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2,
 };
@@ -48,6 +49,18 @@ fn current_image(open: &OpenDocument) -> Option<ImageId> {
         })
 }
 
+/// Where the current frame's first graphic is cut from `image`, when it is.
+fn current_slice_on(open: &OpenDocument, image: ImageId) -> Option<PixelRect> {
+    let document = open.session.document();
+    open.frame()?.elements.iter().find_map(|e| {
+        let GraphicSource::Slice(id) = &e.as_graphic()?.source else {
+            return None;
+        };
+        let slice = document.slice(*id)?;
+        (slice.image == image).then_some(slice.rect)
+    })
+}
+
 /// Paints the sheet view and carries out what was drawn on it; returns a message for the
 /// status bar (a refused drawing, a detected grid).
 pub fn show(
@@ -55,22 +68,19 @@ pub fn show(
     state: &mut SheetState,
     open: &mut OpenDocument,
     pixels: &ImageStore,
-) -> Option<(Severity, String)> {
+) -> Option<StatusMessage> {
     let (said, command) = paint(ui, state, open, pixels);
     let Some(command) = command else {
         return said;
     };
     let gesture = open.new_gesture();
     Some(match open.apply(command.as_ref(), Some(gesture)) {
-        Ok(()) => (Severity::Info, command.label()),
-        Err(message) => (Severity::Warning, format!("Not changed: {message}")),
+        Ok(()) => StatusMessage::new(Severity::Info, command.label()),
+        Err(message) => StatusMessage::refusal(&message.to_string(), open),
     })
 }
 
-type Painted = (
-    Option<(Severity, String)>,
-    Option<Box<dyn crate::edit::Command>>,
-);
+type Painted = (Option<StatusMessage>, Option<Box<dyn crate::edit::Command>>);
 
 fn paint(
     ui: &mut egui::Ui,
@@ -149,11 +159,14 @@ fn paint(
             return none;
         }
     };
+    if let Some(frame_rect) = current_slice_on(open, shown) {
+        state.draw.follow_frame(frame_rect);
+    }
     let no_directions = Support::of(open.format_id()).why_not(Field::Directions);
     let said = state
         .draw
         .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
-        .map(|text| (Severity::Info, text));
+        .map(|text| StatusMessage::new(Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {

@@ -38,6 +38,8 @@ pub struct SheetDraw {
     drag_from: Option<(i32, i32)>,
     /// The rectangle drawn so far (kept for the release frame, where the pointer may be gone).
     drawn: Option<PixelRect>,
+    /// The user typed or detected the grid; until then it follows the current frame.
+    grid_chosen: bool,
 }
 
 impl Default for SheetDraw {
@@ -53,11 +55,27 @@ impl Default for SheetDraw {
             },
             drag_from: None,
             drawn: None,
+            grid_chosen: false,
         }
     }
 }
 
 impl SheetDraw {
+    /// Starts the grid from the frame the canvas shows (its cell size, and an offset that puts
+    /// a cell on it), until the user sets the grid: a sheet of 24x32 frames starts with a 24x32
+    /// grid, not a default that fits nothing.
+    pub fn follow_frame(&mut self, frame: PixelRect) {
+        if self.grid_chosen || frame.width == 0 || frame.height == 0 {
+            return;
+        }
+        self.grid = SheetGrid {
+            offset_x: frame.x.rem_euclid(frame.width as i32),
+            offset_y: frame.y.rem_euclid(frame.height as i32),
+            cell_width: frame.width,
+            cell_height: frame.height,
+        };
+    }
+
     /// The tool and grid controls. `pixels` is the sheet shown, for detecting its grid;
     /// `no_directions` says why the format cannot take a new direction, if it cannot.
     /// Returns a message for the status bar.
@@ -91,6 +109,7 @@ impl SheetDraw {
             }
             ui.separator();
             ui.checkbox(&mut self.snap, "Snap to grid");
+            let before = self.grid;
             let cell = ui.label("Cell");
             ui.add(
                 egui::DragValue::new(&mut self.grid.cell_width)
@@ -109,6 +128,7 @@ impl SheetDraw {
                 .labelled_by(offset.id);
             ui.add(egui::DragValue::new(&mut self.grid.offset_y).suffix(" y"))
                 .labelled_by(offset.id);
+            self.grid_chosen |= self.grid != before;
             let detect = ui
                 .add_enabled(pixels.is_some(), egui::Button::new("Detect grid"))
                 .on_hover_text("Find the cell size and offset from the transparent gaps");
@@ -118,6 +138,7 @@ impl SheetDraw {
                 said = Some(match detect_grid(pixels) {
                     Some(found) => {
                         self.grid = found.grid;
+                        self.grid_chosen = true;
                         self.snap = true;
                         format!(
                             "Grid: {} × {} cells from {}, {} ({} columns, {} rows)",

@@ -2,7 +2,8 @@
 
 use super::diagnostics::severity_colour;
 use super::workspace::{OpenDocument, trim_float};
-use crate::formats::Severity;
+use crate::edit::HistoryPosition;
+use crate::formats::{Severity, error_and_warning_counts};
 use std::time::Instant;
 
 /// A message for the user.
@@ -14,6 +15,38 @@ pub struct StatusMessage {
     pub text: String,
     /// When it was posted.
     pub at: Instant,
+    /// For an edit that was refused: the document's history position then. The message
+    /// goes once the document changes (a later edit succeeded), instead of staying to
+    /// contradict it.
+    pub refused_at: Option<HistoryPosition>,
+}
+
+impl StatusMessage {
+    /// A plain message.
+    pub fn new(severity: Severity, text: impl Into<String>) -> StatusMessage {
+        StatusMessage {
+            severity,
+            text: text.into(),
+            at: Instant::now(),
+            refused_at: None,
+        }
+    }
+
+    /// "Not changed: …" for an edit `open` refused; shown until the document next changes.
+    pub fn refusal(message: &str, open: &OpenDocument) -> StatusMessage {
+        StatusMessage {
+            refused_at: Some(open.session.history().position()),
+            ..StatusMessage::new(Severity::Warning, format!("Not changed: {message}"))
+        }
+    }
+
+    /// Whether the message still applies to `open`, the document on show.
+    pub fn applies(&self, open: Option<&OpenDocument>) -> bool {
+        match self.refused_at {
+            None => true,
+            Some(position) => open.is_some_and(|o| o.session.history().position() == position),
+        }
+    }
 }
 
 /// What the status bar asked for.
@@ -33,7 +66,7 @@ pub fn show(
 ) -> StatusActions {
     let mut actions = StatusActions::default();
     ui.horizontal(|ui| {
-        if let Some(message) = message {
+        if let Some(message) = message.filter(|m| m.applies(open)) {
             ui.colored_label(severity_colour(message.severity), &message.text);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -42,16 +75,7 @@ pub fn show(
                 ui.monospace(format!("x {x}, y {y}"));
             }
             if let Some(open) = open {
-                let errors = open
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .count();
-                let warnings = open
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Warning)
-                    .count();
+                let (errors, warnings) = error_and_warning_counts(&open.diagnostics);
                 let text = format!("{errors} errors, {warnings} warnings");
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;

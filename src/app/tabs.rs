@@ -16,7 +16,6 @@ use super::tools::hang::Hung;
 use super::tree::TreeState;
 use super::workspace::OpenDocument;
 use super::{AfterConfirm, SpratApp};
-use crate::formats::Severity;
 use std::path::Path;
 
 /// Names a tab for as long as it is open; ids are never reused.
@@ -389,7 +388,7 @@ impl SpratApp {
         };
         let gesture = open.new_gesture();
         if let Err(message) = open.apply(draft.command.as_ref(), Some(gesture)) {
-            self.say(Severity::Warning, format!("Not changed: {message}"));
+            self.say_refused(&message);
         }
     }
 

@@ -381,7 +381,7 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
     match outcome {
         Ok(Some(text)) => app.say(Severity::Info, text),
         Ok(None) => {}
-        Err(message) => app.say(Severity::Warning, format!("Not changed: {message}")),
+        Err(message) => app.say_refused(&message),
     }
     true
 }

@@ -1,7 +1,7 @@
 //! Opening a file for a command, printing its diagnostics.
 
 use super::ReadArgs;
-use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, Severity, registry};
+use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, registry};
 use std::io::Write;
 use std::path::Path;
 
@@ -92,13 +92,5 @@ pub fn print_diagnostics_up_to(
     Ok(())
 }
 
-/// Counts of each severity, for summaries.
-pub fn counts<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> (usize, usize) {
-    diagnostics
-        .into_iter()
-        .fold((0, 0), |(errors, warnings), d| match d.severity {
-            Severity::Error => (errors + 1, warnings),
-            Severity::Warning => (errors, warnings + 1),
-            _ => (errors, warnings),
-        })
-}
+/// Counts of errors and warnings, for summaries.
+pub use crate::formats::error_and_warning_counts as counts;

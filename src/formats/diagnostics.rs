@@ -157,6 +157,20 @@ pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
+/// How many errors and how many warnings (infos are neither), for every summary the user
+/// sees, so the command line, the status bar and the list always agree.
+pub fn error_and_warning_counts<'a>(
+    diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
+) -> (usize, usize) {
+    diagnostics
+        .into_iter()
+        .fold((0, 0), |(errors, warnings), d| match d.severity {
+            Severity::Error => (errors + 1, warnings),
+            Severity::Warning => (errors, warnings + 1),
+            Severity::Info => (errors, warnings),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,9 @@ pub mod sff;
 pub mod solarus;
 pub mod sprat;
 
-pub use diagnostics::{Diagnostic, Location, Severity, Subject, has_errors, line_column};
+pub use diagnostics::{
+    Diagnostic, Location, Severity, Subject, error_and_warning_counts, has_errors, line_column,
+};
 pub use input::{InputError, MAX_FILE_BYTES, read_file};
 pub use line_index::LineIndex;
 pub use loss::{Loss, Place};
