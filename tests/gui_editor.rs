@@ -107,7 +107,11 @@ fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
     harness.run_steps(2);
     let open = harness.state().open.as_ref().expect("the demo opened");
     assert_eq!(open.format_id(), "sprat");
-    assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
+    assert!(
+        open.title().starts_with("demo.sprat — "),
+        "{}",
+        open.title()
+    );
     assert!(
         harness.state().textures.renders > 0,
         "the frame was rendered for the canvas"
@@ -365,7 +369,11 @@ fn file_open_reads_the_chosen_file_off_the_ui_thread() {
     assert_eq!(open.path(), Some(path.as_path()));
     assert_eq!(open.format_id(), "sprat");
     assert_eq!(harness.state().settings.recent_files.first(), Some(&path));
-    assert!(open.title().starts_with("demo.sprat ("), "{}", open.title());
+    assert!(
+        open.title().starts_with("demo.sprat — "),
+        "{}",
+        open.title()
+    );
 }
 
 #[test]
@@ -387,6 +395,25 @@ fn without_a_dialog_the_editor_offers_a_path_field() {
         harness.state().open.as_ref().unwrap().path(),
         Some(path.as_path())
     );
+}
+
+#[test]
+fn the_path_field_takes_the_keyboard_as_soon_as_it_shows() {
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("Open…").click();
+    harness.run_steps(2);
+    // No click into the field first: the letters must land in it, not run shortcuts
+    // ("g" shows the grid, "f" fits the zoom, "l" toggles the loop).
+    let view = harness.state().settings.view.clone();
+    for (key, text) in [(Key::G, "g"), (Key::F, "f"), (Key::L, "l")] {
+        harness.key_press(key);
+        harness.event(egui::Event::Text(text.to_string()));
+        harness.run_steps(1);
+    }
+    assert_eq!(harness.state().path_field.as_deref(), Some("gfl"));
+    assert_eq!(harness.state().settings.view, view);
 }
 
 #[test]

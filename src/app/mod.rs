@@ -48,12 +48,18 @@ use workspace::OpenDocument;
 
 /// Opens the editor window on `path`, or on the bundled demo when `None`.
 pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
+    // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
+    // eframe's own would store it divided by the UI scale.
+    let window_size = settings::load_stored("Sprat")
+        .appearance
+        .initial_window_size();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Sprat")
-            .with_inner_size([1280.0, 800.0])
+            .with_inner_size(window_size)
             .with_min_inner_size([640.0, 400.0])
             .with_drag_and_drop(true),
+        persist_window: false,
         ..Default::default()
     };
     eframe::run_native(
@@ -200,11 +206,19 @@ impl SpratApp {
 
     /// Posts a message to the status bar.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
-        self.status = Some(StatusMessage {
-            severity,
-            text: text.into(),
-            at: Instant::now(),
-        });
+        self.status = Some(StatusMessage::new(severity, text));
+    }
+
+    /// Says that an edit of the document on show was refused, and why; the message goes
+    /// when the document next changes.
+    pub fn say_refused(&mut self, message: &str) {
+        self.status = match self.open.as_ref() {
+            Some(open) => Some(StatusMessage::refusal(message, open)),
+            None => Some(StatusMessage::new(
+                Severity::Warning,
+                format!("Not changed: {message}"),
+            )),
+        };
     }
 
     /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
@@ -279,13 +293,8 @@ impl SpratApp {
                     self.show_already_open(tab, &file.path);
                     return;
                 }
-                let errors = file
-                    .loaded
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .count();
-                let warnings = file.loaded.diagnostics.len() - errors;
+                let (errors, warnings) =
+                    crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = file.path.display().to_string();
                 let open = OpenDocument::new(
                     file.loaded.document,
@@ -516,7 +525,7 @@ impl SpratApp {
     /// Shows what the canvas tools refused and asks for a file to hang when they want one.
     fn after_canvas(&mut self, outcome: tools::CanvasOutcome) {
         if let Some(message) = outcome.refused {
-            self.say(Severity::Warning, format!("Not changed: {message}"));
+            self.say_refused(&message);
         }
         if outcome.pick_hang_file
             && let Err(message) = self.canvas.tools.hang.pick_file(self.dialogs.as_mut())
@@ -627,6 +636,11 @@ impl SpratApp {
                         .hint_text("/path/to/kfm.def")
                         .desired_width(420.0),
                 );
+                // The field takes the keyboard as soon as it shows (and back whenever
+                // nothing else holds it), so typed letters never run shortcuts.
+                if !response.has_focus() && ui.memory(|m| m.focused().is_none()) {
+                    response.request_focus();
+                }
                 if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     open_it = true;
                 }
@@ -945,6 +959,7 @@ impl SpratApp {
 impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        self.settings.appearance.apply(&ctx);
         if std::mem::take(&mut self.forget_typing) {
             ctx.data_mut(|d| d.remove_by_type::<String>());
             ctx.memory_mut(|m| m.stop_text_input());
@@ -1044,11 +1059,7 @@ impl eframe::App for SpratApp {
                 refused = refused.or(output.refused);
             }
             if let Some(message) = refused {
-                self.status = Some(StatusMessage {
-                    severity: Severity::Warning,
-                    text: format!("Not changed: {message}"),
-                    at: Instant::now(),
-                });
+                self.status = Some(StatusMessage::refusal(&message, open));
             }
             if self.settings.layout.inspector {
                 let gesture = &mut self.inspector_gesture;
@@ -1059,11 +1070,7 @@ impl eframe::App for SpratApp {
                     .show(ui, |ui| inspector::show(ui, open, gesture, draft))
                     .inner;
                 if let Some(message) = refused {
-                    self.status = Some(StatusMessage {
-                        severity: Severity::Warning,
-                        text: format!("Not changed: {message}"),
-                        at: Instant::now(),
-                    });
+                    self.status = Some(StatusMessage::refusal(&message, open));
                 }
             }
             let canvas = &mut self.canvas;
@@ -1093,8 +1100,8 @@ impl eframe::App for SpratApp {
                 }
             });
             let (canvas_outcome, sheet_said) = centre_outcome.inner;
-            if let Some((severity, text)) = sheet_said {
-                self.say(severity, text);
+            if let Some(said) = sheet_said {
+                self.status = Some(said);
             }
             self.after_canvas(canvas_outcome);
         } else {

@@ -2,7 +2,7 @@
 
 use super::commands::UICommand;
 use super::workspace::{OpenDocument, trim_float};
-use crate::model::FrameDuration;
+use crate::model::{FrameDuration, TICKS_PER_SECOND};
 use crate::playback::{SPEED_PRESETS_MILLI, SPEED_RANGE_MILLI};
 
 /// The current time in the sequence's own unit ("tick 34 / 120") and in milliseconds.
@@ -57,6 +57,36 @@ pub fn speed_text(speed_milli: u32) -> String {
     format!("{}x", trim_float(speed_milli as f64 / 1000.0, 3))
 }
 
+/// What the current speed means in the format's own unit: ticks or frames per second and
+/// milliseconds per tick or frame ("90 ticks/s · 11.1 ms/tick" for AIR at 1.5x). Formats
+/// that count milliseconds have no fixed rate, so the shown frame's own rate is given.
+/// `None` for a frame shown forever or a sequence with no frame rate.
+pub fn effective_rate_text(
+    duration: FrameDuration,
+    frame_rate: u32,
+    speed_milli: u32,
+) -> Option<String> {
+    let speed = speed_milli.max(1) as f64 / 1000.0;
+    let (per_second, unit) = match duration {
+        FrameDuration::Ticks(_) => (TICKS_PER_SECOND as f64 * speed, "tick"),
+        FrameDuration::Holds(_) if frame_rate > 0 => (frame_rate as f64 * speed, "hold"),
+        FrameDuration::Millis(_) | FrameDuration::Seconds { .. } => {
+            let millis = duration.exact(frame_rate)?.as_millis_f64();
+            if millis <= 0.0 {
+                return None;
+            }
+            (1000.0 * speed / millis, "frame")
+        }
+        FrameDuration::Holds(_) | FrameDuration::Forever => return None,
+    };
+    let rate_unit = if unit == "tick" { "ticks/s" } else { "fps" };
+    Some(format!(
+        "{} {rate_unit} · {} ms/{unit}",
+        trim_float(per_second, 2),
+        trim_float(1000.0 / per_second, 1)
+    ))
+}
+
 /// The preset after (`faster`) or before the current speed.
 pub fn next_speed(speed_milli: u32, faster: bool) -> u32 {
     if faster {
@@ -78,7 +108,9 @@ pub fn next_speed(speed_milli: u32, faster: bool) -> u32 {
 /// Paints the transport bar; returns the commands its buttons gave.
 pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
     let mut commands = Vec::new();
-    ui.horizontal(|ui| {
+    // Wrapped, so a narrow window or a large UI scale moves the last controls to a second
+    // line instead of cutting them off.
+    ui.horizontal_wrapped(|ui| {
         let mut button = |ui: &mut egui::Ui, text: &str, command: UICommand| {
             let hint = format!("{} ({})", command.label(), command.shortcut_text(ui.ctx()));
             if ui.button(text).on_hover_text(hint).clicked() {
@@ -126,6 +158,16 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
                 }
             });
         presets.response.labelled_by(speed_label.id);
+        let shown = open
+            .direction_frames()
+            .get(open.player.frame_index())
+            .map(|frame| frame.duration);
+        if let Some(rate) = shown.and_then(|duration| {
+            effective_rate_text(duration, open.frame_rate(), open.player.speed_milli())
+        }) {
+            ui.weak(rate)
+                .on_hover_text("The effective rate at the current speed");
+        }
         ui.separator();
 
         let count = open.direction_frames().len();
@@ -162,6 +204,25 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_effective_rate_follows_the_speed_in_the_formats_unit() {
+        assert_eq!(
+            effective_rate_text(FrameDuration::Ticks(4), 0, 1500).as_deref(),
+            Some("90 ticks/s · 11.1 ms/tick")
+        );
+        assert_eq!(
+            effective_rate_text(FrameDuration::Holds(2), 12, 1000).as_deref(),
+            Some("12 fps · 83.3 ms/hold")
+        );
+        assert_eq!(
+            effective_rate_text(FrameDuration::Millis(100), 0, 1500).as_deref(),
+            Some("15 fps · 66.7 ms/frame")
+        );
+        assert_eq!(effective_rate_text(FrameDuration::Forever, 0, 1000), None);
+        assert_eq!(effective_rate_text(FrameDuration::Holds(1), 0, 1000), None);
+        assert_eq!(effective_rate_text(FrameDuration::Millis(0), 0, 1000), None);
+    }
 
     #[test]
     fn speed_presets_step_and_stop_at_the_ends() {

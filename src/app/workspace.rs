@@ -9,7 +9,7 @@ use crate::model::{
 };
 use crate::playback::Player;
 use crate::session::Session;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A document open in the editor.
 pub struct OpenDocument {
@@ -215,11 +215,19 @@ impl OpenDocument {
             .unwrap_or_else(|| "untitled".to_string())
     }
 
-    /// The window title: file name and format.
+    /// The window title: file name, its folder (two open files often share a name) and the
+    /// format: "demo.sprat * — ~/art/demo (Sprat project) — Sprat".
     pub fn title(&self) -> String {
         let dirty = if self.session.is_dirty() { " *" } else { "" };
+        let folder = self
+            .session
+            .path()
+            .and_then(|p| p.parent())
+            .filter(|folder| !folder.as_os_str().is_empty())
+            .map(|folder| format!(" — {}", home_relative(folder)))
+            .unwrap_or_default();
         format!(
-            "{}{dirty} ({}) — Sprat",
+            "{}{dirty}{folder} ({}) — Sprat",
             self.display_name(),
             self.format_name
         )
@@ -334,13 +342,16 @@ pub fn box_rule(documented: bool) -> DefaultBoxRule {
 
 /// True when `sequence` (inside groups named `path`) matches the tree filter: a case-insensitive
 /// part of its name or of a group's name. An empty filter matches everything.
+/// Whether the tree filter `filter` shows `sequence`: its name or its title (a M.U.G.E.N
+/// action's comment line) contains the text, ignoring case.
 pub fn matches_filter(sequence: &Sequence, filter: &str) -> bool {
-    let filter = filter.trim();
+    let filter = filter.trim().to_lowercase();
     filter.is_empty()
+        || sequence.name.to_lowercase().contains(&filter)
         || sequence
-            .name
-            .to_lowercase()
-            .contains(&filter.to_lowercase())
+            .title
+            .as_ref()
+            .is_some_and(|title| title.to_lowercase().contains(&filter))
 }
 
 fn collect_filtered(group: &Group, filter: &str, group_matches: bool, out: &mut Vec<SequenceId>) {
@@ -401,6 +412,18 @@ pub fn format_millis(millis: f64) -> String {
         format!("{} ms", trim_float(millis, 1))
     } else {
         format!("{} s", trim_float(millis / 1000.0, 3))
+    }
+}
+
+/// `folder` with the user's home folder written `~`, as file managers show it.
+fn home_relative(folder: &Path) -> String {
+    match std::env::var_os("HOME").map(PathBuf::from) {
+        Some(home) if !home.as_os_str().is_empty() => match folder.strip_prefix(&home) {
+            Ok(rest) if rest.as_os_str().is_empty() => "~".to_string(),
+            Ok(rest) => format!("~/{}", rest.display()),
+            Err(_) => folder.display().to_string(),
+        },
+        _ => folder.display().to_string(),
     }
 }
 

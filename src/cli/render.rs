@@ -77,7 +77,9 @@ pub fn run(
             .skip(index)
             .take(1)
             .collect(),
-        Output::Strip | Output::Gif | Output::Apng => document.direction_frames(sequence, direction),
+        Output::Strip | Output::Gif | Output::Apng => {
+            document.direction_frames(sequence, direction)
+        }
         Output::GameSheet => document.frames.values().collect(),
     };
     // A picture with holes where the images should be is not what was asked for: say what
