@@ -234,7 +234,7 @@ fn a_clsn1_box_drawn_for_this_frame_only_is_written_before_that_frame() {
 
 #[test]
 fn a_clsn1_box_drawn_as_the_default_from_here_on_is_written_as_clsn1default() {
-    let (inserted, document) = draw_a_kfm_box("Default from here on");
+    let (inserted, document) = draw_a_kfm_box("From here on");
     assert_eq!(
         inserted,
         vec!["Clsn1Default: 1", " Clsn1[0] =  10,-40, 40,-60"]
@@ -262,8 +262,11 @@ fn an_isprite_point_dragged_lands_exactly_on_the_256th_pixel_saved() {
     assert_eq!(head(&harness), Point::from_ints(0, -56));
 
     // At 400% one screen point is a quarter pixel: 41 points right, 6 up = 10.25, -1.5 px.
+    // Alt held: positions keep fractions of a pixel (ISPRITE stores 1/256 px).
     let from = screen(&harness, 0.0, -56.0);
+    harness.event(egui::Event::ModifiersChanged(Modifiers::ALT));
     drag(&mut harness, from, from + vec2(41.0, -6.0));
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
     let moved = Point {
         x: Fx(10 * 256 + 64),
         y: Fx(-57 * 256 - 128),
@@ -503,7 +506,9 @@ fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
     zoom_to(&mut harness, 2.0);
     harness.key_press(Key::P);
     harness.run_steps(2);
-    let at = screen(&harness, -30.0, -10.0);
+    // A click between pixels places the point on the nearest whole pixel, as the status bar
+    // shows it, even though the Sprat format could keep the fraction (Alt does that).
+    let at = screen(&harness, -30.0, -10.0) + vec2(0.6, 0.6);
     click(&mut harness, at);
     let point = |h: &Harness<'_, SpratApp>| {
         frame_at(h, 0)

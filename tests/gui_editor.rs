@@ -343,9 +343,9 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
     assert_eq!(frame_index(&harness), 3);
 }
 
-fn demo_file() -> (tempdir::TempDirGuard, PathBuf) {
-    let dir = tempdir::TempDirGuard::new("gui-open");
-    let path = dir.path.join("demo.sprat");
+fn demo_file() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.sprat");
     let document = gui_support::showcase();
     let written = sprat::formats::sprat::SpratFormat
         .write(&document, &WriteContext::for_path(&path))
@@ -435,29 +435,147 @@ fn an_unreadable_file_says_why_and_keeps_the_current_document() {
     );
 }
 
-/// A temporary folder removed when dropped (std only, to avoid a crate for ten lines).
-mod tempdir {
-    use std::path::PathBuf;
-
-    pub struct TempDirGuard {
-        pub path: PathBuf,
+/// Clicks through a menu path by labels ("View", "Appearance", "200 %").
+fn click_menu(harness: &mut Harness<'_, SpratApp>, path: &[&str]) {
+    for label in path {
+        harness.get_by_label(label).click();
+        harness.run_steps(2);
     }
+}
 
-    impl TempDirGuard {
-        pub fn new(name: &str) -> TempDirGuard {
-            let path = std::env::temp_dir().join(format!(
-                "sprat-{name}-{}-{:?}",
-                std::process::id(),
-                std::thread::current().id()
-            ));
-            std::fs::create_dir_all(&path).unwrap();
-            TempDirGuard { path }
-        }
+#[test]
+fn the_effective_rate_is_shown_beside_the_speed() {
+    let mut harness = demo_harness();
+    harness.get_by_label("punch").click();
+    harness.run_steps(2);
+    harness.get_by_label("60 ticks/s · 16.7 ms/tick");
+    harness.key_press(Key::CloseBracket);
+    harness.run_steps(2);
+    harness.get_by_label("90 ticks/s · 11.1 ms/tick");
+}
+
+#[test]
+fn appearance_sets_the_theme_and_the_ui_scale() {
+    let mut harness = demo_harness();
+    click_menu(&mut harness, &["View", "Appearance", "Light"]);
+    assert_eq!(harness.ctx.theme(), egui::Theme::Light);
+    click_menu(&mut harness, &["View", "Appearance", "200 %"]);
+    assert_eq!(harness.state().settings.appearance.ui_scale, 2.0);
+    // A new zoom takes effect at the start of the next frame.
+    harness.run_steps(1);
+    assert_eq!(harness.ctx.zoom_factor(), 2.0);
+}
+
+#[test]
+fn the_shortcut_list_stays_on_screen_at_ui_scale_2() {
+    let mut harness = demo_harness();
+    harness.state_mut().settings.appearance.ui_scale = 2.0;
+    harness.run_steps(3);
+    harness.key_press(Key::F1);
+    harness.run_steps(3);
+    let screen = harness.ctx.content_rect();
+    let title = harness.get_by_role_and_label(Role::Label, "Keyboard shortcuts");
+    assert!(title.rect().top() >= screen.top());
+    // The window ends inside the screen; the rows it cannot show scroll.
+    let bottom = harness
+        .get_by_label("Resize window bottom-right corner")
+        .rect()
+        .bottom();
+    assert!(
+        bottom <= screen.bottom() + 1.0,
+        "{bottom} > {}",
+        screen.bottom()
+    );
+}
+
+#[test]
+fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
+    use sprat::formats::{Location, Severity};
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Empty);
+    // An info is neither an error nor a warning, wherever the counts are shown.
+    let diagnostics = vec![
+        Diagnostic::new(Severity::Info, Location::File, "a note"),
+        Diagnostic::new(Severity::Warning, Location::File, "odd"),
+    ];
+    harness.state_mut().show_document(OpenDocument::new(
+        gui_support::showcase(),
+        None,
+        "sprat",
+        "Sprat project",
+        diagnostics,
+    ));
+    harness.run_steps(2);
+    harness.get_by_label("0 errors, 1 warnings");
+
+    harness.state_mut().say_refused("that name is taken");
+    harness.run_steps(2);
+    harness.get_by_label_contains("Not changed: that name is taken");
+    harness.get_by_label("punch").click();
+    harness.run_steps(2);
+    harness.key_press(Key::Insert);
+    harness.run_steps(2);
+    assert!(
+        harness
+            .query_by_label_contains("Not changed: that name is taken")
+            .is_none(),
+        "the refusal went once the document changed"
+    );
+}
+
+#[test]
+fn two_files_of_one_name_have_titles_that_name_their_folders() {
+    let (_first_dir, first) = demo_file();
+    let (_second_dir, second) = demo_file();
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Empty);
+    let mut titles = Vec::new();
+    for path in [&first, &second] {
+        let ctx = harness.ctx.clone();
+        harness.state_mut().open_path(&ctx, path.clone());
+        wait_for_load(&mut harness);
+        titles.push(harness.state().open.as_ref().unwrap().title());
     }
+    assert_ne!(titles[0], titles[1]);
+    for (title, path) in titles.iter().zip([&first, &second]) {
+        let folder = path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
+        assert!(title.contains(folder.as_ref()), "{title}");
+    }
+}
 
-    impl Drop for TempDirGuard {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
+#[test]
+fn a_tool_the_next_tabs_format_cannot_use_gives_way_to_select() {
+    use sprat::app::tools::Tool;
+    let mut harness = demo_harness();
+    harness.key_press(Key::P);
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.tool, Tool::Point);
+    // M.U.G.E.N AIR has no attachment points.
+    let kfm =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm/kfm.def");
+    let ctx = harness.ctx.clone();
+    harness.state_mut().open_path(&ctx, kfm);
+    wait_for_load(&mut harness);
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.tools.tool, Tool::Select);
+}
+
+#[test]
+fn the_inspectors_duration_and_interpolation_fit_a_1280_wide_window() {
+    let mut harness = demo_harness();
+    harness.get_by_label("punch").click();
+    harness.run_steps(2);
+    let screen = harness.ctx.content_rect();
+    // Frame 0 lasts 4 ticks: the field shows them, the text beside it the milliseconds.
+    for label in ["= 66.7 ms", "angle"] {
+        let node = harness.get_by_label(label);
+        assert!(
+            node.rect().right() <= screen.right(),
+            "{label} is cut at {:?}",
+            node.rect()
+        );
     }
 }

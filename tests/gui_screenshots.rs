@@ -79,7 +79,7 @@ fn kfm_with_its_collision_boxes() {
         .expect("the focused filter")
         .type_text("200");
     harness.run_steps(2);
-    harness.get_by_label("200").click();
+    harness.get_by_label("200 · Stand Light Punch").click();
     harness.run_steps(2);
     {
         let open = harness.state_mut().open.as_mut().unwrap();

@@ -185,3 +185,19 @@ fn the_grid_is_detected_from_the_sheet() {
     );
     assert!(harness.state().sheet.draw.snap);
 }
+
+#[test]
+fn the_grid_starts_at_the_current_frames_size_until_the_user_sets_it() {
+    let mut harness = sheet_editor();
+    // The hero's walking frames are 24 x 32: the grid starts there, not at a default.
+    let grid = harness.state().sheet.draw.grid;
+    assert_eq!((grid.cell_width, grid.cell_height), (24, 32));
+    set_cell(&mut harness, 16, 16);
+    gui_support::click_row(&mut harness, "stopped");
+    let grid = harness.state().sheet.draw.grid;
+    assert_eq!(
+        (grid.cell_width, grid.cell_height),
+        (16, 16),
+        "a grid the user typed stays"
+    );
+}

@@ -258,6 +258,7 @@ pub fn show(
     });
 
     if let Some(context) = context {
+        let context = context.allowing_subpixel(ui.input(|i| i.modifiers.alt));
         // Hidden boxes (overlay off, class unticked) cannot be grabbed.
         let boxes = boxes_shown(open, settings);
         let dragging = state.tools.drag.is_some();

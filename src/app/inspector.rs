@@ -414,11 +414,22 @@ fn duration_row(
             ui.add_enabled(false, egui::Label::new(duration.to_string()))
                 .on_disabled_hover_text(why);
         }
-        let mut text = duration_text(duration, open.frame_rate());
+        // The field already shows the native unit: beside it only what that is in ms, short
+        // enough to fit a narrow inspector.
+        let mut text = match duration.exact(open.frame_rate()) {
+            Some(t) if !matches!(duration, FrameDuration::Millis(_)) => {
+                format!("= {} ms", trim_float(t.as_millis_f64(), 1))
+            }
+            _ => String::new(),
+        };
         if duration.is_zero() {
-            text.push_str(" — skipped in playback");
+            text = "skipped".to_string();
         }
-        ui.weak(text);
+        ui.weak(text).on_hover_text(if duration.is_zero() {
+            "A frame of no length is skipped in playback".to_string()
+        } else {
+            duration_text(duration, open.frame_rate())
+        });
     });
     ui.end_row();
 }
@@ -502,6 +513,7 @@ fn interpolation_row(
 ) {
     ui.label("Interpolate");
     let why_not = support.why_not(Field::Interpolation);
+    // Four check boxes are wider than a narrow inspector: they wrap rather than being cut.
     ui.horizontal_wrapped(|ui| {
         let mut next = flags;
         let boxes: [(&str, FlagOf); 4] = [

@@ -302,9 +302,15 @@ pub fn show(
 
 /// The shortcuts window: every command with its shortcut.
 pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+    // The list is longer than a 800-pixel window (and far longer at UI scale 2): it scrolls,
+    // and the window never reaches past the screen.
+    let screen = ctx.content_rect();
     egui::Window::new("Keyboard shortcuts")
         .open(open)
-        .resizable(false)
+        .resizable(true)
+        .vscroll(true)
+        .default_height((screen.height() - 120.0).max(200.0))
+        .max_height((screen.height() - 80.0).max(160.0))
         .show(ctx, |ui| {
             egui::Grid::new("shortcuts")
                 .num_columns(2)

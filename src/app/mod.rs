@@ -1017,6 +1017,10 @@ impl eframe::App for SpratApp {
             commands.push(UICommand::ToggleDiagnostics);
         }
 
+        // Panels start at sizes that leave the canvas room in a small window or at a large UI
+        // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
+        // than a share of it.
+        let room = ui.available_size();
         if let Some(open) = self.open.as_mut() {
             timeline_edit::sync_with_player(open, &mut self.timeline);
             self.textures.begin_frame(open.revision, &self.pixels);
@@ -1027,7 +1031,8 @@ impl eframe::App for SpratApp {
             if self.settings.layout.diagnostics && !open.diagnostics.is_empty() {
                 egui::Panel::bottom("diagnostics")
                     .resizable(true)
-                    .default_size(110.0)
+                    .default_size(110.0f32.min(room.y * 0.15))
+                    .max_size(room.y * 0.4)
                     .show(ui, |ui| diagnostics::show(ui, open));
             }
             let mut refused = None;
@@ -1036,7 +1041,8 @@ impl eframe::App for SpratApp {
                 let state = &mut self.timeline;
                 let (transport_commands, timeline) = egui::Panel::bottom("timeline")
                     .resizable(true)
-                    .default_size(150.0)
+                    .default_size(150.0f32.min(room.y * 0.3))
+                    .max_size(room.y * 0.5)
                     .show(ui, |ui| {
                         let commands = transport::show(ui, open);
                         ui.separator();
@@ -1052,7 +1058,8 @@ impl eframe::App for SpratApp {
                 let tree = &mut self.tree;
                 let output = egui::Panel::left("tree")
                     .resizable(true)
-                    .default_size(240.0)
+                    .default_size(240.0f32.min(room.x * 0.22))
+                    .max_size(room.x * 0.35)
                     .show(ui, |ui| tree::show(ui, tree, open))
                     .inner;
                 commands.extend(output.commands);
@@ -1066,7 +1073,8 @@ impl eframe::App for SpratApp {
                 let draft = &mut self.inspector_draft;
                 let refused = egui::Panel::right("inspector")
                     .resizable(true)
-                    .default_size(320.0)
+                    .default_size(340.0f32.min(room.x * 0.3))
+                    .max_size(room.x * 0.4)
                     .show(ui, |ui| inspector::show(ui, open, gesture, draft))
                     .inner;
                 if let Some(message) = refused {

@@ -328,6 +328,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
         }
     }
     let shown = scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
+        // A long name or title is cut with "…" at the panel's edge rather than widening the
+        // panel and squeezing the canvas.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
         for row in &rows[range] {
             let line = ui.horizontal(|ui| {
                 ui.add_space(row.depth as f32 * 14.0);
@@ -357,8 +360,26 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                     RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
                     _ => egui::RichText::new(&row.text),
                 };
+                // The name keeps at least 60% of the row; the details get the rest, so
+                // both are cut with "…" in a narrow panel instead of widening it.
+                let details_width = ui
+                    .painter()
+                    .layout_no_wrap(
+                        row.details.clone(),
+                        egui::TextStyle::Body.resolve(ui.style()),
+                        egui::Color32::WHITE,
+                    )
+                    .size()
+                    .x
+                    + ui.spacing().item_spacing.x;
+                let available = ui.available_width();
+                let name_width = available - details_width.min(available * 0.4);
                 let response = ui
-                    .selectable_label(selected, text)
+                    .scope(|ui| {
+                        ui.set_max_width(name_width.max(0.0));
+                        ui.add(egui::Button::selectable(selected, text).truncate())
+                    })
+                    .inner
                     .interact(egui::Sense::drag());
                 if response.clicked() || response.secondary_clicked() {
                     clicked = Some(row.kind.clone());

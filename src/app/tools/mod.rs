@@ -48,6 +48,15 @@ pub enum Tool {
 }
 
 impl Tool {
+    /// Whether a document whose format has these capabilities can use the tool.
+    pub fn usable_with(self, capabilities: &Capabilities) -> bool {
+        match self {
+            Tool::Select => true,
+            Tool::Box => capabilities.boxes,
+            Tool::Point => capabilities.points,
+        }
+    }
+
     /// The name on the tool strip.
     pub fn label(self) -> &'static str {
         match self {
@@ -162,14 +171,21 @@ impl FrameContext {
             },
             frame,
             capabilities,
-            snap: if capabilities.subpixel {
-                Snap::Subpixel
-            } else {
-                Snap::WholePixels
-            },
+            // Whole pixels, as the status bar shows them; Alt allows fractions where the
+            // format keeps them (see `allowing_subpixel`).
+            snap: Snap::WholePixels,
             rule,
             air: capabilities.default_boxes,
         })
+    }
+
+    /// The context with sub-pixel positions when the user holds the key for them (Alt) and
+    /// the format keeps fractions of a pixel; otherwise positions snap to whole pixels.
+    pub fn allowing_subpixel(mut self, held: bool) -> FrameContext {
+        if held && self.capabilities.subpixel {
+            self.snap = Snap::Subpixel;
+        }
+        self
     }
 
     /// Where box commands edit, with the user's scope choice for AIR defaults.

@@ -21,6 +21,11 @@ pub fn show(
     outcome: &mut CanvasOutcome,
 ) {
     let capabilities = open.session.format().capabilities();
+    // A tool chosen in another tab that this format cannot use (points in an AIR file)
+    // gives way to Select, rather than staying chosen and refusing every click.
+    if !tools.tool.usable_with(&capabilities) {
+        tools.tool = Tool::Select;
+    }
     // Two rows of fixed height that scroll sideways: a strip that wrapped or grew would move
     // the canvas under the cursor whenever the selection changes what it offers. The first
     // row holds the tools and their options, the second what the selection offers.
@@ -61,11 +66,7 @@ fn tool_row(
         (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
         (Tool::Point, UICommand::PointTool, "Place attachment points"),
     ] {
-        let enabled = match tool {
-            Tool::Select => true,
-            Tool::Box => capabilities.boxes,
-            Tool::Point => capabilities.points,
-        };
+        let enabled = tool.usable_with(&capabilities);
         let key = command.shortcut_text(ui.ctx());
         let button = egui::Button::selectable(tools.tool == tool, tool.label());
         let response = ui
@@ -144,7 +145,7 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, ci
 }
 
 fn scope_toggle(ui: &mut egui::Ui, tools: &mut ToolState) {
-    ui.label("Default boxes:").on_hover_text(
+    ui.label("Defaults:").on_hover_text(
         "On a frame that shows an earlier frame's default (ClsnNDefault) boxes, an edit either \
          changes this frame only or sets a new default from this frame on",
     );
@@ -153,13 +154,15 @@ fn scope_toggle(ui: &mut egui::Ui, tools: &mut ToolState) {
         InheritedBoxes::ThisFrameOnly,
         "This frame only",
     )
-    .on_hover_text("The frame gets its own ClsnN boxes");
+    .on_hover_text("Default boxes: the frame gets its own ClsnN boxes");
     ui.selectable_value(
         &mut tools.scope,
         InheritedBoxes::DefaultFromHereOn,
-        "Default from here on",
+        "From here on",
     )
-    .on_hover_text("The frame declares ClsnNDefault boxes for the frames after it");
+    .on_hover_text(
+        "Default boxes from here on: the frame declares ClsnNDefault boxes for the frames after it",
+    );
 }
 
 /// Copy, delete, rename and hang buttons for what is selected.
