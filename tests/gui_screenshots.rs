@@ -91,17 +91,41 @@ fn kfm_with_its_collision_boxes() {
 }
 
 #[test]
-fn a_solarus_hero_with_the_source_sheet() {
-    let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+fn a_solarus_sprite_of_our_own_with_its_source_sheet() {
+    // Our demo converted to a Solarus 1.x sprite by the command line, its sheet beside it
+    // (Solarus names images from the quest's sprites/ folder): art we may publish.
+    let quest = tempfile::tempdir().unwrap();
+    let sprites = quest.path().join("sprites");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    let converted = std::process::Command::new(env!("CARGO_BIN_EXE_sprat"))
+        .arg("convert")
+        .arg(demo.join("demo.sprat"))
+        .arg(sprites.join("demo.dat"))
+        .args(["--to", "solarus-lua", "--allow-loss"])
+        .output()
+        .unwrap();
+    assert!(
+        converted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&converted.stderr)
+    );
+    if !sprites.join("demo.png").exists() {
+        std::fs::copy(demo.join("demo.png"), sprites.join("demo.png")).unwrap();
+    }
+    let path = sprites.join("demo.dat");
     let mut harness = editor(move |app, ctx| {
         app.settings.layout.sheet = true;
         app.centre = sprat::app::CentreTab::Sheet;
         app.open_path(ctx, path);
     });
-    harness.get_by_label("walking").click();
+    assert_eq!(
+        harness.state().open.as_ref().unwrap().format_id(),
+        "solarus-lua"
+    );
+    harness.get_by_label("walk").click();
     harness.run_steps(3);
     // Slices the current frame uses are outlined in yellow on the sheet.
-    picture(&mut harness, "solarus-hero-sheet", [255, 210, 40]);
+    picture(&mut harness, "solarus-demo-sheet", [255, 210, 40]);
 }
 
 #[test]
