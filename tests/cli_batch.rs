@@ -198,6 +198,27 @@ fn info_json_has_sequences_frames_durations_boxes_and_points() {
         .flat_map(|f| f["points"].as_array().unwrap())
         .collect();
     assert!(points.iter().any(|p| p["name"] == "weapon"), "{attack}");
+    assert!(sequences[0]["title"].is_null());
+}
+
+#[test]
+fn info_gives_mugen_action_titles_in_text_and_json() {
+    let kfm =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm/kfm.def");
+    let (code, out, _) = sprat(&["info", "--json", text(&kfm)]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sequences = json["files"][0]["document"]["sequences"]
+        .as_array()
+        .unwrap();
+    let standing = sequences.iter().find(|s| s["name"] == "0").unwrap();
+    assert_eq!(standing["title"], "Standing Animation");
+    let (code, out, _) = sprat(&["info", text(&kfm)]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\n0 \"Standing Animation\" (default): "),
+        "{out}"
+    );
 }
 
 #[test]

@@ -134,8 +134,13 @@ fn describe_sequence(
     } else {
         ""
     };
+    let title = sequence
+        .title
+        .as_ref()
+        .map(|t| format!(" \"{t}\""))
+        .unwrap_or_default();
     *text += &format!(
-        "{indent}{}{default}: {} direction(s), {ending}\n",
+        "{indent}{}{title}{default}: {} direction(s), {ending}\n",
         sequence.name,
         sequence.directions.len()
     );

@@ -129,6 +129,8 @@ pub struct JsonImage {
 pub struct JsonSequence {
     /// Its name (M.U.G.E.N: the action number).
     pub name: String,
+    /// Its human title (M.U.G.E.N: the comment line above the action); `null` when none.
+    pub title: Option<String>,
     /// The names of the groups it is in, outermost first.
     pub groups: Vec<String>,
     /// True for the sequence that plays first.
@@ -305,6 +307,7 @@ fn sequence(set: &AnimationSet, s: &Sequence, groups: &[String], default: bool) 
     let rate = s.frame_rate.or(set.frame_rate).unwrap_or(0);
     JsonSequence {
         name: s.name.clone(),
+        title: s.title.clone(),
         groups: groups.to_vec(),
         default,
         loop_point: s.loop_point,
