@@ -358,3 +358,36 @@ fn a_closed_pipe_ends_the_program_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_missing_image_is_one_error_at_the_line_that_names_it() {
+    // The demo as a Solarus sprite with no sheet beside it, and Pip with no body parts.
+    let dir = tempfile::tempdir().unwrap();
+    let sprite = dir.path().join("sprites/demo.dat");
+    std::fs::create_dir_all(sprite.parent().unwrap()).unwrap();
+    std::fs::write(
+        &sprite,
+        "animation{\n  name = \"idle\",\n  src_image = \"demo.png\",\n  frame_delay = 100,\n  directions = {\n    { x = 0, y = 0, frame_width = 32, frame_height = 32, origin_x = 16, origin_y = 30, num_frames = 2 },\n  },\n}\n",
+    )
+    .unwrap();
+    let pip = dir.path().join("pip.properties");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/adl/mods/sprat/sprites/pip.properties"),
+        &pip,
+    )
+    .unwrap();
+    // Pip's one warning: no game assets folder above it.
+    for (file, images, warnings) in [(&sprite, 1, 0), (&pip, 6, 1)] {
+        let (code, out, _) = sprat(&["check", "--json", text(file)]);
+        assert_eq!(code, 1, "{out}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let report = &json["files"][0];
+        assert_eq!(report["errors"], images, "{out}");
+        assert_eq!(report["warnings"], warnings, "{out}");
+    }
+    let (_, out, _) = sprat(&["check", text(&sprite)]);
+    assert!(
+        out.contains("demo.dat:2:10: error: image 'demo.png'"),
+        "{out}"
+    );
+}

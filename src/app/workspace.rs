@@ -284,6 +284,8 @@ impl OpenDocument {
                     .set_direction(self.session.document(), direction);
                 self.select_frame(index);
             }
+            // A missing or broken image: nothing in the tree to select.
+            Subject::Image(_) => {}
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::decode::decode_file;
 use crate::formats::sff::SffArchive;
-use crate::formats::{Diagnostic, Location, Severity};
+use crate::formats::{Diagnostic, Location, Severity, Subject};
 use crate::model::{AnimationSet, GraphicSource, ImageId, ImageKind, SourceImage};
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
@@ -57,6 +57,25 @@ fn not_found(image: &SourceImage) -> Diagnostic {
             image.path
         ),
     )
+    .about(Subject::Image(image.id))
+}
+
+/// Adds `problems` (from [`image_problems`]) to what the reader said, one message per image:
+/// where the reader already named the same image (with its line and column), that message
+/// stays and takes the more serious of the two severities.
+pub fn merge_image_problems(diagnostics: &mut Vec<Diagnostic>, problems: Vec<Diagnostic>) {
+    for problem in problems {
+        let said = problem.subject.and_then(|subject| {
+            diagnostics
+                .iter_mut()
+                .find(|d| d.subject == Some(subject) && matches!(subject, Subject::Image(_)))
+        });
+        match said {
+            // `Severity` orders errors first.
+            Some(said) => said.severity = said.severity.min(problem.severity),
+            None => diagnostics.push(problem),
+        }
+    }
 }
 
 fn file_problem(image: &SourceImage, path: &Path) -> Option<Diagnostic> {
@@ -66,11 +85,14 @@ fn file_problem(image: &SourceImage, path: &Path) -> Option<Diagnostic> {
     } else {
         format!("{} ({})", image.path, path.display())
     };
-    Some(Diagnostic::new(
-        Severity::Error,
-        Location::File,
-        format!("the image {named} cannot be used: {message}"),
-    ))
+    Some(
+        Diagnostic::new(
+            Severity::Error,
+            Location::File,
+            format!("the image {named} cannot be used: {message}"),
+        )
+        .about(Subject::Image(image.id)),
+    )
 }
 
 /// The archive's own problems (index and every sprite's decoding, each link's target decoded

@@ -4,7 +4,7 @@
 use super::batch::{self, FileOutput, Outcome};
 use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::check::image_problems;
+use crate::assets::check::{image_problems, merge_image_problems};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ fn check_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOutput
     let (format, diagnostics) = match read(path, read_args) {
         Ok(opened) => {
             let mut diagnostics = opened.loaded.diagnostics;
-            diagnostics.extend(image_problems(&opened.loaded.document));
+            merge_image_problems(&mut diagnostics, image_problems(&opened.loaded.document));
             (Some(opened.format), diagnostics)
         }
         Err(diagnostics) => (None, diagnostics),

@@ -1,6 +1,6 @@
 //! Messages about a file: where, how bad, and what.
 
-use crate::model::{FrameId, SequenceId};
+use crate::model::{FrameId, ImageId, SequenceId};
 use std::fmt;
 
 /// How serious a diagnostic is.
@@ -56,6 +56,8 @@ pub enum Subject {
         /// The frame.
         frame: FrameId,
     },
+    /// An image, sheet or archive the document draws from (a missing file, say).
+    Image(ImageId),
 }
 
 /// One message about a file.

@@ -12,7 +12,7 @@
 use super::assets_root::{RootEvidence, find_assets_root};
 use super::semantics::{AdlFile, Dialect, Skeleton, Target};
 use crate::formats::ReadContext;
-use crate::formats::diagnostics::{Diagnostic, Location, Severity};
+use crate::formats::diagnostics::{Diagnostic, Location, Severity, Subject};
 use crate::model::{
     AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame,
     FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence,
@@ -232,18 +232,21 @@ fn images(
     for (name, anchor) in names {
         let path = format!("{prefix}{}{extension}", name.to_lowercase());
         let resolved = root.map(|r| r.join(&path)).filter(|p| p.is_file());
+        let id = ImageId(set.alloc_id());
         if let (Some(root), None) = (root, &resolved) {
-            diagnostics.push(Diagnostic::new(
-                Severity::Warning,
-                Location::File,
-                format!(
-                    "body part {name}: image {path} is missing (looked for {}); the part is not drawn",
-                    root.join(&path).display()
-                ),
-            ));
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Location::File,
+                    format!(
+                        "body part {name}: image {path} is missing (looked for {}); the part is not drawn",
+                        root.join(&path).display()
+                    ),
+                )
+                .about(Subject::Image(id)),
+            );
         }
         let anchor = anchor.unwrap_or_else(|| legacy_anchor(resolved.as_ref()));
-        let id = ImageId(set.alloc_id());
         set.images.push(SourceImage {
             id,
             path,

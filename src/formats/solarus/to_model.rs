@@ -142,12 +142,13 @@ impl ImageTable {
         let size = resolved.as_deref().and_then(|path| {
             let size = super::quest::image_size(path);
             if size.is_none() && src_image != TILESET_KEYWORD {
-                problems.warning(
+                problems.warning_about(
                     at,
                     format!(
                         "image '{src_image}' cannot be read at {}; its frames show empty",
                         path.display()
                     ),
+                    Subject::Image(id),
                 );
             }
             size
