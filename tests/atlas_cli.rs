@@ -2,25 +2,14 @@
 //! `sprat convert FILE OUT.json --to aseprite-json`, `... OUT.tres --to godot-spriteframes`
 //! (both write their sheet beside the file) and `sprat render FILE --apng -o OUT.png`.
 
-use clap::Parser;
-use sprat::cli::{Cli, run};
+mod common;
+
+use common::sprat;
+
 use std::path::{Path, PathBuf};
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
-}
-
-fn sprat(args: &[&str]) -> (i32, String, String) {
-    let mut argv = vec!["sprat"];
-    argv.extend_from_slice(args);
-    let cli = Cli::try_parse_from(argv).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(cli.command.expect("a subcommand"), &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
 }
 
 #[test]

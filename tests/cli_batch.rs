@@ -2,8 +2,10 @@
 //! file, images that are missing, long diagnostic lists and closed pipes: in-process, and with
 //! the real binary where the process itself is what is tested.
 
-use clap::Parser;
-use sprat::cli::{Cli, run};
+mod common;
+
+use common::sprat;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -11,19 +13,6 @@ use std::time::{Duration, Instant};
 
 fn demo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
-}
-
-fn sprat(args: &[&str]) -> (i32, String, String) {
-    let mut argv = vec!["sprat"];
-    argv.extend_from_slice(args);
-    let cli = Cli::try_parse_from(argv).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(cli.command.expect("a subcommand"), &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
 }
 
 fn text(path: &Path) -> &str {

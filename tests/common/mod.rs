@@ -72,3 +72,19 @@ pub fn check_golden(folder: &str, name: &str, actual: &image::RgbaImage) {
         "{name}: pixels differ from the golden image, first at {differing:?}"
     );
 }
+
+/// Runs the command line in this process with `args` (after `sprat`): exit code, standard
+/// output, standard error.
+pub fn sprat(args: &[&str]) -> (i32, String, String) {
+    use clap::Parser;
+    let mut argv = vec!["sprat"];
+    argv.extend_from_slice(args);
+    let cli = sprat::cli::Cli::try_parse_from(argv).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = sprat::cli::run(cli.command.expect("a subcommand"), &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
