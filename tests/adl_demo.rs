@@ -90,17 +90,17 @@ fn the_game_sheet_layout_of_the_demo() {
     assert_eq!(layout.cells.len(), 6);
 }
 
-/// A scratch assets root under the system's temporary folder.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-adl-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("chars/bob")).unwrap();
+/// A scratch assets root (removed when dropped) with the folder `chars/bob` in it.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("chars/bob")).unwrap();
     dir
 }
 
 #[test]
 fn the_legacy_form_anchors_parts_at_their_centre() {
-    let root = scratch("legacy");
+    let scratch = scratch();
+    let root = scratch.path();
     image::RgbaImage::from_pixel(7, 5, image::Rgba([255, 0, 0, 255]))
         .save_with_format(root.join("chars/bob/bob_head.tga"), image::ImageFormat::Tga)
         .unwrap();
@@ -152,7 +152,6 @@ ANIM_IDLE=DELAY 1;ROW 1;SKELETON SKELETON_STAND\nANIM_IDLE_1=HEAD 1,0\n";
         (20, 30),
         "no headroom in the legacy assembler"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

@@ -10,13 +10,6 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn info_lists_sequences_with_counts_durations_boxes_and_points() {
     let (code, out, _) = sprat(&["info", demo().to_str().unwrap()]);
@@ -45,7 +38,8 @@ fn check_exits_zero_on_a_clean_file_and_one_on_errors() {
     let (code, out, _) = sprat(&["check", demo().to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("0 error(s), 0 warning(s)"));
-    let dir = temp_dir("check");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let broken = dir.join("broken.sprat");
     std::fs::write(
         &broken,
@@ -59,7 +53,8 @@ fn check_exits_zero_on_a_clean_file_and_one_on_errors() {
 
 #[test]
 fn convert_to_the_same_format_unedited_gives_the_same_bytes() {
-    let dir = temp_dir("same");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let demo_copy = dir.join("demo.sprat");
     std::fs::copy(demo(), &demo_copy).unwrap();
     let out_path = dir.join("copy.sprat");
@@ -77,7 +72,8 @@ fn convert_to_the_same_format_unedited_gives_the_same_bytes() {
 
 #[test]
 fn convert_refuses_to_overwrite_without_force() {
-    let dir = temp_dir("force");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let out_path = dir.join("x.sprat");
     std::fs::write(&out_path, "keep me").unwrap();
     let (code, _, err) = sprat(&[
@@ -116,7 +112,8 @@ fn convert_names_unknown_target_formats() {
 
 #[test]
 fn render_writes_a_frame_a_strip_and_a_gif() {
-    let dir = temp_dir("render");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let frame = dir.join("frame.png");
     let (code, _, err) = sprat(&[
         "render",
@@ -203,7 +200,8 @@ fn render_names_the_sequences_and_directions_that_exist() {
 fn render_game_sheet_lays_out_every_adl_animation_on_its_row() {
     let pip =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/adl/mods/sprat/sprites/pip.properties");
-    let dir = temp_dir("game-sheet");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let out = dir.join("sheet.png");
     let (code, _, err) = sprat(&[
         "render",

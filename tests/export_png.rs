@@ -13,21 +13,13 @@ use sprat::model::*;
 use sprat::render::{Background, CanvasBounds, Overlay, RenderOptions};
 use std::path::{Path, PathBuf};
 
-/// A scratch folder removed when dropped.
-struct Scratch(PathBuf);
+/// A scratch folder (its path, and the guard that removes it when dropped).
+struct Scratch(PathBuf, #[allow(dead_code)] tempfile::TempDir);
 
 impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("sprat-export-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+    fn new(_name: &str) -> Scratch {
+        let dir = tempfile::tempdir().unwrap();
+        Scratch(dir.path().to_path_buf(), dir)
     }
 }
 

@@ -56,8 +56,8 @@ fn tree_names(doc: &AnimationSet) -> Vec<String> {
 
 #[test]
 fn every_other_format_converts_and_reads_back() {
-    let scratch = std::env::temp_dir().join(format!("sprat-isprite-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    let scratch_dir = tempfile::tempdir().unwrap();
+    let scratch = scratch_dir.path();
     let pixels = Pixels {
         sff: SffStore::new(),
         files: ImageStore::new(),
@@ -129,5 +129,4 @@ fn every_other_format_converts_and_reads_back() {
             path.display()
         );
     }
-    let _ = std::fs::remove_dir_all(&scratch);
 }

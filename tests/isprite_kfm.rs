@@ -10,7 +10,6 @@ use sprat::formats::{Format, ReadContext, WriteContext, registry};
 use sprat::model::{AnimationSet, GraphicSource};
 use sprat::pixels::{PixelSource, SourcePixels};
 use sprat::render::{RenderOptions, Scene, render};
-use std::path::PathBuf;
 
 /// SFF sprites from the SFF store, everything else from image files.
 struct Pixels {
@@ -34,13 +33,6 @@ fn pixels() -> Pixels {
     }
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-isprite-kfm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn converted_kfm_renders_actions_0_and_200_pixel_for_pixel() {
     let def = common::corpus().join("mugen/kfm/kfm.def");
@@ -50,7 +42,8 @@ fn converted_kfm_renders_actions_0_and_200_pixel_for_pixel() {
     let original = loaded.document;
     let source_pixels = pixels();
 
-    let dir = scratch();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let out = dir.join("kfm.isprite");
     let context = WriteContext {
         path: Some(out.clone()),
@@ -113,5 +106,4 @@ fn converted_kfm_renders_actions_0_and_200_pixel_for_pixel() {
             assert!(ia == ib, "action {action} frame {index}: pixels differ");
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -275,8 +275,8 @@ fn read_lenient(bytes: &[u8]) -> AnimationSet {
 
 #[test]
 fn the_texture_is_found_beside_the_file_png_first() {
-    let dir = std::env::temp_dir().join(format!("sprat-isprite-tex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::write(dir.join("hero.tga"), b"x").unwrap();
     std::fs::write(dir.join("hero.png"), b"x").unwrap();
     let file = dir.join("hero.isprite");
@@ -288,7 +288,6 @@ fn the_texture_is_found_beside_the_file_png_first() {
         Some(dir.join("hero.png"))
     );
     assert_eq!(loaded.document.images[0].path, "hero");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -325,7 +324,8 @@ fn a_per_sequence_rate_and_default_sequence_round_trip_through_met_plus() {
 
 #[test]
 fn saving_into_another_folder_rebases_the_textures_it_found() {
-    let root = std::env::temp_dir().join(format!("sprat-isprite-move-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path();
     let (from, to) = (root.join("art"), root.join("out"));
     std::fs::create_dir_all(&from).unwrap();
     std::fs::create_dir_all(&to).unwrap();
@@ -349,5 +349,4 @@ fn saving_into_another_folder_rebases_the_textures_it_found() {
         )
         .unwrap();
     assert_eq!(same.bytes, vector());
-    std::fs::remove_dir_all(&root).unwrap();
 }

@@ -313,8 +313,8 @@ fn an_air_alone_finds_the_def_or_sff_beside_it() {
     assert!(set.images[0].resolved.is_some());
     let (set, _, _) = open("gofx/gofx.air");
     assert_eq!(set.images[0].path, "gofx.sff", "named by gofx.def");
-    let dir = std::env::temp_dir().join(format!("sprat-air-alone-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let lonely = dir.join("lonely.air");
     std::fs::copy(mugen().join("gofx/gofx.air"), &lonely).unwrap();
     let (loaded, _) = registry().open(&lonely, &ReadContext::default()).unwrap();
@@ -327,12 +327,12 @@ fn an_air_alone_finds_the_def_or_sff_beside_it() {
         "{:?}",
         loaded.diagnostics
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn def_palettes_resolve_relative_to_the_def() {
-    let dir = std::env::temp_dir().join(format!("sprat-def-pal-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("pals")).unwrap();
     std::fs::write(dir.join("pals/b.act"), [0u8; 768]).unwrap();
     std::fs::write(dir.join("x.air"), "[Begin Action 0]\n0,0, 0,0, 1\n").unwrap();
@@ -368,7 +368,6 @@ fn def_palettes_resolve_relative_to_the_def() {
         "{messages:?}"
     );
     assert_eq!(loaded.document.sequences().len(), 1);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

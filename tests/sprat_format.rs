@@ -43,7 +43,8 @@ fn a_large_document_round_trips() {
 
 #[test]
 fn image_paths_are_written_relative_to_the_project_file() {
-    let dir = std::env::temp_dir().join(format!("sprat-paths-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut set = sprat::model::fixtures::long_sequence(1);
     set.images[0].resolved = Some(dir.join("art/sheet.png"));
     let context = WriteContext::for_path(dir.join("projects/hero.sprat"));
