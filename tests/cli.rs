@@ -232,3 +232,38 @@ fn render_game_sheet_lays_out_every_adl_animation_on_its_row() {
     assert_eq!(code, 2);
     assert!(err.contains("needs an ADL file"), "{err}");
 }
+
+#[test]
+fn convert_keeps_the_inputs_format_when_the_output_extension_fits_it() {
+    // A Solarus 0.9 `.dat` written to another `.dat` stays 0.9 (the Lua format of 1.x shares the
+    // extension); `--to` still chooses.
+    let input = common::corpus().join("solarus/dat-0.9/sprites/hero/tunic1.dat");
+    let scratch = tempfile::tempdir().unwrap();
+    let output = scratch.path().join("new.dat");
+    let (code, out, err) = sprat(&[
+        "convert",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0.9 .dat"), "{out}");
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        std::fs::read(&input).unwrap(),
+        "unedited, the same format writes the same bytes"
+    );
+    let lua = scratch.path().join("lua.dat");
+    let (code, out, err) = sprat(&[
+        "convert",
+        input.to_str().unwrap(),
+        lua.to_str().unwrap(),
+        "--to",
+        "solarus-lua",
+        "--allow-loss",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        std::fs::read_to_string(&lua).unwrap().contains("animation{"),
+        "--to still chooses the Lua format"
+    );
+}

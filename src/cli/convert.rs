@@ -23,13 +23,11 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let target = match target_format(output, options.to.as_deref()) {
-        Ok(format) => format,
-        Err(message) => {
-            writeln!(err, "sprat: {message}")?;
-            return Ok(2);
-        }
-    };
+    // Checked before reading, so a mistyped format id fails at once.
+    if let Err(message) = target_format(output, options.to.as_deref(), None) {
+        writeln!(err, "sprat: {message}")?;
+        return Ok(2);
+    }
     if output.exists() && !options.force {
         writeln!(
             err,
@@ -50,6 +48,13 @@ pub fn run(
         )?;
         return Ok(1);
     }
+    let target = match target_format(output, options.to.as_deref(), Some(opened.format)) {
+        Ok(format) => format,
+        Err(message) => {
+            writeln!(err, "sprat: {message}")?;
+            return Ok(2);
+        }
+    };
     // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
     let pixels = ImageStore::new();
     let context = WriteContext {
@@ -99,17 +104,25 @@ pub fn run(
     Ok(0)
 }
 
-fn target_format(output: &Path, to: Option<&str>) -> Result<&'static dyn Format, String> {
+/// The format to write: `--to` when given; else the input's own format when the output's
+/// extension fits it (a Solarus 0.9 `.dat` stays 0.9, not the Lua `.dat` of 1.x); else the
+/// first writable format the extension names.
+fn target_format(
+    output: &Path,
+    to: Option<&str>,
+    input: Option<&'static dyn Format>,
+) -> Result<&'static dyn Format, String> {
     let registry = registry();
+    let by_extension = registry.by_extension(output);
     let format = match to {
         Some(id) => registry.by_id(id).ok_or_else(|| {
             let ids: Vec<&str> = registry.formats().map(|f| f.id()).collect();
             format!("unknown format \"{id}\" (known: {})", ids.join(", "))
         })?,
-        None => *registry
-            .by_extension(output)
-            .iter()
-            .find(|f| f.capabilities().write)
+        None => *input
+            .filter(|input| input.capabilities().write)
+            .and_then(|input| by_extension.iter().find(|f| f.id() == input.id()))
+            .or_else(|| by_extension.iter().find(|f| f.capabilities().write))
             .ok_or_else(|| {
                 format!(
                     "cannot tell the format of {} from its extension; use --to",
