@@ -240,11 +240,7 @@ fn convert_keeps_the_inputs_format_when_the_output_extension_fits_it() {
     let input = common::corpus().join("solarus/dat-0.9/sprites/hero/tunic1.dat");
     let scratch = tempfile::tempdir().unwrap();
     let output = scratch.path().join("new.dat");
-    let (code, out, err) = sprat(&[
-        "convert",
-        input.to_str().unwrap(),
-        output.to_str().unwrap(),
-    ]);
+    let (code, out, err) = sprat(&["convert", input.to_str().unwrap(), output.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("0.9 .dat"), "{out}");
     assert_eq!(
@@ -263,7 +259,9 @@ fn convert_keeps_the_inputs_format_when_the_output_extension_fits_it() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        std::fs::read_to_string(&lua).unwrap().contains("animation{"),
+        std::fs::read_to_string(&lua)
+            .unwrap()
+            .contains("animation{"),
         "--to still chooses the Lua format"
     );
 }

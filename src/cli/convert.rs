@@ -58,7 +58,7 @@ pub fn run(
     // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
     let pixels = ImageStore::new();
     let context = WriteContext {
-        path: Some(output.to_path_buf()),
+        path: Some(crate::formats::absolute(output.to_path_buf())),
         pixels: Some(&pixels),
     };
     let written = match target.write(&opened.loaded.document, &context) {

@@ -20,7 +20,7 @@ pub struct Opened {
 /// Reads `path` with whichever format it is in; the errors that stopped the read otherwise.
 pub fn read(path: &Path, read: &ReadArgs) -> Result<Opened, Vec<Diagnostic>> {
     let context = ReadContext {
-        path: Some(path.to_path_buf()),
+        path: Some(crate::formats::absolute(path.to_path_buf())),
         options: ReadOptions {
             tileset: read.tileset.clone(),
         },

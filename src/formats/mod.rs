@@ -56,10 +56,11 @@ pub struct ReadContext {
 }
 
 impl ReadContext {
-    /// A context for a file on disk.
+    /// A context for a file on disk. The path is made absolute (against the current folder), so
+    /// the files it names resolve the same whatever folder a relative path was given from.
     pub fn for_path(path: impl Into<PathBuf>) -> ReadContext {
         ReadContext {
-            path: Some(path.into()),
+            path: Some(absolute(path.into())),
             options: ReadOptions::default(),
         }
     }
@@ -88,11 +89,22 @@ pub struct WriteContext<'a> {
     pub pixels: Option<&'a dyn PixelSource>,
 }
 
+/// `path` joined to the current folder when relative; as it is when that cannot be known. No
+/// file system access: links are not resolved, so the names the user sees stay theirs.
+pub fn absolute(path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        path
+    } else {
+        std::path::absolute(&path).unwrap_or(path)
+    }
+}
+
 impl WriteContext<'_> {
-    /// A context for saving to `path`.
+    /// A context for saving to `path` (made absolute, as in [`ReadContext::for_path`], so paths
+    /// written relative to it are right whatever folder the path was given from).
     pub fn for_path(path: impl Into<PathBuf>) -> WriteContext<'static> {
         WriteContext {
-            path: Some(path.into()),
+            path: Some(absolute(path.into())),
             pixels: None,
         }
     }

@@ -117,7 +117,7 @@ impl Registry {
             .detect(&bytes, Some(path))
             .ok_or_else(|| ReadFailure::single(unrecognised(&bytes)))?;
         let mut context = context.clone();
-        context.path = Some(path.to_path_buf());
+        context.path = Some(super::absolute(path.to_path_buf()));
         format.read(&bytes, &context).map(|loaded| (loaded, format))
     }
 }

@@ -263,7 +263,7 @@ impl Session {
             )));
         }
         let context = WriteContext {
-            path: Some(path.to_path_buf()),
+            path: Some(crate::formats::absolute(path.to_path_buf())),
             pixels,
         };
         let written = target.write(&self.document, &context).map_err(|e| {
