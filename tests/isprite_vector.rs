@@ -350,3 +350,88 @@ fn saving_into_another_folder_rebases_the_textures_it_found() {
         .unwrap();
     assert_eq!(same.bytes, vector());
 }
+
+/// The vector with frame 0's loop flag cleared: "Idle" still loops to frame 0 by TIER.
+fn vector_with_a_cleared_loop_flag() -> Vec<u8> {
+    use sprat::formats::isprite::raw::{RawChunk, RawFile};
+    let bytes = vector();
+    let mut diagnostics = Vec::new();
+    let mut raw = RawFile::parse(&bytes, &mut diagnostics).expect("parses");
+    let frames = raw
+        .chunks
+        .iter_mut()
+        .find_map(|c| match c {
+            RawChunk::Frames(f) => Some(f),
+            _ => None,
+        })
+        .expect("a FRAM chunk");
+    assert_eq!(
+        frames.frames[0].flags & 1,
+        1,
+        "the vector flags its loop frame"
+    );
+    frames.frames[0].flags &= !1;
+    raw.encode()
+}
+
+fn loop_flags(bytes: &[u8]) -> Vec<u8> {
+    use sprat::formats::isprite::raw::{RawChunk, RawFile};
+    let mut diagnostics = Vec::new();
+    let raw = RawFile::parse(bytes, &mut diagnostics).expect("parses");
+    raw.chunks
+        .iter()
+        .find_map(|c| match c {
+            RawChunk::Frames(f) => Some(f.frames.iter().map(|f| f.flags & 1).collect()),
+            _ => None,
+        })
+        .expect("a FRAM chunk")
+}
+
+#[test]
+fn a_loop_flag_that_disagrees_with_the_tree_is_kept_and_reported() {
+    let bytes = vector_with_a_cleared_loop_flag();
+    let loaded = IspriteFormat
+        .read(&bytes, &ReadContext::default())
+        .expect("reads");
+    let idle = loaded.document.sequences()[0].clone();
+    assert_eq!(idle.loop_point, Some(0), "TIER decides");
+    let infos: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == sprat::formats::Severity::Info)
+        .collect();
+    assert_eq!(infos.len(), 1, "{:?}", loaded.diagnostics);
+    assert!(
+        infos[0].message.contains("\"Idle\""),
+        "{}",
+        infos[0].message
+    );
+    assert!(infos[0].message.contains("frame 0"), "{}", infos[0].message);
+    assert_eq!(
+        infos[0].subject,
+        Some(sprat::formats::Subject::Sequence(idle.id))
+    );
+
+    let unedited = IspriteFormat
+        .write(&loaded.document, &WriteContext::default())
+        .expect("writes");
+    assert_eq!(unedited.bytes, bytes, "an unedited save fixes nothing");
+
+    // Editing another part of the document leaves the flag too.
+    let mut doc = loaded.document.clone();
+    frame(&mut doc, 1).duration = FrameDuration::Holds(7);
+    let written = IspriteFormat
+        .write(&doc, &WriteContext::default())
+        .expect("writes");
+    assert_eq!(loop_flags(&written.bytes), vec![0, 0]);
+
+    // Editing the sequence itself writes the flags its loop point gives.
+    let mut doc = loaded.document.clone();
+    let id = idle.id;
+    let sequence = doc.sequence_mut(id).expect("Idle");
+    sequence.directions[0].frames.reverse();
+    let written = IspriteFormat
+        .write(&doc, &WriteContext::default())
+        .expect("writes");
+    assert_eq!(loop_flags(&written.bytes), vec![0, 1]);
+}

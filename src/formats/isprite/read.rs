@@ -6,8 +6,8 @@ use super::elements::{Body, RawShape};
 use super::frames::RawFrames;
 use super::meta::read_date;
 use super::raw::{ChunkKind, RawChunk, RawFile};
-use super::tier::{NO_LOOP, RawSequence, RawTierItem};
-use crate::formats::{Diagnostic, Location, Severity};
+use super::tier::{NO_LOOP, RawSequence, RawTierItem, loop_flags_by_tree};
+use crate::formats::{Diagnostic, Location, Severity, Subject};
 use crate::model::*;
 use std::collections::HashMap;
 use std::path::Path;
@@ -130,6 +130,9 @@ pub fn read<'a>(bytes: &'a [u8], dir: Option<&Path>) -> Result<Reading<'a>, Vec<
     }
     if let Some(RawChunk::Tier(t)) = raw.chunk(ChunkKind::Tier) {
         builder.tier(&t.items);
+        if let Some(RawChunk::Frames(f)) = raw.chunk(ChunkKind::Frames) {
+            builder.loop_flag_disagreements(&t.items, f);
+        }
     }
     if let Some(RawChunk::MetaPlus(m)) = raw.chunk(ChunkKind::MetaPlus) {
         builder.meta_plus(&m.pairs);
@@ -435,6 +438,69 @@ impl Builder {
             push_item(&mut stack, TreeItem::Group(group));
         }
         self.doc.root = stack.pop().expect("the root");
+    }
+
+    /// An info diagnostic per sequence whose frames' loop flags disagree with its TIER loop
+    /// point. Readers go by TIER (D8) and so does the model; the flags are kept as stored until
+    /// the sequence is edited.
+    fn loop_flag_disagreements(&mut self, items: &[RawTierItem], frames: &RawFrames) {
+        let by_tree = loop_flags_by_tree(items, frames.frames.len());
+        let mut disagreeing: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (index, (raw, owner)) in frames.frames.iter().zip(by_tree).enumerate() {
+            let Some((item, at_loop)) = owner else {
+                continue;
+            };
+            if (raw.flags & 1 != 0) == at_loop {
+                continue;
+            }
+            match disagreeing.iter_mut().find(|(i, _)| *i == item) {
+                Some((_, list)) => list.push(index),
+                None => disagreeing.push((item, vec![index])),
+            }
+        }
+        if disagreeing.is_empty() {
+            return;
+        }
+        let sequences: Vec<(SequenceId, String, Option<usize>)> = self
+            .doc
+            .sequences()
+            .into_iter()
+            .map(|s| (s.id, s.name.clone(), s.loop_point))
+            .collect();
+        // TIER items that are sequences, in order, are the model's sequences in tree order.
+        let item_to_sequence: HashMap<usize, usize> = items
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| matches!(item, RawTierItem::Sequence(_)))
+            .enumerate()
+            .map(|(n, (item, _))| (item, n))
+            .collect();
+        for (item, frame_indices) in disagreeing {
+            let Some((id, name, loop_point)) = item_to_sequence
+                .get(&item)
+                .and_then(|n| sequences.get(*n))
+                .cloned()
+            else {
+                continue;
+            };
+            let list: Vec<String> = frame_indices.iter().map(|i| i.to_string()).collect();
+            let point = match loop_point {
+                Some(p) => format!("loops to frame {p}"),
+                None => "does not loop".to_string(),
+            };
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Severity::Info,
+                    Location::File,
+                    format!(
+                        "sequence \"{name}\" {point} by its TIER loop point, but the loop flag of FRAM frame{} {} says otherwise; the loop point is used and the flags are kept as they are until the sequence is edited",
+                        if list.len() == 1 { "" } else { "s" },
+                        list.join(", ")
+                    ),
+                )
+                .about(Subject::Sequence(id)),
+            );
+        }
     }
 
     fn meta_plus(&mut self, pairs: &[(Vec<u8>, Vec<u8>)]) {

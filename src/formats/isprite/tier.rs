@@ -28,6 +28,43 @@ pub struct RawSequence {
     pub frames: Vec<u32>,
 }
 
+/// What each frame's loop flag (bit 0 of its flags, D8) should be by the tree: for a frame
+/// listed by exactly one sequence, that sequence's TIER item index and whether the frame is
+/// at its loop point; `None` for a frame no sequence or several sequences list (its flag
+/// cannot be decided from the tree).
+pub fn loop_flags_by_tree(items: &[RawTierItem], frame_count: usize) -> Vec<Option<(usize, bool)>> {
+    #[derive(Clone, Copy)]
+    enum Owner {
+        Unused,
+        One(usize, bool),
+        Shared,
+    }
+    let mut owners = vec![Owner::Unused; frame_count];
+    for (n, item) in items.iter().enumerate() {
+        let RawTierItem::Sequence(s) = item else {
+            continue;
+        };
+        for (position, f) in s.frames.iter().enumerate() {
+            let Some(owner) = owners.get_mut(*f as usize) else {
+                continue;
+            };
+            let at_loop = position as u32 == s.loop_point;
+            *owner = match *owner {
+                Owner::Unused => Owner::One(n, at_loop),
+                Owner::One(m, was) if m == n => Owner::One(n, was || at_loop),
+                _ => Owner::Shared,
+            };
+        }
+    }
+    owners
+        .into_iter()
+        .map(|o| match o {
+            Owner::One(n, at_loop) => Some((n, at_loop)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// One marker of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RawTierItem {

@@ -13,11 +13,11 @@ use super::read::{
     sequence_path,
 };
 use super::textures::{RawNames, RawSlice, RawSlices, RawTexture, RawTextures, SLICE_LEN};
-use super::tier::{NO_LOOP, RawSequence, RawTier, RawTierItem};
+use super::tier::{NO_LOOP, RawSequence, RawTier, RawTierItem, loop_flags_by_tree};
 use crate::formats::{Loss, Place, WriteError};
 use crate::model::*;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Bytes a typical element record takes (an expanded graphic: head and 26-byte body), to size
 /// a frame's element buffer once.
@@ -88,6 +88,10 @@ struct Writer<'a> {
     places: Option<HashMap<FrameId, Place>>,
     names: Vec<Vec<u8>>,
     name_index: HashMap<String, u16>,
+    /// TIER item indices of the sequences written exactly as they were read (same frames, same
+    /// loop point): their frames keep the loop flags the file had, even where the flags
+    /// disagree with the loop point (readers go by TIER; a save must not "fix" the flags).
+    unedited_sequences: HashSet<usize>,
 }
 
 impl<'a> Writer<'a> {
@@ -122,6 +126,7 @@ impl<'a> Writer<'a> {
             places: None,
             names: Vec::new(),
             name_index: HashMap::new(),
+            unedited_sequences: HashSet::new(),
         };
         w.index_original();
         Ok(w)
@@ -559,10 +564,34 @@ impl<'a> Writer<'a> {
                 }
                 TreeItem::Sequence(s) => {
                     let raw = self.tier_sequence(s);
+                    if self.is_unedited(s, &raw) {
+                        self.unedited_sequences.insert(items.len());
+                    }
                     items.push(RawTierItem::Sequence(raw));
                 }
             }
         }
+    }
+
+    /// Whether a sequence is written with the frames and loop point it was read with.
+    fn is_unedited(&self, s: &Sequence, raw: &RawSequence) -> bool {
+        let Some(reading) = self.original else {
+            return false;
+        };
+        let Some(stored) = reading.origins.sequences.get(&s.id) else {
+            return false;
+        };
+        let frames = s.directions.first().map(|d| d.frames.as_slice());
+        s.directions.len() == 1
+            && stored.loop_point == raw.loop_point
+            && frames.is_some_and(|frames| {
+                frames.len() == stored.frames.len()
+                    && stored
+                        .frames
+                        .iter()
+                        .zip(frames)
+                        .all(|(index, id)| reading.origins.frames.get(*index as usize) == Some(id))
+            })
     }
 
     fn tier_sequence(&mut self, s: &Sequence) -> RawSequence {
@@ -636,30 +665,14 @@ impl<'a> Writer<'a> {
 
     fn frames(&mut self, tier: &RawTier) -> RawFrames<'a> {
         let doc = self.doc;
-        // Which frames are loop points (D8): only decided for frames in exactly one sequence.
-        // Per frame index: the TIER item of the sequence using it (or UNUSED / SHARED), and
-        // whether it is that sequence's loop point.
-        const UNUSED: usize = usize::MAX - 1;
-        const SHARED: usize = usize::MAX;
-        let mut membership: Vec<(usize, bool)> = vec![(UNUSED, false); doc.frames.len()];
-        for (n, item) in tier.items.iter().enumerate() {
-            if let RawTierItem::Sequence(s) = item {
-                for (position, f) in s.frames.iter().enumerate() {
-                    let Some(entry) = membership.get_mut(*f as usize) else {
-                        continue;
-                    };
-                    if entry.0 == UNUSED {
-                        entry.0 = n;
-                    } else if entry.0 != n {
-                        entry.0 = SHARED;
-                    }
-                    entry.1 |= position as u32 == s.loop_point;
-                }
-            }
-        }
+        // Which frames are loop points (D8): decided by the tree for frames in exactly one
+        // sequence, unless that sequence is unedited (then the stored flag stays).
+        let by_tree = loop_flags_by_tree(&tier.items, doc.frames.len());
         let mut frames = Vec::with_capacity(doc.frames.len());
-        for ((id, frame), (owner, is_loop)) in doc.frames.iter().zip(membership) {
-            let loop_bit = (owner != UNUSED && owner != SHARED).then_some(is_loop);
+        for ((id, frame), owner) in doc.frames.iter().zip(by_tree) {
+            let loop_bit = owner
+                .filter(|(item, _)| !self.unedited_sequences.contains(item))
+                .map(|(_, at_loop)| at_loop);
             frames.push(self.frame(*id, frame, loop_bit));
         }
         let max = frames.iter().map(|f| f.elements.len()).max().unwrap_or(0);
