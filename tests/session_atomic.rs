@@ -5,11 +5,11 @@ use sprat::session::backup_path;
 use std::fs;
 use std::path::PathBuf;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-atomic-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A temporary folder, removed when the returned guard is dropped (even when a test fails).
+fn scratch() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    (dir, path)
 }
 
 fn names(dir: &std::path::Path) -> Vec<String> {
@@ -24,7 +24,7 @@ fn names(dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn companions_are_saved_with_backups_like_the_main_file() {
-    let dir = scratch("companions");
+    let (_guard, dir) = scratch();
     let main = dir.join("hero.isprite");
     let sheet = dir.join("sheets").join("hero-0.png");
     save_files(&[
@@ -61,7 +61,7 @@ fn companions_are_saved_with_backups_like_the_main_file() {
 
 #[test]
 fn when_one_file_cannot_be_written_none_is_replaced() {
-    let dir = scratch("all-or-nothing");
+    let (_guard, dir) = scratch();
     let main = dir.join("hero.isprite");
     fs::write(&main, b"old").unwrap();
     // A companion whose folder would have to be where a plain file is: it cannot be written.
@@ -90,7 +90,7 @@ fn when_one_file_cannot_be_written_none_is_replaced() {
 #[cfg(unix)]
 #[test]
 fn saving_over_a_symbolic_link_writes_the_file_it_points_to() {
-    let dir = scratch("symlink");
+    let (_guard, dir) = scratch();
     let real = dir.join("real.sprat");
     let link = dir.join("link.sprat");
     fs::write(&real, b"old").unwrap();
@@ -108,4 +108,56 @@ fn saving_over_a_symbolic_link_writes_the_file_it_points_to() {
     );
     assert_eq!(fs::read(&real).unwrap(), b"new");
     assert_eq!(fs::read(backup_path(&real)).unwrap(), b"old");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_save_removes_what_a_killed_save_of_the_same_file_left() {
+    let (_guard, dir) = scratch();
+    let file = dir.join("hero.sprat");
+    fs::write(&file, b"old").unwrap();
+    // No process has this id (Linux ids stop at 2^22); process 1 always runs.
+    let dead = [
+        ".hero.sprat.saving-999999999-0.tmp",
+        ".hero.sprat.previous-999999999-1.tmp",
+        ".hero.sprat.writing-999999999-2.tmp",
+    ];
+    let kept = [
+        ".hero.sprat.saving-1-0.tmp",
+        ".other.sprat.saving-999999999-0.tmp",
+        ".hero.sprat.notes.tmp",
+    ];
+    for name in dead.iter().chain(&kept) {
+        fs::write(dir.join(name), b"x").unwrap();
+    }
+    save_files(&[FileToSave {
+        path: file.clone(),
+        bytes: b"new",
+    }])
+    .unwrap();
+    let mut expected: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
+    expected.extend(["hero.sprat".to_string(), "hero.sprat.bak".to_string()]);
+    expected.sort();
+    assert_eq!(names(&dir), expected);
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_over_a_dangling_link_names_the_link_and_where_it_points() {
+    let (_guard, dir) = scratch();
+    let link = dir.join("hero.sprat");
+    std::os::unix::fs::symlink(dir.join("gone/hero.sprat"), &link).unwrap();
+    let error = save_files(&[FileToSave {
+        path: link.clone(),
+        bytes: b"new",
+    }])
+    .unwrap_err();
+    assert!(
+        error.message.contains("symbolic link to")
+            && error.message.contains("gone/hero.sprat")
+            && error.message.contains("does not exist"),
+        "{}",
+        error.message
+    );
+    assert!(!error.message.contains("the folder does not exist"));
 }

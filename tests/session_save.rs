@@ -496,3 +496,16 @@ fn a_failed_autosave_is_reported_and_retried_later() {
         "retried after another interval"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn opening_a_document_removes_what_a_killed_save_of_it_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    // No process has this id (Linux ids stop at 2^22).
+    let stale = dir.path().join(format!(".{name}.saving-999999999-3.tmp"));
+    fs::write(&stale, b"half a save").unwrap();
+    let _session = Session::open(&path, &ReadContext::default()).unwrap();
+    assert!(!stale.exists());
+}

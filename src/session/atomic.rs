@@ -3,7 +3,10 @@
 //! Each file is written in full to a temporary file in its own folder, flushed to disk, and
 //! only then renamed over the old one (a rename within a folder is atomic). The old version is
 //! kept beside it as `name.ext.bak` until the next successful save. If anything fails before
-//! the renames, the temporary files are removed and the old files are untouched.
+//! the renames, the temporary files are removed and the old files are untouched; if a rename
+//! fails part way, the files already renamed are put back. Then the folders are flushed, so a
+//! power cut cannot bring the old names back. Temporary files a killed save left behind are
+//! removed by the next save of the same file (and when the editor opens it).
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -75,7 +78,22 @@ pub struct FileToSave<'a> {
 
 /// Saves several files together: all are written to temporary files first, and only if all of
 /// those succeed are they renamed into place, each keeping its previous version as a backup.
+/// If a rename fails part way, the files already renamed are put back as they were, so the
+/// folder never holds a mix of old and new files. Stale temporary files a killed save left
+/// beside these files are removed first.
 pub fn save_files(files: &[FileToSave]) -> Result<(), SaveError> {
+    save_files_renaming(files, |from, to| fs::rename(from, to))
+}
+
+/// [`save_files`] with the rename that puts each new file in place given, so a test can make
+/// one fail part way.
+fn save_files_renaming(
+    files: &[FileToSave],
+    rename: impl Fn(&Path, &Path) -> io::Result<()>,
+) -> Result<(), SaveError> {
+    for file in files {
+        remove_stale_temporaries(&file.path);
+    }
     let mut staged: Vec<Staged> = Vec::new();
     for file in files {
         match stage(file) {
@@ -91,21 +109,52 @@ pub fn save_files(files: &[FileToSave]) -> Result<(), SaveError> {
         }
     }
     for (i, s) in staged.iter().enumerate() {
-        if let Err(error) = fs::rename(&s.temp, &s.target) {
+        if let Err(error) = rename(&s.temp, &s.target) {
+            let restored = staged[..i].iter().rev().all(Staged::put_back);
             staged[i..].iter().for_each(Staged::discard);
+            let others = match (i, restored) {
+                (0, _) => String::new(),
+                (_, true) => " The files saved before it were put back as they were.".to_string(),
+                (_, false) => " Some files saved before it could not be put back; their previous versions are beside them as hidden .tmp files.".to_string(),
+            };
             return Err(SaveError::new(format!(
-                "Could not replace \"{}\": {}. Your edits are still open.",
+                "Could not replace \"{}\": {}.{others} Your edits are still open.",
                 s.target.display(),
                 plain_io_error(&error)
             )));
         }
-        if let Some(backup) = &s.backup_temp {
-            // The new version is in place; the old one becomes the backup. Failing here loses
-            // only the backup, never the save.
-            let _ = fs::rename(backup, backup_path(&s.target));
+    }
+    // Every new version is in place; the old ones become the backups. Failing here loses only
+    // a backup, never the save.
+    for s in &staged {
+        if let Some(backup) = &s.backup_temp
+            && let Err(error) = fs::rename(backup, backup_path(&s.target))
+        {
+            log::warn!(
+                "could not keep the previous version of {} as its backup: {error}",
+                s.target.display()
+            );
+            remove_logged(backup);
         }
     }
+    sync_folders(staged.iter().map(|s| s.target.as_path()));
     Ok(())
+}
+
+/// Flushes the folders' entries to disk, so that a power cut after a save cannot bring the old
+/// names back. Only possible (and needed) where folders can be opened as files.
+fn sync_folders<'p>(paths: impl Iterator<Item = &'p Path>) {
+    let mut done: Vec<&Path> = Vec::new();
+    for dir in paths.filter_map(Path::parent) {
+        if done.contains(&dir) {
+            continue;
+        }
+        done.push(dir);
+        #[cfg(unix)]
+        if let Err(error) = fs::File::open(dir).and_then(|d| d.sync_all()) {
+            log::warn!("could not flush the folder {}: {error}", dir.display());
+        }
+    }
 }
 
 /// A file written to its temporary name, with the old version linked aside.
@@ -117,18 +166,105 @@ struct Staged {
 
 impl Staged {
     fn discard(&self) {
-        let _ = fs::remove_file(&self.temp);
+        remove_logged(&self.temp);
         if let Some(backup) = &self.backup_temp {
-            let _ = fs::remove_file(backup);
+            remove_logged(backup);
         }
     }
+
+    /// Undoes this file's rename: the previous version goes back in place (a file that did not
+    /// exist is removed). Whether that worked.
+    fn put_back(&self) -> bool {
+        let result = match &self.backup_temp {
+            Some(previous) => fs::rename(previous, &self.target),
+            None => fs::remove_file(&self.target),
+        };
+        match result {
+            Ok(()) => true,
+            Err(error) => {
+                log::warn!(
+                    "could not put the previous version of {} back: {error}",
+                    self.target.display()
+                );
+                false
+            }
+        }
+    }
+}
+
+/// Removes a file, logging a failure other than its already being gone.
+fn remove_logged(path: &Path) {
+    if let Err(error) = fs::remove_file(path)
+        && error.kind() != io::ErrorKind::NotFound
+    {
+        log::warn!("could not remove {}: {error}", path.display());
+    }
+}
+
+/// How old a temporary file of another process must be before it counts as stale where it
+/// cannot be told whether that process still runs.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// Removes the temporary files a killed save of `path` left beside it (`.NAME.saving-…`,
+/// `.NAME.previous-…`, `.NAME.writing-…`): those of processes that no longer run (where the
+/// system can tell; else those older than an hour). Files of this process are in use.
+pub fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix.as_str()))
+            .and_then(temporary_owner)
+        else {
+            continue;
+        };
+        if pid == std::process::id() || !is_stale(pid, &entry) {
+            continue;
+        }
+        remove_logged(&entry.path());
+    }
+}
+
+/// The process id in a temporary name's tail (`saving-PID-N.tmp`), if it is one of ours.
+fn temporary_owner(tail: &str) -> Option<u32> {
+    let rest = ["saving-", "previous-", "writing-"]
+        .iter()
+        .find_map(|tag| tail.strip_prefix(tag))?;
+    let (pid, counter) = rest.strip_suffix(".tmp")?.split_once('-')?;
+    counter.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+fn is_stale(pid: u32, entry: &fs::DirEntry) -> bool {
+    let processes = Path::new("/proc/self");
+    if processes.exists() {
+        return !Path::new("/proc").join(pid.to_string()).exists();
+    }
+    entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > STALE_AFTER)
 }
 
 fn stage(file: &FileToSave) -> io::Result<Staged> {
     // Saving over a symbolic link saves into the file it points to and keeps the link.
     let is_link = fs::symlink_metadata(&file.path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {
-        fs::canonicalize(&file.path)?
+        fs::canonicalize(&file.path).map_err(|error| dangling_link(&file.path, error))?
     } else {
         file.path.clone()
     };
@@ -161,10 +297,24 @@ fn stage(file: &FileToSave) -> io::Result<Staged> {
             backup_temp,
         }),
         Err(error) => {
-            let _ = fs::remove_file(&temp);
+            remove_logged(&temp);
             Err(error)
         }
     }
+}
+
+/// The error for a symbolic link whose target cannot be reached: it names the link and where
+/// it points, not "the folder does not exist".
+fn dangling_link(link: &Path, error: io::Error) -> io::Error {
+    let points_to = fs::read_link(link)
+        .map(|p| format!("\"{}\"", p.display()))
+        .unwrap_or_else(|_| "a file".to_string());
+    let why = if error.kind() == io::ErrorKind::NotFound {
+        "which does not exist".to_string()
+    } else {
+        format!("which cannot be reached ({error})")
+    };
+    io::Error::other(format!("it is a symbolic link to {points_to}, {why}"))
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -180,7 +330,7 @@ fn keep_old_version(path: &Path) -> io::Result<PathBuf> {
     if fs::hard_link(path, &aside).is_err() {
         let bytes = fs::read(path)?;
         if let Err(error) = write_synced(&aside, &bytes) {
-            let _ = fs::remove_file(&aside);
+            remove_logged(&aside);
             return Err(error);
         }
     }
@@ -192,7 +342,7 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let temp = temp_beside(path, "writing");
     let result = write_synced(&temp, bytes).and_then(|()| fs::rename(&temp, path));
     if result.is_err() {
-        let _ = fs::remove_file(&temp);
+        remove_logged(&temp);
     }
     result
 }
@@ -207,6 +357,64 @@ mod tests {
         assert_eq!(plain_io_error(&full), "the disk is full");
         let denied = io::Error::from(io::ErrorKind::PermissionDenied);
         assert!(plain_io_error(&denied).starts_with("permission denied"));
+    }
+
+    #[test]
+    fn a_rename_failing_part_way_puts_the_files_already_renamed_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (def, air, sff) = (
+            dir.path().join("kfm.def"),
+            dir.path().join("kfm.air"),
+            dir.path().join("kfm.sff"),
+        );
+        fs::write(&def, "old def").unwrap();
+        fs::write(&air, "old air").unwrap();
+        let files = [
+            FileToSave {
+                path: def.clone(),
+                bytes: b"new def",
+            },
+            FileToSave {
+                path: sff.clone(),
+                bytes: b"new sff",
+            },
+            FileToSave {
+                path: air.clone(),
+                bytes: b"new air",
+            },
+        ];
+        let error = save_files_renaming(&files, |from, to| {
+            if to.ends_with("kfm.air") {
+                Err(io::Error::from(io::ErrorKind::PermissionDenied))
+            } else {
+                fs::rename(from, to)
+            }
+        })
+        .unwrap_err();
+        assert!(error.message.contains("put back"), "{}", error.message);
+        assert_eq!(fs::read_to_string(&def).unwrap(), "old def");
+        assert_eq!(fs::read_to_string(&air).unwrap(), "old air");
+        assert!(!sff.exists(), "a file the save created is removed again");
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["kfm.air", "kfm.def"],
+            "no temporary file or backup is left"
+        );
+    }
+
+    #[test]
+    fn temporary_names_give_their_process() {
+        assert_eq!(temporary_owner("saving-1234-7.tmp"), Some(1234));
+        assert_eq!(temporary_owner("previous-99-0.tmp"), Some(99));
+        assert_eq!(temporary_owner("writing-5-12.tmp"), Some(5));
+        assert_eq!(temporary_owner("saving-x-1.tmp"), None);
+        assert_eq!(temporary_owner("bak"), None);
+        assert_eq!(temporary_owner("saving-12-1.tmp.png"), None);
     }
 
     #[test]

@@ -109,6 +109,13 @@ impl Session {
         let mut session = Session::with_document(loaded.document, format.id(), Some(path.into()))
             .expect("the registry's own format exists");
         session.diagnostics = loaded.diagnostics;
+        // A save of these files that was killed part way left its temporary files beside them.
+        atomic::remove_stale_temporaries(path);
+        for companion in &session.document.companion_originals {
+            if let Some(companion) = &companion.path {
+                atomic::remove_stale_temporaries(companion);
+            }
+        }
         // Record the files as they are now, so a change made before the first tick is seen.
         session.check_files();
         Ok(session)
@@ -440,7 +447,14 @@ impl Session {
     /// document, saved or not).
     pub fn discard_recovery(&mut self) {
         if let Some(autosave) = self.autosave.as_mut() {
-            let _ = recovery::remove_folder(&autosave.folder);
+            if let Err(error) = recovery::remove_folder(&autosave.folder)
+                && error.kind() != std::io::ErrorKind::NotFound
+            {
+                log::warn!(
+                    "could not remove the recovery files in {}: {error}",
+                    autosave.folder.display()
+                );
+            }
             autosave.written_at = None;
             autosave.pending_since = None;
             autosave.original_written = false;
