@@ -14,6 +14,7 @@ use sprat::app::settings::Settings;
 use sprat::app::workspace::OpenDocument;
 use sprat::formats::{Diagnostic, Format, Subject, WriteContext};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// One 60 Hz tick, the step of every simulated frame.
 const TICK: f32 = 1.0 / 60.0;
@@ -578,4 +579,93 @@ fn the_inspectors_duration_and_interpolation_fit_a_1280_wide_window() {
             node.rect()
         );
     }
+}
+
+/// How long the editor asked to sleep after its last frame (`Duration::MAX` = until input).
+fn repaint_delay(harness: &Harness<'_, SpratApp>) -> Duration {
+    harness
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map_or(Duration::MAX, |v| v.repaint_delay)
+}
+
+/// What an event loop did for the editor over a stretch of simulated time.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Painting {
+    /// Frames painted.
+    painted: usize,
+    /// Times the editor woke up after sleeping (frames asked for after a delay; the others are
+    /// egui's immediate layout passes when new widgets appear).
+    wakeups: usize,
+    /// Painted frames that showed another frame of the animation.
+    changes: usize,
+}
+
+/// Runs the editor as an event loop would for `seconds` of simulated time with no input: it
+/// sleeps as long as the editor asked after each frame, then paints.
+fn frames_painted_in(harness: &mut Harness<'_, SpratApp>, seconds: f64) -> Painting {
+    let mut now = harness.ctx.input(|i| i.time);
+    let end = now + seconds;
+    let mut painting = Painting::default();
+    loop {
+        let delay = repaint_delay(harness);
+        // An editor repainting without pause would never let time pass: stop it there.
+        if delay == Duration::MAX || painting.painted > 10_000 {
+            return painting;
+        }
+        now += delay.as_secs_f64();
+        if now > end {
+            return painting;
+        }
+        let before = frame_index(harness);
+        harness.input_mut().time = Some(now);
+        harness.step();
+        painting.painted += 1;
+        painting.wakeups += usize::from(delay > Duration::ZERO);
+        painting.changes += usize::from(frame_index(harness) != before);
+    }
+}
+
+#[test]
+fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
+    let mut harness = demo_harness();
+    harness.get_by_label("walk").click();
+    harness.run();
+    assert_eq!(sequence_name(&harness), "walk");
+    // Paused and untouched: not one frame in ten seconds.
+    assert_eq!(frames_painted_in(&mut harness, 10.0), Painting::default());
+
+    // Playing, each painted frame shows another frame of the walk, and there are as many as
+    // the playback engine counts in the same 2 s (stepped a millisecond at a time).
+    harness.get_by_label("Play").click();
+    harness.step();
+    harness.step();
+    let open = harness.state().open.as_ref().unwrap();
+    let mut reference = open.player.clone();
+    let document = open.session.document().clone();
+    let mut expected = 0;
+    for _ in 0..2000 {
+        let before = reference.frame_index();
+        reference.advance(&document, Duration::from_millis(1));
+        expected += usize::from(reference.frame_index() != before);
+    }
+    let painting = frames_painted_in(&mut harness, 2.0);
+    assert!(expected >= 12, "the walk changes frame often ({expected})");
+    assert!(
+        painting.changes.abs_diff(expected) <= 1,
+        "{painting:?}: the engine counts {expected} frame changes in 2 s"
+    );
+    assert_eq!(
+        painting.wakeups, painting.changes,
+        "the editor woke up only to show the next frame: {painting:?}"
+    );
+    assert!(
+        painting.painted <= 3 * painting.changes,
+        "at most two layout passes per frame change: {painting:?}"
+    );
+
+    harness.get_by_label("Pause").click();
+    harness.run();
+    assert_eq!(frames_painted_in(&mut harness, 10.0), Painting::default());
 }

@@ -324,7 +324,10 @@ fn frame_section(
         frame: frame_id,
         field,
     };
+    // One id whatever the frame's number: the section keeps its folding, and playback moving
+    // to the next frame makes no new widgets (which would cost egui extra layout passes).
     egui::CollapsingHeader::new(format!("Frame {index}"))
+        .id_salt("frame section")
         .default_open(true)
         .show(ui, |ui| {
             egui::Grid::new("frame fields")

@@ -12,6 +12,7 @@ pub mod commands;
 pub mod demo;
 pub mod diagnostics;
 pub mod dialogs;
+pub mod disk_waker;
 pub mod frame_textures;
 pub mod inspector;
 pub mod inspector_element;
@@ -163,6 +164,11 @@ pub struct SpratApp {
     pub centre: CentreTab,
     /// Playback was running at the previous frame (the first playing frame adds no time).
     was_playing: bool,
+    /// The input clock at the previous frame, in nanoseconds: playback advances by the
+    /// difference, so time between frames is counted exactly however rarely they come.
+    last_frame_nanos: u128,
+    /// Notices changed files from a thread of its own; started on the first frame.
+    disk_waker: Option<disk_waker::DiskWaker>,
     /// The title last sent to the window.
     title: String,
 }
@@ -200,6 +206,8 @@ impl SpratApp {
             after_save: None,
             centre: CentreTab::Canvas,
             was_playing: false,
+            last_frame_nanos: 0,
+            disk_waker: None,
             title: String::new(),
         }
     }
@@ -588,23 +596,45 @@ impl SpratApp {
         }
     }
 
+    /// Moves playback on by the time since the last frame, and asks for the next repaint when
+    /// the shown frame will change (continuously only while a frame is interpolated): paused,
+    /// nothing asks for a repaint at all.
     fn advance_playback(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| (i.time.max(0.0) * 1e9).round() as u128);
+        let elapsed = Duration::from_nanos(
+            now.saturating_sub(self.last_frame_nanos)
+                .min(u64::MAX as u128) as u64,
+        );
+        self.last_frame_nanos = now;
         let Some(open) = self.open.as_mut() else {
             return;
         };
+        let document = open.session.document();
+        let hang = &mut self.canvas.tools.hang;
         if open.player.is_playing() {
             if self.was_playing {
-                let dt = ctx.input(|i| i.stable_dt).max(0.0);
-                open.player
-                    .advance(open.session.document(), Duration::from_secs_f32(dt));
-                let hang = &mut self.canvas.tools.hang;
-                hang.advance(open.session.document(), Duration::from_secs_f32(dt));
+                open.player.advance(document, elapsed);
+                hang.advance(document, elapsed);
             }
             open.player.take_events();
-            // Only playback animates: nothing asks for a repaint while paused.
-            ctx.request_repaint();
         }
         self.was_playing = open.player.is_playing();
+        if crate::playback::is_interpolating(&open.player, document) {
+            ctx.request_repaint();
+            return;
+        }
+        let next = open
+            .player
+            .until_next_frame(document)
+            .into_iter()
+            .chain(
+                hang.until_next_frame(document)
+                    .filter(|_| open.player.is_playing()),
+            )
+            .min();
+        if let Some(next) = next {
+            ctx.request_repaint_after(next);
+        }
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -778,9 +808,19 @@ impl SpratApp {
     /// its tab is on show.
     fn tick_sessions(&mut self, ctx: &egui::Context) {
         let now = Instant::now();
+        let waker = self.disk_waker.get_or_insert_with(|| {
+            let ctx = ctx.clone();
+            disk_waker::DiskWaker::start(move || ctx.request_repaint())
+        });
+        let files_changed = waker.take_changed();
+        let mut watched = Vec::new();
         let mut errors = Vec::new();
+        let mut next_autosave: Option<Duration> = None;
         if let Some(open) = self.open.as_mut() {
-            let report = open.session.tick(now);
+            let mut report = open.session.tick(now);
+            if files_changed {
+                report.changes.extend(open.session.check_files());
+            }
             for change in &report.changes {
                 match change {
                     crate::session::FileChange::Source { path, .. } => {
@@ -791,9 +831,14 @@ impl SpratApp {
                 }
             }
             errors.extend(report.autosave_error);
+            next_autosave = open.session.autosave_due_in(now);
+            watched.extend(open.session.watched_paths());
         }
         for parked in self.tabs.parked_mut() {
-            let report = parked.open.session.tick(now);
+            let mut report = parked.open.session.tick(now);
+            if files_changed {
+                report.changes.extend(parked.open.session.check_files());
+            }
             for change in &report.changes {
                 match change {
                     crate::session::FileChange::Source { path, .. } => {
@@ -804,12 +849,19 @@ impl SpratApp {
                 }
             }
             errors.extend(report.autosave_error);
+            let due = parked.open.session.autosave_due_in(now);
+            next_autosave = next_autosave.into_iter().chain(due).min();
+            watched.extend(parked.open.session.watched_paths());
         }
+        waker.watch(watched);
         if let Some(error) = errors.pop() {
             self.say(Severity::Warning, error);
         }
-        // Wake up for the next autosave and file check even when nothing else moves.
-        ctx.request_repaint_after(crate::session::WATCH_INTERVAL);
+        // Wake up for a waiting autosave; file changes wake the editor through the waker, so
+        // an idle editor with nothing to write sleeps.
+        if let Some(due) = next_autosave {
+            ctx.request_repaint_after(due);
+        }
     }
 
     fn recovery_window(&mut self, ctx: &egui::Context) {

@@ -53,6 +53,14 @@ impl Clock {
         }
     }
 
+    /// The wall time after which `units` (scaled) have passed at `speed_milli`, rounded up to
+    /// the next nanosecond, so that waiting that long always reaches them.
+    pub fn wall_time(self, units: u128, speed_milli: u32) -> std::time::Duration {
+        let per_nano = self.units_per_nano * speed_milli.max(1) as u128;
+        let nanos = units.div_ceil(per_nano);
+        std::time::Duration::from_nanos(nanos.min(u64::MAX as u128) as u64)
+    }
+
     /// Scaled units as seconds (for display only).
     pub fn seconds(self, units: u128) -> f64 {
         units as f64 / (self.units_per_second * SPEED_SCALE) as f64

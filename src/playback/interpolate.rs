@@ -10,6 +10,33 @@ use std::borrow::Cow;
 
 /// The current frame as it should be drawn now, with interpolated values applied.
 pub fn displayed_frame<'a>(player: &Player, document: &'a AnimationSet) -> Option<Cow<'a, Frame>> {
+    let (current, next) = current_and_next(player, document)?;
+    let Some(next) = next.filter(|next| !next.interpolation.is_none()) else {
+        return Some(Cow::Borrowed(current));
+    };
+    let t = player.frame_progress(document);
+    Some(Cow::Owned(blend_frames(
+        current,
+        next,
+        next.interpolation,
+        t,
+    )))
+}
+
+/// Whether the picture changes while the current frame shows (the next frame is reached
+/// gradually), so a preview must be redrawn continuously rather than at frame changes.
+pub fn is_interpolating(player: &Player, document: &AnimationSet) -> bool {
+    player.is_playing()
+        && current_and_next(player, document)
+            .and_then(|(_, next)| next)
+            .is_some_and(|next| !next.interpolation.is_none())
+}
+
+/// The current frame and the one play order reaches next (the loop frame after the last).
+fn current_and_next<'a>(
+    player: &Player,
+    document: &'a AnimationSet,
+) -> Option<(&'a Frame, Option<&'a Frame>)> {
     let sequence = document.sequence(player.sequence())?;
     let direction = sequence.directions.get(player.direction())?;
     let current = document.frame(*direction.frames.get(player.frame_index())?)?;
@@ -20,19 +47,8 @@ pub fn displayed_frame<'a>(player: &Player, document: &'a AnimationSet) -> Optio
             .loop_point
             .filter(|&lp| lp < direction.frames.len() && player.looping())
     };
-    let Some(next) = next_index.and_then(|i| document.frame(direction.frames[i])) else {
-        return Some(Cow::Borrowed(current));
-    };
-    if next.interpolation.is_none() {
-        return Some(Cow::Borrowed(current));
-    }
-    let t = player.frame_progress(document);
-    Some(Cow::Owned(blend_frames(
-        current,
-        next,
-        next.interpolation,
-        t,
-    )))
+    let next = next_index.and_then(|i| document.frame(direction.frames[i]));
+    Some((current, next))
 }
 
 /// `from` with the values `flags` names moved a fraction `t` (0..1) towards `to`. Graphics are

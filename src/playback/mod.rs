@@ -9,7 +9,7 @@ pub mod clock;
 pub mod interpolate;
 mod lookup;
 
-pub use interpolate::displayed_frame;
+pub use interpolate::{displayed_frame, is_interpolating};
 pub use lookup::find_sequence_by_name;
 
 use crate::model::{AnimationSet, EndBehavior, FrameId, Sequence, SequenceId};
@@ -325,6 +325,18 @@ impl Player {
             self.in_frame -= length;
             self.next_frame(document);
         }
+    }
+
+    /// The wall time until the shown frame changes at the current speed; `None` when nothing
+    /// will change by itself (paused, finished, a frame that lasts forever, a sequence whose
+    /// frames all last no time). The editor sleeps that long instead of repainting.
+    pub fn until_next_frame(&self, document: &AnimationSet) -> Option<Duration> {
+        if self.state != PlayState::Playing {
+            return None;
+        }
+        let length = self.current_length(document).filter(|&l| l > 0)?;
+        let remaining = length.saturating_sub(self.in_frame);
+        Some(self.clock.wall_time(remaining, self.speed_milli))
     }
 
     /// How far into the current frame playback is, 0.0..1.0 (0 for frames that never end).

@@ -385,3 +385,36 @@ fn interpolated_offset_moves_linearly_into_the_flagged_frame() {
         Fx::from_int(10)
     );
 }
+
+#[test]
+fn the_time_to_the_next_frame_is_exact_and_waiting_it_reaches_that_frame() {
+    let (set, id) = set_with(
+        &[FrameDuration::Ticks(10), FrameDuration::Millis(250)],
+        Some(0),
+    );
+    let mut p = playing(&set, id);
+    p.set_speed_milli(1500);
+    // 10 ticks at 1.5x = 1/9 s, rounded up to the nanosecond.
+    assert_eq!(
+        p.until_next_frame(&set),
+        Some(Duration::from_nanos(111_111_112))
+    );
+    p.advance(&set, ms(50));
+    let wait = p.until_next_frame(&set).unwrap();
+    assert_eq!(wait, Duration::from_nanos(61_111_112));
+    p.advance(&set, wait - Duration::from_nanos(1));
+    assert_eq!(
+        p.frame_index(),
+        0,
+        "one nanosecond early is still the first frame"
+    );
+    p.advance(&set, Duration::from_nanos(1));
+    assert_eq!(p.frame_index(), 1);
+    // Paused, finished or forever: nothing to wait for.
+    p.pause();
+    assert_eq!(p.until_next_frame(&set), None);
+    let (forever, id) = set_with(&[FrameDuration::Forever], None);
+    assert_eq!(playing(&forever, id).until_next_frame(&forever), None);
+    let (zero, id) = set_with(&[FrameDuration::Millis(0); 2], Some(0));
+    assert_eq!(playing(&zero, id).until_next_frame(&zero), None);
+}

@@ -361,6 +361,13 @@ impl Session {
         report
     }
 
+    /// How long until [`Session::tick`] writes the recovery file, when one is waiting (the
+    /// editor wakes up then rather than ticking on a timer).
+    pub fn autosave_due_in(&self, now: Instant) -> Option<Duration> {
+        let since = self.autosave.as_ref()?.pending_since?;
+        Some(AUTOSAVE_INTERVAL.saturating_sub(now.saturating_duration_since(since)))
+    }
+
     fn autosave_if_due(&mut self, now: Instant, report: &mut TickReport) {
         let position = self.history.position();
         let dirty = self.is_dirty();
@@ -401,6 +408,11 @@ impl Session {
     /// Checks the open file and the files its pixels come from, now.
     pub fn check_files(&mut self) -> Vec<FileChange> {
         self.watch.poll(self.path.as_deref(), &self.document)
+    }
+
+    /// The files [`Session::check_files`] looks at.
+    pub fn watched_paths(&self) -> Vec<PathBuf> {
+        watch::watched_paths(self.path.as_deref(), &self.document)
     }
 
     /// Re-reads the open file from disk (after the user agreed to take the outside change).

@@ -1,10 +1,12 @@
 //! Noticing when files a document uses change on disk.
 //!
-//! The caller polls (from its frame loop, through [`super::Session::tick`]); each poll compares
-//! every watched file's size and modification time with what was seen before. Polling a handful
-//! of files once a second costs nothing, works on every platform and network drive, sees
-//! editors that save by renaming, and keeps time in the caller's hands so tests are exact; a
-//! notification crate would add a thread and platform quirks for no gain here.
+//! The caller polls (through [`super::Session::tick`], or [`super::Session::check_files`] when
+//! told something changed); each poll compares every watched file's size and modification
+//! time with what was seen before. Polling a handful of files once a second costs nothing,
+//! works on every platform and network drive, sees editors that save by renaming, and keeps
+//! time in the caller's hands so tests are exact; a notification crate would add platform
+//! quirks for no gain here. The editor, which must not wake while idle, polls the same stamps
+//! from a thread of its own ([`watched_paths`], [`Stamp`]) and wakes only on a change.
 
 use crate::model::{AnimationSet, ImageId, ImageKind, PaletteSource};
 use std::collections::HashMap;
@@ -33,9 +35,10 @@ pub enum FileChange {
 }
 
 /// Size and modification time; `None` when the file is missing.
-type Stamp = Option<(u64, Option<SystemTime>)>;
+pub type Stamp = Option<(u64, Option<SystemTime>)>;
 
-fn stamp_of(path: &Path) -> Stamp {
+/// What a file looks like on disk now.
+pub fn stamp_of(path: &Path) -> Stamp {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.len(), meta.modified().ok()))
 }
@@ -93,6 +96,15 @@ impl FileWatch {
             _ => None,
         }
     }
+}
+
+/// Every file a poll of `document` looks at: its own file and its sources.
+pub fn watched_paths(document_path: Option<&Path>, document: &AnimationSet) -> Vec<PathBuf> {
+    document_path
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(source_files(document).into_iter().map(|(_, path)| path))
+        .collect()
 }
 
 /// Every file on disk the document's pixels come from.

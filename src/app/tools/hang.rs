@@ -284,6 +284,14 @@ impl Hanging {
         self.hung = hung;
     }
 
+    /// The wall time until the first hung sequence shows another frame, if any will.
+    pub fn until_next_frame(&self, this: &AnimationSet) -> Option<Duration> {
+        self.hung
+            .iter()
+            .filter_map(|h| h.player.until_next_frame(self.document(h.source, this)?))
+            .min()
+    }
+
     /// The frame index each hung sequence shows, by point name (tests and the status).
     pub fn frame_of(&self, point: &str) -> Option<usize> {
         self.hung
