@@ -509,3 +509,84 @@ fn opening_a_document_removes_what_a_killed_save_of_it_left() {
     let _session = Session::open(&path, &ReadContext::default()).unwrap();
     assert!(!stale.exists());
 }
+
+/// One small edit any format can hold: the first frame with a length lasts one unit longer.
+fn lengthen_first_frame(session: &mut Session) {
+    use sprat::edit::timeline::SetFrameDuration;
+    let (frame, duration) = session
+        .document()
+        .frames
+        .iter()
+        .find_map(|(id, frame)| match frame.duration {
+            FrameDuration::Millis(n) => Some((*id, FrameDuration::Millis(n + 1))),
+            FrameDuration::Ticks(n) => Some((*id, FrameDuration::Ticks(n + 1))),
+            FrameDuration::Holds(n) => Some((*id, FrameDuration::Holds(n + 1))),
+            FrameDuration::Seconds { nanos } => Some((
+                *id,
+                FrameDuration::Seconds {
+                    nanos: nanos + 1_000_000,
+                },
+            )),
+            _ => None,
+        })
+        .expect("a frame with a length");
+    session
+        .apply(&SetFrameDuration { frame, duration }, None)
+        .unwrap();
+}
+
+#[test]
+fn a_recovered_document_saves_exactly_like_the_one_that_was_open_in_every_format() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let files = [
+        "corpus/mugen/kfm/kfm.def", // with its .air as a companion original
+        "corpus/solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat",
+        "corpus/solarus/dat-0.9/sprites/hud/magic_bar.dat",
+        "corpus/adl/mods/basegame/sprites/taimu.properties",
+        "corpus/solarus/zsd/sprites/hud/magic_bar.zsd",
+        "spec/isprite-minimal.isprite",
+    ];
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat");
+    let paths: Vec<PathBuf> = files.iter().map(|f| corpus.join(f)).chain([demo]).collect();
+    for path in paths {
+        let dir = tempfile::tempdir().unwrap();
+        let store = RecoveryStore::new(dir.path().join("recovery"));
+        let mut open = Session::open(&path, &ReadContext::default()).unwrap();
+        open.enable_autosave(store.clone());
+        lengthen_first_frame(&mut open);
+        let t0 = Instant::now();
+        open.tick(t0);
+        assert!(
+            open.tick(t0 + AUTOSAVE_INTERVAL).autosaved.is_some(),
+            "{path:?} autosaved"
+        );
+        let found = store.list();
+        assert_eq!(found.len(), 1, "{path:?}");
+        let recovered = store.recover(&found[0]).unwrap();
+        let format = open.format().id().to_string();
+        let expected = open.prepare_save_as(&path, &format, None).unwrap();
+        let got = recovered.prepare_save_as(&path, &format, None).unwrap();
+        assert!(
+            got.written().bytes == expected.written().bytes,
+            "{path:?}: the recovered document writes other bytes"
+        );
+        let names = |p: &sprat::session::PendingSave| -> Vec<(String, Vec<u8>)> {
+            p.written()
+                .companions
+                .iter()
+                .map(|c| (c.relative_path.clone(), c.bytes.clone()))
+                .collect()
+        };
+        assert!(
+            names(&got) == names(&expected),
+            "{path:?}: companions differ"
+        );
+        assert_eq!(got.losses(), expected.losses(), "{path:?}");
+        assert_eq!(recovered.diagnostics(), open.diagnostics(), "{path:?}");
+        assert_eq!(
+            recovered.document().companion_originals,
+            open.document().companion_originals,
+            "{path:?}"
+        );
+    }
+}

@@ -1,10 +1,11 @@
 //! Messages about a file: where, how bad, and what.
 
 use crate::model::{FrameId, ImageId, SequenceId};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Severity {
     /// The file (or part of it) cannot be used as it is.
     Error,
@@ -25,7 +26,7 @@ impl fmt::Display for Severity {
 }
 
 /// Where in a file a diagnostic points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Location {
     /// The file as a whole.
     File,
@@ -41,7 +42,7 @@ pub enum Location {
 }
 
 /// The part of the document a diagnostic is about, so the editor can select it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Subject {
     /// A sequence.
     Sequence(SequenceId),
@@ -61,7 +62,7 @@ pub enum Subject {
 }
 
 /// One message about a file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// How bad.
     pub severity: Severity,

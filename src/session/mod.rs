@@ -78,6 +78,11 @@ impl PendingSave {
     pub fn format(&self) -> &str {
         &self.format
     }
+
+    /// The bytes of the main file and its companions, as they will be written.
+    pub fn written(&self) -> &Written {
+        &self.written
+    }
 }
 
 /// A successful save.
@@ -387,6 +392,7 @@ impl Session {
             self.path.as_deref(),
             &self.format,
             &self.document,
+            &self.diagnostics,
             !autosave.original_written,
         );
         autosave.pending_since = None;

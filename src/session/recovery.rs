@@ -2,14 +2,18 @@
 //! changes, so a crash loses at most that much work, and found again on the next start.
 //!
 //! Each open document gets a folder in the recovery directory holding `document.ron` (the whole
-//! model, with where its images were found), `original.bin` (the bytes the file was read from,
-//! so saving the recovered document still keeps untouched parts byte for byte) and `info.ron`
-//! (which file and format it belongs to), written last so a folder with `info.ron` is complete.
+//! model, with where its images were found, and the diagnostics of the read), `original.bin`
+//! and `companion-N.bin` (the bytes of every file the document was read from — a character's
+//! `.def` and its `.air` — so saving the recovered document keeps untouched parts byte for byte,
+//! exactly as saving the open one would), `edited-N.bin` (the edited archives not yet saved)
+//! and `info.ron` (which file and format it belongs to), written last so a folder with
+//! `info.ron` is complete.
 //! Every file is replaced atomically, so a crash during an autosave keeps the previous one.
 
 use super::Session;
 use super::atomic::replace_file;
-use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
+use crate::formats::Diagnostic;
+use crate::model::{AnimationSet, EditedFile, ImageId, ImageKind, OriginalSource, PaletteSource};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io;
@@ -26,6 +30,16 @@ const INFO: &str = "info.ron";
 const DOCUMENT: &str = "document.ron";
 const ORIGINAL: &str = "original.bin";
 
+/// The file holding the bytes of companion original `index`.
+fn companion_file(index: usize) -> String {
+    format!("companion-{index}.bin")
+}
+
+/// The file holding edited archive `index`.
+fn edited_file(index: usize) -> String {
+    format!("edited-{index}.bin")
+}
+
 #[derive(Serialize, Deserialize)]
 struct RecoveryInfo {
     version: u32,
@@ -35,6 +49,9 @@ struct RecoveryInfo {
     format: String,
     /// The format and path of the original bytes, when `original.bin` holds them.
     original: Option<(String, Option<PathBuf>)>,
+    /// The format and path of each companion original, in `companion-N.bin`.
+    #[serde(default)]
+    companions: Vec<(String, Option<PathBuf>)>,
     /// When the recovery was written, in seconds since 1970.
     written: u64,
 }
@@ -46,6 +63,12 @@ struct RecoveredDocument {
     image_paths: Vec<(ImageId, PathBuf)>,
     /// Where each `.act` palette was found: image, palette index, path.
     palette_paths: Vec<(ImageId, usize, PathBuf)>,
+    /// The images whose edited files are in `edited-N.bin`, in order.
+    #[serde(default)]
+    edited_files: Vec<ImageId>,
+    /// What reading the file reported, shown again with the recovered document.
+    #[serde(default)]
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// A document that can be recovered.
@@ -146,16 +169,35 @@ impl RecoveryStore {
                 *resolved = Some(path);
             }
         }
+        let read_bytes = |name: &str| {
+            fs::read(entry.folder.join(name))
+                .map(Arc::new)
+                .map_err(|e| format!("cannot read the recovered original bytes ({name}): {e}"))
+        };
         if let Some((format, path)) = info.original {
-            let bytes = fs::read(entry.folder.join(ORIGINAL))
-                .map_err(|e| format!("cannot read the recovered original bytes: {e}"))?;
             document.original = Some(OriginalSource {
                 format,
-                bytes: Arc::new(bytes),
+                bytes: read_bytes(ORIGINAL)?,
                 path,
             });
         }
+        document.companion_originals = Vec::with_capacity(info.companions.len());
+        for (index, (format, path)) in info.companions.into_iter().enumerate() {
+            document.companion_originals.push(OriginalSource {
+                format,
+                bytes: read_bytes(&companion_file(index))?,
+                path,
+            });
+        }
+        document.edited_files = Vec::with_capacity(recovered.edited_files.len());
+        for (index, image) in recovered.edited_files.into_iter().enumerate() {
+            document.edited_files.push(EditedFile {
+                image,
+                bytes: read_bytes(&edited_file(index))?,
+            });
+        }
         let mut session = Session::with_document(document, &info.format, info.source)?;
+        session.diagnostics = recovered.diagnostics;
         session.mark_unsaved();
         session.adopt_recovery_folder(self.clone(), entry.folder.clone());
         Ok(session)
@@ -173,9 +215,14 @@ impl RecoveryStore {
         source: Option<&Path>,
         format: &str,
         document: &AnimationSet,
+        diagnostics: &[Diagnostic],
         with_original: bool,
     ) -> io::Result<()> {
         fs::create_dir_all(folder)?;
+        // The archives first, so the document never names one that is not there yet.
+        for (index, edited) in document.edited_files.iter().enumerate() {
+            replace_file(&folder.join(edited_file(index)), &edited.bytes)?;
+        }
         let recovered = RecoveredDocument {
             set: document.clone(),
             image_paths: document
@@ -184,11 +231,18 @@ impl RecoveryStore {
                 .filter_map(|i| i.resolved.clone().map(|p| (i.id, p)))
                 .collect(),
             palette_paths: palette_paths(document),
+            edited_files: document.edited_files.iter().map(|e| e.image).collect(),
+            diagnostics: diagnostics.to_vec(),
         };
         let text = ron::to_string(&recovered).map_err(io::Error::other)?;
         replace_file(&folder.join(DOCUMENT), text.as_bytes())?;
-        if with_original && let Some(original) = &document.original {
-            replace_file(&folder.join(ORIGINAL), &original.bytes)?;
+        if with_original {
+            if let Some(original) = &document.original {
+                replace_file(&folder.join(ORIGINAL), &original.bytes)?;
+            }
+            for (index, companion) in document.companion_originals.iter().enumerate() {
+                replace_file(&folder.join(companion_file(index)), &companion.bytes)?;
+            }
         }
         let info = RecoveryInfo {
             version: VERSION,
@@ -198,6 +252,11 @@ impl RecoveryStore {
                 .original
                 .as_ref()
                 .map(|o| (o.format.clone(), o.path.clone())),
+            companions: document
+                .companion_originals
+                .iter()
+                .map(|o| (o.format.clone(), o.path.clone()))
+                .collect(),
             written: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
