@@ -326,7 +326,8 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
         let open = harness.state_mut().open.as_mut().unwrap();
         let punch = open.session.document().sequence_by_name("punch").unwrap();
         let (sequence, frame) = (punch.id, punch.directions[0].frames[3]);
-        open.diagnostics.push(
+        let mut diagnostics = open.diagnostics().to_vec();
+        diagnostics.push(
             Diagnostic::warning_at(12, 3, "a box is outside the sprite").about(Subject::Frame {
                 sequence,
                 direction: 0,
@@ -334,6 +335,7 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
                 frame,
             }),
         );
+        open.session.set_diagnostics(diagnostics);
     }
     harness.run_steps(2);
     harness
@@ -668,4 +670,36 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     harness.get_by_label("Pause").click();
     harness.run();
     assert_eq!(frames_painted_in(&mut harness, 10.0), Painting::default());
+}
+
+#[test]
+fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request() {
+    let mut harness = demo_harness();
+    {
+        let open = harness.state_mut().open.as_mut().unwrap();
+        let many = (1..=1000)
+            .map(|n| Diagnostic::warning_at(n, 1, format!("odd line number {n}.")))
+            .collect();
+        open.session.set_diagnostics(many);
+    }
+    harness.run();
+    harness.get_by_label_contains("odd line number 1.");
+    harness.get_by_label("… and 800 more");
+    harness.get_by_label("Show all 1000").click();
+    harness.run();
+    assert!(
+        harness
+            .state()
+            .open
+            .as_ref()
+            .unwrap()
+            .all_diagnostics_listed
+    );
+    assert!(harness.query_by_label("… and 800 more").is_none());
+    // Only the rows in view are laid out, however many there are.
+    assert!(
+        harness
+            .query_by_label_contains("odd line number 1000.")
+            .is_none()
+    );
 }

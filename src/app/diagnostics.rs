@@ -2,6 +2,7 @@
 
 use super::workspace::OpenDocument;
 use crate::formats::Severity;
+use crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
 use egui::Color32;
 
 /// The colour of a severity.
@@ -13,18 +14,41 @@ pub fn severity_colour(severity: Severity) -> Color32 {
     }
 }
 
-/// Paints the list; clicking a diagnostic that names a sequence or frame selects it.
+/// Paints the list; clicking a diagnostic that names a sequence or frame selects it. The first
+/// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
+/// only the rows in view are laid out, so even tens of thousands scroll smoothly.
 pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
-    if open.diagnostics.is_empty() {
+    if open.diagnostics().is_empty() {
         ui.weak("The file was read without warnings.");
         return;
     }
     let name = open.display_name();
+    let total = open.diagnostics().len();
+    let listed = if open.all_diagnostics_listed {
+        total
+    } else {
+        total.min(FIRST_DIAGNOSTICS_LISTED)
+    };
+    let more = total - listed;
     let mut chosen = None;
+    // Above the list, so it is seen without scrolling to the end.
+    if more > 0 {
+        ui.horizontal(|ui| {
+            ui.weak(format!("The first {listed} of {total} are listed"));
+            ui.label(format!("… and {more} more"));
+            if ui.button(format!("Show all {total}")).clicked() {
+                open.all_diagnostics_listed = true;
+            }
+        });
+    }
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
-        .show(ui, |ui| {
-            for (i, diagnostic) in open.diagnostics.iter().enumerate() {
+        .show_rows(ui, row_height, listed, |ui, rows| {
+            for i in rows {
+                let Some(diagnostic) = open.diagnostics().get(i) else {
+                    continue;
+                };
                 ui.horizontal(|ui| {
                     ui.colored_label(
                         severity_colour(diagnostic.severity),
@@ -45,7 +69,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
                 });
             }
         });
-    if let Some(subject) = chosen.and_then(|i| open.diagnostics[i].subject) {
+    if let Some(subject) = chosen.and_then(|i| open.diagnostics()[i].subject) {
         open.select_subject(subject);
     }
 }

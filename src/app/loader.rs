@@ -28,12 +28,15 @@ pub type LoadResult = Result<OpenedFile, Vec<Diagnostic>>;
 pub fn load_now(path: &Path) -> LoadResult {
     let context = ReadContext::for_path(path);
     match registry().open(path, &context) {
-        Ok((loaded, format)) => Ok(OpenedFile {
-            path: path.to_path_buf(),
-            loaded,
-            format_id: format.id().to_string(),
-            format_name: format.name().to_string(),
-        }),
+        Ok((loaded, format)) => {
+            crate::session::remove_stale_temporaries_of(path, &loaded.document);
+            Ok(OpenedFile {
+                path: path.to_path_buf(),
+                loaded,
+                format_id: format.id().to_string(),
+                format_name: format.name().to_string(),
+            })
+        }
         Err(failure) => Err(failure.diagnostics),
     }
 }

@@ -907,7 +907,7 @@ impl SpratApp {
             let entry = self.recoverable.remove(i);
             match store.recover(&entry) {
                 Ok(session) => {
-                    let open = OpenDocument::from_session(session, Vec::new());
+                    let open = OpenDocument::from_session(session);
                     self.install(open);
                     self.say(
                         Severity::Info,
@@ -1080,7 +1080,7 @@ impl eframe::App for SpratApp {
                 textures: &mut self.textures,
                 pixels: &self.pixels,
             };
-            if self.settings.layout.diagnostics && !open.diagnostics.is_empty() {
+            if self.settings.layout.diagnostics && !open.diagnostics().is_empty() {
                 egui::Panel::bottom("diagnostics")
                     .resizable(true)
                     .default_size(110.0f32.min(room.y * 0.15))

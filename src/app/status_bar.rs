@@ -75,7 +75,7 @@ pub fn show(
                 ui.monospace(format!("x {x}, y {y}"));
             }
             if let Some(open) = open {
-                let (errors, warnings) = error_and_warning_counts(&open.diagnostics);
+                let (errors, warnings) = error_and_warning_counts(open.diagnostics());
                 let text = format!("{errors} errors, {warnings} warnings");
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;

@@ -17,8 +17,8 @@ pub struct OpenDocument {
     pub session: Session,
     /// The format's human name.
     pub format_name: String,
-    /// What the reader said about the file.
-    pub diagnostics: Vec<Diagnostic>,
+    /// The diagnostics panel lists every diagnostic, not only the first ones.
+    pub all_diagnostics_listed: bool,
     /// Plays the selected sequence; its frame index is the selected frame when paused.
     pub player: Player,
     /// Bumped whenever the document changes, so caches know to refresh.
@@ -39,20 +39,21 @@ impl OpenDocument {
     ) -> OpenDocument {
         let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
         let player = Player::new(&document, first, 0);
-        let session = Session::with_document(document, format_id, path)
+        let mut session = Session::with_document(document, format_id, path)
             .unwrap_or_else(|e| panic!("the editor opened a document in an unknown format: {e}"));
+        session.set_diagnostics(diagnostics);
         OpenDocument {
             session,
             format_name: format_name.into(),
-            diagnostics,
+            all_diagnostics_listed: false,
             player,
             revision: 0,
             gestures: 0,
         }
     }
 
-    /// A document the session already holds (a recovered one).
-    pub fn from_session(session: Session, diagnostics: Vec<Diagnostic>) -> OpenDocument {
+    /// A document the session already holds (a recovered one), with its diagnostics.
+    pub fn from_session(session: Session) -> OpenDocument {
         let document = session.document();
         let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
         let player = Player::new(document, first, 0);
@@ -60,7 +61,7 @@ impl OpenDocument {
         OpenDocument {
             session,
             format_name,
-            diagnostics,
+            all_diagnostics_listed: false,
             player,
             revision: 0,
             gestures: 0,
@@ -70,6 +71,12 @@ impl OpenDocument {
     /// After the file was read again from disk.
     pub fn after_reload(&mut self) {
         self.after_change();
+    }
+
+    /// What the reader said about the file (the session keeps it, so a reload or a recovery
+    /// brings its own).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.session.diagnostics()
     }
 
     /// The document.

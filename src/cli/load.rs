@@ -5,9 +5,8 @@ use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, regis
 use std::io::Write;
 use std::path::Path;
 
-/// Diagnostics printed per file at most, unless `--all` is given: a damaged archive can have
-/// tens of thousands, and the first ones say what is wrong.
-pub const MAX_PRINTED_DIAGNOSTICS: usize = 200;
+/// Diagnostics printed per file at most, unless `--all` is given.
+pub const MAX_PRINTED_DIAGNOSTICS: usize = crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
 
 /// A file opened for a command.
 pub struct Opened {

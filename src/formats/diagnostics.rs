@@ -4,6 +4,11 @@ use crate::model::{FrameId, ImageId, SequenceId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// Diagnostics listed per file before "… and N more", on the command line and in the editor
+/// (which has a button for the rest): a damaged archive can have tens of thousands, and the
+/// first ones say what is wrong.
+pub const FIRST_DIAGNOSTICS_LISTED: usize = 200;
+
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Severity {

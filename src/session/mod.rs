@@ -107,6 +107,17 @@ pub struct TickReport {
     pub changes: Vec<FileChange>,
 }
 
+/// Removes what a killed save of `path` and of the other files `document` was read from left
+/// beside them (done when a document is opened; the next save does it too).
+pub fn remove_stale_temporaries_of(path: &Path, document: &AnimationSet) {
+    atomic::remove_stale_temporaries(path);
+    for companion in &document.companion_originals {
+        if let Some(companion) = &companion.path {
+            atomic::remove_stale_temporaries(companion);
+        }
+    }
+}
+
 impl Session {
     /// Opens a file in whichever format it is in.
     pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
@@ -114,13 +125,7 @@ impl Session {
         let mut session = Session::with_document(loaded.document, format.id(), Some(path.into()))
             .expect("the registry's own format exists");
         session.diagnostics = loaded.diagnostics;
-        // A save of these files that was killed part way left its temporary files beside them.
-        atomic::remove_stale_temporaries(path);
-        for companion in &session.document.companion_originals {
-            if let Some(companion) = &companion.path {
-                atomic::remove_stale_temporaries(companion);
-            }
-        }
+        remove_stale_temporaries_of(path, &session.document);
         // Record the files as they are now, so a change made before the first tick is seen.
         session.check_files();
         Ok(session)
@@ -175,6 +180,11 @@ impl Session {
     /// Warnings from reading the file.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// Replaces what the reader said (a document read elsewhere, on a worker thread).
+    pub fn set_diagnostics(&mut self, diagnostics: Vec<Diagnostic>) {
+        self.diagnostics = diagnostics;
     }
 
     /// The selection.
