@@ -265,3 +265,81 @@ fn convert_keeps_the_inputs_format_when_the_output_extension_fits_it() {
         "--to still chooses the Lua format"
     );
 }
+
+/// A copy of KFM in `dir/evil` whose `.def` names its `.air` by `anim` (any path).
+fn kfm_copy_naming_its_air(dir: &Path, anim: &str) -> PathBuf {
+    let source = common::corpus().join("mugen/kfm");
+    let evil = dir.join("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    for name in ["kfm.air", "kfm.sff"] {
+        std::fs::copy(source.join(name), evil.join(name)).unwrap();
+    }
+    let def = std::fs::read_to_string(source.join("kfm.def"))
+        .unwrap()
+        .replace("anim    = kfm.air", &format!("anim    = {anim}"));
+    let path = evil.join("char.def");
+    std::fs::write(&path, def).unwrap();
+    path
+}
+
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_character_converted_into_another_folder_is_written_only_there() {
+    let dir = tempfile::tempdir().unwrap();
+    // The `.def` names the source's own `.air` by its absolute path.
+    let air = dir.path().join("evil/kfm.air");
+    let def = kfm_copy_naming_its_air(dir.path(), &air.display().to_string());
+    let air_before = std::fs::read(&air).unwrap();
+    let out = dir.path().join("other/out.def");
+    let (code, stdout, stderr) = sprat(&["convert", def.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        file_names(&dir.path().join("other")),
+        ["kfm.air", "out.def"]
+    );
+    assert_eq!(
+        file_names(&dir.path().join("evil")),
+        ["char.def", "kfm.air", "kfm.sff"],
+        "nothing written beside the source"
+    );
+    assert_eq!(std::fs::read(&air).unwrap(), air_before);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("anim    = kfm.air"), "{written}");
+    assert!(written.contains("sprite  = ../evil/kfm.sff"), "{written}");
+    // The rest of the `.def` is as it was.
+    let original = std::fs::read_to_string(&def).unwrap();
+    assert_eq!(written.lines().count(), original.lines().count());
+    let (code, stdout, stderr) = sprat(&["check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains(" 0 error(s)"), "{stdout}");
+    assert!(
+        !stdout.contains("not found"),
+        "the sprite file is found: {stdout}"
+    );
+}
+
+#[test]
+fn a_conversion_never_writes_outside_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = kfm_copy_naming_its_air(dir.path(), "../outside/kfm.air");
+    std::fs::create_dir_all(dir.path().join("outside")).unwrap();
+    std::fs::copy(
+        dir.path().join("evil/kfm.air"),
+        dir.path().join("outside/kfm.air"),
+    )
+    .unwrap();
+    let copy = dir.path().join("evil/copy.def");
+    let (code, stdout, stderr) = sprat(&["convert", def.to_str().unwrap(), copy.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("outside the folder"), "{stderr}");
+    assert!(!copy.exists());
+    assert_eq!(file_names(&dir.path().join("outside")), ["kfm.air"]);
+}

@@ -418,3 +418,54 @@ fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() 
     assert!(harness.query_by_label("Unsaved changes").is_none());
     remove_copy(&path);
 }
+
+#[test]
+fn ctrl_s_of_a_character_naming_an_air_outside_its_folder_asks_with_that_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = common::corpus().join("mugen/kfm");
+    let (evil, outside) = (dir.path().join("evil"), dir.path().join("outside"));
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::copy(source.join("kfm.sff"), evil.join("kfm.sff")).unwrap();
+    std::fs::copy(source.join("kfm.air"), outside.join("kfm.air")).unwrap();
+    let def = std::fs::read_to_string(source.join("kfm.def"))
+        .unwrap()
+        .replace("anim    = kfm.air", "anim    = ../outside/kfm.air");
+    let path = evil.join("char.def");
+    std::fs::write(&path, def).unwrap();
+    let air = outside.join("kfm.air");
+    let before = std::fs::read(&air).unwrap();
+
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
+    {
+        let open = harness.state_mut().open.as_mut().unwrap();
+        let stand = open.document().sequences()[0].directions[0].frames[0];
+        let command = sprat::edit::timeline::SetFrameDuration {
+            frame: stand,
+            duration: FrameDuration::Ticks(9),
+        };
+        open.apply(&command, None).unwrap();
+    }
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let listed: Vec<String> = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .filter(|l| l.starts_with("• "))
+        .collect();
+    assert!(
+        listed.iter().any(|l| l.contains("../outside/kfm.air")),
+        "the exact path is shown: {listed:#?}"
+    );
+    assert!(
+        std::fs::read(&air).unwrap() == before,
+        "nothing written yet"
+    );
+    click(&mut harness, "Save anyway");
+    assert!(
+        std::fs::read(&air).unwrap() != before,
+        "written once confirmed"
+    );
+    assert!(!title(&harness).contains('*'), "{}", title(&harness));
+}

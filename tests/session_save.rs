@@ -590,3 +590,38 @@ fn a_recovered_document_saves_exactly_like_the_one_that_was_open_in_every_format
         );
     }
 }
+
+#[test]
+fn a_save_writes_outside_its_folder_only_once_that_path_is_confirmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm");
+    let (evil, outside) = (dir.path().join("evil"), dir.path().join("outside"));
+    fs::create_dir_all(&evil).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+    fs::copy(source.join("kfm.sff"), evil.join("kfm.sff")).unwrap();
+    fs::copy(source.join("kfm.air"), outside.join("kfm.air")).unwrap();
+    let def = fs::read_to_string(source.join("kfm.def"))
+        .unwrap()
+        .replace("anim    = kfm.air", "anim    = ../outside/kfm.air");
+    let path = evil.join("char.def");
+    fs::write(&path, def).unwrap();
+    let before = fs::read(outside.join("kfm.air")).unwrap();
+
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    lengthen_first_frame(&mut session);
+    let error = session.save(None).unwrap_err();
+    assert!(
+        error.message.contains("outside the folder") && error.message.contains("kfm.air"),
+        "{}",
+        error.message
+    );
+    assert_eq!(fs::read(outside.join("kfm.air")).unwrap(), before);
+
+    let mut pending = session.prepare_save_as(&path, "mugen-def", None).unwrap();
+    assert_eq!(pending.writes_outside(), [evil.join("../outside/kfm.air")]);
+    assert!(pending.needs_confirmation());
+    pending.confirm_outside();
+    assert!(!pending.needs_confirmation());
+    session.commit_save_as(pending).unwrap();
+    assert_ne!(fs::read(outside.join("kfm.air")).unwrap(), before);
+}

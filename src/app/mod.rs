@@ -381,7 +381,7 @@ impl SpratApp {
                     .prepare_save_as(&path, &format, Some(&self.pixels))
             })
             .and_then(|pending| {
-                if pending.losses().is_empty() {
+                if !pending.needs_confirmation() {
                     open.session.commit_save_as(pending).map(Some)
                 } else {
                     self.save_as.confirm_lossy_save(pending);
@@ -395,7 +395,7 @@ impl SpratApp {
             }
             Ok(None) => self.say(
                 Severity::Warning,
-                "Not saved yet: this format cannot hold everything; confirm or cancel.",
+                "Not saved yet: confirm or cancel what the save window lists.",
             ),
             Err(error) => {
                 self.save_as.failed(error.to_string());

@@ -192,7 +192,7 @@ fn prepare(
     // Replacing another file than the document's own is confirmed like a loss is.
     let replaces = path.exists() && open.path() != Some(path);
     match open.session.prepare_save_as(path, &format, Some(pixels)) {
-        Ok(pending) if pending.losses().is_empty() && !replaces => commit(state, open, pending),
+        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, open, pending),
         Ok(pending) => {
             state.pending = Some(pending);
             None
@@ -247,6 +247,7 @@ fn confirm_window(
     let mut answer = None;
     let name = format_of(pending.format()).name();
     let losses = pending.losses();
+    let outside = pending.writes_outside();
     let own_file = open.path() == Some(pending.path());
     egui::Window::new("Confirm Save As")
         .collapsible(false)
@@ -272,6 +273,15 @@ fn confirm_window(
                         }
                     });
             }
+            if !outside.is_empty() {
+                ui.label(format!(
+                    "The document names files outside the folder of {}; saving writes them there:",
+                    pending.path().display()
+                ));
+                for path in outside {
+                    ui.label(format!("• {}", path.display()));
+                }
+            }
             ui.label("Nothing is written until you choose \"Save anyway\".");
             ui.horizontal(|ui| {
                 if ui.button("Save anyway").clicked() {
@@ -284,7 +294,9 @@ fn confirm_window(
         });
     match answer? {
         true => {
-            let pending = state.pending.take()?;
+            // The user has seen the exact paths listed above.
+            let mut pending = state.pending.take()?;
+            pending.confirm_outside();
             commit(state, open, pending)
         }
         false => {

@@ -84,6 +84,19 @@ pub fn run(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    if let Some(outside) = written
+        .companions
+        .iter()
+        .find(|c| crate::formats::escapes_folder(&c.relative_path))
+    {
+        writeln!(
+            err,
+            "sprat: the document names \"{}\", outside the folder of {}; a conversion writes only inside it, so nothing was written",
+            dir.join(&outside.relative_path).display(),
+            output.display()
+        )?;
+        return Ok(1);
+    }
     let mut files: Vec<FileToSave> = written
         .companions
         .iter()

@@ -10,6 +10,17 @@ use std::path::{Path, PathBuf};
 /// Saves `written` as `path` plus its companions beside it; returns every path written.
 pub fn save_written(path: &Path, written: &Written) -> Result<Vec<PathBuf>, String> {
     let dir = path.parent().unwrap_or(Path::new(""));
+    if let Some(outside) = written
+        .companions
+        .iter()
+        .find(|c| crate::formats::escapes_folder(&c.relative_path))
+    {
+        return Err(format!(
+            "cannot write {}: it is outside the folder of {}; nothing was written",
+            dir.join(&outside.relative_path).display(),
+            path.display()
+        ));
+    }
     let mut files = vec![FileToSave {
         path: path.to_path_buf(),
         bytes: &written.bytes,

@@ -149,6 +149,22 @@ pub struct CompanionFile {
     pub bytes: Vec<u8>,
 }
 
+/// Whether a companion's path (relative to the main file's folder) leads out of that folder:
+/// an absolute path, or one that climbs with `..`. A save writes such a file only when the user
+/// has confirmed that exact path; a `.def` from elsewhere must not make Save write anywhere.
+pub fn escapes_folder(relative_path: &str) -> bool {
+    let path = Path::new(relative_path);
+    path.is_absolute()
+        || path.components().any(|c| {
+            matches!(
+                c,
+                std::path::Component::ParentDir
+                    | std::path::Component::RootDir
+                    | std::path::Component::Prefix(_)
+            )
+        })
+}
+
 /// A successful write.
 #[derive(Clone, Debug, Default)]
 pub struct Written {
@@ -258,4 +274,26 @@ pub trait Format: Sync + Send {
     /// Writes a document; an unedited document read by this format gives back the same bytes.
     fn write(&self, document: &AnimationSet, context: &WriteContext)
     -> Result<Written, WriteError>;
+}
+
+#[cfg(test)]
+mod escapes_tests {
+    use super::escapes_folder;
+
+    #[test]
+    fn only_paths_that_leave_the_folder_escape_it() {
+        // `~` is a folder name to a save (nothing expands it), so `~/.bashrc` stays inside.
+        for inside in ["kfm.air", "chars/kfm.air", "./kfm.air", "~/.bashrc"] {
+            assert!(!escapes_folder(inside), "{inside}");
+        }
+        // Any `..` counts, even one that comes back: the rule is simple to state and check.
+        for outside in [
+            "/etc/passwd",
+            "../kfm.air",
+            "chars/../../kfm.air",
+            "a/../b.air",
+        ] {
+            assert!(escapes_folder(outside), "{outside}");
+        }
+    }
 }

@@ -61,6 +61,10 @@ pub struct PendingSave {
     format: String,
     written: Written,
     prepared_at: HistoryPosition,
+    /// Companions that would be written outside the main file's folder.
+    outside: Vec<PathBuf>,
+    /// The user agreed to write `outside`.
+    outside_confirmed: bool,
 }
 
 impl PendingSave {
@@ -82,6 +86,23 @@ impl PendingSave {
     /// The bytes of the main file and its companions, as they will be written.
     pub fn written(&self) -> &Written {
         &self.written
+    }
+
+    /// Files this save would write outside the main file's folder (a companion the document
+    /// names by an absolute path or one climbing with `..`): written only once confirmed.
+    pub fn writes_outside(&self) -> &[PathBuf] {
+        &self.outside
+    }
+
+    /// The user confirmed the exact paths of [`PendingSave::writes_outside`].
+    pub fn confirm_outside(&mut self) {
+        self.outside_confirmed = true;
+    }
+
+    /// Whether the user must see something before this save is committed: losses, or files
+    /// outside the folder.
+    pub fn needs_confirmation(&self) -> bool {
+        !self.written.losses.is_empty() || (!self.outside.is_empty() && !self.outside_confirmed)
     }
 }
 
@@ -295,11 +316,20 @@ impl Session {
                 target.name()
             ))
         })?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let outside = written
+            .companions
+            .iter()
+            .filter(|c| crate::formats::escapes_folder(&c.relative_path))
+            .map(|c| dir.join(&c.relative_path))
+            .collect();
         Ok(PendingSave {
             path: path.to_path_buf(),
             format: format.to_string(),
             written,
             prepared_at: self.history.position(),
+            outside,
+            outside_confirmed: false,
         })
     }
 
@@ -309,6 +339,18 @@ impl Session {
             return Err(SaveError::new(
                 "The document changed after the save was prepared; save again.",
             ));
+        }
+        if !pending.outside.is_empty() && !pending.outside_confirmed {
+            let list: Vec<String> = pending
+                .outside
+                .iter()
+                .map(|p| format!("\"{}\"", p.display()))
+                .collect();
+            return Err(SaveError::new(format!(
+                "Not saved: this document names {} outside the folder of \"{}\"; Sprat writes there only when you confirm that path. Nothing was written.",
+                list.join(", "),
+                pending.path.display()
+            )));
         }
         let dir = pending.path.parent().unwrap_or(Path::new(""));
         let companions: Vec<PathBuf> = pending

@@ -13,6 +13,8 @@ pub struct Entry {
     pub key: String,
     /// The value without quotes, as bytes (paths may be in any encoding).
     pub value: Vec<u8>,
+    /// Where `value` is in the file's bytes (inside the quotes, if any).
+    pub value_range: std::ops::Range<usize>,
     /// Its line index.
     pub line: usize,
 }
@@ -116,13 +118,15 @@ pub fn parse_def(bytes: &[u8]) -> DefFile {
         };
         let (key_start, key_end) = trim(bytes, line.code.0..line.code.0 + equals);
         let (value_start, value_end) = trim(bytes, line.code.0 + equals + 1..line.code.1);
-        let mut value = &bytes[value_start..value_end];
+        let mut value_range = value_start..value_end;
+        let value = &bytes[value_range.clone()];
         if value.len() >= 2 && value[0] == b'"' && value[value.len() - 1] == b'"' {
-            value = &value[1..value.len() - 1];
+            value_range = value_start + 1..value_end - 1;
         }
         section.entries.push(Entry {
             key: String::from_utf8_lossy(&bytes[key_start..key_end]).to_lowercase(),
-            value: value.to_vec(),
+            value: bytes[value_range.clone()].to_vec(),
+            value_range,
             line: index,
         });
     }

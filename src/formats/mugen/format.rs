@@ -10,7 +10,7 @@
 use super::air_model::add_to_model;
 use super::air_syntax::parse_air;
 use super::air_write::write_air;
-use super::def::{is_action_section, parse_def, path_text};
+use super::def::{DefFile, is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
 use super::{sff_build, sources};
 use crate::formats::paths::{normalise, relative_to};
@@ -19,6 +19,7 @@ use crate::formats::{
     Severity, Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource, SourceImage};
+use std::path::Path;
 use std::sync::Arc;
 
 /// The id of [`AirFormat`].
@@ -278,6 +279,9 @@ impl Format for DefFormat {
             return fresh_def(document, context);
         };
         let def = parse_def(&original.bytes);
+        if let Some(moved) = moved_character(document, original, &def, context) {
+            return Ok(moved);
+        }
         // The `.def` is copied unchanged, so the archive goes where it spells it.
         let archives = edited_archives(document, |image| image.path.clone());
         match def.anim().filter(|_| !def.has_actions()) {
@@ -313,6 +317,82 @@ impl Format for DefFormat {
             }
         }
     }
+}
+
+/// A character `.def` saved into another folder than the one it was read from (a conversion,
+/// Save As elsewhere): the files written with it — the `.air`, edited archives — go into the
+/// new folder under their plain file names, and the `.def` names them so; the files it only
+/// names (an unedited `.sff`, `.act` palettes) are named by their path from the new folder.
+/// Nothing is written outside the new folder. `None` when the folder is the same (or unknown).
+fn moved_character(
+    document: &AnimationSet,
+    original: &OriginalSource,
+    def: &DefFile,
+    context: &WriteContext,
+) -> Option<Written> {
+    let source_dir = normalise(original.path.as_deref()?.parent()?);
+    let target_dir = normalise(context.dir()?);
+    if source_dir == target_dir || def.has_actions() {
+        return None;
+    }
+    let plain = |value: &[u8]| -> String {
+        let text = path_text(value);
+        Path::new(&text)
+            .file_name()
+            .map_or(text.clone(), |n| n.to_string_lossy().into_owned())
+    };
+    let from_new_folder = |value: &[u8]| -> String {
+        let source = normalise(&source_dir.join(path_text(value)));
+        relative_to(&target_dir, &source).unwrap_or_else(|| source.display().to_string())
+    };
+    // (value range, new value), and the files written.
+    let mut changes: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let mut companions = Vec::new();
+    let mut losses = Vec::new();
+    if let Some(anim) = def.anim() {
+        let name = plain(&anim.value);
+        let output = write_air(document, air_baseline(document));
+        losses = output.losses;
+        companions.push(CompanionFile {
+            relative_path: name.clone(),
+            bytes: output.bytes,
+        });
+        changes.push((anim.value_range.clone(), name));
+    }
+    let edited: Vec<(String, CompanionFile)> =
+        edited_archives(document, |image| image.path.clone())
+            .into_iter()
+            .map(|archive| (archive.relative_path.clone(), archive))
+            .collect();
+    if let Some(sprite) = def.sprite() {
+        let spelled = path_text(&sprite.value);
+        match edited.iter().find(|(path, _)| *path == spelled) {
+            Some((_, archive)) => {
+                let name = plain(&sprite.value);
+                companions.push(CompanionFile {
+                    relative_path: name.clone(),
+                    bytes: archive.bytes.clone(),
+                });
+                changes.push((sprite.value_range.clone(), name));
+            }
+            None => changes.push((sprite.value_range.clone(), from_new_folder(&sprite.value))),
+        }
+    }
+    for (_, palette) in def.palettes() {
+        changes.push((palette.value_range.clone(), from_new_folder(&palette.value)));
+    }
+    changes.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let mut bytes = original.bytes.to_vec();
+    for (range, value) in changes {
+        if bytes.get(range.clone()) != Some(value.as_bytes()) {
+            bytes.splice(range, value.into_bytes());
+        }
+    }
+    Some(Written {
+        bytes,
+        losses,
+        companions,
+    })
 }
 
 /// A character-style `.def` naming an `.air` of the same name, for documents from other
