@@ -5,9 +5,25 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-/// A command the user can give from a menu, a button or the keyboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UICommand {
+/// Declares [`UICommand`] and [`UICommand::ALL`] from one list, so the list of commands comes
+/// from the enum itself and a new command cannot be left out of menus, the shortcuts window or
+/// the keyboard handler.
+macro_rules! ui_commands {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// A command the user can give from a menu, a button or the keyboard.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum UICommand {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl UICommand {
+            /// Every command, in menu order (the order of the declaration).
+            pub const ALL: &[UICommand] = &[$(UICommand::$name,)*];
+        }
+    };
+}
+
+ui_commands! {
     /// File > Open: the native dialog, or the path field when no dialog can be shown.
     Open,
     /// File > Open path: type a path.
@@ -125,67 +141,6 @@ pub enum UICommand {
 }
 
 impl UICommand {
-    /// Every command, in menu order.
-    pub const ALL: [UICommand; 57] = [
-        UICommand::Open,
-        UICommand::OpenPath,
-        UICommand::OpenDemo,
-        UICommand::Save,
-        UICommand::SaveAs,
-        UICommand::CloseTab,
-        UICommand::NextTab,
-        UICommand::PreviousTab,
-        UICommand::Quit,
-        UICommand::Undo,
-        UICommand::Redo,
-        UICommand::ShowHistory,
-        UICommand::PlayPause,
-        UICommand::StepBack,
-        UICommand::StepForward,
-        UICommand::FirstFrame,
-        UICommand::LastFrame,
-        UICommand::ToggleLoop,
-        UICommand::FasterSpeed,
-        UICommand::SlowerSpeed,
-        UICommand::ResetSpeed,
-        UICommand::PreviousSequence,
-        UICommand::NextSequence,
-        UICommand::PreviousDirection,
-        UICommand::NextDirection,
-        UICommand::ZoomIn,
-        UICommand::ZoomOut,
-        UICommand::ZoomFit,
-        UICommand::ZoomActualSize,
-        UICommand::ToggleGrid,
-        UICommand::ToggleOnionSkin,
-        UICommand::ToggleOverlay,
-        UICommand::ToggleProportionalTimeline,
-        UICommand::ToggleTree,
-        UICommand::ToggleInspector,
-        UICommand::ToggleTimeline,
-        UICommand::ToggleSheet,
-        UICommand::ToggleDiagnostics,
-        UICommand::FocusFilter,
-        UICommand::ShowShortcuts,
-        UICommand::Rename,
-        UICommand::DeleteSelection,
-        UICommand::Duplicate,
-        UICommand::CopyFrames,
-        UICommand::CutFrames,
-        UICommand::PasteFrames,
-        UICommand::InsertFrame,
-        UICommand::AddSequence,
-        UICommand::AddGroup,
-        UICommand::AddDirection,
-        UICommand::SetDefaultSequence,
-        UICommand::SelectTool,
-        UICommand::BoxTool,
-        UICommand::CircleTool,
-        UICommand::PointTool,
-        UICommand::SelectAllElements,
-        UICommand::ClearElementSelection,
-    ];
-
     /// The label shown in menus and the shortcuts window.
     pub fn label(self) -> &'static str {
         match self {

@@ -38,6 +38,7 @@ pub mod workspace;
 
 use crate::assets::ImageStore;
 use crate::formats::{Severity, registry};
+use crate::model::AnimationSet;
 use commands::UICommand;
 use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
 use loader::{LoadResult, PendingLoad};
@@ -45,6 +46,8 @@ use settings::Settings;
 use status_bar::StatusMessage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tools::Tool;
+use tree_edit::DocumentEdit;
 use workspace::OpenDocument;
 
 /// Opens the editor window on `path`, or on the bundled demo when `None`.
@@ -487,46 +490,77 @@ impl SpratApp {
                 self.settings.layout.tree = true;
                 self.tree.focus_filter = true;
             }
-            UICommand::SelectTool
-            | UICommand::BoxTool
-            | UICommand::CircleTool
-            | UICommand::PointTool => {
-                self.canvas.tools.execute(command);
+            UICommand::SelectTool => self.canvas.tools.choose(Tool::Select, false),
+            UICommand::BoxTool => self.canvas.tools.choose(Tool::Box, false),
+            UICommand::CircleTool => self.canvas.tools.choose(Tool::Box, true),
+            UICommand::PointTool => self.canvas.tools.choose(Tool::Point, false),
+            UICommand::PlayPause => self.on_player(|player, document| player.toggle(document)),
+            UICommand::StepBack => self.on_player(|player, document| player.step_back(document)),
+            UICommand::StepForward => {
+                self.on_player(|player, document| player.step_forward(document))
             }
-            _ => {
-                if !tree_edit::execute(self, command) {
-                    self.execute_on_document(command);
+            UICommand::FirstFrame => {
+                self.on_player(|player, document| player.seek_frame(document, 0))
+            }
+            UICommand::LastFrame => {
+                self.on_player(|player, document| player.seek_frame(document, usize::MAX))
+            }
+            UICommand::ToggleLoop => self.on_player(|player, _| {
+                player.set_looping(!player.looping());
+            }),
+            UICommand::FasterSpeed => self.on_player(|player, _| {
+                player.set_speed_milli(transport::next_speed(player.speed_milli(), true));
+            }),
+            UICommand::SlowerSpeed => self.on_player(|player, _| {
+                player.set_speed_milli(transport::next_speed(player.speed_milli(), false));
+            }),
+            UICommand::ResetSpeed => self.on_player(|player, _| player.set_speed_milli(1000)),
+            UICommand::PreviousSequence => self.neighbour_sequence(-1),
+            UICommand::NextSequence => self.neighbour_sequence(1),
+            UICommand::PreviousDirection => {
+                if let Some(open) = self.open.as_mut() {
+                    open.select_neighbour_direction(-1);
                 }
+            }
+            UICommand::NextDirection => {
+                if let Some(open) = self.open.as_mut() {
+                    open.select_neighbour_direction(1);
+                }
+            }
+            UICommand::Rename => tree_edit::execute(self, DocumentEdit::Rename),
+            UICommand::DeleteSelection => tree_edit::execute(self, DocumentEdit::DeleteSelection),
+            UICommand::Duplicate => tree_edit::execute(self, DocumentEdit::Duplicate),
+            UICommand::CopyFrames => tree_edit::execute(self, DocumentEdit::CopyFrames),
+            UICommand::CutFrames => tree_edit::execute(self, DocumentEdit::CutFrames),
+            UICommand::PasteFrames => tree_edit::execute(self, DocumentEdit::PasteFrames),
+            UICommand::InsertFrame => tree_edit::execute(self, DocumentEdit::InsertFrame),
+            UICommand::AddSequence => tree_edit::execute(self, DocumentEdit::AddSequence),
+            UICommand::AddGroup => tree_edit::execute(self, DocumentEdit::AddGroup),
+            UICommand::AddDirection => tree_edit::execute(self, DocumentEdit::AddDirection),
+            UICommand::SetDefaultSequence => {
+                tree_edit::execute(self, DocumentEdit::SetDefaultSequence)
+            }
+            UICommand::SelectAllElements => {
+                tree_edit::execute(self, DocumentEdit::SelectAllElements)
+            }
+            UICommand::ClearElementSelection => {
+                tree_edit::execute(self, DocumentEdit::ClearElementSelection)
             }
         }
     }
 
-    fn execute_on_document(&mut self, command: UICommand) {
+    /// Runs `change` on the player of the document on show, if any.
+    fn on_player(&mut self, change: impl FnOnce(&mut crate::playback::Player, &AnimationSet)) {
+        if let Some(open) = self.open.as_mut() {
+            change(&mut open.player, open.session.document());
+        }
+    }
+
+    /// Shows the sequence `step` rows away among those the tree's filter lets through.
+    fn neighbour_sequence(&mut self, step: isize) {
         let filter = self.tree.filter.clone();
-        let Some(open) = self.open.as_mut() else {
-            return;
-        };
-        let player = &mut open.player;
-        let document = open.session.document();
-        match command {
-            UICommand::PlayPause => player.toggle(document),
-            UICommand::StepBack => player.step_back(document),
-            UICommand::StepForward => player.step_forward(document),
-            UICommand::FirstFrame => player.seek_frame(document, 0),
-            UICommand::LastFrame => player.seek_frame(document, usize::MAX),
-            UICommand::ToggleLoop => player.set_looping(!player.looping()),
-            UICommand::FasterSpeed => {
-                player.set_speed_milli(transport::next_speed(player.speed_milli(), true))
-            }
-            UICommand::SlowerSpeed => {
-                player.set_speed_milli(transport::next_speed(player.speed_milli(), false))
-            }
-            UICommand::ResetSpeed => player.set_speed_milli(1000),
-            UICommand::PreviousSequence => open.select_neighbour_sequence(&filter, -1),
-            UICommand::NextSequence => open.select_neighbour_sequence(&filter, 1),
-            UICommand::PreviousDirection => open.select_neighbour_direction(-1),
-            UICommand::NextDirection => open.select_neighbour_direction(1),
-            _ => {}
+        if let Some(open) = self.open.as_mut() {
+            open.select_neighbour_sequence(&filter, step);
         }
     }
 

@@ -4,7 +4,6 @@
 
 use super::SpratApp;
 use super::canvas;
-use super::commands::UICommand;
 use super::timeline_edit::{self, selected_frames};
 use super::tree::{RowKind, TreeState};
 use super::workspace::OpenDocument;
@@ -309,38 +308,54 @@ pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), 
     )
 }
 
-/// Carries out an editing command of the tree or the timeline. Returns false for commands that
-/// are not editing ones (the caller handles those).
-pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
+/// The editing commands of the tree, the timeline and the canvas selection, each the
+/// [`UICommand`] of the same name (the editor's executor maps them one by one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocumentEdit {
+    /// Rename the selected node.
+    Rename,
+    /// Delete the selected elements, frames or node (in that order of preference).
+    DeleteSelection,
+    /// Duplicate the selected frames or node.
+    Duplicate,
+    /// Copy the selected frames.
+    CopyFrames,
+    /// Cut the selected frames.
+    CutFrames,
+    /// Paste frames after the selected one.
+    PasteFrames,
+    /// Insert a blank frame.
+    InsertFrame,
+    /// Add a sequence.
+    AddSequence,
+    /// Add a group.
+    AddGroup,
+    /// Add a direction.
+    AddDirection,
+    /// Make the selected sequence the default.
+    SetDefaultSequence,
+    /// Select every element of the frame on show.
+    SelectAllElements,
+    /// Select no element.
+    ClearElementSelection,
+}
+
+/// Carries out an editing command on the document on show (nothing without one).
+pub fn execute(app: &mut SpratApp, command: DocumentEdit) {
     let Some(open) = app.open.as_mut() else {
-        return matches!(
-            command,
-            UICommand::Rename
-                | UICommand::DeleteSelection
-                | UICommand::Duplicate
-                | UICommand::CopyFrames
-                | UICommand::CutFrames
-                | UICommand::PasteFrames
-                | UICommand::InsertFrame
-                | UICommand::AddSequence
-                | UICommand::AddGroup
-                | UICommand::AddDirection
-                | UICommand::SetDefaultSequence
-                | UICommand::SelectAllElements
-                | UICommand::ClearElementSelection
-        );
+        return;
     };
     let tree = &mut app.tree;
     let frames_selected = !selected_frames(open).is_empty();
     let outcome: Result<Option<String>, String> = match command {
-        UICommand::Rename => {
+        DocumentEdit::Rename => {
             match current_node(open, tree) {
                 Some(row) => tree.start_rename(open, row),
-                None => return true,
+                None => return,
             }
             Ok(None)
         }
-        UICommand::DeleteSelection => {
+        DocumentEdit::DeleteSelection => {
             if canvas::has_selection_on_frame(open, &app.settings) {
                 canvas::delete_selected_elements(open, &app.settings, &app.canvas.tools)
                     .map(|_| None)
@@ -350,40 +365,38 @@ pub fn execute(app: &mut SpratApp, command: UICommand) -> bool {
                 delete_node(open, tree).map(|_| None)
             }
         }
-        UICommand::Duplicate => {
+        DocumentEdit::Duplicate => {
             if frames_selected {
                 timeline_edit::duplicate_frames(open).map(|_| None)
             } else {
                 duplicate_node(open, tree).map(|_| None)
             }
         }
-        UICommand::CopyFrames => app.frame_clipboard.copy(open).map(Some),
-        UICommand::CutFrames => app.frame_clipboard.cut(open).map(Some),
-        UICommand::PasteFrames => app.frame_clipboard.paste(open).map(Some),
-        UICommand::InsertFrame => timeline_edit::insert_frame(open).map(|_| None),
-        UICommand::AddSequence => add_sequence(open, tree).map(|_| None),
-        UICommand::AddGroup => add_group(open, tree).map(|_| None),
-        UICommand::AddDirection => add_direction(open, tree).map(|_| None),
-        UICommand::SelectAllElements => {
+        DocumentEdit::CopyFrames => app.frame_clipboard.copy(open).map(Some),
+        DocumentEdit::CutFrames => app.frame_clipboard.cut(open).map(Some),
+        DocumentEdit::PasteFrames => app.frame_clipboard.paste(open).map(Some),
+        DocumentEdit::InsertFrame => timeline_edit::insert_frame(open).map(|_| None),
+        DocumentEdit::AddSequence => add_sequence(open, tree).map(|_| None),
+        DocumentEdit::AddGroup => add_group(open, tree).map(|_| None),
+        DocumentEdit::AddDirection => add_direction(open, tree).map(|_| None),
+        DocumentEdit::SelectAllElements => {
             canvas::select_all_elements(open, &app.settings);
             Ok(None)
         }
-        UICommand::ClearElementSelection => {
+        DocumentEdit::ClearElementSelection => {
             open.clear_elements();
             Ok(None)
         }
-        UICommand::SetDefaultSequence => {
+        DocumentEdit::SetDefaultSequence => {
             let id = open.player.sequence();
             set_default(open, id).map(|_| None)
         }
-        _ => return false,
     };
     match outcome {
         Ok(Some(text)) => app.say(Severity::Info, text),
         Ok(None) => {}
         Err(message) => app.say_refused(&message),
     }
-    true
 }
 
 #[cfg(test)]

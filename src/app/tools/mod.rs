@@ -23,7 +23,6 @@ pub mod naming;
 pub mod paint;
 pub mod strip;
 
-use super::commands::UICommand;
 use super::overlay;
 use super::workspace::OpenDocument;
 use crate::edit::Command;
@@ -103,23 +102,13 @@ impl Default for ToolState {
 }
 
 impl ToolState {
-    /// Carries out a tool shortcut; false for commands that are not the tools'.
-    pub fn execute(&mut self, command: UICommand) -> bool {
-        match command {
-            UICommand::SelectTool => self.tool = Tool::Select,
-            UICommand::BoxTool => {
-                self.tool = Tool::Box;
-                self.circle = false;
-            }
-            UICommand::CircleTool => {
-                self.tool = Tool::Box;
-                self.circle = true;
-            }
-            UICommand::PointTool => self.tool = Tool::Point,
-            _ => return false,
+    /// Takes up `tool` (drawing circles when `circle`, for the box tool), ending any drag.
+    pub fn choose(&mut self, tool: Tool, circle: bool) {
+        self.tool = tool;
+        if tool == Tool::Box {
+            self.circle = circle;
         }
         self.drag = None;
-        true
     }
 
     /// Another document replaced the open one: its ids mean nothing here, so the drag, the

@@ -74,7 +74,7 @@ fn tool_row(
             .on_hover_text(format!("{hint} ({key})"))
             .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name));
         if response.clicked() {
-            tools.execute(command);
+            tools.choose(tool, false);
         }
     }
     ui.separator();
