@@ -10,6 +10,7 @@ pub mod cli;
 pub mod edit;
 pub mod export;
 pub mod formats;
+pub mod logging;
 pub mod model;
 pub mod pixels;
 pub mod playback;

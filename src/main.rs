@@ -8,6 +8,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(command) => {
+            sprat::logging::init(None);
             let code = sprat::cli::run(command, &mut std::io::stdout(), &mut std::io::stderr());
             ExitCode::from(code as u8)
         }
@@ -17,6 +18,7 @@ fn main() -> ExitCode {
 
 #[cfg(feature = "gui")]
 fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
+    sprat::logging::init(sprat::app::log_file().as_deref());
     match sprat::app::run(file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

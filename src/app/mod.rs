@@ -50,6 +50,11 @@ use tools::Tool;
 use tree_edit::DocumentEdit;
 use workspace::OpenDocument;
 
+/// The editor's log file, beside its settings (`None` where the system has no such folder).
+pub fn log_file() -> Option<PathBuf> {
+    eframe::storage_dir("Sprat").map(|dir| crate::logging::log_file_in(&dir))
+}
+
 /// Opens the editor window on `path`, or on the bundled demo when `None`.
 pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
