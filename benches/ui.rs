@@ -90,8 +90,7 @@ fn ui_frames(c: &mut Criterion) {
     let mut app = app_with(OpenDocument::new(
         long_action(3000),
         None,
-        "sprat",
-        "synthetic",
+        &sprat::formats::sprat::SpratFormat,
         Vec::new(),
     ));
     frame(&ctx, &mut app, &mut eframe_frame);
@@ -107,8 +106,7 @@ fn ui_frames(c: &mut Criterion) {
         let open = OpenDocument::new(
             file.loaded.document,
             Some(path.clone()),
-            &file.format_id,
-            file.format_name,
+            file.format,
             file.loaded.diagnostics,
         );
         let mut app = app_with(open);
@@ -124,8 +122,7 @@ fn ui_frames(c: &mut Criterion) {
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(path.clone()),
-                    &file.format_id,
-                    file.format_name,
+                    file.format,
                     file.loaded.diagnostics,
                 );
                 let mut app = app_with(open);

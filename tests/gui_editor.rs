@@ -41,8 +41,7 @@ fn harness_with(dialogs: ScriptedDialogs, start: Start) -> Harness<'static, Spra
                 Start::Showcase => app.show_document(OpenDocument::new(
                     gui_support::showcase(),
                     None,
-                    "sprat",
-                    "Sprat project",
+                    &sprat::formats::sprat::SpratFormat,
                     Vec::new(),
                 )),
                 Start::Demo => app.open_demo(),
@@ -503,8 +502,7 @@ fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
     harness.state_mut().show_document(OpenDocument::new(
         gui_support::showcase(),
         None,
-        "sprat",
-        "Sprat project",
+        &sprat::formats::sprat::SpratFormat,
         diagnostics,
     ));
     harness.run_steps(2);

@@ -148,7 +148,9 @@ fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
     let name = harness.get_by_role_and_label(Role::TextInput, "Name");
     assert_eq!(name.value().as_deref(), Some("walking"));
     assert!(!name.accesskit_node().is_disabled());
-    let support = sprat::app::inspector_support::Support::of("solarus-lua");
+    let support = sprat::app::inspector_support::Support::of_format(
+        &sprat::formats::solarus::SolarusLuaFormat,
+    );
     let why = support
         .why_not(sprat::app::inspector_support::Field::FrameText)
         .unwrap();

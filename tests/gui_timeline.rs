@@ -472,8 +472,12 @@ fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_
         .build_eframe(|_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
             let document = sprat::model::fixtures::long_sequence(200);
-            let open =
-                sprat::app::workspace::OpenDocument::new(document, None, "sprat", "Sprat", vec![]);
+            let open = sprat::app::workspace::OpenDocument::new(
+                document,
+                None,
+                &sprat::formats::sprat::SpratFormat,
+                vec![],
+            );
             app.show_document(open);
             app
         });

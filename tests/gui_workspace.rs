@@ -9,8 +9,7 @@ fn demo() -> OpenDocument {
     OpenDocument::new(
         gui_support::showcase(),
         None,
-        "sprat",
-        "Sprat project",
+        &sprat::formats::sprat::SpratFormat,
         Vec::new(),
     )
 }

@@ -205,7 +205,7 @@ fn save_as_shows_losses_first_and_moves_the_session_to_the_new_file() {
 
 #[test]
 fn a_document_never_saved_asks_where_to_save() {
-    let mut session = Session::with_document(sample(), "sprat", None).unwrap();
+    let mut session = Session::with_document(sample(), &SpratFormat, None);
     assert_eq!(session.title(), "Untitled");
     let error = session.save(None).unwrap_err();
     assert!(error.message.contains("choose where"), "{}", error.message);
@@ -445,7 +445,7 @@ fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
 fn an_untitled_document_is_recovered_as_untitled() {
     let dir = scratch("untitled");
     let store = RecoveryStore::new(dir.join("recovery"));
-    let mut session = Session::with_document(sample(), "sprat", None).unwrap();
+    let mut session = Session::with_document(sample(), &SpratFormat, None);
     session.enable_autosave(store.clone());
     rename(&mut session, "draft");
     let t0 = Instant::now();

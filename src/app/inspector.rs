@@ -25,7 +25,7 @@ pub fn show(
     draft: &mut Option<Draft>,
 ) -> Option<String> {
     let mut edits = Edits::default();
-    let support = Support::of(open.format_id());
+    let support = Support::of_format(open.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
     // would move the canvas under a drag in progress.
     egui::ScrollArea::both()

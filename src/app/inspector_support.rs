@@ -3,7 +3,7 @@
 //!
 //! Every answer comes from the format's [`Capabilities`]; the editor never asks a format's name.
 
-use crate::formats::{Capabilities, Format, registry};
+use crate::formats::{Capabilities, Format};
 
 /// An inspector field whose support depends on the format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,16 +44,8 @@ pub struct Support {
 }
 
 impl Support {
-    /// The support of the format with this id; an unknown id allows everything (the Sprat
-    /// project format holds the whole model).
-    pub fn of(format_id: &str) -> Support {
-        match registry().by_id(format_id) {
-            Some(format) => Support::of_format(format),
-            None => Support::of_format(&crate::formats::sprat::SpratFormat),
-        }
-    }
-
-    fn of_format(format: &'static dyn Format) -> Support {
+    /// What `format` can hold.
+    pub fn of_format(format: &'static dyn Format) -> Support {
         Support {
             name: format.name(),
             capabilities: format.capabilities(),
@@ -108,10 +100,11 @@ impl Support {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::registry;
 
     #[test]
     fn solarus_keeps_one_delay_and_no_frame_text() {
-        let solarus = Support::of("solarus-lua");
+        let solarus = Support::of_format(registry().by_id("solarus-lua").unwrap());
         assert!(!solarus.holds(Field::FrameDuration));
         assert!(!solarus.holds(Field::FrameText));
         assert!(!solarus.holds(Field::FollowUp));
@@ -121,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_sprat_format_holds_everything() {
-        let sprat = Support::of("sprat");
+        let sprat = Support::of_format(registry().by_id("sprat").unwrap());
         for field in [
             Field::FollowUp,
             Field::SequenceFrameRate,
@@ -143,7 +136,7 @@ mod tests {
 
     #[test]
     fn air_interpolates_but_has_no_circles() {
-        let air = Support::of("mugen-air");
+        let air = Support::of_format(registry().by_id("mugen-air").unwrap());
         assert!(air.holds(Field::Interpolation));
         assert!(!air.holds(Field::Circles));
         assert!(!air.holds(Field::Disappear));

@@ -15,10 +15,8 @@ pub struct OpenedFile {
     pub path: PathBuf,
     /// The document and its diagnostics.
     pub loaded: Loaded,
-    /// The format's id.
-    pub format_id: String,
-    /// The format's human name.
-    pub format_name: String,
+    /// The format that read it.
+    pub format: &'static dyn crate::formats::Format,
 }
 
 /// The result of a read: the file, or why it could not be read.
@@ -33,8 +31,7 @@ pub fn load_now(path: &Path) -> LoadResult {
             Ok(OpenedFile {
                 path: path.to_path_buf(),
                 loaded,
-                format_id: format.id().to_string(),
-                format_name: format.name().to_string(),
+                format,
             })
         }
         Err(failure) => Err(failure.diagnostics),

@@ -315,8 +315,7 @@ impl SpratApp {
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
-                    &file.format_id,
-                    file.format_name,
+                    file.format,
                     file.loaded.diagnostics,
                 );
                 self.install(open);

@@ -34,10 +34,12 @@ pub type Said = (Severity, String);
 impl SaveAsState {
     /// Opens the window for `open`, offering its own format when that one can be written.
     pub fn start(&mut self, open: &OpenDocument) {
-        let own = open.format_id();
-        self.format = match registry().by_id(own) {
-            Some(f) if f.capabilities().write => own.to_string(),
-            _ => "sprat".to_string(),
+        let own = open.session.format();
+        // A format Sprat only reads offers Sprat's own project, which holds everything.
+        self.format = if own.capabilities().write {
+            own.id().to_string()
+        } else {
+            crate::formats::sprat::SpratFormat.id().to_string()
         };
         self.path = open
             .path()
@@ -51,7 +53,7 @@ impl SaveAsState {
     /// Asks before a save in the file's own format that would leave something out (an edit
     /// the format cannot hold): the same confirmation as Save As, nothing written until then.
     pub fn confirm_lossy_save(&mut self, pending: PendingSave) {
-        self.format = pending.format().to_string();
+        self.format = pending.format().id().to_string();
         self.path = pending.path().display().to_string();
         self.pending = Some(pending);
         self.shown = true;
@@ -205,11 +207,9 @@ fn prepare(
 }
 
 fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
-    let format = pending.format().to_string();
     match open.session.commit_save_as(pending) {
         Ok(report) => {
             state.shown = false;
-            open.format_name = format_of(&format).name().to_string();
             open.revision += 1;
             Some((Severity::Info, saved_text(&report)))
         }
@@ -245,7 +245,7 @@ fn confirm_window(
 ) -> Option<Said> {
     let pending = state.pending.as_ref()?;
     let mut answer = None;
-    let name = format_of(pending.format()).name();
+    let name = pending.format().name();
     let losses = pending.losses();
     let outside = pending.writes_outside();
     let own_file = open.path() == Some(pending.path());

@@ -162,7 +162,7 @@ fn paint(
     if let Some(frame_rect) = current_slice_on(open, shown) {
         state.draw.follow_frame(frame_rect);
     }
-    let no_directions = Support::of(open.format_id()).why_not(Field::Directions);
+    let no_directions = Support::of_format(open.session.format()).why_not(Field::Directions);
     let said = state
         .draw
         .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())

@@ -80,7 +80,7 @@ pub fn show(
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;
                 }
-                ui.label(format!("{} · {}", open.display_name(), open.format_name));
+                ui.label(format!("{} · {}", open.display_name(), open.format_name()));
             }
         });
     });

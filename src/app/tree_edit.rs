@@ -133,7 +133,7 @@ pub fn add_sequence(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(),
 /// Adds a group (where the format nests groups) and opens its name for editing.
 pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
     if !open.session.format().capabilities().groups {
-        return Err(format!("{} files have no groups", open.format_name));
+        return Err(format!("{} files have no groups", open.format_name()));
     }
     let (parent, index) = insertion_point(open, tree);
     open.apply(
@@ -154,7 +154,10 @@ pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), St
 /// Adds a direction after the last one of the sequence on show (where the format has them).
 pub fn add_direction(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
     if !open.session.format().capabilities().directions {
-        return Err(format!("{} sequences have one direction", open.format_name));
+        return Err(format!(
+            "{} sequences have one direction",
+            open.format_name()
+        ));
     }
     let sequence = open.player.sequence();
     open.apply(
@@ -413,7 +416,7 @@ mod tests {
                 .items
                 .push(TreeItem::Sequence(Sequence::new(id, *name, direction)));
         }
-        OpenDocument::new(set, None, "mugen-air", "AIR", Vec::new())
+        OpenDocument::new(set, None, &crate::formats::mugen::AirFormat, Vec::new())
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! diagnostics, the player, the selection.
 
 use crate::edit::{Command, Gesture};
-use crate::formats::{Diagnostic, Subject};
+use crate::formats::{Diagnostic, Format, Subject};
 use crate::model::{
     AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
     TreeItem,
@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 pub struct OpenDocument {
     /// The document with its file, format, undo history and unsaved-changes state.
     pub session: Session,
-    /// The format's human name.
-    pub format_name: String,
     /// The diagnostics panel lists every diagnostic, not only the first ones.
     pub all_diagnostics_listed: bool,
     /// Plays the selected sequence; its frame index is the selected frame when paused.
@@ -28,23 +26,20 @@ pub struct OpenDocument {
 }
 
 impl OpenDocument {
-    /// Opens `document` at its default sequence, paused on the first frame. `format_id` must be
-    /// a registered format (the one that read it, or the one it will be saved in).
+    /// Opens `document` at its default sequence, paused on the first frame; `format` is the
+    /// one that read it (or the one it will be saved in).
     pub fn new(
         document: AnimationSet,
         path: Option<PathBuf>,
-        format_id: &str,
-        format_name: impl Into<String>,
+        format: &'static dyn Format,
         diagnostics: Vec<Diagnostic>,
     ) -> OpenDocument {
         let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
         let player = Player::new(&document, first, 0);
-        let mut session = Session::with_document(document, format_id, path)
-            .unwrap_or_else(|e| panic!("the editor opened a document in an unknown format: {e}"));
+        let mut session = Session::with_document(document, format, path);
         session.set_diagnostics(diagnostics);
         OpenDocument {
             session,
-            format_name: format_name.into(),
             all_diagnostics_listed: false,
             player,
             revision: 0,
@@ -57,10 +52,8 @@ impl OpenDocument {
         let document = session.document();
         let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
         let player = Player::new(document, first, 0);
-        let format_name = session.format().name().to_string();
         OpenDocument {
             session,
-            format_name,
             all_diagnostics_listed: false,
             player,
             revision: 0,
@@ -92,6 +85,11 @@ impl OpenDocument {
     /// The id of its format.
     pub fn format_id(&self) -> &str {
         self.session.format_id()
+    }
+
+    /// Its format's human name.
+    pub fn format_name(&self) -> &'static str {
+        self.session.format().name()
     }
 
     /// A fresh gesture: the edits given it until the next one are one undo step.
@@ -236,7 +234,7 @@ impl OpenDocument {
         format!(
             "{}{dirty}{folder} ({}) — Sprat",
             self.display_name(),
-            self.format_name
+            self.format_name()
         )
     }
 

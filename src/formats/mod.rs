@@ -257,6 +257,13 @@ pub enum Sniff {
     Yes,
 }
 
+/// A format shows as its id (sessions and pending saves hold one and are `Debug`).
+impl std::fmt::Debug for dyn Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Format({})", self.id())
+    }
+}
+
 /// One file format.
 pub trait Format: Sync + Send {
     /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.

@@ -33,7 +33,8 @@ pub struct Session {
     history: History,
     selection: Selection,
     path: Option<PathBuf>,
-    format: String,
+    /// The format it is saved in.
+    format: &'static dyn Format,
     /// The history position that matches the file on disk; `None` = nothing on disk matches.
     saved_at: Option<HistoryPosition>,
     diagnostics: Vec<Diagnostic>,
@@ -58,7 +59,7 @@ struct Autosave {
 #[derive(Debug)]
 pub struct PendingSave {
     path: PathBuf,
-    format: String,
+    format: &'static dyn Format,
     written: Written,
     prepared_at: HistoryPosition,
     /// Companions that would be written outside the main file's folder.
@@ -78,9 +79,9 @@ impl PendingSave {
         &self.path
     }
 
-    /// The target format's id.
-    pub fn format(&self) -> &str {
-        &self.format
+    /// The target format.
+    pub fn format(&self) -> &'static dyn Format {
+        self.format
     }
 
     /// The bytes of the main file and its companions, as they will be written.
@@ -143,8 +144,7 @@ impl Session {
     /// Opens a file in whichever format it is in.
     pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
         let (loaded, format) = registry().open(path, options)?;
-        let mut session = Session::with_document(loaded.document, format.id(), Some(path.into()))
-            .expect("the registry's own format exists");
+        let mut session = Session::with_document(loaded.document, format, Some(path.into()));
         session.diagnostics = loaded.diagnostics;
         remove_stale_temporaries_of(path, &session.document);
         // Record the files as they are now, so a change made before the first tick is seen.
@@ -156,26 +156,23 @@ impl Session {
     /// counts as saved until edited; `path` is `None` for a document never saved.
     pub fn with_document(
         document: AnimationSet,
-        format: &str,
+        format: &'static dyn Format,
         path: Option<PathBuf>,
-    ) -> Result<Session, String> {
-        registry()
-            .by_id(format)
-            .ok_or_else(|| format!("Sprat does not know the format \"{format}\""))?;
+    ) -> Session {
         let history = History::new();
         let saved_at = Some(history.position());
-        Ok(Session {
+        Session {
             document,
             history,
             selection: Selection::none(),
             path,
-            format: format.to_string(),
+            format,
             saved_at,
             diagnostics: Vec::new(),
             watch: FileWatch::new(),
             last_watch: None,
             autosave: None,
-        })
+        }
     }
 
     /// The document.
@@ -189,13 +186,13 @@ impl Session {
     }
 
     /// The id of the format it is saved in.
-    pub fn format_id(&self) -> &str {
-        &self.format
+    pub fn format_id(&self) -> &'static str {
+        self.format.id()
     }
 
     /// The format it is saved in.
     pub fn format(&self) -> &'static dyn Format {
-        registry().by_id(&self.format).expect("checked when set")
+        self.format
     }
 
     /// Warnings from reading the file.
@@ -283,8 +280,7 @@ impl Session {
         let path = self.path.clone().ok_or_else(|| {
             SaveError::new("This document has never been saved; choose where to save it.")
         })?;
-        let format = self.format.clone();
-        let pending = self.prepare_save_as(&path, &format, pixels)?;
+        let pending = self.prepare_save_as(&path, self.format.id(), pixels)?;
         self.commit_save_as(pending)
     }
 
@@ -325,7 +321,7 @@ impl Session {
             .collect();
         Ok(PendingSave {
             path: path.to_path_buf(),
-            format: format.to_string(),
+            format: target,
             written,
             prepared_at: self.history.position(),
             outside,
@@ -442,7 +438,7 @@ impl Session {
         let result = autosave.store.write(
             &autosave.folder,
             self.path.as_deref(),
-            &self.format,
+            self.format.id(),
             &self.document,
             &self.diagnostics,
             !autosave.original_written,

@@ -196,7 +196,10 @@ impl RecoveryStore {
                 bytes: read_bytes(&edited_file(index))?,
             });
         }
-        let mut session = Session::with_document(document, &info.format, info.source)?;
+        let format = crate::formats::registry()
+            .by_id(&info.format)
+            .ok_or_else(|| format!("Sprat does not know the format \"{}\"", info.format))?;
+        let mut session = Session::with_document(document, format, info.source);
         session.diagnostics = recovered.diagnostics;
         session.mark_unsaved();
         session.adopt_recovery_folder(self.clone(), entry.folder.clone());

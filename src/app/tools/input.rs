@@ -715,7 +715,7 @@ pub fn click(
             if !scene.context.capabilities.points {
                 outcome.refused = Some(format!(
                     "{} files cannot hold attachment points",
-                    open.format_name
+                    open.format_name()
                 ));
                 return;
             }

@@ -72,7 +72,7 @@ fn tool_row(
         let response = ui
             .add_enabled(enabled, button)
             .on_hover_text(format!("{hint} ({key})"))
-            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name));
+            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name()));
         if response.clicked() {
             tools.choose(tool, false);
         }
