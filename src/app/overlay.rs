@@ -5,33 +5,21 @@ use super::view::View;
 use crate::model::{
     BoxClass, BoxOrigin, BoxScope, EffectiveBox, ElementId, ElementKind, Frame, Shape,
 };
+use crate::render::overlay as look;
 use egui::{Align2, Color32, FontId, Painter, Pos2, Stroke, vec2};
 
-/// The colour of a box class: hit red, hurt blue, others from a palette by name.
+/// The colour of a box class, the same as `sprat render --overlay` draws it
+/// ([`look::class_colour`]): hit red, hurt blue, others from a palette by name.
 pub fn class_colour(class: &BoxClass) -> Color32 {
-    const PALETTE: [Color32; 6] = [
-        Color32::from_rgb(60, 200, 90),
-        Color32::from_rgb(230, 170, 40),
-        Color32::from_rgb(190, 90, 220),
-        Color32::from_rgb(40, 200, 210),
-        Color32::from_rgb(240, 120, 170),
-        Color32::from_rgb(160, 200, 60),
-    ];
-    match class {
-        BoxClass::Hit => Color32::from_rgb(235, 60, 60),
-        BoxClass::Hurt => Color32::from_rgb(70, 120, 245),
-        BoxClass::Custom(name) => {
-            // A stable hash (FNV-1a), so a class keeps its colour between runs.
-            let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-            });
-            PALETTE[(hash % PALETTE.len() as u64) as usize]
-        }
-    }
+    let [r, g, b] = look::class_colour(class);
+    Color32::from_rgb(r, g, b)
 }
 
-/// The colour of attachment points.
-pub const POINT_COLOUR: Color32 = Color32::from_rgb(255, 210, 40);
+/// The colour of attachment points ([`look::POINT_COLOUR`]).
+pub const POINT_COLOUR: Color32 = {
+    let [r, g, b] = look::POINT_COLOUR;
+    Color32::from_rgb(r, g, b)
+};
 
 /// A box as the overlay draws it.
 pub struct DrawnBox<'a> {
@@ -63,20 +51,9 @@ pub fn drawn_boxes<'a>(frame: &Frame, effective: Vec<EffectiveBox<'a>>) -> Vec<D
 /// The corners of a (possibly rotated) rectangle or the samples of a circle, in sprite space.
 pub fn shape_outline(shape: &Shape) -> Vec<(f64, f64)> {
     match shape {
-        Shape::Rect {
-            x,
-            y,
-            width,
-            height,
-            rotation,
-        } => {
-            let (x, y, w, h) = (x.to_f64(), y.to_f64(), width.to_f64(), height.to_f64());
-            let (sin, cos) = rotation.to_radians().sin_cos();
-            [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
-                .iter()
-                .map(|(dx, dy)| (x + dx * cos - dy * sin, y + dx * sin + dy * cos))
-                .collect()
-        }
+        Shape::Rect { .. } => look::rect_corners(shape, 1.0)
+            .map(Vec::from)
+            .unwrap_or_default(),
         Shape::Circle { center, radius } => {
             let (cx, cy, r) = (center.x.to_f64(), center.y.to_f64(), radius.to_f64());
             (0..32)
@@ -105,7 +82,12 @@ pub fn paint_boxes(
             .into_iter()
             .map(|(x, y)| view.to_screen(x, y))
             .collect();
-        let fill = colour.gamma_multiply(if drawn.is_default { 0.08 } else { 0.18 });
+        let alpha = if drawn.is_default {
+            look::DEFAULT_BOX_FILL_ALPHA
+        } else {
+            look::BOX_FILL_ALPHA
+        };
+        let fill = Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), alpha);
         painter.add(egui::Shape::convex_polygon(
             outline.clone(),
             fill,
@@ -114,7 +96,8 @@ pub fn paint_boxes(
         if drawn.is_default {
             let mut closed = outline.clone();
             closed.push(outline[0]);
-            painter.extend(egui::Shape::dashed_line(&closed, stroke, 6.0, 4.0));
+            let (dash, gap) = look::DEFAULT_BOX_DASH;
+            painter.extend(egui::Shape::dashed_line(&closed, stroke, dash, gap));
         } else {
             painter.add(egui::Shape::closed_line(outline, stroke));
         }
@@ -248,8 +231,21 @@ mod tests {
     }
 
     #[test]
+    fn the_editor_draws_every_class_in_the_colour_the_renderer_uses() {
+        for class in [
+            BoxClass::Hit,
+            BoxClass::Hurt,
+            BoxClass::Custom("feet".into()),
+            BoxClass::Custom("shield".into()),
+        ] {
+            let [r, g, b] = look::class_colour(&class);
+            assert_eq!(class_colour(&class), Color32::from_rgb(r, g, b), "{class:?}");
+        }
+    }
+
+    #[test]
     fn hit_and_hurt_keep_their_conventional_colours() {
-        assert_eq!(class_colour(&BoxClass::Hit), Color32::from_rgb(235, 60, 60));
+        assert_eq!(class_colour(&BoxClass::Hit), Color32::from_rgb(255, 48, 48));
         assert_eq!(
             class_colour(&BoxClass::Custom("feet".into())),
             class_colour(&BoxClass::Custom("feet".into()))

@@ -60,6 +60,11 @@ pub const POINT_COLOUR: [u8; 3] = [255, 160, 0];
 pub const ORIGIN_COLOUR: [u8; 3] = [255, 255, 255];
 /// Alpha of a box's fill; its outline is opaque.
 pub const BOX_FILL_ALPHA: u8 = 56;
+/// Alpha of the fill of a box in force by default (an AIR `ClsnNDefault` box), fainter so the
+/// frame's own boxes stand out; the editor also dashes its outline.
+pub const DEFAULT_BOX_FILL_ALPHA: u8 = 20;
+/// The editor's dash and gap along a default box's outline, in screen points.
+pub const DEFAULT_BOX_DASH: (f32, f32) = (6.0, 4.0);
 
 /// Arm length of the origin cross, in canvas pixels.
 const ORIGIN_ARM: i64 = 6;
@@ -128,9 +133,11 @@ fn box_bounds(shape: &Shape) -> Option<SpriteRect> {
     }
 }
 
-/// The corners of a rectangle shape relative to its own (x, y), in units where one sprite
-/// pixel is `scale`; each side is at least one unit so an empty box still shows as a line.
-fn rect_corners(shape: &Shape, scale: f64) -> Option<[(f64, f64); 4]> {
+/// The corners of a rectangle shape (rotated clockwise about its (x, y), in exact steps for
+/// right angles), in units where one sprite pixel is `scale`; each side is at least one unit so
+/// an empty box still shows as a line. The renderer and the editor both draw and hit-test with
+/// these corners.
+pub fn rect_corners(shape: &Shape, scale: f64) -> Option<[(f64, f64); 4]> {
     let Shape::Rect {
         x,
         y,
