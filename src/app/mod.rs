@@ -26,6 +26,7 @@ pub mod settings;
 pub mod sheet;
 pub mod sheet_draw;
 pub mod status_bar;
+pub mod tab_id;
 pub mod tabs;
 pub mod timeline;
 pub mod timeline_edit;
@@ -33,6 +34,7 @@ pub mod tools;
 pub mod transport;
 pub mod tree;
 pub mod tree_edit;
+pub mod tree_rows;
 pub mod view;
 pub mod workspace;
 

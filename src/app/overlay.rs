@@ -239,7 +239,11 @@ mod tests {
             BoxClass::Custom("shield".into()),
         ] {
             let [r, g, b] = look::class_colour(&class);
-            assert_eq!(class_colour(&class), Color32::from_rgb(r, g, b), "{class:?}");
+            assert_eq!(
+                class_colour(&class),
+                Color32::from_rgb(r, g, b),
+                "{class:?}"
+            );
         }
     }
 

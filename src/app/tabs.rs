@@ -18,9 +18,7 @@ use super::workspace::OpenDocument;
 use super::{AfterConfirm, SpratApp};
 use std::path::Path;
 
-/// Names a tab for as long as it is open; ids are never reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TabId(pub u64);
+pub use super::tab_id::TabId;
 
 /// What the editor remembers about a document while another tab shows.
 #[derive(Default)]

@@ -205,35 +205,6 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
     });
 }
 
-/// After an edit, undo or redo: the player shows the sequence, direction and first selected
-/// frame the selection names (the canvas follows the primary selected frame).
-pub fn follow_selection(open: &mut OpenDocument) {
-    let selection = open.session.selection().clone();
-    let Some(id) = selection.sequence else {
-        return;
-    };
-    let Some(directions) = open
-        .session
-        .document()
-        .sequence(id)
-        .map(|s| s.directions.len())
-    else {
-        return;
-    };
-    if open.player.sequence() != id {
-        open.player.set_sequence(open.session.document(), id);
-    }
-    if open.player.direction() != selection.direction && selection.direction < directions {
-        open.player
-            .set_direction(open.session.document(), selection.direction);
-    }
-    if let Some(first) = selection.frames.iter().min()
-        && !selection.frames.contains(&open.player.frame_index())
-    {
-        open.player.seek_frame(open.session.document(), *first);
-    }
-}
-
 fn here(open: &OpenDocument) -> (SequenceId, usize) {
     (open.player.sequence(), open.player.direction())
 }

@@ -5,7 +5,7 @@
 use super::SpratApp;
 use super::canvas;
 use super::timeline_edit::{self, selected_frames};
-use super::tree::{RowKind, TreeState};
+use super::tree_rows::{RowKind, TreeState};
 use super::workspace::OpenDocument;
 use crate::edit::Selection;
 use crate::edit::tree::{

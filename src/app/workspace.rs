@@ -132,10 +132,39 @@ impl OpenDocument {
         self.after_change();
     }
 
+    /// After an edit, undo or redo: the player shows the sequence, direction and first selected
+    /// frame the selection names (the canvas follows the primary selected frame).
+    fn follow_selection(&mut self) {
+        let selection = self.session.selection().clone();
+        let Some(id) = selection.sequence else {
+            return;
+        };
+        let Some(directions) = self
+            .session
+            .document()
+            .sequence(id)
+            .map(|s| s.directions.len())
+        else {
+            return;
+        };
+        if self.player.sequence() != id {
+            self.player.set_sequence(self.session.document(), id);
+        }
+        if self.player.direction() != selection.direction && selection.direction < directions {
+            self.player
+                .set_direction(self.session.document(), selection.direction);
+        }
+        if let Some(first) = selection.frames.iter().min()
+            && !selection.frames.contains(&self.player.frame_index())
+        {
+            self.player.seek_frame(self.session.document(), *first);
+        }
+    }
+
     /// Keeps the player and the selection valid after the document changed.
     fn after_change(&mut self) {
         self.revision += 1;
-        super::timeline_edit::follow_selection(self);
+        self.follow_selection();
         let document = self.session.document();
         if document.sequence(self.player.sequence()).is_none() {
             let first = document.first_sequence().map(|s| s.id).unwrap_or_default();

@@ -13,7 +13,7 @@ use super::CanvasOutcome;
 use crate::app::dialogs::{DialogOutcome, Dialogs};
 use crate::app::frame_textures::render_texture;
 use crate::app::loader;
-use crate::app::tabs::TabId;
+use crate::app::tab_id::TabId;
 use crate::app::view::View;
 use crate::assets::ImageStore;
 use crate::formats::registry;

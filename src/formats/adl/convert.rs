@@ -13,6 +13,7 @@
 //!   text, interpolation, groups and metadata. Each is a [`Loss`] at its place.
 
 use super::edit::shared_delay;
+use super::semantics::animation_key;
 use super::values::nanos_decimal;
 use crate::formats::loss::{Loss, Place};
 use crate::formats::{CompanionFile, WriteContext, WriteError, Written};
@@ -46,38 +47,6 @@ fn unique(base: String, taken: &[String]) -> String {
         .map(|n| format!("{base}_{n}"))
         .find(|candidate| !taken.contains(candidate))
         .unwrap_or(base)
-}
-
-/// An animation key the game recognises: `ANIM_` and uppercase letters.
-pub(super) fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
-    let upper = name.to_ascii_uppercase();
-    let bare = upper.strip_prefix("ANIM_").unwrap_or(&upper);
-    let mut letters: String = bare.chars().filter(|c| c.is_ascii_uppercase()).collect();
-    if letters.is_empty() {
-        letters = format!("SEQ{}", column_letters(index));
-        letters.retain(|c| c.is_ascii_uppercase());
-    }
-    let mut key = format!("ANIM_{letters}");
-    let mut n = 0;
-    while taken.contains(&key) {
-        key = format!("ANIM_{letters}{}", column_letters(n));
-        n += 1;
-    }
-    key
-}
-
-/// 0 -> A, 25 -> Z, 26 -> AA ...
-fn column_letters(mut n: usize) -> String {
-    let mut out = Vec::new();
-    loop {
-        out.push(b'A' + (n % 26) as u8);
-        if n < 26 {
-            break;
-        }
-        n = n / 26 - 1;
-    }
-    out.reverse();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 fn whole_point(p: Point, what: &str, place: &Place, losses: &mut Vec<Loss>) -> (i32, i32) {

@@ -18,6 +18,7 @@
 //! byte. What ADL cannot hold is reported as a [`Loss`].
 
 use super::mapping::{animation_order, build};
+use super::plan::{MissingFrame, Plan, escape_value, line_ending};
 use super::restructure;
 use super::semantics::{AdlFile, Animation, Target, parse};
 use super::values::nanos_decimal;
@@ -26,44 +27,8 @@ use crate::formats::{ReadContext, Written};
 use crate::model::{
     AnimationSet, Element, ElementId, ElementKind, FrameDuration, FrameId, Fx, Point, SequenceId,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
-
-/// Text edits planned for one property's value.
-#[derive(Default)]
-pub(super) struct ValueEdit {
-    /// Decoded ranges of the value and their new text.
-    replacements: Vec<(Range<usize>, String)>,
-    /// Items appended at the end of the value.
-    appended: Vec<String>,
-    /// A whole new value (frames rewritten after frames were added, removed or reordered).
-    pub(super) whole: Option<String>,
-}
-
-/// A frame line the file lacks, to be written with these items.
-struct MissingFrame {
-    /// Raw position to insert the line at.
-    at: usize,
-    /// The line's key.
-    key: String,
-    /// Its items.
-    items: Vec<String>,
-}
-
-/// All text edits, by property index.
-#[derive(Default)]
-pub(super) struct Plan {
-    pub(super) values: BTreeMap<usize, ValueEdit>,
-    pub(super) keys: BTreeMap<usize, String>,
-    /// New lines: (raw position to insert at, the line without terminator).
-    pub(super) new_lines: Vec<(usize, String)>,
-    /// Lines the file lacks, by (animation, frame number).
-    missing: BTreeMap<(usize, usize), MissingFrame>,
-    /// Raw ranges to delete (whole lines with their terminators).
-    pub(super) deletions: Vec<Range<usize>>,
-    /// Text added at the end of the file (new animations).
-    pub(super) tail: String,
-}
 
 /// Where one joint is in one frame of the original document.
 #[derive(Clone, Copy)]
@@ -710,31 +675,6 @@ fn transform(
             edit.replacements.push((input, text));
         }
         None => edit.appended.push(format!("{joint} {},{}", t.0, t.1)),
-    }
-}
-
-/// Escapes a value for a `.properties` file.
-pub(super) fn escape_value(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for (i, ch) in value.chars().enumerate() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x0c' => out.push_str("\\f"),
-            ' ' if i == 0 => out.push_str("\\ "),
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-pub(super) fn line_ending(bytes: &[u8]) -> &'static str {
-    if bytes.windows(2).any(|w| w == b"\r\n") {
-        "\r\n"
-    } else {
-        "\n"
     }
 }
 

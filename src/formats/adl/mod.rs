@@ -13,6 +13,7 @@ pub mod convert;
 pub mod edit;
 pub mod lexer;
 pub mod mapping;
+mod plan;
 mod restructure;
 pub mod semantics;
 pub mod sheet;

@@ -6,7 +6,7 @@
 //! others are written as `JOINT dx,dy` items from where their parts and joints land. Extra lines
 //! are removed; more frames get new lines after the last one.
 
-use super::edit::{Plan, line_ending};
+use super::plan::{Plan, escape_value, line_ending};
 use super::semantics::{AdlFile, Animation, Skeleton};
 use crate::formats::loss::{Loss, Place};
 use crate::model::{AnimationSet, ElementKind, Frame, FrameId, Sequence};
@@ -225,7 +225,7 @@ pub(super) fn append_animation(
     {
         sequence.name.clone()
     } else {
-        let key = super::convert::animation_key(&sequence.name, taken.len(), taken);
+        let key = super::semantics::animation_key(&sequence.name, taken.len(), taken);
         losses.push(Loss::new(
             Place::sequence(&sequence.name),
             format!("written as {key}: the game needs a new name of ANIM_ and uppercase letters"),
@@ -248,7 +248,7 @@ pub(super) fn append_animation(
         plan.tail.push_str(&format!(
             "{key}_{}={}{newline}",
             k + 1,
-            super::edit::escape_value(&value)
+            escape_value(&value)
         ));
     }
 }

@@ -761,6 +761,38 @@ fn frame_keys(table: &IndexMap<String, usize>) -> HashMap<String, Vec<(usize, us
     out
 }
 
+/// An animation key the game recognises: `ANIM_` and uppercase letters.
+pub(super) fn animation_key(name: &str, index: usize, taken: &[String]) -> String {
+    let upper = name.to_ascii_uppercase();
+    let bare = upper.strip_prefix("ANIM_").unwrap_or(&upper);
+    let mut letters: String = bare.chars().filter(|c| c.is_ascii_uppercase()).collect();
+    if letters.is_empty() {
+        letters = format!("SEQ{}", column_letters(index));
+        letters.retain(|c| c.is_ascii_uppercase());
+    }
+    let mut key = format!("ANIM_{letters}");
+    let mut n = 0;
+    while taken.contains(&key) {
+        key = format!("ANIM_{letters}{}", column_letters(n));
+        n += 1;
+    }
+    key
+}
+
+/// 0 -> A, 25 -> Z, 26 -> AA ...
+fn column_letters(mut n: usize) -> String {
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
