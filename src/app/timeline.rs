@@ -196,35 +196,11 @@ fn cells(
         x += w + 2.0;
     }
     starts.push(x);
-    let follow_up = open
-        .sequence()
-        .and_then(|s| s.follow_up.clone())
-        .filter(|f| !f.is_empty());
-    let end_label = match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
-        (Some(name), _) => format!("then {name}"),
-        (None, Some(lp)) if lp < widths.len() => format!("loops to {lp}"),
-        _ => "ends".to_string(),
-    };
+    let end_label = end_label(open, widths.len());
     let total_width = x + 80.0;
-    let current = open.player.frame_index();
-    let progress = open.player.frame_progress(open.session.document()) as f32;
-    let playing = open.player.is_playing();
-    let looping = open.player.looping();
-    let loop_point = open
-        .sequence()
-        .and_then(|s| s.loop_point)
-        .filter(|lp| *lp < widths.len());
-    let durations: Vec<FrameDuration> =
-        open.direction_frames().iter().map(|f| f.duration).collect();
-    let selected = selected_frames(open);
+    let look = CellLook::of(ui, open, widths.len());
     let frame_rate = open.frame_rate();
-
-    let (sequence, direction) = (open.player.sequence(), open.player.direction());
-    let ctx = ui.ctx().clone();
-    let mut clicked: Option<(usize, egui::Modifiers)> = None;
-    let mut menu_on: Option<usize> = None;
-    let mut started: Option<TimelineDrag> = None;
-    let mut started_on: Option<usize> = None;
+    let mut events = CellEvents::default();
     let mut layout: Option<(egui::Pos2, Rect)> = None;
     // Moves and the loop marker scroll the view; an edge drag measures from where it started.
     let dragging = matches!(
@@ -241,7 +217,7 @@ fn cells(
             );
             response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, "timeline"));
             response.context_menu(|ui| {
-                frame_menu(ui, None, loop_point, output);
+                frame_menu(ui, None, look.loop_point, output);
             });
             let painter = ui.painter_at(rect);
             let origin = rect.min;
@@ -250,10 +226,7 @@ fn cells(
             let first = starts
                 .partition_point(|s| *s + 600.0 < visible.min)
                 .saturating_sub(1);
-            let font = FontId::proportional(11.0);
-            let visuals = ui.visuals().clone();
             let base_id = ui.scope_id().with("timeline cells");
-            let modifiers = ui.input(|i| i.modifiers);
             for i in first..widths.len() {
                 if starts[i] > visible.max {
                     break;
@@ -262,170 +235,13 @@ fn cells(
                     origin + vec2(starts[i], MARKER_STRIP),
                     vec2(widths[i], CELL_HEIGHT),
                 );
-                let is_selected = selected.contains(&i);
-                let fill = if is_selected {
-                    visuals.selection.bg_fill
-                } else if i == current {
-                    visuals.selection.bg_fill.gamma_multiply(0.45)
-                } else {
-                    visuals.faint_bg_color
-                };
-                painter.rect_filled(cell, 3.0, fill);
-                let zero = durations[i].is_zero();
-                let forever = durations[i] == FrameDuration::Forever;
-                let border = if is_selected {
-                    Stroke::new(2.0, visuals.selection.stroke.color)
-                } else if zero {
-                    Stroke::new(1.0, Color32::from_rgb(200, 140, 40))
-                } else {
-                    visuals.widgets.noninteractive.bg_stroke
-                };
-                painter.rect_stroke(cell, 3.0, border, StrokeKind::Inside);
-                if widths[i] >= 20.0 {
-                    let key = FrameKey {
-                        sequence,
-                        direction,
-                        index: i,
-                        progress: 0,
-                    };
-                    if let Some(thumb) = pictures.textures.thumbnail(
-                        &ctx,
-                        open.session.document(),
-                        key,
-                        pictures.pixels,
-                    ) {
-                        let area = Rect::from_min_max(
-                            cell.min + vec2(2.0, 14.0),
-                            cell.max - vec2(2.0, 14.0),
-                        );
-                        let size = vec2(thumb.rect.width as f32, thumb.rect.height as f32);
-                        let fit = (area.width() / size.x).min(area.height() / size.y).min(4.0);
-                        let shown = Rect::from_center_size(area.center(), size * fit);
-                        let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
-                        painter.image(thumb.texture.id(), shown, uv, Color32::WHITE);
-                    }
-                }
-                let text_colour = visuals.text_color();
-                painter.text(
-                    cell.left_top() + vec2(3.0, 2.0),
-                    Align2::LEFT_TOP,
-                    i.to_string(),
-                    font.clone(),
-                    text_colour,
-                );
-                let duration = short_duration(durations[i]);
-                let colour = if forever {
-                    Color32::from_rgb(120, 200, 255)
-                } else {
-                    visuals.weak_text_color()
-                };
-                painter.text(
-                    cell.center_bottom() - vec2(0.0, 3.0),
-                    Align2::CENTER_BOTTOM,
-                    duration,
-                    font.clone(),
-                    colour,
-                );
-                if forever {
-                    painter.text(
-                        cell.center(),
-                        Align2::CENTER_CENTER,
-                        "∞",
-                        FontId::proportional(20.0),
-                        colour,
-                    );
-                }
-                if i == current {
-                    // The playhead: where in the frame playback is.
-                    let x = cell.left() + cell.width() * if playing { progress } else { 0.0 };
-                    painter.line_segment(
-                        [pos2(x, rect.top()), pos2(x, cell.bottom())],
-                        Stroke::new(2.0, Color32::from_rgb(255, 80, 80)),
-                    );
-                }
-
-                // The cell itself: click to select, drag to move, right click for the menu.
-                let cell_response = ui.interact(cell, base_id.with(i), Sense::click_and_drag());
-                let label = format!("frame {i}");
-                cell_response.widget_info(|| {
-                    egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &label)
-                });
-                if cell_response.clicked() {
-                    clicked = Some((i, modifiers));
-                }
-                if cell_response.secondary_clicked() && !is_selected {
-                    clicked = Some((i, egui::Modifiers::NONE));
-                }
-                if cell_response.drag_started() {
-                    started_on = Some(i);
-                    started = Some(TimelineDrag::Frames {
-                        positions: Vec::new(),
-                        gap: None,
-                    });
-                }
-                cell_response.context_menu(|ui| {
-                    menu_on = Some(i);
-                    frame_menu(ui, Some(i), loop_point, output);
-                });
-
-                // The right edge: drag to change the duration (not for "forever" frames).
-                if !forever {
-                    let edge = Rect::from_min_max(
-                        pos2(cell.right() - EDGE_GRAB / 2.0, cell.top()),
-                        pos2(cell.right() + EDGE_GRAB / 2.0 + 2.0, cell.bottom()),
-                    );
-                    let edge_response = ui
-                        .interact(edge, base_id.with(("edge", i)), Sense::drag())
-                        .on_hover_cursor(egui::CursorIcon::ResizeHorizontal)
-                        .on_hover_text(format!(
-                            "Drag to change the duration ({})",
-                            durations[i].unit_name()
-                        ));
-                    let edge_label = format!("end of frame {i}");
-                    edge_response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Splitter, true, &edge_label)
-                    });
-                    if edge_response.drag_started() {
-                        started_on = Some(i);
-                        started = Some(TimelineDrag::Edge {
-                            index: i,
-                            start: durations[i],
-                            gesture: open.new_gesture(),
-                        });
-                    }
-                }
-
-                if loop_point == Some(i) {
-                    let colour = if looping {
-                        LOOP_COLOUR
-                    } else {
-                        LOOP_COLOUR.gamma_multiply(0.5)
-                    };
-                    let marker = Rect::from_min_size(
-                        pos2(cell.left() - 2.0, rect.top()),
-                        vec2(30.0, MARKER_STRIP),
-                    );
-                    painter.text(
-                        cell.left_top() - vec2(0.0, 1.0),
-                        Align2::LEFT_BOTTOM,
-                        "loop",
-                        font.clone(),
-                        colour,
-                    );
-                    painter.line_segment(
-                        [cell.left_top(), cell.left_bottom()],
-                        Stroke::new(2.0, colour),
-                    );
-                    let marker_response = ui
-                        .interact(marker, base_id.with("loop marker"), Sense::drag())
-                        .on_hover_cursor(egui::CursorIcon::Grab)
-                        .on_hover_text("Drag onto another frame to loop from there");
-                    marker_response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Button, true, "loop point")
-                    });
-                    if marker_response.drag_started() {
-                        started = Some(TimelineDrag::LoopMarker { target: None });
-                    }
+                let thumbnail = (widths[i] >= 20.0)
+                    .then(|| thumbnail(ui.ctx(), open, pictures, i))
+                    .flatten();
+                paint_cell(&painter, &look, i, cell, rect, thumbnail);
+                cell_controls(ui, base_id, &look, i, cell, open, &mut events, output);
+                if look.loop_point == Some(i) {
+                    loop_marker(ui, &painter, base_id, &look, cell, rect, &mut events);
                 }
             }
             let end = origin + vec2(starts[widths.len()] + 4.0, MARKER_STRIP + CELL_HEIGHT / 2.0);
@@ -433,18 +249,290 @@ fn cells(
                 end,
                 Align2::LEFT_CENTER,
                 &end_label,
-                font,
+                look.font.clone(),
                 ui.visuals().weak_text_color(),
             );
             if dragging {
                 scroll_near_edges(ui, rect);
             }
         });
+    apply_cell_events(open, state, events, output);
+    if let Some((origin, rect)) = layout {
+        let geometry = Geometry {
+            origin,
+            rect,
+            starts: &starts,
+            widths: &widths,
+        };
+        continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
+    }
+}
 
-    if let Some((index, modifiers)) = clicked {
+/// What follows the last cell: the follow-up, the loop or the end.
+fn end_label(open: &OpenDocument, frames: usize) -> String {
+    let follow_up = open
+        .sequence()
+        .and_then(|s| s.follow_up.clone())
+        .filter(|f| !f.is_empty());
+    match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
+        (Some(name), _) => format!("then {name}"),
+        (None, Some(lp)) if lp < frames => format!("loops to {lp}"),
+        _ => "ends".to_string(),
+    }
+}
+
+/// What every cell's look depends on, gathered once per paint.
+struct CellLook {
+    durations: Vec<FrameDuration>,
+    selected: Vec<usize>,
+    current: usize,
+    progress: f32,
+    playing: bool,
+    looping: bool,
+    loop_point: Option<usize>,
+    modifiers: egui::Modifiers,
+    font: FontId,
+    visuals: egui::Visuals,
+}
+
+impl CellLook {
+    fn of(ui: &egui::Ui, open: &OpenDocument, frames: usize) -> CellLook {
+        CellLook {
+            durations: open.direction_frames().iter().map(|f| f.duration).collect(),
+            selected: selected_frames(open),
+            current: open.player.frame_index(),
+            progress: open.player.frame_progress(open.session.document()) as f32,
+            playing: open.player.is_playing(),
+            looping: open.player.looping(),
+            loop_point: open
+                .sequence()
+                .and_then(|s| s.loop_point)
+                .filter(|lp| *lp < frames),
+            modifiers: ui.input(|i| i.modifiers),
+            font: FontId::proportional(11.0),
+            visuals: ui.visuals().clone(),
+        }
+    }
+}
+
+/// What the cells asked for during the paint, carried out after it.
+#[derive(Default)]
+struct CellEvents {
+    clicked: Option<(usize, egui::Modifiers)>,
+    menu_on: Option<usize>,
+    started: Option<TimelineDrag>,
+    started_on: Option<usize>,
+}
+
+/// Frame `index`'s thumbnail, when it is ready.
+fn thumbnail(
+    ctx: &egui::Context,
+    open: &OpenDocument,
+    pictures: &mut Pictures,
+    index: usize,
+) -> Option<super::frame_textures::RenderedFrame> {
+    let key = FrameKey {
+        sequence: open.player.sequence(),
+        direction: open.player.direction(),
+        index,
+        progress: 0,
+    };
+    pictures
+        .textures
+        .thumbnail(ctx, open.session.document(), key, pictures.pixels)
+}
+
+/// Paints cell `i`: its fill and border, thumbnail, number, duration and the playhead.
+fn paint_cell(
+    painter: &egui::Painter,
+    look: &CellLook,
+    i: usize,
+    cell: Rect,
+    strip: Rect,
+    thumbnail: Option<super::frame_textures::RenderedFrame>,
+) {
+    let visuals = &look.visuals;
+    let is_selected = look.selected.contains(&i);
+    let fill = if is_selected {
+        visuals.selection.bg_fill
+    } else if i == look.current {
+        visuals.selection.bg_fill.gamma_multiply(0.45)
+    } else {
+        visuals.faint_bg_color
+    };
+    painter.rect_filled(cell, 3.0, fill);
+    let duration = look.durations[i];
+    let forever = duration == FrameDuration::Forever;
+    let border = if is_selected {
+        Stroke::new(2.0, visuals.selection.stroke.color)
+    } else if duration.is_zero() {
+        Stroke::new(1.0, Color32::from_rgb(200, 140, 40))
+    } else {
+        visuals.widgets.noninteractive.bg_stroke
+    };
+    painter.rect_stroke(cell, 3.0, border, StrokeKind::Inside);
+    if let Some(thumb) = thumbnail {
+        let area = Rect::from_min_max(cell.min + vec2(2.0, 14.0), cell.max - vec2(2.0, 14.0));
+        let size = vec2(thumb.rect.width as f32, thumb.rect.height as f32);
+        let fit = (area.width() / size.x).min(area.height() / size.y).min(4.0);
+        let shown = Rect::from_center_size(area.center(), size * fit);
+        let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+        painter.image(thumb.texture.id(), shown, uv, Color32::WHITE);
+    }
+    painter.text(
+        cell.left_top() + vec2(3.0, 2.0),
+        Align2::LEFT_TOP,
+        i.to_string(),
+        look.font.clone(),
+        visuals.text_color(),
+    );
+    let colour = if forever {
+        Color32::from_rgb(120, 200, 255)
+    } else {
+        visuals.weak_text_color()
+    };
+    painter.text(
+        cell.center_bottom() - vec2(0.0, 3.0),
+        Align2::CENTER_BOTTOM,
+        short_duration(duration),
+        look.font.clone(),
+        colour,
+    );
+    if forever {
+        painter.text(
+            cell.center(),
+            Align2::CENTER_CENTER,
+            "∞",
+            FontId::proportional(20.0),
+            colour,
+        );
+    }
+    if i == look.current {
+        // The playhead: where in the frame playback is.
+        let progress = if look.playing { look.progress } else { 0.0 };
+        let x = cell.left() + cell.width() * progress;
+        painter.line_segment(
+            [pos2(x, strip.top()), pos2(x, cell.bottom())],
+            Stroke::new(2.0, Color32::from_rgb(255, 80, 80)),
+        );
+    }
+}
+
+/// Cell `i` as a control: click to select, drag to move, right click for the menu, and its
+/// right edge dragged to change the duration (not for "forever" frames).
+#[allow(clippy::too_many_arguments)]
+fn cell_controls(
+    ui: &mut egui::Ui,
+    base_id: egui::Id,
+    look: &CellLook,
+    i: usize,
+    cell: Rect,
+    open: &mut OpenDocument,
+    events: &mut CellEvents,
+    output: &mut TimelineOutput,
+) {
+    let is_selected = look.selected.contains(&i);
+    let cell_response = ui.interact(cell, base_id.with(i), Sense::click_and_drag());
+    let label = format!("frame {i}");
+    cell_response
+        .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &label));
+    if cell_response.clicked() {
+        events.clicked = Some((i, look.modifiers));
+    }
+    if cell_response.secondary_clicked() && !is_selected {
+        events.clicked = Some((i, egui::Modifiers::NONE));
+    }
+    if cell_response.drag_started() {
+        events.started_on = Some(i);
+        events.started = Some(TimelineDrag::Frames {
+            positions: Vec::new(),
+            gap: None,
+        });
+    }
+    cell_response.context_menu(|ui| {
+        events.menu_on = Some(i);
+        frame_menu(ui, Some(i), look.loop_point, output);
+    });
+    let duration = look.durations[i];
+    if duration == FrameDuration::Forever {
+        return;
+    }
+    let edge = Rect::from_min_max(
+        pos2(cell.right() - EDGE_GRAB / 2.0, cell.top()),
+        pos2(cell.right() + EDGE_GRAB / 2.0 + 2.0, cell.bottom()),
+    );
+    let edge_response = ui
+        .interact(edge, base_id.with(("edge", i)), Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::ResizeHorizontal)
+        .on_hover_text(format!(
+            "Drag to change the duration ({})",
+            duration.unit_name()
+        ));
+    let edge_label = format!("end of frame {i}");
+    edge_response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Splitter, true, &edge_label));
+    if edge_response.drag_started() {
+        events.started_on = Some(i);
+        events.started = Some(TimelineDrag::Edge {
+            index: i,
+            start: duration,
+            gesture: open.new_gesture(),
+        });
+    }
+}
+
+/// The loop marker above the loop frame's cell, dragged onto another cell to move the loop.
+fn loop_marker(
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    base_id: egui::Id,
+    look: &CellLook,
+    cell: Rect,
+    strip: Rect,
+    events: &mut CellEvents,
+) {
+    let colour = if look.looping {
+        LOOP_COLOUR
+    } else {
+        LOOP_COLOUR.gamma_multiply(0.5)
+    };
+    let marker = Rect::from_min_size(
+        pos2(cell.left() - 2.0, strip.top()),
+        vec2(30.0, MARKER_STRIP),
+    );
+    painter.text(
+        cell.left_top() - vec2(0.0, 1.0),
+        Align2::LEFT_BOTTOM,
+        "loop",
+        look.font.clone(),
+        colour,
+    );
+    painter.line_segment(
+        [cell.left_top(), cell.left_bottom()],
+        Stroke::new(2.0, colour),
+    );
+    let marker_response = ui
+        .interact(marker, base_id.with("loop marker"), Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::Grab)
+        .on_hover_text("Drag onto another frame to loop from there");
+    marker_response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "loop point"));
+    if marker_response.drag_started() {
+        events.started = Some(TimelineDrag::LoopMarker { target: None });
+    }
+}
+
+/// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
+fn apply_cell_events(
+    open: &mut OpenDocument,
+    state: &mut TimelineState,
+    events: CellEvents,
+    output: &mut TimelineOutput,
+) {
+    if let Some((index, modifiers)) = events.clicked {
         click_cell(open, state, index, modifiers);
     }
-    if let Some(index) = menu_on {
+    if let Some(index) = events.menu_on {
         if !selected_frames(open).contains(&index) {
             click_cell(open, state, index, egui::Modifiers::NONE);
         }
@@ -455,8 +543,10 @@ fn cells(
             timeline_edit::select_frames(open, cells);
         }
     }
-    if let Some(mut drag) = started {
-        if let (TimelineDrag::Frames { positions, .. }, Some(index)) = (&mut drag, started_on) {
+    if let Some(mut drag) = events.started {
+        if let (TimelineDrag::Frames { positions, .. }, Some(index)) =
+            (&mut drag, events.started_on)
+        {
             if !selected_frames(open).contains(&index) {
                 click_cell(open, state, index, egui::Modifiers::NONE);
             }
@@ -468,15 +558,6 @@ fn cells(
         && let Err(why) = timeline_edit::set_loop_point(open, loop_point)
     {
         output.refused = Some(why);
-    }
-    if let Some((origin, rect)) = layout {
-        let geometry = Geometry {
-            origin,
-            rect,
-            starts: &starts,
-            widths: &widths,
-        };
-        continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
     }
 }
 

@@ -436,88 +436,39 @@ pub fn continue_drag(
     };
     let revision = open.revision;
     let snap = scene.context.snap;
-    let target = scene.context.box_target(tools.scope);
-    let gesture = Some(drag.gesture);
-    let delta = snap.point((pointer.0 - drag.start.0, pointer.1 - drag.start.1));
+    let mut step = DragStep {
+        open,
+        scene,
+        outcome,
+        gesture: Some(drag.gesture),
+        target: scene.context.box_target(tools.scope),
+        start: drag.start,
+        pointer,
+        delta: snap.point((pointer.0 - drag.start.0, pointer.1 - drag.start.1)),
+        shift,
+        snap,
+    };
+    // `None`: nothing to do for this position; else whether the edit was refused.
     let refused = match &mut drag.kind {
         DragKind::Box {
             element,
             original,
             handle,
             last,
-        } => {
-            let shape = match handle {
-                None => geometry::moved(original, delta),
-                Some(h) => geometry::reshaped(original, *h, pointer, drag.start, shift, snap),
-            };
-            if last.as_ref() == Some(&shape) {
-                return;
-            }
-            let command = SetBoxShape {
-                target,
-                element: *element,
-                shape: shape.clone(),
-            };
-            if apply(open, &command, gesture, outcome) {
-                // Editing an inherited box copies it onto this frame on the first step.
-                *element = open.single_element().unwrap_or(*element);
-                *last = Some(shape);
-                false
-            } else {
-                true
-            }
-        }
-        DragKind::Move { elements, applied } => {
-            if delta == *applied {
-                return;
-            }
-            let command = MoveSelection {
-                target,
-                elements: elements.clone(),
-                delta: delta - *applied,
-            };
-            let done = apply(open, &command, gesture, outcome);
-            if done {
-                *applied = delta;
-                // The first step gives inherited boxes the frame's own copies: move those next.
-                *elements = open.selected_elements().to_vec();
-            }
-            !done
-        }
+        } => step.reshape_box(element, original, *handle, last),
+        DragKind::Move { elements, applied } => step.move_selection(elements, applied),
         DragKind::Band {
             before,
             adding,
             corner,
-        } => {
-            *corner = pointer;
-            let Some(frame) = open.frame() else {
-                return;
-            };
-            let touched = hit::touched_by_band(
-                open.document(),
-                frame,
-                scene.boxes,
-                scene.pixels,
-                (drag.start, pointer),
-                scene.tolerance(),
-            );
-            let mut selection = if *adding { before.clone() } else { Vec::new() };
-            selection.extend(touched);
-            open.select_elements(selection);
-            false
-        }
+        } => step.band(before, *adding, corner),
         DragKind::PointAngle {
             element,
             position,
             last,
         } => {
-            let Some(angle) = geometry::point_angle(*position, pointer, shift) else {
-                return;
-            };
-            let Some(refused) = rotate_step(open, *element, angle, last, gesture, outcome) else {
-                return;
-            };
-            refused
+            let angle = geometry::point_angle(*position, pointer, shift);
+            angle.and_then(|angle| step.rotate(*element, angle, last))
         }
         DragKind::GraphicRotate {
             element,
@@ -525,98 +476,27 @@ pub fn continue_drag(
             last,
         } => {
             // The knob points up from the pivot at no rotation.
-            let Some(angle) = geometry::point_angle(*pivot, pointer, shift) else {
-                return;
-            };
-            let angle = geometry::normalised_degrees(angle + 90.0);
-            let Some(refused) = rotate_step(open, *element, angle, last, gesture, outcome) else {
-                return;
-            };
-            refused
+            let angle = geometry::point_angle(*pivot, pointer, shift)
+                .map(|angle| geometry::normalised_degrees(angle + 90.0));
+            angle.and_then(|angle| step.rotate(*element, angle, last))
         }
         DragKind::GraphicScale {
             element,
             handles,
             last,
-        } => {
-            let scale = scale_for(handles, pointer, shift);
-            if *last == Some(scale) {
-                return;
-            }
-            let command = ScaleElement {
-                element: *element,
-                scale_x: scale.0,
-                scale_y: scale.1,
-            };
-            let done = apply(open, &command, gesture, outcome);
-            if done {
-                *last = Some(scale);
-            }
-            !done
-        }
-        DragKind::Origin { element, last } => {
-            let Some(origin) = source_point(open, scene, *element, pointer, snap) else {
-                return;
-            };
-            if *last == Some(origin) {
-                return;
-            }
-            let command = MoveOrigin {
-                element: *element,
-                origin,
-                keep_in_place: true,
-            };
-            let done = apply(open, &command, gesture, outcome);
-            if done {
-                *last = Some(origin);
-            }
-            !done
-        }
+        } => step.scale(*element, handles, last),
+        DragKind::Origin { element, last } => step.move_origin(*element, last),
         DragKind::Draw {
             element,
             class,
             circle,
             last,
-        } => {
-            // Shift draws a square, as in Aseprite.
-            let pointer = if shift && !*circle {
-                square_corner(drag.start, pointer)
-            } else {
-                pointer
-            };
-            let shape = geometry::drawn_shape(drag.start, pointer, *circle, snap);
-            if !geometry::has_area(&shape) || last.as_ref() == Some(&shape) {
-                return;
-            }
-            let done = match element {
-                None => {
-                    let command = AddBox {
-                        target,
-                        class: class.clone(),
-                        shape: shape.clone(),
-                    };
-                    let done = apply(open, &command, gesture, outcome);
-                    if done {
-                        *element = open.single_element();
-                    }
-                    done
-                }
-                Some(id) => {
-                    let command = SetBoxShape {
-                        target,
-                        element: *id,
-                        shape: shape.clone(),
-                    };
-                    apply(open, &command, gesture, outcome)
-                }
-            };
-            if done {
-                *last = Some(shape);
-            }
-            !done
-        }
+        } => step.draw(element, class, *circle, last),
     };
-    if open.revision != revision
+    let Some(refused) = refused else {
+        return;
+    };
+    if step.open.revision != revision
         && let Some(drag) = tools.drag.as_mut()
     {
         drag.edited = true;
@@ -624,6 +504,198 @@ pub fn continue_drag(
     // A refused edit ends the drag: the message says why, and the mouse does nothing more.
     if refused {
         tools.drag = None;
+    }
+}
+
+/// One step of a drag: where the pointer is, and what an edit it makes goes through. Each
+/// method handles one kind of drag and answers `None` when this position changes nothing,
+/// else whether the edit was refused.
+struct DragStep<'a, 'b> {
+    open: &'a mut OpenDocument,
+    scene: &'a Scene<'b>,
+    outcome: &'a mut CanvasOutcome,
+    gesture: Option<Gesture>,
+    target: crate::edit::boxes::BoxTarget,
+    start: (f64, f64),
+    pointer: (f64, f64),
+    /// The pointer's move from the start, snapped.
+    delta: Point,
+    shift: bool,
+    snap: Snap,
+}
+
+impl DragStep<'_, '_> {
+    fn apply(&mut self, command: &dyn crate::edit::Command) -> bool {
+        apply(self.open, command, self.gesture, self.outcome)
+    }
+
+    /// Moves the box, or one of its handles.
+    fn reshape_box(
+        &mut self,
+        element: &mut ElementId,
+        original: &Shape,
+        handle: Option<BoxHandle>,
+        last: &mut Option<Shape>,
+    ) -> Option<bool> {
+        let shape = match handle {
+            None => geometry::moved(original, self.delta),
+            Some(h) => {
+                geometry::reshaped(original, h, self.pointer, self.start, self.shift, self.snap)
+            }
+        };
+        if last.as_ref() == Some(&shape) {
+            return None;
+        }
+        let command = SetBoxShape {
+            target: self.target,
+            element: *element,
+            shape: shape.clone(),
+        };
+        if !self.apply(&command) {
+            return Some(true);
+        }
+        // Editing an inherited box copies it onto this frame on the first step.
+        *element = self.open.single_element().unwrap_or(*element);
+        *last = Some(shape);
+        Some(false)
+    }
+
+    /// Moves the selected elements by the pointer's move.
+    fn move_selection(
+        &mut self,
+        elements: &mut Vec<ElementId>,
+        applied: &mut Point,
+    ) -> Option<bool> {
+        if self.delta == *applied {
+            return None;
+        }
+        let command = MoveSelection {
+            target: self.target,
+            elements: elements.clone(),
+            delta: self.delta - *applied,
+        };
+        let done = self.apply(&command);
+        if done {
+            *applied = self.delta;
+            // The first step gives inherited boxes the frame's own copies: move those next.
+            *elements = self.open.selected_elements().to_vec();
+        }
+        Some(!done)
+    }
+
+    /// Selects what the band from the start to the pointer touches.
+    fn band(
+        &mut self,
+        before: &[ElementId],
+        adding: bool,
+        corner: &mut (f64, f64),
+    ) -> Option<bool> {
+        *corner = self.pointer;
+        let frame = self.open.frame()?;
+        let touched = hit::touched_by_band(
+            self.open.document(),
+            frame,
+            self.scene.boxes,
+            self.scene.pixels,
+            (self.start, self.pointer),
+            self.scene.tolerance(),
+        );
+        let mut selection = if adding { before.to_vec() } else { Vec::new() };
+        selection.extend(touched);
+        self.open.select_elements(selection);
+        Some(false)
+    }
+
+    /// Turns a point or graphic to `angle`.
+    fn rotate(&mut self, element: ElementId, angle: f64, last: &mut Option<f64>) -> Option<bool> {
+        rotate_step(self.open, element, angle, last, self.gesture, self.outcome)
+    }
+
+    /// Scales a graphic by the handle dragged.
+    fn scale(
+        &mut self,
+        element: ElementId,
+        handles: &GraphicHandles,
+        last: &mut Option<(f64, f64)>,
+    ) -> Option<bool> {
+        let scale = scale_for(handles, self.pointer, self.shift);
+        if *last == Some(scale) {
+            return None;
+        }
+        let command = ScaleElement {
+            element,
+            scale_x: scale.0,
+            scale_y: scale.1,
+        };
+        let done = self.apply(&command);
+        if done {
+            *last = Some(scale);
+        }
+        Some(!done)
+    }
+
+    /// Moves a graphic's origin, keeping the picture in place.
+    fn move_origin(&mut self, element: ElementId, last: &mut Option<Point>) -> Option<bool> {
+        let origin = source_point(self.open, self.scene, element, self.pointer, self.snap)?;
+        if *last == Some(origin) {
+            return None;
+        }
+        let command = MoveOrigin {
+            element,
+            origin,
+            keep_in_place: true,
+        };
+        let done = self.apply(&command);
+        if done {
+            *last = Some(origin);
+        }
+        Some(!done)
+    }
+
+    /// Draws a new box from the start to the pointer (the first step adds it).
+    fn draw(
+        &mut self,
+        element: &mut Option<ElementId>,
+        class: &BoxClass,
+        circle: bool,
+        last: &mut Option<Shape>,
+    ) -> Option<bool> {
+        // Shift draws a square, as in Aseprite.
+        let pointer = if self.shift && !circle {
+            square_corner(self.start, self.pointer)
+        } else {
+            self.pointer
+        };
+        let shape = geometry::drawn_shape(self.start, pointer, circle, self.snap);
+        if !geometry::has_area(&shape) || last.as_ref() == Some(&shape) {
+            return None;
+        }
+        let done = match element {
+            None => {
+                let command = AddBox {
+                    target: self.target,
+                    class: class.clone(),
+                    shape: shape.clone(),
+                };
+                let done = self.apply(&command);
+                if done {
+                    *element = self.open.single_element();
+                }
+                done
+            }
+            Some(id) => {
+                let command = SetBoxShape {
+                    target: self.target,
+                    element: *id,
+                    shape: shape.clone(),
+                };
+                self.apply(&command)
+            }
+        };
+        if done {
+            *last = Some(shape);
+        }
+        Some(!done)
     }
 }
 
