@@ -73,15 +73,18 @@ pub fn paint_boxes(
     boxes: &[DrawnBox],
     selected: Option<ElementId>,
 ) {
-    for drawn in boxes {
+    let outlines: Vec<Vec<Pos2>> = boxes
+        .iter()
+        .map(|drawn| {
+            shape_outline(&drawn.effective.collision.shape)
+                .into_iter()
+                .map(|(x, y)| view.to_screen(x, y))
+                .collect()
+        })
+        .collect();
+    // Every fill first, then every outline, so no box's fill veils another's outline.
+    for (drawn, outline) in boxes.iter().zip(&outlines) {
         let colour = class_colour(&drawn.effective.collision.class);
-        let selected = selected == Some(drawn.effective.element.id);
-        let width = if selected { 2.5 } else { 1.5 };
-        let stroke = Stroke::new(width, colour);
-        let outline: Vec<Pos2> = shape_outline(&drawn.effective.collision.shape)
-            .into_iter()
-            .map(|(x, y)| view.to_screen(x, y))
-            .collect();
         let alpha = if drawn.is_default {
             look::DEFAULT_BOX_FILL_ALPHA
         } else {
@@ -93,9 +96,14 @@ pub fn paint_boxes(
             fill,
             Stroke::NONE,
         ));
+    }
+    for (drawn, outline) in boxes.iter().zip(outlines) {
+        let colour = class_colour(&drawn.effective.collision.class);
+        let selected = selected == Some(drawn.effective.element.id);
+        let stroke = Stroke::new(if selected { 2.5 } else { 1.5 }, colour);
         if drawn.is_default {
             let mut closed = outline.clone();
-            closed.push(outline[0]);
+            closed.extend(outline.first().copied());
             let (dash, gap) = look::DEFAULT_BOX_DASH;
             painter.extend(egui::Shape::dashed_line(&closed, stroke, dash, gap));
         } else {

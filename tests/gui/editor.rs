@@ -1,8 +1,7 @@
 //! The editor driven through its real user interface with egui_kittest: widgets are found by
 //! their labels, and the assertions look at the editor's state.
-#![cfg(feature = "gui")]
 
-mod gui_support;
+use crate::gui_support;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

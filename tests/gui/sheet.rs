@@ -2,10 +2,8 @@
 //! drag over grid cells becomes a whole Solarus direction (columns and frame count from the
 //! drag), and the grid is found automatically. The corpus file is opened in place and never
 //! saved.
-#![cfg(feature = "gui")]
 
-mod common;
-mod gui_support;
+use crate::{common, gui_support};
 
 use gui_support::status;
 

@@ -1,9 +1,8 @@
 //! Editing through the real editor: inspector fields go through `edit` commands, are undone and
 //! redone from the keyboard, refused values leave the document alone, and Ctrl+S writes the
 //! file in its own format.
-#![cfg(feature = "gui")]
 
-mod gui_support;
+use crate::gui_support;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

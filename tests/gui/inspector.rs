@@ -1,10 +1,8 @@
 //! The inspector through the real editor: a Solarus delay edited and saved changes only its own
 //! text, one field of each kind is edited and undone, a refused loop point leaves the document
 //! alone with a message, and fields the format cannot hold are disabled.
-#![cfg(feature = "gui")]
 
-mod common;
-mod gui_support;
+use crate::{common, gui_support};
 
 use gui_support::{status, undo};
 

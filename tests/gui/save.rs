@@ -6,10 +6,8 @@
 //! writes), so they use places no user can write: a path under `/proc` (the kernel refuses to
 //! create files there, whoever asks) for Save As, and for Ctrl+S the document's folder moved
 //! away with a plain file left in its place (a directory-shaped obstacle).
-#![cfg(feature = "gui")]
 
-mod common;
-mod gui_support;
+use crate::{common, gui_support};
 
 use gui_support::status;
 

@@ -3,9 +3,8 @@
 //! history, player and inspector text, closing or quitting with unsaved changes asks, frames
 //! copy from one tab to another, sequences of another tab hang on points, and several
 //! documents come back after a crash.
-#![cfg(feature = "gui")]
 
-mod gui_support;
+use crate::gui_support;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};

@@ -1,7 +1,6 @@
 //! The editor's view of an open document: tree filter, navigation and duration read-outs.
-#![cfg(feature = "gui")]
 
-mod gui_support;
+use crate::gui_support;
 
 use sprat::app::workspace::{OpenDocument, total_duration_text, total_native};
 

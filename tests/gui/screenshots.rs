@@ -3,14 +3,13 @@
 //! Regenerate `screenshots/*.png` with:
 //!
 //! ```text
-//! SPRAT_SCREENSHOTS=1 cargo test --test gui_screenshots
+//! SPRAT_SCREENSHOTS=1 cargo test --test gui screenshots
 //! ```
 //!
 //! Without the variable the same pictures are rendered and checked (the overlay colours must
 //! be on screen) but nothing is written.
-#![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -87,7 +86,11 @@ fn kfm_with_its_collision_boxes() {
     }
     harness.state_mut().canvas.fit_requested = true;
     harness.run_steps(3);
-    picture(&mut harness, "kfm-boxes", [235, 60, 60]);
+    picture(
+        &mut harness,
+        "kfm-boxes",
+        sprat::render::overlay::HIT_COLOUR,
+    );
 }
 
 #[test]
@@ -125,6 +128,7 @@ fn a_solarus_sprite_of_our_own_with_its_source_sheet() {
     harness.get_by_label("walk").click();
     harness.run_steps(3);
     // Slices the current frame uses are outlined in yellow on the sheet.
+    // The sheet outlines the slices the sequence uses in yellow.
     picture(&mut harness, "solarus-demo-sheet", [255, 210, 40]);
 }
 
@@ -137,5 +141,9 @@ fn the_demo_with_attachment_points() {
     harness.state_mut().canvas.fit_requested = true;
     harness.run_steps(3);
     // Attachment points are drawn in yellow with their names.
-    picture(&mut harness, "demo-points", [255, 210, 40]);
+    picture(
+        &mut harness,
+        "demo-points",
+        sprat::render::overlay::POINT_COLOUR,
+    );
 }

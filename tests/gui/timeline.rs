@@ -1,9 +1,8 @@
 //! Editing frames in the timeline through the real editor: Shift/Ctrl multi-selection, drag to
 //! reorder (one undo step), copy and paste across sequences and files, the duration of several
 //! frames at once, the loop marker, cell edges in native units, and what Delete deletes.
-#![cfg(feature = "gui")]
 
-mod gui_support;
+use crate::gui_support;
 
 use gui_support::{click_row, drag, open_next, undo, undo_steps};
 

@@ -1,9 +1,7 @@
 //! Editing the hierarchy tree through the real editor: rename in place, add, duplicate,
 //! delete and undo, reorder by drag, the default sequence, and directions of a Solarus sprite.
-#![cfg(feature = "gui")]
 
-mod common;
-mod gui_support;
+use crate::{common, gui_support};
 
 use gui_support::{click_row, drag, status, undo};
 

@@ -1,10 +1,8 @@
 //! The canvas tools through the real editor: boxes drawn, moved, resized and copied, points
 //! dragged, nudged and named, sequences hung on points; every edit undone and redone from the
 //! keyboard and saved with Ctrl+S, then read back with the format's own reader.
-#![cfg(feature = "gui")]
 
-mod common;
-mod gui_support;
+use crate::{common, gui_support};
 
 use gui_support::{TempDir, showcase_as, undo_steps};
 

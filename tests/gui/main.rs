@@ -1,0 +1,23 @@
+//! The editor driven as a user drives it (egui_kittest: clicks, typing and drags by widget
+//! label, assertions on the document), and the screenshots of the real app.
+//!
+//! One test binary for all of them: each binary that links wgpu costs minutes of link time on
+//! two cores.
+#![cfg(feature = "gui")]
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../gui_support/mod.rs"]
+mod gui_support;
+
+mod canvas;
+mod editing;
+mod editor;
+mod inspector;
+mod save;
+mod screenshots;
+mod sheet;
+mod tabs;
+mod timeline;
+mod tree;
+mod workspace;
