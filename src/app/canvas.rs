@@ -15,9 +15,10 @@ use egui::{
 };
 use std::borrow::Cow;
 
-/// What the canvas remembers between frames.
-#[derive(Default)]
+/// What the canvas of one document remembers between frames.
 pub struct CanvasState {
+    /// Screen points per sprite pixel.
+    pub zoom: f32,
     /// The sprite origin's offset from the canvas centre, in points.
     pub pan: Vec2,
     /// Fit the frame in view at the next paint.
@@ -38,33 +39,45 @@ pub struct CanvasState {
     pub keyboard: bool,
 }
 
+impl Default for CanvasState {
+    /// A canvas that fits its frame in view when first shown.
+    fn default() -> CanvasState {
+        CanvasState {
+            zoom: 1.0,
+            pan: Vec2::ZERO,
+            fit_requested: true,
+            hover_pixel: None,
+            last_rect: None,
+            checkerboard: None,
+            space_held: false,
+            space_dragged: false,
+            tools: ToolState::default(),
+            keyboard: false,
+        }
+    }
+}
+
 impl CanvasState {
     /// Zooms one step about the canvas centre.
-    pub fn zoom_step(&mut self, settings: &mut Settings, up: bool) {
-        let target = view::next_zoom_step(settings.view.zoom, up);
-        let rect = self
-            .last_rect
-            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
-        let (zoom, pan) = view::zoom_about(
-            rect,
-            settings.view.zoom,
-            self.pan,
-            target / settings.view.zoom,
-            rect.center(),
-        );
-        settings.view.zoom = zoom;
-        self.pan = pan;
-    }
-
-    /// Shows one image pixel per physical pixel, keeping the origin where it is on screen.
-    pub fn actual_size(&mut self, settings: &mut Settings) {
-        let factor = 1.0 / settings.view.zoom;
+    pub fn zoom_step(&mut self, up: bool) {
+        let target = view::next_zoom_step(self.zoom, up);
         let rect = self
             .last_rect
             .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
         let (zoom, pan) =
-            view::zoom_about(rect, settings.view.zoom, self.pan, factor, rect.center());
-        settings.view.zoom = zoom;
+            view::zoom_about(rect, self.zoom, self.pan, target / self.zoom, rect.center());
+        self.zoom = zoom;
+        self.pan = pan;
+    }
+
+    /// Shows one image pixel per physical pixel, keeping the origin where it is on screen.
+    pub fn actual_size(&mut self) {
+        let factor = 1.0 / self.zoom;
+        let rect = self
+            .last_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
+        let (zoom, pan) = view::zoom_about(rect, self.zoom, self.pan, factor, rect.center());
+        self.zoom = zoom;
         self.pan = pan;
     }
 }
@@ -207,12 +220,12 @@ pub fn show(
             points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
         }
         let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
-        settings.view.zoom = zoom;
+        state.zoom = zoom;
         state.pan = pan;
     }
 
-    handle_pan_and_zoom(ui, &response, rect, state, settings);
-    let view = View::new(rect, settings.view.zoom, ppp, state.pan);
+    handle_pan_and_zoom(ui, &response, rect, state);
+    let view = View::new(rect, state.zoom, ppp, state.pan);
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
     if settings.view.onion_skin {
@@ -479,7 +492,6 @@ fn handle_pan_and_zoom(
     response: &egui::Response,
     rect: Rect,
     state: &mut CanvasState,
-    settings: &mut Settings,
 ) {
     let space_down =
         ui.input(|i| i.key_down(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input();
@@ -496,8 +508,8 @@ fn handle_pan_and_zoom(
         let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
         let factor = pinch * (scroll / 200.0).exp();
         if (factor - 1.0).abs() > 1e-4 {
-            let (zoom, pan) = view::zoom_about(rect, settings.view.zoom, state.pan, factor, cursor);
-            settings.view.zoom = zoom;
+            let (zoom, pan) = view::zoom_about(rect, state.zoom, state.pan, factor, cursor);
+            state.zoom = zoom;
             state.pan = pan;
         }
     }

@@ -13,6 +13,7 @@ pub mod demo;
 pub mod diagnostics;
 pub mod dialogs;
 pub mod disk_waker;
+pub mod document_tab;
 pub mod frame_textures;
 pub mod inspector;
 pub mod inspector_element;
@@ -43,11 +44,13 @@ use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
 use commands::UICommand;
 use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
+use document_tab::DocumentTab;
 use loader::{LoadResult, PendingLoad};
 use settings::Settings;
 use status_bar::StatusMessage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tab_id::TabId;
 use tools::Tool;
 use tree_edit::DocumentEdit;
 use workspace::OpenDocument;
@@ -115,10 +118,12 @@ pub enum AfterConfirm {
 pub struct SpratApp {
     /// What persists between runs.
     pub settings: Settings,
-    /// The document on show (the active tab), if any; every panel edits this one.
-    pub open: Option<OpenDocument>,
-    /// The tabs: their order, and the documents of the tabs not on show.
-    pub tabs: tabs::Tabs,
+    /// The open documents with their panels' state, in tab-bar order.
+    pub documents: Vec<DocumentTab>,
+    /// The tab on show; every panel shows and edits its document.
+    active: Option<TabId>,
+    /// The last tab id handed out (ids are never reused).
+    next_tab: u64,
     /// A file being read on a worker thread.
     pub pending: Option<PendingLoad>,
     /// Files asked for while another was being read (several dropped at once): read in turn.
@@ -127,18 +132,8 @@ pub struct SpratApp {
     pub dialogs: Box<dyn Dialogs>,
     /// The last message for the status bar.
     pub status: Option<StatusMessage>,
-    /// The tree's filter and folding.
-    pub tree: tree::TreeState,
-    /// The timeline's range anchor and drags.
-    pub timeline: timeline_edit::TimelineState,
     /// Frames copied, kept across documents.
     pub frame_clipboard: clipboard::AppClipboard,
-    /// The canvas's pan and caches.
-    pub canvas: canvas::CanvasState,
-    /// The source-sheet view.
-    pub sheet: sheet::SheetState,
-    /// The Save As window and the report of a failed save.
-    pub save_as: save_as::SaveAsState,
     /// Image files and SFF sprites, decoded once.
     pub pixels: ImageStore,
     /// Rendered frames on the GPU.
@@ -160,16 +155,9 @@ pub struct SpratApp {
     pub recovery_dir: Option<PathBuf>,
     /// Unsaved work found from an earlier run that ended without saving.
     pub recoverable: Vec<crate::session::RecoveryEntry>,
-    /// The open file changed on disk; the user is asked whether to reload it.
-    pub changed_on_disk: bool,
-    /// The undo step the inspector's current drag adds to.
-    inspector_gesture: Option<crate::edit::Gesture>,
-    /// Text typed in an inspector field and not applied yet, applied if the field goes away.
-    inspector_draft: Option<inspector_widgets::Draft>,
-    /// Another document came on show: drop keyboard focus and the text fields' typed text at
-    /// the start of the next frame, so nothing typed for one document lands in another (the
-    /// fields of two documents can share ids).
-    forget_typing: bool,
+    /// Another tab came on show: keyboard focus, which is in the other tab's widgets, is let go
+    /// at the start of the next frame.
+    leave_focus: bool,
     /// The centre tab.
     pub centre: CentreTab,
     /// Playback was running at the previous frame (the first playing frame adds no time).
@@ -188,28 +176,21 @@ impl SpratApp {
     pub fn new(settings: Settings, dialogs: Box<dyn Dialogs>) -> SpratApp {
         SpratApp {
             settings,
-            open: None,
-            tabs: tabs::Tabs::default(),
+            documents: Vec::new(),
+            active: None,
+            next_tab: 0,
             pending: None,
             waiting: std::collections::VecDeque::new(),
             dialogs,
             status: None,
-            tree: tree::TreeState::default(),
-            timeline: timeline_edit::TimelineState::default(),
             frame_clipboard: clipboard::AppClipboard::default(),
-            canvas: canvas::CanvasState::default(),
             pixels: ImageStore::new(),
-            sheet: sheet::SheetState::default(),
-            save_as: save_as::SaveAsState::default(),
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
             show_shortcuts: false,
-            inspector_gesture: None,
-            inspector_draft: None,
-            forget_typing: false,
+            leave_focus: false,
             recovery_dir: None,
             recoverable: Vec::new(),
-            changed_on_disk: false,
             show_history: false,
             confirm_discard: None,
             quit_confirmed: false,
@@ -222,6 +203,39 @@ impl SpratApp {
         }
     }
 
+    /// The tab on show.
+    pub fn active_tab(&self) -> Option<&DocumentTab> {
+        let active = self.active?;
+        self.documents.iter().find(|t| t.id == active)
+    }
+
+    /// The tab on show, to change.
+    pub fn active_tab_mut(&mut self) -> Option<&mut DocumentTab> {
+        let active = self.active?;
+        self.documents.iter_mut().find(|t| t.id == active)
+    }
+
+    /// Where the tab on show is in tab-bar order.
+    fn active_index(&self) -> Option<usize> {
+        let active = self.active?;
+        self.documents.iter().position(|t| t.id == active)
+    }
+
+    /// The tab on show's id.
+    pub fn active_tab_id(&self) -> Option<TabId> {
+        self.active
+    }
+
+    /// The document on show, if any.
+    pub fn open(&self) -> Option<&OpenDocument> {
+        self.active_tab().map(|t| &t.open)
+    }
+
+    /// The document on show, to change.
+    pub fn open_mut(&mut self) -> Option<&mut OpenDocument> {
+        self.active_tab_mut().map(|t| &mut t.open)
+    }
+
     /// Posts a message to the status bar.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
         self.status = Some(StatusMessage::new(severity, text));
@@ -230,7 +244,7 @@ impl SpratApp {
     /// Says that an edit of the document on show was refused, and why; the message goes
     /// when the document next changes.
     pub fn say_refused(&mut self, message: &str) {
-        self.status = match self.open.as_ref() {
+        self.status = match self.open() {
             Some(open) => Some(StatusMessage::refusal(message, open)),
             None => Some(StatusMessage::new(
                 Severity::Warning,
@@ -370,12 +384,17 @@ impl SpratApp {
     /// the edits as they were and says why, in the status bar and in a window. A document with
     /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
-        let Some(open) = self.open.as_mut() else {
+        let pixels = &self.pixels;
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
             return;
         };
+        let (open, save_as) = (&mut tab.open, &mut tab.save_as);
         let writable = open.session.format().capabilities().write;
         if open.path().is_none() || !writable {
-            self.save_as.start(open);
+            save_as.start(open);
             return;
         }
         // Prepared first, so a save that would leave out an edit the format cannot hold is
@@ -386,17 +405,19 @@ impl SpratApp {
             .ok_or_else(|| crate::session::SaveError::new("This document has no file."))
             .and_then(|path| {
                 let format = open.format_id().to_string();
-                open.session
-                    .prepare_save_as(&path, &format, Some(&self.pixels))
+                open.session.prepare_save_as(&path, &format, Some(pixels))
             })
             .and_then(|pending| {
                 if !pending.needs_confirmation() {
                     open.session.commit_save_as(pending).map(Some)
                 } else {
-                    self.save_as.confirm_lossy_save(pending);
+                    save_as.confirm_lossy_save(pending);
                     Ok(None)
                 }
             });
+        if let Err(error) = &saved {
+            save_as.failed(error.to_string());
+        }
         match saved {
             Ok(Some(report)) => {
                 open.revision += 1;
@@ -406,10 +427,7 @@ impl SpratApp {
                 Severity::Warning,
                 "Not saved yet: confirm or cancel what the save window lists.",
             ),
-            Err(error) => {
-                self.save_as.failed(error.to_string());
-                self.say(Severity::Error, format!("Not saved: {error}"));
-            }
+            Err(error) => self.say(Severity::Error, format!("Not saved: {error}")),
         }
     }
 
@@ -442,19 +460,19 @@ impl SpratApp {
             UICommand::OpenDemo => self.open_demo(),
             UICommand::Save => self.save(),
             UICommand::SaveAs => {
-                if let Some(open) = self.open.as_ref() {
-                    self.save_as.start(open);
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.save_as.start(&tab.open);
                 }
             }
             UICommand::Undo => {
-                if let Some(open) = self.open.as_mut()
+                if let Some(open) = self.open_mut()
                     && !open.undo()
                 {
                     self.say(Severity::Info, "Nothing to undo.");
                 }
             }
             UICommand::Redo => {
-                if let Some(open) = self.open.as_mut()
+                if let Some(open) = self.open_mut()
                     && !open.redo()
                 {
                     self.say(Severity::Info, "Nothing to redo.");
@@ -462,7 +480,7 @@ impl SpratApp {
             }
             UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             UICommand::CloseTab => {
-                if let Some(tab) = self.tabs.active() {
+                if let Some(tab) = self.active {
                     self.request_close_tab(tab);
                 }
             }
@@ -486,20 +504,26 @@ impl SpratApp {
             UICommand::ToggleProportionalTimeline => {
                 view.proportional_timeline = !view.proportional_timeline
             }
-            UICommand::ZoomIn => self.canvas.zoom_step(&mut self.settings, true),
-            UICommand::ZoomOut => self.canvas.zoom_step(&mut self.settings, false),
-            UICommand::ZoomFit => self.canvas.fit_requested = true,
-            UICommand::ZoomActualSize => self.canvas.actual_size(&mut self.settings),
+            UICommand::ZoomIn => self.on_canvas(|canvas| canvas.zoom_step(true)),
+            UICommand::ZoomOut => self.on_canvas(|canvas| canvas.zoom_step(false)),
+            UICommand::ZoomFit => self.on_canvas(|canvas| canvas.fit_requested = true),
+            UICommand::ZoomActualSize => self.on_canvas(|canvas| canvas.actual_size()),
             UICommand::ShowShortcuts => self.show_shortcuts = !self.show_shortcuts,
             UICommand::ShowHistory => self.show_history = !self.show_history,
             UICommand::FocusFilter => {
                 self.settings.layout.tree = true;
-                self.tree.focus_filter = true;
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.tree.focus_filter = true;
+                }
             }
-            UICommand::SelectTool => self.canvas.tools.choose(Tool::Select, false),
-            UICommand::BoxTool => self.canvas.tools.choose(Tool::Box, false),
-            UICommand::CircleTool => self.canvas.tools.choose(Tool::Box, true),
-            UICommand::PointTool => self.canvas.tools.choose(Tool::Point, false),
+            UICommand::SelectTool => {
+                self.on_canvas(|canvas| canvas.tools.choose(Tool::Select, false))
+            }
+            UICommand::BoxTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, false)),
+            UICommand::CircleTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
+            UICommand::PointTool => {
+                self.on_canvas(|canvas| canvas.tools.choose(Tool::Point, false))
+            }
             UICommand::PlayPause => self.on_player(|player, document| player.toggle(document)),
             UICommand::StepBack => self.on_player(|player, document| player.step_back(document)),
             UICommand::StepForward => {
@@ -524,12 +548,12 @@ impl SpratApp {
             UICommand::PreviousSequence => self.neighbour_sequence(-1),
             UICommand::NextSequence => self.neighbour_sequence(1),
             UICommand::PreviousDirection => {
-                if let Some(open) = self.open.as_mut() {
+                if let Some(open) = self.open_mut() {
                     open.select_neighbour_direction(-1);
                 }
             }
             UICommand::NextDirection => {
-                if let Some(open) = self.open.as_mut() {
+                if let Some(open) = self.open_mut() {
                     open.select_neighbour_direction(1);
                 }
             }
@@ -557,16 +581,23 @@ impl SpratApp {
 
     /// Runs `change` on the player of the document on show, if any.
     fn on_player(&mut self, change: impl FnOnce(&mut crate::playback::Player, &AnimationSet)) {
-        if let Some(open) = self.open.as_mut() {
+        if let Some(open) = self.open_mut() {
             change(&mut open.player, open.session.document());
+        }
+    }
+
+    /// Runs `change` on the canvas of the tab on show, if any.
+    fn on_canvas(&mut self, change: impl FnOnce(&mut canvas::CanvasState)) {
+        if let Some(tab) = self.active_tab_mut() {
+            change(&mut tab.canvas);
         }
     }
 
     /// Shows the sequence `step` rows away among those the tree's filter lets through.
     fn neighbour_sequence(&mut self, step: isize) {
-        let filter = self.tree.filter.clone();
-        if let Some(open) = self.open.as_mut() {
-            open.select_neighbour_sequence(&filter, step);
+        if let Some(tab) = self.active_tab_mut() {
+            let filter = tab.tree.filter.clone();
+            tab.open.select_neighbour_sequence(&filter, step);
         }
     }
 
@@ -576,7 +607,10 @@ impl SpratApp {
             self.say_refused(&message);
         }
         if outcome.pick_hang_file
-            && let Err(message) = self.canvas.tools.hang.pick_file(self.dialogs.as_mut())
+            && let Some(tab) = self
+                .active
+                .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+            && let Err(message) = tab.canvas.tools.hang.pick_file(self.dialogs.as_mut())
         {
             self.say(Severity::Error, message);
         }
@@ -588,6 +622,9 @@ impl SpratApp {
             return false;
         }
         let mut toggle = false;
+        let Some(canvas) = self.active_tab_mut().map(|t| &mut t.canvas) else {
+            return false;
+        };
         ctx.input(|i| {
             for event in &i.events {
                 if let egui::Event::Key {
@@ -600,11 +637,11 @@ impl SpratApp {
                     && modifiers.is_none()
                 {
                     if *pressed {
-                        self.canvas.space_held = true;
-                        self.canvas.space_dragged = false;
-                    } else if self.canvas.space_held {
-                        self.canvas.space_held = false;
-                        toggle = !self.canvas.space_dragged;
+                        canvas.space_held = true;
+                        canvas.space_dragged = false;
+                    } else if canvas.space_held {
+                        canvas.space_held = false;
+                        toggle = !canvas.space_dragged;
                     }
                 }
             }
@@ -646,11 +683,15 @@ impl SpratApp {
                 .min(u64::MAX as u128) as u64,
         );
         self.last_frame_nanos = now;
-        let Some(open) = self.open.as_mut() else {
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
             return;
         };
+        let open = &mut tab.open;
         let document = open.session.document();
-        let hang = &mut self.canvas.tools.hang;
+        let hang = &mut tab.canvas.tools.hang;
         if open.player.is_playing() {
             if self.was_playing {
                 open.player.advance(document, elapsed);
@@ -678,7 +719,7 @@ impl SpratApp {
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match &self.open {
+        let title = match self.open() {
             Some(open) => open.title(),
             None => "Sprat".to_string(),
         };
@@ -728,6 +769,11 @@ impl SpratApp {
         }
     }
 
+    /// Whether the tab on show has its Save As window open.
+    fn save_as_shown(&self) -> bool {
+        self.active_tab().is_some_and(|t| t.save_as.shown)
+    }
+
     /// Asks what to do with unsaved changes before a tab closes or the editor quits: Save
     /// (every unsaved document, when quitting), Discard changes, or Cancel.
     fn confirm_discard_window(&mut self, ctx: &egui::Context) {
@@ -736,16 +782,12 @@ impl SpratApp {
         };
         let (names, question) = match &after {
             AfterConfirm::Close(tab) => {
-                if self.tabs.active() != Some(*tab) {
+                if self.active != Some(*tab) {
                     // The tab was closed or left meanwhile: nothing to ask any more.
                     self.confirm_discard = None;
                     return;
                 }
-                let name = self
-                    .open
-                    .as_ref()
-                    .map(|o| o.display_name())
-                    .unwrap_or_default();
+                let name = self.open().map(|o| o.display_name()).unwrap_or_default();
                 (vec![name], "Save them before closing it?")
             }
             AfterConfirm::Quit => (self.unsaved_names(), "Save them before quitting?"),
@@ -775,11 +817,11 @@ impl SpratApp {
                 let saved = match after {
                     AfterConfirm::Close(_) => {
                         self.save();
-                        self.open.as_ref().is_some_and(|o| !o.session.is_dirty())
+                        self.open().is_some_and(|o| !o.session.is_dirty())
                     }
                     AfterConfirm::Quit => self.save_all(),
                 };
-                if !saved && self.save_as.shown {
+                if !saved && self.save_as_shown() {
                     // A file name or a loss confirmation is needed first: go on once written.
                     self.after_save = Some(after.clone());
                     self.confirm_discard = None;
@@ -805,15 +847,15 @@ impl SpratApp {
     /// Closes the tab or quits once the Save As window that "Save" opened has written the
     /// file; a cancelled or failed save leaves everything open.
     fn go_on_after_save(&mut self, ctx: &egui::Context) {
-        if self.save_as.shown {
+        if self.save_as_shown() {
             return;
         }
         let Some(after) = self.after_save.take() else {
             return;
         };
-        let saved = self.open.as_ref().is_some_and(|o| !o.session.is_dirty());
+        let saved = self.open().is_some_and(|o| !o.session.is_dirty());
         match after {
-            AfterConfirm::Close(tab) if saved && self.tabs.active() == Some(tab) => {
+            AfterConfirm::Close(tab) if saved && self.active == Some(tab) => {
                 self.close_tab_now(tab);
             }
             // Other documents may still have changes: the question comes back for them.
@@ -856,7 +898,9 @@ impl SpratApp {
         let mut watched = Vec::new();
         let mut errors = Vec::new();
         let mut next_autosave: Option<Duration> = None;
-        if let Some(open) = self.open.as_mut() {
+        // One loop over every tab: documents waiting in tabs autosave and notice changes too.
+        for tab in &mut self.documents {
+            let open = &mut tab.open;
             let mut report = open.session.tick(now);
             if files_changed {
                 report.changes.extend(open.session.check_files());
@@ -867,31 +911,13 @@ impl SpratApp {
                         self.pixels.invalidate(path);
                         open.revision += 1;
                     }
-                    crate::session::FileChange::Document { .. } => self.changed_on_disk = true,
+                    crate::session::FileChange::Document { .. } => tab.changed_on_disk = true,
                 }
             }
             errors.extend(report.autosave_error);
-            next_autosave = open.session.autosave_due_in(now);
-            watched.extend(open.session.watched_paths());
-        }
-        for parked in self.tabs.parked_mut() {
-            let mut report = parked.open.session.tick(now);
-            if files_changed {
-                report.changes.extend(parked.open.session.check_files());
-            }
-            for change in &report.changes {
-                match change {
-                    crate::session::FileChange::Source { path, .. } => {
-                        self.pixels.invalidate(path);
-                        parked.open.revision += 1;
-                    }
-                    crate::session::FileChange::Document { .. } => parked.mark_changed_on_disk(),
-                }
-            }
-            errors.extend(report.autosave_error);
-            let due = parked.open.session.autosave_due_in(now);
+            let due = open.session.autosave_due_in(now);
             next_autosave = next_autosave.into_iter().chain(due).min();
-            watched.extend(parked.open.session.watched_paths());
+            watched.extend(open.session.watched_paths());
         }
         waker.watch(watched);
         if let Some(error) = errors.pop() {
@@ -960,15 +986,11 @@ impl SpratApp {
     }
 
     fn changed_on_disk_window(&mut self, ctx: &egui::Context) {
-        if !self.changed_on_disk {
+        if !self.active_tab().is_some_and(|t| t.changed_on_disk) {
             return;
         }
         let mut answer = None;
-        let name = self
-            .open
-            .as_ref()
-            .map(|o| o.display_name())
-            .unwrap_or_default();
+        let name = self.open().map(|o| o.display_name()).unwrap_or_default();
         egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
             ui.label(format!("{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"));
             ui.horizontal(|ui| {
@@ -983,10 +1005,11 @@ impl SpratApp {
         let Some(reload) = answer else {
             return;
         };
-        self.changed_on_disk = false;
-        let Some(open) = self.open.as_mut() else {
+        let Some(tab) = self.active_tab_mut() else {
             return;
         };
+        tab.changed_on_disk = false;
+        let open = &mut tab.open;
         if reload {
             let context = crate::formats::ReadContext::for_path(
                 open.path().map(|p| p.to_path_buf()).unwrap_or_default(),
@@ -1011,12 +1034,15 @@ impl SpratApp {
     }
 
     fn history_window(&mut self, ctx: &egui::Context) {
-        let Some(open) = self.open.as_mut() else {
+        let show = &mut self.show_history;
+        let Some(open) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+            .map(|t| &mut t.open)
+        else {
             return;
         };
-        if let Some(done) =
-            menus::history_window(ctx, &mut self.show_history, open.session.history())
-        {
+        if let Some(done) = menus::history_window(ctx, show, open.session.history()) {
             open.jump_to(done);
         }
     }
@@ -1048,136 +1074,94 @@ impl SpratApp {
     }
 }
 
-impl eframe::App for SpratApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        let ctx = ui.ctx().clone();
-        self.settings.appearance.apply(&ctx);
-        if std::mem::take(&mut self.forget_typing) {
-            ctx.data_mut(|d| d.remove_by_type::<String>());
-            ctx.memory_mut(|m| m.stop_text_input());
-        }
-        self.poll_pending(&ctx);
-        self.guard_close(&ctx);
-        self.handle_dropped_files(&ctx);
-
-        let mut commands = UICommand::pressed(&ctx);
-        if self.handle_space(&ctx) {
-            commands.push(UICommand::PlayPause);
-        }
-
-        let playing = self.open.as_ref().is_some_and(|o| o.player.is_playing());
-        let tab_entries = tabs::entries(&self.tabs, self.open.as_ref());
-        let menu = egui::Panel::top("menu bar")
-            .show(ui, |ui| {
-                menus::show(
-                    ui,
-                    &mut self.settings,
-                    self.open.as_ref(),
-                    &tab_entries,
-                    playing,
-                )
-            })
-            .inner;
-        commands.extend(menu.commands);
-        if let Some(path) = menu.open_recent {
-            self.open_path(&ctx, path);
-        }
-        // Tabs change after every panel has painted, so the inspector has said what is being
-        // typed for the document on show before it leaves.
-        let mut tab_action = menu.show_tab.map(tabs::TabAction::Show);
-        if !tab_entries.is_empty() {
-            let clicked = egui::Panel::top("tabs")
-                .show(ui, |ui| tabs::tab_bar(ui, &tab_entries))
-                .inner;
-            tab_action = tab_action.or(clicked);
-        }
-        self.offer_documents_to_hang(&tab_entries);
-
-        let zoom = self.settings.view.zoom;
-        let status = egui::Panel::bottom("status bar")
-            .show(ui, |ui| {
-                status_bar::show(
-                    ui,
-                    self.status.as_ref(),
-                    self.open.as_ref(),
-                    self.canvas.hover_pixel,
-                    zoom,
-                )
-            })
-            .inner;
-        if status.toggle_diagnostics {
-            commands.push(UICommand::ToggleDiagnostics);
-        }
-
+impl SpratApp {
+    /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
+    /// canvas or sheet, all inside the tab's own widget id scope.
+    fn document_panels(&mut self, ui: &mut egui::Ui, id: TabId, commands: &mut Vec<UICommand>) {
+        let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
+            return;
+        };
+        let scope = tab.widget_scope();
+        let DocumentTab {
+            open,
+            tree,
+            timeline,
+            canvas,
+            sheet,
+            inspector_gesture,
+            inspector_draft,
+            ..
+        } = tab;
         // Panels start at sizes that leave the canvas room in a small window or at a large UI
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
         let room = ui.available_size();
-        if let Some(open) = self.open.as_mut() {
-            timeline_edit::sync_with_player(open, &mut self.timeline);
-            self.textures.begin_frame(open.revision, &self.pixels);
-            let mut pictures = canvas::Pictures {
-                textures: &mut self.textures,
-                pixels: &self.pixels,
-            };
-            if self.settings.layout.diagnostics && !open.diagnostics().is_empty() {
-                egui::Panel::bottom("diagnostics")
-                    .resizable(true)
-                    .default_size(110.0f32.min(room.y * 0.15))
-                    .max_size(room.y * 0.4)
-                    .show(ui, |ui| diagnostics::show(ui, open));
-            }
-            let mut refused = None;
-            if self.settings.layout.timeline {
-                let settings = &self.settings;
-                let state = &mut self.timeline;
-                let (transport_commands, timeline) = egui::Panel::bottom("timeline")
-                    .resizable(true)
-                    .default_size(150.0f32.min(room.y * 0.3))
-                    .max_size(room.y * 0.5)
-                    .show(ui, |ui| {
+        timeline_edit::sync_with_player(open, timeline);
+        self.textures.begin_frame(open.revision, &self.pixels);
+        let mut pictures = canvas::Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let settings = &mut self.settings;
+        if settings.layout.diagnostics && !open.diagnostics().is_empty() {
+            egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .default_size(110.0f32.min(room.y * 0.15))
+                .max_size(room.y * 0.4)
+                .show(ui, |ui| ui.push_id(scope, |ui| diagnostics::show(ui, open)));
+        }
+        let mut refused = None;
+        if settings.layout.timeline {
+            let (transport_commands, output) = egui::Panel::bottom("timeline")
+                .resizable(true)
+                .default_size(150.0f32.min(room.y * 0.3))
+                .max_size(room.y * 0.5)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| {
                         let commands = transport::show(ui, open);
                         ui.separator();
-                        let timeline = timeline::show(ui, settings, state, open, &mut pictures);
-                        (commands, timeline)
+                        let output = timeline::show(ui, settings, timeline, open, &mut pictures);
+                        (commands, output)
                     })
-                    .inner;
-                commands.extend(transport_commands);
-                commands.extend(timeline.commands);
-                refused = refused.or(timeline.refused);
-            }
-            if self.settings.layout.tree {
-                let tree = &mut self.tree;
-                let output = egui::Panel::left("tree")
-                    .resizable(true)
-                    .default_size(240.0f32.min(room.x * 0.22))
-                    .max_size(room.x * 0.35)
-                    .show(ui, |ui| tree::show(ui, tree, open))
-                    .inner;
-                commands.extend(output.commands);
-                refused = refused.or(output.refused);
-            }
-            if let Some(message) = refused {
-                self.status = Some(StatusMessage::refusal(&message, open));
-            }
-            if self.settings.layout.inspector {
-                let gesture = &mut self.inspector_gesture;
-                let draft = &mut self.inspector_draft;
-                let refused = egui::Panel::right("inspector")
-                    .resizable(true)
-                    .default_size(340.0f32.min(room.x * 0.3))
-                    .max_size(room.x * 0.4)
-                    .show(ui, |ui| inspector::show(ui, open, gesture, draft))
-                    .inner;
-                if let Some(message) = refused {
-                    self.status = Some(StatusMessage::refusal(&message, open));
-                }
-            }
-            let canvas = &mut self.canvas;
-            let settings = &mut self.settings;
-            let sheet = &mut self.sheet;
-            let centre = &mut self.centre;
-            let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
+                    .inner
+                })
+                .inner;
+            commands.extend(transport_commands);
+            commands.extend(output.commands);
+            refused = refused.or(output.refused);
+        }
+        if settings.layout.tree {
+            let output = egui::Panel::left("tree")
+                .resizable(true)
+                .default_size(240.0f32.min(room.x * 0.22))
+                .max_size(room.x * 0.35)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| tree::show(ui, tree, open)).inner
+                })
+                .inner;
+            commands.extend(output.commands);
+            refused = refused.or(output.refused);
+        }
+        if settings.layout.inspector {
+            let inspector_refused = egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(340.0f32.min(room.x * 0.3))
+                .max_size(room.x * 0.4)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| {
+                        inspector::show(ui, open, inspector_gesture, inspector_draft)
+                    })
+                    .inner
+                })
+                .inner;
+            refused = refused.or(inspector_refused);
+        }
+        if let Some(message) = refused {
+            self.status = Some(StatusMessage::refusal(&message, open));
+        }
+        let centre = &mut self.centre;
+        let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
+            ui.push_id(scope, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 if settings.layout.sheet {
@@ -1198,18 +1182,85 @@ impl eframe::App for SpratApp {
                         sheet::show(ui, sheet, open, pictures.pixels),
                     ),
                 }
-            });
-            let (canvas_outcome, sheet_said) = centre_outcome.inner;
-            if let Some(said) = sheet_said {
-                self.status = Some(said);
-            }
-            self.after_canvas(canvas_outcome);
-        } else {
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.centered_and_justified(|ui| {
-                    ui.heading("Open an animation with File > Open, or drop a file here.");
+            })
+            .inner
+        });
+        let (canvas_outcome, sheet_said) = centre_outcome.inner;
+        if let Some(said) = sheet_said {
+            self.status = Some(said);
+        }
+        self.after_canvas(canvas_outcome);
+    }
+}
+
+impl eframe::App for SpratApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.settings.appearance.apply(&ctx);
+        if std::mem::take(&mut self.leave_focus) {
+            // Focus is in the widgets of a tab no longer on show (each tab has its own ids).
+            ctx.memory_mut(|m| m.stop_text_input());
+        }
+        self.poll_pending(&ctx);
+        self.guard_close(&ctx);
+        self.handle_dropped_files(&ctx);
+
+        let mut commands = UICommand::pressed(&ctx);
+        if self.handle_space(&ctx) {
+            commands.push(UICommand::PlayPause);
+        }
+
+        let playing = self.open().is_some_and(|o| o.player.is_playing());
+        let tab_entries = tabs::entries(&self.documents, self.active);
+        let active = self.active;
+        let menu = egui::Panel::top("menu bar")
+            .show(ui, |ui| {
+                let open = active
+                    .and_then(|id| self.documents.iter().find(|t| t.id == id))
+                    .map(|t| &t.open);
+                menus::show(ui, &mut self.settings, open, &tab_entries, playing)
+            })
+            .inner;
+        commands.extend(menu.commands);
+        if let Some(path) = menu.open_recent {
+            self.open_path(&ctx, path);
+        }
+        // Tabs change after every panel has painted, so the inspector has said what is being
+        // typed for the document on show before it leaves.
+        let mut tab_action = menu.show_tab.map(tabs::TabAction::Show);
+        if !tab_entries.is_empty() {
+            let clicked = egui::Panel::top("tabs")
+                .show(ui, |ui| tabs::tab_bar(ui, &tab_entries))
+                .inner;
+            tab_action = tab_action.or(clicked);
+        }
+        self.offer_documents_to_hang(&tab_entries);
+
+        let status = egui::Panel::bottom("status bar")
+            .show(ui, |ui| {
+                let tab = self.active_tab();
+                status_bar::show(
+                    ui,
+                    self.status.as_ref(),
+                    tab.map(|t| &t.open),
+                    tab.and_then(|t| t.canvas.hover_pixel),
+                    tab.map_or(1.0, |t| t.canvas.zoom),
+                )
+            })
+            .inner;
+        if status.toggle_diagnostics {
+            commands.push(UICommand::ToggleDiagnostics);
+        }
+
+        match self.active {
+            Some(id) => self.document_panels(ui, id, &mut commands),
+            None => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.centered_and_justified(|ui| {
+                        ui.heading("Open an animation with File > Open, or drop a file here.");
+                    });
                 });
-            });
+            }
         }
 
         for command in commands {
@@ -1223,13 +1274,15 @@ impl eframe::App for SpratApp {
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
         self.loading_window(&ctx);
-        if let Some((severity, text)) = save_as::show(
-            &ctx,
-            &mut self.save_as,
-            self.open.as_mut(),
-            self.dialogs.as_mut(),
-            &self.pixels,
-        ) {
+        let pixels = &self.pixels;
+        let dialogs = self.dialogs.as_mut();
+        let said = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+            .and_then(|tab| {
+                save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
+            });
+        if let Some((severity, text)) = said {
             self.say(severity, text);
         }
         self.go_on_after_save(&ctx);

@@ -172,8 +172,6 @@ pub enum Background {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ViewSettings {
-    /// Screen pixels per image pixel (0.1 to 64).
-    pub zoom: f32,
     /// Draw the pixel grid when zoomed in enough to see it.
     pub pixel_grid: bool,
     /// Draw the origin's axis cross.
@@ -199,7 +197,6 @@ pub struct ViewSettings {
 impl Default for ViewSettings {
     fn default() -> Self {
         ViewSettings {
-            zoom: 2.0,
             pixel_grid: true,
             axis_cross: true,
             background: Background::Checkerboard,
@@ -303,7 +300,7 @@ mod tests {
     #[test]
     fn settings_survive_a_round_trip_through_ron() {
         let mut settings = Settings::default();
-        settings.view.zoom = 8.0;
+        settings.view.onion_frames = 3;
         settings.set_box_class_visible("hit (Clsn1)", false);
         let text = ron::to_string(&settings).unwrap();
         let back: Settings = ron::from_str(&text).unwrap();

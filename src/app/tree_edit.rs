@@ -345,10 +345,13 @@ pub enum DocumentEdit {
 
 /// Carries out an editing command on the document on show (nothing without one).
 pub fn execute(app: &mut SpratApp, command: DocumentEdit) {
-    let Some(open) = app.open.as_mut() else {
+    let Some(id) = app.active_tab_id() else {
         return;
     };
-    let tree = &mut app.tree;
+    let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) else {
+        return;
+    };
+    let (open, tree, tools) = (&mut tab.open, &mut tab.tree, &tab.canvas.tools);
     let frames_selected = !selected_frames(open).is_empty();
     let outcome: Result<Option<String>, String> = match command {
         DocumentEdit::Rename => {
@@ -360,8 +363,7 @@ pub fn execute(app: &mut SpratApp, command: DocumentEdit) {
         }
         DocumentEdit::DeleteSelection => {
             if canvas::has_selection_on_frame(open, &app.settings) {
-                canvas::delete_selected_elements(open, &app.settings, &app.canvas.tools)
-                    .map(|_| None)
+                canvas::delete_selected_elements(open, &app.settings, tools).map(|_| None)
             } else if frames_selected {
                 timeline_edit::delete_frames(open).map(|_| None)
             } else {

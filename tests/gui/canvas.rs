@@ -46,16 +46,16 @@ fn show_sequence(harness: &mut Harness<'_, SpratApp>, name: &str) {
 
 /// Sets the zoom to a whole factor (one screen point per `zoom` sprite pixels exactly).
 fn zoom_to(harness: &mut Harness<'_, SpratApp>, zoom: f32) {
-    harness.state_mut().settings.view.zoom = zoom;
+    harness.state_mut().active_tab_mut().unwrap().canvas.zoom = zoom;
     harness.run_steps(2);
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open.as_ref().unwrap().document()
+    harness.state().open().unwrap().document()
 }
 
 fn sequence<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a Sequence {
-    harness.state().open.as_ref().unwrap().sequence().unwrap()
+    harness.state().open().unwrap().sequence().unwrap()
 }
 
 fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
@@ -75,14 +75,14 @@ fn point_named<'a>(frame: &'a Frame, name: &str) -> (ElementId, &'a AttachmentPo
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
-    harness.state().open.as_ref().unwrap().single_element()
+    harness.state().open().unwrap().single_element()
 }
 
 /// Where sprite point `(x, y)` is on screen.
 fn screen(harness: &Harness<'_, SpratApp>, x: f64, y: f64) -> Pos2 {
-    let app = harness.state();
-    let rect = app.canvas.last_rect.expect("the canvas was shown");
-    View::new(rect, app.settings.view.zoom, 1.0, app.canvas.pan).to_screen(x, y)
+    let canvas = &harness.state().active_tab().unwrap().canvas;
+    let rect = canvas.last_rect.expect("the canvas was shown");
+    View::new(rect, canvas.zoom, 1.0, canvas.pan).to_screen(x, y)
 }
 
 fn button(pos: Pos2, pressed: bool) -> egui::Event {
@@ -310,7 +310,7 @@ fn arrows_nudge_the_selected_box_over_the_canvas_and_each_nudge_undoes() {
         vec![rect(-11, -46, 24, 56)],
         "{} / {:?}",
         gui_support::status(&harness),
-        harness.state().canvas.hover_pixel
+        harness.state().active_tab().unwrap().canvas.hover_pixel
     );
     assert_eq!(undo_steps(&harness), 2);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -378,10 +378,7 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
         harness.step();
     }
     harness.run_steps(2);
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().player.frame_index(),
-        3
-    );
+    assert_eq!(harness.state().open().unwrap().player.frame_index(), 3);
     // The punch's hit box on frame 3 spans (10, -48) to (34, -38).
     let at = screen(&harness, 30.0, -40.0);
     click(&mut harness, at);
@@ -412,7 +409,15 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.run_steps(2);
     harness.get_by_label("Hang punch").click();
     harness.run_steps(2);
-    let hung = |h: &Harness<'_, SpratApp>| h.state().canvas.tools.hang.frame_of("head");
+    let hung = |h: &Harness<'_, SpratApp>| {
+        h.state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .frame_of("head")
+    };
     assert_eq!(hung(&harness), Some(0));
 
     // Playing: the hung punch keeps time with the main player (both start together and the
@@ -421,8 +426,8 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.step();
     harness.step();
     let seconds = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open.as_ref().unwrap();
-        let hung = &h.state().canvas.tools.hang.hung[0].player;
+        let open = h.state().open().unwrap();
+        let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
         (
             open.player.seconds_from_start(open.document()),
             hung.seconds_from_start(open.document()),
@@ -450,14 +455,14 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.run_steps(2);
     harness.get_by_label("Hang guard").click();
     harness.run_steps(2);
-    let hanging = &harness.state().canvas.tools.hang;
+    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
     assert_eq!(hanging.files.len(), 1);
     assert_eq!(hanging.hung.len(), 1, "one sequence per point name");
     assert_eq!(
         hanging.hung[0].source,
         sprat::app::tools::hang::Source::File(0)
     );
-    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+    assert!(!harness.state().open().unwrap().session.is_dirty());
 }
 
 #[test]
@@ -475,8 +480,8 @@ fn a_hung_four_way_sequence_turns_with_the_direction_on_show() {
     harness.get_by_label("Hang walk").click();
     harness.run_steps(2);
     let directions = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open.as_ref().unwrap();
-        let hung = &h.state().canvas.tools.hang.hung[0].player;
+        let open = h.state().open().unwrap();
+        let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
         (open.player.direction(), hung.direction())
     };
     assert_eq!(directions(&harness), (0, 0));
@@ -621,12 +626,7 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
             Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
         })
         .expect("the demo's first frame has a graphic");
-    harness
-        .state_mut()
-        .open
-        .as_mut()
-        .unwrap()
-        .select_element(id);
+    harness.state_mut().open_mut().unwrap().select_element(id);
     harness.run_steps(2);
     let graphic = |h: &Harness<'_, SpratApp>| {
         document(h)
@@ -786,12 +786,7 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
     let sprat::model::Origin::At(origin) = graphic.origin else {
         panic!("the demo's graphics have their own origin")
     };
-    harness
-        .state_mut()
-        .open
-        .as_mut()
-        .unwrap()
-        .select_element(id);
+    harness.state_mut().open_mut().unwrap().select_element(id);
     harness.run_steps(2);
     let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
     let from = screen(&harness, px, py);
@@ -852,11 +847,31 @@ fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     click(&mut harness, at);
     harness.get_by_label("Hang sequence…").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 0);
+    assert_eq!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .pictures_drawn(),
+        0
+    );
     harness.get_by_label("Hang idle").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.tools.hang.pictures_drawn(), 1);
-    assert!(!harness.state().open.as_ref().unwrap().session.is_dirty());
+    assert_eq!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .pictures_drawn(),
+        1
+    );
+    assert!(!harness.state().open().unwrap().session.is_dirty());
 }
 
 /// A click with modifier keys held (Shift or Ctrl add to the selection).
@@ -886,13 +901,7 @@ fn drag_with(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2, modifier
 }
 
 fn selection(harness: &Harness<'_, SpratApp>) -> Vec<ElementId> {
-    harness
-        .state()
-        .open
-        .as_ref()
-        .unwrap()
-        .selected_elements()
-        .to_vec()
+    harness.state().open().unwrap().selected_elements().to_vec()
 }
 
 /// The guard's first frame: its hurt box (-14, -58) to (10, 0) and its shield circle at

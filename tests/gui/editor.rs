@@ -56,7 +56,7 @@ fn demo_harness() -> Harness<'static, SpratApp> {
 }
 
 fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
-    let open = harness.state().open.as_ref().expect("a document is open");
+    let open = harness.state().open().expect("a document is open");
     open.sequence()
         .expect("a sequence is selected")
         .name
@@ -64,7 +64,7 @@ fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
 }
 
 fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
-    harness.state().open.as_ref().unwrap().player.frame_index()
+    harness.state().open().unwrap().player.frame_index()
 }
 
 /// Types into the focused text field, or into the one text field on screen when none has focus.
@@ -104,7 +104,7 @@ fn wait_for_load(harness: &mut Harness<'_, SpratApp>) {
 fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
     let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
     harness.run_steps(2);
-    let open = harness.state().open.as_ref().expect("the demo opened");
+    let open = harness.state().open().expect("the demo opened");
     assert_eq!(open.format_id(), "sprat");
     assert!(
         open.title().starts_with("demo.sprat — "),
@@ -130,7 +130,7 @@ fn the_tree_marks_the_default_sequence_and_shows_groups() {
     harness.get_by_role_and_label(Role::Button, "idle");
     harness.get_by_label_contains("default ·");
     harness.get_by_label("combat");
-    let title = harness.state().open.as_ref().unwrap().title();
+    let title = harness.state().open().unwrap().title();
     assert!(title.starts_with("untitled (Sprat project)"), "{title}");
 }
 
@@ -154,7 +154,7 @@ fn the_filter_narrows_the_tree_and_a_click_selects_a_sequence() {
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
     harness.run_steps(2);
     type_into(&mut harness, "pun");
-    assert_eq!(harness.state().tree.filter, "pun");
+    assert_eq!(harness.state().active_tab().unwrap().tree.filter, "pun");
     assert!(
         harness
             .query_by_role_and_label(Role::Button, "idle")
@@ -176,10 +176,10 @@ fn keyboard_navigation_moves_through_sequences_and_directions() {
     assert_eq!(harness.get_all_by_label("up").count(), 2);
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
     harness.run_steps(2);
-    assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 1);
+    assert_eq!(harness.state().open().unwrap().player.direction(), 1);
     harness.get_all_by_label("left").next().unwrap().click();
     harness.run_steps(2);
-    assert_eq!(harness.state().open.as_ref().unwrap().player.direction(), 2);
+    assert_eq!(harness.state().open().unwrap().player.direction(), 2);
 }
 
 /// The punch lasts 4, 3, 0, 6 and 8 ticks; the zero-length frame 2 is skipped.
@@ -200,28 +200,24 @@ fn playback_runs_at_true_speed_and_at_a_multiplier() {
         harness.step();
     }
     assert_eq!(frame_index(&harness), 3);
-    assert!(harness.state().open.as_ref().unwrap().player.is_playing());
+    assert!(harness.state().open().unwrap().player.is_playing());
     harness.get_by_label("Pause").click();
     harness.step();
-    assert!(!harness.state().open.as_ref().unwrap().player.is_playing());
+    assert!(!harness.state().open().unwrap().player.is_playing());
 
     // At 2x, six simulated ticks are twelve: frame 3 again (ticks 7 to 13).
     harness.key_press(Key::Home);
     harness.step();
     harness
         .state_mut()
-        .open
-        .as_mut()
+        .open_mut()
         .unwrap()
         .player
         .set_speed_milli(1000);
     harness.key_press(Key::CloseBracket); // 1.5x
     harness.key_press(Key::CloseBracket); // 2x
     harness.step();
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().player.speed_milli(),
-        2000
-    );
+    assert_eq!(harness.state().open().unwrap().player.speed_milli(), 2000);
     harness.key_press(Key::Space);
     harness.step();
     for _ in 0..6 {
@@ -233,7 +229,7 @@ fn playback_runs_at_true_speed_and_at_a_multiplier() {
         harness.step();
     }
     assert_eq!(frame_index(&harness), 4);
-    assert!(!harness.state().open.as_ref().unwrap().player.is_playing());
+    assert!(!harness.state().open().unwrap().player.is_playing());
 }
 
 #[test]
@@ -287,21 +283,21 @@ fn clicking_a_timeline_cell_shows_that_frame() {
 #[test]
 fn zoom_keys_and_fit_change_the_view() {
     let mut harness = demo_harness();
-    let before = harness.state().settings.view.zoom;
+    let before = harness.state().active_tab().unwrap().canvas.zoom;
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Equals);
     harness.run_steps(2);
-    let zoomed = harness.state().settings.view.zoom;
+    let zoomed = harness.state().active_tab().unwrap().canvas.zoom;
     assert!(zoomed > before, "{zoomed} > {before}");
     harness.key_press(Key::Num1);
     harness.run_steps(2);
-    assert_eq!(harness.state().settings.view.zoom, 1.0);
+    assert_eq!(harness.state().active_tab().unwrap().canvas.zoom, 1.0);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Minus);
     harness.run_steps(2);
-    assert_eq!(harness.state().settings.view.zoom, 0.75);
+    assert_eq!(harness.state().active_tab().unwrap().canvas.zoom, 0.75);
     harness.key_press(Key::F);
     harness.run_steps(2);
     assert!(
-        harness.state().settings.view.zoom > 1.0,
+        harness.state().active_tab().unwrap().canvas.zoom > 1.0,
         "the small demo frame fits at a large zoom"
     );
 }
@@ -321,7 +317,7 @@ fn box_classes_can_be_hidden_from_the_overlay_menu() {
 fn a_diagnostic_click_selects_the_frame_it_names() {
     let mut harness = demo_harness();
     {
-        let open = harness.state_mut().open.as_mut().unwrap();
+        let open = harness.state_mut().open_mut().unwrap();
         let punch = open.session.document().sequence_by_name("punch").unwrap();
         let (sequence, frame) = (punch.id, punch.directions[0].frames[3]);
         let mut diagnostics = open.diagnostics().to_vec();
@@ -366,7 +362,7 @@ fn file_open_reads_the_chosen_file_off_the_ui_thread() {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
     harness.step();
     wait_for_load(&mut harness);
-    let open = harness.state().open.as_ref().expect("the file opened");
+    let open = harness.state().open().expect("the file opened");
     assert_eq!(open.path(), Some(path.as_path()));
     assert_eq!(open.format_id(), "sprat");
     assert_eq!(harness.state().settings.recent_files.first(), Some(&path));
@@ -392,10 +388,7 @@ fn without_a_dialog_the_editor_offers_a_path_field() {
     harness.get_by_label("Open").click();
     harness.step();
     wait_for_load(&mut harness);
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().path(),
-        Some(path.as_path())
-    );
+    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
 }
 
 #[test]
@@ -532,7 +525,7 @@ fn two_files_of_one_name_have_titles_that_name_their_folders() {
         let ctx = harness.ctx.clone();
         harness.state_mut().open_path(&ctx, path.clone());
         wait_for_load(&mut harness);
-        titles.push(harness.state().open.as_ref().unwrap().title());
+        titles.push(harness.state().open().unwrap().title());
     }
     assert_ne!(titles[0], titles[1]);
     for (title, path) in titles.iter().zip([&first, &second]) {
@@ -552,7 +545,10 @@ fn a_tool_the_next_tabs_format_cannot_use_gives_way_to_select() {
     let mut harness = demo_harness();
     harness.key_press(Key::P);
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.tools.tool, Tool::Point);
+    assert_eq!(
+        harness.state().active_tab().unwrap().canvas.tools.tool,
+        Tool::Point
+    );
     // M.U.G.E.N AIR has no attachment points.
     let kfm =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm/kfm.def");
@@ -560,7 +556,10 @@ fn a_tool_the_next_tabs_format_cannot_use_gives_way_to_select() {
     harness.state_mut().open_path(&ctx, kfm);
     wait_for_load(&mut harness);
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.tools.tool, Tool::Select);
+    assert_eq!(
+        harness.state().active_tab().unwrap().canvas.tools.tool,
+        Tool::Select
+    );
 }
 
 #[test]
@@ -640,7 +639,7 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     harness.get_by_label("Play").click();
     harness.step();
     harness.step();
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     let mut reference = open.player.clone();
     let document = open.session.document().clone();
     let mut expected = 0;
@@ -673,7 +672,7 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
 fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request() {
     let mut harness = demo_harness();
     {
-        let open = harness.state_mut().open.as_mut().unwrap();
+        let open = harness.state_mut().open_mut().unwrap();
         let many = (1..=1000)
             .map(|n| Diagnostic::warning_at(n, 1, format!("odd line number {n}.")))
             .collect();
@@ -684,14 +683,7 @@ fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request()
     harness.get_by_label("… and 800 more");
     harness.get_by_label("Show all 1000").click();
     harness.run();
-    assert!(
-        harness
-            .state()
-            .open
-            .as_ref()
-            .unwrap()
-            .all_diagnostics_listed
-    );
+    assert!(harness.state().open().unwrap().all_diagnostics_listed);
     assert!(harness.query_by_label("… and 800 more").is_none());
     // Only the rows in view are laid out, however many there are.
     assert!(

@@ -45,7 +45,7 @@ fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
 }
 
 fn title(harness: &Harness<'_, SpratApp>) -> String {
-    harness.state().open.as_ref().unwrap().title()
+    harness.state().open().unwrap().title()
 }
 
 /// Sets walking's delay to 120 ms in the inspector (an unsaved edit).
@@ -60,7 +60,7 @@ fn edit_delay(harness: &mut Harness<'_, SpratApp>) {
 }
 
 fn walking_delay(harness: &Harness<'_, SpratApp>) -> FrameDuration {
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     let walking = open.document().sequence_by_name("walking").unwrap();
     open.document()
         .frame(walking.directions[0].frames[0])
@@ -136,7 +136,7 @@ fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
         .unwrap();
     assert_eq!(format.id(), "mugen-air");
     assert!(!loaded.document.sequences().is_empty());
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     assert_eq!(open.format_id(), "mugen-air");
     assert_eq!(open.path(), Some(target.as_path()));
     assert!(!title(&harness).contains('*'));
@@ -174,10 +174,7 @@ fn save_as_isprite_cancelled_writes_nothing() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(files, vec![std::ffi::OsString::from("tunic1.dat")]);
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().format_id(),
-        "solarus-lua"
-    );
+    assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
     remove_copy(&path);
 }
 
@@ -206,10 +203,7 @@ fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() 
     assert!(!forbidden.exists());
     assert_eq!(walking_delay(&harness), FrameDuration::Millis(120));
     assert!(title(&harness).contains(" *"), "still unsaved");
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().path(),
-        Some(path.as_path())
-    );
+    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
     assert_eq!(std::fs::read(&path).unwrap(), original);
 
     click(&mut harness, "OK");
@@ -331,7 +325,7 @@ fn save_as_over_another_file_asks_before_replacing_it() {
 /// Gives walking's second frame its own delay, which Solarus (one delay per animation)
 /// cannot write.
 fn edit_one_frame_delay(harness: &mut Harness<'_, SpratApp>) {
-    let open = harness.state_mut().open.as_mut().unwrap();
+    let open = harness.state_mut().open_mut().unwrap();
     let walking = open.document().sequence_by_name("walking").unwrap();
     let frame = walking.directions[0].frames[1];
     let command = sprat::edit::timeline::SetFrameDuration {
@@ -402,7 +396,7 @@ fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() 
     click(&mut harness, "Cancel");
     assert!(harness.query_by_label("Save anyway").is_none());
     click(&mut harness, "Cancel");
-    assert!(!harness.state().save_as.shown);
+    assert!(!harness.state().active_tab().unwrap().save_as.shown);
     assert!(title(&harness).contains(" *"), "the edit is still there");
     assert!(harness.state().confirm_discard.is_none());
     assert!(harness.query_by_label("Unsaved changes").is_none());
@@ -412,7 +406,7 @@ fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() 
     harness.run_steps(3);
     click_button(&mut harness, "Save");
     click(&mut harness, "Save anyway");
-    assert!(harness.state().open.is_none(), "the tab closed");
+    assert!(harness.state().open().is_none(), "the tab closed");
     assert!(harness.query_by_label("Unsaved changes").is_none());
     remove_copy(&path);
 }
@@ -436,7 +430,7 @@ fn ctrl_s_of_a_character_naming_an_air_outside_its_folder_asks_with_that_path() 
 
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
     {
-        let open = harness.state_mut().open.as_mut().unwrap();
+        let open = harness.state_mut().open_mut().unwrap();
         let stand = open.document().sequences()[0].directions[0].frames[0];
         let command = sprat::edit::timeline::SetFrameDuration {
             frame: stand,

@@ -64,10 +64,7 @@ fn kfm_with_its_collision_boxes() {
         app.open_demo();
         app.open_path(ctx, path);
     });
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().format_id(),
-        "mugen-def"
-    );
+    assert_eq!(harness.state().open().unwrap().format_id(), "mugen-def");
     // Action 200, a punch: a hit box (red) on its third frame.
     // The inspector has text fields too: Ctrl+F puts the cursor in the tree's filter.
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
@@ -81,10 +78,15 @@ fn kfm_with_its_collision_boxes() {
     harness.get_by_label("200 · Stand Light Punch").click();
     harness.run_steps(2);
     {
-        let open = harness.state_mut().open.as_mut().unwrap();
+        let open = harness.state_mut().open_mut().unwrap();
         open.select_frame(2);
     }
-    harness.state_mut().canvas.fit_requested = true;
+    harness
+        .state_mut()
+        .active_tab_mut()
+        .unwrap()
+        .canvas
+        .fit_requested = true;
     harness.run_steps(3);
     picture(
         &mut harness,
@@ -121,10 +123,7 @@ fn a_solarus_sprite_of_our_own_with_its_source_sheet() {
         app.centre = sprat::app::CentreTab::Sheet;
         app.open_path(ctx, path);
     });
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().format_id(),
-        "solarus-lua"
-    );
+    assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
     harness.get_by_label("walk").click();
     harness.run_steps(3);
     // Slices the current frame uses are outlined in yellow on the sheet.
@@ -137,8 +136,13 @@ fn the_demo_with_attachment_points() {
     let mut harness = editor(|app, _| app.open_demo());
     harness.get_by_label("attack").click();
     harness.run_steps(2);
-    harness.state_mut().open.as_mut().unwrap().select_frame(1);
-    harness.state_mut().canvas.fit_requested = true;
+    harness.state_mut().open_mut().unwrap().select_frame(1);
+    harness
+        .state_mut()
+        .active_tab_mut()
+        .unwrap()
+        .canvas
+        .fit_requested = true;
     harness.run_steps(3);
     // Attachment points are drawn in yellow with their names.
     picture(

@@ -22,14 +22,20 @@ fn sheet_editor() -> Harness<'static, SpratApp> {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Num4);
     harness.run_steps(3);
     assert!(
-        harness.state().sheet.image_rect.is_some(),
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .sheet
+            .image_rect
+            .is_some(),
         "the sheet is shown"
     );
     harness
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open.as_ref().unwrap().document()
+    harness.state().open().unwrap().document()
 }
 
 fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
@@ -39,7 +45,13 @@ fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {
 
 /// Drags with the mouse from the centre of image pixel `from` to that of `to`.
 fn drag_pixels(harness: &mut Harness<'_, SpratApp>, from: (i32, i32), to: (i32, i32)) {
-    let (rect, scale) = harness.state().sheet.image_rect.unwrap();
+    let (rect, scale) = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .sheet
+        .image_rect
+        .unwrap();
     let at = |x: f32, y: f32| rect.min + egui::vec2((x + 0.5) * scale, (y + 0.5) * scale);
     let start = at(from.0 as f32, from.1 as f32);
     let end = at(to.0 as f32, to.1 as f32);
@@ -80,7 +92,7 @@ fn cut(document: &AnimationSet, frame: sprat::model::FrameId) -> (PixelRect, Poi
 
 /// Sets the grid's cell size through its number fields.
 fn set_cell(harness: &mut Harness<'_, SpratApp>, width: u32, height: u32) {
-    let grid = harness.state().sheet.draw.grid;
+    let grid = harness.state().active_tab().unwrap().sheet.draw.grid;
     harness
         .get_all_by_role(Role::SpinButton)
         .find(|n| n.value() == Some(format!("{} w", grid.cell_width)))
@@ -107,7 +119,7 @@ fn a_dragged_rectangle_becomes_a_frame_after_the_current_one() {
 
     click(&mut harness, "draw a frame");
     click(&mut harness, "Snap to grid");
-    assert!(!harness.state().sheet.draw.snap);
+    assert!(!harness.state().active_tab().unwrap().sheet.draw.snap);
     drag_pixels(&mut harness, (24, 0), (47, 31));
 
     let after = document(&harness).sequence_by_name("walking").unwrap();
@@ -168,7 +180,7 @@ fn a_drag_over_grid_cells_becomes_a_whole_direction() {
 fn the_grid_is_detected_from_the_sheet() {
     let mut harness = sheet_editor();
     click(&mut harness, "Detect grid");
-    let grid = harness.state().sheet.draw.grid;
+    let grid = harness.state().active_tab().unwrap().sheet.draw.grid;
     // The walking sheet holds 24 x 32 cells.
     assert_eq!(
         (grid.cell_width, grid.cell_height),
@@ -181,18 +193,18 @@ fn the_grid_is_detected_from_the_sheet() {
         "{}",
         status(&harness)
     );
-    assert!(harness.state().sheet.draw.snap);
+    assert!(harness.state().active_tab().unwrap().sheet.draw.snap);
 }
 
 #[test]
 fn the_grid_starts_at_the_current_frames_size_until_the_user_sets_it() {
     let mut harness = sheet_editor();
     // The hero's walking frames are 24 x 32: the grid starts there, not at a default.
-    let grid = harness.state().sheet.draw.grid;
+    let grid = harness.state().active_tab().unwrap().sheet.draw.grid;
     assert_eq!((grid.cell_width, grid.cell_height), (24, 32));
     set_cell(&mut harness, 16, 16);
     gui_support::click_row(&mut harness, "stopped");
-    let grid = harness.state().sheet.draw.grid;
+    let grid = harness.state().active_tab().unwrap().sheet.draw.grid;
     assert_eq!(
         (grid.cell_width, grid.cell_height),
         (16, 16),

@@ -29,7 +29,7 @@ fn editor_with(first: &Path, more: &[PathBuf]) -> Harness<'static, SpratApp> {
 
 fn entries(harness: &Harness<'_, SpratApp>) -> Vec<TabEntry> {
     let app = harness.state();
-    tabs::entries(&app.tabs, app.open.as_ref())
+    tabs::entries(&app.documents, app.active_tab_id())
 }
 
 /// The tabs' titles in tab-bar order.
@@ -48,10 +48,11 @@ fn active_title(harness: &Harness<'_, SpratApp>) -> String {
 
 /// The document read from `path`, on show or waiting in its tab.
 fn document_of<'a>(harness: &'a Harness<'_, SpratApp>, path: &Path) -> &'a OpenDocument {
-    let app = harness.state();
-    app.open
+    harness
+        .state()
+        .documents
         .iter()
-        .chain(app.tabs.parked().iter().map(|p| &p.open))
+        .map(|t| &t.open)
         .find(|o| o.path() == Some(path))
         .unwrap_or_else(|| panic!("{} is not open", path.display()))
 }
@@ -100,7 +101,7 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
     assert_eq!(active_title(&harness), "a.sprat");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat *"]);
     assert_eq!(punch_loop(&harness, &a), None);
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     assert_eq!(open.sequence().unwrap().name, "idle");
     click_row(&mut harness, "guard");
     click(&mut harness, "back to frame");
@@ -115,7 +116,7 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
 
     // Back to B: its punch is still selected, and undo there undoes B's edit, not A's.
     click(&mut harness, "b.sprat *");
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     assert_eq!(open.path(), Some(b.as_path()));
     assert_eq!(open.sequence().unwrap().name, "punch");
     undo(&mut harness);
@@ -143,17 +144,20 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
 #[test]
 fn the_zoom_and_pan_belong_to_each_tab() {
     let (_dir, _a, _b, mut harness) = two_tabs("view");
-    harness.state_mut().settings.view.zoom = 7.0;
-    harness.state_mut().canvas.pan = egui::vec2(30.0, -12.0);
+    harness.state_mut().active_tab_mut().unwrap().canvas.zoom = 7.0;
+    harness.state_mut().active_tab_mut().unwrap().canvas.pan = egui::vec2(30.0, -12.0);
     harness.run_steps(2);
     click(&mut harness, "a.sprat");
-    harness.state_mut().settings.view.zoom = 3.0;
+    harness.state_mut().active_tab_mut().unwrap().canvas.zoom = 3.0;
     harness.run_steps(2);
     click(&mut harness, "b.sprat");
-    assert_eq!(harness.state().settings.view.zoom, 7.0);
-    assert_eq!(harness.state().canvas.pan, egui::vec2(30.0, -12.0));
+    assert_eq!(harness.state().active_tab().unwrap().canvas.zoom, 7.0);
+    assert_eq!(
+        harness.state().active_tab().unwrap().canvas.pan,
+        egui::vec2(30.0, -12.0)
+    );
     click(&mut harness, "a.sprat");
-    assert_eq!(harness.state().settings.view.zoom, 3.0);
+    assert_eq!(harness.state().active_tab().unwrap().canvas.zoom, 3.0);
 }
 
 #[test]
@@ -206,7 +210,7 @@ fn closing_a_changed_tab_asks_and_cancel_keeps_it() {
     // An unchanged tab closes at once, here from its close button.
     click(&mut harness, "Close a.sprat");
     assert_eq!(harness.state().confirm_discard, None);
-    assert!(harness.state().open.is_none());
+    assert!(harness.state().open().is_none());
     assert!(titles(&harness).is_empty());
     harness.get_by_label_contains("Open an animation");
 }
@@ -367,6 +371,8 @@ fn the_hang_picker_offers_the_other_open_tabs() {
     click(&mut harness, "a.sprat");
     harness
         .state_mut()
+        .active_tab_mut()
+        .unwrap()
         .canvas
         .tools
         .hang
@@ -374,7 +380,7 @@ fn the_hang_picker_offers_the_other_open_tabs() {
     harness.run_steps(3);
     click(&mut harness, "b.sprat (open tab)");
     click(&mut harness, "Hang guard");
-    let hanging = &harness.state().canvas.tools.hang;
+    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
     assert_eq!(hanging.hung.len(), 1);
     let Source::Open(tab) = hanging.hung[0].source else {
         panic!("hung from {:?}", hanging.hung[0].source);
@@ -386,19 +392,50 @@ fn the_hang_picker_offers_the_other_open_tabs() {
     assert_eq!(Some(tab), b_tab);
     // It keeps hanging while the canvas paints: its document is found among the tabs.
     harness.run_steps(3);
-    let hanging = &harness.state().canvas.tools.hang;
+    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
     assert_eq!(hanging.frame_of("head"), Some(0));
     assert_eq!(hanging.others.len(), 1, "only B is copied");
     assert!(!document_of(&harness, &a).session.is_dirty());
 
     // Each tab keeps its own hung sequences; closing B takes down what hung from it.
     click(&mut harness, "b.sprat");
-    assert!(harness.state().canvas.tools.hang.hung.is_empty());
+    assert!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .hung
+            .is_empty()
+    );
     click(&mut harness, "a.sprat");
-    assert_eq!(harness.state().canvas.tools.hang.hung.len(), 1);
+    assert_eq!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .hung
+            .len(),
+        1
+    );
     click(&mut harness, "Close b.sprat");
     harness.run_steps(2);
-    assert!(harness.state().canvas.tools.hang.hung.is_empty());
+    assert!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .canvas
+            .tools
+            .hang
+            .hung
+            .is_empty()
+    );
 }
 
 #[test]

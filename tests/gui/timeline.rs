@@ -41,7 +41,7 @@ fn click_cell(harness: &mut Harness<'_, SpratApp>, index: usize, modifiers: Modi
 }
 
 fn document(harness: &Harness<'_, SpratApp>) -> AnimationSet {
-    harness.state().open.as_ref().unwrap().document().clone()
+    harness.state().open().unwrap().document().clone()
 }
 
 fn frames_of(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<FrameId> {
@@ -64,8 +64,7 @@ fn durations_of(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<FrameDur
 fn selected(harness: &Harness<'_, SpratApp>) -> Vec<usize> {
     harness
         .state()
-        .open
-        .as_ref()
+        .open()
         .unwrap()
         .session
         .selection()
@@ -74,7 +73,7 @@ fn selected(harness: &Harness<'_, SpratApp>) -> Vec<usize> {
 }
 
 fn shown_frame(harness: &Harness<'_, SpratApp>) -> usize {
-    harness.state().open.as_ref().unwrap().player.frame_index()
+    harness.state().open().unwrap().player.frame_index()
 }
 
 #[test]
@@ -105,7 +104,7 @@ fn shift_selects_a_range_and_ctrl_toggles_cells() {
     harness.get_by_label("Play").click();
     harness.run_steps(2);
     assert_eq!(selected(&harness), [1]);
-    let open = harness.state_mut().open.as_mut().unwrap();
+    let open = harness.state_mut().open_mut().unwrap();
     let document = open.session.document().clone();
     open.player.seek_frame(&document, 3);
     harness.run_steps(2);
@@ -184,7 +183,7 @@ fn frames_are_copied_into_another_sequence_and_into_another_file() {
     // The clipboard belongs to the editor: it survives opening another file.
     open_next(&mut harness);
     assert_eq!(
-        harness.state().open.as_ref().unwrap().path(),
+        harness.state().open().unwrap().path(),
         Some(other.as_path())
     );
     assert_eq!(frames_of(&harness, "guard").len(), 2);
@@ -334,12 +333,7 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
         .find(|e| e.name == "hand")
         .unwrap()
         .id;
-    harness
-        .state_mut()
-        .open
-        .as_mut()
-        .unwrap()
-        .select_element(hand);
+    harness.state_mut().open_mut().unwrap().select_element(hand);
     harness.run_steps(1);
 
     harness.key_press(Key::Delete);
@@ -390,7 +384,7 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
         .find(|e| matches!(e.kind, ElementKind::Box(_)))
         .unwrap()
         .id;
-    let open = harness.state_mut().open.as_mut().unwrap();
+    let open = harness.state_mut().open_mut().unwrap();
     let selection = open.session.selection().clone().with_elements(vec![hurt]);
     open.session.set_selection(selection);
     harness.run_steps(1);
@@ -481,7 +475,7 @@ fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_
             app
         });
     harness.run_steps(3);
-    let sequence = harness.state().open.as_ref().unwrap().player.sequence();
+    let sequence = harness.state().open().unwrap().player.sequence();
     let frames = |harness: &Harness<'_, SpratApp>| {
         document(harness).sequence(sequence).unwrap().directions[0]
             .frames

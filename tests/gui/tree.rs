@@ -24,7 +24,7 @@ fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
 }
 
 fn document(harness: &Harness<'_, SpratApp>) -> AnimationSet {
-    harness.state().open.as_ref().unwrap().document().clone()
+    harness.state().open().unwrap().document().clone()
 }
 
 fn names(items: &[TreeItem]) -> Vec<String> {
@@ -75,6 +75,8 @@ fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
     assert_eq!(
         harness
             .state()
+            .active_tab()
+            .unwrap()
             .tree
             .renaming
             .as_ref()
@@ -94,7 +96,15 @@ fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
             .len(),
         5
     );
-    assert!(harness.state().tree.renaming.is_none());
+    assert!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .tree
+            .renaming
+            .is_none()
+    );
     harness.get_by_role_and_label(Role::Button, "jab");
 
     // Esc cancels without a change; one undo brings the old name back.
@@ -104,7 +114,15 @@ fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     assert!(document(&harness).sequence_by_name("hook").is_none());
-    assert!(harness.state().tree.renaming.is_none());
+    assert!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .tree
+            .renaming
+            .is_none()
+    );
     undo(&mut harness);
     assert!(document(&harness).sequence_by_name("punch").is_some());
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -238,10 +256,7 @@ fn the_context_menu_sets_the_default_sequence() {
 fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
     let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
     let mut harness = editor_on(&path);
-    assert_eq!(
-        harness.state().open.as_ref().unwrap().format_id(),
-        "solarus-lua"
-    );
+    assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
     click_row(&mut harness, "walking");
     let directions = |harness: &Harness<'_, SpratApp>| {
         document(harness)
@@ -257,7 +272,7 @@ fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
         .click();
     harness.run_steps(2);
     assert_eq!(directions(&harness), 5);
-    let open = harness.state().open.as_ref().unwrap();
+    let open = harness.state().open().unwrap();
     assert_eq!(open.player.direction(), 4, "the new direction is on show");
 
     // Delete acts on the new direction (its row is the selected one, no frame is selected).
@@ -318,8 +333,7 @@ fn a_group_is_renamed_and_deleted_with_its_sequences() {
     assert!(
         harness
             .state()
-            .open
-            .as_ref()
+            .open()
             .unwrap()
             .session
             .selection()
@@ -356,7 +370,7 @@ fn a_new_mugen_action_gets_the_next_free_number_and_its_name_field_in_view() {
     // Alt+Up from the first action wraps to the last one, far down the list.
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
     harness.run_steps(2);
-    let last = harness.state().open.as_ref().unwrap().player.sequence();
+    let last = harness.state().open().unwrap().player.sequence();
     let highest = document(&harness)
         .sequences()
         .iter()

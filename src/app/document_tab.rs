@@ -1,0 +1,65 @@
+//! One open document and everything the editor keeps about it.
+//!
+//! Each tab owns its document (with its history, selection and player) and the state of every
+//! panel that shows it: the tree's folding and filter, the timeline's range and drag, the
+//! canvas's zoom, pan, tools and the sequences hung on its points, the sheet view, text being
+//! typed in the inspector, a pending Save As and an unanswered change on disk. Switching tabs
+//! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
+//! in an id scope of their own, so typed text cannot show up in another document.
+
+use super::canvas::CanvasState;
+use super::inspector_widgets::Draft;
+use super::save_as::SaveAsState;
+use super::sheet::SheetState;
+use super::tab_id::TabId;
+use super::timeline_edit::TimelineState;
+use super::tree_rows::TreeState;
+use super::workspace::OpenDocument;
+use crate::edit::Gesture;
+
+/// A document in a tab, with its panels' state.
+pub struct DocumentTab {
+    /// Names the tab while it is open.
+    pub id: TabId,
+    /// The document, its history, selection and player.
+    pub open: OpenDocument,
+    /// The tree's filter, folding, rename and cached rows.
+    pub tree: TreeState,
+    /// The timeline's range anchor and drag.
+    pub timeline: TimelineState,
+    /// Zoom and pan, the editing tools with their drag, and the hung sequences.
+    pub canvas: CanvasState,
+    /// The source-sheet view.
+    pub sheet: SheetState,
+    /// The undo step the inspector's current drag adds to.
+    pub inspector_gesture: Option<Gesture>,
+    /// Text typed in an inspector field and not applied yet, applied if the field goes away.
+    pub inspector_draft: Option<Draft>,
+    /// The Save As window and its prepared write.
+    pub save_as: SaveAsState,
+    /// The file changed on disk and the user has not answered yet.
+    pub changed_on_disk: bool,
+}
+
+impl DocumentTab {
+    /// A new tab for `open`; its frame is fitted to the canvas when first shown.
+    pub fn new(id: TabId, open: OpenDocument) -> DocumentTab {
+        DocumentTab {
+            id,
+            open,
+            tree: TreeState::default(),
+            timeline: TimelineState::default(),
+            canvas: CanvasState::default(),
+            sheet: SheetState::default(),
+            inspector_gesture: None,
+            inspector_draft: None,
+            save_as: SaveAsState::default(),
+            changed_on_disk: false,
+        }
+    }
+
+    /// The id salt of this tab's widgets (the panels push it before painting).
+    pub fn widget_scope(&self) -> (&'static str, u64) {
+        ("document tab", self.id.0)
+    }
+}
