@@ -625,3 +625,53 @@ fn a_save_writes_outside_its_folder_only_once_that_path_is_confirmed() {
     session.commit_save_as(pending).unwrap();
     assert_ne!(fs::read(outside.join("kfm.air")).unwrap(), before);
 }
+
+#[test]
+fn an_autosave_in_the_background_writes_the_same_recovery_and_reports_it_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let store = RecoveryStore::new(dir.path().join("recovery"));
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(store.clone());
+    session.autosave_in_background();
+    rename(&mut session, "stroll");
+    let t0 = Instant::now();
+    session.tick(t0);
+    let due = t0 + AUTOSAVE_INTERVAL;
+    assert_eq!(
+        session.tick(due).autosaved,
+        None,
+        "the tick only starts the write"
+    );
+    assert!(session.autosave_writing());
+    assert!(
+        session.autosave_due_in(due).is_some(),
+        "the editor looks again soon"
+    );
+    let mut reported = None;
+    for _ in 0..500 {
+        reported = session.tick(due).autosaved;
+        if reported.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(reported.as_deref(), session.recovery_folder());
+    assert!(!session.autosave_writing());
+    let found = store.list();
+    assert_eq!(found.len(), 1);
+    let recovered = store.recover(&found[0]).unwrap();
+    assert_eq!(recovered.document(), session.document());
+    // Saving removes the recovery, waiting for a write under way first.
+    rename(&mut session, "walk again");
+    session.tick(due + AUTOSAVE_INTERVAL * 2);
+    session.save(None).unwrap();
+    assert!(store.list().is_empty());
+    assert!(
+        !dir.path()
+            .join("recovery")
+            .read_dir()
+            .unwrap()
+            .any(|_| true)
+    );
+}

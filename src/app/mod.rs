@@ -377,6 +377,8 @@ impl SpratApp {
             open.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
+        // The editor's frames must not wait for the disk.
+        open.session.autosave_in_background();
         self.add_tab(open);
     }
 

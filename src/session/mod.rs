@@ -52,6 +52,49 @@ struct Autosave {
     /// The history position last written aside.
     written_at: Option<HistoryPosition>,
     original_written: bool,
+    /// Write on a thread of its own (the editor, whose frames must not wait for the disk);
+    /// else within [`Session::tick`].
+    in_background: bool,
+    /// A write under way on its thread, with the history position it writes.
+    writing: Option<(
+        HistoryPosition,
+        std::thread::JoinHandle<std::io::Result<()>>,
+    )>,
+}
+
+impl Autosave {
+    /// Waits for a write under way and takes its result.
+    fn finish_writing(&mut self, report: &mut TickReport) {
+        let Some((position, handle)) = self.writing.take() else {
+            return;
+        };
+        let result = handle
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the writing thread stopped")));
+        self.record(position, result, report);
+    }
+
+    /// Records the outcome of a write of the document at `position`.
+    fn record(
+        &mut self,
+        position: HistoryPosition,
+        result: std::io::Result<()>,
+        report: &mut TickReport,
+    ) {
+        match result {
+            Ok(()) => {
+                self.written_at = Some(position);
+                self.original_written = true;
+                report.autosaved = Some(self.folder.clone());
+            }
+            Err(error) => {
+                report.autosave_error = Some(format!(
+                    "Could not write the recovery file: {}",
+                    atomic::plain_io_error(&error)
+                ));
+            }
+        }
+    }
 }
 
 /// A write prepared by [`Session::prepare_save_as`]: show [`PendingSave::losses`], and if the user
@@ -390,7 +433,22 @@ impl Session {
             pending_since: None,
             written_at: None,
             original_written: false,
+            in_background: false,
+            writing: None,
         });
+    }
+
+    /// Writes the recovery files on a thread of their own from now on, so [`Session::tick`]
+    /// never waits for the disk (the editor); the result shows in a later tick's report.
+    pub fn autosave_in_background(&mut self) {
+        if let Some(autosave) = self.autosave.as_mut() {
+            autosave.in_background = true;
+        }
+    }
+
+    /// Whether a recovery write is under way on its thread.
+    pub fn autosave_writing(&self) -> bool {
+        self.autosave.as_ref().is_some_and(|a| a.writing.is_some())
     }
 
     /// The recovery folder this session writes to, when autosave is on.
@@ -417,7 +475,12 @@ impl Session {
     /// How long until [`Session::tick`] writes the recovery file, when one is waiting (the
     /// editor wakes up then rather than ticking on a timer).
     pub fn autosave_due_in(&self, now: Instant) -> Option<Duration> {
-        let since = self.autosave.as_ref()?.pending_since?;
+        let autosave = self.autosave.as_ref()?;
+        if autosave.writing.is_some() {
+            // Look again soon for the write's result.
+            return Some(Duration::from_millis(100));
+        }
+        let since = autosave.pending_since?;
         Some(AUTOSAVE_INTERVAL.saturating_sub(now.saturating_duration_since(since)))
     }
 
@@ -427,6 +490,16 @@ impl Session {
         let Some(autosave) = self.autosave.as_mut() else {
             return;
         };
+        if autosave
+            .writing
+            .as_ref()
+            .is_some_and(|(_, handle)| handle.is_finished())
+        {
+            autosave.finish_writing(report);
+        }
+        if autosave.writing.is_some() {
+            return;
+        }
         if !dirty || autosave.written_at == Some(position) {
             autosave.pending_since = None;
             return;
@@ -435,28 +508,36 @@ impl Session {
         if now.saturating_duration_since(since) < AUTOSAVE_INTERVAL {
             return;
         }
+        autosave.pending_since = None;
+        let with_original = !autosave.original_written;
+        if autosave.in_background {
+            // The thread writes a copy of the document as it is now; the next tick after it
+            // finishes records the result.
+            let (store, folder) = (autosave.store.clone(), autosave.folder.clone());
+            let (path, format) = (self.path.clone(), self.format.id());
+            let (document, diagnostics) = (self.document.clone(), self.diagnostics.clone());
+            let handle = std::thread::spawn(move || {
+                store.write(
+                    &folder,
+                    path.as_deref(),
+                    format,
+                    &document,
+                    &diagnostics,
+                    with_original,
+                )
+            });
+            autosave.writing = Some((position, handle));
+            return;
+        }
         let result = autosave.store.write(
             &autosave.folder,
             self.path.as_deref(),
             self.format.id(),
             &self.document,
             &self.diagnostics,
-            !autosave.original_written,
+            with_original,
         );
-        autosave.pending_since = None;
-        match result {
-            Ok(()) => {
-                autosave.written_at = Some(position);
-                autosave.original_written = true;
-                report.autosaved = Some(autosave.folder.clone());
-            }
-            Err(error) => {
-                report.autosave_error = Some(format!(
-                    "Could not write the recovery file: {}",
-                    atomic::plain_io_error(&error)
-                ));
-            }
-        }
+        autosave.record(position, result, report);
     }
 
     /// Checks the open file and the files its pixels come from, now.
@@ -506,6 +587,8 @@ impl Session {
             pending_since: None,
             written_at: None,
             original_written: true,
+            in_background: false,
+            writing: None,
         });
     }
 
@@ -513,6 +596,8 @@ impl Session {
     /// document, saved or not).
     pub fn discard_recovery(&mut self) {
         if let Some(autosave) = self.autosave.as_mut() {
+            // A write under way would bring the folder back after it is removed.
+            autosave.finish_writing(&mut TickReport::default());
             if let Err(error) = recovery::remove_folder(&autosave.folder)
                 && error.kind() != std::io::ErrorKind::NotFound
             {
