@@ -3,8 +3,11 @@
 //! A large SFF takes long to read; the editor starts the read on a worker thread and keeps
 //! painting (with a progress bar) until the result arrives.
 
+use crate::formats::input::ReadProgress;
 use crate::formats::{Diagnostic, Loaded, ReadContext, registry};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Instant;
 
@@ -24,8 +27,13 @@ pub type LoadResult = Result<OpenedFile, Vec<Diagnostic>>;
 
 /// Reads a file with whichever registered format it is in, on the calling thread.
 pub fn load_now(path: &Path) -> LoadResult {
+    load_watched(path, &ReadProgress::default())
+}
+
+/// [`load_now`] counting the bytes read in `progress`, stopping when it is cancelled.
+fn load_watched(path: &Path, progress: &ReadProgress) -> LoadResult {
     let context = ReadContext::for_path(path);
-    match registry().open(path, &context) {
+    match registry().open_watched(path, &context, progress) {
         Ok((loaded, format)) => {
             crate::session::remove_stale_temporaries_of(path, &loaded.document);
             Ok(OpenedFile {
@@ -46,6 +54,7 @@ pub struct PendingLoad {
     pub size: u64,
     /// When the read started.
     pub started: Instant,
+    progress: Arc<ReadProgress>,
     receiver: Receiver<LoadResult>,
 }
 
@@ -56,8 +65,10 @@ impl PendingLoad {
         let (sender, receiver) = channel();
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         let worker_path = path.clone();
+        let progress = Arc::new(ReadProgress::default());
+        let worker_progress = Arc::clone(&progress);
         std::thread::spawn(move || {
-            let result = load_now(&worker_path);
+            let result = load_watched(&worker_path, &worker_progress);
             // The editor may have been closed meanwhile; then nobody needs the result.
             let _ = sender.send(result);
             wake();
@@ -66,8 +77,19 @@ impl PendingLoad {
             path,
             size,
             started: Instant::now(),
+            progress,
             receiver,
         }
+    }
+
+    /// Bytes read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.progress.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Asks the worker to stop reading; whatever it hands back is not used.
+    pub fn cancel(&self) {
+        self.progress.cancelled.store(true, Ordering::Relaxed);
     }
 
     /// The result if the read has finished.

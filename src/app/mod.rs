@@ -604,16 +604,26 @@ impl SpratApp {
     }
 
     /// Shows what the canvas tools refused and asks for a file to hang when they want one.
-    fn after_canvas(&mut self, outcome: tools::CanvasOutcome) {
+    fn after_canvas(&mut self, ctx: &egui::Context, outcome: tools::CanvasOutcome) {
         if let Some(message) = outcome.refused {
             self.say_refused(&message);
         }
-        if outcome.pick_hang_file
-            && let Some(tab) = self
-                .active
-                .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-            && let Err(message) = tab.canvas.tools.hang.pick_file(self.dialogs.as_mut())
-        {
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
+            return;
+        };
+        let hang = &mut tab.canvas.tools.hang;
+        if outcome.pick_hang_file {
+            let ctx = ctx.clone();
+            let wake = move || ctx.request_repaint();
+            if let Err(message) = hang.pick_file(self.dialogs.as_mut(), wake) {
+                self.say(Severity::Error, message);
+                return;
+            }
+        }
+        if let Some(Err(message)) = hang.take_read_file() {
             self.say(Severity::Error, message);
         }
     }
@@ -1049,30 +1059,58 @@ impl SpratApp {
         }
     }
 
-    fn loading_window(&self, ctx: &egui::Context) {
+    /// The read under way: bytes read of the file's size, then the decoding, with Cancel.
+    fn loading_window(&mut self, ctx: &egui::Context) {
         let Some(pending) = &self.pending else {
             return;
         };
+        let name = pending
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (read, size) = (pending.bytes_read(), pending.size.max(1));
+        let mut cancel = false;
         egui::Window::new("Opening")
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ctx, |ui| {
-                let name = pending
-                    .path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                ui.label(format!("Reading {name} ({} KiB)…", pending.size / 1024));
-                ui.add(
-                    egui::ProgressBar::new(0.0)
+                let seconds = pending.started.elapsed().as_secs_f32();
+                let bar = if read < size {
+                    ui.label(format!("Reading {name}…"));
+                    egui::ProgressBar::new(read as f32 / size as f32).text(format!(
+                        "{} of {} · {seconds:.1} s",
+                        byte_size(read),
+                        byte_size(size)
+                    ))
+                } else {
+                    ui.label(format!("Decoding {name} ({})…", byte_size(size)));
+                    egui::ProgressBar::new(1.0)
                         .animate(true)
-                        .desired_width(260.0)
-                        .text(format!("{:.1} s", pending.started.elapsed().as_secs_f32())),
-                );
+                        .text(format!("{seconds:.1} s"))
+                };
+                ui.add(bar.desired_width(260.0));
+                cancel = ui.button("Cancel").clicked();
             });
+        if cancel {
+            pending.cancel();
+            self.pending = None;
+            self.waiting.clear();
+            self.say(Severity::Info, format!("Opening {name} was cancelled."));
+            return;
+        }
         // The worker wakes the UI when done; repaint meanwhile only to move the bar.
         ctx.request_repaint_after(Duration::from_millis(100));
+    }
+}
+
+/// "512 bytes", "12.5 KiB", "3.2 MiB".
+fn byte_size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }
 
@@ -1191,7 +1229,7 @@ impl SpratApp {
         if let Some(said) = sheet_said {
             self.status = Some(said);
         }
-        self.after_canvas(canvas_outcome);
+        self.after_canvas(&ui.ctx().clone(), canvas_outcome);
     }
 }
 

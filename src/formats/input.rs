@@ -7,6 +7,7 @@ use std::fmt;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The largest file Sprat reads: far above any sprite file, SFF archive or sheet a game
 /// ships, and small enough that a mistaken path cannot exhaust memory.
@@ -47,8 +48,33 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
     read_file_within(path, MAX_FILE_BYTES)
 }
 
+/// How far a read has got, and whether the reader is asked to stop; shared with another
+/// thread (the editor shows the bytes read and offers Cancel).
+#[derive(Debug, Default)]
+pub struct ReadProgress {
+    /// Bytes read so far.
+    pub bytes: AtomicU64,
+    /// Set to stop the read at the next chunk.
+    pub cancelled: AtomicBool,
+}
+
+/// The sentence of a read stopped by [`ReadProgress::cancelled`].
+pub const CANCELLED: &str = "the read was cancelled";
+
+/// Bytes read between two looks at a [`ReadProgress`].
+const CHUNK: usize = 1 << 20;
+
 /// [`read_file`] with another limit (image decoders keep a smaller one).
 pub fn read_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    read_file_watched(path, limit, &ReadProgress::default())
+}
+
+/// [`read_file_within`] that counts its bytes in `progress` and stops when it is cancelled.
+pub fn read_file_watched(
+    path: &Path,
+    limit: u64,
+    progress: &ReadProgress,
+) -> Result<Vec<u8>, InputError> {
     let fail = |message: String| InputError {
         path: path.to_path_buf(),
         message,
@@ -68,9 +94,20 @@ pub fn read_file_within(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> 
     }
     let file = fs::File::open(path).map_err(|e| fail(plain_io_error(&e)))?;
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(plain_io_error(&e)))?;
+    let mut reader = file.take(limit + 1);
+    loop {
+        if progress.cancelled.load(Ordering::Relaxed) {
+            return Err(fail(CANCELLED.to_string()));
+        }
+        let read = (&mut reader)
+            .take(CHUNK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(plain_io_error(&e)))?;
+        progress.bytes.store(bytes.len() as u64, Ordering::Relaxed);
+        if read == 0 {
+            break;
+        }
+    }
     if bytes.len() as u64 > limit {
         return Err(fail(too_large(bytes.len() as u64, limit)));
     }
@@ -97,6 +134,20 @@ fn plain_io_error(error: &std::io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watched_read_counts_its_bytes_and_stops_when_cancelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.bin");
+        fs::write(&path, vec![7u8; 3 * CHUNK + 5]).unwrap();
+        let progress = ReadProgress::default();
+        let bytes = read_file_watched(&path, MAX_FILE_BYTES, &progress).unwrap();
+        assert_eq!(bytes.len(), 3 * CHUNK + 5);
+        assert_eq!(progress.bytes.load(Ordering::Relaxed), bytes.len() as u64);
+        progress.cancelled.store(true, Ordering::Relaxed);
+        let error = read_file_watched(&path, MAX_FILE_BYTES, &progress).unwrap_err();
+        assert_eq!(error.message, CANCELLED);
+    }
 
     #[test]
     fn reads_a_regular_file() {

@@ -111,8 +111,19 @@ impl Registry {
         path: &Path,
         context: &ReadContext,
     ) -> Result<(Loaded, &dyn Format), ReadFailure> {
-        let bytes =
-            super::input::read_file(path).map_err(|e| ReadFailure::single(Diagnostic::from(e)))?;
+        self.open_watched(path, context, &super::input::ReadProgress::default())
+    }
+
+    /// [`Registry::open`] that counts the bytes it reads in `progress` and stops reading when
+    /// it is cancelled (the editor's progress bar and Cancel button).
+    pub fn open_watched(
+        &self,
+        path: &Path,
+        context: &ReadContext,
+        progress: &super::input::ReadProgress,
+    ) -> Result<(Loaded, &dyn Format), ReadFailure> {
+        let bytes = super::input::read_file_watched(path, super::input::MAX_FILE_BYTES, progress)
+            .map_err(|e| ReadFailure::single(Diagnostic::from(e)))?;
         let format = self
             .detect(&bytes, Some(path))
             .ok_or_else(|| ReadFailure::single(unrecognised(&bytes)))?;

@@ -451,6 +451,16 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.run_steps(2);
     harness.get_by_label("Other file…").click();
     harness.run_steps(2);
+    // The file is read on a worker thread; the picker lists it once read.
+    for _ in 0..500 {
+        harness.step();
+        let hang = &harness.state().active_tab().unwrap().canvas.tools.hang;
+        if !hang.is_reading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    harness.run_steps(2);
     harness.get_by_label("other.sprat").click();
     harness.run_steps(2);
     harness.get_by_label("Hang guard").click();

@@ -95,6 +95,8 @@ pub struct Hanging {
     pub picker: Option<Picker>,
     textures: HashMap<TextureKey, Option<(TextureHandle, SpriteRect)>>,
     stamp: (u64, u64),
+    /// A file being read to hang from, on a worker thread.
+    reading: Option<loader::PendingLoad>,
 }
 
 impl Hanging {
@@ -191,9 +193,14 @@ impl Hanging {
         self.hung.retain(|h| h.point != point);
     }
 
-    /// Asks for a file through `dialogs` and reads it for hanging; its sequences are listed in
-    /// the picker. A file that cannot be read comes back as the message to show.
-    pub fn pick_file(&mut self, dialogs: &mut dyn Dialogs) -> Result<(), String> {
+    /// Asks for a file through `dialogs` and starts reading it for hanging, on a worker thread
+    /// (`wake` is called when it is read); [`Hanging::take_read_file`] lists its sequences in
+    /// the picker once it is. A dialog that cannot be shown comes back as the message to show.
+    pub fn pick_file(
+        &mut self,
+        dialogs: &mut dyn Dialogs,
+        wake: impl FnOnce() + Send + 'static,
+    ) -> Result<(), String> {
         let extensions: Vec<&str> = registry()
             .formats()
             .filter(|f| f.capabilities().read)
@@ -206,13 +213,31 @@ impl Hanging {
                 return Err("no file dialog can be shown to choose a file to hang".to_string());
             }
         };
-        let opened = loader::load_now(&path).map_err(|diagnostics| {
-            let why = diagnostics
-                .first()
-                .map(|d| d.message.clone())
-                .unwrap_or_default();
-            format!("{} could not be read: {why}", path.display())
-        })?;
+        self.reading = Some(loader::PendingLoad::start(path, wake));
+        Ok(())
+    }
+
+    /// Whether a file to hang from is being read.
+    pub fn is_reading(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// The file [`Hanging::pick_file`] started reading, once read: its sequences are listed in
+    /// the picker. `None` while nothing has finished; a file that cannot be read comes back as
+    /// the message to show.
+    pub fn take_read_file(&mut self) -> Option<Result<(), String>> {
+        let result = self.reading.as_ref()?.poll()?;
+        let path = self.reading.take()?.path;
+        let opened = match result {
+            Ok(opened) => opened,
+            Err(diagnostics) => {
+                let why = diagnostics
+                    .first()
+                    .map(|d| d.message.clone())
+                    .unwrap_or_default();
+                return Some(Err(format!("{} could not be read: {why}", path.display())));
+            }
+        };
         let index = match self.files.iter().position(|f| f.path == path) {
             Some(i) => {
                 self.files[i].document = opened.loaded.document;
@@ -231,7 +256,7 @@ impl Hanging {
         if let Some(picker) = &mut self.picker {
             picker.source = Source::File(index);
         }
-        Ok(())
+        Some(Ok(()))
     }
 
     /// Keeps each hung sequence in step with the main player: playing while it plays, at its
@@ -399,7 +424,10 @@ impl Hanging {
                             .unwrap_or_default();
                         ui.selectable_value(&mut source, Source::File(i), name);
                     }
-                    if ui
+                    if self.reading.is_some() {
+                        ui.spinner();
+                        ui.weak("reading…");
+                    } else if ui
                         .button("Other file…")
                         .on_hover_text("Read another file (read-only) to hang its sequences")
                         .clicked()
