@@ -141,8 +141,8 @@ fn bench_render(c: &mut Criterion) {
 
 fn bench_store(c: &mut Criterion) {
     // A warm ImageStore: what every repaint pays to find a slice already cut.
-    let dir = std::env::temp_dir().join(format!("sprat-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let guard = tempfile::tempdir().unwrap();
+    let dir = guard.path();
     let path = dir.join("sheet.png");
     RgbaImage::from_pixel(256, 256, Rgba([1, 2, 3, 255]))
         .save(&path)
@@ -172,7 +172,6 @@ fn bench_store(c: &mut Criterion) {
     c.bench_function("ImageStore cached slice lookup", |b| {
         b.iter(|| store.pixels(&set, black_box(&source)))
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 criterion_group!(benches, bench_render, bench_store);

@@ -14,12 +14,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A fresh empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-session-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh empty folder for one test, and the guard that removes it when the test ends.
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let guard = tempfile::Builder::new()
+        .prefix(&format!("sprat-session-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = guard.path().to_path_buf();
+    (guard, dir)
 }
 
 /// A small set: one image, one sequence "walk" with two frames.
@@ -107,7 +109,7 @@ fn leftovers(dir: &Path) -> Vec<String> {
 
 #[test]
 fn an_unedited_file_saves_to_the_same_bytes_and_is_not_dirty() {
-    let dir = scratch("unedited");
+    let (_guard, dir) = scratch("unedited");
     let path = sample_file(&dir);
     let original = fs::read(&path).unwrap();
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
@@ -123,7 +125,7 @@ fn an_unedited_file_saves_to_the_same_bytes_and_is_not_dirty() {
 
 #[test]
 fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
-    let dir = scratch("dirty");
+    let (_guard, dir) = scratch("dirty");
     let path = sample_file(&dir);
     let first_version = fs::read(&path).unwrap();
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
@@ -170,7 +172,7 @@ fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
 
 #[test]
 fn save_as_shows_losses_first_and_moves_the_session_to_the_new_file() {
-    let dir = scratch("save-as");
+    let (_guard, dir) = scratch("save-as");
     let path = sample_file(&dir);
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
     rename(&mut session, "stroll");
@@ -231,7 +233,7 @@ const AS_CHILD: &str = "SPRAT_READ_ONLY_TEST_CHILD";
 #[test]
 fn saving_into_a_read_only_folder_keeps_the_old_file_and_the_edits() {
     use std::os::unix::process::CommandExt;
-    let dir = scratch(&format!("read-only-{}", std::env::var(AS_CHILD).is_ok()));
+    let (_guard, dir) = scratch(&format!("read-only-{}", std::env::var(AS_CHILD).is_ok()));
     if std::env::var(AS_CHILD).is_err() && permissions_do_not_apply(&dir) {
         // Root ignores folder permissions: run this same test as the unprivileged `nobody`.
         let status = std::process::Command::new(std::env::current_exe().unwrap())
@@ -280,7 +282,7 @@ fn read_only_folder_body(dir: &Path) {
 
 #[test]
 fn autosave_writes_a_recovery_after_30_seconds_dirty_and_it_is_found_after_a_crash() {
-    let dir = scratch("recovery");
+    let (_guard, dir) = scratch("recovery");
     let path = sample_file(&dir);
     let store = RecoveryStore::new(dir.join("recovery"));
     let t0 = Instant::now();
@@ -328,7 +330,7 @@ fn autosave_writes_a_recovery_after_30_seconds_dirty_and_it_is_found_after_a_cra
 
 #[test]
 fn closing_or_discarding_removes_the_recovery() {
-    let dir = scratch("discard");
+    let (_guard, dir) = scratch("discard");
     let path = sample_file(&dir);
     let store = RecoveryStore::new(dir.join("recovery"));
     let t0 = Instant::now();
@@ -362,7 +364,7 @@ fn touch(path: &Path, bytes: &[u8]) {
 
 #[test]
 fn changes_on_disk_are_reported_but_our_own_saves_are_not() {
-    let dir = scratch("watch");
+    let (_guard, dir) = scratch("watch");
     let path = sample_file(&dir);
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
     let image = session.document().images[0].id;
@@ -419,7 +421,7 @@ fn changes_on_disk_are_reported_but_our_own_saves_are_not() {
 
 #[test]
 fn a_change_between_opening_and_the_first_tick_is_seen() {
-    let dir = scratch("watch-early");
+    let (_guard, dir) = scratch("watch-early");
     let path = sample_file(&dir);
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
     touch(&dir.join("hero.png"), b"changed right after opening");
@@ -429,7 +431,7 @@ fn a_change_between_opening_and_the_first_tick_is_seen() {
 
 #[test]
 fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
-    let dir = scratch("keep-mine");
+    let (_guard, dir) = scratch("keep-mine");
     let path = sample_file(&dir);
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
     touch(&path, b"(version: 1, set: (root: (), next_id: 1))");
@@ -443,7 +445,7 @@ fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
 
 #[test]
 fn an_untitled_document_is_recovered_as_untitled() {
-    let dir = scratch("untitled");
+    let (_guard, dir) = scratch("untitled");
     let store = RecoveryStore::new(dir.join("recovery"));
     let mut session = Session::with_document(sample(), &SpratFormat, None);
     session.enable_autosave(store.clone());
@@ -463,7 +465,7 @@ fn an_untitled_document_is_recovered_as_untitled() {
 
 #[test]
 fn a_failed_autosave_is_reported_and_retried_later() {
-    let dir = scratch("autosave-fails");
+    let (_guard, dir) = scratch("autosave-fails");
     let path = sample_file(&dir);
     // The recovery "directory" is a plain file, so nothing can be written into it.
     let blocked = dir.join("not-a-folder");

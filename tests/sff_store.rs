@@ -24,12 +24,14 @@ fn sff_image(path: &Path, palettes: Vec<PaletteSource>, active: Option<usize>) -
     }
 }
 
-/// A scratch folder of this test process, removed first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-sff-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, and the guard that removes it when the test ends.
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let guard = tempfile::Builder::new()
+        .prefix(&format!("sprat-sff-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = guard.path().to_path_buf();
+    (guard, dir)
 }
 
 #[test]
@@ -61,7 +63,8 @@ fn blank_missing_and_unreadable_sprites_give_nothing() {
             .iter()
             .any(|p| p.message.contains("no sprite 4242,7"))
     );
-    let missing = scratch("missing").join("nothing.sff");
+    let (_guard, folder) = scratch("missing");
+    let missing = folder.join("nothing.sff");
     let gone = sff_image(&missing, vec![], None);
     assert!(store.sprite(&gone, 0, 0).is_none());
     let problems = store.problems(&missing);
@@ -99,7 +102,7 @@ fn the_active_palette_recolours_main_palette_sprites() {
 
 #[test]
 fn act_files_replace_the_main_palette_in_reverse_order() {
-    let dir = scratch("act");
+    let (_guard, dir) = scratch("act");
     let archive = SffArchive::open(&kfm_sff()).unwrap();
     // Write palette 1,4 as a .act file: colour 255 first.
     let colours = archive.palette(3).unwrap();
@@ -146,7 +149,7 @@ fn act_files_replace_the_main_palette_in_reverse_order() {
 
 #[test]
 fn invalidate_rereads_a_changed_file() {
-    let dir = scratch("invalidate");
+    let (_guard, dir) = scratch("invalidate");
     let path = dir.join("art.sff");
     std::fs::copy(kfm_sff(), &path).unwrap();
     let store = SffStore::new();
@@ -162,7 +165,6 @@ fn invalidate_rereads_a_changed_file() {
     let after = store.sprite(&image, 0, 0).unwrap();
     assert_eq!((after.image.width(), after.image.height()), (240, 120));
     assert_eq!(after.axis, (120, 0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

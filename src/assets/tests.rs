@@ -4,21 +4,16 @@ use super::*;
 use crate::model::*;
 use image::Rgba;
 
-/// A scratch folder removed when dropped.
-struct Scratch(PathBuf);
+/// A scratch folder removed when dropped (by its `tempfile` guard).
+struct Scratch(PathBuf, #[allow(dead_code)] tempfile::TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("sprat-assets-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        let guard = tempfile::Builder::new()
+            .prefix(&format!("sprat-assets-{name}-"))
+            .tempdir()
+            .unwrap();
+        Scratch(guard.path().to_path_buf(), guard)
     }
 }
 

@@ -14,7 +14,7 @@ use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
 
 /// The showcase set written as a Sprat project in a fresh folder.
-fn showcase_file(name: &str) -> PathBuf {
+fn showcase_file(name: &str) -> (gui_support::TempDir, PathBuf) {
     gui_support::showcase_file("gui-editing", name)
 }
 
@@ -52,7 +52,7 @@ fn spin_with_unit<'a>(harness: &'a Harness<'_, SpratApp>, unit: &str) -> egui_ki
 
 #[test]
 fn the_loop_point_is_edited_refused_past_the_end_undone_and_redone() {
-    let path = showcase_file("loop");
+    let (_path_dir, path) = showcase_file("loop");
     let mut harness = editor_on(&path);
     assert_eq!(punch_loop(&harness), None);
     assert!(!title(&harness).contains('*'));
@@ -92,7 +92,7 @@ fn the_loop_point_is_edited_refused_past_the_end_undone_and_redone() {
 
 #[test]
 fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
-    let path = showcase_file("save");
+    let (_path_dir, path) = showcase_file("save");
     let mut harness = editor_on(&path);
     spin_with_unit(&harness, "ticks").set_value_accesskit(10.0);
     harness.run_steps(2);
@@ -128,8 +128,8 @@ fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
 
 #[test]
 fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed_one_asks() {
-    let path = showcase_file("ask");
-    let other = showcase_file("ask-other");
+    let (_path_dir, path) = showcase_file("ask");
+    let (_other_dir, other) = showcase_file("ask-other");
     let mut harness = editor_with_answers(&path, std::slice::from_ref(&other));
     harness.get_by_label("back to frame").click();
     harness.run_steps(2);
@@ -170,7 +170,7 @@ fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed
 
 #[test]
 fn the_history_window_jumps_back_to_the_file_as_opened() {
-    let path = showcase_file("history");
+    let (_path_dir, path) = showcase_file("history");
     let mut harness = editor_on(&path);
     harness.get_by_label("back to frame").click();
     harness.run_steps(2);
@@ -187,7 +187,7 @@ fn the_history_window_jumps_back_to_the_file_as_opened() {
 
 #[test]
 fn a_failed_save_says_why_and_keeps_the_edits() {
-    let path = showcase_file("fail");
+    let (_path_dir, path) = showcase_file("fail");
     let mut harness = editor_on(&path);
     harness.get_by_label("back to frame").click();
     harness.run_steps(2);
@@ -207,7 +207,7 @@ fn a_failed_save_says_why_and_keeps_the_edits() {
 
 #[test]
 fn unsaved_work_left_by_a_crash_is_offered_back_at_start() {
-    let path = showcase_file("recover");
+    let (_path_dir, path) = showcase_file("recover");
     let recovery = path.parent().unwrap().join("recovery");
     // An earlier run edited the file and autosaved, then ended without saving.
     gui_support::leave_autosaved_edit(&path, &recovery, 2);
@@ -222,7 +222,7 @@ fn unsaved_work_left_by_a_crash_is_offered_back_at_start() {
 
 #[test]
 fn backspace_deletes_like_delete_but_not_while_typing() {
-    let path = showcase_file("backspace");
+    let (_path_dir, path) = showcase_file("backspace");
     let mut harness = editor_on(&path);
     let punch_frames = |harness: &Harness<'_, SpratApp>| {
         let open = harness.state().open().unwrap();
@@ -255,7 +255,7 @@ fn backspace_deletes_like_delete_but_not_while_typing() {
 
 #[test]
 fn ctrl_z_in_a_text_field_undoes_the_typing_not_the_document() {
-    let path = showcase_file("text-undo");
+    let (_path_dir, path) = showcase_file("text-undo");
     let mut harness = editor_on(&path);
     harness.get_by_label("back to frame").click();
     harness.run_steps(2);

@@ -14,27 +14,20 @@ use sprat::app::SpratApp;
 use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
 use std::path::{Path, PathBuf};
 
-/// A fresh, empty folder for one test.
-fn temp_folder(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("sprat-gui-inspector-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// zsdx's hero tunic (Solarus 1.x Lua) copied into `sprites/hero/` of a fresh folder.
-fn tunic_copy(name: &str) -> PathBuf {
+/// zsdx's hero tunic (Solarus 1.x Lua) copied into `sprites/hero/` of a fresh folder; the
+/// folder goes when the returned guard is dropped.
+fn tunic_copy(name: &str) -> (gui_support::TempDir, PathBuf) {
     let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
-    let dir = temp_folder(name).join("sprites/hero");
+    let root = gui_support::TempDir::new(&format!("inspector-{name}"));
+    let dir = root.0.join("sprites/hero");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("tunic1.dat");
     std::fs::copy(source, &path).unwrap();
-    path
+    (root, path)
 }
 
 /// The showcase set as a Sprat project in a fresh folder.
-fn showcase_file(name: &str) -> PathBuf {
+fn showcase_file(name: &str) -> (gui_support::TempDir, PathBuf) {
     gui_support::showcase_file("gui-inspector", name)
 }
 
@@ -59,7 +52,7 @@ fn spin_showing<'a>(harness: &'a Harness<'_, SpratApp>, value: &str) -> egui_kit
 
 #[test]
 fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
-    let path = tunic_copy("delay");
+    let (_dir, path) = tunic_copy("delay");
     let before = std::fs::read_to_string(&path).unwrap();
     let mut harness = editor_on(&path, "walking");
 
@@ -107,7 +100,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
 
 #[test]
 fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() {
-    let path = tunic_copy("loop");
+    let (_dir, path) = tunic_copy("loop");
     let mut harness = editor_on(&path, "walking");
     let before = document(&harness).clone();
     let revision = harness.state().open().unwrap().revision;
@@ -130,7 +123,7 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
 
 #[test]
 fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
-    let path = tunic_copy("disabled");
+    let (_dir, path) = tunic_copy("disabled");
     let harness = editor_on(&path, "walking");
     let field = harness.get_by_role_and_label(Role::TextInput, "Label");
     assert!(
@@ -157,7 +150,7 @@ fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
 
 #[test]
 fn one_field_of_each_kind_is_edited_and_undone() {
-    let path = showcase_file("kinds");
+    let (_path_dir, path) = showcase_file("kinds");
     let mut harness = editor_on(&path, "punch");
     let original = document(&harness).clone();
     let punch = |h: &Harness<'_, SpratApp>| document(h).sequence_by_name("punch").unwrap().clone();
@@ -238,7 +231,7 @@ fn one_field_of_each_kind_is_edited_and_undone() {
 
 #[test]
 fn text_typed_in_a_field_is_kept_when_another_frame_is_selected_before_enter() {
-    let path = showcase_file("draft");
+    let (_path_dir, path) = showcase_file("draft");
     let mut harness = editor_on(&path, "punch");
     let label_of = |h: &Harness<'_, SpratApp>, index: usize| {
         let punch = document(h).sequence_by_name("punch").unwrap();

@@ -20,20 +20,16 @@ use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
 
-/// zsdx's hero tunic (Solarus 1.x Lua) copied into `<fresh folder>/sprites/hero/`.
-fn tunic_copy(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("sprat-gui-save-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let dir = root.join("sprites/hero");
+/// zsdx's hero tunic (Solarus 1.x Lua) copied into `<fresh folder>/sprites/hero/`; the
+/// folder goes when the returned guard is dropped.
+fn tunic_copy(name: &str) -> (gui_support::TempDir, PathBuf) {
+    let root = gui_support::TempDir::new(&format!("save-{name}"));
+    let dir = root.0.join("sprites/hero");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("tunic1.dat");
     let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
     std::fs::copy(source, &path).unwrap();
-    path
-}
-
-fn remove_copy(path: &Path) {
-    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
+    (root, path)
 }
 
 /// The editor on `path` (opened through File > Open) showing "walking"; `later` answers the
@@ -97,7 +93,7 @@ fn save_as_to(harness: &mut Harness<'_, SpratApp>, format: Option<&str>) {
 
 #[test]
 fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
-    let path = tunic_copy("air");
+    let (_dir, path) = tunic_copy("air");
     let original = std::fs::read(&path).unwrap();
     let target = path.with_file_name("tunic1.air");
     let mut harness = editor_on(&path, std::slice::from_ref(&target));
@@ -145,12 +141,11 @@ fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
         original,
         "the Solarus file is untouched"
     );
-    remove_copy(&path);
 }
 
 #[test]
 fn save_as_isprite_cancelled_writes_nothing() {
-    let path = tunic_copy("isprite");
+    let (_dir, path) = tunic_copy("isprite");
     let target = path.with_file_name("tunic1.isprite");
     let mut harness = editor_on(&path, std::slice::from_ref(&target));
     save_as_to(&mut harness, Some("Vision Riders Integrated Sprite"));
@@ -175,12 +170,11 @@ fn save_as_isprite_cancelled_writes_nothing() {
         .collect();
     assert_eq!(files, vec![std::ffi::OsString::from("tunic1.dat")]);
     assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
-    remove_copy(&path);
 }
 
 #[test]
 fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() {
-    let path = tunic_copy("proc");
+    let (_dir, path) = tunic_copy("proc");
     let original = std::fs::read(&path).unwrap();
     let forbidden = PathBuf::from("/proc/sprat-cannot-write-here/tunic1.dat");
     let mut harness = editor_on(&path, std::slice::from_ref(&forbidden));
@@ -208,12 +202,11 @@ fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() 
 
     click(&mut harness, "OK");
     assert!(harness.query_by_label("Not saved").is_none(), "dismissed");
-    remove_copy(&path);
 }
 
 #[test]
 fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
-    let path = tunic_copy("ctrl-s");
+    let (_dir, path) = tunic_copy("ctrl-s");
     let original = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, &[]);
     edit_delay(&mut harness);
@@ -258,12 +251,11 @@ fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
     );
     assert!(!title(&harness).contains('*'));
     assert_ne!(std::fs::read(&path).unwrap(), original);
-    remove_copy(&path);
 }
 
 #[test]
 fn closing_the_window_with_unsaved_changes_asks_first() {
-    let path = tunic_copy("close");
+    let (_dir, path) = tunic_copy("close");
     let mut harness = editor_on(&path, &[]);
     edit_delay(&mut harness);
     gui_support::request_quit(&mut harness);
@@ -289,12 +281,11 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
             .unwrap()
             .contains("frame_delay = 120,")
     );
-    remove_copy(&path);
 }
 
 #[test]
 fn save_as_over_another_file_asks_before_replacing_it() {
-    let path = tunic_copy("replace");
+    let (_dir, path) = tunic_copy("replace");
     let original = std::fs::read(&path).unwrap();
     let other = path.with_file_name("other.dat");
     std::fs::write(&other, b"-- another sprite\n").unwrap();
@@ -319,7 +310,6 @@ fn save_as_over_another_file_asks_before_replacing_it() {
         std::fs::read(sprat::session::backup_path(&other)).unwrap(),
         b"-- another sprite\n"
     );
-    remove_copy(&path);
 }
 
 /// Gives walking's second frame its own delay, which Solarus (one delay per animation)
@@ -338,7 +328,7 @@ fn edit_one_frame_delay(harness: &mut Harness<'_, SpratApp>) {
 
 #[test]
 fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
-    let path = tunic_copy("lossy-ctrl-s");
+    let (_dir, path) = tunic_copy("lossy-ctrl-s");
     let original = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, &[]);
     edit_one_frame_delay(&mut harness);
@@ -377,12 +367,11 @@ fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
     );
     assert!(std::fs::read(&path).unwrap() == original);
     assert!(!title(&harness).contains('*'));
-    remove_copy(&path);
 }
 
 #[test]
 fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() {
-    let path = tunic_copy("lossy-close");
+    let (_dir, path) = tunic_copy("lossy-close");
     let mut harness = editor_on(&path, &[]);
     edit_one_frame_delay(&mut harness);
 
@@ -408,7 +397,6 @@ fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() 
     click(&mut harness, "Save anyway");
     assert!(harness.state().open().is_none(), "the tab closed");
     assert!(harness.query_by_label("Unsaved changes").is_none());
-    remove_copy(&path);
 }
 
 #[test]

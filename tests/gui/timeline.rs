@@ -17,7 +17,7 @@ use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
 use std::path::{Path, PathBuf};
 
 /// The showcase set written as a Sprat project in a fresh folder.
-fn showcase_file(name: &str) -> PathBuf {
+fn showcase_file(name: &str) -> (gui_support::TempDir, PathBuf) {
     gui_support::showcase_file("gui-timeline", name)
 }
 
@@ -78,7 +78,7 @@ fn shown_frame(harness: &Harness<'_, SpratApp>) -> usize {
 
 #[test]
 fn shift_selects_a_range_and_ctrl_toggles_cells() {
-    let path = showcase_file("select");
+    let (_path_dir, path) = showcase_file("select");
     let mut harness = editor_on(&path, &[]);
     click_cell(&mut harness, 1, Modifiers::NONE);
     assert_eq!(selected(&harness), [1]);
@@ -114,7 +114,7 @@ fn shift_selects_a_range_and_ctrl_toggles_cells() {
 
 #[test]
 fn reorder_frames_by_drag_in_the_timeline() {
-    let path = showcase_file("reorder");
+    let (_path_dir, path) = showcase_file("reorder");
     let mut harness = editor_on(&path, &[]);
     let original = frames_of(&harness, "punch");
 
@@ -151,8 +151,8 @@ fn reorder_frames_by_drag_in_the_timeline() {
 
 #[test]
 fn frames_are_copied_into_another_sequence_and_into_another_file() {
-    let path = showcase_file("copy");
-    let other = showcase_file("copy-other");
+    let (_path_dir, path) = showcase_file("copy");
+    let (_other_dir, other) = showcase_file("copy-other");
     let mut harness = editor_on(&path, std::slice::from_ref(&other));
     let punch = frames_of(&harness, "punch");
     click_cell(&mut harness, 0, Modifiers::NONE);
@@ -220,7 +220,7 @@ fn frames_are_copied_into_another_sequence_and_into_another_file() {
 
 #[test]
 fn three_selected_frames_get_one_duration_at_once() {
-    let path = showcase_file("durations");
+    let (_path_dir, path) = showcase_file("durations");
     let mut harness = editor_on(&path, &[]);
     click_cell(&mut harness, 0, Modifiers::NONE);
     click_cell(&mut harness, 1, Modifiers::COMMAND);
@@ -248,7 +248,7 @@ fn three_selected_frames_get_one_duration_at_once() {
 
 #[test]
 fn the_loop_marker_is_dragged_onto_another_cell() {
-    let path = showcase_file("loop");
+    let (_path_dir, path) = showcase_file("loop");
     let mut harness = editor_on(&path, &[]);
     let loop_point = |harness: &Harness<'_, SpratApp>| {
         document(harness)
@@ -274,7 +274,7 @@ fn the_loop_marker_is_dragged_onto_another_cell() {
 
 #[test]
 fn dragging_a_cell_edge_sets_the_duration_in_the_frames_own_unit() {
-    let path = showcase_file("edge");
+    let (_path_dir, path) = showcase_file("edge");
     let mut harness = editor_on(&path, &[]);
     // Fixed-width cells: 8 points per tick.
     let edge = harness.get_by_label("end of frame 0").rect().center();
@@ -319,7 +319,7 @@ fn dragging_a_cell_edge_sets_the_duration_in_the_frames_own_unit() {
 
 #[test]
 fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
-    let path = showcase_file("delete");
+    let (_path_dir, path) = showcase_file("delete");
     let mut harness = editor_on(&path, &[]);
     let opened = document(&harness);
     click_cell(&mut harness, 0, Modifiers::NONE);
@@ -404,7 +404,7 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
 
 #[test]
 fn insert_duplicate_and_cut_frames_from_the_keyboard() {
-    let path = showcase_file("keys");
+    let (_path_dir, path) = showcase_file("keys");
     let mut harness = editor_on(&path, &[]);
     let original = frames_of(&harness, "punch");
 

@@ -14,7 +14,7 @@ use sprat::model::{AnimationSet, TreeItem};
 use std::path::{Path, PathBuf};
 
 /// The showcase set written as a Sprat project in a fresh folder.
-fn showcase_file(name: &str) -> PathBuf {
+fn showcase_file(name: &str) -> (gui_support::TempDir, PathBuf) {
     gui_support::showcase_file("gui-tree", name)
 }
 
@@ -45,7 +45,7 @@ fn type_text(harness: &mut Harness<'_, SpratApp>, text: &str) {
 
 #[test]
 fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
-    let path = showcase_file("rename");
+    let (_path_dir, path) = showcase_file("rename");
     let mut harness = editor_on(&path);
     click_row(&mut harness, "punch");
 
@@ -130,7 +130,7 @@ fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
 
 #[test]
 fn add_duplicate_and_delete_a_sequence_and_undo_each() {
-    let path = showcase_file("add");
+    let (_path_dir, path) = showcase_file("add");
     let mut harness = editor_on(&path);
     let opened = document(&harness);
     click_row(&mut harness, "punch");
@@ -184,7 +184,7 @@ fn add_duplicate_and_delete_a_sequence_and_undo_each() {
 
 #[test]
 fn sequences_are_reordered_by_dragging_them_in_the_tree() {
-    let path = showcase_file("drag");
+    let (_path_dir, path) = showcase_file("drag");
     let mut harness = editor_on(&path);
     assert_eq!(
         names(&document(&harness).root.items),
@@ -230,7 +230,7 @@ fn sequences_are_reordered_by_dragging_them_in_the_tree() {
 
 #[test]
 fn the_context_menu_sets_the_default_sequence() {
-    let path = showcase_file("default");
+    let (_path_dir, path) = showcase_file("default");
     let mut harness = editor_on(&path);
     let walk = document(&harness).sequence_by_name("walk").unwrap().id;
     harness
@@ -326,7 +326,7 @@ fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
 
 #[test]
 fn a_group_is_renamed_and_deleted_with_its_sequences() {
-    let path = showcase_file("group");
+    let (_path_dir, path) = showcase_file("group");
     let mut harness = editor_on(&path);
     let opened = document(&harness);
     click_row(&mut harness, "combat");

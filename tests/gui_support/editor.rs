@@ -78,27 +78,23 @@ pub fn type_into(harness: &mut Harness<'_, SpratApp>, label: &str, text: &str) {
         .type_text(text);
 }
 
-/// A fresh folder for one test, removed when dropped.
-pub struct TempDir(pub PathBuf);
+/// A fresh folder for one test (its path, and the `tempfile` guard that removes it when the
+/// test ends, failed or not).
+pub struct TempDir(pub PathBuf, tempfile::TempDir);
 
 impl TempDir {
-    /// `sprat-gui-<name>-<process>` in the system's temporary folder, empty.
+    /// An empty folder named after the test (`sprat-gui-<name>-…`) in the temporary folder.
     pub fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("sprat-gui-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        let guard = tempfile::Builder::new()
+            .prefix(&format!("sprat-gui-{name}-"))
+            .tempdir()
+            .unwrap();
+        TempDir(guard.path().to_path_buf(), guard)
     }
 
     /// The showcase set as a Sprat project named `name` in this folder.
     pub fn showcase(&self, name: &str) -> PathBuf {
         showcase_as(&self.0, &SpratFormat, name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -198,10 +194,9 @@ pub fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
 }
 
 /// The showcase set as a Sprat project in a fresh folder named after the test file (`suite`)
-/// and the test (`name`).
-pub fn showcase_file(suite: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sprat-{suite}-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    showcase_as(&dir, &SpratFormat, "showcase.sprat")
+/// and the test (`name`); the folder goes when the returned guard is dropped.
+pub fn showcase_file(suite: &str, name: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new(&format!("{suite}-{name}"));
+    let path = showcase_as(&dir.0, &SpratFormat, "showcase.sprat");
+    (dir, path)
 }

@@ -132,8 +132,8 @@ mod tests {
 
     #[test]
     fn image_sizes_are_read_again_when_the_file_changes() {
-        let folder = std::env::temp_dir().join(format!("sprat-quest-size-{}", std::process::id()));
-        std::fs::create_dir_all(&folder).unwrap();
+        let guard = tempfile::tempdir().unwrap();
+        let folder = guard.path();
         let path = folder.join("sheet.png");
         image::RgbaImage::new(3, 2).save(&path).unwrap();
         assert_eq!(image_size(&path), Some((3, 2)));
