@@ -6,14 +6,60 @@ use super::decode::decode_file;
 use crate::formats::sff::SffArchive;
 use crate::formats::{Diagnostic, Location, Severity, Subject};
 use crate::model::{AnimationSet, GraphicSource, ImageId, ImageKind, SourceImage};
-use std::collections::{BTreeSet, HashSet};
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+/// Image files already decoded during one run over many documents (a folder of sprites that
+/// share one sheet): each file is decoded once, and again only if it changed meanwhile.
+#[derive(Debug, Default)]
+pub struct DecodedFiles {
+    /// Path -> (size, modification time, why it cannot be used).
+    seen: Mutex<HashMap<PathBuf, (u64, Option<SystemTime>, Option<String>)>>,
+}
+
+impl DecodedFiles {
+    /// Why the image at `path` cannot be used, decoding it only when it was not seen as it is.
+    fn problem(&self, path: &Path) -> Option<String> {
+        let stamp = std::fs::metadata(path)
+            .ok()
+            .map(|m| (m.len(), m.modified().ok()));
+        if let Some((len, modified)) = stamp
+            && let Some((seen_len, seen_modified, problem)) = self
+                .seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(path)
+            && (*seen_len, *seen_modified) == (len, modified)
+        {
+            return problem.clone();
+        }
+        let problem = decode_file(path).err();
+        if let Some((len, modified)) = stamp {
+            self.seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(path.to_path_buf(), (len, modified, problem.clone()));
+        }
+        problem
+    }
+}
 
 /// Every problem with the images, sheets, body parts and sprite archives `document` names.
 /// A file that cannot be found or decoded is an error: the frames drawn from it would be
 /// empty. A sprite a frame names that the archive lacks is a warning (the engine draws
 /// nothing there either, and characters often name sprites they never show).
 pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
+    image_problems_with(document, &DecodedFiles::default())
+}
+
+/// [`image_problems`] for one of many documents: image files `decoded` has seen unchanged are
+/// not decoded again.
+pub fn image_problems_with(
+    document: &AnimationSet,
+    decoded_files: &DecodedFiles,
+) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut decoded: HashSet<&Path> = HashSet::new();
     for image in &document.images {
@@ -21,7 +67,7 @@ pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
             ImageKind::File => match image.resolved.as_deref() {
                 Some(path) => {
                     if decoded.insert(path) {
-                        problems.extend(file_problem(image, path));
+                        problems.extend(file_problem(image, path, decoded_files));
                     }
                 }
                 None => problems.push(not_found(image)),
@@ -30,7 +76,7 @@ pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
             ImageKind::SolarusTileset { chosen: None } => {}
             ImageKind::SolarusTileset { chosen: Some(path) } => {
                 if decoded.insert(path.as_path()) {
-                    problems.extend(file_problem(image, path));
+                    problems.extend(file_problem(image, path, decoded_files));
                 }
             }
             ImageKind::Sff { .. } => match image.resolved.as_deref() {
@@ -78,8 +124,12 @@ pub fn merge_image_problems(diagnostics: &mut Vec<Diagnostic>, problems: Vec<Dia
     }
 }
 
-fn file_problem(image: &SourceImage, path: &Path) -> Option<Diagnostic> {
-    let message = decode_file(path).err()?;
+fn file_problem(
+    image: &SourceImage,
+    path: &Path,
+    decoded_files: &DecodedFiles,
+) -> Option<Diagnostic> {
+    let message = decoded_files.problem(path)?;
     let named = if Path::new(&image.path) == path {
         image.path.clone()
     } else {

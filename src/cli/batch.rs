@@ -64,7 +64,9 @@ fn walk(folder: &Path, found: &mut Inputs) {
     for (path, kind) in entries {
         if kind.is_dir() {
             walk(&path, found);
-        } else if registry().is_known_document(&path) && path.is_file() {
+        } else if registry().is_known_document(&path)
+            && (kind.is_file() || (kind.is_symlink() && path.is_file()))
+        {
             found.files.push(path);
         }
     }
@@ -96,7 +98,9 @@ pub fn run_in_order<T: Sync, R: Send>(
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel::<(usize, R)>();
-        for _ in 0..jobs.min(items.len()) {
+        // `jobs - 1` helpers; this thread is the last worker, so no more threads run than
+        // `jobs` (a thread only waiting for results would take a core's turns on two cores).
+        for _ in 1..jobs.min(items.len()) {
             let sender = sender.clone();
             let (next, stop, work) = (&next, &stop, &work);
             scope.spawn(move || {
@@ -113,8 +117,7 @@ pub fn run_in_order<T: Sync, R: Send>(
         // Results arrive in any order; each waits here until those before it are printed.
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
         let mut printed = 0;
-        for (index, result) in receiver {
-            waiting.insert(index, result);
+        let mut emit_ready = |waiting: &mut BTreeMap<usize, R>| -> io::Result<()> {
             while let Some(result) = waiting.remove(&printed) {
                 if let Err(e) = emit(result) {
                     stop.store(true, Ordering::Relaxed);
@@ -122,6 +125,18 @@ pub fn run_in_order<T: Sync, R: Send>(
                 }
                 printed += 1;
             }
+            Ok(())
+        };
+        while !stop.load(Ordering::Relaxed) {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else { break };
+            waiting.insert(index, work(item));
+            waiting.extend(receiver.try_iter());
+            emit_ready(&mut waiting)?;
+        }
+        for (index, result) in receiver {
+            waiting.insert(index, result);
+            emit_ready(&mut waiting)?;
         }
         Ok(())
     })

@@ -4,7 +4,7 @@
 use super::batch::{self, FileOutput, Outcome};
 use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::check::{image_problems, merge_image_problems};
+use crate::assets::check::{DecodedFiles, image_problems_with, merge_image_problems};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,22 +17,30 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
+    // A sheet shared by many documents is decoded once for the whole run.
+    let decoded = DecodedFiles::default();
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args),
+        |path| check_one(path, batch, read_args, &decoded),
         out,
         err,
     )
 }
 
 /// Checks one file: what its reader says, then every image, sheet and sprite it names.
-fn check_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOutput {
+fn check_one(
+    path: &Path,
+    batch: &BatchArgs,
+    read_args: &ReadArgs,
+    decoded: &DecodedFiles,
+) -> FileOutput {
     let (format, diagnostics) = match read(path, read_args) {
         Ok(opened) => {
             let mut diagnostics = opened.loaded.diagnostics;
-            merge_image_problems(&mut diagnostics, image_problems(&opened.loaded.document));
+            let problems = image_problems_with(&opened.loaded.document, decoded);
+            merge_image_problems(&mut diagnostics, problems);
             (Some(opened.format), diagnostics)
         }
         Err(diagnostics) => (None, diagnostics),

@@ -73,6 +73,16 @@ impl Registry {
             .filter(|f| f.capabilities().read)
             .collect();
         let named_by_ext = |f: &dyn Format| by_ext.iter().any(|g| g.id() == f.id());
+        // A format the extension names that is sure of the content is what the full scan below
+        // would choose (nothing ranks above it, and the first in registry order wins ties), so
+        // the other formats need not look at the bytes.
+        if let Some(sure) = self
+            .formats()
+            .filter(|f| f.capabilities().read && named_by_ext(*f))
+            .find(|f| f.sniff(bytes) == Sniff::Yes)
+        {
+            return Some(sure);
+        }
         let mut best: Option<(&dyn Format, Sniff, bool)> = None;
         for format in self.formats().filter(|f| f.capabilities().read) {
             let sniff = format.sniff(bytes);
