@@ -759,13 +759,13 @@ impl SpratApp {
                         .hint_text("/path/to/kfm.def")
                         .desired_width(420.0),
                 );
+                // Read before focus is taken back below: taking it makes egui forget that
+                // Enter just left the field.
+                open_it = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 // The field takes the keyboard as soon as it shows (and back whenever
                 // nothing else holds it), so typed letters never run shortcuts.
-                if !response.has_focus() && ui.memory(|m| m.focused().is_none()) {
+                if !open_it && !response.has_focus() && ui.memory(|m| m.focused().is_none()) {
                     response.request_focus();
-                }
-                if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                    open_it = true;
                 }
                 ui.horizontal(|ui| {
                     open_it |= ui.button("Open").clicked();

@@ -692,3 +692,18 @@ fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request()
             .is_none()
     );
 }
+
+#[test]
+fn a_path_typed_in_the_path_field_opens_on_enter() {
+    let (_dir, path) = demo_file();
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Showcase);
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    harness.run_steps(2);
+    harness.event(egui::Event::Text(path.display().to_string()));
+    harness.run_steps(1);
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    wait_for_load(&mut harness);
+    assert!(harness.state().path_field.is_none(), "the field closes");
+    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
+}
