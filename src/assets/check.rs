@@ -11,12 +11,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+/// What was found decoding a file: its size and modification time then, and why it cannot be
+/// used (`None`: it decodes).
+type Decoded = (u64, Option<SystemTime>, Option<String>);
+
 /// Image files already decoded during one run over many documents (a folder of sprites that
 /// share one sheet): each file is decoded once, and again only if it changed meanwhile.
 #[derive(Debug, Default)]
 pub struct DecodedFiles {
-    /// Path -> (size, modification time, why it cannot be used).
-    seen: Mutex<HashMap<PathBuf, (u64, Option<SystemTime>, Option<String>)>>,
+    seen: Mutex<HashMap<PathBuf, Decoded>>,
 }
 
 impl DecodedFiles {

@@ -145,6 +145,5 @@ mod tests {
         assert_eq!(image_size(&path), None);
         std::fs::remove_file(&path).unwrap();
         assert_eq!(image_size(&path), None);
-        std::fs::remove_dir(&folder).unwrap();
     }
 }
