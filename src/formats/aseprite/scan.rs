@@ -347,7 +347,8 @@ impl Walk<'_> {
         let mut tags = Vec::new();
         let mut pos = 10;
         for _ in 0..count {
-            let short = || fail(at + pos, "the tags chunk ends inside a tag");
+            // A damaged name length can put `pos` past the chunk: the error points at its end.
+            let short = || fail(at + pos.min(data.len()), "the tags chunk ends inside a tag");
             let (Some(from), Some(to), Some(&direction), Some(repeat)) = (
                 word(data, pos),
                 word(data, pos + 2),
