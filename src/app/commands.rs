@@ -24,6 +24,8 @@ macro_rules! ui_commands {
 }
 
 ui_commands! {
+    /// File > New: an empty document in a format the user picks, in a tab of its own.
+    NewDocument,
     /// File > Open: the native dialog, or the path field when no dialog can be shown.
     Open,
     /// File > Open path: type a path.
@@ -145,6 +147,7 @@ impl UICommand {
     pub fn label(self) -> &'static str {
         match self {
             UICommand::Open => "Open…",
+            UICommand::NewDocument => "New…",
             UICommand::OpenPath => "Open path…",
             UICommand::OpenDemo => "Open the demo",
             UICommand::Save => "Save",
@@ -215,6 +218,7 @@ impl UICommand {
         let key = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
         match self {
             UICommand::Open => key(cmd, Key::O),
+            UICommand::NewDocument => key(cmd, Key::N),
             UICommand::OpenPath => key(cmd | shift, Key::O),
             UICommand::OpenDemo => None,
             UICommand::Save => key(cmd, Key::S),

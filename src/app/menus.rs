@@ -64,6 +64,7 @@ pub fn show(
     let mut actions = MenuActions::default();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
+            item(ui, UICommand::NewDocument, &mut actions);
             item(ui, UICommand::Open, &mut actions);
             item(ui, UICommand::OpenPath, &mut actions);
             ui.menu_button("Open Recent", |ui| {

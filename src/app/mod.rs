@@ -21,6 +21,7 @@ pub mod inspector_support;
 pub mod inspector_widgets;
 pub mod loader;
 pub mod menus;
+pub mod new_document;
 pub mod overlay;
 pub mod save_as;
 pub mod settings;
@@ -140,6 +141,8 @@ pub struct SpratApp {
     pub textures: frame_textures::FrameTextures,
     /// The "Open path" field's text while it is shown.
     pub path_field: Option<String>,
+    /// The New window, while it is shown.
+    pub new_document: Option<new_document::NewDocumentDialog>,
     /// The shortcuts window is open.
     pub show_shortcuts: bool,
     /// The history window is open.
@@ -187,6 +190,7 @@ impl SpratApp {
             pixels: ImageStore::new(),
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
+            new_document: None,
             show_shortcuts: false,
             leave_focus: false,
             recovery_dir: None,
@@ -438,6 +442,9 @@ impl SpratApp {
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
         match command {
+            UICommand::NewDocument => {
+                self.new_document.get_or_insert_with(Default::default);
+            }
             UICommand::Open => {
                 let extensions: Vec<&str> = registry()
                     .formats()
@@ -1313,6 +1320,16 @@ impl eframe::App for SpratApp {
         }
         self.advance_playback(&ctx);
         self.path_field_window(&ctx);
+        if let Some(format) = new_document::show(&ctx, &mut self.new_document) {
+            self.install(new_document::empty_document(format));
+            self.say(
+                Severity::Info,
+                format!(
+                    "A new {} document; saving asks where to put it.",
+                    format.name()
+                ),
+            );
+        }
         self.loading_window(&ctx);
         let pixels = &self.pixels;
         let dialogs = self.dialogs.as_mut();

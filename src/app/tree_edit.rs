@@ -92,8 +92,10 @@ fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<us
 /// else "new sequence", "new sequence 2", ...
 pub fn fresh_sequence_name(open: &OpenDocument) -> String {
     let sequences = open.session.document().sequences();
+    let numbered = open.session.format().capabilities().numbered_sequences;
     let numbers: Option<Vec<i32>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
-    if let Some(numbers) = numbers.filter(|n| !n.is_empty()) {
+    // Numbers when the format names sequences so, or when every sequence already has one.
+    if let Some(numbers) = numbers.filter(|n| numbered || !n.is_empty()) {
         // The number after the largest; when that is the largest number there is, the
         // smallest free one (AIR action numbers are 32-bit).
         let next = numbers.iter().max().and_then(|m| m.checked_add(1));

@@ -244,6 +244,9 @@ pub struct Capabilities {
     pub custom_box_classes: bool,
     /// A sequence may have a human title beside its name (M.U.G.E.N's comment line).
     pub sequence_titles: bool,
+    /// Sequences are named by numbers (M.U.G.E.N action numbers): a new one takes the next
+    /// free number rather than a word.
+    pub numbered_sequences: bool,
 }
 
 /// How sure a format is that some bytes are its own.

@@ -707,3 +707,30 @@ fn a_path_typed_in_the_path_field_opens_on_enter() {
     assert!(harness.state().path_field.is_none(), "the field closes");
     assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
 }
+
+#[test]
+fn file_new_makes_an_empty_document_in_the_chosen_format_that_asks_where_to_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("hero.air");
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    harness.run_steps(2);
+    harness.get_by_label("Format").click();
+    harness.run_steps(2);
+    harness.get_by_label("M.U.G.E.N animation (AIR)").click();
+    harness.run_steps(2);
+    harness.get_by_label("Create").click();
+    harness.run_steps(3);
+    let open = harness.state().open().unwrap();
+    assert_eq!(open.format_id(), "mugen-air");
+    assert_eq!(open.path(), None);
+    assert_eq!(sequence_name(&harness), "0", "an AIR action is a number");
+    assert_eq!(harness.state().documents.len(), 2, "a tab of its own");
+    assert!(harness.state().new_document.is_none(), "the window closes");
+
+    // The first save asks where to put it.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(harness.state().active_tab().unwrap().save_as.shown);
+    assert!(!target.exists());
+}

@@ -68,6 +68,7 @@ impl Format for IspriteFormat {
             default_boxes: false,
             custom_box_classes: true,
             sequence_titles: false,
+            numbered_sequences: false,
         }
     }
 

@@ -56,6 +56,7 @@ fn capabilities() -> Capabilities {
         default_boxes: true,
         custom_box_classes: false,
         sequence_titles: true,
+        numbered_sequences: true,
     }
 }
 

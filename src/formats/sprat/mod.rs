@@ -87,6 +87,7 @@ impl Format for SpratFormat {
             default_boxes: false,
             custom_box_classes: true,
             sequence_titles: true,
+            numbered_sequences: false,
         }
     }
 
