@@ -54,7 +54,8 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
                         severity_colour(diagnostic.severity),
                         diagnostic.severity.to_string(),
                     );
-                    let text = diagnostic.display_with(&name);
+                    // The severity is already the coloured word before it.
+                    let text = format!("{}: {}", diagnostic.place_with(&name), diagnostic.message);
                     if diagnostic.subject.is_some() {
                         if ui
                             .link(text)

@@ -393,7 +393,8 @@ fn duration_row(
 ) {
     let label = ui.label("Duration");
     let why_not = support.why_not(Field::FrameDuration);
-    ui.horizontal(|ui| {
+    // Wrapped, so "= 166.7 ms" goes under the field rather than past a narrow inspector.
+    ui.horizontal_wrapped(|ui| {
         let mut forever = duration == FrameDuration::Forever;
         if why_not.is_none() {
             if let Some((d, r)) = duration_editor_enabled(ui, label.id, duration) {
@@ -428,11 +429,14 @@ fn duration_row(
         if duration.is_zero() {
             text = "skipped".to_string();
         }
-        ui.weak(text).on_hover_text(if duration.is_zero() {
-            "A frame of no length is skipped in playback".to_string()
-        } else {
-            duration_text(duration, open.frame_rate())
-        });
+        // Kept whole: the row wraps before it rather than inside it.
+        let text = egui::RichText::new(text).weak();
+        ui.add(egui::Label::new(text).extend())
+            .on_hover_text(if duration.is_zero() {
+                "A frame of no length is skipped in playback".to_string()
+            } else {
+                duration_text(duration, open.frame_rate())
+            });
     });
     ui.end_row();
 }

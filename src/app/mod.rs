@@ -1192,7 +1192,7 @@ impl SpratApp {
         if settings.layout.inspector {
             let inspector_refused = egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(340.0f32.min(room.x * 0.3))
+                .default_size(360.0f32.min(room.x * 0.3))
                 .max_size(room.x * 0.4)
                 .show(ui, |ui| {
                     ui.push_id(scope, |ui| {

@@ -62,6 +62,7 @@ pub fn show(
                 cancel = ui.button("Cancel").clicked();
             });
         });
+    cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
     if cancel {
         *shown = None;
         return None;

@@ -128,18 +128,22 @@ impl Diagnostic {
 
     /// `file:line:column: severity: message` (or `file:@offset: ...` for binary files).
     pub fn display_with(&self, opened_file: &str) -> String {
+        format!(
+            "{}: {}: {}",
+            self.place_with(opened_file),
+            self.severity,
+            self.message
+        )
+    }
+
+    /// Where it points: `file`, `file:line:column` or `file:@offset` (`opened_file` unless the
+    /// diagnostic names another file).
+    pub fn place_with(&self, opened_file: &str) -> String {
         let file = self.file.as_deref().unwrap_or(opened_file);
         match self.location {
-            Location::File => format!("{file}: {}: {}", self.severity, self.message),
-            Location::Text { line, column } => {
-                format!(
-                    "{file}:{line}:{column}: {}: {}",
-                    self.severity, self.message
-                )
-            }
-            Location::Byte(offset) => {
-                format!("{file}:@{offset}: {}: {}", self.severity, self.message)
-            }
+            Location::File => file.to_string(),
+            Location::Text { line, column } => format!("{file}:{line}:{column}"),
+            Location::Byte(offset) => format!("{file}:@{offset}"),
         }
     }
 }

@@ -713,6 +713,13 @@ fn file_new_makes_an_empty_document_in_the_chosen_format_that_asks_where_to_save
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("hero.air");
     let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
+    // Esc closes the window without making anything.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    harness.run_steps(2);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert!(harness.state().new_document.is_none());
+    assert_eq!(harness.state().documents.len(), 1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
     harness.get_by_label("Format").click();
