@@ -7,60 +7,15 @@
 
 mod common;
 
+use common::allocation::{Tracking, largest_allocation};
 use proptest::prelude::*;
 use sprat::assets::ImageStore;
 use sprat::formats::aseprite::AsepriteFormat;
 use sprat::formats::{Format, Location, ReadContext};
 use sprat::render::{RenderOptions, Scene, render};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Tracking;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = LARGEST.try_with(|largest| {
-        if size > largest.get() {
-            largest.set(size);
-        }
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; `note` only reads and
-// writes a thread-local `Cell` and never allocates.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Tracking = Tracking;
-
-/// The largest single allocation `work` makes on this thread.
-fn largest_allocation(work: impl FnOnce()) -> usize {
-    LARGEST.with(|l| l.set(0));
-    work();
-    LARGEST.with(|l| l.get())
-}
 
 /// What a file of `len` bytes may take at once: a blank 4096x4096 canvas, or pixels at zlib's
 /// best ratio (1032 bytes a byte, rounded up to 1100) of its length, as RGBA.

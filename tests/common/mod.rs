@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod allocation;
+
 use std::path::{Path, PathBuf};
 
 /// The shared corpus of real files (`../shared/corpus` beside the repository).
