@@ -1,14 +1,14 @@
 //! Wakes the editor when a file an open document uses changes on disk.
 //!
 //! An idle editor must not repaint, so nothing on the UI thread can poll the disk on a timer.
-//! A small thread does it instead: once every [`WATCH_INTERVAL`] it looks at the stamps (size
-//! and modification time) of the files the UI last named, and only when one differs from what
-//! it saw before does it raise a flag and ask for a repaint. The UI then lets the sessions
-//! compare their files (which decides what changed and what to do about it).
+//! A small thread does it instead: once every [`WATCH_INTERVAL`] it compares the stamps (size
+//! and modification time) of the files on disk with the ones the sessions last saw (handed
+//! over by the UI), and only when one differs does it raise a flag and ask for a repaint. The
+//! UI then lets the sessions compare their files (which decides what changed and what to do
+//! about it, and moves their stamps on).
 
 use crate::session::WATCH_INTERVAL;
 use crate::session::watch::{Stamp, stamp_of};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,7 +19,8 @@ pub struct DiskWaker {
 }
 
 struct Shared {
-    paths: Mutex<Vec<PathBuf>>,
+    /// The files, each with the stamp the sessions last saw.
+    paths: Mutex<Vec<(PathBuf, Stamp)>>,
     changed: AtomicBool,
     stopped: AtomicBool,
 }
@@ -42,8 +43,9 @@ impl DiskWaker {
         DiskWaker { shared }
     }
 
-    /// The files to look at from now on (every open document's files).
-    pub fn watch(&self, paths: Vec<PathBuf>) {
+    /// The files to look at from now on (every open document's files), each with the stamp
+    /// its session last saw: a file whose stamp on disk differs wakes the editor.
+    pub fn watch(&self, paths: Vec<(PathBuf, Stamp)>) {
         let mut current = self.shared.paths.lock().unwrap_or_else(|e| e.into_inner());
         if *current != paths {
             *current = paths;
@@ -63,7 +65,6 @@ impl Drop for DiskWaker {
 }
 
 fn watch(shared: &Shared, wake: impl Fn()) {
-    let mut seen: HashMap<PathBuf, Stamp> = HashMap::new();
     while !shared.stopped.load(Ordering::Acquire) {
         std::thread::sleep(WATCH_INTERVAL);
         let paths = shared
@@ -71,15 +72,7 @@ fn watch(shared: &Shared, wake: impl Fn()) {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        let mut changed = false;
-        let mut now_seen = HashMap::with_capacity(paths.len());
-        for path in paths {
-            let stamp = stamp_of(&path);
-            // A file seen for the first time only records its stamp.
-            changed |= seen.get(&path).is_some_and(|before| *before != stamp);
-            now_seen.insert(path, stamp);
-        }
-        seen = now_seen;
+        let changed = paths.iter().any(|(path, seen)| stamp_of(path) != *seen);
         if changed && !shared.stopped.load(Ordering::Acquire) {
             shared.changed.store(true, Ordering::Release);
             wake();
@@ -102,7 +95,7 @@ mod tests {
         let waker = DiskWaker::start(move || {
             let _ = tx.send(());
         });
-        waker.watch(vec![file.clone()]);
+        waker.watch(vec![(file.clone(), stamp_of(&file))]);
         let settle = WATCH_INTERVAL * 2 + Duration::from_millis(200);
         assert!(rx.recv_timeout(settle).is_err(), "nothing changed");
         assert!(!waker.take_changed());
@@ -110,5 +103,9 @@ mod tests {
         rx.recv_timeout(settle).expect("woken by the change");
         assert!(waker.take_changed());
         assert!(!waker.take_changed(), "the flag is taken once");
+        // Once the session has seen the new stamp, nothing more wakes it.
+        waker.watch(vec![(file.clone(), stamp_of(&file))]);
+        while rx.try_recv().is_ok() {}
+        assert!(rx.recv_timeout(settle).is_err(), "nothing changed since");
     }
 }

@@ -920,7 +920,8 @@ impl SpratApp {
         // One loop over every tab: documents waiting in tabs autosave and notice changes too.
         for tab in &mut self.documents {
             let open = &mut tab.open;
-            let mut report = open.session.tick(now);
+            // The disk is looked at by the waker's thread; the session checks only when told.
+            let mut report = open.session.tick_autosave(now);
             if files_changed {
                 report.changes.extend(open.session.check_files());
             }
@@ -936,7 +937,7 @@ impl SpratApp {
             errors.extend(report.autosave_error);
             let due = open.session.autosave_due_in(now);
             next_autosave = next_autosave.into_iter().chain(due).min();
-            watched.extend(open.session.watched_paths());
+            watched.extend(open.session.watched_stamps());
         }
         waker.watch(watched);
         if let Some(error) = errors.pop() {

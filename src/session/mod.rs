@@ -460,8 +460,7 @@ impl Session {
     /// the document has had unsaved changes for [`AUTOSAVE_INTERVAL`], and checks files on disk
     /// every [`WATCH_INTERVAL`].
     pub fn tick(&mut self, now: Instant) -> TickReport {
-        let mut report = TickReport::default();
-        self.autosave_if_due(now, &mut report);
+        let mut report = self.tick_autosave(now);
         let watch_due = self
             .last_watch
             .is_none_or(|last| now.saturating_duration_since(last) >= WATCH_INTERVAL);
@@ -470,6 +469,22 @@ impl Session {
             report.changes = self.check_files();
         }
         report
+    }
+
+    /// [`Session::tick`] without looking at the disk: for a caller that learns of changed
+    /// files otherwise (the editor's watching thread, given [`Session::watched_stamps`]) and
+    /// then calls [`Session::check_files`].
+    pub fn tick_autosave(&mut self, now: Instant) -> TickReport {
+        let mut report = TickReport::default();
+        self.autosave_if_due(now, &mut report);
+        report
+    }
+
+    /// Every file [`Session::check_files`] looks at, with the stamp it last saw of each (one
+    /// not seen yet is looked at now).
+    pub fn watched_stamps(&mut self) -> Vec<(PathBuf, watch::Stamp)> {
+        let paths = self.watched_paths();
+        self.watch.baseline(paths)
     }
 
     /// How long until [`Session::tick`] writes the recovery file, when one is waiting (the

@@ -5,8 +5,9 @@
 //! time with what was seen before. Polling a handful of files once a second costs nothing,
 //! works on every platform and network drive, sees editors that save by renaming, and keeps
 //! time in the caller's hands so tests are exact; a notification crate would add platform
-//! quirks for no gain here. The editor, which must not wake while idle, polls the same stamps
-//! from a thread of its own ([`watched_paths`], [`Stamp`]) and wakes only on a change.
+//! quirks for no gain here. The editor, which must not wake while idle, hands the stamps last
+//! seen ([`FileWatch::baseline`]) to a thread of its own that compares them with the disk and
+//! wakes it only on a difference; then the session polls as here.
 
 use crate::model::{AnimationSet, ImageId, ImageKind, PaletteSource};
 use std::collections::HashMap;
@@ -86,6 +87,21 @@ impl FileWatch {
             }
         }
         changes
+    }
+
+    /// Each of `paths` with the stamp last seen of it; a path not seen yet is looked at now
+    /// (its stamp becomes the one later changes are measured against).
+    pub fn baseline(&mut self, paths: Vec<PathBuf>) -> Vec<(PathBuf, Stamp)> {
+        paths
+            .into_iter()
+            .map(|path| {
+                let stamp = *self
+                    .seen
+                    .entry(path.clone())
+                    .or_insert_with(|| stamp_of(&path));
+                (path, stamp)
+            })
+            .collect()
     }
 
     /// `Some(exists)` when the file changed since last seen.
