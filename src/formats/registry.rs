@@ -75,17 +75,24 @@ impl Registry {
         let named_by_ext = |f: &dyn Format| by_ext.iter().any(|g| g.id() == f.id());
         // A format the extension names that is sure of the content is what the full scan below
         // would choose (nothing ranks above it, and the first in registry order wins ties), so
-        // the other formats need not look at the bytes.
-        if let Some(sure) = self
+        // the other formats need not look at the bytes; what those looked at is kept.
+        let mut sniffed: Vec<(&str, Sniff)> = Vec::new();
+        for format in self
             .formats()
             .filter(|f| f.capabilities().read && named_by_ext(*f))
-            .find(|f| f.sniff(bytes) == Sniff::Yes)
         {
-            return Some(sure);
+            let sniff = format.sniff(bytes);
+            if sniff == Sniff::Yes {
+                return Some(format);
+            }
+            sniffed.push((format.id(), sniff));
         }
         let mut best: Option<(&dyn Format, Sniff, bool)> = None;
         for format in self.formats().filter(|f| f.capabilities().read) {
-            let sniff = format.sniff(bytes);
+            let sniff = match sniffed.iter().find(|(id, _)| *id == format.id()) {
+                Some((_, sniff)) => *sniff,
+                None => format.sniff(bytes),
+            };
             if sniff == Sniff::No {
                 continue;
             }
