@@ -454,7 +454,7 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     // The file is read on a worker thread; the picker lists it once read.
     for _ in 0..500 {
         harness.step();
-        let hang = &harness.state().active_tab().unwrap().canvas.tools.hang;
+        let hang = &gui_support::hanging(&harness);
         if !hang.is_reading() {
             break;
         }
@@ -465,7 +465,7 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.run_steps(2);
     harness.get_by_label("Hang guard").click();
     harness.run_steps(2);
-    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
+    let hanging = &gui_support::hanging(&harness);
     assert_eq!(hanging.files.len(), 1);
     assert_eq!(hanging.hung.len(), 1, "one sequence per point name");
     assert_eq!(
@@ -857,30 +857,10 @@ fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     click(&mut harness, at);
     harness.get_by_label("Hang sequence…").click();
     harness.run_steps(2);
-    assert_eq!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .canvas
-            .tools
-            .hang
-            .pictures_drawn(),
-        0
-    );
+    assert_eq!(gui_support::hanging(&harness).pictures_drawn(), 0);
     harness.get_by_label("Hang idle").click();
     harness.run_steps(2);
-    assert_eq!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .canvas
-            .tools
-            .hang
-            .pictures_drawn(),
-        1
-    );
+    assert_eq!(gui_support::hanging(&harness).pictures_drawn(), 1);
     assert!(!harness.state().open().unwrap().session.is_dirty());
 }
 

@@ -380,7 +380,7 @@ fn the_hang_picker_offers_the_other_open_tabs() {
     harness.run_steps(3);
     click(&mut harness, "b.sprat (open tab)");
     click(&mut harness, "Hang guard");
-    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
+    let hanging = &gui_support::hanging(&harness);
     assert_eq!(hanging.hung.len(), 1);
     let Source::Open(tab) = hanging.hung[0].source else {
         panic!("hung from {:?}", hanging.hung[0].source);
@@ -392,50 +392,19 @@ fn the_hang_picker_offers_the_other_open_tabs() {
     assert_eq!(Some(tab), b_tab);
     // It keeps hanging while the canvas paints: its document is found among the tabs.
     harness.run_steps(3);
-    let hanging = &harness.state().active_tab().unwrap().canvas.tools.hang;
+    let hanging = &gui_support::hanging(&harness);
     assert_eq!(hanging.frame_of("head"), Some(0));
     assert_eq!(hanging.others.len(), 1, "only B is copied");
     assert!(!document_of(&harness, &a).session.is_dirty());
 
     // Each tab keeps its own hung sequences; closing B takes down what hung from it.
     click(&mut harness, "b.sprat");
-    assert!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .canvas
-            .tools
-            .hang
-            .hung
-            .is_empty()
-    );
+    assert!(gui_support::hanging(&harness).hung.is_empty());
     click(&mut harness, "a.sprat");
-    assert_eq!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .canvas
-            .tools
-            .hang
-            .hung
-            .len(),
-        1
-    );
+    assert_eq!(gui_support::hanging(&harness).hung.len(), 1);
     click(&mut harness, "Close b.sprat");
     harness.run_steps(2);
-    assert!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .canvas
-            .tools
-            .hang
-            .hung
-            .is_empty()
-    );
+    assert!(gui_support::hanging(&harness).hung.is_empty());
 }
 
 #[test]

@@ -98,6 +98,11 @@ impl TempDir {
     }
 }
 
+/// What hangs from the points of the tab on show (hung sequences, files read, the picker).
+pub fn hanging<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a sprat::app::tools::hang::Hanging {
+    &harness.state().active_tab().unwrap().canvas.tools.hang
+}
+
 /// The number of steps the undo history holds (what Ctrl+Z can take back).
 pub fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
     harness
