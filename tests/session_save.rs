@@ -664,10 +664,15 @@ fn an_autosave_in_the_background_writes_the_same_recovery_and_reports_it_later()
     assert_eq!(found.len(), 1);
     let recovered = store.recover(&found[0]).unwrap();
     assert_eq!(recovered.document(), session.document());
-    // Saving removes the recovery, waiting for a write under way first.
+    // Saving removes the recovery, waiting for a write under way first (else the write
+    // would bring the folder back).
     rename(&mut session, "walk again");
-    session.tick(due + AUTOSAVE_INTERVAL * 2);
+    let t1 = due + AUTOSAVE_INTERVAL;
+    session.tick(t1);
+    session.tick(t1 + AUTOSAVE_INTERVAL);
+    assert!(session.autosave_writing(), "a second write is under way");
     session.save(None).unwrap();
+    assert!(!session.autosave_writing());
     assert!(store.list().is_empty());
     assert!(
         !dir.path()
