@@ -53,16 +53,8 @@ impl DecodedFiles {
 /// A file that cannot be found or decoded is an error: the frames drawn from it would be
 /// empty. A sprite a frame names that the archive lacks is a warning (the engine draws
 /// nothing there either, and characters often name sprites they never show).
-pub fn image_problems(document: &AnimationSet) -> Vec<Diagnostic> {
-    image_problems_with(document, &DecodedFiles::default())
-}
-
-/// [`image_problems`] for one of many documents: image files `decoded` has seen unchanged are
-/// not decoded again.
-pub fn image_problems_with(
-    document: &AnimationSet,
-    decoded_files: &DecodedFiles,
-) -> Vec<Diagnostic> {
+/// `decoded_files` carries what was decoded for earlier documents of the same run.
+pub fn image_problems(document: &AnimationSet, decoded_files: &DecodedFiles) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut decoded: HashSet<&Path> = HashSet::new();
     for image in &document.images {

@@ -4,7 +4,7 @@
 use super::batch::{self, FileOutput, Outcome};
 use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::check::{DecodedFiles, image_problems_with, merge_image_problems};
+use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ fn check_one(
     let (format, diagnostics) = match read(path, read_args) {
         Ok(opened) => {
             let mut diagnostics = opened.loaded.diagnostics;
-            let problems = image_problems_with(&opened.loaded.document, decoded);
+            let problems = image_problems(&opened.loaded.document, decoded);
             merge_image_problems(&mut diagnostics, problems);
             (Some(opened.format), diagnostics)
         }

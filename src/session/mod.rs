@@ -483,7 +483,7 @@ impl Session {
     /// Every file [`Session::check_files`] looks at, with the stamp it last saw of each (one
     /// not seen yet is looked at now).
     pub fn watched_stamps(&mut self) -> Vec<(PathBuf, watch::Stamp)> {
-        let paths = self.watched_paths();
+        let paths = watch::watched_paths(self.path.as_deref(), &self.document);
         self.watch.baseline(paths)
     }
 
@@ -558,11 +558,6 @@ impl Session {
     /// Checks the open file and the files its pixels come from, now.
     pub fn check_files(&mut self) -> Vec<FileChange> {
         self.watch.poll(self.path.as_deref(), &self.document)
-    }
-
-    /// The files [`Session::check_files`] looks at.
-    pub fn watched_paths(&self) -> Vec<PathBuf> {
-        watch::watched_paths(self.path.as_deref(), &self.document)
     }
 
     /// Re-reads the open file from disk (after the user agreed to take the outside change).
