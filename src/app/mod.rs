@@ -53,7 +53,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tab_id::TabId;
 use tools::Tool;
-use tree_edit::DocumentEdit;
 use workspace::OpenDocument;
 
 /// The editor's log file, beside its settings (`None` where the system has no such folder).
@@ -566,25 +565,39 @@ impl SpratApp {
                     open.select_neighbour_direction(1);
                 }
             }
-            UICommand::Rename => tree_edit::execute(self, DocumentEdit::Rename),
-            UICommand::DeleteSelection => tree_edit::execute(self, DocumentEdit::DeleteSelection),
-            UICommand::Duplicate => tree_edit::execute(self, DocumentEdit::Duplicate),
-            UICommand::CopyFrames => tree_edit::execute(self, DocumentEdit::CopyFrames),
-            UICommand::CutFrames => tree_edit::execute(self, DocumentEdit::CutFrames),
-            UICommand::PasteFrames => tree_edit::execute(self, DocumentEdit::PasteFrames),
-            UICommand::InsertFrame => tree_edit::execute(self, DocumentEdit::InsertFrame),
-            UICommand::AddSequence => tree_edit::execute(self, DocumentEdit::AddSequence),
-            UICommand::AddGroup => tree_edit::execute(self, DocumentEdit::AddGroup),
-            UICommand::AddDirection => tree_edit::execute(self, DocumentEdit::AddDirection),
+            UICommand::Rename => tree_edit::execute(self, tree_edit::rename_current),
+            UICommand::DeleteSelection => tree_edit::execute(self, tree_edit::delete_selection),
+            UICommand::Duplicate => tree_edit::execute(self, tree_edit::duplicate_selection),
+            UICommand::CopyFrames => {
+                tree_edit::execute(self, |s| s.clipboard.copy(s.open).map(Some))
+            }
+            UICommand::CutFrames => tree_edit::execute(self, |s| s.clipboard.cut(s.open).map(Some)),
+            UICommand::PasteFrames => {
+                tree_edit::execute(self, |s| s.clipboard.paste(s.open).map(Some))
+            }
+            UICommand::InsertFrame => {
+                tree_edit::execute(self, |s| timeline_edit::insert_frame(s.open).map(|_| None))
+            }
+            UICommand::AddSequence => tree_edit::execute(self, |s| {
+                tree_edit::add_sequence(s.open, s.tree).map(|_| None)
+            }),
+            UICommand::AddGroup => {
+                tree_edit::execute(self, |s| tree_edit::add_group(s.open, s.tree).map(|_| None))
+            }
+            UICommand::AddDirection => tree_edit::execute(self, |s| {
+                tree_edit::add_direction(s.open, s.tree).map(|_| None)
+            }),
             UICommand::SetDefaultSequence => {
-                tree_edit::execute(self, DocumentEdit::SetDefaultSequence)
+                tree_edit::execute(self, tree_edit::set_default_sequence)
             }
-            UICommand::SelectAllElements => {
-                tree_edit::execute(self, DocumentEdit::SelectAllElements)
-            }
-            UICommand::ClearElementSelection => {
-                tree_edit::execute(self, DocumentEdit::ClearElementSelection)
-            }
+            UICommand::SelectAllElements => tree_edit::execute(self, |s| {
+                canvas::select_all_elements(s.open, s.settings);
+                Ok(None)
+            }),
+            UICommand::ClearElementSelection => tree_edit::execute(self, |s| {
+                s.open.clear_elements();
+                Ok(None)
+            }),
         }
     }
 

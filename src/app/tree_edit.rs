@@ -4,7 +4,10 @@
 
 use super::SpratApp;
 use super::canvas;
+use super::clipboard::AppClipboard;
+use super::settings::Settings;
 use super::timeline_edit::{self, selected_frames};
+use super::tools::ToolState;
 use super::tree_rows::{RowKind, TreeState};
 use super::workspace::OpenDocument;
 use crate::edit::Selection;
@@ -313,97 +316,89 @@ pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), 
     )
 }
 
-/// The editing commands of the tree, the timeline and the canvas selection, each the
-/// [`UICommand`] of the same name (the editor's executor maps them one by one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DocumentEdit {
-    /// Rename the selected node.
-    Rename,
-    /// Delete the selected elements, frames or node (in that order of preference).
-    DeleteSelection,
-    /// Duplicate the selected frames or node.
-    Duplicate,
-    /// Copy the selected frames.
-    CopyFrames,
-    /// Cut the selected frames.
-    CutFrames,
-    /// Paste frames after the selected one.
-    PasteFrames,
-    /// Insert a blank frame.
-    InsertFrame,
-    /// Add a sequence.
-    AddSequence,
-    /// Add a group.
-    AddGroup,
-    /// Add a direction.
-    AddDirection,
-    /// Make the selected sequence the default.
-    SetDefaultSequence,
-    /// Select every element of the frame on show.
-    SelectAllElements,
-    /// Select no element.
-    ClearElementSelection,
+/// What an editing command works on: the document on show with its tree and canvas tools,
+/// the settings and the frame clipboard.
+pub struct EditScope<'a> {
+    /// The document on show.
+    pub open: &'a mut OpenDocument,
+    /// Its tree's state (the row commands act on, renaming).
+    pub tree: &'a mut TreeState,
+    /// Its canvas tools (which inherited boxes an element edit touches).
+    pub tools: &'a ToolState,
+    /// The editor's settings (the default-box rule, visible classes).
+    pub settings: &'a Settings,
+    /// Frames copied, kept across documents.
+    pub clipboard: &'a mut AppClipboard,
 }
 
-/// Carries out an editing command on the document on show (nothing without one).
-pub fn execute(app: &mut SpratApp, command: DocumentEdit) {
+/// What an editing command reports: a message for the status bar, or why it was refused.
+pub type EditOutcome = Result<Option<String>, String>;
+
+/// Carries out an editing command on the document on show (nothing without one) and says
+/// what came of it.
+pub fn execute(app: &mut SpratApp, edit: impl FnOnce(EditScope) -> EditOutcome) {
     let Some(id) = app.active_tab_id() else {
         return;
     };
     let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) else {
         return;
     };
-    let (open, tree, tools) = (&mut tab.open, &mut tab.tree, &tab.canvas.tools);
-    let frames_selected = !selected_frames(open).is_empty();
-    let outcome: Result<Option<String>, String> = match command {
-        DocumentEdit::Rename => {
-            match current_node(open, tree) {
-                Some(row) => tree.start_rename(open, row),
-                None => return,
-            }
-            Ok(None)
-        }
-        DocumentEdit::DeleteSelection => {
-            if canvas::has_selection_on_frame(open, &app.settings) {
-                canvas::delete_selected_elements(open, &app.settings, tools).map(|_| None)
-            } else if frames_selected {
-                timeline_edit::delete_frames(open).map(|_| None)
-            } else {
-                delete_node(open, tree).map(|_| None)
-            }
-        }
-        DocumentEdit::Duplicate => {
-            if frames_selected {
-                timeline_edit::duplicate_frames(open).map(|_| None)
-            } else {
-                duplicate_node(open, tree).map(|_| None)
-            }
-        }
-        DocumentEdit::CopyFrames => app.frame_clipboard.copy(open).map(Some),
-        DocumentEdit::CutFrames => app.frame_clipboard.cut(open).map(Some),
-        DocumentEdit::PasteFrames => app.frame_clipboard.paste(open).map(Some),
-        DocumentEdit::InsertFrame => timeline_edit::insert_frame(open).map(|_| None),
-        DocumentEdit::AddSequence => add_sequence(open, tree).map(|_| None),
-        DocumentEdit::AddGroup => add_group(open, tree).map(|_| None),
-        DocumentEdit::AddDirection => add_direction(open, tree).map(|_| None),
-        DocumentEdit::SelectAllElements => {
-            canvas::select_all_elements(open, &app.settings);
-            Ok(None)
-        }
-        DocumentEdit::ClearElementSelection => {
-            open.clear_elements();
-            Ok(None)
-        }
-        DocumentEdit::SetDefaultSequence => {
-            let id = open.player.sequence();
-            set_default(open, id).map(|_| None)
-        }
-    };
+    let outcome = edit(EditScope {
+        open: &mut tab.open,
+        tree: &mut tab.tree,
+        tools: &tab.canvas.tools,
+        settings: &app.settings,
+        clipboard: &mut app.frame_clipboard,
+    });
     match outcome {
         Ok(Some(text)) => app.say(Severity::Info, text),
         Ok(None) => {}
         Err(message) => app.say_refused(&message),
     }
+}
+
+/// F2: renames the row the tree commands act on, in place.
+pub fn rename_current(scope: EditScope) -> EditOutcome {
+    if let Some(row) = current_node(scope.open, scope.tree) {
+        scope.tree.start_rename(scope.open, row);
+    }
+    Ok(None)
+}
+
+/// Delete: the selected elements on the canvas, else the selected frames, else the node.
+pub fn delete_selection(scope: EditScope) -> EditOutcome {
+    let EditScope {
+        open,
+        tree,
+        tools,
+        settings,
+        ..
+    } = scope;
+    if canvas::has_selection_on_frame(open, settings) {
+        canvas::delete_selected_elements(open, settings, tools)?;
+    } else if !selected_frames(open).is_empty() {
+        timeline_edit::delete_frames(open)?;
+    } else {
+        delete_node(open, tree)?;
+    }
+    Ok(None)
+}
+
+/// Ctrl+D: the selected frames, else the node.
+pub fn duplicate_selection(scope: EditScope) -> EditOutcome {
+    if !selected_frames(scope.open).is_empty() {
+        timeline_edit::duplicate_frames(scope.open)?;
+    } else {
+        duplicate_node(scope.open, scope.tree)?;
+    }
+    Ok(None)
+}
+
+/// Makes the sequence on show the default.
+pub fn set_default_sequence(scope: EditScope) -> EditOutcome {
+    let id = scope.open.player.sequence();
+    set_default(scope.open, id)?;
+    Ok(None)
 }
 
 #[cfg(test)]
