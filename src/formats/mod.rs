@@ -65,6 +65,12 @@ impl ReadContext {
         }
     }
 
+    /// The file's name without its extension (what a document read from it is named after),
+    /// or `default` when it was not read from a file.
+    pub fn file_stem(&self, default: &str) -> String {
+        paths::stem_or(self.path.as_deref(), default)
+    }
+
     /// The folder holding the file, if known.
     pub fn dir(&self) -> Option<&Path> {
         self.path.as_deref().and_then(Path::parent)
@@ -112,6 +118,12 @@ impl WriteContext<'_> {
     /// The folder the output goes to, if known.
     pub fn dir(&self) -> Option<&Path> {
         self.path.as_deref().and_then(Path::parent)
+    }
+
+    /// The output's file name without its extension (what companions are named after), or
+    /// `default` when the output has no path.
+    pub fn file_stem(&self, default: &str) -> String {
+        paths::stem_or(self.path.as_deref(), default)
     }
 }
 

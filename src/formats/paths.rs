@@ -27,6 +27,12 @@ pub fn relative_to(base: &Path, target: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// `path`'s file name without its extension, or `default` when there is none.
+pub fn stem_or(path: Option<&Path>, default: &str) -> String {
+    path.and_then(Path::file_stem)
+        .map_or_else(|| default.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
 /// Removes `.` and folds `..` where possible, without touching the file system.
 pub fn normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -76,12 +76,7 @@ impl Format for AsepriteFormat {
                 "the frames cannot be drawn: the file is damaged",
             ));
         };
-        let stem = context
-            .path
-            .as_deref()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "sprite".to_string());
+        let stem = context.file_stem("sprite");
         let (mut document, mut diagnostics) = mapping::build(&file, &scan, composited, &stem);
         for (offset, note) in &scan.notes {
             diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));

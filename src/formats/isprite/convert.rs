@@ -438,12 +438,7 @@ impl Preparer<'_> {
         let (placements, sheet_sizes) = pack::place(&sizes);
         let images: Vec<&image::RgbaImage> = found.iter().map(|(_, p)| p.image.as_ref()).collect();
         let sheets = pack::draw(&images, &placements, &sheet_sizes);
-        let stem = context
-            .path
-            .as_deref()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "sprite".to_string());
+        let stem = context.file_stem("sprite");
         let mut sheet_ids = Vec::with_capacity(sheets.len());
         for (n, sheet) in sheets.iter().enumerate() {
             let name = format!("{stem}-sheet{n}");

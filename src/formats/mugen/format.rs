@@ -400,11 +400,7 @@ fn moved_character(
 /// formats. Images that are not SFF sprites become the sprites of a new `.sff` of the same
 /// name (when their pixels are at hand), written beside it.
 fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
-    let stem = context
-        .path
-        .as_deref()
-        .and_then(|p| p.file_stem())
-        .map_or("anim".to_string(), |s| s.to_string_lossy().into_owned());
+    let stem = context.file_stem("anim");
     let air_name = format!("{stem}.air");
     let built = sff_build::build_archive(document, context, &format!("{stem}.sff"))?;
     let (document, archive) = match &built {

@@ -475,14 +475,7 @@ pub fn lay_out_whole_images<'a>(
             "this document shows whole images; writing Solarus draws them onto new sheets and needs their pixels",
         ));
     };
-    let stem = context
-        .path
-        .as_deref()
-        .and_then(|p| p.file_stem())
-        .map_or_else(
-            || "sprite".to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        );
+    let stem = context.file_stem("sprite");
     let mut sheets: Vec<Sheet> = Vec::new();
     let mut doc = document.clone();
     for sequence in candidates {
