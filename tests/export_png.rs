@@ -219,3 +219,121 @@ fn bad_indices_are_errors() {
 fn check_golden(name: &str, actual: &RgbaImage) {
     common::check_golden("render", name, actual);
 }
+
+/// The export job (what the editor's Export window runs) over the walk with a second
+/// direction and a second sequence.
+mod job {
+    use super::*;
+    use sprat::export::job::{ExportKind, ExportRequest, plan, run};
+    use sprat::formats::atlas::{AtlasOptions, ExportProgress};
+
+    fn two_sequences(sheet: PathBuf) -> (AnimationSet, SequenceId) {
+        let (mut set, walk) = walk(sheet);
+        let frames = set.sequence(walk).unwrap().directions[0].frames.clone();
+        let run = SequenceId(set.alloc_id());
+        let mut sequence = Sequence::new(run, "run fast", DirectionId(set.alloc_id()));
+        sequence.directions[0].frames = frames.clone();
+        let mut left = sequence.directions[0].clone();
+        left.id = DirectionId(set.alloc_id());
+        left.name = Some("left".into());
+        left.frames = frames[..2].to_vec();
+        sequence.directions.push(left);
+        set.root.items.push(TreeItem::Sequence(sequence));
+        (set, run)
+    }
+
+    fn request(kind: ExportKind, only: Option<SequenceId>, target: PathBuf) -> ExportRequest {
+        ExportRequest {
+            kind,
+            only,
+            target,
+            scale: 1,
+            background: None,
+            overlay: false,
+            atlas: AtlasOptions::default(),
+        }
+    }
+
+    fn names(files: &[PathBuf]) -> Vec<String> {
+        files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn files_are_named_after_the_target_the_sequence_and_the_direction() {
+        let scratch = Scratch::new("names");
+        let (set, run_fast) = two_sequences(scratch.0.join("sheet.png"));
+        let out = scratch.0.join("out.gif");
+        let all = plan(&set, &request(ExportKind::Gif, None, out.clone())).unwrap();
+        assert_eq!(
+            names(&all),
+            ["out_walk.gif", "out_run_fast_0.gif", "out_run_fast_left.gif"]
+        );
+        let one = plan(&set, &request(ExportKind::Gif, Some(run_fast), out.clone())).unwrap();
+        assert_eq!(names(&one), ["out_0.gif", "out_left.gif"]);
+        let frames = plan(&set, &request(ExportKind::Frames, Some(run_fast), out)).unwrap();
+        assert_eq!(
+            names(&frames),
+            ["out_0_0.gif", "out_0_1.gif", "out_0_2.gif", "out_left_0.gif", "out_left_1.gif"]
+                .map(|n| n.replace(".gif", ".png"))
+        );
+    }
+
+    #[test]
+    fn every_planned_file_is_written_and_counted() {
+        let scratch = Scratch::new("written");
+        let sheet = scratch.0.join("sheet.png");
+        write_sheet(&sheet);
+        let (set, _) = two_sequences(sheet.clone());
+        let store = ImageStore::new();
+        let wanted = request(ExportKind::Frames, None, scratch.0.join("f.png"));
+        let progress = ExportProgress::default();
+        let done = run(&set, &store, &wanted, &progress, &[sheet]).unwrap();
+        assert_eq!(done.files, plan(&set, &wanted).unwrap());
+        assert_eq!(done.files.len(), 3 + 3 + 2);
+        assert_eq!(progress.done.load(std::sync::atomic::Ordering::Relaxed), 8);
+        // The frames of one direction share one canvas, so they line up when played.
+        let sizes: Vec<(u32, u32)> = done.files[..3]
+            .iter()
+            .map(|f| image::open(f).unwrap().to_rgba8().dimensions())
+            .collect();
+        assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{sizes:?}");
+    }
+
+    #[test]
+    fn a_cancelled_export_writes_nothing() {
+        let scratch = Scratch::new("cancel");
+        let sheet = scratch.0.join("sheet.png");
+        write_sheet(&sheet);
+        let (set, _) = two_sequences(sheet);
+        let store = ImageStore::new();
+        for kind in ExportKind::ALL {
+            let progress = ExportProgress::default();
+            progress.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            let target = scratch.0.join(format!("x.{}", kind.extension()));
+            let failed = run(&set, &store, &request(kind, None, target), &progress, &[]);
+            assert!(
+                failed.is_err_and(|e| e.contains("cancelled")),
+                "{kind:?} was not cancelled"
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(&scratch.0).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the sheet: {left:?}");
+    }
+
+    #[test]
+    fn an_export_never_replaces_a_file_the_document_reads() {
+        let scratch = Scratch::new("keep");
+        let sheet = scratch.0.join("sheet.png");
+        write_sheet(&sheet);
+        let before = std::fs::read(&sheet).unwrap();
+        let (set, walk) = walk(sheet.clone());
+        let store = ImageStore::new();
+        let wanted = request(ExportKind::Strip, Some(walk), sheet.clone());
+        let refused = run(&set, &store, &wanted, &ExportProgress::default(), &[sheet.clone()]);
+        assert!(refused.is_err_and(|e| e.contains("which the document reads")));
+        assert_eq!(std::fs::read(&sheet).unwrap(), before);
+    }
+}

@@ -36,6 +36,10 @@ ui_commands! {
     Save,
     /// Save to another file or format, after showing what that format cannot hold.
     SaveAs,
+    /// File > Import: drawn frames (PNG files or a sprite sheet) into the document on show.
+    Import,
+    /// File > Export: pictures, animations or atlases of this sequence or every sequence.
+    Export,
     /// Close the tab on show (asking first if it has unsaved changes).
     CloseTab,
     /// Show the next tab (wrapping around).
@@ -152,6 +156,8 @@ impl UICommand {
             UICommand::OpenDemo => "Open the demo",
             UICommand::Save => "Save",
             UICommand::SaveAs => "Save As…",
+            UICommand::Import => "Import frames…",
+            UICommand::Export => "Export…",
             UICommand::CloseTab => "Close tab",
             UICommand::NextTab => "Next tab",
             UICommand::PreviousTab => "Previous tab",
@@ -223,6 +229,8 @@ impl UICommand {
             UICommand::OpenDemo => None,
             UICommand::Save => key(cmd, Key::S),
             UICommand::SaveAs => key(cmd | shift, Key::S),
+            UICommand::Import => key(cmd, Key::I),
+            UICommand::Export => key(cmd, Key::E),
             UICommand::CloseTab => key(cmd, Key::W),
             UICommand::NextTab => key(ctrl, Key::Tab),
             UICommand::PreviousTab => key(ctrl | shift, Key::Tab),

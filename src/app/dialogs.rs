@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 /// What a file dialog gave back.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DialogOutcome {
-    /// The user chose a file.
-    Chosen(PathBuf),
+pub enum DialogOutcome<Chosen = PathBuf> {
+    /// The user chose a file (or several).
+    Chosen(Chosen),
     /// The user closed the dialog without choosing.
     Cancelled,
     /// No dialog could be shown (no desktop portal); the editor offers a path field instead.
@@ -25,6 +25,9 @@ pub trait Dialogs {
         extensions: &[&str],
         suggested: &Path,
     ) -> DialogOutcome;
+    /// Asks for picture files to import (several at once); `extensions` lists the image
+    /// types Sprat decodes.
+    fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>>;
 }
 
 /// The desktop's own dialogs, through rfd (the XDG portal on Linux).
@@ -60,11 +63,20 @@ impl Dialogs for NativeDialogs {
         }
         outcome(dialog.save_file(), started)
     }
+
+    fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
+        let started = std::time::Instant::now();
+        let chosen = rfd::FileDialog::new()
+            .set_title("Import frames")
+            .add_filter("Images", extensions)
+            .pick_files();
+        outcome(chosen, started)
+    }
 }
 
 /// rfd says `None` both for "cancelled" and for "no portal to ask"; a person cannot cancel a
 /// dialog in a few milliseconds, so an instant `None` means none was shown.
-fn outcome(chosen: Option<PathBuf>, started: std::time::Instant) -> DialogOutcome {
+fn outcome<T>(chosen: Option<T>, started: std::time::Instant) -> DialogOutcome<T> {
     match chosen {
         Some(path) => DialogOutcome::Chosen(path),
         None if started.elapsed() < std::time::Duration::from_millis(150) => {
@@ -82,6 +94,9 @@ pub struct ScriptedDialogs {
     pub answers: std::collections::VecDeque<DialogOutcome>,
     /// How many dialogs were asked for.
     pub asked: usize,
+    /// The answers to give to [`Dialogs::pick_files_to_import`], first first (unavailable
+    /// when empty).
+    pub file_lists: std::collections::VecDeque<Vec<PathBuf>>,
 }
 
 impl Dialogs for ScriptedDialogs {
@@ -96,6 +111,14 @@ impl Dialogs for ScriptedDialogs {
         _suggested: &Path,
     ) -> DialogOutcome {
         self.next_answer()
+    }
+
+    fn pick_files_to_import(&mut self, _extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
+        self.asked += 1;
+        match self.file_lists.pop_front() {
+            Some(files) => DialogOutcome::Chosen(files),
+            None => DialogOutcome::Unavailable,
+        }
     }
 }
 

@@ -3,11 +3,14 @@
 //! Each tab owns its document (with its history, selection and player) and the state of every
 //! panel that shows it: the tree's folding and filter, the timeline's range and drag, the
 //! canvas's zoom, pan, tools and the sequences hung on its points, the sheet view, text being
-//! typed in the inspector, a pending Save As and an unanswered change on disk. Switching tabs
+//! typed in the inspector, a pending Save As, the last export's choices and an unanswered
+//! change on disk. Switching tabs
 //! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
 //! in an id scope of their own, so typed text cannot show up in another document.
 
 use super::canvas::CanvasState;
+use super::export_dialog::ExportState;
+use super::import_dialog::ImportState;
 use super::inspector_widgets::Draft;
 use super::save_as::SaveAsState;
 use super::sheet::SheetState;
@@ -37,6 +40,10 @@ pub struct DocumentTab {
     pub inspector_draft: Option<Draft>,
     /// The Save As window and its prepared write.
     pub save_as: SaveAsState,
+    /// The Export window, its last choices and the export under way.
+    pub export: ExportState,
+    /// The Import window: the files chosen, read, and how they become frames.
+    pub import: ImportState,
     /// The file changed on disk and the user has not answered yet.
     pub changed_on_disk: bool,
 }
@@ -54,6 +61,8 @@ impl DocumentTab {
             inspector_gesture: None,
             inspector_draft: None,
             save_as: SaveAsState::default(),
+            export: ExportState::default(),
+            import: ImportState::default(),
             changed_on_disk: false,
         }
     }

@@ -81,6 +81,8 @@ pub fn show(
             ui.separator();
             item(ui, UICommand::Save, &mut actions);
             item(ui, UICommand::SaveAs, &mut actions);
+            item(ui, UICommand::Import, &mut actions);
+            item(ui, UICommand::Export, &mut actions);
             ui.separator();
             item(ui, UICommand::CloseTab, &mut actions);
             item(ui, UICommand::NextTab, &mut actions);

@@ -14,6 +14,8 @@ pub mod diagnostics;
 pub mod dialogs;
 pub mod disk_waker;
 pub mod document_tab;
+pub mod export_dialog;
+pub mod import_dialog;
 pub mod frame_textures;
 pub mod inspector;
 pub mod inspector_element;
@@ -135,7 +137,7 @@ pub struct SpratApp {
     /// Frames copied, kept across documents.
     pub frame_clipboard: clipboard::AppClipboard,
     /// Image files and SFF sprites, decoded once.
-    pub pixels: ImageStore,
+    pub pixels: std::sync::Arc<ImageStore>,
     /// Rendered frames on the GPU.
     pub textures: frame_textures::FrameTextures,
     /// The "Open path" field's text while it is shown.
@@ -186,7 +188,7 @@ impl SpratApp {
             dialogs,
             status: None,
             frame_clipboard: clipboard::AppClipboard::default(),
-            pixels: ImageStore::new(),
+            pixels: std::sync::Arc::new(ImageStore::new()),
             textures: frame_textures::FrameTextures::default(),
             path_field: None,
             new_document: None,
@@ -389,7 +391,7 @@ impl SpratApp {
     /// the edits as they were and says why, in the status bar and in a window. A document with
     /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
-        let pixels = &self.pixels;
+        let pixels: &ImageStore = &self.pixels;
         let Some(tab) = self
             .active
             .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
@@ -472,6 +474,12 @@ impl SpratApp {
                     tab.save_as.start(&tab.open);
                 }
             }
+            UICommand::Export => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.export.start(&tab.open);
+                }
+            }
+            UICommand::Import => self.import_files(ctx),
             UICommand::Undo => {
                 if let Some(open) = self.open_mut()
                     && !open.undo()
@@ -693,15 +701,67 @@ impl SpratApp {
         }
     }
 
+    /// Opens the Import window of the tab on show and asks for the files to import; where no
+    /// file dialog can be shown, the window's path field takes them.
+    fn import_files(&mut self, ctx: &egui::Context) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
+            return;
+        };
+        tab.import.start();
+        if !tab.import.files.is_empty() {
+            return;
+        }
+        match dialogs.pick_files_to_import(&import_dialog::PICTURE_EXTENSIONS) {
+            DialogOutcome::Chosen(files) => {
+                let ctx = ctx.clone();
+                tab.import.add_files(files, move || ctx.request_repaint());
+            }
+            DialogOutcome::Cancelled => tab.import = Default::default(),
+            DialogOutcome::Unavailable => self.say(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop; type the path instead.",
+            ),
+        }
+    }
+
+    /// The Import window of the tab on show.
+    fn import_window(&mut self, ctx: &egui::Context) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
+            return;
+        };
+        if let Some((severity, text)) = import_dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs) {
+            self.say(severity, text);
+        }
+    }
+
     fn handle_dropped_files(&mut self, ctx: &egui::Context) {
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        let paths: Vec<PathBuf> = dropped
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        // Pictures dropped on a document are art to import into it, not files to open.
+        if !paths.is_empty()
+            && paths.iter().all(|p| crate::assets::import::is_picture_file(p))
+            && let Some(tab) = self.active_tab_mut()
+        {
+            let ctx = ctx.clone();
+            tab.import.add_files(paths, move || ctx.request_repaint());
+            return;
+        }
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
         // Each of the others opens in a tab of its own.
-        for file in &dropped {
-            let path = file.path().to_path_buf();
-            if !path.as_os_str().is_empty() {
-                self.open_path(ctx, path);
-            }
+        for path in paths {
+            self.open_path(ctx, path);
         }
     }
 
@@ -942,6 +1002,7 @@ impl SpratApp {
                 match change {
                     crate::session::FileChange::Source { path, .. } => {
                         self.pixels.invalidate(path);
+                        open.session.refresh_imported(path);
                         open.revision += 1;
                     }
                     crate::session::FileChange::Document { .. } => tab.changed_on_disk = true,
@@ -1123,6 +1184,36 @@ impl SpratApp {
         }
         // The worker wakes the UI when done; repaint meanwhile only to move the bar.
         ctx.request_repaint_after(Duration::from_millis(100));
+    }
+}
+
+impl SpratApp {
+    /// The Export window of the tab on show; an export it asks for starts on its own thread,
+    /// from a copy of the document, never replacing a file the document reads.
+    fn export_window(&mut self, ctx: &egui::Context) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = self
+            .active
+            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
+        else {
+            return;
+        };
+        match export_dialog::show(ctx, &mut tab.export, &tab.open, dialogs) {
+            Some(export_dialog::ExportAction::Start(request)) => {
+                let document = tab.open.document().clone();
+                let keep = crate::session::watch::watched_paths(tab.open.path(), &document);
+                let ctx = ctx.clone();
+                tab.export.running = Some(export_dialog::RunningExport::start(
+                    document,
+                    self.pixels.clone(),
+                    request,
+                    keep,
+                    move || ctx.request_repaint(),
+                ));
+            }
+            Some(export_dialog::ExportAction::Say((severity, text))) => self.say(severity, text),
+            None => {}
+        }
     }
 }
 
@@ -1345,7 +1436,7 @@ impl eframe::App for SpratApp {
             );
         }
         self.loading_window(&ctx);
-        let pixels = &self.pixels;
+        let pixels: &ImageStore = &self.pixels;
         let dialogs = self.dialogs.as_mut();
         let said = self
             .active
@@ -1356,6 +1447,8 @@ impl eframe::App for SpratApp {
         if let Some((severity, text)) = said {
             self.say(severity, text);
         }
+        self.export_window(&ctx);
+        self.import_window(&ctx);
         self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);

@@ -9,6 +9,7 @@
 pub mod check;
 pub mod cut;
 pub mod decode;
+pub mod import;
 
 use crate::formats::sff::SffStore;
 use crate::model::{AnimationSet, GraphicSource, ImageKind, MemoryImage, PixelRect, SourceImage};

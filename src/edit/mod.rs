@@ -41,6 +41,7 @@ pub mod command;
 pub mod elements;
 pub mod error;
 pub mod history;
+pub mod import;
 pub mod inspector;
 pub mod points;
 pub mod selection;

@@ -16,7 +16,7 @@ use image::RgbaImage;
 use std::path::PathBuf;
 
 /// The slice for `rect` of `image`: an existing identical one, else a new one.
-fn slice_for(tx: &mut Tx, image: ImageId, rect: PixelRect) -> SliceId {
+pub(crate) fn slice_for(tx: &mut Tx, image: ImageId, rect: PixelRect) -> SliceId {
     if let Some(existing) = tx
         .doc()
         .slices
@@ -36,7 +36,7 @@ fn slice_for(tx: &mut Tx, image: ImageId, rect: PixelRect) -> SliceId {
 }
 
 /// A frame showing one slice with its origin at the sprite's origin.
-fn slice_frame(tx: &mut Tx, slice: SliceId, origin: Point, duration: FrameDuration) -> Frame {
+pub(crate) fn slice_frame(tx: &mut Tx, slice: SliceId, origin: Point, duration: FrameDuration) -> Frame {
     let mut frame = Frame::new(duration);
     frame.elements.push(Element {
         id: ElementId(tx.alloc_id()),

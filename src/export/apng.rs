@@ -7,6 +7,7 @@
 use super::ExportError;
 use super::gif::{fixed_canvas, picture_of};
 use super::timeline::{Ending, Step, timeline};
+use crate::formats::atlas::ExportProgress;
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
 use crate::render::RenderOptions;
@@ -44,9 +45,23 @@ pub fn export_apng(
     pixels: &dyn PixelSource,
     options: &RenderOptions,
 ) -> Result<ApngExport, ExportError> {
+    export_apng_watched(document, sequence, direction, pixels, options, None)
+}
+
+/// [`export_apng`] counting each drawn picture in `progress` and stopping with
+/// [`ExportError::Cancelled`] when it is cancelled.
+pub fn export_apng_watched(
+    document: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+    pixels: &dyn PixelSource,
+    options: &RenderOptions,
+    progress: Option<&ExportProgress>,
+) -> Result<ApngExport, ExportError> {
     let mut bytes = Vec::new();
-    let (frames, repeats, rounded) =
-        write_apng(&mut bytes, document, sequence, direction, pixels, options)?;
+    let (frames, repeats, rounded) = write_apng_watched(
+        &mut bytes, document, sequence, direction, pixels, options, progress,
+    )?;
     Ok(ApngExport {
         bytes,
         frames,
@@ -65,6 +80,18 @@ pub fn write_apng<W: Write>(
     pixels: &dyn PixelSource,
     options: &RenderOptions,
 ) -> Result<(usize, bool, usize), ExportError> {
+    write_apng_watched(out, document, sequence, direction, pixels, options, None)
+}
+
+fn write_apng_watched<W: Write>(
+    out: W,
+    document: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+    pixels: &dyn PixelSource,
+    options: &RenderOptions,
+    progress: Option<&ExportProgress>,
+) -> Result<(usize, bool, usize), ExportError> {
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
     let repeats = match pass.ending {
@@ -73,7 +100,7 @@ pub fn write_apng<W: Write>(
         _ => false,
     };
     let (plan, rounded) = plan_delays(&pass.steps);
-    let first = picture_of(document, &pass.steps[plan[0].step], pixels, &options)?;
+    let first = picture_of(document, &pass.steps[plan[0].step], pixels, &options, progress)?;
     let (width, height) = first.dimensions();
     let mut encoder = png::Encoder::new(out, width, height);
     encoder.set_color(png::ColorType::Rgba);
@@ -85,7 +112,7 @@ pub fn write_apng<W: Write>(
     let mut current = (plan[0].step, first);
     for planned in &plan {
         if planned.step != current.0 {
-            let picture = picture_of(document, &pass.steps[planned.step], pixels, &options)?;
+            let picture = picture_of(document, &pass.steps[planned.step], pixels, &options, progress)?;
             if picture.dimensions() != (width, height) {
                 return Err(ExportError::Encode(
                     "the frames of the pass are not all the same size".into(),

@@ -31,6 +31,11 @@ pub fn save_written(path: &Path, written: &Written) -> Result<Vec<PathBuf>, Stri
             bytes: &companion.bytes,
         });
     }
+    save_together(files)
+}
+
+/// Saves `files` all or nothing; returns their paths.
+pub fn save_together(files: Vec<FileToSave>) -> Result<Vec<PathBuf>, String> {
     // A rename onto a folder is the one failure that comes after every file is staged; it is
     // refused before anything is written.
     if let Some(folder) = files.iter().find(|f| f.path.is_dir()) {

@@ -13,11 +13,13 @@
 
 use super::ExportError;
 use super::timeline::{Ending, Rational, Step, Timeline, timeline};
+use crate::formats::atlas::ExportProgress;
 use crate::model::{AnimationSet, ExactTime, SequenceId};
 use crate::pixels::PixelSource;
 use crate::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, direction_bounds, render};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, RgbaImage};
+use std::sync::atomic::Ordering;
 
 /// The longest delay one GIF frame can hold, in centiseconds; longer frames are repeated.
 const MAX_GIF_DELAY: u32 = u16::MAX as u32;
@@ -72,6 +74,19 @@ pub fn export_gif(
     pixels: &dyn PixelSource,
     options: &RenderOptions,
 ) -> Result<GifExport, ExportError> {
+    export_gif_watched(document, sequence, direction, pixels, options, None)
+}
+
+/// [`export_gif`] counting each drawn picture in `progress` and stopping with
+/// [`ExportError::Cancelled`] when it is cancelled.
+pub fn export_gif_watched(
+    document: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+    pixels: &dyn PixelSource,
+    options: &RenderOptions,
+    progress: Option<&ExportProgress>,
+) -> Result<GifExport, ExportError> {
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
     let delays = spread_delays(&pass.steps.iter().map(|s| s.length).collect::<Vec<_>>());
@@ -91,7 +106,7 @@ pub fn export_gif(
         // Each frame is encoded as soon as it is drawn: only one picture is held at a time,
         // however many frames the sequence has and however large they are.
         for (step, delay) in shown {
-            let picture = gif_pixels(picture_of(document, step, pixels, &options)?);
+            let picture = gif_pixels(picture_of(document, step, pixels, &options, progress)?);
             // A frame longer than one GIF delay can hold repeats; a final or forever frame
             // shows once with no delay (the viewer stays on it when a non-repeating GIF ends).
             let parts = delay.div_ceil(MAX_GIF_DELAY).max(1);
@@ -171,7 +186,11 @@ pub(super) fn picture_of(
     step: &Step,
     pixels: &dyn PixelSource,
     options: &RenderOptions,
+    progress: Option<&ExportProgress>,
 ) -> Result<RgbaImage, ExportError> {
+    if progress.is_some_and(|p| p.cancel.load(Ordering::Relaxed)) {
+        return Err(ExportError::Cancelled);
+    }
     let scene = if step.visible {
         Scene::at(
             document,
@@ -184,7 +203,11 @@ pub(super) fn picture_of(
     } else {
         Scene::empty()
     };
-    Ok(render(document, &scene, pixels, options))
+    let picture = render(document, &scene, pixels, options);
+    if let Some(progress) = progress {
+        progress.done.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(picture)
 }
 
 /// GIF pixels are either transparent or opaque: alpha is cut at one half.

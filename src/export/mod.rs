@@ -1,18 +1,20 @@
 //! Pictures out of a document: one frame or a strip of frames as PNG, a sequence as an animated
-//! GIF or APNG with exact timing, and [`files`] to save a writer's output (main file plus
-//! companions) all or nothing. Everything is drawn by [`crate::render`] and timed by the playback
+//! GIF or APNG with exact timing, [`files`] to save a writer's output (main file plus
+//! companions) all or nothing, and [`job`]: a whole export as the editor's Export dialog asks
+//! for it, with progress and Cancel. Everything is drawn by [`crate::render`] and timed by the playback
 //! engine ([`timeline`]); the functions return bytes or images and leave writing files to the
 //! caller.
 
 pub mod apng;
 pub mod files;
 pub mod gif;
+pub mod job;
 pub mod png;
 pub mod timeline;
 
-pub use apng::{ApngExport, export_apng};
-pub use files::save_written;
-pub use gif::{GifExport, export_gif, spread_delays};
+pub use apng::{ApngExport, export_apng, export_apng_watched};
+pub use files::{save_together, save_written};
+pub use gif::{GifExport, export_gif, export_gif_watched, spread_delays};
 pub use png::{encode_png, frame_image, game_sheet_image, strip_image};
 pub use timeline::{Ending, Step, Timeline};
 
@@ -39,6 +41,8 @@ pub enum ExportError {
     },
     /// The image encoder failed.
     Encode(String),
+    /// The caller cancelled the export.
+    Cancelled,
 }
 
 impl fmt::Display for ExportError {
@@ -55,6 +59,7 @@ impl fmt::Display for ExportError {
                 )
             }
             ExportError::Encode(message) => write!(f, "cannot encode the image: {message}"),
+            ExportError::Cancelled => write!(f, "the export was cancelled"),
         }
     }
 }

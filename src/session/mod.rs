@@ -579,6 +579,30 @@ impl Session {
         Ok(())
     }
 
+    /// Reads again the pixels of imported pictures (held in memory, see
+    /// [`crate::edit::import`]) that came from `path`, after it changed on disk, so a picture
+    /// redrawn in another program shows in place. Like the pixels of any image file, this is
+    /// not an undo step; the document then differs from its file. Returns true when a
+    /// picture was refreshed; a file that cannot be decoded now leaves the pixels as they were.
+    pub fn refresh_imported(&mut self, path: &Path) -> bool {
+        let imported = |image: &crate::model::SourceImage| {
+            matches!(image.kind, crate::model::ImageKind::Memory(_))
+                && image.resolved.as_deref() == Some(path)
+        };
+        if !self.document.images.iter().any(imported) {
+            return false;
+        }
+        let Ok(pixels) = crate::assets::decode::decode_file(path) else {
+            return false;
+        };
+        let pixels = crate::model::MemoryImage::new(pixels);
+        for image in self.document.images.iter_mut().filter(|i| imported(i)) {
+            image.kind = crate::model::ImageKind::Memory(pixels.clone());
+        }
+        self.mark_unsaved();
+        true
+    }
+
     /// Keeps the document as it is in memory after the file changed on disk: it now differs
     /// from the disk, so it counts as unsaved.
     pub fn keep_mine(&mut self) {

@@ -13,6 +13,8 @@ mod gui_support;
 mod canvas;
 mod editing;
 mod editor;
+mod export;
+mod import;
 mod inspector;
 mod save;
 mod screenshots;

@@ -449,20 +449,6 @@ fn several_documents_left_by_a_crash_come_back_as_tabs() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-/// A file dropped on the window, as the desktop hands it over.
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
-
 #[test]
 fn files_dropped_together_open_in_a_tab_each() {
     let dir = TempDir::new("drop");
@@ -474,7 +460,7 @@ fn files_dropped_together_open_in_a_tab_each() {
     let mut harness = editor_with(&a, &[]);
     let dropped: Vec<egui::DroppedFileHandle> = [&b, &c, &a, &b]
         .into_iter()
-        .map(|p| std::sync::Arc::new(Dropped(p.clone())) as egui::DroppedFileHandle)
+        .map(|p| gui_support::dropped(p))
         .collect();
     harness.input_mut().dropped_files = dropped;
     harness.step();

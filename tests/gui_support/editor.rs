@@ -205,3 +205,22 @@ pub fn showcase_file(suite: &str, name: &str) -> (TempDir, PathBuf) {
     let path = showcase_as(&dir.0, &SpratFormat, "showcase.sprat");
     (dir, path)
 }
+
+/// A file dropped on the window, as the desktop hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// `path` as a file dropped on the window.
+pub fn dropped(path: &Path) -> egui::DroppedFileHandle {
+    std::sync::Arc::new(Dropped(path.to_path_buf()))
+}

@@ -65,7 +65,10 @@ pub fn render_all(
     options: &AtlasOptions,
     progress: Option<&ExportProgress>,
 ) -> Result<Rendered, WriteError> {
-    let sequences = document.sequences();
+    let mut sequences = document.sequences();
+    if let Some(only) = options.only {
+        sequences.retain(|s| s.id == only);
+    }
     let total: usize = sequences
         .iter()
         .flat_map(|s| s.directions.iter().map(|d| d.frames.len()))

@@ -53,6 +53,8 @@ pub struct AtlasOptions {
     pub power_of_two: bool,
     /// Sheet pixels per sprite pixel (1..=16).
     pub scale: u32,
+    /// Only this sequence (the export dialog's "this sequence"); every sequence when `None`.
+    pub only: Option<SequenceId>,
 }
 
 impl Default for AtlasOptions {
@@ -65,6 +67,7 @@ impl Default for AtlasOptions {
             max_sheet: 4096,
             power_of_two: false,
             scale: 1,
+            only: None,
         }
     }
 }

@@ -1,0 +1,205 @@
+//! File > Import driven as a user drives it: PNG files become frames in natural name order in
+//! a new sequence named after them, a sprite sheet is cut by its grid into the sequence on
+//! show, dropped pictures open the same window, each import is one undo step, and saving a
+//! Sprat project writes the imported pixels to its `images/` folder.
+
+use crate::gui_support;
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use image::{Rgba, RgbaImage};
+use sprat::app::SpratApp;
+use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::settings::Settings;
+use sprat::model::{GraphicSource, ImageKind};
+use std::path::{Path, PathBuf};
+
+/// The demo project copied into a fresh folder and opened, "walk" selected; `file_lists`
+/// answers the import dialogs in turn.
+fn editor_on_demo_copy(
+    name: &str,
+    file_lists: Vec<Vec<PathBuf>>,
+) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
+    let dir = gui_support::TempDir::new(&format!("import-{name}"));
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for file in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(file), dir.0.join(file)).unwrap();
+    }
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(dir.0.join("demo.sprat")));
+    dialogs.file_lists.extend(file_lists);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    gui_support::open_next(&mut harness);
+    gui_support::click_row(&mut harness, "walk");
+    (dir, harness)
+}
+
+/// A `width` × `height` picture of one colour.
+fn picture(path: &Path, width: u32, height: u32, colour: [u8; 3]) -> PathBuf {
+    RgbaImage::from_pixel(width, height, Rgba([colour[0], colour[1], colour[2], 255]))
+        .save(path)
+        .unwrap();
+    path.to_path_buf()
+}
+
+/// Waits until the Import window has read its files.
+fn wait_for_read(harness: &mut Harness<'_, SpratApp>) {
+    for _ in 0..500 {
+        harness.step();
+        if !harness.state().active_tab().unwrap().import.is_reading() {
+            harness.run_steps(3);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the files were not read");
+}
+
+/// The image names the frames of `sequence` show, in order.
+fn frame_images(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<String> {
+    let document = harness.state().open().unwrap().document();
+    let sequence = document.sequence_by_name(sequence).unwrap();
+    document
+        .direction_frames(sequence, 0)
+        .iter()
+        .map(|frame| {
+            let graphic = frame.elements[0].as_graphic().unwrap();
+            let GraphicSource::Slice(slice) = graphic.source else {
+                return String::new();
+            };
+            let image = document.slice(slice).unwrap().image;
+            document.image(image).unwrap().path.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
+    let art = gui_support::TempDir::new("import-art");
+    let files = vec![
+        picture(&art.0.join("run_10.png"), 6, 8, [200, 0, 0]),
+        picture(&art.0.join("run_2.png"), 6, 8, [0, 200, 0]),
+        picture(&art.0.join("run_1.png"), 6, 8, [0, 0, 200]),
+        art.0.join("run_3.png"),
+    ];
+    std::fs::write(&files[3], b"not a picture").unwrap();
+    let (dir, mut harness) = editor_on_demo_copy("pngs", vec![files]);
+    let steps = gui_support::undo_steps(&harness);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    assert!(
+        harness
+            .query_by_label("4 files: run_1.png … run_10.png")
+            .is_some()
+    );
+    assert!(harness.query_by_label_contains("run_3.png: ").is_some(), "named and skipped");
+    assert_eq!(harness.state().active_tab().unwrap().import.name, "run");
+    harness.get_by_role_and_label(Role::Button, "Import").click();
+    harness.run_steps(3);
+
+    assert_eq!(
+        frame_images(&harness, "run"),
+        ["run_1.png", "run_2.png", "run_10.png"]
+    );
+    assert!(gui_support::status(&harness).contains("Imported 3 frames into \"run\""));
+    assert!(gui_support::status(&harness).contains("run_3.png"));
+    assert_eq!(gui_support::undo_steps(&harness), steps + 1, "one undo step");
+    let document = harness.state().open().unwrap().document();
+    let first = document.images.iter().find(|i| i.path == "run_1.png").unwrap();
+    assert!(matches!(first.kind, ImageKind::Memory(_)));
+    assert_eq!(first.resolved.as_deref(), Some(art.0.join("run_1.png").as_path()), "watched");
+
+    // Saving the project writes the pixels beside it and refers to them relatively.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let saved = std::fs::read_to_string(dir.0.join("demo.sprat")).unwrap();
+    assert!(saved.contains("images/run_1.png"), "{saved}");
+    let written = image::open(dir.0.join("images/run_2.png")).unwrap().to_rgba8();
+    assert_eq!(written.get_pixel(0, 0).0, [0, 200, 0, 255]);
+
+    gui_support::undo(&mut harness);
+    assert!(
+        harness
+            .state()
+            .open()
+            .unwrap()
+            .document()
+            .sequence_by_name("run")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
+    let art = gui_support::TempDir::new("import-sheet");
+    // Four 10x20 cells, each a figure with a transparent gutter around it.
+    let mut sheet = RgbaImage::new(40, 20);
+    for cell in 0..4u32 {
+        for y in 2..18 {
+            for x in 1..9 {
+                sheet.put_pixel(cell * 10 + x, y, Rgba([40 * cell as u8, 100, 100, 255]));
+            }
+        }
+    }
+    let path = art.0.join("sheet.png");
+    sheet.save(&path).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("sheet", vec![vec![path]]);
+    let walk_before = frame_images(&harness, "walk").len();
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    assert!(harness.query_by_label("4 frames").is_some(), "the grid is found");
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Frame count")
+        .set_value_accesskit(3.0);
+    harness.run_steps(2);
+    assert!(harness.query_by_label("3 frames").is_some());
+    harness
+        .get_by_role_and_label(Role::RadioButton, "The end of \"walk\"")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_role_and_label(Role::Button, "Import").click();
+    harness.run_steps(3);
+
+    let document = harness.state().open().unwrap().document();
+    let walk = document.sequence_by_name("walk").unwrap();
+    let frames = document.direction_frames(walk, 0);
+    assert_eq!(frames.len(), walk_before + 3);
+    let last = frames.last().unwrap().elements[0].as_graphic().unwrap();
+    let GraphicSource::Slice(slice) = last.source else {
+        panic!("a slice of the sheet");
+    };
+    let rect = document.slice(slice).unwrap().rect;
+    assert_eq!((rect.x, rect.y, rect.width, rect.height), (20, 0, 10, 20));
+    assert!(!harness.state().active_tab().unwrap().import.shown, "the window closes");
+}
+
+#[test]
+fn pictures_dropped_on_a_document_open_the_import_window() {
+    let art = gui_support::TempDir::new("import-drop");
+    let one = picture(&art.0.join("jump_1.png"), 4, 4, [1, 2, 3]);
+    let two = picture(&art.0.join("jump_2.png"), 4, 4, [3, 2, 1]);
+    let (_dir, mut harness) = editor_on_demo_copy("drop", Vec::new());
+    let tabs = harness.state().documents.len();
+    for path in [one, two] {
+        harness
+            .input_mut()
+            .dropped_files
+            .push(gui_support::dropped(&path));
+    }
+    wait_for_read(&mut harness);
+    let import = &harness.state().active_tab().unwrap().import;
+    assert!(import.shown);
+    assert_eq!(import.name, "jump");
+    assert_eq!(harness.state().documents.len(), tabs, "not opened as documents");
+    harness.get_by_role_and_label(Role::Button, "Import").click();
+    harness.run_steps(3);
+    assert_eq!(frame_images(&harness, "jump"), ["jump_1.png", "jump_2.png"]);
+}
