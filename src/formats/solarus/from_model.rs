@@ -431,11 +431,25 @@ struct Sheet {
     slices: Vec<crate::model::Slice>,
 }
 
+/// True for pictures a Solarus animation cannot name as they are: a whole image (an
+/// Aseprite frame) or a cut of pixels held in memory (an imported sheet).
+fn in_no_file(document: &AnimationSet, source: &crate::model::GraphicSource) -> bool {
+    use crate::model::GraphicSource;
+    match source {
+        GraphicSource::Image(_) => true,
+        GraphicSource::Slice(_) => document
+            .source_image(source)
+            .is_some_and(|image| matches!(image.kind, ImageKind::Memory(_))),
+        GraphicSource::SffSprite { .. } => false,
+    }
+}
+
 /// Widest a new sheet's row of frames grows before it wraps.
 const SHEET_ROW_WIDTH: u32 = 4096;
 
 /// A Solarus animation shows rectangles of one image; frames that show whole images of their
-/// own (an imported Aseprite file) are drawn onto a new sheet per animation, beside the sprite
+/// own (an imported Aseprite file) or pixels held in memory (imported frames) are drawn onto
+/// a new sheet per animation, beside the sprite
 /// file (so under the quest's `sprites/` folder): each direction a grid of its frames, in rows,
 /// one band below the other. Frames of one direction must share one size, as the engine cuts
 /// them. An existing file with other content is never replaced.
@@ -449,7 +463,7 @@ pub fn lay_out_whole_images<'a>(
             f.elements
                 .iter()
                 .find_map(|e| e.as_graphic())
-                .is_some_and(|g| matches!(g.source, GraphicSource::Image(_)))
+                .is_some_and(|g| in_no_file(document, &g.source))
         })
     };
     let candidates: Vec<&Sequence> = document
@@ -487,7 +501,7 @@ pub fn lay_out_whole_images<'a>(
             for (f, id) in direction.frames.iter().enumerate() {
                 let picture = document.frame(*id).and_then(|frame| {
                     let graphic = frame.elements.iter().find_map(|e| e.as_graphic())?;
-                    matches!(graphic.source, GraphicSource::Image(_))
+                    in_no_file(document, &graphic.source)
                         .then(|| pixels.pixels(document, &graphic.source))
                         .flatten()
                 });

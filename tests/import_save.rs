@@ -1,0 +1,177 @@
+//! Where imported pixels go on save: frames imported from PNG files and from a sheet cut by a
+//! grid (pixels held in memory) are written by each format that takes them — a Sprat project
+//! to its `images/` folder, ISPRITE into its packed sheets, Solarus onto a grid sheet under
+//! `sprites/`, a M.U.G.E.N character into its SFF — and read back, every frame renders the
+//! same pixels.
+
+use image::{Rgba, RgbaImage};
+use sprat::assets::ImageStore;
+use sprat::edit::import::{ImportFrames, ImportTarget, ImportedImage, OriginPlace};
+use sprat::edit::{History, Selection};
+use sprat::export::frame_image;
+use sprat::formats::{ReadContext, WriteContext, registry};
+use sprat::model::{AnimationSet, FrameDuration, MemoryImage, PixelRect};
+use sprat::render::RenderOptions;
+use std::path::Path;
+
+/// A 12 × 16 figure whose colours tell `seed` apart, with a transparent corner.
+fn figure(seed: u8) -> RgbaImage {
+    RgbaImage::from_fn(12, 16, |x, y| {
+        if x < 2 && y < 2 {
+            Rgba([0, 0, 0, 0])
+        } else {
+            Rgba([seed.wrapping_mul(40), (x * 20) as u8, (y * 15) as u8, 255])
+        }
+    })
+}
+
+/// A document with "run" from three pictures and "slash" cut from a 3-cell sheet.
+fn imported() -> AnimationSet {
+    let mut document = AnimationSet::new();
+    let mut history = History::new();
+    let pictures = ImportFrames {
+        images: (1..=3)
+            .map(|i| ImportedImage {
+                name: format!("run_{i}.png"),
+                source: None,
+                pixels: MemoryImage::new(figure(i)),
+            })
+            .collect(),
+        cells: vec![(0, None), (1, None), (2, None)],
+        origin: OriginPlace::BottomCentre,
+        duration: FrameDuration::Millis(100),
+        target: ImportTarget::NewSequence("run".into()),
+    };
+    history
+        .apply(&mut document, &Selection::default(), &pictures, None)
+        .unwrap();
+    let mut sheet = RgbaImage::new(36, 16);
+    for cell in 0..3u8 {
+        image::imageops::replace(&mut sheet, &figure(cell + 5), cell as i64 * 12, 0);
+    }
+    let cells = (0..3)
+        .map(|c| {
+            (
+                0,
+                Some(PixelRect {
+                    x: c * 12,
+                    y: 0,
+                    width: 12,
+                    height: 16,
+                }),
+            )
+        })
+        .collect();
+    let sheet_cut = ImportFrames {
+        images: vec![ImportedImage {
+            name: "slash.png".into(),
+            source: None,
+            pixels: MemoryImage::new(sheet),
+        }],
+        cells,
+        origin: OriginPlace::BottomCentre,
+        duration: FrameDuration::Millis(100),
+        target: ImportTarget::NewSequence("slash".into()),
+    };
+    history
+        .apply(&mut document, &Selection::default(), &sheet_cut, None)
+        .unwrap();
+    document
+}
+
+fn save(document: &AnimationSet, format: &str, path: &Path) {
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(path.to_path_buf()),
+        pixels: Some(&store),
+    };
+    let written = registry()
+        .by_id(format)
+        .unwrap()
+        .write(document, &context)
+        .unwrap_or_else(|e| panic!("{format}: {e}"));
+    assert!(
+        written.losses.is_empty(),
+        "{format} loses: {:?}",
+        written.losses
+    );
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    sprat::export::save_written(path, &written).unwrap();
+}
+
+fn render_all(document: &AnimationSet, names: &[&str]) -> Vec<RgbaImage> {
+    let store = ImageStore::new();
+    let mut out = Vec::new();
+    for name in names {
+        let sequence = document.sequence_by_name(name).unwrap();
+        for index in 0..sequence.directions[0].frames.len() {
+            out.push(
+                frame_image(
+                    document,
+                    sequence.id,
+                    0,
+                    index,
+                    &store,
+                    &RenderOptions::default(),
+                )
+                .unwrap(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_format_that_names_images_writes_the_imported_pixels_and_reads_them_back() {
+    let document = imported();
+    let expected = render_all(&document, &["run", "slash"]);
+    assert_eq!(expected.len(), 6);
+    let dir = tempfile::tempdir().unwrap();
+    for (format, path) in [
+        ("sprat", dir.path().join("hero.sprat")),
+        ("isprite", dir.path().join("hero.isprite")),
+        ("solarus-lua", dir.path().join("data/sprites/hero.dat")),
+    ] {
+        save(&document, format, &path);
+        let (loaded, _) = registry()
+            .open(&path, &ReadContext::default())
+            .unwrap_or_else(|f| panic!("{format}: {:?}", f.diagnostics));
+        assert_eq!(
+            render_all(&loaded.document, &["run", "slash"]),
+            expected,
+            "{format} renders other pixels"
+        );
+    }
+    // The project keeps one PNG per picture beside it.
+    for name in ["run_1.png", "run_2.png", "run_3.png", "slash.png"] {
+        assert!(dir.path().join("images").join(name).is_file(), "{name}");
+    }
+}
+
+#[test]
+fn a_mugen_character_takes_the_imported_pixels_into_its_sff() {
+    let document = imported();
+    let expected = render_all(&document, &["run", "slash"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hero.def");
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(path.clone()),
+        pixels: Some(&store),
+    };
+    let written = registry()
+        .by_id("mugen-def")
+        .unwrap()
+        .write(&document, &context)
+        .unwrap();
+    // Only the names go: AIR numbers its actions.
+    assert!(
+        written.losses.iter().all(|l| l.what.starts_with("the name")),
+        "{:?}",
+        written.losses
+    );
+    sprat::export::save_written(&path, &written).unwrap();
+    assert!(dir.path().join("hero.sff").is_file());
+    let (loaded, _) = registry().open(&path, &ReadContext::default()).unwrap();
+    assert_eq!(render_all(&loaded.document, &["0", "1"]), expected);
+}
