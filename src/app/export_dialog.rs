@@ -46,15 +46,7 @@ impl ExportChoices {
     /// named after the sequence.
     fn new(open: &OpenDocument) -> ExportChoices {
         let kind = ExportKind::default();
-        let stem = open
-            .sequence()
-            .map(|s| job::file_safe(&s.name))
-            .or_else(|| {
-                open.path()
-                    .and_then(|p| p.file_stem())
-                    .map(|s| s.to_string_lossy().into_owned())
-            })
-            .unwrap_or_else(|| "export".to_string());
+        let stem = default_stem(open, false);
         let dir = open
             .path()
             .and_then(Path::parent)
@@ -94,6 +86,18 @@ impl ExportChoices {
         }
     }
 
+    /// After the user switched between this sequence and all sequences: a file still named
+    /// as the other choice names it by default (`walk.png`) takes this one's name
+    /// (`demo.png`); a name the user typed stays.
+    fn follow_scope(&mut self, open: &OpenDocument) {
+        let path = PathBuf::from(self.path.trim());
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        if stem.as_deref() == Some(default_stem(open, !self.all_sequences).as_str()) {
+            let name = format!("{}.{}", default_stem(open, self.all_sequences), self.kind.extension());
+            self.path = path.with_file_name(name).display().to_string();
+        }
+    }
+
     /// Puts the kind's extension on the typed file name.
     fn follow_extension(&mut self) {
         let path = PathBuf::from(self.path.trim());
@@ -104,6 +108,23 @@ impl ExportChoices {
                 .to_string();
         }
     }
+}
+
+/// The file name an export takes by default: the sequence's for one sequence, the
+/// document's for all of them.
+fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
+    let document_stem = || {
+        open.path()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    let sequence_stem = || open.sequence().map(|s| job::file_safe(&s.name));
+    let stem = if all_sequences {
+        document_stem().or_else(sequence_stem)
+    } else {
+        sequence_stem().or_else(document_stem)
+    };
+    stem.unwrap_or_else(|| "export".to_string())
 }
 
 /// An export under way on its own thread.
@@ -320,6 +341,7 @@ fn choice_fields(
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
             ui.label("Sequences");
+            let before = choices.all_sequences;
             ui.horizontal(|ui| {
                 ui.radio_value(
                     &mut choices.all_sequences,
@@ -328,6 +350,9 @@ fn choice_fields(
                 );
                 ui.radio_value(&mut choices.all_sequences, true, "All sequences");
             });
+            if choices.all_sequences != before {
+                choices.follow_scope(open);
+            }
             ui.end_row();
 
             let label = ui.label("Format");

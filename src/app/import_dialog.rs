@@ -61,6 +61,8 @@ pub struct ImportState {
     pub origin: OriginPlace,
     /// How long each frame shows, in milliseconds.
     pub millis: u32,
+    /// Leave out the sheet's cells that are fully transparent.
+    pub skip_empty: bool,
     /// Into a new sequence (named `name`), else after the last frame of the one on show.
     pub new_sequence: bool,
     /// The new sequence's name.
@@ -78,6 +80,7 @@ impl ImportState {
             *self = ImportState {
                 millis: 100,
                 new_sequence: true,
+                skip_empty: true,
                 ..ImportState::default()
             };
         }
@@ -154,6 +157,7 @@ impl ImportState {
                 self.cut
                     .cells(width, height)
                     .into_iter()
+                    .filter(|cell| !self.skip_empty || !is_empty(&sheet.pixels.0, *cell))
                     .map(|cell| (0, Some(cell)))
                     .collect()
             }
@@ -184,6 +188,14 @@ impl ImportState {
             target,
         }
     }
+}
+
+/// True when every pixel of `cell` is fully transparent.
+fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
+    let (x0, y0) = (cell.x.max(0) as u32, cell.y.max(0) as u32);
+    let x1 = (x0 + cell.width).min(sheet.width());
+    let y1 = (y0 + cell.height).min(sheet.height());
+    (y0..y1).all(|y| (x0..x1).all(|x| sheet.get_pixel(x, y).0[3] == 0))
 }
 
 /// Paints the Import window of the tab on show; what the status bar should say.
@@ -412,6 +424,7 @@ fn grid_fields(ui: &mut egui::Ui, state: &mut ImportState) {
     ui.horizontal(|ui| {
         ui.radio_value(&mut cut.column_major, false, "Row by row");
         ui.radio_value(&mut cut.column_major, true, "Column by column");
+        ui.checkbox(&mut state.skip_empty, "Skip empty cells");
         if ui.button("Detect grid").clicked() {
             *cut = SheetCut::detected(&state.read.pictures[0].pixels.0);
         }
@@ -440,19 +453,27 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
         egui::Color32::WHITE,
     );
     let cells = state.cut.cells(sheet.width(), sheet.height());
+    let kept: Vec<crate::model::PixelRect> =
+        state.cells().into_iter().filter_map(|(_, cell)| cell).collect();
     let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 200, 0));
-    for (i, cell) in cells.iter().enumerate() {
+    let left_out = egui::Stroke::new(1.0, egui::Color32::from_gray(110));
+    for cell in &cells {
         let min = rect.min + egui::vec2(cell.x as f32 * scale, cell.y as f32 * scale);
         let cell_rect = egui::Rect::from_min_size(
             min,
             egui::vec2(cell.width as f32 * scale, cell.height as f32 * scale),
         );
+        // Cells left out (empty ones) are drawn grey and have no frame number.
+        let Some(frame) = kept.iter().position(|k| k == cell) else {
+            painter.rect_stroke(cell_rect, 0.0, left_out, egui::StrokeKind::Inside);
+            continue;
+        };
         painter.rect_stroke(cell_rect, 0.0, stroke, egui::StrokeKind::Inside);
         if cell_rect.height() >= 14.0 && cells.len() <= 256 {
             painter.text(
                 cell_rect.min + egui::vec2(2.0, 1.0),
                 egui::Align2::LEFT_TOP,
-                i.to_string(),
+                frame.to_string(),
                 egui::FontId::monospace(10.0),
                 egui::Color32::from_rgb(255, 200, 0),
             );

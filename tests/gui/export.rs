@@ -114,7 +114,8 @@ fn each_format_is_exported_from_the_window_and_the_files_read_back() {
         .click();
     harness.run_steps(2);
     export(&mut harness);
-    let json = dir.0.join("walk.json");
+    // The file takes the document's name for every sequence.
+    let json = dir.0.join("demo.json");
     let (loaded, _) = registry()
         .open(&json, &ReadContext::default())
         .expect("the atlas reads back");
@@ -131,7 +132,7 @@ fn each_format_is_exported_from_the_window_and_the_files_read_back() {
 
     choose_format(&mut harness, "Godot 4 SpriteFrames");
     export(&mut harness);
-    let tres = std::fs::read_to_string(dir.0.join("walk.tres")).unwrap();
+    let tres = std::fs::read_to_string(dir.0.join("demo.tres")).unwrap();
     assert!(tres.starts_with("[gd_resource type=\"SpriteFrames\""), "{tres}");
     for name in names(&document) {
         assert!(tres.contains(&format!("&\"{name}\"")), "{name} in {tres}");
@@ -162,7 +163,7 @@ fn the_window_remembers_the_last_choices_of_each_tab() {
         .unwrap();
     assert_eq!(choices.kind, sprat::export::job::ExportKind::Gif);
     assert!(choices.all_sequences);
-    assert!(choices.path.ends_with("walk.gif"), "{}", choices.path);
+    assert!(choices.path.ends_with("demo.gif"), "{}", choices.path);
     assert!(
         harness
             .state()

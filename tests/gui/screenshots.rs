@@ -151,3 +151,44 @@ fn the_demo_with_attachment_points() {
         sprat::render::overlay::POINT_COLOUR,
     );
 }
+
+#[test]
+fn importing_the_demo_sheet_cut_by_its_grid() {
+    // The demo's own sheet: the window finds its grid and outlines the cells in yellow.
+    let sheet = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png");
+    let mut harness = editor(move |app, _| {
+        app.open_demo();
+        if let Some(tab) = app.active_tab_mut() {
+            tab.import.add_files([sheet], || {});
+        }
+    });
+    for _ in 0..400 {
+        harness.step();
+        if !harness.state().active_tab().unwrap().import.is_reading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(4);
+    assert!(harness.query_by_label("Cut the sheet into a grid").is_some());
+    picture(&mut harness, "import-sheet", [255, 200, 0]);
+}
+
+#[test]
+fn exporting_every_sequence_as_an_atlas() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run_steps(2);
+    harness.get_by_label("Format").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Atlas + JSON (Aseprite layout)")
+        .click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::RadioButton, "All sequences")
+        .click();
+    harness.run_steps(3);
+    // The demo's blue fish knight is on the canvas behind the window.
+    picture(&mut harness, "export-atlas", [66, 135, 245]);
+}
