@@ -269,15 +269,25 @@ mod job {
         let all = plan(&set, &request(ExportKind::Gif, None, out.clone())).unwrap();
         assert_eq!(
             names(&all),
-            ["out_walk.gif", "out_run_fast_0.gif", "out_run_fast_left.gif"]
+            [
+                "out_walk.gif",
+                "out_run_fast_0.gif",
+                "out_run_fast_left.gif"
+            ]
         );
         let one = plan(&set, &request(ExportKind::Gif, Some(run_fast), out.clone())).unwrap();
         assert_eq!(names(&one), ["out_0.gif", "out_left.gif"]);
         let frames = plan(&set, &request(ExportKind::Frames, Some(run_fast), out)).unwrap();
         assert_eq!(
             names(&frames),
-            ["out_0_0.gif", "out_0_1.gif", "out_0_2.gif", "out_left_0.gif", "out_left_1.gif"]
-                .map(|n| n.replace(".gif", ".png"))
+            [
+                "out_0_0.gif",
+                "out_0_1.gif",
+                "out_0_2.gif",
+                "out_left_0.gif",
+                "out_left_1.gif"
+            ]
+            .map(|n| n.replace(".gif", ".png"))
         );
     }
 
@@ -311,7 +321,9 @@ mod job {
         let store = ImageStore::new();
         for kind in ExportKind::ALL {
             let progress = ExportProgress::default();
-            progress.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            progress
+                .cancel
+                .store(true, std::sync::atomic::Ordering::Relaxed);
             let target = scratch.0.join(format!("x.{}", kind.extension()));
             let failed = run(&set, &store, &request(kind, None, target), &progress, &[]);
             assert!(
@@ -332,7 +344,13 @@ mod job {
         let (set, walk) = walk(sheet.clone());
         let store = ImageStore::new();
         let wanted = request(ExportKind::Strip, Some(walk), sheet.clone());
-        let refused = run(&set, &store, &wanted, &ExportProgress::default(), &[sheet.clone()]);
+        let refused = run(
+            &set,
+            &store,
+            &wanted,
+            &ExportProgress::default(),
+            std::slice::from_ref(&sheet),
+        );
         assert!(refused.is_err_and(|e| e.contains("which the document reads")));
         assert_eq!(std::fs::read(&sheet).unwrap(), before);
     }

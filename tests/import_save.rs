@@ -166,7 +166,10 @@ fn a_mugen_character_takes_the_imported_pixels_into_its_sff() {
         .unwrap();
     // Only the names go: AIR numbers its actions.
     assert!(
-        written.losses.iter().all(|l| l.what.starts_with("the name")),
+        written
+            .losses
+            .iter()
+            .all(|l| l.what.starts_with("the name")),
         "{:?}",
         written.losses
     );

@@ -93,7 +93,11 @@ impl ExportChoices {
         let path = PathBuf::from(self.path.trim());
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
         if stem.as_deref() == Some(default_stem(open, !self.all_sequences).as_str()) {
-            let name = format!("{}.{}", default_stem(open, self.all_sequences), self.kind.extension());
+            let name = format!(
+                "{}.{}",
+                default_stem(open, self.all_sequences),
+                self.kind.extension()
+            );
             self.path = path.with_file_name(name).display().to_string();
         }
     }
@@ -504,7 +508,11 @@ fn files_text(open: &OpenDocument, choices: &ExportChoices) -> String {
 
 /// "3 files exist already: …. Replace them?" with Replace and Back.
 fn replace_question(ui: &mut egui::Ui, files: &[PathBuf], pressed: &mut Pressed) {
-    let shown: Vec<String> = files.iter().take(5).map(|f| f.display().to_string()).collect();
+    let shown: Vec<String> = files
+        .iter()
+        .take(5)
+        .map(|f| f.display().to_string())
+        .collect();
     let more = files.len().saturating_sub(shown.len());
     let count = match files.len() {
         1 => "1 file exists already".to_string(),

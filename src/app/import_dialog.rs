@@ -88,7 +88,11 @@ impl ImportState {
     }
 
     /// Adds files (a file already listed is not listed twice) and reads them all again.
-    pub fn add_files(&mut self, paths: impl IntoIterator<Item = PathBuf>, wake: impl Fn() + Send + 'static) {
+    pub fn add_files(
+        &mut self,
+        paths: impl IntoIterator<Item = PathBuf>,
+        wake: impl Fn() + Send + 'static,
+    ) {
         self.start();
         for path in paths {
             if !self.files.contains(&path) {
@@ -226,9 +230,7 @@ pub fn show(
             }
             ui.horizontal(|ui| {
                 let ready = state.reading.is_none() && !state.cells().is_empty();
-                pressed.import = ui
-                    .add_enabled(ready, egui::Button::new("Import"))
-                    .clicked();
+                pressed.import = ui.add_enabled(ready, egui::Button::new("Import")).clicked();
                 pressed.close = ui.button("Cancel").clicked();
             });
         });
@@ -281,7 +283,9 @@ pub fn show(
         let frames = command.cells.len();
         let into = match &command.target {
             ImportTarget::NewSequence(name) => name.clone(),
-            ImportTarget::Append { .. } => open.sequence().map(|s| s.name.clone()).unwrap_or_default(),
+            ImportTarget::Append { .. } => {
+                open.sequence().map(|s| s.name.clone()).unwrap_or_default()
+            }
         };
         match open.apply(&command, None) {
             Err(message) => state.failure = Some(message),
@@ -335,8 +339,8 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
             )
             .labelled_by(label.id);
         let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        pressed.add_typed = (ui.button("Add").clicked() || entered)
-            && !state.path_field.trim().is_empty();
+        pressed.add_typed =
+            (ui.button("Add").clicked() || entered) && !state.path_field.trim().is_empty();
         if !state.files.is_empty() {
             pressed.clear = ui.button("Clear").clicked();
         }
@@ -355,7 +359,10 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
     if !state.read.skipped.is_empty() {
         ui.colored_label(
             ui.visuals().warn_fg_color,
-            format!("Skipped (cannot be read): {}", state.read.skipped.join("; ")),
+            format!(
+                "Skipped (cannot be read): {}",
+                state.read.skipped.join("; ")
+            ),
         );
     }
 }
@@ -397,30 +404,36 @@ fn grid_fields(ui: &mut egui::Ui, state: &mut ImportState) {
             .labelled_by(name.id)
             .changed()
     };
-    egui::Grid::new("import grid").num_columns(4).show(ui, |ui| {
-        number(ui, "Cell width", &mut cut.cell_width, 1, width.max(1));
-        number(ui, "Cell height", &mut cut.cell_height, 1, height.max(1));
-        ui.end_row();
-        let (mut columns, mut rows) = cut.columns_rows(width, height);
-        let c = number(ui, "Columns", &mut columns, 1, width.max(1));
-        let r = number(ui, "Rows", &mut rows, 1, height.max(1));
-        if c || r {
-            cut.set_columns_rows(width, height, columns, rows);
-        }
-        ui.end_row();
-        number(ui, "Margin x", &mut cut.margin_x, 0, width);
-        number(ui, "Margin y", &mut cut.margin_y, 0, height);
-        ui.end_row();
-        number(ui, "Spacing x", &mut cut.spacing_x, 0, width);
-        number(ui, "Spacing y", &mut cut.spacing_y, 0, height);
-        ui.end_row();
-        let mut count = cut.count.unwrap_or(0);
-        if number(ui, "Frame count", &mut count, 0, 4096) {
-            cut.count = (count > 0).then_some(count);
-        }
-        ui.weak(if cut.count.is_none() { "0 = every cell" } else { "" });
-        ui.end_row();
-    });
+    egui::Grid::new("import grid")
+        .num_columns(4)
+        .show(ui, |ui| {
+            number(ui, "Cell width", &mut cut.cell_width, 1, width.max(1));
+            number(ui, "Cell height", &mut cut.cell_height, 1, height.max(1));
+            ui.end_row();
+            let (mut columns, mut rows) = cut.columns_rows(width, height);
+            let c = number(ui, "Columns", &mut columns, 1, width.max(1));
+            let r = number(ui, "Rows", &mut rows, 1, height.max(1));
+            if c || r {
+                cut.set_columns_rows(width, height, columns, rows);
+            }
+            ui.end_row();
+            number(ui, "Margin x", &mut cut.margin_x, 0, width);
+            number(ui, "Margin y", &mut cut.margin_y, 0, height);
+            ui.end_row();
+            number(ui, "Spacing x", &mut cut.spacing_x, 0, width);
+            number(ui, "Spacing y", &mut cut.spacing_y, 0, height);
+            ui.end_row();
+            let mut count = cut.count.unwrap_or(0);
+            if number(ui, "Frame count", &mut count, 0, 4096) {
+                cut.count = (count > 0).then_some(count);
+            }
+            ui.weak(if cut.count.is_none() {
+                "0 = every cell"
+            } else {
+                ""
+            });
+            ui.end_row();
+        });
     ui.horizontal(|ui| {
         ui.radio_value(&mut cut.column_major, false, "Row by row");
         ui.radio_value(&mut cut.column_major, true, "Column by column");
@@ -442,8 +455,10 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
     });
     let (width, height) = (sheet.width().max(1) as f32, sheet.height().max(1) as f32);
     let scale = (420.0 / width).min(220.0 / height).min(8.0);
-    let (response, painter) =
-        ui.allocate_painter(egui::vec2(width * scale, height * scale), egui::Sense::hover());
+    let (response, painter) = ui.allocate_painter(
+        egui::vec2(width * scale, height * scale),
+        egui::Sense::hover(),
+    );
     let rect = response.rect;
     painter.rect_filled(rect, 0.0, egui::Color32::from_gray(60));
     painter.image(
@@ -453,8 +468,11 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
         egui::Color32::WHITE,
     );
     let cells = state.cut.cells(sheet.width(), sheet.height());
-    let kept: Vec<crate::model::PixelRect> =
-        state.cells().into_iter().filter_map(|(_, cell)| cell).collect();
+    let kept: Vec<crate::model::PixelRect> = state
+        .cells()
+        .into_iter()
+        .filter_map(|(_, cell)| cell)
+        .collect();
     let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 200, 0));
     let left_out = egui::Stroke::new(1.0, egui::Color32::from_gray(110));
     for cell in &cells {

@@ -15,8 +15,8 @@ pub mod dialogs;
 pub mod disk_waker;
 pub mod document_tab;
 pub mod export_dialog;
-pub mod import_dialog;
 pub mod frame_textures;
+pub mod import_dialog;
 pub mod inspector;
 pub mod inspector_element;
 pub mod inspector_support;
@@ -737,7 +737,9 @@ impl SpratApp {
         else {
             return;
         };
-        if let Some((severity, text)) = import_dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs) {
+        if let Some((severity, text)) =
+            import_dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
+        {
             self.say(severity, text);
         }
     }
@@ -751,7 +753,9 @@ impl SpratApp {
             .collect();
         // Pictures dropped on a document are art to import into it, not files to open.
         if !paths.is_empty()
-            && paths.iter().all(|p| crate::assets::import::is_picture_file(p))
+            && paths
+                .iter()
+                .all(|p| crate::assets::import::is_picture_file(p))
             && let Some(tab) = self.active_tab_mut()
         {
             let ctx = ctx.clone();

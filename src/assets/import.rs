@@ -237,7 +237,9 @@ impl SheetCut {
     pub fn set_columns_rows(&mut self, width: u32, height: u32, columns: u32, rows: u32) {
         let size = |total: u32, margin: u32, spacing: u32, n: u32| {
             let n = n.max(1);
-            let room = total.saturating_sub(margin).saturating_sub(spacing * (n - 1));
+            let room = total
+                .saturating_sub(margin)
+                .saturating_sub(spacing * (n - 1));
             (room / n).max(1)
         };
         self.cell_width = size(width, self.margin_x, self.spacing_x, columns);
@@ -281,7 +283,10 @@ mod tests {
             .collect();
         natural_sort(&mut paths);
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        assert_eq!(names, ["Run_1.png", "run_2.png", "run_02b.png", "run_10.png"]);
+        assert_eq!(
+            names,
+            ["Run_1.png", "run_2.png", "run_02b.png", "run_10.png"]
+        );
         assert_eq!(natural_cmp("a2", "a02"), Ordering::Less);
         assert_eq!(natural_cmp("frame", "frame1"), Ordering::Less);
     }
@@ -290,7 +295,10 @@ mod tests {
     fn the_shared_start_names_the_sequence() {
         let paths = |names: &[&str]| names.iter().map(PathBuf::from).collect::<Vec<_>>();
         assert_eq!(common_name(&paths(&["run_01.png", "run_02.png"])), "run");
-        assert_eq!(common_name(&paths(&["hero walk 1.png", "hero walk 12.png"])), "hero walk");
+        assert_eq!(
+            common_name(&paths(&["hero walk 1.png", "hero walk 12.png"])),
+            "hero walk"
+        );
         assert_eq!(common_name(&paths(&["idle.png"])), "idle");
         assert_eq!(common_name(&paths(&["a.png", "b.png"])), "imported");
         assert_eq!(common_name(&paths(&["10.png", "11.png"])), "imported");

@@ -6,13 +6,13 @@
 //! they go (a Sprat project writes them to its `images/` folder; see
 //! [`crate::formats::sprat::images`]).
 
+use super::Command;
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use super::sheet::{slice_for, slice_frame};
 use super::snapshot::Tx;
 use super::support::{check_sequence_name, direction_frames};
 use super::timeline::insert_ids;
-use super::Command;
 use crate::model::{
     DirectionId, FrameDuration, ImageId, ImageKind, MemoryImage, PixelRect, Point, Sequence,
     SequenceId, SourceImage, TreeItem,
@@ -186,7 +186,11 @@ fn new_sequence(tx: &mut Tx, name: &str) -> EditResult<SequenceId> {
 
 /// `millis` in the unit of `example` (a frame of the document), so imported frames count
 /// time as the document's other frames do; milliseconds when the document has none.
-pub fn duration_like(example: Option<FrameDuration>, millis: u32, frame_rate: u32) -> FrameDuration {
+pub fn duration_like(
+    example: Option<FrameDuration>,
+    millis: u32,
+    frame_rate: u32,
+) -> FrameDuration {
     let scaled = |per_second: u64| {
         let units = (millis as u64 * per_second + 500) / 1000;
         units.clamp(1, u32::MAX as u64) as u32

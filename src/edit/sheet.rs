@@ -36,7 +36,12 @@ pub(crate) fn slice_for(tx: &mut Tx, image: ImageId, rect: PixelRect) -> SliceId
 }
 
 /// A frame showing one slice with its origin at the sprite's origin.
-pub(crate) fn slice_frame(tx: &mut Tx, slice: SliceId, origin: Point, duration: FrameDuration) -> Frame {
+pub(crate) fn slice_frame(
+    tx: &mut Tx,
+    slice: SliceId,
+    origin: Point,
+    duration: FrameDuration,
+) -> Frame {
     let mut frame = Frame::new(duration);
     frame.elements.push(Element {
         id: ElementId(tx.alloc_id()),

@@ -100,7 +100,13 @@ fn write_apng_watched<W: Write>(
         _ => false,
     };
     let (plan, rounded) = plan_delays(&pass.steps);
-    let first = picture_of(document, &pass.steps[plan[0].step], pixels, &options, progress)?;
+    let first = picture_of(
+        document,
+        &pass.steps[plan[0].step],
+        pixels,
+        &options,
+        progress,
+    )?;
     let (width, height) = first.dimensions();
     let mut encoder = png::Encoder::new(out, width, height);
     encoder.set_color(png::ColorType::Rgba);
@@ -112,7 +118,13 @@ fn write_apng_watched<W: Write>(
     let mut current = (plan[0].step, first);
     for planned in &plan {
         if planned.step != current.0 {
-            let picture = picture_of(document, &pass.steps[planned.step], pixels, &options, progress)?;
+            let picture = picture_of(
+                document,
+                &pass.steps[planned.step],
+                pixels,
+                &options,
+                progress,
+            )?;
             if picture.dimensions() != (width, height) {
                 return Err(ExportError::Encode(
                     "the frames of the pass are not all the same size".into(),

@@ -115,6 +115,9 @@ pub struct Exported {
     pub losses: Vec<Loss>,
 }
 
+/// A file drawn in memory: where it goes and its bytes.
+type Drawn = (PathBuf, Vec<u8>);
+
 /// A sequence direction to draw, and what tells its files from the others'.
 struct Piece {
     sequence: SequenceId,
@@ -254,7 +257,10 @@ pub fn run(
     let (files, losses) = if request.kind.packs_atlas() {
         draw_atlas(document, pixels, request, progress)?
     } else {
-        (draw_pictures(document, pixels, request, progress)?, Vec::new())
+        (
+            draw_pictures(document, pixels, request, progress)?,
+            Vec::new(),
+        )
     };
     if progress.cancel.load(Ordering::Relaxed) {
         return Err(ExportError::Cancelled.to_string());
@@ -299,7 +305,7 @@ fn draw_pictures(
     pixels: &dyn PixelSource,
     request: &ExportRequest,
     progress: &ExportProgress,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+) -> Result<Vec<Drawn>, String> {
     let names = plan(document, request)?;
     let pieces = pieces(document, request.only);
     let options = render_options(request);
@@ -307,8 +313,10 @@ fn draw_pictures(
     let sizes: Vec<usize> = pieces
         .iter()
         .map(|piece| match request.kind {
-            ExportKind::Gif | ExportKind::Apng => timeline(document, piece.sequence, piece.direction)
-                .map_or(piece.frames, |pass| pass.steps.len()),
+            ExportKind::Gif | ExportKind::Apng => {
+                timeline(document, piece.sequence, piece.direction)
+                    .map_or(piece.frames, |pass| pass.steps.len())
+            }
             _ => piece.frames,
         })
         .collect();
@@ -343,10 +351,9 @@ fn draw_pictures(
                     if progress.cancel.load(Ordering::Relaxed) {
                         return Err(ExportError::Cancelled.to_string());
                     }
-                    let bytes =
-                        frame_image(document, sequence, direction, index, pixels, &options)
-                            .and_then(|image| encode_png(&image))
-                            .map_err(|e| failed(piece, e))?;
+                    let bytes = frame_image(document, sequence, direction, index, pixels, &options)
+                        .and_then(|image| encode_png(&image))
+                        .map_err(|e| failed(piece, e))?;
                     files.push((names.next().unwrap_or_default(), bytes));
                     progress.done.fetch_add(1, Ordering::Relaxed);
                 }
@@ -396,7 +403,7 @@ fn draw_atlas(
     pixels: &dyn PixelSource,
     request: &ExportRequest,
     progress: &ExportProgress,
-) -> Result<(Vec<(PathBuf, Vec<u8>)>, Vec<Loss>), String> {
+) -> Result<(Vec<Drawn>, Vec<Loss>), String> {
     let options = AtlasOptions {
         scale: request.scale,
         only: request.only,

@@ -38,14 +38,23 @@ fn choose_format(harness: &mut Harness<'_, SpratApp>, label: &str) {
 
 /// Clicks Export and waits for the export's thread to end.
 fn export(harness: &mut Harness<'_, SpratApp>) {
-    harness.get_by_role_and_label(Role::Button, "Export").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Export")
+        .click();
     wait_for_export(harness);
 }
 
 fn wait_for_export(harness: &mut Harness<'_, SpratApp>) {
     harness.run_steps(2);
     for _ in 0..1000 {
-        if harness.state().active_tab().unwrap().export.running.is_none() {
+        if harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .export
+            .running
+            .is_none()
+        {
             harness.run_steps(2);
             return;
         }
@@ -98,11 +107,15 @@ fn each_format_is_exported_from_the_window_and_the_files_read_back() {
     assert!(gif.starts_with(b"GIF89a"));
 
     choose_format(&mut harness, "Animated PNG (APNG)");
-    harness.get_by_role_and_label(Role::Button, "Export").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Export")
+        .click();
     harness.run_steps(2);
     // walk.png is the strip written above: the window asks before replacing it.
     assert!(harness.query_by_label("Replace them?").is_some());
-    harness.get_by_role_and_label(Role::Button, "Replace").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Replace")
+        .click();
     wait_for_export(&mut harness);
     let apng = std::fs::read(dir.0.join("walk.png")).unwrap();
     assert!(apng.windows(4).any(|w| w == b"acTL"), "an animated PNG");
@@ -133,7 +146,10 @@ fn each_format_is_exported_from_the_window_and_the_files_read_back() {
     choose_format(&mut harness, "Godot 4 SpriteFrames");
     export(&mut harness);
     let tres = std::fs::read_to_string(dir.0.join("demo.tres")).unwrap();
-    assert!(tres.starts_with("[gd_resource type=\"SpriteFrames\""), "{tres}");
+    assert!(
+        tres.starts_with("[gd_resource type=\"SpriteFrames\""),
+        "{tres}"
+    );
     for name in names(&document) {
         assert!(tres.contains(&format!("&\"{name}\"")), "{name} in {tres}");
     }
@@ -164,14 +180,7 @@ fn the_window_remembers_the_last_choices_of_each_tab() {
     assert_eq!(choices.kind, sprat::export::job::ExportKind::Gif);
     assert!(choices.all_sequences);
     assert!(choices.path.ends_with("demo.gif"), "{}", choices.path);
-    assert!(
-        harness
-            .state()
-            .active_tab()
-            .unwrap()
-            .export
-            .shown
-    );
+    assert!(harness.state().active_tab().unwrap().export.shown);
 }
 
 #[test]
@@ -209,7 +218,9 @@ fn a_name_the_document_reads_is_refused_before_anything_is_drawn() {
         .get_by_role_and_label(Role::TextInput, "File")
         .type_text(&dir.0.join("demo.png").display().to_string());
     harness.run_steps(2);
-    harness.get_by_role_and_label(Role::Button, "Export").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Export")
+        .click();
     harness.run_steps(2);
     let state = &harness.state().active_tab().unwrap().export;
     assert!(state.running.is_none() && state.confirm_replace.is_none());

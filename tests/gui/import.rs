@@ -99,9 +99,14 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
             .query_by_label("4 files: run_1.png … run_10.png")
             .is_some()
     );
-    assert!(harness.query_by_label_contains("run_3.png: ").is_some(), "named and skipped");
+    assert!(
+        harness.query_by_label_contains("run_3.png: ").is_some(),
+        "named and skipped"
+    );
     assert_eq!(harness.state().active_tab().unwrap().import.name, "run");
-    harness.get_by_role_and_label(Role::Button, "Import").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
     harness.run_steps(3);
 
     assert_eq!(
@@ -110,18 +115,32 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
     );
     assert!(gui_support::status(&harness).contains("Imported 3 frames into \"run\""));
     assert!(gui_support::status(&harness).contains("run_3.png"));
-    assert_eq!(gui_support::undo_steps(&harness), steps + 1, "one undo step");
+    assert_eq!(
+        gui_support::undo_steps(&harness),
+        steps + 1,
+        "one undo step"
+    );
     let document = harness.state().open().unwrap().document();
-    let first = document.images.iter().find(|i| i.path == "run_1.png").unwrap();
+    let first = document
+        .images
+        .iter()
+        .find(|i| i.path == "run_1.png")
+        .unwrap();
     assert!(matches!(first.kind, ImageKind::Memory(_)));
-    assert_eq!(first.resolved.as_deref(), Some(art.0.join("run_1.png").as_path()), "watched");
+    assert_eq!(
+        first.resolved.as_deref(),
+        Some(art.0.join("run_1.png").as_path()),
+        "watched"
+    );
 
     // Saving the project writes the pixels beside it and refers to them relatively.
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(3);
     let saved = std::fs::read_to_string(dir.0.join("demo.sprat")).unwrap();
     assert!(saved.contains("images/run_1.png"), "{saved}");
-    let written = image::open(dir.0.join("images/run_2.png")).unwrap().to_rgba8();
+    let written = image::open(dir.0.join("images/run_2.png"))
+        .unwrap()
+        .to_rgba8();
     assert_eq!(written.get_pixel(0, 0).0, [0, 200, 0, 255]);
 
     gui_support::undo(&mut harness);
@@ -155,7 +174,10 @@ fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
     wait_for_read(&mut harness);
-    assert!(harness.query_by_label("4 frames").is_some(), "the grid is found");
+    assert!(
+        harness.query_by_label("4 frames").is_some(),
+        "the grid is found"
+    );
     harness
         .get_by_role_and_label(Role::SpinButton, "Frame count")
         .set_value_accesskit(3.0);
@@ -165,7 +187,9 @@ fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
         .get_by_role_and_label(Role::RadioButton, "The end of \"walk\"")
         .click();
     harness.run_steps(2);
-    harness.get_by_role_and_label(Role::Button, "Import").click();
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
     harness.run_steps(3);
 
     let document = harness.state().open().unwrap().document();
@@ -178,7 +202,10 @@ fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
     };
     let rect = document.slice(slice).unwrap().rect;
     assert_eq!((rect.x, rect.y, rect.width, rect.height), (20, 0, 10, 20));
-    assert!(!harness.state().active_tab().unwrap().import.shown, "the window closes");
+    assert!(
+        !harness.state().active_tab().unwrap().import.shown,
+        "the window closes"
+    );
 }
 
 #[test]
@@ -198,8 +225,14 @@ fn pictures_dropped_on_a_document_open_the_import_window() {
     let import = &harness.state().active_tab().unwrap().import;
     assert!(import.shown);
     assert_eq!(import.name, "jump");
-    assert_eq!(harness.state().documents.len(), tabs, "not opened as documents");
-    harness.get_by_role_and_label(Role::Button, "Import").click();
+    assert_eq!(
+        harness.state().documents.len(),
+        tabs,
+        "not opened as documents"
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
     harness.run_steps(3);
     assert_eq!(frame_images(&harness, "jump"), ["jump_1.png", "jump_2.png"]);
 }

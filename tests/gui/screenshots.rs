@@ -170,7 +170,11 @@ fn importing_the_demo_sheet_cut_by_its_grid() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     harness.run_steps(4);
-    assert!(harness.query_by_label("Cut the sheet into a grid").is_some());
+    assert!(
+        harness
+            .query_by_label("Cut the sheet into a grid")
+            .is_some()
+    );
     picture(&mut harness, "import-sheet", [255, 200, 0]);
 }
 
@@ -182,7 +186,10 @@ fn exporting_every_sequence_as_an_atlas() {
     harness.get_by_label("Format").click();
     harness.run_steps(2);
     harness
-        .get_by_role_and_label(egui::accesskit::Role::Button, "Atlas + JSON (Aseprite layout)")
+        .get_by_role_and_label(
+            egui::accesskit::Role::Button,
+            "Atlas + JSON (Aseprite layout)",
+        )
         .click();
     harness.run_steps(2);
     harness
