@@ -47,6 +47,7 @@ pub mod points;
 pub mod selection;
 pub mod sheet;
 pub mod snapshot;
+pub mod sprites;
 mod support;
 pub mod timeline;
 pub mod tree;

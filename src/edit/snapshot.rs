@@ -8,7 +8,8 @@
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use crate::model::{
-    AnimationSet, Frame, FrameId, Group, Metadata, Sequence, SequenceId, Slice, SourceImage,
+    AnimationSet, EditedFile, Frame, FrameId, Group, Metadata, Sequence, SequenceId, Slice,
+    SourceImage,
 };
 use std::collections::{BTreeMap, HashMap};
 
@@ -25,6 +26,8 @@ pub(crate) struct Snapshot {
     default_sequence: Option<Option<SequenceId>>,
     set_fields: Option<(Metadata, Option<u32>)>,
     next_id: Option<u64>,
+    /// Unsaved contents of edited files (SFF archives); the bytes are shared, not copied.
+    edited_files: Option<Vec<EditedFile>>,
 }
 
 impl Snapshot {
@@ -49,6 +52,7 @@ impl Snapshot {
                 .as_ref()
                 .map(|_| (doc.metadata.clone(), doc.frame_rate)),
             next_id: self.next_id.map(|_| doc.next_id),
+            edited_files: self.edited_files.as_ref().map(|_| doc.edited_files.clone()),
         }
     }
 
@@ -89,6 +93,9 @@ impl Snapshot {
         if let Some(next) = self.next_id {
             doc.next_id = next;
         }
+        if let Some(files) = &self.edited_files {
+            doc.edited_files = files.clone();
+        }
     }
 
     /// The "before" of two consecutive steps done as one: the earlier copy of each part wins.
@@ -104,6 +111,7 @@ impl Snapshot {
             default_sequence: earlier.default_sequence.or(later.default_sequence),
             set_fields: earlier.set_fields.or(later.set_fields),
             next_id: earlier.next_id.or(later.next_id),
+            edited_files: earlier.edited_files.or(later.edited_files),
         }
     }
 }
@@ -215,6 +223,14 @@ impl<'a> Tx<'a> {
             .images
             .get_or_insert_with(|| self.doc.images.clone());
         &mut self.doc.images
+    }
+
+    /// The unsaved contents of edited files (SFF archives), for changing.
+    pub fn edited_files_mut(&mut self) -> &mut Vec<EditedFile> {
+        self.before
+            .edited_files
+            .get_or_insert_with(|| self.doc.edited_files.clone());
+        &mut self.doc.edited_files
     }
 
     /// The slices, for changing.

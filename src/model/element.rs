@@ -308,6 +308,14 @@ impl Element {
         }
     }
 
+    /// The graphic, if this is one, for changing.
+    pub fn as_graphic_mut(&mut self) -> Option<&mut Graphic> {
+        match &mut self.kind {
+            ElementKind::Graphic(g) => Some(g),
+            _ => None,
+        }
+    }
+
     /// The attachment point, if this is one.
     pub fn as_point(&self) -> Option<&AttachmentPoint> {
         match &self.kind {

@@ -46,7 +46,16 @@ struct State {
     problems: HashMap<PathBuf, Vec<Diagnostic>>,
     cached_bytes: usize,
     clock: u64,
+    /// Edited archives held in a document and not saved yet, newest last: their bytes (kept
+    /// alive, so the key cannot be reused) and the key their archive and sprites are cached
+    /// under in place of a file path.
+    editions: Vec<(Arc<Vec<u8>>, PathBuf)>,
+    /// Numbers the editions' keys.
+    next_edition: u64,
 }
+
+/// Edited archives whose sprites stay cached (an undo or redo goes back to a recent one).
+const KEPT_EDITIONS: usize = 8;
 
 /// Sprites of SFF archives, shared by every view (`&self` everywhere; `Send + Sync`).
 #[derive(Default)]
@@ -84,10 +93,25 @@ impl SffStore {
     /// `None` for AIR's blank sprite (negative group), a missing file or sprite, an empty
     /// sprite, or one that does not decode (see [`SffStore::problems`]).
     pub fn sprite(&self, image: &SourceImage, group: i32, number: i32) -> Option<SourcePixels> {
+        self.sprite_of(image, None, group, number)
+    }
+
+    /// [`SffStore::sprite`] of the archive as `edited` holds it (a document's unsaved sprite
+    /// edits, see [`super::document`]) when given, else as its file is.
+    pub fn sprite_of(
+        &self,
+        image: &SourceImage,
+        edited: Option<&Arc<Vec<u8>>>,
+        group: i32,
+        number: i32,
+    ) -> Option<SourcePixels> {
         if group < 0 {
             return None;
         }
-        let path = image.resolved.clone()?;
+        let path = match edited {
+            Some(bytes) => self.edition_key(image.resolved.as_deref(), bytes),
+            None => image.resolved.clone()?,
+        };
         let palette = palette_key(image);
         let (archive, act, index, key) = {
             let mut state = self.lock();
@@ -223,6 +247,48 @@ impl SffStore {
         self.lock().archive(path)
     }
 
+    /// The archive as `edited` holds it, parsed once and cached like a file.
+    pub fn edited_archive(
+        &self,
+        path: Option<&Path>,
+        edited: &Arc<Vec<u8>>,
+    ) -> Option<Arc<SffArchive>> {
+        let key = self.edition_key(path, edited);
+        self.lock().archives.get(&key).cloned().flatten()
+    }
+
+    /// The cache key of an edited archive (parsing it on first sight); the oldest editions
+    /// past [`KEPT_EDITIONS`] are forgotten with their sprites.
+    fn edition_key(&self, path: Option<&Path>, bytes: &Arc<Vec<u8>>) -> PathBuf {
+        let mut state = self.lock();
+        if let Some((_, key)) = state.editions.iter().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
+            return key.clone();
+        }
+        state.next_edition += 1;
+        let base = path.map_or_else(|| PathBuf::from("archive"), Path::to_path_buf);
+        let mut key = base.into_os_string();
+        key.push(format!("\u{0}edition {}", state.next_edition));
+        let key = PathBuf::from(key);
+        let parsed = SffArchive::parse(bytes.to_vec()).ok().map(Arc::new);
+        state.archives.insert(key.clone(), parsed);
+        state.editions.push((Arc::clone(bytes), key.clone()));
+        while state.editions.len() > KEPT_EDITIONS {
+            let (_, old) = state.editions.remove(0);
+            state.archives.remove(&old);
+            state.problems.remove(&old);
+            let mut freed = 0;
+            state.sprites.retain(|k, cached| {
+                let keep = k.archive != old;
+                if !keep {
+                    freed += cached.bytes;
+                }
+                keep
+            });
+            state.cached_bytes -= freed;
+        }
+        key
+    }
+
     /// Problems met so far with the file at `path`: reading it, its index, and decoding the
     /// sprites asked for.
     pub fn problems(&self, path: &Path) -> Vec<Diagnostic> {
@@ -351,6 +417,11 @@ impl PixelSource for SffStore {
         else {
             return None;
         };
-        self.sprite(document.image(*archive)?, *group, *image)
+        self.sprite_of(
+            document.image(*archive)?,
+            document.edited_file(*archive),
+            *group,
+            *image,
+        )
     }
 }

@@ -1,0 +1,114 @@
+//! Edits of a M.U.G.E.N character's sprites (its SFF archive): the archive after the change,
+//! prepared by the caller with [`crate::formats::sff::edit::EditableSff`] (which refuses a
+//! sprite that cannot be stored, with the reason), becomes the document's unsaved contents of
+//! that archive; frames that name a renumbered sprite follow it, and frames that show a
+//! deleted sprite lose that graphic. One undo step, which gives the previous archive back.
+
+use super::Command;
+use super::error::{EditError, EditResult};
+use super::snapshot::Tx;
+use crate::formats::sff::edit::EditableSff;
+use crate::formats::sff::write::write_sff;
+use crate::model::{AnimationSet, EditedFile, FrameId, GraphicSource, ImageId};
+use std::sync::Arc;
+
+/// A sprite's numbers: group and image.
+pub type SpriteNumber = (u16, u16);
+
+/// Replaces an archive's contents with an edited archive, carrying the frames along.
+#[derive(Clone, Debug)]
+pub struct ChangeSprites {
+    /// What the history calls it ("Move the axis of 0,0").
+    pub label: String,
+    /// The archive (an image of kind SFF).
+    pub image: ImageId,
+    /// The archive after the change.
+    pub archive: EditableSff,
+    /// Sprites given new numbers: every frame naming the old number names the new one.
+    pub renumbered: Vec<(SpriteNumber, SpriteNumber)>,
+    /// Sprites deleted while frames showed them: those frames lose that graphic.
+    pub cleared: Vec<SpriteNumber>,
+}
+
+impl Command for ChangeSprites {
+    fn label(&self) -> String {
+        self.label.clone()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        if tx.doc().image(self.image).is_none() {
+            return Err(EditError::new(format!(
+                "image {} is not in this document",
+                self.image.0
+            )));
+        }
+        if !self.archive.changed {
+            return Ok(());
+        }
+        let bytes = Arc::new(write_sff(&self.archive).map_err(|e| EditError::new(e.message))?);
+        let files = tx.edited_files_mut();
+        match files.iter_mut().find(|f| f.image == self.image) {
+            Some(file) => file.bytes = bytes,
+            None => files.push(EditedFile {
+                image: self.image,
+                bytes,
+            }),
+        }
+        for (id, number) in frames_naming(tx.doc(), self.image) {
+            let renumbered = self
+                .renumbered
+                .iter()
+                .find(|(from, _)| *from == number)
+                .map(|(_, to)| *to);
+            let cleared = self.cleared.contains(&number);
+            if renumbered.is_none() && !cleared {
+                continue;
+            }
+            let frame = tx.frame_mut(id)?;
+            frame.elements.retain_mut(|element| {
+                let Some(graphic) = element.as_graphic_mut() else {
+                    return true;
+                };
+                let GraphicSource::SffSprite {
+                    archive,
+                    group,
+                    image,
+                } = &mut graphic.source
+                else {
+                    return true;
+                };
+                if *archive != self.image || (*group, *image) != (number.0 as i32, number.1 as i32)
+                {
+                    return true;
+                }
+                if let Some((g, i)) = renumbered {
+                    (*group, *image) = (g as i32, i as i32);
+                    return true;
+                }
+                false
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Every (frame, sprite number) where a frame shows a sprite of archive `image`.
+pub fn frames_naming(document: &AnimationSet, image: ImageId) -> Vec<(FrameId, SpriteNumber)> {
+    let mut out = Vec::new();
+    for (id, frame) in &document.frames {
+        for graphic in frame.elements.iter().filter_map(|e| e.as_graphic()) {
+            if let GraphicSource::SffSprite {
+                archive,
+                group,
+                image: number,
+            } = graphic.source
+                && archive == image
+                && let (Ok(g), Ok(i)) = (u16::try_from(group), u16::try_from(number))
+                && !out.contains(&(*id, (g, i)))
+            {
+                out.push((*id, (g, i)));
+            }
+        }
+    }
+    out
+}
