@@ -14,6 +14,7 @@ use super::import_dialog::ImportState;
 use super::inspector_widgets::Draft;
 use super::save_as::SaveAsState;
 use super::sheet::SheetState;
+use super::sprite_browser::SpriteBrowser;
 use super::tab_id::TabId;
 use super::timeline_edit::TimelineState;
 use super::tree_rows::TreeState;
@@ -34,6 +35,8 @@ pub struct DocumentTab {
     pub canvas: CanvasState,
     /// The source-sheet view.
     pub sheet: SheetState,
+    /// The sprite browser (documents with an SFF archive).
+    pub sprites: SpriteBrowser,
     /// The undo step the inspector's current drag adds to.
     pub inspector_gesture: Option<Gesture>,
     /// Text typed in an inspector field and not applied yet, applied if the field goes away.
@@ -58,6 +61,7 @@ impl DocumentTab {
             timeline: TimelineState::default(),
             canvas: CanvasState::default(),
             sheet: SheetState::default(),
+            sprites: SpriteBrowser::default(),
             inspector_gesture: None,
             inspector_draft: None,
             save_as: SaveAsState::default(),

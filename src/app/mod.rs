@@ -29,6 +29,8 @@ pub mod save_as;
 pub mod settings;
 pub mod sheet;
 pub mod sheet_draw;
+pub mod sprite_browser;
+pub mod sprite_edit;
 pub mod status_bar;
 pub mod tab_id;
 pub mod tabs;
@@ -105,6 +107,8 @@ pub enum CentreTab {
     Canvas,
     /// The source sheet with its slices.
     Sheet,
+    /// The sprites of the document's SFF archive.
+    Sprites,
 }
 
 /// What to do once the user has answered about unsaved changes.
@@ -1234,6 +1238,7 @@ impl SpratApp {
     /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
     /// canvas or sheet, all inside the tab's own widget id scope.
     fn document_panels(&mut self, ui: &mut egui::Ui, id: TabId, commands: &mut Vec<UICommand>) {
+        let dialogs = self.dialogs.as_mut();
         let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
             return;
         };
@@ -1244,6 +1249,7 @@ impl SpratApp {
             timeline,
             canvas,
             sheet,
+            sprites,
             inspector_gesture,
             inspector_draft,
             ..
@@ -1268,7 +1274,7 @@ impl SpratApp {
         }
         let mut refused = None;
         if settings.layout.timeline {
-            let (transport_commands, output) = egui::Panel::bottom("timeline")
+            let shown = egui::Panel::bottom("timeline")
                 .resizable(true)
                 .default_size(150.0f32.min(room.y * 0.3))
                 .max_size(room.y * 0.5)
@@ -1280,8 +1286,15 @@ impl SpratApp {
                         (commands, output)
                     })
                     .inner
-                })
-                .inner;
+                });
+            // A sprite dragged from the browser and let go over the timeline becomes a frame.
+            if let Some(drag) = shown
+                .response
+                .dnd_release_payload::<sprite_browser::SpriteDrag>()
+            {
+                refused = refused.or(timeline_edit::insert_sprite_frame(open, *drag).err());
+            }
+            let (transport_commands, output) = shown.inner;
             commands.extend(transport_commands);
             commands.extend(output.commands);
             refused = refused.or(output.refused);
@@ -1320,13 +1333,24 @@ impl SpratApp {
             ui.push_id(scope, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
-                if settings.layout.sheet {
+                // The views this document has: the preview always, the source sheet when
+                // asked for, the sprites when it has an archive of them.
+                let has_sprites = !sprite_browser::archives(open).is_empty();
+                if (*centre == CentreTab::Sheet && !settings.layout.sheet)
+                    || (*centre == CentreTab::Sprites && !has_sprites)
+                {
+                    *centre = CentreTab::Canvas;
+                }
+                if settings.layout.sheet || has_sprites {
                     ui.horizontal(|ui| {
                         ui.selectable_value(centre, CentreTab::Canvas, "Preview");
-                        ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");
+                        if settings.layout.sheet {
+                            ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");
+                        }
+                        if has_sprites {
+                            ui.selectable_value(centre, CentreTab::Sprites, "Sprites");
+                        }
                     });
-                } else {
-                    *centre = CentreTab::Canvas;
                 }
                 match centre {
                     CentreTab::Canvas => (
@@ -1336,6 +1360,10 @@ impl SpratApp {
                     CentreTab::Sheet => (
                         tools::CanvasOutcome::default(),
                         sheet::show(ui, sheet, open, pictures.pixels),
+                    ),
+                    CentreTab::Sprites => (
+                        tools::CanvasOutcome::default(),
+                        sprite_browser::show(ui, sprites, open, pictures.pixels, dialogs),
                     ),
                 }
             })

@@ -236,6 +236,34 @@ pub fn insert_frame(open: &mut OpenDocument) -> Result<(), String> {
     )
 }
 
+/// Adds a frame showing a sprite dragged from the sprite browser, after the selected frame
+/// (at the end when none is selected), lasting as long as its neighbour.
+pub fn insert_sprite_frame(
+    open: &mut OpenDocument,
+    drag: super::sprite_browser::SpriteDrag,
+) -> Result<(), String> {
+    let (sequence, direction) = here(open);
+    let frames = open.direction_frames();
+    let count = frames.len();
+    let duration = frames
+        .last()
+        .map(|f| f.duration)
+        .or_else(|| open.document().frames.values().next().map(|f| f.duration))
+        .unwrap_or(crate::model::FrameDuration::Ticks(6));
+    let index = selected_frames(open).last().map_or(count, |i| i + 1);
+    apply(
+        open,
+        &crate::edit::sprites::InsertSpriteFrame {
+            sequence,
+            direction,
+            index,
+            archive: drag.archive,
+            number: drag.number,
+            duration,
+        },
+    )
+}
+
 /// Duplicates the selected cells after the last of them.
 pub fn duplicate_frames(open: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(open);

@@ -7,9 +7,14 @@
 use super::Command;
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
+use super::support::direction_frames;
+use super::timeline::insert_ids;
 use crate::formats::sff::edit::EditableSff;
 use crate::formats::sff::write::write_sff;
-use crate::model::{AnimationSet, EditedFile, FrameId, GraphicSource, ImageId};
+use crate::model::{
+    AnimationSet, EditedFile, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
+    Graphic, GraphicSource, ImageId, Origin, Point, SequenceId,
+};
 use std::sync::Arc;
 
 /// A sprite's numbers: group and image.
@@ -89,6 +94,49 @@ impl Command for ChangeSprites {
             });
         }
         Ok(())
+    }
+}
+
+/// Inserts a frame showing one sprite at its own axis (a sprite dragged onto the timeline).
+#[derive(Clone, Debug)]
+pub struct InsertSpriteFrame {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// Where: 0 = before the first frame, the frame count = at the end.
+    pub index: usize,
+    /// The archive.
+    pub archive: ImageId,
+    /// The sprite.
+    pub number: SpriteNumber,
+    /// How long the frame shows.
+    pub duration: FrameDuration,
+}
+
+impl Command for InsertSpriteFrame {
+    fn label(&self) -> String {
+        format!("Add a frame of sprite {},{}", self.number.0, self.number.1)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        direction_frames(tx.doc(), self.sequence, self.direction)?;
+        let mut frame = Frame::new(self.duration);
+        frame.elements.push(Element {
+            id: ElementId(tx.alloc_id()),
+            name: String::new(),
+            kind: ElementKind::Graphic(Graphic::new(
+                GraphicSource::SffSprite {
+                    archive: self.archive,
+                    group: self.number.0 as i32,
+                    image: self.number.1 as i32,
+                },
+                Point::ZERO,
+                Origin::SourceAxis,
+            )),
+        });
+        let id = tx.add_frame(frame);
+        insert_ids(tx, self.sequence, self.direction, self.index, &[id])
     }
 }
 

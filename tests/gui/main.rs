@@ -19,6 +19,7 @@ mod inspector;
 mod save;
 mod screenshots;
 mod sheet;
+mod sprites;
 mod tabs;
 mod timeline;
 mod tree;

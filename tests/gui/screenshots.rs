@@ -199,3 +199,21 @@ fn exporting_every_sequence_as_an_atlas() {
     // The demo's blue fish knight is on the canvas behind the window.
     picture(&mut harness, "export-atlas", [66, 135, 245]);
 }
+
+#[test]
+fn kfm_sprites_with_a_ghost_to_align_the_axis() {
+    let path = common::corpus().join("mugen/kfm/kfm.def");
+    let mut harness = editor(move |app, ctx| {
+        app.centre = sprat::app::CentreTab::Sprites;
+        app.open_path(ctx, path);
+    });
+    harness.run_steps(2);
+    let tab = harness.state_mut().active_tab_mut().unwrap();
+    tab.sprites.filter = "20".to_string();
+    tab.sprites.selected = vec![(20, 3)];
+    tab.sprites.ghost = Some((20, 0));
+    harness.run_steps(4);
+    assert!(harness.query_by_label("Sprite 20,3").is_some());
+    // The axis cross is magenta.
+    picture(&mut harness, "kfm-sprites", [255, 80, 200]);
+}

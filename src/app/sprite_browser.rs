@@ -1,0 +1,779 @@
+//! The sprite browser (the centre's "Sprites" tab, for documents with an SFF archive): every
+//! sprite of the archive as group,image with a thumbnail, size, axis, stored format and the
+//! sequences that show it, filtered by group or number, in a list that lays out only the rows
+//! on screen (10,000 sprites scroll as 10 do). Beside it the selected sprite, large, with its
+//! axis: drag it (one undo step per drag) or type it, with another sprite as a ghost to align
+//! to, and the same change applied to every selected sprite on request. Sprites are added from
+//! PNG files, replaced, renumbered (frames follow) and deleted (asking first when frames show
+//! them); dragging a row onto the timeline makes a frame of it.
+
+use super::dialogs::{DialogOutcome, Dialogs};
+use super::sprite_edit;
+use super::status_bar::StatusMessage;
+use super::workspace::OpenDocument;
+use crate::assets::ImageStore;
+use crate::edit::Gesture;
+use crate::edit::sprites::{SpriteNumber, frames_naming};
+use crate::formats::Severity;
+use crate::formats::sff::SffArchive;
+use crate::model::{GraphicSource, ImageId, ImageKind};
+use crate::pixels::PixelSource;
+use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, pos2, vec2};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A sprite dragged from the browser (onto the timeline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpriteDrag {
+    /// The archive.
+    pub archive: ImageId,
+    /// The sprite.
+    pub number: SpriteNumber,
+}
+
+/// Height of a row of the list, in points.
+const ROW_HEIGHT: f32 = 36.0;
+/// Thumbnails kept on the GPU.
+const KEPT_THUMBNAILS: usize = 400;
+
+/// What the browser remembers.
+#[derive(Default)]
+pub struct SpriteBrowser {
+    /// The filter: a group ("20") or a sprite ("20,3").
+    pub filter: String,
+    /// The selected sprites, the one shown large last.
+    pub selected: Vec<SpriteNumber>,
+    /// A sprite drawn faintly under the selected one, lined up at the axes.
+    pub ghost: Option<SpriteNumber>,
+    /// Axis changes move every selected sprite by the same amount.
+    pub apply_to_selected: bool,
+    /// The numbers typed for a renumbering.
+    pub renumber_to: (u16, u16),
+    /// A delete waiting for the user's answer: the sprites and what shows them.
+    pub confirm_delete: Option<(Vec<SpriteNumber>, String)>,
+    /// The undo step the current axis drag adds to.
+    gesture: Option<Gesture>,
+    /// The part of a pixel the pointer moved that the axis has not followed yet.
+    drag_rest: egui::Vec2,
+    /// Sequences showing each sprite, for the document revision they were counted at.
+    users: Option<(u64, ImageId, HashMap<SpriteNumber, Vec<String>>)>,
+    thumbnails: HashMap<(usize, SpriteNumber), (TextureHandle, u64)>,
+    large: Option<((usize, SpriteNumber, usize), TextureHandle)>,
+    ghost_texture: Option<((usize, SpriteNumber), TextureHandle)>,
+    clock: u64,
+}
+
+/// The SFF archives of the document: (image, name).
+pub fn archives(open: &OpenDocument) -> Vec<(ImageId, String)> {
+    open.document()
+        .images
+        .iter()
+        .filter(|i| matches!(i.kind, ImageKind::Sff { .. }))
+        .map(|i| (i.id, i.path.clone()))
+        .collect()
+}
+
+/// The archive as the document holds it now (its unsaved edits, else its file).
+fn current_archive(
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    id: ImageId,
+) -> Option<Arc<SffArchive>> {
+    let image = open.document().image(id)?;
+    match open.document().edited_file(id) {
+        Some(bytes) => pixels
+            .sff()
+            .edited_archive(image.resolved.as_deref(), bytes),
+        None => pixels.sff().archive(image.resolved.as_deref()?),
+    }
+}
+
+/// An id for the archive's current contents (thumbnails are kept per contents).
+fn edition(open: &OpenDocument, id: ImageId) -> usize {
+    open.document()
+        .edited_file(id)
+        .map_or(0, |bytes| Arc::as_ptr(bytes) as usize)
+}
+
+/// True when the sprite matches the filter text.
+fn matches(filter: &str, number: SpriteNumber) -> bool {
+    let filter = filter.trim();
+    if filter.is_empty() {
+        return true;
+    }
+    match filter.split_once(',') {
+        Some((g, i)) => {
+            g.trim().parse::<u16>().ok() == Some(number.0)
+                && (i.trim().is_empty() || i.trim().parse::<u16>().ok() == Some(number.1))
+        }
+        None => filter.parse::<u16>().ok() == Some(number.0),
+    }
+}
+
+/// What the browser did that the editor must tell.
+pub type Said = Option<StatusMessage>;
+
+/// Paints the browser for the document's first SFF archive.
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    dialogs: &mut dyn Dialogs,
+) -> Said {
+    let Some((archive_id, name)) = archives(open).into_iter().next() else {
+        ui.label("This document has no sprite archive.");
+        return None;
+    };
+    let Some(archive) = current_archive(open, pixels, archive_id) else {
+        ui.label(format!("The sprite file {name} cannot be read."));
+        return None;
+    };
+    state.clock += 1;
+    let users = users_of(state, open, archive_id);
+    let shown: Vec<usize> = archive
+        .sprites()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches(&state.filter, (s.group, s.image)))
+        .map(|(i, _)| i)
+        .collect();
+    let mut said = None;
+    ui.horizontal(|ui| {
+        ui.strong(&name);
+        let label = ui.label("Find sprites");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.filter)
+                .hint_text("group or group,image")
+                .desired_width(140.0),
+        )
+        .labelled_by(label.id);
+        ui.weak(format!(
+            "{} of {} sprites",
+            shown.len(),
+            archive.sprites().len()
+        ));
+        if ui.button("Add sprites…").clicked() {
+            said = add_sprites(state, open, pixels, archive_id, dialogs);
+        }
+    });
+    ui.separator();
+    let edition = edition(open, archive_id);
+    let available = ui.available_size();
+    ui.horizontal_top(|ui| {
+        ui.vertical(|ui| {
+            ui.set_width((available.x * 0.45).clamp(260.0, 520.0));
+            list(
+                ui, state, open, pixels, &archive, archive_id, &shown, &users, edition,
+            );
+        });
+        ui.separator();
+        ui.vertical(|ui| {
+            let outcome = details(
+                ui, state, open, pixels, &archive, archive_id, &users, edition, dialogs,
+            );
+            said = said.take().or(outcome);
+        });
+    });
+    if let Some(message) = delete_question(ui.ctx(), state, open, pixels, archive_id) {
+        said = Some(message);
+    }
+    said
+}
+
+/// The sequences that show each sprite, counted again when the document changed.
+fn users_of(
+    state: &mut SpriteBrowser,
+    open: &OpenDocument,
+    archive: ImageId,
+) -> HashMap<SpriteNumber, Vec<String>> {
+    if let Some((revision, id, users)) = &state.users
+        && *revision == open.revision
+        && *id == archive
+    {
+        return users.clone();
+    }
+    let document = open.document();
+    let naming = frames_naming(document, archive);
+    let mut by_frame: HashMap<crate::model::FrameId, Vec<SpriteNumber>> = HashMap::new();
+    for (frame, number) in naming {
+        by_frame.entry(frame).or_default().push(number);
+    }
+    let mut users: HashMap<SpriteNumber, Vec<String>> = HashMap::new();
+    for sequence in document.sequences() {
+        for id in sequence.directions.iter().flat_map(|d| &d.frames) {
+            for number in by_frame.get(id).into_iter().flatten() {
+                let list = users.entry(*number).or_default();
+                if !list.contains(&sequence.name) {
+                    list.push(sequence.name.clone());
+                }
+            }
+        }
+    }
+    state.users = Some((open.revision, archive, users.clone()));
+    users
+}
+
+/// The rows on screen only: number, thumbnail, size, axis, format, users.
+#[allow(clippy::too_many_arguments)]
+fn list(
+    ui: &mut egui::Ui,
+    state: &mut SpriteBrowser,
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: &SffArchive,
+    archive_id: ImageId,
+    shown: &[usize],
+    users: &HashMap<SpriteNumber, Vec<String>>,
+    edition: usize,
+) {
+    egui::ScrollArea::vertical()
+        .id_salt("sprite list")
+        .auto_shrink([false, false])
+        .show_rows(ui, ROW_HEIGHT, shown.len(), |ui, rows| {
+            for &index in &shown[rows] {
+                let info = &archive.sprites()[index];
+                let number = (info.group, info.image);
+                let selected = state.selected.contains(&number);
+                let used = users.get(&number).map_or(String::new(), |u| u.join(", "));
+                let payload = SpriteDrag {
+                    archive: archive_id,
+                    number,
+                };
+                let row = ui.horizontal(|ui| {
+                    ui.set_height(ROW_HEIGHT - 4.0);
+                    let texture =
+                        thumbnail(state, open, pixels, archive_id, number, edition, ui.ctx());
+                    let (rect, _) = ui.allocate_exact_size(vec2(32.0, 32.0), Sense::hover());
+                    if let Some(texture) = texture {
+                        let size = texture.size_vec2();
+                        let scale = (32.0 / size.x.max(size.y)).min(2.0);
+                        let drawn = Rect::from_center_size(rect.center(), size * scale);
+                        ui.painter().image(
+                            texture.id(),
+                            drawn,
+                            Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                            Color32::WHITE,
+                        );
+                    }
+                    let text = format!(
+                        "{},{}  {}×{}  axis {},{}  {:?}",
+                        number.0,
+                        number.1,
+                        info.width,
+                        info.height,
+                        info.axis.0,
+                        info.axis.1,
+                        info.format
+                    );
+                    // Click selects; a drag carries the sprite (onto the timeline).
+                    let response = ui.add(
+                        egui::Button::selectable(selected, text).sense(Sense::click_and_drag()),
+                    );
+                    response.dnd_set_drag_payload(payload);
+                    if used.is_empty() {
+                        response.on_hover_text("No frame shows it")
+                    } else {
+                        response.on_hover_text(format!("Shown by: {used}"))
+                    }
+                });
+                let clicked = row.inner;
+                if clicked.clicked() {
+                    let modifiers = ui.input(|i| i.modifiers);
+                    if modifiers.command || modifiers.shift {
+                        if selected {
+                            state.selected.retain(|n| *n != number);
+                        } else {
+                            state.selected.push(number);
+                        }
+                    } else {
+                        state.selected = vec![number];
+                        state.renumber_to = number;
+                    }
+                }
+            }
+        });
+}
+
+/// The thumbnail of a sprite, made when first on screen and kept for a while.
+fn thumbnail(
+    state: &mut SpriteBrowser,
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    number: SpriteNumber,
+    edition: usize,
+    ctx: &egui::Context,
+) -> Option<TextureHandle> {
+    let now = state.clock;
+    if let Some((texture, used)) = state.thumbnails.get_mut(&(edition, number)) {
+        *used = now;
+        return Some(texture.clone());
+    }
+    let source = GraphicSource::SffSprite {
+        archive,
+        group: number.0 as i32,
+        image: number.1 as i32,
+    };
+    let sprite = pixels.pixels(open.document(), &source)?;
+    let (width, height) = sprite.image.dimensions();
+    let fit = (32.0 / width.max(height).max(1) as f32).min(1.0);
+    let small = image::imageops::thumbnail(
+        &*sprite.image,
+        ((width as f32 * fit).round() as u32).max(1),
+        ((height as f32 * fit).round() as u32).max(1),
+    );
+    let texture = ctx.load_texture(
+        format!("sprite {},{}", number.0, number.1),
+        ColorImage::from_rgba_unmultiplied(
+            [small.width() as usize, small.height() as usize],
+            small.as_raw(),
+        ),
+        TextureOptions::LINEAR,
+    );
+    if state.thumbnails.len() >= KEPT_THUMBNAILS {
+        let oldest = state
+            .thumbnails
+            .iter()
+            .min_by_key(|(_, (_, used))| *used)
+            .map(|(key, _)| *key);
+        if let Some(key) = oldest {
+            state.thumbnails.remove(&key);
+        }
+    }
+    state
+        .thumbnails
+        .insert((edition, number), (texture.clone(), now));
+    Some(texture)
+}
+
+/// A sprite's full-size texture.
+fn full_texture(
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    number: SpriteNumber,
+    ctx: &egui::Context,
+) -> Option<(TextureHandle, (i32, i32))> {
+    let source = GraphicSource::SffSprite {
+        archive,
+        group: number.0 as i32,
+        image: number.1 as i32,
+    };
+    let sprite = pixels.pixels(open.document(), &source)?;
+    let image = &sprite.image;
+    let texture = ctx.load_texture(
+        format!("sprite large {},{}", number.0, number.1),
+        ColorImage::from_rgba_unmultiplied(
+            [image.width() as usize, image.height() as usize],
+            image.as_raw(),
+        ),
+        TextureOptions::NEAREST,
+    );
+    Some((texture, sprite.axis))
+}
+
+/// The selected sprite large, its axis, ghost, numbers and actions.
+#[allow(clippy::too_many_arguments)]
+fn details(
+    ui: &mut egui::Ui,
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: &SffArchive,
+    archive_id: ImageId,
+    users: &HashMap<SpriteNumber, Vec<String>>,
+    edition: usize,
+    dialogs: &mut dyn Dialogs,
+) -> Said {
+    let Some(&number) = state.selected.last() else {
+        ui.label("Select a sprite in the list (Ctrl+click or Shift+click selects several).");
+        return None;
+    };
+    let Some(index) = archive.find(number.0 as i32, number.1 as i32) else {
+        state.selected.retain(|n| *n != number);
+        return None;
+    };
+    let info = archive.sprites()[index].clone();
+    let mut said = None;
+    ui.heading(format!("Sprite {},{}", number.0, number.1));
+    ui.label(format!(
+        "{}×{} · {:?}{}",
+        info.width,
+        info.height,
+        info.format,
+        if info.linked_to.is_some() {
+            " · linked"
+        } else {
+            ""
+        }
+    ));
+    match users.get(&number) {
+        Some(list) => ui.label(format!("Shown by: {}", list.join(", "))),
+        None => ui.weak("No frame shows it."),
+    };
+    // Axis fields: one undo step per drag of a field.
+    let mut axis = (info.axis.0, info.axis.1);
+    let mut axis_changed = false;
+    let mut released = false;
+    ui.horizontal(|ui| {
+        let label = ui.label("Axis x");
+        let x = ui
+            .add(egui::DragValue::new(&mut axis.0).range(i16::MIN..=i16::MAX))
+            .labelled_by(label.id);
+        let label = ui.label("y");
+        let y = ui
+            .add(egui::DragValue::new(&mut axis.1).range(i16::MIN..=i16::MAX))
+            .labelled_by(label.id);
+        axis_changed = x.changed() || y.changed();
+        released = x.drag_stopped() || y.drag_stopped() || x.lost_focus() || y.lost_focus();
+    });
+    ui.checkbox(
+        &mut state.apply_to_selected,
+        "Move the selected sprites' axes the same",
+    );
+    // The large view; dragging in it moves the axis.
+    let view = preview(ui, state, open, pixels, archive_id, number, edition);
+    if let Some((response, scale)) = view {
+        if response.drag_started() {
+            state.gesture = Some(open.new_gesture());
+        }
+        if response.dragged() {
+            let delta = response.drag_delta() / scale;
+            // Whole pixels: the axis moves by the pointer's travel, rounded.
+            let total = state.drag_rest + delta;
+            let moved = total.round();
+            state.drag_rest = total - moved;
+            if moved != egui::Vec2::ZERO {
+                axis.0 += moved.x as i32;
+                axis.1 += moved.y as i32;
+                axis_changed = true;
+            }
+        }
+        if response.drag_stopped() {
+            state.gesture = None;
+            state.drag_rest = egui::Vec2::ZERO;
+        }
+    }
+    if axis_changed {
+        let gesture = *state.gesture.get_or_insert_with(|| open.new_gesture());
+        let also = if state.apply_to_selected {
+            state.selected.clone()
+        } else {
+            Vec::new()
+        };
+        let to = (clamp(axis.0), clamp(axis.1));
+        if let Err(message) =
+            sprite_edit::set_axis(open, pixels, archive_id, number, to, &also, Some(gesture))
+        {
+            said = Some(StatusMessage::new(
+                Severity::Warning,
+                format!("Not changed: {message}"),
+            ));
+        }
+    }
+    if released {
+        state.gesture = None;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Ghost");
+        let mut text = state
+            .ghost
+            .map_or(String::new(), |(g, i)| format!("{g},{i}"));
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut text)
+                    .hint_text("group,image")
+                    .desired_width(90.0),
+            )
+            .labelled_by(label.id);
+        if field.changed() {
+            state.ghost = text
+                .split_once(',')
+                .and_then(|(g, i)| Some((g.trim().parse().ok()?, i.trim().parse().ok()?)));
+        }
+    });
+    ui.separator();
+    ui.horizontal(|ui| {
+        let label = ui.label("Renumber to");
+        ui.add(egui::DragValue::new(&mut state.renumber_to.0))
+            .labelled_by(label.id);
+        let label = ui.label(",");
+        ui.add(egui::DragValue::new(&mut state.renumber_to.1))
+            .labelled_by(label.id);
+        if ui.button("Renumber").clicked() {
+            let to = state.renumber_to;
+            match sprite_edit::renumber(open, pixels, archive_id, number, to) {
+                Ok(()) => {
+                    state.selected = vec![to];
+                }
+                Err(message) => {
+                    said = Some(StatusMessage::new(
+                        Severity::Warning,
+                        format!("Not renumbered: {message}"),
+                    ));
+                }
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Replace image…").clicked() {
+            said = replace(open, pixels, archive_id, number, dialogs);
+        }
+        let count = state.selected.len();
+        let delete_label = if count > 1 {
+            format!("Delete {count} sprites")
+        } else {
+            "Delete".to_string()
+        };
+        if ui.button(delete_label).clicked() {
+            said = ask_delete(state, open, pixels, archive_id).or(said.take());
+        }
+    });
+    said
+}
+
+fn clamp(value: i32) -> i16 {
+    value.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+/// The sprite drawn large on a checkerboard with its axis cross (and the ghost under it);
+/// the response for dragging and the screen points per pixel.
+fn preview(
+    ui: &mut egui::Ui,
+    state: &mut SpriteBrowser,
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    number: SpriteNumber,
+    edition: usize,
+) -> Option<(egui::Response, f32)> {
+    let key = (edition, number, open.revision as usize);
+    if state.large.as_ref().map(|(k, _)| *k) != Some(key) {
+        state.large = full_texture(open, pixels, archive, number, ui.ctx()).map(|(t, _)| (key, t));
+    }
+    let source = GraphicSource::SffSprite {
+        archive,
+        group: number.0 as i32,
+        image: number.1 as i32,
+    };
+    let sprite = pixels.pixels(open.document(), &source)?;
+    let (_, texture) = state.large.as_ref()?;
+    let room = ui.available_size();
+    let size = vec2(room.x.max(160.0), (room.y - 90.0).clamp(120.0, 520.0));
+    let (rect, response) = ui.allocate_exact_size(size, Sense::drag());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_gray(48));
+    let (w, h) = (sprite.image.width() as f32, sprite.image.height() as f32);
+    let fit = ((rect.width() - 40.0) / w).min((rect.height() - 40.0) / h);
+    // Whole screen pixels per sprite pixel when it fits, so pixel edges stay sharp.
+    let scale = if fit >= 1.0 {
+        fit.floor().min(8.0)
+    } else {
+        fit.max(0.1)
+    };
+    let axis = vec2(sprite.axis.0 as f32, sprite.axis.1 as f32);
+    // The picture stays in the middle and the axis cross moves over it, with the pointer.
+    let top_left = (rect.center() - vec2(w, h) * scale / 2.0).round();
+    let centre = top_left + axis * scale;
+    if let Some(ghost) = state.ghost.filter(|g| *g != number) {
+        let gkey = (edition, ghost);
+        if state.ghost_texture.as_ref().map(|(k, _)| *k) != Some(gkey) {
+            state.ghost_texture =
+                full_texture(open, pixels, archive, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
+        }
+        let ghost_source = GraphicSource::SffSprite {
+            archive,
+            group: ghost.0 as i32,
+            image: ghost.1 as i32,
+        };
+        if let (Some((_, gtexture)), Some(gsprite)) = (
+            &state.ghost_texture,
+            pixels.pixels(open.document(), &ghost_source),
+        ) {
+            let gaxis = vec2(gsprite.axis.0 as f32, gsprite.axis.1 as f32);
+            let gsize = vec2(gsprite.image.width() as f32, gsprite.image.height() as f32);
+            let gmin = centre - gaxis * scale;
+            painter.image(
+                gtexture.id(),
+                Rect::from_min_size(gmin, gsize * scale),
+                Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                Color32::from_white_alpha(90),
+            );
+        }
+    }
+    painter.image(
+        texture.id(),
+        Rect::from_min_size(top_left, vec2(w, h) * scale),
+        Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+        Color32::WHITE,
+    );
+    let cross = Stroke::new(1.0, Color32::from_rgb(255, 80, 200));
+    painter.line_segment(
+        [pos2(rect.left(), centre.y), pos2(rect.right(), centre.y)],
+        cross,
+    );
+    painter.line_segment(
+        [pos2(centre.x, rect.top()), pos2(centre.x, rect.bottom())],
+        cross,
+    );
+    Some((
+        response.on_hover_text("Drag to move the axis (the cross)"),
+        scale,
+    ))
+}
+
+/// Asks for PNG files and adds them to the selected sprite's group (or the filtered group).
+fn add_sprites(
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    dialogs: &mut dyn Dialogs,
+) -> Said {
+    let files = match dialogs.pick_files_to_import(&["png"]) {
+        DialogOutcome::Chosen(files) => files,
+        DialogOutcome::Cancelled => return None,
+        DialogOutcome::Unavailable => {
+            return Some(StatusMessage::new(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop.",
+            ));
+        }
+    };
+    let group = state
+        .selected
+        .last()
+        .map(|n| n.0)
+        .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
+        .unwrap_or(0);
+    match sprite_edit::add_pngs(open, pixels, archive, group, &files) {
+        Ok((added, skipped)) => {
+            let mut text = format!("Added {} sprites to group {group}.", added.len());
+            let severity = if skipped.is_empty() {
+                Severity::Info
+            } else {
+                text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
+                Severity::Warning
+            };
+            state.selected = added;
+            Some(StatusMessage::new(severity, text))
+        }
+        Err(message) => Some(StatusMessage::new(
+            Severity::Warning,
+            format!("Not added: {message}"),
+        )),
+    }
+}
+
+fn replace(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    number: SpriteNumber,
+    dialogs: &mut dyn Dialogs,
+) -> Said {
+    let file = match dialogs.pick_files_to_import(&["png"]) {
+        DialogOutcome::Chosen(files) => files.into_iter().next()?,
+        DialogOutcome::Cancelled => return None,
+        DialogOutcome::Unavailable => {
+            return Some(StatusMessage::new(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop.",
+            ));
+        }
+    };
+    match sprite_edit::replace_image(open, pixels, archive, number, &file) {
+        Ok(()) => None,
+        Err(message) => Some(StatusMessage::new(
+            Severity::Warning,
+            format!("Not replaced: {message}"),
+        )),
+    }
+}
+
+/// Deletes the selected sprites at once when no frame shows them; else asks first.
+fn ask_delete(
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+) -> Said {
+    let sprites = state.selected.clone();
+    let mut frames = 0;
+    let mut names: Vec<String> = Vec::new();
+    for sprite in &sprites {
+        let (count, users) = sprite_edit::users(open, archive, *sprite);
+        frames += count;
+        for name in users {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if frames > 0 {
+        let question = format!(
+            "{frames} frame(s) of {} show {}. Delete and clear those frames?",
+            names.join(", "),
+            if sprites.len() == 1 {
+                "this sprite"
+            } else {
+                "these sprites"
+            }
+        );
+        state.confirm_delete = Some((sprites, question));
+        return None;
+    }
+    match sprite_edit::delete(open, pixels, archive, &sprites) {
+        Ok(()) => {
+            state.selected.clear();
+            None
+        }
+        Err(message) => Some(StatusMessage::new(
+            Severity::Warning,
+            format!("Not deleted: {message}"),
+        )),
+    }
+}
+
+/// The question before deleting sprites that frames show.
+fn delete_question(
+    ctx: &egui::Context,
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+) -> Said {
+    let (sprites, question) = state.confirm_delete.clone()?;
+    let mut answer = None;
+    egui::Window::new("Delete sprites")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(&question);
+            ui.horizontal(|ui| {
+                if ui.button("Delete and clear").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+    let agreed = answer?;
+    state.confirm_delete = None;
+    if !agreed {
+        return None;
+    }
+    match sprite_edit::delete(open, pixels, archive, &sprites) {
+        Ok(()) => {
+            state.selected.clear();
+            None
+        }
+        Err(message) => Some(StatusMessage::new(
+            Severity::Warning,
+            format!("Not deleted: {message}"),
+        )),
+    }
+}

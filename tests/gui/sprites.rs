@@ -1,0 +1,208 @@
+//! The sprite browser driven as a user drives it, on a copy of KFM: find a sprite by its
+//! numbers, move its axis (drawn at once, one undo step), renumber it (the actions follow),
+//! delete a sprite frames show (asked first), drag one onto the timeline to make a frame, and
+//! save the character: the `.sff` is written with the `.air`.
+
+use crate::{common, gui_support};
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::edit::sprites::frames_naming;
+use sprat::formats::sff::SffArchive;
+use sprat::model::{ImageId, ImageKind};
+use std::path::PathBuf;
+
+fn kfm_copy(dir: &gui_support::TempDir) -> PathBuf {
+    let source = common::corpus().join("mugen/kfm");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(source.join(name), dir.0.join(name)).unwrap();
+    }
+    dir.0.join("kfm.def")
+}
+
+/// KFM open on its Sprites tab, filtered to `filter`, with the sprite `row` clicked.
+fn browser_on(filter: &str, row: &str) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
+    let dir = gui_support::TempDir::new(&format!("sprites-{}", row.replace(',', "-")));
+    let def = kfm_copy(&dir);
+    let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    gui_support::type_into(&mut harness, "Find sprites", filter);
+    harness.run_steps(3);
+    harness.get_by_label_contains(&format!("{row}  ")).click();
+    harness.run_steps(3);
+    (dir, harness)
+}
+
+fn archive(harness: &Harness<'_, SpratApp>) -> ImageId {
+    let document = harness.state().open().unwrap().document();
+    document
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, ImageKind::Sff { .. }))
+        .unwrap()
+        .id
+}
+
+fn frames_showing(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> usize {
+    let document = harness.state().open().unwrap().document();
+    frames_naming(document, archive(harness))
+        .into_iter()
+        .filter(|(_, n)| *n == number)
+        .count()
+}
+
+#[test]
+fn an_axis_typed_in_the_browser_is_one_undo_step_and_saves_with_the_character() {
+    let (dir, mut harness) = browser_on("0,0", "0,0");
+    assert!(harness.query_by_label("Sprite 0,0").is_some());
+    let steps = gui_support::undo_steps(&harness);
+    let before = SffArchive::open(&dir.0.join("kfm.sff")).unwrap();
+    let axis = before.sprites()[before.find(0, 0).unwrap()].axis;
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Axis x")
+        .set_value_accesskit(f64::from(axis.0 + 5));
+    harness.run_steps(3);
+    assert_eq!(gui_support::undo_steps(&harness), steps + 1);
+    assert_eq!(
+        harness
+            .state()
+            .open()
+            .unwrap()
+            .document()
+            .edited_files
+            .len(),
+        1
+    );
+    let moved = format!("0,0  47×106  axis {},{}", axis.0 + 5, axis.1);
+    assert!(
+        harness.query_by_label_contains(&moved).is_some(),
+        "the list shows it at once"
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let after = SffArchive::open(&dir.0.join("kfm.sff")).unwrap();
+    assert_eq!(
+        after.sprites()[after.find(0, 0).unwrap()].axis,
+        (axis.0 + 5, axis.1)
+    );
+    assert_eq!(after.sprites().len(), before.sprites().len());
+    gui_support::undo(&mut harness);
+    assert!(
+        harness
+            .state()
+            .open()
+            .unwrap()
+            .document()
+            .edited_files
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_renumbered_sprite_takes_its_frames_along_and_a_used_one_is_deleted_only_when_agreed() {
+    let (_dir, mut harness) = browser_on("0,0", "0,0");
+    let users = frames_showing(&harness, (0, 0));
+    assert!(users > 0);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Renumber to")
+        .set_value_accesskit(4321.0);
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Renumber")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(frames_showing(&harness, (0, 0)), 0);
+    assert_eq!(frames_showing(&harness, (4321, 0)), users);
+
+    // Frames show it: the delete asks, and Cancel keeps it.
+    harness
+        .get_by_role_and_label(Role::Button, "Delete")
+        .click();
+    harness.run_steps(3);
+    assert!(harness.query_by_label("Delete sprites").is_some());
+    harness
+        .get_by_role_and_label(Role::Button, "Cancel")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(frames_showing(&harness, (4321, 0)), users);
+    harness
+        .get_by_role_and_label(Role::Button, "Delete")
+        .click();
+    harness.run_steps(3);
+    harness
+        .get_by_role_and_label(Role::Button, "Delete and clear")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(frames_showing(&harness, (4321, 0)), 0);
+    gui_support::undo(&mut harness);
+    gui_support::undo(&mut harness);
+    assert_eq!(frames_showing(&harness, (0, 0)), users);
+}
+
+#[test]
+fn a_sprite_dragged_onto_the_timeline_becomes_a_frame() {
+    let (_dir, mut harness) = browser_on("5000", "5000,0");
+    let count = |h: &Harness<'_, SpratApp>| h.state().open().unwrap().direction_frames().len();
+    let before = count(&harness);
+    let row = harness.get_by_label_contains("5000,0  ").rect().center();
+    let timeline = harness.get_by_label("timeline").rect().center();
+    gui_support::drag(&mut harness, row, timeline);
+    assert_eq!(count(&harness), before + 1);
+    let open = harness.state().open().unwrap();
+    let last = open.direction_frames().last().unwrap().elements[0]
+        .as_graphic()
+        .unwrap()
+        .source
+        .clone();
+    let sprat::model::GraphicSource::SffSprite { group, image, .. } = last else {
+        panic!("a sprite frame");
+    };
+    assert_eq!(
+        (group, image),
+        (5000, 0),
+        "the new frame shows the sprite dragged"
+    );
+}
+
+#[test]
+fn an_axis_change_moves_every_selected_sprite_the_same_when_asked() {
+    let (_dir, mut harness) = browser_on("20", "20,0");
+    harness
+        .get_by_label_contains("20,1  ")
+        .click_modifiers(Modifiers::COMMAND);
+    harness.run_steps(2);
+    harness
+        .get_by_label("Move the selected sprites' axes the same")
+        .click();
+    harness.run_steps(2);
+    let axis_of = |h: &Harness<'_, SpratApp>, number: (u16, u16)| {
+        let open = h.state().open().unwrap();
+        let source = sprat::model::GraphicSource::SffSprite {
+            archive: archive(h),
+            group: number.0 as i32,
+            image: number.1 as i32,
+        };
+        use sprat::pixels::PixelSource;
+        h.state()
+            .pixels
+            .pixels(open.document(), &source)
+            .unwrap()
+            .axis
+    };
+    let (a0, b0) = (axis_of(&harness, (20, 0)), axis_of(&harness, (20, 1)));
+    // 20,1 is shown large (the last picked): its axis goes 3 pixels down.
+    harness
+        .get_by_role_and_label(Role::SpinButton, "y")
+        .set_value_accesskit(f64::from(b0.1 + 3));
+    harness.run_steps(3);
+    assert_eq!(axis_of(&harness, (20, 1)), (b0.0, b0.1 + 3));
+    assert_eq!(axis_of(&harness, (20, 0)), (a0.0, a0.1 + 3));
+    let steps = gui_support::undo_steps(&harness);
+    gui_support::undo(&mut harness);
+    assert_eq!(gui_support::undo_steps(&harness), steps - 1);
+    assert_eq!(axis_of(&harness, (20, 0)), a0);
+}
