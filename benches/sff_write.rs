@@ -3,11 +3,15 @@
 //! archive of 5,000 sprites of our own art (built by this bench): writing it, and opening it
 //! and decoding its first sprite (no budget yet: the editor-side numbers come later).
 
+#[path = "common/generated_sff.rs"]
+mod generated_sff;
+
 use criterion::Criterion;
+use generated_sff::generated_archive;
 use sprat::formats::sff::edit::EditableSff;
 use sprat::formats::sff::encode::SpritePixels;
 use sprat::formats::sff::write::write_sff;
-use sprat::formats::sff::{Palette, PaletteChoice, SffArchive};
+use sprat::formats::sff::{PaletteChoice, SffArchive};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
@@ -58,57 +62,6 @@ fn median_time(rounds: usize, mut work: impl FnMut()) -> Duration {
         .collect();
     times.sort();
     times[rounds / 2]
-}
-
-/// A 48x64 sprite of our own drawing: a figure whose limbs move with `n`, in up to 24 colours.
-fn figure(n: u32) -> SpritePixels {
-    let (width, height) = (48u32, 64u32);
-    let mut indices = vec![0u8; (width * height) as usize];
-    let sway = (n % 9) as i32 - 4;
-    for y in 0..height as i32 {
-        for x in 0..width as i32 {
-            let head = (x - 24).pow(2) + (y - 10).pow(2) < 49;
-            let body = (18..30).contains(&x) && (17..42).contains(&y);
-            let legs = (42..64).contains(&y)
-                && ((x - 20 - sway * (y - 42) / 22).abs() < 3
-                    || (x - 28 + sway * (y - 42) / 22).abs() < 3);
-            let colour = if head {
-                3 + (n % 4) as u8
-            } else if body {
-                8 + ((x + y) % 6) as u8
-            } else if legs {
-                16 + (n % 8) as u8
-            } else {
-                0
-            };
-            indices[(y as u32 * width + x as u32) as usize] = colour;
-        }
-    }
-    SpritePixels::Indexed {
-        width,
-        height,
-        indices,
-    }
-}
-
-fn generated_archive(sprites: u32) -> Vec<u8> {
-    let mut palette = Palette::grey_ramp();
-    for i in 1..32u8 {
-        palette.set_colour(i, [i * 8, 255 - i * 8, 64 + i * 4, 255]);
-    }
-    let mut sff = EditableSff::new(palette);
-    for n in 0..sprites {
-        sff.add_sprite(
-            (n / 100) as u16,
-            (n % 100) as u16,
-            (24, 63),
-            &figure(n),
-            0,
-            None,
-        )
-        .expect("added");
-    }
-    write_sff(&sff).expect("written")
 }
 
 fn main() {

@@ -31,6 +31,7 @@ pub mod sheet;
 pub mod sheet_draw;
 pub mod sprite_browser;
 pub mod sprite_edit;
+pub mod sprite_palettes;
 pub mod status_bar;
 pub mod tab_id;
 pub mod tabs;

@@ -9,6 +9,7 @@
 
 use super::dialogs::{DialogOutcome, Dialogs};
 use super::sprite_edit;
+use super::sprite_palettes::{self, PaletteState};
 use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
@@ -49,12 +50,16 @@ pub struct SpriteBrowser {
     pub apply_to_selected: bool,
     /// The numbers typed for a renumbering.
     pub renumber_to: (u16, u16),
+    /// The palettes section.
+    pub palettes: PaletteState,
     /// A delete waiting for the user's answer: the sprites and what shows them.
     pub confirm_delete: Option<(Vec<SpriteNumber>, String)>,
     /// The undo step the current axis drag adds to.
     gesture: Option<Gesture>,
     /// The part of a pixel the pointer moved that the axis has not followed yet.
     drag_rest: egui::Vec2,
+    /// The height the details column had on screen at the last frame.
+    column_height: f32,
     /// Sequences showing each sprite, for the document revision they were counted at.
     users: Option<(u64, ImageId, HashMap<SpriteNumber, Vec<String>>)>,
     thumbnails: HashMap<(usize, SpriteNumber), (TextureHandle, u64)>,
@@ -168,11 +173,31 @@ pub fn show(
             );
         });
         ui.separator();
+        state.column_height = ui.available_height();
         ui.vertical(|ui| {
-            let outcome = details(
-                ui, state, open, pixels, &archive, archive_id, &users, edition, dialogs,
-            );
-            said = said.take().or(outcome);
+            egui::ScrollArea::vertical()
+                .id_salt("sprite details")
+                .show(ui, |ui| {
+                    let outcome = details(
+                        ui, state, open, pixels, &archive, archive_id, &users, edition, dialogs,
+                    );
+                    said = said.take().or(outcome);
+                    ui.separator();
+                    egui::CollapsingHeader::new("Palettes")
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            let outcome = sprite_palettes::show(
+                                ui,
+                                &mut state.palettes,
+                                open,
+                                pixels,
+                                &archive,
+                                archive_id,
+                                dialogs,
+                            );
+                            said = said.take().or(outcome);
+                        });
+                });
         });
     });
     if let Some(message) = delete_question(ui.ctx(), state, open, pixels, archive_id) {
@@ -559,8 +584,11 @@ fn preview(
     };
     let sprite = pixels.pixels(open.document(), &source)?;
     let (_, texture) = state.large.as_ref()?;
-    let room = ui.available_size();
-    let size = vec2(room.x.max(160.0), (room.y - 90.0).clamp(120.0, 520.0));
+    // A share of the panel's height, so the fields below stay on screen at 1280x800.
+    let size = vec2(
+        ui.available_width().max(160.0),
+        (state.column_height * 0.42).clamp(110.0, 420.0),
+    );
     let (rect, response) = ui.allocate_exact_size(size, Sense::drag());
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, Color32::from_gray(48));

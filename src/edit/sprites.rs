@@ -140,6 +140,54 @@ impl Command for InsertSpriteFrame {
     }
 }
 
+/// Chooses the palette a character's sprites are shown with: a `.def`'s `pal1`..`pal12`, or
+/// one of the archive's own palettes (added to the choices when it was not one); `None` =
+/// each sprite's own colours.
+#[derive(Clone, Debug)]
+pub struct SetPreviewPalette {
+    /// The archive.
+    pub image: ImageId,
+    /// The palette.
+    pub palette: Option<crate::model::PaletteSource>,
+}
+
+impl Command for SetPreviewPalette {
+    fn label(&self) -> String {
+        "Choose the preview palette".to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let id = self.image;
+        if !matches!(
+            tx.doc().image(id).map(|i| &i.kind),
+            Some(crate::model::ImageKind::Sff { .. })
+        ) {
+            return Err(EditError::new(format!(
+                "image {} is not a sprite archive",
+                id.0
+            )));
+        }
+        for image in tx.images_mut().iter_mut().filter(|i| i.id == id) {
+            if let crate::model::ImageKind::Sff {
+                palettes,
+                active_palette,
+            } = &mut image.kind
+            {
+                *active_palette = self.palette.as_ref().map(|wanted| {
+                    palettes
+                        .iter()
+                        .position(|p| p == wanted)
+                        .unwrap_or_else(|| {
+                            palettes.push(wanted.clone());
+                            palettes.len() - 1
+                        })
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Every (frame, sprite number) where a frame shows a sprite of archive `image`.
 pub fn frames_naming(document: &AnimationSet, image: ImageId) -> Vec<(FrameId, SpriteNumber)> {
     let mut out = Vec::new();

@@ -206,3 +206,88 @@ fn an_axis_change_moves_every_selected_sprite_the_same_when_asked() {
     assert_eq!(gui_support::undo_steps(&harness), steps - 1);
     assert_eq!(axis_of(&harness, (20, 0)), a0);
 }
+
+#[test]
+fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
+    let dir = gui_support::TempDir::new("sprites-palettes");
+    let def = kfm_copy(&dir);
+    // A palette of our own: colour i is (i, 255 - i, i / 2); .act lists colours in reverse.
+    let mut act = Vec::with_capacity(768);
+    for i in (0..=255u8).rev() {
+        act.extend([i, 255 - i, i / 2]);
+    }
+    let act_in = dir.0.join("ours.act");
+    std::fs::write(&act_in, &act).unwrap();
+    let act_out = dir.0.join("out.act");
+    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def.clone()));
+    dialogs.file_lists.push_back(vec![act_in]);
+    dialogs
+        .answers
+        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(act_out.clone()));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
+        });
+    gui_support::open_next(&mut harness);
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    harness.get_by_label("Palettes").click();
+    harness.run_steps(3);
+
+    harness.get_by_label("Preview palette").click();
+    harness.run_steps(2);
+    let second = harness
+        .get_all_by_label_contains("archive palette")
+        .nth(1)
+        .expect("KFM's archive has several palettes");
+    second.click();
+    harness.run_steps(3);
+    let active = |h: &Harness<'_, SpratApp>| match &h
+        .state()
+        .open()
+        .unwrap()
+        .document()
+        .image(archive(h))
+        .unwrap()
+        .kind
+    {
+        ImageKind::Sff { active_palette, .. } => *active_palette,
+        _ => None,
+    };
+    let chosen = active(&harness).expect("a palette is chosen");
+    let document = harness.state().open().unwrap().document();
+    let ImageKind::Sff { palettes, .. } = &document.image(archive(&harness)).unwrap().kind else {
+        panic!("an archive");
+    };
+    assert_eq!(
+        palettes[chosen],
+        sprat::model::PaletteSource::Embedded(1),
+        "the archive's second palette"
+    );
+
+    harness.get_by_label("Import .act…").click();
+    harness.run_steps(3);
+    assert_eq!(
+        harness
+            .state()
+            .open()
+            .unwrap()
+            .document()
+            .edited_files
+            .len(),
+        1,
+        "{}",
+        gui_support::status(&harness)
+    );
+    harness.get_by_label("Export .act…").click();
+    harness.run_steps(3);
+    assert_eq!(
+        std::fs::read(&act_out).unwrap(),
+        act,
+        "the palette comes back out as it went in"
+    );
+}

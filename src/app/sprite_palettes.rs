@@ -1,0 +1,261 @@
+//! The palettes of a character, under the sprite browser: the archive's own palettes and the
+//! `.def`'s `pal1`..`pal12` (`.act` files). Pick the one the preview shows the sprites with;
+//! edit a colour of the archive's palette (saved in the `.sff` with the character, one undo
+//! step per change); import a `.act` into it or export it as one.
+
+use super::dialogs::{DialogOutcome, Dialogs};
+use super::status_bar::StatusMessage;
+use super::workspace::OpenDocument;
+use crate::assets::ImageStore;
+use crate::edit::Gesture;
+use crate::edit::sprites::{ChangeSprites, SetPreviewPalette};
+use crate::formats::Severity;
+use crate::formats::sff::SffArchive;
+use crate::formats::sff::document::edit_archive;
+use crate::model::{ImageId, ImageKind, PaletteSource};
+use egui::{Color32, Sense, Stroke, vec2};
+
+/// What the palettes section remembers.
+#[derive(Default)]
+pub struct PaletteState {
+    /// The colour index picked in the grid.
+    pub index: u8,
+    /// The undo step the colour picker's current drag adds to.
+    gesture: Option<Gesture>,
+}
+
+/// The choices of the preview palette: each `.act` the `.def` names, then each of the
+/// archive's palettes; and the one in use.
+fn choices(
+    open: &OpenDocument,
+    archive: &SffArchive,
+    archive_id: ImageId,
+) -> (Vec<(PaletteSource, String)>, Option<PaletteSource>) {
+    let Some(ImageKind::Sff {
+        palettes,
+        active_palette,
+    }) = open.document().image(archive_id).map(|i| &i.kind)
+    else {
+        return (Vec::new(), None);
+    };
+    let mut list = Vec::new();
+    for (k, source) in palettes
+        .iter()
+        .filter(|p| matches!(p, PaletteSource::ActFile { .. }))
+        .enumerate()
+    {
+        if let PaletteSource::ActFile { path, .. } = source {
+            list.push((source.clone(), format!("pal{}: {path}", k + 1)));
+        }
+    }
+    for n in 0..archive.palette_count() {
+        let label = archive.palette_label(n).unwrap_or_default();
+        list.push((
+            PaletteSource::Embedded(n as u32),
+            format!("archive palette {label}"),
+        ));
+    }
+    let active = active_palette.and_then(|a| palettes.get(a).cloned());
+    (list, active)
+}
+
+/// Paints the section; what the status bar should say.
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut PaletteState,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: &SffArchive,
+    archive_id: ImageId,
+    dialogs: &mut dyn Dialogs,
+) -> Option<StatusMessage> {
+    let mut said = None;
+    let (list, active) = choices(open, archive, archive_id);
+    ui.horizontal(|ui| {
+        let label = ui.label("Preview palette");
+        let current = active
+            .as_ref()
+            .and_then(|a| list.iter().find(|(p, _)| p == a))
+            .map_or("each sprite's own".to_string(), |(_, l)| l.clone());
+        let mut chosen = active.clone();
+        egui::ComboBox::from_id_salt("preview palette")
+            .selected_text(current)
+            .width(200.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut chosen, None, "each sprite's own");
+                for (source, label) in &list {
+                    ui.selectable_value(&mut chosen, Some(source.clone()), label);
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if chosen != active {
+            let command = SetPreviewPalette {
+                image: archive_id,
+                palette: chosen,
+            };
+            if let Err(message) = open.apply(&command, None) {
+                said = Some(StatusMessage::new(Severity::Warning, message));
+            }
+        }
+    });
+    let Some(main) = archive.main_palette() else {
+        ui.weak("The archive holds no palette (its sprites are true colour).");
+        return said;
+    };
+    let Some(colours) = archive.palette(main).cloned() else {
+        return said;
+    };
+    let label = archive.palette_label(main).unwrap_or_default().to_string();
+    ui.label(format!(
+        "The archive's palette {label}: click a colour to change it"
+    ));
+    // 16 x 16 swatches.
+    let swatch = 11.0;
+    let (rect, response) =
+        ui.allocate_exact_size(vec2(swatch * 16.0, swatch * 16.0), Sense::click());
+    let painter = ui.painter_at(rect);
+    for i in 0..=255u8 {
+        let [r, g, b, _] = colours.colour(i);
+        let min = rect.min + vec2((i % 16) as f32 * swatch, (i / 16) as f32 * swatch);
+        let cell = egui::Rect::from_min_size(min, vec2(swatch, swatch));
+        painter.rect_filled(cell.shrink(0.5), 0.0, Color32::from_rgb(r, g, b));
+        if i == state.index {
+            painter.rect_stroke(
+                cell,
+                0.0,
+                Stroke::new(2.0, Color32::WHITE),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
+    if let Some(pos) = response
+        .interact_pointer_pos()
+        .filter(|_| response.clicked())
+    {
+        let at = (pos - rect.min) / swatch;
+        state.index =
+            (at.y.floor().clamp(0.0, 15.0) as u8) * 16 + at.x.floor().clamp(0.0, 15.0) as u8;
+    }
+    ui.horizontal(|ui| {
+        ui.label(format!("Colour {}", state.index));
+        let mut rgba = colours.colour(state.index);
+        let picker = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
+        if picker.changed() {
+            let gesture = *state.gesture.get_or_insert_with(|| open.new_gesture());
+            let index = state.index;
+            let result = change_palette(
+                open,
+                pixels,
+                archive_id,
+                "Change a palette colour",
+                Some(gesture),
+                |sff| sff.set_colour(main, index, rgba).map_err(|e| e.message),
+            );
+            if let Err(message) = result {
+                said = Some(StatusMessage::new(
+                    Severity::Warning,
+                    format!("Not changed: {message}"),
+                ));
+            }
+        }
+        if !picker.has_focus() && !ui.ctx().any_popup_open() {
+            state.gesture = None;
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Import .act…").clicked() {
+            said = import_act(open, pixels, archive_id, main, dialogs).or(said.take());
+        }
+        if ui.button("Export .act…").clicked() {
+            said = export_act(&colours, open, dialogs).or(said.take());
+        }
+    });
+    said
+}
+
+/// Opens the archive, changes its palettes, and applies it as one step.
+fn change_palette(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    label: &str,
+    gesture: Option<Gesture>,
+    change: impl FnOnce(&mut crate::formats::sff::edit::EditableSff) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut sff = edit_archive(open.document(), archive, pixels.sff()).map_err(|e| e.message)?;
+    change(&mut sff)?;
+    open.apply(
+        &ChangeSprites {
+            label: label.to_string(),
+            image: archive,
+            archive: sff,
+            renumbered: Vec::new(),
+            cleared: Vec::new(),
+        },
+        gesture,
+    )
+}
+
+fn import_act(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    main: usize,
+    dialogs: &mut dyn Dialogs,
+) -> Option<StatusMessage> {
+    let file = match dialogs.pick_files_to_import(&["act"]) {
+        DialogOutcome::Chosen(files) => files.into_iter().next()?,
+        DialogOutcome::Cancelled => return None,
+        DialogOutcome::Unavailable => {
+            return Some(StatusMessage::new(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop.",
+            ));
+        }
+    };
+    let result = crate::formats::input::read_file(&file)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| {
+            change_palette(open, pixels, archive, "Import a palette", None, |sff| {
+                sff.import_act(main, &bytes).map_err(|e| e.message)
+            })
+        });
+    Some(match result {
+        Ok(()) => StatusMessage::new(
+            Severity::Info,
+            format!(
+                "The archive's palette now has the colours of {}.",
+                file.display()
+            ),
+        ),
+        Err(message) => StatusMessage::new(Severity::Warning, format!("Not imported: {message}")),
+    })
+}
+
+fn export_act(
+    colours: &crate::formats::sff::Palette,
+    open: &OpenDocument,
+    dialogs: &mut dyn Dialogs,
+) -> Option<StatusMessage> {
+    let suggested = open
+        .path()
+        .map(|p| p.with_extension("act"))
+        .unwrap_or_else(|| "palette.act".into());
+    let path = match dialogs.pick_file_to_save("Palette (.act)", &["act"], &suggested) {
+        DialogOutcome::Chosen(path) => path,
+        DialogOutcome::Cancelled => return None,
+        DialogOutcome::Unavailable => {
+            return Some(StatusMessage::new(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop.",
+            ));
+        }
+    };
+    Some(
+        match crate::session::atomic::replace_file(&path, &colours.to_act()) {
+            Ok(()) => StatusMessage::new(Severity::Info, format!("Wrote {}.", path.display())),
+            Err(e) => StatusMessage::new(Severity::Warning, format!("Not written: {e}")),
+        },
+    )
+}
