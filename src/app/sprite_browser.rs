@@ -17,6 +17,7 @@ use crate::edit::Gesture;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
+use crate::formats::sff::encode::Codec;
 use crate::model::{GraphicSource, ImageId, ImageKind};
 use crate::pixels::PixelSource;
 use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, pos2, vec2};
@@ -31,6 +32,17 @@ pub struct SpriteDrag {
     /// The sprite.
     pub number: SpriteNumber,
 }
+
+/// The codecs a sprite can be stored with (the archive's version refuses those it lacks).
+const CODECS: [Codec; 7] = [
+    Codec::Rle8,
+    Codec::Rle5,
+    Codec::Lz5,
+    Codec::Raw,
+    Codec::Png8,
+    Codec::Png24,
+    Codec::Png32,
+];
 
 /// Height of a row of the list, in points.
 const ROW_HEIGHT: f32 = 36.0;
@@ -52,6 +64,8 @@ pub struct SpriteBrowser {
     pub renumber_to: (u16, u16),
     /// The palettes section.
     pub palettes: PaletteState,
+    /// True-colour PNGs added are turned into indices of the character's palette.
+    pub quantise: bool,
     /// A delete waiting for the user's answer: the sprites and what shows them.
     pub confirm_delete: Option<(Vec<SpriteNumber>, String)>,
     /// The undo step the current axis drag adds to.
@@ -161,6 +175,8 @@ pub fn show(
         if ui.button("Add sprites…").clicked() {
             said = add_sprites(state, open, pixels, archive_id, dialogs);
         }
+        ui.checkbox(&mut state.quantise, "Quantise true colour to the palette")
+            .on_hover_text("Else true-colour PNGs are stored as PNG32");
     });
     ui.separator();
     let edition = edition(open, archive_id);
@@ -415,8 +431,9 @@ fn details(
         ui.label("Select a sprite in the list (Ctrl+click or Shift+click selects several).");
         return None;
     };
+    // A sprite added or renumbered this frame is in the archive from the next one on.
     let Some(index) = archive.find(number.0 as i32, number.1 as i32) else {
-        state.selected.retain(|n| *n != number);
+        ui.weak(format!("There is no sprite {},{}.", number.0, number.1));
         return None;
     };
     let info = archive.sprites()[index].clone();
@@ -540,6 +557,28 @@ fn details(
                 }
             }
         }
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Store as");
+        let current = format!("{:?}", info.format);
+        egui::ComboBox::from_id_salt("sprite codec")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for codec in CODECS {
+                    if ui.selectable_label(false, format!("{codec:?}")).clicked() {
+                        if let Err(message) =
+                            sprite_edit::store_as(open, pixels, archive_id, number, codec)
+                        {
+                            said = Some(StatusMessage::new(
+                                Severity::Warning,
+                                format!("Not stored as {codec:?}: {message}"),
+                            ));
+                        }
+                    }
+                }
+            })
+            .response
+            .labelled_by(label.id);
     });
     ui.horizontal(|ui| {
         if ui.button("Replace image…").clicked() {
@@ -675,7 +714,7 @@ fn add_sprites(
         .map(|n| n.0)
         .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
         .unwrap_or(0);
-    match sprite_edit::add_pngs(open, pixels, archive, group, &files) {
+    match sprite_edit::add_pngs(open, pixels, archive, group, &files, state.quantise) {
         Ok((added, skipped)) => {
             let mut text = format!("Added {} sprites to group {group}.", added.len());
             let severity = if skipped.is_empty() {

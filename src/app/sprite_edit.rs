@@ -8,7 +8,8 @@ use crate::edit::Gesture;
 use crate::edit::sprites::{ChangeSprites, SpriteNumber, frames_naming};
 use crate::formats::sff::document::edit_archive;
 use crate::formats::sff::edit::EditableSff;
-use crate::formats::sff::import::pixels_from_png;
+use crate::formats::sff::encode::{Codec, SpritePixels};
+use crate::formats::sff::import::{pixels_from_png, quantise as quantise_to};
 use crate::model::ImageId;
 use std::path::PathBuf;
 
@@ -156,6 +157,7 @@ pub fn add_pngs(
     archive: ImageId,
     group: u16,
     files: &[PathBuf],
+    quantise: bool,
 ) -> Result<(Vec<SpriteNumber>, Vec<String>), String> {
     let mut added = Vec::new();
     let mut skipped = Vec::new();
@@ -170,6 +172,13 @@ pub fn add_pngs(
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| pixels_from_png(&bytes));
             let sprite = match read {
+                // True colour becomes indices of the character's palette when asked.
+                Ok(sprite @ SpritePixels::Rgba { .. }) if quantise => {
+                    match sff.palette(main_palette(sff)) {
+                        Some(palette) => quantise_to(&sprite, palette),
+                        None => sprite,
+                    }
+                }
                 Ok(sprite) => sprite,
                 Err(why) => {
                     skipped.push(format!("{name}: {why}"));
@@ -185,7 +194,8 @@ pub fn add_pngs(
                 .unwrap_or(0);
             let (width, height) = sprite.size();
             let axis = (clamp_i16(width as i32 / 2), clamp_i16(height as i32));
-            match sff.add_sprite(group, next, axis, &sprite, 0, None) {
+            let palette = main_palette(sff);
+            match sff.add_sprite(group, next, axis, &sprite, palette, None) {
                 Ok(_) => added.push((group, next)),
                 Err(e) => skipped.push(format!("{name}: {}", e.message)),
             }
@@ -211,6 +221,31 @@ pub fn replace_image(
     let label = format!("Replace the image of sprite {},{}", sprite.0, sprite.1);
     change(open, pixels, archive, label, None, |sff| {
         sff.replace_image(sprite.0, sprite.1, &png, None)
+            .map_err(|e| e.message)?;
+        Ok((Vec::new(), Vec::new()))
+    })
+}
+
+/// The palette a character's sprites share: 1,1 in a v2 archive, else the first.
+fn main_palette(sff: &EditableSff) -> usize {
+    sff.palettes
+        .iter()
+        .position(|p| (p.group, p.item) == (1, 1))
+        .unwrap_or(0)
+}
+
+/// Stores `sprite` again with `codec` (its pixels unchanged).
+pub fn store_as(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    sprite: SpriteNumber,
+    codec: Codec,
+) -> Result<(), String> {
+    let label = format!("Store sprite {},{} as {codec:?}", sprite.0, sprite.1);
+    change(open, pixels, archive, label, None, |sff| {
+        let picture = sff.pixels(sprite.0, sprite.1).map_err(|e| e.message)?;
+        sff.replace_image(sprite.0, sprite.1, &picture, Some(codec))
             .map_err(|e| e.message)?;
         Ok((Vec::new(), Vec::new()))
     })

@@ -291,3 +291,68 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
         "the palette comes back out as it went in"
     );
 }
+
+/// The stored format of sprite `number` in the archive as the document holds it.
+fn stored_format(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> String {
+    let open = harness.state().open().unwrap();
+    let bytes = open.document().edited_file(archive(harness)).unwrap();
+    let archive = SffArchive::parse(bytes.to_vec()).unwrap();
+    let index = archive.find(number.0 as i32, number.1 as i32).unwrap();
+    format!("{:?}", archive.sprites()[index].format)
+}
+
+#[test]
+fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_palette() {
+    let dir = gui_support::TempDir::new("sprites-codec");
+    let def = kfm_copy(&dir);
+    let png = dir.0.join("new.png");
+    image::RgbaImage::from_fn(20, 30, |x, y| {
+        if (x + y) % 3 == 0 {
+            image::Rgba([0, 0, 0, 0])
+        } else {
+            image::Rgba([200, 180, 150, 255])
+        }
+    })
+    .save(&png)
+    .unwrap();
+    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def));
+    dialogs.file_lists.push_back(vec![png]);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
+        });
+    gui_support::open_next(&mut harness);
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    gui_support::type_into(&mut harness, "Find sprites", "0,0");
+    harness.run_steps(3);
+    harness.get_by_label_contains("0,0  ").click();
+    harness.run_steps(3);
+    harness.get_by_label("Store as").click();
+    harness.run_steps(2);
+    harness.get_by_label("Rle8").click();
+    harness.run_steps(3);
+    assert_eq!(stored_format(&harness, (0, 0)), "Rle8");
+
+    harness
+        .get_by_label("Quantise true colour to the palette")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("Add sprites…").click();
+    harness.run_steps(3);
+    assert!(
+        gui_support::status(&harness).starts_with("Added 1 sprites to group 0"),
+        "{}",
+        gui_support::status(&harness)
+    );
+    let added = harness.state().active_tab().unwrap().sprites.selected[0];
+    assert_ne!(
+        stored_format(&harness, added),
+        "Png32",
+        "indices of the palette"
+    );
+}
