@@ -198,6 +198,11 @@ fn sprite_browser(c: &mut Criterion) {
     for _ in 0..3 {
         frame(&ctx, &mut app, &mut eframe_frame);
     }
+    assert_eq!(
+        app.centre,
+        sprat::app::CentreTab::Sprites,
+        "the browser is on show"
+    );
     println!(
         "5,000-sprite character open with the sprite browser: resident memory {:.0} MiB ({:.0} MiB before opening; budget < 300 MB)",
         resident_mib(),
