@@ -172,11 +172,29 @@ pub fn show(
             shown.len(),
             archive.sprites().len()
         ));
+    });
+    ui.horizontal(|ui| {
         if ui.button("Add sprites…").clicked() {
             said = add_sprites(state, open, pixels, archive_id, dialogs);
         }
         ui.checkbox(&mut state.quantise, "Quantise true colour to the palette")
             .on_hover_text("Else true-colour PNGs are stored as PNG32");
+        if archive.version().major() == 1
+            && ui
+                .button("Convert to SFF v2")
+                .on_hover_text("SFF v1 holds only PCX sprites; v2.01 is what M.U.G.E.N 1.1 and Ikemen GO write")
+                .clicked()
+        {
+            said = Some(match sprite_edit::convert_to_v2(open, pixels, archive_id) {
+                Ok(()) => StatusMessage::new(
+                    Severity::Info,
+                    "The sprite file will be saved as SFF v2.01 (sprites as RLE8).",
+                ),
+                Err(message) => {
+                    StatusMessage::new(Severity::Warning, format!("Not converted: {message}"))
+                }
+            });
+        }
     });
     ui.separator();
     let edition = edition(open, archive_id);
@@ -565,15 +583,14 @@ fn details(
             .selected_text(current)
             .show_ui(ui, |ui| {
                 for codec in CODECS {
-                    if ui.selectable_label(false, format!("{codec:?}")).clicked() {
-                        if let Err(message) =
+                    if ui.selectable_label(false, format!("{codec:?}")).clicked()
+                        && let Err(message) =
                             sprite_edit::store_as(open, pixels, archive_id, number, codec)
-                        {
-                            said = Some(StatusMessage::new(
-                                Severity::Warning,
-                                format!("Not stored as {codec:?}: {message}"),
-                            ));
-                        }
+                    {
+                        said = Some(StatusMessage::new(
+                            Severity::Warning,
+                            format!("Not stored as {codec:?}: {message}"),
+                        ));
                     }
                 }
             })

@@ -250,3 +250,17 @@ pub fn store_as(
         Ok((Vec::new(), Vec::new()))
     })
 }
+
+/// Saves the archive as SFF v2.01 from now on: its PCX sprites are stored as RLE8 (the same
+/// indices, losslessly), every other byte of it kept.
+pub fn convert_to_v2(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+) -> Result<(), String> {
+    let label = "Convert the sprite file to SFF v2".to_string();
+    change(open, pixels, archive, label, None, |sff| {
+        sff.convert_to_v2(Codec::Rle8).map_err(|e| e.message)?;
+        Ok((Vec::new(), Vec::new()))
+    })
+}

@@ -356,3 +356,38 @@ fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_pale
         "indices of the palette"
     );
 }
+
+#[test]
+fn a_v1_sprite_file_is_converted_to_v2_and_saved_so() {
+    let dir = gui_support::TempDir::new("sprites-v1");
+    let source = common::corpus().join("mugen/gofx");
+    for entry in std::fs::read_dir(&source).unwrap().flatten() {
+        std::fs::copy(entry.path(), dir.0.join(entry.file_name())).unwrap();
+    }
+    let def = dir.0.join("gofx.def");
+    let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    let before = SffArchive::open(&dir.0.join("gofx.sff")).unwrap();
+    assert_eq!(before.version().major(), 1);
+    harness.get_by_label("Convert to SFF v2").click();
+    harness.run_steps(3);
+    assert!(
+        gui_support::status(&harness).starts_with("The sprite file will be saved as SFF v2.01"),
+        "{}",
+        gui_support::status(&harness)
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let after = SffArchive::open(&dir.0.join("gofx.sff")).unwrap();
+    assert_eq!(
+        after.version().bytes,
+        [0, 1, 0, 2],
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(after.sprites().len(), before.sprites().len());
+    for (a, b) in before.sprites().iter().zip(after.sprites()) {
+        assert_eq!((a.group, a.image, a.axis), (b.group, b.image, b.axis));
+    }
+}
