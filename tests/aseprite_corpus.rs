@@ -210,3 +210,67 @@ fn conversions_render_the_same_pixels() {
         }
     }
 }
+
+/// The import choice "one graphic per layer": each visible layer's cel is a graphic named
+/// after its layer, and where every layer blends normally the frames draw as Aseprite shows
+/// them.
+#[test]
+fn one_graphic_per_layer_draws_the_same_frames() {
+    let context = ReadContext {
+        path: None,
+        options: sprat::formats::ReadOptions {
+            aseprite_layers: true,
+            ..Default::default()
+        },
+    };
+    let store = ImageStore::new();
+    for (png, file, frame) in [
+        ("layers_and_tags_01.png", "layers_and_tags.aseprite", 0),
+        ("layers_and_tags_03.png", "layers_and_tags.aseprite", 2),
+        ("linked_cels_02.png", "linked_cels.aseprite", 1),
+        ("blend_normal.png", "blend_normal.aseprite", 0),
+    ] {
+        let bytes = std::fs::read(folder().join(file)).unwrap();
+        let document = registry()
+            .by_id("aseprite")
+            .unwrap()
+            .read(&bytes, &context)
+            .unwrap()
+            .document;
+        let id = *document.frames.get_index(frame).unwrap().0;
+        let shown = &document.frames[&id];
+        assert!(
+            shown.elements.iter().all(|e| !e.name.is_empty()),
+            "{file}: each graphic is named after its layer"
+        );
+        let sequence = document
+            .sequences()
+            .into_iter()
+            .find(|s| s.directions[0].frames.contains(&id))
+            .unwrap();
+        let index = sequence.directions[0]
+            .frames
+            .iter()
+            .position(|f| *f == id)
+            .unwrap();
+        let scene = Scene::at(&document, sequence.id, 0, index, DefaultBoxRule::default()).unwrap();
+        let expected = normalised(image::open(folder().join(png)).unwrap().to_rgba8());
+        let actual = normalised(draw(&document, &scene, &store, expected.dimensions()));
+        // Translucent layers are blended by Sprat's renderer, not Aseprite's: the two round
+        // differently, by one step of a colour multiplied by its alpha, which is up to 255 /
+        // alpha steps of the colour itself (opaque layers come out exact).
+        assert_eq!(expected.dimensions(), actual.dimensions(), "{file}: size");
+        let off: Vec<_> = expected
+            .enumerate_pixels()
+            .filter(|(x, y, p)| {
+                let q = actual.get_pixel(*x, *y);
+                let step = 1 + 255 / i32::from(p.0[3].max(1));
+                (0..3).any(|c| (p.0[c] as i32 - q.0[c] as i32).abs() > step)
+                    || (p.0[3] as i32 - q.0[3] as i32).abs() > 1
+            })
+            .take(5)
+            .map(|(x, y, p)| format!("({x},{y}) {:?} vs {:?}", p.0, actual.get_pixel(x, y).0))
+            .collect();
+        assert!(off.is_empty(), "{file} frame {frame}, per layer: {off:?}");
+    }
+}

@@ -44,7 +44,10 @@ fn open(relative: &str, tileset: Option<PathBuf>) -> AnimationSet {
     let path = common::corpus().join("solarus").join(relative);
     let context = ReadContext {
         path: None,
-        options: ReadOptions { tileset },
+        options: ReadOptions {
+            tileset,
+            ..Default::default()
+        },
     };
     registry().open(&path, &context).unwrap().0.document
 }

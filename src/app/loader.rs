@@ -4,7 +4,7 @@
 //! painting (with a progress bar) until the result arrives.
 
 use crate::formats::input::ReadProgress;
-use crate::formats::{Diagnostic, Loaded, ReadContext, registry};
+use crate::formats::{Diagnostic, Loaded, ReadContext, ReadOptions, registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -27,12 +27,13 @@ pub type LoadResult = Result<OpenedFile, Vec<Diagnostic>>;
 
 /// Reads a file with whichever registered format it is in, on the calling thread.
 pub fn load_now(path: &Path) -> LoadResult {
-    load_watched(path, &ReadProgress::default())
+    load_watched(path, &ReadOptions::default(), &ReadProgress::default())
 }
 
 /// [`load_now`] counting the bytes read in `progress`, stopping when it is cancelled.
-fn load_watched(path: &Path, progress: &ReadProgress) -> LoadResult {
-    let context = ReadContext::for_path(path);
+fn load_watched(path: &Path, options: &ReadOptions, progress: &ReadProgress) -> LoadResult {
+    let mut context = ReadContext::for_path(path);
+    context.options = options.clone();
     match registry().open_watched(path, &context, progress) {
         Ok((loaded, format)) => {
             crate::session::remove_stale_temporaries_of(path, &loaded.document);
@@ -61,14 +62,18 @@ pub struct PendingLoad {
 impl PendingLoad {
     /// Starts reading `path` on a worker thread; `wake` is called when the result is ready
     /// (the editor asks egui to repaint there).
-    pub fn start(path: PathBuf, wake: impl FnOnce() + Send + 'static) -> PendingLoad {
+    pub fn start(
+        path: PathBuf,
+        options: ReadOptions,
+        wake: impl FnOnce() + Send + 'static,
+    ) -> PendingLoad {
         let (sender, receiver) = channel();
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         let worker_path = path.clone();
         let progress = Arc::new(ReadProgress::default());
         let worker_progress = Arc::clone(&progress);
         std::thread::spawn(move || {
-            let result = load_watched(&worker_path, &worker_progress);
+            let result = load_watched(&worker_path, &options, &worker_progress);
             // The editor may have been closed meanwhile; then nobody needs the result.
             let _ = sender.send(result);
             wake();

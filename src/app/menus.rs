@@ -78,6 +78,13 @@ pub fn show(
                 }
             });
             item(ui, UICommand::OpenDemo, &mut actions);
+            ui.checkbox(
+                &mut settings.aseprite_layers,
+                "Open Aseprite files with a graphic per layer",
+            )
+            .on_hover_text(
+                "Else each frame is one picture, composited as Aseprite shows it (every blend mode)",
+            );
             ui.separator();
             item(ui, UICommand::Save, &mut actions);
             item(ui, UICommand::SaveAs, &mut actions);

@@ -316,7 +316,13 @@ impl SpratApp {
         }
         let ctx = ctx.clone();
         self.say(Severity::Info, format!("Reading {}…", path.display()));
-        self.pending = Some(PendingLoad::start(path, move || ctx.request_repaint()));
+        let options = crate::formats::ReadOptions {
+            aseprite_layers: self.settings.aseprite_layers,
+            ..Default::default()
+        };
+        self.pending = Some(PendingLoad::start(path, options, move || {
+            ctx.request_repaint()
+        }));
     }
 
     /// True while a file is being read.

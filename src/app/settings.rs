@@ -223,6 +223,8 @@ pub struct Settings {
     pub recent_files: Vec<PathBuf>,
     /// Theme, UI scale and window size.
     pub appearance: Appearance,
+    /// Open Aseprite files with one graphic per layer rather than composited frames.
+    pub aseprite_layers: bool,
 }
 
 impl Settings {

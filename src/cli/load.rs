@@ -22,6 +22,7 @@ pub fn read(path: &Path, read: &ReadArgs) -> Result<Opened, Vec<Diagnostic>> {
         path: Some(crate::formats::absolute(path.to_path_buf())),
         options: ReadOptions {
             tileset: read.tileset.clone(),
+            aseprite_layers: read.aseprite_layers,
         },
     };
     registry()

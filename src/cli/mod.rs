@@ -32,6 +32,10 @@ pub struct ReadArgs {
     /// The image to use for Solarus `tileset` animations.
     #[arg(long, value_name = "PATH")]
     pub tileset: Option<PathBuf>,
+    /// Aseprite files: one graphic per visible layer (named after it, with its opacity)
+    /// instead of one composited picture per frame.
+    #[arg(long)]
+    pub aseprite_layers: bool,
 }
 
 /// Options of the commands that take several files and folders.

@@ -42,6 +42,9 @@ use std::path::{Path, PathBuf};
 pub struct ReadOptions {
     /// The image to use for Solarus `tileset` animations (`--tileset PATH`).
     pub tileset: Option<PathBuf>,
+    /// Aseprite files: one graphic per visible layer instead of one composited picture per
+    /// frame (`--aseprite-layers`).
+    pub aseprite_layers: bool,
 }
 
 /// What a reader knows besides the bytes.

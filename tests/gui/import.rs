@@ -236,3 +236,76 @@ fn pictures_dropped_on_a_document_open_the_import_window() {
     harness.run_steps(3);
     assert_eq!(frame_images(&harness, "jump"), ["jump_1.png", "jump_2.png"]);
 }
+
+#[test]
+fn an_aseprite_file_opens_with_its_tags_and_saves_as_a_project_with_its_frames() {
+    let dir = gui_support::TempDir::new("import-aseprite");
+    let source = crate::common::corpus().join("aseprite/layers_and_tags.aseprite");
+    let path = dir.0.join("layers_and_tags.aseprite");
+    std::fs::copy(&source, &path).unwrap();
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
+    let document = harness.state().open().unwrap().document().clone();
+    assert!(document.sequences().len() > 1, "tags become sequences");
+    for sequence in document.sequences() {
+        assert!(harness.query_by_label_contains(&sequence.name).is_some());
+    }
+    // An Aseprite file is read only: Ctrl+S asks where to save, as a Sprat project.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(harness.state().active_tab().unwrap().save_as.shown);
+    harness.get_by_role_and_label(Role::Button, "Save").click();
+    harness.run_steps(3);
+    let project = dir.0.join("layers_and_tags.sprat");
+    assert!(project.is_file(), "{}", gui_support::status(&harness));
+    let pictures = std::fs::read_dir(dir.0.join("images")).unwrap().count();
+    assert!(pictures > 0, "the frames are written beside the project");
+    let (loaded, _) = sprat::formats::registry()
+        .open(&project, &sprat::formats::ReadContext::default())
+        .unwrap();
+    assert_eq!(
+        loaded.document.sequences().len(),
+        document.sequences().len()
+    );
+}
+
+#[test]
+fn an_aseprite_file_opens_with_a_graphic_per_layer_when_chosen_in_the_file_menu() {
+    let path = crate::common::corpus().join("aseprite/layers_and_tags.aseprite");
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs.answers.push_back(DialogOutcome::Chosen(path));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
+    harness.run_steps(2);
+    harness.get_by_label("File").click();
+    harness.run_steps(2);
+    harness
+        .get_by_label("Open Aseprite files with a graphic per layer")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.state().settings.aseprite_layers);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    gui_support::open_next(&mut harness);
+    let document = harness.state().open().unwrap().document();
+    let most = document
+        .frames
+        .values()
+        .map(|f| {
+            f.elements
+                .iter()
+                .filter(|e| e.as_graphic().is_some())
+                .count()
+        })
+        .max()
+        .unwrap();
+    assert!(most > 1, "frames show one graphic per layer");
+    assert!(
+        document
+            .frames
+            .values()
+            .flat_map(|f| &f.elements)
+            .all(|e| e.as_graphic().is_none() || !e.name.is_empty()),
+        "each graphic is named after its layer"
+    );
+}

@@ -213,7 +213,11 @@ impl Hanging {
                 return Err("no file dialog can be shown to choose a file to hang".to_string());
             }
         };
-        self.reading = Some(loader::PendingLoad::start(path, wake));
+        self.reading = Some(loader::PendingLoad::start(
+            path,
+            crate::formats::ReadOptions::default(),
+            wake,
+        ));
         Ok(())
     }
 

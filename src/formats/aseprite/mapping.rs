@@ -15,9 +15,10 @@ use super::play_order::play_order;
 use super::scan::{Scan, TagDirection, TagHeader};
 use crate::formats::diagnostics::{Diagnostic, Location, Severity};
 use crate::model::{
-    AnimationSet, AttachmentPoint, BoxClass, CollisionBox, Direction, DirectionId, Element,
-    ElementId, ElementKind, EndBehavior, Frame, FrameDuration, FrameId, Fx, Graphic, GraphicSource,
-    ImageId, ImageKind, MemoryImage, Origin, Point, Sequence, SequenceId, SourceImage, TreeItem,
+    AnimationSet, AttachmentPoint, BlendMode, BoxClass, CollisionBox, Direction, DirectionId,
+    Element, ElementId, ElementKind, EndBehavior, Frame, FrameDuration, FrameId, Fx, Graphic,
+    GraphicSource, ImageId, ImageKind, MemoryImage, OPAQUE, Origin, Point, Sequence, SequenceId,
+    SourceImage, TreeItem,
 };
 use image::RgbaImage;
 use std::collections::HashMap;
@@ -64,56 +65,97 @@ pub fn composite(file: &asefile::AsepriteFile) -> Composited {
     }
 }
 
+/// How an Aseprite file's layers become graphics.
+pub enum Pictures {
+    /// Each frame composited into one picture, as Aseprite shows it.
+    Composited(Composited),
+    /// Each visible layer's cel a graphic of its own, bottom layer first (the import choice
+    /// "one graphic per layer").
+    PerLayer,
+}
+
 /// Builds the set. `stem` names the sequence of an untagged file and the images' file names.
 pub fn build(
     file: &asefile::AsepriteFile,
     scan: &Scan,
-    composited: Composited,
+    pictures: Pictures,
     stem: &str,
 ) -> (AnimationSet, Vec<Diagnostic>) {
     let mut set = AnimationSet::new();
     let mut diagnostics = Vec::new();
+    let frame_ids = match pictures {
+        Pictures::Composited(composited) => {
+            composited_frames(&mut set, file, composited, stem, &mut diagnostics)
+        }
+        Pictures::PerLayer => layered_frames(&mut set, file, stem, &mut diagnostics),
+    };
+    add_slices(&mut set, file, &frame_ids);
+    add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
+    add_metadata(&mut set, file, scan);
+    (set, diagnostics)
+}
+
+/// An in-memory image named after the frame it first shows in.
+fn memory_image(set: &mut AnimationSet, name: String, pixels: RgbaImage) -> ImageId {
+    let id = ImageId(set.alloc_id());
+    set.images.push(SourceImage {
+        id,
+        path: name,
+        resolved: None,
+        kind: ImageKind::Memory(MemoryImage::new(pixels)),
+        nearest_neighbour: true,
+    });
+    id
+}
+
+/// A graphic of a whole image at the canvas' top-left corner.
+fn whole_image(set: &mut AnimationSet, image: ImageId, name: &str) -> Element {
+    Element {
+        id: ElementId(set.alloc_id()),
+        name: name.to_string(),
+        kind: ElementKind::Graphic(Graphic::new(
+            GraphicSource::Image(image),
+            Point::ZERO,
+            Origin::At(Point::ZERO),
+        )),
+    }
+}
+
+/// One frame per file frame, showing its composited picture.
+fn composited_frames(
+    set: &mut AnimationSet,
+    file: &asefile::AsepriteFile,
+    composited: Composited,
+    stem: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<FrameId> {
     let Composited {
         pictures,
         picture_of_frame,
     } = composited;
-    let mut image_ids = Vec::with_capacity(pictures.len());
     let mut first_frame_of_picture = vec![usize::MAX; pictures.len()];
     for (frame, &picture) in picture_of_frame.iter().enumerate() {
         first_frame_of_picture[picture] = first_frame_of_picture[picture].min(frame);
     }
-    for (picture, pixels) in pictures.into_iter().enumerate() {
-        let id = ImageId(set.alloc_id());
-        set.images.push(SourceImage {
-            id,
-            path: format!("images/{stem}_{}.png", first_frame_of_picture[picture]),
-            resolved: None,
-            kind: ImageKind::Memory(MemoryImage::new(pixels)),
-            nearest_neighbour: true,
-        });
-        image_ids.push(id);
-    }
+    let image_ids: Vec<ImageId> = pictures
+        .into_iter()
+        .enumerate()
+        .map(|(picture, pixels)| {
+            let name = format!("images/{stem}_{}.png", first_frame_of_picture[picture]);
+            memory_image(set, name, pixels)
+        })
+        .collect();
     let mut frame_ids = Vec::with_capacity(picture_of_frame.len());
     for (index, &picture) in picture_of_frame.iter().enumerate() {
         let duration = file.frame(index as u32).duration();
         let mut frame = Frame::new(FrameDuration::Millis(duration));
-        let graphic = Graphic::new(
-            GraphicSource::Image(image_ids[picture]),
-            Point::ZERO,
-            Origin::At(Point::ZERO),
-        );
-        frame.elements.push(Element {
-            id: ElementId(set.alloc_id()),
-            name: String::new(),
-            kind: ElementKind::Graphic(graphic),
-        });
+        frame
+            .elements
+            .push(whole_image(set, image_ids[picture], ""));
         let id = FrameId(set.alloc_id());
         set.frames.insert(id, frame);
         frame_ids.push(id);
     }
-    add_slices(&mut set, file, &frame_ids);
-    add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
-    add_metadata(&mut set, file, scan);
     let layers = file
         .layers()
         .filter(|l| l.is_visible() && l.layer_type() != asefile::LayerType::Group)
@@ -129,7 +171,102 @@ pub fn build(
             ),
         ));
     }
-    (set, diagnostics)
+    frame_ids
+}
+
+/// True when the layer and every group above it are visible.
+fn shown(file: &asefile::AsepriteFile, layer: &asefile::Layer) -> bool {
+    if !layer.is_visible() {
+        return false;
+    }
+    let mut above = layer.parent().map(|group| group.id());
+    while let Some(id) = above {
+        let group = file.layer(id);
+        if !group.is_visible() {
+            return false;
+        }
+        above = group.parent().map(|group| group.id());
+    }
+    true
+}
+
+/// One frame per file frame with one graphic per visible layer that has a cel there, bottom
+/// layer first, each with the layer's name and opacity. Identical cel pictures share an image.
+/// Blend modes other than normal, addition and subtraction have no graphic equivalent: those
+/// layers are drawn normally, with a warning.
+fn layered_frames(
+    set: &mut AnimationSet,
+    file: &asefile::AsepriteFile,
+    stem: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<FrameId> {
+    let layers: Vec<asefile::Layer> = file
+        .layers()
+        .filter(|l| l.layer_type() != asefile::LayerType::Group && shown(file, l))
+        .collect();
+    let mut blends = Vec::with_capacity(layers.len());
+    for layer in &layers {
+        let blend = match layer.blend_mode() {
+            asefile::BlendMode::Normal => BlendMode::Normal,
+            asefile::BlendMode::Addition => BlendMode::Add {
+                source: 256,
+                destination: 256,
+            },
+            asefile::BlendMode::Subtract => BlendMode::Subtract,
+            other => {
+                diagnostics.push(Diagnostic::new(
+                    Severity::Warning,
+                    Location::File,
+                    format!(
+                        "layer \"{}\" blends with {other:?}, which a graphic cannot: it is drawn normally (open the file with layers composited to see it as Aseprite does)",
+                        layer.name()
+                    ),
+                ));
+                BlendMode::Normal
+            }
+        };
+        blends.push(blend);
+    }
+    let mut by_hash: HashMap<u64, Vec<(ImageId, usize)>> = HashMap::new();
+    let mut stored: Vec<RgbaImage> = Vec::new();
+    let mut frame_ids = Vec::with_capacity(file.num_frames() as usize);
+    for index in 0..file.num_frames() {
+        let mut frame = Frame::new(FrameDuration::Millis(file.frame(index).duration()));
+        for (layer, blend) in layers.iter().zip(&blends) {
+            let cel = layer.frame(index);
+            if cel.is_empty() {
+                continue;
+            }
+            // The crate draws with its own version of `image`: the raw RGBA bytes carry over.
+            let drawn = cel.image();
+            let (width, height) = (drawn.width(), drawn.height());
+            let pixels = RgbaImage::from_raw(width, height, drawn.into_raw())
+                .unwrap_or_else(|| RgbaImage::new(width, height));
+            let mut hasher = DefaultHasher::new();
+            pixels.as_raw().hash(&mut hasher);
+            let same = by_hash.entry(hasher.finish()).or_default();
+            let image = match same.iter().find(|(_, s)| stored[*s] == pixels) {
+                Some((image, _)) => *image,
+                None => {
+                    let name = format!("images/{stem}_{}_{index}.png", layer.name());
+                    let image = memory_image(set, name, pixels.clone());
+                    stored.push(pixels);
+                    same.push((image, stored.len() - 1));
+                    image
+                }
+            };
+            let mut element = whole_image(set, image, layer.name());
+            if let ElementKind::Graphic(graphic) = &mut element.kind {
+                graphic.opacity = (u32::from(layer.opacity()) * u32::from(OPAQUE) / 255) as u16;
+                graphic.blend = *blend;
+            }
+            frame.elements.push(element);
+        }
+        let id = FrameId(set.alloc_id());
+        set.frames.insert(id, frame);
+        frame_ids.push(id);
+    }
+    frame_ids
 }
 
 /// One sequence per tag, or one for the whole file.

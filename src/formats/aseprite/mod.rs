@@ -70,14 +70,22 @@ impl Format for AsepriteFormat {
                 return Err(failure(at, "the file is damaged here (the reader gave up)"));
             }
         };
-        let Ok(composited) = catch_unwind(AssertUnwindSafe(|| mapping::composite(&file))) else {
+        let stem = context.file_stem("sprite");
+        // The crate draws the pictures; a damaged file can make it panic there.
+        let built = catch_unwind(AssertUnwindSafe(|| {
+            let pictures = if context.options.aseprite_layers {
+                mapping::Pictures::PerLayer
+            } else {
+                mapping::Pictures::Composited(mapping::composite(&file))
+            };
+            mapping::build(&file, &scan, pictures, &stem)
+        }));
+        let Ok((mut document, mut diagnostics)) = built else {
             return Err(failure(
                 0,
                 "the frames cannot be drawn: the file is damaged",
             ));
         };
-        let stem = context.file_stem("sprite");
-        let (mut document, mut diagnostics) = mapping::build(&file, &scan, composited, &stem);
         for (offset, note) in &scan.notes {
             diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));
         }

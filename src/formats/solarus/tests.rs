@@ -99,6 +99,7 @@ fn tileset_images_take_the_users_choice() {
         path: None,
         options: crate::formats::ReadOptions {
             tileset: Some("/q/tilesets/1.entities.png".into()),
+            ..Default::default()
         },
     };
     let text = "animation{ name = \"closed\", src_image = \"tileset\", directions = { { x = 0, y = 0, frame_width = 16, frame_height = 16 } } }";
