@@ -249,7 +249,7 @@ fn a_project_writes_each_picture_once_and_never_replaces_a_foreign_image() {
 }
 
 #[test]
-fn solarus_reports_a_direction_whose_frames_differ_in_size() {
+fn solarus_pads_a_direction_whose_frames_differ_in_size() {
     let mut document = AnimationSet::new();
     let mut frames = Vec::new();
     for (index, side) in [8u32, 8, 12].into_iter().enumerate() {
@@ -297,11 +297,13 @@ fn solarus_reports_a_direction_whose_frames_differ_in_size() {
         .unwrap()
         .write(&document, &context)
         .unwrap();
-    assert!(written.companions.is_empty());
+    // Padded to one cell (origins at the top-left corner, so 12x12), and the user is told.
+    assert_eq!(written.companions.len(), 1, "the sheet is drawn");
     assert!(
-        written.losses.iter().any(|l| l
-            .to_string()
-            .contains("mixes frame sizes (8x8, then 12x12 at frame 2)")),
+        written
+            .losses
+            .iter()
+            .any(|l| l.to_string().contains("padded to 12x12 cells")),
         "{:?}",
         written.losses
     );

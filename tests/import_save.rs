@@ -11,7 +11,7 @@ use sprat::edit::{History, Selection};
 use sprat::export::frame_image;
 use sprat::formats::{ReadContext, WriteContext, registry};
 use sprat::model::{AnimationSet, FrameDuration, MemoryImage, PixelRect};
-use sprat::render::RenderOptions;
+use sprat::render::{CanvasBounds, RenderOptions, SpriteRect};
 use std::path::Path;
 
 /// A 12 × 16 figure whose colours tell `seed` apart, with a transparent corner.
@@ -99,23 +99,24 @@ fn save(document: &AnimationSet, format: &str, path: &Path) {
     sprat::export::save_written(path, &written).unwrap();
 }
 
+/// Every frame of the sequences `names`, each drawn on the same canvas around the origin (a
+/// padded frame is larger but draws the same pixels).
 fn render_all(document: &AnimationSet, names: &[&str]) -> Vec<RgbaImage> {
     let store = ImageStore::new();
+    let on_one_canvas = RenderOptions {
+        bounds: CanvasBounds::Fixed(SpriteRect {
+            x: -32,
+            y: -48,
+            width: 64,
+            height: 64,
+        }),
+        ..RenderOptions::default()
+    };
     let mut out = Vec::new();
     for name in names {
         let sequence = document.sequence_by_name(name).unwrap();
         for index in 0..sequence.directions[0].frames.len() {
-            out.push(
-                frame_image(
-                    document,
-                    sequence.id,
-                    0,
-                    index,
-                    &store,
-                    &RenderOptions::default(),
-                )
-                .unwrap(),
-            );
+            out.push(frame_image(document, sequence.id, 0, index, &store, &on_one_canvas).unwrap());
         }
     }
     out
@@ -177,4 +178,58 @@ fn a_mugen_character_takes_the_imported_pixels_into_its_sff() {
     assert!(dir.path().join("hero.sff").is_file());
     let (loaded, _) = registry().open(&path, &ReadContext::default()).unwrap();
     assert_eq!(render_all(&loaded.document, &["0", "1"]), expected);
+}
+
+#[test]
+fn frames_of_several_sizes_are_padded_to_one_solarus_cell_and_look_the_same() {
+    let mut document = AnimationSet::new();
+    let mut history = History::new();
+    let sizes = [(12u32, 16u32), (20, 10), (8, 24)];
+    let command = ImportFrames {
+        images: sizes
+            .iter()
+            .enumerate()
+            .map(|(i, (w, h))| ImportedImage {
+                name: format!("hop_{i}.png"),
+                source: None,
+                pixels: MemoryImage::new(RgbaImage::from_fn(*w, *h, |x, y| {
+                    Rgba([40 * i as u8 + 60, (x * 9) as u8, (y * 7) as u8, 255])
+                })),
+            })
+            .collect(),
+        cells: vec![(0, None), (1, None), (2, None)],
+        origin: OriginPlace::BottomCentre,
+        duration: FrameDuration::Millis(100),
+        target: ImportTarget::NewSequence("hop".into()),
+    };
+    history
+        .apply(&mut document, &Selection::default(), &command, None)
+        .unwrap();
+    let expected = render_all(&document, &["hop"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/sprites/hop.dat");
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(path.clone()),
+        pixels: Some(&store),
+    };
+    let written = registry()
+        .by_id("solarus-lua")
+        .unwrap()
+        .write(&document, &context)
+        .unwrap();
+    assert_eq!(written.losses.len(), 1, "{:?}", written.losses);
+    assert!(
+        written.losses[0].what.contains("padded to 20x24"),
+        "{}",
+        written.losses[0]
+    );
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    sprat::export::save_written(&path, &written).unwrap();
+    let (loaded, _) = registry().open(&path, &ReadContext::default()).unwrap();
+    // Compared one by one: a failure names the frame, not two pictures' worth of bytes.
+    let actual = render_all(&loaded.document, &["hop"]);
+    for (i, (a, b)) in actual.iter().zip(&expected).enumerate() {
+        assert!(a == b, "frame {i} draws other pixels after padding");
+    }
 }

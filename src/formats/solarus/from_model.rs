@@ -429,6 +429,8 @@ struct Sheet {
     image: crate::model::SourceImage,
     cells: Vec<Vec<(crate::model::FrameId, crate::model::SliceId)>>,
     slices: Vec<crate::model::Slice>,
+    /// Directions whose frames were padded to one cell, with the origin they now share.
+    padded: Vec<(usize, (i32, i32))>,
 }
 
 /// True for pictures a Solarus animation cannot name as they are: a whole image (an
@@ -442,6 +444,52 @@ fn in_no_file(document: &AnimationSet, source: &crate::model::GraphicSource) -> 
             .is_some_and(|image| matches!(image.kind, ImageKind::Memory(_))),
         GraphicSource::SffSprite { .. } => false,
     }
+}
+
+/// Cells of one size, the cell size and the origin they share.
+type PaddedCells = (
+    Vec<std::sync::Arc<image::RgbaImage>>,
+    (u32, u32),
+    (i32, i32),
+);
+
+/// Pictures of several sizes and origins drawn into cells of one size with one origin: each
+/// placed so that its origin lands on the shared one. Returns the cells, the cell size and the
+/// shared origin.
+fn pad_to_one_cell(
+    pictures: &[std::sync::Arc<image::RgbaImage>],
+    origins: &[(i32, i32)],
+) -> PaddedCells {
+    let left = origins.iter().map(|o| o.0).max().unwrap_or(0);
+    let top = origins.iter().map(|o| o.1).max().unwrap_or(0);
+    let right = pictures
+        .iter()
+        .zip(origins)
+        .map(|(p, o)| p.width() as i32 - o.0)
+        .max()
+        .unwrap_or(0);
+    let bottom = pictures
+        .iter()
+        .zip(origins)
+        .map(|(p, o)| p.height() as i32 - o.1)
+        .max()
+        .unwrap_or(0);
+    let (width, height) = ((left + right).max(1) as u32, (top + bottom).max(1) as u32);
+    let cells = pictures
+        .iter()
+        .zip(origins)
+        .map(|(picture, origin)| {
+            let mut cell = image::RgbaImage::new(width, height);
+            image::imageops::replace(
+                &mut cell,
+                &**picture,
+                i64::from(left - origin.0),
+                i64::from(top - origin.1),
+            );
+            std::sync::Arc::new(cell)
+        })
+        .collect();
+    (cells, (width, height), (left, top))
 }
 
 /// Widest a new sheet's row of frames grows before it wraps.
@@ -496,17 +544,27 @@ pub fn lay_out_whole_images<'a>(
         let place = Place::sequence(&sequence.name);
         let mut bands: Vec<Vec<std::sync::Arc<image::RgbaImage>>> = Vec::new();
         let mut problem = None;
+        let mut padded: Vec<(usize, (i32, i32))> = Vec::new();
         for (d, direction) in sequence.directions.iter().enumerate() {
             let mut band = Vec::new();
+            let mut origins = Vec::new();
             for (f, id) in direction.frames.iter().enumerate() {
                 let picture = document.frame(*id).and_then(|frame| {
                     let graphic = frame.elements.iter().find_map(|e| e.as_graphic())?;
+                    let origin = match graphic.origin {
+                        Origin::At(p) => (p.x.floor(), p.y.floor()),
+                        Origin::SourceAxis => (0, 0),
+                    };
                     in_no_file(document, &graphic.source)
                         .then(|| pixels.pixels(document, &graphic.source))
                         .flatten()
+                        .map(|p| (p.image, origin))
                 });
                 match picture {
-                    Some(p) => band.push(p.image),
+                    Some((image, origin)) => {
+                        band.push(image);
+                        origins.push(origin);
+                    }
                     None => {
                         problem = Some(format!(
                             "direction {d} frame {f} shows no whole image whose pixels are at hand"
@@ -514,15 +572,21 @@ pub fn lay_out_whole_images<'a>(
                     }
                 }
             }
-            if let (Some(first), Some(other)) = (
-                band.first(),
-                band.iter()
-                    .position(|p| p.dimensions() != band[0].dimensions()),
-            ) {
-                let (w, h) = first.dimensions();
-                let (ow, oh) = band[other].dimensions();
-                problem = Some(format!(
-                    "direction {d} mixes frame sizes ({w}x{h}, then {ow}x{oh} at frame {other}); Solarus cuts one size per direction"
+            // Solarus cuts one size per direction with one origin: frames of other sizes or
+            // origins are padded to a common cell, each placed so its origin lands on the
+            // cell's, so they look exactly as before.
+            let mixed = band.iter().any(|p| p.dimensions() != band[0].dimensions())
+                || origins.iter().any(|o| *o != origins[0]);
+            if mixed && problem.is_none() {
+                let (band_padded, cell, origin) = pad_to_one_cell(&band, &origins);
+                band = band_padded;
+                padded.push((d, origin));
+                out.losses.push(Loss::new(
+                    Place::sequence(&sequence.name),
+                    format!(
+                        "direction {d}'s frames differ in size or origin: padded to {}x{} cells with one origin, as Solarus cuts them (they look the same)",
+                        cell.0, cell.1
+                    ),
                 ));
             }
             bands.push(band);
@@ -610,6 +674,7 @@ pub fn lay_out_whole_images<'a>(
             image,
             cells,
             slices,
+            padded,
         });
     }
     // Each sequence gets its own copies of its frames, now showing the sheet: a frame may be
@@ -619,6 +684,7 @@ pub fn lay_out_whole_images<'a>(
         image,
         cells,
         slices,
+        padded,
     } in sheets
     {
         doc.images.push(image);
@@ -634,6 +700,9 @@ pub fn lay_out_whole_images<'a>(
                     _ => None,
                 }) {
                     graphic.source = GraphicSource::Slice(slice_id);
+                    if let Some((_, (x, y))) = padded.iter().find(|(pd, _)| *pd == d) {
+                        graphic.origin = Origin::At(crate::model::Point::from_ints(*x, *y));
+                    }
                 }
                 let copy = crate::model::FrameId(doc.alloc_id());
                 doc.frames.insert(copy, frame);
