@@ -233,3 +233,42 @@ fn frames_of_several_sizes_are_padded_to_one_solarus_cell_and_look_the_same() {
         assert!(a == b, "frame {i} draws other pixels after padding");
     }
 }
+
+#[test]
+fn an_imported_picture_redrawn_in_another_program_is_read_again_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("idle_1.png");
+    RgbaImage::from_pixel(6, 6, Rgba([255, 0, 0, 255]))
+        .save(&file)
+        .unwrap();
+    let mut session = sprat::session::Session::with_document(
+        AnimationSet::new(),
+        registry().by_id("sprat").unwrap(),
+        None,
+    );
+    let import = ImportFrames {
+        images: vec![ImportedImage {
+            name: "idle_1.png".into(),
+            source: Some(file.clone()),
+            pixels: MemoryImage::new(image::open(&file).unwrap().to_rgba8()),
+        }],
+        cells: vec![(0, None)],
+        origin: OriginPlace::BottomCentre,
+        duration: FrameDuration::Millis(100),
+        target: ImportTarget::NewSequence("idle".into()),
+    };
+    session.apply(&import, None).unwrap();
+    assert!(
+        session.watched_stamps().iter().any(|(p, _)| *p == file),
+        "the file is watched"
+    );
+    RgbaImage::from_pixel(6, 6, Rgba([0, 0, 255, 255]))
+        .save(&file)
+        .unwrap();
+    assert!(session.refresh_imported(&file));
+    let sprat::model::ImageKind::Memory(pixels) = &session.document().images[0].kind else {
+        panic!("held in memory");
+    };
+    assert_eq!(pixels.0.get_pixel(0, 0).0, [0, 0, 255, 255]);
+    assert!(!session.refresh_imported(&dir.path().join("other.png")));
+}

@@ -75,7 +75,7 @@ pub struct SpriteBrowser {
     /// The height the details column had on screen at the last frame.
     column_height: f32,
     /// Sequences showing each sprite, for the document revision they were counted at.
-    users: Option<(u64, ImageId, HashMap<SpriteNumber, Vec<String>>)>,
+    users: Option<(u64, ImageId, Arc<HashMap<SpriteNumber, Vec<String>>>)>,
     thumbnails: HashMap<(usize, SpriteNumber), (TextureHandle, u64)>,
     large: Option<((usize, SpriteNumber, usize), TextureHandle)>,
     ghost_texture: Option<((usize, SpriteNumber), TextureHandle)>,
@@ -245,12 +245,12 @@ fn users_of(
     state: &mut SpriteBrowser,
     open: &OpenDocument,
     archive: ImageId,
-) -> HashMap<SpriteNumber, Vec<String>> {
+) -> Arc<HashMap<SpriteNumber, Vec<String>>> {
     if let Some((revision, id, users)) = &state.users
         && *revision == open.revision
         && *id == archive
     {
-        return users.clone();
+        return Arc::clone(users);
     }
     let document = open.document();
     let naming = frames_naming(document, archive);
@@ -269,7 +269,8 @@ fn users_of(
             }
         }
     }
-    state.users = Some((open.revision, archive, users.clone()));
+    let users = Arc::new(users);
+    state.users = Some((open.revision, archive, Arc::clone(&users)));
     users
 }
 

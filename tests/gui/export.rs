@@ -228,3 +228,63 @@ fn a_name_the_document_reads_is_refused_before_anything_is_drawn() {
     assert!(failure.contains("a file this document reads"), "{failure}");
     assert_eq!(std::fs::read(dir.0.join("demo.png")).unwrap(), before);
 }
+
+#[test]
+fn cancel_stops_a_long_export_and_leaves_no_file() {
+    let dir = gui_support::TempDir::new("export-cancel");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(
+            crate::common::corpus().join("mugen/kfm").join(name),
+            dir.0.join(name),
+        )
+        .unwrap();
+    }
+    let mut harness =
+        gui_support::editor_opening(&dir.0.join("kfm.def"), &[], egui::vec2(1280.0, 800.0));
+    // Every action of KFM, 16 times larger, as animated PNGs: seconds of work.
+    choose_format(&mut harness, "Animated PNG (APNG)");
+    harness
+        .get_by_role_and_label(Role::RadioButton, "All sequences")
+        .click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Scale")
+        .set_value_accesskit(16.0);
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Export")
+        .click();
+    harness.run_steps(2);
+    assert!(
+        harness
+            .state()
+            .active_tab()
+            .unwrap()
+            .export
+            .running
+            .is_some()
+    );
+    // The progress window shows from its second frame (egui sizes a new window first).
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Cancel")
+        .click();
+    wait_for_export(&mut harness);
+    let export = &harness.state().active_tab().unwrap().export;
+    assert!(
+        export
+            .failure
+            .as_deref()
+            .unwrap_or_default()
+            .contains("cancelled"),
+        "{:?}",
+        export.failure
+    );
+    let written: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".png"))
+        .collect();
+    assert!(written.is_empty(), "{written:?}");
+}
