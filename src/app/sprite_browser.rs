@@ -24,6 +24,9 @@ use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptio
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The sequences that show each sprite.
+type Users = HashMap<SpriteNumber, Vec<String>>;
+
 /// A sprite dragged from the browser (onto the timeline).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpriteDrag {
@@ -75,7 +78,7 @@ pub struct SpriteBrowser {
     /// The height the details column had on screen at the last frame.
     column_height: f32,
     /// Sequences showing each sprite, for the document revision they were counted at.
-    users: Option<(u64, ImageId, Arc<HashMap<SpriteNumber, Vec<String>>>)>,
+    users: Option<(u64, ImageId, Arc<Users>)>,
     thumbnails: HashMap<(usize, SpriteNumber), (TextureHandle, u64)>,
     large: Option<((usize, SpriteNumber, usize), TextureHandle)>,
     ghost_texture: Option<((usize, SpriteNumber), TextureHandle)>,
@@ -241,11 +244,7 @@ pub fn show(
 }
 
 /// The sequences that show each sprite, counted again when the document changed.
-fn users_of(
-    state: &mut SpriteBrowser,
-    open: &OpenDocument,
-    archive: ImageId,
-) -> Arc<HashMap<SpriteNumber, Vec<String>>> {
+fn users_of(state: &mut SpriteBrowser, open: &OpenDocument, archive: ImageId) -> Arc<Users> {
     if let Some((revision, id, users)) = &state.users
         && *revision == open.revision
         && *id == archive
@@ -284,7 +283,7 @@ fn list(
     archive: &SffArchive,
     archive_id: ImageId,
     shown: &[usize],
-    users: &HashMap<SpriteNumber, Vec<String>>,
+    users: &Users,
     edition: usize,
 ) {
     egui::ScrollArea::vertical()
@@ -442,7 +441,7 @@ fn details(
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-    users: &HashMap<SpriteNumber, Vec<String>>,
+    users: &Users,
     edition: usize,
     dialogs: &mut dyn Dialogs,
 ) -> Said {
