@@ -50,6 +50,8 @@ pub struct ImportState {
     pub files: Vec<PathBuf>,
     /// A path typed where no file dialog can be shown.
     pub path_field: String,
+    /// Put the keyboard in the path field at the next frame (no file dialog could be shown).
+    pub focus_path: bool,
     /// What the last read gave.
     pub read: ReadPictures,
     reading: Option<Reading>,
@@ -269,6 +271,7 @@ pub fn show(
             DialogOutcome::Chosen(files) => state.add_files(files, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
+                state.focus_path = true;
                 return Some((
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
@@ -338,6 +341,9 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
                     .desired_width(220.0),
             )
             .labelled_by(label.id);
+        if std::mem::take(&mut state.focus_path) {
+            field.request_focus();
+        }
         let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         pressed.add_typed =
             (ui.button("Add").clicked() || entered) && !state.path_field.trim().is_empty();

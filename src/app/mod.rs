@@ -732,10 +732,14 @@ impl SpratApp {
                 tab.import.add_files(files, move || ctx.request_repaint());
             }
             DialogOutcome::Cancelled => tab.import = Default::default(),
-            DialogOutcome::Unavailable => self.say(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop; type the path instead.",
-            ),
+            DialogOutcome::Unavailable => {
+                // Typed letters go to the path field, not to the shortcuts.
+                tab.import.focus_path = true;
+                self.say(
+                    Severity::Warning,
+                    "No file dialog can be shown on this desktop; type the path instead.",
+                );
+            }
         }
     }
 

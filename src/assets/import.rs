@@ -61,8 +61,8 @@ pub fn natural_sort(paths: &mut [PathBuf]) {
 }
 
 /// The name a new sequence of these files takes: the start their names share, without the
-/// trailing numbers and separators (`run` for `run_01.png`, `run_02.png`); the single file's
-/// stem; `imported` when they share nothing.
+/// trailing numbers and separators (`run` for `run_01.png`, `run_02.png`, `wave` for a lone
+/// `wave_1.png`); `imported` when they share nothing.
 pub fn common_name(paths: &[PathBuf]) -> String {
     let stems: Vec<String> = paths
         .iter()
@@ -82,15 +82,12 @@ pub fn common_name(paths: &[PathBuf]) -> String {
             .sum();
         shared.truncate(length);
     }
-    let trimmed = if stems.len() > 1 {
-        shared.trim_end_matches(|c: char| c.is_ascii_digit() || " _-.".contains(c))
-    } else {
-        shared.trim()
-    };
-    if trimmed.is_empty() {
-        "imported".to_string()
-    } else {
-        trimmed.to_string()
+    let trimmed = shared.trim_end_matches(|c: char| c.is_ascii_digit() || " _-.".contains(c));
+    match (trimmed.is_empty(), stems.len()) {
+        (false, _) => trimmed.to_string(),
+        // A single file named only by a number keeps its name.
+        (true, 1) => first.clone(),
+        (true, _) => "imported".to_string(),
     }
 }
 
@@ -300,6 +297,8 @@ mod tests {
             "hero walk"
         );
         assert_eq!(common_name(&paths(&["idle.png"])), "idle");
+        assert_eq!(common_name(&paths(&["wave_1.png"])), "wave");
+        assert_eq!(common_name(&paths(&["07.png"])), "07");
         assert_eq!(common_name(&paths(&["a.png", "b.png"])), "imported");
         assert_eq!(common_name(&paths(&["10.png", "11.png"])), "imported");
     }

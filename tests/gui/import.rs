@@ -309,3 +309,28 @@ fn an_aseprite_file_opens_with_a_graphic_per_layer_when_chosen_in_the_file_menu(
         "each graphic is named after its layer"
     );
 }
+
+#[test]
+fn without_a_file_dialog_the_typed_path_goes_to_the_import_field() {
+    let art = gui_support::TempDir::new("import-typed");
+    let file = picture(&art.0.join("wave_1.png"), 5, 7, [9, 99, 199]);
+    let (_dir, mut harness) = editor_on_demo_copy("typed", Vec::new());
+    let frame_before = harness.state().open().unwrap().player.frame_index();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    harness.run_steps(3);
+    // Letters that are also shortcuts (",", "." step frames) land in the field.
+    harness.event(egui::Event::Text(file.display().to_string()));
+    harness.run_steps(1);
+    harness.key_press(Key::Enter);
+    wait_for_read(&mut harness);
+    assert_eq!(
+        harness.state().open().unwrap().player.frame_index(),
+        frame_before
+    );
+    assert!(harness.query_by_label("1 file: wave_1.png").is_some());
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(frame_images(&harness, "wave"), ["wave_1.png"]);
+}
