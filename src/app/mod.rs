@@ -29,6 +29,7 @@ pub mod save_as;
 pub mod settings;
 pub mod sheet;
 pub mod sheet_draw;
+pub mod sprite_actions;
 pub mod sprite_browser;
 pub mod sprite_edit;
 pub mod sprite_palettes;

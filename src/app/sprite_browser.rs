@@ -7,7 +7,8 @@
 //! PNG files, replaced, renumbered (frames follow) and deleted (asking first when frames show
 //! them); dragging a row onto the timeline makes a frame of it.
 
-use super::dialogs::{DialogOutcome, Dialogs};
+use super::dialogs::Dialogs;
+use super::sprite_actions;
 use super::sprite_edit;
 use super::sprite_palettes::{self, PaletteState};
 use super::status_bar::StatusMessage;
@@ -17,7 +18,6 @@ use crate::edit::Gesture;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
-use crate::formats::sff::encode::Codec;
 use crate::model::{GraphicSource, ImageId, ImageKind};
 use crate::pixels::PixelSource;
 use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, pos2, vec2};
@@ -35,17 +35,6 @@ pub struct SpriteDrag {
     /// The sprite.
     pub number: SpriteNumber,
 }
-
-/// The codecs a sprite can be stored with (the archive's version refuses those it lacks).
-const CODECS: [Codec; 7] = [
-    Codec::Rle8,
-    Codec::Rle5,
-    Codec::Lz5,
-    Codec::Raw,
-    Codec::Png8,
-    Codec::Png24,
-    Codec::Png32,
-];
 
 /// Height of a row of the list, in points.
 const ROW_HEIGHT: f32 = 36.0;
@@ -178,7 +167,7 @@ pub fn show(
     });
     ui.horizontal(|ui| {
         if ui.button("Add sprites…").clicked() {
-            said = add_sprites(state, open, pixels, archive_id, dialogs);
+            said = sprite_actions::add_sprites(state, open, pixels, archive_id, dialogs);
         }
         ui.checkbox(&mut state.quantise, "Quantise true colour to the palette")
             .on_hover_text("Else true-colour PNGs are stored as PNG32");
@@ -237,7 +226,9 @@ pub fn show(
                 });
         });
     });
-    if let Some(message) = delete_question(ui.ctx(), state, open, pixels, archive_id) {
+    if let Some(message) =
+        sprite_actions::delete_question(ui.ctx(), state, open, pixels, archive_id)
+    {
         said = Some(message);
     }
     said
@@ -455,7 +446,6 @@ fn details(
         return None;
     };
     let info = archive.sprites()[index].clone();
-    let mut said = None;
     ui.heading(format!("Sprite {},{}", number.0, number.1));
     ui.label(format!(
         "{}×{} · {:?}{}",
@@ -472,8 +462,28 @@ fn details(
         Some(list) => ui.label(format!("Shown by: {}", list.join(", "))),
         None => ui.weak("No frame shows it."),
     };
+    let said = axis_editor(
+        ui, state, open, pixels, archive_id, number, info.axis, edition,
+    );
+    ui.separator();
+    sprite_actions::buttons(ui, state, open, pixels, archive_id, number, &info, dialogs).or(said)
+}
+
+/// The axis typed or dragged on the large view (one undo step per drag), with the ghost.
+#[allow(clippy::too_many_arguments)]
+fn axis_editor(
+    ui: &mut egui::Ui,
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive_id: ImageId,
+    number: SpriteNumber,
+    current: (i32, i32),
+    edition: usize,
+) -> Said {
+    let mut said = None;
     // Axis fields: one undo step per drag of a field.
-    let mut axis = (info.axis.0, info.axis.1);
+    let mut axis = current;
     let mut axis_changed = false;
     let mut released = false;
     ui.horizontal(|ui| {
@@ -551,64 +561,6 @@ fn details(
             state.ghost = text
                 .split_once(',')
                 .and_then(|(g, i)| Some((g.trim().parse().ok()?, i.trim().parse().ok()?)));
-        }
-    });
-    ui.separator();
-    ui.horizontal(|ui| {
-        let label = ui.label("Renumber to");
-        ui.add(egui::DragValue::new(&mut state.renumber_to.0))
-            .labelled_by(label.id);
-        let label = ui.label(",");
-        ui.add(egui::DragValue::new(&mut state.renumber_to.1))
-            .labelled_by(label.id);
-        if ui.button("Renumber").clicked() {
-            let to = state.renumber_to;
-            match sprite_edit::renumber(open, pixels, archive_id, number, to) {
-                Ok(()) => {
-                    state.selected = vec![to];
-                }
-                Err(message) => {
-                    said = Some(StatusMessage::new(
-                        Severity::Warning,
-                        format!("Not renumbered: {message}"),
-                    ));
-                }
-            }
-        }
-    });
-    ui.horizontal(|ui| {
-        let label = ui.label("Store as");
-        let current = format!("{:?}", info.format);
-        egui::ComboBox::from_id_salt("sprite codec")
-            .selected_text(current)
-            .show_ui(ui, |ui| {
-                for codec in CODECS {
-                    if ui.selectable_label(false, format!("{codec:?}")).clicked()
-                        && let Err(message) =
-                            sprite_edit::store_as(open, pixels, archive_id, number, codec)
-                    {
-                        said = Some(StatusMessage::new(
-                            Severity::Warning,
-                            format!("Not stored as {codec:?}: {message}"),
-                        ));
-                    }
-                }
-            })
-            .response
-            .labelled_by(label.id);
-    });
-    ui.horizontal(|ui| {
-        if ui.button("Replace image…").clicked() {
-            said = replace(open, pixels, archive_id, number, dialogs);
-        }
-        let count = state.selected.len();
-        let delete_label = if count > 1 {
-            format!("Delete {count} sprites")
-        } else {
-            "Delete".to_string()
-        };
-        if ui.button(delete_label).clicked() {
-            said = ask_delete(state, open, pixels, archive_id).or(said.take());
         }
     });
     said
@@ -705,159 +657,4 @@ fn preview(
         response.on_hover_text("Drag to move the axis (the cross)"),
         scale,
     ))
-}
-
-/// Asks for PNG files and adds them to the selected sprite's group (or the filtered group).
-fn add_sprites(
-    state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
-    dialogs: &mut dyn Dialogs,
-) -> Said {
-    let files = match dialogs.pick_files_to_import(&["png"]) {
-        DialogOutcome::Chosen(files) => files,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
-    let group = state
-        .selected
-        .last()
-        .map(|n| n.0)
-        .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
-        .unwrap_or(0);
-    match sprite_edit::add_pngs(open, pixels, archive, group, &files, state.quantise) {
-        Ok((added, skipped)) => {
-            let mut text = format!("Added {} sprites to group {group}.", added.len());
-            let severity = if skipped.is_empty() {
-                Severity::Info
-            } else {
-                text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
-                Severity::Warning
-            };
-            state.selected = added;
-            Some(StatusMessage::new(severity, text))
-        }
-        Err(message) => Some(StatusMessage::new(
-            Severity::Warning,
-            format!("Not added: {message}"),
-        )),
-    }
-}
-
-fn replace(
-    open: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
-    number: SpriteNumber,
-    dialogs: &mut dyn Dialogs,
-) -> Said {
-    let file = match dialogs.pick_files_to_import(&["png"]) {
-        DialogOutcome::Chosen(files) => files.into_iter().next()?,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
-    match sprite_edit::replace_image(open, pixels, archive, number, &file) {
-        Ok(()) => None,
-        Err(message) => Some(StatusMessage::new(
-            Severity::Warning,
-            format!("Not replaced: {message}"),
-        )),
-    }
-}
-
-/// Deletes the selected sprites at once when no frame shows them; else asks first.
-fn ask_delete(
-    state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
-) -> Said {
-    let sprites = state.selected.clone();
-    let mut frames = 0;
-    let mut names: Vec<String> = Vec::new();
-    for sprite in &sprites {
-        let (count, users) = sprite_edit::users(open, archive, *sprite);
-        frames += count;
-        for name in users {
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-    }
-    if frames > 0 {
-        let question = format!(
-            "{frames} frame(s) of {} show {}. Delete and clear those frames?",
-            names.join(", "),
-            if sprites.len() == 1 {
-                "this sprite"
-            } else {
-                "these sprites"
-            }
-        );
-        state.confirm_delete = Some((sprites, question));
-        return None;
-    }
-    match sprite_edit::delete(open, pixels, archive, &sprites) {
-        Ok(()) => {
-            state.selected.clear();
-            None
-        }
-        Err(message) => Some(StatusMessage::new(
-            Severity::Warning,
-            format!("Not deleted: {message}"),
-        )),
-    }
-}
-
-/// The question before deleting sprites that frames show.
-fn delete_question(
-    ctx: &egui::Context,
-    state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
-) -> Said {
-    let (sprites, question) = state.confirm_delete.clone()?;
-    let mut answer = None;
-    egui::Window::new("Delete sprites")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-        .show(ctx, |ui| {
-            ui.label(&question);
-            ui.horizontal(|ui| {
-                if ui.button("Delete and clear").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
-    let agreed = answer?;
-    state.confirm_delete = None;
-    if !agreed {
-        return None;
-    }
-    match sprite_edit::delete(open, pixels, archive, &sprites) {
-        Ok(()) => {
-            state.selected.clear();
-            None
-        }
-        Err(message) => Some(StatusMessage::new(
-            Severity::Warning,
-            format!("Not deleted: {message}"),
-        )),
-    }
 }
