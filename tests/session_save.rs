@@ -682,3 +682,83 @@ fn an_autosave_in_the_background_writes_the_same_recovery_and_reports_it_later()
             .any(|_| true)
     );
 }
+
+#[test]
+fn a_recovered_character_keeps_its_edited_archive_and_edited_act_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm");
+    for name in ["kfm.air", "kfm.sff"] {
+        fs::copy(source.join(name), dir.path().join(name)).unwrap();
+    }
+    let def = fs::read_to_string(source.join("kfm.def"))
+        .unwrap()
+        .replacen(
+            "anim    = kfm.air",
+            "anim    = kfm.air\npal1    = mine.act",
+            1,
+        );
+    let path = dir.path().join("kfm.def");
+    fs::write(&path, def).unwrap();
+    fs::write(dir.path().join("mine.act"), vec![7u8; 768]).unwrap();
+
+    let store = RecoveryStore::new(dir.path().join("recovery"));
+    let mut open = Session::open(&path, &ReadContext::default()).unwrap();
+    open.enable_autosave(store.clone());
+    let archive = open
+        .document()
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, ImageKind::Sff { .. }))
+        .unwrap()
+        .id;
+    let pixels = sprat::assets::ImageStore::new();
+    let mut sff =
+        sprat::formats::sff::document::edit_archive(open.document(), archive, pixels.sff())
+            .unwrap();
+    sff.set_axis(0, 0, (1, 2)).unwrap();
+    open.apply(
+        &sprat::edit::sprites::ChangeSprites {
+            label: "axis".into(),
+            image: archive,
+            archive: sff,
+            renumbered: Vec::new(),
+            cleared: Vec::new(),
+        },
+        None,
+    )
+    .unwrap();
+    open.apply(
+        &sprat::edit::sprites::SetActPalette {
+            image: archive,
+            palette: 0,
+            bytes: std::sync::Arc::new(vec![9u8; 768]),
+        },
+        None,
+    )
+    .unwrap();
+    let t0 = Instant::now();
+    open.tick(t0);
+    assert!(open.tick(t0 + AUTOSAVE_INTERVAL).autosaved.is_some());
+    let recovered = store.recover(&store.list()[0]).unwrap();
+    assert_eq!(
+        recovered.document().edited_files,
+        open.document().edited_files
+    );
+    let expected = open.prepare_save_as(&path, "mugen-def", None).unwrap();
+    let got = recovered.prepare_save_as(&path, "mugen-def", None).unwrap();
+    let names = |p: &sprat::session::PendingSave| -> Vec<(String, Vec<u8>)> {
+        p.written()
+            .companions
+            .iter()
+            .map(|c| (c.relative_path.clone(), c.bytes.clone()))
+            .collect()
+    };
+    let written = names(&got);
+    assert!(written == names(&expected), "the same files");
+    assert!(
+        written
+            .iter()
+            .any(|(name, bytes)| name == "mine.act" && *bytes == vec![9u8; 768]),
+        "the edited .act is written to its file"
+    );
+}

@@ -1,14 +1,14 @@
 //! The palettes of a character, under the sprite browser: the archive's own palettes and the
 //! `.def`'s `pal1`..`pal12` (`.act` files). Pick the one the preview shows the sprites with;
-//! edit a colour of the archive's palette (saved in the `.sff` with the character, one undo
-//! step per change); import a `.act` into it or export it as one.
+//! edit a colour of the palette in use — saved to the `.act` it came from, or in the `.sff`
+//! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
 use super::dialogs::{DialogOutcome, Dialogs};
 use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::edit::Gesture;
-use crate::edit::sprites::{ChangeSprites, SetPreviewPalette};
+use crate::edit::sprites::{ChangeSprites, SetActPalette, SetPreviewPalette};
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
 use crate::formats::sff::document::edit_archive;
@@ -99,17 +99,12 @@ pub fn show(
             }
         }
     });
-    let Some(main) = archive.main_palette() else {
+    // The palette edited is the one in use: a `.def`'s `.act`, else the archive's own.
+    let Some((target, colours, title)) = edited_palette(open, pixels, archive, archive_id) else {
         ui.weak("The archive holds no palette (its sprites are true colour).");
         return said;
     };
-    let Some(colours) = archive.palette(main).cloned() else {
-        return said;
-    };
-    let label = archive.palette_label(main).unwrap_or_default().to_string();
-    ui.label(format!(
-        "The archive's palette {label}: click a colour to change it"
-    ));
+    ui.label(format!("{title}: click a colour to change it"));
     // 16 x 16 swatches.
     let swatch = 11.0;
     let (rect, response) =
@@ -143,16 +138,17 @@ pub fn show(
         let picker = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
         if picker.changed() {
             let gesture = *state.gesture.get_or_insert_with(|| open.new_gesture());
-            let index = state.index;
-            let result = change_palette(
+            let mut changed = colours.clone();
+            changed.set_colour(state.index, rgba);
+            if let Err(message) = set_colours(
                 open,
                 pixels,
                 archive_id,
-                "Change a palette colour",
+                target,
+                changed,
+                Some(state.index),
                 Some(gesture),
-                |sff| sff.set_colour(main, index, rgba).map_err(|e| e.message),
-            );
-            if let Err(message) = result {
+            ) {
                 said = Some(StatusMessage::new(
                     Severity::Warning,
                     format!("Not changed: {message}"),
@@ -165,13 +161,94 @@ pub fn show(
     });
     ui.horizontal(|ui| {
         if ui.button("Import .act…").clicked() {
-            said = import_act(open, pixels, archive_id, main, dialogs).or(said.take());
+            said = import_act(open, pixels, archive_id, target, dialogs).or(said.take());
         }
         if ui.button("Export .act…").clicked() {
             said = export_act(&colours, open, dialogs).or(said.take());
         }
     });
     said
+}
+
+/// Which palette the section edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// Palette number `n` of the archive (saved in the `.sff`).
+    Archive(usize),
+    /// Palette source `n` of the image, a `.act` file (saved to that file).
+    Act(usize),
+}
+
+/// The palette in use, its colours as the document holds them, and a title.
+fn edited_palette(
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: &SffArchive,
+    archive_id: ImageId,
+) -> Option<(Target, crate::formats::sff::Palette, String)> {
+    let document = open.document();
+    if let Some(ImageKind::Sff {
+        palettes,
+        active_palette: Some(n),
+    }) = document.image(archive_id).map(|i| &i.kind)
+        && let Some(PaletteSource::ActFile { path, resolved }) = palettes.get(*n)
+    {
+        let colours = match document.edited_palette(archive_id, *n) {
+            Some(bytes) => crate::formats::sff::Palette::from_act(bytes).ok(),
+            None => resolved
+                .as_deref()
+                .and_then(|file| pixels.sff().act_palette(file))
+                .map(|p| (*p).clone()),
+        };
+        return colours.map(|c| (Target::Act(*n), c, format!("The palette file {path}")));
+    }
+    let main = archive.main_palette()?;
+    let colours = archive.palette(main)?.clone();
+    let label = archive.palette_label(main).unwrap_or_default();
+    Some((
+        Target::Archive(main),
+        colours,
+        format!("The archive's palette {label}"),
+    ))
+}
+
+/// Gives the target palette these colours, as one undo step (merged into `gesture`'s);
+/// `changed` names the one colour changed, else the whole palette is replaced (an archive
+/// palette then holds all 256 colours).
+fn set_colours(
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    target: Target,
+    colours: crate::formats::sff::Palette,
+    changed: Option<u8>,
+    gesture: Option<Gesture>,
+) -> Result<(), String> {
+    match target {
+        Target::Act(n) => open.apply(
+            &SetActPalette {
+                image: archive,
+                palette: n,
+                bytes: std::sync::Arc::new(colours.to_act()),
+            },
+            gesture,
+        ),
+        Target::Archive(main) => change_palette(
+            open,
+            pixels,
+            archive,
+            "Change a palette colour",
+            gesture,
+            |sff| match changed {
+                Some(index) => sff
+                    .set_colour(main, index, colours.colour(index))
+                    .map_err(|e| e.message),
+                None => sff
+                    .import_act(main, &colours.to_act())
+                    .map_err(|e| e.message),
+            },
+        ),
+    }
 }
 
 /// Opens the archive, changes its palettes, and applies it as one step.
@@ -201,7 +278,7 @@ fn import_act(
     open: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-    main: usize,
+    target: Target,
     dialogs: &mut dyn Dialogs,
 ) -> Option<StatusMessage> {
     let file = match dialogs.pick_files_to_import(&["act"]) {
@@ -216,18 +293,12 @@ fn import_act(
     };
     let result = crate::formats::input::read_file(&file)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            change_palette(open, pixels, archive, "Import a palette", None, |sff| {
-                sff.import_act(main, &bytes).map_err(|e| e.message)
-            })
-        });
+        .and_then(|bytes| crate::formats::sff::Palette::from_act(&bytes))
+        .and_then(|colours| set_colours(open, pixels, archive, target, colours, None, None));
     Some(match result {
         Ok(()) => StatusMessage::new(
             Severity::Info,
-            format!(
-                "The archive's palette now has the colours of {}.",
-                file.display()
-            ),
+            format!("The palette now has the colours of {}.", file.display()),
         ),
         Err(message) => StatusMessage::new(Severity::Warning, format!("Not imported: {message}")),
     })

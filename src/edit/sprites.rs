@@ -52,10 +52,14 @@ impl Command for ChangeSprites {
         }
         let bytes = Arc::new(write_sff(&self.archive).map_err(|e| EditError::new(e.message))?);
         let files = tx.edited_files_mut();
-        match files.iter_mut().find(|f| f.image == self.image) {
+        match files
+            .iter_mut()
+            .find(|f| f.image == self.image && f.palette.is_none())
+        {
             Some(file) => file.bytes = bytes,
             None => files.push(EditedFile {
                 image: self.image,
+                palette: None,
                 bytes,
             }),
         }
@@ -183,6 +187,52 @@ impl Command for SetPreviewPalette {
                         })
                 });
             }
+        }
+        Ok(())
+    }
+}
+
+/// New colours for a `.act` palette a character names (its `palN`): held as the file's unsaved
+/// contents and written beside the character when it is saved.
+#[derive(Clone, Debug)]
+pub struct SetActPalette {
+    /// The archive whose palette sources name the `.act`.
+    pub image: ImageId,
+    /// The palette source (index into the image's palettes), an `.act` file.
+    pub palette: usize,
+    /// The `.act` file's new bytes (768: colours in reverse index order).
+    pub bytes: Arc<Vec<u8>>,
+}
+
+impl Command for SetActPalette {
+    fn label(&self) -> String {
+        "Change a palette colour".to_string()
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let is_act = matches!(
+            tx.doc().image(self.image).map(|i| &i.kind),
+            Some(crate::model::ImageKind::Sff { palettes, .. })
+                if matches!(palettes.get(self.palette), Some(crate::model::PaletteSource::ActFile { .. }))
+        );
+        if !is_act {
+            return Err(EditError::new(format!(
+                "palette {} of image {} is not a .act file",
+                self.palette, self.image.0
+            )));
+        }
+        crate::formats::sff::Palette::from_act(&self.bytes).map_err(EditError::new)?;
+        let files = tx.edited_files_mut();
+        match files
+            .iter_mut()
+            .find(|f| f.image == self.image && f.palette == Some(self.palette))
+        {
+            Some(file) => file.bytes = Arc::clone(&self.bytes),
+            None => files.push(EditedFile {
+                image: self.image,
+                palette: Some(self.palette),
+                bytes: Arc::clone(&self.bytes),
+            }),
         }
         Ok(())
     }

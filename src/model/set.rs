@@ -333,6 +333,9 @@ pub struct AnimationSet {
 pub struct EditedFile {
     /// The image (an SFF archive) whose file this replaces.
     pub image: ImageId,
+    /// `None`: the image's own file; `Some(n)`: the `.act` file of the image's palette
+    /// source `n` (a `.def`'s `palN`).
+    pub palette: Option<usize>,
     /// The file's bytes as they are to be written. Shared: undo steps and views hold the same
     /// bytes, never copies.
     pub bytes: Arc<Vec<u8>>,
@@ -457,7 +460,16 @@ impl AnimationSet {
     pub fn edited_file(&self, id: ImageId) -> Option<&Arc<Vec<u8>>> {
         self.edited_files
             .iter()
-            .find(|f| f.image == id)
+            .find(|f| f.image == id && f.palette.is_none())
+            .map(|f| &f.bytes)
+    }
+
+    /// The unsaved contents of the `.act` file of palette source `palette` of image `id`, if
+    /// its colours were edited.
+    pub fn edited_palette(&self, id: ImageId, palette: usize) -> Option<&Arc<Vec<u8>>> {
+        self.edited_files
+            .iter()
+            .find(|f| f.image == id && f.palette == Some(palette))
             .map(|f| &f.bytes)
     }
 

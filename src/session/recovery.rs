@@ -66,6 +66,9 @@ struct RecoveredDocument {
     /// The images whose edited files are in `edited-N.bin`, in order.
     #[serde(default)]
     edited_files: Vec<ImageId>,
+    /// For each of those, the palette source whose `.act` it is (`None`: the image's file).
+    #[serde(default)]
+    edited_palettes: Vec<Option<usize>>,
     /// What reading the file reported, shown again with the recovered document.
     #[serde(default)]
     diagnostics: Vec<Diagnostic>,
@@ -193,6 +196,7 @@ impl RecoveryStore {
         for (index, image) in recovered.edited_files.into_iter().enumerate() {
             document.edited_files.push(EditedFile {
                 image,
+                palette: recovered.edited_palettes.get(index).copied().flatten(),
                 bytes: read_bytes(&edited_file(index))?,
             });
         }
@@ -235,6 +239,7 @@ impl RecoveryStore {
                 .collect(),
             palette_paths: palette_paths(document),
             edited_files: document.edited_files.iter().map(|e| e.image).collect(),
+            edited_palettes: document.edited_files.iter().map(|e| e.palette).collect(),
             diagnostics: diagnostics.to_vec(),
         };
         let text = ron::to_string(&recovered).map_err(io::Error::other)?;

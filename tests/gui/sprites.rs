@@ -391,3 +391,92 @@ fn a_v1_sprite_file_is_converted_to_v2_and_saved_so() {
         assert_eq!((a.group, a.image, a.axis), (b.group, b.image, b.axis));
     }
 }
+
+#[test]
+fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
+    let dir = gui_support::TempDir::new("sprites-act");
+    let def = kfm_copy(&dir);
+    // KFM with a palette file of our own as pal1.
+    let text = std::fs::read_to_string(&def).unwrap();
+    let text = text.replacen(
+        "anim    = kfm.air",
+        "anim    = kfm.air\npal1    = mine.act",
+        1,
+    );
+    std::fs::write(&def, text).unwrap();
+    let mine: Vec<u8> = (0..=255u8)
+        .rev()
+        .flat_map(|i| [i, i / 2, 255 - i])
+        .collect();
+    std::fs::write(dir.0.join("mine.act"), &mine).unwrap();
+    let theirs: Vec<u8> = (0..=255u8).rev().flat_map(|i| [i / 3, i, i / 4]).collect();
+    let theirs_path = dir.0.join("theirs.act");
+    std::fs::write(&theirs_path, &theirs).unwrap();
+    let sff_before = std::fs::read(dir.0.join("kfm.sff")).unwrap();
+
+    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def));
+    dialogs.file_lists.push_back(vec![theirs_path]);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
+        });
+    gui_support::open_next(&mut harness);
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    harness.get_by_label("Palettes").click();
+    harness.run_steps(3);
+    harness.get_by_label("Preview palette").click();
+    harness.run_steps(2);
+    harness.get_by_label("pal1: mine.act").click();
+    harness.run_steps(3);
+    assert!(
+        harness
+            .query_by_label_contains("The palette file mine.act")
+            .is_some()
+    );
+
+    let drawn = |h: &Harness<'_, SpratApp>| {
+        use sprat::pixels::PixelSource;
+        let source = sprat::model::GraphicSource::SffSprite {
+            archive: archive(h),
+            group: 0,
+            image: 0,
+        };
+        h.state()
+            .pixels
+            .pixels(h.state().open().unwrap().document(), &source)
+            .unwrap()
+            .image
+    };
+    let before = drawn(&harness);
+    harness.get_by_label("Import .act…").click();
+    harness.run_steps(3);
+    assert_ne!(
+        *drawn(&harness),
+        *before,
+        "the preview shows the new colours at once"
+    );
+    let document = harness.state().open().unwrap().document();
+    assert!(
+        document.edited_palette(archive(&harness), 0).is_some(),
+        "{}",
+        gui_support::status(&harness)
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert_eq!(
+        std::fs::read(dir.0.join("mine.act")).unwrap(),
+        theirs,
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        std::fs::read(dir.0.join("kfm.sff")).unwrap(),
+        sff_before,
+        "the archive is left alone"
+    );
+}

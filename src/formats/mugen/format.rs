@@ -18,7 +18,7 @@ use crate::formats::{
     Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
     Severity, Sniff, WriteContext, WriteError, Written,
 };
-use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource, SourceImage};
+use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -131,13 +131,11 @@ impl Format for AirFormat {
         let output = write_air(document, baseline);
         // The archive was found beside the `.air` (or through the `.def` naming it): it is
         // saved where it was, relative to where the `.air` goes.
-        let companions = edited_archives(document, |image| {
-            image
-                .resolved
-                .as_deref()
+        let companions = edited_archives(document, |spelled, resolved| {
+            resolved
                 .zip(context.dir())
                 .and_then(|(file, dir)| relative_to(dir, file))
-                .unwrap_or_else(|| image.path.clone())
+                .unwrap_or_else(|| spelled.to_string())
         });
         Ok(Written {
             bytes: output.bytes,
@@ -147,21 +145,32 @@ impl Format for AirFormat {
     }
 }
 
-/// The archives edited in Sprat, as companion files at the path `place` gives each. An
-/// archive nobody edited is not written (its file stays as it is).
+/// The archives and `.act` palettes edited in Sprat, as companion files at the path `place`
+/// gives each (from the path as the files spell it and where it was found). A file nobody
+/// edited is not written (it stays as it is).
 fn edited_archives(
     document: &AnimationSet,
-    place: impl Fn(&SourceImage) -> String,
+    place: impl Fn(&str, Option<&Path>) -> String,
 ) -> Vec<CompanionFile> {
     document
         .edited_files
         .iter()
         .filter_map(|file| {
-            let image = document
-                .image(file.image)
-                .filter(|i| matches!(i.kind, ImageKind::Sff { .. }))?;
+            let image = document.image(file.image)?;
+            let ImageKind::Sff { palettes, .. } = &image.kind else {
+                return None;
+            };
+            let (spelled, resolved) = match file.palette {
+                None => (image.path.as_str(), image.resolved.as_deref()),
+                Some(n) => match palettes.get(n)? {
+                    PaletteSource::ActFile { path, resolved } => {
+                        (path.as_str(), resolved.as_deref())
+                    }
+                    PaletteSource::Embedded(_) => return None,
+                },
+            };
             Some(CompanionFile {
-                relative_path: place(image),
+                relative_path: place(spelled, resolved),
                 bytes: file.bytes.to_vec(),
             })
         })
@@ -284,7 +293,7 @@ impl Format for DefFormat {
             return Ok(moved);
         }
         // The `.def` is copied unchanged, so the archive goes where it spells it.
-        let archives = edited_archives(document, |image| image.path.clone());
+        let archives = edited_archives(document, |spelled, _| spelled.to_string());
         match def.anim().filter(|_| !def.has_actions()) {
             Some(anim) => {
                 let baseline = air_baseline(document);
@@ -361,7 +370,7 @@ fn moved_character(
         changes.push((anim.value_range.clone(), name));
     }
     let edited: Vec<(String, CompanionFile)> =
-        edited_archives(document, |image| image.path.clone())
+        edited_archives(document, |spelled, _| spelled.to_string())
             .into_iter()
             .map(|archive| (archive.relative_path.clone(), archive))
             .collect();
@@ -433,7 +442,7 @@ fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Result<Written,
     }];
     match archive {
         Some(archive) => companions.push(archive),
-        None => companions.extend(edited_archives(document, |image| image.path.clone())),
+        None => companions.extend(edited_archives(document, |spelled, _| spelled.to_string())),
     }
     Ok(Written {
         bytes: text.into_bytes(),

@@ -19,6 +19,8 @@ enum PaletteKey {
     Own,
     Embedded(usize),
     Act(PathBuf),
+    /// A `.act` palette as the document holds it, edited and not saved yet.
+    EditedAct(Arc<Vec<u8>>),
 }
 
 /// A decoded sprite: its archive, palette, and the position in the archive of the sprite
@@ -93,15 +95,17 @@ impl SffStore {
     /// `None` for AIR's blank sprite (negative group), a missing file or sprite, an empty
     /// sprite, or one that does not decode (see [`SffStore::problems`]).
     pub fn sprite(&self, image: &SourceImage, group: i32, number: i32) -> Option<SourcePixels> {
-        self.sprite_of(image, None, group, number)
+        self.sprite_of(image, None, None, group, number)
     }
 
     /// [`SffStore::sprite`] of the archive as `edited` holds it (a document's unsaved sprite
-    /// edits, see [`super::document`]) when given, else as its file is.
+    /// edits, see [`super::document`]) when given, else as its file is; coloured with the
+    /// `.act` bytes `edited_palette` when the palette in use is an edited `.act`.
     pub fn sprite_of(
         &self,
         image: &SourceImage,
         edited: Option<&Arc<Vec<u8>>>,
+        edited_palette: Option<&Arc<Vec<u8>>>,
         group: i32,
         number: i32,
     ) -> Option<SourcePixels> {
@@ -112,7 +116,10 @@ impl SffStore {
             Some(bytes) => self.edition_key(image.resolved.as_deref(), bytes),
             None => image.resolved.clone()?,
         };
-        let palette = palette_key(image);
+        let palette = match (palette_key(image), edited_palette) {
+            (PaletteKey::Act(_), Some(bytes)) => PaletteKey::EditedAct(Arc::clone(bytes)),
+            (key, _) => key,
+        };
         let (archive, act, index, key) = {
             let mut state = self.lock();
             state.clock += 1;
@@ -144,6 +151,7 @@ impl SffStore {
             }
             let act = match &palette {
                 PaletteKey::Act(act_path) => state.act_file(act_path, &path),
+                PaletteKey::EditedAct(bytes) => Palette::from_act(bytes).ok().map(Arc::new),
                 _ => None,
             };
             (archive, act, index, key)
@@ -151,7 +159,9 @@ impl SffStore {
         // Decode without holding the lock, so other views keep drawing meanwhile.
         let choice = match (&palette, &act) {
             (PaletteKey::Embedded(n), _) => PaletteChoice::Embedded(*n),
-            (PaletteKey::Act(_), Some(colours)) => PaletteChoice::Colours(colours),
+            (PaletteKey::Act(_) | PaletteKey::EditedAct(_), Some(colours)) => {
+                PaletteChoice::Colours(colours)
+            }
             _ => PaletteChoice::Own,
         };
         let mut problems = Vec::new();
@@ -240,6 +250,11 @@ impl SffStore {
             keep
         });
         state.cached_bytes -= freed;
+    }
+
+    /// The colours of the `.act` file at `path`, read now if they were not yet.
+    pub fn act_palette(&self, path: &Path) -> Option<Arc<Palette>> {
+        self.lock().act_file(path, path)
     }
 
     /// The archive at `path`, read now if it was not yet.
@@ -417,9 +432,18 @@ impl PixelSource for SffStore {
         else {
             return None;
         };
+        let source = document.image(*archive)?;
+        let edited_palette = match &source.kind {
+            ImageKind::Sff {
+                active_palette: Some(n),
+                ..
+            } => document.edited_palette(*archive, *n),
+            _ => None,
+        };
         self.sprite_of(
-            document.image(*archive)?,
+            source,
             document.edited_file(*archive),
+            edited_palette,
             *group,
             *image,
         )
