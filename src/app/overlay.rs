@@ -2,9 +2,7 @@
 //! stay crisp at any zoom.
 
 use super::view::View;
-use crate::model::{
-    BoxClass, BoxOrigin, BoxScope, EffectiveBox, ElementId, ElementKind, Frame, Shape,
-};
+use crate::model::{BoxClass, EffectiveBox, ElementId, ElementKind, Frame, Shape};
 use crate::render::overlay as look;
 use egui::{Align2, Color32, FontId, Painter, Pos2, Stroke, vec2};
 
@@ -33,17 +31,9 @@ pub struct DrawnBox<'a> {
 pub fn drawn_boxes<'a>(frame: &Frame, effective: Vec<EffectiveBox<'a>>) -> Vec<DrawnBox<'a>> {
     effective
         .into_iter()
-        .map(|effective| {
-            let is_default = match effective.origin {
-                BoxOrigin::DefaultFrom(_) => true,
-                BoxOrigin::ThisFrame => {
-                    frame.declared_scope(&effective.collision.class) == Some(BoxScope::FromHereOn)
-                }
-            };
-            DrawnBox {
-                effective,
-                is_default,
-            }
+        .map(|effective| DrawnBox {
+            is_default: effective.is_default(frame),
+            effective,
         })
         .collect()
 }

@@ -39,6 +39,20 @@ pub struct EffectiveBox<'a> {
     pub origin: BoxOrigin,
 }
 
+impl EffectiveBox<'_> {
+    /// True for a box in force by default: an AIR `ClsnNDefault` box, declared on an earlier
+    /// frame or as a default on `frame` itself. The editor and the renderer draw these fainter
+    /// and dashed.
+    pub fn is_default(&self, frame: &Frame) -> bool {
+        match self.origin {
+            BoxOrigin::DefaultFrom(_) => true,
+            BoxOrigin::ThisFrame => {
+                frame.declared_scope(&self.collision.class) == Some(BoxScope::FromHereOn)
+            }
+        }
+    }
+}
+
 /// The boxes in force on `frames[index]`, following `rule` for AIR defaults.
 ///
 /// `frames` is the direction's frame list in play order.

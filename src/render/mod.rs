@@ -43,6 +43,8 @@ pub struct Scene<'a> {
     pub frame: Cow<'a, Frame>,
     /// The collision boxes in force: the frame's own, or AIR defaults from earlier frames.
     pub boxes: Vec<CollisionBox>,
+    /// For each of `boxes`, true when it is in force by default (drawn fainter and dashed).
+    pub defaults: Vec<bool>,
     /// False once a sequence has disappeared (Solarus); nothing but the origin is drawn.
     pub visible: bool,
 }
@@ -50,8 +52,14 @@ pub struct Scene<'a> {
 impl<'a> Scene<'a> {
     /// A frame on its own, with only the boxes it holds.
     pub fn of_frame(frame: &'a Frame) -> Scene<'a> {
+        let boxes: Vec<CollisionBox> = frame.boxes().map(|(_, b)| b.clone()).collect();
+        let defaults = boxes
+            .iter()
+            .map(|b| frame.declared_scope(&b.class) == Some(crate::model::BoxScope::FromHereOn))
+            .collect();
         Scene {
-            boxes: frame.boxes().map(|(_, b)| b.clone()).collect(),
+            boxes,
+            defaults,
             frame: Cow::Borrowed(frame),
             visible: true,
         }
@@ -62,6 +70,7 @@ impl<'a> Scene<'a> {
         Scene {
             frame: Cow::Owned(Frame::new(FrameDuration::Forever)),
             boxes: Vec::new(),
+            defaults: Vec::new(),
             visible: false,
         }
     }
@@ -77,13 +86,11 @@ impl<'a> Scene<'a> {
         let sequence = document.sequence(sequence)?;
         let frames = document.direction_frames(sequence, direction);
         let frame = *frames.get(index)?;
-        let boxes = effective_boxes(&frames, index, rule)
-            .into_iter()
-            .map(|b| b.collision.clone())
-            .collect();
+        let effective = effective_boxes(&frames, index, rule);
         Some(Scene {
             frame: Cow::Borrowed(frame),
-            boxes,
+            boxes: effective.iter().map(|b| b.collision.clone()).collect(),
+            defaults: effective.iter().map(|b| b.is_default(frame)).collect(),
             visible: true,
         })
     }
@@ -228,7 +235,14 @@ pub fn render(
     }
     if !options.overlay.is_none() {
         let boxes: &[CollisionBox] = if scene.visible { &scene.boxes } else { &[] };
-        overlay::draw_overlay(&mut canvas, &view, options.overlay, boxes, &scene.points());
+        overlay::draw_overlay(
+            &mut canvas,
+            &view,
+            options.overlay,
+            boxes,
+            &scene.defaults,
+            &scene.points(),
+        );
     }
     canvas.into_image()
 }

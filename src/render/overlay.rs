@@ -61,9 +61,10 @@ pub const ORIGIN_COLOUR: [u8; 3] = [255, 255, 255];
 /// Alpha of a box's fill; its outline is opaque.
 pub const BOX_FILL_ALPHA: u8 = 56;
 /// Alpha of the fill of a box in force by default (an AIR `ClsnNDefault` box), fainter so the
-/// frame's own boxes stand out; the editor also dashes its outline.
+/// frame's own boxes stand out; its outline is dashed ([`DEFAULT_BOX_DASH`]).
 pub const DEFAULT_BOX_FILL_ALPHA: u8 = 20;
-/// The editor's dash and gap along a default box's outline, in screen points.
+/// The dash and gap along a default box's outline: screen points in the editor, canvas
+/// pixels in the renderer.
 pub const DEFAULT_BOX_DASH: (f32, f32) = (6.0, 4.0);
 
 /// Arm length of the origin cross, in canvas pixels.
@@ -158,17 +159,19 @@ pub fn rect_corners(shape: &Shape, scale: f64) -> Option<[(f64, f64); 4]> {
     Some([at(0.0, 0.0), at(w, 0.0), at(w, h), at(0.0, h)])
 }
 
-/// Draws the overlay onto `canvas`.
+/// Draws the overlay onto `canvas`; `defaults[i]` says box `i` is in force by default (an
+/// AIR `ClsnNDefault` box: a fainter fill and a dashed outline, as the editor draws it).
 pub fn draw_overlay(
     canvas: &mut Canvas,
     view: &View,
     overlay: Overlay,
     boxes: &[CollisionBox],
+    defaults: &[bool],
     points: &[&AttachmentPoint],
 ) {
     if overlay.boxes {
-        for b in boxes {
-            draw_box(canvas, view, b);
+        for (i, b) in boxes.iter().enumerate() {
+            draw_box(canvas, view, b, defaults.get(i).copied().unwrap_or(false));
         }
     }
     if overlay.points {
@@ -181,9 +184,14 @@ pub fn draw_overlay(
     }
 }
 
-fn draw_box(canvas: &mut Canvas, view: &View, collision: &CollisionBox) {
+fn draw_box(canvas: &mut Canvas, view: &View, collision: &CollisionBox, is_default: bool) {
     let [r, g, b] = class_colour(&collision.class);
-    let fill = premultiply([r, g, b, BOX_FILL_ALPHA], FULL);
+    let alpha = if is_default {
+        DEFAULT_BOX_FILL_ALPHA
+    } else {
+        BOX_FILL_ALPHA
+    };
+    let fill = premultiply([r, g, b, alpha], FULL);
     let stroke = premultiply([r, g, b, 255], FULL);
     let k = view.scale as f64;
     let (ox, oy) = view.to_canvas((0.0, 0.0));
@@ -193,25 +201,41 @@ fn draw_box(canvas: &mut Canvas, view: &View, collision: &CollisionBox) {
                 return;
             };
             let corners = corners.map(|(x, y)| (x + ox, y + oy));
-            draw_convex(canvas, &corners, fill, stroke);
+            draw_convex(canvas, &corners, fill, stroke, is_default);
         }
         Shape::Circle { center, radius } => {
             let (cx, cy) = view.to_canvas((center.x.to_f64(), center.y.to_f64()));
             let r = (radius.to_f64().abs() * k).max(0.5);
             let distance = |x: f64, y: f64| ((x - cx).powi(2) + (y - cy).powi(2)).sqrt() - r;
+            // Distance travelled along the circle from its rightmost point.
+            let along =
+                |x: f64, y: f64| (y - cy).atan2(x - cx).rem_euclid(std::f64::consts::TAU) * r;
             shade(
                 canvas,
                 (cx - r, cy - r, cx + r, cy + r),
                 distance,
                 fill,
                 stroke,
+                is_default.then_some(&along as &dyn Fn(f64, f64) -> f64),
             );
         }
     }
 }
 
+/// True where a dashed outline is drawn, `along` pixels from where it starts.
+fn on_dash(along: f64) -> bool {
+    let (dash, gap) = DEFAULT_BOX_DASH;
+    along.rem_euclid(f64::from(dash + gap)) < f64::from(dash)
+}
+
 /// Fills a convex polygon (corners in order, either winding) and outlines it inside its edge.
-fn draw_convex(canvas: &mut Canvas, corners: &[(f64, f64); 4], fill: [u32; 4], stroke: [u32; 4]) {
+fn draw_convex(
+    canvas: &mut Canvas,
+    corners: &[(f64, f64); 4],
+    fill: [u32; 4],
+    stroke: [u32; 4],
+    dashed: bool,
+) {
     let area: f64 = (0..4)
         .map(|i| {
             let (a, b) = (corners[i], corners[(i + 1) % 4]);
@@ -230,6 +254,31 @@ fn draw_convex(canvas: &mut Canvas, corners: &[(f64, f64); 4], fill: [u32; 4], s
             })
             .fold(f64::NEG_INFINITY, f64::max)
     };
+    // Distance travelled along the outline from the first corner, to the point's place on
+    // the edge nearest to it.
+    let lengths: Vec<f64> = (0..4)
+        .map(|i| {
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt()
+        })
+        .collect();
+    let along = |x: f64, y: f64| {
+        let mut best = (f64::INFINITY, 0.0);
+        let mut start = 0.0;
+        for i in 0..4 {
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            let length = lengths[i].max(f64::MIN_POSITIVE);
+            let (ux, uy) = ((b.0 - a.0) / length, (b.1 - a.1) / length);
+            let t = ((x - a.0) * ux + (y - a.1) * uy).clamp(0.0, length);
+            let (px, py) = (a.0 + ux * t, a.1 + uy * t);
+            let gap = (x - px).powi(2) + (y - py).powi(2);
+            if gap < best.0 {
+                best = (gap, start + t);
+            }
+            start += lengths[i];
+        }
+        best.1
+    };
     let xs = corners.map(|c| c.0);
     let ys = corners.map(|c| c.1);
     let min = |v: [f64; 4]| v.into_iter().fold(f64::INFINITY, f64::min);
@@ -240,17 +289,20 @@ fn draw_convex(canvas: &mut Canvas, corners: &[(f64, f64); 4], fill: [u32; 4], s
         distance,
         fill,
         stroke,
+        dashed.then_some(&along as &dyn Fn(f64, f64) -> f64),
     );
 }
 
 /// Paints every canvas pixel in `bbox` by the signed distance of its centre to a shape's edge
-/// (negative inside): the band `(-1, 0]` is the outline, deeper pixels are the fill.
+/// (negative inside): the band `(-1, 0]` is the outline, deeper pixels are the fill. With
+/// `dashed` (the distance travelled along the outline at a point), the outline is dashed.
 fn shade(
     canvas: &mut Canvas,
     (x0, y0, x1, y1): (f64, f64, f64, f64),
     distance: impl Fn(f64, f64) -> f64,
     fill: [u32; 4],
     stroke: [u32; 4],
+    dashed: Option<&dyn Fn(f64, f64) -> f64>,
 ) {
     if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
         return;
@@ -270,7 +322,13 @@ fn shade(
             if d <= -1.0 {
                 canvas.blend(i, j, fill, BlendMode::Normal);
             } else if d <= 0.0 {
-                canvas.blend(i, j, stroke, BlendMode::Normal);
+                let (x, y) = (i as f64 + 0.5, j as f64 + 0.5);
+                if dashed.is_none_or(|along| on_dash(along(x, y))) {
+                    canvas.blend(i, j, stroke, BlendMode::Normal);
+                } else {
+                    // The gaps of a dashed outline show the fill beneath.
+                    canvas.blend(i, j, fill, BlendMode::Normal);
+                }
             }
         }
     }
