@@ -62,8 +62,10 @@ pub struct SpriteBrowser {
     pub confirm_delete: Option<(Vec<SpriteNumber>, String)>,
     /// The undo step the current axis drag adds to.
     gesture: Option<Gesture>,
-    /// The part of a pixel the pointer moved that the axis has not followed yet.
-    drag_rest: egui::Vec2,
+    /// Where the current axis drag was pressed and the axis it started from: the axis follows
+    /// the pointer's whole travel since then, so a jump of the pointer before the press, or
+    /// rounding from frame to frame, never adds up.
+    drag_from: Option<(egui::Pos2, (i32, i32))>,
     /// The height the details column had on screen at the last frame.
     column_height: f32,
     /// Sequences showing each sprite, for the document revision they were counted at.
@@ -507,22 +509,24 @@ fn axis_editor(
     if let Some((response, scale)) = view {
         if response.drag_started() {
             state.gesture = Some(open.new_gesture());
+            let pressed = ui.input(|i| i.pointer.press_origin());
+            state.drag_from = pressed.map(|at| (at, axis));
         }
-        if response.dragged() {
-            let delta = response.drag_delta() / scale;
+        if response.dragged()
+            && let (Some((at, start)), Some(now)) =
+                (state.drag_from, response.interact_pointer_pos())
+        {
             // Whole pixels: the axis moves by the pointer's travel, rounded.
-            let total = state.drag_rest + delta;
-            let moved = total.round();
-            state.drag_rest = total - moved;
-            if moved != egui::Vec2::ZERO {
-                axis.0 += moved.x as i32;
-                axis.1 += moved.y as i32;
+            let moved = ((now - at) / scale).round();
+            let target = (start.0 + moved.x as i32, start.1 + moved.y as i32);
+            if target != axis {
+                axis = target;
                 axis_changed = true;
             }
         }
         if response.drag_stopped() {
             state.gesture = None;
-            state.drag_rest = egui::Vec2::ZERO;
+            state.drag_from = None;
         }
     }
     if axis_changed {

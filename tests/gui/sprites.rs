@@ -480,3 +480,49 @@ fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
         "the archive is left alone"
     );
 }
+
+#[test]
+fn dragging_in_the_sprite_view_moves_the_axis_by_the_pointers_travel_in_one_step() {
+    let (_dir, mut harness) = browser_on("20", "20,2");
+    let axis_of = |h: &Harness<'_, SpratApp>| {
+        use sprat::pixels::PixelSource;
+        let source = sprat::model::GraphicSource::SffSprite {
+            archive: archive(h),
+            group: 20,
+            image: 2,
+        };
+        h.state()
+            .pixels
+            .pixels(h.state().open().unwrap().document(), &source)
+            .unwrap()
+            .axis
+    };
+    let before = axis_of(&harness);
+    let steps = gui_support::undo_steps(&harness);
+    // The sprite view is below the "move the selected" box. The pointer is still over the
+    // list when the button goes down (as when a real pointer jumps there between frames):
+    // only its travel after the press counts.
+    let below = harness
+        .get_by_label("Move the selected sprites' axes the same")
+        .rect();
+    let from = egui::pos2(below.center().x + 60.0, below.bottom() + 60.0);
+    harness.drag_at(from);
+    harness.run_steps(1);
+    for step in 1..=5 {
+        harness.hover_at(from + egui::vec2(2.0 * step as f32, 0.0));
+        harness.run_steps(1);
+    }
+    harness.drop_at(from + egui::vec2(10.0, 0.0));
+    harness.run_steps(2);
+    let after = axis_of(&harness);
+    assert!(
+        after.0 > before.0 && after.0 - before.0 <= 10,
+        "{before:?} -> {after:?}"
+    );
+    assert_eq!(after.1, before.1, "no vertical travel, no vertical move");
+    assert_eq!(
+        gui_support::undo_steps(&harness),
+        steps + 1,
+        "one undo step per drag"
+    );
+}
