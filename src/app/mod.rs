@@ -222,8 +222,7 @@ impl SpratApp {
 
     /// The tab on show, to change.
     pub fn active_tab_mut(&mut self) -> Option<&mut DocumentTab> {
-        let active = self.active?;
-        self.documents.iter_mut().find(|t| t.id == active)
+        active_tab_in(&mut self.documents, self.active)
     }
 
     /// Where the tab on show is in tab-bar order.
@@ -404,10 +403,7 @@ impl SpratApp {
     /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
         let pixels: &ImageStore = &self.pixels;
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         let (open, save_as) = (&mut tab.open, &mut tab.save_as);
@@ -648,10 +644,7 @@ impl SpratApp {
         if let Some(message) = outcome.refused {
             self.say_refused(&message);
         }
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         let hang = &mut tab.canvas.tools.hang;
@@ -717,10 +710,7 @@ impl SpratApp {
     /// file dialog can be shown, the window's path field takes them.
     fn import_files(&mut self, ctx: &egui::Context) {
         let dialogs = self.dialogs.as_mut();
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         tab.import.start();
@@ -747,10 +737,7 @@ impl SpratApp {
     /// The Import window of the tab on show.
     fn import_window(&mut self, ctx: &egui::Context) {
         let dialogs = self.dialogs.as_mut();
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         if let Some((severity, text)) =
@@ -795,10 +782,7 @@ impl SpratApp {
                 .min(u64::MAX as u128) as u64,
         );
         self.last_frame_nanos = now;
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         let open = &mut tab.open;
@@ -1149,10 +1133,7 @@ impl SpratApp {
 
     fn history_window(&mut self, ctx: &egui::Context) {
         let show = &mut self.show_history;
-        let Some(open) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-            .map(|t| &mut t.open)
+        let Some(open) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.open)
         else {
             return;
         };
@@ -1212,10 +1193,7 @@ impl SpratApp {
     /// from a copy of the document, never replacing a file the document reads.
     fn export_window(&mut self, ctx: &egui::Context) {
         let dialogs = self.dialogs.as_mut();
-        let Some(tab) = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-        else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
         match export_dialog::show(ctx, &mut tab.export, &tab.open, dialogs) {
@@ -1482,12 +1460,9 @@ impl eframe::App for SpratApp {
         self.loading_window(&ctx);
         let pixels: &ImageStore = &self.pixels;
         let dialogs = self.dialogs.as_mut();
-        let said = self
-            .active
-            .and_then(|id| self.documents.iter_mut().find(|t| t.id == id))
-            .and_then(|tab| {
-                save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
-            });
+        let said = active_tab_in(&mut self.documents, self.active).and_then(|tab| {
+            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
+        });
         if let Some((severity, text)) = said {
             self.say(severity, text);
         }
@@ -1506,6 +1481,13 @@ impl eframe::App for SpratApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
     }
+}
+
+/// The tab `active` of `documents`, to change. A function of the two fields rather than a
+/// method, so the caller can borrow the app's other fields (dialogs, pixels) beside it.
+fn active_tab_in(documents: &mut [DocumentTab], active: Option<TabId>) -> Option<&mut DocumentTab> {
+    let active = active?;
+    documents.iter_mut().find(|t| t.id == active)
 }
 
 /// "a.air", "a.air and b.def", "a.air, b.def and c.sff".

@@ -9,6 +9,25 @@ use std::path::{Path, PathBuf};
 
 /// Saves `written` as `path` plus its companions beside it; returns every path written.
 pub fn save_written(path: &Path, written: &Written) -> Result<Vec<PathBuf>, String> {
+    let placed = placed_files(path, written)?;
+    save_together(
+        placed
+            .iter()
+            .map(|(path, bytes)| FileToSave {
+                path: path.clone(),
+                bytes,
+            })
+            .collect(),
+    )
+}
+
+/// Where `written` goes for a main file at `path`: the main file, then each companion in the
+/// same folder (or below it). Refused, with nothing written, when a companion would land
+/// outside that folder.
+pub fn placed_files<'a>(
+    path: &Path,
+    written: &'a Written,
+) -> Result<Vec<(PathBuf, &'a [u8])>, String> {
     let dir = path.parent().unwrap_or(Path::new(""));
     if let Some(outside) = written
         .companions
@@ -21,17 +40,14 @@ pub fn save_written(path: &Path, written: &Written) -> Result<Vec<PathBuf>, Stri
             path.display()
         ));
     }
-    let mut files = vec![FileToSave {
-        path: path.to_path_buf(),
-        bytes: &written.bytes,
-    }];
-    for companion in &written.companions {
-        files.push(FileToSave {
-            path: dir.join(&companion.relative_path),
-            bytes: &companion.bytes,
-        });
-    }
-    save_together(files)
+    let mut files = vec![(path.to_path_buf(), written.bytes.as_slice())];
+    files.extend(
+        written
+            .companions
+            .iter()
+            .map(|c| (dir.join(&c.relative_path), c.bytes.as_slice())),
+    );
+    Ok(files)
 }
 
 /// Saves `files` all or nothing; returns their paths.

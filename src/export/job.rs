@@ -364,29 +364,17 @@ fn draw_pictures(
                     .map_err(|e| failed(piece, e))?;
                 files.push((names.next().unwrap_or_default(), bytes));
             }
-            ExportKind::Gif => {
-                let gif = export_gif_watched(
-                    document,
-                    sequence,
-                    direction,
-                    pixels,
-                    &options,
-                    Some(progress),
-                )
+            ExportKind::Gif | ExportKind::Apng => {
+                let watched = Some(progress);
+                let bytes = if request.kind == ExportKind::Gif {
+                    export_gif_watched(document, sequence, direction, pixels, &options, watched)
+                        .map(|gif| gif.bytes)
+                } else {
+                    export_apng_watched(document, sequence, direction, pixels, &options, watched)
+                        .map(|apng| apng.bytes)
+                }
                 .map_err(|e| failed(piece, e))?;
-                files.push((names.next().unwrap_or_default(), gif.bytes));
-            }
-            ExportKind::Apng => {
-                let apng = export_apng_watched(
-                    document,
-                    sequence,
-                    direction,
-                    pixels,
-                    &options,
-                    Some(progress),
-                )
-                .map_err(|e| failed(piece, e))?;
-                files.push((names.next().unwrap_or_default(), apng.bytes));
+                files.push((names.next().unwrap_or_default(), bytes));
             }
             ExportKind::AtlasJson | ExportKind::Godot => unreachable!("atlases are packed"),
         }
@@ -415,25 +403,10 @@ fn draw_atlas(
         _ => write_atlas(document, pixels, path, &options, Some(progress)),
     }
     .map_err(|e| e.message)?;
-    let dir = path.parent().unwrap_or(Path::new(""));
-    if let Some(outside) = written
-        .companions
-        .iter()
-        .find(|c| crate::formats::escapes_folder(&c.relative_path))
-    {
-        return Err(format!(
-            "cannot write {}: it is outside the folder of {}; nothing was written",
-            dir.join(&outside.relative_path).display(),
-            path.display()
-        ));
-    }
-    let mut files = vec![(path.clone(), written.bytes)];
-    files.extend(
-        written
-            .companions
-            .into_iter()
-            .map(|c| (dir.join(&c.relative_path), c.bytes)),
-    );
+    let files = super::files::placed_files(path, &written)?
+        .into_iter()
+        .map(|(path, bytes)| (path, bytes.to_vec()))
+        .collect();
     Ok((files, written.losses))
 }
 
