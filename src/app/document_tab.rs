@@ -14,7 +14,7 @@ use super::import_dialog::ImportState;
 use super::inspector_widgets::Draft;
 use super::save_as::SaveAsState;
 use super::sheet::SheetState;
-use super::sprite_browser::SpriteBrowser;
+use super::sprite_state::SpriteBrowser;
 use super::tab_id::TabId;
 use super::timeline_edit::TimelineState;
 use super::tree_rows::TreeState;

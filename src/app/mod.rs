@@ -32,7 +32,9 @@ pub mod sheet_draw;
 pub mod sprite_actions;
 pub mod sprite_browser;
 pub mod sprite_edit;
+pub mod sprite_files;
 pub mod sprite_palettes;
+pub mod sprite_state;
 pub mod status_bar;
 pub mod tab_id;
 pub mod tabs;
@@ -1280,7 +1282,7 @@ impl SpratApp {
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
-                .dnd_release_payload::<sprite_browser::SpriteDrag>()
+                .dnd_release_payload::<sprite_state::SpriteDrag>()
             {
                 refused = refused.or(timeline_edit::insert_sprite_frame(open, *drag).err());
             }

@@ -1,9 +1,8 @@
 //! What the sprite browser's buttons do: add sprites from PNG files, renumber, store in
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
-use super::dialogs::{DialogOutcome, Dialogs};
-use super::sprite_browser::{Said, SpriteBrowser};
 use super::sprite_edit;
+use super::sprite_state::{FileUse, Said, SpriteBrowser};
 use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
@@ -12,6 +11,7 @@ use crate::formats::Severity;
 use crate::formats::sff::SpriteInfo;
 use crate::formats::sff::encode::Codec;
 use crate::model::ImageId;
+use std::path::{Path, PathBuf};
 
 /// The codecs a sprite can be stored with (the archive's version refuses those it lacks).
 const CODECS: [Codec; 7] = [
@@ -34,7 +34,6 @@ pub fn buttons(
     archive_id: ImageId,
     number: SpriteNumber,
     info: &SpriteInfo,
-    dialogs: &mut dyn Dialogs,
 ) -> Said {
     let mut said = None;
     ui.horizontal(|ui| {
@@ -82,7 +81,7 @@ pub fn buttons(
     });
     ui.horizontal(|ui| {
         if ui.button("Replace image…").clicked() {
-            said = replace(open, pixels, archive_id, number, dialogs);
+            state.asked = Some(FileUse::Replace(number));
         }
         let count = state.selected.len();
         let delete_label = if count > 1 {
@@ -97,31 +96,21 @@ pub fn buttons(
     said
 }
 
-/// Asks for PNG files and adds them to the selected sprite's group (or the filtered group).
-pub fn add_sprites(
+/// Adds PNG files as sprites of the selected sprite's group (or the filtered group).
+pub fn add_files(
     state: &mut SpriteBrowser,
     open: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-    dialogs: &mut dyn Dialogs,
+    files: &[PathBuf],
 ) -> Said {
-    let files = match dialogs.pick_files_to_import(&["png"]) {
-        DialogOutcome::Chosen(files) => files,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
     let group = state
         .selected
         .last()
         .map(|n| n.0)
         .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
         .unwrap_or(0);
-    match sprite_edit::add_pngs(open, pixels, archive, group, &files, state.quantise) {
+    match sprite_edit::add_pngs(open, pixels, archive, group, files, state.quantise) {
         Ok((added, skipped)) => {
             let mut text = format!("Added {} sprites to group {group}.", added.len());
             let severity = if skipped.is_empty() {
@@ -140,24 +129,15 @@ pub fn add_sprites(
     }
 }
 
-fn replace(
+/// Replaces the pixels of sprite `number` with a PNG file's.
+pub fn replace_with(
     open: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
-    dialogs: &mut dyn Dialogs,
+    file: &Path,
 ) -> Said {
-    let file = match dialogs.pick_files_to_import(&["png"]) {
-        DialogOutcome::Chosen(files) => files.into_iter().next()?,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
-    match sprite_edit::replace_image(open, pixels, archive, number, &file) {
+    match sprite_edit::replace_image(open, pixels, archive, number, file) {
         Ok(()) => None,
         Err(message) => Some(StatusMessage::new(
             Severity::Warning,
@@ -198,16 +178,7 @@ fn ask_delete(
         state.confirm_delete = Some((sprites, question));
         return None;
     }
-    match sprite_edit::delete(open, pixels, archive, &sprites) {
-        Ok(()) => {
-            state.selected.clear();
-            None
-        }
-        Err(message) => Some(StatusMessage::new(
-            Severity::Warning,
-            format!("Not deleted: {message}"),
-        )),
-    }
+    delete_now(state, open, pixels, archive, &sprites)
 }
 
 /// The question before deleting sprites that frames show.
@@ -240,7 +211,18 @@ pub fn delete_question(
     if !agreed {
         return None;
     }
-    match sprite_edit::delete(open, pixels, archive, &sprites) {
+    delete_now(state, open, pixels, archive, &sprites)
+}
+
+/// Deletes `sprites` (frames showing them lose that graphic) and clears the selection.
+fn delete_now(
+    state: &mut SpriteBrowser,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    sprites: &[SpriteNumber],
+) -> Said {
+    match sprite_edit::delete(open, pixels, archive, sprites) {
         Ok(()) => {
             state.selected.clear();
             None

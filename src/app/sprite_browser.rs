@@ -10,11 +10,12 @@
 use super::dialogs::Dialogs;
 use super::sprite_actions;
 use super::sprite_edit;
-use super::sprite_palettes::{self, PaletteState};
+use super::sprite_files;
+use super::sprite_palettes;
+use super::sprite_state::{FileUse, Said, SpriteBrowser, SpriteDrag, Users};
 use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
-use crate::edit::Gesture;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
@@ -24,57 +25,10 @@ use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptio
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The sequences that show each sprite.
-type Users = HashMap<SpriteNumber, Vec<String>>;
-
-/// A sprite dragged from the browser (onto the timeline).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpriteDrag {
-    /// The archive.
-    pub archive: ImageId,
-    /// The sprite.
-    pub number: SpriteNumber,
-}
-
 /// Height of a row of the list, in points.
 const ROW_HEIGHT: f32 = 36.0;
 /// Thumbnails kept on the GPU.
 const KEPT_THUMBNAILS: usize = 400;
-
-/// What the browser remembers.
-#[derive(Default)]
-pub struct SpriteBrowser {
-    /// The filter: a group ("20") or a sprite ("20,3").
-    pub filter: String,
-    /// The selected sprites, the one shown large last.
-    pub selected: Vec<SpriteNumber>,
-    /// A sprite drawn faintly under the selected one, lined up at the axes.
-    pub ghost: Option<SpriteNumber>,
-    /// Axis changes move every selected sprite by the same amount.
-    pub apply_to_selected: bool,
-    /// The numbers typed for a renumbering.
-    pub renumber_to: (u16, u16),
-    /// The palettes section.
-    pub palettes: PaletteState,
-    /// True-colour PNGs added are turned into indices of the character's palette.
-    pub quantise: bool,
-    /// A delete waiting for the user's answer: the sprites and what shows them.
-    pub confirm_delete: Option<(Vec<SpriteNumber>, String)>,
-    /// The undo step the current axis drag adds to.
-    gesture: Option<Gesture>,
-    /// Where the current axis drag was pressed and the axis it started from: the axis follows
-    /// the pointer's whole travel since then, so a jump of the pointer before the press, or
-    /// rounding from frame to frame, never adds up.
-    drag_from: Option<(egui::Pos2, (i32, i32))>,
-    /// The height the details column had on screen at the last frame.
-    column_height: f32,
-    /// Sequences showing each sprite, for the document revision they were counted at.
-    users: Option<(u64, ImageId, Arc<Users>)>,
-    thumbnails: HashMap<(usize, SpriteNumber), (TextureHandle, u64)>,
-    large: Option<((usize, SpriteNumber, usize), TextureHandle)>,
-    ghost_texture: Option<((usize, SpriteNumber), TextureHandle)>,
-    clock: u64,
-}
 
 /// The SFF archives of the document: (image, name).
 pub fn archives(open: &OpenDocument) -> Vec<(ImageId, String)> {
@@ -123,9 +77,6 @@ fn matches(filter: &str, number: SpriteNumber) -> bool {
     }
 }
 
-/// What the browser did that the editor must tell.
-pub type Said = Option<StatusMessage>;
-
 /// Paints the browser for the document's first SFF archive.
 pub fn show(
     ui: &mut egui::Ui,
@@ -169,7 +120,7 @@ pub fn show(
     });
     ui.horizontal(|ui| {
         if ui.button("Add sprites…").clicked() {
-            said = sprite_actions::add_sprites(state, open, pixels, archive_id, dialogs);
+            state.asked = Some(FileUse::AddSprites);
         }
         ui.checkbox(&mut state.quantise, "Quantise true colour to the palette")
             .on_hover_text("Else true-colour PNGs are stored as PNG32");
@@ -190,6 +141,11 @@ pub fn show(
             });
         }
     });
+    if let Some(message) =
+        sprite_files::typed_path_row(ui, state, open, pixels, &archive, archive_id)
+    {
+        said = Some(message);
+    }
     ui.separator();
     let edition = edition(open, archive_id);
     let available = ui.available_size();
@@ -207,7 +163,7 @@ pub fn show(
                 .id_salt("sprite details")
                 .show(ui, |ui| {
                     let outcome = details(
-                        ui, state, open, pixels, &archive, archive_id, &users, edition, dialogs,
+                        ui, state, open, pixels, &archive, archive_id, &users, edition,
                     );
                     said = said.take().or(outcome);
                     ui.separator();
@@ -221,7 +177,7 @@ pub fn show(
                                 pixels,
                                 &archive,
                                 archive_id,
-                                dialogs,
+                                &mut state.asked,
                             );
                             said = said.take().or(outcome);
                         });
@@ -233,7 +189,8 @@ pub fn show(
     {
         said = Some(message);
     }
-    said
+    // A file a button asked for: the desktop's dialog, else the path field above.
+    sprite_files::ask(state, open, pixels, &archive, archive_id, dialogs).or(said)
 }
 
 /// The sequences that show each sprite, counted again when the document changed.
@@ -436,7 +393,6 @@ fn details(
     archive_id: ImageId,
     users: &Users,
     edition: usize,
-    dialogs: &mut dyn Dialogs,
 ) -> Said {
     let Some(&number) = state.selected.last() else {
         ui.label("Select a sprite in the list (Ctrl+click or Shift+click selects several).");
@@ -468,7 +424,7 @@ fn details(
         ui, state, open, pixels, archive_id, number, info.axis, edition,
     );
     ui.separator();
-    sprite_actions::buttons(ui, state, open, pixels, archive_id, number, &info, dialogs).or(said)
+    sprite_actions::buttons(ui, state, open, pixels, archive_id, number, &info).or(said)
 }
 
 /// The axis typed or dragged on the large view (one undo step per drag), with the ghost.

@@ -3,7 +3,7 @@
 //! edit a colour of the palette in use — saved to the `.act` it came from, or in the `.sff`
 //! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
-use super::dialogs::{DialogOutcome, Dialogs};
+use super::sprite_state::{FileUse, PaletteState};
 use super::status_bar::StatusMessage;
 use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
@@ -14,15 +14,7 @@ use crate::formats::sff::SffArchive;
 use crate::formats::sff::document::edit_archive;
 use crate::model::{ImageId, ImageKind, PaletteSource};
 use egui::{Color32, Sense, Stroke, vec2};
-
-/// What the palettes section remembers.
-#[derive(Default)]
-pub struct PaletteState {
-    /// The colour index picked in the grid.
-    pub index: u8,
-    /// The undo step the colour picker's current drag adds to.
-    gesture: Option<Gesture>,
-}
+use std::path::Path;
 
 /// The choices of the preview palette: each `.act` the `.def` names, then each of the
 /// archive's palettes; and the one in use.
@@ -67,7 +59,7 @@ pub fn show(
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-    dialogs: &mut dyn Dialogs,
+    asked: &mut Option<FileUse>,
 ) -> Option<StatusMessage> {
     let mut said = None;
     let (list, active) = choices(open, archive, archive_id);
@@ -161,10 +153,10 @@ pub fn show(
     });
     ui.horizontal(|ui| {
         if ui.button("Import .act…").clicked() {
-            said = import_act(open, pixels, archive_id, target, dialogs).or(said.take());
+            *asked = Some(FileUse::ImportAct);
         }
         if ui.button("Export .act…").clicked() {
-            said = export_act(&colours, open, dialogs).or(said.take());
+            *asked = Some(FileUse::ExportAct);
         }
     });
     said
@@ -274,27 +266,19 @@ fn change_palette(
     )
 }
 
-fn import_act(
+/// Puts the colours of the `.act` file `file` into the palette in use.
+pub fn import_act_file(
     open: &mut OpenDocument,
     pixels: &ImageStore,
-    archive: ImageId,
-    target: Target,
-    dialogs: &mut dyn Dialogs,
+    archive: &SffArchive,
+    archive_id: ImageId,
+    file: &Path,
 ) -> Option<StatusMessage> {
-    let file = match dialogs.pick_files_to_import(&["act"]) {
-        DialogOutcome::Chosen(files) => files.into_iter().next()?,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
-    let result = crate::formats::input::read_file(&file)
+    let (target, _, _) = edited_palette(open, pixels, archive, archive_id)?;
+    let result = crate::formats::input::read_file(file)
         .map_err(|e| e.to_string())
         .and_then(|bytes| crate::formats::sff::Palette::from_act(&bytes))
-        .and_then(|colours| set_colours(open, pixels, archive, target, colours, None, None));
+        .and_then(|colours| set_colours(open, pixels, archive_id, target, colours, None, None));
     Some(match result {
         Ok(()) => StatusMessage::new(
             Severity::Info,
@@ -304,27 +288,17 @@ fn import_act(
     })
 }
 
-fn export_act(
-    colours: &crate::formats::sff::Palette,
+/// Writes the palette in use, as the document holds it, to the `.act` file `path`.
+pub fn export_act_to(
     open: &OpenDocument,
-    dialogs: &mut dyn Dialogs,
+    pixels: &ImageStore,
+    archive: &SffArchive,
+    archive_id: ImageId,
+    path: &Path,
 ) -> Option<StatusMessage> {
-    let suggested = open
-        .path()
-        .map(|p| p.with_extension("act"))
-        .unwrap_or_else(|| "palette.act".into());
-    let path = match dialogs.pick_file_to_save("Palette (.act)", &["act"], &suggested) {
-        DialogOutcome::Chosen(path) => path,
-        DialogOutcome::Cancelled => return None,
-        DialogOutcome::Unavailable => {
-            return Some(StatusMessage::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop.",
-            ));
-        }
-    };
+    let (_, colours, _) = edited_palette(open, pixels, archive, archive_id)?;
     Some(
-        match crate::session::atomic::replace_file(&path, &colours.to_act()) {
+        match crate::session::atomic::replace_file(path, &colours.to_act()) {
             Ok(()) => StatusMessage::new(Severity::Info, format!("Wrote {}.", path.display())),
             Err(e) => StatusMessage::new(Severity::Warning, format!("Not written: {e}")),
         },

@@ -240,7 +240,7 @@ pub fn insert_frame(open: &mut OpenDocument) -> Result<(), String> {
 /// (at the end when none is selected), lasting as long as its neighbour.
 pub fn insert_sprite_frame(
     open: &mut OpenDocument,
-    drag: super::sprite_browser::SpriteDrag,
+    drag: super::sprite_state::SpriteDrag,
 ) -> Result<(), String> {
     let (sequence, direction) = here(open);
     let frames = open.direction_frames();

@@ -526,3 +526,40 @@ fn dragging_in_the_sprite_view_moves_the_axis_by_the_pointers_travel_in_one_step
         "one undo step per drag"
     );
 }
+
+#[test]
+fn without_a_file_dialog_the_sprite_buttons_take_a_typed_path() {
+    let (dir, mut harness) = browser_on("0,0", "0,0");
+    let png = dir.0.join("new.png");
+    image::RgbaImage::from_pixel(10, 12, image::Rgba([200, 100, 50, 255]))
+        .save(&png)
+        .unwrap();
+    let sprites_before = |h: &Harness<'_, SpratApp>| {
+        h.state()
+            .open()
+            .unwrap()
+            .document()
+            .edited_file(archive(h))
+            .map(|bytes| SffArchive::parse(bytes.to_vec()).unwrap().sprites().len())
+    };
+    assert_eq!(sprites_before(&harness), None);
+    harness.get_by_label("Add sprites…").click();
+    harness.run_steps(3);
+    // The field has the keyboard: "." (a shortcut for the next frame) goes into the path.
+    let frame = harness.state().open().unwrap().player.frame_index();
+    harness.event(egui::Event::Text(png.display().to_string()));
+    harness.run_steps(1);
+    harness.key_press(Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(harness.state().open().unwrap().player.frame_index(), frame);
+    let original = SffArchive::open(&dir.0.join("kfm.sff"))
+        .unwrap()
+        .sprites()
+        .len();
+    assert_eq!(
+        sprites_before(&harness),
+        Some(original + 1),
+        "{}",
+        gui_support::status(&harness)
+    );
+}
