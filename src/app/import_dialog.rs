@@ -34,6 +34,14 @@ pub enum FramesFrom {
     SheetGrid,
 }
 
+/// A frame to import: a picture (index into the pictures read) and the part of it shown
+/// (`None`: all of it).
+type Cell = (usize, Option<crate::model::PixelRect>);
+
+/// What the frames to import depend on: how they are made, the grid, skipping empty cells,
+/// and how many pictures were read.
+type CellsKey = (FramesFrom, SheetCut, bool, usize);
+
 /// Files being read on a thread of their own.
 struct Reading {
     progress: Arc<ImportProgress>,
@@ -73,6 +81,8 @@ pub struct ImportState {
     pub failure: Option<String>,
     /// The sheet's picture on the GPU for the preview.
     preview: Option<egui::TextureHandle>,
+    /// The frames the choices made last, and those choices.
+    cells_cache: Option<(CellsKey, Arc<Vec<Cell>>)>,
 }
 
 impl ImportState {
@@ -155,9 +165,21 @@ impl ImportState {
         }
     }
 
-    /// The frames the choices make: (picture, cell) in order.
-    fn cells(&self) -> Vec<(usize, Option<crate::model::PixelRect>)> {
-        match (self.frames_from, self.read.pictures.as_slice()) {
+    /// The frames the choices make: (picture, cell) in order. Worked out again only when a
+    /// choice changed: skipping empty cells looks at every pixel of the sheet.
+    fn cells(&mut self) -> Arc<Vec<Cell>> {
+        let key = (
+            self.frames_from,
+            self.cut,
+            self.skip_empty,
+            self.read.pictures.len(),
+        );
+        if let Some((cached, cells)) = &self.cells_cache
+            && *cached == key
+        {
+            return Arc::clone(cells);
+        }
+        let cells: Vec<Cell> = match (self.frames_from, self.read.pictures.as_slice()) {
             (FramesFrom::SheetGrid, [sheet]) => {
                 let (width, height) = sheet.pixels.0.dimensions();
                 self.cut
@@ -168,11 +190,14 @@ impl ImportState {
                     .collect()
             }
             (_, pictures) => (0..pictures.len()).map(|i| (i, None)).collect(),
-        }
+        };
+        let cells = Arc::new(cells);
+        self.cells_cache = Some((key, Arc::clone(&cells)));
+        cells
     }
 
     /// The edit the choices describe for `open`.
-    fn command(&self, open: &OpenDocument) -> ImportFrames {
+    fn command(&mut self, open: &OpenDocument) -> ImportFrames {
         let document = open.document();
         let example = open
             .direction_frames()
@@ -188,7 +213,7 @@ impl ImportState {
         };
         ImportFrames {
             images: self.read.pictures.clone(),
-            cells: self.cells(),
+            cells: self.cells().to_vec(),
             origin: self.origin,
             duration: duration_like(example, self.millis, open.frame_rate()),
             target,
@@ -452,6 +477,7 @@ fn grid_fields(ui: &mut egui::Ui, state: &mut ImportState) {
 
 /// The sheet with the cells the grid cuts, numbered in frame order.
 fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
+    let kept = state.cells();
     let sheet = &state.read.pictures[0].pixels.0;
     let texture = state.preview.get_or_insert_with(|| {
         let size = [sheet.width() as usize, sheet.height() as usize];
@@ -474,11 +500,8 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
         egui::Color32::WHITE,
     );
     let cells = state.cut.cells(sheet.width(), sheet.height());
-    let kept: Vec<crate::model::PixelRect> = state
-        .cells()
-        .into_iter()
-        .filter_map(|(_, cell)| cell)
-        .collect();
+    // The frames kept are some of the grid's cells, in the grid's order.
+    let mut next_kept = 0;
     let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 200, 0));
     let left_out = egui::Stroke::new(1.0, egui::Color32::from_gray(110));
     for cell in &cells {
@@ -488,7 +511,11 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
             egui::vec2(cell.width as f32 * scale, cell.height as f32 * scale),
         );
         // Cells left out (empty ones) are drawn grey and have no frame number.
-        let Some(frame) = kept.iter().position(|k| k == cell) else {
+        let frame = (kept.get(next_kept).and_then(|k| k.1) == Some(*cell)).then(|| {
+            next_kept += 1;
+            next_kept - 1
+        });
+        let Some(frame) = frame else {
             painter.rect_stroke(cell_rect, 0.0, left_out, egui::StrokeKind::Inside);
             continue;
         };

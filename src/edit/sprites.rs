@@ -51,18 +51,7 @@ impl Command for ChangeSprites {
             return Ok(());
         }
         let bytes = Arc::new(write_sff(&self.archive).map_err(|e| EditError::new(e.message))?);
-        let files = tx.edited_files_mut();
-        match files
-            .iter_mut()
-            .find(|f| f.image == self.image && f.palette.is_none())
-        {
-            Some(file) => file.bytes = bytes,
-            None => files.push(EditedFile {
-                image: self.image,
-                palette: None,
-                bytes,
-            }),
-        }
+        EditedFile::put(tx.edited_files_mut(), self.image, None, bytes);
         for (id, number) in frames_naming(tx.doc(), self.image) {
             let renumbered = self
                 .renumbered
@@ -222,18 +211,12 @@ impl Command for SetActPalette {
             )));
         }
         crate::formats::sff::Palette::from_act(&self.bytes).map_err(EditError::new)?;
-        let files = tx.edited_files_mut();
-        match files
-            .iter_mut()
-            .find(|f| f.image == self.image && f.palette == Some(self.palette))
-        {
-            Some(file) => file.bytes = Arc::clone(&self.bytes),
-            None => files.push(EditedFile {
-                image: self.image,
-                palette: Some(self.palette),
-                bytes: Arc::clone(&self.bytes),
-            }),
-        }
+        EditedFile::put(
+            tx.edited_files_mut(),
+            self.image,
+            Some(self.palette),
+            Arc::clone(&self.bytes),
+        );
         Ok(())
     }
 }

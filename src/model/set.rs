@@ -341,6 +341,29 @@ pub struct EditedFile {
     pub bytes: Arc<Vec<u8>>,
 }
 
+impl EditedFile {
+    /// Sets the unsaved contents of image `image`'s file (`palette`: `None`) or of its palette
+    /// source `palette`'s `.act` in `files`, replacing what was there.
+    pub fn put(
+        files: &mut Vec<EditedFile>,
+        image: ImageId,
+        palette: Option<usize>,
+        bytes: Arc<Vec<u8>>,
+    ) {
+        match files
+            .iter_mut()
+            .find(|f| f.image == image && f.palette == palette)
+        {
+            Some(file) => file.bytes = bytes,
+            None => files.push(EditedFile {
+                image,
+                palette,
+                bytes,
+            }),
+        }
+    }
+}
+
 impl Default for AnimationSet {
     fn default() -> Self {
         AnimationSet::new()

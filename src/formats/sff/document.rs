@@ -56,17 +56,6 @@ pub fn commit_archive(
         return Ok(());
     }
     let bytes = Arc::new(write_sff(sff)?);
-    match document
-        .edited_files
-        .iter_mut()
-        .find(|f| f.image == image && f.palette.is_none())
-    {
-        Some(file) => file.bytes = bytes,
-        None => document.edited_files.push(EditedFile {
-            image,
-            palette: None,
-            bytes,
-        }),
-    }
+    EditedFile::put(&mut document.edited_files, image, None, bytes);
     Ok(())
 }
