@@ -319,12 +319,7 @@ fn thumbnail(
         *used = now;
         return Some(texture.clone());
     }
-    let source = GraphicSource::SffSprite {
-        archive,
-        group: number.0 as i32,
-        image: number.1 as i32,
-    };
-    let sprite = pixels.pixels(open.document(), &source)?;
+    let sprite = sprite_pixels(open, pixels, archive, number)?;
     let (width, height) = sprite.image.dimensions();
     let fit = (32.0 / width.max(height).max(1) as f32).min(1.0);
     let small = image::imageops::thumbnail(
@@ -356,6 +351,21 @@ fn thumbnail(
     Some(texture)
 }
 
+/// A sprite's pixels and axis as the document holds the archive.
+fn sprite_pixels(
+    open: &OpenDocument,
+    pixels: &ImageStore,
+    archive: ImageId,
+    number: SpriteNumber,
+) -> Option<crate::pixels::SourcePixels> {
+    let source = GraphicSource::SffSprite {
+        archive,
+        group: i32::from(number.0),
+        image: i32::from(number.1),
+    };
+    pixels.pixels(open.document(), &source)
+}
+
 /// A sprite's full-size texture.
 fn full_texture(
     open: &OpenDocument,
@@ -364,12 +374,7 @@ fn full_texture(
     number: SpriteNumber,
     ctx: &egui::Context,
 ) -> Option<(TextureHandle, (i32, i32))> {
-    let source = GraphicSource::SffSprite {
-        archive,
-        group: number.0 as i32,
-        image: number.1 as i32,
-    };
-    let sprite = pixels.pixels(open.document(), &source)?;
+    let sprite = sprite_pixels(open, pixels, archive, number)?;
     let image = &sprite.image;
     let texture = ctx.load_texture(
         format!("sprite large {},{}", number.0, number.1),
@@ -545,12 +550,7 @@ fn preview(
     if state.large.as_ref().map(|(k, _)| *k) != Some(key) {
         state.large = full_texture(open, pixels, archive, number, ui.ctx()).map(|(t, _)| (key, t));
     }
-    let source = GraphicSource::SffSprite {
-        archive,
-        group: number.0 as i32,
-        image: number.1 as i32,
-    };
-    let sprite = pixels.pixels(open.document(), &source)?;
+    let sprite = sprite_pixels(open, pixels, archive, number)?;
     let (_, texture) = state.large.as_ref()?;
     // A share of the panel's height, so the fields below stay on screen at 1280x800.
     let size = vec2(
@@ -578,14 +578,9 @@ fn preview(
             state.ghost_texture =
                 full_texture(open, pixels, archive, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
         }
-        let ghost_source = GraphicSource::SffSprite {
-            archive,
-            group: ghost.0 as i32,
-            image: ghost.1 as i32,
-        };
         if let (Some((_, gtexture)), Some(gsprite)) = (
             &state.ghost_texture,
-            pixels.pixels(open.document(), &ghost_source),
+            sprite_pixels(open, pixels, archive, ghost),
         ) {
             let gaxis = vec2(gsprite.axis.0 as f32, gsprite.axis.1 as f32);
             let gsize = vec2(gsprite.image.width() as f32, gsprite.image.height() as f32);

@@ -36,6 +36,19 @@ fn choose_format(harness: &mut Harness<'_, SpratApp>, label: &str) {
     harness.run_steps(2);
 }
 
+/// Replaces the text of the window's File field with `path`, as typed.
+fn name_the_file(harness: &mut Harness<'_, SpratApp>, path: &str) {
+    harness
+        .get_by_role_and_label(Role::TextInput, "File")
+        .focus();
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness
+        .get_by_role_and_label(Role::TextInput, "File")
+        .type_text(path);
+    harness.run_steps(2);
+}
+
 /// Clicks Export and waits for the export's thread to end.
 fn export(harness: &mut Harness<'_, SpratApp>) {
     harness
@@ -181,21 +194,49 @@ fn the_window_remembers_the_last_choices_of_each_tab() {
     assert!(choices.all_sequences);
     assert!(choices.path.ends_with("demo.gif"), "{}", choices.path);
     assert!(harness.state().active_tab().unwrap().export.shown);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+
+    // Another tab starts from the defaults; the first keeps its own.
+    let kind_of_tab = |h: &mut Harness<'_, SpratApp>| {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+        h.run_steps(2);
+        let kind = h
+            .state()
+            .active_tab()
+            .unwrap()
+            .export
+            .choices
+            .clone()
+            .unwrap()
+            .kind;
+        h.key_press(Key::Escape);
+        h.run_steps(2);
+        kind
+    };
+    harness.state_mut().open_demo();
+    harness.run_steps(2);
+    assert_eq!(harness.state().documents.len(), 2);
+    assert_eq!(
+        kind_of_tab(&mut harness),
+        sprat::export::job::ExportKind::Frames
+    );
+    harness.key_press_modifiers(Modifiers::CTRL, Key::Tab);
+    harness.run_steps(2);
+    assert_eq!(
+        kind_of_tab(&mut harness),
+        sprat::export::job::ExportKind::Gif
+    );
 }
 
 #[test]
 fn an_export_into_a_missing_folder_says_so_and_writes_nothing() {
     let (dir, _path, mut harness) = editor_on_demo_copy("missing-folder");
     choose_format(&mut harness, "PNG strip");
-    harness
-        .get_by_role_and_label(Role::TextInput, "File")
-        .focus();
-    harness.run();
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness
-        .get_by_role_and_label(Role::TextInput, "File")
-        .type_text(&dir.0.join("nowhere/strip.png").display().to_string());
-    harness.run_steps(2);
+    name_the_file(
+        &mut harness,
+        &dir.0.join("nowhere/strip.png").display().to_string(),
+    );
     export(&mut harness);
     let state = &harness.state().active_tab().unwrap().export;
     assert!(state.shown, "the window stays");
@@ -209,15 +250,7 @@ fn a_name_the_document_reads_is_refused_before_anything_is_drawn() {
     let (dir, _path, mut harness) = editor_on_demo_copy("own-image");
     let before = std::fs::read(dir.0.join("demo.png")).unwrap();
     choose_format(&mut harness, "PNG strip");
-    harness
-        .get_by_role_and_label(Role::TextInput, "File")
-        .focus();
-    harness.run();
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness
-        .get_by_role_and_label(Role::TextInput, "File")
-        .type_text(&dir.0.join("demo.png").display().to_string());
-    harness.run_steps(2);
+    name_the_file(&mut harness, &dir.0.join("demo.png").display().to_string());
     harness
         .get_by_role_and_label(Role::Button, "Export")
         .click();

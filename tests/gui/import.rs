@@ -27,15 +27,12 @@ fn editor_on_demo_copy(
     for file in ["demo.sprat", "demo.png"] {
         std::fs::copy(demo.join(file), dir.0.join(file)).unwrap();
     }
-    let mut dialogs = ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(DialogOutcome::Chosen(dir.0.join("demo.sprat")));
-    dialogs.file_lists.extend(file_lists);
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
-    gui_support::open_next(&mut harness);
+    let mut harness = gui_support::editor_opening_with(
+        &dir.0.join("demo.sprat"),
+        &[],
+        file_lists,
+        egui::vec2(1280.0, 800.0),
+    );
     gui_support::click_row(&mut harness, "walk");
     (dir, harness)
 }

@@ -23,6 +23,20 @@ fn kfm_copy(dir: &gui_support::TempDir) -> PathBuf {
     dir.0.join("kfm.def")
 }
 
+/// The character `def` open on its Sprites tab; `later` and `file_lists` answer the file
+/// dialogs that follow.
+fn sprites_tab(
+    def: &std::path::Path,
+    later: &[PathBuf],
+    file_lists: Vec<Vec<PathBuf>>,
+) -> Harness<'static, SpratApp> {
+    let mut harness =
+        gui_support::editor_opening_with(def, later, file_lists, egui::vec2(1280.0, 800.0));
+    harness.get_by_label("Sprites").click();
+    harness.run_steps(3);
+    harness
+}
+
 /// KFM open on its Sprites tab, filtered to `filter`, with the sprite `row` clicked.
 fn browser_on(filter: &str, row: &str) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
     let dir = gui_support::TempDir::new(&format!("sprites-{}", row.replace(',', "-")));
@@ -219,22 +233,7 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
     let act_in = dir.0.join("ours.act");
     std::fs::write(&act_in, &act).unwrap();
     let act_out = dir.0.join("out.act");
-    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def.clone()));
-    dialogs.file_lists.push_back(vec![act_in]);
-    dialogs
-        .answers
-        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(act_out.clone()));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| {
-            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
-        });
-    gui_support::open_next(&mut harness);
-    harness.get_by_label("Sprites").click();
-    harness.run_steps(3);
+    let mut harness = sprites_tab(&def, std::slice::from_ref(&act_out), vec![vec![act_in]]);
     harness.get_by_label("Palettes").click();
     harness.run_steps(3);
 
@@ -315,19 +314,7 @@ fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_pale
     })
     .save(&png)
     .unwrap();
-    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def));
-    dialogs.file_lists.push_back(vec![png]);
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| {
-            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
-        });
-    gui_support::open_next(&mut harness);
-    harness.get_by_label("Sprites").click();
-    harness.run_steps(3);
+    let mut harness = sprites_tab(&def, &[], vec![vec![png]]);
     gui_support::type_into(&mut harness, "Find sprites", "0,0");
     harness.run_steps(3);
     harness.get_by_label_contains("0,0  ").click();
@@ -414,19 +401,7 @@ fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
     std::fs::write(&theirs_path, &theirs).unwrap();
     let sff_before = std::fs::read(dir.0.join("kfm.sff")).unwrap();
 
-    let mut dialogs = sprat::app::dialogs::ScriptedDialogs::default();
-    dialogs
-        .answers
-        .push_back(sprat::app::dialogs::DialogOutcome::Chosen(def));
-    dialogs.file_lists.push_back(vec![theirs_path]);
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |_| {
-            SpratApp::new(sprat::app::settings::Settings::default(), Box::new(dialogs))
-        });
-    gui_support::open_next(&mut harness);
-    harness.get_by_label("Sprites").click();
-    harness.run_steps(3);
+    let mut harness = sprites_tab(&def, &[], vec![vec![theirs_path]]);
     harness.get_by_label("Palettes").click();
     harness.run_steps(3);
     harness.get_by_label("Preview palette").click();

@@ -19,12 +19,24 @@ pub fn editor_opening(
     later: &[PathBuf],
     size: egui::Vec2,
 ) -> Harness<'static, SpratApp> {
+    editor_opening_with(path, later, Vec::new(), size)
+}
+
+/// [`editor_opening`], with `file_lists` answering the dialogs that ask for several files
+/// (import, add sprites, .act files), in order.
+pub fn editor_opening_with(
+    path: &Path,
+    later: &[PathBuf],
+    file_lists: Vec<Vec<PathBuf>>,
+    size: egui::Vec2,
+) -> Harness<'static, SpratApp> {
     let mut dialogs = ScriptedDialogs::default();
     for answer in std::iter::once(&path.to_path_buf()).chain(later) {
         dialogs
             .answers
             .push_back(DialogOutcome::Chosen(answer.clone()));
     }
+    dialogs.file_lists.extend(file_lists);
     let mut harness = Harness::builder()
         .with_size(size)
         .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
