@@ -497,9 +497,8 @@ fn axis_editor(
         } else {
             Vec::new()
         };
-        let to = (clamp(axis.0), clamp(axis.1));
         if let Err(message) =
-            sprite_edit::set_axis(open, pixels, archive_id, number, to, &also, Some(gesture))
+            sprite_edit::set_axis(open, pixels, archive_id, number, axis, &also, Some(gesture))
         {
             said = Some(StatusMessage::new(
                 Severity::Warning,
@@ -529,10 +528,6 @@ fn axis_editor(
         }
     });
     said
-}
-
-fn clamp(value: i32) -> i16 {
-    value.clamp(i16::MIN as i32, i16::MAX as i32) as i16
 }
 
 /// The sprite drawn large on a checkerboard with its axis cross (and the ghost under it);

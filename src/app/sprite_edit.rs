@@ -39,13 +39,14 @@ fn change(
     )
 }
 
-/// Moves the axis of `sprite` to `axis`, and every other sprite of `also` by the same amount.
+/// Moves the axis of `sprite` to `axis` (held to the format's 16-bit range), and every other
+/// sprite of `also` by the same amount.
 pub fn set_axis(
     open: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprite: SpriteNumber,
-    axis: (i16, i16),
+    axis: (i32, i32),
     also: &[SpriteNumber],
     gesture: Option<Gesture>,
 ) -> Result<(), String> {
@@ -59,6 +60,7 @@ pub fn set_axis(
             .find(sprite.0, sprite.1)
             .ok_or_else(|| format!("there is no sprite {},{}", sprite.0, sprite.1))?;
         let old = sff.sprites[at].axis;
+        let axis = (clamp_i16(axis.0), clamp_i16(axis.1));
         let delta = (
             i32::from(axis.0) - i32::from(old.0),
             i32::from(axis.1) - i32::from(old.1),
