@@ -154,10 +154,28 @@ pub fn render_texture(
         ..RenderOptions::default()
     };
     let image = render(document, scene, pixels, &options);
-    let size = [image.width() as usize, image.height() as usize];
-    let colour = ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-    let texture = ctx.load_texture(format!("sprat-{name}"), colour, TextureOptions::NEAREST);
+    let texture = texture_of(
+        ctx,
+        format!("sprat-{name}"),
+        &image,
+        TextureOptions::NEAREST,
+    );
     // The renderer crops a frame too large for one canvas; the texture covers what it drew.
     let rect = capped_view(rect, 1).rect;
     Some(RenderedFrame { texture, rect })
+}
+
+/// An RGBA picture on the GPU, named `name` (for egui's texture list).
+pub fn texture_of(
+    ctx: &egui::Context,
+    name: impl Into<String>,
+    image: &image::RgbaImage,
+    options: TextureOptions,
+) -> TextureHandle {
+    let size = [image.width() as usize, image.height() as usize];
+    ctx.load_texture(
+        name,
+        ColorImage::from_rgba_unmultiplied(size, image.as_raw()),
+        options,
+    )
 }

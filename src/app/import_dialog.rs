@@ -8,6 +8,7 @@
 //! cannot be read is named and skipped.
 
 use super::dialogs::{DialogOutcome, Dialogs};
+use super::frame_textures::texture_of;
 use super::save_as::Said;
 use super::workspace::OpenDocument;
 use crate::assets::import::{
@@ -480,10 +481,12 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
     let kept = state.cells();
     let sheet = &state.read.pictures[0].pixels.0;
     let texture = state.preview.get_or_insert_with(|| {
-        let size = [sheet.width() as usize, sheet.height() as usize];
-        let image = egui::ColorImage::from_rgba_unmultiplied(size, sheet.as_raw());
-        ui.ctx()
-            .load_texture("import sheet", image, egui::TextureOptions::NEAREST)
+        texture_of(
+            ui.ctx(),
+            "import sheet",
+            sheet,
+            egui::TextureOptions::NEAREST,
+        )
     });
     let (width, height) = (sheet.width().max(1) as f32, sheet.height().max(1) as f32);
     let scale = (420.0 / width).min(220.0 / height).min(8.0);

@@ -9,9 +9,7 @@ use super::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
-use egui::{
-    Color32, ColorImage, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2,
-};
+use egui::{Color32, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2};
 use std::path::PathBuf;
 
 /// What the sheet view remembers.
@@ -170,14 +168,12 @@ fn paint(
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {
-        let size = [
-            pixels_of_sheet.width() as usize,
-            pixels_of_sheet.height() as usize,
-        ];
-        let colour = ColorImage::from_rgba_unmultiplied(size, pixels_of_sheet.as_raw());
-        let texture = ui
-            .ctx()
-            .load_texture("sprat-sheet", colour, TextureOptions::NEAREST);
+        let texture = super::frame_textures::texture_of(
+            ui.ctx(),
+            "sprat-sheet",
+            &pixels_of_sheet,
+            TextureOptions::NEAREST,
+        );
         state.texture = Some((path.clone(), generation, texture));
     }
     let Some((_, _, texture)) = &state.texture else {

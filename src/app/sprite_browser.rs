@@ -8,6 +8,7 @@
 //! them); dragging a row onto the timeline makes a frame of it.
 
 use super::dialogs::Dialogs;
+use super::frame_textures::texture_of;
 use super::sprite_actions;
 use super::sprite_edit;
 use super::sprite_files;
@@ -21,7 +22,7 @@ use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
 use crate::model::{GraphicSource, ImageId, ImageKind};
 use crate::pixels::PixelSource;
-use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, pos2, vec2};
+use egui::{Color32, Rect, Sense, Stroke, TextureHandle, TextureOptions, pos2, vec2};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -327,12 +328,10 @@ fn thumbnail(
         ((width as f32 * fit).round() as u32).max(1),
         ((height as f32 * fit).round() as u32).max(1),
     );
-    let texture = ctx.load_texture(
+    let texture = texture_of(
+        ctx,
         format!("sprite {},{}", number.0, number.1),
-        ColorImage::from_rgba_unmultiplied(
-            [small.width() as usize, small.height() as usize],
-            small.as_raw(),
-        ),
+        &small,
         TextureOptions::LINEAR,
     );
     if state.thumbnails.len() >= KEPT_THUMBNAILS {
@@ -375,13 +374,10 @@ fn full_texture(
     ctx: &egui::Context,
 ) -> Option<(TextureHandle, (i32, i32))> {
     let sprite = sprite_pixels(open, pixels, archive, number)?;
-    let image = &sprite.image;
-    let texture = ctx.load_texture(
+    let texture = texture_of(
+        ctx,
         format!("sprite large {},{}", number.0, number.1),
-        ColorImage::from_rgba_unmultiplied(
-            [image.width() as usize, image.height() as usize],
-            image.as_raw(),
-        ),
+        &sprite.image,
         TextureOptions::NEAREST,
     );
     Some((texture, sprite.axis))

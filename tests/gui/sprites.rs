@@ -13,6 +13,7 @@ use sprat::app::SpratApp;
 use sprat::edit::sprites::frames_naming;
 use sprat::formats::sff::SffArchive;
 use sprat::model::{ImageId, ImageKind};
+use sprat::pixels::{PixelSource, SourcePixels};
 use std::path::PathBuf;
 
 fn kfm_copy(dir: &gui_support::TempDir) -> PathBuf {
@@ -59,6 +60,17 @@ fn archive(harness: &Harness<'_, SpratApp>) -> ImageId {
         .find(|i| matches!(i.kind, ImageKind::Sff { .. }))
         .unwrap()
         .id
+}
+
+/// Sprite `number` as the editor draws it now (the document's unsaved archive and palette).
+fn drawn_sprite(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> SourcePixels {
+    let source = sprat::model::GraphicSource::SffSprite {
+        archive: archive(harness),
+        group: i32::from(number.0),
+        image: i32::from(number.1),
+    };
+    let document = harness.state().open().unwrap().document();
+    harness.state().pixels.pixels(document, &source).unwrap()
 }
 
 fn frames_showing(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> usize {
@@ -193,20 +205,7 @@ fn an_axis_change_moves_every_selected_sprite_the_same_when_asked() {
         .get_by_label("Move the selected sprites' axes the same")
         .click();
     harness.run_steps(2);
-    let axis_of = |h: &Harness<'_, SpratApp>, number: (u16, u16)| {
-        let open = h.state().open().unwrap();
-        let source = sprat::model::GraphicSource::SffSprite {
-            archive: archive(h),
-            group: number.0 as i32,
-            image: number.1 as i32,
-        };
-        use sprat::pixels::PixelSource;
-        h.state()
-            .pixels
-            .pixels(open.document(), &source)
-            .unwrap()
-            .axis
-    };
+    let axis_of = |h: &Harness<'_, SpratApp>, number| drawn_sprite(h, number).axis;
     let (a0, b0) = (axis_of(&harness, (20, 0)), axis_of(&harness, (20, 1)));
     // 20,1 is shown large (the last picked): its axis goes 3 pixels down.
     harness
@@ -414,19 +413,7 @@ fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
             .is_some()
     );
 
-    let drawn = |h: &Harness<'_, SpratApp>| {
-        use sprat::pixels::PixelSource;
-        let source = sprat::model::GraphicSource::SffSprite {
-            archive: archive(h),
-            group: 0,
-            image: 0,
-        };
-        h.state()
-            .pixels
-            .pixels(h.state().open().unwrap().document(), &source)
-            .unwrap()
-            .image
-    };
+    let drawn = |h: &Harness<'_, SpratApp>| drawn_sprite(h, (0, 0)).image;
     let before = drawn(&harness);
     harness.get_by_label("Import .act…").click();
     harness.run_steps(3);
@@ -459,19 +446,7 @@ fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
 #[test]
 fn dragging_in_the_sprite_view_moves_the_axis_by_the_pointers_travel_in_one_step() {
     let (_dir, mut harness) = browser_on("20", "20,2");
-    let axis_of = |h: &Harness<'_, SpratApp>| {
-        use sprat::pixels::PixelSource;
-        let source = sprat::model::GraphicSource::SffSprite {
-            archive: archive(h),
-            group: 20,
-            image: 2,
-        };
-        h.state()
-            .pixels
-            .pixels(h.state().open().unwrap().document(), &source)
-            .unwrap()
-            .axis
-    };
+    let axis_of = |h: &Harness<'_, SpratApp>| drawn_sprite(h, (20, 2)).axis;
     let before = axis_of(&harness);
     let steps = gui_support::undo_steps(&harness);
     // The sprite view is below the "move the selected" box. The pointer is still over the
