@@ -10,9 +10,9 @@ mod generated_sff;
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::ScriptedDialogs;
-use sprat::app::settings::Settings;
-use sprat::app::workspace::OpenDocument;
+use sprat::app::shell::dialogs::ScriptedDialogs;
+use sprat::app::shell::settings::Settings;
+use sprat::app::shell::workspace::OpenDocument;
 use sprat::model::*;
 use std::hint::black_box;
 use std::path::Path;
@@ -106,7 +106,7 @@ fn ui_frames(c: &mut Criterion) {
 
     // A real character, once its format is registered.
     if let Some(path) = corpus_file("mugen/kfm/kfm.def")
-        && let Ok(file) = sprat::app::loader::load_now(&path)
+        && let Ok(file) = sprat::app::shell::loader::load_now(&path)
     {
         let ctx = egui::Context::default();
         let open = OpenDocument::new(
@@ -124,7 +124,7 @@ fn ui_frames(c: &mut Criterion) {
         c.bench_function("open kfm.def to first painted frame", |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::loader::load_now(&path).unwrap();
+                let file = sprat::app::shell::loader::load_now(&path).unwrap();
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(path.clone()),
@@ -173,7 +173,7 @@ fn generated_character(dir: &Path) -> std::path::PathBuf {
 
 /// The app on `def` with the sprite browser on show, a sprite selected.
 fn browsing(def: &Path) -> SpratApp {
-    let file = sprat::app::loader::load_now(def).unwrap();
+    let file = sprat::app::shell::loader::load_now(def).unwrap();
     let open = OpenDocument::new(
         file.loaded.document,
         Some(def.to_path_buf()),
@@ -216,7 +216,7 @@ fn sprite_browser(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::loader::load_now(&def).unwrap();
+                let file = sprat::app::shell::loader::load_now(&def).unwrap();
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(def.clone()),

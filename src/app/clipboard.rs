@@ -2,8 +2,8 @@
 //! from one file can be pasted after opening another; pasted frames keep their elements and
 //! images where the target can refer to them (see [`crate::edit::clipboard`]).
 
-use super::timeline_edit::{delete_frames, selected_frames};
-use super::workspace::OpenDocument;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::timeline::edit::{delete_frames, selected_frames};
 use crate::edit::clipboard::{FrameClipboard, PasteFrames};
 
 /// Frames copied with where they came from.

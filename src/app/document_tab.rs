@@ -8,17 +8,17 @@
 //! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
 //! in an id scope of their own, so typed text cannot show up in another document.
 
-use super::canvas::CanvasState;
-use super::export_dialog::ExportState;
-use super::import_dialog::ImportState;
-use super::inspector_widgets::Draft;
-use super::save_as::SaveAsState;
-use super::sheet::SheetState;
-use super::sprite_state::SpriteBrowser;
-use super::tab_id::TabId;
-use super::timeline_edit::TimelineState;
-use super::tree_rows::TreeState;
-use super::workspace::OpenDocument;
+use crate::app::canvas::CanvasState;
+use crate::app::export::dialog::ExportState;
+use crate::app::import::dialog::ImportState;
+use crate::app::inspector::widgets::Draft;
+use crate::app::sheet::SheetState;
+use crate::app::shell::save_as::SaveAsState;
+use crate::app::shell::tab_id::TabId;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::sprites::state::SpriteBrowser;
+use crate::app::timeline::edit::TimelineState;
+use crate::app::tree::rows::TreeState;
 use crate::edit::Gesture;
 
 /// A document in a tab, with its panels' state.

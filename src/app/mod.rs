@@ -8,60 +8,33 @@
 
 pub mod canvas;
 pub mod clipboard;
-pub mod commands;
-pub mod demo;
 pub mod diagnostics;
-pub mod dialogs;
-pub mod disk_waker;
 pub mod document_tab;
-pub mod export_dialog;
+pub mod export;
 pub mod frame_textures;
-pub mod import_dialog;
+pub mod import;
 pub mod inspector;
-pub mod inspector_element;
-pub mod inspector_support;
-pub mod inspector_widgets;
-pub mod loader;
-pub mod menus;
-pub mod new_document;
-pub mod overlay;
-pub mod save_as;
-pub mod settings;
 pub mod sheet;
-pub mod sheet_draw;
-pub mod sprite_actions;
-pub mod sprite_browser;
-pub mod sprite_edit;
-pub mod sprite_files;
-pub mod sprite_palettes;
-pub mod sprite_state;
-pub mod status_bar;
-pub mod tab_id;
-pub mod tabs;
+pub mod shell;
+pub mod sprites;
 pub mod timeline;
-pub mod timeline_edit;
-pub mod tools;
-pub mod transport;
 pub mod tree;
-pub mod tree_edit;
-pub mod tree_rows;
-pub mod view;
-pub mod workspace;
 
 use crate::assets::ImageStore;
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
-use commands::UICommand;
-use dialogs::{DialogOutcome, Dialogs, NativeDialogs};
+use canvas::tools::{self, Tool};
 use document_tab::DocumentTab;
-use loader::{LoadResult, PendingLoad};
-use settings::Settings;
-use status_bar::StatusMessage;
+use shell::commands::UICommand;
+use shell::dialogs::{DialogOutcome, Dialogs, NativeDialogs};
+use shell::loader::{self, LoadResult, PendingLoad};
+use shell::settings::{self, Settings};
+use shell::status_bar::{self, StatusMessage};
+use shell::tab_id::TabId;
+use shell::workspace::OpenDocument;
+use shell::{demo, disk_waker, menus, new_document, save_as, tabs};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use tab_id::TabId;
-use tools::Tool;
-use workspace::OpenDocument;
 
 /// The editor's log file, beside its settings (`None` where the system has no such folder).
 pub fn log_file() -> Option<PathBuf> {
@@ -565,10 +538,11 @@ impl SpratApp {
                 player.set_looping(!player.looping());
             }),
             UICommand::FasterSpeed => self.on_player(|player, _| {
-                player.set_speed_milli(transport::next_speed(player.speed_milli(), true));
+                player.set_speed_milli(timeline::transport::next_speed(player.speed_milli(), true));
             }),
             UICommand::SlowerSpeed => self.on_player(|player, _| {
-                player.set_speed_milli(transport::next_speed(player.speed_milli(), false));
+                player
+                    .set_speed_milli(timeline::transport::next_speed(player.speed_milli(), false));
             }),
             UICommand::ResetSpeed => self.on_player(|player, _| player.set_speed_milli(1000)),
             UICommand::PreviousSequence => self.neighbour_sequence(-1),
@@ -583,36 +557,38 @@ impl SpratApp {
                     open.select_neighbour_direction(1);
                 }
             }
-            UICommand::Rename => tree_edit::execute(self, tree_edit::rename_current),
-            UICommand::DeleteSelection => tree_edit::execute(self, tree_edit::delete_selection),
-            UICommand::Duplicate => tree_edit::execute(self, tree_edit::duplicate_selection),
+            UICommand::Rename => tree::edit::execute(self, tree::edit::rename_current),
+            UICommand::DeleteSelection => tree::edit::execute(self, tree::edit::delete_selection),
+            UICommand::Duplicate => tree::edit::execute(self, tree::edit::duplicate_selection),
             UICommand::CopyFrames => {
-                tree_edit::execute(self, |s| s.clipboard.copy(s.open).map(Some))
+                tree::edit::execute(self, |s| s.clipboard.copy(s.open).map(Some))
             }
-            UICommand::CutFrames => tree_edit::execute(self, |s| s.clipboard.cut(s.open).map(Some)),
+            UICommand::CutFrames => {
+                tree::edit::execute(self, |s| s.clipboard.cut(s.open).map(Some))
+            }
             UICommand::PasteFrames => {
-                tree_edit::execute(self, |s| s.clipboard.paste(s.open).map(Some))
+                tree::edit::execute(self, |s| s.clipboard.paste(s.open).map(Some))
             }
             UICommand::InsertFrame => {
-                tree_edit::execute(self, |s| timeline_edit::insert_frame(s.open).map(|_| None))
+                tree::edit::execute(self, |s| timeline::edit::insert_frame(s.open).map(|_| None))
             }
-            UICommand::AddSequence => tree_edit::execute(self, |s| {
-                tree_edit::add_sequence(s.open, s.tree).map(|_| None)
+            UICommand::AddSequence => tree::edit::execute(self, |s| {
+                tree::edit::add_sequence(s.open, s.tree).map(|_| None)
             }),
-            UICommand::AddGroup => {
-                tree_edit::execute(self, |s| tree_edit::add_group(s.open, s.tree).map(|_| None))
-            }
-            UICommand::AddDirection => tree_edit::execute(self, |s| {
-                tree_edit::add_direction(s.open, s.tree).map(|_| None)
+            UICommand::AddGroup => tree::edit::execute(self, |s| {
+                tree::edit::add_group(s.open, s.tree).map(|_| None)
+            }),
+            UICommand::AddDirection => tree::edit::execute(self, |s| {
+                tree::edit::add_direction(s.open, s.tree).map(|_| None)
             }),
             UICommand::SetDefaultSequence => {
-                tree_edit::execute(self, tree_edit::set_default_sequence)
+                tree::edit::execute(self, tree::edit::set_default_sequence)
             }
-            UICommand::SelectAllElements => tree_edit::execute(self, |s| {
+            UICommand::SelectAllElements => tree::edit::execute(self, |s| {
                 canvas::select_all_elements(s.open, s.settings);
                 Ok(None)
             }),
-            UICommand::ClearElementSelection => tree_edit::execute(self, |s| {
+            UICommand::ClearElementSelection => tree::edit::execute(self, |s| {
                 s.open.clear_elements();
                 Ok(None)
             }),
@@ -719,7 +695,7 @@ impl SpratApp {
         if !tab.import.files.is_empty() {
             return;
         }
-        match dialogs.pick_files_to_import(&import_dialog::PICTURE_EXTENSIONS) {
+        match dialogs.pick_files_to_import(&import::dialog::PICTURE_EXTENSIONS) {
             DialogOutcome::Chosen(files) => {
                 let ctx = ctx.clone();
                 tab.import.add_files(files, move || ctx.request_repaint());
@@ -743,7 +719,7 @@ impl SpratApp {
             return;
         };
         if let Some((severity, text)) =
-            import_dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
+            import::dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
         {
             self.say(severity, text);
         }
@@ -1198,12 +1174,12 @@ impl SpratApp {
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        match export_dialog::show(ctx, &mut tab.export, &tab.open, dialogs) {
-            Some(export_dialog::ExportAction::Start(request)) => {
+        match export::dialog::show(ctx, &mut tab.export, &tab.open, dialogs) {
+            Some(export::dialog::ExportAction::Start(request)) => {
                 let document = tab.open.document().clone();
                 let keep = crate::session::watch::watched_paths(tab.open.path(), &document);
                 let ctx = ctx.clone();
-                tab.export.running = Some(export_dialog::RunningExport::start(
+                tab.export.running = Some(export::dialog::RunningExport::start(
                     document,
                     self.pixels.clone(),
                     request,
@@ -1211,7 +1187,7 @@ impl SpratApp {
                     move || ctx.request_repaint(),
                 ));
             }
-            Some(export_dialog::ExportAction::Say((severity, text))) => self.say(severity, text),
+            Some(export::dialog::ExportAction::Say((severity, text))) => self.say(severity, text),
             None => {}
         }
     }
@@ -1250,7 +1226,7 @@ impl SpratApp {
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
         let room = ui.available_size();
-        timeline_edit::sync_with_player(open, timeline);
+        timeline::edit::sync_with_player(open, timeline);
         self.textures.begin_frame(open.revision, &self.pixels);
         let mut pictures = canvas::Pictures {
             textures: &mut self.textures,
@@ -1272,7 +1248,7 @@ impl SpratApp {
                 .max_size(room.y * 0.5)
                 .show(ui, |ui| {
                     ui.push_id(scope, |ui| {
-                        let commands = transport::show(ui, open);
+                        let commands = timeline::transport::show(ui, open);
                         ui.separator();
                         let output = timeline::show(ui, settings, timeline, open, &mut pictures);
                         (commands, output)
@@ -1282,9 +1258,9 @@ impl SpratApp {
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
-                .dnd_release_payload::<sprite_state::SpriteDrag>()
+                .dnd_release_payload::<sprites::state::SpriteDrag>()
             {
-                refused = refused.or(timeline_edit::insert_sprite_frame(open, *drag).err());
+                refused = refused.or(timeline::edit::insert_sprite_frame(open, *drag).err());
             }
             let (transport_commands, output) = shown.inner;
             commands.extend(transport_commands);
@@ -1327,7 +1303,7 @@ impl SpratApp {
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 // The views this document has: the preview always, the source sheet when
                 // asked for, the sprites when it has an archive of them.
-                let has_sprites = !sprite_browser::archives(open).is_empty();
+                let has_sprites = !sprites::browser::archives(open).is_empty();
                 if (*centre == CentreTab::Sheet && !settings.layout.sheet)
                     || (*centre == CentreTab::Sprites && !has_sprites)
                 {
@@ -1355,7 +1331,7 @@ impl SpratApp {
                     ),
                     CentreTab::Sprites => (
                         tools::CanvasOutcome::default(),
-                        sprite_browser::show(ui, sprites, open, pictures.pixels, dialogs),
+                        sprites::browser::show(ui, sprites, open, pictures.pixels, dialogs),
                     ),
                 }
             })

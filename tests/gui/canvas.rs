@@ -11,7 +11,7 @@ use egui::{Key, Modifiers, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::view::View;
+use sprat::app::canvas::view::View;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::{
     AnimationSet, AttachmentPoint, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
@@ -470,7 +470,7 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     assert_eq!(hanging.hung.len(), 1, "one sequence per point name");
     assert_eq!(
         hanging.hung[0].source,
-        sprat::app::tools::hang::Source::File(0)
+        sprat::app::canvas::tools::hang::Source::File(0)
     );
     assert!(!harness.state().open().unwrap().session.is_dirty());
 }

@@ -8,9 +8,9 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
-use sprat::app::workspace::OpenDocument;
+use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::shell::settings::Settings;
+use sprat::app::shell::workspace::OpenDocument;
 use sprat::formats::{Diagnostic, Format, Subject, WriteContext};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -541,7 +541,7 @@ fn two_files_of_one_name_have_titles_that_name_their_folders() {
 
 #[test]
 fn a_tool_the_next_tabs_format_cannot_use_gives_way_to_select() {
-    use sprat::app::tools::Tool;
+    use sprat::app::canvas::tools::Tool;
     let mut harness = demo_harness();
     harness.key_press(Key::P);
     harness.run_steps(2);

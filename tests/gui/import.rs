@@ -11,8 +11,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use image::{Rgba, RgbaImage};
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
+use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::shell::settings::Settings;
 use sprat::model::{GraphicSource, ImageKind};
 use std::path::{Path, PathBuf};
 

@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui_support::{TempDir, click_row, open_next, request_quit, status, undo};
 use sprat::app::SpratApp;
-use sprat::app::tabs::{self, TabEntry};
-use sprat::app::workspace::OpenDocument;
+use sprat::app::shell::tabs::{self, TabEntry};
+use sprat::app::shell::workspace::OpenDocument;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
@@ -365,7 +365,7 @@ fn text_half_typed_in_the_inspector_goes_to_its_own_document_on_switching() {
 
 #[test]
 fn the_hang_picker_offers_the_other_open_tabs() {
-    use sprat::app::tools::hang::Source;
+    use sprat::app::canvas::tools::hang::Source;
     let (_dir, a, _b, mut harness) = two_tabs("hang");
     // A shows its idle, whose frames carry a "head" point; B waits in its tab.
     click(&mut harness, "a.sprat");

@@ -6,8 +6,8 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::settings::Settings;
+use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
+use sprat::app::shell::settings::Settings;
 use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{Format, WriteContext};
 use std::path::{Path, PathBuf};
@@ -111,7 +111,9 @@ impl TempDir {
 }
 
 /// What hangs from the points of the tab on show (hung sequences, files read, the picker).
-pub fn hanging<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a sprat::app::tools::hang::Hanging {
+pub fn hanging<'a>(
+    harness: &'a Harness<'_, SpratApp>,
+) -> &'a sprat::app::canvas::tools::hang::Hanging {
     &harness.state().active_tab().unwrap().canvas.tools.hang
 }
 

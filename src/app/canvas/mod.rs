@@ -1,0 +1,573 @@
+//! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
+
+pub mod overlay;
+pub mod tools;
+pub mod view;
+
+use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
+use crate::app::canvas::view::View;
+use crate::app::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
+use crate::app::shell::settings::{Background, Settings};
+use crate::app::shell::workspace::{OpenDocument, box_rule};
+use crate::assets::ImageStore;
+use crate::model::effective_boxes;
+use crate::playback::displayed_frame;
+use crate::render::Scene;
+use egui::{
+    Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
+};
+use std::borrow::Cow;
+
+/// What the canvas of one document remembers between frames.
+pub struct CanvasState {
+    /// Screen points per sprite pixel.
+    pub zoom: f32,
+    /// The sprite origin's offset from the canvas centre, in points.
+    pub pan: Vec2,
+    /// Fit the frame in view at the next paint.
+    pub fit_requested: bool,
+    /// The sprite pixel under the cursor, relative to the origin.
+    pub hover_pixel: Option<(i32, i32)>,
+    /// The canvas rectangle at the last paint (for keyboard zoom about the centre).
+    pub last_rect: Option<Rect>,
+    /// The checkerboard pattern (2×2 texels, repeated).
+    checkerboard: Option<TextureHandle>,
+    /// Space is held (Space+drag pans; a Space press without a drag plays or pauses).
+    pub space_held: bool,
+    /// A drag happened while Space was held.
+    pub space_dragged: bool,
+    /// The editing tools (select, box, point), their options and the drag in progress.
+    pub tools: ToolState,
+    /// The last press was on the canvas: arrow keys nudge even with the pointer elsewhere.
+    pub keyboard: bool,
+}
+
+impl Default for CanvasState {
+    /// A canvas that fits its frame in view when first shown.
+    fn default() -> CanvasState {
+        CanvasState {
+            zoom: 1.0,
+            pan: Vec2::ZERO,
+            fit_requested: true,
+            hover_pixel: None,
+            last_rect: None,
+            checkerboard: None,
+            space_held: false,
+            space_dragged: false,
+            tools: ToolState::default(),
+            keyboard: false,
+        }
+    }
+}
+
+impl CanvasState {
+    /// Zooms one step about the canvas centre.
+    pub fn zoom_step(&mut self, up: bool) {
+        let target = view::next_zoom_step(self.zoom, up);
+        let rect = self
+            .last_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
+        let (zoom, pan) =
+            view::zoom_about(rect, self.zoom, self.pan, target / self.zoom, rect.center());
+        self.zoom = zoom;
+        self.pan = pan;
+    }
+
+    /// Shows one image pixel per physical pixel, keeping the origin where it is on screen.
+    pub fn actual_size(&mut self) {
+        let factor = 1.0 / self.zoom;
+        let rect = self
+            .last_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0)));
+        let (zoom, pan) = view::zoom_about(rect, self.zoom, self.pan, factor, rect.center());
+        self.zoom = zoom;
+        self.pan = pan;
+    }
+}
+
+/// Where the canvas gets its frame pictures.
+pub struct Pictures<'a> {
+    /// Rendered-frame cache.
+    pub textures: &'a mut FrameTextures,
+    /// Image files and SFF sprites.
+    pub pixels: &'a ImageStore,
+}
+
+/// The key of what the player shows now.
+fn current_key(open: &OpenDocument) -> FrameKey {
+    let interpolated = matches!(
+        displayed_frame(&open.player, open.session.document()),
+        Some(Cow::Owned(_))
+    );
+    FrameKey {
+        sequence: open.player.sequence(),
+        direction: open.player.direction(),
+        index: open.player.frame_index(),
+        progress: if interpolated {
+            open.player
+                .frame_progress(open.session.document())
+                .to_bits()
+        } else {
+            0
+        },
+    }
+}
+
+/// The rendered picture of what the player shows now.
+fn current_picture(
+    ctx: &egui::Context,
+    open: &OpenDocument,
+    settings: &Settings,
+    pictures: &mut Pictures,
+) -> Option<RenderedFrame> {
+    if !open.player.visible() {
+        return None;
+    }
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let document = open.session.document();
+    pictures.textures.frame(
+        ctx,
+        document,
+        current_key(open),
+        || Scene::playing(document, &open.player, rule),
+        pictures.pixels,
+    )
+}
+
+fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFrame, tint: Color32) {
+    let r = picture.rect;
+    let min = view.to_screen(r.x as f64, r.y as f64);
+    let max = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+    let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+    painter.image(picture.texture.id(), Rect::from_min_max(min, max), uv, tint);
+}
+
+fn paint_onion_skin(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    view: &View,
+    open: &OpenDocument,
+    settings: &Settings,
+    pictures: &mut Pictures,
+) {
+    let count = open.direction_frames().len();
+    let index = open.player.frame_index();
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let document = open.session.document();
+    for distance in (1..=settings.view.onion_frames as usize).rev() {
+        let alpha = 0.45 / distance as f32;
+        let neighbours = [
+            (
+                index.checked_sub(distance),
+                Color32::from_rgb(255, 110, 110),
+            ),
+            (
+                Some(index + distance).filter(|i| *i < count),
+                Color32::from_rgb(110, 255, 140),
+            ),
+        ];
+        for (neighbour, tint) in neighbours {
+            let Some(i) = neighbour else { continue };
+            let key = FrameKey {
+                index: i,
+                progress: 0,
+                ..current_key(open)
+            };
+            let scene = || Scene::at(document, key.sequence, key.direction, i, rule);
+            if let Some(picture) =
+                pictures
+                    .textures
+                    .frame(ctx, document, key, scene, pictures.pixels)
+            {
+                paint_picture(painter, view, &picture, tint.gamma_multiply(alpha));
+            }
+        }
+    }
+}
+
+/// Paints the tool strip and the canvas and handles their input; says what the app should do
+/// (show a refusal, ask for a file to hang).
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut CanvasState,
+    settings: &mut Settings,
+    open: &mut OpenDocument,
+    pictures: &mut Pictures,
+) -> CanvasOutcome {
+    let mut outcome = CanvasOutcome::default();
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let context = FrameContext::of(open, rule);
+    {
+        let boxes = tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()));
+        tools::strip::show(ui, &mut state.tools, open, context, &boxes, &mut outcome);
+    }
+    // The strip may have changed the document: look at the frame again.
+    let context = FrameContext::of(open, rule);
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
+    state.last_rect = Some(rect);
+    let ppp = ui.ctx().pixels_per_point();
+    let painter = ui.painter_at(rect);
+    let ctx = ui.ctx().clone();
+    let picture = current_picture(&ctx, open, settings, pictures);
+
+    if state.fit_requested {
+        state.fit_requested = false;
+        let mut points = open
+            .frame()
+            .map(overlay::overlay_extent)
+            .unwrap_or_default();
+        if let Some(p) = &picture {
+            let r = p.rect;
+            points.push((r.x as f64, r.y as f64));
+            points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
+        }
+        let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
+        state.zoom = zoom;
+        state.pan = pan;
+    }
+
+    handle_pan_and_zoom(ui, &response, rect, state);
+    let view = View::new(rect, state.zoom, ppp, state.pan);
+
+    paint_background(ui.ctx(), &painter, rect, settings, state);
+    if settings.view.onion_skin {
+        paint_onion_skin(&ctx, &painter, &view, open, settings, pictures);
+    }
+    if let Some(picture) = &picture {
+        paint_picture(&painter, &view, picture, Color32::WHITE);
+    }
+    if settings.view.pixel_grid {
+        paint_pixel_grid(&painter, &view);
+    }
+    if settings.view.axis_cross {
+        let o = view.origin();
+        let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 255, 255, 120));
+        painter.line_segment([pos2(rect.left(), o.y), pos2(rect.right(), o.y)], stroke);
+        painter.line_segment([pos2(o.x, rect.top()), pos2(o.x, rect.bottom())], stroke);
+    }
+
+    if open.player.visible()
+        && let Some(frame) = open.frame()
+    {
+        let (document, revision) = (open.session.document(), open.revision);
+        state.tools.hang.follow(&open.player, document);
+        let hang = &mut state.tools.hang;
+        hang.paint(
+            &ctx,
+            &painter,
+            &view,
+            frame,
+            document,
+            revision,
+            pictures.pixels,
+        );
+    }
+    let overlay_shown = settings.view.overlay && open.player.visible();
+    if overlay_shown {
+        paint_overlay(&painter, &view, settings, open);
+    }
+
+    state.hover_pixel = response.hover_pos().map(|p| {
+        let (x, y) = view.to_sprite(p);
+        (x.floor() as i32, y.floor() as i32)
+    });
+
+    if let Some(context) = context {
+        let context = context.allowing_subpixel(ui.input(|i| i.modifiers.alt));
+        // Hidden boxes (overlay off, class unticked) cannot be grabbed.
+        let boxes = boxes_shown(open, settings);
+        let dragging = state.tools.drag.is_some();
+        let space_down =
+            ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
+        let scene = input::Scene {
+            context,
+            view: &view,
+            boxes: &boxes,
+            pixels: pictures.pixels,
+        };
+        edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
+        keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
+        let boxes = boxes_shown(open, settings);
+        if let Some(context) = FrameContext::of(open, rule) {
+            tools::paint::paint_selection(&painter, &view, open, &boxes, pictures.pixels);
+            tools::paint::paint_band(&painter, &view, &state.tools);
+            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pictures.pixels);
+            if let Some(pos) = response.hover_pos()
+                && !space_down
+            {
+                let at = view.to_sprite(pos);
+                let icon = tools::paint::cursor(
+                    &state.tools,
+                    open,
+                    &context,
+                    &view,
+                    &boxes,
+                    pictures.pixels,
+                    at,
+                );
+                ctx.set_cursor_icon(icon);
+            }
+        }
+    }
+    tools::naming::show(&ctx, &mut state.tools.naming, open, &view, &mut outcome);
+    state
+        .tools
+        .hang
+        .picker_window(&ctx, open.session.document(), &mut outcome);
+    outcome
+}
+
+/// The boxes the canvas shows on the frame on show (own and inherited; none while the overlay
+/// is off, none of an unticked class): what can be grabbed and selected.
+pub fn boxes_shown(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    if !(settings.view.overlay && open.player.visible()) {
+        return Vec::new();
+    }
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+}
+
+/// Ctrl+A: selects every element the canvas shows on the frame on show.
+pub fn select_all_elements(open: &mut OpenDocument, settings: &Settings) {
+    let boxes = boxes_shown(open, settings);
+    let all = tools::all_on_frame(open, &boxes);
+    open.select_elements(all);
+}
+
+/// Every box in force on the frame on show, hidden or not: a selected box stays what Delete
+/// removes after its class or the overlay is hidden (rather than Delete falling through to the
+/// frame or the sequence).
+fn boxes_in_force(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    tools::shown_boxes(open, rule, |_| true)
+}
+
+/// Delete: removes the selected elements of the frame on show, in one undo step.
+pub fn delete_selected_elements(
+    open: &mut OpenDocument,
+    settings: &Settings,
+    tools: &ToolState,
+) -> Result<(), String> {
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let context = FrameContext::of(open, rule).ok_or("no frame is showing")?;
+    let boxes = boxes_in_force(open, settings);
+    tools::delete_selection(open, &boxes, &context, tools.scope)
+}
+
+/// True when some selected element is on the frame on show (Delete then deletes elements).
+pub fn has_selection_on_frame(open: &OpenDocument, settings: &Settings) -> bool {
+    !tools::selection_on_frame(open, &boxes_in_force(open, settings)).is_empty()
+}
+
+/// Shift or Ctrl (Cmd on a Mac) held: clicks and drags add to the selection.
+fn adding_to_selection(ui: &egui::Ui) -> bool {
+    ui.input(|i| i.modifiers.shift || i.modifiers.command)
+}
+
+/// Drags and clicks of the primary button, per the active tool.
+fn edit_with_pointer(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    scene: &input::Scene,
+    state: &mut CanvasState,
+    open: &mut OpenDocument,
+    space_down: bool,
+    outcome: &mut CanvasOutcome,
+) {
+    let view = scene.view;
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && !space_down
+        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+    {
+        let start = view.to_sprite(origin);
+        let adding = adding_to_selection(ui);
+        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start, adding) {
+            // Edits land on the frame under the drag, so playback stops there.
+            open.player.pause();
+            state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
+        }
+    }
+    if state.tools.drag.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        input::cancel_drag(&mut state.tools, open);
+    }
+    if state.tools.drag.is_some()
+        && response.dragged_by(egui::PointerButton::Primary)
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let shift = ui.input(|i| i.modifiers.shift);
+        let at = view.to_sprite(pos);
+        input::continue_drag(&mut state.tools, open, scene, at, shift, outcome);
+    }
+    if response.drag_stopped() {
+        state.tools.drag = None;
+    }
+    if response.clicked()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let at = view.to_sprite(pos);
+        let adding = adding_to_selection(ui);
+        input::click(&mut state.tools, open, scene, at, adding, outcome);
+    }
+    if response.double_clicked()
+        && let Some(id) = open.single_element()
+        && let Some(element) = open
+            .frame()
+            .and_then(|f| f.elements.iter().find(|e| e.id == id))
+        && element.as_point().is_some()
+    {
+        state.tools.naming = Some(tools::naming::Naming::new(id, element.name.clone()));
+    }
+}
+
+/// Keys on the selected elements, only while the pointer is over the canvas or the canvas has
+/// the keyboard, so the tree and the fields keep theirs: arrows nudge every selected element
+/// by 1 px (Shift: 10 px); Escape selects none, unless it ended a drag (`dragging`) or closes
+/// the point-name field.
+fn keys_on_selection(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    scene: &input::Scene,
+    state: &mut CanvasState,
+    open: &mut OpenDocument,
+    dragging: bool,
+    outcome: &mut CanvasOutcome,
+) {
+    // The canvas keeps the keyboard from a press on it until a press elsewhere (egui focus
+    // would make every plain-key shortcut think the user is typing).
+    if ui.input(|i| i.pointer.any_pressed()) {
+        state.keyboard = response.hovered();
+    }
+    let active = response.hovered() || state.keyboard;
+    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_elements().is_empty() {
+        return;
+    }
+    if !dragging
+        && state.tools.drag.is_none()
+        && state.tools.naming.is_none()
+        && ui.input(|i| i.key_pressed(egui::Key::Escape))
+    {
+        open.clear_elements();
+        return;
+    }
+    let arrows = [
+        (egui::Key::ArrowLeft, (-1, 0)),
+        (egui::Key::ArrowRight, (1, 0)),
+        (egui::Key::ArrowUp, (0, -1)),
+        (egui::Key::ArrowDown, (0, 1)),
+    ];
+    let mut steps = Vec::new();
+    ui.ctx().input_mut(|i| {
+        for (key, (dx, dy)) in arrows {
+            // Shift first: a plain-arrow match would also take Shift+arrow.
+            for (modifiers, size) in [(egui::Modifiers::SHIFT, 10), (egui::Modifiers::NONE, 1)] {
+                while i.consume_key(modifiers, key) {
+                    steps.push((dx * size, dy * size));
+                }
+            }
+        }
+    });
+    for step in steps {
+        input::nudge(&state.tools, open, scene, step, outcome);
+    }
+}
+
+fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, open: &OpenDocument) {
+    let frames = open.direction_frames();
+    let index = open.player.frame_index();
+    let Some(frame) = frames.get(index) else {
+        return;
+    };
+    let rule = box_rule(settings.view.documented_default_box_rule);
+    let boxes: Vec<_> = overlay::drawn_boxes(frame, effective_boxes(&frames, index, rule))
+        .into_iter()
+        .filter(|b| settings.box_class_visible(b.effective.collision.class.label()))
+        .collect();
+    // The selection is drawn over the overlay, for every selected element (tools::paint).
+    overlay::paint_boxes(painter, view, &boxes, None);
+    if settings.view.points {
+        overlay::paint_points(painter, view, frame, None);
+    }
+}
+
+fn handle_pan_and_zoom(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    state: &mut CanvasState,
+) {
+    let space_down =
+        ui.input(|i| i.key_down(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input();
+    let panning = response.dragged_by(egui::PointerButton::Middle)
+        || (space_down && response.dragged_by(egui::PointerButton::Primary));
+    if panning {
+        state.pan += response.drag_delta();
+        if space_down {
+            state.space_dragged = true;
+        }
+        ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+    }
+    if let Some(cursor) = response.hover_pos() {
+        let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = pinch * (scroll / 200.0).exp();
+        if (factor - 1.0).abs() > 1e-4 {
+            let (zoom, pan) = view::zoom_about(rect, state.zoom, state.pan, factor, cursor);
+            state.zoom = zoom;
+            state.pan = pan;
+        }
+    }
+}
+
+fn paint_background(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    settings: &Settings,
+    state: &mut CanvasState,
+) {
+    match settings.view.background {
+        Background::Colour([r, g, b]) => {
+            painter.rect_filled(rect, 0.0, Color32::from_rgb(r, g, b));
+        }
+        Background::Checkerboard => {
+            let texture = state.checkerboard.get_or_insert_with(|| {
+                let light = Color32::from_gray(110);
+                let dark = Color32::from_gray(85);
+                let image = ColorImage::new([2, 2], vec![light, dark, dark, light]);
+                ctx.load_texture("sprat-checkerboard", image, TextureOptions::NEAREST_REPEAT)
+            });
+            // One repeated texture: 8-point squares at any canvas size, in a single quad.
+            let tile = 16.0;
+            let uv = Rect::from_min_max(
+                pos2(0.0, 0.0),
+                pos2(rect.width() / tile, rect.height() / tile),
+            );
+            painter.image(texture.id(), rect, uv, Color32::WHITE);
+        }
+    }
+}
+
+fn paint_pixel_grid(painter: &egui::Painter, view: &View) {
+    // Only where the pixels are big enough to tell apart.
+    if view.scale < 8.0 {
+        return;
+    }
+    let rect = view.canvas;
+    let (x0, y0) = view.to_sprite(rect.min);
+    let (x1, y1) = view.to_sprite(rect.max);
+    let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(0, 0, 0, 50));
+    let (x0, x1, y0, y1) = (
+        x0.floor() as i64,
+        x1.ceil() as i64,
+        y0.floor() as i64,
+        y1.ceil() as i64,
+    );
+    for x in x0..=x1 {
+        let sx = view.to_screen(x as f64, 0.0).x;
+        painter.line_segment([pos2(sx, rect.top()), pos2(sx, rect.bottom())], stroke);
+    }
+    for y in y0..=y1 {
+        let sy = view.to_screen(0.0, y as f64).y;
+        painter.line_segment([pos2(rect.left(), sy), pos2(rect.right(), sy)], stroke);
+    }
+}

@@ -1,0 +1,839 @@
+//! Pointer and keyboard input on the canvas: what a press grabs (a handle of the selected
+//! element, an element, empty space for a rubber band), the edits a drag sends (all with one
+//! gesture, so a drag is one undo step, however many elements it moves), clicks that select
+//! (Shift/Ctrl+click adds or takes out) or place points, and arrow-key nudges.
+
+use super::geometry::{self, BoxHandle, Snap};
+use super::hit::{self, ShownBox};
+use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
+use crate::app::canvas::view::View;
+use crate::app::shell::workspace::OpenDocument;
+use crate::edit::Gesture;
+use crate::edit::boxes::{AddBox, SetBoxShape};
+use crate::edit::canvas::{MoveOrigin, RotateElement, ScaleElement};
+use crate::edit::elements::MoveSelection;
+use crate::edit::points::AddPoint;
+use crate::model::{BoxClass, ElementId, Origin, Point, Shape};
+use crate::pixels::PixelSource;
+use crate::render::Placement;
+
+/// How near (screen points) the cursor must be to grab a handle or a point.
+pub const GRAB_RADIUS: f32 = 7.0;
+/// How far above a box its rotation knob sits (screen points).
+pub const ROTATE_REACH: f32 = 22.0;
+/// How long a point's angle knob is (screen points).
+pub const ANGLE_REACH: f32 = 18.0;
+
+/// A drag in progress.
+#[derive(Clone, Debug)]
+pub struct Drag {
+    /// What it changes.
+    pub kind: DragKind,
+    /// Every edit of the drag carries it: the drag is one undo step.
+    pub gesture: Gesture,
+    /// Where the button went down, in sprite space.
+    pub start: (f64, f64),
+    /// Some edit of the drag went through (Escape then takes it back).
+    pub edited: bool,
+}
+
+impl Drag {
+    /// A drag that has changed nothing yet.
+    pub fn new(kind: DragKind, gesture: Gesture, start: (f64, f64)) -> Drag {
+        Drag {
+            kind,
+            gesture,
+            start,
+            edited: false,
+        }
+    }
+}
+
+/// Escape during a drag: the drag ends and what it changed is undone, like in Aseprite; a
+/// rubber band gives back the selection it started from.
+pub fn cancel_drag(tools: &mut ToolState, open: &mut OpenDocument) {
+    let Some(drag) = tools.drag.take() else {
+        return;
+    };
+    if let DragKind::Band { before, .. } = drag.kind {
+        open.select_elements(before);
+    } else if drag.edited {
+        open.undo();
+    }
+}
+
+/// What a drag changes.
+#[derive(Clone, Debug)]
+pub enum DragKind {
+    /// Moves a box (`handle` = `None`) or drags one of its handles.
+    Box {
+        /// The box; an inherited one gets a new id when the first edit copies it.
+        element: ElementId,
+        /// Its shape when the drag began.
+        original: Shape,
+        /// The handle held, or `None` to move the whole box.
+        handle: Option<BoxHandle>,
+        /// The shape last applied.
+        last: Option<Shape>,
+    },
+    /// Moves the selected elements together: a lone graphic or point, or several elements of
+    /// any kind (a lone box moves as [`DragKind::Box`]).
+    Move {
+        /// What moves; boxes inherited from an AIR default become the frame's copies after the
+        /// first step.
+        elements: Vec<ElementId>,
+        /// The offset applied so far.
+        applied: Point,
+    },
+    /// A rubber band drawn from empty canvas: selects every element it touches.
+    Band {
+        /// The selection when the band began: Escape gives it back.
+        before: Vec<ElementId>,
+        /// Shift or Ctrl was held: the band adds to `before` instead of replacing it.
+        adding: bool,
+        /// The band's corner under the pointer, in sprite space (the other is the drag start).
+        corner: (f64, f64),
+    },
+    /// Turns an attachment point by its angle knob.
+    PointAngle {
+        /// The point.
+        element: ElementId,
+        /// Its position, in sprite space.
+        position: (f64, f64),
+        /// The angle last applied.
+        last: Option<f64>,
+    },
+    /// Moves a graphic's origin (pivot), keeping its pixels in place.
+    Origin {
+        /// The graphic.
+        element: ElementId,
+        /// The origin last applied, in source pixels.
+        last: Option<Point>,
+    },
+    /// Turns a graphic about its pivot by its rotation knob.
+    GraphicRotate {
+        /// The graphic.
+        element: ElementId,
+        /// Its pivot, in sprite space.
+        pivot: (f64, f64),
+        /// The angle last applied.
+        last: Option<f64>,
+    },
+    /// Scales a graphic by its corner handle.
+    GraphicScale {
+        /// The graphic.
+        element: ElementId,
+        /// The handles when the drag began.
+        handles: GraphicHandles,
+        /// The scale last applied.
+        last: Option<(f64, f64)>,
+    },
+    /// Draws a new box.
+    Draw {
+        /// The box once the drag has drawn something.
+        element: Option<ElementId>,
+        /// The class it gets.
+        class: BoxClass,
+        /// A circle rather than a rectangle.
+        circle: bool,
+        /// The shape last applied.
+        last: Option<Shape>,
+    },
+}
+
+/// Everything a press or drag looks at.
+pub struct Scene<'a> {
+    /// The frame edited.
+    pub context: FrameContext,
+    /// The screen mapping.
+    pub view: &'a View,
+    /// Boxes shown on the frame.
+    pub boxes: &'a [ShownBox],
+    /// Pixels, for hit-testing graphics.
+    pub pixels: &'a dyn PixelSource,
+}
+
+impl Scene<'_> {
+    fn tolerance(&self) -> f64 {
+        (GRAB_RADIUS / self.view.scale) as f64
+    }
+}
+
+/// The selected box, if exactly one element is selected and it is a shown box (handles are
+/// for one element).
+pub fn selected_box<'a>(open: &OpenDocument, boxes: &'a [ShownBox]) -> Option<&'a ShownBox> {
+    let id = open.single_element()?;
+    boxes.iter().find(|b| b.id == id)
+}
+
+/// The handle of the selected box under sprite position `at`.
+fn handle_under(
+    open: &OpenDocument,
+    scene: &Scene,
+    at: (f64, f64),
+) -> Option<(ElementId, Shape, BoxHandle)> {
+    let shown = selected_box(open, scene.boxes)?;
+    let reach = (ROTATE_REACH / scene.view.scale) as f64;
+    let rotatable = scene.context.capabilities.rotated_boxes;
+    let tolerance = scene.tolerance();
+    geometry::handles(&shown.collision.shape, rotatable, reach)
+        .into_iter()
+        .find(|(_, (x, y))| (x - at.0).abs() <= tolerance && (y - at.1).abs() <= tolerance)
+        .map(|(handle, _)| (shown.id, shown.collision.shape.clone(), handle))
+}
+
+/// The selected point's position and angle-knob tip, when a point is selected and the format
+/// can hold its angle.
+pub fn angle_knob(open: &OpenDocument, context: &FrameContext, view: &View) -> Option<AngleKnob> {
+    if !context.capabilities.transforms {
+        return None;
+    }
+    let id = open.single_element()?;
+    let frame = open.frame()?;
+    let point = frame.elements.iter().find(|e| e.id == id)?.as_point()?;
+    let position = (point.position.x.to_f64(), point.position.y.to_f64());
+    let (sin, cos) = point.rotation.to_radians().sin_cos();
+    let reach = (ANGLE_REACH / view.scale) as f64;
+    Some(AngleKnob {
+        element: id,
+        position,
+        tip: (position.0 + cos * reach, position.1 + sin * reach),
+    })
+}
+
+/// A selected point's angle knob.
+#[derive(Clone, Copy, Debug)]
+pub struct AngleKnob {
+    /// The point.
+    pub element: ElementId,
+    /// The point's position.
+    pub position: (f64, f64),
+    /// The knob, in sprite space.
+    pub tip: (f64, f64),
+}
+
+/// The origin (pivot) of the selected graphic in sprite space, when it has its own origin
+/// (not an SFF sprite's axis, which lives in the SFF file).
+pub fn graphic_origin(open: &OpenDocument) -> Option<(ElementId, (f64, f64))> {
+    let id = open.single_element()?;
+    let frame = open.frame()?;
+    let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
+    matches!(graphic.origin, Origin::At(_)).then(|| {
+        (
+            id,
+            (graphic.position.x.to_f64(), graphic.position.y.to_f64()),
+        )
+    })
+}
+
+/// The rotation knob and scale corner of a selected graphic.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphicHandles {
+    /// The graphic.
+    pub element: ElementId,
+    /// Its pivot in sprite space.
+    pub pivot: (f64, f64),
+    /// Its rotation, degrees clockwise.
+    pub rotation: f64,
+    /// The rotation knob.
+    pub knob: (f64, f64),
+    /// The corner of its source's far side (right, bottom) from the pivot, when it has one.
+    pub corner: Option<(f64, f64)>,
+    /// Source pixels from the pivot to that corner, mirrored as the graphic is.
+    pub reach: (f64, f64),
+}
+
+/// The transform handles of the selected graphic, where the format can hold a rotation and
+/// scale on graphics.
+pub fn graphic_handles(
+    open: &OpenDocument,
+    context: &FrameContext,
+    view: &View,
+    pixels: &dyn PixelSource,
+) -> Option<GraphicHandles> {
+    if !context.capabilities.transforms {
+        return None;
+    }
+    let id = open.single_element()?;
+    let frame = open.frame()?;
+    let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
+    let source = pixels.pixels(open.document(), &graphic.source)?;
+    let placement = Placement::of(graphic, source.axis)?;
+    let pivot = placement.position;
+    let (sin, cos) = graphic.rotation.to_radians().sin_cos();
+    let reach = (ROTATE_REACH / view.scale) as f64;
+    let knob = (pivot.0 + sin * reach, pivot.1 - cos * reach);
+    let (w, h) = (source.image.width() as f64, source.image.height() as f64);
+    let far = (w - placement.origin.0, h - placement.origin.1);
+    let sign = |flip: bool| if flip { -1.0 } else { 1.0 };
+    let corner = (far.0 != 0.0 && far.1 != 0.0).then(|| placement.to_sprite((w, h)));
+    Some(GraphicHandles {
+        element: id,
+        pivot,
+        rotation: graphic.rotation,
+        knob,
+        corner,
+        reach: (far.0 * sign(graphic.flip_h), far.1 * sign(graphic.flip_v)),
+    })
+}
+
+/// The scale that puts a graphic's corner handle under `pointer` (`uniform`: the same both
+/// ways), at least 1% and in thousandths.
+pub fn scale_for(handles: &GraphicHandles, pointer: (f64, f64), uniform: bool) -> (f64, f64) {
+    let (sin, cos) = handles.rotation.to_radians().sin_cos();
+    let (dx, dy) = (pointer.0 - handles.pivot.0, pointer.1 - handles.pivot.1);
+    let local = (dx * cos + dy * sin, -dx * sin + dy * cos);
+    let fit = |v: f64, reach: f64| ((v / reach).max(0.01) * 1000.0).round() / 1000.0;
+    let (sx, sy) = (fit(local.0, handles.reach.0), fit(local.1, handles.reach.1));
+    if uniform {
+        let both = sx.max(sy);
+        (both, both)
+    } else {
+        (sx, sy)
+    }
+}
+
+fn near(a: (f64, f64), b: (f64, f64), tolerance: f64) -> bool {
+    (a.0 - b.0).abs() <= tolerance && (a.1 - b.1).abs() <= tolerance
+}
+
+/// Starts a drag at sprite position `start`: a handle of the selected element first, then what
+/// the tool does there. `adding` (Shift or Ctrl held) adds a grabbed element to the selection,
+/// or makes a rubber band add to it. Returns `None` when the press grabs nothing.
+pub fn begin_drag(
+    tools: &ToolState,
+    open: &mut OpenDocument,
+    scene: &Scene,
+    start: (f64, f64),
+    adding: bool,
+) -> Option<DragKind> {
+    let tolerance = scene.tolerance();
+    if let Some((element, original, handle)) = handle_under(open, scene, start) {
+        return Some(DragKind::Box {
+            element,
+            original,
+            handle: Some(handle),
+            last: None,
+        });
+    }
+    if tools.tool != Tool::Box
+        && let Some(knob) = angle_knob(open, &scene.context, scene.view)
+        && near(knob.tip, start, tolerance)
+    {
+        return Some(DragKind::PointAngle {
+            element: knob.element,
+            position: knob.position,
+            last: None,
+        });
+    }
+    if tools.tool == Tool::Select
+        && let Some(handles) = graphic_handles(open, &scene.context, scene.view, scene.pixels)
+    {
+        if near(handles.knob, start, tolerance) {
+            return Some(DragKind::GraphicRotate {
+                element: handles.element,
+                pivot: handles.pivot,
+                last: None,
+            });
+        }
+        if handles.corner.is_some_and(|c| near(c, start, tolerance)) {
+            return Some(DragKind::GraphicScale {
+                element: handles.element,
+                handles,
+                last: None,
+            });
+        }
+    }
+    if tools.tool == Tool::Select
+        && let Some((element, at)) = graphic_origin(open)
+        && near(at, start, tolerance)
+    {
+        return Some(DragKind::Origin {
+            element,
+            last: None,
+        });
+    }
+    match tools.tool {
+        Tool::Box => {
+            let capabilities = scene.context.capabilities;
+            if !capabilities.boxes {
+                return None;
+            }
+            Some(DragKind::Draw {
+                element: None,
+                class: tools.class.clone(),
+                circle: tools.circle && capabilities.circles,
+                last: None,
+            })
+        }
+        Tool::Point => {
+            let frame = open.frame()?;
+            let id = hit::point_under(frame, start, tolerance)?;
+            Some(grab(open, scene, id, adding))
+        }
+        Tool::Select => {
+            let frame = open.frame()?;
+            let under = hit::element_under(
+                open.document(),
+                frame,
+                scene.boxes,
+                scene.pixels,
+                start,
+                tolerance,
+            );
+            match under {
+                Some(id) => Some(grab(open, scene, id, adding)),
+                None => Some(DragKind::Band {
+                    before: open.selected_elements().to_vec(),
+                    adding,
+                    corner: start,
+                }),
+            }
+        }
+    }
+}
+
+/// A press on element `id`: an unselected element becomes the selection (or joins it when
+/// `adding`); a selected one keeps the selection, so the drag moves every selected element.
+fn grab(open: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> DragKind {
+    if !open.is_selected(id) {
+        if adding {
+            let mut elements = open.selected_elements().to_vec();
+            elements.push(id);
+            open.select_elements(elements);
+        } else {
+            open.select_element(id);
+        }
+    }
+    let elements = selection_on_frame(open, scene.boxes);
+    if let [only] = elements[..]
+        && let Some(shown) = scene.boxes.iter().find(|b| b.id == only)
+    {
+        return DragKind::Box {
+            element: only,
+            original: shown.collision.shape.clone(),
+            handle: None,
+            last: None,
+        };
+    }
+    DragKind::Move {
+        elements,
+        applied: Point::ZERO,
+    }
+}
+
+/// Sends the edit for the drag's new pointer position (nothing when it changes nothing).
+pub fn continue_drag(
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    scene: &Scene,
+    pointer: (f64, f64),
+    shift: bool,
+    outcome: &mut CanvasOutcome,
+) {
+    let Some(drag) = tools.drag.as_mut() else {
+        return;
+    };
+    let revision = open.revision;
+    let snap = scene.context.snap;
+    let mut step = DragStep {
+        open,
+        scene,
+        outcome,
+        gesture: Some(drag.gesture),
+        target: scene.context.box_target(tools.scope),
+        start: drag.start,
+        pointer,
+        delta: snap.point((pointer.0 - drag.start.0, pointer.1 - drag.start.1)),
+        shift,
+        snap,
+    };
+    // `None`: nothing to do for this position; else whether the edit was refused.
+    let refused = match &mut drag.kind {
+        DragKind::Box {
+            element,
+            original,
+            handle,
+            last,
+        } => step.reshape_box(element, original, *handle, last),
+        DragKind::Move { elements, applied } => step.move_selection(elements, applied),
+        DragKind::Band {
+            before,
+            adding,
+            corner,
+        } => step.band(before, *adding, corner),
+        DragKind::PointAngle {
+            element,
+            position,
+            last,
+        } => {
+            let angle = geometry::point_angle(*position, pointer, shift);
+            angle.and_then(|angle| step.rotate(*element, angle, last))
+        }
+        DragKind::GraphicRotate {
+            element,
+            pivot,
+            last,
+        } => {
+            // The knob points up from the pivot at no rotation.
+            let angle = geometry::point_angle(*pivot, pointer, shift)
+                .map(|angle| geometry::normalised_degrees(angle + 90.0));
+            angle.and_then(|angle| step.rotate(*element, angle, last))
+        }
+        DragKind::GraphicScale {
+            element,
+            handles,
+            last,
+        } => step.scale(*element, handles, last),
+        DragKind::Origin { element, last } => step.move_origin(*element, last),
+        DragKind::Draw {
+            element,
+            class,
+            circle,
+            last,
+        } => step.draw(element, class, *circle, last),
+    };
+    let Some(refused) = refused else {
+        return;
+    };
+    if step.open.revision != revision
+        && let Some(drag) = tools.drag.as_mut()
+    {
+        drag.edited = true;
+    }
+    // A refused edit ends the drag: the message says why, and the mouse does nothing more.
+    if refused {
+        tools.drag = None;
+    }
+}
+
+/// One step of a drag: where the pointer is, and what an edit it makes goes through. Each
+/// method handles one kind of drag and answers `None` when this position changes nothing,
+/// else whether the edit was refused.
+struct DragStep<'a, 'b> {
+    open: &'a mut OpenDocument,
+    scene: &'a Scene<'b>,
+    outcome: &'a mut CanvasOutcome,
+    gesture: Option<Gesture>,
+    target: crate::edit::boxes::BoxTarget,
+    start: (f64, f64),
+    pointer: (f64, f64),
+    /// The pointer's move from the start, snapped.
+    delta: Point,
+    shift: bool,
+    snap: Snap,
+}
+
+impl DragStep<'_, '_> {
+    fn apply(&mut self, command: &dyn crate::edit::Command) -> bool {
+        apply(self.open, command, self.gesture, self.outcome)
+    }
+
+    /// Moves the box, or one of its handles.
+    fn reshape_box(
+        &mut self,
+        element: &mut ElementId,
+        original: &Shape,
+        handle: Option<BoxHandle>,
+        last: &mut Option<Shape>,
+    ) -> Option<bool> {
+        let shape = match handle {
+            None => geometry::moved(original, self.delta),
+            Some(h) => {
+                geometry::reshaped(original, h, self.pointer, self.start, self.shift, self.snap)
+            }
+        };
+        if last.as_ref() == Some(&shape) {
+            return None;
+        }
+        let command = SetBoxShape {
+            target: self.target,
+            element: *element,
+            shape: shape.clone(),
+        };
+        if !self.apply(&command) {
+            return Some(true);
+        }
+        // Editing an inherited box copies it onto this frame on the first step.
+        *element = self.open.single_element().unwrap_or(*element);
+        *last = Some(shape);
+        Some(false)
+    }
+
+    /// Moves the selected elements by the pointer's move.
+    fn move_selection(
+        &mut self,
+        elements: &mut Vec<ElementId>,
+        applied: &mut Point,
+    ) -> Option<bool> {
+        if self.delta == *applied {
+            return None;
+        }
+        let command = MoveSelection {
+            target: self.target,
+            elements: elements.clone(),
+            delta: self.delta - *applied,
+        };
+        let done = self.apply(&command);
+        if done {
+            *applied = self.delta;
+            // The first step gives inherited boxes the frame's own copies: move those next.
+            *elements = self.open.selected_elements().to_vec();
+        }
+        Some(!done)
+    }
+
+    /// Selects what the band from the start to the pointer touches.
+    fn band(
+        &mut self,
+        before: &[ElementId],
+        adding: bool,
+        corner: &mut (f64, f64),
+    ) -> Option<bool> {
+        *corner = self.pointer;
+        let frame = self.open.frame()?;
+        let touched = hit::touched_by_band(
+            self.open.document(),
+            frame,
+            self.scene.boxes,
+            self.scene.pixels,
+            (self.start, self.pointer),
+            self.scene.tolerance(),
+        );
+        let mut selection = if adding { before.to_vec() } else { Vec::new() };
+        selection.extend(touched);
+        self.open.select_elements(selection);
+        Some(false)
+    }
+
+    /// Turns a point or graphic to `angle`.
+    fn rotate(&mut self, element: ElementId, angle: f64, last: &mut Option<f64>) -> Option<bool> {
+        rotate_step(self.open, element, angle, last, self.gesture, self.outcome)
+    }
+
+    /// Scales a graphic by the handle dragged.
+    fn scale(
+        &mut self,
+        element: ElementId,
+        handles: &GraphicHandles,
+        last: &mut Option<(f64, f64)>,
+    ) -> Option<bool> {
+        let scale = scale_for(handles, self.pointer, self.shift);
+        if *last == Some(scale) {
+            return None;
+        }
+        let command = ScaleElement {
+            element,
+            scale_x: scale.0,
+            scale_y: scale.1,
+        };
+        let done = self.apply(&command);
+        if done {
+            *last = Some(scale);
+        }
+        Some(!done)
+    }
+
+    /// Moves a graphic's origin, keeping the picture in place.
+    fn move_origin(&mut self, element: ElementId, last: &mut Option<Point>) -> Option<bool> {
+        let origin = source_point(self.open, self.scene, element, self.pointer, self.snap)?;
+        if *last == Some(origin) {
+            return None;
+        }
+        let command = MoveOrigin {
+            element,
+            origin,
+            keep_in_place: true,
+        };
+        let done = self.apply(&command);
+        if done {
+            *last = Some(origin);
+        }
+        Some(!done)
+    }
+
+    /// Draws a new box from the start to the pointer (the first step adds it).
+    fn draw(
+        &mut self,
+        element: &mut Option<ElementId>,
+        class: &BoxClass,
+        circle: bool,
+        last: &mut Option<Shape>,
+    ) -> Option<bool> {
+        // Shift draws a square, as in Aseprite.
+        let pointer = if self.shift && !circle {
+            square_corner(self.start, self.pointer)
+        } else {
+            self.pointer
+        };
+        let shape = geometry::drawn_shape(self.start, pointer, circle, self.snap);
+        if !geometry::has_area(&shape) || last.as_ref() == Some(&shape) {
+            return None;
+        }
+        let done = match element {
+            None => {
+                let command = AddBox {
+                    target: self.target,
+                    class: class.clone(),
+                    shape: shape.clone(),
+                };
+                let done = self.apply(&command);
+                if done {
+                    *element = self.open.single_element();
+                }
+                done
+            }
+            Some(id) => {
+                let command = SetBoxShape {
+                    target: self.target,
+                    element: *id,
+                    shape: shape.clone(),
+                };
+                self.apply(&command)
+            }
+        };
+        if done {
+            *last = Some(shape);
+        }
+        Some(!done)
+    }
+}
+
+/// The corner that makes the rectangle from `start` a square, on the side of `pointer`.
+/// Turns `element` to `angle` unless that is the angle last applied (`None`: nothing to do);
+/// otherwise whether the document refused it.
+fn rotate_step(
+    open: &mut OpenDocument,
+    element: ElementId,
+    angle: f64,
+    last: &mut Option<f64>,
+    gesture: Option<Gesture>,
+    outcome: &mut CanvasOutcome,
+) -> Option<bool> {
+    if *last == Some(angle) {
+        return None;
+    }
+    let command = RotateElement {
+        element,
+        rotation: angle,
+    };
+    let done = apply(open, &command, gesture, outcome);
+    if done {
+        *last = Some(angle);
+    }
+    Some(!done)
+}
+
+fn square_corner(start: (f64, f64), pointer: (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (pointer.0 - start.0, pointer.1 - start.1);
+    let side = dx.abs().max(dy.abs());
+    (start.0 + side.copysign(dx), start.1 + side.copysign(dy))
+}
+
+/// The source pixel of graphic `element` under sprite position `pointer`.
+fn source_point(
+    open: &OpenDocument,
+    scene: &Scene,
+    element: ElementId,
+    pointer: (f64, f64),
+    snap: Snap,
+) -> Option<Point> {
+    let frame = open.frame()?;
+    let graphic = frame
+        .elements
+        .iter()
+        .find(|e| e.id == element)?
+        .as_graphic()?;
+    let axis = scene
+        .pixels
+        .pixels(open.document(), &graphic.source)
+        .map_or((0, 0), |s| s.axis);
+    let inverse = Placement::of(graphic, axis)?.inverse()?;
+    Some(snap.point(inverse.to_source(pointer)))
+}
+
+/// A click without a drag: the select tool selects what is under the cursor alone (or
+/// nothing), or with `adding` (Shift or Ctrl held) adds it to the selection or takes it out;
+/// the point tool selects a point the same way or places a new one and opens its name field.
+pub fn click(
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    scene: &Scene,
+    at: (f64, f64),
+    adding: bool,
+    outcome: &mut CanvasOutcome,
+) {
+    let Some(frame) = open.frame() else {
+        return;
+    };
+    let tolerance = scene.tolerance();
+    match tools.tool {
+        Tool::Select | Tool::Box => {
+            let id = hit::element_under(
+                open.document(),
+                frame,
+                scene.boxes,
+                scene.pixels,
+                at,
+                tolerance,
+            );
+            pick(open, id, adding);
+        }
+        Tool::Point => {
+            if let Some(id) = hit::point_under(frame, at, tolerance) {
+                pick(open, Some(id), adding);
+                return;
+            }
+            if !scene.context.capabilities.points {
+                outcome.refused = Some(format!(
+                    "{} files cannot hold attachment points",
+                    open.format_name()
+                ));
+                return;
+            }
+            let name = super::naming::suggested_name(open);
+            let command = AddPoint {
+                frame: scene.context.frame,
+                position: scene.context.snap.point(at),
+                name: name.clone(),
+            };
+            if apply(open, &command, None, outcome)
+                && let Some(id) = open.single_element()
+            {
+                tools.naming = Some(super::naming::Naming::new(id, name));
+            }
+        }
+    }
+}
+
+/// A click on `id` (or on nothing): alone it becomes the selection (nothing clears it); with
+/// `adding` it joins the selection or leaves it, and a click on nothing changes nothing.
+fn pick(open: &mut OpenDocument, id: Option<ElementId>, adding: bool) {
+    match (id, adding) {
+        (Some(id), true) => open.toggle_element(id),
+        (Some(id), false) => open.select_element(id),
+        (None, true) => {}
+        (None, false) => open.clear_elements(),
+    }
+}
+
+/// Nudges every selected element the frame shows by `(dx, dy)` whole pixels (arrow keys), as
+/// one undo step per press: boxes inherited from an AIR default follow the scope toggle.
+pub fn nudge(
+    tools: &ToolState,
+    open: &mut OpenDocument,
+    scene: &Scene,
+    (dx, dy): (i32, i32),
+    outcome: &mut CanvasOutcome,
+) {
+    let elements = selection_on_frame(open, scene.boxes);
+    if elements.is_empty() {
+        return;
+    }
+    let command = MoveSelection {
+        target: scene.context.box_target(tools.scope),
+        elements,
+        delta: Point::from_ints(dx, dy),
+    };
+    apply(open, &command, None, outcome);
+}

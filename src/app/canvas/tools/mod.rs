@@ -1,0 +1,284 @@
+//! The canvas tools, like Fighter Factory's and Aseprite's: a tool strip over the canvas with
+//! Select (V), Box (R, Shift+R for circles) and Point (P), the class picker for new boxes, the
+//! AIR default-box scope, copy-boxes buttons, point naming and hanging a sequence on a point.
+//!
+//! Several elements can be selected at once (Shift/Ctrl+click, a rubber band, Ctrl+A); the
+//! selection lives in the session's selection ([`OpenDocument::selected_elements`]), drags,
+//! nudges and Delete act on all of it in one undo step, and handles show for a lone element.
+//!
+//! Reading order: [`ToolState`] and [`FrameContext`] (this file), [`strip`] (the buttons),
+//! [`input`] (pointer drags and arrow nudges, one undo step per drag), [`geometry`] (snapping,
+//! handles, the shapes a drag gives), [`hit`] (what is under the cursor or a rubber band),
+//! [`paint`] (the selection, handles), [`naming`] (the point-name popup), [`hang`] (sequences
+//! hung on points).
+//!
+//! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
+//! as a status message in [`CanvasOutcome`].
+
+pub mod geometry;
+pub mod hang;
+pub mod hit;
+pub mod input;
+pub mod naming;
+pub mod paint;
+pub mod strip;
+
+use crate::app::canvas::overlay;
+use crate::app::shell::workspace::OpenDocument;
+use crate::edit::Command;
+use crate::edit::Gesture;
+use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
+use crate::edit::elements::DeleteSelection;
+use crate::formats::Capabilities;
+use crate::model::{BoxClass, DefaultBoxRule, ElementId, ElementKind, FrameId, effective_boxes};
+use geometry::Snap;
+use hit::ShownBox;
+
+/// The tool the canvas's primary button uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Click to select, drag to move, handles to resize and rotate.
+    #[default]
+    Select,
+    /// Drag to draw a box of the chosen class.
+    Box,
+    /// Click to place an attachment point, drag one to move it.
+    Point,
+}
+
+impl Tool {
+    /// Whether a document whose format has these capabilities can use the tool.
+    pub fn usable_with(self, capabilities: &Capabilities) -> bool {
+        match self {
+            Tool::Select => true,
+            Tool::Box => capabilities.boxes,
+            Tool::Point => capabilities.points,
+        }
+    }
+
+    /// The name on the tool strip.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Select => "Select",
+            Tool::Box => "Box",
+            Tool::Point => "Point",
+        }
+    }
+}
+
+/// What the tools remember between frames.
+pub struct ToolState {
+    /// The active tool.
+    pub tool: Tool,
+    /// The box tool draws circles (where the format can hold them).
+    pub circle: bool,
+    /// The class new boxes get.
+    pub class: BoxClass,
+    /// The name typed for a new custom class.
+    pub new_class: String,
+    /// On AIR frames, whether a box edit is for this frame only or the default from here on.
+    pub scope: InheritedBoxes,
+    /// The drag in progress.
+    pub drag: Option<input::Drag>,
+    /// The point-name popup, when open.
+    pub naming: Option<naming::Naming>,
+    /// Sequences hung on points, and the picker.
+    pub hang: hang::Hanging,
+}
+
+impl Default for ToolState {
+    fn default() -> Self {
+        ToolState {
+            tool: Tool::Select,
+            circle: false,
+            class: BoxClass::Hit,
+            new_class: String::new(),
+            scope: InheritedBoxes::ThisFrameOnly,
+            drag: None,
+            naming: None,
+            hang: hang::Hanging::default(),
+        }
+    }
+}
+
+impl ToolState {
+    /// Takes up `tool` (drawing circles when `circle`, for the box tool), ending any drag.
+    pub fn choose(&mut self, tool: Tool, circle: bool) {
+        self.tool = tool;
+        if tool == Tool::Box {
+            self.circle = circle;
+        }
+        self.drag = None;
+    }
+
+    /// Another document replaced the open one: its ids mean nothing here, so the drag, the
+    /// name field and what hung from it go; the tool, its options and sequences hung from
+    /// other files stay.
+    pub fn document_replaced(&mut self) {
+        self.drag = None;
+        self.naming = None;
+        self.hang.forget_this_file();
+    }
+}
+
+/// What the canvas asks the app to do after a frame.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CanvasOutcome {
+    /// An edit was refused, with the reason.
+    pub refused: Option<String>,
+    /// The user wants to hang a sequence from another file: show the open dialog.
+    pub pick_hang_file: bool,
+}
+
+/// The frame the canvas edits and what its format can hold.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameContext {
+    /// The frame's place in its sequence.
+    pub at: FrameAt,
+    /// The frame.
+    pub frame: FrameId,
+    /// What the document's format can save.
+    pub capabilities: Capabilities,
+    /// How positions are rounded.
+    pub snap: Snap,
+    /// The default-box rule the preview follows.
+    pub rule: DefaultBoxRule,
+    /// The format has AIR default boxes (`ClsnNDefault`).
+    pub air: bool,
+}
+
+impl FrameContext {
+    /// The frame the player shows, or `None` when there is none.
+    pub fn of(open: &OpenDocument, rule: DefaultBoxRule) -> Option<FrameContext> {
+        let frame = open.player.frame_id(open.document())?;
+        let capabilities = open.session.format().capabilities();
+        Some(FrameContext {
+            at: FrameAt {
+                sequence: open.player.sequence(),
+                direction: open.player.direction(),
+                index: open.player.frame_index(),
+            },
+            frame,
+            capabilities,
+            // Whole pixels, as the status bar shows them; Alt allows fractions where the
+            // format keeps them (see `allowing_subpixel`).
+            snap: Snap::WholePixels,
+            rule,
+            air: capabilities.default_boxes,
+        })
+    }
+
+    /// The context with sub-pixel positions when the user holds the key for them (Alt) and
+    /// the format keeps fractions of a pixel; otherwise positions snap to whole pixels.
+    pub fn allowing_subpixel(mut self, held: bool) -> FrameContext {
+        if held && self.capabilities.subpixel {
+            self.snap = Snap::Subpixel;
+        }
+        self
+    }
+
+    /// Where box commands edit, with the user's scope choice for AIR defaults.
+    pub fn box_target(&self, scope: InheritedBoxes) -> BoxTarget {
+        BoxTarget {
+            at: self.at,
+            rule: self.rule,
+            inherited: self.air.then_some(scope),
+        }
+    }
+}
+
+/// The boxes shown on the current frame (own and inherited), hidden classes left out.
+pub fn shown_boxes(
+    open: &OpenDocument,
+    rule: DefaultBoxRule,
+    visible: impl Fn(&BoxClass) -> bool,
+) -> Vec<ShownBox> {
+    let frames = open.direction_frames();
+    let index = open.player.frame_index();
+    let Some(frame) = frames.get(index) else {
+        return Vec::new();
+    };
+    overlay::drawn_boxes(frame, effective_boxes(&frames, index, rule))
+        .into_iter()
+        .filter(|b| visible(&b.effective.collision.class))
+        .map(|b| ShownBox {
+            id: b.effective.element.id,
+            collision: b.effective.collision.clone(),
+            inherited: !matches!(b.effective.origin, crate::model::BoxOrigin::ThisFrame),
+        })
+        .collect()
+}
+
+/// Applies an edit; a refusal is kept in `outcome` for the status bar. The elements the edit
+/// selects (a new box, the copies of moved inherited boxes) become the canvas selection
+/// through [`OpenDocument::apply`].
+pub fn apply(
+    open: &mut OpenDocument,
+    command: &dyn Command,
+    gesture: Option<Gesture>,
+    outcome: &mut CanvasOutcome,
+) -> bool {
+    match open.apply(command, gesture) {
+        Ok(()) => true,
+        Err(message) => {
+            outcome.refused = Some(message);
+            false
+        }
+    }
+}
+
+/// The selected elements of the frame on show (its graphics and points, and those of `boxes`,
+/// the boxes in force on it, own or inherited from an AIR default), in selection order: what
+/// moving and deleting act on. Elements of other frames, and boxes left out of `boxes` (the
+/// canvas leaves hidden ones out of what it moves), are left alone.
+pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    let shown = |id: ElementId| {
+        boxes.iter().any(|b| b.id == id)
+            || frame
+                .elements
+                .iter()
+                .any(|e| e.id == id && !matches!(e.kind, ElementKind::Box(_)))
+    };
+    open.selected_elements()
+        .iter()
+        .copied()
+        .filter(|id| shown(*id))
+        .collect()
+}
+
+/// Deletes the selected elements of the frame on show (see [`selection_on_frame`]) in one
+/// undo step; boxes inherited from an AIR default follow the scope toggle.
+pub fn delete_selection(
+    open: &mut OpenDocument,
+    boxes: &[ShownBox],
+    context: &FrameContext,
+    scope: InheritedBoxes,
+) -> Result<(), String> {
+    let elements = selection_on_frame(open, boxes);
+    if elements.is_empty() {
+        return Err("no selected element is on this frame".to_string());
+    }
+    let command = DeleteSelection {
+        target: context.box_target(scope),
+        elements,
+    };
+    open.apply(&command, None)
+}
+
+/// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,
+/// then the boxes shown (`boxes`, own and inherited, hidden classes left out).
+pub fn all_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = open.frame() else {
+        return Vec::new();
+    };
+    frame
+        .elements
+        .iter()
+        .filter(|e| !matches!(e.kind, ElementKind::Box(_)))
+        .map(|e| e.id)
+        .chain(boxes.iter().map(|b| b.id))
+        .collect()
+}

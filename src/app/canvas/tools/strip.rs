@@ -1,0 +1,281 @@
+//! The tool strip above the canvas: the tools, and what the active tool and the selection
+//! offer. Only what the document's format can save is offered (no circles or rotation handles
+//! for AIR, no points where the format has none, no custom box classes in AIR).
+
+use super::hit::ShownBox;
+use super::naming::Naming;
+use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
+use crate::app::canvas::overlay::class_colour;
+use crate::app::shell::commands::UICommand;
+use crate::app::shell::workspace::OpenDocument;
+use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
+use crate::model::{BoxClass, ElementId, ElementKind};
+
+/// Shows the strip.
+pub fn show(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    context: Option<FrameContext>,
+    boxes: &[ShownBox],
+    outcome: &mut CanvasOutcome,
+) {
+    let capabilities = open.session.format().capabilities();
+    // A tool chosen in another tab that this format cannot use (points in an AIR file)
+    // gives way to Select, rather than staying chosen and refusing every click.
+    if !tools.tool.usable_with(&capabilities) {
+        tools.tool = Tool::Select;
+    }
+    // Two rows of fixed height that scroll sideways: a strip that wrapped or grew would move
+    // the canvas under the cursor whenever the selection changes what it offers. The first
+    // row holds the tools and their options, the second what the selection offers.
+    egui::ScrollArea::horizontal()
+        .id_salt("sprat tool strip")
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| tool_row(ui, tools, open, context, capabilities));
+        });
+    egui::ScrollArea::horizontal()
+        .id_salt("sprat selection strip")
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // Keeps the row's height when it offers nothing.
+                ui.add_space(0.0);
+                ui.label("");
+                if let Some(context) = context {
+                    selection_actions(ui, tools, open, &context, boxes, outcome);
+                }
+            });
+        });
+}
+
+fn tool_row(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &OpenDocument,
+    context: Option<FrameContext>,
+    capabilities: crate::formats::Capabilities,
+) {
+    for (tool, command, hint) in [
+        (
+            Tool::Select,
+            UICommand::SelectTool,
+            "Select, move, resize and rotate",
+        ),
+        (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
+        (Tool::Point, UICommand::PointTool, "Place attachment points"),
+    ] {
+        let enabled = tool.usable_with(&capabilities);
+        let key = command.shortcut_text(ui.ctx());
+        let button = egui::Button::selectable(tools.tool == tool, tool.label());
+        let response = ui
+            .add_enabled(enabled, button)
+            .on_hover_text(format!("{hint} ({key})"))
+            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name()));
+        if response.clicked() {
+            tools.choose(tool, false);
+        }
+    }
+    ui.separator();
+    match tools.tool {
+        Tool::Box => box_options(ui, tools, open, capabilities.circles),
+        Tool::Point | Tool::Select => {}
+    }
+    if context.is_some_and(|c| c.air) && capabilities.boxes {
+        ui.separator();
+        scope_toggle(ui, tools);
+    }
+}
+
+fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, circles: bool) {
+    if circles {
+        ui.checkbox(&mut tools.circle, "Circle")
+            .on_hover_text("Draw circles instead of rectangles (Shift+R)");
+    } else {
+        tools.circle = false;
+    }
+    let capabilities = open.session.format().capabilities();
+    let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
+    if capabilities.custom_box_classes {
+        let mut custom: Vec<BoxClass> = open
+            .document()
+            .frames
+            .values()
+            .flat_map(|f| f.boxes().map(|(_, b)| b.class.clone()))
+            .filter(|c| matches!(c, BoxClass::Custom(_)))
+            .collect();
+        custom.sort();
+        custom.dedup();
+        classes.extend(custom);
+        if !classes.contains(&tools.class) {
+            classes.push(tools.class.clone());
+        }
+    } else if matches!(tools.class, BoxClass::Custom(_)) {
+        tools.class = BoxClass::Hit;
+    }
+    ui.label("Class");
+    egui::ComboBox::from_id_salt("sprat box class")
+        .selected_text(egui::RichText::new(tools.class.label()).color(class_colour(&tools.class)))
+        .show_ui(ui, |ui| {
+            for class in classes {
+                let text = egui::RichText::new(class.label()).color(class_colour(&class));
+                ui.selectable_value(&mut tools.class, class.clone(), text);
+            }
+        })
+        .response
+        .on_hover_text("The class new boxes get");
+    if capabilities.custom_box_classes {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut tools.new_class)
+                .desired_width(80.0)
+                .hint_text("new class"),
+        );
+        field.on_hover_text("Name a custom box class");
+        let name = tools.new_class.trim().to_string();
+        if ui
+            .add_enabled(!name.is_empty(), egui::Button::new("Use class"))
+            .on_hover_text("New boxes get the class typed beside")
+            .clicked()
+        {
+            tools.class = BoxClass::Custom(name);
+            tools.new_class.clear();
+        }
+    }
+}
+
+fn scope_toggle(ui: &mut egui::Ui, tools: &mut ToolState) {
+    ui.label("Defaults:").on_hover_text(
+        "On a frame that shows an earlier frame's default (ClsnNDefault) boxes, an edit either \
+         changes this frame only or sets a new default from this frame on",
+    );
+    ui.selectable_value(
+        &mut tools.scope,
+        InheritedBoxes::ThisFrameOnly,
+        "This frame only",
+    )
+    .on_hover_text("Default boxes: the frame gets its own ClsnN boxes");
+    ui.selectable_value(
+        &mut tools.scope,
+        InheritedBoxes::DefaultFromHereOn,
+        "From here on",
+    )
+    .on_hover_text(
+        "Default boxes from here on: the frame declares ClsnNDefault boxes for the frames after it",
+    );
+}
+
+/// Copy, delete, rename and hang buttons for what is selected.
+fn selection_actions(
+    ui: &mut egui::Ui,
+    tools: &mut ToolState,
+    open: &mut OpenDocument,
+    context: &FrameContext,
+    boxes: &[ShownBox],
+    outcome: &mut CanvasOutcome,
+) {
+    let selected = super::selection_on_frame(open, boxes);
+    let selected_boxes: Vec<_> = selected
+        .iter()
+        .copied()
+        .filter(|id| boxes.iter().any(|b| b.id == *id))
+        .collect();
+    if context.capabilities.boxes && !boxes.is_empty() {
+        // The selected boxes, or every box the frame shows.
+        let (elements, what) = match selected_boxes.len() {
+            0 => (
+                boxes.iter().map(|b| b.id).collect(),
+                "every box of this frame",
+            ),
+            1 => (selected_boxes.clone(), "the selected box"),
+            _ => (selected_boxes.clone(), "the selected boxes"),
+        };
+        let count = open.direction_frames().len();
+        let index = context.at.index;
+        for (to, label, enabled) in [
+            (CopyBoxesTo::Previous, "Copy boxes to previous", index > 0),
+            (CopyBoxesTo::Next, "Copy boxes to next", index + 1 < count),
+            (CopyBoxesTo::All, "Copy boxes to all", count > 1),
+        ] {
+            let whom = match to {
+                CopyBoxesTo::Previous => "the previous frame",
+                CopyBoxesTo::Next => "the next frame",
+                CopyBoxesTo::All => "every other frame of the direction",
+            };
+            let hover =
+                format!("Copy {what} to {whom}; they replace its boxes of the same classes");
+            if ui
+                .add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hover)
+                .clicked()
+            {
+                let command = CopyBoxes {
+                    target: context.box_target(tools.scope),
+                    elements: elements.clone(),
+                    to,
+                };
+                apply(open, &command, None, outcome);
+            }
+        }
+    }
+    let selected_point = open.single_element().and_then(|id| {
+        open.frame()?
+            .elements
+            .iter()
+            .find(|e| e.id == id && matches!(e.kind, ElementKind::Point(_)))
+            .map(|e| (id, e.name.clone()))
+    });
+    if let Some((id, name)) = selected_point {
+        ui.separator();
+        if ui
+            .button("Rename point")
+            .on_hover_text("Name the selected point (double-click it on the canvas)")
+            .clicked()
+        {
+            tools.naming = Some(Naming::new(id, name.clone()));
+        }
+        if ui
+            .button("Hang sequence…")
+            .on_hover_text(format!(
+                "Preview a sequence of this or another file hanging on \"{name}\""
+            ))
+            .clicked()
+        {
+            tools.hang.open_picker(name);
+        }
+    }
+    // Last, so the buttons before it stay where they were whatever is selected.
+    if !selected.is_empty() {
+        ui.separator();
+        let label = delete_label(open, &selected, boxes);
+        let key = UICommand::DeleteSelection.shortcut_text(ui.ctx());
+        if ui
+            .button(&label)
+            .on_hover_text(format!("{label}, in one undo step ({key})"))
+            .clicked()
+            && let Err(message) = super::delete_selection(open, boxes, context, tools.scope)
+        {
+            outcome.refused = Some(message);
+        }
+    }
+}
+
+/// "Delete box", "Delete point", "Delete graphic" for one element, "Delete 3 elements" for more.
+fn delete_label(open: &OpenDocument, selected: &[ElementId], boxes: &[ShownBox]) -> String {
+    let [only] = selected else {
+        return format!("Delete {} elements", selected.len());
+    };
+    if boxes.iter().any(|b| b.id == *only) {
+        return "Delete box".to_string();
+    }
+    let kind = open
+        .frame()
+        .and_then(|f| f.elements.iter().find(|e| e.id == *only))
+        .map(|e| &e.kind);
+    match kind {
+        Some(ElementKind::Point(_)) => "Delete point",
+        Some(ElementKind::Graphic(_)) => "Delete graphic",
+        _ => "Delete element",
+    }
+    .to_string()
+}

@@ -1,0 +1,3 @@
+//! File > Export…: the window that writes frames, strips, animations and atlases.
+
+pub mod dialog;

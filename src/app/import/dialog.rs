@@ -1,0 +1,584 @@
+//! File > Import… (Ctrl+I), or image files dropped on the editor: drawn frames into the
+//! document on show. Several pictures become one frame each in natural name order; one sprite
+//! sheet is cut by a grid (found from its transparent gutters, or given as a cell size or as
+//! rows × columns, with margin, spacing, frame count and order) with a live preview of the cut.
+//! The frames go to the end of the sequence on show or into a new sequence named after the
+//! files, with the origin at the bottom centre unless another place is picked, all as one
+//! undo step. Files are read on a thread of their own with progress and Cancel; a file that
+//! cannot be read is named and skipped.
+
+use crate::app::frame_textures::texture_of;
+use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
+use crate::app::shell::save_as::Said;
+use crate::app::shell::workspace::OpenDocument;
+use crate::assets::import::{
+    ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
+};
+use crate::edit::import::{ImportFrames, ImportTarget, OriginPlace, duration_like};
+use crate::formats::Severity;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// The image types an import takes.
+pub const PICTURE_EXTENSIONS: [&str; 3] = ["png", "tga", "gif"];
+
+/// How the pictures become frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FramesFrom {
+    /// Each picture is one frame.
+    #[default]
+    EachPicture,
+    /// The one picture is a sheet cut by a grid.
+    SheetGrid,
+}
+
+/// A frame to import: a picture (index into the pictures read) and the part of it shown
+/// (`None`: all of it).
+type Cell = (usize, Option<crate::model::PixelRect>);
+
+/// What the frames to import depend on: how they are made, the grid, skipping empty cells,
+/// and how many pictures were read.
+type CellsKey = (FramesFrom, SheetCut, bool, usize);
+
+/// Files being read on a thread of their own.
+struct Reading {
+    progress: Arc<ImportProgress>,
+    result: Receiver<ReadPictures>,
+    total: usize,
+}
+
+/// A tab's Import window.
+#[derive(Default)]
+pub struct ImportState {
+    /// The window is shown.
+    pub shown: bool,
+    /// The files, in natural order.
+    pub files: Vec<PathBuf>,
+    /// A path typed where no file dialog can be shown.
+    pub path_field: String,
+    /// Put the keyboard in the path field at the next frame (no file dialog could be shown).
+    pub focus_path: bool,
+    /// What the last read gave.
+    pub read: ReadPictures,
+    reading: Option<Reading>,
+    /// Each picture a frame, or one sheet cut by a grid.
+    pub frames_from: FramesFrom,
+    /// The grid over the sheet.
+    pub cut: SheetCut,
+    /// Where each frame's origin is.
+    pub origin: OriginPlace,
+    /// How long each frame shows, in milliseconds.
+    pub millis: u32,
+    /// Leave out the sheet's cells that are fully transparent.
+    pub skip_empty: bool,
+    /// Into a new sequence (named `name`), else after the last frame of the one on show.
+    pub new_sequence: bool,
+    /// The new sequence's name.
+    pub name: String,
+    /// Why the last import was refused.
+    pub failure: Option<String>,
+    /// The sheet's picture on the GPU for the preview.
+    preview: Option<egui::TextureHandle>,
+    /// The frames the choices made last, and those choices.
+    cells_cache: Option<(CellsKey, Arc<Vec<Cell>>)>,
+}
+
+impl ImportState {
+    /// Opens the window (empty, or with the files already chosen).
+    pub fn start(&mut self) {
+        if !self.shown {
+            *self = ImportState {
+                millis: 100,
+                new_sequence: true,
+                skip_empty: true,
+                ..ImportState::default()
+            };
+        }
+        self.shown = true;
+    }
+
+    /// Adds files (a file already listed is not listed twice) and reads them all again.
+    pub fn add_files(
+        &mut self,
+        paths: impl IntoIterator<Item = PathBuf>,
+        wake: impl Fn() + Send + 'static,
+    ) {
+        self.start();
+        for path in paths {
+            if !self.files.contains(&path) {
+                self.files.push(path);
+            }
+        }
+        natural_sort(&mut self.files);
+        self.name = common_name(&self.files);
+        self.read_files(wake);
+    }
+
+    /// True while files are being read.
+    pub fn is_reading(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    fn read_files(&mut self, wake: impl Fn() + Send + 'static) {
+        if let Some(old) = &self.reading {
+            old.progress.cancel.store(true, Ordering::Relaxed);
+        }
+        let progress = Arc::new(ImportProgress::default());
+        let (send, result) = std::sync::mpsc::channel();
+        let files = self.files.clone();
+        let counted = Arc::clone(&progress);
+        std::thread::spawn(move || {
+            let _ = send.send(read_pictures(&files, &counted));
+            wake();
+        });
+        self.reading = Some(Reading {
+            progress,
+            result,
+            total: self.files.len(),
+        });
+        self.preview = None;
+    }
+
+    /// Takes the read's result when it has come: one picture with a grid in it is offered as
+    /// a sheet, cut where its gutters are.
+    fn take_read(&mut self) {
+        let Some(reading) = &self.reading else {
+            return;
+        };
+        let Ok(read) = reading.result.try_recv() else {
+            return;
+        };
+        self.reading = None;
+        if read.cancelled {
+            return;
+        }
+        self.read = read;
+        self.frames_from = FramesFrom::EachPicture;
+        if let [only] = self.read.pictures.as_slice() {
+            self.cut = SheetCut::detected(&only.pixels.0);
+            let (width, height) = only.pixels.0.dimensions();
+            if self.cut.cells(width, height).len() > 1 {
+                self.frames_from = FramesFrom::SheetGrid;
+            }
+        }
+    }
+
+    /// The frames the choices make: (picture, cell) in order. Worked out again only when a
+    /// choice changed: skipping empty cells looks at every pixel of the sheet.
+    fn cells(&mut self) -> Arc<Vec<Cell>> {
+        let key = (
+            self.frames_from,
+            self.cut,
+            self.skip_empty,
+            self.read.pictures.len(),
+        );
+        if let Some((cached, cells)) = &self.cells_cache
+            && *cached == key
+        {
+            return Arc::clone(cells);
+        }
+        let cells: Vec<Cell> = match (self.frames_from, self.read.pictures.as_slice()) {
+            (FramesFrom::SheetGrid, [sheet]) => {
+                let (width, height) = sheet.pixels.0.dimensions();
+                self.cut
+                    .cells(width, height)
+                    .into_iter()
+                    .filter(|cell| !self.skip_empty || !is_empty(&sheet.pixels.0, *cell))
+                    .map(|cell| (0, Some(cell)))
+                    .collect()
+            }
+            (_, pictures) => (0..pictures.len()).map(|i| (i, None)).collect(),
+        };
+        let cells = Arc::new(cells);
+        self.cells_cache = Some((key, Arc::clone(&cells)));
+        cells
+    }
+
+    /// The edit the choices describe for `open`.
+    fn command(&mut self, open: &OpenDocument) -> ImportFrames {
+        let document = open.document();
+        let example = open
+            .direction_frames()
+            .last()
+            .map(|f| f.duration)
+            .or_else(|| document.frames.values().next().map(|f| f.duration));
+        let target = match open.sequence() {
+            Some(sequence) if !self.new_sequence => ImportTarget::Append {
+                sequence: sequence.id,
+                direction: open.player.direction(),
+            },
+            _ => ImportTarget::NewSequence(self.name.trim().to_string()),
+        };
+        ImportFrames {
+            images: self.read.pictures.clone(),
+            cells: self.cells().to_vec(),
+            origin: self.origin,
+            duration: duration_like(example, self.millis, open.frame_rate()),
+            target,
+        }
+    }
+}
+
+/// True when every pixel of `cell` is fully transparent.
+fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
+    let (x0, y0) = (cell.x.max(0) as u32, cell.y.max(0) as u32);
+    let x1 = (x0 + cell.width).min(sheet.width());
+    let y1 = (y0 + cell.height).min(sheet.height());
+    (y0..y1).all(|y| (x0..x1).all(|x| sheet.get_pixel(x, y).0[3] == 0))
+}
+
+/// Paints the Import window of the tab on show; what the status bar should say.
+pub fn show(
+    ctx: &egui::Context,
+    state: &mut ImportState,
+    open: &mut OpenDocument,
+    dialogs: &mut dyn Dialogs,
+) -> Option<Said> {
+    if !state.shown {
+        return None;
+    }
+    state.take_read();
+    let mut pressed = Pressed::default();
+    egui::Window::new("Import frames")
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            files_section(ui, state, &mut pressed);
+            if state.reading.is_none() && !state.read.pictures.is_empty() {
+                ui.separator();
+                frames_section(ui, state);
+                ui.separator();
+                placement_section(ui, state, open);
+            }
+            if let Some(failure) = &state.failure {
+                ui.colored_label(ui.visuals().error_fg_color, failure);
+            }
+            ui.horizontal(|ui| {
+                let ready = state.reading.is_none() && !state.cells().is_empty();
+                pressed.import = ui.add_enabled(ready, egui::Button::new("Import")).clicked();
+                pressed.close = ui.button("Cancel").clicked();
+            });
+        });
+    if let Some(reading) = &state.reading {
+        ctx.request_repaint_after(Duration::from_millis(100));
+        if pressed.stop_reading {
+            reading.progress.cancel.store(true, Ordering::Relaxed);
+            state.reading = None;
+        }
+    }
+    pressed.close |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
+    let wake = {
+        let ctx = ctx.clone();
+        move || ctx.request_repaint()
+    };
+    if pressed.close {
+        if let Some(reading) = &state.reading {
+            reading.progress.cancel.store(true, Ordering::Relaxed);
+        }
+        *state = ImportState::default();
+        return None;
+    }
+    if pressed.clear {
+        state.files.clear();
+        state.read = ReadPictures::default();
+        state.preview = None;
+    }
+    if pressed.add_typed {
+        let path = PathBuf::from(state.path_field.trim());
+        state.path_field.clear();
+        state.add_files([path], wake);
+        return None;
+    }
+    if pressed.browse {
+        match dialogs.pick_files_to_import(&PICTURE_EXTENSIONS) {
+            DialogOutcome::Chosen(files) => state.add_files(files, wake),
+            DialogOutcome::Cancelled => {}
+            DialogOutcome::Unavailable => {
+                state.focus_path = true;
+                return Some((
+                    Severity::Warning,
+                    "No file dialog can be shown on this desktop; type the path instead."
+                        .to_string(),
+                ));
+            }
+        }
+        return None;
+    }
+    if pressed.import {
+        let command = state.command(open);
+        let frames = command.cells.len();
+        let into = match &command.target {
+            ImportTarget::NewSequence(name) => name.clone(),
+            ImportTarget::Append { .. } => {
+                open.sequence().map(|s| s.name.clone()).unwrap_or_default()
+            }
+        };
+        match open.apply(&command, None) {
+            Err(message) => state.failure = Some(message),
+            Ok(()) => {
+                let skipped = std::mem::take(&mut state.read.skipped);
+                *state = ImportState::default();
+                let plural = if frames == 1 { "" } else { "s" };
+                let mut text = format!("Imported {frames} frame{plural} into \"{into}\".");
+                if !skipped.is_empty() {
+                    text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
+                    return Some((Severity::Warning, text));
+                }
+                return Some((Severity::Info, text));
+            }
+        }
+    }
+    None
+}
+
+#[derive(Default)]
+struct Pressed {
+    import: bool,
+    close: bool,
+    browse: bool,
+    add_typed: bool,
+    clear: bool,
+    stop_reading: bool,
+}
+
+/// The files, how to add more, the read's progress and what was skipped.
+fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Pressed) {
+    let names: Vec<String> = state
+        .files
+        .iter()
+        .filter_map(|f| f.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    match names.as_slice() {
+        [] => ui.label("Choose PNG files (one frame each) or one sprite sheet."),
+        [one] => ui.label(format!("1 file: {one}")),
+        [first, .., last] => ui.label(format!("{} files: {first} … {last}", names.len())),
+    };
+    ui.horizontal(|ui| {
+        pressed.browse = ui.button("Add files…").clicked();
+        let label = ui.label("Path");
+        let field = ui
+            .add(
+                egui::TextEdit::singleline(&mut state.path_field)
+                    .hint_text("/path/to/run_1.png")
+                    .desired_width(220.0),
+            )
+            .labelled_by(label.id);
+        if std::mem::take(&mut state.focus_path) {
+            field.request_focus();
+        }
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        pressed.add_typed =
+            (ui.button("Add").clicked() || entered) && !state.path_field.trim().is_empty();
+        if !state.files.is_empty() {
+            pressed.clear = ui.button("Clear").clicked();
+        }
+    });
+    if let Some(reading) = &state.reading {
+        let done = reading.progress.done.load(Ordering::Relaxed);
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / reading.total.max(1) as f32)
+                    .desired_width(240.0)
+                    .text(format!("Reading {done} of {} files", reading.total)),
+            );
+            pressed.stop_reading = ui.button("Stop").clicked();
+        });
+    }
+    if !state.read.skipped.is_empty() {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "Skipped (cannot be read): {}",
+                state.read.skipped.join("; ")
+            ),
+        );
+    }
+}
+
+/// Each picture a frame, or the sheet's grid with its preview.
+fn frames_section(ui: &mut egui::Ui, state: &mut ImportState) {
+    let one = state.read.pictures.len() == 1;
+    ui.horizontal(|ui| {
+        ui.radio_value(
+            &mut state.frames_from,
+            FramesFrom::EachPicture,
+            "Each file is a frame",
+        );
+        ui.add_enabled_ui(one, |ui| {
+            ui.radio_value(
+                &mut state.frames_from,
+                FramesFrom::SheetGrid,
+                "Cut the sheet into a grid",
+            );
+        });
+    });
+    if state.frames_from == FramesFrom::SheetGrid && one {
+        grid_fields(ui, state);
+        sheet_preview(ui, state);
+    }
+    let count = state.cells().len();
+    ui.label(format!(
+        "{count} frame{}",
+        if count == 1 { "" } else { "s" }
+    ));
+}
+
+fn grid_fields(ui: &mut egui::Ui, state: &mut ImportState) {
+    let (width, height) = state.read.pictures[0].pixels.0.dimensions();
+    let cut = &mut state.cut;
+    let number = |ui: &mut egui::Ui, label: &str, value: &mut u32, min: u32, max: u32| {
+        let name = ui.label(label);
+        ui.add(egui::DragValue::new(value).range(min..=max))
+            .labelled_by(name.id)
+            .changed()
+    };
+    egui::Grid::new("import grid")
+        .num_columns(4)
+        .show(ui, |ui| {
+            number(ui, "Cell width", &mut cut.cell_width, 1, width.max(1));
+            number(ui, "Cell height", &mut cut.cell_height, 1, height.max(1));
+            ui.end_row();
+            let (mut columns, mut rows) = cut.columns_rows(width, height);
+            let c = number(ui, "Columns", &mut columns, 1, width.max(1));
+            let r = number(ui, "Rows", &mut rows, 1, height.max(1));
+            if c || r {
+                cut.set_columns_rows(width, height, columns, rows);
+            }
+            ui.end_row();
+            number(ui, "Margin x", &mut cut.margin_x, 0, width);
+            number(ui, "Margin y", &mut cut.margin_y, 0, height);
+            ui.end_row();
+            number(ui, "Spacing x", &mut cut.spacing_x, 0, width);
+            number(ui, "Spacing y", &mut cut.spacing_y, 0, height);
+            ui.end_row();
+            let mut count = cut.count.unwrap_or(0);
+            if number(ui, "Frame count", &mut count, 0, 4096) {
+                cut.count = (count > 0).then_some(count);
+            }
+            ui.weak(if cut.count.is_none() {
+                "0 = every cell"
+            } else {
+                ""
+            });
+            ui.end_row();
+        });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut cut.column_major, false, "Row by row");
+        ui.radio_value(&mut cut.column_major, true, "Column by column");
+        ui.checkbox(&mut state.skip_empty, "Skip empty cells");
+        if ui.button("Detect grid").clicked() {
+            *cut = SheetCut::detected(&state.read.pictures[0].pixels.0);
+        }
+    });
+}
+
+/// The sheet with the cells the grid cuts, numbered in frame order.
+fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
+    let kept = state.cells();
+    let sheet = &state.read.pictures[0].pixels.0;
+    let texture = state.preview.get_or_insert_with(|| {
+        texture_of(
+            ui.ctx(),
+            "import sheet",
+            sheet,
+            egui::TextureOptions::NEAREST,
+        )
+    });
+    let (width, height) = (sheet.width().max(1) as f32, sheet.height().max(1) as f32);
+    let scale = (420.0 / width).min(220.0 / height).min(8.0);
+    let (response, painter) = ui.allocate_painter(
+        egui::vec2(width * scale, height * scale),
+        egui::Sense::hover(),
+    );
+    let rect = response.rect;
+    painter.rect_filled(rect, 0.0, egui::Color32::from_gray(60));
+    painter.image(
+        texture.id(),
+        rect,
+        egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+        egui::Color32::WHITE,
+    );
+    let cells = state.cut.cells(sheet.width(), sheet.height());
+    // The frames kept are some of the grid's cells, in the grid's order.
+    let mut next_kept = 0;
+    let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgb(255, 200, 0));
+    let left_out = egui::Stroke::new(1.0, egui::Color32::from_gray(110));
+    for cell in &cells {
+        let min = rect.min + egui::vec2(cell.x as f32 * scale, cell.y as f32 * scale);
+        let cell_rect = egui::Rect::from_min_size(
+            min,
+            egui::vec2(cell.width as f32 * scale, cell.height as f32 * scale),
+        );
+        // Cells left out (empty ones) are drawn grey and have no frame number.
+        let frame = (kept.get(next_kept).and_then(|k| k.1) == Some(*cell)).then(|| {
+            next_kept += 1;
+            next_kept - 1
+        });
+        let Some(frame) = frame else {
+            painter.rect_stroke(cell_rect, 0.0, left_out, egui::StrokeKind::Inside);
+            continue;
+        };
+        painter.rect_stroke(cell_rect, 0.0, stroke, egui::StrokeKind::Inside);
+        if cell_rect.height() >= 14.0 && cells.len() <= 256 {
+            painter.text(
+                cell_rect.min + egui::vec2(2.0, 1.0),
+                egui::Align2::LEFT_TOP,
+                frame.to_string(),
+                egui::FontId::monospace(10.0),
+                egui::Color32::from_rgb(255, 200, 0),
+            );
+        }
+    }
+}
+
+/// Origin, duration and where the frames go.
+fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocument) {
+    egui::Grid::new("import placement")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let label = ui.label("Origin");
+            egui::ComboBox::from_id_salt("import origin")
+                .selected_text(state.origin.label())
+                .show_ui(ui, |ui| {
+                    for place in OriginPlace::ALL {
+                        ui.selectable_value(&mut state.origin, place, place.label());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.end_row();
+            let label = ui.label("Duration");
+            ui.add(
+                egui::DragValue::new(&mut state.millis)
+                    .range(1..=60_000)
+                    .suffix(" ms"),
+            )
+            .labelled_by(label.id);
+            ui.end_row();
+            ui.label("Into");
+            ui.vertical(|ui| {
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut state.new_sequence, true, "A new sequence");
+                    let label = ui.label("Name");
+                    ui.add_enabled(
+                        state.new_sequence,
+                        egui::TextEdit::singleline(&mut state.name).desired_width(160.0),
+                    )
+                    .labelled_by(label.id);
+                });
+                let current = open.sequence().map(|s| s.name.clone());
+                ui.add_enabled_ui(current.is_some(), |ui| {
+                    ui.radio_value(
+                        &mut state.new_sequence,
+                        false,
+                        format!("The end of \"{}\"", current.unwrap_or_default()),
+                    );
+                });
+            });
+            ui.end_row();
+        });
+}

@@ -1,0 +1,545 @@
+//! The inspector: every field of the selected sequence, frame and element, each editable
+//! through `edit::inspector` commands (a drag is one undo step). A value the document refuses
+//! is not applied and its message goes to the status bar; a field the file's format cannot
+//! hold is shown disabled with the reason as its hover text.
+//!
+//! Reading order: [`show`], the sequence section, the frame section here; the element section
+//! in [`crate::app::inspector::element`]; the widgets in [`crate::app::inspector::widgets`]; which fields a
+//! format holds in [`crate::app::inspector::support`].
+
+pub mod element;
+pub mod support;
+pub mod widgets;
+
+use crate::app::inspector::element::element_section;
+use crate::app::inspector::support::{Field, Support};
+use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
+use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
+use crate::edit::timeline::SetDurations;
+use crate::edit::{Gesture, Transaction};
+use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
+
+/// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
+/// or takes it out). Returns the message of an edit the document refused.
+pub fn show(
+    ui: &mut egui::Ui,
+    open: &mut OpenDocument,
+    gesture: &mut Option<Gesture>,
+    draft: &mut Option<Draft>,
+) -> Option<String> {
+    let mut edits = Edits::default();
+    let support = Support::of_format(open.session.format());
+    // Both ways: content wider than the panel scrolls instead of widening the panel, which
+    // would move the canvas under a drag in progress.
+    egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            sequence_section(ui, open, &support, &mut edits);
+            match frame_section(ui, open, &support, &mut edits) {
+                Some(ElementClick {
+                    element,
+                    adding: true,
+                }) => open.toggle_element(element),
+                Some(ElementClick { element, .. }) => open.select_element(element),
+                None => {}
+            }
+            element_section(ui, open, &support, &mut edits);
+        });
+    edits.keep_vanished_draft(ui.ctx(), draft.take());
+    *draft = edits.draft.take();
+    let mut refusal = None;
+    for edit in edits.edits {
+        if edit.new_step || gesture.is_none() {
+            *gesture = Some(open.new_gesture());
+        }
+        if let Err(message) = open.apply(edit.command.as_ref(), *gesture) {
+            refusal = Some(message);
+        }
+    }
+    refusal
+}
+
+fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {
+    SetSequenceField {
+        sequence: sequence.id,
+        field,
+    }
+}
+
+fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, edits: &mut Edits) {
+    let Some(sequence) = open.sequence() else {
+        ui.weak("No sequence selected.");
+        return;
+    };
+    let document = open.session.document();
+    egui::CollapsingHeader::new("Sequence")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("sequence fields")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    let name = text_row(ui, "Name", sequence.id, &sequence.name, false, None);
+                    edits.text(name, |name| {
+                        set_sequence(sequence, SequenceField::Name(name))
+                    });
+                    // A title is shown where the format keeps one, or where the file had one
+                    // (so the user sees what a conversion would lose).
+                    let why_not_title = support.why_not(Field::SequenceTitle);
+                    if why_not_title.is_none() || sequence.title.is_some() {
+                        let title = text_row(
+                            ui,
+                            "Title",
+                            sequence.id,
+                            sequence.title.as_deref().unwrap_or(""),
+                            false,
+                            why_not_title.as_deref(),
+                        );
+                        edits.text(title, |title| {
+                            set_sequence(sequence, SequenceField::Title(Some(title)))
+                        });
+                    }
+                    let path: Vec<String> = document
+                        .group_path(sequence.id)
+                        .iter()
+                        .skip(1)
+                        .map(|g| g.name.clone())
+                        .collect();
+                    if !path.is_empty() {
+                        field(ui, "Group", path.join(" / "));
+                    }
+                    field(ui, "Directions", sequence.directions.len().to_string());
+                    field(
+                        ui,
+                        "Direction",
+                        sequence.direction_label(open.player.direction()),
+                    );
+                    field(
+                        ui,
+                        "Frames",
+                        sequence
+                            .directions
+                            .get(open.player.direction())
+                            .map_or(0, |d| d.frames.len())
+                            .to_string(),
+                    );
+                    loop_row(ui, sequence, edits);
+                    let disappear = support.why_not(Field::Disappear);
+                    let ends = [
+                        (
+                            EndBehavior::HoldLastFrame,
+                            "hold the last frame".to_string(),
+                        ),
+                        (EndBehavior::Disappear, "disappear".to_string()),
+                    ];
+                    if let Some((on_end, response)) = choice_row(
+                        ui,
+                        "At the end",
+                        sequence.id,
+                        &sequence.on_end,
+                        &ends,
+                        disappear.as_deref(),
+                    ) {
+                        edits.push(
+                            set_sequence(sequence, SequenceField::OnEnd(on_end)),
+                            &response,
+                        );
+                    }
+                    let mut follow_ups = vec![(None, "none".to_string())];
+                    follow_ups.extend(
+                        document
+                            .sequences()
+                            .iter()
+                            .map(|s| (Some(s.name.clone()), s.name.clone())),
+                    );
+                    if let Some((follow_up, response)) = choice_row(
+                        ui,
+                        "Follow-up",
+                        sequence.id,
+                        &sequence.follow_up,
+                        &follow_ups,
+                        support.why_not(Field::FollowUp).as_deref(),
+                    ) {
+                        let field = SequenceField::FollowUp(follow_up);
+                        edits.push(set_sequence(sequence, field), &response);
+                    }
+                    frame_rate_row(ui, open, sequence, support, edits);
+                    if !support.holds(Field::FrameDuration) {
+                        delay_row(ui, open, sequence, edits);
+                    }
+                    let default = document.default_sequence == Some(sequence.id);
+                    field(ui, "Default", if default { "yes" } else { "no" });
+                });
+        });
+}
+
+fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
+    let loop_label = ui.label("Loop");
+    ui.horizontal(|ui| {
+        let mut loops = sequence.loop_point.is_some();
+        let mut target = sequence.loop_point.unwrap_or(0);
+        let check = ui.checkbox(&mut loops, "back to frame");
+        // Not clamped to the frames: a value past the end is refused by the document, with a
+        // message, rather than silently corrected.
+        let value = ui
+            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
+            .labelled_by(loop_label.id);
+        if check.changed() || value.changed() {
+            let field = SequenceField::LoopPoint(loops.then_some(target));
+            let response = if check.changed() { &check } else { &value };
+            edits.push(set_sequence(sequence, field), response);
+        }
+    });
+    ui.end_row();
+}
+
+/// The sequence's own frame rate (for hold-based durations), or the set's.
+fn frame_rate_row(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    sequence: &Sequence,
+    support: &Support,
+    edits: &mut Edits,
+) {
+    let why_not = support.why_not(Field::SequenceFrameRate);
+    let label = ui.label("Frame rate");
+    ui.horizontal(|ui| {
+        let set_rate = open.session.document().frame_rate;
+        let own = sequence.frame_rate.is_some();
+        if let Some((own, response)) = check(ui, "own", own, why_not.as_deref()) {
+            let rate = own.then(|| sequence.frame_rate.or(set_rate).unwrap_or(60).max(1));
+            edits.push(
+                set_sequence(sequence, SequenceField::FrameRate(rate)),
+                &response,
+            );
+        }
+        match sequence.frame_rate {
+            Some(rate) => {
+                if let Some((rate, response)) = number(
+                    ui,
+                    label.id,
+                    rate,
+                    |d| d.range(1..=1000).suffix(" fps"),
+                    why_not.as_deref(),
+                ) {
+                    let field = SequenceField::FrameRate(Some(rate));
+                    edits.push(set_sequence(sequence, field), &response);
+                }
+            }
+            None => {
+                ui.weak(match set_rate {
+                    Some(r) => format!("{r} fps (the set's)"),
+                    None => "—".to_string(),
+                });
+            }
+        }
+    });
+    ui.end_row();
+}
+
+/// One delay for every frame of the sequence, for formats that keep one per animation
+/// (Solarus `frame_delay`: 0 shows the first frame forever).
+fn delay_row(ui: &mut egui::Ui, open: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
+    let document = open.session.document();
+    let first = sequence
+        .directions
+        .iter()
+        .flat_map(|d| d.frames.first())
+        .find_map(|id| document.frame(*id))
+        .map(|f| f.duration);
+    let Some(current) = first else {
+        return;
+    };
+    let label = ui.label("Frame delay");
+    ui.horizontal(|ui| {
+        let changed = match current {
+            FrameDuration::Forever | FrameDuration::Millis(_) => {
+                let ms = match current {
+                    FrameDuration::Millis(ms) => ms,
+                    _ => 0,
+                };
+                number(
+                    ui,
+                    label.id,
+                    ms,
+                    |d| d.range(0..=600_000).suffix(" ms"),
+                    None,
+                )
+                .map(|(ms, r)| {
+                    let duration = if ms == 0 {
+                        FrameDuration::Forever
+                    } else {
+                        FrameDuration::Millis(ms)
+                    };
+                    (duration, r)
+                })
+            }
+            other => duration_editor(ui, label.id, other),
+        };
+        if current == FrameDuration::Forever {
+            ui.weak("0 = the first frame stays");
+        }
+        if let Some((duration, response)) = changed {
+            let mut all = Transaction::new(format!("Set delay to {duration}"));
+            for (d, direction) in sequence.directions.iter().enumerate() {
+                all.push(SetDurations {
+                    sequence: sequence.id,
+                    direction: d,
+                    positions: (0..direction.frames.len()).collect(),
+                    duration,
+                });
+            }
+            edits.push(all, &response);
+        }
+    });
+    ui.end_row();
+}
+
+fn duration_text(duration: FrameDuration, rate: u32) -> String {
+    match duration.exact(rate) {
+        Some(t) if !matches!(duration, FrameDuration::Millis(_)) => {
+            format!("{duration} ({} ms)", trim_float(t.as_millis_f64(), 3))
+        }
+        _ => duration.to_string(),
+    }
+}
+
+/// A click on a row of the element list.
+struct ElementClick {
+    element: crate::model::ElementId,
+    /// Shift or Ctrl held: add the element to the selection or take it out.
+    adding: bool,
+}
+
+/// Paints the frame's fields and element list, every selected element marked; returns the
+/// element the user clicked.
+fn frame_section(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    support: &Support,
+    edits: &mut Edits,
+) -> Option<ElementClick> {
+    let frame = open.frame()?;
+    let frame_id = open.player.frame_id(open.session.document())?;
+    let mut chosen = None;
+    let index = open.player.frame_index();
+    let set = |field| SetFrameField {
+        frame: frame_id,
+        field,
+    };
+    // One id whatever the frame's number: the section keeps its folding, and playback moving
+    // to the next frame makes no new widgets (which would cost egui extra layout passes).
+    egui::CollapsingHeader::new(format!("Frame {index}"))
+        .id_salt("frame section")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("frame fields")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    field(ui, "Id", frame_id.to_string());
+                    duration_row(ui, open, frame.duration, support, &mut |d, r| {
+                        edits.push(set(FrameField::Duration(d)), r)
+                    });
+                    let text = support.why_not(Field::FrameText);
+                    let text = text.as_deref();
+                    let label = text_row(ui, "Label", frame_id, &frame.label, false, text);
+                    edits.text(label, |t| set(FrameField::Label(t)));
+                    let triggers = text_row(ui, "Triggers", frame_id, &frame.triggers, false, text);
+                    edits.text(triggers, |t| set(FrameField::Triggers(t)));
+                    let notes = text_row(ui, "Notes", frame_id, &frame.notes, true, text);
+                    edits.text(notes, |t| set(FrameField::Notes(t)));
+                    interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
+                        edits.push(set(FrameField::Interpolation(i)), r)
+                    });
+                    for decl in &frame.box_declarations {
+                        let scope = match decl.scope {
+                            BoxScope::ThisFrame => "this frame",
+                            BoxScope::FromHereOn => "default from here on",
+                        };
+                        field(ui, &format!("Boxes {}", decl.class.label()), scope);
+                    }
+                });
+            ui.separator();
+            ui.label("Elements");
+            for element in &frame.elements {
+                let kind = match &element.kind {
+                    ElementKind::Graphic(_) => "graphic".to_string(),
+                    ElementKind::Point(_) => "point".to_string(),
+                    ElementKind::Box(b) => format!("box {}", b.class.label()),
+                };
+                let text = if element.name.is_empty() {
+                    kind
+                } else {
+                    format!("{kind} “{}”", element.name)
+                };
+                if ui
+                    .selectable_label(open.is_selected(element.id), text)
+                    .clicked()
+                {
+                    chosen = Some(ElementClick {
+                        element: element.id,
+                        adding: ui.input(|i| i.modifiers.shift || i.modifiers.command),
+                    });
+                }
+            }
+        });
+    chosen
+}
+
+fn duration_row(
+    ui: &mut egui::Ui,
+    open: &OpenDocument,
+    duration: FrameDuration,
+    support: &Support,
+    changed: &mut dyn FnMut(FrameDuration, &egui::Response),
+) {
+    let label = ui.label("Duration");
+    let why_not = support.why_not(Field::FrameDuration);
+    // Wrapped, so "= 166.7 ms" goes under the field rather than past a narrow inspector.
+    ui.horizontal_wrapped(|ui| {
+        let mut forever = duration == FrameDuration::Forever;
+        if why_not.is_none() {
+            if let Some((d, r)) = duration_editor_enabled(ui, label.id, duration) {
+                changed(d, &r);
+            }
+            // Back from "forever", the frame takes the unit the document counts in.
+            let finite = unit_of(open).map(|unit| unit(1));
+            let toggle = ui.add_enabled(
+                forever || finite.is_some(),
+                egui::Checkbox::new(&mut forever, "forever"),
+            );
+            if toggle.changed() {
+                match (forever, finite) {
+                    (true, _) => changed(FrameDuration::Forever, &toggle),
+                    (false, Some(d)) => changed(d, &toggle),
+                    (false, None) => {}
+                }
+            }
+        } else {
+            let why = why_not.as_deref().unwrap_or_default();
+            ui.add_enabled(false, egui::Label::new(duration.to_string()))
+                .on_disabled_hover_text(why);
+        }
+        // The field already shows the native unit: beside it only what that is in ms, short
+        // enough to fit a narrow inspector.
+        let mut text = match duration.exact(open.frame_rate()) {
+            Some(t) if !matches!(duration, FrameDuration::Millis(_)) => {
+                format!("= {} ms", trim_float(t.as_millis_f64(), 1))
+            }
+            _ => String::new(),
+        };
+        if duration.is_zero() {
+            text = "skipped".to_string();
+        }
+        // Kept whole: the row wraps before it rather than inside it.
+        let text = egui::RichText::new(text).weak();
+        ui.add(egui::Label::new(text).extend())
+            .on_hover_text(if duration.is_zero() {
+                "A frame of no length is skipped in playback".to_string()
+            } else {
+                duration_text(duration, open.frame_rate())
+            });
+    });
+    ui.end_row();
+}
+
+fn duration_editor_enabled(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    duration: FrameDuration,
+) -> Option<(FrameDuration, egui::Response)> {
+    if duration == FrameDuration::Forever {
+        return None;
+    }
+    duration_editor(ui, label, duration)
+}
+
+/// The unit the document counts durations in, from any frame that is not shown forever.
+fn unit_of(open: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
+    let found = open
+        .session
+        .document()
+        .frames
+        .values()
+        .map(|f| f.duration)
+        .find(|d| *d != FrameDuration::Forever)?;
+    Some(match found {
+        FrameDuration::Millis(_) => FrameDuration::Millis,
+        FrameDuration::Ticks(_) => FrameDuration::Ticks,
+        FrameDuration::Holds(_) => FrameDuration::Holds,
+        FrameDuration::Seconds { .. } => |ms| FrameDuration::Seconds {
+            nanos: u64::from(ms) * 1_000_000,
+        },
+        FrameDuration::Forever => return None,
+    })
+}
+
+/// A number field for a duration in its own unit (ticks, milliseconds, holds, or seconds shown
+/// in milliseconds exact to the nanosecond).
+fn duration_editor(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    duration: FrameDuration,
+) -> Option<(FrameDuration, egui::Response)> {
+    let (value, unit, make): (u32, &str, fn(u32) -> FrameDuration) = match duration {
+        FrameDuration::Ticks(t) => (t, "ticks", FrameDuration::Ticks),
+        FrameDuration::Millis(m) => (m, "ms", FrameDuration::Millis),
+        FrameDuration::Holds(h) => (h, "holds", FrameDuration::Holds),
+        FrameDuration::Seconds { nanos } => {
+            let ms = nanos as f64 / 1_000_000.0;
+            return number(
+                ui,
+                label,
+                ms,
+                |d| d.range(0.0..=3_600_000.0).max_decimals(6).suffix(" ms"),
+                None,
+            )
+            .map(|(ms, r)| {
+                let nanos = (ms * 1_000_000.0).round().max(0.0) as u64;
+                (FrameDuration::Seconds { nanos }, r)
+            });
+        }
+        FrameDuration::Forever => return None,
+    };
+    number(
+        ui,
+        label,
+        value,
+        |d| d.range(0..=u32::MAX).suffix(format!(" {unit}")),
+        None,
+    )
+    .map(|(v, r)| (make(v), r))
+}
+
+/// Reaches one interpolation flag.
+type FlagOf = fn(&mut Interpolation) -> &mut bool;
+
+fn interpolation_row(
+    ui: &mut egui::Ui,
+    flags: Interpolation,
+    support: &Support,
+    changed: &mut dyn FnMut(Interpolation, &egui::Response),
+) {
+    ui.label("Interpolate");
+    let why_not = support.why_not(Field::Interpolation);
+    // Four check boxes are wider than a narrow inspector: they wrap rather than being cut.
+    ui.horizontal_wrapped(|ui| {
+        let mut next = flags;
+        let boxes: [(&str, FlagOf); 4] = [
+            ("offset", |i| &mut i.offset),
+            ("blend", |i| &mut i.blend),
+            ("scale", |i| &mut i.scale),
+            ("angle", |i| &mut i.angle),
+        ];
+        for (name, flag) in boxes {
+            let current = *flag(&mut next);
+            if let Some((on, response)) = check(ui, name, current, why_not.as_deref()) {
+                *flag(&mut next) = on;
+                changed(next, &response);
+            }
+        }
+    });
+    ui.end_row();
+}

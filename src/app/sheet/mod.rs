@@ -1,0 +1,246 @@
+//! The source-sheet view: a source image with every slice cut from it outlined and the slices
+//! the current frame uses highlighted. Frames and whole directions are drawn on it with the
+//! tools of [`crate::app::sheet::draw`].
+
+pub mod draw;
+
+use crate::app::inspector::support::{Field, Support};
+use crate::app::sheet::draw::SheetDraw;
+use crate::app::shell::status_bar::StatusMessage;
+use crate::app::shell::workspace::OpenDocument;
+use crate::assets::ImageStore;
+use crate::formats::Severity;
+use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
+use egui::{Color32, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2};
+use std::path::PathBuf;
+
+/// What the sheet view remembers.
+#[derive(Default)]
+pub struct SheetState {
+    /// The image shown; `None` = the one the current frame uses.
+    pub chosen: Option<ImageId>,
+    /// Zoom; `None` = fit the panel.
+    pub zoom: Option<f32>,
+    /// The drawing tools.
+    pub draw: SheetDraw,
+    /// Where the image was last drawn on screen and at what scale (screen points per pixel).
+    pub image_rect: Option<(Rect, f32)>,
+    texture: Option<(PathBuf, u64, TextureHandle)>,
+}
+
+impl SheetState {
+    /// Forgets the texture (a new document).
+    pub fn reset(&mut self) {
+        self.chosen = None;
+        self.texture = None;
+        self.image_rect = None;
+    }
+}
+
+/// The image the current frame's first graphic draws from.
+fn current_image(open: &OpenDocument) -> Option<ImageId> {
+    open.frame()?
+        .elements
+        .iter()
+        .find_map(|e| match &e.as_graphic()?.source {
+            GraphicSource::Slice(id) => open.session.document().slice(*id).map(|s| s.image),
+            GraphicSource::Image(id) => Some(*id),
+            GraphicSource::SffSprite { archive, .. } => Some(*archive),
+        })
+}
+
+/// Where the current frame's first graphic is cut from `image`, when it is.
+fn current_slice_on(open: &OpenDocument, image: ImageId) -> Option<PixelRect> {
+    let document = open.session.document();
+    open.frame()?.elements.iter().find_map(|e| {
+        let GraphicSource::Slice(id) = &e.as_graphic()?.source else {
+            return None;
+        };
+        let slice = document.slice(*id)?;
+        (slice.image == image).then_some(slice.rect)
+    })
+}
+
+/// Paints the sheet view and carries out what was drawn on it; returns a message for the
+/// status bar (a refused drawing, a detected grid).
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut SheetState,
+    open: &mut OpenDocument,
+    pixels: &ImageStore,
+) -> Option<StatusMessage> {
+    let (said, command) = paint(ui, state, open, pixels);
+    let Some(command) = command else {
+        return said;
+    };
+    let gesture = open.new_gesture();
+    Some(match open.apply(command.as_ref(), Some(gesture)) {
+        Ok(()) => StatusMessage::new(Severity::Info, command.label()),
+        Err(message) => StatusMessage::refusal(&message.to_string(), open),
+    })
+}
+
+type Painted = (Option<StatusMessage>, Option<Box<dyn crate::edit::Command>>);
+
+fn paint(
+    ui: &mut egui::Ui,
+    state: &mut SheetState,
+    open: &OpenDocument,
+    pixels: &ImageStore,
+) -> Painted {
+    let none: Painted = (None, None);
+    let document = open.session.document();
+    if document.images.is_empty() {
+        ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
+        return none;
+    }
+    let shown = state
+        .chosen
+        .or_else(|| current_image(open))
+        .unwrap_or(document.images[0].id);
+    ui.horizontal(|ui| {
+        let image_label = ui.label("Image");
+        let name = document
+            .image(shown)
+            .map(|i| i.path.clone())
+            .unwrap_or_default();
+        let chooser = egui::ComboBox::from_id_salt("sheet image")
+            .selected_text(name)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(state.chosen.is_none(), "the current frame's")
+                    .clicked()
+                {
+                    state.chosen = None;
+                }
+                for image in &document.images {
+                    if ui
+                        .selectable_label(state.chosen == Some(image.id), &image.path)
+                        .clicked()
+                    {
+                        state.chosen = Some(image.id);
+                    }
+                }
+            });
+        chooser.response.labelled_by(image_label.id);
+
+        let mut fit = state.zoom.is_none();
+        if ui.checkbox(&mut fit, "Fit").changed() {
+            state.zoom = if fit { None } else { Some(1.0) };
+        }
+        if let Some(zoom) = state.zoom.as_mut() {
+            ui.add(
+                egui::Slider::new(zoom, 0.25..=16.0)
+                    .logarithmic(true)
+                    .suffix("x"),
+            );
+        }
+    });
+    let Some(image) = document.image(shown) else {
+        return none;
+    };
+    if matches!(image.kind, ImageKind::Sff { .. }) {
+        ui.label("An SFF archive holds separate sprites rather than a sheet; the canvas shows the sprite each frame uses.");
+        return none;
+    }
+    let Some(path) = ImageStore::file_of(image).map(|p| p.to_path_buf()) else {
+        ui.label(match &image.kind {
+            ImageKind::SolarusTileset { .. } => {
+                "This animation draws from the map's tileset; no tileset image was chosen."
+            }
+            _ => "The image file was not found beside the document.",
+        });
+        return none;
+    };
+    let pixels_of_sheet = match pixels.image(&path) {
+        Ok(p) => p,
+        Err(e) => {
+            ui.colored_label(Color32::from_rgb(235, 80, 80), e.to_string());
+            return none;
+        }
+    };
+    if let Some(frame_rect) = current_slice_on(open, shown) {
+        state.draw.follow_frame(frame_rect);
+    }
+    let no_directions = Support::of_format(open.session.format()).why_not(Field::Directions);
+    let said = state
+        .draw
+        .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
+        .map(|text| StatusMessage::new(Severity::Info, text));
+    let generation = pixels.generation();
+    let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
+    if stale {
+        let texture = crate::app::frame_textures::texture_of(
+            ui.ctx(),
+            "sprat-sheet",
+            &pixels_of_sheet,
+            TextureOptions::NEAREST,
+        );
+        state.texture = Some((path.clone(), generation, texture));
+    }
+    let Some((_, _, texture)) = &state.texture else {
+        return (said, None);
+    };
+    let image_size = vec2(
+        pixels_of_sheet.width() as f32,
+        pixels_of_sheet.height() as f32,
+    );
+    let used: Vec<_> = open
+        .frame()
+        .map(|f| {
+            f.elements
+                .iter()
+                .filter_map(|e| match e.as_graphic()?.source {
+                    GraphicSource::Slice(id) => Some(id),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let draw = &mut state.draw;
+    let mut image_rect = None;
+    let command = egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let scale = state.zoom.unwrap_or_else(|| {
+                let room = ui.available_size();
+                (room.x / image_size.x).min(room.y / image_size.y).max(0.05)
+            });
+            let (rect, response) =
+                ui.allocate_exact_size(image_size * scale, Sense::click_and_drag());
+            image_rect = Some((rect, scale));
+            let painter = ui.painter_at(rect);
+            painter.rect_filled(rect, 0.0, Color32::from_gray(60));
+            painter.image(
+                texture.id(),
+                rect,
+                Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                Color32::WHITE,
+            );
+            for slice in document.slices.iter().filter(|s| s.image == shown) {
+                let (w, h) = if slice.rotated {
+                    (slice.rect.height, slice.rect.width)
+                } else {
+                    (slice.rect.width, slice.rect.height)
+                };
+                let min = rect.min + vec2(slice.rect.x as f32, slice.rect.y as f32) * scale;
+                let r = Rect::from_min_size(min, vec2(w as f32, h as f32) * scale);
+                let in_use = used.contains(&slice.id);
+                let stroke = if in_use {
+                    Stroke::new(2.0, Color32::from_rgb(255, 210, 40))
+                } else {
+                    Stroke::new(1.0, Color32::from_rgba_unmultiplied(120, 200, 255, 160))
+                };
+                painter.rect_stroke(r, 0.0, stroke, StrokeKind::Outside);
+            }
+            let command = draw.interact(&response, &painter, rect, scale, open, shown);
+            if let Some(pos) = response.hover_pos() {
+                let p = (pos - rect.min) / scale;
+                response.on_hover_text(format!("{}, {}", p.x.floor(), p.y.floor()));
+            }
+            command
+        })
+        .inner;
+    state.image_rect = image_rect;
+    (said, command)
+}

@@ -1,0 +1,377 @@
+//! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
+//! depend on the document: recent files, open tabs, box classes, backgrounds.
+
+use crate::app::shell::commands::UICommand;
+use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::shell::tabs::{TabEntry, TabId};
+use crate::app::shell::workspace::OpenDocument;
+use crate::model::BoxClass;
+use std::path::PathBuf;
+
+/// What the menus asked for besides commands.
+#[derive(Default)]
+pub struct MenuActions {
+    /// Commands chosen.
+    pub commands: Vec<UICommand>,
+    /// A recent file chosen.
+    pub open_recent: Option<PathBuf>,
+    /// A tab chosen in the Window menu.
+    pub show_tab: Option<TabId>,
+}
+
+fn item(ui: &mut egui::Ui, command: UICommand, actions: &mut MenuActions) {
+    let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
+    if ui.add(button).clicked() {
+        actions.commands.push(command);
+    }
+}
+
+fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuActions) {
+    let button = egui::Button::selectable(on, command.label())
+        .shortcut_text(command.shortcut_text(ui.ctx()));
+    if ui.add(button).clicked() {
+        actions.commands.push(command);
+    }
+}
+
+/// The box classes used anywhere in the document, hit and hurt first.
+pub fn box_classes(open: &OpenDocument) -> Vec<BoxClass> {
+    let mut classes: Vec<BoxClass> = Vec::new();
+    for frame in open.session.document().frames.values() {
+        for (_, b) in frame.boxes() {
+            if !classes.contains(&b.class) {
+                classes.push(b.class.clone());
+            }
+        }
+        for decl in &frame.box_declarations {
+            if !classes.contains(&decl.class) {
+                classes.push(decl.class.clone());
+            }
+        }
+    }
+    classes.sort();
+    classes
+}
+
+/// Paints the menu bar.
+pub fn show(
+    ui: &mut egui::Ui,
+    settings: &mut Settings,
+    open: Option<&OpenDocument>,
+    tabs: &[TabEntry],
+    playing: bool,
+) -> MenuActions {
+    let mut actions = MenuActions::default();
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            item(ui, UICommand::NewDocument, &mut actions);
+            item(ui, UICommand::Open, &mut actions);
+            item(ui, UICommand::OpenPath, &mut actions);
+            ui.menu_button("Open Recent", |ui| {
+                if settings.recent_files.is_empty() {
+                    ui.weak("No recent files");
+                }
+                for path in &settings.recent_files {
+                    if ui.button(path.display().to_string()).clicked() {
+                        actions.open_recent = Some(path.clone());
+                    }
+                }
+            });
+            item(ui, UICommand::OpenDemo, &mut actions);
+            ui.checkbox(
+                &mut settings.aseprite_layers,
+                "Open Aseprite files with a graphic per layer",
+            )
+            .on_hover_text(
+                "Else each frame is one picture, composited as Aseprite shows it (every blend mode)",
+            );
+            ui.separator();
+            item(ui, UICommand::Save, &mut actions);
+            item(ui, UICommand::SaveAs, &mut actions);
+            item(ui, UICommand::Import, &mut actions);
+            item(ui, UICommand::Export, &mut actions);
+            ui.separator();
+            item(ui, UICommand::CloseTab, &mut actions);
+            item(ui, UICommand::NextTab, &mut actions);
+            item(ui, UICommand::PreviousTab, &mut actions);
+            ui.separator();
+            item(ui, UICommand::Quit, &mut actions);
+        });
+        ui.menu_button("Edit", |ui| {
+            let history = open.map(|o| o.session.history());
+            let undo = history
+                .and_then(|h| h.undo_label())
+                .map(|l| format!("Undo {l}"));
+            let redo = history
+                .and_then(|h| h.redo_label())
+                .map(|l| format!("Redo {l}"));
+            for (command, label) in [(UICommand::Undo, undo), (UICommand::Redo, redo)] {
+                let enabled = label.is_some();
+                let text = label.unwrap_or_else(|| command.label().to_string());
+                let button = egui::Button::new(text).shortcut_text(command.shortcut_text(ui.ctx()));
+                if ui.add_enabled(enabled, button).clicked() {
+                    actions.commands.push(command);
+                }
+            }
+            ui.separator();
+            item(ui, UICommand::ShowHistory, &mut actions);
+            ui.separator();
+            for command in [
+                UICommand::CutFrames,
+                UICommand::CopyFrames,
+                UICommand::PasteFrames,
+                UICommand::Duplicate,
+                UICommand::DeleteSelection,
+                UICommand::InsertFrame,
+                UICommand::Rename,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.separator();
+            item(ui, UICommand::SelectAllElements, &mut actions);
+            item(ui, UICommand::ClearElementSelection, &mut actions);
+            ui.separator();
+            for command in [
+                UICommand::AddSequence,
+                UICommand::AddGroup,
+                UICommand::AddDirection,
+                UICommand::SetDefaultSequence,
+            ] {
+                item(ui, command, &mut actions);
+            }
+        });
+        ui.menu_button("View", |ui| {
+            let layout = &settings.layout;
+            toggle(ui, UICommand::ToggleTree, layout.tree, &mut actions);
+            toggle(
+                ui,
+                UICommand::ToggleInspector,
+                layout.inspector,
+                &mut actions,
+            );
+            toggle(ui, UICommand::ToggleTimeline, layout.timeline, &mut actions);
+            toggle(ui, UICommand::ToggleSheet, layout.sheet, &mut actions);
+            toggle(
+                ui,
+                UICommand::ToggleDiagnostics,
+                layout.diagnostics,
+                &mut actions,
+            );
+            ui.menu_button("Appearance", |ui| {
+                let appearance = &mut settings.appearance;
+                for theme in Theme::ALL {
+                    ui.radio_value(&mut appearance.theme, theme, theme.label());
+                }
+                ui.separator();
+                ui.label("UI scale");
+                for scale in UI_SCALES {
+                    let label = format!("{:.0} %", scale * 100.0);
+                    if ui
+                        .radio((appearance.clamped_scale() - scale).abs() < 0.01, label)
+                        .clicked()
+                    {
+                        appearance.ui_scale = scale;
+                    }
+                }
+            });
+            ui.separator();
+            item(ui, UICommand::ZoomIn, &mut actions);
+            item(ui, UICommand::ZoomOut, &mut actions);
+            item(ui, UICommand::ZoomFit, &mut actions);
+            item(ui, UICommand::ZoomActualSize, &mut actions);
+            ui.separator();
+            toggle(
+                ui,
+                UICommand::ToggleGrid,
+                settings.view.pixel_grid,
+                &mut actions,
+            );
+            ui.checkbox(&mut settings.view.axis_cross, "Origin cross");
+            toggle(
+                ui,
+                UICommand::ToggleOnionSkin,
+                settings.view.onion_skin,
+                &mut actions,
+            );
+            ui.add(egui::Slider::new(&mut settings.view.onion_frames, 1..=4).text("onion frames"));
+            toggle(
+                ui,
+                UICommand::ToggleProportionalTimeline,
+                settings.view.proportional_timeline,
+                &mut actions,
+            );
+            ui.menu_button("Background", |ui| {
+                let bg = &mut settings.view.background;
+                ui.radio_value(bg, Background::Checkerboard, "Checkerboard");
+                let mut colour = match *bg {
+                    Background::Colour(c) => c,
+                    Background::Checkerboard => [40, 40, 48],
+                };
+                ui.horizontal(|ui| {
+                    let is_colour = matches!(bg, Background::Colour(_));
+                    if ui.radio(is_colour, "Colour").clicked()
+                        || ui.color_edit_button_srgb(&mut colour).changed()
+                    {
+                        *bg = Background::Colour(colour);
+                    }
+                });
+            });
+        });
+        ui.menu_button("Overlay", |ui| {
+            toggle(
+                ui,
+                UICommand::ToggleOverlay,
+                settings.view.overlay,
+                &mut actions,
+            );
+            ui.checkbox(&mut settings.view.points, "Attachment points");
+            ui.separator();
+            ui.label("Box classes");
+            match open {
+                Some(open) => {
+                    let classes = box_classes(open);
+                    if classes.is_empty() {
+                        ui.weak("This file has no boxes");
+                    }
+                    for class in classes {
+                        let mut visible = settings.box_class_visible(class.label());
+                        if ui.checkbox(&mut visible, class.label()).changed() {
+                            settings.set_box_class_visible(class.label(), visible);
+                        }
+                    }
+                }
+                None => {
+                    ui.weak("No file open");
+                }
+            }
+            ui.separator();
+            ui.label("AIR default boxes after a one-frame override");
+            let rule = &mut settings.view.documented_default_box_rule;
+            ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
+            ui.radio_value(rule, true, "end at the override (AIR documentation)");
+        });
+        ui.menu_button("Tools", |ui| {
+            for command in [
+                UICommand::SelectTool,
+                UICommand::BoxTool,
+                UICommand::CircleTool,
+                UICommand::PointTool,
+            ] {
+                item(ui, command, &mut actions);
+            }
+        });
+        ui.menu_button("Playback", |ui| {
+            let play = egui::Button::new(if playing { "Pause" } else { "Play" })
+                .shortcut_text(UICommand::PlayPause.shortcut_text(ui.ctx()));
+            if ui.add(play).clicked() {
+                actions.commands.push(UICommand::PlayPause);
+            }
+            for command in [
+                UICommand::StepBack,
+                UICommand::StepForward,
+                UICommand::FirstFrame,
+                UICommand::LastFrame,
+                UICommand::ToggleLoop,
+                UICommand::SlowerSpeed,
+                UICommand::FasterSpeed,
+                UICommand::ResetSpeed,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.separator();
+            for command in [
+                UICommand::PreviousSequence,
+                UICommand::NextSequence,
+                UICommand::PreviousDirection,
+                UICommand::NextDirection,
+                UICommand::FocusFilter,
+            ] {
+                item(ui, command, &mut actions);
+            }
+        });
+        ui.menu_button("Window", |ui| {
+            item(ui, UICommand::NextTab, &mut actions);
+            item(ui, UICommand::PreviousTab, &mut actions);
+            ui.separator();
+            if tabs.is_empty() {
+                ui.weak("No file open");
+            }
+            for entry in tabs {
+                let button = egui::Button::selectable(entry.active, entry.title());
+                if ui.add(button).on_hover_text(&entry.location).clicked() {
+                    actions.show_tab = Some(entry.tab);
+                }
+            }
+        });
+        ui.menu_button("Help", |ui| {
+            item(ui, UICommand::ShowShortcuts, &mut actions);
+        });
+    });
+    actions
+}
+
+/// The shortcuts window: every command with its shortcut.
+pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+    // The list is longer than a 800-pixel window (and far longer at UI scale 2): it scrolls,
+    // and the window never reaches past the screen.
+    let screen = ctx.content_rect();
+    egui::Window::new("Keyboard shortcuts")
+        .open(open)
+        .resizable(true)
+        .vscroll(true)
+        .default_height((screen.height() - 120.0).max(200.0))
+        .max_height((screen.height() - 80.0).max(160.0))
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcuts")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    for command in UICommand::ALL {
+                        let text = command.shortcut_text(ctx);
+                        if text.is_empty() {
+                            continue;
+                        }
+                        ui.label(command.label());
+                        ui.monospace(text);
+                        ui.end_row();
+                    }
+                    ui.label("Pan");
+                    ui.monospace("Middle drag, Space+drag");
+                    ui.end_row();
+                    ui.label("Zoom about the cursor");
+                    ui.monospace("Wheel");
+                    ui.end_row();
+                });
+        });
+}
+
+/// The history list: every step, done ones first; clicking a step goes back (or forward) to
+/// just after it. Returns the number of steps to have in effect, when one was clicked.
+pub fn history_window(
+    ctx: &egui::Context,
+    open_window: &mut bool,
+    history: &crate::edit::History,
+) -> Option<usize> {
+    let mut jump = None;
+    egui::Window::new("History")
+        .open(open_window)
+        .default_width(260.0)
+        .show(ctx, |ui| {
+            let entries = history.entries();
+            let done = history.done_count();
+            if ui.selectable_label(done == 0, "(as opened)").clicked() {
+                jump = Some(0);
+            }
+            for (i, entry) in entries.iter().enumerate() {
+                let text = if entry.done {
+                    egui::RichText::new(&entry.label)
+                } else {
+                    egui::RichText::new(&entry.label).weak().italics()
+                };
+                if ui.selectable_label(i + 1 == done, text).clicked() {
+                    jump = Some(i + 1);
+                }
+            }
+        });
+    jump
+}

@@ -1,0 +1,124 @@
+//! File > New (Ctrl+N): an empty document in a format the user picks — Sprat's own project
+//! unless another is chosen — with one empty sequence, in a tab of its own. It has no file
+//! until the first save, which asks where to put it.
+
+use crate::app::shell::workspace::OpenDocument;
+use crate::formats::sprat::SpratFormat;
+use crate::formats::{Format, registry};
+use crate::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};
+
+/// The New window's choice while it is shown.
+pub struct NewDocumentDialog {
+    /// The format the document will be saved in.
+    pub format: &'static dyn Format,
+}
+
+impl Default for NewDocumentDialog {
+    fn default() -> NewDocumentDialog {
+        NewDocumentDialog {
+            format: &SpratFormat,
+        }
+    }
+}
+
+/// The formats a new document can be made in: those Sprat both writes and reads back.
+pub fn formats() -> Vec<&'static dyn Format> {
+    registry()
+        .formats()
+        .filter(|f| f.capabilities().read && f.capabilities().write)
+        .collect()
+}
+
+/// Paints the New window; the format chosen when the user presses Create.
+pub fn show(
+    ctx: &egui::Context,
+    shown: &mut Option<NewDocumentDialog>,
+) -> Option<&'static dyn Format> {
+    let dialog = shown.as_mut()?;
+    let (mut create, mut cancel) = (false, false);
+    egui::Window::new("New document")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label("Format");
+                egui::ComboBox::from_id_salt("new document format")
+                    .selected_text(dialog.format.name())
+                    .show_ui(ui, |ui| {
+                        for format in formats() {
+                            let chosen = format.id() == dialog.format.id();
+                            if ui.selectable_label(chosen, format.name()).clicked() {
+                                dialog.format = format;
+                            }
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            ui.weak("It has one empty sequence; the first save asks where to put the file.");
+            ui.horizontal(|ui| {
+                create = ui.button("Create").clicked();
+                cancel = ui.button("Cancel").clicked();
+            });
+        });
+    cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
+    if cancel {
+        *shown = None;
+        return None;
+    }
+    let format = dialog.format;
+    if create {
+        *shown = None;
+        return Some(format);
+    }
+    None
+}
+
+/// An empty document in `format` with one empty sequence, named as the format names them
+/// ("0" for a M.U.G.E.N action), counted as unedited.
+pub fn empty_document(format: &'static dyn Format) -> OpenDocument {
+    let mut set = AnimationSet::new();
+    let name = if format.capabilities().numbered_sequences {
+        "0"
+    } else {
+        "new sequence"
+    };
+    let id = SequenceId(set.alloc_id());
+    let direction = DirectionId(set.alloc_id());
+    set.root
+        .items
+        .push(TreeItem::Sequence(Sequence::new(id, name, direction)));
+    OpenDocument::new(set, None, format, Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_offered_reads_and_writes_and_the_project_comes_first_by_default() {
+        let offered = formats();
+        assert!(offered.iter().any(|f| f.id() == "sprat"));
+        assert!(offered.iter().all(|f| {
+            let c = f.capabilities();
+            c.read && c.write
+        }));
+        assert_eq!(NewDocumentDialog::default().format.id(), "sprat");
+    }
+
+    #[test]
+    fn an_empty_character_names_its_first_action_zero() {
+        let air = registry().by_id("mugen-air").unwrap();
+        let open = empty_document(air);
+        let names: Vec<String> = open
+            .document()
+            .sequences()
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        assert_eq!(names, ["0"]);
+        assert!(!open.session.is_dirty());
+        assert_eq!(open.path(), None);
+    }
+}

@@ -1,0 +1,348 @@
+//! Save As: choose a writable format and a file, see exactly what that format cannot hold
+//! (each loss with its place), and confirm before anything is written. Also the window that
+//! reports a failed save: the file on disk and the edits in memory are both kept.
+//!
+//! Flow: [`SaveAsState::start`] opens the window; "Save" prepares the write in memory
+//! (`Session::prepare_save_as`); a lossless write is committed at once, a lossy one waits for
+//! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
+
+use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
+use crate::app::shell::workspace::OpenDocument;
+use crate::formats::{Format, Severity, registry};
+use crate::pixels::PixelSource;
+use crate::session::{PendingSave, SaveReport};
+use std::path::{Path, PathBuf};
+
+/// What the Save As window remembers between frames.
+#[derive(Default)]
+pub struct SaveAsState {
+    /// The Save As window is shown.
+    pub shown: bool,
+    /// The chosen format's id.
+    pub format: String,
+    /// The file to write, as typed or chosen.
+    pub path: String,
+    /// A prepared lossy write waiting for confirmation.
+    pub pending: Option<PendingSave>,
+    /// Why the last save failed, shown until dismissed.
+    pub failure: Option<String>,
+}
+
+/// A message for the status bar.
+pub type Said = (Severity, String);
+
+impl SaveAsState {
+    /// Opens the window for `open`, offering its own format when that one can be written.
+    pub fn start(&mut self, open: &OpenDocument) {
+        let own = open.session.format();
+        // A format Sprat only reads offers Sprat's own project, which holds everything.
+        self.format = if own.capabilities().write {
+            own.id().to_string()
+        } else {
+            crate::formats::sprat::SpratFormat.id().to_string()
+        };
+        self.path = open
+            .path()
+            .map(|p| with_extension_of(p, format_of(&self.format)))
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        self.pending = None;
+        self.shown = true;
+    }
+
+    /// Asks before a save in the file's own format that would leave something out (an edit
+    /// the format cannot hold): the same confirmation as Save As, nothing written until then.
+    pub fn confirm_lossy_save(&mut self, pending: PendingSave) {
+        self.format = pending.format().id().to_string();
+        self.path = pending.path().display().to_string();
+        self.pending = Some(pending);
+        self.shown = true;
+    }
+
+    /// Records a failed save so its window shows it.
+    pub fn failed(&mut self, message: String) {
+        self.failure = Some(message);
+    }
+}
+
+fn format_of(id: &str) -> &'static dyn Format {
+    registry()
+        .by_id(id)
+        .unwrap_or(&crate::formats::sprat::SpratFormat)
+}
+
+/// `path` with the format's first extension, unless it already ends in one of its extensions.
+fn with_extension_of(path: &Path, format: &dyn Format) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let fits = format
+        .extensions()
+        .iter()
+        .any(|e| name.ends_with(&format!(".{}", e.to_lowercase())));
+    match format.extensions().first() {
+        Some(ext) if !fits => path.with_extension(ext),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Paints the Save As window and the save-failure window; returns what the status bar should
+/// say about anything that happened.
+pub fn show(
+    ctx: &egui::Context,
+    state: &mut SaveAsState,
+    open: Option<&mut OpenDocument>,
+    dialogs: &mut dyn Dialogs,
+    pixels: &dyn PixelSource,
+) -> Option<Said> {
+    failure_window(ctx, state);
+    let open = open?;
+    if !state.shown {
+        return None;
+    }
+    if state.pending.is_some() {
+        return confirm_window(ctx, state, open);
+    }
+    let mut save = false;
+    let mut browse = false;
+    let mut close = false;
+    egui::Window::new("Save As")
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("save as fields")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    let label = ui.label("Format");
+                    let current = format_of(&state.format);
+                    let before = state.format.clone();
+                    egui::ComboBox::from_id_salt("save as format")
+                        .selected_text(current.name())
+                        .width(320.0)
+                        .show_ui(ui, |ui| {
+                            for format in registry().formats().filter(|f| f.capabilities().write) {
+                                ui.selectable_value(
+                                    &mut state.format,
+                                    format.id().to_string(),
+                                    format.name(),
+                                );
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                    if state.format != before && !state.path.is_empty() {
+                        let path =
+                            with_extension_of(Path::new(&state.path), format_of(&state.format));
+                        state.path = path.display().to_string();
+                    }
+                    ui.end_row();
+                    let label = ui.label("File");
+                    ui.horizontal(|ui| {
+                        ui.add(egui::TextEdit::singleline(&mut state.path).desired_width(320.0))
+                            .labelled_by(label.id);
+                        browse = ui
+                            .button("Browse…")
+                            .on_hover_text("Choose the file in the desktop's dialog")
+                            .clicked();
+                    });
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                save = ui
+                    .add_enabled(!state.path.trim().is_empty(), egui::Button::new("Save"))
+                    .clicked();
+                close = ui.button("Cancel").clicked();
+            });
+        });
+    if close {
+        state.shown = false;
+        return None;
+    }
+    if browse {
+        let format = format_of(&state.format);
+        let suggested = PathBuf::from(state.path.trim());
+        match dialogs.pick_file_to_save(format.name(), format.extensions(), &suggested) {
+            DialogOutcome::Chosen(path) => {
+                state.path = with_extension_of(&path, format).display().to_string();
+            }
+            DialogOutcome::Cancelled => {}
+            DialogOutcome::Unavailable => {
+                return Some((
+                    Severity::Warning,
+                    "No file dialog can be shown on this desktop; type the path instead."
+                        .to_string(),
+                ));
+            }
+        }
+    }
+    if save {
+        let path = PathBuf::from(state.path.trim());
+        return prepare(state, open, &path, pixels);
+    }
+    None
+}
+
+/// Writes the document in memory; commits at once when nothing is lost.
+fn prepare(
+    state: &mut SaveAsState,
+    open: &mut OpenDocument,
+    path: &Path,
+    pixels: &dyn PixelSource,
+) -> Option<Said> {
+    let format = state.format.clone();
+    // Replacing another file than the document's own is confirmed like a loss is.
+    let replaces = path.exists() && open.path() != Some(path);
+    match open.session.prepare_save_as(path, &format, Some(pixels)) {
+        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, open, pending),
+        Ok(pending) => {
+            state.pending = Some(pending);
+            None
+        }
+        Err(error) => {
+            state.failed(error.to_string());
+            Some((Severity::Error, format!("Not saved: {error}")))
+        }
+    }
+}
+
+fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
+    match open.session.commit_save_as(pending) {
+        Ok(report) => {
+            state.shown = false;
+            open.revision += 1;
+            Some((Severity::Info, saved_text(&report)))
+        }
+        Err(error) => {
+            state.failed(error.to_string());
+            Some((Severity::Error, format!("Not saved: {error}")))
+        }
+    }
+}
+
+/// "Saved x (and y), losing N things".
+pub fn saved_text(report: &SaveReport) -> String {
+    let mut text = format!("Saved {}", report.path.display());
+    if !report.companions.is_empty() {
+        let names: Vec<String> = report
+            .companions
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        text.push_str(&format!(" (and {})", names.join(", ")));
+    }
+    if !report.losses.is_empty() {
+        text.push_str(&format!(", losing {} things", report.losses.len()));
+    }
+    text
+}
+
+/// Lists what the target cannot hold (and the file it replaces) and waits for a decision.
+fn confirm_window(
+    ctx: &egui::Context,
+    state: &mut SaveAsState,
+    open: &mut OpenDocument,
+) -> Option<Said> {
+    let pending = state.pending.as_ref()?;
+    let mut answer = None;
+    let name = pending.format().name();
+    let losses = pending.losses();
+    let outside = pending.writes_outside();
+    let own_file = open.path() == Some(pending.path());
+    egui::Window::new("Confirm Save As")
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            if pending.path().exists() && !own_file {
+                ui.label(format!(
+                    "{} already exists; it will be replaced (its old version is kept as .bak).",
+                    pending.path().display()
+                ));
+            }
+            if !losses.is_empty() {
+                ui.label(format!(
+                    "{name} cannot hold {} things of this document. Saving to {} leaves them out:",
+                    losses.len(),
+                    pending.path().display()
+                ));
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .show(ui, |ui| {
+                        for loss in losses {
+                            ui.label(format!("• {}: {}", loss.place, loss.what));
+                        }
+                    });
+            }
+            if !outside.is_empty() {
+                ui.label(format!(
+                    "The document names files outside the folder of {}; saving writes them there:",
+                    pending.path().display()
+                ));
+                for path in outside {
+                    ui.label(format!("• {}", path.display()));
+                }
+            }
+            ui.label("Nothing is written until you choose \"Save anyway\".");
+            ui.horizontal(|ui| {
+                if ui.button("Save anyway").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+    match answer? {
+        true => {
+            // The user has seen the exact paths listed above.
+            let mut pending = state.pending.take()?;
+            pending.confirm_outside();
+            commit(state, open, pending)
+        }
+        false => {
+            state.pending = None;
+            Some((
+                Severity::Info,
+                "Save As cancelled; nothing was written.".to_string(),
+            ))
+        }
+    }
+}
+
+/// A visible report of a failed save, until the user dismisses it.
+fn failure_window(ctx: &egui::Context, state: &mut SaveAsState) {
+    let Some(message) = &state.failure else {
+        return;
+    };
+    let mut dismissed = false;
+    egui::Window::new("Not saved")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ctx, |ui| {
+            ui.label(message);
+            ui.label("The file on disk is as it was, and your edits are still open.");
+            dismissed = ui.button("OK").clicked();
+        });
+    if dismissed {
+        state.failure = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extension_follows_the_format() {
+        let air = format_of("mugen-air");
+        assert_eq!(
+            with_extension_of(Path::new("/q/hero.dat"), air),
+            Path::new("/q/hero.air")
+        );
+        assert_eq!(
+            with_extension_of(Path::new("/q/kfm.air"), air),
+            Path::new("/q/kfm.air")
+        );
+    }
+}

@@ -1,0 +1,764 @@
+//! The timeline: one cell per frame of the selected direction, the loop point, the follow-up
+//! and the playhead. Only the cells in view are painted, so a 3,000-frame action stays cheap.
+//!
+//! Editing: click selects a cell, Ctrl+click toggles one, Shift+click selects a range; dragging
+//! selected cells moves them (a line shows the gap they will land in), dragging the "loop"
+//! marker onto another cell moves the loop point, dragging a cell's right edge changes its
+//! duration in the frame's own unit. A right click lists the frame actions with their
+//! shortcuts, and the bar above the cells sets the duration of every selected frame at once.
+
+pub mod edit;
+pub mod transport;
+
+use crate::app::canvas::Pictures;
+use crate::app::frame_textures::FrameKey;
+use crate::app::shell::commands::UICommand;
+use crate::app::shell::settings::Settings;
+use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::app::timeline::edit::{
+    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
+};
+use crate::model::FrameDuration;
+use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
+
+/// Width of the grab zone on a cell's right edge.
+const EDGE_GRAB: f32 = 6.0;
+/// Height of the strip above the cells that holds the loop marker.
+const MARKER_STRIP: f32 = 12.0;
+/// Colour of the loop marker.
+const LOOP_COLOUR: Color32 = Color32::from_rgb(90, 210, 120);
+
+/// Height of a cell.
+const CELL_HEIGHT: f32 = 56.0;
+/// Width of a cell when widths do not follow durations.
+const CELL_WIDTH: f32 = 48.0;
+/// Width of a zero-length frame's cell.
+const ZERO_WIDTH: f32 = 14.0;
+/// Width of a "forever" frame's cell in proportional mode.
+const FOREVER_WIDTH: f32 = 96.0;
+/// Points per millisecond in proportional mode.
+const POINTS_PER_MS: f32 = 0.6;
+
+/// What the timeline asked for this frame.
+#[derive(Default)]
+pub struct TimelineOutput {
+    /// Commands from the context menu and the buttons.
+    pub commands: Vec<UICommand>,
+    /// A refused edit's message for the status bar.
+    pub refused: Option<String>,
+    /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
+    pub loop_from: Option<Option<usize>>,
+}
+
+/// The width of each cell.
+pub fn cell_widths(open: &OpenDocument, proportional: bool) -> Vec<f32> {
+    let rate = open.frame_rate();
+    open.direction_frames()
+        .iter()
+        .map(|f| {
+            if f.duration.is_zero() {
+                ZERO_WIDTH
+            } else if !proportional {
+                CELL_WIDTH
+            } else {
+                match f.duration.exact(rate) {
+                    Some(t) => (t.as_millis_f64() as f32 * POINTS_PER_MS).clamp(20.0, 600.0),
+                    None => FOREVER_WIDTH,
+                }
+            }
+        })
+        .collect()
+}
+
+/// A duration as a cell shows it: the value in the native unit ("∞" for forever).
+pub fn short_duration(duration: FrameDuration) -> String {
+    match duration {
+        FrameDuration::Ticks(t) => t.to_string(),
+        FrameDuration::Millis(m) => m.to_string(),
+        FrameDuration::Holds(h) => h.to_string(),
+        FrameDuration::Seconds { nanos } => trim_float(nanos as f64 / 1e9, 3),
+        FrameDuration::Forever => "∞".to_string(),
+    }
+}
+
+/// Paints the timeline with its editing bar; returns the commands and refusals it gave.
+pub fn show(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    state: &mut TimelineState,
+    open: &mut OpenDocument,
+    pictures: &mut Pictures,
+) -> TimelineOutput {
+    let mut output = TimelineOutput::default();
+    selection_bar(ui, state, open, &mut output);
+    cells(ui, settings, state, open, pictures, &mut output);
+    output
+}
+
+/// The bar above the cells: frame buttons and the duration of the selected frames.
+fn selection_bar(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    open: &mut OpenDocument,
+    output: &mut TimelineOutput,
+) {
+    let selected = selected_frames(open);
+    ui.horizontal(|ui| {
+        for command in [
+            UICommand::InsertFrame,
+            UICommand::Duplicate,
+            UICommand::DeleteSelection,
+        ] {
+            let hint = format!("{} ({})", command.label(), command.shortcut_text(ui.ctx()));
+            let label = match command {
+                UICommand::Duplicate => "Duplicate frames",
+                UICommand::DeleteSelection => "Delete frames",
+                _ => command.label(),
+            };
+            let enabled = command == UICommand::InsertFrame || !selected.is_empty();
+            if ui
+                .add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hint)
+                .clicked()
+            {
+                // These buttons are about frames, whatever the canvas has selected.
+                open.clear_elements();
+                edit::select_frames(open, selected.clone());
+                output.commands.push(command);
+            }
+        }
+        ui.separator();
+        if selected.is_empty() {
+            ui.weak("No frame selected (click a cell; Shift/Ctrl+click for more)");
+            state.duration_field = None;
+            return;
+        }
+        let common = edit::common_duration(open);
+        // Mixed durations start the field from the frame on show.
+        let shown = open
+            .direction_frames()
+            .get(open.player.frame_index())
+            .map(|f| f.duration);
+        let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
+        let unit = start.unwrap_or_else(|| edit::duration_unit(open));
+        let revision = open.revision;
+        if state
+            .duration_field
+            .as_ref()
+            .is_none_or(|f| f.cells != selected || f.revision != revision)
+        {
+            state.duration_field = Some(DurationField {
+                cells: selected.clone(),
+                revision,
+                value: edit::field_value(unit),
+            });
+        }
+        let value = &mut state.duration_field.as_mut().expect("filled above").value;
+        let label = ui.label(format!(
+            "Duration of {} selected frame{}",
+            selected.len(),
+            if selected.len() == 1 { "" } else { "s" }
+        ));
+        let field = egui::DragValue::new(value)
+            .range(0..=u32::MAX as u64)
+            .suffix(format!(" {}", edit::field_unit(unit)));
+        let response = ui.add(field).labelled_by(label.id);
+        if common.is_none() {
+            ui.weak("(mixed)");
+        }
+        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let set = ui
+            .button("Set duration")
+            .on_hover_text("Give every selected frame this duration (one undo step)")
+            .clicked();
+        if enter || set {
+            let duration = edit::with_value(unit, *value);
+            if let Err(why) = edit::set_selected_durations(open, duration) {
+                output.refused = Some(why);
+            }
+            state.duration_field = None;
+        }
+    });
+}
+
+/// The cells with the loop marker, the playhead and the drag handles.
+fn cells(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    state: &mut TimelineState,
+    open: &mut OpenDocument,
+    pictures: &mut Pictures,
+    output: &mut TimelineOutput,
+) {
+    let proportional = settings.view.proportional_timeline;
+    let widths = cell_widths(open, proportional);
+    let mut starts = Vec::with_capacity(widths.len() + 1);
+    let mut x = 0.0;
+    for w in &widths {
+        starts.push(x);
+        x += w + 2.0;
+    }
+    starts.push(x);
+    let end_label = end_label(open, widths.len());
+    let total_width = x + 80.0;
+    let look = CellLook::of(ui, open, widths.len());
+    let frame_rate = open.frame_rate();
+    let mut events = CellEvents::default();
+    let mut layout: Option<(egui::Pos2, Rect)> = None;
+    // Moves and the loop marker scroll the view; an edge drag measures from where it started.
+    let dragging = matches!(
+        state.drag,
+        Some(TimelineDrag::Frames { .. } | TimelineDrag::LoopMarker { .. })
+    );
+    egui::ScrollArea::horizontal()
+        .auto_shrink([false, true])
+        .id_salt("timeline")
+        .show_viewport(ui, |ui, viewport| {
+            let (rect, response) = ui.allocate_exact_size(
+                vec2(total_width, CELL_HEIGHT + MARKER_STRIP + 2.0),
+                Sense::click(),
+            );
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Group, true, "timeline"));
+            response.context_menu(|ui| {
+                frame_menu(ui, None, look.loop_point, output);
+            });
+            let painter = ui.painter_at(rect);
+            let origin = rect.min;
+            layout = Some((origin, rect));
+            let visible = viewport.x_range();
+            let first = starts
+                .partition_point(|s| *s + 600.0 < visible.min)
+                .saturating_sub(1);
+            let base_id = ui.scope_id().with("timeline cells");
+            for i in first..widths.len() {
+                if starts[i] > visible.max {
+                    break;
+                }
+                let cell = Rect::from_min_size(
+                    origin + vec2(starts[i], MARKER_STRIP),
+                    vec2(widths[i], CELL_HEIGHT),
+                );
+                let thumbnail = (widths[i] >= 20.0)
+                    .then(|| thumbnail(ui.ctx(), open, pictures, i))
+                    .flatten();
+                paint_cell(&painter, &look, i, cell, rect, thumbnail);
+                cell_controls(ui, base_id, &look, i, cell, open, &mut events, output);
+                if look.loop_point == Some(i) {
+                    loop_marker(ui, &painter, base_id, &look, cell, rect, &mut events);
+                }
+            }
+            let end = origin + vec2(starts[widths.len()] + 4.0, MARKER_STRIP + CELL_HEIGHT / 2.0);
+            painter.text(
+                end,
+                Align2::LEFT_CENTER,
+                &end_label,
+                look.font.clone(),
+                ui.visuals().weak_text_color(),
+            );
+            if dragging {
+                scroll_near_edges(ui, rect);
+            }
+        });
+    apply_cell_events(open, state, events, output);
+    if let Some((origin, rect)) = layout {
+        let geometry = Geometry {
+            origin,
+            rect,
+            starts: &starts,
+            widths: &widths,
+        };
+        continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
+    }
+}
+
+/// What follows the last cell: the follow-up, the loop or the end.
+fn end_label(open: &OpenDocument, frames: usize) -> String {
+    let follow_up = open
+        .sequence()
+        .and_then(|s| s.follow_up.clone())
+        .filter(|f| !f.is_empty());
+    match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
+        (Some(name), _) => format!("then {name}"),
+        (None, Some(lp)) if lp < frames => format!("loops to {lp}"),
+        _ => "ends".to_string(),
+    }
+}
+
+/// What every cell's look depends on, gathered once per paint.
+struct CellLook {
+    durations: Vec<FrameDuration>,
+    selected: Vec<usize>,
+    current: usize,
+    progress: f32,
+    playing: bool,
+    looping: bool,
+    loop_point: Option<usize>,
+    modifiers: egui::Modifiers,
+    font: FontId,
+    visuals: egui::Visuals,
+}
+
+impl CellLook {
+    fn of(ui: &egui::Ui, open: &OpenDocument, frames: usize) -> CellLook {
+        CellLook {
+            durations: open.direction_frames().iter().map(|f| f.duration).collect(),
+            selected: selected_frames(open),
+            current: open.player.frame_index(),
+            progress: open.player.frame_progress(open.session.document()) as f32,
+            playing: open.player.is_playing(),
+            looping: open.player.looping(),
+            loop_point: open
+                .sequence()
+                .and_then(|s| s.loop_point)
+                .filter(|lp| *lp < frames),
+            modifiers: ui.input(|i| i.modifiers),
+            font: FontId::proportional(11.0),
+            visuals: ui.visuals().clone(),
+        }
+    }
+}
+
+/// What the cells asked for during the paint, carried out after it.
+#[derive(Default)]
+struct CellEvents {
+    clicked: Option<(usize, egui::Modifiers)>,
+    menu_on: Option<usize>,
+    started: Option<TimelineDrag>,
+    started_on: Option<usize>,
+}
+
+/// Frame `index`'s thumbnail, when it is ready.
+fn thumbnail(
+    ctx: &egui::Context,
+    open: &OpenDocument,
+    pictures: &mut Pictures,
+    index: usize,
+) -> Option<crate::app::frame_textures::RenderedFrame> {
+    let key = FrameKey {
+        sequence: open.player.sequence(),
+        direction: open.player.direction(),
+        index,
+        progress: 0,
+    };
+    pictures
+        .textures
+        .thumbnail(ctx, open.session.document(), key, pictures.pixels)
+}
+
+/// Paints cell `i`: its fill and border, thumbnail, number, duration and the playhead.
+fn paint_cell(
+    painter: &egui::Painter,
+    look: &CellLook,
+    i: usize,
+    cell: Rect,
+    strip: Rect,
+    thumbnail: Option<crate::app::frame_textures::RenderedFrame>,
+) {
+    let visuals = &look.visuals;
+    let is_selected = look.selected.contains(&i);
+    let fill = if is_selected {
+        visuals.selection.bg_fill
+    } else if i == look.current {
+        visuals.selection.bg_fill.gamma_multiply(0.45)
+    } else {
+        visuals.faint_bg_color
+    };
+    painter.rect_filled(cell, 3.0, fill);
+    let duration = look.durations[i];
+    let forever = duration == FrameDuration::Forever;
+    let border = if is_selected {
+        Stroke::new(2.0, visuals.selection.stroke.color)
+    } else if duration.is_zero() {
+        Stroke::new(1.0, Color32::from_rgb(200, 140, 40))
+    } else {
+        visuals.widgets.noninteractive.bg_stroke
+    };
+    painter.rect_stroke(cell, 3.0, border, StrokeKind::Inside);
+    if let Some(thumb) = thumbnail {
+        let area = Rect::from_min_max(cell.min + vec2(2.0, 14.0), cell.max - vec2(2.0, 14.0));
+        let size = vec2(thumb.rect.width as f32, thumb.rect.height as f32);
+        let fit = (area.width() / size.x).min(area.height() / size.y).min(4.0);
+        let shown = Rect::from_center_size(area.center(), size * fit);
+        let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+        painter.image(thumb.texture.id(), shown, uv, Color32::WHITE);
+    }
+    painter.text(
+        cell.left_top() + vec2(3.0, 2.0),
+        Align2::LEFT_TOP,
+        i.to_string(),
+        look.font.clone(),
+        visuals.text_color(),
+    );
+    let colour = if forever {
+        Color32::from_rgb(120, 200, 255)
+    } else {
+        visuals.weak_text_color()
+    };
+    painter.text(
+        cell.center_bottom() - vec2(0.0, 3.0),
+        Align2::CENTER_BOTTOM,
+        short_duration(duration),
+        look.font.clone(),
+        colour,
+    );
+    if forever {
+        painter.text(
+            cell.center(),
+            Align2::CENTER_CENTER,
+            "∞",
+            FontId::proportional(20.0),
+            colour,
+        );
+    }
+    if i == look.current {
+        // The playhead: where in the frame playback is.
+        let progress = if look.playing { look.progress } else { 0.0 };
+        let x = cell.left() + cell.width() * progress;
+        painter.line_segment(
+            [pos2(x, strip.top()), pos2(x, cell.bottom())],
+            Stroke::new(2.0, Color32::from_rgb(255, 80, 80)),
+        );
+    }
+}
+
+/// Cell `i` as a control: click to select, drag to move, right click for the menu, and its
+/// right edge dragged to change the duration (not for "forever" frames).
+#[allow(clippy::too_many_arguments)]
+fn cell_controls(
+    ui: &mut egui::Ui,
+    base_id: egui::Id,
+    look: &CellLook,
+    i: usize,
+    cell: Rect,
+    open: &mut OpenDocument,
+    events: &mut CellEvents,
+    output: &mut TimelineOutput,
+) {
+    let is_selected = look.selected.contains(&i);
+    let cell_response = ui.interact(cell, base_id.with(i), Sense::click_and_drag());
+    let label = format!("frame {i}");
+    cell_response
+        .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &label));
+    if cell_response.clicked() {
+        events.clicked = Some((i, look.modifiers));
+    }
+    if cell_response.secondary_clicked() && !is_selected {
+        events.clicked = Some((i, egui::Modifiers::NONE));
+    }
+    if cell_response.drag_started() {
+        events.started_on = Some(i);
+        events.started = Some(TimelineDrag::Frames {
+            positions: Vec::new(),
+            gap: None,
+        });
+    }
+    cell_response.context_menu(|ui| {
+        events.menu_on = Some(i);
+        frame_menu(ui, Some(i), look.loop_point, output);
+    });
+    let duration = look.durations[i];
+    if duration == FrameDuration::Forever {
+        return;
+    }
+    let edge = Rect::from_min_max(
+        pos2(cell.right() - EDGE_GRAB / 2.0, cell.top()),
+        pos2(cell.right() + EDGE_GRAB / 2.0 + 2.0, cell.bottom()),
+    );
+    let edge_response = ui
+        .interact(edge, base_id.with(("edge", i)), Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::ResizeHorizontal)
+        .on_hover_text(format!(
+            "Drag to change the duration ({})",
+            duration.unit_name()
+        ));
+    let edge_label = format!("end of frame {i}");
+    edge_response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Splitter, true, &edge_label));
+    if edge_response.drag_started() {
+        events.started_on = Some(i);
+        events.started = Some(TimelineDrag::Edge {
+            index: i,
+            start: duration,
+            gesture: open.new_gesture(),
+        });
+    }
+}
+
+/// The loop marker above the loop frame's cell, dragged onto another cell to move the loop.
+fn loop_marker(
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    base_id: egui::Id,
+    look: &CellLook,
+    cell: Rect,
+    strip: Rect,
+    events: &mut CellEvents,
+) {
+    let colour = if look.looping {
+        LOOP_COLOUR
+    } else {
+        LOOP_COLOUR.gamma_multiply(0.5)
+    };
+    let marker = Rect::from_min_size(
+        pos2(cell.left() - 2.0, strip.top()),
+        vec2(30.0, MARKER_STRIP),
+    );
+    painter.text(
+        cell.left_top() - vec2(0.0, 1.0),
+        Align2::LEFT_BOTTOM,
+        "loop",
+        look.font.clone(),
+        colour,
+    );
+    painter.line_segment(
+        [cell.left_top(), cell.left_bottom()],
+        Stroke::new(2.0, colour),
+    );
+    let marker_response = ui
+        .interact(marker, base_id.with("loop marker"), Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::Grab)
+        .on_hover_text("Drag onto another frame to loop from there");
+    marker_response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "loop point"));
+    if marker_response.drag_started() {
+        events.started = Some(TimelineDrag::LoopMarker { target: None });
+    }
+}
+
+/// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
+fn apply_cell_events(
+    open: &mut OpenDocument,
+    state: &mut TimelineState,
+    events: CellEvents,
+    output: &mut TimelineOutput,
+) {
+    if let Some((index, modifiers)) = events.clicked {
+        click_cell(open, state, index, modifiers);
+    }
+    if let Some(index) = events.menu_on {
+        if !selected_frames(open).contains(&index) {
+            click_cell(open, state, index, egui::Modifiers::NONE);
+        }
+        // The menu's actions are about frames: a canvas element selection must not take them.
+        if !open.selected_elements().is_empty() || !open.session.selection().elements.is_empty() {
+            open.clear_elements();
+            let cells = selected_frames(open);
+            edit::select_frames(open, cells);
+        }
+    }
+    if let Some(mut drag) = events.started {
+        if let (TimelineDrag::Frames { positions, .. }, Some(index)) =
+            (&mut drag, events.started_on)
+        {
+            if !selected_frames(open).contains(&index) {
+                click_cell(open, state, index, egui::Modifiers::NONE);
+            }
+            *positions = selected_frames(open);
+        }
+        state.drag = Some(drag);
+    }
+    if let Some(loop_point) = output.loop_from.take()
+        && let Err(why) = edit::set_loop_point(open, loop_point)
+    {
+        output.refused = Some(why);
+    }
+}
+
+/// During a drag, a pointer near the left or right end of the visible cells scrolls them, so
+/// cells (or the loop marker) can be moved past what fits on screen.
+fn scroll_near_edges(ui: &mut egui::Ui, cells: Rect) {
+    const ZONE: f32 = 32.0;
+    const SPEED: f32 = 8.0;
+    let Some(pointer) = ui.input(|i| i.pointer.interact_pos()) else {
+        return;
+    };
+    let clip = ui.clip_rect();
+    if !cells.y_range().contains(pointer.y) {
+        return;
+    }
+    let delta = if pointer.x < clip.left() + ZONE {
+        SPEED
+    } else if pointer.x > clip.right() - ZONE {
+        -SPEED
+    } else {
+        return;
+    };
+    ui.scroll_with_delta(vec2(delta, 0.0));
+    ui.ctx().request_repaint();
+}
+
+/// Where the cells are on screen.
+struct Geometry<'a> {
+    origin: egui::Pos2,
+    rect: Rect,
+    starts: &'a [f32],
+    widths: &'a [f32],
+}
+
+impl Geometry<'_> {
+    /// The cell under screen x.
+    fn cell_at(&self, x: f32) -> Option<usize> {
+        let x = x - self.origin.x;
+        let index = self.starts.partition_point(|s| *s <= x).checked_sub(1)?;
+        (index < self.widths.len()).then_some(index)
+    }
+
+    /// The gap nearest screen x: 0 = before the first cell, the count = after the last.
+    fn gap_at(&self, x: f32) -> usize {
+        let x = x - self.origin.x;
+        self.widths
+            .iter()
+            .zip(self.starts)
+            .filter(|(w, s)| **s + **w / 2.0 < x)
+            .count()
+    }
+
+    /// Screen x of a gap.
+    fn gap_x(&self, gap: usize) -> f32 {
+        self.origin.x + self.starts[gap] - 1.0
+    }
+}
+
+/// Follows the drag in progress: draws where it would land and applies it on release.
+fn continue_drag(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    open: &mut OpenDocument,
+    geometry: &Geometry,
+    proportional: bool,
+    frame_rate: u32,
+    output: &mut TimelineOutput,
+) {
+    let Some(drag) = state.drag.clone() else {
+        return;
+    };
+    let (pointer, origin, released, down, escape) = ui.input(|i| {
+        (
+            i.pointer.interact_pos(),
+            i.pointer.press_origin(),
+            i.pointer.any_released(),
+            i.pointer.any_down(),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    let rect = geometry.rect;
+    if escape {
+        // Esc drops the drag without a change; a duration already changed by it goes back.
+        if let TimelineDrag::Edge { index, start, .. } = drag
+            && open.direction_frames().get(index).map(|f| f.duration) != Some(start)
+        {
+            open.undo();
+        }
+        state.drag = None;
+        return;
+    }
+    // Moves and the loop marker land only while the pointer is over the timeline.
+    let over = pointer.filter(|p| rect.expand2(vec2(0.0, 24.0)).y_range().contains(p.y));
+    let painter = ui.painter().clone();
+    let accent = ui.visuals().selection.stroke.color;
+    let mut refused = None;
+    match drag {
+        TimelineDrag::Frames { positions, .. } => {
+            let gap = over.map(|p| geometry.gap_at(p.x));
+            if let Some(gap) = gap {
+                let x = geometry.gap_x(gap);
+                painter.line_segment(
+                    [pos2(x, rect.top()), pos2(x, rect.bottom())],
+                    Stroke::new(3.0, accent),
+                );
+            }
+            if released {
+                if let Some(gap) = gap
+                    && !moves_nothing(&positions, gap)
+                {
+                    refused = edit::move_frames(open, positions, gap).err();
+                }
+            } else {
+                state.drag = Some(TimelineDrag::Frames { positions, gap });
+            }
+        }
+        TimelineDrag::LoopMarker { .. } => {
+            let target = over.and_then(|p| geometry.cell_at(p.x));
+            if let Some(target) = target {
+                let x = geometry.origin.x + geometry.starts[target];
+                painter.line_segment(
+                    [pos2(x, rect.top()), pos2(x, rect.bottom())],
+                    Stroke::new(3.0, LOOP_COLOUR),
+                );
+            }
+            if released {
+                let current = open.sequence().and_then(|s| s.loop_point);
+                if let Some(target) = target
+                    && current != Some(target)
+                {
+                    refused = edit::set_loop_point(open, Some(target)).err();
+                }
+            } else {
+                state.drag = Some(TimelineDrag::LoopMarker { target });
+            }
+        }
+        TimelineDrag::Edge {
+            index,
+            start,
+            gesture,
+        } => {
+            if let (Some(pointer), Some(origin)) = (pointer, origin) {
+                let per_ms = proportional.then_some(POINTS_PER_MS);
+                let duration = edge_duration(start, pointer.x - origin.x, per_ms, frame_rate);
+                refused = edit::set_duration_in_drag(open, index, duration, gesture).err();
+            }
+        }
+    }
+    if released || !down {
+        state.drag = None;
+    }
+    if refused.is_some() {
+        output.refused = refused;
+        state.drag = None;
+    }
+}
+
+/// True when dropping `positions` (sorted) at `gap` leaves the order as it is.
+fn moves_nothing(positions: &[usize], gap: usize) -> bool {
+    let (Some(first), Some(last)) = (positions.first(), positions.last()) else {
+        return true;
+    };
+    let contiguous = last - first + 1 == positions.len();
+    contiguous && gap >= *first && gap <= last + 1
+}
+
+/// The frame actions of a cell's (or the empty timeline's) context menu, with their shortcuts.
+fn frame_menu(
+    ui: &mut egui::Ui,
+    cell: Option<usize>,
+    loop_point: Option<usize>,
+    output: &mut TimelineOutput,
+) {
+    let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
+        let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
+        if ui.add(button).clicked() {
+            output.commands.push(command);
+            ui.close();
+        }
+    };
+    item(ui, UICommand::InsertFrame, "Insert frame");
+    if cell.is_some() {
+        item(ui, UICommand::Duplicate, "Duplicate frames");
+        item(ui, UICommand::DeleteSelection, "Delete frames");
+        ui.separator();
+        item(ui, UICommand::CopyFrames, "Copy frames");
+        item(ui, UICommand::CutFrames, "Cut frames");
+    }
+    item(ui, UICommand::PasteFrames, "Paste frames");
+    if let Some(cell) = cell {
+        ui.separator();
+        if loop_point != Some(cell) && ui.button("Loop from this frame").clicked() {
+            output.loop_from = Some(Some(cell));
+            ui.close();
+        }
+        if loop_point.is_some() && ui.button("Play once (no loop point)").clicked() {
+            output.loop_from = Some(None);
+            ui.close();
+        }
+    }
+}

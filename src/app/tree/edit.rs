@@ -1,0 +1,433 @@
+//! Editing the hierarchy: which tree item the commands act on, the tree commands, and the
+//! dispatcher for every editing command of the tree and the timeline (keyboard, menus and
+//! context menus all come through [`execute`]).
+
+use crate::app::SpratApp;
+use crate::app::canvas;
+use crate::app::canvas::tools::ToolState;
+use crate::app::clipboard::AppClipboard;
+use crate::app::shell::settings::Settings;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::timeline;
+use crate::app::timeline::edit::selected_frames;
+use crate::app::tree::rows::{RowKind, TreeState};
+use crate::edit::Selection;
+use crate::edit::tree::{
+    AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
+    DuplicateSequence, MoveDirection, MoveNode, Rename, RenameDirection, SetDefaultSequence,
+    TreeNode, parent_of,
+};
+use crate::formats::Severity;
+use crate::model::{GroupId, SequenceId};
+
+/// The tree item the tree commands act on: the clicked row while the selection still names it,
+/// else the sequence on show.
+pub fn current_node(open: &OpenDocument, tree: &TreeState) -> Option<RowKind> {
+    let selection = open.session.selection();
+    let document = open.session.document();
+    match tree.active {
+        Some(RowKind::Group(id)) if selection.group == Some(id) && document.group(id).is_some() => {
+            return Some(RowKind::Group(id));
+        }
+        Some(RowKind::Direction(id, d))
+            if selection.group.is_none()
+                && selection.sequence == Some(id)
+                && selection.direction == d
+                && document
+                    .sequence(id)
+                    .is_some_and(|s| d < s.directions.len()) =>
+        {
+            return Some(RowKind::Direction(id, d));
+        }
+        _ => {}
+    }
+    let id = open.player.sequence();
+    document.sequence(id).map(|_| RowKind::Sequence(id))
+}
+
+/// Selects a tree row: a sequence or direction goes on show with no cell selected (so Delete
+/// and Ctrl+D act on it), a group is selected for renaming, moving or deleting.
+pub fn select_row(open: &mut OpenDocument, tree: &mut TreeState, row: &RowKind) {
+    match *row {
+        RowKind::Group(id) => {
+            open.session.set_selection(Selection {
+                group: Some(id),
+                ..Selection::none()
+            });
+        }
+        RowKind::Sequence(id) => {
+            if open.player.sequence() != id {
+                open.select_sequence(id);
+            }
+            let direction = open.player.direction();
+            open.session
+                .set_selection(Selection::frames(id, direction, Vec::new()));
+        }
+        RowKind::Direction(id, d) => {
+            if open.player.sequence() != id {
+                open.select_sequence(id);
+            }
+            open.player.set_direction(open.session.document(), d);
+            open.session
+                .set_selection(Selection::frames(id, d, Vec::new()));
+        }
+    }
+    open.clear_elements();
+    tree.active = Some(row.clone());
+}
+
+/// The group new items go into and their index there: inside a selected group (at the end),
+/// else right after the current sequence, else at the end of the root.
+fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<usize>) {
+    let root = &open.session.document().root;
+    match current_node(open, tree) {
+        Some(RowKind::Group(id)) => (id, None),
+        Some(RowKind::Sequence(id)) | Some(RowKind::Direction(id, _)) => {
+            match parent_of(root, TreeNode::Sequence(id)) {
+                Some((group, index)) => (group, Some(index + 1)),
+                None => (root.id, None),
+            }
+        }
+        None => (root.id, None),
+    }
+}
+
+/// A name no sequence has: the next action number when every name is a number (MUGEN),
+/// else "new sequence", "new sequence 2", ...
+pub fn fresh_sequence_name(open: &OpenDocument) -> String {
+    let sequences = open.session.document().sequences();
+    let numbered = open.session.format().capabilities().numbered_sequences;
+    let numbers: Option<Vec<i32>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
+    // Numbers when the format names sequences so, or when every sequence already has one.
+    if let Some(numbers) = numbers.filter(|n| numbered || !n.is_empty()) {
+        // The number after the largest; when that is the largest number there is, the
+        // smallest free one (AIR action numbers are 32-bit).
+        let next = numbers.iter().max().and_then(|m| m.checked_add(1));
+        if let Some(free) = next.or_else(|| (0..=i32::MAX).find(|n| !numbers.contains(n))) {
+            return free.to_string();
+        }
+    }
+    let taken = |name: &str| sequences.iter().any(|s| s.name == name);
+    if !taken("new sequence") {
+        return "new sequence".to_string();
+    }
+    (2..)
+        .map(|n| format!("new sequence {n}"))
+        .find(|name| !taken(name))
+        .expect("an unused name exists")
+}
+
+/// Adds a sequence and opens its name for editing.
+pub fn add_sequence(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let (parent, index) = insertion_point(open, tree);
+    let name = fresh_sequence_name(open);
+    open.apply(
+        &AddSequence {
+            parent,
+            index,
+            name,
+        },
+        None,
+    )?;
+    if let Some(id) = open.session.selection().sequence {
+        tree.active = Some(RowKind::Sequence(id));
+        tree.start_rename(open, RowKind::Sequence(id));
+    }
+    Ok(())
+}
+
+/// Adds a group (where the format nests groups) and opens its name for editing.
+pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !open.session.format().capabilities().groups {
+        return Err(format!("{} files have no groups", open.format_name()));
+    }
+    let (parent, index) = insertion_point(open, tree);
+    open.apply(
+        &AddGroup {
+            parent,
+            index,
+            name: "new group".to_string(),
+        },
+        None,
+    )?;
+    if let Some(id) = open.session.selection().group {
+        tree.active = Some(RowKind::Group(id));
+        tree.start_rename(open, RowKind::Group(id));
+    }
+    Ok(())
+}
+
+/// Adds a direction after the last one of the sequence on show (where the format has them).
+pub fn add_direction(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !open.session.format().capabilities().directions {
+        return Err(format!(
+            "{} sequences have one direction",
+            open.format_name()
+        ));
+    }
+    let sequence = open.player.sequence();
+    open.apply(
+        &AddDirection {
+            sequence,
+            index: None,
+            name: None,
+        },
+        None,
+    )?;
+    let selection = open.session.selection().clone();
+    tree.active = Some(RowKind::Direction(sequence, selection.direction));
+    Ok(())
+}
+
+/// Renames a tree item; an empty or taken name is refused with the reason.
+pub fn rename(open: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), String> {
+    match *row {
+        RowKind::Group(id) => open.apply(
+            &Rename {
+                node: TreeNode::Group(id),
+                name: name.to_string(),
+            },
+            None,
+        ),
+        RowKind::Sequence(id) => open.apply(
+            &Rename {
+                node: TreeNode::Sequence(id),
+                name: name.to_string(),
+            },
+            None,
+        ),
+        RowKind::Direction(id, d) => {
+            let name = name.trim();
+            open.apply(
+                &RenameDirection {
+                    sequence: id,
+                    direction: d,
+                    // An empty name goes back to the conventional one (right, up, ...).
+                    name: (!name.is_empty()).then(|| name.to_string()),
+                },
+                None,
+            )
+        }
+    }
+}
+
+/// Duplicates the current tree item (a sequence or a direction with copies of its frames).
+pub fn duplicate_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    match current_node(open, tree) {
+        Some(RowKind::Sequence(id)) => {
+            open.apply(&DuplicateSequence { sequence: id }, None)?;
+            tree.active = open.session.selection().sequence.map(RowKind::Sequence);
+            Ok(())
+        }
+        Some(RowKind::Direction(id, d)) => {
+            open.apply(
+                &DuplicateDirection {
+                    sequence: id,
+                    direction: d,
+                },
+                None,
+            )?;
+            tree.active = Some(RowKind::Direction(id, d + 1));
+            Ok(())
+        }
+        Some(RowKind::Group(_)) => Err("groups are not duplicated; duplicate a sequence".into()),
+        None => Err("nothing is selected in the tree".into()),
+    }
+}
+
+/// Deletes the current tree item.
+pub fn delete_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let result = match current_node(open, tree) {
+        Some(RowKind::Group(id)) => open.apply(
+            &Delete {
+                node: TreeNode::Group(id),
+            },
+            None,
+        ),
+        Some(RowKind::Sequence(id)) => open.apply(
+            &Delete {
+                node: TreeNode::Sequence(id),
+            },
+            None,
+        ),
+        Some(RowKind::Direction(id, d)) => open.apply(
+            &DeleteDirection {
+                sequence: id,
+                direction: d,
+            },
+            None,
+        ),
+        None => Err("nothing is selected in the tree".into()),
+    };
+    if result.is_ok() {
+        tree.active = None;
+    }
+    result
+}
+
+/// Moves a tree item to a gap of a group (drag and drop), one undo step.
+pub fn move_node(
+    open: &mut OpenDocument,
+    dragged: &RowKind,
+    to_group: GroupId,
+    index: usize,
+) -> Result<(), String> {
+    let node = match *dragged {
+        RowKind::Group(id) => TreeNode::Group(id),
+        RowKind::Sequence(id) => TreeNode::Sequence(id),
+        RowKind::Direction(..) => return Err("directions are moved within their sequence".into()),
+    };
+    // The index is counted before the move; moving down inside the same group shifts it.
+    let root = &open.session.document().root;
+    let index = match parent_of(root, node) {
+        Some((group, at)) if group == to_group && at < index => index - 1,
+        _ => index,
+    };
+    open.apply(
+        &MoveNode {
+            node,
+            to_group,
+            index,
+        },
+        None,
+    )
+}
+
+/// Moves a direction to a gap among its sequence's directions (counted before the move).
+pub fn move_direction(
+    open: &mut OpenDocument,
+    sequence: SequenceId,
+    from: usize,
+    gap: usize,
+) -> Result<(), String> {
+    let to = if from < gap { gap - 1 } else { gap };
+    if to == from {
+        return Ok(());
+    }
+    open.apply(&MoveDirection { sequence, from, to }, None)
+}
+
+/// Makes a sequence the default.
+pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), String> {
+    open.apply(
+        &SetDefaultSequence {
+            sequence: Some(sequence),
+        },
+        None,
+    )
+}
+
+/// What an editing command works on: the document on show with its tree and canvas tools,
+/// the settings and the frame clipboard.
+pub struct EditScope<'a> {
+    /// The document on show.
+    pub open: &'a mut OpenDocument,
+    /// Its tree's state (the row commands act on, renaming).
+    pub tree: &'a mut TreeState,
+    /// Its canvas tools (which inherited boxes an element edit touches).
+    pub tools: &'a ToolState,
+    /// The editor's settings (the default-box rule, visible classes).
+    pub settings: &'a Settings,
+    /// Frames copied, kept across documents.
+    pub clipboard: &'a mut AppClipboard,
+}
+
+/// What an editing command reports: a message for the status bar, or why it was refused.
+pub type EditOutcome = Result<Option<String>, String>;
+
+/// Carries out an editing command on the document on show (nothing without one) and says
+/// what came of it.
+pub fn execute(app: &mut SpratApp, edit: impl FnOnce(EditScope) -> EditOutcome) {
+    let Some(id) = app.active_tab_id() else {
+        return;
+    };
+    let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) else {
+        return;
+    };
+    let outcome = edit(EditScope {
+        open: &mut tab.open,
+        tree: &mut tab.tree,
+        tools: &tab.canvas.tools,
+        settings: &app.settings,
+        clipboard: &mut app.frame_clipboard,
+    });
+    match outcome {
+        Ok(Some(text)) => app.say(Severity::Info, text),
+        Ok(None) => {}
+        Err(message) => app.say_refused(&message),
+    }
+}
+
+/// F2: renames the row the tree commands act on, in place.
+pub fn rename_current(scope: EditScope) -> EditOutcome {
+    if let Some(row) = current_node(scope.open, scope.tree) {
+        scope.tree.start_rename(scope.open, row);
+    }
+    Ok(None)
+}
+
+/// Delete: the selected elements on the canvas, else the selected frames, else the node.
+pub fn delete_selection(scope: EditScope) -> EditOutcome {
+    let EditScope {
+        open,
+        tree,
+        tools,
+        settings,
+        ..
+    } = scope;
+    if canvas::has_selection_on_frame(open, settings) {
+        canvas::delete_selected_elements(open, settings, tools)?;
+    } else if !selected_frames(open).is_empty() {
+        timeline::edit::delete_frames(open)?;
+    } else {
+        delete_node(open, tree)?;
+    }
+    Ok(None)
+}
+
+/// Ctrl+D: the selected frames, else the node.
+pub fn duplicate_selection(scope: EditScope) -> EditOutcome {
+    if !selected_frames(scope.open).is_empty() {
+        timeline::edit::duplicate_frames(scope.open)?;
+    } else {
+        duplicate_node(scope.open, scope.tree)?;
+    }
+    Ok(None)
+}
+
+/// Makes the sequence on show the default.
+pub fn set_default_sequence(scope: EditScope) -> EditOutcome {
+    let id = scope.open.player.sequence();
+    set_default(scope.open, id)?;
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};
+
+    fn named(names: &[&str]) -> OpenDocument {
+        let mut set = AnimationSet::new();
+        for name in names {
+            let id = SequenceId(set.alloc_id());
+            let direction = DirectionId(set.alloc_id());
+            set.root
+                .items
+                .push(TreeItem::Sequence(Sequence::new(id, *name, direction)));
+        }
+        OpenDocument::new(set, None, &crate::formats::mugen::AirFormat, Vec::new())
+    }
+
+    #[test]
+    fn new_actions_get_the_next_free_number() {
+        assert_eq!(fresh_sequence_name(&named(&["0", "200", "5"])), "201");
+        let top = i32::MAX.to_string();
+        assert_eq!(fresh_sequence_name(&named(&["0", &top])), "1");
+        assert_eq!(fresh_sequence_name(&named(&["stand"])), "new sequence");
+        assert_eq!(
+            fresh_sequence_name(&named(&["new sequence", "new sequence 2"])),
+            "new sequence 3"
+        );
+    }
+}

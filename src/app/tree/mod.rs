@@ -1,0 +1,490 @@
+//! The hierarchy tree: groups, sequences and directions, with a filter.
+//!
+//! The rows are flattened once per change (document, filter or folding) and only the visible
+//! ones are laid out, so a MUGEN character with hundreds of actions costs no more than a few.
+//!
+//! Editing: a click selects a row (Delete, F2 and Ctrl+D then act on it), a double click or F2
+//! renames it in place (Enter commits, Esc cancels, a refused name stays in the field with the
+//! reason), a right click opens its context menu, and dragging a sequence or group moves it,
+//! with a line showing where it will land (or a frame around the group it will go into).
+
+pub mod edit;
+pub mod rows;
+
+use crate::app::shell::commands::UICommand;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::tree::edit::{current_node, select_row};
+pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
+use crate::edit::tree::{TreeNode, parent_of};
+use crate::model::{GroupId, SequenceId};
+
+/// Where a dragged row would land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DropTarget {
+    /// Into this group at this index (before the move).
+    Gap { group: GroupId, index: usize },
+    /// A direction to this gap among its sequence's directions (before the move).
+    Direction { gap: usize },
+}
+
+/// What the tree asked for this frame.
+#[derive(Default)]
+pub struct TreeOutput {
+    /// Commands from the context menu and buttons.
+    pub commands: Vec<UICommand>,
+    /// A refused edit's message for the status bar.
+    pub refused: Option<String>,
+}
+
+/// Paints the tree panel.
+pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -> TreeOutput {
+    let mut output = TreeOutput::default();
+    let capabilities = open.session.format().capabilities();
+    ui.horizontal(|ui| {
+        let mut button = |ui: &mut egui::Ui, command: UICommand| {
+            let hint = match command.shortcut_text(ui.ctx()) {
+                text if text.is_empty() => command.label().to_string(),
+                text => format!("{} ({text})", command.label()),
+            };
+            if ui.button(command.label()).on_hover_text(hint).clicked() {
+                output.commands.push(command);
+            }
+        };
+        button(ui, UICommand::AddSequence);
+        if capabilities.groups {
+            button(ui, UICommand::AddGroup);
+        }
+        if capabilities.directions {
+            button(ui, UICommand::AddDirection);
+        }
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Filter");
+        let edit = egui::TextEdit::singleline(&mut state.filter)
+            .hint_text("name, number or title")
+            .desired_width(f32::INFINITY);
+        let response = ui.add(edit).labelled_by(label.id);
+        if state.focus_filter {
+            response.request_focus();
+            state.focus_filter = false;
+        }
+        if response.has_focus() {
+            // Arrow keys move through the matches while typing, like a command palette.
+            let (up, down) = ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+                )
+            });
+            if up {
+                open.select_neighbour_sequence(&state.filter, -1);
+            }
+            if down {
+                open.select_neighbour_sequence(&state.filter, 1);
+            }
+        }
+    });
+    ui.separator();
+
+    let rows = state.rows(open).to_vec();
+    if rows.is_empty() {
+        ui.weak(if state.filter.trim().is_empty() {
+            "No sequences."
+        } else {
+            "Nothing matches the filter."
+        });
+        return output;
+    }
+    let current = current_node(open, state);
+    let group_selected = open.session.selection().group;
+    let selected_sequence = open.player.sequence();
+    let selected_direction = open.player.direction();
+    let default_sequence = open.session.document().default_sequence;
+    let row_height = ui.spacing().interact_size.y;
+    let mut clicked = None;
+    let mut fold = None;
+    let mut menu_row = None;
+    let mut rename_row = None;
+    let mut row_rects: Vec<(RowKind, egui::Rect)> = Vec::new();
+    let mut scroll = egui::ScrollArea::vertical().auto_shrink([false, false]);
+    // A name just opened for editing (a new sequence) may be out of view: bring it in.
+    if let Some(renaming) = state.renaming.as_ref().filter(|r| r.fresh)
+        && let Some(index) = rows.iter().position(|r| r.kind == renaming.row)
+    {
+        let step = row_height + ui.spacing().item_spacing.y;
+        let offset = state.scroll_offset;
+        let height = ui.available_height();
+        let top = index as f32 * step;
+        if top < offset || top + step > offset + height {
+            scroll = scroll.vertical_scroll_offset((top - height / 2.0).max(0.0));
+        }
+    }
+    let shown = scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
+        // A long name or title is cut with "…" at the panel's edge rather than widening the
+        // panel and squeezing the canvas.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+        for row in &rows[range] {
+            let line = ui.horizontal(|ui| {
+                ui.add_space(row.depth as f32 * 14.0);
+                let selected = match row.kind {
+                    RowKind::Sequence(id) => {
+                        group_selected.is_none()
+                            && id == selected_sequence
+                            && !matches!(current, Some(RowKind::Direction(..)))
+                    }
+                    RowKind::Direction(id, d) => {
+                        group_selected.is_none()
+                            && id == selected_sequence
+                            && d == selected_direction
+                    }
+                    RowKind::Group(id) => group_selected == Some(id),
+                };
+                if let RowKind::Group(id) = row.kind
+                    && paint_fold_arrow(ui, state.folded.contains(&id)).clicked()
+                {
+                    fold = Some(id);
+                }
+                if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
+                    rename_field(ui, state, open, &mut output);
+                    return;
+                }
+                let text = match row.kind {
+                    RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
+                    _ => egui::RichText::new(&row.text),
+                };
+                // The name keeps at least 60% of the row; the details get the rest, so
+                // both are cut with "…" in a narrow panel instead of widening it.
+                let details_width = ui
+                    .painter()
+                    .layout_no_wrap(
+                        row.details.clone(),
+                        egui::TextStyle::Body.resolve(ui.style()),
+                        egui::Color32::WHITE,
+                    )
+                    .size()
+                    .x
+                    + ui.spacing().item_spacing.x;
+                let available = ui.available_width();
+                let name_width = available - details_width.min(available * 0.4);
+                let response = ui
+                    .scope(|ui| {
+                        ui.set_max_width(name_width.max(0.0));
+                        ui.add(egui::Button::selectable(selected, text).truncate())
+                    })
+                    .inner
+                    .interact(egui::Sense::drag());
+                if response.clicked() || response.secondary_clicked() {
+                    clicked = Some(row.kind.clone());
+                }
+                if response.double_clicked() {
+                    rename_row = Some(row.kind.clone());
+                }
+                if response.drag_started() {
+                    state.dragging = Some(row.kind.clone());
+                }
+                response.context_menu(|ui| {
+                    menu_row = Some(row.kind.clone());
+                    context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
+                });
+                ui.weak(&row.details);
+            });
+            row_rects.push((row.kind.clone(), line.response.rect));
+        }
+    });
+    state.scroll_offset = shown.state.clamped_offset().y;
+
+    if let Some(id) = fold {
+        if !state.folded.remove(&id) {
+            state.folded.insert(id);
+        }
+        state.rebuild_rows();
+    }
+    if let Some(row) = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r))) {
+        select_row(open, state, &row);
+    }
+    if let Some(row) = rename_row {
+        state.start_rename(open, row);
+    }
+    drag_and_drop(ui, state, open, &row_rects, &mut output);
+    output
+}
+
+/// The context menu of a row: every action with its shortcut.
+fn context_menu(
+    ui: &mut egui::Ui,
+    row: &RowKind,
+    default_sequence: Option<SequenceId>,
+    capabilities: crate::formats::Capabilities,
+    output: &mut TreeOutput,
+) {
+    let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
+        let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
+        if ui.add(button).clicked() {
+            output.commands.push(command);
+            ui.close();
+        }
+    };
+    let what = match row {
+        RowKind::Group(_) => "group",
+        RowKind::Sequence(_) => "sequence",
+        RowKind::Direction(..) => "direction",
+    };
+    item(ui, UICommand::Rename, &format!("Rename {what}"));
+    if !matches!(row, RowKind::Group(_)) {
+        item(ui, UICommand::Duplicate, &format!("Duplicate {what}"));
+    }
+    item(ui, UICommand::DeleteSelection, &format!("Delete {what}"));
+    if let RowKind::Sequence(id) = row
+        && default_sequence != Some(*id)
+    {
+        item(
+            ui,
+            UICommand::SetDefaultSequence,
+            UICommand::SetDefaultSequence.label(),
+        );
+    }
+    ui.separator();
+    item(ui, UICommand::AddSequence, UICommand::AddSequence.label());
+    if capabilities.groups {
+        item(ui, UICommand::AddGroup, UICommand::AddGroup.label());
+    }
+    if capabilities.directions && !matches!(row, RowKind::Group(_)) {
+        item(ui, UICommand::AddDirection, UICommand::AddDirection.label());
+    }
+}
+
+/// The inline name field: Enter commits, Esc cancels, a refusal stays shown in the field.
+fn rename_field(
+    ui: &mut egui::Ui,
+    state: &mut TreeState,
+    open: &mut OpenDocument,
+    output: &mut TreeOutput,
+) {
+    let Some(renaming) = state.renaming.as_mut() else {
+        return;
+    };
+    let id = egui::Id::NULL.with("tree rename field");
+    let mut edit = egui::TextEdit::singleline(&mut renaming.text)
+        .id(id)
+        .hint_text("new name")
+        .desired_width((ui.available_width() * 0.55).max(80.0));
+    if renaming.refused.is_some() {
+        edit = edit.text_color(ui.visuals().error_fg_color);
+    }
+    let mut shown = edit.show(ui);
+    if renaming.fresh {
+        renaming.fresh = false;
+        shown.response.request_focus();
+        let all = egui::text::CCursorRange::two(
+            egui::text::CCursor::new(0),
+            egui::text::CCursor::new(renaming.text.chars().count()),
+        );
+        shown.state.cursor.set_char_range(Some(all));
+        shown.state.store(ui.ctx(), id);
+    }
+    if let Some(why) = &renaming.refused {
+        // Truncated to the panel's width (the whole reason is in the tooltip and the status bar).
+        let reason = egui::RichText::new(why).color(ui.visuals().error_fg_color);
+        ui.add(egui::Label::new(reason).truncate())
+            .on_hover_text(format!("{why}. Enter tries again, Esc keeps the old name."));
+    }
+    if !shown.response.lost_focus() {
+        return;
+    }
+    let (enter, escape) = ui.input(|i| {
+        (
+            i.key_pressed(egui::Key::Enter),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    if escape {
+        state.renaming = None;
+        return;
+    }
+    if !enter && renaming.refused.is_some() {
+        // Clicked away from a refused name: keep it on screen to fix or cancel.
+        return;
+    }
+    let row = renaming.row.clone();
+    let text = renaming.text.clone();
+    match edit::rename(open, &row, &text) {
+        Ok(()) => state.renaming = None,
+        Err(why) => {
+            output.refused = Some(why.clone());
+            if let Some(renaming) = state.renaming.as_mut() {
+                renaming.refused = Some(why);
+                renaming.fresh = enter;
+            }
+        }
+    }
+}
+
+/// While a row is dragged: where it would land, drawn as a line between rows (or a frame around
+/// a group it would go into); on release, the move as one undo step.
+fn drag_and_drop(
+    ui: &mut egui::Ui,
+    state: &mut TreeState,
+    open: &mut OpenDocument,
+    row_rects: &[(RowKind, egui::Rect)],
+    output: &mut TreeOutput,
+) {
+    let Some(dragged) = state.dragging.clone() else {
+        return;
+    };
+    let (pointer, released, down, escape) = ui.input(|i| {
+        (
+            i.pointer.interact_pos(),
+            i.pointer.any_released(),
+            i.pointer.any_down(),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    if escape {
+        // Esc drops the drag without a change.
+        state.dragging = None;
+        return;
+    }
+    let target = pointer.and_then(|p| drop_target(open, row_rects, &dragged, p));
+    if let Some((target, mark)) = target {
+        let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+        match mark {
+            DropMark::Line(y, x0, x1) => {
+                ui.painter()
+                    .line_segment([egui::pos2(x0, y), egui::pos2(x1, y)], stroke);
+            }
+            DropMark::Frame(rect) => {
+                ui.painter()
+                    .rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Inside);
+            }
+        }
+        if released {
+            let moved = match (target, &dragged) {
+                (DropTarget::Gap { group, index }, _) => {
+                    edit::move_node(open, &dragged, group, index)
+                }
+                (DropTarget::Direction { gap }, RowKind::Direction(sequence, from)) => {
+                    let moved = edit::move_direction(open, *sequence, *from, gap);
+                    let now = open.session.selection().direction;
+                    state.active = Some(RowKind::Direction(*sequence, now));
+                    moved
+                }
+                (DropTarget::Direction { .. }, _) => Ok(()),
+            };
+            if let Err(why) = moved {
+                output.refused = Some(why);
+            }
+        }
+    }
+    if released || !down {
+        state.dragging = None;
+    }
+}
+
+/// How the drop target is drawn.
+enum DropMark {
+    /// A line at this height from x0 to x1.
+    Line(f32, f32, f32),
+    /// A frame around a group's row.
+    Frame(egui::Rect),
+}
+
+/// The gap under the pointer: the upper half of a row drops before its item, the lower half
+/// after it, the middle of a group's row into that group. A direction lands among its own
+/// sequence's directions.
+fn drop_target(
+    open: &OpenDocument,
+    row_rects: &[(RowKind, egui::Rect)],
+    dragged: &RowKind,
+    pointer: egui::Pos2,
+) -> Option<(DropTarget, DropMark)> {
+    let (row, rect) = row_rects
+        .iter()
+        .find(|(_, r)| r.y_range().contains(pointer.y))?;
+    if row == dragged {
+        return None;
+    }
+    let t = (pointer.y - rect.top()) / rect.height().max(1.0);
+    let line = |after: bool| {
+        let y = if after { rect.bottom() } else { rect.top() };
+        DropMark::Line(y, rect.left(), rect.right())
+    };
+    // A direction moves among the directions of its own sequence only.
+    if let RowKind::Direction(sequence, _) = *dragged {
+        let RowKind::Direction(over, d) = *row else {
+            return None;
+        };
+        if over != sequence {
+            return None;
+        }
+        let after = t >= 0.5;
+        return Some((
+            DropTarget::Direction {
+                gap: d + after as usize,
+            },
+            line(after),
+        ));
+    }
+    let root = &open.session.document().root;
+    let node = match *row {
+        RowKind::Group(id) => TreeNode::Group(id),
+        RowKind::Sequence(id) | RowKind::Direction(id, _) => TreeNode::Sequence(id),
+    };
+    let (group, index) = parent_of(root, node)?;
+    if let RowKind::Group(id) = *row
+        && (0.25..0.75).contains(&t)
+    {
+        let count = open
+            .session
+            .document()
+            .group(id)
+            .map_or(0, |g| g.items.len());
+        return Some((
+            DropTarget::Gap {
+                group: id,
+                index: count,
+            },
+            DropMark::Frame(*rect),
+        ));
+    }
+    let after = t >= 0.5 || matches!(row, RowKind::Direction(..));
+    Some((
+        DropTarget::Gap {
+            group,
+            index: index + after as usize,
+        },
+        line(after),
+    ))
+}
+
+/// A small triangle: pointing right for a folded group, down for an open one; clicking it folds.
+fn paint_fold_arrow(ui: &mut egui::Ui, folded: bool) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::click());
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::Role::Button,
+            true,
+            if folded { "unfold" } else { "fold" },
+        )
+    });
+    let c = rect.center();
+    let points = if folded {
+        vec![
+            c + egui::vec2(-3.0, -4.0),
+            c + egui::vec2(4.0, 0.0),
+            c + egui::vec2(-3.0, 4.0),
+        ]
+    } else {
+        vec![
+            c + egui::vec2(-4.0, -3.0),
+            c + egui::vec2(4.0, -3.0),
+            c + egui::vec2(0.0, 4.0),
+        ]
+    };
+    let colour = ui.visuals().text_color();
+    ui.painter().add(egui::Shape::convex_polygon(
+        points,
+        colour,
+        egui::Stroke::NONE,
+    ));
+    response
+}
