@@ -3,14 +3,15 @@
 //! Reading order: [`archive`] (the archive and how a sprite is decoded), [`store`] (the cache
 //! the renderer and editor draw through), [`format`] (`.sff` opened alone, for browsing); then
 //! the index of each version ([`v1`], [`v2`], [`links`]), the codecs ([`pcx`], [`rle`],
-//! [`lz5`], [`png`]) and [`palette`]s. Writing: [`edit`] (an archive being edited),
-//! [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits),
+//! [`lz5`], [`png`]) and [`palette`]s. Writing: [`edited`] (an archive being edited, as
+//! data), [`edit`] (the edits on it), [`encode`] (the codecs), [`write`] (the bytes), [`document`] (how a document holds edits),
 //! [`import`] (PNG files and quantising for new sprites).
 
 pub mod archive;
 mod bytes;
 pub mod document;
 pub mod edit;
+pub mod edited;
 pub mod encode;
 pub mod format;
 pub mod import;

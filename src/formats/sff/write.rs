@@ -10,7 +10,7 @@
 
 use super::archive::{SffArchive, SffVersion};
 use super::bytes::{u16_at, u32_at};
-use super::edit::{
+use super::edited::{
     EditError, EditableSff, PaletteEntry, SpriteContent, SpriteEntry, StoredSprite, V1, V2_00,
     V2_01,
 };
