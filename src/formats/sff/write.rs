@@ -329,6 +329,13 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
     }
     let holders = data_holders(sff);
     let base = sff.base.as_deref().filter(|b| b.version().major() == 1);
+    // Elecbyte's tools point the last sprite's "next" at the end of the file, others write 0:
+    // the archive's own habit is kept, so an edit changes only the entries it touches.
+    let last_points_past_end = base.is_some_and(|b| {
+        b.sprites().last().is_some_and(|last| {
+            u32_at(b.bytes(), last.header_offset as usize).is_some_and(|next| next != 0)
+        })
+    });
     // The palette the engines carry forward to same-palette sprites.
     let mut current: Option<usize> = None;
     for (i, sprite) in sff.sprites.iter().enumerate() {
@@ -364,10 +371,10 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
                 put_u32(&mut out, at + 4, offset(length, "a sprite")?);
             }
         }
-        let next = if i + 1 == sff.sprites.len() {
-            0
-        } else {
+        let next = if i + 1 < sff.sprites.len() || last_points_past_end {
             out.len()
+        } else {
+            0
         };
         put_u32(&mut out, at, offset(next, "a sprite header")?);
     }
