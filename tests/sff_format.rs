@@ -1,4 +1,4 @@
-//! `.sff` opened alone: every sprite as a (group, image) list, read only.
+//! `.sff` opened alone: every sprite as a (group, image) list; it saves back as itself.
 
 mod common;
 
@@ -92,7 +92,7 @@ fn reading_twice_gives_the_same_ids() {
 }
 
 #[test]
-fn sff_is_read_only_and_says_so() {
+fn an_unedited_sff_writes_its_own_bytes_with_no_loss() {
     let path = common::corpus().join("mugen/stages/stage0.sff");
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(SffFormat.sniff(&bytes), Sniff::Yes);
@@ -100,11 +100,13 @@ fn sff_is_read_only_and_says_so() {
     let loaded = SffFormat
         .read(&bytes, &ReadContext::for_path(&path))
         .unwrap();
-    let error = SffFormat
+    let written = SffFormat
         .write(&loaded.document, &WriteContext::for_path(&path))
-        .unwrap_err();
-    assert!(error.message.contains("read-only"), "{error}");
-    assert!(!SffFormat.capabilities().write);
+        .unwrap();
+    assert!(written.bytes == bytes);
+    assert!(written.losses.is_empty() && written.companions.is_empty());
+    assert!(SffFormat.capabilities().write);
+    assert!(!SffFormat.capabilities().boxes && !SffFormat.capabilities().per_frame_durations);
 }
 
 #[test]

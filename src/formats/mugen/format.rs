@@ -12,7 +12,8 @@ use super::air_syntax::parse_air;
 use super::air_write::write_air;
 use super::def::{DefFile, is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
-use super::{sff_build, sources};
+use super::sources;
+use crate::formats::sff::build::build_archive;
 use crate::formats::paths::{normalise, relative_to};
 use crate::formats::{
     Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
@@ -411,7 +412,7 @@ fn moved_character(
 fn fresh_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
     let stem = context.file_stem("anim");
     let air_name = format!("{stem}.air");
-    let built = sff_build::build_archive(document, context, &format!("{stem}.sff"))?;
+    let built = build_archive(document, context, &format!("{stem}.sff"))?;
     let (document, archive) = match &built {
         Some(built) => (&built.document, Some(built.archive.clone())),
         None => (document, None),

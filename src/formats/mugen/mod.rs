@@ -5,8 +5,8 @@
 //! (which SFF and palettes a `.def` or an `.air` uses), [`format`] (the two [`Format`]s), then
 //! the writer: [`air_plan`] (the model as AIR sees it, and what AIR cannot hold),
 //! [`air_style`] (rendering lines in a file's own style) and [`air_write`] (copying untouched
-//! text and rewriting the rest). [`sff_build`] makes a new SFF from another format's images
-//! when a `.def` is written for them. [`check`] lists what `sprat check` reports.
+//! text and rewriting the rest). A `.def` written for another format's images gets a new SFF
+//! from [`crate::formats::sff::build`]. [`check`] lists what `sprat check` reports.
 //!
 //! The SFF archive itself is read by `formats::sff`; here it is only named, as the
 //! [`crate::model::SourceImage`] every frame's [`crate::model::GraphicSource::SffSprite`]
@@ -23,7 +23,6 @@ pub mod check;
 pub mod def;
 pub mod format;
 pub mod lexis;
-pub mod sff_build;
 pub mod sources;
 
 pub use check::{check_file, check_sff_archives};

@@ -8,10 +8,10 @@
 //! colours, all fully opaque or fully transparent, the sprites are palette indices sharing one
 //! palette (1,1) and stored as RLE8, which both engines read; otherwise they are PNG32.
 
-use crate::formats::sff::edit::EditableSff;
-use crate::formats::sff::encode::SpritePixels;
-use crate::formats::sff::palette::Palette;
-use crate::formats::sff::write::write_sff;
+use super::edited::EditableSff;
+use super::encode::SpritePixels;
+use super::palette::Palette;
+use super::write::write_sff;
 use crate::formats::{CompanionFile, WriteContext, WriteError};
 use crate::model::{
     AnimationSet, Element, ElementKind, GraphicSource, ImageId, ImageKind, Origin, PaletteSource,

@@ -1,50 +1,57 @@
-//! An `.sff` opened on its own, for browsing: every sprite as a (group, image) list.
+//! The `.sff` format: an archive opened on its own, and any document saved as one.
 //!
-//! Each sprite group becomes a sequence named "group N" whose frames are the group's images in
-//! ascending image number, each a graphic of the sprite placed by its own axis. The sprites
-//! have no timing of their own, so every frame lasts [`BROWSE_TICKS`] game ticks (a tenth of a
-//! second, the pace of a typical M.U.G.E.N animation), and each group loops, so flipping
-//! through a group previews it as the animation it usually is. When two sprites share a
-//! (group, image) pair only the first is listed, as the engine only ever shows that one.
+//! Read: the archive becomes the document's one image, and its sprite groups a view of
+//! sequences ([`super::view`]). Written, for an archive opened on its own: the archive itself —
+//! its bytes as read when nothing changed, else the edited archive the document holds
+//! ([`super::document`]), which keeps the stored bytes of every sprite nobody touched. The
+//! view is never written; what was changed in it is listed as lost ([`super::losses`]).
 //!
-//! The format is read-only: `write` explains that and writes nothing.
+//! Written, for a document from another format: the archive it draws from (a character's
+//! `.sff`), or a new v2.01 archive of its pictures ([`super::build`]: group = the sequence's
+//! place, image = the picture's place in it, axis = the graphic's origin); everything else
+//! (timing, boxes, points) is listed as lost.
 
 use super::archive::SffArchive;
+use super::build::build_archive;
+use super::edited::EditableSff;
 use super::index::SIGNATURE;
+use super::losses::{conversion_losses, view_losses};
+use super::palette::Palette;
+use super::view::add_group_sequences;
+use super::write::write_sff;
 use crate::formats::{
-    Capabilities, Diagnostic, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
-    WriteError, Written,
+    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
+    Written, read_file,
 };
 use crate::model::{
-    AnimationSet, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
-    Graphic, GraphicSource, ImageId, ImageKind, Origin, PaletteSource, Point, Sequence, SequenceId,
-    SourceImage, TreeItem,
+    AnimationSet, ElementKind, ImageId, ImageKind, OriginalSource, PaletteSource, SourceImage,
 };
-use std::collections::BTreeMap;
-use std::collections::btree_map::Entry;
 
-/// How long each sprite shows when a group is played: 6 ticks at 60 per second.
-pub const BROWSE_TICKS: u32 = 6;
+/// The id of [`SffFormat`] (also `--to mugen-sff`).
+pub const SFF_ID: &str = "mugen-sff";
 
-/// The `.sff` format (read only).
+/// The `.sff` format.
 pub struct SffFormat;
 
 impl Format for SffFormat {
     fn id(&self) -> &'static str {
-        "mugen-sff"
+        SFF_ID
     }
 
     fn name(&self) -> &'static str {
-        "M.U.G.E.N sprite archive (SFF v1/v2, read only)"
+        "M.U.G.E.N sprite archive (SFF v1/v2)"
     }
 
     fn extensions(&self) -> &'static [&'static str] {
         &["sff"]
     }
 
+    /// An archive holds sprites and palettes only: none of the animation features, so the
+    /// editor offers none of them for its view.
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             read: true,
+            write: true,
             ..Capabilities::default()
         }
     }
@@ -81,48 +88,7 @@ impl Format for SffFormat {
             nearest_neighbour: true,
         });
         let mut diagnostics = archive.diagnostics().to_vec();
-
-        // group -> image -> first sprite with that pair.
-        let mut groups: BTreeMap<u16, BTreeMap<u16, usize>> = BTreeMap::new();
-        for (i, sprite) in archive.sprites().iter().enumerate() {
-            let images = groups.entry(sprite.group).or_default();
-            if let Entry::Vacant(slot) = images.entry(sprite.image) {
-                slot.insert(i);
-            } else {
-                diagnostics.push(Diagnostic::warning_at_byte(
-                    sprite.header_offset,
-                    format!(
-                        "sprite {},{} appears again; only the first one is used",
-                        sprite.group, sprite.image
-                    ),
-                ));
-            }
-        }
-        for (group, images) in groups {
-            let id = SequenceId(document.alloc_id());
-            let direction = DirectionId(document.alloc_id());
-            let mut sequence = Sequence::new(id, format!("group {group}"), direction);
-            for number in images.keys() {
-                let frame_id = FrameId(document.alloc_id());
-                let mut frame = Frame::new(FrameDuration::Ticks(BROWSE_TICKS));
-                frame.elements.push(Element {
-                    id: ElementId(document.alloc_id()),
-                    name: String::new(),
-                    kind: ElementKind::Graphic(Graphic::new(
-                        GraphicSource::SffSprite {
-                            archive: image,
-                            group: group as i32,
-                            image: *number as i32,
-                        },
-                        Point::from_ints(0, 0),
-                        Origin::SourceAxis,
-                    )),
-                });
-                document.frames.insert(frame_id, frame);
-                sequence.directions[0].frames.push(frame_id);
-            }
-            document.root.items.push(TreeItem::Sequence(sequence));
-        }
+        diagnostics.extend(add_group_sequences(&mut document, &archive, image));
         document.original = Some(context.original(self.id(), bytes));
         Ok(Loaded {
             document,
@@ -132,12 +98,92 @@ impl Format for SffFormat {
 
     fn write(
         &self,
-        _document: &AnimationSet,
-        _context: &WriteContext,
+        document: &AnimationSet,
+        context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        Err(WriteError::new(
-            "SFF archives are read-only in Sprat: save the animations in another format \
-             (such as AIR); the sprites stay in the .sff",
-        ))
+        match document.original.as_ref().filter(|o| o.format == SFF_ID) {
+            Some(original) => write_lone(document, original),
+            None => write_converted(document, context),
+        }
     }
+}
+
+/// The first SFF archive a document draws from.
+fn archive_image(document: &AnimationSet) -> Option<&SourceImage> {
+    document
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, ImageKind::Sff { .. }))
+}
+
+/// An archive opened on its own, saved: its edited bytes or the bytes it was read from, and
+/// the view's changes as losses.
+fn write_lone(document: &AnimationSet, original: &OriginalSource) -> Result<Written, WriteError> {
+    let image = archive_image(document)
+        .ok_or_else(|| WriteError::new("the document no longer holds its sprite archive"))?;
+    let bytes = document
+        .edited_file(image.id)
+        .map_or_else(|| original.bytes.to_vec(), |edited| edited.to_vec());
+    // Read again from the same bytes, the view has the same ids as the document had when read.
+    let view = SffFormat
+        .read(&original.bytes, &ReadContext::default())
+        .map_err(|f| {
+            let reason = f.diagnostics.first().map_or("", |d| d.message.as_str());
+            WriteError::new(format!("the archive as read cannot be read again: {reason}"))
+        })?
+        .document;
+    Ok(Written {
+        losses: view_losses(document, &view, image.id),
+        bytes,
+        companions: Vec::new(),
+    })
+}
+
+/// Another document saved as an archive: the archive it draws from, else a new one of its
+/// pictures; everything else is listed as lost.
+fn write_converted(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
+    if let Some(image) = archive_image(document) {
+        let bytes = match (document.edited_file(image.id), image.resolved.as_deref()) {
+            (Some(edited), _) => edited.to_vec(),
+            (None, Some(path)) => read_file(path).map_err(|e| WriteError::new(e.to_string()))?,
+            (None, None) => {
+                return Err(WriteError::new(format!(
+                    "the sprite file {} was not found",
+                    image.path
+                )));
+            }
+        };
+        return Ok(Written {
+            bytes,
+            losses: conversion_losses(document, image.id),
+            companions: Vec::new(),
+        });
+    }
+    let file_name = context.file_stem("sprites") + ".sff";
+    if let Some(built) = build_archive(document, context, &file_name)? {
+        let image = archive_image(&built.document).map_or(ImageId(0), |i| i.id);
+        return Ok(Written {
+            bytes: built.archive.bytes,
+            losses: conversion_losses(&built.document, image),
+            companions: Vec::new(),
+        });
+    }
+    let draws = document.frames.values().any(|frame| {
+        frame
+            .elements
+            .iter()
+            .any(|e| matches!(e.kind, ElementKind::Graphic(_)))
+    });
+    if draws {
+        return Err(WriteError::new(
+            "the pixels of the document's pictures are not at hand, so no sprite can be made",
+        ));
+    }
+    // Nothing drawn: an archive with no sprites, and the sequences listed as lost.
+    let empty = write_sff(&EditableSff::new(Palette::default())).map_err(|e| WriteError::new(e.message))?;
+    Ok(Written {
+        bytes: empty,
+        losses: conversion_losses(document, ImageId(0)),
+        companions: Vec::new(),
+    })
 }
