@@ -52,10 +52,22 @@ fn save(format: &dyn Format, document: &AnimationSet, path: &Path, pixels: &Imag
 
 /// Every writable corpus file, and the bundled demos.
 fn files() -> Vec<PathBuf> {
-    let extensions = ["air", "dat", "def", "properties", "sff", "zsd", "json", "isprite"];
+    let extensions = [
+        "air",
+        "dat",
+        "def",
+        "properties",
+        "sff",
+        "zsd",
+        "json",
+        "isprite",
+    ];
     let mut files = common::files_with_extensions(&common::corpus(), &extensions);
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-    files.extend(common::files_with_extensions(&assets, &["sprat", "properties"]));
+    files.extend(common::files_with_extensions(
+        &assets,
+        &["sprat", "properties"],
+    ));
     files
 }
 
@@ -159,7 +171,11 @@ fn command(
             } else {
                 InheritedBoxes::DefaultFromHereOn
             }),
-            class: if b % 2 == 0 { BoxClass::Hit } else { BoxClass::Hurt },
+            class: if b % 2 == 0 {
+                BoxClass::Hit
+            } else {
+                BoxClass::Hurt
+            },
             shape: Shape::Rect {
                 x: Fx::from_int(-3),
                 y: Fx::from_int(-10),
@@ -193,8 +209,14 @@ fn command(
             // The Sprites tab: move a sprite's axis.
             let image = archive(doc)?;
             let mut sff = edit_archive(doc, image, pixels.sff()).ok()?;
-            let sprite = sff.sprites.get(b as usize % sff.sprites.len().max(1))?.clone();
-            let axis = (sprite.axis.0.saturating_add(1), sprite.axis.1.saturating_sub(i16::from(a % 3)));
+            let sprite = sff
+                .sprites
+                .get(b as usize % sff.sprites.len().max(1))?
+                .clone();
+            let axis = (
+                sprite.axis.0.saturating_add(1),
+                sprite.axis.1.saturating_sub(i16::from(a % 3)),
+            );
             sff.set_axis(sprite.group, sprite.image, axis).ok()?;
             Box::new(ChangeSprites {
                 label: "Move the axis".into(),
@@ -214,6 +236,8 @@ fn random_edits_undone_save_the_original_and_redone_save_the_edit() {
     let files = files();
     assert!(files.len() > 50, "only {} files", files.len());
     let mut checked = 0;
+    // Commands that changed a document: the property is about edits, so most must land.
+    let applied = std::cell::Cell::new(0usize);
     for path in files {
         let Ok((loaded, format)) = registry().open(&path, &ReadContext::for_path(&path)) else {
             continue;
@@ -236,19 +260,23 @@ fn random_edits_undone_save_the_original_and_redone_save_the_edit() {
         // A fixed seed per file: a failure names its file and replays the same way.
         let mut runner = TestRunner::new_with_rng(
             Config {
-                cases: 3,
+                cases: 6,
                 failure_persistence: None,
                 ..Config::default()
             },
             TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha),
         );
-        let steps = prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..12);
+        let steps = prop::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..16);
         let result = runner.run(&steps, |steps| {
             let mut doc = original.clone();
             let mut history = History::new();
             for step in steps {
                 if let Some(command) = command(&doc, &pixels, step) {
+                    let done = history.done_count();
                     let _ = history.apply(&mut doc, &Selection::none(), command.as_ref(), None);
+                    if history.done_count() > done {
+                        applied.set(applied.get() + 1);
+                    }
                 }
             }
             let edited = save(format, &doc, &path, &pixels);
@@ -269,4 +297,9 @@ fn random_edits_undone_save_the_original_and_redone_save_the_edit() {
         }
     }
     assert!(checked > 50, "only {checked} files were writable");
+    assert!(
+        applied.get() > checked * 6 * 3,
+        "only {} edits landed in {checked} files",
+        applied.get()
+    );
 }

@@ -81,7 +81,10 @@ fn an_axis_edit_changes_only_that_sprites_entry_and_the_view_is_not_written() {
     let mut history = History::new();
     let before = SffArchive::parse(original.clone()).unwrap();
     let at = before.find(0, 0).unwrap();
-    let (axis, header) = (before.sprites()[at].axis, before.sprites()[at].header_offset);
+    let (axis, header) = (
+        before.sprites()[at].axis,
+        before.sprites()[at].header_offset,
+    );
     change_archive(&mut document, &mut history, Vec::new(), |sff| {
         sff.set_axis(0, 0, (axis.0 as i16 + 3, axis.1 as i16 - 2))
             .unwrap();
@@ -90,7 +93,11 @@ fn an_axis_edit_changes_only_that_sprites_entry_and_the_view_is_not_written() {
     assert!(written.losses.is_empty(), "{:?}", written.losses);
     assert_eq!(written.bytes.len(), original.len());
     // A sprite's entry: v1's 32-byte subheader, v2's 28-byte sprite node.
-    let entry_len = if before.version().major() == 1 { 32 } else { 28 };
+    let entry_len = if before.version().major() == 1 {
+        32
+    } else {
+        28
+    };
     let entry = header as usize..header as usize + entry_len;
     for (i, (a, b)) in written.bytes.iter().zip(&original).enumerate() {
         assert!(a == b || entry.contains(&i), "byte {i} changed");
@@ -150,7 +157,9 @@ fn renumbering_adding_deleting_and_palette_edits_reach_the_file_without_losses()
     let after = SffArchive::parse(written.bytes).unwrap();
     assert!(after.diagnostics().is_empty(), "{:?}", after.diagnostics());
     assert_eq!(after.sprites().len(), before.sprites().len());
-    assert!(after.find(first.group.into(), first.image.into()).is_none() || first.group == last.group);
+    assert!(
+        after.find(first.group.into(), first.image.into()).is_none() || first.group == last.group
+    );
     let moved = after.find(9000, 1).unwrap();
     assert_eq!(
         after.decode_pixels(moved).unwrap().0,
@@ -203,7 +212,10 @@ fn view_edits_are_listed_by_place_and_refused_by_convert_without_allow_loss() {
     let text: Vec<String> = written.losses.iter().map(ToString::to_string).collect();
     assert_eq!(text.len(), 2, "{text:?}");
     assert!(text[0].contains("\"sparks\""), "{text:?}");
-    assert!(text[1].contains(&format!("\"{}\"", sequence.name)), "{text:?}");
+    assert!(
+        text[1].contains(&format!("\"{}\"", sequence.name)),
+        "{text:?}"
+    );
 }
 
 #[test]
@@ -224,7 +236,10 @@ fn a_character_converts_to_its_archive_listing_the_animations_as_lost() {
         "--allow-loss",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(std::fs::read(&out).unwrap() == std::fs::read(common::corpus().join("mugen/kfm/kfm.sff")).unwrap());
+    assert!(
+        std::fs::read(&out).unwrap()
+            == std::fs::read(common::corpus().join("mugen/kfm/kfm.sff")).unwrap()
+    );
 }
 
 #[test]
@@ -244,7 +259,11 @@ fn the_demo_converts_to_an_archive_of_its_pictures_with_to_mugen_sff() {
     assert!(stdout.contains("lost:"), "{stdout}");
     assert!(stdout.contains("durations"), "{stdout}");
     let archive = SffArchive::open(&out).unwrap();
-    assert!(archive.diagnostics().is_empty(), "{:?}", archive.diagnostics());
+    assert!(
+        archive.diagnostics().is_empty(),
+        "{:?}",
+        archive.diagnostics()
+    );
     let demo_doc = registry()
         .open(&demo, &ReadContext::default())
         .unwrap()

@@ -208,14 +208,21 @@ fn an_axis_edit_changes_only_that_sprites_entry_in_archives_laid_out_as_the_writ
         let written = write_sff(&sff).unwrap();
         let original = archive.bytes();
         // A sprite's entry: v1's 32-byte subheader, v2's 28-byte sprite node.
-        let entry_len = if archive.version().major() == 1 { 32 } else { 28 };
+        let entry_len = if archive.version().major() == 1 {
+            32
+        } else {
+            28
+        };
         let start = archive.sprites()[0].header_offset as usize;
         assert_eq!(written.len(), original.len(), "{name}");
         let changed: Vec<usize> = (0..written.len())
             .filter(|&i| written[i] != original[i])
             .collect();
         assert!(
-            !changed.is_empty() && changed.iter().all(|i| (start..start + entry_len).contains(i)),
+            !changed.is_empty()
+                && changed
+                    .iter()
+                    .all(|i| (start..start + entry_len).contains(i)),
             "{name}: bytes {:?} changed",
             &changed[..changed.len().min(8)]
         );

@@ -38,17 +38,32 @@ fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
         harness.query_by_label("Save As").is_none(),
         "Ctrl+S opened Save As instead of saving the archive"
     );
-    assert!(!harness.state().open().unwrap().session.is_dirty(), "{}", gui_support::status(&harness));
+    assert!(
+        !harness.state().open().unwrap().session.is_dirty(),
+        "{}",
+        gui_support::status(&harness)
+    );
     assert!(!gui_support::status(&harness).contains("read only"));
 
     let saved = std::fs::read(&path).unwrap();
     let after = SffArchive::parse(saved.clone()).unwrap();
-    assert_eq!(after.sprites()[after.find(0, 0).unwrap()].axis, (axis.0 + 5, axis.1));
+    assert_eq!(
+        after.sprites()[after.find(0, 0).unwrap()].axis,
+        (axis.0 + 5, axis.1)
+    );
     assert_eq!(saved.len(), original.len(), "the layout is kept");
-    let changed: Vec<usize> = (0..saved.len()).filter(|&i| saved[i] != original[i]).collect();
-    let entry_len = if before.version().major() == 1 { 32 } else { 28 };
+    let changed: Vec<usize> = (0..saved.len())
+        .filter(|&i| saved[i] != original[i])
+        .collect();
+    let entry_len = if before.version().major() == 1 {
+        32
+    } else {
+        28
+    };
     assert!(
-        changed.iter().all(|i| (header..header + entry_len).contains(i)),
+        changed
+            .iter()
+            .all(|i| (header..header + entry_len).contains(i)),
         "bytes outside sprite 0,0's entry changed: {:?}",
         &changed[..changed.len().min(10)]
     );

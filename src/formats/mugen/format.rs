@@ -13,8 +13,8 @@ use super::air_write::write_air;
 use super::def::{DefFile, is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
 use super::sources;
-use crate::formats::sff::build::build_archive;
 use crate::formats::paths::{normalise, relative_to};
+use crate::formats::sff::build::build_archive;
 use crate::formats::{
     Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
     Severity, Sniff, WriteContext, WriteError, Written,

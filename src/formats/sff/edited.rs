@@ -312,7 +312,6 @@ impl EditableSff {
         self.changed = true;
         Ok(())
     }
-
 }
 
 impl SpriteFormat {

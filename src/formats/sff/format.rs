@@ -129,7 +129,9 @@ fn write_lone(document: &AnimationSet, original: &OriginalSource) -> Result<Writ
         .read(&original.bytes, &ReadContext::default())
         .map_err(|f| {
             let reason = f.diagnostics.first().map_or("", |d| d.message.as_str());
-            WriteError::new(format!("the archive as read cannot be read again: {reason}"))
+            WriteError::new(format!(
+                "the archive as read cannot be read again: {reason}"
+            ))
         })?
         .document;
     Ok(Written {
@@ -180,7 +182,8 @@ fn write_converted(document: &AnimationSet, context: &WriteContext) -> Result<Wr
         ));
     }
     // Nothing drawn: an archive with no sprites, and the sequences listed as lost.
-    let empty = write_sff(&EditableSff::new(Palette::default())).map_err(|e| WriteError::new(e.message))?;
+    let empty =
+        write_sff(&EditableSff::new(Palette::default())).map_err(|e| WriteError::new(e.message))?;
     Ok(Written {
         bytes: empty,
         losses: conversion_losses(document, ImageId(0)),

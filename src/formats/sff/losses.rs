@@ -209,7 +209,10 @@ fn placement(graphic: &Graphic) -> String {
         (graphic.rotation != 0.0, "rotation"),
         (graphic.scale_x != 1.0 || graphic.scale_y != 1.0, "scale"),
         (graphic.opacity != crate::model::OPAQUE, "opacity"),
-        (graphic.blend != crate::model::BlendMode::Normal, "blend mode"),
+        (
+            graphic.blend != crate::model::BlendMode::Normal,
+            "blend mode",
+        ),
     ] {
         if set {
             parts.push(what.to_string());
