@@ -277,3 +277,31 @@ fn the_demo_converts_to_an_archive_of_its_pictures_with_to_mugen_sff() {
     let reopened = open(&out);
     assert!(save(&reopened, &out).bytes == std::fs::read(&out).unwrap());
 }
+
+#[test]
+fn a_document_with_nothing_drawn_is_an_empty_archive_and_pictures_need_their_pixels() {
+    let mut empty = AnimationSet::new();
+    let id = sprat::model::SequenceId(empty.alloc_id());
+    let direction = sprat::model::DirectionId(empty.alloc_id());
+    empty.root.items.push(sprat::model::TreeItem::Sequence(
+        sprat::model::Sequence::new(id, "0", direction),
+    ));
+    let written = SffFormat
+        .write(&empty, &WriteContext::for_path("new.sff"))
+        .unwrap();
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let archive = SffArchive::parse(written.bytes).unwrap();
+    assert!(archive.sprites().is_empty() && archive.diagnostics().is_empty());
+
+    // Without a pixel source the demo's pictures cannot become sprites: refused, not empty.
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat");
+    let document = registry()
+        .open(&demo, &ReadContext::default())
+        .unwrap()
+        .0
+        .document;
+    let error = SffFormat
+        .write(&document, &WriteContext::for_path("demo.sff"))
+        .unwrap_err();
+    assert!(error.message.contains("pixels"), "{error}");
+}

@@ -157,13 +157,13 @@ fn write_converted(document: &AnimationSet, context: &WriteContext) -> Result<Wr
         };
         return Ok(Written {
             bytes,
-            losses: conversion_losses(document, image.id),
+            losses: conversion_losses(document, Some(image.id)),
             companions: Vec::new(),
         });
     }
     let file_name = context.file_stem("sprites") + ".sff";
     if let Some(built) = build_archive(document, context, &file_name)? {
-        let image = archive_image(&built.document).map_or(ImageId(0), |i| i.id);
+        let image = archive_image(&built.document).map(|i| i.id);
         return Ok(Written {
             bytes: built.archive.bytes,
             losses: conversion_losses(&built.document, image),
@@ -186,7 +186,7 @@ fn write_converted(document: &AnimationSet, context: &WriteContext) -> Result<Wr
         write_sff(&EditableSff::new(Palette::default())).map_err(|e| WriteError::new(e.message))?;
     Ok(Written {
         bytes: empty,
-        losses: conversion_losses(document, ImageId(0)),
+        losses: conversion_losses(document, None),
         companions: Vec::new(),
     })
 }

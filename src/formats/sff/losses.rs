@@ -66,7 +66,7 @@ pub fn view_losses(document: &AnimationSet, view: &AnimationSet, archive: ImageI
                 let kept = read_elements.contains(&element.id)
                     && matches!(&element.kind, ElementKind::Graphic(g) if is_plain_sprite(g));
                 if !kept {
-                    losses.extend(element_loss(element, archive).map(|what| {
+                    losses.extend(element_loss(element, Some(archive)).map(|what| {
                         Loss::new(place.clone().element(element_label(element)), what)
                     }));
                 }
@@ -83,8 +83,8 @@ pub fn view_losses(document: &AnimationSet, view: &AnimationSet, archive: ImageI
 }
 
 /// Everything of `document` but its pictures, for a conversion into an archive whose sprites
-/// are those of image `archive`.
-pub fn conversion_losses(document: &AnimationSet, archive: ImageId) -> Vec<Loss> {
+/// are those of image `archive` (`None`: an archive with no sprites).
+pub fn conversion_losses(document: &AnimationSet, archive: Option<ImageId>) -> Vec<Loss> {
     let mut losses = document_losses(document);
     for sequence in document.sequences() {
         let frames: usize = sequence.directions.iter().map(|d| d.frames.len()).sum();
@@ -175,12 +175,12 @@ fn frame_text_losses(frame: &Frame, place: &Place, losses: &mut Vec<Loss>) {
 }
 
 /// What is lost of an element in an archive of image `archive`'s sprites, if anything.
-fn element_loss(element: &Element, archive: ImageId) -> Option<String> {
+fn element_loss(element: &Element, archive: Option<ImageId>) -> Option<String> {
     match &element.kind {
         ElementKind::Box(b) => Some(format!("a {} collision box", b.class.label())),
         ElementKind::Point(_) => Some("an attachment point".to_string()),
         ElementKind::Graphic(g) => match g.source {
-            GraphicSource::SffSprite { archive: a, .. } if a == archive => {
+            GraphicSource::SffSprite { archive: a, .. } if Some(a) == archive => {
                 (!is_plain_sprite(g)).then(|| format!("how its sprite is placed ({})", placement(g)))
             }
             _ => Some(
