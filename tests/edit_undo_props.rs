@@ -10,18 +10,19 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRng, TestRunner};
 use sprat::assets::ImageStore;
 use sprat::edit::boxes::{AddBox, BoxTarget, FrameAt, InheritedBoxes};
-use sprat::edit::canvas::MoveElements;
+use sprat::edit::canvas::{MoveElements, MoveOrigin, RotateElement, ScaleElement};
 use sprat::edit::inspector::{
-    ElementField, FrameField, SequenceField, SetElementField, SetFrameField, SetSequenceField,
+    DocumentField, ElementField, FrameField, SequenceField, SetDocumentField, SetElementField,
+    SetFrameField, SetSequenceField,
 };
 use sprat::edit::points::AddPoint;
-use sprat::edit::sprites::ChangeSprites;
+use sprat::edit::sprites::{ChangeSprites, InsertSpriteFrame};
 use sprat::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetLoopPoint,
 };
 use sprat::edit::tree::{
-    AddDirection, AddSequence, Delete, DuplicateSequence, MoveNode, Rename, SetDefaultSequence,
-    TreeNode,
+    AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
+    DuplicateSequence, MoveDirection, MoveNode, Rename, SetDefaultSequence, TreeNode,
 };
 use sprat::edit::{Command, History, Selection};
 use sprat::formats::sff::document::edit_archive;
@@ -107,7 +108,7 @@ fn command(
         direction: 0,
         index: b as usize % frames.len().max(1),
     };
-    let command: Box<dyn Command> = match kind % 20 {
+    let command: Box<dyn Command> = match kind % 29 {
         0 => Box::new(InsertBlankFrame {
             sequence: s.id,
             direction: 0,
@@ -205,6 +206,55 @@ fn command(
             element: element?,
             field: ElementField::FlipH(b % 2 == 0),
         }),
+        19 => Box::new(AddGroup {
+            parent: doc.root.id,
+            index: Some(b as usize),
+            name: format!("group {b}"),
+        }),
+        20 => Box::new(DuplicateDirection {
+            sequence: s.id,
+            direction: 0,
+        }),
+        21 => Box::new(DeleteDirection {
+            sequence: s.id,
+            direction: b as usize % s.directions.len(),
+        }),
+        22 => Box::new(MoveDirection {
+            sequence: s.id,
+            from: a as usize % s.directions.len(),
+            to: b as usize % s.directions.len(),
+        }),
+        23 => Box::new(RotateElement {
+            element: element?,
+            rotation: f64::from(b % 4) * 90.0,
+        }),
+        24 => Box::new(ScaleElement {
+            element: element?,
+            scale_x: f64::from(a % 3 + 1),
+            scale_y: 1.0,
+        }),
+        25 => Box::new(MoveOrigin {
+            element: element?,
+            origin: Point::from_ints(i32::from(a % 8), i32::from(b % 8)),
+            keep_in_place: a % 2 == 0,
+        }),
+        26 => Box::new(SetDocumentField {
+            field: DocumentField::FrameRate(Some(u32::from(b % 60) + 1)),
+        }),
+        27 => {
+            // The Sprites tab: a sprite dragged onto the timeline.
+            let image = archive(doc)?;
+            let sff = edit_archive(doc, image, pixels.sff()).ok()?;
+            let sprite = sff.sprites.get(b as usize % sff.sprites.len().max(1))?;
+            Box::new(InsertSpriteFrame {
+                sequence: s.id,
+                direction: 0,
+                index: at(a),
+                archive: image,
+                number: (sprite.group, sprite.image),
+                duration: FrameDuration::Ticks(5),
+            })
+        }
         _ => {
             // The Sprites tab: move a sprite's axis.
             let image = archive(doc)?;
