@@ -69,3 +69,47 @@ fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
     );
     assert!(!changed.is_empty());
 }
+
+#[test]
+fn ctrl_s_after_renaming_a_group_in_the_view_names_what_is_not_written_and_keeps_the_archive() {
+    let dir = gui_support::TempDir::new("lone-sff-view");
+    let path = dir.0.join("fightfx.sff");
+    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
+    gui_support::click_row(&mut harness, "group 0");
+    harness.key_press(Key::F2);
+    harness.run_steps(2);
+    harness.event(egui::Event::Text("sparks".into()));
+    harness.run_steps(1);
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    let document = harness.state().open().unwrap().document();
+    assert!(document.sequence_by_name("sparks").is_some());
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let listed: Vec<String> = harness
+        .get_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .filter(|l| l.starts_with("• "))
+        .collect();
+    assert!(
+        listed.iter().any(|l| l.contains("\"sparks\""))
+            && listed.iter().any(|l| l.contains("\"group 0\"")),
+        "the view's change is named: {listed:#?}"
+    );
+    assert!(
+        std::fs::read(&path).unwrap() == original,
+        "nothing written yet"
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Save anyway")
+        .click();
+    harness.run_steps(3);
+    assert!(
+        std::fs::read(&path).unwrap() == original,
+        "the archive is as it was"
+    );
+    assert!(!harness.state().open().unwrap().session.is_dirty());
+}
