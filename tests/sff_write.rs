@@ -180,16 +180,21 @@ fn kept_sprites_stay_kept_and_new_identical_ones_are_linked() {
     assert!(written.find(6000, 2).is_some() && written.find(0, 2).is_none());
 }
 
-/// An axis edit rewrites only that sprite's entry in archives laid out as the writer lays
-/// them out (Elecbyte's tools: fightfx, gofx, the lifebar, stages, the 6x9 font). Others get a
-/// normalised layout on an edit (length fields that counted palettes repaired, v2 data blocks
-/// packed), so more than the entry changes there; their sprites' bytes are still kept.
+/// An axis edit rewrites only that sprite's entry: the writer keeps each archive's own habits
+/// (where a v1 archive's last sprite points, what a link's data offset says, the compatible
+/// version). Two archives are left out: `kfm/intro.sff` and Ikemen's `fightfx.sff` have v1
+/// length fields that count palette bytes their sprites leave out, which an edited save
+/// repairs (see `every_corpus_sff_rebuilt_after_an_edit_draws_the_same_and_keeps_untouched_bytes`).
 #[test]
-fn an_axis_edit_changes_only_that_sprites_entry_in_archives_laid_out_as_the_writer_does() {
+fn an_axis_edit_changes_only_that_sprites_entry_in_archives_with_honest_length_fields() {
     let laid_out_so = [
         "fightfx/fightfx.sff",
+        "fonts/f-4x6.sff",
         "fonts/f-6x9.sff",
         "gofx/gofx.sff",
+        "kfm/kfm.sff",
+        "kfm720/kfm720.sff",
+        "kfm_ikemen2018/kfm.sff",
         "lifebar/fight.sff",
         "stages/interactivestage.sff",
         "stages/kfm.sff",

@@ -132,6 +132,37 @@ fn data_holders(sff: &EditableSff) -> Vec<Result<(), usize>> {
     out
 }
 
+/// What a linked sprite's data offset says. The engines go by the link, so every way reads
+/// the same; the writer keeps the archive's own, so an edit elsewhere leaves links as they were.
+#[derive(Clone, Copy)]
+enum LinkOffset {
+    /// 0 (Sprat's own archives and some tools).
+    Zero,
+    /// Its source's data offset.
+    Source,
+    /// Where the next sprite's data would go (Elecbyte's sprmaker2).
+    Running,
+}
+
+impl LinkOffset {
+    /// The way the archive as read writes it, judged by its first link with an offset.
+    fn of(base: &SffArchive) -> LinkOffset {
+        let offset_of = |info: &super::index::SpriteInfo| {
+            u32_at(base.bytes(), info.header_offset as usize + 16).unwrap_or(0)
+        };
+        let sprites = base.sprites();
+        let first = sprites.iter().find_map(|info| {
+            let source = sprites.get(info.linked_to?)?;
+            (offset_of(info) != 0).then(|| (offset_of(info), offset_of(source)))
+        });
+        match first {
+            None => LinkOffset::Zero,
+            Some((own, source)) if own == source => LinkOffset::Source,
+            Some(_) => LinkOffset::Running,
+        }
+    }
+}
+
 /// A kept sprite's data source in the archive as read: (sprite number with data, its info
 /// entry offset).
 fn kept_source(base: &SffArchive, n: usize) -> usize {
@@ -140,8 +171,11 @@ fn kept_source(base: &SffArchive, n: usize) -> usize {
 
 fn write_v2(sff: &EditableSff, version: SffVersion) -> Result<Vec<u8>, EditError> {
     let mut out = header(sff, version);
-    // Compatible version: what the engines check before reading.
-    out[24..28].copy_from_slice(&version.bytes);
+    // Compatible version: what the engines check before reading. An archive saved as the
+    // version it was read as keeps its own (Ikemen's tools leave 2.00 in 2.01 archives).
+    if sff.base.as_ref().is_none_or(|b| b.version() != version) {
+        out[24..28].copy_from_slice(&version.bytes);
+    }
     let palette_table = HEADER_LEN;
     let sprite_table = palette_table + sff.palettes.len() * 16;
     let ldata_start = sprite_table + sff.sprites.len() * 28;
@@ -182,6 +216,7 @@ fn write_v2(sff: &EditableSff, version: SffVersion) -> Result<Vec<u8>, EditError
     }
 
     let holders = data_holders(sff);
+    let link_offsets = base.map_or(LinkOffset::Zero, LinkOffset::of);
     for (i, sprite) in sff.sprites.iter().enumerate() {
         let at = sprite_table + i * 28;
         put_u16(&mut out, at, sprite.group);
@@ -202,7 +237,26 @@ fn write_v2(sff: &EditableSff, version: SffVersion) -> Result<Vec<u8>, EditError
         out[at + 14] = code;
         out[at + 15] = depth;
         match holders[i] {
-            Err(holder) => put_u16(&mut out, at + 12, holder as u16),
+            Err(holder) => {
+                put_u16(&mut out, at + 12, holder as u16);
+                // The archive's own habits for a link, so an edit elsewhere leaves it as it
+                // was: the codec and depth it said itself, the data offset of its source.
+                if let (SpriteContent::Kept(n), Some(base)) = (&sprite.content, base) {
+                    let own = base.sprites()[*n].header_offset as usize;
+                    out[at + 14..at + 16].copy_from_slice(&base.bytes()[own + 14..own + 16]);
+                }
+                let data_offset = match link_offsets {
+                    LinkOffset::Zero => None,
+                    LinkOffset::Source => u32_at(&out, sprite_table + holder * 28 + 16),
+                    LinkOffset::Running => {
+                        let block = if in_tdata { &tdata } else { &ldata };
+                        Some(offset(block.len(), "a sprite")?)
+                    }
+                };
+                if let Some(data_offset) = data_offset {
+                    put_u32(&mut out, at + 16, data_offset);
+                }
+            }
             Ok(()) => {
                 let block = if in_tdata { &mut tdata } else { &mut ldata };
                 put_u32(&mut out, at + 16, offset(block.len(), "a sprite")?);
