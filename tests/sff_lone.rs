@@ -305,3 +305,29 @@ fn a_document_with_nothing_drawn_is_an_empty_archive_and_pictures_need_their_pix
         .unwrap_err();
     assert!(error.message.contains("pixels"), "{error}");
 }
+
+#[test]
+fn an_edit_after_saving_and_undoing_starts_from_the_archive_as_read_not_the_saved_file() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("fightfx.sff");
+    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let (loaded, _) = registry().open(&path, &ReadContext::default()).unwrap();
+    let mut document = loaded.document;
+    let mut history = History::new();
+    let axis = SffArchive::parse(original.clone()).unwrap().sprites()[0].axis;
+    change_archive(&mut document, &mut history, Vec::new(), |sff| {
+        let first = sff.sprites[0].clone();
+        sff.set_axis(first.group, first.image, (40, 40)).unwrap();
+    });
+    std::fs::write(&path, save(&document, &path).bytes).unwrap();
+    history.undo(&mut document);
+    // Another sprite's axis: the first one's undone move must not come back from the disk.
+    change_archive(&mut document, &mut history, Vec::new(), |sff| {
+        let second = sff.sprites[1].clone();
+        sff.set_axis(second.group, second.image, (7, 7)).unwrap();
+    });
+    let after = SffArchive::parse(save(&document, &path).bytes).unwrap();
+    assert_eq!(after.sprites()[0].axis, axis);
+    assert_eq!(after.sprites()[1].axis, (7, 7));
+}

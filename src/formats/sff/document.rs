@@ -10,13 +10,16 @@
 
 use super::archive::SffArchive;
 use super::edit::{EditError, EditableSff};
+use super::format::SFF_ID;
 use super::store::SffStore;
 use super::write::write_sff;
 use crate::model::{AnimationSet, EditedFile, ImageId, ImageKind};
 use std::sync::Arc;
 
 /// The archive of image `image` ready to edit: its unsaved contents when it was edited
-/// before, else its file (read through `store`).
+/// before; for an archive opened on its own, the bytes it was read from (after a save and an
+/// undo, the file on disk holds the undone edit, which the next edit must not bring back);
+/// else its file (read through `store`).
 pub fn edit_archive(
     document: &AnimationSet,
     image: ImageId,
@@ -28,7 +31,12 @@ pub fn edit_archive(
         .ok_or_else(|| EditError {
             message: format!("image {} is not an SFF archive of this document", image.0),
         })?;
-    let archive = match document.edited_file(image) {
+    let as_read = document
+        .original
+        .as_ref()
+        .filter(|o| o.format == SFF_ID && o.path.is_some() && o.path == source.resolved)
+        .map(|o| &o.bytes);
+    let archive = match document.edited_file(image).or(as_read) {
         Some(bytes) => Arc::new(
             SffArchive::parse(bytes.to_vec()).map_err(|d| EditError { message: d.message })?,
         ),
