@@ -16,6 +16,7 @@ mod editor;
 mod export;
 mod import;
 mod inspector;
+mod painting;
 mod save;
 mod screenshots;
 mod sheet;

@@ -353,16 +353,33 @@ fn frame_section(
                     interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
                         edits.push(set(FrameField::Interpolation(i)), r)
                     });
-                    for decl in &frame.box_declarations {
-                        let scope = match decl.scope {
-                            BoxScope::ThisFrame => "this frame",
-                            BoxScope::FromHereOn => "default from here on",
-                        };
-                        field(ui, &format!("Boxes {}", decl.class.label()), scope);
-                    }
                 });
+            // Below the grid, not in it: a frame that declares boxes would otherwise widen
+            // the grid's first column for that frame alone, and egui lays a grid out again
+            // (two more paints) whenever its columns change.
+            let declarations_top = ui.cursor().top();
+            for decl in &frame.box_declarations {
+                let scope = match decl.scope {
+                    BoxScope::ThisFrame => "this frame",
+                    BoxScope::FromHereOn => "default from here on",
+                };
+                ui.label(format!("Boxes {}: {scope}", decl.class.label()));
+            }
+            let most_declarations = open
+                .direction_frames()
+                .iter()
+                .map(|f| f.box_declarations.len())
+                .max()
+                .unwrap_or(0);
+            keep_list_height(
+                ui,
+                declarations_top,
+                frame.box_declarations.len(),
+                most_declarations,
+            );
             ui.separator();
             ui.label("Elements");
+            let list_top = ui.cursor().top();
             for element in &frame.elements {
                 let kind = match &element.kind {
                     ElementKind::Graphic(_) => "graphic".to_string(),
@@ -384,8 +401,31 @@ fn frame_section(
                     });
                 }
             }
+            let most_elements = open
+                .direction_frames()
+                .iter()
+                .map(|f| f.elements.len())
+                .max()
+                .unwrap_or(0);
+            keep_list_height(ui, list_top, frame.elements.len(), most_elements);
         });
     chosen
+}
+
+/// Pads a list of `shown` rows that began at `top` to the height of `most` rows: the lists
+/// of the frame section keep the height of the longest among the direction's frames, so the
+/// panel does not jump while frames play, nor does a scroll bar come and go (each of which
+/// costs egui two more paints).
+fn keep_list_height(ui: &mut egui::Ui, top: f32, shown: usize, most: usize) {
+    if most <= shown {
+        return;
+    }
+    let row = if shown > 0 {
+        (ui.cursor().top() - top) / shown as f32
+    } else {
+        ui.spacing().interact_size.y + ui.spacing().item_spacing.y
+    };
+    ui.add_space(row * (most - shown) as f32);
 }
 
 fn duration_row(

@@ -38,9 +38,9 @@ impl SpratApp {
         toggle
     }
 
-    /// Moves playback on by the time since the last frame, and asks for the next repaint when
-    /// the shown frame will change (continuously only while a frame is interpolated): paused,
-    /// nothing asks for a repaint at all.
+    /// Moves playback on by the time since the last frame. Called before the panels paint, so
+    /// a frame painted when the picture is due shows the new picture (moving on after the
+    /// panels would show each picture one paint late, and need a second paint to catch up).
     pub(super) fn advance_playback(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| (i.time.max(0.0) * 1e9).round() as u128);
         let elapsed = Duration::from_nanos(
@@ -56,16 +56,33 @@ impl SpratApp {
         let hang = &mut tab.canvas.tools.hang;
         if open.player.is_playing() {
             if self.was_playing {
+                // Sequences hung on points start with the main player (the canvas would
+                // start them only when it paints, after this frame's time was counted).
+                hang.follow(&open.player, document);
                 open.player.advance(document, elapsed);
                 hang.advance(document, elapsed);
             }
             open.player.take_events();
         }
+    }
+
+    /// Asks for the next paint when the shown picture will change, at that change's time
+    /// (continuously only while a frame is interpolated); paused, nothing asks for a paint at
+    /// all. Called after this frame's commands, which may have played, paused or moved: a
+    /// player started in this frame counts its time from this frame.
+    pub(super) fn schedule_next_picture(&mut self, ctx: &egui::Context) {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            self.was_playing = false;
+            return;
+        };
+        let open = &tab.open;
         self.was_playing = open.player.is_playing();
+        let document = open.session.document();
         if crate::playback::is_interpolating(&open.player, document) {
             ctx.request_repaint();
             return;
         }
+        let hang = &tab.canvas.tools.hang;
         let next = open
             .player
             .until_next_frame(document)

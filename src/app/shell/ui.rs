@@ -242,6 +242,8 @@ impl eframe::App for SpratApp {
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
+        self.advance_playback(&ctx);
+
         let mut commands = UICommand::pressed(&ctx);
         if self.handle_space(&ctx) {
             commands.push(UICommand::PlayPause);
@@ -308,7 +310,7 @@ impl eframe::App for SpratApp {
             Some(tabs::TabAction::Close(tab)) => self.request_close_tab(tab),
             None => {}
         }
-        self.advance_playback(&ctx);
+        self.schedule_next_picture(&ctx);
         self.path_field_window(&ctx);
         if let Some(format) = new_document::show(&ctx, &mut self.new_document) {
             self.install(new_document::empty_document(format));
