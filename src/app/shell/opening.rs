@@ -4,6 +4,7 @@
 
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::loader::{self, LoadResult, PendingLoad};
+use crate::app::shell::status_bar::shown_path;
 use crate::app::shell::workspace::OpenDocument;
 use crate::app::shell::{demo, tabs};
 use crate::formats::Severity;
@@ -30,7 +31,7 @@ impl SpratApp {
                     Severity::Error,
                     format!(
                         "The bundled demo could not be read from {}: {why}",
-                        path.display()
+                        shown_path(&path)
                     ),
                 );
             }
@@ -49,7 +50,7 @@ impl SpratApp {
         self.show_tab(tab);
         self.say(
             Severity::Info,
-            format!("{} is already open.", path.display()),
+            format!("{} is already open.", shown_path(path)),
         );
     }
 
@@ -63,7 +64,7 @@ impl SpratApp {
             return;
         }
         let ctx = ctx.clone();
-        self.say(Severity::Info, format!("Reading {}…", path.display()));
+        self.say(Severity::Info, format!("Reading {}…", shown_path(&path)));
         let options = crate::formats::ReadOptions {
             aseprite_layers: self.settings.aseprite_layers,
             ..Default::default()
@@ -91,7 +92,7 @@ impl SpratApp {
                 }
                 let (errors, warnings) =
                     crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
-                let name = file.path.display().to_string();
+                let name = shown_path(&file.path);
                 let open = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
