@@ -357,30 +357,30 @@ fn frame_section(
             // Below the grid, not in it: a frame that declares boxes would otherwise widen
             // the grid's first column for that frame alone, and egui lays a grid out again
             // (two more paints) whenever its columns change.
-            let declarations_top = ui.cursor().top();
-            for decl in &frame.box_declarations {
-                let scope = match decl.scope {
-                    BoxScope::ThisFrame => "this frame",
-                    BoxScope::FromHereOn => "default from here on",
-                };
-                ui.label(format!("Boxes {}: {scope}", decl.class.label()));
+            let frames = open.direction_frames();
+            let most_declarations = frames.iter().map(|f| f.box_declarations.len()).max();
+            for slot in 0..most_declarations.unwrap_or(0) {
+                let text = frame.box_declarations.get(slot).map(|decl| {
+                    let scope = match decl.scope {
+                        BoxScope::ThisFrame => "this frame",
+                        BoxScope::FromHereOn => "default from here on",
+                    };
+                    format!("Boxes {}: {scope}", decl.class.label())
+                });
+                list_row(
+                    ui,
+                    text.is_some(),
+                    egui::Label::new(text.unwrap_or_default()),
+                );
             }
-            let most_declarations = open
-                .direction_frames()
-                .iter()
-                .map(|f| f.box_declarations.len())
-                .max()
-                .unwrap_or(0);
-            keep_list_height(
-                ui,
-                declarations_top,
-                frame.box_declarations.len(),
-                most_declarations,
-            );
             ui.separator();
             ui.label("Elements");
-            let list_top = ui.cursor().top();
-            for element in &frame.elements {
+            let most_elements = frames.iter().map(|f| f.elements.len()).max();
+            for slot in 0..most_elements.unwrap_or(0) {
+                let Some(element) = frame.elements.get(slot) else {
+                    list_row(ui, false, egui::Button::selectable(false, ""));
+                    continue;
+                };
                 let kind = match &element.kind {
                     ElementKind::Graphic(_) => "graphic".to_string(),
                     ElementKind::Point(_) => "point".to_string(),
@@ -391,41 +391,25 @@ fn frame_section(
                 } else {
                     format!("{kind} “{}”", element.name)
                 };
-                if ui
-                    .selectable_label(open.is_selected(element.id), text)
-                    .clicked()
-                {
+                let row = egui::Button::selectable(open.is_selected(element.id), text);
+                if list_row(ui, true, row).clicked() {
                     chosen = Some(ElementClick {
                         element: element.id,
                         adding: ui.input(|i| i.modifiers.shift || i.modifiers.command),
                     });
                 }
             }
-            let most_elements = open
-                .direction_frames()
-                .iter()
-                .map(|f| f.elements.len())
-                .max()
-                .unwrap_or(0);
-            keep_list_height(ui, list_top, frame.elements.len(), most_elements);
         });
     chosen
 }
 
-/// Pads a list of `shown` rows that began at `top` to the height of `most` rows: the lists
-/// of the frame section keep the height of the longest among the direction's frames, so the
-/// panel does not jump while frames play, nor does a scroll bar come and go (each of which
-/// costs egui two more paints).
-fn keep_list_height(ui: &mut egui::Ui, top: f32, shown: usize, most: usize) {
-    if most <= shown {
-        return;
-    }
-    let row = if shown > 0 {
-        (ui.cursor().top() - top) / shown as f32
-    } else {
-        ui.spacing().interact_size.y + ui.spacing().item_spacing.y
-    };
-    ui.add_space(row * (most - shown) as f32);
+/// A row of one of the frame section's lists, which have as many rows as the busiest of the
+/// direction's frames: the rows this frame does not have are laid out unseen. So the panel
+/// does not jump while frames play, no scroll bar comes and goes, and every row keeps its
+/// widget id from frame to frame (egui styles a widget it did not see in the previous paint
+/// with two more paints).
+fn list_row(ui: &mut egui::Ui, shown: bool, row: impl egui::Widget) -> egui::Response {
+    ui.add_visible(shown, row)
 }
 
 fn duration_row(
