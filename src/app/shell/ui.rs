@@ -233,6 +233,9 @@ impl SpratApp {
 impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        // One line per paint with `RUST_LOG=sprat::app::shell::ui=debug`: how the paints of
+        // a playing animation are counted in the real window (see the README's Speed).
+        log::debug!("paint at {:.3} s", ctx.input(|i| i.time));
         self.settings.appearance.apply(&ctx);
         if std::mem::take(&mut self.leave_focus) {
             // Focus is in the widgets of a tab no longer on show (each tab has its own ids).
