@@ -613,9 +613,10 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
         painting.wakeups, painting.changes,
         "the editor woke up only to show the next frame: {painting:?}"
     );
+    // egui may ask for one more paint to settle the click on Play (input, not playback).
     assert!(
-        painting.painted <= 3 * painting.changes,
-        "at most two layout passes per frame change: {painting:?}"
+        painting.painted <= painting.changes + 1,
+        "one paint per frame change, no layout pass after it: {painting:?}"
     );
 
     harness.get_by_label("Pause").click();

@@ -1,5 +1,9 @@
 //! The shell around the panels: the app's commands and menus, the tab bar and status bar,
 //! settings, and the windows that open, save, recover and close documents.
+//!
+//! Reading order: [`app`] (the [`SpratApp`](app::SpratApp) and its accessors), [`ui`] (the
+//! frame: bars, panels, windows), [`command_handling`] (every command of [`commands`]
+//! carried out), then by job: [`opening`], [`closing`], [`recovery`], [`playback`], [`tabs`].
 
 pub mod app;
 pub mod closing;
