@@ -2,6 +2,7 @@
 //! their labels, and the assertions look at the editor's state.
 
 use crate::gui_support;
+use crate::painting::{Painting, frames_painted_in};
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
@@ -579,52 +580,6 @@ fn the_inspectors_duration_and_interpolation_fit_a_1280_wide_window() {
     }
 }
 
-/// How long the editor asked to sleep after its last frame (`Duration::MAX` = until input).
-fn repaint_delay(harness: &Harness<'_, SpratApp>) -> Duration {
-    harness
-        .output()
-        .viewport_output
-        .get(&egui::ViewportId::ROOT)
-        .map_or(Duration::MAX, |v| v.repaint_delay)
-}
-
-/// What an event loop did for the editor over a stretch of simulated time.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Painting {
-    /// Frames painted.
-    painted: usize,
-    /// Times the editor woke up after sleeping (frames asked for after a delay; the others are
-    /// egui's immediate layout passes when new widgets appear).
-    wakeups: usize,
-    /// Painted frames that showed another frame of the animation.
-    changes: usize,
-}
-
-/// Runs the editor as an event loop would for `seconds` of simulated time with no input: it
-/// sleeps as long as the editor asked after each frame, then paints.
-fn frames_painted_in(harness: &mut Harness<'_, SpratApp>, seconds: f64) -> Painting {
-    let mut now = harness.ctx.input(|i| i.time);
-    let end = now + seconds;
-    let mut painting = Painting::default();
-    loop {
-        let delay = repaint_delay(harness);
-        // An editor repainting without pause would never let time pass: stop it there.
-        if delay == Duration::MAX || painting.painted > 10_000 {
-            return painting;
-        }
-        now += delay.as_secs_f64();
-        if now > end {
-            return painting;
-        }
-        let before = frame_index(harness);
-        harness.input_mut().time = Some(now);
-        harness.step();
-        painting.painted += 1;
-        painting.wakeups += usize::from(delay > Duration::ZERO);
-        painting.changes += usize::from(frame_index(harness) != before);
-    }
-}
-
 #[test]
 fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     let mut harness = demo_harness();
@@ -658,9 +613,10 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
         painting.wakeups, painting.changes,
         "the editor woke up only to show the next frame: {painting:?}"
     );
+    // egui may ask for one more paint to settle the click on Play (input, not playback).
     assert!(
-        painting.painted <= 3 * painting.changes,
-        "at most two layout passes per frame change: {painting:?}"
+        painting.painted <= painting.changes + 1,
+        "one paint per frame change, no layout pass after it: {painting:?}"
     );
 
     harness.get_by_label("Pause").click();

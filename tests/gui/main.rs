@@ -17,6 +17,7 @@ mod export;
 mod import;
 mod inspector;
 mod lone_sff;
+mod painting;
 mod save;
 mod screenshots;
 mod sheet;

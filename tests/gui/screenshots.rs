@@ -99,8 +99,12 @@ fn kfm_with_its_collision_boxes() {
 fn a_solarus_sprite_of_our_own_with_its_source_sheet() {
     // Our demo converted to a Solarus 1.x sprite by the command line, its sheet beside it
     // (Solarus names images from the quest's sprites/ folder): art we may publish.
-    let quest = tempfile::tempdir().unwrap();
-    let sprites = quest.path().join("sprites");
+    // A folder of a fixed name under the build's own, so the status bar names the file the
+    // same way on every machine ("target/tmp/quest/sprites/demo.dat").
+    let quest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quest");
+    let _ = std::fs::remove_dir_all(&quest);
+    std::fs::create_dir_all(&quest).unwrap();
+    let sprites = quest.join("sprites");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
     let converted = std::process::Command::new(env!("CARGO_BIN_EXE_sprat"))
         .arg("convert")

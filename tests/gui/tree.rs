@@ -8,7 +8,7 @@ use gui_support::{click_row, drag, status, undo};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
 use sprat::model::{AnimationSet, TreeItem};
 use std::path::{Path, PathBuf};
@@ -432,5 +432,42 @@ fn mugen_action_titles_show_in_the_tree_and_inspector_and_the_filter_finds_them(
     assert_eq!(
         doc.sequence_by_name("11").unwrap().title.as_deref(),
         Some("Crouching animation (low)")
+    );
+}
+
+#[test]
+fn clicking_a_rows_grey_counts_selects_the_row_as_its_name_does() {
+    let (_path_dir, path) = showcase_file("whole-row");
+    let mut harness = editor_on(&path);
+    click_row(&mut harness, "punch");
+    let sequence = |harness: &Harness<'_, SpratApp>| {
+        let open = harness.state().open().unwrap();
+        open.sequence().unwrap().name.clone()
+    };
+    assert_eq!(sequence(&harness), "punch");
+
+    // The grey text on the guard row: its frame count and duration, right of the name.
+    let name = harness.get_by_role_and_label(Role::Button, "guard").rect();
+    let details = harness
+        .get_all_by_label_contains(" frames")
+        .find(|n| {
+            let r = n.rect();
+            r.left() >= name.right() && (name.top()..=name.bottom()).contains(&r.center().y)
+        })
+        .expect("the guard row shows its counts beside its name");
+    let text = details
+        .value()
+        .or_else(|| details.accesskit_node().label())
+        .unwrap_or_default();
+    assert!(
+        text.starts_with("2 frames"),
+        "the guard row's counts: {text}"
+    );
+    details.click();
+    harness.run_steps(2);
+    assert_eq!(
+        sequence(&harness),
+        "guard",
+        "clicking {text:?} selects its row"
     );
 }

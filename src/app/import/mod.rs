@@ -1,3 +1,40 @@
 //! File > Import frames…: pictures and sheets brought into a document.
 
 pub mod dialog;
+
+use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
+use crate::app::shell::save_as::Said;
+use crate::formats::Severity;
+use dialog::ImportState;
+
+/// Opens the Import window and asks for the files to import; where no file dialog can be
+/// shown, the window's path field takes them. Returns what the status bar should say.
+pub fn start(
+    ctx: &egui::Context,
+    state: &mut ImportState,
+    dialogs: &mut dyn Dialogs,
+) -> Option<Said> {
+    state.start();
+    if !state.files.is_empty() {
+        return None;
+    }
+    match dialogs.pick_files_to_import(&dialog::PICTURE_EXTENSIONS) {
+        DialogOutcome::Chosen(files) => {
+            let ctx = ctx.clone();
+            state.add_files(files, move || ctx.request_repaint());
+            None
+        }
+        DialogOutcome::Cancelled => {
+            *state = Default::default();
+            None
+        }
+        DialogOutcome::Unavailable => {
+            // Typed letters go to the path field, not to the shortcuts.
+            state.focus_path = true;
+            Some((
+                Severity::Warning,
+                "No file dialog can be shown on this desktop; type the path instead.".to_string(),
+            ))
+        }
+    }
+}

@@ -353,17 +353,34 @@ fn frame_section(
                     interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
                         edits.push(set(FrameField::Interpolation(i)), r)
                     });
-                    for decl in &frame.box_declarations {
-                        let scope = match decl.scope {
-                            BoxScope::ThisFrame => "this frame",
-                            BoxScope::FromHereOn => "default from here on",
-                        };
-                        field(ui, &format!("Boxes {}", decl.class.label()), scope);
-                    }
                 });
+            // Below the grid, not in it: a frame that declares boxes would otherwise widen
+            // the grid's first column for that frame alone, and egui lays a grid out again
+            // (two more paints) whenever its columns change.
+            let frames = open.direction_frames();
+            let most_declarations = frames.iter().map(|f| f.box_declarations.len()).max();
+            for slot in 0..most_declarations.unwrap_or(0) {
+                let text = frame.box_declarations.get(slot).map(|decl| {
+                    let scope = match decl.scope {
+                        BoxScope::ThisFrame => "this frame",
+                        BoxScope::FromHereOn => "default from here on",
+                    };
+                    format!("Boxes {}: {scope}", decl.class.label())
+                });
+                list_row(
+                    ui,
+                    text.is_some(),
+                    egui::Label::new(text.unwrap_or_default()),
+                );
+            }
             ui.separator();
             ui.label("Elements");
-            for element in &frame.elements {
+            let most_elements = frames.iter().map(|f| f.elements.len()).max();
+            for slot in 0..most_elements.unwrap_or(0) {
+                let Some(element) = frame.elements.get(slot) else {
+                    list_row(ui, false, egui::Button::selectable(false, ""));
+                    continue;
+                };
                 let kind = match &element.kind {
                     ElementKind::Graphic(_) => "graphic".to_string(),
                     ElementKind::Point(_) => "point".to_string(),
@@ -374,10 +391,8 @@ fn frame_section(
                 } else {
                     format!("{kind} “{}”", element.name)
                 };
-                if ui
-                    .selectable_label(open.is_selected(element.id), text)
-                    .clicked()
-                {
+                let row = egui::Button::selectable(open.is_selected(element.id), text);
+                if list_row(ui, true, row).clicked() {
                     chosen = Some(ElementClick {
                         element: element.id,
                         adding: ui.input(|i| i.modifiers.shift || i.modifiers.command),
@@ -386,6 +401,15 @@ fn frame_section(
             }
         });
     chosen
+}
+
+/// A row of one of the frame section's lists, which have as many rows as the busiest of the
+/// direction's frames: the rows this frame does not have are laid out unseen. So the panel
+/// does not jump while frames play, no scroll bar comes and goes, and every row keeps its
+/// widget id from frame to frame (egui styles a widget it did not see in the previous paint
+/// with two more paints).
+fn list_row(ui: &mut egui::Ui, shown: bool, row: impl egui::Widget) -> egui::Response {
+    ui.add_visible(shown, row)
 }
 
 fn duration_row(

@@ -120,7 +120,9 @@ fn finish(response: egui::Response, label: egui::Id, why_not: Option<&str>) -> e
 
 /// A text row that hands back its new text when the user presses Enter or leaves the field,
 /// so a half-typed name is not applied at every keystroke; while focused it hands back the
-/// draft (see [`Edits::text`]). `key` tells apart the objects it edits.
+/// draft (see [`Edits::text`]). `key` tells apart the objects it edits: their drafts are kept
+/// apart, while the field itself keeps one id whatever it shows, so playback moving to the
+/// next frame makes no new widget (a new one costs egui two more paints to style it).
 pub fn text_row(
     ui: &mut egui::Ui,
     name: &str,
@@ -139,7 +141,8 @@ pub fn text_row(
     } else {
         egui::TextEdit::singleline(&mut buffer)
     };
-    let response = ui.add_enabled(why_not.is_none(), editor.id(id.with("edit")));
+    let field_id = ui.make_persistent_id(name).with("edit");
+    let response = ui.add_enabled(why_not.is_none(), editor.id(field_id));
     let response = finish(response, label.id, why_not);
     ui.end_row();
     let mut row = TextRow {

@@ -4,7 +4,24 @@ use crate::app::diagnostics::severity_colour;
 use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::HistoryPosition;
 use crate::formats::{Severity, error_and_warning_counts};
+use std::path::Path;
 use std::time::Instant;
+
+/// How a message names a file: relative to the folder the editor was started in when the file
+/// is in it or beside it (as the user would type it there), else in full.
+pub fn shown_path(path: &Path) -> String {
+    let full = path.display().to_string();
+    let relative = std::env::current_dir()
+        .ok()
+        .filter(|_| path.is_absolute())
+        .and_then(|here| crate::formats::paths::relative_to(&here, path));
+    match relative {
+        Some(relative) if relative.matches("../").count() <= 1 && relative.len() < full.len() => {
+            relative
+        }
+        _ => full,
+    }
+}
 
 /// A message for the user.
 #[derive(Clone, Debug)]

@@ -7,11 +7,11 @@
 //! was typed for, so nothing typed is lost).
 //!
 //! Every document keeps autosaving while it waits (see `SpratApp::tick_sessions` in
-//! `mod.rs`), and closing a tab with unsaved changes asks first.
+//! `recovery.rs`), and closing a tab with unsaved changes asks first.
 
 use crate::app::document_tab::DocumentTab;
+use crate::app::shell::app::{AfterConfirm, SpratApp};
 use crate::app::shell::workspace::OpenDocument;
-use crate::app::{AfterConfirm, SpratApp};
 use std::path::Path;
 
 pub use crate::app::shell::tab_id::TabId;

@@ -2,7 +2,6 @@
 //! dispatcher for every editing command of the tree and the timeline (keyboard, menus and
 //! context menus all come through [`execute`]).
 
-use crate::app::SpratApp;
 use crate::app::canvas;
 use crate::app::canvas::tools::ToolState;
 use crate::app::clipboard::AppClipboard;
@@ -17,7 +16,6 @@ use crate::edit::tree::{
     DuplicateSequence, MoveDirection, MoveNode, Rename, RenameDirection, SetDefaultSequence,
     TreeNode, parent_of,
 };
-use crate::formats::Severity;
 use crate::model::{GroupId, SequenceId};
 
 /// The tree item the tree commands act on: the clicked row while the selection still names it,
@@ -334,29 +332,6 @@ pub struct EditScope<'a> {
 
 /// What an editing command reports: a message for the status bar, or why it was refused.
 pub type EditOutcome = Result<Option<String>, String>;
-
-/// Carries out an editing command on the document on show (nothing without one) and says
-/// what came of it.
-pub fn execute(app: &mut SpratApp, edit: impl FnOnce(EditScope) -> EditOutcome) {
-    let Some(id) = app.active_tab_id() else {
-        return;
-    };
-    let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) else {
-        return;
-    };
-    let outcome = edit(EditScope {
-        open: &mut tab.open,
-        tree: &mut tab.tree,
-        tools: &tab.canvas.tools,
-        settings: &app.settings,
-        clipboard: &mut app.frame_clipboard,
-    });
-    match outcome {
-        Ok(Some(text)) => app.say(Severity::Info, text),
-        Ok(None) => {}
-        Err(message) => app.say_refused(&message),
-    }
-}
 
 /// F2: renames the row the tree commands act on, in place.
 pub fn rename_current(scope: EditScope) -> EditOutcome {

@@ -173,6 +173,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                     })
                     .inner
                     .interact(egui::Sense::drag());
+                // The grey counts and durations belong to the row too: a click, a drag or a
+                // right click on them does what it does on the name, as in every tree widget.
+                let details = ui.add(
+                    egui::Label::new(egui::RichText::new(&row.details).weak())
+                        .selectable(false)
+                        .sense(egui::Sense::click_and_drag()),
+                );
+                let response = response | details;
                 if response.clicked() || response.secondary_clicked() {
                     clicked = Some(row.kind.clone());
                 }
@@ -186,7 +194,6 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                     menu_row = Some(row.kind.clone());
                     context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
                 });
-                ui.weak(&row.details);
             });
             row_rects.push((row.kind.clone(), line.response.rect));
         }

@@ -9,7 +9,8 @@
 //! Reading order: [`ToolState`] and [`FrameContext`] (this file), [`strip`] (the buttons),
 //! [`input`] (pointer drags and arrow nudges, one undo step per drag), [`geometry`] (snapping,
 //! handles, the shapes a drag gives), [`hit`] (what is under the cursor or a rubber band),
-//! [`paint`] (the selection, handles), [`naming`] (the point-name popup), [`hang`] (sequences
+//! [`transform_handles`] (the knobs and corners that turn and scale an element), [`paint`]
+//! (the selection, handles), [`naming`] (the point-name popup), [`hang`] (sequences
 //! hung on points).
 //!
 //! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
@@ -22,6 +23,7 @@ pub mod input;
 pub mod naming;
 pub mod paint;
 pub mod strip;
+pub mod transform_handles;
 
 use crate::app::canvas::overlay;
 use crate::app::shell::workspace::OpenDocument;

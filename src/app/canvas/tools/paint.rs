@@ -4,6 +4,7 @@
 use super::geometry::{self, BoxHandle, Side};
 use super::hit::ShownBox;
 use super::input::{self, DragKind, ROTATE_REACH};
+use super::transform_handles;
 use super::{FrameContext, Tool, ToolState};
 use crate::app::canvas::overlay::{POINT_COLOUR, class_colour, shape_outline};
 use crate::app::canvas::view::View;
@@ -110,7 +111,7 @@ pub fn paint_handles(
     boxes: &[ShownBox],
     pixels: &dyn crate::pixels::PixelSource,
 ) {
-    if let Some(handles) = input::graphic_handles(open, context, view, pixels) {
+    if let Some(handles) = transform_handles::graphic_handles(open, context, view, pixels) {
         let pivot = view.to_screen(handles.pivot.0, handles.pivot.1);
         let knob = view.to_screen(handles.knob.0, handles.knob.1);
         painter.line_segment([pivot, knob], Stroke::new(1.0, HANDLE_FILL));
@@ -145,11 +146,11 @@ pub fn paint_handles(
             }
         }
     }
-    if let Some(knob) = input::angle_knob(open, context, view) {
+    if let Some(knob) = transform_handles::angle_knob(open, context, view) {
         let tip = view.to_screen(knob.tip.0, knob.tip.1);
         painter.circle(tip, 4.0, HANDLE_FILL, Stroke::new(1.0, HANDLE_EDGE));
     }
-    if let Some((_, (x, y))) = input::graphic_origin(open) {
+    if let Some((_, (x, y))) = transform_handles::graphic_origin(open) {
         let at = view.to_screen(x, y);
         diamond(painter, at);
     }
@@ -216,7 +217,7 @@ pub fn cursor(
         Tool::Select => {
             let near =
                 |p: (f64, f64)| (p.0 - at.0).abs() <= tolerance && (p.1 - at.1).abs() <= tolerance;
-            if let Some(handles) = input::graphic_handles(open, context, view, pixels) {
+            if let Some(handles) = transform_handles::graphic_handles(open, context, view, pixels) {
                 if near(handles.knob) {
                     return CursorIcon::Grab;
                 }
@@ -224,10 +225,10 @@ pub fn cursor(
                     return CursorIcon::ResizeNwSe;
                 }
             }
-            if input::graphic_origin(open).is_some_and(|(_, o)| near(o)) {
+            if transform_handles::graphic_origin(open).is_some_and(|(_, o)| near(o)) {
                 return CursorIcon::Crosshair;
             }
-            let over_knob = input::angle_knob(open, context, view).is_some_and(|k| {
+            let over_knob = transform_handles::angle_knob(open, context, view).is_some_and(|k| {
                 (k.tip.0 - at.0).abs() <= tolerance && (k.tip.1 - at.1).abs() <= tolerance
             });
             if over_knob {

@@ -1,0 +1,207 @@
+//! The editor itself: [`SpratApp`], which holds the open documents (one [`DocumentTab`] each)
+//! with the tab on show, the settings, the pictures and the windows on show; its accessors
+//! and status-bar messages. What it does is in the files beside this one, by job.
+
+use crate::app::clipboard;
+use crate::app::document_tab::DocumentTab;
+use crate::app::frame_textures;
+use crate::app::shell::dialogs::Dialogs;
+use crate::app::shell::settings::Settings;
+use crate::app::shell::status_bar::StatusMessage;
+use crate::app::shell::tab_id::TabId;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::shell::{disk_waker, loader::PendingLoad, new_document, tabs};
+use crate::assets::ImageStore;
+use crate::formats::Severity;
+use std::path::PathBuf;
+
+/// Which view fills the centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CentreTab {
+    /// The frame preview.
+    Canvas,
+    /// The source sheet with its slices.
+    Sheet,
+    /// The sprites of the document's SFF archive.
+    Sprites,
+}
+
+/// What to do once the user has answered about unsaved changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AfterConfirm {
+    /// Close this tab (the one on show).
+    Close(tabs::TabId),
+    /// Close the editor.
+    Quit,
+}
+
+/// The editor.
+pub struct SpratApp {
+    /// What persists between runs.
+    pub settings: Settings,
+    /// The open documents with their panels' state, in tab-bar order.
+    pub documents: Vec<DocumentTab>,
+    /// The tab on show; every panel shows and edits its document.
+    pub(super) active: Option<TabId>,
+    /// The last tab id handed out (ids are never reused).
+    pub(super) next_tab: u64,
+    /// A file being read on a worker thread.
+    pub pending: Option<PendingLoad>,
+    /// Files asked for while another was being read (several dropped at once): read in turn.
+    pub(super) waiting: std::collections::VecDeque<PathBuf>,
+    /// File dialogs (native, or scripted in tests).
+    pub dialogs: Box<dyn Dialogs>,
+    /// The last message for the status bar.
+    pub status: Option<StatusMessage>,
+    /// Frames copied, kept across documents.
+    pub frame_clipboard: clipboard::AppClipboard,
+    /// Image files and SFF sprites, decoded once.
+    pub pixels: std::sync::Arc<ImageStore>,
+    /// Rendered frames on the GPU.
+    pub textures: frame_textures::FrameTextures,
+    /// The "Open path" field's text while it is shown.
+    pub path_field: Option<String>,
+    /// The New window, while it is shown.
+    pub new_document: Option<new_document::NewDocumentDialog>,
+    /// The shortcuts window is open.
+    pub show_shortcuts: bool,
+    /// The history window is open.
+    pub show_history: bool,
+    /// What waits until the user says what to do with unsaved changes.
+    pub confirm_discard: Option<AfterConfirm>,
+    /// The user agreed to quit without saving; the next close request goes through.
+    pub(super) quit_confirmed: bool,
+    /// What the user asked for with "Save" in the unsaved-changes question, waiting while the
+    /// Save As window (or a lossy save's confirmation) is answered.
+    pub(super) after_save: Option<AfterConfirm>,
+    /// Where unsaved work is written aside every 30 s; `None` = no autosave (tests).
+    pub recovery_dir: Option<PathBuf>,
+    /// Unsaved work found from an earlier run that ended without saving.
+    pub recoverable: Vec<crate::session::RecoveryEntry>,
+    /// Another tab came on show: keyboard focus, which is in the other tab's widgets, is let go
+    /// at the start of the next frame.
+    pub(super) leave_focus: bool,
+    /// The centre tab.
+    pub centre: CentreTab,
+    /// Playback was running at the previous frame (the first playing frame adds no time).
+    pub(super) was_playing: bool,
+    /// The input clock at the previous frame, in nanoseconds: playback advances by the
+    /// difference, so time between frames is counted exactly however rarely they come.
+    pub(super) last_frame_nanos: u128,
+    /// Notices changed files from a thread of its own; started on the first frame.
+    pub(super) disk_waker: Option<disk_waker::DiskWaker>,
+    /// The title last sent to the window.
+    pub(super) title: String,
+}
+
+impl SpratApp {
+    /// An editor with no document.
+    pub fn new(settings: Settings, dialogs: Box<dyn Dialogs>) -> SpratApp {
+        SpratApp {
+            settings,
+            documents: Vec::new(),
+            active: None,
+            next_tab: 0,
+            pending: None,
+            waiting: std::collections::VecDeque::new(),
+            dialogs,
+            status: None,
+            frame_clipboard: clipboard::AppClipboard::default(),
+            pixels: std::sync::Arc::new(ImageStore::new()),
+            textures: frame_textures::FrameTextures::default(),
+            path_field: None,
+            new_document: None,
+            show_shortcuts: false,
+            leave_focus: false,
+            recovery_dir: None,
+            recoverable: Vec::new(),
+            show_history: false,
+            confirm_discard: None,
+            quit_confirmed: false,
+            after_save: None,
+            centre: CentreTab::Canvas,
+            was_playing: false,
+            last_frame_nanos: 0,
+            disk_waker: None,
+            title: String::new(),
+        }
+    }
+
+    /// The tab on show.
+    pub fn active_tab(&self) -> Option<&DocumentTab> {
+        let active = self.active?;
+        self.documents.iter().find(|t| t.id == active)
+    }
+
+    /// The tab on show, to change.
+    pub fn active_tab_mut(&mut self) -> Option<&mut DocumentTab> {
+        active_tab_in(&mut self.documents, self.active)
+    }
+
+    /// Where the tab on show is in tab-bar order.
+    pub(super) fn active_index(&self) -> Option<usize> {
+        let active = self.active?;
+        self.documents.iter().position(|t| t.id == active)
+    }
+
+    /// The tab on show's id.
+    pub fn active_tab_id(&self) -> Option<TabId> {
+        self.active
+    }
+
+    /// The document on show, if any.
+    pub fn open(&self) -> Option<&OpenDocument> {
+        self.active_tab().map(|t| &t.open)
+    }
+
+    /// The document on show, to change.
+    pub fn open_mut(&mut self) -> Option<&mut OpenDocument> {
+        self.active_tab_mut().map(|t| &mut t.open)
+    }
+
+    /// Posts a message to the status bar.
+    pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
+        self.status = Some(StatusMessage::new(severity, text));
+    }
+
+    /// Says that an edit of the document on show was refused, and why; the message goes
+    /// when the document next changes.
+    pub fn say_refused(&mut self, message: &str) {
+        self.status = match self.open() {
+            Some(open) => Some(StatusMessage::refusal(message, open)),
+            None => Some(StatusMessage::new(
+                Severity::Warning,
+                format!("Not changed: {message}"),
+            )),
+        };
+    }
+
+    /// Shows a document already in memory in a new tab (tests, benchmarks, the demo).
+    pub fn show_document(&mut self, open: OpenDocument) {
+        self.install(open);
+    }
+
+    /// Shows a document in a new tab, autosaving it. A recovered document keeps writing to
+    /// its own recovery folder, so that folder goes once the document is saved or closed.
+    pub(super) fn install(&mut self, mut open: OpenDocument) {
+        if let Some(dir) = &self.recovery_dir
+            && open.session.recovery_folder().is_none()
+        {
+            open.session
+                .enable_autosave(crate::session::RecoveryStore::new(dir));
+        }
+        // The editor's frames must not wait for the disk.
+        open.session.autosave_in_background();
+        self.add_tab(open);
+    }
+}
+
+/// The tab `active` of `documents`, to change. A function of the two fields rather than a
+/// method, so the caller can borrow the app's other fields (dialogs, pixels) beside it.
+pub(super) fn active_tab_in(
+    documents: &mut [DocumentTab],
+    active: Option<TabId>,
+) -> Option<&mut DocumentTab> {
+    let active = active?;
+    documents.iter_mut().find(|t| t.id == active)
+}

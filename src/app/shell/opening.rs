@@ -1,0 +1,254 @@
+//! Opening files: the demo, a path (read on a worker thread, one file at a time, in a new
+//! tab), files dropped on the window, the "Open path" field and the window that shows a read
+//! under way.
+
+use crate::app::shell::app::SpratApp;
+use crate::app::shell::loader::{self, LoadResult, PendingLoad};
+use crate::app::shell::status_bar::shown_path;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::shell::{demo, tabs};
+use crate::formats::Severity;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+impl SpratApp {
+    /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
+    /// it is open already: it is small.
+    pub fn open_demo(&mut self) {
+        let path = demo::demo_path();
+        if let Some(tab) = self.tab_of_file(&path) {
+            self.show_already_open(tab, &path);
+            return;
+        }
+        match loader::load_now(&path) {
+            Ok(file) => self.adopt(Ok(file)),
+            Err(diagnostics) => {
+                let why = diagnostics
+                    .first()
+                    .map(|d| d.message.clone())
+                    .unwrap_or_default();
+                self.say(
+                    Severity::Error,
+                    format!(
+                        "The bundled demo could not be read from {}: {why}",
+                        shown_path(&path)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Opens a file in a new tab; a file already open just shows its tab.
+    pub fn open_path(&mut self, ctx: &egui::Context, path: PathBuf) {
+        match self.tab_of_file(&path) {
+            Some(tab) => self.show_already_open(tab, &path),
+            None => self.start_loading(ctx, path),
+        }
+    }
+
+    pub(super) fn show_already_open(&mut self, tab: tabs::TabId, path: &Path) {
+        self.show_tab(tab);
+        self.say(
+            Severity::Info,
+            format!("{} is already open.", shown_path(path)),
+        );
+    }
+
+    /// Starts reading a file on a worker thread; it opens in a new tab when it arrives. While
+    /// another file is being read it waits its turn.
+    pub(super) fn start_loading(&mut self, ctx: &egui::Context, path: PathBuf) {
+        if let Some(pending) = &self.pending {
+            if pending.path != path && !self.waiting.contains(&path) {
+                self.waiting.push_back(path);
+            }
+            return;
+        }
+        let ctx = ctx.clone();
+        self.say(Severity::Info, format!("Reading {}…", shown_path(&path)));
+        let options = crate::formats::ReadOptions {
+            aseprite_layers: self.settings.aseprite_layers,
+            ..Default::default()
+        };
+        self.pending = Some(PendingLoad::start(path, options, move || {
+            ctx.request_repaint()
+        }));
+    }
+
+    /// True while a file is being read.
+    pub fn is_loading(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    pub(super) fn adopt(&mut self, result: LoadResult) {
+        match result {
+            Ok(file) => {
+                if file.path != demo::demo_path() {
+                    self.settings.remember_recent(&file.path);
+                }
+                // Read meanwhile through another way in (the demo, a second drop): one tab.
+                if let Some(tab) = self.tab_of_file(&file.path) {
+                    self.show_already_open(tab, &file.path);
+                    return;
+                }
+                let (errors, warnings) =
+                    crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
+                let name = shown_path(&file.path);
+                let open = OpenDocument::new(
+                    file.loaded.document,
+                    Some(file.path),
+                    file.format,
+                    file.loaded.diagnostics,
+                );
+                self.install(open);
+                let severity = if errors > 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
+                self.say(
+                    severity,
+                    format!("Opened {name} ({errors} errors, {warnings} warnings)"),
+                );
+            }
+            Err(diagnostics) => {
+                let text = diagnostics
+                    .iter()
+                    .map(|d| d.display_with("file"))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                self.say(Severity::Error, format!("Could not open the file: {text}"));
+            }
+        }
+    }
+
+    pub(super) fn poll_pending(&mut self, ctx: &egui::Context) {
+        if let Some(pending) = &self.pending
+            && let Some(result) = pending.poll()
+        {
+            self.pending = None;
+            self.adopt(result);
+            if let Some(next) = self.waiting.pop_front() {
+                self.open_path(ctx, next);
+            }
+        }
+    }
+
+    pub(super) fn handle_dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        let paths: Vec<PathBuf> = dropped
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        // Pictures dropped on a document are art to import into it, not files to open.
+        if !paths.is_empty()
+            && paths
+                .iter()
+                .all(|p| crate::assets::import::is_picture_file(p))
+            && let Some(tab) = self.active_tab_mut()
+        {
+            let ctx = ctx.clone();
+            tab.import.add_files(paths, move || ctx.request_repaint());
+            return;
+        }
+        // Dropped files without a path (from a browser) cannot be read back; they are ignored.
+        // Each of the others opens in a tab of its own.
+        for path in paths {
+            self.open_path(ctx, path);
+        }
+    }
+
+    pub(super) fn path_field_window(&mut self, ctx: &egui::Context) {
+        let Some(text) = self.path_field.as_mut() else {
+            return;
+        };
+        let mut open_it = false;
+        let mut close = false;
+        egui::Window::new("Open a file by path")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(
+                    "No file dialog is available; type or paste the path of an animation file.",
+                );
+                let response = ui.add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text("/path/to/kfm.def")
+                        .desired_width(420.0),
+                );
+                // Read before focus is taken back below: taking it makes egui forget that
+                // Enter just left the field.
+                open_it = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                // The field takes the keyboard as soon as it shows (and back whenever
+                // nothing else holds it), so typed letters never run shortcuts.
+                if !open_it && !response.has_focus() && ui.memory(|m| m.focused().is_none()) {
+                    response.request_focus();
+                }
+                ui.horizontal(|ui| {
+                    open_it |= ui.button("Open").clicked();
+                    close |= ui.button("Cancel").clicked();
+                });
+            });
+        if open_it && !text.trim().is_empty() {
+            let path = PathBuf::from(text.trim());
+            self.path_field = None;
+            self.open_path(ctx, path);
+        } else if close {
+            self.path_field = None;
+        }
+    }
+
+    /// The read under way: bytes read of the file's size, then the decoding, with Cancel.
+    pub(super) fn loading_window(&mut self, ctx: &egui::Context) {
+        let Some(pending) = &self.pending else {
+            return;
+        };
+        let name = pending
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (read, size) = (pending.bytes_read(), pending.size.max(1));
+        let mut cancel = false;
+        egui::Window::new("Opening")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .show(ctx, |ui| {
+                let seconds = pending.started.elapsed().as_secs_f32();
+                let bar = if read < size {
+                    ui.label(format!("Reading {name}…"));
+                    egui::ProgressBar::new(read as f32 / size as f32).text(format!(
+                        "{} of {} · {seconds:.1} s",
+                        byte_size(read),
+                        byte_size(size)
+                    ))
+                } else {
+                    ui.label(format!("Decoding {name} ({})…", byte_size(size)));
+                    egui::ProgressBar::new(1.0)
+                        .animate(true)
+                        .text(format!("{seconds:.1} s"))
+                };
+                ui.add(bar.desired_width(260.0));
+                cancel = ui.button("Cancel").clicked();
+            });
+        if cancel {
+            pending.cancel();
+            self.pending = None;
+            self.waiting.clear();
+            self.say(Severity::Info, format!("Opening {name} was cancelled."));
+            return;
+        }
+        // The worker wakes the UI when done; repaint meanwhile only to move the bar.
+        ctx.request_repaint_after(Duration::from_millis(100));
+    }
+}
+
+/// "512 bytes", "12.5 KiB", "3.2 MiB".
+fn byte_size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
+}

@@ -1,0 +1,168 @@
+//! Work kept safe: autosave ticks for every tab, pictures reloaded when their files change,
+//! unsaved work from an earlier run offered back, and the question when a document's own file
+//! changed on disk.
+
+use crate::app::shell::app::SpratApp;
+use crate::app::shell::disk_waker;
+use crate::app::shell::workspace::OpenDocument;
+use crate::formats::Severity;
+use std::time::{Duration, Instant};
+
+impl SpratApp {
+    /// Lists unsaved work left by an earlier run, to offer it back.
+    pub fn look_for_recovery(&mut self) {
+        if let Some(dir) = &self.recovery_dir {
+            self.recoverable = crate::session::RecoveryStore::new(dir).list();
+        }
+    }
+
+    /// Autosaves every document with unsaved changes, the ones waiting in tabs too, and
+    /// reloads pixels whose files changed. A document file changed on disk is asked about when
+    /// its tab is on show.
+    pub(super) fn tick_sessions(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        let waker = self.disk_waker.get_or_insert_with(|| {
+            let ctx = ctx.clone();
+            disk_waker::DiskWaker::start(move || ctx.request_repaint())
+        });
+        let files_changed = waker.take_changed();
+        let mut watched = Vec::new();
+        let mut errors = Vec::new();
+        let mut next_autosave: Option<Duration> = None;
+        // One loop over every tab: documents waiting in tabs autosave and notice changes too.
+        for tab in &mut self.documents {
+            let open = &mut tab.open;
+            // The disk is looked at by the waker's thread; the session checks only when told.
+            let mut report = open.session.tick_autosave(now);
+            if files_changed {
+                report.changes.extend(open.session.check_files());
+            }
+            for change in &report.changes {
+                match change {
+                    crate::session::FileChange::Source { path, .. } => {
+                        self.pixels.invalidate(path);
+                        open.session.refresh_imported(path);
+                        open.revision += 1;
+                    }
+                    crate::session::FileChange::Document { .. } => tab.changed_on_disk = true,
+                }
+            }
+            errors.extend(report.autosave_error);
+            let due = open.session.autosave_due_in(now);
+            next_autosave = next_autosave.into_iter().chain(due).min();
+            watched.extend(open.session.watched_stamps());
+        }
+        waker.watch(watched);
+        if let Some(error) = errors.pop() {
+            self.say(Severity::Warning, error);
+        }
+        // Wake up for a waiting autosave; file changes wake the editor through the waker, so
+        // an idle editor with nothing to write sleeps.
+        if let Some(due) = next_autosave {
+            ctx.request_repaint_after(due);
+        }
+    }
+
+    pub(super) fn recovery_window(&mut self, ctx: &egui::Context) {
+        if self.recoverable.is_empty() {
+            return;
+        }
+        let mut recover = None;
+        let mut discard = None;
+        egui::Window::new("Recover unsaved work")
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label("Sprat closed without saving these documents. Recover them?");
+                for (i, entry) in self.recoverable.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let name = entry
+                            .source
+                            .as_ref()
+                            .map_or("a new document".to_string(), |p| p.display().to_string());
+                        ui.label(name);
+                        if ui.button("Recover").clicked() {
+                            recover = Some(i);
+                        }
+                        if ui.button("Discard").clicked() {
+                            discard = Some(i);
+                        }
+                    });
+                }
+            });
+        let Some(dir) = self.recovery_dir.clone() else {
+            return;
+        };
+        let store = crate::session::RecoveryStore::new(dir);
+        if let Some(i) = discard {
+            let entry = self.recoverable.remove(i);
+            if let Err(e) = store.discard(&entry) {
+                self.say(
+                    Severity::Warning,
+                    format!("Could not remove the recovery file: {e}"),
+                );
+            }
+        }
+        if let Some(i) = recover {
+            let entry = self.recoverable.remove(i);
+            match store.recover(&entry) {
+                Ok(session) => {
+                    let open = OpenDocument::from_session(session);
+                    self.install(open);
+                    self.say(
+                        Severity::Info,
+                        "Recovered unsaved work; save it to keep it.",
+                    );
+                }
+                Err(e) => self.say(Severity::Error, format!("Could not recover: {e}")),
+            }
+        }
+    }
+
+    pub(super) fn changed_on_disk_window(&mut self, ctx: &egui::Context) {
+        if !self.active_tab().is_some_and(|t| t.changed_on_disk) {
+            return;
+        }
+        let mut answer = None;
+        let name = self.open().map(|o| o.display_name()).unwrap_or_default();
+        egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
+            ui.label(format!("{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"));
+            ui.horizontal(|ui| {
+                if ui.button("Reload").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Keep mine").clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+        let Some(reload) = answer else {
+            return;
+        };
+        let Some(tab) = self.active_tab_mut() else {
+            return;
+        };
+        tab.changed_on_disk = false;
+        let open = &mut tab.open;
+        if reload {
+            let context = crate::formats::ReadContext::for_path(
+                open.path().map(|p| p.to_path_buf()).unwrap_or_default(),
+            );
+            match open.session.reload(&context) {
+                Ok(()) => {
+                    open.after_reload();
+                    self.say(Severity::Info, "Reloaded from disk.");
+                }
+                Err(failure) => {
+                    let why = failure
+                        .diagnostics
+                        .first()
+                        .map(|d| d.message.clone())
+                        .unwrap_or_default();
+                    self.say(Severity::Error, format!("Could not reload: {why}"));
+                }
+            }
+        } else {
+            open.session.keep_mine();
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! The frame: [`eframe::App`] for [`SpratApp`]: the menu bar, tab bar and status bar, the
+//! panels of the document on show, then the windows, in the order they paint.
+
+use crate::app::canvas::{self, tools};
+use crate::app::document_tab::DocumentTab;
+use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
+use crate::app::shell::commands::UICommand;
+use crate::app::shell::status_bar::{self, StatusMessage};
+use crate::app::shell::tab_id::TabId;
+use crate::app::shell::{menus, new_document, save_as, settings, tabs};
+use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
+use crate::assets::ImageStore;
+use crate::formats::Severity;
+
+impl SpratApp {
+    /// Shows what the canvas tools refused and asks for a file to hang when they want one.
+    pub(super) fn after_canvas(&mut self, ctx: &egui::Context, outcome: tools::CanvasOutcome) {
+        if let Some(message) = outcome.refused {
+            self.say_refused(&message);
+        }
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            return;
+        };
+        let hang = &mut tab.canvas.tools.hang;
+        if outcome.pick_hang_file {
+            let ctx = ctx.clone();
+            let wake = move || ctx.request_repaint();
+            if let Err(message) = hang.pick_file(self.dialogs.as_mut(), wake) {
+                self.say(Severity::Error, message);
+                return;
+            }
+        }
+        if let Some(Err(message)) = hang.take_read_file() {
+            self.say(Severity::Error, message);
+        }
+    }
+
+    pub(super) fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match self.open() {
+            Some(open) => open.title(),
+            None => "Sprat".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    pub(super) fn history_window(&mut self, ctx: &egui::Context) {
+        let show = &mut self.show_history;
+        let Some(open) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.open)
+        else {
+            return;
+        };
+        if let Some(done) = menus::history_window(ctx, show, open.session.history()) {
+            open.jump_to(done);
+        }
+    }
+
+    /// The Import window of the tab on show.
+    pub(super) fn import_window(&mut self, ctx: &egui::Context) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            return;
+        };
+        if let Some((severity, text)) =
+            import::dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
+        {
+            self.say(severity, text);
+        }
+    }
+
+    /// The Export window of the tab on show.
+    pub(super) fn export_window(&mut self, ctx: &egui::Context) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            return;
+        };
+        if let Some((severity, text)) =
+            export::window(ctx, &mut tab.export, &tab.open, dialogs, &self.pixels)
+        {
+            self.say(severity, text);
+        }
+    }
+
+    /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
+    /// canvas or sheet, all inside the tab's own widget id scope.
+    pub(super) fn document_panels(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: TabId,
+        commands: &mut Vec<UICommand>,
+    ) {
+        let dialogs = self.dialogs.as_mut();
+        let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
+            return;
+        };
+        let scope = tab.widget_scope();
+        let DocumentTab {
+            open,
+            tree,
+            timeline,
+            canvas,
+            sheet,
+            sprites,
+            inspector_gesture,
+            inspector_draft,
+            ..
+        } = tab;
+        // Panels start at sizes that leave the canvas room in a small window or at a large UI
+        // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
+        // than a share of it.
+        let room = ui.available_size();
+        timeline::edit::sync_with_player(open, timeline);
+        self.textures.begin_frame(open.revision, &self.pixels);
+        let mut pictures = canvas::Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let settings = &mut self.settings;
+        if settings.layout.diagnostics && !open.diagnostics().is_empty() {
+            egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .default_size(110.0f32.min(room.y * 0.15))
+                .max_size(room.y * 0.4)
+                .show(ui, |ui| ui.push_id(scope, |ui| diagnostics::show(ui, open)));
+        }
+        let mut refused = None;
+        if settings.layout.timeline {
+            let shown = egui::Panel::bottom("timeline")
+                .resizable(true)
+                .default_size(150.0f32.min(room.y * 0.3))
+                .max_size(room.y * 0.5)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| {
+                        let commands = timeline::transport::show(ui, open);
+                        ui.separator();
+                        let output = timeline::show(ui, settings, timeline, open, &mut pictures);
+                        (commands, output)
+                    })
+                    .inner
+                });
+            // A sprite dragged from the browser and let go over the timeline becomes a frame.
+            if let Some(drag) = shown
+                .response
+                .dnd_release_payload::<sprites::state::SpriteDrag>()
+            {
+                refused = refused.or(timeline::edit::insert_sprite_frame(open, *drag).err());
+            }
+            let (transport_commands, output) = shown.inner;
+            commands.extend(transport_commands);
+            commands.extend(output.commands);
+            refused = refused.or(output.refused);
+        }
+        if settings.layout.tree {
+            let output = egui::Panel::left("tree")
+                .resizable(true)
+                .default_size(240.0f32.min(room.x * 0.22))
+                .max_size(room.x * 0.35)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| tree::show(ui, tree, open)).inner
+                })
+                .inner;
+            commands.extend(output.commands);
+            refused = refused.or(output.refused);
+        }
+        if settings.layout.inspector {
+            let inspector_refused = egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(360.0f32.min(room.x * 0.3))
+                .max_size(room.x * 0.4)
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| {
+                        inspector::show(ui, open, inspector_gesture, inspector_draft)
+                    })
+                    .inner
+                })
+                .inner;
+            refused = refused.or(inspector_refused);
+        }
+        if let Some(message) = refused {
+            self.status = Some(StatusMessage::refusal(&message, open));
+        }
+        let centre = &mut self.centre;
+        let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
+            ui.push_id(scope, |ui| {
+                let fill = ui.visuals().panel_fill;
+                ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
+                // The views this document has: the preview always, the source sheet when
+                // asked for, the sprites when it has an archive of them.
+                let has_sprites = !sprites::browser::archives(open).is_empty();
+                if (*centre == CentreTab::Sheet && !settings.layout.sheet)
+                    || (*centre == CentreTab::Sprites && !has_sprites)
+                {
+                    *centre = CentreTab::Canvas;
+                }
+                if settings.layout.sheet || has_sprites {
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(centre, CentreTab::Canvas, "Preview");
+                        if settings.layout.sheet {
+                            ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");
+                        }
+                        if has_sprites {
+                            ui.selectable_value(centre, CentreTab::Sprites, "Sprites");
+                        }
+                    });
+                }
+                match centre {
+                    CentreTab::Canvas => (
+                        canvas::show(ui, canvas, settings, open, &mut pictures),
+                        None,
+                    ),
+                    CentreTab::Sheet => (
+                        tools::CanvasOutcome::default(),
+                        sheet::show(ui, sheet, open, pictures.pixels),
+                    ),
+                    CentreTab::Sprites => (
+                        tools::CanvasOutcome::default(),
+                        sprites::browser::show(ui, sprites, open, pictures.pixels, dialogs),
+                    ),
+                }
+            })
+            .inner
+        });
+        let (canvas_outcome, sheet_said) = centre_outcome.inner;
+        if let Some(said) = sheet_said {
+            self.status = Some(said);
+        }
+        self.after_canvas(&ui.ctx().clone(), canvas_outcome);
+    }
+}
+
+impl eframe::App for SpratApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        // One line per paint with `RUST_LOG=sprat::app::shell::ui=debug`: how the paints of
+        // a playing animation are counted in the real window (see the README's Speed).
+        log::debug!("paint at {:.3} s", ctx.input(|i| i.time));
+        self.settings.appearance.apply(&ctx);
+        if std::mem::take(&mut self.leave_focus) {
+            // Focus is in the widgets of a tab no longer on show (each tab has its own ids).
+            ctx.memory_mut(|m| m.stop_text_input());
+        }
+        self.poll_pending(&ctx);
+        self.guard_close(&ctx);
+        self.handle_dropped_files(&ctx);
+
+        self.advance_playback(&ctx);
+
+        let mut commands = UICommand::pressed(&ctx);
+        if self.handle_space(&ctx) {
+            commands.push(UICommand::PlayPause);
+        }
+
+        let playing = self.open().is_some_and(|o| o.player.is_playing());
+        let tab_entries = tabs::entries(&self.documents, self.active);
+        let active = self.active;
+        let menu = egui::Panel::top("menu bar")
+            .show(ui, |ui| {
+                let open = active
+                    .and_then(|id| self.documents.iter().find(|t| t.id == id))
+                    .map(|t| &t.open);
+                menus::show(ui, &mut self.settings, open, &tab_entries, playing)
+            })
+            .inner;
+        commands.extend(menu.commands);
+        if let Some(path) = menu.open_recent {
+            self.open_path(&ctx, path);
+        }
+        // Tabs change after every panel has painted, so the inspector has said what is being
+        // typed for the document on show before it leaves.
+        let mut tab_action = menu.show_tab.map(tabs::TabAction::Show);
+        if !tab_entries.is_empty() {
+            let clicked = egui::Panel::top("tabs")
+                .show(ui, |ui| tabs::tab_bar(ui, &tab_entries))
+                .inner;
+            tab_action = tab_action.or(clicked);
+        }
+        self.offer_documents_to_hang(&tab_entries);
+
+        let status = egui::Panel::bottom("status bar")
+            .show(ui, |ui| {
+                let tab = self.active_tab();
+                status_bar::show(
+                    ui,
+                    self.status.as_ref(),
+                    tab.map(|t| &t.open),
+                    tab.and_then(|t| t.canvas.hover_pixel),
+                    tab.map_or(1.0, |t| t.canvas.zoom),
+                )
+            })
+            .inner;
+        if status.toggle_diagnostics {
+            commands.push(UICommand::ToggleDiagnostics);
+        }
+
+        match self.active {
+            Some(id) => self.document_panels(ui, id, &mut commands),
+            None => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.centered_and_justified(|ui| {
+                        ui.heading("Open an animation with File > Open, or drop a file here.");
+                    });
+                });
+            }
+        }
+
+        for command in commands {
+            self.execute(&ctx, command);
+        }
+        match tab_action {
+            Some(tabs::TabAction::Show(tab)) => self.show_tab(tab),
+            Some(tabs::TabAction::Close(tab)) => self.request_close_tab(tab),
+            None => {}
+        }
+        self.schedule_next_picture(&ctx);
+        self.path_field_window(&ctx);
+        if let Some(format) = new_document::show(&ctx, &mut self.new_document) {
+            self.install(new_document::empty_document(format));
+            self.say(
+                Severity::Info,
+                format!(
+                    "A new {} document; saving asks where to put it.",
+                    format.name()
+                ),
+            );
+        }
+        self.loading_window(&ctx);
+        let pixels: &ImageStore = &self.pixels;
+        let dialogs = self.dialogs.as_mut();
+        let said = active_tab_in(&mut self.documents, self.active).and_then(|tab| {
+            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
+        });
+        if let Some((severity, text)) = said {
+            self.say(severity, text);
+        }
+        self.export_window(&ctx);
+        self.import_window(&ctx);
+        self.go_on_after_save(&ctx);
+        self.confirm_discard_window(&ctx);
+        self.tick_sessions(&ctx);
+        self.recovery_window(&ctx);
+        self.changed_on_disk_window(&ctx);
+        self.history_window(&ctx);
+        menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.update_title(&ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+}
