@@ -262,6 +262,9 @@ pub struct Capabilities {
     /// Sequences are named by numbers (M.U.G.E.N action numbers): a new one takes the next
     /// free number rather than a word.
     pub numbered_sequences: bool,
+    /// The sequences are only a view of the file's pictures (an SFF archive opened alone shows
+    /// its groups): they are never written, so an empty new document of it has nothing to hold.
+    pub sequences_are_a_view: bool,
 }
 
 /// How sure a format is that some bytes are its own.

@@ -21,11 +21,16 @@ impl Default for NewDocumentDialog {
     }
 }
 
-/// The formats a new document can be made in: those Sprat both writes and reads back.
+/// The formats a new document can be made in: those Sprat both writes and reads back, and
+/// whose sequences are written (a lone SFF archive's are only a view of sprites it does not
+/// have yet).
 pub fn formats() -> Vec<&'static dyn Format> {
     registry()
         .formats()
-        .filter(|f| f.capabilities().read && f.capabilities().write)
+        .filter(|f| {
+            let can = f.capabilities();
+            can.read && can.write && !can.sequences_are_a_view
+        })
         .collect()
 }
 
@@ -102,8 +107,9 @@ mod tests {
         assert!(offered.iter().any(|f| f.id() == "sprat"));
         assert!(offered.iter().all(|f| {
             let c = f.capabilities();
-            c.read && c.write
+            c.read && c.write && !c.sequences_are_a_view
         }));
+        assert!(!offered.iter().any(|f| f.id() == "mugen-sff"));
         assert_eq!(NewDocumentDialog::default().format.id(), "sprat");
     }
 

@@ -69,6 +69,7 @@ impl Format for IspriteFormat {
             custom_box_classes: true,
             sequence_titles: false,
             numbered_sequences: false,
+            sequences_are_a_view: false,
         }
     }
 

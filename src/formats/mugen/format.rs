@@ -58,6 +58,7 @@ fn capabilities() -> Capabilities {
         custom_box_classes: false,
         sequence_titles: true,
         numbered_sequences: true,
+        sequences_are_a_view: false,
     }
 }
 

@@ -52,6 +52,7 @@ impl Format for SffFormat {
         Capabilities {
             read: true,
             write: true,
+            sequences_are_a_view: true,
             ..Capabilities::default()
         }
     }

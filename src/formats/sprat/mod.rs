@@ -88,6 +88,7 @@ impl Format for SpratFormat {
             custom_box_classes: true,
             sequence_titles: true,
             numbered_sequences: false,
+            sequences_are_a_view: false,
         }
     }
 
