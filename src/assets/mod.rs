@@ -194,7 +194,10 @@ impl ImageStore {
         if decoded_now {
             let mut files = lock(&self.files);
             // Unless the file was invalidated meanwhile, its cell now holds the pixels.
-            if files.peek(path).is_some_and(|kept| Arc::ptr_eq(kept, &cell)) {
+            if files
+                .peek(path)
+                .is_some_and(|kept| Arc::ptr_eq(kept, &cell))
+            {
                 files.resize(path, decoded_bytes(&cell));
             }
         }
