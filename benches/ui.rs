@@ -152,23 +152,8 @@ fn resident_mib() -> f64 {
 /// A character of 5,000 generated sprites in `dir`: `gen.def`, `gen.air` (an action per group
 /// of 100 sprites, showing each) and `gen.sff`.
 fn generated_character(dir: &Path) -> std::path::PathBuf {
-    std::fs::write(dir.join("gen.sff"), generated_sff::generated_archive(5_000)).unwrap();
-    let mut air = String::new();
-    for group in 0..50 {
-        air.push_str(&format!("[Begin Action {group}]\n"));
-        for image in 0..100 {
-            air.push_str(&format!("{group},{image}, 0,0, 4\n"));
-        }
-        air.push('\n');
-    }
-    std::fs::write(dir.join("gen.air"), air).unwrap();
-    let def = dir.join("gen.def");
-    std::fs::write(
-        &def,
-        "[Info]\nname = \"Generated\"\n\n[Files]\nsprite = gen.sff\nanim = gen.air\n",
-    )
-    .unwrap();
-    def
+    let archive = generated_sff::generated_archive(5_000);
+    generated_sff::write_character(dir, &archive, 50, 100, 4)
 }
 
 /// The app on `def` with the sprite browser on show, a sprite selected.

@@ -170,6 +170,11 @@ impl FrameTextures {
         self.shown = None;
     }
 
+    /// The frame the canvas shows while playing (`None` paused).
+    pub fn shown_key(&self) -> Option<FrameKey> {
+        self.shown.as_ref().map(|(key, _)| *key)
+    }
+
     /// Whether the texture of `key` is rendered already.
     pub fn has_frame(&self, key: &FrameKey) -> bool {
         self.frames.contains(key)

@@ -290,7 +290,7 @@ pub fn show(
             context,
             view: &view,
             boxes: &boxes,
-            pixels: pixels,
+            pixels,
         };
         edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
         keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
