@@ -8,6 +8,8 @@
 #[allow(dead_code)] // The 5,000-sprite character's figure is the `ui` bench's.
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
+#[path = "common/opened.rs"]
+mod opened;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::TexturesDelta;
@@ -17,7 +19,6 @@ use egui_kittest::{Harness, TestRenderer};
 use sprat::app::SpratApp;
 use sprat::app::shell::dialogs::ScriptedDialogs;
 use sprat::app::shell::settings::Settings;
-use sprat::app::shell::workspace::OpenDocument;
 use sprat::formats::sff::encode::SpritePixels;
 use std::collections::HashMap;
 use std::path::Path;
@@ -115,13 +116,7 @@ fn resident_mib() -> f64 {
 
 /// The editor on `def`, the textures it uploads counted into `live_bytes`.
 fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, SpratApp> {
-    let file = sprat::app::shell::loader::load_now(def).unwrap();
-    let open = OpenDocument::new(
-        file.loaded.document,
-        Some(def.to_path_buf()),
-        file.format,
-        file.loaded.diagnostics,
-    );
+    let open = opened::opened(def);
     let gpu = CountingGpu {
         sizes: HashMap::new(),
         live_bytes,
@@ -219,15 +214,8 @@ fn big_sprites(c: &mut Criterion) {
         click_action(&mut harness, action);
         let played = play_for_a_while(&mut harness, &clock);
         let app = harness.state();
-        let open = app.open().unwrap();
-        assert_eq!(
-            open.session
-                .document()
-                .sequence_by_name(&action.to_string())
-                .map(|s| s.id),
-            Some(open.player.sequence()),
-            "action {action} plays"
-        );
+        let playing = app.open().and_then(|o| o.sequence()).map(|s| &s.name);
+        assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
         let resident = resident_mib();
         highest = highest.max(resident);
         let (texture_bytes, texture_budget) = app.textures.texture_bytes();

@@ -6,6 +6,8 @@
 
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
+#[path = "common/opened.rs"]
+mod opened;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
@@ -105,17 +107,9 @@ fn ui_frames(c: &mut Criterion) {
     });
 
     // A real character, once its format is registered.
-    if let Some(path) = corpus_file("mugen/kfm/kfm.def")
-        && let Ok(file) = sprat::app::shell::loader::load_now(&path)
-    {
+    if let Some(path) = corpus_file("mugen/kfm/kfm.def") {
         let ctx = egui::Context::default();
-        let open = OpenDocument::new(
-            file.loaded.document,
-            Some(path.clone()),
-            file.format,
-            file.loaded.diagnostics,
-        );
-        let mut app = app_with(open);
+        let mut app = app_with(opened::opened(&path));
         frame(&ctx, &mut app, &mut eframe_frame);
         c.bench_function("ui frame, kfm.def", |b| {
             b.iter(|| black_box(frame(&ctx, &mut app, &mut eframe_frame)))
@@ -124,14 +118,7 @@ fn ui_frames(c: &mut Criterion) {
         c.bench_function("open kfm.def to first painted frame", |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::shell::loader::load_now(&path).unwrap();
-                let open = OpenDocument::new(
-                    file.loaded.document,
-                    Some(path.clone()),
-                    file.format,
-                    file.loaded.diagnostics,
-                );
-                let mut app = app_with(open);
+                let mut app = app_with(opened::opened(&path));
                 black_box(frame(&ctx, &mut app, &mut eframe_frame))
             })
         });
@@ -158,14 +145,7 @@ fn generated_character(dir: &Path) -> std::path::PathBuf {
 
 /// The app on `def` with the sprite browser on show, a sprite selected.
 fn browsing(def: &Path) -> SpratApp {
-    let file = sprat::app::shell::loader::load_now(def).unwrap();
-    let open = OpenDocument::new(
-        file.loaded.document,
-        Some(def.to_path_buf()),
-        file.format,
-        file.loaded.diagnostics,
-    );
-    let mut app = app_with(open);
+    let mut app = app_with(opened::opened(def));
     app.centre = sprat::app::CentreTab::Sprites;
     if let Some(tab) = app.active_tab_mut() {
         tab.sprites.selected = vec![(0, 0)];
@@ -201,14 +181,7 @@ fn sprite_browser(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::shell::loader::load_now(&def).unwrap();
-                let open = OpenDocument::new(
-                    file.loaded.document,
-                    Some(def.clone()),
-                    file.format,
-                    file.loaded.diagnostics,
-                );
-                let mut app = app_with(open);
+                let mut app = app_with(opened::opened(&def));
                 black_box(frame(&ctx, &mut app, &mut eframe_frame))
             })
         },

@@ -46,7 +46,7 @@ pub struct RenderedFrame {
 pub const THUMBNAILS_PER_FRAME: usize = 6;
 /// Nor more than this many pixels of frames drawn for thumbnails per UI frame (past the
 /// first one): six 1280x720 frames would hold a UI frame for a long time.
-const THUMBNAIL_PIXELS_PER_FRAME: usize = 1 << 21;
+const THUMBNAIL_PIXELS_PER_FRAME: usize = 1 << 20;
 /// A thumbnail's texture is at most this many texels on its longer side: a timeline cell is
 /// far smaller, and a 1280x720 texture per cell would hold 3.7 MB each.
 pub const THUMBNAIL_TEXELS: u32 = 160;

@@ -204,39 +204,6 @@ impl SffStore {
         with_axis(pixels, &archive, index)
     }
 
-    /// Whether [`SffStore::sprite_of`] with these arguments would find the pixels decoded
-    /// already (or know there are none: the blank sprite, a missing archive or sprite), so a
-    /// caller that must not wait can tell.
-    pub fn is_decoded(
-        &self,
-        image: &SourceImage,
-        edited: Option<&Arc<Vec<u8>>>,
-        edited_palette: Option<&Arc<Vec<u8>>>,
-        group: i32,
-        number: i32,
-    ) -> bool {
-        if group < 0 {
-            return true;
-        }
-        let Some((path, palette)) = self.cache_place(image, edited, edited_palette) else {
-            return true;
-        };
-        let state = self.lock();
-        let archive = match state.archives.get(&path) {
-            Some(Some(archive)) => archive,
-            Some(None) => return true,
-            None => return false,
-        };
-        let Some(index) = archive.find(group, number) else {
-            return true;
-        };
-        state.sprites.contains(&SpriteKey {
-            archive: path,
-            palette,
-            index: archive.same_pixels_as(index),
-        })
-    }
-
     /// The key an archive's sprites are cached under (its path, or an edition's key) and the
     /// palette they are coloured with.
     fn cache_place(
@@ -499,15 +466,35 @@ impl SffStore {
         )
     }
 
-    /// Whether `request`'s pixels are decoded already (see [`SffStore::is_decoded`]).
+    /// Whether [`SffStore::requested`] would find the pixels decoded already (or know there
+    /// are none: the blank sprite, a missing archive or sprite), so a caller that must not
+    /// wait can tell.
     pub fn has_requested(&self, request: &SpriteRequest) -> bool {
-        self.is_decoded(
+        if request.group < 0 {
+            return true;
+        }
+        let place = self.cache_place(
             &request.archive,
             request.edited.as_ref(),
             request.edited_palette.as_ref(),
-            request.group,
-            request.number,
-        )
+        );
+        let Some((path, palette)) = place else {
+            return true;
+        };
+        let state = self.lock();
+        let archive = match state.archives.get(&path) {
+            Some(Some(archive)) => archive,
+            Some(None) => return true,
+            None => return false,
+        };
+        let Some(index) = archive.find(request.group, request.number) else {
+            return true;
+        };
+        state.sprites.contains(&SpriteKey {
+            archive: path,
+            palette,
+            index: archive.same_pixels_as(index),
+        })
     }
 }
 
