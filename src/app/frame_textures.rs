@@ -193,7 +193,7 @@ impl FrameTextures {
             return done.clone();
         }
         let rendered = scene().and_then(|s| self.render(ctx, document, &s, pixels, "frame"));
-        let bytes = rendered.as_ref().map_or(0, texture_bytes);
+        let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
         self.frames.insert(key, rendered.clone(), bytes);
         rendered
     }
@@ -237,7 +237,7 @@ impl FrameTextures {
             let texture = texture_of(ctx, "sprat-thumbnail", &small, filter);
             Some(RenderedFrame { texture, rect })
         });
-        let bytes = rendered.as_ref().map_or(0, texture_bytes);
+        let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
         self.thumbnails.insert(key, rendered.clone(), bytes);
         rendered
     }
@@ -257,8 +257,8 @@ impl FrameTextures {
 }
 
 /// The bytes a texture holds on the GPU (RGBA, one byte a channel).
-fn texture_bytes(frame: &RenderedFrame) -> usize {
-    let [width, height] = frame.texture.size();
+pub fn texture_bytes(texture: &TextureHandle) -> usize {
+    let [width, height] = texture.size();
     width * height * 4
 }
 
