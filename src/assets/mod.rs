@@ -2,9 +2,10 @@
 //!
 //! [`ImageStore`] is the [`PixelSource`] the editor, the command line and the tests use: it
 //! decodes image files once ([`decode`]), cuts slices once ([`cut`]) and keeps both until told a
-//! file changed; SFF sprites come from the SFF reader's own cache ([`SffStore`]), which it
-//! holds. It is `Send + Sync`: the editor can load on a worker thread while the canvas
-//! draws from what is already cached.
+//! file changed or room is needed ([`Budgets`], least recently used first); SFF sprites come
+//! from the SFF reader's own cache ([`SffStore`]), which it holds. It is `Send + Sync`: the
+//! editor decodes the next frames of a playing sequence on a worker thread ([`ahead`]) while
+//! the canvas draws from what is already cached.
 
 pub mod ahead;
 pub mod check;
