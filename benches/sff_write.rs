@@ -3,6 +3,7 @@
 //! archive of 5,000 sprites of our own art (built by this bench): writing it, and opening it
 //! and decoding its first sprite (no budget yet: the editor-side numbers come later).
 
+#[allow(dead_code)] // The character writer is for the editor's benches.
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
 

@@ -6,6 +6,8 @@
 
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
+#[path = "common/opened.rs"]
+mod opened;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
@@ -105,17 +107,9 @@ fn ui_frames(c: &mut Criterion) {
     });
 
     // A real character, once its format is registered.
-    if let Some(path) = corpus_file("mugen/kfm/kfm.def")
-        && let Ok(file) = sprat::app::shell::loader::load_now(&path)
-    {
+    if let Some(path) = corpus_file("mugen/kfm/kfm.def") {
         let ctx = egui::Context::default();
-        let open = OpenDocument::new(
-            file.loaded.document,
-            Some(path.clone()),
-            file.format,
-            file.loaded.diagnostics,
-        );
-        let mut app = app_with(open);
+        let mut app = app_with(opened::opened(&path));
         frame(&ctx, &mut app, &mut eframe_frame);
         c.bench_function("ui frame, kfm.def", |b| {
             b.iter(|| black_box(frame(&ctx, &mut app, &mut eframe_frame)))
@@ -124,14 +118,7 @@ fn ui_frames(c: &mut Criterion) {
         c.bench_function("open kfm.def to first painted frame", |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::shell::loader::load_now(&path).unwrap();
-                let open = OpenDocument::new(
-                    file.loaded.document,
-                    Some(path.clone()),
-                    file.format,
-                    file.loaded.diagnostics,
-                );
-                let mut app = app_with(open);
+                let mut app = app_with(opened::opened(&path));
                 black_box(frame(&ctx, &mut app, &mut eframe_frame))
             })
         });
@@ -152,35 +139,13 @@ fn resident_mib() -> f64 {
 /// A character of 5,000 generated sprites in `dir`: `gen.def`, `gen.air` (an action per group
 /// of 100 sprites, showing each) and `gen.sff`.
 fn generated_character(dir: &Path) -> std::path::PathBuf {
-    std::fs::write(dir.join("gen.sff"), generated_sff::generated_archive(5_000)).unwrap();
-    let mut air = String::new();
-    for group in 0..50 {
-        air.push_str(&format!("[Begin Action {group}]\n"));
-        for image in 0..100 {
-            air.push_str(&format!("{group},{image}, 0,0, 4\n"));
-        }
-        air.push('\n');
-    }
-    std::fs::write(dir.join("gen.air"), air).unwrap();
-    let def = dir.join("gen.def");
-    std::fs::write(
-        &def,
-        "[Info]\nname = \"Generated\"\n\n[Files]\nsprite = gen.sff\nanim = gen.air\n",
-    )
-    .unwrap();
-    def
+    let archive = generated_sff::generated_archive(5_000);
+    generated_sff::write_character(dir, &archive, 50, 100, 4)
 }
 
 /// The app on `def` with the sprite browser on show, a sprite selected.
 fn browsing(def: &Path) -> SpratApp {
-    let file = sprat::app::shell::loader::load_now(def).unwrap();
-    let open = OpenDocument::new(
-        file.loaded.document,
-        Some(def.to_path_buf()),
-        file.format,
-        file.loaded.diagnostics,
-    );
-    let mut app = app_with(open);
+    let mut app = app_with(opened::opened(def));
     app.centre = sprat::app::CentreTab::Sprites;
     if let Some(tab) = app.active_tab_mut() {
         tab.sprites.selected = vec![(0, 0)];
@@ -216,14 +181,7 @@ fn sprite_browser(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let ctx = egui::Context::default();
-                let file = sprat::app::shell::loader::load_now(&def).unwrap();
-                let open = OpenDocument::new(
-                    file.loaded.document,
-                    Some(def.clone()),
-                    file.format,
-                    file.loaded.diagnostics,
-                );
-                let mut app = app_with(open);
+                let mut app = app_with(opened::opened(&def));
                 black_box(frame(&ctx, &mut app, &mut eframe_frame))
             })
         },

@@ -1,5 +1,5 @@
-//! A sprite archive of our own art for the benches: 5,000 sprites of a little figure whose
-//! limbs move, built with Sprat's own SFF writer.
+//! Sprite archives and characters of our own art for the benches, built with Sprat's own SFF
+//! writer: 5,000 sprites of a little figure whose limbs move, or any number of any drawing.
 
 use sprat::formats::sff::Palette;
 use sprat::formats::sff::edit::EditableSff;
@@ -39,21 +39,49 @@ pub fn figure(n: u32) -> SpritePixels {
 
 /// `sprites` sprites numbered group `n / 100`, image `n % 100`, as SFF v2.01 bytes.
 pub fn generated_archive(sprites: u32) -> Vec<u8> {
+    archive_of(sprites, (24, 63), figure)
+}
+
+/// `sprites` sprites drawn by `draw(n)`, numbered group `n / 100`, image `n % 100`, each with
+/// `axis`, as SFF v2.01 bytes (RLE8, in a palette of 32 colours).
+pub fn archive_of(sprites: u32, axis: (i16, i16), draw: impl Fn(u32) -> SpritePixels) -> Vec<u8> {
     let mut palette = Palette::grey_ramp();
     for i in 1..32u8 {
         palette.set_colour(i, [i * 8, 255 - i * 8, 64 + i * 4, 255]);
     }
     let mut sff = EditableSff::new(palette);
     for n in 0..sprites {
-        sff.add_sprite(
-            (n / 100) as u16,
-            (n % 100) as u16,
-            (24, 63),
-            &figure(n),
-            0,
-            None,
-        )
-        .expect("added");
+        sff.add_sprite((n / 100) as u16, (n % 100) as u16, axis, &draw(n), 0, None)
+            .expect("added");
     }
     write_sff(&sff).expect("written")
+}
+
+/// A character in `dir`: `gen.def`, `gen.sff` (`archive`) and `gen.air` with `actions`
+/// actions of `frames` frames of `ticks` ticks, action `a` showing group `a` in order; each
+/// action titled "Move a" (so its tree row is found by that label).
+pub fn write_character(
+    dir: &std::path::Path,
+    archive: &[u8],
+    actions: u32,
+    frames: u32,
+    ticks: u32,
+) -> std::path::PathBuf {
+    std::fs::write(dir.join("gen.sff"), archive).unwrap();
+    let mut air = String::new();
+    for group in 0..actions {
+        air.push_str(&format!("; Move {group}\n[Begin Action {group}]\n"));
+        for image in 0..frames {
+            air.push_str(&format!("{group},{image}, 0,0, {ticks}\n"));
+        }
+        air.push('\n');
+    }
+    std::fs::write(dir.join("gen.air"), air).unwrap();
+    let def = dir.join("gen.def");
+    std::fs::write(
+        &def,
+        "[Info]\nname = \"Generated\"\n\n[Files]\nsprite = gen.sff\nanim = gen.air\n",
+    )
+    .unwrap();
+    def
 }

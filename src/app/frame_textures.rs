@@ -1,18 +1,24 @@
-//! Rendered frames as GPU textures, cached until what they show changes.
+//! Rendered frames as GPU textures, cached until what they show changes or room is needed.
 //!
 //! The software renderer composites a frame at one image pixel per texel; the canvas shows the
 //! texture with nearest-neighbour filtering at any zoom. A frame is rendered again only when
 //! the displayed frame, the document or the image files change, so a paused editor costs
-//! nothing and a playing one renders once per frame change.
+//! nothing and a playing one renders once per frame change. Textures and decoded pictures
+//! are kept within [`PictureMemory`] (a setting), the least recently shown let go first; while
+//! a sequence plays, its next frames' pictures are decoded ahead on a worker thread
+//! ([`playing`]).
 
-use crate::assets::ImageStore;
+pub mod playing;
+
+use crate::assets::{Budgets, ImageStore};
+use crate::cache::ByteLru;
 use crate::model::{AnimationSet, SequenceId};
 use crate::render::{
     Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
     content_bounds, render,
 };
 use egui::{ColorImage, TextureHandle, TextureOptions};
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
 
 /// Which picture a texture shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,42 +44,140 @@ pub struct RenderedFrame {
 
 /// At most this many thumbnails are rendered per UI frame; the rest come on later frames.
 pub const THUMBNAILS_PER_FRAME: usize = 6;
+/// Nor more than this many pixels of frames drawn for thumbnails per UI frame (past the
+/// first one): six 1280x720 frames would hold a UI frame for a long time.
+const THUMBNAIL_PIXELS_PER_FRAME: usize = 1 << 20;
+/// A thumbnail's texture is at most this many texels on its longer side: a timeline cell is
+/// far smaller, and a 1280x720 texture per cell would hold 3.7 MB each.
+pub const THUMBNAIL_TEXELS: u32 = 160;
 
-/// Cached frame textures for the canvas, the onion skin and the timeline.
-#[derive(Default)]
+/// How much memory the editor keeps pictures in: decoded images and sprites, and the
+/// textures of rendered frames and thumbnails (a setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PictureMemory {
+    /// Megabytes (MiB) for all of them together.
+    pub megabytes: u32,
+}
+
+impl Default for PictureMemory {
+    /// 256 MiB: about seventy 1280x720 pictures in all, plenty for smooth playback of
+    /// high-definition characters, and small beside what an editor of them may use.
+    fn default() -> PictureMemory {
+        PictureMemory { megabytes: 256 }
+    }
+}
+
+impl PictureMemory {
+    /// The least accepted (a hand-edited setting of 0 would redraw every frame every time).
+    pub const MIN_MEGABYTES: u32 = 16;
+
+    /// All of it, in bytes.
+    pub fn bytes(self) -> usize {
+        (self.megabytes.max(Self::MIN_MEGABYTES) as usize) << 20
+    }
+
+    /// Half for decoded pictures (the image store's caches)...
+    pub fn decoded(self) -> Budgets {
+        Budgets::sharing(self.bytes() / 2)
+    }
+
+    /// ...three eighths for the textures of rendered frames...
+    pub fn frames(self) -> usize {
+        self.bytes() / 8 * 3
+    }
+
+    /// ...and an eighth for thumbnails.
+    pub fn thumbnails(self) -> usize {
+        self.bytes() / 8
+    }
+}
+
+/// Cached frame textures for the canvas, the onion skin and the timeline, each cache bounded
+/// by bytes (the least recently shown go first).
 pub struct FrameTextures {
     /// (document revision, image store generation) the caches were filled at.
-    stamp: (u64, u64, u64),
-    frames: HashMap<FrameKey, Option<RenderedFrame>>,
-    thumbnails: HashMap<FrameKey, Option<RenderedFrame>>,
+    stamp: (u64, u64),
+    frames: ByteLru<FrameKey, Option<RenderedFrame>>,
+    thumbnails: ByteLru<FrameKey, Option<RenderedFrame>>,
     thumbnails_this_frame: usize,
+    thumbnail_pixels_this_frame: usize,
+    /// The budget in force.
+    memory: PictureMemory,
+    /// Decodes the next frames' pictures while a sequence plays (started on first play).
+    pub(crate) ahead: Option<playing::Ahead>,
+    /// The frame the canvas showed last while playing: shown on while the next one's
+    /// pictures are still being decoded.
+    pub(crate) shown: Option<(FrameKey, RenderedFrame)>,
     /// Renders done since the editor started (tests check caching with it).
     pub renders: u64,
+}
+
+impl Default for FrameTextures {
+    fn default() -> FrameTextures {
+        let memory = PictureMemory::default();
+        FrameTextures {
+            stamp: (0, 0),
+            frames: ByteLru::new(memory.frames()),
+            thumbnails: ByteLru::new(memory.thumbnails()),
+            thumbnails_this_frame: 0,
+            thumbnail_pixels_this_frame: 0,
+            memory,
+            ahead: None,
+            shown: None,
+            renders: 0,
+        }
+    }
 }
 
 impl FrameTextures {
     /// Starts a UI frame: forgets everything if the document or its images changed.
     pub fn begin_frame(&mut self, revision: u64, pixels: &ImageStore) {
-        let stamp = (revision, pixels.generation(), 0);
+        let stamp = (revision, pixels.generation());
         if stamp != self.stamp {
-            self.frames.clear();
-            self.thumbnails.clear();
+            self.clear();
             self.stamp = stamp;
         }
         self.thumbnails_this_frame = 0;
-        // Keep the playing frame and its neighbours, not every frame ever shown.
-        if self.frames.len() > 64 {
-            self.frames.clear();
+        self.thumbnail_pixels_this_frame = 0;
+    }
+
+    /// Keeps pictures within `memory` from now on: these textures and `pixels`' decoded
+    /// images. Cheap when nothing changed (call it every frame).
+    pub fn set_memory(&mut self, memory: PictureMemory, pixels: &ImageStore) {
+        if pixels.budgets() != memory.decoded() {
+            pixels.set_budgets(memory.decoded());
         }
-        if self.thumbnails.len() > 4096 {
-            self.thumbnails.clear();
+        if memory != self.memory {
+            self.memory = memory;
+            self.frames.set_budget(memory.frames());
+            self.thumbnails.set_budget(memory.thumbnails());
         }
+    }
+
+    /// Bytes of texture memory held now (frames and thumbnails), and the most allowed.
+    pub fn texture_bytes(&self) -> (usize, usize) {
+        (
+            self.frames.bytes() + self.thumbnails.bytes(),
+            self.frames.budget() + self.thumbnails.budget(),
+        )
     }
 
     /// Forgets everything (a new document).
     pub fn clear(&mut self) {
         self.frames.clear();
         self.thumbnails.clear();
+        self.shown = None;
+    }
+
+    /// The frame the canvas shows while playing (`None` paused).
+    pub fn shown_key(&self) -> Option<FrameKey> {
+        self.shown.as_ref().map(|(key, _)| *key)
+    }
+
+    /// Whether the texture of `key` is rendered already.
+    pub fn has_frame(&self, key: &FrameKey) -> bool {
+        self.frames.contains(key)
     }
 
     /// The texture of a scene, rendered on first use.
@@ -89,7 +193,8 @@ impl FrameTextures {
             return done.clone();
         }
         let rendered = scene().and_then(|s| self.render(ctx, document, &s, pixels, "frame"));
-        self.frames.insert(key, rendered.clone());
+        let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
+        self.frames.insert(key, rendered.clone(), bytes);
         rendered
     }
 
@@ -105,7 +210,9 @@ impl FrameTextures {
         if let Some(done) = self.thumbnails.get(&key) {
             return done.clone();
         }
-        if self.thumbnails_this_frame >= THUMBNAILS_PER_FRAME {
+        if self.thumbnails_this_frame >= THUMBNAILS_PER_FRAME
+            || self.thumbnail_pixels_this_frame >= THUMBNAIL_PIXELS_PER_FRAME
+        {
             ctx.request_repaint();
             return None;
         }
@@ -117,8 +224,21 @@ impl FrameTextures {
             key.index,
             Default::default(),
         );
-        let rendered = scene.and_then(|s| self.render(ctx, document, &s, pixels, "thumbnail"));
-        self.thumbnails.insert(key, rendered.clone());
+        let rendered = scene.and_then(|s| {
+            let (rect, image) = render_image(document, &s, pixels)?;
+            self.renders += 1;
+            self.thumbnail_pixels_this_frame += (rect.width * rect.height) as usize;
+            let small = shrunk_to(&image, THUMBNAIL_TEXELS);
+            let filter = if small.dimensions() == image.dimensions() {
+                TextureOptions::NEAREST
+            } else {
+                TextureOptions::LINEAR
+            };
+            let texture = texture_of(ctx, "sprat-thumbnail", &small, filter);
+            Some(RenderedFrame { texture, rect })
+        });
+        let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
+        self.thumbnails.insert(key, rendered.clone(), bytes);
         rendered
     }
 
@@ -136,6 +256,23 @@ impl FrameTextures {
     }
 }
 
+/// The bytes a texture holds on the GPU (RGBA, one byte a channel).
+pub fn texture_bytes(texture: &TextureHandle) -> usize {
+    let [width, height] = texture.size();
+    width * height * 4
+}
+
+/// `image` made at most `longest` pixels on its longer side (kept as it is when it fits).
+fn shrunk_to(image: &image::RgbaImage, longest: u32) -> std::borrow::Cow<'_, image::RgbaImage> {
+    let (width, height) = image.dimensions();
+    if width.max(height) <= longest {
+        return std::borrow::Cow::Borrowed(image);
+    }
+    let fit = longest as f64 / width.max(height) as f64;
+    let size = |side: u32| ((side as f64 * fit).round() as u32).max(1);
+    std::borrow::Cow::Owned(image::imageops::thumbnail(image, size(width), size(height)))
+}
+
 /// Renders `scene` at one texel per sprite pixel, cropped to what it draws, into a texture
 /// named `sprat-{name}`. `None` when the scene draws nothing.
 pub fn render_texture(
@@ -145,6 +282,23 @@ pub fn render_texture(
     pixels: &ImageStore,
     name: &str,
 ) -> Option<RenderedFrame> {
+    let (rect, image) = render_image(document, scene, pixels)?;
+    let texture = texture_of(
+        ctx,
+        format!("sprat-{name}"),
+        &image,
+        TextureOptions::NEAREST,
+    );
+    Some(RenderedFrame { texture, rect })
+}
+
+/// `scene` rendered at one pixel per sprite pixel, cropped to what it draws, with the
+/// sprite-space rectangle the picture covers. `None` when the scene draws nothing.
+fn render_image(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &ImageStore,
+) -> Option<(SpriteRect, image::RgbaImage)> {
     let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
     let options = RenderOptions {
         scale: 1,
@@ -154,15 +308,8 @@ pub fn render_texture(
         ..RenderOptions::default()
     };
     let image = render(document, scene, pixels, &options);
-    let texture = texture_of(
-        ctx,
-        format!("sprat-{name}"),
-        &image,
-        TextureOptions::NEAREST,
-    );
-    // The renderer crops a frame too large for one canvas; the texture covers what it drew.
-    let rect = capped_view(rect, 1).rect;
-    Some(RenderedFrame { texture, rect })
+    // The renderer crops a frame too large for one canvas; the picture covers what it drew.
+    Some((capped_view(rect, 1).rect, image))
 }
 
 /// An RGBA picture on the GPU, named `name` (for egui's texture list).

@@ -2,20 +2,22 @@
 //!
 //! [`ImageStore`] is the [`PixelSource`] the editor, the command line and the tests use: it
 //! decodes image files once ([`decode`]), cuts slices once ([`cut`]) and keeps both until told a
-//! file changed; SFF sprites come from the SFF reader's own cache ([`SffStore`]), which it
-//! holds. It is `Send + Sync`: the editor can load on a worker thread while the canvas
-//! draws from what is already cached.
+//! file changed or room is needed ([`Budgets`], least recently used first); SFF sprites come
+//! from the SFF reader's own cache ([`SffStore`]), which it holds. It is `Send + Sync`: the
+//! editor decodes the next frames of a playing sequence on a worker thread ([`ahead`]) while
+//! the canvas draws from what is already cached.
 
+pub mod ahead;
 pub mod check;
 pub mod cut;
 pub mod decode;
 pub mod import;
 
+use crate::cache::ByteLru;
 use crate::formats::sff::SffStore;
 use crate::model::{AnimationSet, GraphicSource, ImageKind, MemoryImage, PixelRect, SourceImage};
 use crate::pixels::{PixelSource, SourcePixels};
 use image::RgbaImage;
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,6 +48,8 @@ type Decoded = Result<Arc<RgbaImage>, AssetError>;
 pub const FILE_BUDGET_BYTES: usize = 384 << 20;
 /// Cut slices kept at most (RGBA bytes).
 pub const CUT_BUDGET_BYTES: usize = 128 << 20;
+/// Decoded SFF sprites kept at most (RGBA bytes).
+pub const SPRITE_BUDGET_BYTES: usize = 256 << 20;
 
 /// How many RGBA bytes the store keeps decoded at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +58,8 @@ pub struct Budgets {
     pub files: usize,
     /// Slices cut from them.
     pub cuts: usize,
+    /// Decoded SFF sprites.
+    pub sprites: usize,
 }
 
 impl Default for Budgets {
@@ -61,21 +67,31 @@ impl Default for Budgets {
         Budgets {
             files: FILE_BUDGET_BYTES,
             cuts: CUT_BUDGET_BYTES,
+            sprites: SPRITE_BUDGET_BYTES,
         }
     }
 }
 
-/// One file's cell and when it was last asked for.
-struct FileEntry {
-    cell: Arc<OnceLock<Decoded>>,
-    last_used: u64,
+impl Budgets {
+    /// `total` bytes shared out: two fifths each to image files and SFF sprites (a document
+    /// draws from one or the other, mostly), a fifth to slices.
+    pub fn sharing(total: usize) -> Budgets {
+        Budgets {
+            files: total / 5 * 2,
+            cuts: total / 5,
+            sprites: total / 5 * 2,
+        }
+    }
+
+    /// All three together.
+    pub fn total(&self) -> usize {
+        self.files + self.cuts + self.sprites
+    }
 }
 
-/// A cut slice and when it was last asked for.
-struct CutEntry {
-    image: Arc<RgbaImage>,
-    last_used: u64,
-}
+/// A file's cell: filled once by whichever thread asks first; failures are kept too, so a
+/// missing file is not searched for on every repaint.
+type FileCell = Arc<OnceLock<Decoded>>;
 
 /// A slice as cut from one file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -85,18 +101,19 @@ struct CutKey {
     rotated: bool,
 }
 
-/// Decoded images and cut slices, by file, and the SFF sprites.
-#[derive(Default)]
+/// Decoded images and cut slices, by file, and the SFF sprites; each cache bounded by bytes,
+/// the least recently used let go first.
 pub struct ImageStore {
-    /// One cell per file; a cell is filled once by whichever thread asks first, and failures
-    /// are kept too, so a missing file is not searched for on every repaint.
-    files: Mutex<HashMap<PathBuf, FileEntry>>,
-    cuts: Mutex<HashMap<CutKey, CutEntry>>,
+    files: Mutex<ByteLru<PathBuf, FileCell>>,
+    cuts: Mutex<ByteLru<CutKey, Arc<RgbaImage>>>,
     sff: SffStore,
     generation: AtomicU64,
-    /// Counts uses, for "least recently used".
-    clock: AtomicU64,
-    budgets: Budgets,
+}
+
+impl Default for ImageStore {
+    fn default() -> ImageStore {
+        ImageStore::with_budgets(Budgets::default())
+    }
 }
 
 impl fmt::Debug for ImageStore {
@@ -118,7 +135,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl ImageStore {
-    /// An empty store.
+    /// An empty store with the default [`Budgets`].
     pub fn new() -> ImageStore {
         ImageStore::default()
     }
@@ -126,24 +143,41 @@ impl ImageStore {
     /// An empty store keeping at most `budgets` of decoded pixels.
     pub fn with_budgets(budgets: Budgets) -> ImageStore {
         ImageStore {
-            budgets,
-            ..ImageStore::default()
+            files: Mutex::new(ByteLru::new(budgets.files)),
+            cuts: Mutex::new(ByteLru::new(budgets.cuts)),
+            sff: SffStore::with_budget(budgets.sprites),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Keeps at most `budgets` from now on, letting the least recently used go at once.
+    pub fn set_budgets(&self, budgets: Budgets) {
+        lock(&self.files).set_budget(budgets.files);
+        lock(&self.cuts).set_budget(budgets.cuts);
+        self.sff.set_budget(budgets.sprites);
+    }
+
+    /// What the store keeps at most.
+    pub fn budgets(&self) -> Budgets {
+        Budgets {
+            files: lock(&self.files).budget(),
+            cuts: lock(&self.cuts).budget(),
+            sprites: self.sff.budget(),
         }
     }
 
     /// The decoded image file at `path`, loading it on first use.
     pub fn image(&self, path: &Path) -> Result<Arc<RgbaImage>, AssetError> {
-        let now = self.tick();
         let cell = {
             let mut files = lock(&self.files);
-            let entry = files
-                .entry(path.to_path_buf())
-                .or_insert_with(|| FileEntry {
-                    cell: Arc::default(),
-                    last_used: now,
-                });
-            entry.last_used = now;
-            entry.cell.clone()
+            match files.get(path) {
+                Some(cell) => cell.clone(),
+                None => {
+                    let cell = FileCell::default();
+                    files.insert(path.to_path_buf(), cell.clone(), 0);
+                    cell
+                }
+            }
         };
         let mut decoded_now = false;
         // Decoding happens outside the map's lock: other files stay available meanwhile.
@@ -159,26 +193,29 @@ impl ImageStore {
             })
             .clone();
         if decoded_now {
-            evict_files_past_budget(&mut lock(&self.files), self.budgets.files);
+            let mut files = lock(&self.files);
+            // Unless the file was invalidated meanwhile, its cell now holds the pixels.
+            if files
+                .peek(path)
+                .is_some_and(|kept| Arc::ptr_eq(kept, &cell))
+            {
+                files.resize(path, decoded_bytes(&cell));
+            }
         }
         result
     }
 
-    fn tick(&self) -> u64 {
-        self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    /// Whether `path` is decoded (or known not to decode) already, so asking for it costs
+    /// nothing.
+    pub fn has_image(&self, path: &Path) -> bool {
+        lock(&self.files)
+            .peek(path)
+            .is_some_and(|cell| cell.get().is_some())
     }
 
-    /// RGBA bytes of the decoded files and cut slices kept now.
+    /// RGBA bytes of the decoded files, cut slices and SFF sprites kept now.
     pub fn cached_bytes(&self) -> usize {
-        let files: usize = lock(&self.files)
-            .values()
-            .map(|e| decoded_bytes(&e.cell))
-            .sum();
-        let cuts: usize = lock(&self.cuts)
-            .values()
-            .map(|e| e.image.as_raw().len())
-            .sum();
-        files + cuts
+        lock(&self.files).bytes() + lock(&self.cuts).bytes() + self.sff.cached_bytes()
     }
 
     /// Forgets `path` (decoded pixels, failures and slices cut from it; an SFF archive or
@@ -247,10 +284,8 @@ impl ImageStore {
             rect,
             rotated,
         };
-        let now = self.tick();
-        if let Some(cut) = lock(&self.cuts).get_mut(&key) {
-            cut.last_used = now;
-            return Some(cut.image.clone());
+        if let Some(cut) = lock(&self.cuts).get(&key) {
+            return Some(cut.clone());
         }
         let generation = self.generation();
         let sheet = self.image(path).ok()?;
@@ -258,16 +293,20 @@ impl ImageStore {
         let mut cuts = lock(&self.cuts);
         // A file invalidated while this cut was made must not get the old pixels back.
         if self.generation() == generation {
-            cuts.insert(
-                key,
-                CutEntry {
-                    image: cut.clone(),
-                    last_used: now,
-                },
-            );
-            evict_cuts_past_budget(&mut cuts, self.budgets.cuts);
+            let bytes = cut.as_raw().len();
+            cuts.insert(key, cut.clone(), bytes);
         }
         Some(cut)
+    }
+
+    /// Whether slice `rect` of `path` is cut already.
+    fn has_slice(&self, path: &Path, rect: PixelRect, rotated: bool) -> bool {
+        let key = CutKey {
+            path: path.to_path_buf(),
+            rect,
+            rotated,
+        };
+        lock(&self.cuts).contains(&key)
     }
 }
 
@@ -275,50 +314,6 @@ fn decoded_bytes(cell: &OnceLock<Decoded>) -> usize {
     match cell.get() {
         Some(Ok(image)) => image.as_raw().len(),
         _ => 0,
-    }
-}
-
-/// Forgets the least recently used decoded files until the rest fit in `budget` (the most
-/// recent one always stays: it is being drawn). Failures cost nothing and stay known.
-fn evict_files_past_budget(files: &mut HashMap<PathBuf, FileEntry>, budget: usize) {
-    let mut total: usize = files.values().map(|e| decoded_bytes(&e.cell)).sum();
-    if total <= budget {
-        return;
-    }
-    let mut by_age: Vec<(u64, PathBuf)> = files
-        .iter()
-        .filter(|(_, e)| decoded_bytes(&e.cell) > 0)
-        .map(|(p, e)| (e.last_used, p.clone()))
-        .collect();
-    by_age.sort_unstable();
-    by_age.pop();
-    for (_, path) in by_age {
-        if total <= budget {
-            break;
-        }
-        if let Some(old) = files.remove(&path) {
-            total -= decoded_bytes(&old.cell);
-        }
-    }
-}
-
-/// Forgets the least recently used slices until the rest fit in `budget`.
-fn evict_cuts_past_budget(cuts: &mut HashMap<CutKey, CutEntry>, budget: usize) {
-    let mut total: usize = cuts.values().map(|e| e.image.as_raw().len()).sum();
-    if total <= budget {
-        return;
-    }
-    let mut by_age: Vec<(u64, CutKey)> =
-        cuts.iter().map(|(k, e)| (e.last_used, k.clone())).collect();
-    by_age.sort_unstable_by_key(|(age, _)| *age);
-    by_age.pop();
-    for (_, key) in by_age {
-        if total <= budget {
-            break;
-        }
-        if let Some(old) = cuts.remove(&key) {
-            total -= old.image.as_raw().len();
-        }
     }
 }
 

@@ -182,6 +182,7 @@ fn decoded_files_past_the_budget_are_forgotten_least_recently_used_first() {
     let store = ImageStore::with_budgets(Budgets {
         files: 64,
         cuts: 64,
+        sprites: 64,
     });
     store.image(&paths[0]).unwrap();
     store.image(&paths[1]).unwrap();
@@ -192,8 +193,8 @@ fn decoded_files_past_the_budget_are_forgotten_least_recently_used_first() {
         .iter()
         .map(|p| {
             lock(&store.files)
-                .get(p)
-                .is_some_and(|e| e.cell.get().is_some())
+                .peek(p.as_path())
+                .is_some_and(|cell| cell.get().is_some())
         })
         .collect();
     assert_eq!(kept, [true, false, true, false]);

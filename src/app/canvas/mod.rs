@@ -17,6 +17,7 @@ use egui::{
     Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// What the canvas of one document remembers between frames.
 pub struct CanvasState {
@@ -89,8 +90,8 @@ impl CanvasState {
 pub struct Pictures<'a> {
     /// Rendered-frame cache.
     pub textures: &'a mut FrameTextures,
-    /// Image files and SFF sprites.
-    pub pixels: &'a ImageStore,
+    /// Image files and SFF sprites (shared with the thread that decodes ahead).
+    pub pixels: &'a Arc<ImageStore>,
 }
 
 /// The key of what the player shows now.
@@ -120,14 +121,18 @@ fn current_picture(
     settings: &Settings,
     pictures: &mut Pictures,
 ) -> Option<RenderedFrame> {
+    pictures
+        .textures
+        .set_memory(settings.picture_memory, pictures.pixels);
     if !open.player.visible() {
         return None;
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
     let document = open.session.document();
-    pictures.textures.frame(
+    pictures.textures.playing_frame(
         ctx,
         document,
+        &open.player,
         current_key(open),
         || Scene::playing(document, &open.player, rule),
         pictures.pixels,
@@ -280,32 +285,26 @@ pub fn show(
         let dragging = state.tools.drag.is_some();
         let space_down =
             ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
+        let pixels: &ImageStore = pictures.pixels;
         let scene = input::Scene {
             context,
             view: &view,
             boxes: &boxes,
-            pixels: pictures.pixels,
+            pixels,
         };
         edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
         keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
         let boxes = boxes_shown(open, settings);
         if let Some(context) = FrameContext::of(open, rule) {
-            tools::paint::paint_selection(&painter, &view, open, &boxes, pictures.pixels);
+            tools::paint::paint_selection(&painter, &view, open, &boxes, pixels);
             tools::paint::paint_band(&painter, &view, &state.tools);
-            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pictures.pixels);
+            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pixels);
             if let Some(pos) = response.hover_pos()
                 && !space_down
             {
                 let at = view.to_sprite(pos);
-                let icon = tools::paint::cursor(
-                    &state.tools,
-                    open,
-                    &context,
-                    &view,
-                    &boxes,
-                    pictures.pixels,
-                    at,
-                );
+                let icon =
+                    tools::paint::cursor(&state.tools, open, &context, &view, &boxes, pixels, at);
                 ctx.set_cursor_icon(icon);
             }
         }

@@ -225,6 +225,8 @@ pub struct Settings {
     pub appearance: Appearance,
     /// Open Aseprite files with one graphic per layer rather than composited frames.
     pub aseprite_layers: bool,
+    /// Memory for decoded pictures and frame textures (256 MiB unless set).
+    pub picture_memory: crate::app::frame_textures::PictureMemory,
 }
 
 impl Settings {

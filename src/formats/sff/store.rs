@@ -3,6 +3,7 @@
 
 use super::archive::{PaletteChoice, SffArchive};
 use super::palette::Palette;
+use crate::cache::ByteLru;
 use crate::formats::{Diagnostic, Location, Severity};
 use crate::model::{AnimationSet, GraphicSource, ImageKind, PaletteSource, SourceImage};
 use crate::pixels::{PixelSource, SourcePixels};
@@ -10,7 +11,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Decoded sprites kept at most (RGBA bytes); the least recently used go first past it.
+/// Decoded sprites kept at most by default (RGBA bytes); the least recently used go first
+/// past it.
 const SPRITE_BUDGET_BYTES: usize = 256 << 20;
 
 /// Which palette a cached sprite was decoded with.
@@ -32,22 +34,14 @@ struct SpriteKey {
     index: usize,
 }
 
-struct CachedSprite {
-    pixels: Option<SourcePixels>,
-    bytes: usize,
-    last_used: u64,
-}
-
-#[derive(Default)]
 struct State {
     /// `None` remembers a file that could not be read, so it is not re-read every frame.
     archives: HashMap<PathBuf, Option<Arc<SffArchive>>>,
     act_files: HashMap<PathBuf, Option<Arc<Palette>>>,
-    sprites: HashMap<SpriteKey, CachedSprite>,
+    /// Decoded pixels (`None`: an empty sprite or one that does not decode).
+    sprites: ByteLru<SpriteKey, Option<SourcePixels>>,
     /// Problems met per file: the index's, then decoding errors as sprites are asked for.
     problems: HashMap<PathBuf, Vec<Diagnostic>>,
-    cached_bytes: usize,
-    clock: u64,
     /// Edited archives held in a document and not saved yet, newest last: their bytes (kept
     /// alive, so the key cannot be reused) and the key their archive and sprites are cached
     /// under in place of a file path.
@@ -60,9 +54,14 @@ struct State {
 const KEPT_EDITIONS: usize = 8;
 
 /// Sprites of SFF archives, shared by every view (`&self` everywhere; `Send + Sync`).
-#[derive(Default)]
 pub struct SffStore {
     state: Mutex<State>,
+}
+
+impl Default for SffStore {
+    fn default() -> SffStore {
+        SffStore::with_budget(SPRITE_BUDGET_BYTES)
+    }
 }
 
 impl std::fmt::Debug for SffStore {
@@ -71,15 +70,44 @@ impl std::fmt::Debug for SffStore {
         f.debug_struct("SffStore")
             .field("archives", &state.archives.len())
             .field("sprites", &state.sprites.len())
-            .field("cached_bytes", &state.cached_bytes)
+            .field("cached_bytes", &state.sprites.bytes())
             .finish()
     }
 }
 
 impl SffStore {
-    /// An empty store.
+    /// An empty store keeping 256 MiB of decoded sprites at most.
     pub fn new() -> SffStore {
         SffStore::default()
+    }
+
+    /// An empty store keeping at most `budget` bytes of decoded sprites (RGBA).
+    pub fn with_budget(budget: usize) -> SffStore {
+        SffStore {
+            state: Mutex::new(State {
+                archives: HashMap::new(),
+                act_files: HashMap::new(),
+                sprites: ByteLru::new(budget),
+                problems: HashMap::new(),
+                editions: Vec::new(),
+                next_edition: 0,
+            }),
+        }
+    }
+
+    /// Keeps at most `budget` bytes of decoded sprites from now on.
+    pub fn set_budget(&self, budget: usize) {
+        self.lock().sprites.set_budget(budget);
+    }
+
+    /// The most bytes of decoded sprites kept.
+    pub fn budget(&self) -> usize {
+        self.lock().sprites.budget()
+    }
+
+    /// The bytes of decoded sprites kept now.
+    pub fn cached_bytes(&self) -> usize {
+        self.lock().sprites.bytes()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -112,18 +140,9 @@ impl SffStore {
         if group < 0 {
             return None;
         }
-        let path = match edited {
-            Some(bytes) => self.edition_key(image.resolved.as_deref(), bytes),
-            None => image.resolved.clone()?,
-        };
-        let palette = match (palette_key(image), edited_palette) {
-            (PaletteKey::Act(_), Some(bytes)) => PaletteKey::EditedAct(Arc::clone(bytes)),
-            (key, _) => key,
-        };
+        let (path, palette) = self.cache_place(image, edited, edited_palette)?;
         let (archive, act, index, key) = {
             let mut state = self.lock();
-            state.clock += 1;
-            let now = state.clock;
             let archive = state.archive(&path)?;
             let Some(index) = archive.find(group, number) else {
                 drop(state);
@@ -145,9 +164,8 @@ impl SffStore {
                 palette: palette.clone(),
                 index: archive.same_pixels_as(index),
             };
-            if let Some(cached) = state.sprites.get_mut(&key) {
-                cached.last_used = now;
-                return with_axis(cached.pixels.clone(), &archive, index);
+            if let Some(cached) = state.sprites.get(&key) {
+                return with_axis(cached.clone(), &archive, index);
             }
             let act = match &palette {
                 PaletteKey::Act(act_path) => state.act_file(act_path, &path),
@@ -182,21 +200,27 @@ impl SffStore {
             return with_axis(pixels, &archive, index);
         }
         let bytes = pixels.as_ref().map_or(0, |p| p.image.as_raw().len());
-        let mut state = self.lock();
-        let now = state.clock;
-        state.cached_bytes += bytes;
-        if let Some(old) = state.sprites.insert(
-            key,
-            CachedSprite {
-                pixels: pixels.clone(),
-                bytes,
-                last_used: now,
-            },
-        ) {
-            state.cached_bytes -= old.bytes;
-        }
-        state.evict_past_budget();
+        self.lock().sprites.insert(key, pixels.clone(), bytes);
         with_axis(pixels, &archive, index)
+    }
+
+    /// The key an archive's sprites are cached under (its path, or an edition's key) and the
+    /// palette they are coloured with.
+    fn cache_place(
+        &self,
+        image: &SourceImage,
+        edited: Option<&Arc<Vec<u8>>>,
+        edited_palette: Option<&Arc<Vec<u8>>>,
+    ) -> Option<(PathBuf, PaletteKey)> {
+        let path = match edited {
+            Some(bytes) => self.edition_key(image.resolved.as_deref(), bytes),
+            None => image.resolved.clone()?,
+        };
+        let palette = match (palette_key(image), edited_palette) {
+            (PaletteKey::Act(_), Some(bytes)) => PaletteKey::EditedAct(Arc::clone(bytes)),
+            (key, _) => key,
+        };
+        Some((path, palette))
     }
 
     /// Files `problems` under `path`, unless the file was invalidated since `archive` was
@@ -240,16 +264,9 @@ impl SffStore {
         state.archives.retain(|p, _| !same(p));
         state.act_files.retain(|p, _| !same(p));
         state.problems.retain(|p, _| !same(p));
-        let mut freed = 0;
-        state.sprites.retain(|k, cached| {
-            let keep =
-                !same(&k.archive) && !matches!(&k.palette, PaletteKey::Act(act) if same(act));
-            if !keep {
-                freed += cached.bytes;
-            }
-            keep
+        state.sprites.retain(|k, _| {
+            !same(&k.archive) && !matches!(&k.palette, PaletteKey::Act(act) if same(act))
         });
-        state.cached_bytes -= freed;
     }
 
     /// The colours of the `.act` file at `path`, read now if they were not yet.
@@ -291,15 +308,7 @@ impl SffStore {
             let (_, old) = state.editions.remove(0);
             state.archives.remove(&old);
             state.problems.remove(&old);
-            let mut freed = 0;
-            state.sprites.retain(|k, cached| {
-                let keep = k.archive != old;
-                if !keep {
-                    freed += cached.bytes;
-                }
-                keep
-            });
-            state.cached_bytes -= freed;
+            state.sprites.retain(|k, _| k.archive != old);
         }
         key
     }
@@ -365,28 +374,6 @@ impl State {
         self.act_files.insert(path.to_path_buf(), palette.clone());
         palette
     }
-
-    fn evict_past_budget(&mut self) {
-        if self.cached_bytes <= SPRITE_BUDGET_BYTES {
-            return;
-        }
-        // Drop the least recently used down to three quarters of the budget, so eviction
-        // (a sort) happens rarely.
-        let mut by_age: Vec<(u64, SpriteKey)> = self
-            .sprites
-            .iter()
-            .map(|(k, c)| (c.last_used, k.clone()))
-            .collect();
-        by_age.sort_unstable_by_key(|(age, _)| *age);
-        for (_, key) in by_age {
-            if self.cached_bytes <= SPRITE_BUDGET_BYTES / 4 * 3 {
-                break;
-            }
-            if let Some(old) = self.sprites.remove(&key) {
-                self.cached_bytes -= old.bytes;
-            }
-        }
-    }
 }
 
 /// `pixels` with the axis of sprite `index` (a link keeps its own axis over shared pixels).
@@ -421,9 +408,26 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-impl PixelSource for SffStore {
-    /// SFF sprites only; other sources are not the store's to load.
-    fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
+/// One sprite as a document draws it, held apart from the document (a worker thread decodes
+/// it ahead of time): the archive, its edited bytes and edited `.act` palette when unsaved
+/// edits hold them, and the sprite's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpriteRequest {
+    /// The archive (a source image of kind [`ImageKind::Sff`]).
+    pub archive: SourceImage,
+    /// The archive as the document's unsaved edits hold it.
+    pub edited: Option<Arc<Vec<u8>>>,
+    /// The `.act` palette in use as the document's unsaved edits hold it.
+    pub edited_palette: Option<Arc<Vec<u8>>>,
+    /// Sprite group.
+    pub group: i32,
+    /// Sprite number in the group.
+    pub number: i32,
+}
+
+impl SpriteRequest {
+    /// The request for `source`, an SFF sprite of `document`; `None` for anything else.
+    pub fn of(document: &AnimationSet, source: &GraphicSource) -> Option<SpriteRequest> {
         let GraphicSource::SffSprite {
             archive,
             group,
@@ -440,12 +444,63 @@ impl PixelSource for SffStore {
             } => document.edited_palette(*archive, *n),
             _ => None,
         };
+        Some(SpriteRequest {
+            archive: source.clone(),
+            edited: document.edited_file(*archive).cloned(),
+            edited_palette: edited_palette.cloned(),
+            group: *group,
+            number: *image,
+        })
+    }
+}
+
+impl SffStore {
+    /// The pixels `request` asks for (see [`SffStore::sprite_of`]).
+    pub fn requested(&self, request: &SpriteRequest) -> Option<SourcePixels> {
         self.sprite_of(
-            source,
-            document.edited_file(*archive),
-            edited_palette,
-            *group,
-            *image,
+            &request.archive,
+            request.edited.as_ref(),
+            request.edited_palette.as_ref(),
+            request.group,
+            request.number,
         )
+    }
+
+    /// Whether [`SffStore::requested`] would find the pixels decoded already (or know there
+    /// are none: the blank sprite, a missing archive or sprite), so a caller that must not
+    /// wait can tell.
+    pub fn has_requested(&self, request: &SpriteRequest) -> bool {
+        if request.group < 0 {
+            return true;
+        }
+        let place = self.cache_place(
+            &request.archive,
+            request.edited.as_ref(),
+            request.edited_palette.as_ref(),
+        );
+        let Some((path, palette)) = place else {
+            return true;
+        };
+        let state = self.lock();
+        let archive = match state.archives.get(&path) {
+            Some(Some(archive)) => archive,
+            Some(None) => return true,
+            None => return false,
+        };
+        let Some(index) = archive.find(request.group, request.number) else {
+            return true;
+        };
+        state.sprites.contains(&SpriteKey {
+            archive: path,
+            palette,
+            index: archive.same_pixels_as(index),
+        })
+    }
+}
+
+impl PixelSource for SffStore {
+    /// SFF sprites only; other sources are not the store's to load.
+    fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
+        self.requested(&SpriteRequest::of(document, source)?)
     }
 }

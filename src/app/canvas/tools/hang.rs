@@ -11,17 +11,17 @@
 
 use super::CanvasOutcome;
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::render_texture;
+use crate::app::frame_textures::{render_texture, texture_bytes};
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::loader;
 use crate::app::shell::tab_id::TabId;
 use crate::assets::ImageStore;
+use crate::cache::ByteLru;
 use crate::formats::registry;
 use crate::model::{AnimationSet, AttachmentPoint, ElementKind, Frame, OPAQUE, SequenceId};
 use crate::playback::{PlayState, Player};
 use crate::render::{Scene, SpriteRect};
 use egui::{Color32, Painter, TextureHandle, pos2};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -82,8 +82,10 @@ pub struct Picker {
 /// Rendered frames of hung sequences, keyed by source, sequence, direction and frame.
 type TextureKey = (Source, SequenceId, usize, usize);
 
+/// Textures of hung frames kept at most (bytes); the least recently shown go first.
+const HUNG_TEXTURE_BYTES: usize = 32 << 20;
+
 /// Every hung sequence, the files read for them, and the picker.
-#[derive(Default)]
 pub struct Hanging {
     /// One hung sequence per point name.
     pub hung: Vec<Hung>,
@@ -93,10 +95,24 @@ pub struct Hanging {
     pub others: Vec<OtherDocument>,
     /// The picker, when open.
     pub picker: Option<Picker>,
-    textures: HashMap<TextureKey, Option<(TextureHandle, SpriteRect)>>,
+    textures: ByteLru<TextureKey, Option<(TextureHandle, SpriteRect)>>,
     stamp: (u64, u64),
     /// A file being read to hang from, on a worker thread.
     reading: Option<loader::PendingLoad>,
+}
+
+impl Default for Hanging {
+    fn default() -> Hanging {
+        Hanging {
+            hung: Vec::new(),
+            files: Vec::new(),
+            others: Vec::new(),
+            picker: None,
+            textures: ByteLru::new(HUNG_TEXTURE_BYTES),
+            stamp: (0, 0),
+            reading: None,
+        }
+    }
 }
 
 impl Hanging {
@@ -381,7 +397,8 @@ impl Hanging {
                     let rendered = self
                         .document(key.0, this)
                         .and_then(|document| render_frame(ctx, document, key, pixels));
-                    self.textures.insert(key, rendered.clone());
+                    let bytes = rendered.as_ref().map_or(0, |(t, _)| texture_bytes(t));
+                    self.textures.insert(key, rendered.clone(), bytes);
                     rendered
                 }
             };

@@ -1,0 +1,248 @@
+//! Big sprites stay smooth and bounded: a generated high-definition character (2,000 different
+//! 1280x720 sprites, 20 actions of 100 frames at 2 ticks) opened in the real editor and its
+//! actions played one after another in real time. Printed per action: resident memory (budget:
+//! under 500 MB however many actions are played), the bytes of the textures a GPU would hold,
+//! the pictures shown a second (the animation runs at 30) and the slowest UI frame. Timed by
+//! criterion: one UI frame while an action plays, and a click on a tree row while one plays.
+
+#[allow(dead_code)] // The 5,000-sprite character's figure is the `ui` bench's.
+#[path = "common/generated_sff.rs"]
+mod generated_sff;
+#[path = "common/opened.rs"]
+mod opened;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use egui::TexturesDelta;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, TestRenderer};
+use sprat::app::SpratApp;
+use sprat::app::shell::dialogs::ScriptedDialogs;
+use sprat::app::shell::settings::Settings;
+use sprat::formats::sff::encode::SpritePixels;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const WIDTH: u32 = 1280;
+const HEIGHT: u32 = 720;
+const ACTIONS: u32 = 20;
+/// How long each action plays, in seconds of wall time.
+const PLAY_SECONDS: f64 = 3.0;
+/// A 60 Hz display.
+const DISPLAY_FRAME: Duration = Duration::from_nanos(16_666_667);
+
+/// Sprite `n` of the character: a 1280x720 figure of flat colours (as drawn game art is, so
+/// RLE8 stores it small) that walks across the picture and swings its limbs, different in
+/// every sprite.
+fn hd_figure(n: u32) -> SpritePixels {
+    let (width, height) = (WIDTH as i32, HEIGHT as i32);
+    let mut indices = vec![0u8; (WIDTH * HEIGHT) as usize];
+    let step = (n % 100) as i32;
+    let action = (n / 100) as i32;
+    let centre = 640 + (step - 50) * 5;
+    let swing = (step % 20) - 10;
+    for y in 0..height {
+        let row = &mut indices[(y * width) as usize..][..width as usize];
+        for x in (centre - 260).max(0)..(centre + 260).min(width) {
+            let dx = x - centre;
+            let head = dx.pow(2) + (y - 110).pow(2) < 70 * 70;
+            let body = dx.abs() < 80 && (190..460).contains(&y);
+            let arm = (190..420).contains(&y)
+                && ((dx - 110 - swing * (y - 190) / 23).abs() < 22
+                    || (dx + 110 + swing * (y - 190) / 23).abs() < 22);
+            let leg = (460..720).contains(&y)
+                && ((dx - 40 - swing * (y - 460) / 26).abs() < 28
+                    || (dx + 40 + swing * (y - 460) / 26).abs() < 28);
+            row[x as usize] = if head {
+                3 + ((action + step) % 4) as u8
+            } else if body {
+                8 + ((y / 45 + action) % 6) as u8
+            } else if arm || leg {
+                16 + ((step / 10 + action) % 8) as u8
+            } else {
+                0
+            };
+        }
+    }
+    SpritePixels::Indexed {
+        width: WIDTH,
+        height: HEIGHT,
+        indices,
+    }
+}
+
+/// Stands in for a GPU: takes the editor's texture uploads and counts the bytes the live
+/// textures would hold (the default test renderer keeps every upload until it renders).
+struct CountingGpu {
+    sizes: HashMap<egui::TextureId, usize>,
+    live_bytes: Arc<AtomicUsize>,
+}
+
+impl TestRenderer for CountingGpu {
+    fn handle_delta(&mut self, delta: &mut TexturesDelta) {
+        for (id, changes) in std::mem::take(&mut delta.set) {
+            for change in changes.iter().filter(|c| c.pos.is_none()) {
+                let [width, height] = change.image.size();
+                self.sizes
+                    .insert(id, width * height * change.image.bytes_per_pixel());
+            }
+        }
+        for id in std::mem::take(&mut delta.free) {
+            self.sizes.remove(&id);
+        }
+        self.live_bytes
+            .store(self.sizes.values().sum(), Ordering::Relaxed);
+    }
+
+    fn render(
+        &mut self,
+        _ctx: &egui::Context,
+        _output: &egui::FullOutput,
+    ) -> Result<image::RgbaImage, String> {
+        Err("this bench counts textures and draws nothing".into())
+    }
+}
+
+/// Resident memory of this process in MiB, from /proc/self/statm (0 elsewhere than Linux).
+fn resident_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(0.0, |pages| pages * 4096.0 / 1_048_576.0)
+}
+
+/// The editor on `def`, the textures it uploads counted into `live_bytes`.
+fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, SpratApp> {
+    let open = opened::opened(def);
+    let gpu = CountingGpu {
+        sizes: HashMap::new(),
+        live_bytes,
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .renderer(gpu)
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            app.show_document(open);
+            app
+        })
+}
+
+/// Runs UI frames in real time: the input clock is the wall clock since `epoch`.
+struct RealTime {
+    epoch: Instant,
+}
+
+impl RealTime {
+    /// One UI frame at the current wall time; how long it took.
+    fn frame(&self, harness: &mut Harness<'_, SpratApp>) -> Duration {
+        harness.input_mut().time = Some(self.epoch.elapsed().as_secs_f64());
+        let started = Instant::now();
+        harness.step();
+        started.elapsed()
+    }
+}
+
+/// Clicks the tree row of action `action`.
+fn click_action(harness: &mut Harness<'_, SpratApp>, action: u32) {
+    harness
+        .get_by_role_and_label(Role::Button, &format!("{action} · Move {action}"))
+        .click();
+}
+
+/// What playing one action for [`PLAY_SECONDS`] showed.
+struct Played {
+    pictures_a_second: f64,
+    slowest_frame: Duration,
+}
+
+/// Plays what is selected for [`PLAY_SECONDS`] at 60 UI frames a second (fewer when frames take
+/// longer), counting the different pictures the canvas showed.
+fn play_for_a_while(harness: &mut Harness<'_, SpratApp>, clock: &RealTime) -> Played {
+    let started = Instant::now();
+    let mut shown = None;
+    let mut pictures = 0usize;
+    let mut slowest = Duration::ZERO;
+    while started.elapsed().as_secs_f64() < PLAY_SECONDS {
+        let took = clock.frame(harness);
+        slowest = slowest.max(took);
+        let now = harness.state().textures.shown_key();
+        if now.is_some() && now != shown {
+            pictures += 1;
+            shown = now;
+        }
+        std::thread::sleep(DISPLAY_FRAME.saturating_sub(took));
+    }
+    Played {
+        pictures_a_second: pictures as f64 / started.elapsed().as_secs_f64(),
+        slowest_frame: slowest,
+    }
+}
+
+fn big_sprites(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let generating = Instant::now();
+    let archive = generated_sff::archive_of(ACTIONS * 100, (640, 719), hd_figure);
+    let def = generated_sff::write_character(dir.path(), &archive, ACTIONS, 100, 2);
+    println!(
+        "HD character: {} sprites of {WIDTH}x{HEIGHT}, {:.1} MB of SFF, made in {:.1} s",
+        ACTIONS * 100,
+        archive.len() as f64 / 1e6,
+        generating.elapsed().as_secs_f64()
+    );
+    drop(archive);
+    let before = resident_mib();
+    let live_bytes = Arc::new(AtomicUsize::new(0));
+    let opening = Instant::now();
+    let mut harness = editor_on(&def, Arc::clone(&live_bytes));
+    let clock = RealTime {
+        epoch: Instant::now(),
+    };
+    clock.frame(&mut harness);
+    println!(
+        "opened to the first painted frame in {:.1} ms: resident {:.0} MiB ({before:.0} MiB before)",
+        opening.elapsed().as_secs_f64() * 1e3,
+        resident_mib()
+    );
+    harness.get_by_label("Play").click();
+    clock.frame(&mut harness);
+    let mut highest = 0.0f64;
+    for action in 0..ACTIONS {
+        click_action(&mut harness, action);
+        let played = play_for_a_while(&mut harness, &clock);
+        let app = harness.state();
+        let playing = app.open().and_then(|o| o.sequence()).map(|s| &s.name);
+        assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
+        let resident = resident_mib();
+        highest = highest.max(resident);
+        let (texture_bytes, texture_budget) = app.textures.texture_bytes();
+        println!(
+            "after action {action:2}: resident {resident:4.0} MiB, GPU textures {:3.0} MiB (cache {:3.0} of {:3.0} MiB), decoded {:3.0} MiB; {:4.1} pictures/s of 30, slowest UI frame {:.1} ms",
+            live_bytes.load(Ordering::Relaxed) as f64 / 1_048_576.0,
+            texture_bytes as f64 / 1_048_576.0,
+            texture_budget as f64 / 1_048_576.0,
+            app.pixels.cached_bytes() as f64 / 1_048_576.0,
+            played.pictures_a_second,
+            played.slowest_frame.as_secs_f64() * 1e3,
+        );
+    }
+    println!("highest resident memory over {ACTIONS} actions: {highest:.0} MiB (budget < 500 MB)");
+
+    c.bench_function("ui frame, playing a 1280x720 action", |b| {
+        b.iter(|| clock.frame(&mut harness))
+    });
+    let mut next = 0;
+    c.bench_function("tree click while a 1280x720 action plays", |b| {
+        b.iter(|| {
+            next = (next + 1) % ACTIONS;
+            click_action(&mut harness, next);
+            clock.frame(&mut harness)
+        })
+    });
+}
+
+criterion_group!(benches, big_sprites);
+criterion_main!(benches);

@@ -1,0 +1,114 @@
+//! Pictures stay within the memory setting however many actions play: decoded sprites and the
+//! textures of frames and thumbnails are let go least recently shown first.
+
+#[path = "../../benches/common/generated_sff.rs"]
+#[allow(dead_code)] // The benches' 48x64 figure is not used here.
+mod generated_sff;
+#[path = "../../benches/common/opened.rs"]
+mod opened;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+use sprat::app::frame_textures::PictureMemory;
+use sprat::app::shell::dialogs::ScriptedDialogs;
+use sprat::app::shell::settings::Settings;
+use sprat::formats::sff::encode::SpritePixels;
+
+const ACTIONS: u32 = 4;
+const FRAMES: u32 = 20;
+
+/// A 320x240 sprite (300 KiB decoded): a block that moves with `n`, so each one differs.
+fn block(n: u32) -> SpritePixels {
+    let (width, height) = (320u32, 240u32);
+    let mut indices = vec![0u8; (width * height) as usize];
+    let left = (n % FRAMES) * 12;
+    for y in 40..200 {
+        for x in left..left + 60 {
+            indices[(y * width + x) as usize] = 1 + (n % 30) as u8;
+        }
+    }
+    SpritePixels::Indexed {
+        width,
+        height,
+        indices,
+    }
+}
+
+#[test]
+fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = generated_sff::archive_of(ACTIONS * 100, (160, 239), |n| block(n % 100));
+    let def = generated_sff::write_character(dir.path(), &archive, ACTIONS, FRAMES, 2);
+    let open = opened::opened(&def);
+    // The least memory the setting takes: 16 MiB, of which 8 for decoded pictures; the
+    // character's 80 sprites decode to 24 MiB.
+    let memory = PictureMemory { megabytes: 16 };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let settings = Settings {
+                picture_memory: memory,
+                ..Settings::default()
+            };
+            let mut app = SpratApp::new(settings, Box::new(ScriptedDialogs::default()));
+            app.show_document(open);
+            app
+        });
+    harness.run_steps(2);
+    harness.get_by_label("Play").click();
+    harness.run_steps(1);
+    let decoded_budget = memory.decoded().total();
+    let mut decoded_most = 0;
+    let mut textures_most = 0;
+    let mut pictures_shown = 0;
+    for action in 0..ACTIONS {
+        harness
+            .get_by_role_and_label(Role::Button, &format!("{action} · Move {action}"))
+            .click();
+        let mut shown = None;
+        // Two passes over the action (2 ticks a frame, 60 ticks and UI frames a second).
+        for _ in 0..FRAMES * 4 {
+            harness.step();
+            let app = harness.state();
+            let decoded = app.pixels.cached_bytes();
+            assert!(
+                decoded <= decoded_budget,
+                "decoded pictures hold {decoded} bytes, over {decoded_budget}"
+            );
+            decoded_most = decoded_most.max(decoded);
+            let (textures, texture_budget) = app.textures.texture_bytes();
+            assert!(
+                textures <= texture_budget,
+                "textures hold {textures} bytes, over {texture_budget}"
+            );
+            assert_eq!(texture_budget, memory.frames() + memory.thumbnails());
+            textures_most = textures_most.max(textures);
+            let now = app.textures.shown_key();
+            if now.is_some() && now != shown {
+                pictures_shown += 1;
+                shown = now;
+            }
+            // Let the decode-ahead worker have its turn, as a display's refresh would.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let playing = harness.state().open().and_then(|o| o.sequence());
+        let playing = playing.map(|s| &s.name);
+        assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
+    }
+    // Both budgets were put to use, so the test tested them.
+    let sprites_budget = memory.decoded().sprites;
+    assert!(
+        decoded_most > sprites_budget / 2,
+        "decoded sprites held at most {decoded_most} bytes of {sprites_budget}"
+    );
+    assert!(
+        textures_most > memory.frames() / 2,
+        "textures held at most {textures_most} bytes"
+    );
+    assert!(
+        pictures_shown >= (ACTIONS * FRAMES) as usize,
+        "every action showed its frames: {pictures_shown} pictures"
+    );
+}
