@@ -121,9 +121,6 @@ fn current_picture(
     settings: &Settings,
     pictures: &mut Pictures,
 ) -> Option<RenderedFrame> {
-    pictures
-        .textures
-        .set_memory(settings.picture_memory, pictures.pixels);
     if !open.player.visible() {
         return None;
     }

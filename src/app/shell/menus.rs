@@ -1,6 +1,7 @@
 //! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
 //! depend on the document: recent files, open tabs, box classes, backgrounds.
 
+use crate::app::frame_textures::PictureMemory;
 use crate::app::shell::commands::UICommand;
 use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
@@ -35,6 +36,10 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
 }
 
 /// The box classes used anywhere in the document, hit and hurt first.
+
+/// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
+const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
+
 pub fn box_classes(open: &OpenDocument) -> Vec<BoxClass> {
     let mut classes: Vec<BoxClass> = Vec::new();
     for frame in open.session.document().frames.values() {
@@ -172,6 +177,14 @@ pub fn show(
                     {
                         appearance.ui_scale = scale;
                     }
+                }
+            });
+            ui.menu_button("Picture memory", |ui| {
+                ui.label("Decoded pictures and textures kept, at most")
+                    .on_hover_text("The least recently shown go first when it is full.");
+                for megabytes in PICTURE_MEMORY_CHOICES {
+                    let memory = PictureMemory { megabytes };
+                    ui.radio_value(&mut settings.picture_memory, memory, format!("{megabytes} MiB"));
                 }
             });
             ui.separator();

@@ -113,6 +113,8 @@ impl SpratApp {
         let room = ui.available_size();
         timeline::edit::sync_with_player(open, timeline);
         self.textures.begin_frame(open.revision, &self.pixels);
+        self.textures
+            .set_memory(self.settings.picture_memory, &self.pixels);
         let mut pictures = canvas::Pictures {
             textures: &mut self.textures,
             pixels: &self.pixels,
