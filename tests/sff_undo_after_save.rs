@@ -11,10 +11,11 @@ use sprat::formats::sff::SffArchive;
 use sprat::formats::sff::document::edit_archive;
 use sprat::model::{GraphicSource, ImageId, ImageKind};
 use sprat::pixels::PixelSource;
-use sprat::session::Session;
+use sprat::session::{AUTOSAVE_INTERVAL, RecoveryStore, Session};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// KFM copied into a scratch folder, with a `.act` palette named as `pal1`.
 fn character(dir: &Path) -> PathBuf {
@@ -185,4 +186,25 @@ fn an_archive_never_saved_over_stays_the_file_on_disk() {
             .all(|c| !c.relative_path.ends_with(".sff")),
         "an archive whose edits were undone before any save is not written"
     );
+}
+
+#[test]
+fn a_recovered_document_keeps_the_archive_a_save_wrote_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = character(dir.path());
+    let sff_path = dir.path().join("kfm.sff");
+    let original = fs::read(&sff_path).unwrap();
+    let store = RecoveryStore::new(dir.path().join("recovery"));
+    let mut open = Session::open(&path, &ReadContext::default()).unwrap();
+    open.enable_autosave(store.clone());
+    let pixels = ImageStore::new();
+    move_axis(&mut open, &pixels, (0, 0), (40, 40));
+    open.save(None).unwrap();
+    assert!(open.undo());
+    let start = Instant::now();
+    open.tick(start);
+    assert!(open.tick(start + AUTOSAVE_INTERVAL).autosaved.is_some());
+    let mut recovered = store.recover(&store.list()[0]).unwrap();
+    recovered.save(None).unwrap();
+    assert!(fs::read(&sff_path).unwrap() == original, "kfm.sff as read");
 }
