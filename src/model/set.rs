@@ -6,7 +6,7 @@ use super::ids::*;
 use super::sequence::Sequence;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A point in time as ISPRITE stores it (UTC).
@@ -318,7 +318,8 @@ pub struct AnimationSet {
     pub original: Option<OriginalSource>,
     /// Other files read together with the main one, with their bytes (the `.air` a character
     /// `.def` names), so the main format's writer can save them keeping every byte the user did
-    /// not edit; not saved.
+    /// not edit; and the archives and `.act` palettes a save wrote over, as they were before
+    /// (kept whatever is undone, see [`AnimationSet::held_file`]); not saved.
     #[serde(skip)]
     pub companion_originals: Vec<OriginalSource>,
     /// Source images whose file was edited and not yet saved (an SFF archive whose sprites,
@@ -479,21 +480,96 @@ impl AnimationSet {
         self.images.iter().find(|i| i.id == id)
     }
 
-    /// The unsaved contents of image `id`'s file, if it was edited.
+    /// The contents the document holds for image `id`'s file (an SFF archive): its unsaved
+    /// edits, else the bytes it was read as when the document holds them (see
+    /// [`AnimationSet::held_file`]). `None`: the file on disk is the archive as the document
+    /// has it.
     pub fn edited_file(&self, id: ImageId) -> Option<&Arc<Vec<u8>>> {
-        self.edited_files
-            .iter()
-            .find(|f| f.image == id && f.palette.is_none())
-            .map(|f| &f.bytes)
+        self.held_file(id, None)
     }
 
-    /// The unsaved contents of the `.act` file of palette source `palette` of image `id`, if
-    /// its colours were edited.
+    /// The contents the document holds for the `.act` file of palette source `palette` of
+    /// image `id`: its unsaved colours, else the bytes it was read as when the document holds
+    /// them (see [`AnimationSet::held_file`]). `None`: the file on disk is the palette.
     pub fn edited_palette(&self, id: ImageId, palette: usize) -> Option<&Arc<Vec<u8>>> {
+        self.held_file(id, Some(palette))
+    }
+
+    /// The contents the document holds for image `id`'s file (`palette`: `None`) or for the
+    /// `.act` of its palette source `palette`: the unsaved edits, else the bytes the file was
+    /// read as, when [`AnimationSet::original`] or [`AnimationSet::companion_originals`] hold
+    /// them (the document's own file, or one a save wrote over: after an undo back to before
+    /// the edit, the file on disk holds the undone edit, not what the document has).
+    pub fn held_file(&self, id: ImageId, palette: Option<usize>) -> Option<&Arc<Vec<u8>>> {
         self.edited_files
             .iter()
-            .find(|f| f.image == id && f.palette == Some(palette))
+            .find(|f| f.image == id && f.palette == palette)
             .map(|f| &f.bytes)
+            .or_else(|| self.as_read(self.source_file(id, palette)?))
+    }
+
+    /// Where image `id`'s file (`palette`: `None`) or the `.act` of its palette source
+    /// `palette` was found on disk.
+    pub fn source_file(&self, id: ImageId, palette: Option<usize>) -> Option<&Path> {
+        let image = self.image(id)?;
+        match palette {
+            None => image.resolved.as_deref(),
+            Some(n) => match &image.kind {
+                ImageKind::Sff { palettes, .. } => match palettes.get(n)? {
+                    PaletteSource::ActFile { resolved, .. } => resolved.as_deref(),
+                    PaletteSource::Embedded(_) => None,
+                },
+                _ => None,
+            },
+        }
+    }
+
+    /// The bytes the file at `path` was read as, when the document holds them: its own file's
+    /// or a companion's.
+    pub fn as_read(&self, path: &Path) -> Option<&Arc<Vec<u8>>> {
+        self.original
+            .iter()
+            .chain(&self.companion_originals)
+            .find(|o| o.path.as_deref() == Some(path))
+            .map(|o| &o.bytes)
+    }
+
+    /// The files a save writes beside the document's own: every edited archive and `.act`
+    /// palette, and every one a save wrote over whose edits were undone since (the bytes it
+    /// was read as, which the file on disk no longer holds). A file the document holds no
+    /// contents of is left as it is on disk.
+    pub fn files_to_write_beside(&self) -> Vec<EditedFile> {
+        let mut files = self.edited_files.clone();
+        for image in &self.images {
+            let ImageKind::Sff { palettes, .. } = &image.kind else {
+                continue;
+            };
+            let sources = std::iter::once(None).chain((0..palettes.len()).map(Some));
+            for palette in sources {
+                if files
+                    .iter()
+                    .any(|f| f.image == image.id && f.palette == palette)
+                {
+                    continue;
+                }
+                let Some(path) = self.source_file(image.id, palette) else {
+                    continue;
+                };
+                // The document's own file is its format's to write, not a file beside it.
+                let beside = self
+                    .companion_originals
+                    .iter()
+                    .find(|o| o.path.as_deref() == Some(path));
+                if let Some(read) = beside {
+                    files.push(EditedFile {
+                        image: image.id,
+                        palette,
+                        bytes: Arc::clone(&read.bytes),
+                    });
+                }
+            }
+        }
+        files
     }
 
     /// The slice with this id.

@@ -408,7 +408,13 @@ impl Session {
                 bytes: &companion.bytes,
             });
         }
+        let saved_over = crate::formats::sff::document::as_read_before_saving(
+            &self.document,
+            &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
+        );
         atomic::save_files(&files)?;
+        // Kept whatever is undone: what an undo back to before an edit of these files means.
+        self.document.companion_originals.extend(saved_over);
         self.path = Some(pending.path.clone());
         self.format = pending.format;
         self.saved_at = Some(self.history.position());

@@ -4,7 +4,8 @@
 //! Each open document gets a folder in the recovery directory holding `document.ron` (the whole
 //! model, with where its images were found, and the diagnostics of the read), `original.bin`
 //! and `companion-N.bin` (the bytes of every file the document was read from — a character's
-//! `.def` and its `.air` — so saving the recovered document keeps untouched parts byte for byte,
+//! `.def` and its `.air`, and the archives and palettes a save wrote over as they were before —
+//! so saving the recovered document keeps untouched parts byte for byte,
 //! exactly as saving the open one would), `edited-N.bin` (the edited archives not yet saved)
 //! and `info.ron` (which file and format it belongs to), written last so a folder with
 //! `info.ron` is complete.

@@ -129,6 +129,41 @@ fn an_axis_typed_in_the_browser_is_one_undo_step_and_saves_with_the_character() 
 }
 
 #[test]
+fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_archive_back() {
+    let (dir, mut harness) = browser_on("0,0", "0,0");
+    let sff = dir.0.join("kfm.sff");
+    let original = std::fs::read(&sff).unwrap();
+    let before = SffArchive::open(&sff).unwrap();
+    let axis = before.sprites()[before.find(0, 0).unwrap()].axis;
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Axis x")
+        .set_value_accesskit(f64::from(axis.0 + 5));
+    harness.run_steps(3);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert_ne!(std::fs::read(&sff).unwrap(), original, "the edit is saved");
+
+    gui_support::undo(&mut harness);
+    let open = harness.state().open().unwrap();
+    assert!(open.session.is_dirty(), "the undo is not in the saved file");
+    let old = format!("0,0  47×106  axis {},{}", axis.0, axis.1);
+    assert!(
+        harness.query_by_label_contains(&old).is_some(),
+        "the list shows the old axis"
+    );
+    assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis, "the canvas too");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        std::fs::read(&sff).unwrap() == original,
+        "kfm.sff is written back as read: {}",
+        gui_support::status(&harness)
+    );
+    assert!(!harness.state().open().unwrap().session.is_dirty());
+}
+
+#[test]
 fn a_renumbered_sprite_takes_its_frames_along_and_a_used_one_is_deleted_only_when_agreed() {
     let (_dir, mut harness) = browser_on("0,0", "0,0");
     let users = frames_showing(&harness, (0, 0));

@@ -41,7 +41,8 @@ pub fn archives(open: &OpenDocument) -> Vec<(ImageId, String)> {
         .collect()
 }
 
-/// The archive as the document holds it now (its unsaved edits, else its file).
+/// The archive as the document holds it now (its unsaved edits, or its bytes as read once a
+/// save wrote over it: see [`crate::model::AnimationSet::held_file`]), else its file.
 fn current_archive(
     open: &OpenDocument,
     pixels: &ImageStore,

@@ -147,15 +147,16 @@ impl Format for AirFormat {
     }
 }
 
-/// The archives and `.act` palettes edited in Sprat, as companion files at the path `place`
-/// gives each (from the path as the files spell it and where it was found). A file nobody
-/// edited is not written (it stays as it is).
+/// The archives and `.act` palettes edited in Sprat (or saved over and then undone), as
+/// companion files at the path `place` gives each (from the path as the files spell it and
+/// where it was found). A file the document holds no contents of is not written (it stays as
+/// it is).
 fn edited_archives(
     document: &AnimationSet,
     place: impl Fn(&str, Option<&Path>) -> String,
 ) -> Vec<CompanionFile> {
     document
-        .edited_files
+        .files_to_write_beside()
         .iter()
         .filter_map(|file| {
             let image = document.image(file.image)?;

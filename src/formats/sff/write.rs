@@ -421,8 +421,11 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
                     current = Some(sprite.palette);
                 }
                 out[at + 18] = u8::from(!carry);
-                let length = out.len() - at - 32;
-                put_u32(&mut out, at + 4, offset(length, "a sprite")?);
+                let length = match length_as_read(base, sprite, &out[at + 32..]) {
+                    Some(length) => length,
+                    None => offset(out.len() - at - 32, "a sprite")?,
+                };
+                put_u32(&mut out, at + 4, length);
             }
         }
         let next = if i + 1 < sff.sprites.len() || last_points_past_end {
@@ -433,6 +436,25 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
         put_u32(&mut out, at, offset(next, "a sprite header")?);
     }
     Ok(out)
+}
+
+/// The length field of a kept v1 sprite whose data is written as it was read: kept as it
+/// was, whatever it says. Elecbyte's tools left the 768 palette bytes a same-palette sprite
+/// leaves out counted in some archives' fields (readers go by the next header), and a save
+/// never repairs what the user did not touch. `None` for any other sprite.
+fn length_as_read(base: Option<&SffArchive>, sprite: &SpriteEntry, written: &[u8]) -> Option<u32> {
+    let (base, SpriteContent::Kept(n)) = (base?, &sprite.content) else {
+        return None;
+    };
+    let info = base.sprites().get(*n)?;
+    // A link's entry has no data of its own; its target's is another entry's.
+    if info.linked_to.is_some() {
+        return None;
+    }
+    let bytes = base.bytes();
+    (bytes.get(base.stored(*n).range.clone())? == written)
+        .then(|| u32_at(bytes, info.header_offset as usize + 4))
+        .flatten()
 }
 
 /// A v1 sprite's PCX data without a trailing palette, and whether it carried one in the file
