@@ -67,6 +67,34 @@ fn kfm_standing_frames_are_covered_closely_by_three_boxes() {
     }
 }
 
+/// The worst coverage and area ratio of three traced boxes over the frames of action 0 of each
+/// corpus character (the README quotes them; run with --nocapture to see them).
+#[test]
+fn standing_figures_of_every_corpus_character() {
+    for path in characters() {
+        let (loaded, _) = open(&path);
+        let doc = &loaded.document;
+        let pixels = ImageStore::new();
+        let standing = doc.sequence_by_name("0").unwrap();
+        let (mut worst_coverage, mut worst_area) = (1.0f64, 0.0f64);
+        for frame in doc.direction_frames(standing, 0) {
+            let Some(mask) = frame_mask(doc, frame, &pixels) else {
+                continue;
+            };
+            let (coverage, area) = coverage_and_area(&mask, &trace(&mask, &THREE));
+            worst_coverage = worst_coverage.min(coverage);
+            worst_area = worst_area.max(area);
+        }
+        eprintln!(
+            "{}: action 0, worst frame: coverage {:.1}%, area {:.2}x the opaque area",
+            path.display(),
+            worst_coverage * 100.0,
+            worst_area
+        );
+        assert!(worst_coverage >= 0.95, "{}", path.display());
+    }
+}
+
 #[test]
 fn trace_stays_inside_the_pictures_on_every_character_and_sprite() {
     let mut files = characters();
