@@ -30,6 +30,22 @@ pub struct LintContext<'a> {
     pub default_boxes: bool,
 }
 
+/// The fixed part of every message the lint gives, so a new run can replace an old one's.
+const PHRASES: [&str; 5] = [
+    ": hit boxes but no hurt box",
+    ": no boxes, though the frames before and after have some",
+    " is entirely outside the frame's pictures",
+    "% of the picture's opaque pixels",
+    " one default (ClsnDefault) on this frame would do",
+];
+
+/// True for a diagnostic the lint gave.
+pub fn is_box_warning(diagnostic: &Diagnostic) -> bool {
+    diagnostic.severity == Severity::Warning
+        && diagnostic.location == Location::File
+        && PHRASES.iter().any(|p| diagnostic.message.contains(p))
+}
+
 /// Every box warning of `document`.
 pub fn lint_boxes(document: &AnimationSet, context: &LintContext) -> Vec<Diagnostic> {
     let mut out = Vec::new();

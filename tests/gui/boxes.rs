@@ -2,6 +2,7 @@
 //! selected in the timeline, each one undo step.
 
 use crate::{common, gui_support};
+use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -59,7 +60,7 @@ fn hurt_on(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
 fn menu_action(harness: &mut Harness<'_, SpratApp>, action: &str) {
     harness.get_by_label("Box tools").click();
     harness.run_steps(2);
-    harness.get_by_label(action).click();
+    harness.get_by_role_and_label(Role::Button, action).click();
     harness.run_steps(3);
 }
 
@@ -105,7 +106,12 @@ fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
     let fitted = document(&harness).clone();
     let steps = undo_steps(&harness);
     menu_action(&mut harness, "Interpolate");
-    assert_eq!(undo_steps(&harness), steps + 1, "{}", gui_support::status(&harness));
+    assert_eq!(
+        undo_steps(&harness),
+        steps + 1,
+        "{}",
+        gui_support::status(&harness)
+    );
     let (low, high) = {
         let (x, y) = (left_edge(&a[0]), left_edge(&b[0]));
         (x.min(y), x.max(y))
@@ -114,7 +120,10 @@ fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
         let hurt = hurt_on(&harness, index);
         assert_eq!(hurt.len(), 1, "frame {index}");
         let x = left_edge(&hurt[0]);
-        assert!((low..=high).contains(&x), "frame {index}: {x} not in {low}..={high}");
+        assert!(
+            (low..=high).contains(&x),
+            "frame {index}: {x} not in {low}..={high}"
+        );
     }
     gui_support::undo(&mut harness);
     assert_eq!(document(&harness), &fitted);

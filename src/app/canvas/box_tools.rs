@@ -10,9 +10,7 @@ use crate::app::timeline::edit::selected_frames;
 use crate::assets::ImageStore;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
-use crate::edit::box_tools::{
-    BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes,
-};
+use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
 use crate::model::{BoxClass, ElementKind, effective_boxes};
 
 /// The menu's choices.
@@ -50,7 +48,7 @@ pub fn show(
     let Some(context) = context.filter(|c| c.capabilities.boxes) else {
         return;
     };
-    let id = egui::Id::new("sprat box tools choices");
+    let id = egui::Id::unique("sprat box tools choices");
     let mut choices: Choices = ui.data(|d| d.get_temp(id)).unwrap_or_default();
     ui.menu_button("Box tools", |ui| {
         options(ui, open, &context, &mut choices);
@@ -81,7 +79,11 @@ fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choic
     });
     ui.horizontal(|ui| {
         ui.label("Margin");
-        ui.add(egui::DragValue::new(&mut choices.margin).range(-32..=64).suffix(" px"));
+        ui.add(
+            egui::DragValue::new(&mut choices.margin)
+                .range(-32..=64)
+                .suffix(" px"),
+        );
     });
     ui.horizontal(|ui| {
         ui.label("Most boxes");
@@ -89,7 +91,11 @@ fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choic
     });
     ui.horizontal(|ui| {
         ui.label("Leave out parts thinner than");
-        ui.add(egui::DragValue::new(&mut choices.thin).range(0..=64).suffix(" px"));
+        ui.add(
+            egui::DragValue::new(&mut choices.thin)
+                .range(0..=64)
+                .suffix(" px"),
+        );
     });
     ui.horizontal(|ui| {
         ui.label("Easing");
@@ -130,7 +136,12 @@ fn actions(
         margin: choices.margin,
     };
     for (label, method) in [
-        ("Fit", BoxMethod::Fit { margin: choices.margin }),
+        (
+            "Fit",
+            BoxMethod::Fit {
+                margin: choices.margin,
+            },
+        ),
         ("Trace", BoxMethod::Trace(trace)),
     ] {
         if ui
@@ -144,7 +155,14 @@ fn actions(
             let Some(sequence) = open.sequence().cloned() else {
                 return;
             };
-            let planned = plan_boxes(open.document(), &sequence, run.direction, &frames, method, pixels);
+            let planned = plan_boxes(
+                open.document(),
+                &sequence,
+                run.direction,
+                &frames,
+                method,
+                pixels,
+            );
             let command = PlaceBoxes {
                 run,
                 class: choices.class.clone(),
@@ -204,17 +222,18 @@ fn mirrored_elements(open: &OpenDocument, context: &FrameContext) -> Vec<crate::
     let Some(frame) = frames.get(context.at.index) else {
         return Vec::new();
     };
-    let shown: Vec<crate::model::ElementId> = effective_boxes(&frames, context.at.index, context.rule)
-        .iter()
-        .map(|b| b.element.id)
-        .chain(
-            frame
-                .elements
-                .iter()
-                .filter(|e| matches!(e.kind, ElementKind::Point(_)))
-                .map(|e| e.id),
-        )
-        .collect();
+    let shown: Vec<crate::model::ElementId> =
+        effective_boxes(&frames, context.at.index, context.rule)
+            .iter()
+            .map(|b| b.element.id)
+            .chain(
+                frame
+                    .elements
+                    .iter()
+                    .filter(|e| matches!(e.kind, ElementKind::Point(_)))
+                    .map(|e| e.id),
+            )
+            .collect();
     let selected: Vec<_> = open
         .selected_elements()
         .iter()
@@ -227,5 +246,9 @@ fn mirrored_elements(open: &OpenDocument, context: &FrameContext) -> Vec<crate::
 /// The selected frames other than the one on show, or that one alone (a flip in place).
 fn mirror_targets(frames: &[usize], source: usize) -> Vec<usize> {
     let others: Vec<usize> = frames.iter().copied().filter(|f| *f != source).collect();
-    if others.is_empty() { vec![source] } else { others }
+    if others.is_empty() {
+        vec![source]
+    } else {
+        others
+    }
 }
