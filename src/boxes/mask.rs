@@ -148,21 +148,25 @@ impl OpaqueMask {
         if x0 >= x1 || y >= self.height {
             return 0;
         }
-        let row = self.row(y);
         let x1 = x1.min(self.width);
-        let (first, last) = (x0 / 64, (x1 - 1) / 64);
-        let mut total = 0;
-        for (w, word) in row.iter().enumerate().take(last + 1).skip(first) {
-            let mut bits = *word;
-            if w == first {
-                bits &= u64::MAX << (x0 % 64);
-            }
-            if w == last && x1 % 64 != 0 {
-                bits &= u64::MAX >> (64 - x1 % 64);
-            }
-            total += bits.count_ones() as u64;
+        if x0 >= x1 {
+            return 0;
         }
-        total
+        (x0 / 64..=(x1 - 1) / 64)
+            .map(|w| self.word_within(y, w, x0, x1).count_ones() as u64)
+            .sum()
+    }
+
+    /// Word `w` of row `y` with the bits outside columns `[x0, x1)` cleared.
+    fn word_within(&self, y: usize, w: usize, x0: usize, x1: usize) -> u64 {
+        let mut bits = self.row(y)[w];
+        if w == x0 / 64 {
+            bits &= u64::MAX << (x0 % 64);
+        }
+        if w == (x1 - 1) / 64 && !x1.is_multiple_of(64) {
+            bits &= u64::MAX >> (64 - x1 % 64);
+        }
+        bits
     }
 
     /// The first and last opaque column of row `y` within `[x0, x1)`, if any.
@@ -171,18 +175,8 @@ impl OpaqueMask {
         if x0 >= x1 {
             return None;
         }
-        let row = self.row(y);
         let (first, last) = (x0 / 64, (x1 - 1) / 64);
-        let masked = |w: usize| {
-            let mut bits = row[w];
-            if w == first {
-                bits &= u64::MAX << (x0 % 64);
-            }
-            if w == last && x1 % 64 != 0 {
-                bits &= u64::MAX >> (64 - x1 % 64);
-            }
-            bits
-        };
+        let masked = |w: usize| self.word_within(y, w, x0, x1);
         let low = (first..=last).find_map(|w| {
             let bits = masked(w);
             (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
