@@ -34,10 +34,9 @@ fn kfm(c: &mut Criterion) {
         path: Some(path.clone()),
         ..ReadContext::default()
     };
-    let (loaded, _) = registry()
-        .open(&path, &context)
-        .ok()
-        .expect("kfm.def reads");
+    let Ok((loaded, _)) = registry().open(&path, &context) else {
+        panic!("{} cannot be read", path.display());
+    };
     let document = loaded.document;
     let pixels = ImageStore::new();
     let masks: Vec<OpaqueMask> = document
