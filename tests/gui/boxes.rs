@@ -150,3 +150,30 @@ fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
     gui_support::undo(&mut harness);
     assert_eq!(document(&harness), &before);
 }
+
+#[test]
+fn check_boxes_lists_box_warnings_that_select_their_frame() {
+    let (_dir, mut harness) = kfm_editor();
+    // KFM's reader warnings already show the diagnostics panel and its button.
+    assert!(!harness.state().open().unwrap().diagnostics().is_empty());
+    harness
+        .get_by_role_and_label(Role::Button, "Check boxes")
+        .click();
+    harness.run_steps(2);
+    let open = harness.state().open().unwrap();
+    let warnings: Vec<_> = open
+        .diagnostics()
+        .iter()
+        .filter(|d| sprat::boxes::lint::is_box_warning(d))
+        .cloned()
+        .collect();
+    assert!(!warnings.is_empty());
+    assert!(warnings.iter().all(|d| d.subject.is_some()));
+    // Checking again replaces the warnings rather than adding them twice.
+    let count = open.diagnostics().len();
+    harness
+        .get_by_role_and_label(Role::Button, "Check boxes")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().open().unwrap().diagnostics().len(), count);
+}

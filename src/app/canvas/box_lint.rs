@@ -1,5 +1,5 @@
-//! "Check boxes" in the diagnostics panel: the box warnings of `sprat check`, listed with what
-//! the reader said, each selecting its frame.
+//! "Check boxes" (in the Box tools menu, and in the diagnostics panel to check again): the box
+//! warnings of `sprat check`, listed with what the reader said, each selecting its frame.
 
 use crate::app::shell::workspace::OpenDocument;
 use crate::assets::ImageStore;
@@ -19,9 +19,15 @@ pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument) {
             "Warn about hit boxes without a hurt box, boxes off the picture, hurt boxes missing most of it, frames without boxes between boxed frames, and repeated boxes a default would do",
         )
         .clicked();
-    if !clicked {
-        return;
+    if clicked {
+        check(open);
     }
+}
+
+/// Replaces the box warnings of an earlier check with the document's current ones; the
+/// diagnostics panel shows them (it shows itself when there are diagnostics).
+pub fn check(open: &mut OpenDocument) {
+    let capabilities = open.session.format().capabilities();
     // A store of its own: the lint reads every frame's pictures once, apart from the canvas.
     let pixels = ImageStore::new();
     let context = LintContext {
