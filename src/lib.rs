@@ -6,6 +6,7 @@
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod assets;
+pub mod boxes;
 pub mod cache;
 pub mod cli;
 pub mod edit;

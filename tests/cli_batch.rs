@@ -129,7 +129,7 @@ fn check_json_is_one_document_with_every_file_and_a_summary() {
     let (code, out, _) = sprat(&["check", "--json", text(dir.path())]);
     assert_eq!(code, 1);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["sprat"], 1);
+    assert_eq!(json["sprat"], 2);
     assert_eq!(json["command"], "check");
     let files = json["files"].as_array().unwrap();
     assert_eq!(files.len(), 3);

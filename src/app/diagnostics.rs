@@ -18,6 +18,7 @@ pub fn severity_colour(severity: Severity) -> Color32 {
 /// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
 /// only the rows in view are laid out, so even tens of thousands scroll smoothly.
 pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
+    crate::app::canvas::box_lint::button(ui, open);
     if open.diagnostics().is_empty() {
         ui.weak("The file was read without warnings.");
         return;

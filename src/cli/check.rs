@@ -1,10 +1,11 @@
-//! `sprat check FILE|FOLDER...`: diagnostics of each file, every image it names included;
-//! exit 1 when any file has errors.
+//! `sprat check FILE|FOLDER...`: diagnostics of each file, every image it names included, and
+//! warnings about its collision boxes; exit 1 when any file has errors.
 
 use super::batch::{self, FileOutput, Outcome};
 use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
 use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
+use crate::boxes::lint::{LintContext, lint_boxes};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ fn check_one(
             let mut diagnostics = opened.loaded.diagnostics;
             let problems = image_problems(&opened.loaded.document, decoded);
             merge_image_problems(&mut diagnostics, problems);
+            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format));
             (Some(opened.format), diagnostics)
         }
         Err(diagnostics) => (None, diagnostics),
@@ -75,6 +77,23 @@ fn check_one(
         )
     });
     output
+}
+
+/// The box lint of a document, its pictures read through a store of its own.
+fn box_warnings(
+    document: &crate::model::AnimationSet,
+    format: &dyn crate::formats::Format,
+) -> Vec<Diagnostic> {
+    if !format.capabilities().boxes {
+        return Vec::new();
+    }
+    let pixels = crate::assets::ImageStore::new();
+    let context = LintContext {
+        pixels: Some(&pixels),
+        rule: crate::model::DefaultBoxRule::default(),
+        default_boxes: format.capabilities().default_boxes,
+    };
+    lint_boxes(document, &context)
 }
 
 /// One file's JSON object.

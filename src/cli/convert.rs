@@ -55,13 +55,33 @@ pub fn run(
             return Ok(2);
         }
     };
+    write_as(
+        &opened.loaded.document,
+        target,
+        output,
+        options.allow_loss,
+        out,
+        err,
+    )
+}
+
+/// Writes `document` as `target` to `output` with its companion files, all or nothing: what
+/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`.
+pub(super) fn write_as(
+    document: &crate::model::AnimationSet,
+    target: &'static dyn Format,
+    output: &Path,
+    allow_loss: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
     // Writers that repack pixels (ISPRITE from SFF or body parts) read them through the store.
     let pixels = ImageStore::new();
     let context = WriteContext {
         path: Some(crate::formats::absolute(output.to_path_buf())),
         pixels: Some(&pixels),
     };
-    let written = match target.write(&opened.loaded.document, &context) {
+    let written = match target.write(document, &context) {
         Ok(w) => w,
         Err(e) => {
             writeln!(err, "sprat: cannot write {}: {e}", target.name())?;
@@ -71,7 +91,7 @@ pub fn run(
     for loss in &written.losses {
         writeln!(out, "lost: {loss}")?;
     }
-    if !written.losses.is_empty() && !options.allow_loss {
+    if !written.losses.is_empty() && !allow_loss {
         writeln!(
             err,
             "sprat: {} cannot hold {} thing(s) listed above; nothing written (add --allow-loss to write anyway)",
@@ -120,7 +140,7 @@ pub fn run(
 /// The format to write: `--to` when given; else the input's own format when the output's
 /// extension fits it (a Solarus 0.9 `.dat` stays 0.9, not the Lua `.dat` of 1.x); else the
 /// first writable format the extension names.
-fn target_format(
+pub(super) fn target_format(
     output: &Path,
     to: Option<&str>,
     input: Option<&'static dyn Format>,

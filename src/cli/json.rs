@@ -1,17 +1,18 @@
 //! The machine-readable form `sprat check --json` and `sprat info --json` print: one JSON
-//! document per run, `{"sprat": 1, "command", "files": [...], "summary"}`. Version 1 of the
-//! schema: fields may be added, none is removed or changes meaning without a new version.
+//! document per run, `{"sprat": 2, "command", "files": [...], "summary"}`. Version 2 of the
+//! schema (a frame's `boxes` became the boxes in force, inherited defaults marked): fields may
+//! be added, none is removed or changes meaning without a new version.
 //! The README's "Machine-readable output" section describes every field.
 
 use crate::formats::{Diagnostic, Format, Location};
 use crate::model::{
-    AnimationSet, BoxClass, ElementKind, EndBehavior, FrameDuration, GraphicSource, Group,
-    ImageKind, Sequence, Shape, TreeItem,
+    AnimationSet, BoxClass, BoxOrigin, CollisionBox, DefaultBoxRule, ElementKind, EndBehavior,
+    FrameDuration, GraphicSource, Group, ImageKind, Sequence, Shape, TreeItem, effective_boxes,
 };
 use serde::Serialize;
 
 /// The schema version printed as `"sprat"`.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The opening of a run's document, up to the `files` array.
 pub fn header(command: &str) -> String {
@@ -191,7 +192,7 @@ pub struct JsonFrame {
     pub duration: JsonDuration,
     /// Pictures, in draw order.
     pub graphics: Vec<JsonGraphic>,
-    /// Collision boxes.
+    /// The collision boxes in force on the frame (its own, and inherited defaults).
     pub boxes: Vec<JsonBox>,
     /// Attachment points.
     pub points: Vec<JsonPoint>,
@@ -242,6 +243,9 @@ pub struct JsonBox {
     /// Circle only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radius: Option<f64>,
+    /// True for a box the frame does not declare but inherits (a M.U.G.E.N `ClsnNDefault`
+    /// of an earlier frame).
+    pub inherited: bool,
 }
 
 /// An attachment point.
@@ -327,7 +331,7 @@ fn sequence(set: &AnimationSet, s: &Sequence, groups: &[String], default: bool) 
                     frames: frames
                         .iter()
                         .enumerate()
-                        .map(|(i, f)| frame(set, i, f, rate))
+                        .map(|(i, f)| frame(set, &frames, i, f, rate))
                         .collect(),
                 }
             })
@@ -370,7 +374,15 @@ fn duration(d: FrameDuration, rate: u32) -> JsonDuration {
     }
 }
 
-fn frame(set: &AnimationSet, index: usize, f: &crate::model::Frame, rate: u32) -> JsonFrame {
+/// A frame of a direction (`frames`, in play order): its own pictures and points, and the boxes
+/// in force on it, inherited M.U.G.E.N defaults included.
+fn frame(
+    set: &AnimationSet,
+    frames: &[&crate::model::Frame],
+    index: usize,
+    f: &crate::model::Frame,
+    rate: u32,
+) -> JsonFrame {
     let mut out = JsonFrame {
         index,
         duration: duration(f.duration, rate),
@@ -390,41 +402,7 @@ fn frame(set: &AnimationSet, index: usize, f: &crate::model::Frame, rate: u32) -
                 scale_x: g.scale_x,
                 scale_y: g.scale_y,
             }),
-            ElementKind::Box(b) => {
-                let class = match &b.class {
-                    BoxClass::Hit => "hit".to_string(),
-                    BoxClass::Hurt => "hurt".to_string(),
-                    BoxClass::Custom(name) => name.clone(),
-                };
-                out.boxes.push(match b.shape {
-                    Shape::Rect {
-                        x,
-                        y,
-                        width,
-                        height,
-                        rotation,
-                    } => JsonBox {
-                        class,
-                        shape: "rect",
-                        x: x.to_f64(),
-                        y: y.to_f64(),
-                        width: Some(width.to_f64()),
-                        height: Some(height.to_f64()),
-                        rotation: Some(rotation),
-                        radius: None,
-                    },
-                    Shape::Circle { center, radius } => JsonBox {
-                        class,
-                        shape: "circle",
-                        x: center.x.to_f64(),
-                        y: center.y.to_f64(),
-                        width: None,
-                        height: None,
-                        rotation: None,
-                        radius: Some(radius.to_f64()),
-                    },
-                });
-            }
+            ElementKind::Box(_) => {}
             ElementKind::Point(p) => out.points.push(JsonPoint {
                 name: element.name.clone(),
                 x: p.position.x.to_f64(),
@@ -433,7 +411,49 @@ fn frame(set: &AnimationSet, index: usize, f: &crate::model::Frame, rate: u32) -
             }),
         }
     }
+    out.boxes = effective_boxes(frames, index, DefaultBoxRule::default())
+        .into_iter()
+        .map(|b| json_box(b.collision, matches!(b.origin, BoxOrigin::DefaultFrom(_))))
+        .collect();
     out
+}
+
+fn json_box(b: &CollisionBox, inherited: bool) -> JsonBox {
+    let class = match &b.class {
+        BoxClass::Hit => "hit".to_string(),
+        BoxClass::Hurt => "hurt".to_string(),
+        BoxClass::Custom(name) => name.clone(),
+    };
+    match b.shape {
+        Shape::Rect {
+            x,
+            y,
+            width,
+            height,
+            rotation,
+        } => JsonBox {
+            class,
+            shape: "rect",
+            x: x.to_f64(),
+            y: y.to_f64(),
+            width: Some(width.to_f64()),
+            height: Some(height.to_f64()),
+            rotation: Some(rotation),
+            radius: None,
+            inherited,
+        },
+        Shape::Circle { center, radius } => JsonBox {
+            class,
+            shape: "circle",
+            x: center.x.to_f64(),
+            y: center.y.to_f64(),
+            width: None,
+            height: None,
+            rotation: None,
+            radius: Some(radius.to_f64()),
+            inherited,
+        },
+    }
 }
 
 fn source(set: &AnimationSet, source: &GraphicSource) -> serde_json::Value {

@@ -1,9 +1,10 @@
-//! The command line: `sprat info|check|convert|render ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
 
 mod batch;
+mod boxes;
 mod check;
 mod convert;
 mod info;
@@ -140,6 +141,49 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// Give frames first-pass collision boxes from their pictures: one fitted box, or a few
+    /// traced ones, per frame.
+    #[command(group(clap::ArgGroup::new("method").required(true).args(["fit", "trace"])))]
+    Boxes {
+        /// The file to read.
+        file: PathBuf,
+        /// One box of this class (hit, hurt or a custom name) around each frame's opaque pixels.
+        #[arg(long, value_name = "CLASS", value_parser = boxes::parse_class)]
+        fit: Option<crate::model::BoxClass>,
+        /// Up to --max boxes of this class covering each frame's opaque pixels closely.
+        #[arg(long, value_name = "CLASS", value_parser = boxes::parse_class)]
+        trace: Option<crate::model::BoxClass>,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Trace: boxes per frame at most.
+        #[arg(long, value_name = "N", default_value_t = 3,
+              value_parser = clap::value_parser!(u32).range(1..=crate::boxes::trace::MAX_TRACE_BOXES as i64))]
+        max: u32,
+        /// Pixels added around each box (negative shrinks).
+        #[arg(
+            long,
+            value_name = "PX",
+            default_value_t = 0,
+            allow_negative_numbers = true
+        )]
+        margin: i32,
+        /// Trace: leave out parts thinner than this many pixels (a blade, a strand of hair).
+        #[arg(long, value_name = "PX", default_value_t = 0)]
+        thin: u32,
+        /// Replace the boxes of the class frames already have (default: such frames are left
+        /// alone).
+        #[arg(long)]
+        replace: bool,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -196,6 +240,46 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 columns,
             };
             render::run(&file, &options, &read, out, err)
+        }
+        Command::Boxes {
+            file,
+            fit,
+            trace,
+            sequence,
+            max,
+            margin,
+            thin,
+            replace,
+            output,
+            force,
+            read,
+        } => {
+            let method = match (fit, trace) {
+                (Some(class), _) => Some((class, crate::boxes::BoxMethod::Fit { margin })),
+                (None, Some(class)) => Some((
+                    class,
+                    crate::boxes::BoxMethod::Trace(crate::boxes::TraceOptions {
+                        max_boxes: max as usize,
+                        thin,
+                        margin,
+                    }),
+                )),
+                (None, None) => None,
+            };
+            match method {
+                Some((class, method)) => {
+                    let options = boxes::Options {
+                        class,
+                        method,
+                        sequences: sequence,
+                        replace,
+                        output,
+                        force,
+                    };
+                    boxes::run(&file, &options, &read, out, err)
+                }
+                None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
+            }
         }
     };
     match result {

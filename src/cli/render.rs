@@ -162,7 +162,7 @@ pub fn run(
 }
 
 /// The sequence named `name` (exactly, else ignoring ASCII case), or the default one.
-fn pick_sequence<'a>(
+pub(super) fn pick_sequence<'a>(
     document: &'a AnimationSet,
     name: Option<&str>,
 ) -> Result<&'a Sequence, String> {
@@ -205,7 +205,7 @@ fn pick_direction(sequence: &Sequence, given: &str) -> Option<usize> {
 /// What cannot be drawn of the `frames`: image files and archives that cannot be loaded
 /// (errors: the picture would have holes), then sprites an archive lacks or cannot decode
 /// (warnings: the engine draws nothing there either).
-fn missing_pixels(
+pub(super) fn missing_pixels(
     document: &AnimationSet,
     frames: &[&Frame],
     pixels: &ImageStore,

@@ -3,7 +3,8 @@
 //! Reading order: [`command`] (the interface), [`snapshot`] (how changes are recorded, which
 //! makes undo exact), [`history`] (undo, redo, drags as one step), [`selection`], then the
 //! commands by area: [`tree`], [`timeline`], [`clipboard`], [`inspector`], [`canvas`],
-//! [`boxes`], [`points`], [`sheet`].
+//! [`boxes`], [`box_tools`] (fit, trace, interpolate, mirror over many frames), [`points`],
+//! [`sheet`].
 //!
 //! The editor builds a command value, hands it to [`History::apply`] (or
 //! [`crate::session::Session::apply`], which also keeps the selection), and shows the message of
@@ -34,6 +35,7 @@
 //! assert_eq!(doc, before);
 //! ```
 
+pub mod box_tools;
 pub mod boxes;
 pub mod canvas;
 pub mod clipboard;

@@ -11,6 +11,7 @@ mod common;
 mod gui_support;
 
 mod big_sprites;
+mod boxes;
 mod canvas;
 mod editing;
 mod editor;

@@ -1,5 +1,7 @@
 //! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
 
+pub mod box_lint;
+pub mod box_tools;
 pub mod overlay;
 pub mod tools;
 pub mod view;
@@ -203,6 +205,7 @@ pub fn show(
         let boxes = tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()));
         tools::strip::show(ui, &mut state.tools, open, context, &boxes, &mut outcome);
     }
+    box_tools::show(ui, open, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
     let context = FrameContext::of(open, rule);
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());

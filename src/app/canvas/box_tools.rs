@@ -1,0 +1,263 @@
+//! The "Box tools" menu over the canvas: fit, trace, interpolate and mirror collision boxes on
+//! the frames selected in the timeline (the frame on show when none is), each one undo step.
+//! Its choices (class, margin, most boxes, thin parts, easing, replace) are kept per window
+//! while the editor runs.
+
+use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
+use crate::app::shell::menus::box_classes;
+use crate::app::shell::workspace::OpenDocument;
+use crate::app::timeline::edit::selected_frames;
+use crate::assets::ImageStore;
+use crate::boxes::trace::MAX_TRACE_BOXES;
+use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
+use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
+use crate::model::{BoxClass, ElementKind, effective_boxes};
+
+/// The menu's choices.
+#[derive(Clone, Debug)]
+struct Choices {
+    class: BoxClass,
+    margin: i32,
+    max_boxes: usize,
+    thin: u32,
+    easing: Easing,
+    replace: bool,
+}
+
+impl Default for Choices {
+    fn default() -> Self {
+        Choices {
+            class: BoxClass::Hurt,
+            margin: 0,
+            max_boxes: 3,
+            thin: 0,
+            easing: Easing::Linear,
+            replace: true,
+        }
+    }
+}
+
+/// Shows the menu button; nothing where the format has no boxes or no frame is on show.
+pub fn show(
+    ui: &mut egui::Ui,
+    open: &mut OpenDocument,
+    context: Option<FrameContext>,
+    pixels: &ImageStore,
+    outcome: &mut CanvasOutcome,
+) {
+    let Some(context) = context.filter(|c| c.capabilities.boxes) else {
+        return;
+    };
+    let id = egui::Id::unique("sprat box tools choices");
+    let mut choices: Choices = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+    ui.menu_button("Box tools", |ui| {
+        options(ui, open, &context, &mut choices);
+        ui.separator();
+        actions(ui, open, &context, &choices, pixels, outcome);
+    })
+    .response
+    .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
+    ui.data_mut(|d| d.insert_temp(id, choices));
+}
+
+fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choices: &mut Choices) {
+    let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
+    if context.capabilities.custom_box_classes {
+        classes.extend(box_classes(open));
+    }
+    classes.dedup();
+    ui.horizontal(|ui| {
+        ui.label("Class");
+        egui::ComboBox::from_id_salt("sprat box tools class")
+            .selected_text(choices.class.label().to_string())
+            .show_ui(ui, |ui| {
+                for class in classes {
+                    let label = class.label().to_string();
+                    ui.selectable_value(&mut choices.class, class, label);
+                }
+            });
+    });
+    ui.horizontal(|ui| {
+        ui.label("Margin");
+        ui.add(
+            egui::DragValue::new(&mut choices.margin)
+                .range(-32..=64)
+                .suffix(" px"),
+        );
+    });
+    ui.horizontal(|ui| {
+        ui.label("Most boxes");
+        ui.add(egui::DragValue::new(&mut choices.max_boxes).range(1..=MAX_TRACE_BOXES));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Leave out parts thinner than");
+        ui.add(
+            egui::DragValue::new(&mut choices.thin)
+                .range(0..=64)
+                .suffix(" px"),
+        );
+    });
+    ui.horizontal(|ui| {
+        ui.label("Easing");
+        egui::ComboBox::from_id_salt("sprat box tools easing")
+            .selected_text(choices.easing.label())
+            .show_ui(ui, |ui| {
+                for easing in Easing::ALL {
+                    ui.selectable_value(&mut choices.easing, easing, easing.label());
+                }
+            });
+    });
+    ui.checkbox(&mut choices.replace, "Replace boxes the frames have")
+        .on_hover_text("Off: frames that already show boxes of the class are left alone");
+}
+
+fn actions(
+    ui: &mut egui::Ui,
+    open: &mut OpenDocument,
+    context: &FrameContext,
+    choices: &Choices,
+    pixels: &ImageStore,
+    outcome: &mut CanvasOutcome,
+) {
+    let mut frames = selected_frames(open);
+    if frames.is_empty() {
+        frames.push(context.at.index);
+    }
+    let run = BoxRun {
+        sequence: context.at.sequence,
+        direction: context.at.direction,
+        rule: context.rule,
+        default_boxes: context.capabilities.default_boxes,
+    };
+    let count = frames.len();
+    let trace = TraceOptions {
+        max_boxes: choices.max_boxes,
+        thin: choices.thin,
+        margin: choices.margin,
+    };
+    for (label, method) in [
+        (
+            "Fit",
+            BoxMethod::Fit {
+                margin: choices.margin,
+            },
+        ),
+        ("Trace", BoxMethod::Trace(trace)),
+    ] {
+        if ui
+            .button(label)
+            .on_hover_text(format!(
+                "{label} {} boxes to the opaque pixels of {count} frame(s)",
+                choices.class.label()
+            ))
+            .clicked()
+        {
+            let Some(sequence) = open.sequence().cloned() else {
+                return;
+            };
+            let planned = plan_boxes(
+                open.document(),
+                &sequence,
+                run.direction,
+                &frames,
+                method,
+                pixels,
+            );
+            let command = PlaceBoxes {
+                run,
+                class: choices.class.clone(),
+                frames: planned,
+                existing: if choices.replace {
+                    ExistingBoxes::Replace
+                } else {
+                    ExistingBoxes::Keep
+                },
+                label: format!("{} {} boxes", method.verb(), choices.class.label()),
+            };
+            apply(open, &command, None, outcome);
+            ui.close();
+        }
+    }
+    let (first, last) = (frames[0], frames[count - 1]);
+    if ui
+        .add_enabled(last >= first + 2, egui::Button::new("Interpolate"))
+        .on_hover_text("Fill the frames between the first and last selected frames from their boxes and points")
+        .on_disabled_hover_text("Select two keyframes with frames between them in the timeline")
+        .clicked()
+    {
+        let command = InterpolateBoxes {
+            run,
+            from: first,
+            to: last,
+            easing: choices.easing,
+        };
+        apply(open, &command, None, outcome);
+        ui.close();
+    }
+    for (label, axis) in [
+        ("Mirror horizontally", MirrorAxis::Horizontal),
+        ("Mirror vertically", MirrorAxis::Vertical),
+    ] {
+        if ui
+            .button(label)
+            .on_hover_text("Copy the selected boxes and points (all of them when none is) of the frame on show, flipped about the origin, to the other selected frames (or flip them in place)")
+            .clicked()
+        {
+            let command = MirrorElements {
+                run,
+                source: context.at.index,
+                elements: mirrored_elements(open, context),
+                axis,
+                targets: mirror_targets(&frames, context.at.index),
+            };
+            apply(open, &command, None, outcome);
+            ui.close();
+        }
+    }
+    ui.separator();
+    if ui
+        .button("Check boxes")
+        .on_hover_text("List warnings about the document's boxes in the diagnostics panel")
+        .clicked()
+    {
+        crate::app::canvas::box_lint::check(open);
+        ui.close();
+    }
+}
+
+/// The selected boxes and points of the frame on show, or all of them when none is selected.
+fn mirrored_elements(open: &OpenDocument, context: &FrameContext) -> Vec<crate::model::ElementId> {
+    let frames = open.direction_frames();
+    let Some(frame) = frames.get(context.at.index) else {
+        return Vec::new();
+    };
+    let shown: Vec<crate::model::ElementId> =
+        effective_boxes(&frames, context.at.index, context.rule)
+            .iter()
+            .map(|b| b.element.id)
+            .chain(
+                frame
+                    .elements
+                    .iter()
+                    .filter(|e| matches!(e.kind, ElementKind::Point(_)))
+                    .map(|e| e.id),
+            )
+            .collect();
+    let selected: Vec<_> = open
+        .selected_elements()
+        .iter()
+        .copied()
+        .filter(|id| shown.contains(id))
+        .collect();
+    if selected.is_empty() { shown } else { selected }
+}
+
+/// The selected frames other than the one on show, or that one alone (a flip in place).
+fn mirror_targets(frames: &[usize], source: usize) -> Vec<usize> {
+    let others: Vec<usize> = frames.iter().copied().filter(|f| *f != source).collect();
+    if others.is_empty() {
+        vec![source]
+    } else {
+        others
+    }
+}

@@ -1,0 +1,225 @@
+//! Warnings about collision boxes a user can act on: hit boxes with nothing to be hit, boxes
+//! away from the picture, hurt boxes that miss most of the body, a frame without boxes in the
+//! middle of boxed frames, and (on formats with default boxes) the same boxes repeated on every
+//! frame of a run where one default would do. Each names sequence, direction and frame, and
+//! selects the frame in the editor.
+
+use super::mask::{OpaqueMask, frame_mask};
+use crate::formats::{Diagnostic, Location, Place, Severity, Subject};
+use crate::model::{
+    AnimationSet, BoxClass, BoxScope, DefaultBoxRule, Frame, FrameId, Sequence, Shape,
+    effective_boxes,
+};
+use crate::pixels::PixelSource;
+use std::collections::HashMap;
+
+/// Hurt boxes covering less than this share of a frame's opaque pixels are reported.
+pub const MIN_HURT_COVERAGE: f64 = 0.5;
+
+/// A run of at least this many frames with the same one-frame boxes is reported where the
+/// format has default boxes.
+pub const REPEATED_RUN: usize = 3;
+
+/// What the lint needs besides the document.
+pub struct LintContext<'a> {
+    /// Where pictures come from; `None` skips the checks that need pixels.
+    pub pixels: Option<&'a dyn PixelSource>,
+    /// The default-box rule (which boxes a frame shows).
+    pub rule: DefaultBoxRule,
+    /// The format has default boxes (M.U.G.E.N `ClsnNDefault`).
+    pub default_boxes: bool,
+}
+
+/// The fixed part of every message the lint gives, so a new run can replace an old one's.
+const PHRASES: [&str; 5] = [
+    ": hit boxes but no hurt box",
+    ": no boxes, though the frames before and after have some",
+    " is entirely outside the frame's pictures",
+    "% of the picture's opaque pixels",
+    " one default (ClsnDefault) on this frame would do",
+];
+
+/// True for a diagnostic the lint gave.
+pub fn is_box_warning(diagnostic: &Diagnostic) -> bool {
+    diagnostic.severity == Severity::Warning
+        && diagnostic.location == Location::File
+        && PHRASES.iter().any(|p| diagnostic.message.contains(p))
+}
+
+/// Every box warning of `document`.
+pub fn lint_boxes(document: &AnimationSet, context: &LintContext) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut masks: HashMap<FrameId, Option<OpaqueMask>> = HashMap::new();
+    for sequence in document.sequences() {
+        for direction in 0..sequence.directions.len() {
+            lint_direction(document, sequence, direction, context, &mut masks, &mut out);
+        }
+    }
+    out
+}
+
+fn lint_direction(
+    document: &AnimationSet,
+    sequence: &Sequence,
+    direction: usize,
+    context: &LintContext,
+    masks: &mut HashMap<FrameId, Option<OpaqueMask>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let ids = &sequence.directions[direction].frames;
+    let frames = document.direction_frames(sequence, direction);
+    if frames.len() != ids.len() {
+        return;
+    }
+    let shown: Vec<Vec<(BoxClass, Shape)>> = (0..frames.len())
+        .map(|i| {
+            effective_boxes(&frames, i, context.rule)
+                .into_iter()
+                .map(|b| (b.collision.class.clone(), b.collision.shape.clone()))
+                .collect()
+        })
+        .collect();
+    let warn = |out: &mut Vec<Diagnostic>, index: usize, text: String| {
+        let place = Place::frame(&sequence.name, direction, index);
+        out.push(
+            Diagnostic::new(
+                Severity::Warning,
+                Location::File,
+                format!("{place}: {text}"),
+            )
+            .about(Subject::Frame {
+                sequence: sequence.id,
+                direction,
+                index,
+                frame: ids[index],
+            }),
+        );
+    };
+    for (index, boxes) in shown.iter().enumerate() {
+        let has = |class: BoxClass| boxes.iter().any(|(c, _)| *c == class);
+        if has(BoxClass::Hit) && !has(BoxClass::Hurt) {
+            warn(
+                out,
+                index,
+                "hit boxes but no hurt box (the character cannot be hit on this frame)".into(),
+            );
+        }
+        let middle = index > 0 && index + 1 < shown.len();
+        if middle
+            && boxes.is_empty()
+            && !shown[index - 1].is_empty()
+            && !shown[index + 1].is_empty()
+        {
+            warn(
+                out,
+                index,
+                "no boxes, though the frames before and after have some".into(),
+            );
+        }
+        let Some(pixels) = context.pixels else {
+            continue;
+        };
+        if boxes.is_empty() {
+            continue;
+        }
+        let mask = masks
+            .entry(ids[index])
+            .or_insert_with(|| frame_mask(document, frames[index], pixels));
+        if let Some(mask) = mask {
+            picture_checks(mask, boxes, |text| warn(out, index, text));
+        }
+    }
+    if context.default_boxes {
+        for class in [BoxClass::Hit, BoxClass::Hurt] {
+            for (start, len) in repeated_runs(&frames, &class) {
+                warn(
+                    out,
+                    start,
+                    format!(
+                        "the same {} boxes are repeated on {len} frames from here; one default (ClsnDefault) on this frame would do",
+                        class.label()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The checks against the frame's picture: boxes entirely outside it, hurt boxes covering too
+/// little of it.
+fn picture_checks(mask: &OpaqueMask, boxes: &[(BoxClass, Shape)], mut warn: impl FnMut(String)) {
+    let (left, top) = (mask.left() as f64, mask.top() as f64);
+    let (right, bottom) = (left + mask.width() as f64, top + mask.height() as f64);
+    for (n, (class, shape)) in boxes.iter().enumerate() {
+        let (x0, y0, x1, y1) = shape_bounds(shape);
+        if x1 <= left || x0 >= right || y1 <= top || y0 >= bottom {
+            warn(format!(
+                "{} box {n} is entirely outside the frame's pictures",
+                class.label()
+            ));
+        }
+    }
+    let hurt: Vec<Shape> = boxes
+        .iter()
+        .filter(|(c, _)| *c == BoxClass::Hurt)
+        .map(|(_, s)| s.clone())
+        .collect();
+    let opaque = mask.count();
+    if hurt.is_empty() || opaque == 0 {
+        return;
+    }
+    let share = mask.covered_by(&hurt) as f64 / opaque as f64;
+    if share < MIN_HURT_COVERAGE {
+        warn(format!(
+            "the hurt boxes cover only {:.0}% of the picture's opaque pixels",
+            share * 100.0
+        ));
+    }
+}
+
+/// `(left, top, right, bottom)` of a shape in sprite space.
+fn shape_bounds(shape: &Shape) -> (f64, f64, f64, f64) {
+    match shape {
+        Shape::Rect { .. } => {
+            let corners = crate::render::overlay::rect_corners(shape, 1.0).unwrap_or_default();
+            corners.iter().fold(
+                (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
+                |(a, b, c, d), (x, y)| (a.min(*x), b.min(*y), c.max(*x), d.max(*y)),
+            )
+        }
+        Shape::Circle { center, radius } => {
+            let (x, y, r) = (center.x.to_f64(), center.y.to_f64(), radius.to_f64());
+            (x - r, y - r, x + r, y + r)
+        }
+    }
+}
+
+/// Runs of at least [`REPEATED_RUN`] frames that each declare the same non-empty one-frame
+/// boxes of `class`: `(first position, length)`.
+fn repeated_runs(frames: &[&Frame], class: &BoxClass) -> Vec<(usize, usize)> {
+    let own = |f: &Frame| -> Option<Vec<Shape>> {
+        (f.declared_scope(class) == Some(BoxScope::ThisFrame)).then(|| {
+            f.boxes()
+                .filter(|(_, b)| &b.class == class)
+                .map(|(_, b)| b.shape.clone())
+                .collect()
+        })
+    };
+    let mut runs = Vec::new();
+    let mut start = 0;
+    while start < frames.len() {
+        let Some(first) = own(frames[start]).filter(|s| !s.is_empty()) else {
+            start += 1;
+            continue;
+        };
+        let mut end = start + 1;
+        while end < frames.len() && own(frames[end]).as_ref() == Some(&first) {
+            end += 1;
+        }
+        if end - start >= REPEATED_RUN {
+            runs.push((start, end - start));
+        }
+        start = end;
+    }
+    runs
+}

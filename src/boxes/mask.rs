@@ -1,0 +1,362 @@
+//! A frame's opaque pixels as a bit mask in sprite space.
+//!
+//! The mask is built by the same renderer the canvas draws with, so flips, scale, rotation and
+//! several layered graphics count exactly as the user sees them.
+
+use crate::model::{AnimationSet, Frame, Shape};
+use crate::pixels::PixelSource;
+use crate::render::{
+    CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view, content_bounds, render,
+};
+
+/// A rendered pixel counts as opaque from this alpha on (half-transparent edges of smoothed
+/// pictures count; faint glows and shadows do not).
+pub const OPAQUE_ALPHA: u8 = 128;
+
+/// A rectangle of whole sprite pixels, `[x0, x1) × [y0, y1)`; what fitting and tracing produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PixelBox {
+    /// Left edge.
+    pub x0: i32,
+    /// Top edge.
+    pub y0: i32,
+    /// Right edge (exclusive).
+    pub x1: i32,
+    /// Bottom edge (exclusive).
+    pub y1: i32,
+}
+
+impl PixelBox {
+    /// Its area in pixels.
+    pub fn area(&self) -> u64 {
+        (self.x1 - self.x0).max(0) as u64 * (self.y1 - self.y0).max(0) as u64
+    }
+
+    /// The box grown by `margin` pixels on every side.
+    pub fn grown(&self, margin: i32) -> PixelBox {
+        PixelBox {
+            x0: self.x0.saturating_sub(margin),
+            y0: self.y0.saturating_sub(margin),
+            x1: self.x1.saturating_add(margin),
+            y1: self.y1.saturating_add(margin),
+        }
+    }
+
+    /// The box as a model shape (an axis-aligned rectangle).
+    pub fn to_shape(&self) -> Shape {
+        use crate::model::Fx;
+        Shape::Rect {
+            x: Fx::from_int(self.x0),
+            y: Fx::from_int(self.y0),
+            width: Fx::from_int(self.x1 - self.x0),
+            height: Fx::from_int(self.y1 - self.y0),
+            rotation: 0.0,
+        }
+    }
+}
+
+/// Which pixels of a rectangle of sprite space are opaque. Row `y` of the mask is sprite row
+/// `top + y`; each row is a run of 64-bit words, bit `x % 64` of word `x / 64` for column `x`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpaqueMask {
+    left: i32,
+    top: i32,
+    width: usize,
+    height: usize,
+    words_per_row: usize,
+    bits: Vec<u64>,
+}
+
+impl OpaqueMask {
+    /// An all-transparent mask of `width × height` pixels whose first pixel is sprite pixel
+    /// `(left, top)`.
+    pub fn new(left: i32, top: i32, width: usize, height: usize) -> OpaqueMask {
+        let words_per_row = width.div_ceil(64);
+        OpaqueMask {
+            left,
+            top,
+            width,
+            height,
+            words_per_row,
+            bits: vec![0; words_per_row * height],
+        }
+    }
+
+    /// A mask from a predicate over mask pixels (for tests and benches).
+    pub fn from_fn(
+        left: i32,
+        top: i32,
+        width: usize,
+        height: usize,
+        opaque: impl Fn(usize, usize) -> bool,
+    ) -> OpaqueMask {
+        let mut mask = OpaqueMask::new(left, top, width, height);
+        for y in 0..height {
+            for x in 0..width {
+                if opaque(x, y) {
+                    mask.set(x, y);
+                }
+            }
+        }
+        mask
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The sprite-space column of mask column 0.
+    pub fn left(&self) -> i32 {
+        self.left
+    }
+
+    /// The sprite-space row of mask row 0.
+    pub fn top(&self) -> i32 {
+        self.top
+    }
+
+    /// Marks mask pixel `(x, y)` opaque.
+    pub fn set(&mut self, x: usize, y: usize) {
+        self.bits[y * self.words_per_row + x / 64] |= 1 << (x % 64);
+    }
+
+    /// True when mask pixel `(x, y)` is opaque.
+    pub fn get(&self, x: usize, y: usize) -> bool {
+        x < self.width
+            && y < self.height
+            && self.bits[y * self.words_per_row + x / 64] & (1 << (x % 64)) != 0
+    }
+
+    /// The words of row `y`.
+    pub fn row(&self, y: usize) -> &[u64] {
+        &self.bits[y * self.words_per_row..(y + 1) * self.words_per_row]
+    }
+
+    /// How many pixels are opaque.
+    pub fn count(&self) -> u64 {
+        self.bits.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    /// Opaque pixels of row `y` in columns `[x0, x1)` (mask coordinates).
+    pub fn count_in_row(&self, y: usize, x0: usize, x1: usize) -> u64 {
+        if x0 >= x1 || y >= self.height {
+            return 0;
+        }
+        let x1 = x1.min(self.width);
+        if x0 >= x1 {
+            return 0;
+        }
+        (x0 / 64..=(x1 - 1) / 64)
+            .map(|w| self.word_within(y, w, x0, x1).count_ones() as u64)
+            .sum()
+    }
+
+    /// Word `w` of row `y` with the bits outside columns `[x0, x1)` cleared.
+    fn word_within(&self, y: usize, w: usize, x0: usize, x1: usize) -> u64 {
+        let mut bits = self.row(y)[w];
+        if w == x0 / 64 {
+            bits &= u64::MAX << (x0 % 64);
+        }
+        if w == (x1 - 1) / 64 && !x1.is_multiple_of(64) {
+            bits &= u64::MAX >> (64 - x1 % 64);
+        }
+        bits
+    }
+
+    /// The first and last opaque column of row `y` within `[x0, x1)`, if any.
+    pub fn row_extent(&self, y: usize, x0: usize, x1: usize) -> Option<(usize, usize)> {
+        let x1 = x1.min(self.width);
+        if x0 >= x1 {
+            return None;
+        }
+        let (first, last) = (x0 / 64, (x1 - 1) / 64);
+        let masked = |w: usize| self.word_within(y, w, x0, x1);
+        let low = (first..=last).find_map(|w| {
+            let bits = masked(w);
+            (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+        })?;
+        let high = (first..=last).rev().find_map(|w| {
+            let bits = masked(w);
+            (bits != 0).then(|| w * 64 + 63 - bits.leading_zeros() as usize)
+        })?;
+        Some((low, high))
+    }
+
+    /// The smallest box holding every opaque pixel, in sprite coordinates.
+    pub fn bounds(&self) -> Option<PixelBox> {
+        let region = Region {
+            x0: 0,
+            y0: 0,
+            x1: self.width,
+            y1: self.height,
+        };
+        self.tight(region).map(|r| self.to_sprite(r))
+    }
+
+    /// The smallest region within `region` holding all its opaque pixels.
+    pub(crate) fn tight(&self, region: Region) -> Option<Region> {
+        let mut result: Option<Region> = None;
+        for y in region.y0..region.y1 {
+            if let Some((a, b)) = self.row_extent(y, region.x0, region.x1) {
+                result = Some(match result {
+                    None => Region {
+                        x0: a,
+                        y0: y,
+                        x1: b + 1,
+                        y1: y + 1,
+                    },
+                    Some(r) => Region {
+                        x0: r.x0.min(a),
+                        y0: r.y0,
+                        x1: r.x1.max(b + 1),
+                        y1: y + 1,
+                    },
+                });
+            }
+        }
+        result
+    }
+
+    /// Opaque pixels inside `region`.
+    pub(crate) fn count_in(&self, region: Region) -> u64 {
+        (region.y0..region.y1)
+            .map(|y| self.count_in_row(y, region.x0, region.x1))
+            .sum()
+    }
+
+    /// A mask region in sprite coordinates.
+    pub(crate) fn to_sprite(&self, r: Region) -> PixelBox {
+        PixelBox {
+            x0: self.left + r.x0 as i32,
+            y0: self.top + r.y0 as i32,
+            x1: self.left + r.x1 as i32,
+            y1: self.top + r.y1 as i32,
+        }
+    }
+
+    /// How many opaque pixels lie inside at least one of `shapes` (a pixel counts when its
+    /// centre is inside).
+    pub fn covered_by(&self, shapes: &[Shape]) -> u64 {
+        let mut covered = 0;
+        for y in 0..self.height {
+            let cy = self.top as f64 + y as f64 + 0.5;
+            for x in 0..self.width {
+                if !self.get(x, y) {
+                    continue;
+                }
+                let cx = self.left as f64 + x as f64 + 0.5;
+                if shapes.iter().any(|s| shape_contains(s, cx, cy)) {
+                    covered += 1;
+                }
+            }
+        }
+        covered
+    }
+}
+
+/// True when the sprite-space point `(x, y)` is inside `shape`.
+pub fn shape_contains(shape: &Shape, x: f64, y: f64) -> bool {
+    match shape {
+        Shape::Rect {
+            x: left,
+            y: top,
+            width,
+            height,
+            rotation,
+        } => {
+            // Undo the rotation about the top-left corner, then test the upright box.
+            let (dx, dy) = (x - left.to_f64(), y - top.to_f64());
+            let (sin, cos) = crate::render::geometry::exact_sin_cos(*rotation);
+            let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+            (0.0..width.to_f64()).contains(&u) && (0.0..height.to_f64()).contains(&v)
+        }
+        Shape::Circle { center, radius } => {
+            let (dx, dy) = (x - center.x.to_f64(), y - center.y.to_f64());
+            dx * dx + dy * dy <= radius.to_f64() * radius.to_f64()
+        }
+    }
+}
+
+/// A rectangle of mask pixels, `[x0, x1) × [y0, y1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Region {
+    pub x0: usize,
+    pub y0: usize,
+    pub x1: usize,
+    pub y1: usize,
+}
+
+impl Region {
+    pub fn area(&self) -> u64 {
+        (self.x1 - self.x0) as u64 * (self.y1 - self.y0) as u64
+    }
+}
+
+/// The opaque pixels of `frame` as drawn by the renderer (graphics only, no overlay); `None`
+/// when the frame draws nothing. Content larger than the renderer's canvas limit is cropped
+/// around the origin, as on the canvas.
+pub fn frame_mask(
+    document: &AnimationSet,
+    frame: &Frame,
+    pixels: &dyn PixelSource,
+) -> Option<OpaqueMask> {
+    let scene = Scene::of_frame(frame);
+    let bounds: SpriteRect = content_bounds(document, &scene, pixels, Overlay::NONE)?;
+    let rect = capped_view(bounds, 1).rect;
+    let options = RenderOptions {
+        bounds: CanvasBounds::Fixed(rect),
+        ..RenderOptions::default()
+    };
+    let image = render(document, &scene, pixels, &options);
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let mut mask = OpaqueMask::new(rect.x, rect.y, width, height);
+    for (x, y, pixel) in image.enumerate_pixels() {
+        if pixel[3] >= OPAQUE_ALPHA {
+            mask.set(x as usize, y as usize);
+        }
+    }
+    Some(mask)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_extents_follow_the_bits_across_word_edges() {
+        let mask = OpaqueMask::from_fn(-10, 5, 130, 3, |x, y| y == 1 && (60..=70).contains(&x));
+        assert_eq!(mask.count(), 11);
+        assert_eq!(mask.count_in_row(1, 63, 65), 2);
+        assert_eq!(mask.row_extent(1, 0, 130), Some((60, 70)));
+        assert_eq!(mask.row_extent(1, 65, 130), Some((65, 70)));
+        assert_eq!(mask.row_extent(0, 0, 130), None);
+        assert_eq!(
+            mask.bounds(),
+            Some(PixelBox {
+                x0: 50,
+                y0: 6,
+                x1: 61,
+                y1: 7
+            })
+        );
+    }
+
+    #[test]
+    fn coverage_counts_pixel_centres_inside_shapes() {
+        let mask = OpaqueMask::from_fn(0, 0, 4, 4, |_, _| true);
+        let half = PixelBox {
+            x0: 0,
+            y0: 0,
+            x1: 2,
+            y1: 4,
+        };
+        assert_eq!(mask.covered_by(&[half.to_shape()]), 8);
+        assert_eq!(mask.covered_by(&[]), 0);
+    }
+}

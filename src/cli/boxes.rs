@@ -1,0 +1,234 @@
+//! `sprat boxes FILE (--fit CLASS | --trace CLASS) [--sequence S]... -o OUT`: first-pass
+//! collision boxes for whole files, from the pictures.
+
+use super::ReadArgs;
+use super::convert::{target_format, write_as};
+use super::load::{open, print_diagnostics};
+use super::render::{missing_pixels, pick_sequence};
+use crate::assets::ImageStore;
+use crate::boxes::{BoxMethod, plan_boxes};
+use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
+use crate::edit::{History, Selection};
+use crate::formats::{Place, has_errors};
+use crate::model::{BoxClass, DefaultBoxRule, Frame, SequenceId};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The command's options.
+pub struct Options {
+    /// The class of the new boxes, and how they are made.
+    pub class: BoxClass,
+    /// Fit (one box) or trace (several).
+    pub method: BoxMethod,
+    /// The sequences to work on; all when empty.
+    pub sequences: Vec<String>,
+    /// Replace boxes of the class frames already show.
+    pub replace: bool,
+    /// Where to write.
+    pub output: PathBuf,
+    /// Overwrite an existing output file.
+    pub force: bool,
+}
+
+/// Parses a box class: `hit`, `hurt`, or a custom class name.
+pub fn parse_class(text: &str) -> Result<BoxClass, String> {
+    match text.trim() {
+        "" => Err("a box class needs a name (hit, hurt or a custom name)".to_string()),
+        t if t.eq_ignore_ascii_case("hit") || t.eq_ignore_ascii_case("clsn1") => Ok(BoxClass::Hit),
+        t if t.eq_ignore_ascii_case("hurt") || t.eq_ignore_ascii_case("clsn2") => {
+            Ok(BoxClass::Hurt)
+        }
+        t => Ok(BoxClass::Custom(t.to_string())),
+    }
+}
+
+pub fn run(
+    input: &Path,
+    options: &Options,
+    read: &ReadArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let output = options.output.as_path();
+    if output.exists() && !options.force {
+        writeln!(
+            err,
+            "sprat: {} exists; add --force to overwrite it",
+            output.display()
+        )?;
+        return Ok(2);
+    }
+    let Some(opened) = open(input, read, err)? else {
+        return Ok(1);
+    };
+    if has_errors(&opened.loaded.diagnostics) {
+        print_diagnostics(input, &opened.loaded.diagnostics, err)?;
+        writeln!(
+            err,
+            "sprat: {} has errors; nothing written",
+            input.display()
+        )?;
+        return Ok(1);
+    }
+    let capabilities = opened.format.capabilities();
+    if !capabilities.boxes {
+        writeln!(
+            err,
+            "sprat: {} files cannot hold collision boxes; nothing written",
+            opened.format.name()
+        )?;
+        return Ok(1);
+    }
+    if matches!(options.class, BoxClass::Custom(_)) && !capabilities.custom_box_classes {
+        writeln!(
+            err,
+            "sprat: {} files hold only hit and hurt boxes, not \"{}\"; nothing written",
+            opened.format.name(),
+            options.class.label()
+        )?;
+        return Ok(1);
+    }
+    let target = match target_format(output, None, Some(opened.format)) {
+        Ok(format) => format,
+        Err(message) => {
+            writeln!(err, "sprat: {message}; nothing written")?;
+            return Ok(1);
+        }
+    };
+    let mut document = opened.loaded.document;
+    let chosen: Vec<SequenceId> = if options.sequences.is_empty() {
+        document.sequences().iter().map(|s| s.id).collect()
+    } else {
+        let mut ids = Vec::new();
+        for name in &options.sequences {
+            match pick_sequence(&document, Some(name)) {
+                Ok(s) => ids.push(s.id),
+                Err(message) => {
+                    writeln!(err, "sprat: {message}; nothing written")?;
+                    return Ok(1);
+                }
+            }
+        }
+        ids
+    };
+    let pixels = ImageStore::new();
+    let drawn: Vec<&Frame> = chosen
+        .iter()
+        .filter_map(|id| document.sequence(*id))
+        .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
+        .collect();
+    let (mut problems, warnings) = missing_pixels(&document, &drawn, &pixels);
+    problems.extend(unfound_files(&document, &drawn));
+    for warning in &warnings {
+        writeln!(err, "sprat: warning: {warning}")?;
+    }
+    if !problems.is_empty() {
+        for problem in &problems {
+            writeln!(err, "sprat: {problem}")?;
+        }
+        writeln!(
+            err,
+            "sprat: {} picture(s) the frames draw cannot be loaded; nothing written",
+            problems.len()
+        )?;
+        return Ok(1);
+    }
+    let mut history = History::new();
+    let (mut changed, mut kept) = (0usize, 0usize);
+    for id in chosen {
+        let Some(sequence) = document.sequence(id).cloned() else {
+            continue;
+        };
+        for direction in 0..sequence.directions.len() {
+            let count = sequence.directions[direction].frames.len();
+            let indices: Vec<usize> = (0..count).collect();
+            let frames = plan_boxes(
+                &document,
+                &sequence,
+                direction,
+                &indices,
+                options.method,
+                &pixels,
+            );
+            for (index, shapes) in &frames {
+                if shapes.is_empty() {
+                    writeln!(
+                        out,
+                        "{}: no opaque pixels; no box added",
+                        Place::frame(&sequence.name, direction, *index)
+                    )?;
+                }
+            }
+            let place = PlaceBoxes {
+                run: BoxRun {
+                    sequence: id,
+                    direction,
+                    rule: DefaultBoxRule::default(),
+                    default_boxes: capabilities.default_boxes,
+                },
+                class: options.class.clone(),
+                frames,
+                existing: if options.replace {
+                    ExistingBoxes::Replace
+                } else {
+                    ExistingBoxes::Keep
+                },
+                label: format!("{} {} boxes", options.method.verb(), options.class.label()),
+            };
+            let will_change = place.changed_frames(&document).unwrap_or_default();
+            let with_shapes = place.frames.iter().filter(|(_, s)| !s.is_empty()).count();
+            kept += with_shapes - will_change.len();
+            if will_change.is_empty() {
+                continue;
+            }
+            if let Err(e) = history.apply(&mut document, &Selection::none(), &place, None) {
+                writeln!(
+                    err,
+                    "sprat: {}: {}; nothing written",
+                    Place::frame(&sequence.name, direction, 0),
+                    e.message
+                )?;
+                return Ok(1);
+            }
+            changed += will_change.len();
+        }
+    }
+    writeln!(
+        out,
+        "{changed} frame(s) got {} boxes{}",
+        options.class.label(),
+        if kept > 0 {
+            format!(
+                "; {kept} frame(s) already had some and were left alone (--replace replaces them)"
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    write_as(&document, target, output, false, out, err)
+}
+
+/// The image files and archives the frames draw from that were not found at all (the store
+/// only reports files it could look at).
+fn unfound_files(document: &crate::model::AnimationSet, frames: &[&Frame]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for graphic in frames
+        .iter()
+        .flat_map(|f| f.elements.iter().filter_map(|e| e.as_graphic()))
+    {
+        if graphic.source.is_blank() {
+            continue;
+        }
+        let Some(image) = document.source_image(&graphic.source) else {
+            continue;
+        };
+        let memory = matches!(image.kind, crate::model::ImageKind::Memory(_));
+        if image.resolved.is_none() && !memory {
+            let text = format!("{}: the file cannot be found", image.path);
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,236 @@
+//! Interpolating boxes and points between two keyframes of a direction.
+
+use super::{BoxRun, set_class_boxes, shown_boxes};
+use crate::boxes::interpolate::{Easing, interpolate_point, interpolate_shape};
+use crate::edit::command::Command;
+use crate::edit::error::{EditError, EditResult};
+use crate::edit::selection::Selection;
+use crate::edit::snapshot::Tx;
+use crate::edit::support::direction_frames;
+use crate::model::{
+    AnimationSet, AttachmentPoint, BoxClass, CollisionBox, Element, ElementId, ElementKind, Frame,
+    FrameId,
+};
+use std::collections::BTreeMap;
+
+/// Fills the frames strictly between two keyframes with boxes (matched by class and order) and
+/// points (matched by name, unnamed ones by order) moved and resized over time. The results
+/// are ordinary boxes and points; on each in-between frame they replace the boxes of the
+/// classes interpolated and the matching points.
+#[derive(Clone, Debug)]
+pub struct InterpolateBoxes {
+    /// Where.
+    pub run: BoxRun,
+    /// The first keyframe's position.
+    pub from: usize,
+    /// The second keyframe's position (after `from`, with at least one frame between).
+    pub to: usize,
+    /// How the values move over time.
+    pub easing: Easing,
+}
+
+impl Command for InterpolateBoxes {
+    fn label(&self) -> String {
+        format!(
+            "Interpolate boxes over {} frames",
+            self.to.saturating_sub(self.from + 1)
+        )
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let ids: Vec<FrameId> =
+            direction_frames(tx.doc(), self.run.sequence, self.run.direction)?.to_vec();
+        if self.to >= ids.len() || self.from + 1 >= self.to {
+            return Err(EditError::new(
+                "select two keyframes of one direction with at least one frame between them",
+            ));
+        }
+        let shares = time_shares(tx.doc(), self.run, &ids, self.from, self.to);
+        let mut did_something = false;
+        for class in classes_of(tx.doc(), self.run, self.from, self.to)? {
+            let a = shown_boxes(tx.doc(), self.run, self.from, &class)?;
+            let b = shown_boxes(tx.doc(), self.run, self.to, &class)?;
+            let mut wanted: BTreeMap<usize, Vec<CollisionBox>> = BTreeMap::new();
+            for (index, share) in (self.from + 1..self.to).zip(&shares) {
+                let s = self.easing.apply(*share);
+                let boxes: Vec<CollisionBox> = a
+                    .iter()
+                    .zip(&b)
+                    .filter_map(|(p, q)| {
+                        interpolate_shape(&p.shape, &q.shape, s)
+                            .map(|shape| CollisionBox { shape, ..p.clone() })
+                    })
+                    .collect();
+                if !boxes.is_empty() {
+                    wanted.insert(index, boxes);
+                }
+            }
+            if !wanted.is_empty() {
+                did_something = true;
+                set_class_boxes(tx, self.run, &class, &wanted)?;
+            }
+        }
+        let pairs = point_pairs(tx.doc(), ids[self.from], ids[self.to]);
+        for (index, share) in (self.from + 1..self.to).zip(&shares) {
+            let s = self.easing.apply(*share);
+            for (name, order, a, b) in &pairs {
+                did_something = true;
+                let value = interpolate_point(a, b, s);
+                put_point(tx, ids[index], name, *order, value)?;
+            }
+        }
+        if !did_something {
+            return Err(EditError::new(
+                "the two keyframes have no boxes of the same class and no points of the same name to interpolate",
+            ));
+        }
+        tx.select(Selection::frames(
+            self.run.sequence,
+            self.run.direction,
+            (self.from..=self.to).collect(),
+        ));
+        Ok(())
+    }
+}
+
+/// For each frame strictly between, the share of time from the first keyframe's start to the
+/// second's; by position when a frame between lasts forever or the span takes no time.
+fn time_shares(
+    doc: &AnimationSet,
+    run: BoxRun,
+    ids: &[FrameId],
+    from: usize,
+    to: usize,
+) -> Vec<f64> {
+    let rate = doc
+        .sequence(run.sequence)
+        .and_then(|s| s.frame_rate)
+        .or(doc.frame_rate)
+        .unwrap_or(0);
+    let seconds: Option<Vec<f64>> = ids[from..to]
+        .iter()
+        .map(|id| {
+            doc.frame(*id)
+                .and_then(|f| f.duration.exact(rate))
+                .map(|t| t.numerator as f64 / t.denominator as f64)
+        })
+        .collect();
+    let by_position = || {
+        (from + 1..to)
+            .map(|i| (i - from) as f64 / (to - from) as f64)
+            .collect()
+    };
+    let Some(seconds) = seconds else {
+        return by_position();
+    };
+    let total: f64 = seconds.iter().sum();
+    if total <= 0.0 {
+        return by_position();
+    }
+    let mut elapsed = 0.0;
+    seconds[..seconds.len() - 1]
+        .iter()
+        .map(|d| {
+            elapsed += d;
+            elapsed / total
+        })
+        .collect()
+}
+
+/// The box classes both keyframes show, in the first keyframe's order.
+fn classes_of(
+    doc: &AnimationSet,
+    run: BoxRun,
+    from: usize,
+    to: usize,
+) -> EditResult<Vec<BoxClass>> {
+    let mut classes = Vec::new();
+    for class in [BoxClass::Hit, BoxClass::Hurt]
+        .into_iter()
+        .chain(custom_classes(doc, run, from))
+    {
+        if !classes.contains(&class)
+            && !shown_boxes(doc, run, from, &class)?.is_empty()
+            && !shown_boxes(doc, run, to, &class)?.is_empty()
+        {
+            classes.push(class);
+        }
+    }
+    Ok(classes)
+}
+
+fn custom_classes(doc: &AnimationSet, run: BoxRun, index: usize) -> Vec<BoxClass> {
+    let Some(sequence) = doc.sequence(run.sequence) else {
+        return Vec::new();
+    };
+    let frames = doc.direction_frames(sequence, run.direction);
+    crate::model::effective_boxes(&frames, index, run.rule)
+        .into_iter()
+        .map(|b| b.collision.class.clone())
+        .filter(|c| matches!(c, BoxClass::Custom(_)))
+        .collect()
+}
+
+/// Points of the two keyframes that go together: `(name, order among unnamed, a, b)`.
+fn point_pairs(
+    doc: &AnimationSet,
+    from: FrameId,
+    to: FrameId,
+) -> Vec<(String, usize, AttachmentPoint, AttachmentPoint)> {
+    let points = |id: FrameId| -> Vec<(String, AttachmentPoint)> {
+        doc.frame(id)
+            .map(|f| {
+                f.elements
+                    .iter()
+                    .filter_map(|e| e.as_point().map(|p| (e.name.clone(), p.clone())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (a, b) = (points(from), points(to));
+    let unnamed_b: Vec<&AttachmentPoint> = b
+        .iter()
+        .filter(|(n, _)| n.is_empty())
+        .map(|(_, p)| p)
+        .collect();
+    let mut pairs = Vec::new();
+    let mut order = 0;
+    for (name, p) in &a {
+        if name.is_empty() {
+            if let Some(q) = unnamed_b.get(order) {
+                pairs.push((String::new(), order, p.clone(), (*q).clone()));
+            }
+            order += 1;
+        } else if let Some((_, q)) = b.iter().find(|(n, _)| n == name) {
+            pairs.push((name.clone(), 0, p.clone(), q.clone()));
+        }
+    }
+    pairs
+}
+
+/// Sets the point called `name` (or the `order`-th unnamed one) of a frame, adding it if the
+/// frame has none.
+fn put_point(
+    tx: &mut Tx,
+    frame_id: FrameId,
+    name: &str,
+    order: usize,
+    value: AttachmentPoint,
+) -> EditResult {
+    let new_id = ElementId(tx.alloc_id());
+    let frame: &mut Frame = tx.frame_mut(frame_id)?;
+    let existing = frame
+        .elements
+        .iter_mut()
+        .filter(|e| matches!(e.kind, ElementKind::Point(_)) && e.name == name)
+        .nth(if name.is_empty() { order } else { 0 });
+    match existing {
+        Some(element) => element.kind = ElementKind::Point(value),
+        None => frame.elements.push(Element {
+            id: new_id,
+            name: name.to_string(),
+            kind: ElementKind::Point(value),
+        }),
+    }
+    Ok(())
+}

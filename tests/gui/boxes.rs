@@ -1,0 +1,179 @@
+//! The Box tools menu over the canvas: fit, trace, interpolate and mirror on the frames
+//! selected in the timeline, each one undo step.
+
+use crate::{common, gui_support};
+use egui::accesskit::Role;
+use egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use gui_support::{TempDir, undo_steps};
+use sprat::app::SpratApp;
+use sprat::boxes::mirror::{MirrorAxis, mirror_shape};
+use sprat::edit::Selection;
+use sprat::model::{AnimationSet, BoxClass, DefaultBoxRule, Shape, effective_boxes};
+use std::path::PathBuf;
+
+/// KFM copied to a temporary folder, opened in the editor on its standing action (0).
+fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
+    let dir = TempDir::new("box-tools");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(
+            common::corpus().join("mugen/kfm").join(name),
+            dir.0.join(name),
+        )
+        .unwrap();
+    }
+    let path: PathBuf = dir.0.join("kfm.def");
+    let mut harness = gui_support::editor_opening(&path, &[], vec2(1280.0, 800.0));
+    harness.run_steps(2);
+    (dir, harness)
+}
+
+fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
+    harness.state().open().unwrap().document()
+}
+
+/// Selects cells of the direction on show, as a Shift+click in the timeline does.
+fn select_frames(harness: &mut Harness<'_, SpratApp>, frames: Vec<usize>) {
+    let open = harness.state_mut().open_mut().unwrap();
+    let sequence = open.player.sequence();
+    let direction = open.player.direction();
+    if let Some(&first) = frames.first() {
+        open.select_frame(first);
+    }
+    open.session
+        .set_selection(Selection::frames(sequence, direction, frames));
+    harness.run_steps(2);
+}
+
+/// The hurt boxes frame `index` of the sequence on show shows.
+fn hurt_on(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
+    let open = harness.state().open().unwrap();
+    let frames = open.direction_frames();
+    effective_boxes(&frames, index, DefaultBoxRule::default())
+        .into_iter()
+        .filter(|b| b.collision.class == BoxClass::Hurt)
+        .map(|b| b.collision.shape.clone())
+        .collect()
+}
+
+fn menu_action(harness: &mut Harness<'_, SpratApp>, action: &str) {
+    harness.get_by_label("Box tools").click();
+    harness.run_steps(2);
+    harness.get_by_role_and_label(Role::Button, action).click();
+    harness.run_steps(3);
+}
+
+fn left_edge(shape: &Shape) -> i32 {
+    match shape {
+        Shape::Rect { x, .. } => x.floor(),
+        Shape::Circle { center, .. } => center.x.floor(),
+    }
+}
+
+#[test]
+fn fit_and_trace_act_on_the_selected_frames_in_one_undo_step_each() {
+    let (_dir, mut harness) = kfm_editor();
+    let before = document(&harness).clone();
+    let untouched = hurt_on(&harness, 5);
+    select_frames(&mut harness, vec![1, 2, 3]);
+    menu_action(&mut harness, "Trace");
+    assert_eq!(undo_steps(&harness), 1, "{}", gui_support::status(&harness));
+    for index in 1..=3 {
+        let hurt = hurt_on(&harness, index);
+        assert!((1..=3).contains(&hurt.len()), "frame {index}: {hurt:?}");
+    }
+    assert_eq!(hurt_on(&harness, 5), untouched, "frame 5 was not selected");
+    gui_support::undo(&mut harness);
+    assert_eq!(document(&harness), &before);
+
+    menu_action(&mut harness, "Fit");
+    assert_eq!(undo_steps(&harness), 1);
+    for index in 1..=3 {
+        assert_eq!(hurt_on(&harness, index).len(), 1, "frame {index}");
+    }
+    gui_support::undo(&mut harness);
+    assert_eq!(document(&harness), &before);
+}
+
+#[test]
+fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
+    let (_dir, mut harness) = kfm_editor();
+    select_frames(&mut harness, vec![0, 4]);
+    menu_action(&mut harness, "Fit");
+    let (a, b) = (hurt_on(&harness, 0), hurt_on(&harness, 4));
+    assert_eq!((a.len(), b.len()), (1, 1));
+    let fitted = document(&harness).clone();
+    let steps = undo_steps(&harness);
+    menu_action(&mut harness, "Interpolate");
+    assert_eq!(
+        undo_steps(&harness),
+        steps + 1,
+        "{}",
+        gui_support::status(&harness)
+    );
+    let (low, high) = {
+        let (x, y) = (left_edge(&a[0]), left_edge(&b[0]));
+        (x.min(y), x.max(y))
+    };
+    for index in 1..4 {
+        let hurt = hurt_on(&harness, index);
+        assert_eq!(hurt.len(), 1, "frame {index}");
+        let x = left_edge(&hurt[0]);
+        assert!(
+            (low..=high).contains(&x),
+            "frame {index}: {x} not in {low}..={high}"
+        );
+    }
+    gui_support::undo(&mut harness);
+    assert_eq!(document(&harness), &fitted);
+}
+
+#[test]
+fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
+    let (_dir, mut harness) = kfm_editor();
+    let before = document(&harness).clone();
+    let original = hurt_on(&harness, 0);
+    assert!(!original.is_empty());
+    select_frames(&mut harness, vec![0]);
+    menu_action(&mut harness, "Mirror horizontally");
+    assert_eq!(undo_steps(&harness), 1, "{}", gui_support::status(&harness));
+    let mut expected: Vec<Shape> = original
+        .iter()
+        .map(|s| mirror_shape(s, MirrorAxis::Horizontal))
+        .collect();
+    let mut now = hurt_on(&harness, 0);
+    let key = |s: &Shape| format!("{s:?}");
+    expected.sort_by_key(key);
+    now.sort_by_key(key);
+    assert_eq!(now, expected);
+    gui_support::undo(&mut harness);
+    assert_eq!(document(&harness), &before);
+}
+
+#[test]
+fn check_boxes_lists_box_warnings_that_select_their_frame() {
+    let (_dir, mut harness) = kfm_editor();
+    // KFM's reader warnings already show the diagnostics panel and its button.
+    assert!(!harness.state().open().unwrap().diagnostics().is_empty());
+    harness
+        .get_by_role_and_label(Role::Button, "Check boxes")
+        .click();
+    harness.run_steps(2);
+    let open = harness.state().open().unwrap();
+    let warnings: Vec<_> = open
+        .diagnostics()
+        .iter()
+        .filter(|d| sprat::boxes::lint::is_box_warning(d))
+        .cloned()
+        .collect();
+    assert!(!warnings.is_empty());
+    assert!(warnings.iter().all(|d| d.subject.is_some()));
+    // Checking again replaces the warnings rather than adding them twice.
+    let count = open.diagnostics().len();
+    harness
+        .get_by_role_and_label(Role::Button, "Check boxes")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().open().unwrap().diagnostics().len(), count);
+}
