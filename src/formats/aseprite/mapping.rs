@@ -280,9 +280,6 @@ fn add_sequences(
 ) {
     let last = frame_ids.len().saturating_sub(1);
     let mut plays: Vec<(String, Vec<usize>, bool)> = Vec::new();
-    if file.num_tags() == 0 {
-        plays.push((stem.to_string(), (0..frame_ids.len()).collect(), true));
-    }
     for index in 0..file.num_tags() {
         let tag = file.tag(index);
         let header = scan.tags.get(index as usize).cloned().unwrap_or(TagHeader {
@@ -341,28 +338,37 @@ fn add_sequences(
         }
         plays.push((tag.name().to_string(), order.frames, order.loops));
     }
-    let mut in_a_tag = vec![file.num_tags() == 0; frame_ids.len()];
+    let mut in_a_tag = vec![false; frame_ids.len()];
     for (_, frames, _) in &plays {
         frames.iter().for_each(|&f| in_a_tag[f] = true);
     }
-    let untagged: Vec<String> = (0..frame_ids.len())
-        .filter(|&f| !in_a_tag[f])
-        .map(|f| f.to_string())
-        .collect();
-    if !untagged.is_empty() {
-        diagnostics.push(Diagnostic::new(
-            Severity::Info,
-            Location::File,
-            format!(
-                "frame(s) {} belong to no tag, so no sequence plays them (they stay in the frame list)",
-                untagged.join(", ")
-            ),
-        ));
+    let runs = untagged_runs(&in_a_tag);
+    let tagged = plays.len();
+    for run in &runs {
+        let name = if runs.len() == 1 {
+            stem.to_string()
+        } else {
+            run_name(stem, run)
+        };
+        plays.push((name, run.clone().collect(), true));
     }
     let mut used_names: Vec<String> = Vec::new();
-    for (name, frames, loops) in plays {
+    let mut run_sequences = Vec::new();
+    for (index, (name, frames, loops)) in plays.into_iter().enumerate() {
         let name = unique_name(&name, &used_names);
         used_names.push(name.clone());
+        if index >= tagged {
+            let run = &runs[index - tagged];
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "frame(s) {} belong to no tag: they play as sequence \"{name}\"",
+                    frame_span(run)
+                ),
+            ));
+            run_sequences.push(name.clone());
+        }
         let sequence = Sequence {
             id: SequenceId(set.alloc_id()),
             name,
@@ -379,6 +385,47 @@ fn add_sequences(
         };
         set.root.items.push(TreeItem::Sequence(sequence));
     }
+    for name in run_sequences {
+        set.metadata
+            .extra
+            .push((format!("{UNTAGGED_KEY}{name}"), String::new()));
+    }
+}
+
+/// The metadata key (followed by a sequence's name) that marks a sequence made of frames no
+/// tag covers: saving writes no tag for it while it still plays those frames forward.
+pub const UNTAGGED_KEY: &str = "aseprite.untagged.";
+
+/// The runs of consecutive frames that no tag covers.
+fn untagged_runs(in_a_tag: &[bool]) -> Vec<std::ops::Range<usize>> {
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (frame, &tagged) in in_a_tag.iter().chain([&true]).enumerate() {
+        match (tagged, start) {
+            (false, None) => start = Some(frame),
+            (true, Some(first)) => {
+                runs.push(first..frame);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    runs
+}
+
+/// `7` or `7-9`: the file's frame numbers of a run.
+fn frame_span(run: &std::ops::Range<usize>) -> String {
+    if run.len() == 1 {
+        run.start.to_string()
+    } else {
+        format!("{}-{}", run.start, run.end - 1)
+    }
+}
+
+/// The sequence name of one run of untagged frames among several: the file's name and the
+/// run's frame numbers.
+fn run_name(stem: &str, run: &std::ops::Range<usize>) -> String {
+    format!("{stem} {}", frame_span(run))
 }
 
 /// `name`, or `name (2)`, `name (3)`, ... when a tag of that name came before.
