@@ -442,20 +442,32 @@ fn unique_name(name: &str, used: &[String]) -> String {
 
 /// What a slice stands for, from its name or user data.
 fn slice_class(slice: &asefile::Slice) -> BoxClass {
-    let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
     let user_text = slice
         .user_data
         .as_ref()
         .and_then(|u| u.text.as_deref())
         .unwrap_or("");
+    class_of(&slice.name, user_text)
+}
+
+/// The box class a slice's name (or its user data's text) says: `hit…` and `hurt…` boxes,
+/// any other name a class of its own.
+pub fn class_of(name: &str, user_text: &str) -> BoxClass {
+    let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
     // "hurt" is checked first: it does not start with "hit", but user data may say both.
-    if says(&slice.name, "hurt") || says(user_text, "hurt") {
+    if says(name, "hurt") || says(user_text, "hurt") {
         BoxClass::Hurt
-    } else if says(&slice.name, "hit") || says(user_text, "hit") {
+    } else if says(name, "hit") || says(user_text, "hit") {
         BoxClass::Hit
     } else {
-        BoxClass::Custom(slice.name.clone())
+        BoxClass::Custom(name.to_string())
     }
+}
+
+/// A key of one pixel with its pivot on it marks an attachment point alone (how Sprat writes
+/// a point that no box of its name holds): it makes no box.
+pub fn is_point_only(size: (u32, u32), pivot: Option<(i32, i32)>) -> bool {
+    size == (1, 1) && pivot == Some((0, 0))
 }
 
 /// Each slice's key in force on each frame becomes a box, and a point when it has a pivot.
@@ -479,11 +491,14 @@ fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &
                 Point::from_ints(x, y),
                 Point::from_ints(x.saturating_add(width), y.saturating_add(height)),
             );
-            let mut elements = vec![Element {
-                id: ElementId(set.alloc_id()),
-                name: slice.name.clone(),
-                kind: ElementKind::Box(boxed),
-            }];
+            let mut elements = Vec::new();
+            if !is_point_only(key.size, key.pivot) {
+                elements.push(Element {
+                    id: ElementId(set.alloc_id()),
+                    name: slice.name.clone(),
+                    kind: ElementKind::Box(boxed),
+                });
+            }
             if let Some((px, py)) = key.pivot {
                 let at = Point {
                     x: Fx::from_int(x.saturating_add(px)),

@@ -1,15 +1,25 @@
-//! Aseprite `.ase` / `.aseprite` files, read-only.
+//! Aseprite `.ase` / `.aseprite` files, read and written.
 //!
-//! The `asefile` crate reads the file and composites its frames; this module checks the file's
-//! declared sizes first ([`scan`]) and maps what the crate gives into the model ([`mapping`],
-//! [`play_order`]). The composited frames live in memory ([`crate::model::ImageKind::Memory`]);
-//! writers that reference image files write them out.
+//! Reading: the `asefile` crate reads the file and composites its frames; this module checks
+//! the file's declared sizes first ([`scan`]) and maps what the crate gives into the model
+//! ([`mapping`], [`play_order`]). The composited frames live in memory
+//! ([`crate::model::ImageKind::Memory`]); writers that reference image files write them out.
+//!
+//! Writing: an unedited document gives back its bytes; an edited one is spliced into the file
+//! it came from chunk by chunk ([`splice`] over [`file`]); any other document becomes a new
+//! file ([`convert`]). Tags and slices come from [`marks`].
 
+pub mod convert;
+pub mod file;
 pub mod mapping;
+pub mod marks;
 pub mod play_order;
 pub mod scan;
+pub mod splice;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
+use super::fidelity::unchanged_original;
+use super::loss::title_losses;
 use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
@@ -36,6 +46,7 @@ impl Format for AsepriteFormat {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             read: true,
+            write: true,
             per_frame_durations: true,
             boxes: true,
             points: true,
@@ -98,12 +109,21 @@ impl Format for AsepriteFormat {
 
     fn write(
         &self,
-        _document: &AnimationSet,
-        _context: &WriteContext,
+        document: &AnimationSet,
+        context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        Err(WriteError::new(
-            "Sprat reads Aseprite files but does not write them; save as a Sprat project or another format",
-        ))
+        if let Some(bytes) = unchanged_original(self, document, context) {
+            return Ok(Written {
+                bytes,
+                ..Written::default()
+            });
+        }
+        let mut written = match document.original.as_ref().filter(|o| o.format == self.id()) {
+            Some(original) => splice::splice(original, document)?,
+            None => convert::write_new(document, context)?,
+        };
+        written.losses.extend(title_losses(document));
+        Ok(written)
     }
 }
 
