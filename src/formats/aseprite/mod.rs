@@ -14,6 +14,7 @@ pub mod file;
 pub mod mapping;
 pub mod marks;
 pub mod play_order;
+mod reads;
 pub mod scan;
 pub mod splice;
 
@@ -69,6 +70,9 @@ impl Format for AsepriteFormat {
     }
 
     fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        if let Some(loaded) = reads::remembered(bytes, context) {
+            return Ok(loaded);
+        }
         let scan = scan::scan(bytes).map_err(|e| failure(e.offset, e.message))?;
         let file = match parse(&scan.bytes) {
             Some(Ok(file)) => file,
@@ -101,10 +105,12 @@ impl Format for AsepriteFormat {
             diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));
         }
         document.original = Some(context.original(self.id(), bytes));
-        Ok(Loaded {
+        let loaded = Loaded {
             document,
             diagnostics,
-        })
+        };
+        reads::remember(&loaded, context);
+        Ok(loaded)
     }
 
     fn write(
