@@ -141,9 +141,18 @@ fn bench(c: &mut Criterion) {
     let saved = AsepriteFormat.write(&edited, &save_context).unwrap();
     assert_ne!(saved.bytes, bytes);
     assert_eq!(saved.bytes.len(), bytes.len() + 2);
-    c.bench_function("aseprite: save a 500-frame file after renaming a tag", |b| {
-        b.iter(|| black_box(AsepriteFormat.write(black_box(&edited), &save_context).unwrap()))
-    });
+    c.bench_function(
+        "aseprite: save a 500-frame file after renaming a tag",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    AsepriteFormat
+                        .write(black_box(&edited), &save_context)
+                        .unwrap(),
+                )
+            })
+        },
+    );
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("walk.sprat");
     c.bench_function(

@@ -295,3 +295,53 @@ fn the_demo_converts_to_a_file_that_draws_the_same_frames() {
         }
     }
 }
+
+#[test]
+fn a_new_frame_with_a_picture_of_its_own_goes_on_a_layer_of_its_own() {
+    let path = folder().join("layers_and_tags.aseprite");
+    let mut document = read(&path);
+    let picture = image::RgbaImage::from_fn(3, 2, |x, y| {
+        image::Rgba([40 * x as u8, 90, 60 * y as u8, 255])
+    });
+    let image = ImageId(document.alloc_id());
+    document.images.push(SourceImage {
+        id: image,
+        path: "imported.png".into(),
+        resolved: None,
+        kind: ImageKind::Memory(MemoryImage::new(picture.clone())),
+        nearest_neighbour: true,
+    });
+    let mut frame = Frame::new(FrameDuration::Millis(80));
+    frame.elements.push(Element {
+        id: ElementId(document.alloc_id()),
+        name: String::new(),
+        kind: ElementKind::Graphic(Graphic::new(
+            GraphicSource::Image(image),
+            Point::from_ints(5, 4),
+            Origin::At(Point::ZERO),
+        )),
+    });
+    let id = FrameId(document.alloc_id());
+    document.frames.insert(id, frame);
+    let t2 = document.sequence_by_name("T2").unwrap().id;
+    document.sequence_mut(t2).unwrap().directions[0]
+        .frames
+        .push(id);
+    let written = save(&document, &path);
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    assert_eq!(file.num_frames(), 5);
+    let top = file.layer(file.num_layers() - 1);
+    assert_eq!(top.name(), "Imported");
+    assert_eq!(file.frame(4).duration(), 80);
+    let t2 = (0..file.num_tags())
+        .map(|i| file.tag(i))
+        .find(|t| t.name() == "T2")
+        .unwrap();
+    assert_eq!((t2.from_frame(), t2.to_frame()), (3, 4));
+    let drawn = file.frame(4).image();
+    for (x, y, pixel) in picture.enumerate_pixels() {
+        assert_eq!(drawn.get_pixel(x + 5, y + 4).0, pixel.0);
+    }
+}

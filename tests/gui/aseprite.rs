@@ -34,7 +34,11 @@ fn ctrl_s_saves_a_retimed_frame_into_the_aseprite_file() {
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
-    assert!(status(&harness).starts_with("Saved "), "{}", status(&harness));
+    assert!(
+        status(&harness).starts_with("Saved "),
+        "{}",
+        status(&harness)
+    );
     let saved = std::fs::read(&path).unwrap();
     assert_eq!(saved.len(), original.len(), "only a frame header changed");
 

@@ -8,7 +8,7 @@
 //! already written. The canvas covers every frame's pixels and the sprite's origin; the
 //! origin becomes the canvas' top-left corner shifted by that much (named in the losses).
 
-use super::file::{self, CHUNK_CEL, CHUNK_LAYER, CHUNK_PALETTE, Out, TagRecord};
+use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
 use super::marks::{TagRule, slices_of, tag_for};
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
@@ -16,10 +16,7 @@ use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Loss, Place, WriteContext, WriteError, Written};
 use crate::model::{AnimationSet, Frame, FrameId};
 use crate::render::{Overlay, Scene, content_bounds};
-use flate2::Compression;
-use flate2::write::ZlibEncoder;
 use std::collections::HashMap;
-use std::io::Write;
 
 /// The file for `document`.
 pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
@@ -97,38 +94,16 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         let mut chunks = Vec::new();
         if position == 0 {
             chunks.push(palette());
-            chunks.push(layer("Frames"));
+            chunks.push(file::layer_chunk("Frames"));
         }
-        let cel_fields = |x: i32, y: i32| {
-            let mut fields = Out::default();
-            fields.word(0);
-            fields.word((x + shift.0) as u16);
-            fields.word((y + shift.1) as u16);
-            fields.byte(255);
-            fields.word(2);
-            fields.word(0);
-            fields.zeros(5);
-            fields
-        };
         match (&drawn[id], first_position.get(id)) {
             (None, _) => {}
             (Some((_, (x, y))), Some(&earlier)) => {
-                let fields = cel_fields(*x, *y);
-                let mut head = file::chunk(CHUNK_CEL, &fields.0);
-                head.truncate(file::CEL_FIELDS_END);
+                let head = file::cel_head(0, x + shift.0, y + shift.1);
                 chunks.push(file::linked_cel(&head, earlier as u16));
             }
             (Some((image, (x, y))), None) => {
-                let mut data = cel_fields(*x, *y);
-                data.word(image.width() as u16);
-                data.word(image.height() as u16);
-                let mut encoder = ZlibEncoder::new(Vec::new(), Compression::default());
-                encoder
-                    .write_all(image.as_raw())
-                    .and_then(|_| encoder.finish())
-                    .map(|zipped| data.0.extend_from_slice(&zipped))
-                    .map_err(|e| WriteError::new(format!("cannot compress a frame: {e}")))?;
-                chunks.push(file::chunk(CHUNK_CEL, &data.0));
+                chunks.push(file::compressed_cel(0, x + shift.0, y + shift.1, image)?);
             }
         }
         first_position.entry(*id).or_insert(position);
@@ -261,19 +236,4 @@ fn palette() -> Vec<u8> {
     out.word(0);
     out.0.extend_from_slice(&[0, 0, 0, 255]);
     file::chunk(CHUNK_PALETTE, &out.0)
-}
-
-/// A visible, editable normal layer at full opacity.
-fn layer(name: &str) -> Vec<u8> {
-    let mut out = Out::default();
-    out.word(3);
-    out.word(0);
-    out.word(0);
-    out.word(0);
-    out.word(0);
-    out.word(0);
-    out.byte(255);
-    out.zeros(3);
-    out.string(name);
-    file::chunk(CHUNK_LAYER, &out.0)
 }

@@ -22,6 +22,8 @@ pub(crate) const CHUNK_USER_DATA: u16 = 0x2020;
 pub(crate) const CHUNK_SLICE: u16 = 0x2022;
 /// A cel that shows another frame's cel of the same layer.
 pub(crate) const CEL_LINKED: u16 = 1;
+/// A cel of zlib-compressed pixels.
+pub(crate) const CEL_COMPRESSED: u16 = 2;
 /// Where a cel chunk's fields end and its pixels (or link) begin, counted from the chunk start.
 pub(crate) const CEL_FIELDS_END: usize = CHUNK_HEADER_SIZE + 16;
 
@@ -366,4 +368,52 @@ pub(crate) fn linked_cel(cel: &[u8], frame: u16) -> Vec<u8> {
     data[7..9].copy_from_slice(&CEL_LINKED.to_le_bytes());
     data.extend_from_slice(&frame.to_le_bytes());
     chunk(CHUNK_CEL, &data)
+}
+
+/// A cel chunk's header and fields (no pixels): `layer`, placed at (`x`, `y`), opaque, of the
+/// compressed-image type.
+pub(crate) fn cel_head(layer: u16, x: i32, y: i32) -> Vec<u8> {
+    let mut fields = Out::default();
+    fields.word(layer);
+    fields.word(x.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16);
+    fields.word(y.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16);
+    fields.byte(255);
+    fields.word(CEL_COMPRESSED);
+    fields.word(0);
+    fields.zeros(5);
+    chunk(CHUNK_CEL, &fields.0)
+}
+
+/// A cel of `layer` at (`x`, `y`) holding `image`'s RGBA pixels, zlib-compressed.
+pub(crate) fn compressed_cel(
+    layer: u16,
+    x: i32,
+    y: i32,
+    image: &image::RgbaImage,
+) -> Result<Vec<u8>, crate::formats::WriteError> {
+    use std::io::Write;
+    let mut data = cel_head(layer, x, y)[CHUNK_HEADER_SIZE..].to_vec();
+    data.extend_from_slice(&(image.width() as u16).to_le_bytes());
+    data.extend_from_slice(&(image.height() as u16).to_le_bytes());
+    let mut encoder = flate2::write::ZlibEncoder::new(data, flate2::Compression::default());
+    encoder
+        .write_all(image.as_raw())
+        .and_then(|_| encoder.finish())
+        .map(|data| chunk(CHUNK_CEL, &data))
+        .map_err(|e| crate::formats::WriteError::new(format!("cannot compress a picture: {e}")))
+}
+
+/// A visible, editable normal layer at full opacity, at the top level.
+pub(crate) fn layer_chunk(name: &str) -> Vec<u8> {
+    let mut out = Out::default();
+    out.word(3);
+    out.word(0);
+    out.word(0);
+    out.word(0);
+    out.word(0);
+    out.word(0);
+    out.byte(255);
+    out.zeros(3);
+    out.string(name);
+    chunk(CHUNK_LAYER, &out.0)
 }

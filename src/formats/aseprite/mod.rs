@@ -125,7 +125,7 @@ impl Format for AsepriteFormat {
             });
         }
         let mut written = match document.original.as_ref().filter(|o| o.format == self.id()) {
-            Some(original) => splice::splice(original, document)?,
+            Some(original) => splice::splice(original, document, context.pixels)?,
             None => convert::write_new(document, context)?,
         };
         written.losses.extend(title_losses(document));

@@ -5,6 +5,8 @@
 //! - a frame's duration: that frame's header;
 //! - sequences: the tags chunk (and the tags' user data, kept per tag);
 //! - boxes and points: the slice chunks whose keys changed (others are copied);
+//! - new frames with pictures the file does not have: a cel each on a new top layer,
+//!   "Imported" (RGBA files);
 //! - deleted, duplicated and reordered frames: frames move whole, with every layer's cels;
 //!   a duplicate's cels link to the frame it copies; a linked cel whose frame went away (or
 //!   now comes later) takes the pixels over, and the others link to it.
@@ -20,11 +22,13 @@ use super::file::{
 use super::mapping::UNTAGGED_KEY;
 use super::marks::{per_frame, slices_of, tag_for};
 use super::scan::TagDirection;
+use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Format, Loss, Place, ReadContext, ReadOptions, WriteError, Written};
 use crate::model::{
     AnimationSet, Element, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
 };
+use crate::pixels::PixelSource;
 use std::collections::HashMap;
 
 /// Where an output frame comes from.
@@ -39,7 +43,11 @@ enum Source {
 }
 
 /// The original file with the document's edits written in.
-pub fn splice(original: &OriginalSource, document: &AnimationSet) -> Result<Written, WriteError> {
+pub fn splice(
+    original: &OriginalSource,
+    document: &AnimationSet,
+    pixels: Option<&dyn PixelSource>,
+) -> Result<Written, WriteError> {
     let bytes: &[u8] = &original.bytes;
     let damaged = || WriteError::new("the Aseprite file this document was read from is damaged");
     let view = FileView::of(bytes).ok_or_else(damaged)?;
@@ -54,7 +62,28 @@ pub fn splice(original: &OriginalSource, document: &AnimationSet) -> Result<Writ
         .iter()
         .map(|id| source_of(*id, document, &first, &file_frames))
         .collect();
-    picture_losses(document, &first, &order, &sources, &mut losses);
+    // New pictures go on a layer of their own, drawn by Sprat (RGBA files: indexed and
+    // grayscale cels would need the colours matched to the palette).
+    let rgba = file::word(bytes, 12) == Some(32);
+    let layers = view.frames[0]
+        .units
+        .iter()
+        .filter(|u| u.kind == file::CHUNK_LAYER)
+        .count();
+    let mut imported: HashMap<usize, Vec<u8>> = HashMap::new();
+    if let (true, Some(pixels)) = (rgba, pixels) {
+        for (position, id) in order.iter().enumerate() {
+            if sources[position] != Source::Foreign {
+                continue;
+            }
+            if let Some((image, (x, y))) = render_frame(document, &document.frames[id], pixels, 1)?
+            {
+                imported.insert(position, file::compressed_cel(layers as u16, x, y, &image)?);
+            }
+        }
+    }
+    let new_layer = (!imported.is_empty()).then(|| file::layer_chunk("Imported"));
+    picture_losses(document, &first, &order, &sources, &imported, &mut losses);
     let frames: Vec<&Frame> = order.iter().map(|id| &document.frames[id]).collect();
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
     for (index, note) in notes {
@@ -63,7 +92,7 @@ pub fn splice(original: &OriginalSource, document: &AnimationSet) -> Result<Writ
             format!("frame {index}: {note}"),
         ));
     }
-    let globals = global_units(
+    let mut globals = global_units(
         bytes,
         &view,
         document,
@@ -73,6 +102,18 @@ pub fn splice(original: &OriginalSource, document: &AnimationSet) -> Result<Writ
         &frames,
         &mut losses,
     )?;
+    if let Some(layer) = new_layer {
+        // After the file's last layer: the new one is the top layer, numbered after the others.
+        let mut seen = 0;
+        let at = globals
+            .iter()
+            .position(|c| {
+                seen += usize::from(file::word(c, 4) == Some(file::CHUNK_LAYER));
+                seen == layers
+            })
+            .map_or(0, |i| i + 1);
+        globals.insert(at, layer);
+    }
     let cels = Cels::of(bytes, &view);
     let mut out = bytes[..super::scan::HEADER_SIZE].to_vec();
     for (position, source) in sources.iter().enumerate() {
@@ -124,7 +165,7 @@ pub fn splice(original: &OriginalSource, document: &AnimationSet) -> Result<Writ
                     chunks.push(cels.written(bytes, unit, index, position, &sources));
                 }
             }
-            Source::Foreign => {}
+            Source::Foreign => chunks.extend(imported.remove(&position)),
         }
         out.extend_from_slice(&file::frame(duration, &chunks));
     }
@@ -266,18 +307,21 @@ fn picture_losses(
     first: &AnimationSet,
     order: &[FrameId],
     sources: &[Source],
+    imported: &HashMap<usize, Vec<u8>>,
     losses: &mut Vec<Loss>,
 ) {
     for (position, (id, source)) in order.iter().zip(sources).enumerate() {
         let changed = match source {
             Source::Original(_) => graphics(&document.frames[id]) != graphics(&first.frames[id]),
-            Source::Foreign => !graphics(&document.frames[id]).is_empty(),
+            Source::Foreign => {
+                !graphics(&document.frames[id]).is_empty() && !imported.contains_key(&position)
+            }
             Source::CopyOf(_) => false,
         };
         if changed {
             losses.push(Loss::new(
                 Place::document(),
-                format!("frame {position}: changes to its pictures (Sprat writes an Aseprite file's cels only as they were, copied or linked)"),
+                format!("frame {position}: changes to its pictures (Sprat writes an Aseprite file's cels as they were, copied or linked, and new pictures only into RGBA files)"),
             ));
         }
     }
