@@ -24,6 +24,8 @@ pub(crate) const CHUNK_SLICE: u16 = 0x2022;
 pub(crate) const CEL_LINKED: u16 = 1;
 /// A cel of zlib-compressed pixels.
 pub(crate) const CEL_COMPRESSED: u16 = 2;
+/// A cel of tiles (a tilemap layer's).
+pub(crate) const CEL_TILEMAP: u16 = 3;
 /// Where a cel chunk's fields end and its pixels (or link) begin, counted from the chunk start.
 pub(crate) const CEL_FIELDS_END: usize = CHUNK_HEADER_SIZE + 16;
 
@@ -343,18 +345,31 @@ pub(crate) fn slice_chunk(slice: &SliceRecord) -> Vec<u8> {
     chunk(CHUNK_SLICE, &out.0)
 }
 
-/// A frame: its header (size, magic, chunk counts, duration) and `chunks`.
-pub(crate) fn frame(duration: u16, chunks: &[Vec<u8>]) -> Vec<u8> {
-    let body: usize = chunks.iter().map(Vec::len).sum();
+/// How many chunks follow one another in `bytes` (a unit holds its companions too).
+fn chunk_count(bytes: &[u8]) -> usize {
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(size) = dword(bytes, at) {
+        count += 1;
+        at += (size as usize).max(CHUNK_HEADER_SIZE);
+    }
+    count
+}
+
+/// A frame: its header (size, magic, chunk counts, duration) and `units` (each one chunk or a
+/// chunk and its companions).
+pub(crate) fn frame(duration: u16, units: &[Vec<u8>]) -> Vec<u8> {
+    let chunks: usize = units.iter().map(|u| chunk_count(u)).sum();
+    let body: usize = units.iter().map(Vec::len).sum();
     let mut out = Out(Vec::with_capacity(FRAME_HEADER_SIZE + body));
     out.dword((FRAME_HEADER_SIZE + body) as u32);
     out.word(FRAME_MAGIC);
-    out.word(u16::try_from(chunks.len()).unwrap_or(u16::MAX));
+    out.word(u16::try_from(chunks).unwrap_or(u16::MAX));
     out.word(duration);
     out.zeros(2);
-    out.dword(chunks.len() as u32);
-    for c in chunks {
-        out.0.extend_from_slice(c);
+    out.dword(chunks as u32);
+    for unit in units {
+        out.0.extend_from_slice(unit);
     }
     out.0
 }

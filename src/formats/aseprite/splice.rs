@@ -53,11 +53,14 @@ pub fn splice(
     let view = FileView::of(bytes).ok_or_else(damaged)?;
     let first = reread(original, document).ok_or_else(damaged)?;
     let file_frames: Vec<FrameId> = first.frames.keys().copied().collect();
-    if file_frames.len() != view.frames.len() {
+    if file_frames.len() != view.frames.len() || view.frames.is_empty() {
         return Err(damaged());
     }
     let mut losses = Vec::new();
     let order = frame_order(document, &file_frames);
+    if order.is_empty() {
+        return Err(WriteError::new("an Aseprite file needs at least one frame"));
+    }
     let sources: Vec<Source> = order
         .iter()
         .map(|id| source_of(*id, document, &first, &file_frames))
@@ -389,7 +392,10 @@ impl Cels {
         let root = self.root.get(&(index, layer)).copied().unwrap_or(index);
         let owner = self.owner(layer, root, sources).unwrap_or(position);
         let root_unit = self.unit.get(&(root, layer)).unwrap_or(unit);
-        if owner == position {
+        // The reader refuses links to tilemap cels (Aseprite takes them): those are copied.
+        let tilemap = file::word(&bytes[root_unit.chunk.clone()], file::CHUNK_HEADER_SIZE + 7)
+            == Some(file::CEL_TILEMAP);
+        if owner == position || tilemap {
             return bytes[root_unit.whole.clone()].to_vec();
         }
         let is_link = root != index && matches!(sources[position], Source::Original(_));
