@@ -79,6 +79,19 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         ));
     }
     let frames: Vec<&Frame> = layout.iter().map(|id| &document.frames[id]).collect();
+    let layered = frames.iter().any(|f| {
+        f.elements
+            .iter()
+            .filter(|e| e.as_graphic().is_some())
+            .count()
+            > 1
+    });
+    if layered {
+        losses.push(Loss::new(
+            Place::document(),
+            "separate graphics: each frame is one picture on one layer (drawn exactly as Sprat shows it)",
+        ));
+    }
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
     for (index, note) in notes {
         losses.push(Loss::new(

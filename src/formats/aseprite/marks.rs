@@ -12,7 +12,7 @@ use super::mapping::class_of;
 use super::play_order::play_order;
 use super::scan::TagDirection;
 use crate::formats::{Loss, Place};
-use crate::model::{BoxClass, ElementKind, Frame, Fx, Shape};
+use crate::model::{AnimationSet, BoxClass, ElementKind, EndBehavior, Frame, Fx, Shape};
 
 /// A tag's range and playing rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,6 +233,46 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
             (key.bounds.2 > 0 && key.bounds.3 > 0).then_some((key.bounds, key.pivot))
         })
         .collect()
+}
+
+/// What an Aseprite file has no place for: follow-ups, disappearing at the end, frame text and
+/// interpolation (each frame once).
+pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let mut seen = std::collections::HashSet::new();
+    for sequence in document.sequences() {
+        let name = &sequence.name;
+        if let Some(next) = &sequence.follow_up {
+            losses.push(Loss::new(
+                Place::sequence(name),
+                format!("its follow-up \"{next}\""),
+            ));
+        }
+        if sequence.on_end == EndBehavior::Disappear {
+            let what = "disappearing after its last frame (an Aseprite tag holds its last frame)";
+            losses.push(Loss::new(Place::sequence(name), what));
+        }
+        for (d, direction) in sequence.directions.iter().enumerate() {
+            for (i, id) in direction.frames.iter().enumerate() {
+                let Some(frame) = document.frame(*id).filter(|_| seen.insert(*id)) else {
+                    continue;
+                };
+                let place = Place::frame(name, d, i);
+                for (text, what) in [
+                    (&frame.label, "label"),
+                    (&frame.triggers, "triggers"),
+                    (&frame.notes, "notes"),
+                ] {
+                    if !text.is_empty() {
+                        losses.push(Loss::new(place.clone(), format!("its {what} \"{text}\"")));
+                    }
+                }
+                if !frame.interpolation.is_none() {
+                    let what = "its interpolation from the previous frame";
+                    losses.push(Loss::new(place.clone(), what));
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

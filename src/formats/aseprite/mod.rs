@@ -129,6 +129,7 @@ impl Format for AsepriteFormat {
             None => convert::write_new(document, context)?,
         };
         written.losses.extend(title_losses(document));
+        marks::sequence_losses(document, &mut written.losses);
         Ok(written)
     }
 }
