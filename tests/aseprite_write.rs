@@ -345,3 +345,45 @@ fn a_new_frame_with_a_picture_of_its_own_goes_on_a_layer_of_its_own() {
         assert_eq!(drawn.get_pixel(x + 5, y + 4).0, pixel.0);
     }
 }
+
+/// The cel types of every cel chunk of `bytes`, in file order.
+fn cel_types(bytes: &[u8]) -> Vec<u16> {
+    let view = FileView::of(bytes).unwrap();
+    view.frames
+        .iter()
+        .flat_map(|f| f.units.iter())
+        .filter(|u| u.kind == 0x2005)
+        .map(|u| u16::from_le_bytes([bytes[u.chunk.start + 13], bytes[u.chunk.start + 14]]))
+        .collect()
+}
+
+#[test]
+fn a_cel_linked_to_a_tilemap_cel_opens() {
+    // A duplicated tilemap frame links its tilemap cel, as Aseprite writes it; the `asefile`
+    // crate alone refuses such a link ("not a valid target for a linked cel").
+    let path = folder().join("tilemap.aseprite");
+    let mut document = read(&path);
+    let sequence = document.sequences()[0].id;
+    let head = document.sequences()[0].directions[0].frames[0];
+    let copy = document.frames[&head].clone();
+    let id = FrameId(document.alloc_id());
+    document.frames.insert(id, copy);
+    document.sequence_mut(sequence).unwrap().directions[0]
+        .frames
+        .push(id);
+    let written = save(&document, &path);
+    let types = cel_types(&written.bytes);
+    assert!(types.contains(&3) && types.contains(&1), "{types:?}");
+    assert!(asefile::AsepriteFile::read(&written.bytes[..]).is_err());
+
+    let again = AsepriteFormat
+        .read(&written.bytes, &ReadContext::default())
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+        .document;
+    let last = again.frames.len() - 1;
+    assert_same(
+        &composited(&again, last),
+        &composited(&again, 0),
+        "the copy",
+    );
+}

@@ -74,7 +74,8 @@ impl Format for AsepriteFormat {
             return Ok(loaded);
         }
         let scan = scan::scan(bytes).map_err(|e| failure(e.offset, e.message))?;
-        let file = match parse(&scan.bytes) {
+        let unlinked = file::tilemap_links_copied(&scan.bytes);
+        let file = match parse(unlinked.as_deref().unwrap_or(&scan.bytes)) {
             Some(Ok(file)) => file,
             Some(Err(message)) => {
                 let at = failing_frame(&scan.bytes, &scan.frame_offsets);

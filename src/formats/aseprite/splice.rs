@@ -392,10 +392,7 @@ impl Cels {
         let root = self.root.get(&(index, layer)).copied().unwrap_or(index);
         let owner = self.owner(layer, root, sources).unwrap_or(position);
         let root_unit = self.unit.get(&(root, layer)).unwrap_or(unit);
-        // The reader refuses links to tilemap cels (Aseprite takes them): those are copied.
-        let tilemap = file::word(&bytes[root_unit.chunk.clone()], file::CHUNK_HEADER_SIZE + 7)
-            == Some(file::CEL_TILEMAP);
-        if owner == position || tilemap {
+        if owner == position {
             return bytes[root_unit.whole.clone()].to_vec();
         }
         let is_link = root != index && matches!(sources[position], Source::Original(_));
