@@ -461,29 +461,26 @@ pub(crate) fn tilemap_links_copied(bytes: &[u8]) -> Option<Vec<u8>> {
         }
         None
     };
-    let mut changed = false;
+    let target = |unit: &Unit| {
+        (unit.kind == CHUNK_CEL)
+            .then(|| cel_layer_and_link(&bytes[unit.chunk.clone()]))
+            .flatten()
+            .and_then(|(layer, link)| shown(layer, link?))
+    };
+    let units = || view.frames.iter().flat_map(|f| f.units.iter());
+    if !units().any(|unit| target(unit).is_some()) {
+        return None;
+    }
     let mut out = bytes.get(..HEADER_SIZE)?.to_vec();
     for frame in &view.frames {
         let units: Vec<Vec<u8>> = frame
             .units
             .iter()
-            .map(|unit| {
-                let target = (unit.kind == CHUNK_CEL)
-                    .then(|| cel_layer_and_link(&bytes[unit.chunk.clone()]))
-                    .flatten()
-                    .and_then(|(layer, link)| shown(layer, link?));
-                match target {
-                    Some(tilemap) => {
-                        changed = true;
-                        bytes[tilemap.whole.clone()].to_vec()
-                    }
-                    None => bytes[unit.whole.clone()].to_vec(),
-                }
-            })
+            .map(|unit| bytes[target(unit).unwrap_or(unit).whole.clone()].to_vec())
             .collect();
         out.extend_from_slice(&self::frame(frame.duration, &units));
     }
     let size = u32::try_from(out.len()).ok()?;
     out[0..4].copy_from_slice(&size.to_le_bytes());
-    changed.then_some(out)
+    Some(out)
 }
