@@ -9,7 +9,7 @@
 //! origin becomes the canvas' top-left corner shifted by that much (named in the losses).
 
 use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
-use super::marks::{TagRule, slices_of, tag_for};
+use super::marks::{TagRule, slices_of, tag_color, tag_for};
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
@@ -200,7 +200,7 @@ fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Ve
                 to: rule.to as u16,
                 direction: rule.direction,
                 repeat: rule.repeat,
-                color: [0, 0, 0],
+                color: tag_color(document, &name).unwrap_or([0, 0, 0]),
                 name,
             });
         }

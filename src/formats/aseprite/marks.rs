@@ -235,6 +235,16 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
         .collect()
 }
 
+/// The timeline colour the document keeps for the tag `name` (`aseprite.tag.<name>.color`,
+/// `#rrggbb`), if any.
+pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
+    let key = format!("aseprite.tag.{name}.color");
+    let (_, value) = document.metadata.extra.iter().find(|(k, _)| *k == key)?;
+    let digits = value.strip_prefix('#')?;
+    let channel = |i: usize| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok();
+    Some([channel(0)?, channel(2)?, channel(4)?])
+}
+
 /// What an Aseprite file has no place for: follow-ups, disappearing at the end, frame text and
 /// interpolation (each frame once).
 pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
@@ -320,5 +330,16 @@ mod tests {
             keys,
         };
         assert_eq!(per_frame(&slice, 5), [None, a, a, b, None]);
+    }
+
+    #[test]
+    fn tag_colours_come_from_the_metadata() {
+        let mut document = AnimationSet::new();
+        let extra = &mut document.metadata.extra;
+        extra.push(("aseprite.tag.walk.color".into(), "#ff8000".into()));
+        extra.push(("aseprite.tag.bad.color".into(), "#ff80".into()));
+        assert_eq!(tag_color(&document, "walk"), Some([255, 128, 0]));
+        assert_eq!(tag_color(&document, "bad"), None);
+        assert_eq!(tag_color(&document, "run"), None);
     }
 }

@@ -20,7 +20,7 @@ use super::file::{
     Unit,
 };
 use super::mapping::UNTAGGED_KEY;
-use super::marks::{per_frame, slices_of, tag_for};
+use super::marks::{per_frame, slices_of, tag_color, tag_for};
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
@@ -566,7 +566,9 @@ fn tags_unit(
             };
             let color = source
                 .and_then(|s| old.get(s))
-                .map_or([0, 0, 0], |t| t.color);
+                .map(|t| t.color)
+                .or_else(|| tag_color(document, &name))
+                .unwrap_or([0, 0, 0]);
             tags.push(TagRecord {
                 from: rule.from as u16,
                 to: rule.to as u16,
