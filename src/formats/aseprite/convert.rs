@@ -5,11 +5,12 @@
 //! Frames are laid out sequence by sequence: a sequence whose play list a tag can play keeps
 //! its frames once; one that no tag plays (a frame order of its own, frames shared with an
 //! earlier sequence in another order) gets its frames spelled out, linked to the pictures
-//! already written. The canvas covers every frame's pixels and the sprite's origin; the
-//! origin becomes the canvas' top-left corner shifted by that much (named in the losses).
+//! already written. The canvas covers every frame's pictures and the sprite's origin; an
+//! origin elsewhere than the canvas' top-left corner is marked by a slice (the pivot of a
+//! slice named `origin` covering the canvas), which the reader takes back.
 
 use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
-use super::marks::{TagRule, slices_of, tag_color, tag_for};
+use super::marks::{TagRule, origin_slice, slices_of, tag_color, tag_for};
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
@@ -69,15 +70,6 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             "the frames cover {width}x{height} pixels, more than the 8192x8192 Sprat writes"
         )));
     }
-    if left != 0 || top != 0 {
-        losses.push(Loss::new(
-            Place::document(),
-            format!(
-                "the sprite's origin (Aseprite's canvas starts at its top-left corner, {} pixels left of and {} above the origin)",
-                -left, -top
-            ),
-        ));
-    }
     let frames: Vec<&Frame> = layout.iter().map(|id| &document.frames[id]).collect();
     let layered = frames.iter().any(|f| {
         f.elements
@@ -100,7 +92,10 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         ));
     }
     let shift = (-left as i32, -top as i32);
-    let slices = slices_of(&frames, shift, &[], &mut losses);
+    let mut slices = slices_of(&frames, shift, &[], &mut losses);
+    if shift != (0, 0) {
+        slices.insert(0, origin_slice(shift, (width as u32, height as u32)));
+    }
     let mut first_position: HashMap<FrameId, usize> = HashMap::new();
     let mut out = header(layout.len() as u16, width as u16, height as u16);
     for (position, id) in layout.iter().enumerate() {

@@ -89,7 +89,16 @@ pub fn build(
         }
         Pictures::PerLayer => layered_frames(&mut set, file, stem, &mut diagnostics),
     };
-    add_slices(&mut set, file, &frame_ids);
+    let origin = canvas_origin(file);
+    if let Some((x, y)) = origin {
+        let pivot = Origin::At(Point::from_ints(x, y));
+        for element in set.frames.values_mut().flat_map(|f| f.elements.iter_mut()) {
+            if let ElementKind::Graphic(graphic) = &mut element.kind {
+                graphic.origin = pivot;
+            }
+        }
+    }
+    add_slices(&mut set, file, &frame_ids, origin.unwrap_or((0, 0)));
     add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
     add_metadata(&mut set, file, scan);
     (set, diagnostics)
@@ -470,9 +479,38 @@ pub fn is_point_only(size: (u32, u32), pivot: Option<(i32, i32)>) -> bool {
     size == (1, 1) && pivot == Some((0, 0))
 }
 
-/// Each slice's key in force on each frame becomes a box, and a point when it has a pivot.
-fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &[FrameId]) {
+/// The name of the slice that marks the sprite's origin: covering the whole canvas, in force
+/// from the first frame on, its pivot on the origin (Sprat writes one when the origin is not
+/// the canvas' top-left corner, as in its atlases).
+pub const ORIGIN_SLICE: &str = "origin";
+
+/// The sprite's origin on the canvas, when a slice marks it.
+fn canvas_origin(file: &asefile::AsepriteFile) -> Option<(i32, i32)> {
+    let canvas = (file.width() as u32, file.height() as u32);
+    file.slices().iter().find_map(|slice| {
+        let [key] = slice.keys.as_slice() else {
+            return None;
+        };
+        let covers = key.from_frame == 0 && key.origin == (0, 0) && key.size == canvas;
+        (slice.name == ORIGIN_SLICE && covers)
+            .then_some(key.pivot)
+            .flatten()
+    })
+}
+
+/// Each slice's key in force on each frame becomes a box, and a point when it has a pivot;
+/// positions are taken from the sprite's origin at `origin` on the canvas.
+fn add_slices(
+    set: &mut AnimationSet,
+    file: &asefile::AsepriteFile,
+    frame_ids: &[FrameId],
+    origin: (i32, i32),
+) {
+    let marks_origin = canvas_origin(file).is_some();
     for slice in file.slices() {
+        if marks_origin && slice.name == ORIGIN_SLICE {
+            continue;
+        }
         let class = slice_class(slice);
         for (index, frame_id) in frame_ids.iter().enumerate() {
             let key = slice
@@ -484,7 +522,10 @@ fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &
             let Some(key) = key.filter(|k| k.size.0 > 0 && k.size.1 > 0) else {
                 continue;
             };
-            let (x, y) = key.origin;
+            let (x, y) = (
+                key.origin.0.saturating_sub(origin.0),
+                key.origin.1.saturating_sub(origin.1),
+            );
             let (width, height) = (clamp(key.size.0), clamp(key.size.1));
             let boxed = CollisionBox::rect_from_corners(
                 class.clone(),

@@ -8,7 +8,7 @@
 //!   ([`super::mapping`]).
 
 use super::file::{SliceKey, SliceRecord};
-use super::mapping::class_of;
+use super::mapping::{ORIGIN_SLICE, class_of};
 use super::play_order::play_order;
 use super::scan::TagDirection;
 use crate::formats::{Loss, Place};
@@ -233,6 +233,30 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
             (key.bounds.2 > 0 && key.bounds.3 > 0).then_some((key.bounds, key.pivot))
         })
         .collect()
+}
+
+/// The origin a slice marks (see [`super::mapping::ORIGIN_SLICE`]) on a canvas of `canvas`.
+pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> {
+    let [key] = slice.keys.as_slice() else {
+        return None;
+    };
+    let covers = key.frame == 0 && key.bounds == (0, 0, canvas.0, canvas.1);
+    (slice.name == ORIGIN_SLICE && covers)
+        .then_some(key.pivot)
+        .flatten()
+}
+
+/// The slice marking the origin at `origin` on a canvas of `canvas`.
+pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
+    SliceRecord {
+        name: ORIGIN_SLICE.to_string(),
+        nine_patch: false,
+        keys: vec![SliceKey {
+            frame: 0,
+            bounds: (0, 0, canvas.0, canvas.1),
+            pivot: Some(origin),
+        }],
+    }
 }
 
 /// The timeline colour the document keeps for the tag `name` (`aseprite.tag.<name>.color`,

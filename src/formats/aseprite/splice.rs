@@ -20,7 +20,7 @@ use super::file::{
     Unit,
 };
 use super::mapping::UNTAGGED_KEY;
-use super::marks::{per_frame, slices_of, tag_color, tag_for};
+use super::marks::{origin_of, per_frame, slices_of, tag_color, tag_for};
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
@@ -428,10 +428,19 @@ fn global_units(
         .flat_map(|f| f.units.iter().filter(|u| u.kind == CHUNK_SLICE))
         .filter_map(|u| Some((u.clone(), file::slice_of(&bytes[u.chunk.clone()])?)))
         .collect();
+    let canvas = (
+        u32::from(file::word(bytes, 8).unwrap_or(0)),
+        u32::from(file::word(bytes, 10).unwrap_or(0)),
+    );
+    let origin = all_slices.iter().find_map(|(_, s)| origin_of(s, canvas));
     let known: Vec<String> = all_slices.iter().map(|(_, s)| s.name.clone()).collect();
-    let mut wanted = slices_of(frames, (0, 0), &known, losses);
+    let mut wanted = slices_of(frames, origin.unwrap_or((0, 0)), &known, losses);
     let mut slice_chunks: Vec<Vec<u8>> = Vec::new();
     for (unit, slice) in &all_slices {
+        if origin.is_some() && origin_of(slice, canvas).is_some() {
+            slice_chunks.push(bytes[unit.whole.clone()].to_vec());
+            continue;
+        }
         let Some(at) = wanted.iter().position(|w| w.name == slice.name) else {
             continue;
         };
