@@ -430,3 +430,48 @@ fn a_cel_linked_to_a_tilemap_cel_opens() {
         "the copy",
     );
 }
+
+#[test]
+fn every_corpus_file_converted_afresh_draws_the_same_frames() {
+    for path in common::files_with_extensions(&folder(), &["aseprite", "ase"]) {
+        let mut document = read(&path);
+        // Without its original bytes, the document is written as a new file.
+        document.original = None;
+        let written = save(&document, &path);
+        let again = AsepriteFormat
+            .read(&written.bytes, &ReadContext::default())
+            .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics))
+            .document;
+        assert_eq!(
+            again.frames.len(),
+            document.frames.len(),
+            "{}",
+            path.display()
+        );
+        let store = ImageStore::new();
+        for (index, (a, b)) in document
+            .frames
+            .values()
+            .zip(again.frames.values())
+            .enumerate()
+        {
+            let rect = sprat::render::content_bounds(
+                &document,
+                &Scene::of_frame(a),
+                &store,
+                Default::default(),
+            );
+            let Some(rect) = rect else { continue };
+            let options = RenderOptions {
+                bounds: CanvasBounds::Fixed(rect),
+                ..RenderOptions::default()
+            };
+            let what = format!("{} frame {index}", path.display());
+            assert_same(
+                &render(&document, &Scene::of_frame(a), &store, &options),
+                &render(&again, &Scene::of_frame(b), &store, &options),
+                &what,
+            );
+        }
+    }
+}

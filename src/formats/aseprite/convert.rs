@@ -156,20 +156,23 @@ fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Ve
                     distinct.push(*id);
                 }
             }
-            let fresh = distinct.iter().all(|id| !layout.contains(id));
+            // The frames not laid out yet go at the end, in play order or reversed; the tag
+            // may then span frames earlier sequences laid out (overlapping tags).
             let start = layout.len();
-            let place = |list: &[FrameId]| -> Vec<usize> {
-                direction
+            let unplaced: Vec<FrameId> = distinct
+                .iter()
+                .filter(|id| !layout.contains(id))
+                .copied()
+                .collect();
+            let reversed: Vec<FrameId> = unplaced.iter().rev().copied().collect();
+            let fits = [unplaced, reversed].into_iter().find_map(|extra| {
+                let positions: Option<Vec<usize>> = direction
                     .frames
                     .iter()
-                    .map(|id| start + list.iter().position(|f| f == id).unwrap_or(0))
-                    .collect()
-            };
-            let reversed: Vec<FrameId> = distinct.iter().rev().copied().collect();
-            let fits = [distinct.clone(), reversed]
-                .into_iter()
-                .find_map(|list| Some((tag_for(&place(&list), loops)?, list)))
-                .filter(|_| fresh);
+                    .map(|id| layout.iter().chain(&extra).position(|f| f == id))
+                    .collect();
+                Some((tag_for(&positions?, loops)?, extra))
+            });
             let rule = match fits {
                 Some((rule, list)) => {
                     layout.extend(list);
