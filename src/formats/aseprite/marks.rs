@@ -269,8 +269,8 @@ pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
     Some([channel(0)?, channel(2)?, channel(4)?])
 }
 
-/// What an Aseprite file has no place for: follow-ups, disappearing at the end, frame text and
-/// interpolation (each frame once).
+/// What an Aseprite file has no place for: several directions in one sequence, follow-ups,
+/// disappearing at the end, frame text and interpolation (each frame once).
 pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
     let mut seen = std::collections::HashSet::new();
     for sequence in document.sequences() {
@@ -280,6 +280,11 @@ pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
                 Place::sequence(name),
                 format!("its follow-up \"{next}\""),
             ));
+        }
+        if sequence.directions.len() > 1 {
+            let what =
+                "its directions as one sequence (each is a tag of its own, <name>_<direction>)";
+            losses.push(Loss::new(Place::sequence(name), what));
         }
         if sequence.on_end == EndBehavior::Disappear {
             let what = "disappearing after its last frame (an Aseprite tag holds its last frame)";
