@@ -208,8 +208,14 @@ fn reread(original: &OriginalSource, document: &AnimationSet) -> Option<Animatio
             .keys()
             .filter(|id| document.frames.contains_key(*id))
             .count();
+        // Most of the file's frames still in the document: this is how it was read (the
+        // other reading, a full decode, is tried only when not).
+        let most = shared * 2 > read.frames.len();
         if best.as_ref().is_none_or(|(s, _)| shared > *s) {
             best = Some((shared, read));
+        }
+        if most {
+            break;
         }
     }
     best.map(|(_, read)| read)
