@@ -118,6 +118,7 @@ pub fn splice(
         globals.insert(at, layer);
     }
     let cels = Cels::of(bytes, &view);
+    let owners = cels.owners(&sources);
     let mut out = bytes[..super::scan::HEADER_SIZE].to_vec();
     for (position, source) in sources.iter().enumerate() {
         let mut chunks: Vec<Vec<u8>> = if position == 0 {
@@ -142,7 +143,7 @@ pub fn splice(
                         continue;
                     }
                     if unit.kind == CHUNK_CEL {
-                        chunks.push(cels.written(bytes, unit, index, position, &sources));
+                        chunks.push(cels.written(&owners, bytes, unit, index, position, &sources));
                     } else if !matches!(unit.kind, CHUNK_SLICE) {
                         chunks.push(bytes[unit.whole.clone()].to_vec());
                     }
@@ -151,7 +152,14 @@ pub fn splice(
                 let body_start = frame.range.start + file::FRAME_HEADER_SIZE;
                 let same_body = chunks.iter().map(Vec::len).sum::<usize>()
                     == frame.range.end - body_start
-                    && chunks.concat() == bytes[body_start..frame.range.end];
+                    && chunks
+                        .iter()
+                        .scan(body_start, |at, chunk| {
+                            let same = bytes.get(*at..*at + chunk.len()) == Some(chunk.as_slice());
+                            *at += chunk.len();
+                            Some(same)
+                        })
+                        .all(|same| same);
                 if same_body {
                     let mut copy = bytes[frame.range.clone()].to_vec();
                     copy[8..10].copy_from_slice(&duration.to_le_bytes());
@@ -165,7 +173,7 @@ pub fn splice(
                     .iter()
                     .filter(|u| u.kind == CHUNK_CEL)
                 {
-                    chunks.push(cels.written(bytes, unit, index, position, &sources));
+                    chunks.push(cels.written(&owners, bytes, unit, index, position, &sources));
                 }
             }
             Source::Foreign => chunks.extend(imported.remove(&position)),
@@ -342,6 +350,8 @@ struct Cels {
     root: HashMap<(usize, u16), usize>,
     /// (frame, layer) -> that frame's cel unit.
     unit: HashMap<(usize, u16), Unit>,
+    /// frame -> the layers it has a cel on.
+    layers_of: HashMap<usize, Vec<u16>>,
 }
 
 impl Cels {
@@ -370,21 +380,48 @@ impl Cels {
             }
             root.insert((index, layer), at);
         }
-        Cels { root, unit }
+        let mut layers_of: HashMap<usize, Vec<u16>> = HashMap::new();
+        for &(index, layer) in unit.keys() {
+            layers_of.entry(index).or_default().push(layer);
+        }
+        Cels {
+            root,
+            unit,
+            layers_of,
+        }
     }
 
-    /// The first output position showing the cel whose pixels `root` holds on `layer`.
-    fn owner(&self, layer: u16, root: usize, sources: &[Source]) -> Option<usize> {
-        sources.iter().position(|source| match *source {
-            Source::Original(i) | Source::CopyOf(i) => self.root.get(&(i, layer)) == Some(&root),
-            Source::Foreign => false,
-        })
+    /// For each (layer, frame holding the pixels), the first output position showing them.
+    fn owners(&self, sources: &[Source]) -> HashMap<(u16, usize), usize> {
+        let mut owners = HashMap::new();
+        for (position, source) in sources.iter().enumerate() {
+            if let Source::Original(i) | Source::CopyOf(i) = *source {
+                for ((_, layer), root) in self.root_of_frame(i) {
+                    owners.entry((layer, root)).or_insert(position);
+                }
+            }
+        }
+        owners
+    }
+
+    /// The cels of file frame `index`: (frame, layer) -> the frame holding their pixels.
+    fn root_of_frame(&self, index: usize) -> Vec<((usize, u16), usize)> {
+        self.layers_of
+            .get(&index)
+            .map(|layers| {
+                layers
+                    .iter()
+                    .filter_map(|&layer| Some(((index, layer), *self.root.get(&(index, layer))?)))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The cel `unit` of file frame `index` as written at output `position`: its pixels if
     /// this is the first frame showing them, else a link to that frame.
     fn written(
         &self,
+        owners: &HashMap<(u16, usize), usize>,
         bytes: &[u8],
         unit: &Unit,
         index: usize,
@@ -396,7 +433,7 @@ impl Cels {
             return bytes[unit.whole.clone()].to_vec();
         };
         let root = self.root.get(&(index, layer)).copied().unwrap_or(index);
-        let owner = self.owner(layer, root, sources).unwrap_or(position);
+        let owner = owners.get(&(layer, root)).copied().unwrap_or(position);
         let root_unit = self.unit.get(&(root, layer)).unwrap_or(unit);
         if owner == position {
             return bytes[root_unit.whole.clone()].to_vec();
