@@ -173,3 +173,71 @@ fn a_cel_claiming_65535_squared_pixels_allocates_next_to_nothing() {
     });
     assert!(largest < 1 << 20, "largest allocation {largest}");
 }
+
+/// Counts panics anywhere while `run` runs (a reader that catches a panic still prints it).
+fn panics_during(run: impl FnOnce()) -> usize {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static PANICS: AtomicUsize = AtomicUsize::new(0);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {
+        PANICS.fetch_add(1, Ordering::SeqCst);
+    }));
+    let before = PANICS.load(Ordering::SeqCst);
+    run();
+    let after = PANICS.load(Ordering::SeqCst);
+    std::panic::set_hook(previous);
+    after - before
+}
+
+/// The byte offsets of the chunks of `kind` in `bytes`.
+fn chunks_of(bytes: &[u8], kind: u16) -> Vec<usize> {
+    let view = sprat::formats::aseprite::file::FileView::of(bytes).unwrap();
+    view.frames
+        .iter()
+        .flat_map(|f| f.units.iter())
+        .filter(|u| u.kind == kind)
+        .map(|u| u.chunk.start)
+        .collect()
+}
+
+/// Damage the reader crate would panic on (found by mutating the corpus files) is refused
+/// first, at the damaged chunk, and nothing about a panic is printed.
+#[test]
+fn damage_the_crate_would_panic_on_is_refused_first() {
+    const LAYER: u16 = 0x2004;
+    const CEL: u16 = 0x2005;
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
+    // The first layer nested under no group.
+    let mut bytes = corpus_file("layers_and_tags.aseprite");
+    let at = chunks_of(&bytes, LAYER)[0];
+    bytes[at + 10] = 1;
+    cases.push(("nesting", bytes, "under no group"));
+    // A cel on a layer the file does not have.
+    let mut bytes = corpus_file("layers_and_tags.aseprite");
+    let at = chunks_of(&bytes, CEL)[0];
+    bytes[at + 6] = 200;
+    cases.push(("layer", bytes, "layer 200"));
+    // A linked cel showing a frame the file does not have.
+    let mut bytes = corpus_file("linked_cels.aseprite");
+    let linked = chunks_of(&bytes, CEL)
+        .into_iter()
+        .find(|&at| bytes[at + 13] == 1)
+        .expect("a linked cel");
+    bytes[linked + 22..linked + 24].copy_from_slice(&999u16.to_le_bytes());
+    cases.push(("link", bytes, "frame 999"));
+    // A compressed cel one pixel wider than its pixels.
+    let mut bytes = corpus_file("basic-16x16.aseprite");
+    let at = chunks_of(&bytes, CEL)[0];
+    bytes[at + 22] += 1;
+    cases.push(("pixels", bytes, "fewer than"));
+    for (what, bytes, says) in cases {
+        let mut outcome = None;
+        let panics = panics_during(|| {
+            outcome = Some(AsepriteFormat.read(&bytes, &ReadContext::default()));
+        });
+        assert_eq!(panics, 0, "{what}: the reader crate panicked");
+        let failure = outcome.unwrap().expect_err(what);
+        let message = &failure.diagnostics[0].message;
+        assert!(message.contains(says), "{what}: {message}");
+    }
+}

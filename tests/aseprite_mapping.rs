@@ -369,3 +369,34 @@ fn in_memory_pictures_survive_the_recovery_file() {
     assert_eq!(back.images, document.images);
     assert!(matches!(back.images[0].kind, ImageKind::Memory(_)));
 }
+
+#[test]
+fn frames_outside_every_tag_play_as_sequences_of_their_own() {
+    let mut bytes = corpus_bytes("layers_and_tags.aseprite");
+    // T3 (frames 1..3) and T2 (frame 3) both shrink to frame 1: frames 2 and 3 leave every tag.
+    for name in [&b"\x02\x00T3"[..], &b"\x02\x00T2"[..]] {
+        let at = patch(&mut bytes, name, name);
+        bytes[at - 17..at - 13].copy_from_slice(&[1, 0, 1, 0]);
+    }
+    let document = read(&bytes);
+    let names: Vec<&str> = document
+        .sequences()
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["T1", "T3", "T2", "sprite"]);
+    assert_eq!(played(&document, "sprite"), [2, 3]);
+    assert_eq!(
+        document.sequence_by_name("sprite").unwrap().loop_point,
+        Some(0)
+    );
+
+    // Two runs apart are named by their frame numbers.
+    let at = patch(&mut bytes, b"\x02\x00T1", b"\x02\x00T1");
+    bytes[at - 19..at - 15].copy_from_slice(&[1, 0, 1, 0]);
+    let at = patch(&mut bytes, b"\x02\x00T2", b"\x02\x00T2");
+    bytes[at - 19..at - 15].copy_from_slice(&[2, 0, 2, 0]);
+    let document = read(&bytes);
+    assert_eq!(played(&document, "sprite 0"), [0]);
+    assert_eq!(played(&document, "sprite 3"), [3]);
+}

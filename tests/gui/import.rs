@@ -13,6 +13,7 @@ use image::{Rgba, RgbaImage};
 use sprat::app::SpratApp;
 use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
 use sprat::app::shell::settings::Settings;
+use sprat::formats::Format;
 use sprat::model::{GraphicSource, ImageKind};
 use std::path::{Path, PathBuf};
 
@@ -246,10 +247,25 @@ fn an_aseprite_file_opens_with_its_tags_and_saves_as_a_project_with_its_frames()
     for sequence in document.sequences() {
         assert!(harness.query_by_label_contains(&sequence.name).is_some());
     }
-    // An Aseprite file is read only: Ctrl+S asks where to save, as a Sprat project.
+    // Ctrl+S saves an Aseprite file in place (unedited: the same bytes); Save As a Sprat
+    // project writes its frames beside the project.
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(3);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    harness.run_steps(3);
     assert!(harness.state().active_tab().unwrap().save_as.shown);
+    harness
+        .get_by_role_and_label(Role::ComboBox, "Format")
+        .click();
+    harness.run_steps(2);
+    harness
+        .get_by_label(sprat::formats::sprat::SpratFormat.name())
+        .click();
+    harness.run_steps(3);
     harness.get_by_role_and_label(Role::Button, "Save").click();
     harness.run_steps(3);
     let project = dir.0.join("layers_and_tags.sprat");

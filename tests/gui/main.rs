@@ -10,6 +10,7 @@ mod common;
 #[path = "../gui_support/mod.rs"]
 mod gui_support;
 
+mod aseprite;
 mod big_sprites;
 mod boxes;
 mod canvas;

@@ -89,7 +89,16 @@ pub fn build(
         }
         Pictures::PerLayer => layered_frames(&mut set, file, stem, &mut diagnostics),
     };
-    add_slices(&mut set, file, &frame_ids);
+    let origin = canvas_origin(file);
+    if let Some((x, y)) = origin {
+        let pivot = Origin::At(Point::from_ints(x, y));
+        for element in set.frames.values_mut().flat_map(|f| f.elements.iter_mut()) {
+            if let ElementKind::Graphic(graphic) = &mut element.kind {
+                graphic.origin = pivot;
+            }
+        }
+    }
+    add_slices(&mut set, file, &frame_ids, origin.unwrap_or((0, 0)));
     add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
     add_metadata(&mut set, file, scan);
     (set, diagnostics)
@@ -280,9 +289,6 @@ fn add_sequences(
 ) {
     let last = frame_ids.len().saturating_sub(1);
     let mut plays: Vec<(String, Vec<usize>, bool)> = Vec::new();
-    if file.num_tags() == 0 {
-        plays.push((stem.to_string(), (0..frame_ids.len()).collect(), true));
-    }
     for index in 0..file.num_tags() {
         let tag = file.tag(index);
         let header = scan.tags.get(index as usize).cloned().unwrap_or(TagHeader {
@@ -341,28 +347,37 @@ fn add_sequences(
         }
         plays.push((tag.name().to_string(), order.frames, order.loops));
     }
-    let mut in_a_tag = vec![file.num_tags() == 0; frame_ids.len()];
+    let mut in_a_tag = vec![false; frame_ids.len()];
     for (_, frames, _) in &plays {
         frames.iter().for_each(|&f| in_a_tag[f] = true);
     }
-    let untagged: Vec<String> = (0..frame_ids.len())
-        .filter(|&f| !in_a_tag[f])
-        .map(|f| f.to_string())
-        .collect();
-    if !untagged.is_empty() {
-        diagnostics.push(Diagnostic::new(
-            Severity::Info,
-            Location::File,
-            format!(
-                "frame(s) {} belong to no tag, so no sequence plays them (they stay in the frame list)",
-                untagged.join(", ")
-            ),
-        ));
+    let runs = untagged_runs(&in_a_tag);
+    let tagged = plays.len();
+    for run in &runs {
+        let name = if runs.len() == 1 {
+            stem.to_string()
+        } else {
+            run_name(stem, run)
+        };
+        plays.push((name, run.clone().collect(), true));
     }
     let mut used_names: Vec<String> = Vec::new();
-    for (name, frames, loops) in plays {
+    let mut run_sequences = Vec::new();
+    for (index, (name, frames, loops)) in plays.into_iter().enumerate() {
         let name = unique_name(&name, &used_names);
         used_names.push(name.clone());
+        if index >= tagged {
+            let run = &runs[index - tagged];
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "frame(s) {} belong to no tag: they play as sequence \"{name}\"",
+                    frame_span(run)
+                ),
+            ));
+            run_sequences.push(name.clone());
+        }
         let sequence = Sequence {
             id: SequenceId(set.alloc_id()),
             name,
@@ -379,6 +394,47 @@ fn add_sequences(
         };
         set.root.items.push(TreeItem::Sequence(sequence));
     }
+    for name in run_sequences {
+        set.metadata
+            .extra
+            .push((format!("{UNTAGGED_KEY}{name}"), String::new()));
+    }
+}
+
+/// The metadata key (followed by a sequence's name) that marks a sequence made of frames no
+/// tag covers: saving writes no tag for it while it still plays those frames forward.
+pub const UNTAGGED_KEY: &str = "aseprite.untagged.";
+
+/// The runs of consecutive frames that no tag covers.
+fn untagged_runs(in_a_tag: &[bool]) -> Vec<std::ops::Range<usize>> {
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (frame, &tagged) in in_a_tag.iter().chain([&true]).enumerate() {
+        match (tagged, start) {
+            (false, None) => start = Some(frame),
+            (true, Some(first)) => {
+                runs.push(first..frame);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    runs
+}
+
+/// `7` or `7-9`: the file's frame numbers of a run.
+fn frame_span(run: &std::ops::Range<usize>) -> String {
+    if run.len() == 1 {
+        run.start.to_string()
+    } else {
+        format!("{}-{}", run.start, run.end - 1)
+    }
+}
+
+/// The sequence name of one run of untagged frames among several: the file's name and the
+/// run's frame numbers.
+fn run_name(stem: &str, run: &std::ops::Range<usize>) -> String {
+    format!("{stem} {}", frame_span(run))
 }
 
 /// `name`, or `name (2)`, `name (3)`, ... when a tag of that name came before.
@@ -395,25 +451,66 @@ fn unique_name(name: &str, used: &[String]) -> String {
 
 /// What a slice stands for, from its name or user data.
 fn slice_class(slice: &asefile::Slice) -> BoxClass {
-    let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
     let user_text = slice
         .user_data
         .as_ref()
         .and_then(|u| u.text.as_deref())
         .unwrap_or("");
+    class_of(&slice.name, user_text)
+}
+
+/// The box class a slice's name (or its user data's text) says: `hit…` and `hurt…` boxes,
+/// any other name a class of its own.
+pub fn class_of(name: &str, user_text: &str) -> BoxClass {
+    let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
     // "hurt" is checked first: it does not start with "hit", but user data may say both.
-    if says(&slice.name, "hurt") || says(user_text, "hurt") {
+    if says(name, "hurt") || says(user_text, "hurt") {
         BoxClass::Hurt
-    } else if says(&slice.name, "hit") || says(user_text, "hit") {
+    } else if says(name, "hit") || says(user_text, "hit") {
         BoxClass::Hit
     } else {
-        BoxClass::Custom(slice.name.clone())
+        BoxClass::Custom(name.to_string())
     }
 }
 
-/// Each slice's key in force on each frame becomes a box, and a point when it has a pivot.
-fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &[FrameId]) {
+/// A key of one pixel with its pivot on it marks an attachment point alone (how Sprat writes
+/// a point that no box of its name holds): it makes no box.
+pub fn is_point_only(size: (u32, u32), pivot: Option<(i32, i32)>) -> bool {
+    size == (1, 1) && pivot == Some((0, 0))
+}
+
+/// The name of the slice that marks the sprite's origin: covering the whole canvas, in force
+/// from the first frame on, its pivot on the origin (Sprat writes one when the origin is not
+/// the canvas' top-left corner, as in its atlases).
+pub const ORIGIN_SLICE: &str = "origin";
+
+/// The sprite's origin on the canvas, when a slice marks it.
+fn canvas_origin(file: &asefile::AsepriteFile) -> Option<(i32, i32)> {
+    let canvas = (file.width() as u32, file.height() as u32);
+    file.slices().iter().find_map(|slice| {
+        let [key] = slice.keys.as_slice() else {
+            return None;
+        };
+        let covers = key.from_frame == 0 && key.origin == (0, 0) && key.size == canvas;
+        (slice.name == ORIGIN_SLICE && covers)
+            .then_some(key.pivot)
+            .flatten()
+    })
+}
+
+/// Each slice's key in force on each frame becomes a box, and a point when it has a pivot;
+/// positions are taken from the sprite's origin at `origin` on the canvas.
+fn add_slices(
+    set: &mut AnimationSet,
+    file: &asefile::AsepriteFile,
+    frame_ids: &[FrameId],
+    origin: (i32, i32),
+) {
+    let marks_origin = canvas_origin(file).is_some();
     for slice in file.slices() {
+        if marks_origin && slice.name == ORIGIN_SLICE {
+            continue;
+        }
         let class = slice_class(slice);
         for (index, frame_id) in frame_ids.iter().enumerate() {
             let key = slice
@@ -425,18 +522,24 @@ fn add_slices(set: &mut AnimationSet, file: &asefile::AsepriteFile, frame_ids: &
             let Some(key) = key.filter(|k| k.size.0 > 0 && k.size.1 > 0) else {
                 continue;
             };
-            let (x, y) = key.origin;
+            let (x, y) = (
+                key.origin.0.saturating_sub(origin.0),
+                key.origin.1.saturating_sub(origin.1),
+            );
             let (width, height) = (clamp(key.size.0), clamp(key.size.1));
             let boxed = CollisionBox::rect_from_corners(
                 class.clone(),
                 Point::from_ints(x, y),
                 Point::from_ints(x.saturating_add(width), y.saturating_add(height)),
             );
-            let mut elements = vec![Element {
-                id: ElementId(set.alloc_id()),
-                name: slice.name.clone(),
-                kind: ElementKind::Box(boxed),
-            }];
+            let mut elements = Vec::new();
+            if !is_point_only(key.size, key.pivot) {
+                elements.push(Element {
+                    id: ElementId(set.alloc_id()),
+                    name: slice.name.clone(),
+                    kind: ElementKind::Box(boxed),
+                });
+            }
             if let Some((px, py)) = key.pivot {
                 let at = Point {
                     x: Fx::from_int(x.saturating_add(px)),

@@ -1,15 +1,26 @@
-//! Aseprite `.ase` / `.aseprite` files, read-only.
+//! Aseprite `.ase` / `.aseprite` files, read and written.
 //!
-//! The `asefile` crate reads the file and composites its frames; this module checks the file's
-//! declared sizes first ([`scan`]) and maps what the crate gives into the model ([`mapping`],
-//! [`play_order`]). The composited frames live in memory ([`crate::model::ImageKind::Memory`]);
-//! writers that reference image files write them out.
+//! Reading: the `asefile` crate reads the file and composites its frames; this module checks
+//! the file's declared sizes first ([`scan`]) and maps what the crate gives into the model
+//! ([`mapping`], [`play_order`]). The composited frames live in memory
+//! ([`crate::model::ImageKind::Memory`]); writers that reference image files write them out.
+//!
+//! Writing: an unedited document gives back its bytes; an edited one is spliced into the file
+//! it came from chunk by chunk ([`splice`] over [`file`]); any other document becomes a new
+//! file ([`convert`]). Tags and slices come from [`marks`].
 
+pub mod convert;
+pub mod file;
 pub mod mapping;
+pub mod marks;
 pub mod play_order;
+mod reads;
 pub mod scan;
+pub mod splice;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
+use super::fidelity::unchanged_original;
+use super::loss::title_losses;
 use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
@@ -36,6 +47,7 @@ impl Format for AsepriteFormat {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             read: true,
+            write: true,
             per_frame_durations: true,
             boxes: true,
             points: true,
@@ -58,8 +70,12 @@ impl Format for AsepriteFormat {
     }
 
     fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+        if let Some(loaded) = reads::remembered(bytes, context) {
+            return Ok(loaded);
+        }
         let scan = scan::scan(bytes).map_err(|e| failure(e.offset, e.message))?;
-        let file = match parse(&scan.bytes) {
+        let unlinked = file::tilemap_links_copied(&scan.bytes);
+        let file = match parse(unlinked.as_deref().unwrap_or(&scan.bytes)) {
             Some(Ok(file)) => file,
             Some(Err(message)) => {
                 let at = failing_frame(&scan.bytes, &scan.frame_offsets);
@@ -90,20 +106,32 @@ impl Format for AsepriteFormat {
             diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));
         }
         document.original = Some(context.original(self.id(), bytes));
-        Ok(Loaded {
+        let loaded = Loaded {
             document,
             diagnostics,
-        })
+        };
+        reads::remember(&loaded, context);
+        Ok(loaded)
     }
 
     fn write(
         &self,
-        _document: &AnimationSet,
-        _context: &WriteContext,
+        document: &AnimationSet,
+        context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        Err(WriteError::new(
-            "Sprat reads Aseprite files but does not write them; save as a Sprat project or another format",
-        ))
+        if let Some(bytes) = unchanged_original(self, document, context) {
+            return Ok(Written {
+                bytes,
+                ..Written::default()
+            });
+        }
+        let mut written = match document.original.as_ref().filter(|o| o.format == self.id()) {
+            Some(original) => splice::splice(original, document, context.pixels)?,
+            None => convert::write_new(document, context)?,
+        };
+        written.losses.extend(title_losses(document));
+        marks::sequence_losses(document, &mut written.losses);
+        Ok(written)
     }
 }
 

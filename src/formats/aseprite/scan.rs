@@ -149,6 +149,8 @@ pub fn scan(bytes: &[u8]) -> Result<Scan<'_>, ScanError> {
         groups_composite: dword(bytes, 14).unwrap_or(0) & GROUPS_COMPOSITE != 0,
         bytes_per_pixel,
         tags: None,
+        child_levels: Vec::new(),
+        frames,
         rewrite: Vec::new(),
         notes: Vec::new(),
     };
@@ -182,6 +184,10 @@ struct Walk<'a> {
     groups_composite: bool,
     bytes_per_pixel: u64,
     tags: Option<Vec<TagHeader>>,
+    /// The child level of each layer read so far.
+    child_levels: Vec<u16>,
+    /// The frame count the header declares.
+    frames: u16,
     /// Bytes the crate must see otherwise (offset, value): ping-pong-reverse tags as
     /// ping-pong, embedded colour profiles as sRGB, reference layers hidden.
     rewrite: Vec<(usize, u8)>,
@@ -250,7 +256,7 @@ impl Walk<'_> {
                 CHUNK_CEL => self.cel(data, data_at)?,
                 CHUNK_TILESET => self.tileset(data, data_at)?,
                 CHUNK_COLOR_PROFILE => self.color_profile(data, data_at),
-                CHUNK_LAYER => self.layer(data, data_at),
+                CHUNK_LAYER => self.layer(data, data_at)?,
                 CHUNK_TAGS if index == 0 => self.tags = Some(self.read_tags(data, data_at)?),
                 _ => {}
             }
@@ -261,6 +267,29 @@ impl Walk<'_> {
 
     fn cel(&self, data: &[u8], at: usize) -> Result<(), ScanError> {
         let kind = word(data, 7).unwrap_or(u16::MAX);
+        // The crate looks a cel's layer and a linked cel's frame up without checking them.
+        let layer = word(data, 0).unwrap_or(0);
+        if usize::from(layer) >= self.child_levels.len() {
+            return fail(
+                at,
+                format!(
+                    "a cel is on layer {layer}, but the file has {} layer(s)",
+                    self.child_levels.len()
+                ),
+            );
+        }
+        if kind == 1 {
+            let target = word(data, 16).unwrap_or(u16::MAX);
+            if target >= self.frames {
+                return fail(
+                    at + 16,
+                    format!(
+                        "a linked cel shows frame {target}, but the file has {} frame(s)",
+                        self.frames
+                    ),
+                );
+            }
+        }
         let bytes_per_pixel = match kind {
             0 | 2 => self.bytes_per_pixel,
             3 => 4,
@@ -270,7 +299,23 @@ impl Walk<'_> {
             return fail(at, "a cel chunk is too short for its size");
         };
         let decoded = u64::from(width) * u64::from(height) * bytes_per_pixel;
-        check_declared(decoded, data.len(), at, &format!("a {width}x{height} cel"))
+        check_declared(decoded, data.len(), at, &format!("a {width}x{height} cel"))?;
+        // The crate indexes the pixels it decoded by the declared size: fewer pixels than that
+        // would make it panic, so a cel that holds fewer is refused here.
+        let held = match kind {
+            0 => data.len().saturating_sub(20) as u64,
+            2 => inflated_length(data.get(20..).unwrap_or_default(), decoded),
+            _ => return Ok(()),
+        };
+        if held < decoded {
+            return fail(
+                at,
+                format!(
+                    "a {width}x{height} cel holds {held} bytes of pixels, fewer than the {decoded} its size needs: the file is damaged"
+                ),
+            );
+        }
+        Ok(())
     }
 
     fn tileset(&self, data: &[u8], at: usize) -> Result<(), ScanError> {
@@ -317,15 +362,25 @@ impl Walk<'_> {
     /// Reference layers are tracing aids: Aseprite leaves them out of what it exports, so the
     /// crate is shown them hidden. Group opacity and blend modes are not applied by the crate
     /// (it draws a group's layers straight onto the frame): the user is told.
-    fn layer(&mut self, data: &[u8], at: usize) {
+    fn layer(&mut self, data: &[u8], at: usize) -> Result<(), ScanError> {
         let (Some(flags), Some(kind)) = (word(data, 0), word(data, 2)) else {
-            return;
+            return Ok(());
         };
         let name_length = usize::from(word(data, 16).unwrap_or(0));
         let name = data
             .get(18..18 + name_length)
             .map(String::from_utf8_lossy)
             .unwrap_or_default();
+        // A nested layer sits under an earlier one of a lower level (its group); the crate
+        // panics looking for a group that is not there.
+        let level = word(data, 4).unwrap_or(0);
+        if level > 0 && !self.child_levels.iter().any(|&l| l < level) {
+            return fail(
+                at + 4,
+                format!("layer \"{name}\" is nested {level} level(s) deep under no group"),
+            );
+        }
+        self.child_levels.push(level);
         if flags & LAYER_REFERENCE != 0 && flags & LAYER_VISIBLE != 0 {
             self.rewrite.push((at, (flags & !LAYER_VISIBLE) as u8));
             let note =
@@ -340,6 +395,7 @@ impl Walk<'_> {
             );
             self.notes.push((at, note));
         }
+        Ok(())
     }
 
     fn read_tags(&mut self, data: &[u8], at: usize) -> Result<Vec<TagHeader>, ScanError> {
@@ -396,4 +452,20 @@ fn check_declared(decoded: u64, held: usize, at: usize, what: &str) -> Result<()
         );
     }
     Ok(())
+}
+
+/// How many bytes the zlib stream `compressed` inflates to, counting no further than `needed`
+/// (a damaged stream counts what inflated before the damage).
+fn inflated_length(compressed: &[u8], needed: u64) -> u64 {
+    use std::io::Read;
+    let mut inflater = flate2::read::ZlibDecoder::new(compressed).take(needed);
+    let mut scratch = [0u8; 16 * 1024];
+    let mut total = 0u64;
+    while let Ok(n) = inflater.read(&mut scratch) {
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+    }
+    total
 }

@@ -230,14 +230,15 @@ impl Reader {
             frame_ids.push(id);
         }
         let tags_at = locate(bytes, "frameTags", 0, meta_at);
-        if sheet.meta.frame_tags.is_empty() && !frame_ids.is_empty() {
-            self.add_sequence(stem.to_string(), frame_ids.clone(), Some(0), None);
-        }
+        let mut covered = vec![false; frame_ids.len()];
         // Tag positions are looked up once, and only when a tag is refused.
         let mut tag_offsets: Option<Vec<usize>> = None;
         for (n, tag) in sheet.meta.frame_tags.iter().enumerate() {
             match tag_frames(tag, &frame_ids) {
                 Ok((frames, loop_point)) => {
+                    covered[tag.from..=tag.to]
+                        .iter_mut()
+                        .for_each(|c| *c = true);
                     let direction_of = direction_of(tag);
                     self.add_sequence(tag.name.clone(), frames, loop_point, direction_of);
                 }
@@ -253,7 +254,52 @@ impl Reader {
                 }
             }
         }
+        self.add_untagged(sheet, &frame_ids, &covered, stem);
         Ok(())
+    }
+
+    /// Frames no tag covers, grouped by the name Aseprite gave them (`{title} {frame}`, so one
+    /// sequence per source file, or per layer in a sheet of split layers), each group a looping
+    /// sequence in sheet order. Frames named otherwise share one sequence named after the atlas,
+    /// as does a sheet without tags whose frames all come from one source.
+    fn add_untagged(
+        &mut self,
+        sheet: &SheetJson,
+        frame_ids: &[FrameId],
+        covered: &[bool],
+        stem: &str,
+    ) {
+        let mut groups: Vec<(Option<&str>, Vec<FrameId>)> = Vec::new();
+        let uncovered = sheet.frames.list.iter().zip(frame_ids).zip(covered);
+        for ((entry, &id), _) in uncovered.filter(|(_, covered)| !**covered) {
+            let title = frame_title(&entry.filename);
+            match groups.iter_mut().find(|(name, _)| *name == title) {
+                Some((_, frames)) => frames.push(id),
+                None => groups.push((title, vec![id])),
+            }
+        }
+        let whole_sheet = covered.iter().all(|c| !c);
+        let mut taken: Vec<String> = self
+            .doc
+            .sequences()
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let single = groups.len() == 1;
+        for (title, frames) in groups {
+            let base = match title {
+                Some(title) if !(single && whole_sheet) => title.to_string(),
+                _ => stem.to_string(),
+            };
+            let mut name = base.clone();
+            let mut number = 2;
+            while taken.contains(&name) {
+                name = format!("{base} ({number})");
+                number += 1;
+            }
+            taken.push(name.clone());
+            self.add_sequence(name, frames, Some(0), None);
+        }
     }
 
     fn add_sequence(
@@ -381,6 +427,23 @@ impl Reader {
             i = end;
         }
     }
+}
+
+/// The part of a frame's file name that names where it came from, when the name follows
+/// Aseprite's `{title} {frame}.{extension}` (`{title} ({layer}) {frame}...` for split layers):
+/// the extension and the trailing frame number go. `None` for names of another pattern.
+fn frame_title(filename: &str) -> Option<&str> {
+    let name = match filename.rsplit_once('.') {
+        Some((head, extension))
+            if !head.is_empty() && !extension.is_empty() && !extension.contains(['/', ' ']) =>
+        {
+            head
+        }
+        _ => filename,
+    };
+    let (title, number) = name.rsplit_once(' ')?;
+    let numbered = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+    (numbered && !title.is_empty()).then_some(title)
 }
 
 /// The frames a tag plays, expanded for its direction and repeat count, and its loop point.

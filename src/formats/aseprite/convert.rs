@@ -1,0 +1,250 @@
+//! A new Aseprite file from any document: each frame drawn by Sprat's renderer into one RGBA
+//! layer (so it shows exactly as Sprat shows it), frames that look the same sharing their
+//! pixels through linked cels; sequences as tags, boxes and points as slices.
+//!
+//! Frames are laid out sequence by sequence: a sequence whose play list a tag can play keeps
+//! its frames once; one that no tag plays (a frame order of its own, frames shared with an
+//! earlier sequence in another order) gets its frames spelled out, linked to the pictures
+//! already written. The canvas covers every frame's pictures and the sprite's origin; an
+//! origin elsewhere than the canvas' top-left corner is marked by a slice (the pivot of a
+//! slice named `origin` covering the canvas), which the reader takes back.
+
+use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
+use super::marks::{TagRule, origin_slice, slices_of, tag_color, tag_for};
+use super::scan::{HEADER_SIZE, TagDirection};
+use crate::formats::atlas::frames::{Placed, render_frame};
+use crate::formats::atlas::timing::run_millis;
+use crate::formats::{Loss, Place, WriteContext, WriteError, Written};
+use crate::model::{AnimationSet, Frame, FrameId};
+use crate::render::{Overlay, Scene, content_bounds};
+use std::collections::HashMap;
+
+/// The file for `document`.
+pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
+    let Some(pixels) = context.pixels else {
+        return Err(WriteError::new(
+            "writing an Aseprite file draws every frame and needs the document's pixels",
+        ));
+    };
+    let mut losses = Vec::new();
+    let (layout, tags) = lay_out(document, &mut losses);
+    if layout.is_empty() {
+        return Err(WriteError::new("the document has no frame to write"));
+    }
+    if layout.len() > usize::from(u16::MAX) {
+        return Err(WriteError::new(
+            "an Aseprite file holds at most 65535 frames",
+        ));
+    }
+    // Each distinct frame drawn once.
+    let mut drawn: HashMap<FrameId, Option<Placed>> = HashMap::new();
+    for id in &layout {
+        if !drawn.contains_key(id) {
+            drawn.insert(
+                *id,
+                render_frame(document, &document.frames[id], pixels, 1)?,
+            );
+        }
+    }
+    // The canvas holds each frame's whole pictures (their transparent margins too, as the
+    // pictures Aseprite exported had them) and the sprite's origin.
+    let (mut left, mut top, mut right, mut bottom) = (0i64, 0i64, 1i64, 1i64);
+    for id in drawn.keys() {
+        let scene = Scene::of_frame(&document.frames[id]);
+        if let Some(rect) = content_bounds(document, &scene, pixels, Overlay::NONE) {
+            left = left.min(i64::from(rect.x));
+            top = top.min(i64::from(rect.y));
+            right = right.max(rect.right());
+            bottom = bottom.max(rect.bottom());
+        }
+    }
+    for (image, (x, y)) in drawn.values().flatten() {
+        left = left.min(i64::from(*x));
+        top = top.min(i64::from(*y));
+        right = right.max(i64::from(*x) + i64::from(image.width()));
+        bottom = bottom.max(i64::from(*y) + i64::from(image.height()));
+    }
+    let (width, height) = (right - left, bottom - top);
+    if width > 8192 || height > 8192 {
+        return Err(WriteError::new(format!(
+            "the frames cover {width}x{height} pixels, more than the 8192x8192 Sprat writes"
+        )));
+    }
+    let frames: Vec<&Frame> = layout.iter().map(|id| &document.frames[id]).collect();
+    let layered = frames.iter().any(|f| {
+        f.elements
+            .iter()
+            .filter(|e| e.as_graphic().is_some())
+            .count()
+            > 1
+    });
+    if layered {
+        losses.push(Loss::new(
+            Place::document(),
+            "separate graphics: each frame is one picture on one layer (drawn exactly as Sprat shows it)",
+        ));
+    }
+    let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
+    for (index, note) in notes {
+        losses.push(Loss::new(
+            Place::document(),
+            format!("frame {index}: {note}"),
+        ));
+    }
+    let shift = (-left as i32, -top as i32);
+    let mut slices = slices_of(&frames, shift, &[], &mut losses);
+    if shift != (0, 0) {
+        slices.insert(0, origin_slice(shift, (width as u32, height as u32)));
+    }
+    let mut first_position: HashMap<FrameId, usize> = HashMap::new();
+    let mut out = header(layout.len() as u16, width as u16, height as u16);
+    for (position, id) in layout.iter().enumerate() {
+        let mut chunks = Vec::new();
+        if position == 0 {
+            chunks.push(palette());
+            chunks.push(file::layer_chunk("Frames"));
+        }
+        match (&drawn[id], first_position.get(id)) {
+            (None, _) => {}
+            (Some((_, (x, y))), Some(&earlier)) => {
+                let head = file::cel_head(0, x + shift.0, y + shift.1);
+                chunks.push(file::linked_cel(&head, earlier as u16));
+            }
+            (Some((image, (x, y))), None) => {
+                chunks.push(file::compressed_cel(0, x + shift.0, y + shift.1, image)?);
+            }
+        }
+        first_position.entry(*id).or_insert(position);
+        if position == 0 {
+            if !tags.is_empty() {
+                chunks.push(file::tags_chunk(&tags));
+                chunks.extend(tags.iter().map(|t| file::color_user_data(t.color)));
+            }
+            chunks.extend(slices.iter().map(file::slice_chunk));
+        }
+        let duration = u16::try_from(millis[position]).unwrap_or(u16::MAX);
+        out.extend_from_slice(&file::frame(duration, &chunks));
+    }
+    let size = out.len() as u32;
+    out[0..4].copy_from_slice(&size.to_le_bytes());
+    Ok(Written {
+        bytes: out,
+        losses,
+        companions: Vec::new(),
+    })
+}
+
+/// The file's frames (document frames, some more than once) and the tags over them.
+fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Vec<TagRecord>) {
+    let mut layout: Vec<FrameId> = Vec::new();
+    let mut tags = Vec::new();
+    for sequence in document.sequences() {
+        for (d, direction) in sequence.directions.iter().enumerate() {
+            if direction.frames.is_empty() {
+                continue;
+            }
+            let loops = sequence.loop_point.is_some();
+            if sequence.loop_point.is_some_and(|l| l > 0) {
+                losses.push(Loss::new(
+                    Place::sequence(&sequence.name),
+                    "its loop back to a frame other than the first (the tag loops whole)",
+                ));
+            }
+            let mut distinct: Vec<FrameId> = Vec::new();
+            for id in &direction.frames {
+                if !distinct.contains(id) {
+                    distinct.push(*id);
+                }
+            }
+            // The frames not laid out yet go at the end, in play order or reversed; the tag
+            // may then span frames earlier sequences laid out (overlapping tags).
+            let start = layout.len();
+            let unplaced: Vec<FrameId> = distinct
+                .iter()
+                .filter(|id| !layout.contains(id))
+                .copied()
+                .collect();
+            let reversed: Vec<FrameId> = unplaced.iter().rev().copied().collect();
+            let fits = [unplaced, reversed].into_iter().find_map(|extra| {
+                let positions: Option<Vec<usize>> = direction
+                    .frames
+                    .iter()
+                    .map(|id| layout.iter().chain(&extra).position(|f| f == id))
+                    .collect();
+                Some((tag_for(&positions?, loops)?, extra))
+            });
+            let rule = match fits {
+                Some((rule, list)) => {
+                    layout.extend(list);
+                    rule
+                }
+                None => {
+                    layout.extend(direction.frames.iter().copied());
+                    TagRule {
+                        from: start,
+                        to: layout.len() - 1,
+                        direction: TagDirection::Forward,
+                        repeat: u16::from(!loops),
+                    }
+                }
+            };
+            let name = if d == 0 {
+                sequence.name.clone()
+            } else {
+                format!("{}_{}", sequence.name, sequence.direction_label(d))
+            };
+            tags.push(TagRecord {
+                from: rule.from as u16,
+                to: rule.to as u16,
+                direction: rule.direction,
+                repeat: rule.repeat,
+                color: tag_color(document, &name).unwrap_or([0, 0, 0]),
+                name,
+            });
+        }
+    }
+    for id in document.frames.keys() {
+        if !layout.contains(id) {
+            layout.push(*id);
+        }
+    }
+    (layout, tags)
+}
+
+/// The 128-byte header of a 32-bit RGBA sprite.
+fn header(frames: u16, width: u16, height: u16) -> Vec<u8> {
+    let mut out = Out::default();
+    out.dword(0);
+    out.word(0xA5E0);
+    out.word(frames);
+    out.word(width);
+    out.word(height);
+    out.word(32);
+    out.dword(1); // layer opacity is valid
+    out.word(100);
+    out.dword(0);
+    out.dword(0);
+    out.byte(0);
+    out.zeros(3);
+    out.word(1);
+    out.byte(1);
+    out.byte(1);
+    out.word(0);
+    out.word(0);
+    out.word(16);
+    out.word(16);
+    out.zeros(HEADER_SIZE - out.0.len());
+    out.0
+}
+
+/// A one-colour palette (an RGBA sprite needs none, but readers expect one).
+fn palette() -> Vec<u8> {
+    let mut out = Out::default();
+    out.dword(1);
+    out.dword(0);
+    out.dword(0);
+    out.zeros(8);
+    out.word(0);
+    out.0.extend_from_slice(&[0, 0, 0, 255]);
+    file::chunk(CHUNK_PALETTE, &out.0)
+}

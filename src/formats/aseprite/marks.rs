@@ -1,0 +1,374 @@
+//! What a document's sequences, boxes and points become in an Aseprite file: tags and slices.
+//!
+//! - A sequence whose frames are a tag's frames in Aseprite's play order (forward, reverse,
+//!   ping-pong, ping-pong reverse, a repeat count or forever) is that tag.
+//! - Boxes become slices named by their class (`hitbox`, `hurtbox`, a custom class's name),
+//!   keyed per frame; a point is the pivot of the slice of its name, or a one-pixel slice of
+//!   its own when no box has its name on that frame. Both read back as they were
+//!   ([`super::mapping`]).
+
+use super::file::{SliceKey, SliceRecord};
+use super::mapping::{ORIGIN_SLICE, class_of};
+use super::play_order::play_order;
+use super::scan::TagDirection;
+use crate::formats::{Loss, Place};
+use crate::model::{AnimationSet, BoxClass, ElementKind, EndBehavior, Frame, Fx, Shape};
+
+/// A tag's range and playing rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagRule {
+    /// First frame.
+    pub from: usize,
+    /// Last frame.
+    pub to: usize,
+    /// How it plays.
+    pub direction: TagDirection,
+    /// Times, 0 = forever.
+    pub repeat: u16,
+}
+
+/// Most repeats tried when matching a finite play list to a tag.
+const MAX_REPEAT: usize = 1000;
+
+/// The tag that plays the file frames `positions` in this order, looping back to the first
+/// when `loops`; `None` when no tag plays them so.
+pub fn tag_for(positions: &[usize], loops: bool) -> Option<TagRule> {
+    let from = *positions.iter().min()?;
+    let to = *positions.iter().max()?;
+    let span = to - from + 1;
+    let directions = [
+        TagDirection::Forward,
+        TagDirection::Reverse,
+        TagDirection::PingPong,
+        TagDirection::PingPongReverse,
+    ];
+    for direction in directions {
+        let repeats: Vec<usize> = if loops {
+            vec![0]
+        } else {
+            // A pass covers at least span - 1 frames (a bounce skips its turning frame).
+            let most = positions.len() / span.saturating_sub(1).max(1) + 1;
+            (1..=most.min(MAX_REPEAT)).collect()
+        };
+        for repeat in repeats {
+            let order = play_order(from, to, direction, repeat as u16);
+            if order.frames == positions && order.loops == loops && !order.repeat_dropped {
+                return Some(TagRule {
+                    from,
+                    to,
+                    direction,
+                    repeat: repeat as u16,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// A slice's value on one frame: bounds and pivot.
+type KeyValue = ((i32, i32, u32, u32), Option<(i32, i32)>);
+
+/// The name of the slice a box of `class` is written as, unless its own name already says it.
+fn slice_name(element_name: &str, class: &BoxClass, known: &[String]) -> String {
+    let keeps = !element_name.is_empty()
+        && (known.iter().any(|k| k == element_name) || class_of(element_name, "") == *class);
+    if keeps {
+        return element_name.to_string();
+    }
+    match class {
+        BoxClass::Hit => "hitbox".to_string(),
+        BoxClass::Hurt => "hurtbox".to_string(),
+        BoxClass::Custom(name) => name.clone(),
+    }
+}
+
+fn whole(value: Fx, what: &str, frame: usize, losses: &mut Vec<Loss>) -> i32 {
+    value.to_int_exact().unwrap_or_else(|| {
+        losses.push(Loss::new(
+            Place::document(),
+            format!("frame {frame}: the sub-pixel {what} {value} (rounded to a whole pixel)"),
+        ));
+        value.to_f64().round() as i32
+    })
+}
+
+/// The slices holding the boxes and points of `frames` (the file's frames in order), moved by
+/// `shift` (sprite space to canvas). `known` are slice names the file had, kept as they are.
+pub fn slices_of(
+    frames: &[&Frame],
+    shift: (i32, i32),
+    known: &[String],
+    losses: &mut Vec<Loss>,
+) -> Vec<SliceRecord> {
+    let mut names: Vec<String> = Vec::new();
+    let mut values: Vec<Vec<Option<KeyValue>>> = Vec::new();
+    let slot = |name: &str, names: &mut Vec<String>, values: &mut Vec<Vec<_>>| -> usize {
+        match names.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                names.push(name.to_string());
+                values.push(vec![None; frames.len()]);
+                names.len() - 1
+            }
+        }
+    };
+    let mut cells: Vec<(usize, usize, KeyValue)> = Vec::new();
+    let mut points: Vec<(usize, String, (i32, i32))> = Vec::new();
+    for (index, frame) in frames.iter().enumerate() {
+        let mut taken: Vec<String> = Vec::new();
+        for element in &frame.elements {
+            match &element.kind {
+                ElementKind::Box(boxed) => {
+                    let Shape::Rect {
+                        x,
+                        y,
+                        width,
+                        height,
+                        rotation,
+                    } = boxed.shape
+                    else {
+                        losses.push(Loss::new(
+                            Place::document(),
+                            format!("frame {index}: a circular box (slices are rectangles)"),
+                        ));
+                        continue;
+                    };
+                    if rotation != 0.0 {
+                        losses.push(Loss::new(
+                            Place::document(),
+                            format!("frame {index}: the box's rotation of {rotation} degrees"),
+                        ));
+                    }
+                    let base = slice_name(&element.name, &boxed.class, known);
+                    let mut name = base.clone();
+                    let mut number = 2;
+                    while taken.contains(&name) {
+                        name = format!("{base} {number}");
+                        number += 1;
+                    }
+                    taken.push(name.clone());
+                    let bounds = (
+                        whole(x, "box edge", index, losses).saturating_add(shift.0),
+                        whole(y, "box edge", index, losses).saturating_add(shift.1),
+                        whole(width, "box width", index, losses).max(1) as u32,
+                        whole(height, "box height", index, losses).max(1) as u32,
+                    );
+                    let i = slot(&name, &mut names, &mut values);
+                    cells.push((i, index, (bounds, None)));
+                }
+                ElementKind::Point(point) => {
+                    let name = if element.name.is_empty() {
+                        "point".to_string()
+                    } else {
+                        element.name.clone()
+                    };
+                    let at = (
+                        whole(point.position.x, "point", index, losses).saturating_add(shift.0),
+                        whole(point.position.y, "point", index, losses).saturating_add(shift.1),
+                    );
+                    points.push((index, name, at));
+                }
+                ElementKind::Graphic(_) => {}
+            }
+        }
+    }
+    for (i, index, value) in cells {
+        values[i][index] = Some(value);
+    }
+    for (index, name, at) in points {
+        let i = slot(&name, &mut names, &mut values);
+        match &mut values[i][index] {
+            Some((bounds, pivot @ None)) => *pivot = Some((at.0 - bounds.0, at.1 - bounds.1)),
+            Some(_) => losses.push(Loss::new(
+                Place::document(),
+                format!("frame {index}: a second point named \"{name}\""),
+            )),
+            empty @ None => *empty = Some(((at.0, at.1, 1, 1), Some((0, 0)))),
+        }
+    }
+    names
+        .into_iter()
+        .zip(values)
+        .map(|(name, per_frame)| SliceRecord {
+            name,
+            nine_patch: false,
+            keys: keys_of(&per_frame),
+        })
+        .collect()
+}
+
+/// Keys where the value changes; a zero-size key where the slice stops showing.
+fn keys_of(per_frame: &[Option<KeyValue>]) -> Vec<SliceKey> {
+    let mut keys = Vec::new();
+    let mut previous: Option<&Option<KeyValue>> = None;
+    for (frame, value) in per_frame.iter().enumerate() {
+        if previous == Some(value) || (previous.is_none() && value.is_none()) {
+            previous = Some(value);
+            continue;
+        }
+        let (bounds, pivot) = match value {
+            Some((bounds, pivot)) => (*bounds, *pivot),
+            None => ((0, 0, 0, 0), None),
+        };
+        keys.push(SliceKey {
+            frame: frame as u32,
+            bounds,
+            pivot,
+        });
+        previous = Some(value);
+    }
+    keys
+}
+
+/// Each file frame's slice value as a slice's keys give it (the key in force, none when its
+/// size is zero), the way [`super::mapping`] reads them.
+pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
+    (0..frames)
+        .map(|index| {
+            let key = slice
+                .keys
+                .iter()
+                .filter(|k| k.frame as usize <= index)
+                .max_by_key(|k| k.frame)?;
+            (key.bounds.2 > 0 && key.bounds.3 > 0).then_some((key.bounds, key.pivot))
+        })
+        .collect()
+}
+
+/// The origin a slice marks (see [`super::mapping::ORIGIN_SLICE`]) on a canvas of `canvas`.
+pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> {
+    let [key] = slice.keys.as_slice() else {
+        return None;
+    };
+    let covers = key.frame == 0 && key.bounds == (0, 0, canvas.0, canvas.1);
+    (slice.name == ORIGIN_SLICE && covers)
+        .then_some(key.pivot)
+        .flatten()
+}
+
+/// The slice marking the origin at `origin` on a canvas of `canvas`.
+pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
+    SliceRecord {
+        name: ORIGIN_SLICE.to_string(),
+        nine_patch: false,
+        keys: vec![SliceKey {
+            frame: 0,
+            bounds: (0, 0, canvas.0, canvas.1),
+            pivot: Some(origin),
+        }],
+    }
+}
+
+/// The timeline colour the document keeps for the tag `name` (`aseprite.tag.<name>.color`,
+/// `#rrggbb`), if any.
+pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
+    let key = format!("aseprite.tag.{name}.color");
+    let (_, value) = document.metadata.extra.iter().find(|(k, _)| *k == key)?;
+    let digits = value.strip_prefix('#')?;
+    let channel = |i: usize| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok();
+    Some([channel(0)?, channel(2)?, channel(4)?])
+}
+
+/// What an Aseprite file has no place for: several directions in one sequence, follow-ups,
+/// disappearing at the end, frame text and interpolation (each frame once).
+pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let mut seen = std::collections::HashSet::new();
+    for sequence in document.sequences() {
+        let name = &sequence.name;
+        if let Some(next) = &sequence.follow_up {
+            losses.push(Loss::new(
+                Place::sequence(name),
+                format!("its follow-up \"{next}\""),
+            ));
+        }
+        if sequence.directions.len() > 1 {
+            let what =
+                "its directions as one sequence (each is a tag of its own, <name>_<direction>)";
+            losses.push(Loss::new(Place::sequence(name), what));
+        }
+        if sequence.on_end == EndBehavior::Disappear {
+            let what = "disappearing after its last frame (an Aseprite tag holds its last frame)";
+            losses.push(Loss::new(Place::sequence(name), what));
+        }
+        for (d, direction) in sequence.directions.iter().enumerate() {
+            for (i, id) in direction.frames.iter().enumerate() {
+                let Some(frame) = document.frame(*id).filter(|_| seen.insert(*id)) else {
+                    continue;
+                };
+                let place = Place::frame(name, d, i);
+                for (text, what) in [
+                    (&frame.label, "label"),
+                    (&frame.triggers, "triggers"),
+                    (&frame.notes, "notes"),
+                ] {
+                    if !text.is_empty() {
+                        losses.push(Loss::new(place.clone(), format!("its {what} \"{text}\"")));
+                    }
+                }
+                if !frame.interpolation.is_none() {
+                    let what = "its interpolation from the previous frame";
+                    losses.push(Loss::new(place.clone(), what));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TagDirection::*;
+
+    #[test]
+    fn play_lists_are_recognised_as_the_tags_that_play_them() {
+        let rule = |from, to, direction, repeat| {
+            Some(TagRule {
+                from,
+                to,
+                direction,
+                repeat,
+            })
+        };
+        assert_eq!(tag_for(&[2, 3, 4], true), rule(2, 4, Forward, 0));
+        assert_eq!(tag_for(&[4, 3, 2], true), rule(2, 4, Reverse, 0));
+        assert_eq!(tag_for(&[0, 1, 2, 1], true), rule(0, 2, PingPong, 0));
+        assert_eq!(
+            tag_for(&[6, 7, 8, 7, 6, 7, 8], false),
+            rule(6, 8, PingPong, 3)
+        );
+        assert_eq!(
+            tag_for(&[12, 11, 10, 11, 12], false),
+            rule(10, 12, PingPongReverse, 2)
+        );
+        assert_eq!(tag_for(&[1, 2], false), rule(1, 2, Forward, 1));
+        assert_eq!(tag_for(&[1, 3], true), None);
+        assert_eq!(tag_for(&[1, 2, 1, 3], true), None);
+    }
+
+    #[test]
+    fn keys_change_only_where_the_slice_does() {
+        let a = Some(((0, 0, 2, 2), None));
+        let b = Some(((1, 0, 2, 2), Some((1, 1))));
+        let keys = keys_of(&[None, a, a, b, None]);
+        let frames: Vec<u32> = keys.iter().map(|k| k.frame).collect();
+        assert_eq!(frames, [1, 3, 4]);
+        assert_eq!(keys[2].bounds, (0, 0, 0, 0));
+        let slice = SliceRecord {
+            name: "s".into(),
+            nine_patch: false,
+            keys,
+        };
+        assert_eq!(per_frame(&slice, 5), [None, a, a, b, None]);
+    }
+
+    #[test]
+    fn tag_colours_come_from_the_metadata() {
+        let mut document = AnimationSet::new();
+        let extra = &mut document.metadata.extra;
+        extra.push(("aseprite.tag.walk.color".into(), "#ff8000".into()));
+        extra.push(("aseprite.tag.bad.color".into(), "#ff80".into()));
+        assert_eq!(tag_color(&document, "walk"), Some([255, 128, 0]));
+        assert_eq!(tag_color(&document, "bad"), None);
+        assert_eq!(tag_color(&document, "run"), None);
+    }
+}
