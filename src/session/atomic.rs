@@ -145,7 +145,17 @@ fn save_files_renaming(
 /// names back. Only possible (and needed) where folders can be opened as files.
 fn sync_folders<'p>(paths: impl Iterator<Item = &'p Path>) {
     let mut done: Vec<&Path> = Vec::new();
-    for dir in paths.filter_map(Path::parent) {
+    // A bare file name's parent is the empty path: the current folder.
+    let folder_of = |path: &'p Path| {
+        path.parent().map(|dir| {
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }
+        })
+    };
+    for dir in paths.filter_map(folder_of) {
         if done.contains(&dir) {
             continue;
         }
