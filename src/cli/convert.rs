@@ -13,6 +13,8 @@ pub struct Options {
     pub to: Option<String>,
     pub force: bool,
     pub allow_loss: bool,
+    /// The atlas frame name pattern (`--frame-names`), for the Aseprite JSON atlas.
+    pub frame_names: Option<String>,
 }
 
 pub fn run(
@@ -61,7 +63,7 @@ pub fn run(
         path: Some(crate::formats::absolute(output.to_path_buf())),
         pixels: Some(&pixels),
     };
-    let written = match target.write(&opened.loaded.document, &context) {
+    let written = match write(target, &opened.loaded.document, &context, options) {
         Ok(w) => w,
         Err(e) => {
             writeln!(err, "sprat: cannot write {}: {e}", target.name())?;
@@ -114,7 +116,32 @@ pub fn run(
         return Ok(1);
     }
     writeln!(out, "wrote {} ({})", output.display(), target.name())?;
+    for file in &files[..files.len() - 1] {
+        writeln!(out, "  with {}", file.path.display())?;
+    }
     Ok(0)
+}
+
+/// Writes with the target's own writer; a frame name pattern goes to the atlas writer, the
+/// one format whose frames have names.
+fn write(
+    target: &dyn Format,
+    document: &crate::model::AnimationSet,
+    context: &WriteContext,
+    options: &Options,
+) -> Result<crate::formats::Written, crate::formats::WriteError> {
+    use crate::formats::atlas_json;
+    let Some(pattern) = &options.frame_names else {
+        return target.write(document, context);
+    };
+    if target.id() != atlas_json::FORMAT_ID {
+        return Err(crate::formats::WriteError::new(format!(
+            "--frame-names names the frames of an atlas (--to {}); {} has no frame names",
+            atlas_json::FORMAT_ID,
+            target.name()
+        )));
+    }
+    atlas_json::write_with_frame_names(document, context, pattern)
 }
 
 /// The format to write: `--to` when given; else the input's own format when the output's
