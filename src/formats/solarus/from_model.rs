@@ -20,6 +20,9 @@ pub struct Described {
     pub losses: Vec<Loss>,
 }
 
+/// How the loss of an animation that is not written at all begins.
+pub const NOT_WRITTEN: &str = "the whole animation is not written: ";
+
 /// Describes every sequence of `document` as a Solarus animation.
 pub fn describe(
     document: &AnimationSet,
@@ -113,7 +116,7 @@ fn describe_sequence(
     let skip = |losses: &mut Vec<Loss>, why: String| {
         losses.push(Loss::new(
             Place::sequence(name),
-            format!("the whole animation is not written: {why}"),
+            format!("{NOT_WRITTEN}{why}"),
         ));
         None
     };
@@ -423,27 +426,66 @@ pub struct NewSheets<'a> {
 }
 
 /// A new sheet for one sequence: its image, its slices, and per direction which frame each
-/// slice replaces.
+/// slice replaces (and whether the frame was drawn flat, see [`Drawn`]).
 struct Sheet {
     sequence: SequenceId,
     image: crate::model::SourceImage,
-    cells: Vec<Vec<(crate::model::FrameId, crate::model::SliceId)>>,
+    cells: Vec<Vec<(crate::model::FrameId, crate::model::SliceId, Drawn)>>,
     slices: Vec<crate::model::Slice>,
     /// Directions whose frames were padded to one cell, with the origin they now share.
     padded: Vec<(usize, (i32, i32))>,
 }
 
 /// True for pictures a Solarus animation cannot name as they are: a whole image (an
-/// Aseprite frame) or a cut of pixels held in memory (an imported sheet).
+/// Aseprite frame), a cut of pixels held in memory (an imported sheet) or an SFF sprite.
 fn in_no_file(document: &AnimationSet, source: &crate::model::GraphicSource) -> bool {
     use crate::model::GraphicSource;
     match source {
-        GraphicSource::Image(_) => true,
+        GraphicSource::Image(_) | GraphicSource::SffSprite { .. } => true,
         GraphicSource::Slice(_) => document
             .source_image(source)
             .is_some_and(|image| matches!(image.kind, ImageKind::Memory(_))),
-        GraphicSource::SffSprite { .. } => false,
     }
+}
+
+/// How a frame's picture reached the new sheet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drawn {
+    /// Its one graphic's pixels as they are; the graphic keeps its place and look.
+    AsIs,
+    /// The whole frame rendered flat (an SFF sprite with its palette, offset and flips, and
+    /// any further graphics): the copy shows that picture alone, untransformed, with this
+    /// origin in it.
+    Flat((i32, i32)),
+}
+
+/// The pixels a frame shows on a new sheet and the origin within them: its graphic's own
+/// pixels for whole images and imported cuts, the frame rendered flat for SFF sprites (whose
+/// palette, offset and flips a sheet cannot otherwise keep). `None` when the pixels are not at
+/// hand.
+fn sheet_picture(
+    document: &AnimationSet,
+    frame: &crate::model::Frame,
+    pixels: &dyn crate::pixels::PixelSource,
+) -> Option<(std::sync::Arc<image::RgbaImage>, (i32, i32), Drawn)> {
+    let graphic = frame.elements.iter().find_map(|e| e.as_graphic())?;
+    if matches!(
+        graphic.source,
+        crate::model::GraphicSource::SffSprite { .. }
+    ) {
+        let flat = crate::formats::atlas::frames::render_frame(document, frame, pixels, 1).ok()?;
+        let (image, at) = flat.unwrap_or_else(|| (image::RgbaImage::new(1, 1), (0, 0)));
+        let origin = (-at.0, -at.1);
+        return Some((std::sync::Arc::new(image), origin, Drawn::Flat(origin)));
+    }
+    let origin = match graphic.origin {
+        Origin::At(p) => (p.x.floor(), p.y.floor()),
+        Origin::SourceAxis => (0, 0),
+    };
+    in_no_file(document, &graphic.source)
+        .then(|| pixels.pixels(document, &graphic.source))
+        .flatten()
+        .map(|p| (p.image, origin, Drawn::AsIs))
 }
 
 /// Cells of one size, the cell size and the origin they share.
@@ -490,6 +532,33 @@ fn pad_to_one_cell(
         })
         .collect();
     (cells, (width, height), (left, top))
+}
+
+/// Leaves one plain graphic in a frame rendered flat (where its first graphic was), its pivot
+/// `origin` at the sprite's origin, until the sheet's slice is set; boxes and points stay.
+fn flatten(frame: &mut crate::model::Frame, origin: (i32, i32)) {
+    let first = frame.elements.iter().position(|e| e.as_graphic().is_some());
+    let Some(first) = first else {
+        return;
+    };
+    let mut kept = frame.elements[first].clone();
+    if let ElementKind::Graphic(g) = &kept.kind {
+        let plain = crate::model::Graphic::new(
+            g.source.clone(),
+            crate::model::Point::ZERO,
+            Origin::At(crate::model::Point::from_ints(origin.0, origin.1)),
+        );
+        kept.kind = ElementKind::Graphic(plain);
+    }
+    let mut index = 0;
+    frame.elements.retain(|e| {
+        let keep = index == first || e.as_graphic().is_none();
+        index += 1;
+        keep
+    });
+    if let Some(slot) = frame.elements.iter_mut().find(|e| e.as_graphic().is_some()) {
+        *slot = kept;
+    }
 }
 
 /// Widest a new sheet's row of frames grows before it wraps.
@@ -542,28 +611,22 @@ pub fn lay_out_whole_images<'a>(
     let mut doc = document.clone();
     for sequence in candidates {
         let place = Place::sequence(&sequence.name);
-        let mut bands: Vec<Vec<std::sync::Arc<image::RgbaImage>>> = Vec::new();
+        let mut bands: Vec<(Vec<std::sync::Arc<image::RgbaImage>>, Vec<Drawn>)> = Vec::new();
         let mut problem = None;
         let mut padded: Vec<(usize, (i32, i32))> = Vec::new();
         for (d, direction) in sequence.directions.iter().enumerate() {
             let mut band = Vec::new();
             let mut origins = Vec::new();
+            let mut how = Vec::new();
             for (f, id) in direction.frames.iter().enumerate() {
-                let picture = document.frame(*id).and_then(|frame| {
-                    let graphic = frame.elements.iter().find_map(|e| e.as_graphic())?;
-                    let origin = match graphic.origin {
-                        Origin::At(p) => (p.x.floor(), p.y.floor()),
-                        Origin::SourceAxis => (0, 0),
-                    };
-                    in_no_file(document, &graphic.source)
-                        .then(|| pixels.pixels(document, &graphic.source))
-                        .flatten()
-                        .map(|p| (p.image, origin))
-                });
+                let picture = document
+                    .frame(*id)
+                    .and_then(|frame| sheet_picture(document, frame, pixels));
                 match picture {
-                    Some((image, origin)) => {
+                    Some((image, origin, drawn)) => {
                         band.push(image);
                         origins.push(origin);
+                        how.push(drawn);
                     }
                     None => {
                         problem = Some(format!(
@@ -589,7 +652,7 @@ pub fn lay_out_whole_images<'a>(
                     ),
                 ));
             }
-            bands.push(band);
+            bands.push((band, how));
         }
         if let Some(why) = problem {
             out.losses
@@ -598,7 +661,7 @@ pub fn lay_out_whole_images<'a>(
         }
         let grids: Vec<(u32, u32, u32, u32)> = bands
             .iter()
-            .map(|band| {
+            .map(|(band, _)| {
                 let (w, h) = band.first().map_or((1, 1), |p| p.dimensions());
                 let columns = (SHEET_ROW_WIDTH / w.max(1)).clamp(1, band.len().max(1) as u32);
                 let rows = (band.len() as u32).div_ceil(columns);
@@ -612,11 +675,13 @@ pub fn lay_out_whole_images<'a>(
         let mut slices = Vec::new();
         let mut cells = Vec::new();
         let mut top = 0;
-        for ((band, direction), (w, h, columns, rows)) in
+        for (((band, how), direction), (w, h, columns, rows)) in
             bands.iter().zip(&sequence.directions).zip(&grids)
         {
             let mut band_cells = Vec::new();
-            for (f, (picture, frame_id)) in band.iter().zip(&direction.frames).enumerate() {
+            for (f, ((picture, frame_id), drawn)) in
+                band.iter().zip(&direction.frames).zip(how).enumerate()
+            {
                 let (x, y) = ((f as u32 % columns) * w, top + (f as u32 / columns) * h);
                 image::imageops::replace(&mut sheet, &**picture, i64::from(x), i64::from(y));
                 let id = SliceId(doc.alloc_id());
@@ -631,7 +696,7 @@ pub fn lay_out_whole_images<'a>(
                     },
                     rotated: false,
                 });
-                band_cells.push((*frame_id, id));
+                band_cells.push((*frame_id, id, *drawn));
             }
             cells.push(band_cells);
             top += h * rows;
@@ -691,10 +756,13 @@ pub fn lay_out_whole_images<'a>(
         doc.slices.extend(slices);
         for (d, band) in cells.into_iter().enumerate() {
             let mut copies = Vec::with_capacity(band.len());
-            for (frame_id, slice_id) in band {
+            for (frame_id, slice_id, drawn) in band {
                 let Some(mut frame) = doc.frame(frame_id).cloned() else {
                     continue;
                 };
+                if let Drawn::Flat(origin) = drawn {
+                    flatten(&mut frame, origin);
+                }
                 if let Some(graphic) = frame.elements.iter_mut().find_map(|e| match &mut e.kind {
                     ElementKind::Graphic(g) => Some(g),
                     _ => None,

@@ -22,6 +22,7 @@ pub mod lua_reader;
 pub mod lua_writer;
 pub mod problems;
 pub mod quest;
+pub mod quest_images;
 pub mod splice;
 pub mod to_model;
 
@@ -151,9 +152,13 @@ fn write(
         }
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
-    let sheets = from_model::lay_out_whole_images(document, context)?;
+    let copied = quest_images::copy_outside_images(document, context, solarus_source)?;
+    let sheets = from_model::lay_out_whole_images(&copied.document, context)?;
     let mut described = from_model::describe(&sheets.document, context, solarus_source)?;
     described.losses.extend(sheets.losses);
+    if described.animations.is_empty() {
+        return Err(nothing_to_write(&described.losses));
+    }
     if format.id() == LEGACY_ID
         && let Some(problem) = described
             .animations
@@ -172,11 +177,31 @@ fn write(
         ),
         None => splice::fresh(syntax, &described.animations),
     };
+    let mut companions = copied.companions;
+    companions.extend(sheets.companions);
     Ok(Written {
         bytes,
         losses: described.losses,
-        companions: sheets.companions,
+        companions,
     })
+}
+
+/// Why a sprite with no animation is not written: an empty file loads as nothing in the
+/// engine, so no flag writes one.
+fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
+    let skipped: Vec<&crate::formats::Loss> = losses
+        .iter()
+        .filter(|l| l.what.starts_with(from_model::NOT_WRITTEN))
+        .collect();
+    match skipped.first() {
+        None => WriteError::new(
+            "the document has no animation; a Solarus sprite file without one would be empty, so nothing was written",
+        ),
+        Some(first) => WriteError::new(format!(
+            "none of the {} animation(s) can be written as a Solarus sprite (the first, {first}), so the file would be empty; nothing was written",
+            skipped.len()
+        )),
+    }
 }
 
 impl Format for SolarusLegacyFormat {
