@@ -152,6 +152,32 @@ fn kfm_packs_onto_one_near_square_sheet_at_least_88_percent_covered() {
     assert!(coverage >= 0.88, "{coverage}");
 }
 
+/// Every sheet of the demo and the corpus characters near square; the figures the README
+/// states are printed.
+#[test]
+fn the_demo_and_the_corpus_characters_pack_near_square() {
+    let sets = [
+        demo_path(),
+        common::corpus().join("mugen/kfm720/kfm720.def"),
+        common::corpus().join("mugen/kfm_ikemen2018/kfm.def"),
+    ];
+    for path in sets {
+        let document = open(&path);
+        let options = AtlasOptions::default();
+        let built = atlas::build(&document, &ImageStore::new(), &options, None).unwrap();
+        let sizes: Vec<(u32, u32)> = built.pages.iter().map(|p| p.sheet.dimensions()).collect();
+        println!(
+            "{}: {} distinct frames on {sizes:?}, {:.1}% covered",
+            path.display(),
+            built.pictures.len(),
+            built.occupancy() * 100.0
+        );
+        for (w, h) in sizes {
+            assert!(w <= 2 * h && h <= 2 * w, "{}: {w}x{h}", path.display());
+        }
+    }
+}
+
 #[test]
 fn the_command_line_takes_a_frame_name_pattern_for_atlases_only() {
     let dir = tempfile::tempdir().unwrap();

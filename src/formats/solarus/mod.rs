@@ -20,6 +20,7 @@ pub mod legacy_writer;
 pub mod lua_lexer;
 pub mod lua_reader;
 pub mod lua_writer;
+pub mod new_sheets;
 pub mod problems;
 pub mod quest;
 pub mod quest_images;
@@ -153,7 +154,7 @@ fn write(
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
     let copied = quest_images::copy_outside_images(document, context, solarus_source)?;
-    let sheets = from_model::lay_out_whole_images(&copied.document, context)?;
+    let sheets = new_sheets::lay_out_whole_images(&copied.document, context)?;
     let mut described = from_model::describe(&sheets.document, context, solarus_source)?;
     described.losses.extend(sheets.losses);
     if described.animations.is_empty() {
