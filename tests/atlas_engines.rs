@@ -159,7 +159,6 @@ fn the_demo_and_the_corpus_characters_pack_near_square() {
     let sets = [
         demo_path(),
         common::corpus().join("mugen/kfm720/kfm720.def"),
-        common::corpus().join("mugen/kfm_ikemen2018/kfm.def"),
     ];
     for path in sets {
         let document = open(&path);

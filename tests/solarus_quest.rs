@@ -135,8 +135,12 @@ fn a_sprite_with_nothing_in_it_is_not_written_whatever_the_flags() {
     );
 
     let (dir, sprites) = quest();
-    let input = dir.path().join("empty.json");
-    std::fs::write(&input, "{ \"frames\": {}, \"meta\": {} }").unwrap();
+    let input = dir.path().join("empty.sprat");
+    let project = registry().by_id("sprat").unwrap();
+    let empty = project
+        .write(&AnimationSet::new(), &WriteContext::for_path(&input))
+        .unwrap();
+    std::fs::write(&input, &empty.bytes).unwrap();
     let out = sprites.join("empty.dat");
     let (code, _, err) = sprat(&[
         "convert",
