@@ -9,7 +9,7 @@ use common::sprat;
 use sprat::assets::ImageStore;
 use sprat::formats::atlas::frames::render_frame;
 use sprat::formats::{ReadContext, WriteContext, registry};
-use sprat::model::AnimationSet;
+use sprat::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};
 use std::path::{Path, PathBuf};
 
 fn open(path: &Path) -> AnimationSet {
@@ -121,26 +121,41 @@ fn the_demo_converted_into_a_quest_names_only_images_inside_it() {
     assert!(copy == original);
 }
 
+/// A document with one sequence and no frame: nothing of it can be a Solarus animation.
+fn nothing_writable() -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let empty = Sequence::new(
+        SequenceId(set.alloc_id()),
+        "nothing",
+        DirectionId(set.alloc_id()),
+    );
+    set.root.items.push(TreeItem::Sequence(empty));
+    set
+}
+
 #[test]
 fn a_sprite_with_nothing_in_it_is_not_written_whatever_the_flags() {
     let format = registry().by_id("solarus-lua").unwrap();
     let context = WriteContext::for_path("empty.dat");
     let error = format
-        .write(&AnimationSet::new(), &context)
-        .expect_err("an empty sprite is refused");
+        .write(&nothing_writable(), &context)
+        .expect_err("a sprite with nothing in it is refused");
     assert!(
         error.message.contains("nothing was written"),
         "{}",
         error.message
     );
+    assert!(error.message.contains("no frame"), "{}", error.message);
+    // An empty document stays an empty sprite: nothing is lost.
+    assert!(format.write(&AnimationSet::new(), &context).is_ok());
 
     let (dir, sprites) = quest();
     let input = dir.path().join("empty.sprat");
     let project = registry().by_id("sprat").unwrap();
-    let empty = project
-        .write(&AnimationSet::new(), &WriteContext::for_path(&input))
+    let written = project
+        .write(&nothing_writable(), &WriteContext::for_path(&input))
         .unwrap();
-    std::fs::write(&input, &empty.bytes).unwrap();
+    std::fs::write(&input, &written.bytes).unwrap();
     let out = sprites.join("empty.dat");
     let (code, _, err) = sprat(&[
         "convert",

@@ -157,7 +157,9 @@ fn write(
     let sheets = new_sheets::lay_out_whole_images(&copied.document, context)?;
     let mut described = from_model::describe(&sheets.document, context, solarus_source)?;
     described.losses.extend(sheets.losses);
-    if described.animations.is_empty() {
+    // A document with sequences of which none can be written would become an empty sprite
+    // the engine finds nothing in; an empty document written empty is faithful.
+    if described.animations.is_empty() && !document.sequences().is_empty() {
         return Err(nothing_to_write(&described.losses));
     }
     if format.id() == LEGACY_ID
@@ -187,22 +189,21 @@ fn write(
     })
 }
 
-/// Why a sprite with no animation is not written: an empty file loads as nothing in the
-/// engine, so no flag writes one.
+/// Why a document none of whose sequences can be written is not: the sprite file would be
+/// empty and the engine would find nothing in it, so no flag writes one.
 fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
     let skipped: Vec<&crate::formats::Loss> = losses
         .iter()
         .filter(|l| l.what.starts_with(from_model::NOT_WRITTEN))
         .collect();
-    match skipped.first() {
-        None => WriteError::new(
-            "the document has no animation; a Solarus sprite file without one would be empty, so nothing was written",
-        ),
-        Some(first) => WriteError::new(format!(
-            "none of the {} animation(s) can be written as a Solarus sprite (the first, {first}), so the file would be empty; nothing was written",
-            skipped.len()
-        )),
-    }
+    let first = skipped
+        .first()
+        .map(|loss| format!(" (the first: {loss})"))
+        .unwrap_or_default();
+    WriteError::new(format!(
+        "none of the {} animation(s) can be written as a Solarus sprite{first}, so the file would be empty; nothing was written",
+        skipped.len()
+    ))
 }
 
 impl Format for SolarusLegacyFormat {
