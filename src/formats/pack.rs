@@ -3,7 +3,7 @@
 //! the spec's recommendations, [`MAX_SHEET`] and [`GAP`]) and the texture atlases, Aseprite
 //! JSON and Godot SpriteFrames (with the user's [`PackLimits`]).
 //!
-//! Reading order: [`place_within`] (where every rectangle goes), then [`search`] (which sheet
+//! Reading order: [`place_within`] (where every rectangle goes), then `search` (which sheet
 //! sizes, orders and placement rules are tried), [`maxrects`] (one sheet's free space), and
 //! [`draw`] / [`draw_extruded`] / [`png`] (the pixels).
 //!
