@@ -630,10 +630,13 @@ fn titles_survive_the_sprat_project_and_are_named_as_lost_elsewhere() {
         Some("Standing Animation")
     );
     let solarus = registry().by_id("solarus-lua").unwrap();
-    let losses = solarus
-        .write(&set, &WriteContext::default())
-        .unwrap()
-        .losses;
+    // Solarus draws SFF frames onto sheets, so its writer reads their pixels.
+    let pixels = sprat::assets::ImageStore::new();
+    let context = WriteContext {
+        pixels: Some(&pixels),
+        ..WriteContext::default()
+    };
+    let losses = solarus.write(&set, &context).unwrap().losses;
     assert!(
         losses
             .iter()

@@ -205,7 +205,7 @@ pub fn run(
             String::new()
         }
     )?;
-    write_as(&document, target, output, false, out, err)
+    write_as(&document, target, output, false, None, out, err)
 }
 
 /// The image files and archives the frames draw from that were not found at all (the store

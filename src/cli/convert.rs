@@ -13,6 +13,8 @@ pub struct Options {
     pub to: Option<String>,
     pub force: bool,
     pub allow_loss: bool,
+    /// The atlas frame name pattern (`--frame-names`), for the Aseprite JSON atlas.
+    pub frame_names: Option<String>,
 }
 
 pub fn run(
@@ -60,18 +62,21 @@ pub fn run(
         target,
         output,
         options.allow_loss,
+        options.frame_names.as_deref(),
         out,
         err,
     )
 }
 
 /// Writes `document` as `target` to `output` with its companion files, all or nothing: what
-/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`.
+/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`; `frame_names`
+/// is the atlas frame name pattern (`--frame-names`).
 pub(super) fn write_as(
     document: &crate::model::AnimationSet,
     target: &'static dyn Format,
     output: &Path,
     allow_loss: bool,
+    frame_names: Option<&str>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
@@ -81,7 +86,7 @@ pub(super) fn write_as(
         path: Some(crate::formats::absolute(output.to_path_buf())),
         pixels: Some(&pixels),
     };
-    let written = match target.write(document, &context) {
+    let written = match write(target, document, &context, frame_names) {
         Ok(w) => w,
         Err(e) => {
             writeln!(err, "sprat: cannot write {}: {e}", target.name())?;
@@ -134,7 +139,32 @@ pub(super) fn write_as(
         return Ok(1);
     }
     writeln!(out, "wrote {} ({})", output.display(), target.name())?;
+    for file in &files[..files.len() - 1] {
+        writeln!(out, "  with {}", file.path.display())?;
+    }
     Ok(0)
+}
+
+/// Writes with the target's own writer; a frame name pattern goes to the atlas writer, the
+/// one format whose frames have names.
+fn write(
+    target: &dyn Format,
+    document: &crate::model::AnimationSet,
+    context: &WriteContext,
+    frame_names: Option<&str>,
+) -> Result<crate::formats::Written, crate::formats::WriteError> {
+    use crate::formats::atlas_json;
+    let Some(pattern) = frame_names else {
+        return target.write(document, context);
+    };
+    if target.id() != atlas_json::FORMAT_ID {
+        return Err(crate::formats::WriteError::new(format!(
+            "--frame-names names the frames of an atlas (--to {}); {} has no frame names",
+            atlas_json::FORMAT_ID,
+            target.name()
+        )));
+    }
+    atlas_json::write_with_frame_names(document, context, pattern)
 }
 
 /// The format to write: `--to` when given; else the input's own format when the output's

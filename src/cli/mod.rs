@@ -93,6 +93,10 @@ pub enum Command {
         /// Write even when the target cannot hold everything (exit 0).
         #[arg(long)]
         allow_loss: bool,
+        /// Atlas frame names, with Aseprite's tokens: {title} {tag} {frame} {tagframe}
+        /// {layer} (default: {frame}, numbers, as Phaser's createFromAseprite needs).
+        #[arg(long, value_name = "PATTERN")]
+        frame_names: Option<String>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -197,12 +201,14 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             to,
             force,
             allow_loss,
+            frame_names,
             read,
         } => {
             let options = convert::Options {
                 to,
                 force,
                 allow_loss,
+                frame_names,
             };
             convert::run(&input, &output, &options, &read, out, err)
         }

@@ -395,7 +395,7 @@ fn draw_atlas(
     let options = AtlasOptions {
         scale: request.scale,
         only: request.only,
-        ..request.atlas
+        ..request.atlas.clone()
     };
     let path = &request.target;
     let written: Written = match request.kind {

@@ -1,11 +1,19 @@
-//! Packing sprite pixels into PNG sheets: shelves of images sorted by height, at most a given
-//! number of pixels a side and a gap apart. One packer serves every writer that builds sheets:
-//! ISPRITE (with the spec's recommendations, [`MAX_SHEET`] and [`GAP`]) and the texture atlases
-//! (with the user's [`PackLimits`]).
+//! Packing sprite pixels into PNG sheets, at most a given number of pixels a side and a gap
+//! apart, with no rotation. One packer serves every writer that builds sheets: ISPRITE (with
+//! the spec's recommendations, [`MAX_SHEET`] and [`GAP`]) and the texture atlases, Aseprite
+//! JSON and Godot SpriteFrames (with the user's [`PackLimits`]).
 //!
-//! A shelf packer was measured against the bench input (10,000 frames of 64x64, see
-//! `benches/atlas.rs`): it fills 97% of the sheets, all that a one-pixel gap leaves for
-//! squares of that size, so no rectangle-packing crate could pack tighter there.
+//! Reading order: [`place_within`] (where every rectangle goes), then `search` (which sheet
+//! sizes, orders and placement rules are tried), [`maxrects`] (one sheet's free space), and
+//! [`draw`] / [`draw_extruded`] / [`png`] (the pixels).
+//!
+//! The MaxRects bin, tried with several placement rules and sort orders on several sheet
+//! shapes, keeping the smallest sheet, packs KFM's 243 trimmed frames onto a near-square
+//! sheet (see the README's speed and sheet figures) where the shelf packer it replaced made a
+//! 4092-pixel strip.
+
+pub mod maxrects;
+mod search;
 
 use image::RgbaImage;
 
@@ -54,30 +62,13 @@ pub fn place(sizes: &[(u32, u32)]) -> (Vec<Placement>, Vec<(u32, u32)>) {
 }
 
 /// Places rectangles of the given sizes on sheets; returns one placement per size (same order)
-/// and each sheet's size. An image larger than a sheet gets a sheet of its own, its own size.
+/// and each sheet's size. Everything goes on one sheet when it fits within the limits, on the
+/// smallest near-square sheet the search finds (sides within 2:1 unless a rectangle forces
+/// otherwise); else sheets of the largest size are filled in turn and the last one is packed
+/// again as small as it goes. An image larger than a sheet gets a sheet of its own, its own size.
 pub fn place_within(sizes: &[(u32, u32)], limits: PackLimits) -> (Vec<Placement>, Vec<(u32, u32)>) {
-    let mut max_side = limits.max_side.max(1);
-    if limits.power_of_two {
-        // Rounded-up sheets must stay within the maximum.
-        max_side = 1 << (31 - max_side.leading_zeros());
-    }
-    shelves(sizes, max_side, limits.gap, limits.power_of_two)
-}
-
-fn shelves(
-    sizes: &[(u32, u32)],
-    max_sheet: u32,
-    gap: u32,
-    power_of_two: bool,
-) -> (Vec<Placement>, Vec<(u32, u32)>) {
-    let mut order: Vec<usize> = (0..sizes.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            std::cmp::Reverse(sizes[i].1),
-            std::cmp::Reverse(sizes[i].0),
-            i,
-        )
-    });
+    let (max_side, gap) = (largest_side(limits), limits.gap);
+    let (items, oversized) = split_oversized(sizes, max_side, gap);
     let mut placements = vec![
         Placement {
             sheet: 0,
@@ -87,48 +78,27 @@ fn shelves(
         sizes.len()
     ];
     let mut sheets: Vec<(u32, u32)> = Vec::new();
-    // The open sheet: its index, the shelf's top, the shelf's height and the next x.
-    let mut open: Option<(usize, u32, u32, u32)> = None;
-    for i in order {
-        let (w, h) = sizes[i];
-        if w > max_sheet || h > max_sheet {
-            sheets.push((w, h));
-            placements[i] = Placement {
-                sheet: sheets.len() - 1,
-                x: 0,
-                y: 0,
-            };
-            continue;
-        }
-        let fits = |(_, top, shelf, x): (usize, u32, u32, u32)| {
-            if x + w <= max_sheet && top + h.max(shelf) <= max_sheet {
-                Some((top, x))
-            } else if top + shelf + gap + h <= max_sheet && w <= max_sheet {
-                Some((top + shelf + gap, 0))
-            } else {
-                None
-            }
+    for index in oversized {
+        placements[index] = Placement {
+            sheet: sheets.len(),
+            x: 0,
+            y: 0,
         };
-        let spot = open.and_then(|o| fits(o).map(|(top, x)| (o.0, top, x, o)));
-        let (sheet, top, x) = match spot {
-            Some((sheet, top, x, (_, old_top, shelf, _))) => {
-                let shelf = if top == old_top { shelf.max(h) } else { h };
-                open = Some((sheet, top, shelf, x + w + gap));
-                (sheet, top, x)
-            }
-            None => {
-                sheets.push((0, 0));
-                let sheet = sheets.len() - 1;
-                open = Some((sheet, 0, h, w + gap));
-                (sheet, 0, 0)
-            }
-        };
-        let size = &mut sheets[sheet];
-        size.0 = size.0.max(x + w);
-        size.1 = size.1.max(top + h);
-        placements[i] = Placement { sheet, x, y: top };
+        sheets.push(sizes[index]);
     }
-    if power_of_two {
+    let bin_side = max_side + gap;
+    let layouts = match search::smallest_sheet(&items, bin_side, gap, limits.power_of_two) {
+        Some(layout) => vec![layout],
+        None => search::several_sheets(&items, bin_side, gap, limits.power_of_two),
+    };
+    for layout in layouts.into_iter().filter(|l| !l.spots.is_empty()) {
+        let sheet = sheets.len();
+        for &(index, x, y) in &layout.spots {
+            placements[index] = Placement { sheet, x, y };
+        }
+        sheets.push(layout.size);
+    }
+    if limits.power_of_two {
         for size in &mut sheets {
             *size = (
                 size.0.max(1).next_power_of_two(),
@@ -137,6 +107,57 @@ fn shelves(
         }
     }
     (placements, sheets)
+}
+
+/// True when [`place_within`] puts every rectangle on one sheet; cheaper than asking it, for
+/// callers that try many subsets (an atlas deciding which animations share a sheet).
+pub fn fits_on_one_sheet(sizes: &[(u32, u32)], limits: PackLimits) -> bool {
+    let (max_side, gap) = (largest_side(limits), limits.gap);
+    let (items, oversized) = split_oversized(sizes, max_side, gap);
+    match oversized.len() {
+        0 => search::fits_one(&items, max_side + gap),
+        1 => items.is_empty(),
+        _ => false,
+    }
+}
+
+/// The largest sheet side the limits allow (a power of two when sheets are rounded up to
+/// one, so the rounded sheet stays within the maximum).
+fn largest_side(limits: PackLimits) -> u32 {
+    let max_side = limits.max_side.max(1);
+    if limits.power_of_two {
+        1 << (31 - max_side.leading_zeros())
+    } else {
+        max_side
+    }
+}
+
+/// The rectangles to pack, each grown by the gap on its right and bottom (the bin is grown as
+/// much, so no gap is left at the sheet's own edges), and the indices of those larger than a
+/// sheet.
+fn split_oversized(sizes: &[(u32, u32)], max_side: u32, gap: u32) -> (Vec<Item>, Vec<usize>) {
+    let mut items = Vec::with_capacity(sizes.len());
+    let mut oversized = Vec::new();
+    for (index, &(w, h)) in sizes.iter().enumerate() {
+        if w > max_side || h > max_side {
+            oversized.push(index);
+        } else {
+            items.push(Item {
+                index,
+                w: w + gap,
+                h: h + gap,
+            });
+        }
+    }
+    (items, oversized)
+}
+
+/// A rectangle to pack: its index among the sizes and its size with the gap.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    index: usize,
+    w: u32,
+    h: u32,
 }
 
 /// Draws the images onto sheets as placed (row by row: placements never overlap, so every

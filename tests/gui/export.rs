@@ -321,3 +321,24 @@ fn cancel_stops_a_long_export_and_leaves_no_file() {
         .collect();
     assert!(written.is_empty(), "{written:?}");
 }
+
+#[test]
+fn the_frame_names_typed_in_the_window_name_the_atlas_frames() {
+    let (dir, _path, mut harness) = editor_on_demo_copy("frame-names");
+    choose_format(&mut harness, "Atlas + JSON (Aseprite layout)");
+    harness
+        .get_by_role_and_label(Role::TextInput, "Frame names")
+        .focus();
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, "Frame names")
+        .type_text("{tag}-{tagframe00}");
+    harness.run_steps(2);
+    export(&mut harness);
+    let json = std::fs::read(dir.0.join("walk.json")).unwrap();
+    let sheet = sprat::formats::atlas_json::schema::parse(&json).unwrap();
+    let names: Vec<String> = sheet.frames.list.into_iter().map(|f| f.filename).collect();
+    let walk_frames = frame_count(&harness, "walk");
+    let expected: Vec<String> = (0..walk_frames).map(|i| format!("walk-{i:02}")).collect();
+    assert_eq!(names, expected);
+}

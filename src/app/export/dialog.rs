@@ -82,7 +82,7 @@ impl ExportChoices {
             scale: self.scale,
             background: self.use_background.then_some(self.background),
             overlay: self.overlay && self.kind.is_picture(),
-            atlas: self.atlas,
+            atlas: self.atlas.clone(),
         }
     }
 
@@ -442,6 +442,17 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
             ui.radio_value(&mut atlas.form, JsonForm::Hash, "Hash");
             ui.radio_value(&mut atlas.form, JsonForm::Array, "Array");
         });
+        ui.end_row();
+        let label = ui.label("Frame names");
+        ui.add(
+            egui::TextEdit::singleline(&mut atlas.frame_names)
+                .hint_text("{frame}: numbers, as Phaser's createFromAseprite needs")
+                .desired_width(200.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Aseprite's tokens: {title} {tag} {frame} {tagframe} {layer}; {frame000} pads. Empty: numbers, or the naming of the atlas the document was read from",
+        );
         ui.end_row();
     }
     ui.label("Packing");

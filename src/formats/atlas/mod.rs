@@ -35,12 +35,15 @@ pub enum JsonForm {
     Array,
 }
 
-/// How an atlas is built. The command line uses the defaults; the editor's export dialog fills
-/// the fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How an atlas is built. The command line uses the defaults (and `--frame-names`); the
+/// editor's export dialog fills the fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtlasOptions {
     /// Hash or array JSON (Aseprite JSON only).
     pub form: JsonForm,
+    /// The frame name pattern with Aseprite's tokens (Aseprite JSON only, see
+    /// [`crate::formats::atlas_json::names`]); empty for the document's default.
+    pub frame_names: String,
     /// Cut transparent borders off each frame (the JSON says where the rest sits).
     pub trim: bool,
     /// Empty pixels between frames on a sheet.
@@ -61,6 +64,7 @@ impl Default for AtlasOptions {
     fn default() -> Self {
         AtlasOptions {
             form: JsonForm::Hash,
+            frame_names: String::new(),
             trim: true,
             padding: 1,
             extrude: 0,
@@ -262,7 +266,7 @@ pub fn build(
     options: &AtlasOptions,
     progress: Option<&ExportProgress>,
 ) -> Result<Atlas, WriteError> {
-    let mut options = *options;
+    let mut options = options.clone();
     options.scale = options.scale.clamp(1, MAX_SCALE);
     options.max_sheet = options.max_sheet.clamp(16, 1 << 15);
     let rendered = frames::render_all(document, pixels, &options, progress)?;
@@ -274,7 +278,7 @@ pub fn build(
         losses: losses::document_losses(document),
         millis_losses: rendered.millis_losses,
         mark_losses: rendered.mark_losses,
-        options,
+        options: options.clone(),
     };
     let limits = PackLimits {
         max_side: options.max_sheet,
@@ -310,8 +314,7 @@ fn split_runs(
     sizes: &[(u32, u32)],
     limits: PackLimits,
 ) -> Result<Vec<Vec<usize>>, WriteError> {
-    let all: Vec<(u32, u32)> = sizes.to_vec();
-    if pack::place_within(&all, limits).1.len() <= 1 {
+    if pack::fits_on_one_sheet(sizes, limits) {
         return Ok(vec![(0..atlas.runs.len()).collect()]);
     }
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -321,14 +324,14 @@ fn split_runs(
         let mut trial = held.clone();
         trial.extend(run.frames.iter().map(|f| f.picture));
         let trial_sizes: Vec<(u32, u32)> = trial.iter().map(|&i| sizes[i]).collect();
-        if pack::place_within(&trial_sizes, limits).1.len() <= 1 {
+        if pack::fits_on_one_sheet(&trial_sizes, limits) {
             current.push(r);
             held = trial;
             continue;
         }
         let alone: HashSet<usize> = run.frames.iter().map(|f| f.picture).collect();
         let alone_sizes: Vec<(u32, u32)> = alone.iter().map(|&i| sizes[i]).collect();
-        if pack::place_within(&alone_sizes, limits).1.len() > 1 {
+        if !pack::fits_on_one_sheet(&alone_sizes, limits) {
             return Err(WriteError::new(format!(
                 "the frames of \"{}\" do not fit on one {1}x{1} sheet; raise the maximum sheet size",
                 run.name(),

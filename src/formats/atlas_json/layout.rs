@@ -2,17 +2,21 @@
 //! one frame per block, one tag, layer and slice per line), so diffs against Aseprite's own
 //! exports stay small and every engine that reads Aseprite sheets reads ours.
 
+use super::names::{self, NameFields};
 use super::{DIRECTION_DATA, ORIGIN_SLICE};
+use crate::formats::WriteError;
 use crate::formats::atlas::marks::MarkKind;
 use crate::formats::atlas::{Atlas, JsonForm};
 use crate::model::BoxClass;
 use indexmap::IndexMap;
 use std::fmt::Write;
 
-/// What names one page's files.
+/// What names one page's files and frames.
 pub struct PageNames<'a> {
-    /// The title frames are named after (`"{title} {n}.png"`).
+    /// The page's title (its file stem), the `{title}` of frame names.
     pub title: &'a str,
+    /// The frame name pattern (see [`super::names`]).
+    pub frame_pattern: &'a str,
     /// The sheet image, relative to the JSON file.
     pub image: &'a str,
     /// The other pages' JSON files (on the first page only).
@@ -30,8 +34,44 @@ struct Track {
     shown: Option<Bounds>,
 }
 
-/// The JSON text of page `index` of `atlas`.
-pub fn page_json(atlas: &Atlas, index: usize, names: &PageNames) -> String {
+/// The name of every JSON frame of page `index`, in order; in the hash form names are keys,
+/// so a pattern that names two frames alike is refused.
+fn frame_names(atlas: &Atlas, index: usize, names: &PageNames) -> Result<Vec<String>, WriteError> {
+    let page = &atlas.pages[index];
+    let mut out = Vec::new();
+    for &r in &page.runs {
+        let run = &atlas.runs[r];
+        let tag = run.name();
+        for (tag_frame, o) in run.frames.iter().enumerate() {
+            let fields = NameFields {
+                title: names.title,
+                tag: &tag,
+                frame: out.len(),
+                tag_frame,
+                layer: LAYER,
+                duration: o.millis,
+            };
+            out.push(names::frame_name(names.frame_pattern, &fields));
+        }
+    }
+    if atlas.options.form == JsonForm::Hash
+        && let Some((a, b)) = names::first_repeat(&out)
+    {
+        return Err(WriteError::new(format!(
+            "the frame name pattern \"{}\" names frames {a} and {b} both \"{}\"; frames of a hash-form atlas need different names (add {{frame}}, or {{tag}} with {{tagframe}})",
+            names.frame_pattern, out[b]
+        )));
+    }
+    Ok(out)
+}
+
+/// The one layer Sprat writes: every frame flattened.
+const LAYER: &str = "sprite";
+
+/// The JSON text of page `index` of `atlas`; fails when the frame names collide (see
+/// [`frame_names`]).
+pub fn page_json(atlas: &Atlas, index: usize, names: &PageNames) -> Result<String, WriteError> {
+    let frame_names = frame_names(atlas, index, names)?;
     let page = &atlas.pages[index];
     let (cw, ch) = atlas.canvas_size();
     let array = atlas.options.form == JsonForm::Array;
@@ -53,7 +93,7 @@ pub fn page_json(atlas: &Atlas, index: usize, names: &PageNames) -> String {
             let (w, h) = picture.dimensions();
             let (x, y) = page.regions[o.picture].unwrap_or((0, 0));
             let trimmed = o.at != (0, 0) || (w, h) != (cw, ch);
-            let name = json_string(&format!("{} {n}.png", names.title));
+            let name = json_string(&frame_names[n]);
             if array {
                 let _ = write!(out, "   {{\n    \"filename\": {name},\n");
             } else {
@@ -102,7 +142,10 @@ pub fn page_json(atlas: &Atlas, index: usize, names: &PageNames) -> String {
         }
         out.push_str(if i + 1 < tags.len() { " },\n" } else { " }\n" });
     }
-    out.push_str("  ],\n  \"layers\": [\n   { \"name\": \"sprite\", \"opacity\": 255, \"blendMode\": \"normal\" }\n  ],\n");
+    let _ = write!(
+        out,
+        "  ],\n  \"layers\": [\n   {{ \"name\": \"{LAYER}\", \"opacity\": 255, \"blendMode\": \"normal\" }}\n  ],\n"
+    );
     out.push_str("  \"slices\": [\n");
     let (ox, oy) = atlas.origin();
     let _ = write!(
@@ -131,7 +174,7 @@ pub fn page_json(atlas: &Atlas, index: usize, names: &PageNames) -> String {
         out.push_str("] }");
     }
     out.push_str("\n  ]\n }\n}\n");
-    out
+    Ok(out)
 }
 
 /// Adds the marks of JSON frame `n` to the slice tracks: a key where a slice appears or

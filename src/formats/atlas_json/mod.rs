@@ -12,6 +12,7 @@
 //! TexturePacker's sheets as well as ours.
 
 pub mod layout;
+pub mod names;
 pub mod read;
 pub mod schema;
 
@@ -93,14 +94,28 @@ impl Format for AsepriteJsonFormat {
                 ..Written::default()
             });
         }
-        let Some(pixels) = context.pixels else {
-            return Err(WriteError::new(
-                "writing an atlas renders every frame and needs the document's pixels",
-            ));
-        };
-        let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
-        write_atlas(document, pixels, &path, &AtlasOptions::default(), None)
+        write_with_frame_names(document, context, "")
     }
+}
+
+/// Writes `document` as a new atlas for `context.path`, naming frames by `pattern` (see
+/// [`names`]; empty for the document's default).
+pub fn write_with_frame_names(
+    document: &AnimationSet,
+    context: &WriteContext,
+    pattern: &str,
+) -> Result<Written, WriteError> {
+    let Some(pixels) = context.pixels else {
+        return Err(WriteError::new(
+            "writing an atlas renders every frame and needs the document's pixels",
+        ));
+    };
+    let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
+    let options = AtlasOptions {
+        frame_names: pattern.to_string(),
+        ..AtlasOptions::default()
+    };
+    write_atlas(document, pixels, &path, &options, None)
 }
 
 /// Writes `document` as atlas pages for the main file `path` (`hero.json`): its sheet
@@ -116,6 +131,10 @@ pub fn write_atlas(
     progress: Option<&ExportProgress>,
 ) -> Result<Written, WriteError> {
     let built = atlas::build(document, pixels, options, progress)?;
+    let frame_pattern = match options.frame_names.trim() {
+        "" => names::default_pattern(document),
+        chosen => chosen.to_string(),
+    };
     let stem = atlas::file_stem(path, "atlas");
     let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
     let page_stem = |base: &str, k: usize| {
@@ -135,10 +154,11 @@ pub fn write_atlas(
         let image = format!("{}.png", page_stem(&sheet_stem, k));
         let names = PageNames {
             title: &title,
+            frame_pattern: &frame_pattern,
             image: &image,
             related: if k == 0 { &related } else { &[] },
         };
-        let text = layout::page_json(&built, k, &names);
+        let text = layout::page_json(&built, k, &names)?;
         let png = crate::formats::pack::png(&page.sheet)
             .map_err(|e| WriteError::new(format!("cannot encode the sheet {image}: {e}")))?;
         companions.push(CompanionFile {

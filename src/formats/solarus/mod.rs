@@ -20,8 +20,10 @@ pub mod legacy_writer;
 pub mod lua_lexer;
 pub mod lua_reader;
 pub mod lua_writer;
+pub mod new_sheets;
 pub mod problems;
 pub mod quest;
+pub mod quest_images;
 pub mod splice;
 pub mod to_model;
 
@@ -151,9 +153,15 @@ fn write(
         }
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
-    let sheets = from_model::lay_out_whole_images(document, context)?;
+    let copied = quest_images::copy_outside_images(document, context, solarus_source)?;
+    let sheets = new_sheets::lay_out_whole_images(&copied.document, context)?;
     let mut described = from_model::describe(&sheets.document, context, solarus_source)?;
     described.losses.extend(sheets.losses);
+    // A document with sequences of which none can be written would become an empty sprite
+    // the engine finds nothing in; an empty document written empty is faithful.
+    if described.animations.is_empty() && !document.sequences().is_empty() {
+        return Err(nothing_to_write(&described.losses));
+    }
     if format.id() == LEGACY_ID
         && let Some(problem) = described
             .animations
@@ -172,11 +180,30 @@ fn write(
         ),
         None => splice::fresh(syntax, &described.animations),
     };
+    let mut companions = copied.companions;
+    companions.extend(sheets.companions);
     Ok(Written {
         bytes,
         losses: described.losses,
-        companions: sheets.companions,
+        companions,
     })
+}
+
+/// Why a document none of whose sequences can be written is not: the sprite file would be
+/// empty and the engine would find nothing in it, so no flag writes one.
+fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
+    let skipped: Vec<&crate::formats::Loss> = losses
+        .iter()
+        .filter(|l| l.what.starts_with(from_model::NOT_WRITTEN))
+        .collect();
+    let first = skipped
+        .first()
+        .map(|loss| format!(" (the first: {loss})"))
+        .unwrap_or_default();
+    WriteError::new(format!(
+        "none of the {} animation(s) can be written as a Solarus sprite{first}, so the file would be empty; nothing was written",
+        skipped.len()
+    ))
 }
 
 impl Format for SolarusLegacyFormat {
