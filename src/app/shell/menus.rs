@@ -35,11 +35,10 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
     }
 }
 
-/// The box classes used anywhere in the document, hit and hurt first.
-
 /// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
 const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 
+/// The box classes used anywhere in the document, hit and hurt first.
 pub fn box_classes(open: &OpenDocument) -> Vec<BoxClass> {
     let mut classes: Vec<BoxClass> = Vec::new();
     for frame in open.session.document().frames.values() {
