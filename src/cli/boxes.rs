@@ -3,13 +3,13 @@
 
 use super::ReadArgs;
 use super::convert::{target_format, write_as};
-use super::load::{open, print_diagnostics};
+use super::load::open_for_writing;
 use super::render::{missing_pixels, pick_sequence};
 use crate::assets::ImageStore;
 use crate::boxes::{BoxMethod, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
 use crate::edit::{History, Selection};
-use crate::formats::{Place, has_errors};
+use crate::formats::Place;
 use crate::model::{BoxClass, DefaultBoxRule, Frame, SequenceId};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,26 +50,10 @@ pub fn run(
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     let output = options.output.as_path();
-    if output.exists() && !options.force {
-        writeln!(
-            err,
-            "sprat: {} exists; add --force to overwrite it",
-            output.display()
-        )?;
-        return Ok(2);
-    }
-    let Some(opened) = open(input, read, err)? else {
-        return Ok(1);
+    let opened = match open_for_writing(input, output, options.force, read, err)? {
+        Ok(opened) => opened,
+        Err(code) => return Ok(code),
     };
-    if has_errors(&opened.loaded.diagnostics) {
-        print_diagnostics(input, &opened.loaded.diagnostics, err)?;
-        writeln!(
-            err,
-            "sprat: {} has errors; nothing written",
-            input.display()
-        )?;
-        return Ok(1);
-    }
     let capabilities = opened.format.capabilities();
     if !capabilities.boxes {
         writeln!(

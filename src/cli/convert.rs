@@ -1,9 +1,9 @@
 //! `sprat convert IN OUT [--to FORMAT]`: write a document in another format.
 
 use super::ReadArgs;
-use super::load::{open, print_diagnostics};
+use super::load::open_for_writing;
 use crate::assets::ImageStore;
-use crate::formats::{Format, WriteContext, has_errors, registry};
+use crate::formats::{Format, WriteContext, registry};
 use crate::session::atomic::{FileToSave, save_files};
 use std::io::Write;
 use std::path::Path;
@@ -30,26 +30,10 @@ pub fn run(
         writeln!(err, "sprat: {message}")?;
         return Ok(2);
     }
-    if output.exists() && !options.force {
-        writeln!(
-            err,
-            "sprat: {} exists; add --force to overwrite it",
-            output.display()
-        )?;
-        return Ok(2);
-    }
-    let Some(opened) = open(input, read, err)? else {
-        return Ok(1);
+    let opened = match open_for_writing(input, output, options.force, read, err)? {
+        Ok(opened) => opened,
+        Err(code) => return Ok(code),
     };
-    if has_errors(&opened.loaded.diagnostics) {
-        print_diagnostics(input, &opened.loaded.diagnostics, err)?;
-        writeln!(
-            err,
-            "sprat: {} has errors; nothing written",
-            input.display()
-        )?;
-        return Ok(1);
-    }
     let target = match target_format(output, options.to.as_deref(), Some(opened.format)) {
         Ok(format) => format,
         Err(message) => {

@@ -1,7 +1,7 @@
 //! Opening a file for a command, printing its diagnostics.
 
 use super::ReadArgs;
-use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, registry};
+use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, has_errors, registry};
 use std::io::Write;
 use std::path::Path;
 
@@ -50,6 +50,39 @@ pub enum Limit {
     Capped,
     /// Every one.
     All,
+}
+
+/// Opens `input` to write a new file at `output`: refused (exit 2) when `output` exists
+/// without `force`, and (exit 1) when `input` cannot be read or has errors, each said on
+/// `err`. `Err` holds the exit code.
+pub fn open_for_writing(
+    input: &Path,
+    output: &Path,
+    force: bool,
+    args: &ReadArgs,
+    err: &mut dyn Write,
+) -> std::io::Result<Result<Opened, i32>> {
+    if output.exists() && !force {
+        writeln!(
+            err,
+            "sprat: {} exists; add --force to overwrite it",
+            output.display()
+        )?;
+        return Ok(Err(2));
+    }
+    let Some(opened) = open(input, args, err)? else {
+        return Ok(Err(1));
+    };
+    if has_errors(&opened.loaded.diagnostics) {
+        print_diagnostics(input, &opened.loaded.diagnostics, err)?;
+        writeln!(
+            err,
+            "sprat: {} has errors; nothing written",
+            input.display()
+        )?;
+        return Ok(Err(1));
+    }
+    Ok(Ok(opened))
 }
 
 /// Prints diagnostics as `file:line:column: severity: message`, errors first: at most
