@@ -5,6 +5,7 @@
 //! progress bar and Cancel, and asks before replacing files. Each tab keeps its own last
 //! choices, so exporting a document again is one click.
 
+use crate::app::shell::status_bar::shown_path;
 use crate::export::job::{self, ExportKind, ExportRequest, Exported};
 use crate::formats::Severity;
 use crate::formats::atlas::{AtlasOptions, ExportProgress, JsonForm};
@@ -47,18 +48,12 @@ impl ExportChoices {
     fn new(open: &OpenDocument) -> ExportChoices {
         let kind = ExportKind::default();
         let stem = default_stem(open, false);
-        let dir = open
-            .path()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
         ExportChoices {
             kind,
             all_sequences: false,
-            path: dir
-                .join(format!("{stem}.{}", kind.extension()))
-                .display()
-                .to_string(),
+            // A bare name: `request` puts it in the document's folder, and the line under the
+            // field says which folder that is.
+            path: format!("{stem}.{}", kind.extension()),
             scale: 1,
             use_background: false,
             background: [32, 36, 44, 255],
@@ -503,11 +498,17 @@ fn files_text(open: &OpenDocument, choices: &ExportChoices) -> String {
             } else {
                 ""
             };
+            let folder = files
+                .first()
+                .and_then(|f| f.parent())
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .map(|dir| format!(" in {}", shown_path(dir)))
+                .unwrap_or_default();
             match files.as_slice() {
                 [] => String::new(),
-                [one] => format!("Writes {}{sheets}", name(one)),
+                [one] => format!("Writes {}{sheets}{folder}", name(one)),
                 [first, .., last] => format!(
-                    "Writes {} … {} ({} files)",
+                    "Writes {} … {} ({} files){folder}",
                     name(first),
                     name(last),
                     files.len()
