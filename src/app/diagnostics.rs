@@ -17,8 +17,8 @@ pub fn severity_colour(severity: Severity) -> Color32 {
 /// Paints the list; clicking a diagnostic that names a sequence or frame selects it. The first
 /// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
 /// only the rows in view are laid out, so even tens of thousands scroll smoothly.
-pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) {
-    crate::app::canvas::box_lint::button(ui, open);
+pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, rule: crate::model::DefaultBoxRule) {
+    crate::app::canvas::box_lint::button(ui, open, rule);
     if open.diagnostics().is_empty() {
         ui.weak("The file was read without warnings.");
         return;

@@ -7,8 +7,9 @@ use crate::boxes::lint::{LintContext, is_box_warning, lint_boxes};
 use crate::model::DefaultBoxRule;
 
 /// Shows the button where the format has boxes; a click replaces the box warnings of an
-/// earlier check with the document's current ones.
-pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument) {
+/// earlier check with the document's current ones, inheriting defaults by `rule` (the
+/// preview's).
+pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument, rule: DefaultBoxRule) {
     let capabilities = open.session.format().capabilities();
     if !capabilities.boxes {
         return;
@@ -20,19 +21,20 @@ pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument) {
         )
         .clicked();
     if clicked {
-        check(open);
+        check(open, rule);
     }
 }
 
 /// Replaces the box warnings of an earlier check with the document's current ones; the
-/// diagnostics panel shows them (it shows itself when there are diagnostics).
-pub fn check(open: &mut OpenDocument) {
+/// diagnostics panel shows them (it shows itself when there are diagnostics). Boxes inherit
+/// defaults by `rule`, the one the preview follows, so the warnings speak of what the canvas shows.
+pub fn check(open: &mut OpenDocument, rule: DefaultBoxRule) {
     let capabilities = open.session.format().capabilities();
     // A store of its own: the lint reads every frame's pictures once, apart from the canvas.
     let pixels = ImageStore::new();
     let context = LintContext {
         pixels: Some(&pixels),
-        rule: DefaultBoxRule::default(),
+        rule,
         default_boxes: capabilities.default_boxes,
     };
     let warnings = lint_boxes(open.document(), &context);

@@ -220,7 +220,7 @@ fn actions(
         .on_hover_text("List warnings about the document's boxes in the diagnostics panel")
         .clicked()
     {
-        crate::app::canvas::box_lint::check(open);
+        crate::app::canvas::box_lint::check(open, context.rule);
         ui.close();
     }
 }

@@ -442,7 +442,7 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
         ui.add(
             egui::TextEdit::singleline(&mut atlas.frame_names)
                 .hint_text("{frame}: numbers, as Phaser's createFromAseprite needs")
-                .desired_width(200.0),
+                .desired_width(300.0),
         )
         .labelled_by(label.id)
         .on_hover_text(

@@ -7,6 +7,7 @@ use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::commands::UICommand;
 use crate::app::shell::status_bar::{self, StatusMessage};
 use crate::app::shell::tab_id::TabId;
+use crate::app::shell::workspace::box_rule;
 use crate::app::shell::{menus, new_document, save_as, settings, tabs};
 use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
 use crate::assets::ImageStore;
@@ -121,11 +122,14 @@ impl SpratApp {
         };
         let settings = &mut self.settings;
         if settings.layout.diagnostics && !open.diagnostics().is_empty() {
+            let rule = box_rule(settings.view.documented_default_box_rule);
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .default_size(110.0f32.min(room.y * 0.15))
                 .max_size(room.y * 0.4)
-                .show(ui, |ui| ui.push_id(scope, |ui| diagnostics::show(ui, open)));
+                .show(ui, |ui| {
+                    ui.push_id(scope, |ui| diagnostics::show(ui, open, rule))
+                });
         }
         let mut refused = None;
         if settings.layout.timeline {
