@@ -1,8 +1,10 @@
 //! Our atlases loaded by a real engine: Phaser 3 in headless Chromium. `sprat convert … --to
-//! aseprite-json` writes the demo and KFM into a temporary folder; a small page loads each
-//! atlas with `this.load.aseprite` + `this.anims.createFromAseprite` and with `this.load.atlas`
-//! (animations built from the tags, as a game does), and posts back every animation's key,
-//! frame names in order and the delay Phaser plays each frame for. Those must match the file:
+//! aseprite-json` writes the demo, KFM, two Solarus sprites (the hero's tunic and Ganon from
+//! Zelda: Mystery of Solarus DX) and an Aseprite file with tags into a temporary folder; a
+//! small page loads each atlas with `this.load.aseprite` + `this.anims.createFromAseprite`
+//! and with `this.load.atlas` (animations built from the tags, as a game does), and posts
+//! back every animation's key, frame names in order and the delay Phaser plays each frame for
+//! (the frame's duration, else the animation's `msPerFrame`, as `AnimationState` does). Those must match the file:
 //! one animation per sequence direction, no animation without frames, frames in order,
 //! durations in milliseconds as written.
 //!
@@ -83,7 +85,11 @@ class Check extends Phaser.Scene {{
   create() {{
     const out = {{ aseprite: {{}}, atlas: {{}} }};
     for (const stem of stems) {{
-      out.aseprite[stem] = this.anims.createFromAseprite('ase-' + stem).map(describe);
+      // Animations are global in Phaser: each atlas's are removed once described, so that
+      // tags named alike in two atlases ("stopped", "walking") do not meet.
+      const made = this.anims.createFromAseprite('ase-' + stem);
+      out.aseprite[stem] = made.map(describe);
+      made.forEach(anim => this.anims.remove(anim.key));
       // What a game does with load.atlas: one animation per tag, its frames in file order.
       const key = 'atlas-' + stem;
       const texture = this.textures.get(key);
@@ -309,6 +315,18 @@ fn phaser_plays_every_animation_of_our_atlases_as_written() {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat"),
         ),
         ("kfm", common::corpus().join("mugen/kfm/kfm.def")),
+        (
+            "tunic1",
+            common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat"),
+        ),
+        (
+            "ganon",
+            common::corpus().join("solarus/lua-1.x/zsdx/sprites/enemies/ganon.dat"),
+        ),
+        (
+            "layers_and_tags",
+            common::corpus().join("aseprite/layers_and_tags.aseprite"),
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
@@ -352,6 +370,11 @@ fn phaser_plays_every_animation_of_our_atlases_as_written() {
             );
             assert!(made.iter().all(|a| !a.frames.is_empty()), "{stem}: {path}");
             assert_eq!(made, expected(&json, &prefix), "{stem} through load.{path}");
+            println!(
+                "{stem} through load.{path}: {} animations, {} frames, as written",
+                made.len(),
+                made_counts.iter().sum::<usize>()
+            );
         }
     }
 }
