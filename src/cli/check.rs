@@ -4,6 +4,7 @@
 use super::batch::{self, FileOutput, Outcome};
 use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
+use crate::assets::ImageStore;
 use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
 use crate::boxes::lint::{LintContext, lint_boxes};
 use crate::formats::Diagnostic;
@@ -18,13 +19,15 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    // A sheet shared by many documents is decoded once for the whole run.
+    // A sheet shared by many documents is decoded once for the whole run: for its problems,
+    // and for the pictures the box lint looks at.
     let decoded = DecodedFiles::default();
+    let pixels = ImageStore::new();
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args, &decoded),
+        |path| check_one(path, batch, read_args, &decoded, &pixels),
         out,
         err,
     )
@@ -36,13 +39,14 @@ fn check_one(
     batch: &BatchArgs,
     read_args: &ReadArgs,
     decoded: &DecodedFiles,
+    pixels: &ImageStore,
 ) -> FileOutput {
     let (format, diagnostics) = match read(path, read_args) {
         Ok(opened) => {
             let mut diagnostics = opened.loaded.diagnostics;
             let problems = image_problems(&opened.loaded.document, decoded);
             merge_image_problems(&mut diagnostics, problems);
-            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format));
+            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, pixels));
             (Some(opened.format), diagnostics)
         }
         Err(diagnostics) => (None, diagnostics),
@@ -79,17 +83,17 @@ fn check_one(
     output
 }
 
-/// The box lint of a document, its pictures read through a store of its own.
+/// The box lint of a document, its pictures read through the run's store.
 fn box_warnings(
     document: &crate::model::AnimationSet,
     format: &dyn crate::formats::Format,
+    pixels: &ImageStore,
 ) -> Vec<Diagnostic> {
     if !format.capabilities().boxes {
         return Vec::new();
     }
-    let pixels = crate::assets::ImageStore::new();
     let context = LintContext {
-        pixels: Some(&pixels),
+        pixels: Some(pixels),
         rule: crate::model::DefaultBoxRule::default(),
         default_boxes: format.capabilities().default_boxes,
     };
