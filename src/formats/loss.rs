@@ -105,3 +105,16 @@ pub fn title_losses(document: &crate::model::AnimationSet) -> impl Iterator<Item
         })
     })
 }
+
+/// A frame's label, triggers and notes, each a loss at `place`, for a format that holds none.
+pub fn frame_text_losses(place: &Place, frame: &crate::model::Frame) -> Vec<Loss> {
+    [
+        (&frame.label, "label"),
+        (&frame.triggers, "triggers"),
+        (&frame.notes, "notes"),
+    ]
+    .into_iter()
+    .filter(|(text, _)| !text.is_empty())
+    .map(|(text, what)| Loss::new(place.clone(), format!("its {what} \"{text}\"")))
+    .collect()
+}

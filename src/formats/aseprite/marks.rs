@@ -11,6 +11,7 @@ use super::file::{SliceKey, SliceRecord};
 use super::mapping::{ORIGIN_SLICE, class_of};
 use super::play_order::play_order;
 use super::scan::TagDirection;
+use crate::formats::loss::frame_text_losses;
 use crate::formats::{Loss, Place};
 use crate::model::{AnimationSet, BoxClass, ElementKind, EndBehavior, Frame, Fx, Shape};
 
@@ -296,15 +297,7 @@ pub fn sequence_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
                     continue;
                 };
                 let place = Place::frame(name, d, i);
-                for (text, what) in [
-                    (&frame.label, "label"),
-                    (&frame.triggers, "triggers"),
-                    (&frame.notes, "notes"),
-                ] {
-                    if !text.is_empty() {
-                        losses.push(Loss::new(place.clone(), format!("its {what} \"{text}\"")));
-                    }
-                }
+                losses.extend(frame_text_losses(&place, frame));
                 if !frame.interpolation.is_none() {
                     let what = "its interpolation from the previous frame";
                     losses.push(Loss::new(place.clone(), what));

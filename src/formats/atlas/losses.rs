@@ -2,6 +2,7 @@
 //! groups, loop points other than the first frame, follow-ups, frame text, interpolation,
 //! separate graphics (flattened into one picture per frame) and box defaults.
 
+use crate::formats::loss::frame_text_losses;
 use crate::formats::{Loss, Place};
 use crate::model::{AnimationSet, BoxScope, EndBehavior, Group, TreeItem};
 use std::collections::HashSet;
@@ -73,15 +74,7 @@ pub fn document_losses(document: &AnimationSet) -> Vec<Loss> {
                     continue;
                 }
                 let place = Place::frame(name, d, i);
-                for (text, what) in [
-                    (&frame.label, "label"),
-                    (&frame.triggers, "triggers"),
-                    (&frame.notes, "notes"),
-                ] {
-                    if !text.is_empty() {
-                        losses.push(Loss::new(place.clone(), format!("its {what} \"{text}\"")));
-                    }
-                }
+                losses.extend(frame_text_losses(&place, frame));
                 if !frame.interpolation.is_none() {
                     losses.push(Loss::new(
                         place.clone(),
