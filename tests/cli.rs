@@ -167,6 +167,29 @@ fn render_writes_a_frame_a_strip_and_a_gif() {
 }
 
 #[test]
+fn render_names_an_archive_that_cannot_be_found_and_writes_nothing() {
+    // KFM's .def and .air without the .sff they name: the reader never finds the archive, and a
+    // picture of holes is not written.
+    let kfm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm");
+    let scratch = tempfile::tempdir().unwrap();
+    for name in ["kfm.def", "kfm.air"] {
+        std::fs::copy(kfm.join(name), scratch.path().join(name)).unwrap();
+    }
+    let out = scratch.path().join("frame.png");
+    let (code, _, err) = sprat(&[
+        "render",
+        scratch.path().join("kfm.def").to_str().unwrap(),
+        "--frame",
+        "0",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the file cannot be found"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn render_names_the_sequences_and_directions_that_exist() {
     let (code, _, err) = sprat(&[
         "render",

@@ -101,8 +101,7 @@ pub fn run(
         .filter_map(|id| document.sequence(*id))
         .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
         .collect();
-    let (mut problems, warnings) = missing_pixels(&document, &drawn, &pixels);
-    problems.extend(unfound_files(&document, &drawn));
+    let (problems, warnings) = missing_pixels(&document, &drawn, &pixels);
     for warning in &warnings {
         writeln!(err, "sprat: warning: {warning}")?;
     }
@@ -190,29 +189,4 @@ pub fn run(
         }
     )?;
     write_as(&document, target, output, false, None, out, err)
-}
-
-/// The image files and archives the frames draw from that were not found at all (the store
-/// only reports files it could look at).
-fn unfound_files(document: &crate::model::AnimationSet, frames: &[&Frame]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for graphic in frames
-        .iter()
-        .flat_map(|f| f.elements.iter().filter_map(|e| e.as_graphic()))
-    {
-        if graphic.source.is_blank() {
-            continue;
-        }
-        let Some(image) = document.source_image(&graphic.source) else {
-            continue;
-        };
-        let memory = matches!(image.kind, crate::model::ImageKind::Memory(_));
-        if image.resolved.is_none() && !memory {
-            let text = format!("{}: the file cannot be found", image.path);
-            if !out.contains(&text) {
-                out.push(text);
-            }
-        }
-    }
-    out
 }

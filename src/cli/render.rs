@@ -202,7 +202,7 @@ fn pick_direction(sequence: &Sequence, given: &str) -> Option<usize> {
         .find(|&i| sequence.direction_label(i).eq_ignore_ascii_case(given))
 }
 
-/// What cannot be drawn of the `frames`: image files and archives that cannot be loaded
+/// What cannot be drawn of the `frames`: image files never found, files and archives that cannot be loaded
 /// (errors: the picture would have holes), then sprites an archive lacks or cannot decode
 /// (warnings: the engine draws nothing there either).
 pub(super) fn missing_pixels(
@@ -215,6 +215,18 @@ pub(super) fn missing_pixels(
     for frame in frames {
         for graphic in frame.elements.iter().filter_map(|e| e.as_graphic()) {
             if !seen.insert(&graphic.source) {
+                continue;
+            }
+            // A file the reader never found has nothing for the store to find wrong with it.
+            if let Some(image) = document.source_image(&graphic.source)
+                && image.resolved.is_none()
+                && !matches!(image.kind, crate::model::ImageKind::Memory(_))
+                && !graphic.source.is_blank()
+            {
+                let text = format!("{}: the file cannot be found", image.path);
+                if !errors.contains(&text) {
+                    errors.push(text);
+                }
                 continue;
             }
             let Some(problem) = pixels.problem(document, &graphic.source) else {
