@@ -9,6 +9,7 @@
 //! it came from chunk by chunk ([`splice`] over [`file`]); any other document becomes a new
 //! file ([`convert`]). Tags and slices come from [`marks`].
 
+pub mod blend;
 pub mod convert;
 pub mod file;
 pub mod mapping;
