@@ -149,8 +149,13 @@ fn new_blend<const N: usize>(
     if backdrop_alpha == 0 {
         return normal(backdrop, source, opacity);
     }
-    let plain = normal(backdrop, source, opacity);
     let moded = normal(backdrop, blended, opacity);
+    if backdrop_alpha == 255 {
+        // Aseprite's two merges land on `moded` here: merging by 255 goes all the way
+        // (`mul_un8(x, 255) == x`), and merging a colour with itself keeps it.
+        return moded;
+    }
+    let plain = normal(backdrop, source, opacity);
     let by_backdrop = merge(plain, moded, backdrop_alpha);
     let source_alpha = mul_un8(i32::from(source[N - 1]), i32::from(opacity));
     let covered = mul_un8(i32::from(backdrop_alpha), source_alpha);
@@ -171,12 +176,26 @@ fn normal<const N: usize>(backdrop: [u8; N], source: [u8; N], opacity: u8) -> [u
     if source[a] == 0 {
         return backdrop;
     }
+    if source_alpha == 255 {
+        // The formula below gives the source itself: the alpha is 255 + Ba - mul(Ba, 255) =
+        // 255, each channel b + (s - b) * 255 / 255 = s.
+        let mut out = source;
+        out[a] = 255;
+        return out;
+    }
     let backdrop_alpha = i32::from(backdrop[a]);
     let alpha = source_alpha + backdrop_alpha - mul_un8(backdrop_alpha, source_alpha);
     let mut out = [0; N];
     for c in 0..a {
         let (b, s) = (i32::from(backdrop[c]), i32::from(source[c]));
-        out[c] = (b + (s - b) * source_alpha / alpha) as u8;
+        // The same truncating division; over an opaque backdrop the divisor is the constant
+        // 255, which the compiler turns into a multiplication.
+        let share = if alpha == 255 {
+            (s - b) * source_alpha / 255
+        } else {
+            (s - b) * source_alpha / alpha
+        };
+        out[c] = (b + share) as u8;
     }
     out[a] = alpha as u8;
     out

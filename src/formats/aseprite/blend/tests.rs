@@ -60,6 +60,15 @@ fn every_mode_over_an_opaque_backdrop_is_its_formula() {
 }
 
 #[test]
+fn multiplying_by_255_keeps_every_difference() {
+    // What the shortcut over opaque backdrops relies on (`new_blend`); the asefile comparison
+    // below runs Aseprite's full two merges there.
+    for x in -255..=255 {
+        assert_eq!(mul_un8(x, 255), x);
+    }
+}
+
+#[test]
 fn codes_are_the_layer_chunk_numbers() {
     for (code, mode) in BlendMode::ALL.iter().enumerate() {
         assert_eq!(BlendMode::from_code(code as u16), Some(*mode));
