@@ -64,7 +64,7 @@ fn normal_over_a_gradient_is_what_aseprite_exported() {
 #[test]
 fn saturation_is_aseprites_since_the_fix_of_its_equal_channel_bug() {
     // Over three bands of blue, (102|104|106, 104, 207), a layer of saturation 115/255. The
-    // reference was exported by an Aseprite older than 1.3.15, whose saturation kept the red
+    // reference was exported by an Aseprite older than 1.3.13, whose saturation kept the red
     // channel of the middle band, where red equals green: (104 + 71.48, 0 + 71.48, 115 +
     // 71.48) = [175, 71, 186], a stripe. Aseprite now gives that band its two lowest channels
     // at 0 and its blue at 115/255, then the luminosity 115.33/255 back: each channel

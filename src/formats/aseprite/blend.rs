@@ -1,14 +1,16 @@
 //! Aseprite's layer blend modes, computed as Aseprite computes them, to the last bit.
 //!
 //! Aseprite draws a sprite with its "new blending method" (on unless the user turns it off in
-//! the experimental preferences, and always on when it exports or saves pictures): a layer over
+//! the experimental preferences; sprite sheet exports always use it): a layer over
 //! an opaque backdrop is the mode's colour, over a transparent one it is the layer's own colour,
 //! and between the two it is merged in proportion to both alphas ([`blend`]). The arithmetic
 //! is Aseprite's: 8-bit integer products rounded as pixman rounds them, integer divisions that
 //! truncate, and `f64` with Aseprite's constants for soft light and the four HSL modes (Hue,
 //! Saturation, Color, Luminosity), whose results are truncated to 8 bits the way Aseprite
-//! truncates them. Saturation follows Aseprite 1.3.15 and later, where a bug that made it keep
-//! the wrong channel when two channels were equal was fixed.
+//! truncates them. Saturation and Hue follow Aseprite 1.3.15.1 and later. Older versions left
+//! one channel of the colour whose saturation they set as it was: before 1.3.13 when red
+//! equalled green below blue, green equalled blue below red, or all three were equal (a gray);
+//! from 1.3.13 to 1.3.15 when red equalled green above blue.
 //!
 //! Which function to use depends on the sprite's colour mode, because Aseprite draws a sprite
 //! into a picture of that mode when it exports it:

@@ -50,22 +50,35 @@ const BY_HAND: [(BlendMode, [u8; 3]); 19] = [
 
 #[test]
 fn every_mode_over_an_opaque_backdrop_is_its_formula() {
-    for (mode, [r, g, b]) in BY_HAND {
+    for (mode, colour) in BY_HAND {
         assert_eq!(
-            blend(mode, BACKDROP, SOURCE, 255),
-            [r, g, b, 255],
+            opaque(mode, [200, 100, 30], [50, 150, 240]),
+            colour,
             "{mode:?}"
         );
     }
 }
 
 #[test]
-fn multiplying_by_255_keeps_every_difference() {
+fn products_round_to_nearest_as_pixmans() {
+    // a * b / 255 to the nearest: 128/255 = 0.502, 127/255 = 0.498, -1408/255 = -5.52,
+    // -640/255 = -2.51, 10000/255 = 39.2.
+    for (a, b, product) in [
+        (1, 128, 1),
+        (1, 127, 0),
+        (-11, 128, -6),
+        (-5, 128, -3),
+        (200, 50, 39),
+    ] {
+        assert_eq!(mul_un8(a, b), product, "{a} * {b}");
+    }
     // What the shortcut over opaque backdrops relies on (`new_blend`); the asefile comparison
     // below runs Aseprite's full two merges there.
     for x in -255..=255 {
         assert_eq!(mul_un8(x, 255), x);
     }
+    // a * 255 / b to the nearest: 25500/150 = 170.0, 7650/240 = 31.9.
+    assert_eq!((div_un8(100, 150), div_un8(30, 240)), (170, 32));
 }
 
 #[test]
@@ -79,56 +92,49 @@ fn codes_are_the_layer_chunk_numbers() {
     assert_eq!(BlendMode::from_code(u16::MAX), None);
 }
 
-#[test]
-fn a_transparent_backdrop_takes_the_source_as_it_is() {
-    for mode in BlendMode::ALL {
-        assert_eq!(
-            blend(mode, [10, 20, 30, 0], [50, 150, 240, 128], 255),
-            [50, 150, 240, 128],
-            "{mode:?}"
-        );
-        // mul(128, 100) = 50
-        assert_eq!(
-            blend(mode, [10, 20, 30, 0], [50, 150, 240, 128], 100),
-            [50, 150, 240, 50],
-            "{mode:?}"
-        );
-    }
-}
+/// A blend and its result: (backdrop, source, opacity, result).
+type Case = ([u8; 4], [u8; 4], u8, [u8; 4]);
+
+/// Alpha edge cases that hold whatever the mode.
+const FOR_EVERY_MODE: [Case; 8] = [
+    // A transparent backdrop takes the source as it is, its alpha scaled: mul(128, 100) = 50.
+    (
+        [10, 20, 30, 0],
+        [50, 150, 240, 128],
+        255,
+        [50, 150, 240, 128],
+    ),
+    (
+        [10, 20, 30, 0],
+        [50, 150, 240, 128],
+        100,
+        [50, 150, 240, 50],
+    ),
+    // ... and its colour even at no opacity.
+    ([10, 20, 30, 0], SOURCE, 0, [50, 150, 240, 0]),
+    // A transparent source, or no opacity, leaves an opaque backdrop.
+    (BACKDROP, [50, 150, 240, 0], 255, BACKDROP),
+    (BACKDROP, SOURCE, 0, BACKDROP),
+    // The mask colour leaves any backdrop untouched, even a transparent one's colour...
+    ([10, 20, 30, 0], [0, 0, 0, 0], 255, [10, 20, 30, 0]),
+    (BACKDROP, [0, 0, 0, 0], 255, BACKDROP),
+    // ... but any other transparent source is drawn, and gives a transparent backdrop its
+    // colour.
+    ([10, 20, 30, 0], [1, 0, 0, 0], 255, [1, 0, 0, 0]),
+];
 
 #[test]
-fn a_transparent_source_or_no_opacity_leaves_an_opaque_backdrop() {
+fn alpha_edge_cases_hold_for_every_mode() {
     for mode in BlendMode::ALL {
-        assert_eq!(
-            blend(mode, BACKDROP, [50, 150, 240, 0], 255),
-            BACKDROP,
-            "{mode:?}"
-        );
-        assert_eq!(blend(mode, BACKDROP, SOURCE, 0), BACKDROP, "{mode:?}");
-        // Over a transparent backdrop Aseprite takes the source's colour even at no opacity.
-        assert_eq!(
-            blend(mode, [10, 20, 30, 0], SOURCE, 0),
-            [50, 150, 240, 0],
-            "{mode:?}"
-        );
-    }
-}
-
-#[test]
-fn the_mask_colour_leaves_even_a_transparent_backdrop_untouched() {
-    for mode in BlendMode::ALL {
-        assert_eq!(
-            blend(mode, [10, 20, 30, 0], [0, 0, 0, 0], 255),
-            [10, 20, 30, 0]
-        );
-        assert_eq!(blend(mode, BACKDROP, [0, 0, 0, 0], 255), BACKDROP);
+        for (backdrop, source, opacity, result) in FOR_EVERY_MODE {
+            assert_eq!(
+                blend(mode, backdrop, source, opacity),
+                result,
+                "{mode:?}: {source:?} over {backdrop:?} at {opacity}"
+            );
+        }
         assert_eq!(blend_gray(mode, [10, 0], [0, 0], 255), [10, 0], "{mode:?}");
     }
-    // Any other transparent source is drawn: its colour replaces a transparent backdrop's.
-    assert_eq!(
-        blend(BlendMode::Normal, [10, 20, 30, 0], [1, 0, 0, 0], 255),
-        [1, 0, 0, 0]
-    );
 }
 
 #[test]
@@ -159,49 +165,42 @@ fn a_half_transparent_backdrop_mixes_the_plain_and_the_blended_colour() {
     );
 }
 
+/// The colour `mode` gives `source` over `backdrop`, both opaque, at full opacity.
+fn opaque(mode: BlendMode, [br, bg, bb]: [u8; 3], [sr, sg, sb]: [u8; 3]) -> [u8; 3] {
+    let [r, g, b, a] = blend(mode, [br, bg, bb, 255], [sr, sg, sb, 255], 255);
+    assert_eq!(a, 255);
+    [r, g, b]
+}
+
 #[test]
 fn saturation_keeps_the_backdrops_hue_when_two_channels_are_equal() {
+    use BlendMode::Saturation;
     // The backdrop (50, 50, 100): its two lowest channels go to 0, the highest to the
     // source's saturation 100/255, then the luminosity 55.5/255 comes back: 44.5, 44.5, 144.5.
-    // Aseprite before 1.3.15 (and asefile) left the red channel alone: [79, 29, 129].
+    // Aseprite before 1.3.13 (and asefile) left the red channel alone: [79, 29, 129].
     assert_eq!(
-        blend(
-            BlendMode::Saturation,
-            [50, 50, 100, 255],
-            [200, 100, 100, 255],
-            255
-        ),
-        [44, 44, 144, 255]
+        opaque(Saturation, [50, 50, 100], [200, 100, 100]),
+        [44, 44, 144]
     );
     // (100, 100, 50) to full saturation is (1, 1, 0); luminosity 94.5/255 puts blue below 0,
     // so the colour is pulled in towards its luminosity: 255 * 0.41639 = 106.18, 0.
     assert_eq!(
-        blend(
-            BlendMode::Saturation,
-            [100, 100, 50, 255],
-            [255, 0, 0, 255],
-            255
-        ),
-        [106, 106, 0, 255]
+        opaque(Saturation, [100, 100, 50], [255, 0, 0]),
+        [106, 106, 0]
     );
 }
 
 #[test]
 fn hue_of_sources_with_equal_channels() {
+    use BlendMode::Hue;
     // The backdrop (20, 40, 60): saturation 40/255, luminosity 36.2/255. The source
     // (50, 50, 100) at that saturation is (0, 0, 40/255), of luminosity 4.4/255; each channel
-    // then gains 31.8/255: 31.8, 31.8, 71.8. Aseprite before 1.3.15 (and asefile) left the
+    // then gains 31.8/255: 31.8, 31.8, 71.8. Aseprite before 1.3.13 (and asefile) left the
     // source's red channel alone: [66, 16, 56].
-    assert_eq!(
-        blend(BlendMode::Hue, [20, 40, 60, 255], [50, 50, 100, 255], 255),
-        [31, 31, 71, 255]
-    );
+    assert_eq!(opaque(Hue, [20, 40, 60], [50, 50, 100]), [31, 31, 71]);
     // A gray source has no hue: black at any saturation, then the backdrop's luminosity.
-    // Before 1.3.15 its red channel stayed: (10, 0, 0) + 33.2 = [43, 33, 33].
-    assert_eq!(
-        blend(BlendMode::Hue, [20, 40, 60, 255], [10, 10, 10, 255], 255),
-        [36, 36, 36, 255]
-    );
+    // Before 1.3.13 its red channel stayed: (10, 0, 0) + 33.2 = [43, 33, 33].
+    assert_eq!(opaque(Hue, [20, 40, 60], [10, 10, 10]), [36, 36, 36]);
 }
 
 #[test]
@@ -323,7 +322,7 @@ fn samples(seed: u32) -> Vec<[u8; 4]> {
     out
 }
 
-/// Whether Aseprite before 1.3.15, which `asefile` follows, gave this colour another
+/// Whether Aseprite before 1.3.13, which `asefile` follows, gave this colour another
 /// saturation: its channel sort took the same channel for the middle and the lowest one when red
 /// equals green at or below blue, or green equals blue below red, and left one channel as it
 /// was (red, for a gray).
