@@ -93,11 +93,16 @@ impl BlendMode {
     }
 }
 
+/// Two opacities combined as Aseprite combines a cel's and its layer's before drawing the cel:
+/// their product over 255, rounded to the nearest.
+pub fn combined_opacity(a: u8, b: u8) -> u8 {
+    mul_un8(i32::from(a), i32::from(b)) as u8
+}
+
 /// `source` drawn over `backdrop` (both straight, non-premultiplied RGBA) at `opacity`.
 ///
-/// `opacity` is everything that scales the layer: Aseprite multiplies the cel's opacity by the
-/// layer's with the same rounding as here (and a group's opacity applies when the group's
-/// picture is drawn). A source of exactly `[0, 0, 0, 0]` (Aseprite's mask colour for RGBA
+/// `opacity` is everything that scales the layer: for a cel, [`combined_opacity`] of the cel's
+/// and the layer's; for a composited group, the group's own. A source of exactly `[0, 0, 0, 0]` (Aseprite's mask colour for RGBA
 /// pictures) leaves the backdrop untouched, colour included, as Aseprite leaves it.
 pub fn blend(mode: BlendMode, backdrop: [u8; 4], source: [u8; 4], opacity: u8) -> [u8; 4] {
     if source == [0; 4] {

@@ -77,6 +77,10 @@ fn products_round_to_nearest_as_pixmans() {
     for x in -255..=255 {
         assert_eq!(mul_un8(x, 255), x);
     }
+    // 128 * 128 / 255 = 64.25, 200 * 100 / 255 = 78.4
+    assert_eq!(combined_opacity(128, 128), 64);
+    assert_eq!(combined_opacity(200, 100), 78);
+    assert_eq!(combined_opacity(255, 77), 77);
     // a * 255 / b to the nearest: 25500/150 = 170.0, 7650/240 = 31.9.
     assert_eq!((div_un8(100, 150), div_un8(30, 240)), (170, 32));
 }
