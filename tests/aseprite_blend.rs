@@ -161,8 +161,9 @@ fn saturation_is_aseprites_since_the_fix_of_its_equal_channel_bug() {
 }
 
 #[test]
-fn layer_and_cel_opacities_combine_as_in_aseprites_export() {
-    // Three normal layers, one at opacity 124, with cels at opacities 128 and 187.
+fn layer_and_cel_opacities_apply_as_in_aseprites_export() {
+    // Three normal layers, one at opacity 124, with cels at opacities 128 and 187 (no cel is
+    // partial on both counts, so the rounding of their product is left to the unit tests).
     for (frame, png) in [(0, "transparency_01.png"), (1, "transparency_02.png")] {
         let (composite, reference) = composite_and_reference("transparency", frame, png);
         assert_eq!(differences(&composite, &reference), [], "{png}");
