@@ -137,14 +137,25 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Reads the whole file.
+/// Reads the whole file: first every frame's and chunk's bounds (so a cut or damaged layout is
+/// refused before any pixel is inflated), then each chunk.
 pub fn parse(bytes: &[u8]) -> Result<Sprite, ParseError> {
     let header = header(bytes)?;
+    let frames = layout(bytes, header.frames)?;
+    let speed = header.speed;
     let mut sprite = Sprite {
         header,
-        frames: Vec::with_capacity(
-            usize::from(header_frames(bytes)).min(bytes.len() / FRAME_HEADER_SIZE),
-        ),
+        frames: frames
+            .iter()
+            .map(|frame| FrameHeader {
+                offset: frame.offset,
+                duration: if frame.duration == 0 {
+                    speed
+                } else {
+                    frame.duration
+                },
+            })
+            .collect(),
         layers: Vec::new(),
         cels: Vec::new(),
         palettes: Vec::new(),
@@ -157,15 +168,116 @@ pub fn parse(bytes: &[u8]) -> Result<Sprite, ParseError> {
         notes: Vec::new(),
     };
     let mut state = chunks::State::default();
-    let mut at = HEADER_SIZE;
-    for index in 0..sprite.header.frames {
-        at = frame(bytes, at, index, &mut sprite, &mut state)?;
+    for (index, frame) in frames.iter().enumerate() {
+        state.attach = Attach::Nothing;
+        for chunk in &frame.chunks {
+            let (start, end) = (chunk.start, chunk.end);
+            let kind = word(bytes, start + 4).unwrap_or(0);
+            chunks::read(
+                bytes,
+                start,
+                end,
+                kind,
+                index as u16,
+                &mut sprite,
+                &mut state,
+            )?;
+        }
     }
     Ok(sprite)
 }
 
-fn header_frames(bytes: &[u8]) -> u16 {
-    word(bytes, 6).unwrap_or(0)
+/// A frame's place in the file.
+struct FrameLayout {
+    offset: usize,
+    duration: u16,
+    /// Each chunk's bytes, header included.
+    chunks: Vec<std::ops::Range<usize>>,
+}
+
+/// The bounds of every frame and chunk, checked against each other and the file's length.
+fn layout(bytes: &[u8], frames: u16) -> Result<Vec<FrameLayout>, ParseError> {
+    let mut layout = Vec::with_capacity(usize::from(frames).min(bytes.len() / FRAME_HEADER_SIZE));
+    let mut at = HEADER_SIZE;
+    for index in 0..frames {
+        let frame = frame(bytes, at, index)?;
+        at = frame
+            .chunks
+            .last()
+            .map_or(at + FRAME_HEADER_SIZE, |c| c.end);
+        // The next frame starts where this one says it ends (as Aseprite seeks), never
+        // before its last chunk.
+        let declared = dword(bytes, frame.offset).unwrap_or(0) as usize;
+        at = at.max(frame.offset.saturating_add(declared).min(bytes.len()));
+        layout.push(frame);
+    }
+    Ok(layout)
+}
+
+/// The bounds of the frame at `at` and of its chunks.
+fn frame(bytes: &[u8], at: usize, index: u16) -> Result<FrameLayout, ParseError> {
+    if bytes.len() < at + FRAME_HEADER_SIZE {
+        return fail(
+            at,
+            format!("the file ends inside the header of frame {index}"),
+        );
+    }
+    if word(bytes, at + 4) != Some(FRAME_MAGIC) {
+        return fail(
+            at + 4,
+            format!("frame {index} lacks its magic number 0xF1FA"),
+        );
+    }
+    let declared = dword(bytes, at).unwrap_or(0) as usize;
+    let old_count = word(bytes, at + 6).unwrap_or(0);
+    let duration = word(bytes, at + 8).unwrap_or(0);
+    let new_count = dword(bytes, at + 12).unwrap_or(0);
+    let count = if new_count == 0 {
+        u32::from(old_count)
+    } else {
+        new_count
+    };
+    let frame_end = at.saturating_add(declared).min(bytes.len());
+    let mut chunks = Vec::with_capacity((count as usize).min(bytes.len() / CHUNK_HEADER_SIZE));
+    let mut chunk = at + FRAME_HEADER_SIZE;
+    // Each chunk takes at least its 6-byte header, so the loop ends with the bytes.
+    for _ in 0..count {
+        if bytes.len() < chunk + CHUNK_HEADER_SIZE {
+            return fail(
+                chunk,
+                format!("the file ends inside a chunk of frame {index}"),
+            );
+        }
+        let size = dword(bytes, chunk).unwrap_or(0) as usize;
+        if size < CHUNK_HEADER_SIZE {
+            return fail(
+                chunk,
+                format!("a chunk of frame {index} declares {size} bytes"),
+            );
+        }
+        let end = chunk.saturating_add(size);
+        if end > bytes.len() {
+            return fail(
+                chunk,
+                format!("the file ends inside a {size}-byte chunk of frame {index}"),
+            );
+        }
+        if end > frame_end {
+            return fail(
+                chunk,
+                format!(
+                    "a chunk of frame {index} declares {size} bytes, past the end of its frame"
+                ),
+            );
+        }
+        chunks.push(chunk..end);
+        chunk = end;
+    }
+    Ok(FrameLayout {
+        offset: at,
+        duration,
+        chunks,
+    })
 }
 
 /// Reads and checks the 128-byte header.
@@ -234,85 +346,6 @@ fn header(bytes: &[u8]) -> Result<Header, ParseError> {
         pixel_ratio,
         grid,
     })
-}
-
-/// Reads the frame at `at`; returns where the next one starts.
-fn frame(
-    bytes: &[u8],
-    at: usize,
-    index: u16,
-    sprite: &mut Sprite,
-    state: &mut chunks::State,
-) -> Result<usize, ParseError> {
-    if bytes.len() < at + FRAME_HEADER_SIZE {
-        return fail(
-            at,
-            format!("the file ends inside the header of frame {index}"),
-        );
-    }
-    if word(bytes, at + 4) != Some(FRAME_MAGIC) {
-        return fail(
-            at + 4,
-            format!("frame {index} lacks its magic number 0xF1FA"),
-        );
-    }
-    let declared = dword(bytes, at).unwrap_or(0) as usize;
-    let old_count = word(bytes, at + 6).unwrap_or(0);
-    let duration = word(bytes, at + 8).unwrap_or(0);
-    let new_count = dword(bytes, at + 12).unwrap_or(0);
-    let count = if new_count == 0 {
-        u32::from(old_count)
-    } else {
-        new_count
-    };
-    sprite.frames.push(FrameHeader {
-        offset: at,
-        duration: if duration == 0 {
-            sprite.header.speed
-        } else {
-            duration
-        },
-    });
-    let frame_end = at.saturating_add(declared).min(bytes.len());
-    state.attach = Attach::Nothing;
-    let mut chunk = at + FRAME_HEADER_SIZE;
-    // Each chunk takes at least its 6-byte header, so the loop ends with the bytes.
-    for _ in 0..count {
-        if bytes.len() < chunk + CHUNK_HEADER_SIZE {
-            return fail(
-                chunk,
-                format!("the file ends inside a chunk of frame {index}"),
-            );
-        }
-        let size = dword(bytes, chunk).unwrap_or(0) as usize;
-        let kind = word(bytes, chunk + 4).unwrap_or(0);
-        if size < CHUNK_HEADER_SIZE {
-            return fail(
-                chunk,
-                format!("a chunk of frame {index} declares {size} bytes"),
-            );
-        }
-        let end = chunk.saturating_add(size);
-        if end > bytes.len() {
-            return fail(
-                chunk,
-                format!("the file ends inside a {size}-byte chunk of frame {index}"),
-            );
-        }
-        if end > frame_end {
-            return fail(
-                chunk,
-                format!(
-                    "a chunk of frame {index} declares {size} bytes, past the end of its frame"
-                ),
-            );
-        }
-        chunks::read(bytes, chunk, end, kind, index, sprite, state)?;
-        chunk = end;
-    }
-    // The next frame starts where this one says it ends (as Aseprite seeks), never before
-    // its last chunk.
-    Ok(chunk.max(frame_end))
 }
 
 #[cfg(test)]
