@@ -438,3 +438,7 @@ impl Flips {
         if self.diagonal { (sy, sx) } else { (sx, sy) }
     }
 }
+
+#[cfg(test)]
+#[path = "compose_tests.rs"]
+mod tests;

@@ -24,6 +24,8 @@ mod reads;
 pub mod scan;
 pub mod splice;
 pub mod sprite;
+#[cfg(test)]
+mod test_files;
 mod user_data;
 
 use super::diagnostics::{Diagnostic, Location, Severity};

@@ -3,103 +3,8 @@
 use super::super::file::{Out, chunk};
 use super::super::scan::TagDirection;
 use super::super::sprite::*;
+use super::super::test_files::*;
 use super::{ParseError, parse};
-use std::io::Write;
-
-const LAYER: u16 = 0x2004;
-const CEL: u16 = 0x2005;
-const CEL_EXTRA: u16 = 0x2006;
-const PROFILE: u16 = 0x2007;
-const EXTERNAL: u16 = 0x2008;
-const TAGS: u16 = 0x2018;
-const PALETTE: u16 = 0x2019;
-const USER_DATA: u16 = 0x2020;
-const SLICE: u16 = 0x2022;
-const TILESET: u16 = 0x2023;
-
-/// A file of `depth` bits, 4x4 pixels, with header `flags`, one frame per entry of `frames`.
-fn file(depth: u16, flags: u32, frames: &[Vec<Vec<u8>>]) -> Vec<u8> {
-    let mut out = Out::default();
-    out.dword(0);
-    out.word(0xA5E0);
-    out.word(frames.len() as u16);
-    out.word(4);
-    out.word(4);
-    out.word(depth);
-    out.dword(flags);
-    out.word(100);
-    out.zeros(8);
-    out.byte(0); // transparent index
-    out.zeros(3);
-    out.word(0);
-    out.byte(1);
-    out.byte(2);
-    out.word(3u16);
-    out.word(5u16);
-    out.word(16);
-    out.word(16);
-    out.zeros(84);
-    assert_eq!(out.0.len(), 128);
-    for chunks in frames {
-        let body: usize = chunks.iter().map(Vec::len).sum();
-        out.dword((16 + body) as u32);
-        out.word(0xF1FA);
-        out.word(chunks.len() as u16);
-        out.word(0);
-        out.zeros(2);
-        out.dword(0);
-        for chunk in chunks {
-            out.0.extend_from_slice(chunk);
-        }
-    }
-    let length = out.0.len() as u32;
-    out.0[0..4].copy_from_slice(&length.to_le_bytes());
-    out.0
-}
-
-fn layer(flags: u16, kind: u16, level: u16, blend: u16, opacity: u8, extra: &[u8]) -> Vec<u8> {
-    let mut out = Out::default();
-    out.word(flags);
-    out.word(kind);
-    out.word(level);
-    out.zeros(4);
-    out.word(blend);
-    out.byte(opacity);
-    out.zeros(3);
-    out.string("L");
-    out.0.extend_from_slice(extra);
-    chunk(LAYER, &out.0)
-}
-
-fn cel_fields(layer: u16, x: i16, y: i16, opacity: u8, kind: u16, z: i16) -> Out {
-    let mut out = Out::default();
-    out.word(layer);
-    out.word(x as u16);
-    out.word(y as u16);
-    out.byte(opacity);
-    out.word(kind);
-    out.word(z as u16);
-    out.zeros(5);
-    out
-}
-
-fn zlib(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-    encoder.write_all(bytes).unwrap();
-    encoder.finish().unwrap()
-}
-
-fn image_cel(layer: u16, compressed: bool, size: (u16, u16), pixels: &[u8]) -> Vec<u8> {
-    let mut out = cel_fields(layer, 1, -2, 200, if compressed { 2 } else { 0 }, 1);
-    out.word(size.0);
-    out.word(size.1);
-    if compressed {
-        out.0.extend_from_slice(&zlib(pixels));
-    } else {
-        out.0.extend_from_slice(pixels);
-    }
-    chunk(CEL, &out.0)
-}
 
 fn error(bytes: &[u8]) -> ParseError {
     parse(bytes).expect_err("refused")
@@ -343,46 +248,14 @@ fn linked_cels_show_the_cel_they_link_to() {
     assert!(error(&bytes).message.contains("frame 999"));
 }
 
-fn tileset_chunk(id: u32, count: u32, pixels: &[u8]) -> Vec<u8> {
-    let mut out = Out::default();
-    out.dword(id);
-    out.dword(2 | 4 | 1);
-    out.dword(count);
-    out.word(2);
-    out.word(1);
-    out.word(1);
-    out.zeros(14);
-    out.string("tiles");
-    out.dword(3);
-    out.dword(8);
-    let compressed = zlib(pixels);
-    out.dword(compressed.len() as u32);
-    out.0.extend_from_slice(&compressed);
-    chunk(TILESET, &out.0)
-}
-
 #[test]
 fn tilesets_and_tilemap_cels_are_read_with_their_masks() {
     let pixels = [0u8; 2 * 3 * 4];
-    let mut tiles = cel_fields(1, 0, 0, 255, 3, 0);
-    tiles.word(2);
-    tiles.word(1);
-    tiles.word(32);
-    tiles.dword(0x1fff_ffff);
-    tiles.dword(0x2000_0000);
-    tiles.dword(0x4000_0000);
-    tiles.dword(0x8000_0000);
-    tiles.zeros(10);
-    let words: Vec<u8> = [2u32, 0x2000_0001]
-        .iter()
-        .flat_map(|t| t.to_le_bytes())
-        .collect();
-    tiles.0.extend_from_slice(&zlib(&words));
     let frame = vec![
         tileset_chunk(0, 3, &pixels),
         layer(1, 0, 0, 0, 255, &[]),
         layer(1, 2, 0, 0, 255, &0u32.to_le_bytes()),
-        chunk(CEL, &tiles.0),
+        tilemap_cel(1, 2, &[2, 0x2000_0001]),
     ];
     let sprite = parse(&file(32, 1, &[frame])).unwrap();
     let tileset = &sprite.tilesets[0];
@@ -452,22 +325,6 @@ fn palettes_new_and_old_are_read_from_their_frame_on() {
     bad.zeros(8);
     let refused = error(&file(8, 1, &[vec![chunk(PALETTE, &bad.0)]]));
     assert!(refused.message.contains("entries 2 to 5"));
-}
-
-fn user_data_chunk(flags: u32, text: &str, properties: &[u8]) -> Vec<u8> {
-    let mut out = Out::default();
-    out.dword(flags);
-    if flags & 1 != 0 {
-        out.string(text);
-    }
-    if flags & 2 != 0 {
-        out.0.extend_from_slice(&[1, 2, 3, 4]);
-    }
-    if flags & 4 != 0 {
-        out.dword(properties.len() as u32 + 4);
-        out.0.extend_from_slice(properties);
-    }
-    chunk(USER_DATA, &out.0)
 }
 
 #[test]
