@@ -59,8 +59,6 @@ pub struct State {
     open_layers: Vec<usize>,
     /// A new palette chunk was seen: the old ones are ignored from then on.
     new_palette_seen: bool,
-    /// The tags chunk was read (a second one is ignored, as Aseprite keeps the first).
-    tags_read: bool,
 }
 
 /// Reads the chunk `bytes[start..end]` of `kind` in frame `frame`.
@@ -427,13 +425,10 @@ fn tags(cursor: &mut Cursor, sprite: &mut Sprite, state: &mut State) -> Result<(
             user_data: None,
         });
     }
-    if !state.tags_read {
-        state.tags_read = true;
-        sprite.tags = tags;
-        state.attach = Attach::Tag(0);
-    } else {
-        state.attach = Attach::Nothing;
-    }
+    // Aseprite adds the tags of every tags chunk; the user data chunks that follow describe
+    // this chunk's tags in turn.
+    state.attach = Attach::Tag(sprite.tags.len());
+    sprite.tags.extend(tags);
     Ok(())
 }
 

@@ -20,12 +20,14 @@
 //!   PNG export writes it).
 
 use super::blend::{BlendMode, blend, blend_gray};
+use super::parse::{ParseError, fail};
+use super::scan::COMPOSITE_LIMIT;
 use super::sprite::{
     Cel, CelContent, ColorDepth, HEADER_COMPOSITE_GROUPS, LayerKind, Sprite, TILESET_ZERO_IS_EMPTY,
     Tiles, layer_flags,
 };
 use image::RgbaImage;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Pixels being drawn in the sprite's colour mode: RGBA; value and alpha; or an index (the
 /// unused bytes stay 0).
@@ -64,6 +66,56 @@ struct FrameDrawing<'a> {
     palette: &'a [[u8; 4]],
     /// The frame's cel of each layer that has one.
     cels: HashMap<usize, &'a Cel>,
+    /// The groups holding one of those cels, when groups are drawn apart.
+    groups_with_cels: HashSet<usize>,
+}
+
+/// Most pixels drawing a file's frames may blend: linked cels let a few bytes draw a big
+/// picture many times, so the work is bounded here, not by the file's length (about ten
+/// seconds of drawing; a 2000x2000 sprite of 20 layers and 50 frames takes a tenth of it).
+pub const MAX_BLENDS: u64 = 1 << 32;
+
+/// Refuses a file whose frames would take more than [`MAX_BLENDS`] blends to draw, or (for
+/// the reading with one picture per cel, `per_cel`) more pictures than memory can hold, at
+/// the frame where the limit is passed.
+pub fn check_work(sprite: &Sprite, per_cel: bool) -> Result<(), ParseError> {
+    let canvas = u64::from(sprite.header.width) * u64::from(sprite.header.height);
+    let (mut blends, mut pictures) = (0u64, 0u64);
+    for (index, header) in sprite.frames.iter().enumerate() {
+        let drawing = FrameDrawing::new(sprite, index);
+        for (&layer, cel) in &drawing.cels {
+            if !sprite.shown(layer) || sprite.layers[layer].has(layer_flags::REFERENCE) {
+                continue;
+            }
+            blends = blends.saturating_add(drawing.cel_area(cel, layer));
+            pictures += 1;
+        }
+        // Groups drawn apart are blended whole onto what is below them, once per pass.
+        if sprite.header.flags & HEADER_COMPOSITE_GROUPS != 0 {
+            let groups = drawing.groups_with_cels.len() as u64 + 1;
+            blends = blends.saturating_add(groups * canvas * 2);
+        }
+        if blends > MAX_BLENDS {
+            return fail(
+                header.offset,
+                format!(
+                    "drawing the frames up to frame {index} blends {blends} pixels, more than the {MAX_BLENDS} Sprat draws for one file (linked cels draw their picture again each time)"
+                ),
+            );
+        }
+        let bytes = pictures.saturating_mul(canvas * 4);
+        if per_cel && bytes > COMPOSITE_LIMIT {
+            return fail(
+                header.offset,
+                format!(
+                    "one picture per cel needs {} MiB by frame {index}, more than the {} MiB Sprat keeps: open the file with its layers composited",
+                    bytes >> 20,
+                    COMPOSITE_LIMIT >> 20
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Draws frame `frame` of `sprite`.
@@ -164,11 +216,59 @@ impl<'a> FrameDrawing<'a> {
         for cel in sprite.cels.get(first..last).unwrap_or_default() {
             cels.entry(usize::from(cel.layer)).or_insert(cel);
         }
-        FrameDrawing {
+        let mut drawing = FrameDrawing {
             sprite,
             palette: sprite.palette(frame),
             cels,
+            groups_with_cels: Default::default(),
+        };
+        if sprite.header.flags & HEADER_COMPOSITE_GROUPS != 0 {
+            drawing.groups_with_cels = drawing.find_groups_with_cels();
         }
+        drawing
+    }
+
+    /// The groups that hold (at any depth) a cel of this frame.
+    fn find_groups_with_cels(&self) -> HashSet<usize> {
+        let mut groups = HashSet::new();
+        for &layer in self.cels.keys() {
+            let mut above = self.sprite.layers.get(layer).and_then(|l| l.parent);
+            while let Some(group) = above {
+                if !groups.insert(group) {
+                    break;
+                }
+                above = self.sprite.layers[group].parent;
+            }
+        }
+        groups
+    }
+
+    /// How many canvas pixels `cel` of `layer` covers (its picture or its tiles, clipped).
+    fn cel_area(&self, cel: &Cel, layer: usize) -> u64 {
+        let content = match &cel.content {
+            CelContent::Linked(source) => self.sprite.cels.get(*source).map(|c| &c.content),
+            content => Some(content),
+        };
+        let size = match (content, self.sprite.layers[layer].kind) {
+            (Some(CelContent::Image(pixels)), _) => {
+                (usize::from(pixels.width), usize::from(pixels.height))
+            }
+            (Some(CelContent::Tilemap(tiles)), LayerKind::Tilemap { tileset }) => {
+                match self.sprite.tileset(tileset) {
+                    Some(set) => (
+                        usize::from(tiles.width) * usize::from(set.tile_width),
+                        usize::from(tiles.height) * usize::from(set.tile_height),
+                    ),
+                    None => (0, 0),
+                }
+            }
+            _ => (0, 0),
+        };
+        let width = usize::from(self.sprite.header.width);
+        let height = usize::from(self.sprite.header.height);
+        let columns = clip(i64::from(cel.x), size.0, width).len() as u64;
+        let rows = clip(i64::from(cel.y), size.1, height).len() as u64;
+        columns * rows
     }
 
     /// True when the first layer is a visible background layer (Aseprite's
@@ -209,6 +309,10 @@ impl<'a> FrameDrawing<'a> {
             let layer = &self.sprite.layers[index];
             let mode = BlendMode::from_code(layer.effective_blend).unwrap_or(BlendMode::Normal);
             if layer.kind == LayerKind::Group {
+                // A group without a cel this frame draws nothing: no picture is made for it.
+                if !self.groups_with_cels.contains(&index) {
+                    continue;
+                }
                 let children: Vec<usize> = (index + 1..self.sprite.layers.len())
                     .filter(|&i| self.sprite.layers[i].parent == Some(index))
                     .collect();
@@ -294,7 +398,10 @@ impl<'a> FrameDrawing<'a> {
             } else {
                 tile == u32::MAX
             };
-            let Some(data) = pixels.get(id * tile_bytes..(id + 1) * tile_bytes) else {
+            // A tile id past the tileset (up to 2^32 times the tile's bytes) draws nothing.
+            let start = id.checked_mul(tile_bytes);
+            let bytes = start.and_then(|start| pixels.get(start..start.checked_add(tile_bytes)?));
+            let Some(data) = bytes else {
                 continue;
             };
             if empty || tile_bytes == 0 {

@@ -198,3 +198,38 @@ fn a_group_blends_apart_with_its_opacity_only_when_the_header_says_so() {
     );
     assert_eq!(at(&drawn(&file(32, 1, &frames), 0), 0, 0), RED);
 }
+
+/// A parsed 4x4 file of `cels` one-pixel cels on as many layers, then given a canvas of
+/// `side` pixels and cels as large (their pixels are never read by the check).
+fn large(cels: u16, side: u16) -> super::super::sprite::Sprite {
+    let mut chunks: Vec<Vec<u8>> = (0..cels).map(|_| image_layer(VISIBLE, 255)).collect();
+    chunks.extend((0..cels).map(|layer| dot(layer, (0, 0), RED, 255, 0)));
+    let mut sprite = parse(&file(32, 1, &[chunks])).unwrap();
+    (sprite.header.width, sprite.header.height) = (side, side);
+    for cel in &mut sprite.cels {
+        cel.content = super::super::sprite::CelContent::Image(super::super::sprite::Pixels {
+            width: side,
+            height: side,
+            data: Vec::new(),
+        });
+    }
+    sprite
+}
+
+#[test]
+fn drawing_more_than_the_blend_budget_is_refused_at_its_frame() {
+    use super::check_work;
+    assert!(check_work(&large(1, 65535), false).is_ok());
+    let refused = check_work(&large(2, 65535), false).unwrap_err();
+    assert_eq!(refused.offset, 128);
+    assert!(
+        refused.message.contains("more than the 4294967296"),
+        "{}",
+        refused.message
+    );
+    // One 4096x4096 picture per cel: 8 fit in 512 MiB, 9 do not.
+    assert!(check_work(&large(8, 4096), true).is_ok());
+    let refused = check_work(&large(9, 4096), true).unwrap_err();
+    assert!(refused.message.contains("576 MiB"), "{}", refused.message);
+    assert!(check_work(&large(9, 4096), false).is_ok());
+}

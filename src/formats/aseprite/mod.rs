@@ -83,6 +83,8 @@ impl Format for AsepriteFormat {
             return Ok(loaded);
         }
         let sprite = parse::parse(bytes).map_err(|e| failure(e.offset, e.message))?;
+        compose::check_work(&sprite, context.options.aseprite_layers)
+            .map_err(|e| failure(e.offset, e.message))?;
         let stem = context.file_stem("sprite");
         let pictures = if context.options.aseprite_layers {
             mapping::Pictures::PerLayer

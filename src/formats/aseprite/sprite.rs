@@ -346,7 +346,7 @@ pub struct Sprite {
     pub palettes: Vec<Palette>,
     /// The tilesets.
     pub tilesets: Vec<Tileset>,
-    /// The tags (of the first tags chunk of frame 0).
+    /// The tags, of every tags chunk in file order.
     pub tags: Vec<Tag>,
     /// The slices.
     pub slices: Vec<Slice>,
