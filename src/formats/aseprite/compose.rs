@@ -71,8 +71,8 @@ struct FrameDrawing<'a> {
 }
 
 /// Most pixels drawing a file's frames may blend: linked cels let a few bytes draw a big
-/// picture many times, so the work is bounded here, not by the file's length (about ten
-/// seconds of drawing; a 2000x2000 sprite of 20 layers and 50 frames takes a tenth of it).
+/// picture many times, so the work is bounded here, not by the file's length (a 2000x2000
+/// sprite of 20 layers covering the canvas on 10 frames takes a fifth of it).
 pub const MAX_BLENDS: u64 = 1 << 32;
 
 /// Refuses a file whose frames would take more than [`MAX_BLENDS`] blends to draw, or (for

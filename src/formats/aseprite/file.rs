@@ -2,7 +2,7 @@
 //! chunks the writer rewrites decoded (tags, slices, cels' links).
 //!
 //! The writer copies every chunk it does not change byte for byte, so this view only has to
-//! find chunk boundaries; [`super::scan`] has already checked them when the file was read, and
+//! find chunk boundaries; [`super::parse`] has already checked them when the file was read, and
 //! every access here is bounds-checked anyway (a damaged file gives `None`, never a panic).
 //! Layout (Aseprite's `docs/ase-file-specs.md`): a 128-byte header, then per frame a 16-byte
 //! header and chunks of `[size: u32][type: u16][data]`.
