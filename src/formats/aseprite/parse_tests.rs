@@ -534,3 +534,34 @@ fn a_chunk_past_its_frame_or_the_file_is_refused_at_the_chunk() {
     tiny[144..148].copy_from_slice(&2u32.to_le_bytes());
     assert!(error(&tiny).message.contains("declares 2 bytes"));
 }
+
+#[test]
+fn a_tilemap_of_an_unknown_tile_size_is_refused() {
+    let mut cel = tilemap_cel(1, 1, &[1]);
+    // The bits-per-tile field: 6 (chunk header) + 16 (cel fields) + 4 (width, height).
+    cel[26..28].copy_from_slice(&12u16.to_le_bytes());
+    let frame = vec![
+        tileset_chunk(0, 2, &[0; 16]),
+        layer(1, 0, 0, 0, 255, &[]),
+        layer(1, 2, 0, 0, 255, &0u32.to_le_bytes()),
+        cel,
+    ];
+    let refused = error(&file(32, 1, &[frame]));
+    assert!(
+        refused.message.contains("12 bits per tile"),
+        "{}",
+        refused.message
+    );
+}
+
+#[test]
+fn deprecated_and_unknown_chunks_are_skipped() {
+    // A mask (0x2016), a path (0x2017) and a chunk kind the specification does not list.
+    let frame = vec![
+        chunk(0x2016, &[0xFF; 20]),
+        chunk(0x2017, &[]),
+        chunk(0x7777, &[1, 2, 3]),
+        layer(1, 0, 0, 0, 255, &[]),
+    ];
+    assert_eq!(parse(&file(32, 1, &[frame])).unwrap().layers.len(), 1);
+}
