@@ -619,6 +619,12 @@ fn tileset(cursor: &mut Cursor, sprite: &mut Sprite, state: &mut State) -> Resul
         let data = inflate(compressed, size, start, &what)?;
         Some(data)
     } else {
+        // Only Aseprite opens the other file: its tiles are not drawn, and the user is told.
+        let file = external
+            .and_then(|(entry, _)| sprite.external_files.iter().find(|f| f.id == entry))
+            .map_or_else(|| "another file".to_string(), |f| format!("\"{}\"", f.name));
+        let note = format!("tileset \"{name}\" keeps its tiles in {file}: its tiles are not drawn");
+        sprite.notes.push((start, note));
         None
     };
     state.attach = Attach::Tileset(sprite.tilesets.len());

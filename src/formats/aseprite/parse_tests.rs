@@ -565,3 +565,26 @@ fn deprecated_and_unknown_chunks_are_skipped() {
     ];
     assert_eq!(parse(&file(32, 1, &[frame])).unwrap().layers.len(), 1);
 }
+
+#[test]
+fn a_tileset_kept_in_another_file_is_named_in_a_note() {
+    let mut external = Out::default();
+    external.dword(1);
+    external.zeros(8);
+    external.dword(3);
+    external.byte(1);
+    external.zeros(7);
+    external.string("tiles.aseprite");
+    let mut tileset = tileset_chunk(0, 2, &[0; 16]);
+    // Flags: external (1) and empty tile 0 (4), no tiles inside; cut the tiles off.
+    tileset[10..14].copy_from_slice(&5u32.to_le_bytes());
+    let name_end = 6 + 32 + 2 + "tiles".len();
+    tileset.truncate(name_end + 8);
+    let size = tileset.len() as u32;
+    tileset[0..4].copy_from_slice(&size.to_le_bytes());
+    let sprite = parse(&file(32, 1, &[vec![chunk(EXTERNAL, &external.0), tileset]])).unwrap();
+    assert_eq!(sprite.tilesets[0].pixels, None);
+    assert_eq!(sprite.tilesets[0].external, Some((3, 8)));
+    let (_, note) = &sprite.notes[0];
+    assert!(note.contains("\"tiles.aseprite\""), "{note}");
+}
