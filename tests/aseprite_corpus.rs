@@ -107,11 +107,20 @@ fn every_aseprite_file_opens() {
     }
 }
 
+/// Reference images exported by Aseprite before 1.3.15, whose Saturation blend mode was wrong
+/// where two channels of the backdrop are equal; we draw as Aseprite draws today. The test
+/// `aseprite_compose` checks these frames pixel by pixel (the same everywhere but where the
+/// fix applies).
+const PREDATES_SATURATION_FIX: [&str; 1] = ["blend_saturation_bug.png"];
+
 #[test]
 fn listed_frames_render_as_their_reference_images() {
     let rows = expected_frames();
     assert_eq!(rows.len(), 22, "EXPECTED.md rows");
     for (png, file, index) in rows {
+        if PREDATES_SATURATION_FIX.contains(&png.as_str()) {
+            continue;
+        }
         let document = open(&folder().join(&file));
         let (_, frame) = document
             .frames

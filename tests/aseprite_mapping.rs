@@ -400,3 +400,55 @@ fn frames_outside_every_tag_play_as_sequences_of_their_own() {
     assert_eq!(played(&document, "sprite 0"), [0]);
     assert_eq!(played(&document, "sprite 3"), [3]);
 }
+
+/// With one graphic per layer, a layer's opacity is applied once: by the graphic, not also
+/// baked into its picture (which carries only the cel's own opacity).
+#[test]
+fn a_layers_opacity_is_its_graphics_not_its_pictures() {
+    let bytes = corpus_bytes("transparency.aseprite");
+    let context = ReadContext {
+        path: None,
+        options: sprat::formats::ReadOptions {
+            aseprite_layers: true,
+            ..Default::default()
+        },
+    };
+    let document = AsepriteFormat.read(&bytes, &context).unwrap().document;
+    // Layer 3 (opacity 124) has a cel of opacity 255 at (0, 1) on frame 1.
+    let sprite = sprat::formats::aseprite::parse::parse(&bytes).unwrap();
+    let layer = sprite
+        .layers
+        .iter()
+        .position(|l| l.name == "Layer 3")
+        .unwrap();
+    assert_eq!(sprite.layers[layer].opacity, 124);
+    let cel = sprite
+        .cels
+        .iter()
+        .find(|c| c.frame == 1 && usize::from(c.layer) == layer)
+        .unwrap();
+    assert_eq!(cel.opacity, 255);
+    let sprat::formats::aseprite::sprite::CelContent::Image(cel_pixels) = &cel.content else {
+        panic!("an image cel")
+    };
+    let (_, frame) = document.frames.get_index(1).unwrap();
+    let element = frame.elements.iter().find(|e| e.name == "Layer 3").unwrap();
+    let graphic = element.as_graphic().unwrap();
+    assert_eq!(graphic.opacity, (124 * u32::from(OPAQUE) / 255) as u16);
+    let store = ImageStore::new();
+    let picture = sprat::pixels::PixelSource::pixels(&store, &document, &graphic.source)
+        .unwrap()
+        .image;
+    let width = usize::from(cel_pixels.width);
+    for (i, pixel) in cel_pixels.data.chunks_exact(4).enumerate() {
+        let (x, y) = (
+            (i % width) as i64 + i64::from(cel.x),
+            (i / width) as i64 + i64::from(cel.y),
+        );
+        if x < 0 || y < 0 || x >= 16 || y >= 16 {
+            continue;
+        }
+        let shown = picture.get_pixel(x as u32, y as u32).0;
+        assert_eq!(shown[3], pixel[3], "alpha at ({x}, {y})");
+    }
+}

@@ -2,7 +2,7 @@
 //! chunks the writer rewrites decoded (tags, slices, cels' links).
 //!
 //! The writer copies every chunk it does not change byte for byte, so this view only has to
-//! find chunk boundaries; [`super::scan`] has already checked them when the file was read, and
+//! find chunk boundaries; [`super::parse`] has already checked them when the file was read, and
 //! every access here is bounds-checked anyway (a damaged file gives `None`, never a panic).
 //! Layout (Aseprite's `docs/ase-file-specs.md`): a 128-byte header, then per frame a 16-byte
 //! header and chunks of `[size: u32][type: u16][data]`.
@@ -431,56 +431,4 @@ pub(crate) fn layer_chunk(name: &str) -> Vec<u8> {
     out.zeros(3);
     out.string(name);
     chunk(CHUNK_LAYER, &out.0)
-}
-
-/// `bytes` with every linked cel that shows a tilemap cel replaced by a copy of that cel, or
-/// `None` when the file has no such link. Aseprite writes these links; the reader crate
-/// refuses them ("not a valid target for a linked cel"), so it is handed the copy.
-pub(crate) fn tilemap_links_copied(bytes: &[u8]) -> Option<Vec<u8>> {
-    let view = FileView::of(bytes)?;
-    let mut cels: std::collections::HashMap<(usize, u16), (&Unit, Option<u16>)> =
-        std::collections::HashMap::new();
-    for (index, frame) in view.frames.iter().enumerate() {
-        for unit in frame.units.iter().filter(|u| u.kind == CHUNK_CEL) {
-            if let Some((layer, link)) = cel_layer_and_link(bytes.get(unit.chunk.clone())?) {
-                cels.insert((index, layer), (unit, link));
-            }
-        }
-    }
-    let is_tilemap =
-        |unit: &Unit| word(bytes, unit.chunk.start + CHUNK_HEADER_SIZE + 7) == Some(CEL_TILEMAP);
-    // The tilemap cel a linked cel finally shows (links are followed a bounded number of times).
-    let shown = |layer: u16, mut frame: u16| -> Option<&Unit> {
-        for _ in 0..view.frames.len() {
-            let (unit, link) = cels.get(&(usize::from(frame), layer))?;
-            match link {
-                Some(next) if *next != frame => frame = *next,
-                Some(_) => return None,
-                None => return is_tilemap(unit).then_some(*unit),
-            }
-        }
-        None
-    };
-    let target = |unit: &Unit| {
-        (unit.kind == CHUNK_CEL)
-            .then(|| cel_layer_and_link(&bytes[unit.chunk.clone()]))
-            .flatten()
-            .and_then(|(layer, link)| shown(layer, link?))
-    };
-    let units = || view.frames.iter().flat_map(|f| f.units.iter());
-    if !units().any(|unit| target(unit).is_some()) {
-        return None;
-    }
-    let mut out = bytes.get(..HEADER_SIZE)?.to_vec();
-    for frame in &view.frames {
-        let units: Vec<Vec<u8>> = frame
-            .units
-            .iter()
-            .map(|unit| bytes[target(unit).unwrap_or(unit).whole.clone()].to_vec())
-            .collect();
-        out.extend_from_slice(&self::frame(frame.duration, &units));
-    }
-    let size = u32::try_from(out.len()).ok()?;
-    out[0..4].copy_from_slice(&size.to_le_bytes());
-    Some(out)
 }

@@ -1,9 +1,9 @@
-//! An Aseprite file (as the `asefile` crate reads it) turned into an animation set.
+//! An Aseprite file (as [`super::parse`] reads it) turned into an animation set.
 //!
 //! - Every frame is composited as Aseprite shows it (visible layers, their opacity and blend
-//!   modes, cel opacity, linked cels, tilemaps, indexed and grayscale colour) by the crate,
-//!   into one in-memory image per distinct picture: frames that look the same (linked cels,
-//!   held poses) share one image.
+//!   modes, cel opacity, linked cels, tilemaps, indexed and grayscale colour) by
+//!   [`super::compose`], into one in-memory image per distinct picture: frames that look the
+//!   same (linked cels, held poses) share one image.
 //! - Tags become sequences in the order Aseprite plays them ([`super::play_order`]); a file
 //!   without tags is one sequence of all its frames. Durations stay in milliseconds.
 //! - Slices become collision boxes (`hit*` / `hurt*` names or user data; other slices keep their
@@ -11,8 +11,11 @@
 //!   the slice's keys say.
 //! - The sprite's user data and the tags' colours and user data go into the metadata.
 
+use super::blend;
+use super::compose;
 use super::play_order::play_order;
-use super::scan::{Scan, TagDirection, TagHeader};
+use super::scan::TagDirection;
+use super::sprite::{LayerKind, Slice, Sprite, layer_flags};
 use crate::formats::diagnostics::{Diagnostic, Location, Severity};
 use crate::model::{
     AnimationSet, AttachmentPoint, BlendMode, BoxClass, CollisionBox, Direction, DirectionId,
@@ -33,25 +36,20 @@ pub struct Composited {
     pub picture_of_frame: Vec<usize>,
 }
 
-/// Composites every frame of `file` (the crate does the drawing, exactly as Aseprite does).
-pub fn composite(file: &asefile::AsepriteFile) -> Composited {
+/// Composites every frame of `sprite`, exactly as Aseprite draws it.
+pub fn composite(sprite: &Sprite) -> Composited {
     let mut pictures: Vec<RgbaImage> = Vec::new();
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
-    let mut picture_of_frame = Vec::with_capacity(file.num_frames() as usize);
-    for index in 0..file.num_frames() {
-        let drawn = file.frame(index).image();
-        let (width, height) = (drawn.width(), drawn.height());
-        let raw = drawn.into_raw();
+    let mut picture_of_frame = Vec::with_capacity(sprite.frames.len());
+    for index in 0..sprite.frames.len() {
+        let image = compose::frame(sprite, index);
         let mut hasher = DefaultHasher::new();
-        raw.hash(&mut hasher);
+        image.as_raw().hash(&mut hasher);
         let same = by_hash.entry(hasher.finish()).or_default();
-        let found = same.iter().copied().find(|&p| pictures[p].as_raw() == &raw);
+        let found = same.iter().copied().find(|&p| pictures[p] == image);
         let picture = match found {
             Some(p) => p,
             None => {
-                // The crate's buffer has the size it was made with.
-                let image = RgbaImage::from_raw(width, height, raw)
-                    .unwrap_or_else(|| RgbaImage::new(width, height));
                 pictures.push(image);
                 same.push(pictures.len() - 1);
                 pictures.len() - 1
@@ -75,21 +73,16 @@ pub enum Pictures {
 }
 
 /// Builds the set. `stem` names the sequence of an untagged file and the images' file names.
-pub fn build(
-    file: &asefile::AsepriteFile,
-    scan: &Scan,
-    pictures: Pictures,
-    stem: &str,
-) -> (AnimationSet, Vec<Diagnostic>) {
+pub fn build(sprite: &Sprite, pictures: Pictures, stem: &str) -> (AnimationSet, Vec<Diagnostic>) {
     let mut set = AnimationSet::new();
     let mut diagnostics = Vec::new();
     let frame_ids = match pictures {
         Pictures::Composited(composited) => {
-            composited_frames(&mut set, file, composited, stem, &mut diagnostics)
+            composited_frames(&mut set, sprite, composited, stem, &mut diagnostics)
         }
-        Pictures::PerLayer => layered_frames(&mut set, file, stem, &mut diagnostics),
+        Pictures::PerLayer => layered_frames(&mut set, sprite, stem, &mut diagnostics),
     };
-    let origin = canvas_origin(file);
+    let origin = canvas_origin(sprite);
     if let Some((x, y)) = origin {
         let pivot = Origin::At(Point::from_ints(x, y));
         for element in set.frames.values_mut().flat_map(|f| f.elements.iter_mut()) {
@@ -98,9 +91,9 @@ pub fn build(
             }
         }
     }
-    add_slices(&mut set, file, &frame_ids, origin.unwrap_or((0, 0)));
-    add_sequences(&mut set, file, scan, &frame_ids, stem, &mut diagnostics);
-    add_metadata(&mut set, file, scan);
+    add_slices(&mut set, sprite, &frame_ids, origin.unwrap_or((0, 0)));
+    add_sequences(&mut set, sprite, &frame_ids, stem, &mut diagnostics);
+    add_metadata(&mut set, sprite);
     (set, diagnostics)
 }
 
@@ -133,7 +126,7 @@ fn whole_image(set: &mut AnimationSet, image: ImageId, name: &str) -> Element {
 /// One frame per file frame, showing its composited picture.
 fn composited_frames(
     set: &mut AnimationSet,
-    file: &asefile::AsepriteFile,
+    sprite: &Sprite,
     composited: Composited,
     stem: &str,
     diagnostics: &mut Vec<Diagnostic>,
@@ -156,8 +149,8 @@ fn composited_frames(
         .collect();
     let mut frame_ids = Vec::with_capacity(picture_of_frame.len());
     for (index, &picture) in picture_of_frame.iter().enumerate() {
-        let duration = file.frame(index as u32).duration();
-        let mut frame = Frame::new(FrameDuration::Millis(duration));
+        let duration = sprite.frames[index].duration;
+        let mut frame = Frame::new(FrameDuration::Millis(u32::from(duration)));
         frame
             .elements
             .push(whole_image(set, image_ids[picture], ""));
@@ -165,9 +158,10 @@ fn composited_frames(
         set.frames.insert(id, frame);
         frame_ids.push(id);
     }
-    let layers = file
-        .layers()
-        .filter(|l| l.is_visible() && l.layer_type() != asefile::LayerType::Group)
+    let layers = sprite
+        .layers
+        .iter()
+        .filter(|l| l.has(layer_flags::VISIBLE) && l.kind != LayerKind::Group)
         .count();
     if layers > 1 {
         diagnostics.push(Diagnostic::new(
@@ -183,52 +177,44 @@ fn composited_frames(
     frame_ids
 }
 
-/// True when the layer and every group above it are visible.
-fn shown(file: &asefile::AsepriteFile, layer: &asefile::Layer) -> bool {
-    if !layer.is_visible() {
-        return false;
-    }
-    let mut above = layer.parent().map(|group| group.id());
-    while let Some(id) = above {
-        let group = file.layer(id);
-        if !group.is_visible() {
-            return false;
-        }
-        above = group.parent().map(|group| group.id());
-    }
-    true
-}
-
 /// One frame per file frame with one graphic per visible layer that has a cel there, bottom
-/// layer first, each with the layer's name and opacity. Identical cel pictures share an image.
-/// Blend modes other than normal, addition and subtraction have no graphic equivalent: those
-/// layers are drawn normally, with a warning.
+/// layer first, each with the layer's name and opacity (the picture carries the cel's own
+/// opacity). Identical cel pictures share an image. Reference layers are left out. Blend
+/// modes other than normal, addition and subtraction have no graphic equivalent: those layers
+/// are drawn normally, with a warning.
 fn layered_frames(
     set: &mut AnimationSet,
-    file: &asefile::AsepriteFile,
+    sprite: &Sprite,
     stem: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<FrameId> {
-    let layers: Vec<asefile::Layer> = file
-        .layers()
-        .filter(|l| l.layer_type() != asefile::LayerType::Group && shown(file, l))
+    let layers: Vec<usize> = (0..sprite.layers.len())
+        .filter(|&i| {
+            let layer = &sprite.layers[i];
+            layer.kind != LayerKind::Group && !layer.has(layer_flags::REFERENCE) && sprite.shown(i)
+        })
         .collect();
     let mut blends = Vec::with_capacity(layers.len());
-    for layer in &layers {
-        let blend = match layer.blend_mode() {
-            asefile::BlendMode::Normal => BlendMode::Normal,
-            asefile::BlendMode::Addition => BlendMode::Add {
+    for &index in &layers {
+        let layer = &sprite.layers[index];
+        let blend = match layer.effective_blend {
+            0 => BlendMode::Normal,
+            16 => BlendMode::Add {
                 source: 256,
                 destination: 256,
             },
-            asefile::BlendMode::Subtract => BlendMode::Subtract,
+            17 => BlendMode::Subtract,
             other => {
+                let mode = blend::BlendMode::from_code(other).map_or_else(
+                    || format!("unknown blend mode {other}"),
+                    |m| format!("{m:?}"),
+                );
                 diagnostics.push(Diagnostic::new(
                     Severity::Warning,
                     Location::File,
                     format!(
-                        "layer \"{}\" blends with {other:?}, which a graphic cannot: it is drawn normally (open the file with layers composited to see it as Aseprite does)",
-                        layer.name()
+                        "layer \"{}\" blends with {mode}, which a graphic cannot: it is drawn normally (open the file with layers composited to see it as Aseprite does)",
+                        layer.name
                     ),
                 ));
                 BlendMode::Normal
@@ -238,35 +224,30 @@ fn layered_frames(
     }
     let mut by_hash: HashMap<u64, Vec<(ImageId, usize)>> = HashMap::new();
     let mut stored: Vec<RgbaImage> = Vec::new();
-    let mut frame_ids = Vec::with_capacity(file.num_frames() as usize);
-    for index in 0..file.num_frames() {
-        let mut frame = Frame::new(FrameDuration::Millis(file.frame(index).duration()));
-        for (layer, blend) in layers.iter().zip(&blends) {
-            let cel = layer.frame(index);
-            if cel.is_empty() {
+    let mut frame_ids = Vec::with_capacity(sprite.frames.len());
+    for (index, header) in sprite.frames.iter().enumerate() {
+        let mut frame = Frame::new(FrameDuration::Millis(u32::from(header.duration)));
+        for (&layer_index, blend) in layers.iter().zip(&blends) {
+            let Some(pixels) = compose::cel_picture(sprite, index, layer_index) else {
                 continue;
-            }
-            // The crate draws with its own version of `image`: the raw RGBA bytes carry over.
-            let drawn = cel.image();
-            let (width, height) = (drawn.width(), drawn.height());
-            let pixels = RgbaImage::from_raw(width, height, drawn.into_raw())
-                .unwrap_or_else(|| RgbaImage::new(width, height));
+            };
+            let layer = &sprite.layers[layer_index];
             let mut hasher = DefaultHasher::new();
             pixels.as_raw().hash(&mut hasher);
             let same = by_hash.entry(hasher.finish()).or_default();
             let image = match same.iter().find(|(_, s)| stored[*s] == pixels) {
                 Some((image, _)) => *image,
                 None => {
-                    let name = format!("images/{stem}_{}_{index}.png", layer.name());
+                    let name = format!("images/{stem}_{}_{index}.png", layer.name);
                     let image = memory_image(set, name, pixels.clone());
                     stored.push(pixels);
                     same.push((image, stored.len() - 1));
                     image
                 }
             };
-            let mut element = whole_image(set, image, layer.name());
+            let mut element = whole_image(set, image, &layer.name);
             if let ElementKind::Graphic(graphic) = &mut element.kind {
-                graphic.opacity = (u32::from(layer.opacity()) * u32::from(OPAQUE) / 255) as u16;
+                graphic.opacity = (u32::from(layer.opacity) * u32::from(OPAQUE) / 255) as u16;
                 graphic.blend = *blend;
             }
             frame.elements.push(element);
@@ -281,57 +262,47 @@ fn layered_frames(
 /// One sequence per tag, or one for the whole file.
 fn add_sequences(
     set: &mut AnimationSet,
-    file: &asefile::AsepriteFile,
-    scan: &Scan,
+    sprite: &Sprite,
     frame_ids: &[FrameId],
     stem: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let last = frame_ids.len().saturating_sub(1);
     let mut plays: Vec<(String, Vec<usize>, bool)> = Vec::new();
-    for index in 0..file.num_tags() {
-        let tag = file.tag(index);
-        let header = scan.tags.get(index as usize).cloned().unwrap_or(TagHeader {
-            from: tag.from_frame() as u16,
-            to: tag.to_frame() as u16,
-            direction: TagDirection::Forward,
-            repeat: 0,
-            color: [0; 3],
-        });
-        let (from, to) = (usize::from(header.from), usize::from(header.to));
+    for tag in &sprite.tags {
+        let (from, to) = (usize::from(tag.from), usize::from(tag.to));
         if from.max(to) > last {
             diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 Location::File,
                 format!(
                     "tag \"{}\" covers frames {from}..{to} but the file has {} frames; it is left out",
-                    tag.name(),
+                    tag.name,
                     frame_ids.len()
                 ),
             ));
             continue;
         }
-        let order = play_order(from, to, header.direction, header.repeat);
+        let order = play_order(from, to, tag.direction, tag.repeat);
         if order.repeat_dropped {
             diagnostics.push(Diagnostic::new(
                 Severity::Warning,
                 Location::File,
                 format!(
                     "tag \"{}\" repeats {} times, too many to spell out; it loops forever instead",
-                    tag.name(),
-                    header.repeat
+                    tag.name, tag.repeat
                 ),
             ));
         }
-        let spelled_out = header.direction != TagDirection::Forward || header.repeat > 1;
+        let spelled_out = tag.direction != TagDirection::Forward || tag.repeat > 1;
         if spelled_out && !order.repeat_dropped {
-            let how = match header.direction {
+            let how = match tag.direction {
                 TagDirection::Forward => "forward",
                 TagDirection::Reverse => "in reverse",
                 TagDirection::PingPong => "ping-pong",
                 TagDirection::PingPongReverse => "ping-pong reverse",
             };
-            let times = match header.repeat {
+            let times = match tag.repeat {
                 0 => "forever".to_string(),
                 n => format!("{n} time(s)"),
             };
@@ -340,12 +311,12 @@ fn add_sequences(
                 Location::File,
                 format!(
                     "tag \"{}\" plays {how}, {times}: its sequence lists the {} frames in the order Aseprite shows them",
-                    tag.name(),
+                    tag.name,
                     order.frames.len()
                 ),
             ));
         }
-        plays.push((tag.name().to_string(), order.frames, order.loops));
+        plays.push((tag.name.clone(), order.frames, order.loops));
     }
     let mut in_a_tag = vec![false; frame_ids.len()];
     for (_, frames, _) in &plays {
@@ -450,7 +421,7 @@ fn unique_name(name: &str, used: &[String]) -> String {
 }
 
 /// What a slice stands for, from its name or user data.
-fn slice_class(slice: &asefile::Slice) -> BoxClass {
+fn slice_class(slice: &Slice) -> BoxClass {
     let user_text = slice
         .user_data
         .as_ref()
@@ -485,13 +456,16 @@ pub fn is_point_only(size: (u32, u32), pivot: Option<(i32, i32)>) -> bool {
 pub const ORIGIN_SLICE: &str = "origin";
 
 /// The sprite's origin on the canvas, when a slice marks it.
-fn canvas_origin(file: &asefile::AsepriteFile) -> Option<(i32, i32)> {
-    let canvas = (file.width() as u32, file.height() as u32);
-    file.slices().iter().find_map(|slice| {
+fn canvas_origin(sprite: &Sprite) -> Option<(i32, i32)> {
+    let canvas = (
+        u32::from(sprite.header.width),
+        u32::from(sprite.header.height),
+    );
+    sprite.slices.iter().find_map(|slice| {
         let [key] = slice.keys.as_slice() else {
             return None;
         };
-        let covers = key.from_frame == 0 && key.origin == (0, 0) && key.size == canvas;
+        let covers = key.frame == 0 && key.origin == (0, 0) && key.size == canvas;
         (slice.name == ORIGIN_SLICE && covers)
             .then_some(key.pivot)
             .flatten()
@@ -500,14 +474,9 @@ fn canvas_origin(file: &asefile::AsepriteFile) -> Option<(i32, i32)> {
 
 /// Each slice's key in force on each frame becomes a box, and a point when it has a pivot;
 /// positions are taken from the sprite's origin at `origin` on the canvas.
-fn add_slices(
-    set: &mut AnimationSet,
-    file: &asefile::AsepriteFile,
-    frame_ids: &[FrameId],
-    origin: (i32, i32),
-) {
-    let marks_origin = canvas_origin(file).is_some();
-    for slice in file.slices() {
+fn add_slices(set: &mut AnimationSet, sprite: &Sprite, frame_ids: &[FrameId], origin: (i32, i32)) {
+    let marks_origin = canvas_origin(sprite).is_some();
+    for slice in &sprite.slices {
         if marks_origin && slice.name == ORIGIN_SLICE {
             continue;
         }
@@ -516,8 +485,8 @@ fn add_slices(
             let key = slice
                 .keys
                 .iter()
-                .filter(|k| k.from_frame as usize <= index)
-                .max_by_key(|k| k.from_frame);
+                .filter(|k| k.frame as usize <= index)
+                .max_by_key(|k| k.frame);
             // A key of size 0 removes the slice from its frames on.
             let Some(key) = key.filter(|k| k.size.0 > 0 && k.size.1 > 0) else {
                 continue;
@@ -563,32 +532,29 @@ fn clamp(size: u32) -> i32 {
 }
 
 /// The sprite's user data and each tag's colour and user data, as metadata.
-fn add_metadata(set: &mut AnimationSet, file: &asefile::AsepriteFile, scan: &Scan) {
-    if let Some(user) = file.sprite_user_data() {
+fn add_metadata(set: &mut AnimationSet, sprite: &Sprite) {
+    if let Some(user) = &sprite.user_data {
         if let Some(text) = &user.text {
             set.metadata.comments = text.clone();
         }
         if let Some(color) = user.color {
             set.metadata
                 .extra
-                .push(("aseprite.sprite.color".into(), hex(&color.0)));
+                .push(("aseprite.sprite.color".into(), hex(&color)));
         }
     }
-    for index in 0..file.num_tags() {
-        let tag = file.tag(index);
-        let user = tag.user_data();
+    for tag in &sprite.tags {
+        let user = tag.user_data.as_ref();
         // Newer files keep the tag colour in its user data; the older field stays for readers
         // that predate it.
         let color = match user.and_then(|u| u.color) {
-            Some(color) => Some(hex(&color.0)),
-            None => scan.tags.get(index as usize).map(|h| hex(&h.color)),
+            Some(color) => hex(&color),
+            None => hex(&tag.color),
         };
-        if let Some(color) = color {
-            let key = format!("aseprite.tag.{}.color", tag.name());
-            set.metadata.extra.push((key, color));
-        }
+        let key = format!("aseprite.tag.{}.color", tag.name);
+        set.metadata.extra.push((key, color));
         if let Some(text) = user.and_then(|u| u.text.clone()) {
-            let key = format!("aseprite.tag.{}.user_data", tag.name());
+            let key = format!("aseprite.tag.{}.user_data", tag.name);
             set.metadata.extra.push((key, text));
         }
     }

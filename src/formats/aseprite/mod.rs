@@ -1,23 +1,32 @@
 //! Aseprite `.ase` / `.aseprite` files, read and written.
 //!
-//! Reading: the `asefile` crate reads the file and composites its frames; this module checks
-//! the file's declared sizes first ([`scan`]) and maps what the crate gives into the model
-//! ([`mapping`], [`play_order`]). The composited frames live in memory
-//! ([`crate::model::ImageKind::Memory`]); writers that reference image files write them out.
+//! Reading: [`parse`] reads every chunk of the file into a [`sprite::Sprite`] (bounded by the
+//! file's bytes, errors at a byte offset, no panic), [`compose`] draws its frames exactly as
+//! Aseprite does (blend modes from [`blend`]), and [`mapping`] and [`play_order`] turn it into
+//! the model. The composited frames live in memory ([`crate::model::ImageKind::Memory`]);
+//! writers that reference image files write them out.
 //!
 //! Writing: an unedited document gives back its bytes; an edited one is spliced into the file
 //! it came from chunk by chunk ([`splice`] over [`file`]); any other document becomes a new
 //! file ([`convert`]). Tags and slices come from [`marks`].
 
 pub mod blend;
+mod chunks;
+pub mod compose;
 pub mod convert;
 pub mod file;
 pub mod mapping;
 pub mod marks;
+pub mod parse;
+mod pixels;
 pub mod play_order;
 mod reads;
 pub mod scan;
 pub mod splice;
+pub mod sprite;
+#[cfg(test)]
+mod test_files;
+mod user_data;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::fidelity::unchanged_original;
@@ -27,7 +36,6 @@ use super::{
     Written,
 };
 use crate::model::AnimationSet;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The Aseprite format.
 pub struct AsepriteFormat;
@@ -74,36 +82,17 @@ impl Format for AsepriteFormat {
         if let Some(loaded) = reads::remembered(bytes, context) {
             return Ok(loaded);
         }
-        let scan = scan::scan(bytes).map_err(|e| failure(e.offset, e.message))?;
-        let unlinked = file::tilemap_links_copied(&scan.bytes);
-        let file = match parse(unlinked.as_deref().unwrap_or(&scan.bytes)) {
-            Some(Ok(file)) => file,
-            Some(Err(message)) => {
-                let at = failing_frame(&scan.bytes, &scan.frame_offsets);
-                return Err(failure(at, message));
-            }
-            None => {
-                let at = failing_frame(&scan.bytes, &scan.frame_offsets);
-                return Err(failure(at, "the file is damaged here (the reader gave up)"));
-            }
-        };
+        let sprite = parse::parse(bytes).map_err(|e| failure(e.offset, e.message))?;
+        compose::check_work(&sprite, context.options.aseprite_layers)
+            .map_err(|e| failure(e.offset, e.message))?;
         let stem = context.file_stem("sprite");
-        // The crate draws the pictures; a damaged file can make it panic there.
-        let built = catch_unwind(AssertUnwindSafe(|| {
-            let pictures = if context.options.aseprite_layers {
-                mapping::Pictures::PerLayer
-            } else {
-                mapping::Pictures::Composited(mapping::composite(&file))
-            };
-            mapping::build(&file, &scan, pictures, &stem)
-        }));
-        let Ok((mut document, mut diagnostics)) = built else {
-            return Err(failure(
-                0,
-                "the frames cannot be drawn: the file is damaged",
-            ));
+        let pictures = if context.options.aseprite_layers {
+            mapping::Pictures::PerLayer
+        } else {
+            mapping::Pictures::Composited(mapping::composite(&sprite))
         };
-        for (offset, note) in &scan.notes {
+        let (mut document, mut diagnostics) = mapping::build(&sprite, pictures, &stem);
+        for (offset, note) in &sprite.notes {
             diagnostics.push(Diagnostic::warning_at_byte(*offset as u64, note.clone()));
         }
         document.original = Some(context.original(self.id(), bytes));
@@ -142,35 +131,4 @@ fn failure(offset: usize, message: impl Into<String>) -> ReadFailure {
         Location::Byte(offset as u64),
         message,
     ))
-}
-
-/// The crate's reading of `bytes`: `None` when it panicked (its validation has gaps that
-/// [`scan`] cannot all close; the crate that draws tilemaps has no panic-free rival).
-fn parse(bytes: &[u8]) -> Option<Result<asefile::AsepriteFile, String>> {
-    catch_unwind(|| asefile::AsepriteFile::read(bytes).map_err(|e| e.to_string())).ok()
-}
-
-/// Where a file the crate refused goes wrong: the start of the first frame whose inclusion
-/// makes it fail, found by reading ever longer prefixes (a binary search, only on failure).
-fn failing_frame(bytes: &[u8], frame_offsets: &[usize]) -> usize {
-    let reads = |frames: usize| {
-        let end = frame_offsets.get(frames).copied().unwrap_or(bytes.len());
-        let mut prefix = bytes[..end].to_vec();
-        prefix[6..8].copy_from_slice(&(frames as u16).to_le_bytes());
-        matches!(parse(&prefix), Some(Ok(_)))
-    };
-    // The prefix of `low` frames reads; the one of `high` frames does not.
-    let (mut low, mut high) = (0, frame_offsets.len());
-    if !reads(0) {
-        return 0;
-    }
-    while high - low > 1 {
-        let middle = (low + high) / 2;
-        if reads(middle) {
-            low = middle;
-        } else {
-            high = middle;
-        }
-    }
-    frame_offsets.get(low).copied().unwrap_or(0)
 }

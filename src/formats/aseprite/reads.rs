@@ -42,7 +42,10 @@ pub fn remember(loaded: &Loaded, context: &ReadContext) {
     let Ok(mut reads) = READS.lock() else {
         return;
     };
-    reads.retain(|entry| entry.bytes.strong_count() > 0);
+    // The entry's own document holds its bytes too: an entry no other document holds is
+    // dropped (counting that one reference, no entry would ever go, and reads of other bytes
+    // would push out the entries of documents still open).
+    reads.retain(|entry| entry.bytes.strong_count() > 1);
     if reads.len() >= KEPT {
         reads.remove(0);
     }
@@ -51,4 +54,49 @@ pub fn remember(loaded: &Loaded, context: &ReadContext) {
         context: key(context),
         loaded: loaded.clone(),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::AsepriteFormat;
+    use super::super::test_files::{file, image_cel, layer};
+    use crate::formats::{Format, ReadContext};
+    use crate::model::ImageKind;
+    use std::sync::Arc;
+
+    /// A file whose one pixel is `shade`.
+    fn sprite(shade: u8) -> Vec<u8> {
+        let pixels = [shade, 0, 0, 255];
+        file(
+            32,
+            1,
+            &[vec![
+                layer(1, 0, 0, 0, 255, &[]),
+                image_cel(0, true, (1, 1), &pixels),
+            ]],
+        )
+    }
+
+    fn pixels(loaded: &crate::formats::Loaded) -> Arc<image::RgbaImage> {
+        match &loaded.document.images[0].kind {
+            ImageKind::Memory(memory) => memory.0.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_of_other_files_do_not_push_out_a_document_still_open() {
+        let context = ReadContext::default();
+        let open = AsepriteFormat.read(&sprite(1), &context).unwrap();
+        for shade in 2..20 {
+            // Each read and dropped at once, as a file opened to look at and closed.
+            AsepriteFormat.read(&sprite(shade), &context).unwrap();
+        }
+        let bytes = &open.document.original.as_ref().unwrap().bytes;
+        let again = AsepriteFormat.read(bytes, &context).unwrap();
+        assert!(
+            Arc::ptr_eq(&pixels(&open), &pixels(&again)),
+            "decoded again"
+        );
+    }
 }
