@@ -77,6 +77,8 @@ pub struct SliceKey {
     pub bounds: (i32, i32, u32, u32),
     /// Pivot, relative to the bounds' top-left corner.
     pub pivot: Option<(i32, i32)>,
+    /// The 9-patch centre: x, y (relative to the bounds' top-left corner), width, height.
+    pub center: Option<(i32, i32, u32, u32)>,
 }
 
 /// A slice chunk decoded.
@@ -84,8 +86,6 @@ pub struct SliceKey {
 pub struct SliceRecord {
     /// Its name.
     pub name: String,
-    /// It has 9-patch centres (kept only while the slice is not rewritten).
-    pub nine_patch: bool,
     /// Its keys, in file order.
     pub keys: Vec<SliceKey>,
 }
@@ -230,6 +230,16 @@ pub(crate) fn slice_of(chunk: &[u8]) -> Option<SliceRecord> {
             dword(data, at + 12)?,
             dword(data, at + 16)?,
         );
+        let center = if nine_patch {
+            Some((
+                long(data, at + 20)?,
+                long(data, at + 24)?,
+                dword(data, at + 28)?,
+                dword(data, at + 32)?,
+            ))
+        } else {
+            None
+        };
         let pivot_at = at + 20 + if nine_patch { 16 } else { 0 };
         let pivot = if has_pivot {
             Some((long(data, pivot_at)?, long(data, pivot_at + 4)?))
@@ -240,14 +250,11 @@ pub(crate) fn slice_of(chunk: &[u8]) -> Option<SliceRecord> {
             frame: dword(data, at)?,
             bounds,
             pivot,
+            center,
         });
         at += key_size;
     }
-    Some(SliceRecord {
-        name,
-        nine_patch,
-        keys,
-    })
+    Some(SliceRecord { name, keys })
 }
 
 /// Bytes of a file being written, with the field writers the chunks need.
@@ -322,12 +329,14 @@ pub(crate) fn color_user_data(color: [u8; 3]) -> Vec<u8> {
     chunk(CHUNK_USER_DATA, &out.0)
 }
 
-/// A slice chunk (no 9-patch) holding `slice`'s keys.
+/// A slice chunk holding `slice`'s keys (9-patch when a key has a centre, with a pivot when a
+/// key has one; the other keys then hold zeros there).
 pub(crate) fn slice_chunk(slice: &SliceRecord) -> Vec<u8> {
     let has_pivot = slice.keys.iter().any(|k| k.pivot.is_some());
+    let nine_patch = slice.keys.iter().any(|k| k.center.is_some());
     let mut out = Out::default();
     out.dword(slice.keys.len() as u32);
-    out.dword(if has_pivot { 2 } else { 0 });
+    out.dword(u32::from(nine_patch) | if has_pivot { 2 } else { 0 });
     out.dword(0);
     out.string(&slice.name);
     for key in &slice.keys {
@@ -336,6 +345,13 @@ pub(crate) fn slice_chunk(slice: &SliceRecord) -> Vec<u8> {
         out.long(key.bounds.1);
         out.dword(key.bounds.2);
         out.dword(key.bounds.3);
+        if nine_patch {
+            let (x, y, width, height) = key.center.unwrap_or((0, 0, 0, 0));
+            out.long(x);
+            out.long(y);
+            out.dword(width);
+            out.dword(height);
+        }
         if has_pivot {
             let (x, y) = key.pivot.unwrap_or((0, 0));
             out.long(x);

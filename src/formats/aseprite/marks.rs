@@ -192,7 +192,6 @@ pub fn slices_of(
         .zip(values)
         .map(|(name, per_frame)| SliceRecord {
             name,
-            nine_patch: false,
             keys: keys_of(&per_frame),
         })
         .collect()
@@ -215,6 +214,7 @@ fn keys_of(per_frame: &[Option<KeyValue>]) -> Vec<SliceKey> {
             frame: frame as u32,
             bounds,
             pivot,
+            center: None,
         });
         previous = Some(value);
     }
@@ -236,6 +236,60 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
         .collect()
 }
 
+/// Gives the keys of `rewritten` (a slice of the file written anew) the 9-patch centres of
+/// `old`, the file's slice of that name: each key takes the centre of the old key in force on
+/// the file frame it lands on (`file_frame_of` maps a written frame to the file frame it
+/// shows, `None` for a new frame: the nearest earlier written frame is used), clamped into its
+/// bounds. Returns what clamping changed, one sentence per key.
+pub fn keep_centres(
+    rewritten: &mut SliceRecord,
+    old: &SliceRecord,
+    file_frame_of: impl Fn(usize) -> Option<usize>,
+) -> Vec<String> {
+    let Some(first) = old.keys.iter().find_map(|k| k.center) else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    for key in &mut rewritten.keys {
+        let file_frame = (0..=key.frame as usize).rev().find_map(&file_frame_of);
+        let in_force = file_frame.and_then(|frame| {
+            old.keys
+                .iter()
+                .filter(|k| k.frame as usize <= frame)
+                .max_by_key(|k| k.frame)
+                .and_then(|k| k.center)
+        });
+        let centre = in_force.unwrap_or(first);
+        let (_, _, width, height) = key.bounds;
+        let clamped = clamp_centre(centre, (width, height));
+        // A hidden key (zero size) shows no centre: clamping it changes nothing visible.
+        if clamped != centre && width > 0 && height > 0 {
+            let (x, y, w, h) = centre;
+            let (cx, cy, cw, ch) = clamped;
+            changes.push(format!(
+                "frame {}: its 9-patch centre {w}x{h} at ({x}, {y}) is clamped to {cw}x{ch} at ({cx}, {cy}) inside the new {width}x{height} bounds",
+                key.frame
+            ));
+        }
+        key.center = Some(clamped);
+    }
+    changes
+}
+
+/// A centre (x, y, width, height, relative to its slice) moved and cut to lie within a slice of
+/// `size`.
+fn clamp_centre(centre: (i32, i32, u32, u32), size: (u32, u32)) -> (i32, i32, u32, u32) {
+    let axis = |at: i32, length: u32, room: u32| {
+        let room = i64::from(room);
+        let start = i64::from(at).clamp(0, room);
+        let end = (i64::from(at) + i64::from(length)).clamp(start, room);
+        (start as i32, (end - start) as u32)
+    };
+    let (x, width) = axis(centre.0, centre.2, size.0);
+    let (y, height) = axis(centre.1, centre.3, size.1);
+    (x, y, width, height)
+}
+
 /// The origin a slice marks (see [`super::mapping::ORIGIN_SLICE`]) on a canvas of `canvas`.
 pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> {
     let [key] = slice.keys.as_slice() else {
@@ -251,11 +305,11 @@ pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> 
 pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
     SliceRecord {
         name: ORIGIN_SLICE.to_string(),
-        nine_patch: false,
         keys: vec![SliceKey {
             frame: 0,
             bounds: (0, 0, canvas.0, canvas.1),
             pivot: Some(origin),
+            center: None,
         }],
     }
 }
@@ -348,10 +402,17 @@ mod tests {
         assert_eq!(keys[2].bounds, (0, 0, 0, 0));
         let slice = SliceRecord {
             name: "s".into(),
-            nine_patch: false,
             keys,
         };
         assert_eq!(per_frame(&slice, 5), [None, a, a, b, None]);
+    }
+
+    #[test]
+    fn centres_are_clamped_into_shrunk_bounds_only() {
+        assert_eq!(clamp_centre((3, 3, 2, 2), (8, 8)), (3, 3, 2, 2));
+        assert_eq!(clamp_centre((3, 3, 2, 2), (4, 4)), (3, 3, 1, 1));
+        assert_eq!(clamp_centre((3, 3, 2, 2), (2, 9)), (2, 3, 0, 2));
+        assert_eq!(clamp_centre((-1, 0, 4, 1), (8, 8)), (0, 0, 3, 1));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::file::{
     Unit,
 };
 use super::mapping::UNTAGGED_KEY;
-use super::marks::{origin_of, per_frame, slices_of, tag_color, tag_for};
+use super::marks::{keep_centres, origin_of, per_frame, slices_of, tag_color, tag_for};
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
@@ -487,20 +487,19 @@ fn global_units(
         let Some(at) = wanted.iter().position(|w| w.name == slice.name) else {
             continue;
         };
-        let new = wanted.remove(at);
+        let mut new = wanted.remove(at);
         let unchanged =
             same_frames && per_frame(slice, frames.len()) == per_frame(&new, frames.len());
         if unchanged {
             slice_chunks.push(bytes[unit.whole.clone()].to_vec());
         } else {
-            if slice.nine_patch {
-                losses.push(Loss::new(
-                    Place::document(),
-                    format!(
-                        "slice \"{}\": its 9-patch centre (the slice is rewritten)",
-                        slice.name
-                    ),
-                ));
+            let file_frame_of = |position: usize| {
+                let id = order.get(position)?;
+                file_frames.iter().position(|f| f == id)
+            };
+            for change in keep_centres(&mut new, slice, file_frame_of) {
+                let what = format!("slice \"{}\": {change}", slice.name);
+                losses.push(Loss::new(Place::document(), what));
             }
             let mut written = file::slice_chunk(&new);
             written.extend_from_slice(&bytes[unit.chunk.end..unit.whole.end]);

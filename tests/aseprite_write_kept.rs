@@ -1,0 +1,164 @@
+//! What saving into an Aseprite file keeps beyond frames, tags and slices' bounds: the 9-patch
+//! centres of slices an edit rewrites, and the sprite's user data (comments and colour). What
+//! we write is read back by the `asefile` crate (an independent reader) and by Sprat.
+
+mod common;
+
+use sprat::assets::ImageStore;
+use sprat::formats::aseprite::AsepriteFormat;
+use sprat::formats::aseprite::file::FileView;
+use sprat::formats::{Format, ReadContext, WriteContext, Written};
+use sprat::model::*;
+use std::path::{Path, PathBuf};
+
+fn corpus_file(name: &str) -> PathBuf {
+    common::corpus().join("aseprite").join(name)
+}
+
+fn read(path: &Path) -> AnimationSet {
+    let bytes = std::fs::read(path).unwrap();
+    AsepriteFormat
+        .read(&bytes, &ReadContext::for_path(path))
+        .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics))
+        .document
+}
+
+fn read_bytes(bytes: &[u8]) -> AnimationSet {
+    AsepriteFormat
+        .read(bytes, &ReadContext::default())
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+        .document
+}
+
+fn save(document: &AnimationSet, path: &Path) -> Written {
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(path.to_path_buf()),
+        pixels: Some(&store),
+    };
+    AsepriteFormat
+        .write(document, &context)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn frame_mut(document: &mut AnimationSet, index: usize) -> &mut Frame {
+    document.frames.get_index_mut(index).unwrap().1
+}
+
+/// The box named `name` on frame `index`, set to `width`x`height` at (`x`, `y`).
+fn set_box(document: &mut AnimationSet, index: usize, name: &str, rect: (i32, i32, i32, i32)) {
+    let (x, y, width, height) = rect;
+    let element = frame_mut(document, index)
+        .elements
+        .iter_mut()
+        .find(|e| e.name == name && e.as_box().is_some())
+        .unwrap_or_else(|| panic!("frame {index} has a box named {name}"));
+    let ElementKind::Box(boxed) = &mut element.kind else {
+        unreachable!()
+    };
+    boxed.shape = CollisionBox::rect_from_corners(
+        boxed.class.clone(),
+        Point::from_ints(x, y),
+        Point::from_ints(x + width, y + height),
+    )
+    .shape;
+}
+
+/// Each chunk of `bytes` (with the chunks that travel with it), in file order, but those of
+/// `kind`.
+fn chunks_but(bytes: &[u8], kind: u16) -> Vec<Vec<u8>> {
+    let view = FileView::of(bytes).expect("a file Sprat wrote parses");
+    view.frames
+        .iter()
+        .flat_map(|f| f.units.iter())
+        .filter(|u| u.kind != kind)
+        .map(|u| bytes[u.whole.clone()].to_vec())
+        .collect()
+}
+
+#[test]
+fn a_rewritten_nine_patch_slice_keeps_its_centres_clamped_where_it_shrank() {
+    let path = corpus_file("slice_advanced.aseprite");
+    let original = std::fs::read(&path).unwrap();
+    let before = asefile::AsepriteFile::read(&original[..]).unwrap();
+    let centre = |file: &asefile::AsepriteFile, key: usize| {
+        let slice = file.slices().iter().find(|s| s.name == "Slice 2").unwrap();
+        let nine = slice.keys[key].slice9.as_ref().expect("a 9-patch key");
+        (
+            slice.keys[key].from_frame,
+            slice.keys[key].origin,
+            slice.keys[key].size,
+            (
+                nine.center_x,
+                nine.center_y,
+                nine.center_width,
+                nine.center_height,
+            ),
+        )
+    };
+    assert_eq!(centre(&before, 0), (0, (2, 1), (8, 8), (3, 3, 2, 2)));
+
+    let mut document = read(&path);
+    set_box(&mut document, 1, "Slice 2", (1, 1, 10, 10));
+    set_box(&mut document, 2, "Slice 2", (2, 1, 4, 4));
+    let written = save(&document, &path);
+    let losses: Vec<String> = written.losses.iter().map(|l| l.to_string()).collect();
+    assert_eq!(losses.len(), 1, "{losses:?}");
+    assert!(
+        losses[0].contains("Slice 2") && losses[0].contains("frame 2"),
+        "{losses:?}"
+    );
+    assert!(losses[0].contains("clamped"), "{losses:?}");
+
+    let after = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    assert_eq!(centre(&after, 0), (0, (2, 1), (8, 8), (3, 3, 2, 2)));
+    assert_eq!(centre(&after, 1), (1, (1, 1), (10, 10), (3, 3, 2, 2)));
+    assert_eq!(centre(&after, 2), (2, (2, 1), (4, 4), (3, 3, 1, 1)));
+    assert_eq!(centre(&after, 3), (3, (2, 1), (8, 8), (3, 3, 2, 2)));
+    // The other slice, untouched, is copied as it was.
+    let other = |file: &asefile::AsepriteFile| {
+        let slice = file.slices().iter().find(|s| s.name == "Slice 1").unwrap();
+        format!("{:?}", slice.keys)
+    };
+    assert_eq!(other(&after), other(&before));
+
+    // Sprat reads the new bounds back.
+    let again = read_bytes(&written.bytes);
+    let bounds = |doc: &AnimationSet, index: usize| {
+        let frame = doc.frames.get_index(index).unwrap().1;
+        let (_, boxed) = frame.boxes().find(|(e, _)| e.name == "Slice 2").unwrap();
+        format!("{:?}", boxed.shape)
+    };
+    for index in 0..4 {
+        assert_eq!(bounds(&again, index), bounds(&document, index), "{index}");
+    }
+}
+
+#[test]
+fn an_unclamped_centre_is_no_loss() {
+    let path = corpus_file("slice_advanced.aseprite");
+    let mut document = read(&path);
+    set_box(&mut document, 3, "Slice 2", (0, 0, 12, 9));
+    let written = save(&document, &path);
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let after = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let slice = after.slices().iter().find(|s| s.name == "Slice 2").unwrap();
+    let keys: Vec<_> = slice
+        .keys
+        .iter()
+        .map(|k| {
+            (
+                k.from_frame,
+                k.size,
+                k.slice9.as_ref().unwrap().center_width,
+            )
+        })
+        .collect();
+    assert_eq!(keys, [(0, (8, 8), 2), (3, (12, 9), 2)]);
+    // Only the slice chunks changed.
+    let original = std::fs::read(&path).unwrap();
+    assert_eq!(
+        chunks_but(&written.bytes, 0x2022),
+        chunks_but(&original, 0x2022)
+    );
+}
