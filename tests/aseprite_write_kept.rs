@@ -162,3 +162,140 @@ fn an_unclamped_centre_is_no_loss() {
         chunks_but(&original, 0x2022)
     );
 }
+
+/// Every chunk of `bytes` one by one (user data apart from what it describes), in file order.
+fn single_chunks(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let view = FileView::of(bytes).expect("a file Sprat wrote parses");
+    let mut chunks = Vec::new();
+    for unit in view.frames.iter().flat_map(|f| f.units.iter()) {
+        let mut at = unit.whole.start;
+        while at < unit.whole.end {
+            let size = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+            chunks.push(bytes[at..at + size].to_vec());
+            at += size;
+        }
+    }
+    chunks
+}
+
+/// The chunks of `a` and `b` that differ, as (index in `a`, index in `b`) around one
+/// inserted, removed or replaced chunk: the chunks before and after it are equal.
+fn one_chunk_changed(a: &[Vec<u8>], b: &[Vec<u8>]) -> (usize, usize) {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    assert!(
+        a.len() - head - tail <= 1 && b.len() - head - tail <= 1,
+        "more than one chunk changed: {} and {} of {} and {}",
+        a.len() - head - tail,
+        b.len() - head - tail,
+        a.len(),
+        b.len()
+    );
+    (a.len() - head - tail, b.len() - head - tail)
+}
+
+fn sprite_color(document: &AnimationSet) -> Option<&str> {
+    document
+        .metadata
+        .extra
+        .iter()
+        .find(|(k, _)| k == "aseprite.sprite.color")
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn editing_the_comments_rewrites_only_the_sprite_user_data() {
+    let path = corpus_file("user_data.aseprite");
+    let original = std::fs::read(&path).unwrap();
+    let mut document = read(&path);
+    assert_eq!(document.metadata.comments, "test_user_data_sprite");
+    let color = sprite_color(&document).map(str::to_string);
+    assert!(color.is_some());
+    document.metadata.comments = "jump frames: keep the feet on the ground".into();
+    let written = save(&document, &path);
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    assert_eq!(
+        one_chunk_changed(&single_chunks(&original), &single_chunks(&written.bytes)),
+        (1, 1)
+    );
+    assert_eq!(written.bytes[4..128], original[4..128]);
+
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let user = file.sprite_user_data().expect("the sprite has user data");
+    assert_eq!(
+        user.text.as_deref(),
+        Some("jump frames: keep the feet on the ground")
+    );
+    assert_eq!(user.color.map(|c| c.0), Some([0, 255, 0, 255]));
+    // The tags', the layer's, the slice's and the cels' user data stay theirs.
+    assert_eq!(
+        file.tag(0).user_data().and_then(|u| u.text.as_deref()),
+        Some("test_user_data_tag_0")
+    );
+    let again = read_bytes(&written.bytes);
+    assert_eq!(again.metadata.comments, document.metadata.comments);
+    assert_eq!(sprite_color(&again), color.as_deref());
+
+    // Comments cleared: the colour stays, the text goes.
+    document.metadata.comments.clear();
+    let written = save(&document, &path);
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let user = file.sprite_user_data().expect("the colour is still there");
+    assert_eq!(user.text, None);
+    assert_eq!(user.color.map(|c| c.0), Some([0, 255, 0, 255]));
+}
+
+#[test]
+fn comments_and_a_colour_given_to_a_file_without_user_data_are_added_after_the_palette() {
+    let path = corpus_file("layers_and_tags.aseprite");
+    let original = std::fs::read(&path).unwrap();
+    let mut document = read(&path);
+    assert!(document.metadata.comments.is_empty());
+    assert_eq!(sprite_color(&document), None);
+    document.metadata.comments = "hero, second pass".into();
+    document
+        .metadata
+        .extra
+        .push(("aseprite.sprite.color".into(), "#3366ccff".into()));
+    let written = save(&document, &path);
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let (before, after) = (single_chunks(&original), single_chunks(&written.bytes));
+    assert_eq!(one_chunk_changed(&before, &after), (0, 1));
+    // Right after the palette chunks (the old one last), before the tags and layers.
+    let kind = |chunk: &Vec<u8>| u16::from_le_bytes([chunk[4], chunk[5]]);
+    let at = after.iter().position(|c| kind(c) == 0x2020).unwrap();
+    assert_eq!(kind(&after[at - 1]), 0x0004);
+
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let user = file.sprite_user_data().expect("the sprite has user data");
+    assert_eq!(user.text.as_deref(), Some("hero, second pass"));
+    assert_eq!(user.color.map(|c| c.0), Some([0x33, 0x66, 0xcc, 0xff]));
+    let again = read_bytes(&written.bytes);
+    assert_eq!(again.metadata.comments, "hero, second pass");
+    assert_eq!(sprite_color(&again), Some("#3366ccff"));
+}
+
+#[test]
+fn a_converted_document_keeps_its_comments_and_colour_as_sprite_user_data() {
+    let path = corpus_file("layers_and_tags.aseprite");
+    let mut document = read(&path);
+    document.original = None;
+    document.metadata.comments = "drawn for the demo".into();
+    document
+        .metadata
+        .extra
+        .push(("aseprite.sprite.color".into(), "#102030".into()));
+    let written = save(&document, &path);
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let user = file.sprite_user_data().expect("the sprite has user data");
+    assert_eq!(user.text.as_deref(), Some("drawn for the demo"));
+    assert_eq!(user.color.map(|c| c.0), Some([0x10, 0x20, 0x30, 0xff]));
+    let again = read_bytes(&written.bytes);
+    assert_eq!(again.metadata.comments, "drawn for the demo");
+    assert_eq!(sprite_color(&again), Some("#102030ff"));
+}

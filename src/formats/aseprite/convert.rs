@@ -9,8 +9,10 @@
 //! origin elsewhere than the canvas' top-left corner is marked by a slice (the pivot of a
 //! slice named `origin` covering the canvas), which the reader takes back.
 
-use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
-use super::marks::{TagRule, origin_slice, slices_of, tag_color, tag_for};
+use super::file::{self, CHUNK_OLD_PALETTE, CHUNK_PALETTE, Out, TagRecord};
+use super::marks::{
+    TagRule, comment_losses, origin_slice, slices_of, sprite_user_data, tag_color, tag_for,
+};
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
@@ -91,6 +93,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             format!("frame {index}: {note}"),
         ));
     }
+    comment_losses(document, &mut losses);
     let shift = (-left as i32, -top as i32);
     let mut slices = slices_of(&frames, shift, &[], &mut losses);
     if shift != (0, 0) {
@@ -101,7 +104,12 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
     for (position, id) in layout.iter().enumerate() {
         let mut chunks = Vec::new();
         if position == 0 {
-            chunks.push(palette());
+            chunks.extend(palette());
+            // The sprite's user data follows the palette (where Aseprite 1.3 writes it).
+            let user = sprite_user_data(document);
+            if !user.is_empty() {
+                chunks.push(file::user_data_chunk(&user));
+            }
             chunks.push(file::layer_chunk("Frames"));
         }
         match (&drawn[id], first_position.get(id)) {
@@ -237,14 +245,24 @@ fn header(frames: u16, width: u16, height: u16) -> Vec<u8> {
     out.0
 }
 
-/// A one-colour palette (an RGBA sprite needs none, but readers expect one).
-fn palette() -> Vec<u8> {
-    let mut out = Out::default();
-    out.dword(1);
-    out.dword(0);
-    out.dword(0);
-    out.zeros(8);
-    out.word(0);
-    out.0.extend_from_slice(&[0, 0, 0, 255]);
-    file::chunk(CHUNK_PALETTE, &out.0)
+/// A one-colour palette (an RGBA sprite needs none, but readers expect one), in the new
+/// palette chunk and the old one after it, as Aseprite 1.1 to 1.3.4 write them (readers that
+/// take the sprite's user data only after an old palette chunk then find it).
+fn palette() -> [Vec<u8>; 2] {
+    let mut new = Out::default();
+    new.dword(1);
+    new.dword(0);
+    new.dword(0);
+    new.zeros(8);
+    new.word(0);
+    new.0.extend_from_slice(&[0, 0, 0, 255]);
+    let mut old = Out::default();
+    old.word(1);
+    old.byte(0);
+    old.byte(1);
+    old.0.extend_from_slice(&[0, 0, 0]);
+    [
+        file::chunk(CHUNK_PALETTE, &new.0),
+        file::chunk(CHUNK_OLD_PALETTE, &old.0),
+    ]
 }

@@ -18,6 +18,10 @@ pub(crate) const CHUNK_CEL: u16 = 0x2005;
 pub(crate) const CHUNK_CEL_EXTRA: u16 = 0x2006;
 pub(crate) const CHUNK_TAGS: u16 = 0x2018;
 pub(crate) const CHUNK_PALETTE: u16 = 0x2019;
+/// The old palette chunk (8-bit channels, no alpha), which Aseprite wrote beside the new one.
+pub(crate) const CHUNK_OLD_PALETTE: u16 = 0x0004;
+/// The oldest palette chunk (6-bit channels).
+pub(crate) const CHUNK_OLD_PALETTE_6BIT: u16 = 0x0011;
 pub(crate) const CHUNK_USER_DATA: u16 = 0x2020;
 pub(crate) const CHUNK_SLICE: u16 = 0x2022;
 /// A cel that shows another frame's cel of the same layer.
@@ -322,10 +326,69 @@ pub(crate) fn tags_chunk(tags: &[TagRecord]) -> Vec<u8> {
 
 /// A user data chunk holding only a colour (how Aseprite 1.3 keeps a tag's colour).
 pub(crate) fn color_user_data(color: [u8; 3]) -> Vec<u8> {
+    let [r, g, b] = color;
+    user_data_chunk(&UserData {
+        color: Some([r, g, b, 255]),
+        ..UserData::default()
+    })
+}
+
+/// The fields of a user data chunk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserData {
+    /// Its text.
+    pub text: Option<String>,
+    /// Its colour, RGBA.
+    pub color: Option<[u8; 4]>,
+    /// Its properties maps as the file holds them (size field included), kept as bytes.
+    pub properties: Option<Vec<u8>>,
+}
+
+impl UserData {
+    /// True when it holds nothing (Aseprite then writes no chunk for a sprite).
+    pub fn is_empty(&self) -> bool {
+        self.text.is_none() && self.color.is_none() && self.properties.is_none()
+    }
+}
+
+/// The fields of a user data chunk (`chunk` includes its header).
+pub(crate) fn user_data_of(chunk: &[u8]) -> Option<UserData> {
+    let data = chunk.get(CHUNK_HEADER_SIZE..)?;
+    let flags = dword(data, 0)?;
+    let mut at = 4;
+    let mut user = UserData::default();
+    if flags & 1 != 0 {
+        let (text, end) = string(data, at)?;
+        user.text = Some(text);
+        at = end;
+    }
+    if flags & 2 != 0 {
+        user.color = Some(data.get(at..at + 4)?.try_into().ok()?);
+        at += 4;
+    }
+    if flags & 4 != 0 {
+        let size = dword(data, at)? as usize;
+        user.properties = Some(data.get(at..at.checked_add(size)?)?.to_vec());
+    }
+    Some(user)
+}
+
+/// A user data chunk holding `user` (its text cut at 65535 bytes).
+pub(crate) fn user_data_chunk(user: &UserData) -> Vec<u8> {
+    let flags = u32::from(user.text.is_some())
+        | if user.color.is_some() { 2 } else { 0 }
+        | if user.properties.is_some() { 4 } else { 0 };
     let mut out = Out::default();
-    out.dword(2);
-    out.0.extend_from_slice(&color);
-    out.byte(255);
+    out.dword(flags);
+    if let Some(text) = &user.text {
+        out.string(text);
+    }
+    if let Some(color) = user.color {
+        out.0.extend_from_slice(&color);
+    }
+    if let Some(properties) = &user.properties {
+        out.0.extend_from_slice(properties);
+    }
     chunk(CHUNK_USER_DATA, &out.0)
 }
 

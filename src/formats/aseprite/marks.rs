@@ -7,7 +7,7 @@
 //!   its own when no box has its name on that frame. Both read back as they were
 //!   ([`super::mapping`]).
 
-use super::file::{SliceKey, SliceRecord};
+use super::file::{SliceKey, SliceRecord, UserData};
 use super::mapping::{ORIGIN_SLICE, class_of};
 use super::play_order::play_order;
 use super::scan::TagDirection;
@@ -317,11 +317,49 @@ pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
 /// The timeline colour the document keeps for the tag `name` (`aseprite.tag.<name>.color`,
 /// `#rrggbb`), if any.
 pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
-    let key = format!("aseprite.tag.{name}.color");
-    let (_, value) = document.metadata.extra.iter().find(|(k, _)| *k == key)?;
+    let [r, g, b, _] = metadata_color(document, &format!("aseprite.tag.{name}.color"))?;
+    Some([r, g, b])
+}
+
+/// The metadata key of the sprite's colour (its user data's, `#rrggbbaa`).
+pub const SPRITE_COLOR_KEY: &str = "aseprite.sprite.color";
+
+/// The colour the metadata keeps under `key`, `#rrggbb` (opaque) or `#rrggbbaa`.
+fn metadata_color(document: &AnimationSet, key: &str) -> Option<[u8; 4]> {
+    let (_, value) = document.metadata.extra.iter().find(|(k, _)| k == key)?;
     let digits = value.strip_prefix('#')?;
     let channel = |i: usize| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok();
-    Some([channel(0)?, channel(2)?, channel(4)?])
+    let alpha = match digits.len() {
+        6 => 255,
+        8 => channel(6)?,
+        _ => return None,
+    };
+    Some([channel(0)?, channel(2)?, channel(4)?, alpha])
+}
+
+/// The sprite's user data as the document holds it: its comments as the text, the colour the
+/// metadata keeps (see [`SPRITE_COLOR_KEY`]); no properties (the file's own are kept apart).
+pub fn sprite_user_data(document: &AnimationSet) -> UserData {
+    let comments = &document.metadata.comments;
+    UserData {
+        text: (!comments.is_empty()).then(|| comments.clone()),
+        color: metadata_color(document, SPRITE_COLOR_KEY),
+        properties: None,
+    }
+}
+
+/// The sprite's comments when they are longer than a user data text holds.
+pub fn comment_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let length = document.metadata.comments.len();
+    if length > usize::from(u16::MAX) {
+        losses.push(Loss::new(
+            Place::document(),
+            format!(
+                "the comments' last {} bytes (Aseprite's sprite user data text holds 65535)",
+                length - usize::from(u16::MAX)
+            ),
+        ));
+    }
 }
 
 /// What an Aseprite file has no place for: several directions in one sequence, follow-ups,
@@ -421,8 +459,13 @@ mod tests {
         let extra = &mut document.metadata.extra;
         extra.push(("aseprite.tag.walk.color".into(), "#ff8000".into()));
         extra.push(("aseprite.tag.bad.color".into(), "#ff80".into()));
+        extra.push((SPRITE_COLOR_KEY.into(), "#10203040".into()));
         assert_eq!(tag_color(&document, "walk"), Some([255, 128, 0]));
         assert_eq!(tag_color(&document, "bad"), None);
         assert_eq!(tag_color(&document, "run"), None);
+        document.metadata.comments = "note".into();
+        let user = sprite_user_data(&document);
+        assert_eq!(user.color, Some([16, 32, 48, 64]));
+        assert_eq!(user.text.as_deref(), Some("note"));
     }
 }

@@ -20,7 +20,9 @@ use super::file::{
     Unit,
 };
 use super::mapping::UNTAGGED_KEY;
-use super::marks::{keep_centres, origin_of, per_frame, slices_of, tag_color, tag_for};
+use super::marks::{
+    comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_for,
+};
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
@@ -29,7 +31,10 @@ use crate::model::{
     AnimationSet, Element, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
 };
 use crate::pixels::PixelSource;
+use prelude::{Rewrites, write_sprite_user_data};
 use std::collections::HashMap;
+
+mod prelude;
 
 /// Where an output frame comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +100,7 @@ pub fn splice(
             format!("frame {index}: {note}"),
         ));
     }
+    let mut rewrites = Rewrites::default();
     let mut globals = global_units(
         bytes,
         &view,
@@ -103,6 +109,7 @@ pub fn splice(
         &order,
         &file_frames,
         &frames,
+        &mut rewrites,
         &mut losses,
     )?;
     if let Some(layer) = new_layer {
@@ -462,6 +469,7 @@ fn global_units(
     order: &[FrameId],
     file_frames: &[FrameId],
     frames: &[&Frame],
+    rewrites: &mut Rewrites,
     losses: &mut Vec<Loss>,
 ) -> Result<Vec<Vec<u8>>, WriteError> {
     let same_frames = order == file_frames;
@@ -508,6 +516,8 @@ fn global_units(
     }
     slice_chunks.extend(wanted.iter().map(file::slice_chunk));
     let tags = tags_unit(bytes, &view.frames[0].units, document, first, order, losses);
+    write_sprite_user_data(bytes, view, document, first, rewrites);
+    comment_losses(document, losses);
     let mut out = Vec::new();
     let mut tags_written = false;
     let mut slices_written = false;
@@ -527,7 +537,7 @@ fn global_units(
                 slices_written = true;
             }
             CHUNK_SLICE | CHUNK_TAGS => {}
-            _ => out.push(bytes[unit.whole.clone()].to_vec()),
+            _ => out.push(rewrites.unit(bytes, unit.whole.clone())),
         }
     }
     if !tags_written {
