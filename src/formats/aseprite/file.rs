@@ -485,13 +485,25 @@ pub(crate) fn compressed_cel(
     y: i32,
     image: &image::RgbaImage,
 ) -> Result<Vec<u8>, crate::formats::WriteError> {
+    let size = (image.width() as u16, image.height() as u16);
+    compressed_pixels_cel(layer, (x, y), size, image.as_raw())
+}
+
+/// A cel of `layer` at `place` holding `size` (width, height) pixels in the file's colour
+/// mode (4, 2 or 1 bytes each, row by row), zlib-compressed.
+pub(crate) fn compressed_pixels_cel(
+    layer: u16,
+    place: (i32, i32),
+    size: (u16, u16),
+    pixels: &[u8],
+) -> Result<Vec<u8>, crate::formats::WriteError> {
     use std::io::Write;
-    let mut data = cel_head(layer, x, y)[CHUNK_HEADER_SIZE..].to_vec();
-    data.extend_from_slice(&(image.width() as u16).to_le_bytes());
-    data.extend_from_slice(&(image.height() as u16).to_le_bytes());
+    let mut data = cel_head(layer, place.0, place.1)[CHUNK_HEADER_SIZE..].to_vec();
+    data.extend_from_slice(&size.0.to_le_bytes());
+    data.extend_from_slice(&size.1.to_le_bytes());
     let mut encoder = flate2::write::ZlibEncoder::new(data, flate2::Compression::default());
     encoder
-        .write_all(image.as_raw())
+        .write_all(pixels)
         .and_then(|_| encoder.finish())
         .map(|data| chunk(CHUNK_CEL, &data))
         .map_err(|e| crate::formats::WriteError::new(format!("cannot compress a picture: {e}")))

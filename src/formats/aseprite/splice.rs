@@ -6,7 +6,9 @@
 //! - sequences: the tags chunk (and the tags' user data, kept per tag);
 //! - boxes and points: the slice chunks whose keys changed (others are copied);
 //! - new frames with pictures the file does not have: a cel each on a new top layer,
-//!   "Imported" (RGBA files);
+//!   "Imported", in the file's colour mode ([`pictures`]; an indexed file's palette chunks
+//!   and header take the colours it lacked, [`palette`]);
+//! - the sprite's comments and colour: its user data chunk ([`prelude`]);
 //! - deleted, duplicated and reordered frames: frames move whole, with every layer's cels;
 //!   a duplicate's cels link to the frame it copies; a linked cel whose frame went away (or
 //!   now comes later) takes the pixels over, and the others link to it.
@@ -31,9 +33,12 @@ use crate::model::{
     AnimationSet, Element, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
 };
 use crate::pixels::PixelSource;
-use prelude::{Rewrites, write_sprite_user_data};
+use pictures::Encoding;
+use prelude::{Rewrites, head_chunks, write_sprite_user_data};
 use std::collections::HashMap;
 
+mod palette;
+mod pictures;
 mod prelude;
 
 /// Where an output frame comes from.
@@ -70,28 +75,67 @@ pub fn splice(
         .iter()
         .map(|id| source_of(*id, document, &first, &file_frames))
         .collect();
-    // New pictures go on a layer of their own, drawn by Sprat (RGBA files: indexed and
-    // grayscale cels would need the colours matched to the palette).
-    let rgba = file::word(bytes, 12) == Some(32);
+    // New pictures go on a layer of their own, drawn by Sprat and written in the file's
+    // colour mode.
     let layers = view.frames[0]
         .units
         .iter()
         .filter(|u| u.kind == file::CHUNK_LAYER)
         .count();
-    let mut imported: HashMap<usize, Vec<u8>> = HashMap::new();
-    if let (true, Some(pixels)) = (rgba, pixels) {
+    let mut rewrites = Rewrites::default();
+    let mut encoding = Encoding::of(bytes, &view);
+    // Output position -> its cel (none when the picture shows nothing).
+    let mut imported: HashMap<usize, Option<Vec<u8>>> = HashMap::new();
+    if let (Ok(encoding), Some(pixels)) = (&mut encoding, pixels) {
         for (position, id) in order.iter().enumerate() {
             if sources[position] != Source::Foreign {
                 continue;
             }
-            if let Some((image, (x, y))) = render_frame(document, &document.frames[id], pixels, 1)?
-            {
-                imported.insert(position, file::compressed_cel(layers as u16, x, y, &image)?);
+            let Some((image, place)) = render_frame(document, &document.frames[id], pixels, 1)?
+            else {
+                imported.insert(position, None);
+                continue;
+            };
+            let encoded = encoding.encode(&image);
+            if encoded.changed > 0 {
+                losses.push(Loss::new(
+                    Place::document(),
+                    format!(
+                        "frame {position}: {} pixels of its new picture {}",
+                        encoded.changed,
+                        encoding.change()
+                    ),
+                ));
             }
+            let size = (image.width() as u16, image.height() as u16);
+            let cel = file::compressed_pixels_cel(layers as u16, place, size, &encoded.pixels)?;
+            imported.insert(position, Some(cel));
         }
     }
-    let new_layer = (!imported.is_empty()).then(|| file::layer_chunk("Imported"));
-    picture_losses(document, &first, &order, &sources, &imported, &mut losses);
+    let grown_palette = encoding.as_ref().ok().and_then(Encoding::grown_palette);
+    if let Some(palette) = grown_palette {
+        let head = head_chunks(bytes, &view).ok_or_else(damaged)?;
+        palette.rewrite(bytes, &head, &mut rewrites);
+    }
+    let colours = grown_palette.map(|p| p.len() as u16);
+    let new_layer = imported
+        .values()
+        .any(Option::is_some)
+        .then(|| file::layer_chunk("Imported"));
+    let unwritable = match (&encoding, pixels) {
+        (Err(why), _) => *why,
+        (Ok(_), None) => "the document's pixels were not given to the writer",
+        (Ok(_), Some(_)) => "",
+    };
+    picture_losses(
+        document,
+        &first,
+        &order,
+        &sources,
+        &imported,
+        unwritable,
+        &mut losses,
+    );
     let frames: Vec<&Frame> = order.iter().map(|id| &document.frames[id]).collect();
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
     for (index, note) in notes {
@@ -100,7 +144,6 @@ pub fn splice(
             format!("frame {index}: {note}"),
         ));
     }
-    let mut rewrites = Rewrites::default();
     let mut globals = global_units(
         bytes,
         &view,
@@ -127,6 +170,9 @@ pub fn splice(
     let cels = Cels::of(bytes, &view);
     let owners = cels.owners(&sources);
     let mut out = bytes[..super::scan::HEADER_SIZE].to_vec();
+    if let Some(colours) = colours {
+        out[32..34].copy_from_slice(&colours.to_le_bytes());
+    }
     for (position, source) in sources.iter().enumerate() {
         let mut chunks: Vec<Vec<u8>> = if position == 0 {
             globals.clone()
@@ -183,7 +229,7 @@ pub fn splice(
                     chunks.push(cels.written(&owners, bytes, unit, index, position, &sources));
                 }
             }
-            Source::Foreign => chunks.extend(imported.remove(&position)),
+            Source::Foreign => chunks.extend(imported.remove(&position).flatten()),
         }
         out.extend_from_slice(&file::frame(duration, &chunks));
     }
@@ -325,29 +371,34 @@ fn source_of(
         .map_or(Source::Foreign, Source::CopyOf)
 }
 
-/// Edits to pictures are not written into the file's cels: they are named.
+/// Edits to pictures are not written into the file's cels: they are named, as are new
+/// pictures that could not be written (`unwritable` says why).
 fn picture_losses(
     document: &AnimationSet,
     first: &AnimationSet,
     order: &[FrameId],
     sources: &[Source],
-    imported: &HashMap<usize, Vec<u8>>,
+    imported: &HashMap<usize, Option<Vec<u8>>>,
+    unwritable: &str,
     losses: &mut Vec<Loss>,
 ) {
     for (position, (id, source)) in order.iter().zip(sources).enumerate() {
-        let changed = match source {
-            Source::Original(_) => graphics(&document.frames[id]) != graphics(&first.frames[id]),
-            Source::Foreign => {
-                !graphics(&document.frames[id]).is_empty() && !imported.contains_key(&position)
+        let what = match source {
+            Source::Original(_) if graphics(&document.frames[id]) != graphics(&first.frames[id]) => {
+                "changes to its pictures (Sprat writes an Aseprite file's cels as they were, copied or linked)".to_string()
             }
-            Source::CopyOf(_) => false,
+            Source::Foreign
+                if !graphics(&document.frames[id]).is_empty()
+                    && !imported.contains_key(&position) =>
+            {
+                format!("its new picture ({unwritable})")
+            }
+            _ => continue,
         };
-        if changed {
-            losses.push(Loss::new(
-                Place::document(),
-                format!("frame {position}: changes to its pictures (Sprat writes an Aseprite file's cels as they were, copied or linked, and new pictures only into RGBA files)"),
-            ));
-        }
+        losses.push(Loss::new(
+            Place::document(),
+            format!("frame {position}: {what}"),
+        ));
     }
 }
 
