@@ -1,6 +1,8 @@
-//! A new Aseprite file from any document: each frame drawn by Sprat's renderer into one RGBA
-//! layer (so it shows exactly as Sprat shows it), frames that look the same sharing their
-//! pixels through linked cels; sequences as tags, boxes and points as slices.
+//! A new Aseprite file from any document: each frame drawn by Sprat's renderer (so it shows
+//! exactly as Sprat shows it) into RGBA layers, its normal graphics flattened and a graphic
+//! that adds or subtracts on a layer of that blend mode ([`layers`]), a frame shown again
+//! linking its cels to the first showing; sequences as tags, boxes and points as slices, the
+//! comments and colour as the sprite's user data.
 //!
 //! Frames are laid out sequence by sequence: a sequence whose play list a tag can play keeps
 //! its frames once; one that no tag plays (a frame order of its own, frames shared with an
@@ -17,9 +19,11 @@ use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Loss, Place, WriteContext, WriteError, Written};
-use crate::model::{AnimationSet, Frame, FrameId};
+use crate::model::{AnimationSet, BlendMode, ElementKind, Frame, FrameId};
 use crate::render::{Overlay, Scene, content_bounds};
 use std::collections::HashMap;
+
+mod layers;
 
 /// The file for `document`.
 pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
@@ -38,16 +42,28 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             "an Aseprite file holds at most 65535 frames",
         ));
     }
-    // Each distinct frame drawn once.
-    let mut drawn: HashMap<FrameId, Option<Placed>> = HashMap::new();
-    for id in &layout {
-        if !drawn.contains_key(id) {
-            drawn.insert(
-                *id,
-                render_frame(document, &document.frames[id], pixels, 1)?,
-            );
+    // Each distinct frame drawn once, run by run (see [`layers`]).
+    let mut drawn: HashMap<FrameId, Vec<(u16, Placed)>> = HashMap::new();
+    let mut stacks: Vec<Vec<u16>> = Vec::new();
+    let mut stack_of: HashMap<FrameId, usize> = HashMap::new();
+    let mut flattened = false;
+    for (position, id) in layout.iter().enumerate() {
+        if drawn.contains_key(id) {
+            continue;
         }
+        let frame = &document.frames[id];
+        let mut pictures = Vec::new();
+        for run in layers::runs(frame, position, &mut losses) {
+            flattened |= run.elements.len() > 1;
+            if let Some(placed) = render_frame(document, &run_frame(frame, &run), pixels, 1)? {
+                pictures.push((run.blend, placed));
+            }
+        }
+        stack_of.insert(*id, stacks.len());
+        stacks.push(pictures.iter().map(|(blend, _)| *blend).collect());
+        drawn.insert(*id, pictures);
     }
+    let (layer_blends, placed) = layers::merge(&stacks);
     // The canvas holds each frame's whole pictures (their transparent margins too, as the
     // pictures Aseprite exported had them) and the sprite's origin.
     let (mut left, mut top, mut right, mut bottom) = (0i64, 0i64, 1i64, 1i64);
@@ -60,7 +76,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             bottom = bottom.max(rect.bottom());
         }
     }
-    for (image, (x, y)) in drawn.values().flatten() {
+    for (_, (image, (x, y))) in drawn.values().flatten() {
         left = left.min(i64::from(*x));
         top = top.min(i64::from(*y));
         right = right.max(i64::from(*x) + i64::from(image.width()));
@@ -73,17 +89,10 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         )));
     }
     let frames: Vec<&Frame> = layout.iter().map(|id| &document.frames[id]).collect();
-    let layered = frames.iter().any(|f| {
-        f.elements
-            .iter()
-            .filter(|e| e.as_graphic().is_some())
-            .count()
-            > 1
-    });
-    if layered {
+    if flattened {
         losses.push(Loss::new(
             Place::document(),
-            "separate graphics: each frame is one picture on one layer (drawn exactly as Sprat shows it)",
+            "separate graphics: the graphics a frame draws normally are one picture on one layer (drawn exactly as Sprat shows it)",
         ));
     }
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
@@ -110,17 +119,25 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             if !user.is_empty() {
                 chunks.push(file::user_data_chunk(&user));
             }
-            chunks.push(file::layer_chunk("Frames"));
+            for (name, blend) in layers::names(&layer_blends).iter().zip(&layer_blends) {
+                chunks.push(file::layer_chunk(name, *blend));
+            }
         }
-        match (&drawn[id], first_position.get(id)) {
-            (None, _) => {}
-            (Some((_, (x, y))), Some(&earlier)) => {
-                let head = file::cel_head(0, x + shift.0, y + shift.1);
-                chunks.push(file::linked_cel(&head, earlier as u16));
-            }
-            (Some((image, (x, y))), None) => {
-                chunks.push(file::compressed_cel(0, x + shift.0, y + shift.1, image)?);
-            }
+        // A frame shown again links each of its cels to the first showing, layer by layer.
+        let earlier = first_position.get(id).copied();
+        let on_layers = &placed[stack_of[id]];
+        let mut cels: Vec<(usize, &Placed)> = on_layers
+            .iter()
+            .zip(&drawn[id])
+            .map(|(&layer, (_, picture))| (layer, picture))
+            .collect();
+        cels.sort_by_key(|(layer, _)| *layer);
+        for (layer, (image, (x, y))) in cels {
+            let (layer, x, y) = (layer as u16, x + shift.0, y + shift.1);
+            chunks.push(match earlier {
+                Some(earlier) => file::linked_cel(&file::cel_head(layer, x, y), earlier as u16),
+                None => file::compressed_cel(layer, x, y, image)?,
+            });
         }
         first_position.entry(*id).or_insert(position);
         if position == 0 {
@@ -217,6 +234,26 @@ fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Ve
         }
     }
     (layout, tags)
+}
+
+/// `frame` with only the graphics of `run`; those of a run that blends by its layer's mode are
+/// drawn normally (the layer does the blending).
+fn run_frame(frame: &Frame, run: &layers::Run) -> Frame {
+    let mut only = frame.clone();
+    only.elements = run
+        .elements
+        .iter()
+        .map(|&at| {
+            let mut element = frame.elements[at].clone();
+            if let (ElementKind::Graphic(graphic), true) =
+                (&mut element.kind, run.blend != layers::NORMAL)
+            {
+                graphic.blend = BlendMode::Normal;
+            }
+            element
+        })
+        .collect();
+    only
 }
 
 /// The 128-byte header of a 32-bit RGBA sprite.

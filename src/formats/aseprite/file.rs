@@ -509,15 +509,16 @@ pub(crate) fn compressed_pixels_cel(
         .map_err(|e| crate::formats::WriteError::new(format!("cannot compress a picture: {e}")))
 }
 
-/// A visible, editable normal layer at full opacity, at the top level.
-pub(crate) fn layer_chunk(name: &str) -> Vec<u8> {
+/// A visible, editable image layer at full opacity, at the top level, drawn with Aseprite's
+/// blend mode `blend` (0 normal, 16 addition, 17 subtract, ...).
+pub(crate) fn layer_chunk(name: &str, blend: u16) -> Vec<u8> {
     let mut out = Out::default();
     out.word(3);
     out.word(0);
     out.word(0);
     out.word(0);
     out.word(0);
-    out.word(0);
+    out.word(blend);
     out.byte(255);
     out.zeros(3);
     out.string(name);

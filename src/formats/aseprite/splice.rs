@@ -121,7 +121,7 @@ pub fn splice(
     let new_layer = imported
         .values()
         .any(Option::is_some)
-        .then(|| file::layer_chunk("Imported"));
+        .then(|| file::layer_chunk("Imported", 0));
     let unwritable = match (&encoding, pixels) {
         (Err(why), _) => *why,
         (Ok(_), None) => "the document's pixels were not given to the writer",

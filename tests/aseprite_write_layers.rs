@@ -1,0 +1,242 @@
+//! Converting to Aseprite where one layer cannot be exact: a graphic that adds or subtracts
+//! goes on a layer of its own with Aseprite's Addition or Subtract mode (so it still blends
+//! with what is under it), the normal graphics around it flattened as before; an additive
+//! blend Aseprite has no mode for is drawn into the picture and named as a loss. Checked with
+//! the `asefile` crate and by reading the file back into Sprat.
+
+mod common;
+
+use sprat::assets::ImageStore;
+use sprat::formats::aseprite::AsepriteFormat;
+use sprat::formats::{Format, ReadContext, ReadOptions, WriteContext, Written, registry};
+use sprat::model::*;
+use sprat::render::{CanvasBounds, RenderOptions, Scene, render};
+use std::path::Path;
+
+fn convert(document: &AnimationSet, path: &Path) -> Written {
+    let store = ImageStore::new();
+    let context = WriteContext {
+        path: Some(path.to_path_buf()),
+        pixels: Some(&store),
+    };
+    AsepriteFormat
+        .write(document, &context)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn read(bytes: &[u8], aseprite_layers: bool) -> AnimationSet {
+    let context = ReadContext {
+        options: ReadOptions {
+            aseprite_layers,
+            ..ReadOptions::default()
+        },
+        ..ReadContext::default()
+    };
+    AsepriteFormat
+        .read(bytes, &context)
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
+        .document
+}
+
+/// Every frame of every sequence of `document` and of `again` (the same sequences, read back)
+/// drawn on the canvas covering all of `document`'s frames: the same pixels.
+fn assert_sequences_draw_the_same(document: &AnimationSet, again: &AnimationSet) {
+    let (a_store, b_store) = (ImageStore::new(), ImageStore::new());
+    let rect = document
+        .frames
+        .values()
+        .filter_map(|f| {
+            sprat::render::content_bounds(
+                document,
+                &Scene::of_frame(f),
+                &a_store,
+                Default::default(),
+            )
+        })
+        .reduce(|a, b| a.union(&b))
+        .unwrap();
+    let options = RenderOptions {
+        bounds: CanvasBounds::Fixed(rect),
+        ..RenderOptions::default()
+    };
+    let rule = DefaultBoxRule::default();
+    for sequence in document.sequences() {
+        let twin = again.sequence_by_name(&sequence.name).unwrap();
+        assert_eq!(
+            twin.max_frames(),
+            sequence.max_frames(),
+            "{}",
+            sequence.name
+        );
+        for index in 0..sequence.max_frames() {
+            let a = Scene::at(document, sequence.id, 0, index, rule).unwrap();
+            let b = Scene::at(again, twin.id, 0, index, rule).unwrap();
+            let (a, b) = (
+                render(document, &a, &a_store, &options),
+                render(again, &b, &b_store, &options),
+            );
+            let differs = a
+                .enumerate_pixels()
+                .find(|(x, y, p)| b.get_pixel(*x, *y) != *p)
+                .map(|(x, y, p)| (x, y, *p, *b.get_pixel(x, y)));
+            assert_eq!(differs, None, "{} frame {index}", sequence.name);
+        }
+    }
+}
+
+fn layer_blends(file: &asefile::AsepriteFile) -> Vec<(String, asefile::BlendMode)> {
+    (0..file.num_layers())
+        .map(|i| (file.layer(i).name().to_string(), file.layer(i).blend_mode()))
+        .collect()
+}
+
+#[test]
+fn additive_effects_keep_their_blend_on_a_layer_of_their_own() {
+    let path = common::corpus().join("mugen/fightfx/fightfx.air");
+    let (loaded, _) = registry()
+        .open(&path, &ReadContext::for_path(&path))
+        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+    let document = loaded.document;
+    let additive = |f: &Frame| {
+        f.elements.iter().filter_map(Element::as_graphic).any(|g| {
+            g.blend
+                == BlendMode::Add {
+                    source: 256,
+                    destination: 256,
+                }
+        })
+    };
+    assert!(
+        document.frames.values().any(additive),
+        "fightfx has A frames"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let written = convert(&document, &dir.path().join("fightfx.aseprite"));
+
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let blends = layer_blends(&file);
+    let addition = blends
+        .iter()
+        .position(|(_, b)| *b == asefile::BlendMode::Addition)
+        .unwrap_or_else(|| panic!("an Addition layer: {blends:?}"));
+    assert!(blends.iter().any(|(_, b)| *b == asefile::BlendMode::Normal));
+    // Some frames have their picture on the Addition layer only.
+    let on_addition = (0..file.num_frames())
+        .filter(|&f| !file.cel(f, addition as u32).is_empty())
+        .count();
+    assert!(on_addition > 0);
+
+    // A1 (source plus half the destination) has no Aseprite mode: drawn in, named.
+    let half = document.frames.values().any(|f| {
+        f.elements.iter().filter_map(Element::as_graphic).any(|g| {
+            g.blend
+                == BlendMode::Add {
+                    source: 256,
+                    destination: 128,
+                }
+        })
+    });
+    assert!(half, "fightfx has A1 frames");
+    let named: Vec<String> = written
+        .losses
+        .iter()
+        .map(|l| l.to_string())
+        .filter(|l| l.contains("destination 128/256"))
+        .collect();
+    assert!(!named.is_empty(), "{:?}", written.losses);
+
+    // Read back composited, every frame draws as before; read back one graphic per layer,
+    // the additive graphics add again.
+    assert_sequences_draw_the_same(&document, &read(&written.bytes, false));
+    let layered = read(&written.bytes, true);
+    assert!(layered.frames.values().any(additive));
+}
+
+fn solid(document: &mut AnimationSet, size: u32, colour: [u8; 4]) -> ImageId {
+    let id = ImageId(document.alloc_id());
+    document.images.push(SourceImage {
+        id,
+        path: format!("{colour:?}.png"),
+        resolved: None,
+        kind: ImageKind::Memory(MemoryImage::new(image::RgbaImage::from_pixel(
+            size,
+            size,
+            image::Rgba(colour),
+        ))),
+        nearest_neighbour: true,
+    });
+    id
+}
+
+fn placed(
+    document: &mut AnimationSet,
+    image: ImageId,
+    at: (i32, i32),
+    blend: BlendMode,
+) -> Element {
+    let mut graphic = Graphic::new(
+        GraphicSource::Image(image),
+        Point::from_ints(at.0, at.1),
+        Origin::At(Point::ZERO),
+    );
+    graphic.blend = blend;
+    Element {
+        id: ElementId(document.alloc_id()),
+        name: String::new(),
+        kind: ElementKind::Graphic(graphic),
+    }
+}
+
+#[test]
+fn normal_graphics_above_and_below_a_blend_keep_their_order() {
+    let mut document = AnimationSet::new();
+    let (red, green, blue) = (
+        solid(&mut document, 4, [120, 10, 10, 255]),
+        solid(&mut document, 2, [100, 200, 30, 255]),
+        solid(&mut document, 1, [0, 0, 250, 255]),
+    );
+    let add = BlendMode::Add {
+        source: 256,
+        destination: 256,
+    };
+    let mut first = Frame::new(FrameDuration::Millis(100));
+    first.elements = vec![
+        placed(&mut document, red, (0, 0), BlendMode::Normal),
+        placed(&mut document, green, (1, 1), add),
+        placed(&mut document, blue, (1, 1), BlendMode::Normal),
+    ];
+    let mut second = Frame::new(FrameDuration::Millis(100));
+    second.elements = vec![
+        placed(&mut document, red, (0, 0), BlendMode::Normal),
+        placed(&mut document, green, (2, 2), BlendMode::Subtract),
+    ];
+    let ids = [FrameId(document.alloc_id()), FrameId(document.alloc_id())];
+    document.frames.insert(ids[0], first);
+    document.frames.insert(ids[1], second);
+    let sequence = SequenceId(document.alloc_id());
+    let mut walk = Sequence::new(sequence, "walk", DirectionId(document.alloc_id()));
+    walk.directions[0].frames = ids.to_vec();
+    document.root.items.push(TreeItem::Sequence(walk));
+
+    let dir = tempfile::tempdir().unwrap();
+    let written = convert(&document, &dir.path().join("blends.aseprite"));
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let blends: Vec<asefile::BlendMode> = layer_blends(&file).into_iter().map(|(_, b)| b).collect();
+    use asefile::BlendMode::{Addition, Normal, Subtract};
+    let kinds = |frame: u32| -> Vec<asefile::BlendMode> {
+        (0..file.num_layers())
+            .filter(|&l| !file.cel(frame, l).is_empty())
+            .map(|l| blends[l as usize])
+            .collect()
+    };
+    assert_eq!(kinds(0), [Normal, Addition, Normal]);
+    assert_eq!(kinds(1), [Normal, Subtract]);
+    // Aseprite's Addition and Subtract over the opaque red draw what Sprat draws.
+    let drawn = file.frame(0).image();
+    assert_eq!(drawn.get_pixel(2, 2).0, [220, 210, 40, 255]);
+    assert_eq!(drawn.get_pixel(1, 1).0, [0, 0, 250, 255]);
+    let drawn = file.frame(1).image();
+    assert_eq!(drawn.get_pixel(2, 2).0, [20, 0, 0, 255]);
+    assert_sequences_draw_the_same(&document, &read(&written.bytes, false));
+}
