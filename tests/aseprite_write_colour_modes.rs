@@ -5,14 +5,13 @@
 //! ones by Aseprite's luma rule, named as a loss. Read back by `asefile` and by Sprat; every
 //! other chunk is unchanged.
 
+mod aseprite_write_support;
 mod common;
 
-use sprat::assets::ImageStore;
-use sprat::formats::aseprite::AsepriteFormat;
+use aseprite_write_support::{composited, folder, picture_frame, read, read_bytes, save};
+use sprat::formats::Written;
 use sprat::formats::aseprite::file::FileView;
-use sprat::formats::{Format, ReadContext, WriteContext, Written};
 use sprat::model::*;
-use sprat::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, render};
 use std::path::{Path, PathBuf};
 
 const PALETTE_KINDS: [u16; 3] = [0x2019, 0x0004, 0x0011];
@@ -22,49 +21,19 @@ const LAYER: u16 = 0x2004;
 const PLACE: (u32, u32) = (2, 3);
 
 fn corpus_file(name: &str) -> PathBuf {
-    common::corpus().join("aseprite").join(name)
-}
-
-fn read_bytes(bytes: &[u8], path: &Path) -> AnimationSet {
-    AsepriteFormat
-        .read(bytes, &ReadContext::for_path(path))
-        .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics))
-        .document
+    folder().join(name)
 }
 
 /// `path` read, a frame showing `picture` at [`PLACE`] appended to its first sequence, saved.
 fn import_and_save(path: &Path, picture: &image::RgbaImage) -> (AnimationSet, Written) {
-    let mut document = read_bytes(&std::fs::read(path).unwrap(), path);
-    let image = ImageId(document.alloc_id());
-    document.images.push(SourceImage {
-        id: image,
-        path: "imported.png".into(),
-        resolved: None,
-        kind: ImageKind::Memory(MemoryImage::new(picture.clone())),
-        nearest_neighbour: true,
-    });
-    let mut frame = Frame::new(FrameDuration::Millis(70));
-    frame.elements.push(Element {
-        id: ElementId(document.alloc_id()),
-        name: String::new(),
-        kind: ElementKind::Graphic(Graphic::new(
-            GraphicSource::Image(image),
-            Point::from_ints(PLACE.0 as i32, PLACE.1 as i32),
-            Origin::At(Point::ZERO),
-        )),
-    });
-    let id = FrameId(document.alloc_id());
-    document.frames.insert(id, frame);
+    let mut document = read(path);
+    let place = (PLACE.0 as i32, PLACE.1 as i32);
+    let id = picture_frame(&mut document, picture, place, 70);
     let sequence = document.sequences()[0].id;
     document.sequence_mut(sequence).unwrap().directions[0]
         .frames
         .push(id);
-    let store = ImageStore::new();
-    let context = WriteContext {
-        path: Some(path.to_path_buf()),
-        pixels: Some(&store),
-    };
-    let written = AsepriteFormat.write(&document, &context).unwrap();
+    let written = save(&document, path);
     (document, written)
 }
 
@@ -102,22 +71,6 @@ fn assert_rest_unchanged(original: &[u8], written: &[u8]) {
     );
 }
 
-/// Sprat's drawing of the last frame of `document`, on a 64x64 canvas.
-fn drawn_by_sprat(document: &AnimationSet) -> image::RgbaImage {
-    let store = ImageStore::new();
-    let frame = document.frames.values().last().unwrap();
-    let options = RenderOptions {
-        bounds: CanvasBounds::Fixed(SpriteRect {
-            x: 0,
-            y: 0,
-            width: 64,
-            height: 64,
-        }),
-        ..RenderOptions::default()
-    };
-    render(document, &Scene::of_frame(frame), &store, &options)
-}
-
 /// `picture`'s pixels as `asefile` and Sprat draw the saved file's last frame, each mapped
 /// through `expected` first.
 fn assert_drawn(
@@ -130,7 +83,8 @@ fn assert_drawn(
     let top = file.layer(file.num_layers() - 1);
     assert_eq!(top.name(), "Imported");
     let by_asefile = file.frame(file.num_frames() - 1).image();
-    let by_sprat = drawn_by_sprat(&read_bytes(written, path));
+    let again = read_bytes(written, path);
+    let by_sprat = composited(&again, again.frames.len() - 1);
     for (x, y, pixel) in picture.enumerate_pixels() {
         let want = expected(pixel.0);
         let (cx, cy) = (x + PLACE.0, y + PLACE.1);

@@ -2,43 +2,20 @@
 //! centres of slices an edit rewrites, and the sprite's user data (comments and colour). What
 //! we write is read back by the `asefile` crate (an independent reader) and by Sprat.
 
+mod aseprite_write_support;
 mod common;
 
-use sprat::assets::ImageStore;
-use sprat::formats::aseprite::AsepriteFormat;
+use aseprite_write_support::{folder, read, read_bytes, save};
 use sprat::formats::aseprite::file::FileView;
-use sprat::formats::{Format, ReadContext, WriteContext, Written};
 use sprat::model::*;
 use std::path::{Path, PathBuf};
 
 fn corpus_file(name: &str) -> PathBuf {
-    common::corpus().join("aseprite").join(name)
+    folder().join(name)
 }
 
-fn read(path: &Path) -> AnimationSet {
-    let bytes = std::fs::read(path).unwrap();
-    AsepriteFormat
-        .read(&bytes, &ReadContext::for_path(path))
-        .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics))
-        .document
-}
-
-fn read_bytes(bytes: &[u8]) -> AnimationSet {
-    AsepriteFormat
-        .read(bytes, &ReadContext::default())
-        .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
-        .document
-}
-
-fn save(document: &AnimationSet, path: &Path) -> Written {
-    let store = ImageStore::new();
-    let context = WriteContext {
-        path: Some(path.to_path_buf()),
-        pixels: Some(&store),
-    };
-    AsepriteFormat
-        .write(document, &context)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+fn read_back(bytes: &[u8]) -> AnimationSet {
+    read_bytes(bytes, Path::new("saved.aseprite"))
 }
 
 fn frame_mut(document: &mut AnimationSet, index: usize) -> &mut Frame {
@@ -123,7 +100,7 @@ fn a_rewritten_nine_patch_slice_keeps_its_centres_clamped_where_it_shrank() {
     assert_eq!(other(&after), other(&before));
 
     // Sprat reads the new bounds back.
-    let again = read_bytes(&written.bytes);
+    let again = read_back(&written.bytes);
     let bounds = |doc: &AnimationSet, index: usize| {
         let frame = doc.frames.get_index(index).unwrap().1;
         let (_, boxed) = frame.boxes().find(|(e, _)| e.name == "Slice 2").unwrap();
@@ -237,7 +214,7 @@ fn editing_the_comments_rewrites_only_the_sprite_user_data() {
         file.tag(0).user_data().and_then(|u| u.text.as_deref()),
         Some("test_user_data_tag_0")
     );
-    let again = read_bytes(&written.bytes);
+    let again = read_back(&written.bytes);
     assert_eq!(again.metadata.comments, document.metadata.comments);
     assert_eq!(sprite_color(&again), color.as_deref());
 
@@ -275,7 +252,7 @@ fn comments_and_a_colour_given_to_a_file_without_user_data_are_added_after_the_p
     let user = file.sprite_user_data().expect("the sprite has user data");
     assert_eq!(user.text.as_deref(), Some("hero, second pass"));
     assert_eq!(user.color.map(|c| c.0), Some([0x33, 0x66, 0xcc, 0xff]));
-    let again = read_bytes(&written.bytes);
+    let again = read_back(&written.bytes);
     assert_eq!(again.metadata.comments, "hero, second pass");
     assert_eq!(sprite_color(&again), Some("#3366ccff"));
 }
@@ -295,7 +272,7 @@ fn a_converted_document_keeps_its_comments_and_colour_as_sprite_user_data() {
     let user = file.sprite_user_data().expect("the sprite has user data");
     assert_eq!(user.text.as_deref(), Some("drawn for the demo"));
     assert_eq!(user.color.map(|c| c.0), Some([0x10, 0x20, 0x30, 0xff]));
-    let again = read_bytes(&written.bytes);
+    let again = read_back(&written.bytes);
     assert_eq!(again.metadata.comments, "drawn for the demo");
     assert_eq!(sprite_color(&again), Some("#102030ff"));
 }

@@ -4,25 +4,13 @@
 //! blend Aseprite has no mode for is drawn into the picture and named as a loss. Checked with
 //! the `asefile` crate and by reading the file back into Sprat.
 
+mod aseprite_write_support;
 mod common;
 
-use sprat::assets::ImageStore;
+use aseprite_write_support::{assert_sequences_draw_the_same, save};
 use sprat::formats::aseprite::AsepriteFormat;
-use sprat::formats::{Format, ReadContext, ReadOptions, WriteContext, Written, registry};
+use sprat::formats::{Format, ReadContext, ReadOptions, registry};
 use sprat::model::*;
-use sprat::render::{CanvasBounds, RenderOptions, Scene, render};
-use std::path::Path;
-
-fn convert(document: &AnimationSet, path: &Path) -> Written {
-    let store = ImageStore::new();
-    let context = WriteContext {
-        path: Some(path.to_path_buf()),
-        pixels: Some(&store),
-    };
-    AsepriteFormat
-        .write(document, &context)
-        .unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn read(bytes: &[u8], aseprite_layers: bool) -> AnimationSet {
     let context = ReadContext {
@@ -36,52 +24,6 @@ fn read(bytes: &[u8], aseprite_layers: bool) -> AnimationSet {
         .read(bytes, &context)
         .unwrap_or_else(|f| panic!("{:?}", f.diagnostics))
         .document
-}
-
-/// Every frame of every sequence of `document` and of `again` (the same sequences, read back)
-/// drawn on the canvas covering all of `document`'s frames: the same pixels.
-fn assert_sequences_draw_the_same(document: &AnimationSet, again: &AnimationSet) {
-    let (a_store, b_store) = (ImageStore::new(), ImageStore::new());
-    let rect = document
-        .frames
-        .values()
-        .filter_map(|f| {
-            sprat::render::content_bounds(
-                document,
-                &Scene::of_frame(f),
-                &a_store,
-                Default::default(),
-            )
-        })
-        .reduce(|a, b| a.union(&b))
-        .unwrap();
-    let options = RenderOptions {
-        bounds: CanvasBounds::Fixed(rect),
-        ..RenderOptions::default()
-    };
-    let rule = DefaultBoxRule::default();
-    for sequence in document.sequences() {
-        let twin = again.sequence_by_name(&sequence.name).unwrap();
-        assert_eq!(
-            twin.max_frames(),
-            sequence.max_frames(),
-            "{}",
-            sequence.name
-        );
-        for index in 0..sequence.max_frames() {
-            let a = Scene::at(document, sequence.id, 0, index, rule).unwrap();
-            let b = Scene::at(again, twin.id, 0, index, rule).unwrap();
-            let (a, b) = (
-                render(document, &a, &a_store, &options),
-                render(again, &b, &b_store, &options),
-            );
-            let differs = a
-                .enumerate_pixels()
-                .find(|(x, y, p)| b.get_pixel(*x, *y) != *p)
-                .map(|(x, y, p)| (x, y, *p, *b.get_pixel(x, y)));
-            assert_eq!(differs, None, "{} frame {index}", sequence.name);
-        }
-    }
 }
 
 fn layer_blends(file: &asefile::AsepriteFile) -> Vec<(String, asefile::BlendMode)> {
@@ -111,7 +53,7 @@ fn additive_effects_keep_their_blend_on_a_layer_of_their_own() {
         "fightfx has A frames"
     );
     let dir = tempfile::tempdir().unwrap();
-    let written = convert(&document, &dir.path().join("fightfx.aseprite"));
+    let written = save(&document, &dir.path().join("fightfx.aseprite"));
 
     let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
     let blends = layer_blends(&file);
@@ -219,7 +161,7 @@ fn normal_graphics_above_and_below_a_blend_keep_their_order() {
     document.root.items.push(TreeItem::Sequence(walk));
 
     let dir = tempfile::tempdir().unwrap();
-    let written = convert(&document, &dir.path().join("blends.aseprite"));
+    let written = save(&document, &dir.path().join("blends.aseprite"));
     assert!(written.losses.is_empty(), "{:?}", written.losses);
     let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
     let blends: Vec<asefile::BlendMode> = layer_blends(&file).into_iter().map(|(_, b)| b).collect();
