@@ -7,7 +7,9 @@
 mod aseprite_write_support;
 mod common;
 
-use aseprite_write_support::{assert_same, composited, folder, picture_frame, read, save};
+use aseprite_write_support::{
+    assert_same, assert_sequences_draw_the_same, composited, folder, picture_frame, read, save,
+};
 use sprat::assets::ImageStore;
 use sprat::formats::aseprite::AsepriteFormat;
 use sprat::formats::aseprite::file::FileView;
@@ -212,59 +214,7 @@ fn the_demo_converts_to_a_file_that_draws_the_same_frames() {
 
     // The origin is kept (a slice marks it): every frame draws the same in sprite space, with
     // the same boxes and points.
-    let again = read(&target);
-    let (a_store, b_store) = (ImageStore::new(), ImageStore::new());
-    let rect = document
-        .frames
-        .values()
-        .filter_map(|f| {
-            sprat::render::content_bounds(
-                &document,
-                &Scene::of_frame(f),
-                &a_store,
-                Default::default(),
-            )
-        })
-        .reduce(|a, b| a.union(&b))
-        .unwrap();
-    for sequence in document.sequences() {
-        let twin = again.sequence_by_name(&sequence.name).unwrap();
-        assert_eq!(
-            twin.max_frames(),
-            sequence.max_frames(),
-            "{}",
-            sequence.name
-        );
-        for index in 0..sequence.max_frames() {
-            let rule = DefaultBoxRule::default();
-            let draw = |doc: &AnimationSet, id, store: &ImageStore| {
-                let scene = Scene::at(doc, id, 0, index, rule).unwrap();
-                let options = RenderOptions {
-                    bounds: CanvasBounds::Fixed(rect),
-                    ..RenderOptions::default()
-                };
-                (
-                    render(doc, &scene, store, &options),
-                    scene.boxes.clone(),
-                    scene.points().len(),
-                )
-            };
-            let what = format!("{} frame {index}", sequence.name);
-            let (a_picture, a_boxes, a_points) = draw(&document, sequence.id, &a_store);
-            let (b_picture, b_boxes, b_points) = draw(&again, twin.id, &b_store);
-            assert_same(&a_picture, &b_picture, &what);
-            let shapes = |boxes: &[CollisionBox]| {
-                let mut shapes: Vec<String> = boxes
-                    .iter()
-                    .map(|b| format!("{:?} {:?}", b.class, b.shape))
-                    .collect();
-                shapes.sort();
-                shapes
-            };
-            assert_eq!(shapes(&a_boxes), shapes(&b_boxes), "{what}");
-            assert_eq!(a_points, b_points, "{what}");
-        }
-    }
+    assert_sequences_draw_the_same(&document, &read(&target));
 }
 
 #[test]

@@ -98,7 +98,8 @@ pub fn assert_same(a: &image::RgbaImage, b: &image::RgbaImage, what: &str) {
 }
 
 /// Every frame of every sequence of `document` and of `again` (the same sequences, read back)
-/// draws the same pixels on the canvas covering all of `document`'s frames.
+/// draws the same pixels on the canvas covering all of `document`'s frames, with the same
+/// boxes and as many points.
 pub fn assert_sequences_draw_the_same(document: &AnimationSet, again: &AnimationSet) {
     let (a_store, b_store) = (ImageStore::new(), ImageStore::new());
     let rect = document
@@ -115,6 +116,15 @@ pub fn assert_sequences_draw_the_same(document: &AnimationSet, again: &Animation
         ..RenderOptions::default()
     };
     let rule = DefaultBoxRule::default();
+    let shapes = |scene: &Scene| {
+        let mut shapes: Vec<String> = scene
+            .boxes
+            .iter()
+            .map(|b| format!("{:?} {:?}", b.class, b.shape))
+            .collect();
+        shapes.sort();
+        shapes
+    };
     for sequence in document.sequences() {
         let twin = again.sequence_by_name(&sequence.name).unwrap();
         assert_eq!(
@@ -124,13 +134,16 @@ pub fn assert_sequences_draw_the_same(document: &AnimationSet, again: &Animation
             sequence.name
         );
         for index in 0..sequence.max_frames() {
+            let what = format!("{} frame {index}", sequence.name);
             let a = Scene::at(document, sequence.id, 0, index, rule).unwrap();
             let b = Scene::at(again, twin.id, 0, index, rule).unwrap();
             assert_same(
                 &render(document, &a, &a_store, &options),
                 &render(again, &b, &b_store, &options),
-                &format!("{} frame {index}", sequence.name),
+                &what,
             );
+            assert_eq!(shapes(&a), shapes(&b), "{what}");
+            assert_eq!(a.points().len(), b.points().len(), "{what}");
         }
     }
 }
