@@ -182,3 +182,35 @@ fn normal_graphics_above_and_below_a_blend_keep_their_order() {
     assert_eq!(drawn.get_pixel(2, 2).0, [20, 0, 0, 255]);
     assert_sequences_draw_the_same(&document, &read(&written.bytes, false));
 }
+
+#[test]
+fn frames_that_show_nothing_still_sit_on_one_layer() {
+    let mut document = AnimationSet::new();
+    let mut frame = Frame::new(FrameDuration::Millis(40));
+    frame.elements.push(Element {
+        id: ElementId(document.alloc_id()),
+        name: String::new(),
+        kind: ElementKind::Box(CollisionBox::rect_from_corners(
+            BoxClass::Hit,
+            Point::from_ints(0, 0),
+            Point::from_ints(3, 3),
+        )),
+    });
+    let id = FrameId(document.alloc_id());
+    document.frames.insert(id, frame);
+    let mut only = Sequence::new(
+        SequenceId(document.alloc_id()),
+        "only",
+        DirectionId(document.alloc_id()),
+    );
+    only.directions[0].frames = vec![id];
+    document.root.items.push(TreeItem::Sequence(only));
+    let dir = tempfile::tempdir().unwrap();
+    let written = save(&document, &dir.path().join("empty.aseprite"));
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    assert_eq!(
+        layer_blends(&file),
+        [("Frames".to_string(), asefile::BlendMode::Normal)]
+    );
+    assert_eq!(file.slices().len(), 1);
+}

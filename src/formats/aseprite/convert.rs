@@ -63,7 +63,11 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         stacks.push(pictures.iter().map(|(blend, _)| *blend).collect());
         drawn.insert(*id, pictures);
     }
-    let (layer_blends, placed) = layers::merge(&stacks);
+    let (mut layer_blends, placed) = layers::merge(&stacks);
+    if layer_blends.is_empty() {
+        // Frames that show nothing still sit on a layer, as Aseprite always has one.
+        layer_blends.push(layers::NORMAL);
+    }
     // The canvas holds each frame's whole pictures (their transparent margins too, as the
     // pictures Aseprite exported had them) and the sprite's origin.
     let (mut left, mut top, mut right, mut bottom) = (0i64, 0i64, 1i64, 1i64);

@@ -24,7 +24,7 @@ pub(super) struct Rewrites(HashMap<usize, Vec<u8>>);
 
 impl Rewrites {
     /// The bytes of `whole` (chunks one after another), each rewritten chunk replaced.
-    pub fn unit(&self, bytes: &[u8], whole: std::ops::Range<usize>) -> Vec<u8> {
+    pub fn unit(&self, bytes: &[u8], whole: Range<usize>) -> Vec<u8> {
         if self.0.is_empty() {
             return bytes[whole].to_vec();
         }
@@ -50,7 +50,7 @@ impl Rewrites {
     }
 
     /// Writes `extra` right after `chunk` (a chunk of the file, rewritten or not).
-    pub fn append_after(&mut self, bytes: &[u8], chunk: &Range<usize>, extra: &[u8]) {
+    fn append_after(&mut self, bytes: &[u8], chunk: &Range<usize>, extra: &[u8]) {
         self.0
             .entry(chunk.start)
             .or_insert_with(|| bytes[chunk.clone()].to_vec())
