@@ -152,9 +152,21 @@ fn normal_graphics_above_and_below_a_blend_keep_their_order() {
         placed(&mut document, red, (0, 0), BlendMode::Normal),
         placed(&mut document, green, (2, 2), BlendMode::Subtract),
     ];
-    let ids = [FrameId(document.alloc_id()), FrameId(document.alloc_id())];
+    // Half as strong: a layer of its own at half opacity.
+    let mut third = Frame::new(FrameDuration::Millis(100));
+    let mut faint = placed(&mut document, green, (2, 2), add);
+    if let ElementKind::Graphic(graphic) = &mut faint.kind {
+        graphic.opacity = 257 * 128;
+    }
+    third.elements = vec![placed(&mut document, red, (0, 0), BlendMode::Normal), faint];
+    let ids = [
+        FrameId(document.alloc_id()),
+        FrameId(document.alloc_id()),
+        FrameId(document.alloc_id()),
+    ];
     document.frames.insert(ids[0], first);
     document.frames.insert(ids[1], second);
+    document.frames.insert(ids[2], third);
     let sequence = SequenceId(document.alloc_id());
     let mut walk = Sequence::new(sequence, "walk", DirectionId(document.alloc_id()));
     walk.directions[0].frames = ids.to_vec();
@@ -174,6 +186,14 @@ fn normal_graphics_above_and_below_a_blend_keep_their_order() {
     };
     assert_eq!(kinds(0), [Normal, Addition, Normal]);
     assert_eq!(kinds(1), [Normal, Subtract]);
+    assert_eq!(kinds(2), [Normal, Addition]);
+    let opacity = |frame: u32, blend| {
+        (0..file.num_layers())
+            .find(|&l| !file.cel(frame, l).is_empty() && blends[l as usize] == blend)
+            .map(|l| file.layer(l).opacity())
+    };
+    assert_eq!(opacity(0, Addition), Some(255));
+    assert_eq!(opacity(2, Addition), Some(128));
     // Aseprite's Addition and Subtract over the opaque red draw what Sprat draws.
     let drawn = file.frame(0).image();
     assert_eq!(drawn.get_pixel(2, 2).0, [220, 210, 40, 255]);

@@ -19,7 +19,7 @@ use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Loss, Place, WriteContext, WriteError, Written};
-use crate::model::{AnimationSet, BlendMode, ElementKind, Frame, FrameId};
+use crate::model::{AnimationSet, BlendMode, ElementKind, Frame, FrameId, OPAQUE};
 use crate::render::{Overlay, Scene, content_bounds};
 use std::collections::HashMap;
 
@@ -43,8 +43,8 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         ));
     }
     // Each distinct frame drawn once, run by run (see [`layers`]).
-    let mut drawn: HashMap<FrameId, Vec<(u16, Placed)>> = HashMap::new();
-    let mut stacks: Vec<Vec<u16>> = Vec::new();
+    let mut drawn: HashMap<FrameId, Vec<(layers::LayerKind, Placed)>> = HashMap::new();
+    let mut stacks: Vec<Vec<layers::LayerKind>> = Vec::new();
     let mut stack_of: HashMap<FrameId, usize> = HashMap::new();
     let mut flattened = false;
     for (position, id) in layout.iter().enumerate() {
@@ -56,17 +56,17 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         for run in layers::runs(frame, position, &mut losses) {
             flattened |= run.elements.len() > 1;
             if let Some(placed) = render_frame(document, &run_frame(frame, &run), pixels, 1)? {
-                pictures.push((run.blend, placed));
+                pictures.push(((run.blend, run.opacity), placed));
             }
         }
         stack_of.insert(*id, stacks.len());
-        stacks.push(pictures.iter().map(|(blend, _)| *blend).collect());
+        stacks.push(pictures.iter().map(|(kind, _)| *kind).collect());
         drawn.insert(*id, pictures);
     }
-    let (mut layer_blends, placed) = layers::merge(&stacks);
-    if layer_blends.is_empty() {
+    let (mut layer_kinds, placed) = layers::merge(&stacks);
+    if layer_kinds.is_empty() {
         // Frames that show nothing still sit on a layer, as Aseprite always has one.
-        layer_blends.push(layers::NORMAL);
+        layer_kinds.push((layers::NORMAL, 255));
     }
     // The canvas holds each frame's whole pictures (their transparent margins too, as the
     // pictures Aseprite exported had them) and the sprite's origin.
@@ -123,8 +123,8 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             if !user.is_empty() {
                 chunks.push(file::user_data_chunk(&user));
             }
-            for (name, blend) in layers::names(&layer_blends).iter().zip(&layer_blends) {
-                chunks.push(file::layer_chunk(name, *blend));
+            for (name, (blend, opacity)) in layers::names(&layer_kinds).iter().zip(&layer_kinds) {
+                chunks.push(file::layer_chunk(name, *blend, *opacity));
             }
         }
         // A frame shown again links each of its cels to the first showing, layer by layer.
@@ -241,7 +241,7 @@ fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Ve
 }
 
 /// `frame` with only the graphics of `run`; those of a run that blends by its layer's mode are
-/// drawn normally (the layer does the blending).
+/// drawn normally and opaque (the layer does the blending, at the graphic's opacity).
 fn run_frame(frame: &Frame, run: &layers::Run) -> Frame {
     let mut only = frame.clone();
     only.elements = run
@@ -253,6 +253,7 @@ fn run_frame(frame: &Frame, run: &layers::Run) -> Frame {
                 (&mut element.kind, run.blend != layers::NORMAL)
             {
                 graphic.blend = BlendMode::Normal;
+                graphic.opacity = OPAQUE;
             }
             element
         })

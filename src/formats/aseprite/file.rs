@@ -509,9 +509,9 @@ pub(crate) fn compressed_pixels_cel(
         .map_err(|e| crate::formats::WriteError::new(format!("cannot compress a picture: {e}")))
 }
 
-/// A visible, editable image layer at full opacity, at the top level, drawn with Aseprite's
-/// blend mode `blend` (0 normal, 16 addition, 17 subtract, ...).
-pub(crate) fn layer_chunk(name: &str, blend: u16) -> Vec<u8> {
+/// A visible, editable image layer at the top level, drawn with Aseprite's blend mode `blend`
+/// (0 normal, 16 addition, 17 subtract, ...) at `opacity` (0 to 255).
+pub(crate) fn layer_chunk(name: &str, blend: u16, opacity: u8) -> Vec<u8> {
     let mut out = Out::default();
     out.word(3);
     out.word(0);
@@ -519,7 +519,7 @@ pub(crate) fn layer_chunk(name: &str, blend: u16) -> Vec<u8> {
     out.word(0);
     out.word(0);
     out.word(blend);
-    out.byte(255);
+    out.byte(opacity);
     out.zeros(3);
     out.string(name);
     chunk(CHUNK_LAYER, &out.0)

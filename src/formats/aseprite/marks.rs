@@ -236,30 +236,59 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
         .collect()
 }
 
-/// Gives the keys of `rewritten` (a slice of the file written anew) the 9-patch centres of
-/// `old`, the file's slice of that name: each key takes the centre of the old key in force on
-/// the file frame it lands on (`file_frame_of` maps a written frame to the file frame it
-/// shows, `None` for a new frame: the nearest earlier written frame is used), clamped into its
-/// bounds. Returns what clamping changed, one sentence per key.
+/// Gives the keys of `rewritten` (a slice of the file written anew, over `frames` frames) the
+/// 9-patch centres of `old`, the file's slice of that name: each written frame takes the centre
+/// of the old key in force on the file frame it shows (`file_frame_of` maps a written frame to
+/// it, `None` for a new frame: the nearest earlier written frame is used), clamped into its
+/// bounds; where that centre changes but the bounds do not, a key is added. Returns what
+/// clamping changed, one sentence per key.
 pub fn keep_centres(
     rewritten: &mut SliceRecord,
     old: &SliceRecord,
+    frames: usize,
     file_frame_of: impl Fn(usize) -> Option<usize>,
 ) -> Vec<String> {
     let Some(first) = old.keys.iter().find_map(|k| k.center) else {
         return Vec::new();
     };
+    let mut file_frame = None;
+    let mut keys: Vec<SliceKey> = Vec::with_capacity(rewritten.keys.len());
+    let mut centres: Vec<(i32, i32, u32, u32)> = Vec::with_capacity(rewritten.keys.len());
+    for position in 0..frames {
+        file_frame = file_frame_of(position).or(file_frame);
+        let centre = file_frame
+            .and_then(|frame| {
+                old.keys
+                    .iter()
+                    .filter(|k| k.frame as usize <= frame)
+                    .max_by_key(|k| k.frame)
+                    .and_then(|k| k.center)
+            })
+            .unwrap_or(first);
+        let own = rewritten.keys.iter().find(|k| k.frame as usize == position);
+        let key = match (own, keys.last(), centres.last()) {
+            (Some(own), _, _) => own.clone(),
+            // The same bounds, another centre: a key of its own (a hidden slice needs none).
+            (None, Some(last), Some(&shown))
+                if shown != centre && last.bounds.2 > 0 && last.bounds.3 > 0 =>
+            {
+                SliceKey {
+                    frame: position as u32,
+                    ..last.clone()
+                }
+            }
+            _ => continue,
+        };
+        keys.push(key);
+        centres.push(centre);
+    }
+    // Keys past the last frame, if any, keep the last centre.
+    for key in rewritten.keys.iter().filter(|k| k.frame as usize >= frames) {
+        keys.push(key.clone());
+        centres.push(centres.last().copied().unwrap_or(first));
+    }
     let mut changes = Vec::new();
-    for key in &mut rewritten.keys {
-        let file_frame = (0..=key.frame as usize).rev().find_map(&file_frame_of);
-        let in_force = file_frame.and_then(|frame| {
-            old.keys
-                .iter()
-                .filter(|k| k.frame as usize <= frame)
-                .max_by_key(|k| k.frame)
-                .and_then(|k| k.center)
-        });
-        let centre = in_force.unwrap_or(first);
+    for (key, centre) in keys.iter_mut().zip(centres) {
         let (_, _, width, height) = key.bounds;
         let clamped = clamp_centre(centre, (width, height));
         // A hidden key (zero size) shows no centre: clamping it changes nothing visible.
@@ -273,6 +302,7 @@ pub fn keep_centres(
         }
         key.center = Some(clamped);
     }
+    rewritten.keys = keys;
     changes
 }
 
@@ -443,6 +473,39 @@ mod tests {
             keys,
         };
         assert_eq!(per_frame(&slice, 5), [None, a, a, b, None]);
+    }
+
+    #[test]
+    fn a_centre_that_changes_under_the_same_bounds_keeps_its_own_key() {
+        let key = |frame, bounds, center| SliceKey {
+            frame,
+            bounds,
+            pivot: None,
+            center,
+        };
+        let old = SliceRecord {
+            name: "panel".into(),
+            keys: vec![
+                key(0, (0, 0, 8, 8), Some((2, 2, 4, 4))),
+                key(2, (0, 0, 8, 8), Some((1, 1, 6, 6))),
+            ],
+        };
+        // Rewritten with one key (the bounds never change); frame 1 was deleted, so written
+        // frame 1 shows file frame 2.
+        let mut new = SliceRecord {
+            name: "panel".into(),
+            keys: vec![key(0, (0, 0, 8, 8), None)],
+        };
+        let shows = [Some(0), Some(2), None];
+        let changes = keep_centres(&mut new, &old, 3, |p| shows[p]);
+        assert!(changes.is_empty(), "{changes:?}");
+        assert_eq!(
+            new.keys,
+            [
+                key(0, (0, 0, 8, 8), Some((2, 2, 4, 4))),
+                key(1, (0, 0, 8, 8), Some((1, 1, 6, 6))),
+            ]
+        );
     }
 
     #[test]

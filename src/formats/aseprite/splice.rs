@@ -121,7 +121,7 @@ pub fn splice(
     let new_layer = imported
         .values()
         .any(Option::is_some)
-        .then(|| file::layer_chunk("Imported", 0));
+        .then(|| file::layer_chunk("Imported", 0, 255));
     let unwritable = match (&encoding, pixels) {
         (Err(why), _) => *why,
         (Ok(_), None) => "the document's pixels were not given to the writer",
@@ -556,7 +556,7 @@ fn global_units(
                 let id = order.get(position)?;
                 file_frames.iter().position(|f| f == id)
             };
-            for change in keep_centres(&mut new, slice, file_frame_of) {
+            for change in keep_centres(&mut new, slice, frames.len(), file_frame_of) {
                 let what = format!("slice \"{}\": {change}", slice.name);
                 losses.push(Loss::new(Place::document(), what));
             }

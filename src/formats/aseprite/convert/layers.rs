@@ -4,11 +4,12 @@
 //! compositing is associative, so the runs stacked as layers draw what the whole frame draws.
 //! A graphic that adds or subtracts cannot be baked into pixels over transparency (it blends
 //! with whatever is under it: the frame's other graphics, and the game's stage), so it goes on
-//! a layer of its own with Aseprite's matching blend mode. The frames' stacks of runs are then
-//! merged into one list of layers in which every frame's stack keeps its order.
+//! a layer of its own with Aseprite's matching blend mode and the graphic's opacity. The
+//! frames' stacks of runs are then merged into one list of layers in which every frame's stack
+//! keeps its order.
 
 use crate::formats::{Loss, Place};
-use crate::model::{BlendMode, Frame};
+use crate::model::{BlendMode, Frame, OPAQUE};
 
 /// Aseprite's Normal blend mode (the layer chunk's number).
 pub const NORMAL: u16 = 0;
@@ -17,11 +18,17 @@ pub const ADDITION: u16 = 16;
 /// Aseprite's Subtract: `max(backdrop - source, 0)`, the AIR `S` blend.
 pub const SUBTRACT: u16 = 17;
 
+/// What a layer is: Aseprite's blend mode and the layer's opacity (0 to 255).
+pub type LayerKind = (u16, u8);
+
 /// Graphics of a frame drawn as one picture on one layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     /// The layer's blend mode.
     pub blend: u16,
+    /// The layer's opacity: the graphic's when it blends by the layer's mode (its picture is
+    /// then drawn opaque), full for a normal run (opacities are in its picture).
+    pub opacity: u8,
     /// The graphics, as indices into the frame's elements, bottom first.
     pub elements: Vec<usize>,
 }
@@ -62,10 +69,16 @@ pub fn runs(frame: &Frame, index: usize, losses: &mut Vec<Loss>) -> Vec<Run> {
             }
             NORMAL
         });
+        let opacity = if blend == NORMAL {
+            255
+        } else {
+            ((u32::from(graphic.opacity) * 255 + u32::from(OPAQUE) / 2) / u32::from(OPAQUE)) as u8
+        };
         match runs.last_mut() {
             Some(run) if blend == NORMAL && run.blend == NORMAL => run.elements.push(at),
             _ => runs.push(Run {
                 blend,
+                opacity,
                 elements: vec![at],
             }),
         }
@@ -73,23 +86,23 @@ pub fn runs(frame: &Frame, index: usize, losses: &mut Vec<Loss>) -> Vec<Run> {
     runs
 }
 
-/// One list of layers (blend modes, bottom first) holding every stack of `stacks` (each a
-/// frame's runs' blend modes, bottom first) in order; for each stack, the layer of each of its
-/// runs. Each run takes the lowest layer of its blend above the previous run's, or a new layer
-/// right above it.
-pub fn merge(stacks: &[Vec<u16>]) -> (Vec<u16>, Vec<Vec<usize>>) {
+/// One list of layers (bottom first) holding every stack of `stacks` (each a frame's runs'
+/// layer kinds, bottom first) in order; for each stack, the layer of each of its runs. Each
+/// run takes the lowest layer of its kind above the previous run's, or a new layer right
+/// above it.
+pub fn merge(stacks: &[Vec<LayerKind>]) -> (Vec<LayerKind>, Vec<Vec<usize>>) {
     // Layers by creation number, kept in bottom-to-top order.
-    let mut layers: Vec<(u16, usize)> = Vec::new();
+    let mut layers: Vec<(LayerKind, usize)> = Vec::new();
     let mut placed: Vec<Vec<usize>> = Vec::with_capacity(stacks.len());
     for stack in stacks {
         let mut below: Option<usize> = None;
         let mut ids = Vec::with_capacity(stack.len());
-        for &blend in stack {
+        for &kind in stack {
             let start = below.map_or(0, |b| b + 1);
-            let at = match layers[start..].iter().position(|(b, _)| *b == blend) {
+            let at = match layers[start..].iter().position(|(k, _)| *k == kind) {
                 Some(offset) => start + offset,
                 None => {
-                    layers.insert(start, (blend, layers.len()));
+                    layers.insert(start, (kind, layers.len()));
                     start
                 }
             };
@@ -103,16 +116,16 @@ pub fn merge(stacks: &[Vec<u16>]) -> (Vec<u16>, Vec<Vec<usize>>) {
         .into_iter()
         .map(|ids| ids.into_iter().map(position_of).collect())
         .collect();
-    (layers.into_iter().map(|(blend, _)| blend).collect(), placed)
+    (layers.into_iter().map(|(kind, _)| kind).collect(), placed)
 }
 
-/// The name of each layer of `blends`: "Frames" for normal ones, the blend's name for the
-/// others, numbered from the second of a kind on.
-pub fn names(blends: &[u16]) -> Vec<String> {
+/// The name of each layer of `kinds`: "Frames" for normal ones, the blend's name for the
+/// others, numbered from the second of a blend on.
+pub fn names(kinds: &[LayerKind]) -> Vec<String> {
     let mut seen: Vec<u16> = Vec::new();
-    blends
+    kinds
         .iter()
-        .map(|&blend| {
+        .map(|&(blend, _)| {
             let base = match blend {
                 ADDITION => "Addition",
                 SUBTRACT => "Subtract",
@@ -133,22 +146,21 @@ mod tests {
 
     #[test]
     fn stacks_merge_keeping_each_frames_order() {
-        let stacks = vec![
-            vec![NORMAL],
-            vec![NORMAL, ADDITION, NORMAL],
-            vec![SUBTRACT],
-            vec![ADDITION, SUBTRACT],
-        ];
+        let (n, a, half, s) = (
+            (NORMAL, 255),
+            (ADDITION, 255),
+            (ADDITION, 128),
+            (SUBTRACT, 255),
+        );
+        let stacks = vec![vec![n], vec![n, a, n], vec![s], vec![a, s], vec![half]];
         let (layers, placed) = merge(&stacks);
         for (stack, at) in stacks.iter().zip(&placed) {
             assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?} goes up");
-            let blends: Vec<u16> = at.iter().map(|&i| layers[i]).collect();
-            assert_eq!(&blends, stack);
+            let kinds: Vec<LayerKind> = at.iter().map(|&i| layers[i]).collect();
+            assert_eq!(&kinds, stack);
         }
-        assert_eq!(merge(&[vec![NORMAL], vec![NORMAL]]).0, [NORMAL]);
-        assert_eq!(
-            names(&[NORMAL, ADDITION, NORMAL]),
-            ["Frames", "Addition", "Frames 2"]
-        );
+        assert_eq!(layers.len(), 6);
+        assert_eq!(merge(&[vec![n], vec![n]]).0, [n]);
+        assert_eq!(names(&[n, a, n]), ["Frames", "Addition", "Frames 2"]);
     }
 }
