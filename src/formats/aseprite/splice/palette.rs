@@ -23,6 +23,12 @@ struct Entry {
     name: Option<Vec<u8>>,
 }
 
+/// What an entry no chunk sets holds (Aseprite's new palettes are black).
+const BLACK: Entry = Entry {
+    rgba: [0, 0, 0, 255],
+    name: None,
+};
+
 /// How a new picture's colour is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Lookup {
@@ -62,12 +68,8 @@ impl Palette {
             0 => INDEXED_COLOURS,
             n => usize::from(n),
         };
-        let black = Entry {
-            rgba: [0, 0, 0, 255],
-            name: None,
-        };
         let mut palette = Palette {
-            entries: vec![black; declared.min(INDEXED_COLOURS)],
+            entries: vec![BLACK; declared.min(INDEXED_COLOURS)],
             declared,
             from_file: 0,
             transparent: *bytes.get(28)?,
@@ -89,13 +91,7 @@ impl Palette {
     fn set(&mut self, index: usize, entry: Entry) {
         if index < INDEXED_COLOURS {
             if index >= self.entries.len() {
-                self.entries.resize(
-                    index + 1,
-                    Entry {
-                        rgba: [0, 0, 0, 255],
-                        name: None,
-                    },
-                );
+                self.entries.resize(index + 1, BLACK);
             }
             self.entries[index] = entry;
         }
@@ -108,11 +104,7 @@ impl Palette {
         let to = file::dword(data, 8)? as usize;
         if size > 0 {
             self.declared = size;
-            let black = Entry {
-                rgba: [0, 0, 0, 255],
-                name: None,
-            };
-            self.entries.resize(size.min(INDEXED_COLOURS), black);
+            self.entries.resize(size.min(INDEXED_COLOURS), BLACK);
         }
         let mut at = 20;
         for index in from..=to {
