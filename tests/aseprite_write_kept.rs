@@ -276,3 +276,17 @@ fn a_converted_document_keeps_its_comments_and_colour_as_sprite_user_data() {
     assert_eq!(again.metadata.comments, "drawn for the demo");
     assert_eq!(sprite_color(&again), Some("#102030ff"));
 }
+
+#[test]
+fn comments_longer_than_a_user_data_text_are_cut_and_named() {
+    let path = corpus_file("user_data.aseprite");
+    let mut document = read(&path);
+    document.metadata.comments = "n".repeat(70_000);
+    let written = save(&document, &path);
+    let losses: Vec<String> = written.losses.iter().map(|l| l.to_string()).collect();
+    assert_eq!(losses.len(), 1, "{losses:?}");
+    assert!(losses[0].contains("last 4465 bytes"), "{losses:?}");
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let text = file.sprite_user_data().unwrap().text.as_deref().unwrap();
+    assert_eq!(text.len(), 65_535);
+}
