@@ -4,71 +4,26 @@
 //! linked cels); any document converts to a file that draws the same frames. What we write is
 //! read back by the `asefile` crate (an independent reader) and by Sprat.
 
+mod aseprite_write_support;
 mod common;
 
+use aseprite_write_support::{
+    assert_same, assert_sequences_draw_the_same, composited, folder, picture_frame, read, save,
+};
 use sprat::assets::ImageStore;
 use sprat::formats::aseprite::AsepriteFormat;
 use sprat::formats::aseprite::file::FileView;
-use sprat::formats::{Format, ReadContext, WriteContext, registry};
+use sprat::formats::{Format, ReadContext, registry};
 use sprat::model::*;
-use sprat::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, render};
-use std::path::{Path, PathBuf};
+use sprat::render::{CanvasBounds, RenderOptions, Scene, render};
+use std::path::Path;
 
 const HEADER: usize = 128;
 const CHUNK_TAGS: u16 = 0x2018;
 const CHUNK_SLICE: u16 = 0x2022;
 
-fn folder() -> PathBuf {
-    common::corpus().join("aseprite")
-}
-
-fn read(path: &Path) -> AnimationSet {
-    let bytes = std::fs::read(path).unwrap();
-    AsepriteFormat
-        .read(&bytes, &ReadContext::for_path(path))
-        .unwrap_or_else(|f| panic!("{}: {:?}", path.display(), f.diagnostics))
-        .document
-}
-
-fn save(document: &AnimationSet, path: &Path) -> sprat::formats::Written {
-    let store = ImageStore::new();
-    let context = WriteContext {
-        path: Some(path.to_path_buf()),
-        pixels: Some(&store),
-    };
-    AsepriteFormat
-        .write(document, &context)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn frame_mut(document: &mut AnimationSet, index: usize) -> &mut Frame {
     document.frames.get_index_mut(index).unwrap().1
-}
-
-/// Two pictures are the same (told by the first pixel that differs, not a dump of both).
-fn assert_same(a: &image::RgbaImage, b: &image::RgbaImage, what: &str) {
-    assert_eq!(a.dimensions(), b.dimensions(), "{what}");
-    let differs = a
-        .enumerate_pixels()
-        .find(|(x, y, p)| b.get_pixel(*x, *y) != *p)
-        .map(|(x, y, p)| (x, y, *p, *b.get_pixel(x, y)));
-    assert_eq!(differs, None, "{what}: first differing pixel");
-}
-
-fn composited(document: &AnimationSet, index: usize) -> image::RgbaImage {
-    let store = ImageStore::new();
-    let frame = document.frames.get_index(index).unwrap().1;
-    let scene = Scene::of_frame(frame);
-    let options = RenderOptions {
-        bounds: CanvasBounds::Fixed(SpriteRect {
-            x: 0,
-            y: 0,
-            width: 64,
-            height: 64,
-        }),
-        ..RenderOptions::default()
-    };
-    render(document, &scene, &store, &options)
 }
 
 #[test]
@@ -259,59 +214,7 @@ fn the_demo_converts_to_a_file_that_draws_the_same_frames() {
 
     // The origin is kept (a slice marks it): every frame draws the same in sprite space, with
     // the same boxes and points.
-    let again = read(&target);
-    let (a_store, b_store) = (ImageStore::new(), ImageStore::new());
-    let rect = document
-        .frames
-        .values()
-        .filter_map(|f| {
-            sprat::render::content_bounds(
-                &document,
-                &Scene::of_frame(f),
-                &a_store,
-                Default::default(),
-            )
-        })
-        .reduce(|a, b| a.union(&b))
-        .unwrap();
-    for sequence in document.sequences() {
-        let twin = again.sequence_by_name(&sequence.name).unwrap();
-        assert_eq!(
-            twin.max_frames(),
-            sequence.max_frames(),
-            "{}",
-            sequence.name
-        );
-        for index in 0..sequence.max_frames() {
-            let rule = DefaultBoxRule::default();
-            let draw = |doc: &AnimationSet, id, store: &ImageStore| {
-                let scene = Scene::at(doc, id, 0, index, rule).unwrap();
-                let options = RenderOptions {
-                    bounds: CanvasBounds::Fixed(rect),
-                    ..RenderOptions::default()
-                };
-                (
-                    render(doc, &scene, store, &options),
-                    scene.boxes.clone(),
-                    scene.points().len(),
-                )
-            };
-            let what = format!("{} frame {index}", sequence.name);
-            let (a_picture, a_boxes, a_points) = draw(&document, sequence.id, &a_store);
-            let (b_picture, b_boxes, b_points) = draw(&again, twin.id, &b_store);
-            assert_same(&a_picture, &b_picture, &what);
-            let shapes = |boxes: &[CollisionBox]| {
-                let mut shapes: Vec<String> = boxes
-                    .iter()
-                    .map(|b| format!("{:?} {:?}", b.class, b.shape))
-                    .collect();
-                shapes.sort();
-                shapes
-            };
-            assert_eq!(shapes(&a_boxes), shapes(&b_boxes), "{what}");
-            assert_eq!(a_points, b_points, "{what}");
-        }
-    }
+    assert_sequences_draw_the_same(&document, &read(&target));
 }
 
 #[test]
@@ -346,26 +249,7 @@ fn a_new_frame_with_a_picture_of_its_own_goes_on_a_layer_of_its_own() {
     let picture = image::RgbaImage::from_fn(3, 2, |x, y| {
         image::Rgba([40 * x as u8, 90, 60 * y as u8, 255])
     });
-    let image = ImageId(document.alloc_id());
-    document.images.push(SourceImage {
-        id: image,
-        path: "imported.png".into(),
-        resolved: None,
-        kind: ImageKind::Memory(MemoryImage::new(picture.clone())),
-        nearest_neighbour: true,
-    });
-    let mut frame = Frame::new(FrameDuration::Millis(80));
-    frame.elements.push(Element {
-        id: ElementId(document.alloc_id()),
-        name: String::new(),
-        kind: ElementKind::Graphic(Graphic::new(
-            GraphicSource::Image(image),
-            Point::from_ints(5, 4),
-            Origin::At(Point::ZERO),
-        )),
-    });
-    let id = FrameId(document.alloc_id());
-    document.frames.insert(id, frame);
+    let id = picture_frame(&mut document, &picture, (5, 4), 80);
     let t2 = document.sequence_by_name("T2").unwrap().id;
     document.sequence_mut(t2).unwrap().directions[0]
         .frames

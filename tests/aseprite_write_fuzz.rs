@@ -1,8 +1,10 @@
 //! Saving documents read from mutated Aseprite files never panics: whatever the reader
 //! accepted, an edited save (a retimed frame, a renamed sequence, a deleted and a duplicated
-//! frame, a new box) either writes a file that reads back or says why it cannot; the chunk view
-//! the writer uses takes any bytes.
+//! frame, a new box, a resized box, new comments, an imported picture in any colour mode)
+//! either writes a file that reads back or says why it cannot; the chunk view the writer uses
+//! takes any bytes.
 
+mod aseprite_write_support;
 mod common;
 
 use proptest::prelude::*;
@@ -12,8 +14,10 @@ use sprat::formats::aseprite::file::FileView;
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::*;
 
-const SEEDS: [&str; 8] = [
+const SEEDS: [&str; 10] = [
     "layers_and_tags.aseprite",
+    "grayscale.aseprite",
+    "256_color_old_palette_chunk.aseprite",
     "linked_cels.aseprite",
     "indexed.aseprite",
     "tilemap.aseprite",
@@ -71,6 +75,35 @@ fn edit(document: &mut AnimationSet) {
             .push(id);
     }
     document.sequence_mut(first).unwrap().name = "renamed".into();
+    document.metadata.comments = "edited".into();
+    // A smaller box on the first frame (a 9-patch slice's centre is clamped into it).
+    if let Some((_, frame)) = document.frames.get_index_mut(0)
+        && let Some(ElementKind::Box(boxed)) = frame
+            .elements
+            .iter_mut()
+            .map(|e| &mut e.kind)
+            .find(|k| matches!(k, ElementKind::Box(_)))
+    {
+        boxed.shape = CollisionBox::rect_from_corners(
+            boxed.class.clone(),
+            Point::from_ints(0, 0),
+            Point::from_ints(1, 2),
+        )
+        .shape;
+    }
+    // A picture the file does not have, with a transparent pixel and colours no palette has.
+    let picture = image::RgbaImage::from_fn(3, 2, |x, y| {
+        image::Rgba([
+            7 * x as u8 + 1,
+            200,
+            13 * y as u8,
+            if x == 0 { 0 } else { 255 },
+        ])
+    });
+    let id = aseprite_write_support::picture_frame(document, &picture, (1, 1), 50);
+    document.sequence_mut(first).unwrap().directions[0]
+        .frames
+        .push(id);
 }
 
 fn exercise(bytes: &[u8]) -> Result<(), TestCaseError> {

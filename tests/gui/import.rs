@@ -47,7 +47,7 @@ fn picture(path: &Path, width: u32, height: u32, colour: [u8; 3]) -> PathBuf {
 }
 
 /// Waits until the Import window has read its files.
-fn wait_for_read(harness: &mut Harness<'_, SpratApp>) {
+pub(crate) fn wait_for_read(harness: &mut Harness<'_, SpratApp>) {
     for _ in 0..500 {
         harness.step();
         if !harness.state().active_tab().unwrap().import.is_reading() {

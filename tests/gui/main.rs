@@ -11,6 +11,7 @@ mod common;
 mod gui_support;
 
 mod aseprite;
+mod aseprite_import;
 mod big_sprites;
 mod boxes;
 mod canvas;

@@ -1,6 +1,8 @@
-//! A new Aseprite file from any document: each frame drawn by Sprat's renderer into one RGBA
-//! layer (so it shows exactly as Sprat shows it), frames that look the same sharing their
-//! pixels through linked cels; sequences as tags, boxes and points as slices.
+//! A new Aseprite file from any document: each frame drawn by Sprat's renderer (so it shows
+//! exactly as Sprat shows it) into RGBA layers, its normal graphics flattened and a graphic
+//! that adds or subtracts on a layer of that blend mode ([`layers`]), a frame shown again
+//! linking its cels to the first showing; sequences as tags, boxes and points as slices, the
+//! comments and colour as the sprite's user data.
 //!
 //! Frames are laid out sequence by sequence: a sequence whose play list a tag can play keeps
 //! its frames once; one that no tag plays (a frame order of its own, frames shared with an
@@ -9,15 +11,19 @@
 //! origin elsewhere than the canvas' top-left corner is marked by a slice (the pivot of a
 //! slice named `origin` covering the canvas), which the reader takes back.
 
-use super::file::{self, CHUNK_PALETTE, Out, TagRecord};
-use super::marks::{TagRule, origin_slice, slices_of, tag_color, tag_for};
+use super::file::{self, CHUNK_OLD_PALETTE, CHUNK_PALETTE, Out, TagRecord};
+use super::marks::{
+    TagRule, comment_losses, origin_slice, slices_of, sprite_user_data, tag_color, tag_for,
+};
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
 use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Loss, Place, WriteContext, WriteError, Written};
-use crate::model::{AnimationSet, Frame, FrameId};
+use crate::model::{AnimationSet, BlendMode, ElementKind, Frame, FrameId, OPAQUE};
 use crate::render::{Overlay, Scene, content_bounds};
 use std::collections::HashMap;
+
+mod layers;
 
 /// The file for `document`.
 pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
@@ -36,15 +42,31 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             "an Aseprite file holds at most 65535 frames",
         ));
     }
-    // Each distinct frame drawn once.
-    let mut drawn: HashMap<FrameId, Option<Placed>> = HashMap::new();
-    for id in &layout {
-        if !drawn.contains_key(id) {
-            drawn.insert(
-                *id,
-                render_frame(document, &document.frames[id], pixels, 1)?,
-            );
+    // Each distinct frame drawn once, run by run (see [`layers`]).
+    let mut drawn: HashMap<FrameId, Vec<(layers::LayerKind, Placed)>> = HashMap::new();
+    let mut stacks: Vec<Vec<layers::LayerKind>> = Vec::new();
+    let mut stack_of: HashMap<FrameId, usize> = HashMap::new();
+    let mut flattened = false;
+    for (position, id) in layout.iter().enumerate() {
+        if drawn.contains_key(id) {
+            continue;
         }
+        let frame = &document.frames[id];
+        let mut pictures = Vec::new();
+        for run in layers::runs(frame, position, &mut losses) {
+            flattened |= run.elements.len() > 1;
+            if let Some(placed) = render_frame(document, &run_frame(frame, &run), pixels, 1)? {
+                pictures.push(((run.blend, run.opacity), placed));
+            }
+        }
+        stack_of.insert(*id, stacks.len());
+        stacks.push(pictures.iter().map(|(kind, _)| *kind).collect());
+        drawn.insert(*id, pictures);
+    }
+    let (mut layer_kinds, placed) = layers::merge(&stacks);
+    if layer_kinds.is_empty() {
+        // Frames that show nothing still sit on a layer, as Aseprite always has one.
+        layer_kinds.push((layers::NORMAL, 255));
     }
     // The canvas holds each frame's whole pictures (their transparent margins too, as the
     // pictures Aseprite exported had them) and the sprite's origin.
@@ -58,7 +80,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             bottom = bottom.max(rect.bottom());
         }
     }
-    for (image, (x, y)) in drawn.values().flatten() {
+    for (_, (image, (x, y))) in drawn.values().flatten() {
         left = left.min(i64::from(*x));
         top = top.min(i64::from(*y));
         right = right.max(i64::from(*x) + i64::from(image.width()));
@@ -71,17 +93,10 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
         )));
     }
     let frames: Vec<&Frame> = layout.iter().map(|id| &document.frames[id]).collect();
-    let layered = frames.iter().any(|f| {
-        f.elements
-            .iter()
-            .filter(|e| e.as_graphic().is_some())
-            .count()
-            > 1
-    });
-    if layered {
+    if flattened {
         losses.push(Loss::new(
             Place::document(),
-            "separate graphics: each frame is one picture on one layer (drawn exactly as Sprat shows it)",
+            "separate graphics: the graphics a frame draws normally are one picture on one layer (drawn exactly as Sprat shows it)",
         ));
     }
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
@@ -91,6 +106,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             format!("frame {index}: {note}"),
         ));
     }
+    comment_losses(document, &mut losses);
     let shift = (-left as i32, -top as i32);
     let mut slices = slices_of(&frames, shift, &[], &mut losses);
     if shift != (0, 0) {
@@ -101,18 +117,31 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
     for (position, id) in layout.iter().enumerate() {
         let mut chunks = Vec::new();
         if position == 0 {
-            chunks.push(palette());
-            chunks.push(file::layer_chunk("Frames"));
+            chunks.extend(palette());
+            // The sprite's user data follows the palette (where Aseprite 1.3 writes it).
+            let user = sprite_user_data(document);
+            if !user.is_empty() {
+                chunks.push(file::user_data_chunk(&user));
+            }
+            for (name, (blend, opacity)) in layers::names(&layer_kinds).iter().zip(&layer_kinds) {
+                chunks.push(file::layer_chunk(name, *blend, *opacity));
+            }
         }
-        match (&drawn[id], first_position.get(id)) {
-            (None, _) => {}
-            (Some((_, (x, y))), Some(&earlier)) => {
-                let head = file::cel_head(0, x + shift.0, y + shift.1);
-                chunks.push(file::linked_cel(&head, earlier as u16));
-            }
-            (Some((image, (x, y))), None) => {
-                chunks.push(file::compressed_cel(0, x + shift.0, y + shift.1, image)?);
-            }
+        // A frame shown again links each of its cels to the first showing, layer by layer.
+        let earlier = first_position.get(id).copied();
+        let on_layers = &placed[stack_of[id]];
+        let mut cels: Vec<(usize, &Placed)> = on_layers
+            .iter()
+            .zip(&drawn[id])
+            .map(|(&layer, (_, picture))| (layer, picture))
+            .collect();
+        cels.sort_by_key(|(layer, _)| *layer);
+        for (layer, (image, (x, y))) in cels {
+            let (layer, x, y) = (layer as u16, x + shift.0, y + shift.1);
+            chunks.push(match earlier {
+                Some(earlier) => file::linked_cel(&file::cel_head(layer, x, y), earlier as u16),
+                None => file::compressed_cel(layer, x, y, image)?,
+            });
         }
         first_position.entry(*id).or_insert(position);
         if position == 0 {
@@ -211,6 +240,27 @@ fn lay_out(document: &AnimationSet, losses: &mut Vec<Loss>) -> (Vec<FrameId>, Ve
     (layout, tags)
 }
 
+/// `frame` with only the graphics of `run`; those of a run that blends by its layer's mode are
+/// drawn normally and opaque (the layer does the blending, at the graphic's opacity).
+fn run_frame(frame: &Frame, run: &layers::Run) -> Frame {
+    let mut only = frame.clone();
+    only.elements = run
+        .elements
+        .iter()
+        .map(|&at| {
+            let mut element = frame.elements[at].clone();
+            if let (ElementKind::Graphic(graphic), true) =
+                (&mut element.kind, run.blend != layers::NORMAL)
+            {
+                graphic.blend = BlendMode::Normal;
+                graphic.opacity = OPAQUE;
+            }
+            element
+        })
+        .collect();
+    only
+}
+
 /// The 128-byte header of a 32-bit RGBA sprite.
 fn header(frames: u16, width: u16, height: u16) -> Vec<u8> {
     let mut out = Out::default();
@@ -237,14 +287,24 @@ fn header(frames: u16, width: u16, height: u16) -> Vec<u8> {
     out.0
 }
 
-/// A one-colour palette (an RGBA sprite needs none, but readers expect one).
-fn palette() -> Vec<u8> {
-    let mut out = Out::default();
-    out.dword(1);
-    out.dword(0);
-    out.dword(0);
-    out.zeros(8);
-    out.word(0);
-    out.0.extend_from_slice(&[0, 0, 0, 255]);
-    file::chunk(CHUNK_PALETTE, &out.0)
+/// A one-colour palette (an RGBA sprite needs none, but readers expect one), in the new
+/// palette chunk and the old one after it, as Aseprite 1.1 to 1.3.4 write them (readers that
+/// take the sprite's user data only after an old palette chunk then find it).
+fn palette() -> [Vec<u8>; 2] {
+    let mut new = Out::default();
+    new.dword(1);
+    new.dword(0);
+    new.dword(0);
+    new.zeros(8);
+    new.word(0);
+    new.0.extend_from_slice(&[0, 0, 0, 255]);
+    let mut old = Out::default();
+    old.word(1);
+    old.byte(0);
+    old.byte(1);
+    old.0.extend_from_slice(&[0, 0, 0]);
+    [
+        file::chunk(CHUNK_PALETTE, &new.0),
+        file::chunk(CHUNK_OLD_PALETTE, &old.0),
+    ]
 }

@@ -18,6 +18,10 @@ pub(crate) const CHUNK_CEL: u16 = 0x2005;
 pub(crate) const CHUNK_CEL_EXTRA: u16 = 0x2006;
 pub(crate) const CHUNK_TAGS: u16 = 0x2018;
 pub(crate) const CHUNK_PALETTE: u16 = 0x2019;
+/// The old palette chunk (8-bit channels, no alpha), which Aseprite wrote beside the new one.
+pub(crate) const CHUNK_OLD_PALETTE: u16 = 0x0004;
+/// The oldest palette chunk (6-bit channels).
+pub(crate) const CHUNK_OLD_PALETTE_6BIT: u16 = 0x0011;
 pub(crate) const CHUNK_USER_DATA: u16 = 0x2020;
 pub(crate) const CHUNK_SLICE: u16 = 0x2022;
 /// A cel that shows another frame's cel of the same layer.
@@ -77,6 +81,8 @@ pub struct SliceKey {
     pub bounds: (i32, i32, u32, u32),
     /// Pivot, relative to the bounds' top-left corner.
     pub pivot: Option<(i32, i32)>,
+    /// The 9-patch centre: x, y (relative to the bounds' top-left corner), width, height.
+    pub center: Option<(i32, i32, u32, u32)>,
 }
 
 /// A slice chunk decoded.
@@ -84,8 +90,6 @@ pub struct SliceKey {
 pub struct SliceRecord {
     /// Its name.
     pub name: String,
-    /// It has 9-patch centres (kept only while the slice is not rewritten).
-    pub nine_patch: bool,
     /// Its keys, in file order.
     pub keys: Vec<SliceKey>,
 }
@@ -230,6 +234,16 @@ pub(crate) fn slice_of(chunk: &[u8]) -> Option<SliceRecord> {
             dword(data, at + 12)?,
             dword(data, at + 16)?,
         );
+        let center = if nine_patch {
+            Some((
+                long(data, at + 20)?,
+                long(data, at + 24)?,
+                dword(data, at + 28)?,
+                dword(data, at + 32)?,
+            ))
+        } else {
+            None
+        };
         let pivot_at = at + 20 + if nine_patch { 16 } else { 0 };
         let pivot = if has_pivot {
             Some((long(data, pivot_at)?, long(data, pivot_at + 4)?))
@@ -240,14 +254,11 @@ pub(crate) fn slice_of(chunk: &[u8]) -> Option<SliceRecord> {
             frame: dword(data, at)?,
             bounds,
             pivot,
+            center,
         });
         at += key_size;
     }
-    Some(SliceRecord {
-        name,
-        nine_patch,
-        keys,
-    })
+    Some(SliceRecord { name, keys })
 }
 
 /// Bytes of a file being written, with the field writers the chunks need.
@@ -315,19 +326,80 @@ pub(crate) fn tags_chunk(tags: &[TagRecord]) -> Vec<u8> {
 
 /// A user data chunk holding only a colour (how Aseprite 1.3 keeps a tag's colour).
 pub(crate) fn color_user_data(color: [u8; 3]) -> Vec<u8> {
+    let [r, g, b] = color;
+    user_data_chunk(&UserData {
+        color: Some([r, g, b, 255]),
+        ..UserData::default()
+    })
+}
+
+/// The fields of a user data chunk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserData {
+    /// Its text.
+    pub text: Option<String>,
+    /// Its colour, RGBA.
+    pub color: Option<[u8; 4]>,
+    /// Its properties maps as the file holds them (size field included), kept as bytes.
+    pub properties: Option<Vec<u8>>,
+}
+
+impl UserData {
+    /// True when it holds nothing (Aseprite then writes no chunk for a sprite).
+    pub fn is_empty(&self) -> bool {
+        self.text.is_none() && self.color.is_none() && self.properties.is_none()
+    }
+}
+
+/// The fields of a user data chunk (`chunk` includes its header).
+pub(crate) fn user_data_of(chunk: &[u8]) -> Option<UserData> {
+    let data = chunk.get(CHUNK_HEADER_SIZE..)?;
+    let flags = dword(data, 0)?;
+    let mut at = 4;
+    let mut user = UserData::default();
+    if flags & 1 != 0 {
+        let (text, end) = string(data, at)?;
+        user.text = Some(text);
+        at = end;
+    }
+    if flags & 2 != 0 {
+        user.color = Some(data.get(at..at + 4)?.try_into().ok()?);
+        at += 4;
+    }
+    if flags & 4 != 0 {
+        let size = dword(data, at)? as usize;
+        user.properties = Some(data.get(at..at.checked_add(size)?)?.to_vec());
+    }
+    Some(user)
+}
+
+/// A user data chunk holding `user` (its text cut at 65535 bytes).
+pub(crate) fn user_data_chunk(user: &UserData) -> Vec<u8> {
+    let flags = u32::from(user.text.is_some())
+        | if user.color.is_some() { 2 } else { 0 }
+        | if user.properties.is_some() { 4 } else { 0 };
     let mut out = Out::default();
-    out.dword(2);
-    out.0.extend_from_slice(&color);
-    out.byte(255);
+    out.dword(flags);
+    if let Some(text) = &user.text {
+        out.string(text);
+    }
+    if let Some(color) = user.color {
+        out.0.extend_from_slice(&color);
+    }
+    if let Some(properties) = &user.properties {
+        out.0.extend_from_slice(properties);
+    }
     chunk(CHUNK_USER_DATA, &out.0)
 }
 
-/// A slice chunk (no 9-patch) holding `slice`'s keys.
+/// A slice chunk holding `slice`'s keys (9-patch when a key has a centre, with a pivot when a
+/// key has one; the other keys then hold zeros there).
 pub(crate) fn slice_chunk(slice: &SliceRecord) -> Vec<u8> {
     let has_pivot = slice.keys.iter().any(|k| k.pivot.is_some());
+    let nine_patch = slice.keys.iter().any(|k| k.center.is_some());
     let mut out = Out::default();
     out.dword(slice.keys.len() as u32);
-    out.dword(if has_pivot { 2 } else { 0 });
+    out.dword(u32::from(nine_patch) | if has_pivot { 2 } else { 0 });
     out.dword(0);
     out.string(&slice.name);
     for key in &slice.keys {
@@ -336,6 +408,13 @@ pub(crate) fn slice_chunk(slice: &SliceRecord) -> Vec<u8> {
         out.long(key.bounds.1);
         out.dword(key.bounds.2);
         out.dword(key.bounds.3);
+        if nine_patch {
+            let (x, y, width, height) = key.center.unwrap_or((0, 0, 0, 0));
+            out.long(x);
+            out.long(y);
+            out.dword(width);
+            out.dword(height);
+        }
         if has_pivot {
             let (x, y) = key.pivot.unwrap_or((0, 0));
             out.long(x);
@@ -406,28 +485,41 @@ pub(crate) fn compressed_cel(
     y: i32,
     image: &image::RgbaImage,
 ) -> Result<Vec<u8>, crate::formats::WriteError> {
+    let size = (image.width() as u16, image.height() as u16);
+    compressed_pixels_cel(layer, (x, y), size, image.as_raw())
+}
+
+/// A cel of `layer` at `place` holding `size` (width, height) pixels in the file's colour
+/// mode (4, 2 or 1 bytes each, row by row), zlib-compressed.
+pub(crate) fn compressed_pixels_cel(
+    layer: u16,
+    place: (i32, i32),
+    size: (u16, u16),
+    pixels: &[u8],
+) -> Result<Vec<u8>, crate::formats::WriteError> {
     use std::io::Write;
-    let mut data = cel_head(layer, x, y)[CHUNK_HEADER_SIZE..].to_vec();
-    data.extend_from_slice(&(image.width() as u16).to_le_bytes());
-    data.extend_from_slice(&(image.height() as u16).to_le_bytes());
+    let mut data = cel_head(layer, place.0, place.1)[CHUNK_HEADER_SIZE..].to_vec();
+    data.extend_from_slice(&size.0.to_le_bytes());
+    data.extend_from_slice(&size.1.to_le_bytes());
     let mut encoder = flate2::write::ZlibEncoder::new(data, flate2::Compression::default());
     encoder
-        .write_all(image.as_raw())
+        .write_all(pixels)
         .and_then(|_| encoder.finish())
         .map(|data| chunk(CHUNK_CEL, &data))
         .map_err(|e| crate::formats::WriteError::new(format!("cannot compress a picture: {e}")))
 }
 
-/// A visible, editable normal layer at full opacity, at the top level.
-pub(crate) fn layer_chunk(name: &str) -> Vec<u8> {
+/// A visible, editable image layer at the top level, drawn with Aseprite's blend mode `blend`
+/// (0 normal, 16 addition, 17 subtract, ...) at `opacity` (0 to 255).
+pub(crate) fn layer_chunk(name: &str, blend: u16, opacity: u8) -> Vec<u8> {
     let mut out = Out::default();
     out.word(3);
     out.word(0);
     out.word(0);
     out.word(0);
     out.word(0);
-    out.word(0);
-    out.byte(255);
+    out.word(blend);
+    out.byte(opacity);
     out.zeros(3);
     out.string(name);
     chunk(CHUNK_LAYER, &out.0)

@@ -7,7 +7,7 @@
 //!   its own when no box has its name on that frame. Both read back as they were
 //!   ([`super::mapping`]).
 
-use super::file::{SliceKey, SliceRecord};
+use super::file::{SliceKey, SliceRecord, UserData};
 use super::mapping::{ORIGIN_SLICE, class_of};
 use super::play_order::play_order;
 use super::scan::TagDirection;
@@ -192,7 +192,6 @@ pub fn slices_of(
         .zip(values)
         .map(|(name, per_frame)| SliceRecord {
             name,
-            nine_patch: false,
             keys: keys_of(&per_frame),
         })
         .collect()
@@ -215,6 +214,7 @@ fn keys_of(per_frame: &[Option<KeyValue>]) -> Vec<SliceKey> {
             frame: frame as u32,
             bounds,
             pivot,
+            center: None,
         });
         previous = Some(value);
     }
@@ -236,6 +236,90 @@ pub fn per_frame(slice: &SliceRecord, frames: usize) -> Vec<Option<KeyValue>> {
         .collect()
 }
 
+/// Gives the keys of `rewritten` (a slice of the file written anew, over `frames` frames) the
+/// 9-patch centres of `old`, the file's slice of that name: each written frame takes the centre
+/// of the old key in force on the file frame it shows (`file_frame_of` maps a written frame to
+/// it, `None` for a new frame: the nearest earlier written frame is used), clamped into its
+/// bounds; where that centre changes but the bounds do not, a key is added. Returns what
+/// clamping changed, one sentence per key.
+pub fn keep_centres(
+    rewritten: &mut SliceRecord,
+    old: &SliceRecord,
+    frames: usize,
+    file_frame_of: impl Fn(usize) -> Option<usize>,
+) -> Vec<String> {
+    let Some(first) = old.keys.iter().find_map(|k| k.center) else {
+        return Vec::new();
+    };
+    let mut file_frame = None;
+    let mut keys: Vec<SliceKey> = Vec::with_capacity(rewritten.keys.len());
+    let mut centres: Vec<(i32, i32, u32, u32)> = Vec::with_capacity(rewritten.keys.len());
+    for position in 0..frames {
+        file_frame = file_frame_of(position).or(file_frame);
+        let centre = file_frame
+            .and_then(|frame| {
+                old.keys
+                    .iter()
+                    .filter(|k| k.frame as usize <= frame)
+                    .max_by_key(|k| k.frame)
+                    .and_then(|k| k.center)
+            })
+            .unwrap_or(first);
+        let own = rewritten.keys.iter().find(|k| k.frame as usize == position);
+        let key = match (own, keys.last(), centres.last()) {
+            (Some(own), _, _) => own.clone(),
+            // The same bounds, another centre: a key of its own (a hidden slice needs none).
+            (None, Some(last), Some(&shown))
+                if shown != centre && last.bounds.2 > 0 && last.bounds.3 > 0 =>
+            {
+                SliceKey {
+                    frame: position as u32,
+                    ..last.clone()
+                }
+            }
+            _ => continue,
+        };
+        keys.push(key);
+        centres.push(centre);
+    }
+    // Keys past the last frame, if any, keep the last centre.
+    for key in rewritten.keys.iter().filter(|k| k.frame as usize >= frames) {
+        keys.push(key.clone());
+        centres.push(centres.last().copied().unwrap_or(first));
+    }
+    let mut changes = Vec::new();
+    for (key, centre) in keys.iter_mut().zip(centres) {
+        let (_, _, width, height) = key.bounds;
+        let clamped = clamp_centre(centre, (width, height));
+        // A hidden key (zero size) shows no centre: clamping it changes nothing visible.
+        if clamped != centre && width > 0 && height > 0 {
+            let (x, y, w, h) = centre;
+            let (cx, cy, cw, ch) = clamped;
+            changes.push(format!(
+                "frame {}: its 9-patch centre {w}x{h} at ({x}, {y}) is clamped to {cw}x{ch} at ({cx}, {cy}) inside the new {width}x{height} bounds",
+                key.frame
+            ));
+        }
+        key.center = Some(clamped);
+    }
+    rewritten.keys = keys;
+    changes
+}
+
+/// A centre (x, y, width, height, relative to its slice) moved and cut to lie within a slice of
+/// `size`.
+fn clamp_centre(centre: (i32, i32, u32, u32), size: (u32, u32)) -> (i32, i32, u32, u32) {
+    let axis = |at: i32, length: u32, room: u32| {
+        let room = i64::from(room);
+        let start = i64::from(at).clamp(0, room);
+        let end = (i64::from(at) + i64::from(length)).clamp(start, room);
+        (start as i32, (end - start) as u32)
+    };
+    let (x, width) = axis(centre.0, centre.2, size.0);
+    let (y, height) = axis(centre.1, centre.3, size.1);
+    (x, y, width, height)
+}
+
 /// The origin a slice marks (see [`super::mapping::ORIGIN_SLICE`]) on a canvas of `canvas`.
 pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> {
     let [key] = slice.keys.as_slice() else {
@@ -251,11 +335,11 @@ pub fn origin_of(slice: &SliceRecord, canvas: (u32, u32)) -> Option<(i32, i32)> 
 pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
     SliceRecord {
         name: ORIGIN_SLICE.to_string(),
-        nine_patch: false,
         keys: vec![SliceKey {
             frame: 0,
             bounds: (0, 0, canvas.0, canvas.1),
             pivot: Some(origin),
+            center: None,
         }],
     }
 }
@@ -263,11 +347,49 @@ pub fn origin_slice(origin: (i32, i32), canvas: (u32, u32)) -> SliceRecord {
 /// The timeline colour the document keeps for the tag `name` (`aseprite.tag.<name>.color`,
 /// `#rrggbb`), if any.
 pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
-    let key = format!("aseprite.tag.{name}.color");
-    let (_, value) = document.metadata.extra.iter().find(|(k, _)| *k == key)?;
+    let [r, g, b, _] = metadata_color(document, &format!("aseprite.tag.{name}.color"))?;
+    Some([r, g, b])
+}
+
+/// The metadata key of the sprite's colour (its user data's, `#rrggbbaa`).
+pub const SPRITE_COLOR_KEY: &str = "aseprite.sprite.color";
+
+/// The colour the metadata keeps under `key`, `#rrggbb` (opaque) or `#rrggbbaa`.
+fn metadata_color(document: &AnimationSet, key: &str) -> Option<[u8; 4]> {
+    let (_, value) = document.metadata.extra.iter().find(|(k, _)| k == key)?;
     let digits = value.strip_prefix('#')?;
     let channel = |i: usize| u8::from_str_radix(digits.get(i..i + 2)?, 16).ok();
-    Some([channel(0)?, channel(2)?, channel(4)?])
+    let alpha = match digits.len() {
+        6 => 255,
+        8 => channel(6)?,
+        _ => return None,
+    };
+    Some([channel(0)?, channel(2)?, channel(4)?, alpha])
+}
+
+/// The sprite's user data as the document holds it: its comments as the text, the colour the
+/// metadata keeps (see [`SPRITE_COLOR_KEY`]); no properties (the file's own are kept apart).
+pub fn sprite_user_data(document: &AnimationSet) -> UserData {
+    let comments = &document.metadata.comments;
+    UserData {
+        text: (!comments.is_empty()).then(|| comments.clone()),
+        color: metadata_color(document, SPRITE_COLOR_KEY),
+        properties: None,
+    }
+}
+
+/// The sprite's comments when they are longer than a user data text holds.
+pub fn comment_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let length = document.metadata.comments.len();
+    if length > usize::from(u16::MAX) {
+        losses.push(Loss::new(
+            Place::document(),
+            format!(
+                "the comments' last {} bytes (Aseprite's sprite user data text holds 65535)",
+                length - usize::from(u16::MAX)
+            ),
+        ));
+    }
 }
 
 /// What an Aseprite file has no place for: several directions in one sequence, follow-ups,
@@ -348,10 +470,50 @@ mod tests {
         assert_eq!(keys[2].bounds, (0, 0, 0, 0));
         let slice = SliceRecord {
             name: "s".into(),
-            nine_patch: false,
             keys,
         };
         assert_eq!(per_frame(&slice, 5), [None, a, a, b, None]);
+    }
+
+    #[test]
+    fn a_centre_that_changes_under_the_same_bounds_keeps_its_own_key() {
+        let key = |frame, bounds, center| SliceKey {
+            frame,
+            bounds,
+            pivot: None,
+            center,
+        };
+        let old = SliceRecord {
+            name: "panel".into(),
+            keys: vec![
+                key(0, (0, 0, 8, 8), Some((2, 2, 4, 4))),
+                key(2, (0, 0, 8, 8), Some((1, 1, 6, 6))),
+            ],
+        };
+        // Rewritten with one key (the bounds never change); frame 1 was deleted, so written
+        // frame 1 shows file frame 2.
+        let mut new = SliceRecord {
+            name: "panel".into(),
+            keys: vec![key(0, (0, 0, 8, 8), None)],
+        };
+        let shows = [Some(0), Some(2), None];
+        let changes = keep_centres(&mut new, &old, 3, |p| shows[p]);
+        assert!(changes.is_empty(), "{changes:?}");
+        assert_eq!(
+            new.keys,
+            [
+                key(0, (0, 0, 8, 8), Some((2, 2, 4, 4))),
+                key(1, (0, 0, 8, 8), Some((1, 1, 6, 6))),
+            ]
+        );
+    }
+
+    #[test]
+    fn centres_are_clamped_into_shrunk_bounds_only() {
+        assert_eq!(clamp_centre((3, 3, 2, 2), (8, 8)), (3, 3, 2, 2));
+        assert_eq!(clamp_centre((3, 3, 2, 2), (4, 4)), (3, 3, 1, 1));
+        assert_eq!(clamp_centre((3, 3, 2, 2), (2, 9)), (2, 3, 0, 2));
+        assert_eq!(clamp_centre((-1, 0, 4, 1), (8, 8)), (0, 0, 3, 1));
     }
 
     #[test]
@@ -360,8 +522,13 @@ mod tests {
         let extra = &mut document.metadata.extra;
         extra.push(("aseprite.tag.walk.color".into(), "#ff8000".into()));
         extra.push(("aseprite.tag.bad.color".into(), "#ff80".into()));
+        extra.push((SPRITE_COLOR_KEY.into(), "#10203040".into()));
         assert_eq!(tag_color(&document, "walk"), Some([255, 128, 0]));
         assert_eq!(tag_color(&document, "bad"), None);
         assert_eq!(tag_color(&document, "run"), None);
+        document.metadata.comments = "note".into();
+        let user = sprite_user_data(&document);
+        assert_eq!(user.color, Some([16, 32, 48, 64]));
+        assert_eq!(user.text.as_deref(), Some("note"));
     }
 }

@@ -6,7 +6,9 @@
 //! - sequences: the tags chunk (and the tags' user data, kept per tag);
 //! - boxes and points: the slice chunks whose keys changed (others are copied);
 //! - new frames with pictures the file does not have: a cel each on a new top layer,
-//!   "Imported" (RGBA files);
+//!   "Imported", in the file's colour mode ([`pictures`]; an indexed file's palette chunks
+//!   and header take the colours it lacked, [`palette`]);
+//! - the sprite's comments and colour: its user data chunk ([`prelude`]);
 //! - deleted, duplicated and reordered frames: frames move whole, with every layer's cels;
 //!   a duplicate's cels link to the frame it copies; a linked cel whose frame went away (or
 //!   now comes later) takes the pixels over, and the others link to it.
@@ -20,7 +22,9 @@ use super::file::{
     Unit,
 };
 use super::mapping::UNTAGGED_KEY;
-use super::marks::{origin_of, per_frame, slices_of, tag_color, tag_for};
+use super::marks::{
+    comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_for,
+};
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
@@ -29,7 +33,13 @@ use crate::model::{
     AnimationSet, Element, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
 };
 use crate::pixels::PixelSource;
+use pictures::Encoding;
+use prelude::{Rewrites, head_chunks, write_sprite_user_data};
 use std::collections::HashMap;
+
+mod palette;
+mod pictures;
+mod prelude;
 
 /// Where an output frame comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,28 +75,67 @@ pub fn splice(
         .iter()
         .map(|id| source_of(*id, document, &first, &file_frames))
         .collect();
-    // New pictures go on a layer of their own, drawn by Sprat (RGBA files: indexed and
-    // grayscale cels would need the colours matched to the palette).
-    let rgba = file::word(bytes, 12) == Some(32);
+    // New pictures go on a layer of their own, drawn by Sprat and written in the file's
+    // colour mode.
     let layers = view.frames[0]
         .units
         .iter()
         .filter(|u| u.kind == file::CHUNK_LAYER)
         .count();
-    let mut imported: HashMap<usize, Vec<u8>> = HashMap::new();
-    if let (true, Some(pixels)) = (rgba, pixels) {
+    let mut rewrites = Rewrites::default();
+    let mut encoding = Encoding::of(bytes, &view);
+    // Output position -> its cel (none when the picture shows nothing).
+    let mut imported: HashMap<usize, Option<Vec<u8>>> = HashMap::new();
+    if let (Ok(encoding), Some(pixels)) = (&mut encoding, pixels) {
         for (position, id) in order.iter().enumerate() {
             if sources[position] != Source::Foreign {
                 continue;
             }
-            if let Some((image, (x, y))) = render_frame(document, &document.frames[id], pixels, 1)?
-            {
-                imported.insert(position, file::compressed_cel(layers as u16, x, y, &image)?);
+            let Some((image, place)) = render_frame(document, &document.frames[id], pixels, 1)?
+            else {
+                imported.insert(position, None);
+                continue;
+            };
+            let encoded = encoding.encode(&image);
+            if encoded.changed > 0 {
+                losses.push(Loss::new(
+                    Place::document(),
+                    format!(
+                        "frame {position}: {} pixels of its new picture {}",
+                        encoded.changed,
+                        encoding.change()
+                    ),
+                ));
             }
+            let size = (image.width() as u16, image.height() as u16);
+            let cel = file::compressed_pixels_cel(layers as u16, place, size, &encoded.pixels)?;
+            imported.insert(position, Some(cel));
         }
     }
-    let new_layer = (!imported.is_empty()).then(|| file::layer_chunk("Imported"));
-    picture_losses(document, &first, &order, &sources, &imported, &mut losses);
+    let grown_palette = encoding.as_ref().ok().and_then(Encoding::grown_palette);
+    if let Some(palette) = grown_palette {
+        let head = head_chunks(bytes, &view).ok_or_else(damaged)?;
+        palette.rewrite(bytes, &head, &mut rewrites);
+    }
+    let colours = grown_palette.map(|p| p.len() as u16);
+    let new_layer = imported
+        .values()
+        .any(Option::is_some)
+        .then(|| file::layer_chunk("Imported", 0, 255));
+    let unwritable = match (&encoding, pixels) {
+        (Err(why), _) => *why,
+        (Ok(_), None) => "the document's pixels were not given to the writer",
+        (Ok(_), Some(_)) => "",
+    };
+    picture_losses(
+        document,
+        &first,
+        &order,
+        &sources,
+        &imported,
+        unwritable,
+        &mut losses,
+    );
     let frames: Vec<&Frame> = order.iter().map(|id| &document.frames[id]).collect();
     let (millis, notes) = run_millis(&frames, document.frame_rate.unwrap_or(0));
     for (index, note) in notes {
@@ -103,6 +152,7 @@ pub fn splice(
         &order,
         &file_frames,
         &frames,
+        &mut rewrites,
         &mut losses,
     )?;
     if let Some(layer) = new_layer {
@@ -120,6 +170,9 @@ pub fn splice(
     let cels = Cels::of(bytes, &view);
     let owners = cels.owners(&sources);
     let mut out = bytes[..super::scan::HEADER_SIZE].to_vec();
+    if let Some(colours) = colours {
+        out[32..34].copy_from_slice(&colours.to_le_bytes());
+    }
     for (position, source) in sources.iter().enumerate() {
         let mut chunks: Vec<Vec<u8>> = if position == 0 {
             globals.clone()
@@ -176,7 +229,7 @@ pub fn splice(
                     chunks.push(cels.written(&owners, bytes, unit, index, position, &sources));
                 }
             }
-            Source::Foreign => chunks.extend(imported.remove(&position)),
+            Source::Foreign => chunks.extend(imported.remove(&position).flatten()),
         }
         out.extend_from_slice(&file::frame(duration, &chunks));
     }
@@ -318,29 +371,34 @@ fn source_of(
         .map_or(Source::Foreign, Source::CopyOf)
 }
 
-/// Edits to pictures are not written into the file's cels: they are named.
+/// Edits to pictures are not written into the file's cels: they are named, as are new
+/// pictures that could not be written (`unwritable` says why).
 fn picture_losses(
     document: &AnimationSet,
     first: &AnimationSet,
     order: &[FrameId],
     sources: &[Source],
-    imported: &HashMap<usize, Vec<u8>>,
+    imported: &HashMap<usize, Option<Vec<u8>>>,
+    unwritable: &str,
     losses: &mut Vec<Loss>,
 ) {
     for (position, (id, source)) in order.iter().zip(sources).enumerate() {
-        let changed = match source {
-            Source::Original(_) => graphics(&document.frames[id]) != graphics(&first.frames[id]),
-            Source::Foreign => {
-                !graphics(&document.frames[id]).is_empty() && !imported.contains_key(&position)
+        let what = match source {
+            Source::Original(_) if graphics(&document.frames[id]) != graphics(&first.frames[id]) => {
+                "changes to its pictures (Sprat writes an Aseprite file's cels as they were, copied or linked)".to_string()
             }
-            Source::CopyOf(_) => false,
+            Source::Foreign
+                if !graphics(&document.frames[id]).is_empty()
+                    && !imported.contains_key(&position) =>
+            {
+                format!("its new picture ({unwritable})")
+            }
+            _ => continue,
         };
-        if changed {
-            losses.push(Loss::new(
-                Place::document(),
-                format!("frame {position}: changes to its pictures (Sprat writes an Aseprite file's cels as they were, copied or linked, and new pictures only into RGBA files)"),
-            ));
-        }
+        losses.push(Loss::new(
+            Place::document(),
+            format!("frame {position}: {what}"),
+        ));
     }
 }
 
@@ -462,6 +520,7 @@ fn global_units(
     order: &[FrameId],
     file_frames: &[FrameId],
     frames: &[&Frame],
+    rewrites: &mut Rewrites,
     losses: &mut Vec<Loss>,
 ) -> Result<Vec<Vec<u8>>, WriteError> {
     let same_frames = order == file_frames;
@@ -487,20 +546,19 @@ fn global_units(
         let Some(at) = wanted.iter().position(|w| w.name == slice.name) else {
             continue;
         };
-        let new = wanted.remove(at);
+        let mut new = wanted.remove(at);
         let unchanged =
             same_frames && per_frame(slice, frames.len()) == per_frame(&new, frames.len());
         if unchanged {
             slice_chunks.push(bytes[unit.whole.clone()].to_vec());
         } else {
-            if slice.nine_patch {
-                losses.push(Loss::new(
-                    Place::document(),
-                    format!(
-                        "slice \"{}\": its 9-patch centre (the slice is rewritten)",
-                        slice.name
-                    ),
-                ));
+            let file_frame_of = |position: usize| {
+                let id = order.get(position)?;
+                file_frames.iter().position(|f| f == id)
+            };
+            for change in keep_centres(&mut new, slice, frames.len(), file_frame_of) {
+                let what = format!("slice \"{}\": {change}", slice.name);
+                losses.push(Loss::new(Place::document(), what));
             }
             let mut written = file::slice_chunk(&new);
             written.extend_from_slice(&bytes[unit.chunk.end..unit.whole.end]);
@@ -509,6 +567,8 @@ fn global_units(
     }
     slice_chunks.extend(wanted.iter().map(file::slice_chunk));
     let tags = tags_unit(bytes, &view.frames[0].units, document, first, order, losses);
+    write_sprite_user_data(bytes, view, document, first, rewrites);
+    comment_losses(document, losses);
     let mut out = Vec::new();
     let mut tags_written = false;
     let mut slices_written = false;
@@ -528,7 +588,7 @@ fn global_units(
                 slices_written = true;
             }
             CHUNK_SLICE | CHUNK_TAGS => {}
-            _ => out.push(bytes[unit.whole.clone()].to_vec()),
+            _ => out.push(rewrites.unit(bytes, unit.whole.clone())),
         }
     }
     if !tags_written {
