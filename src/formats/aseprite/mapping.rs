@@ -540,7 +540,7 @@ fn add_metadata(set: &mut AnimationSet, sprite: &Sprite) {
         if let Some(color) = user.color {
             set.metadata
                 .extra
-                .push(("aseprite.sprite.color".into(), hex(&color)));
+                .push((super::marks::SPRITE_COLOR_KEY.into(), hex(&color)));
         }
     }
     for tag in &sprite.tags {

@@ -2,7 +2,7 @@
 //! independent port (the `asefile` crate) on files written here, layer over layer.
 
 use super::*;
-use crate::formats::aseprite::file::{self, CHUNK_HEADER_SIZE, Out};
+use crate::formats::aseprite::file::{self, Out};
 use crate::formats::aseprite::scan::HEADER_SIZE;
 
 const BACKDROP: [u8; 4] = [200, 100, 30, 255];
@@ -266,12 +266,11 @@ fn gray_equals_rgb_with_equal_channels_for_the_modes_both_draw_alike() {
 fn aseprite_file(width: u16, height: u16, layers: &[(BlendMode, u8, image::RgbaImage)]) -> Vec<u8> {
     let mut units = Vec::new();
     for (index, (mode, opacity, _)) in layers.iter().enumerate() {
-        let mut layer = file::layer_chunk(&format!("layer {index}"));
-        // Blend mode and opacity follow the flags, type, child level and default size.
-        let fields = CHUNK_HEADER_SIZE + 10;
-        layer[fields..fields + 2].copy_from_slice(&mode.code().to_le_bytes());
-        layer[fields + 2] = *opacity;
-        units.push(layer);
+        units.push(file::layer_chunk(
+            &format!("layer {index}"),
+            mode.code(),
+            *opacity,
+        ));
     }
     for (index, (_, _, picture)) in layers.iter().enumerate() {
         units.push(file::compressed_cel(index as u16, 0, 0, picture).unwrap());
