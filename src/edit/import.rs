@@ -14,8 +14,8 @@ use super::snapshot::Tx;
 use super::support::{check_sequence_name, direction_frames};
 use super::timeline::insert_ids;
 use crate::model::{
-    DirectionId, FrameDuration, ImageId, ImageKind, MemoryImage, PixelRect, Point, Sequence,
-    SequenceId, SourceImage, TreeItem,
+    AnimationSet, DirectionId, FrameDuration, GraphicSource, ImageId, ImageKind, MemoryImage,
+    Origin, PixelRect, Point, Sequence, SequenceId, SourceImage, TreeItem,
 };
 use std::path::PathBuf;
 
@@ -57,6 +57,42 @@ impl OriginPlace {
             OriginPlace::Centre => "Centre",
             OriginPlace::TopLeft => "Top-left corner",
         }
+    }
+
+    /// The place where `document`'s own frames have their origin, so imported frames line up
+    /// with them: the first graphic whose picture size the document knows (a slice's
+    /// rectangle, pixels held in memory) and whose origin is one of the places decides. An
+    /// Aseprite file's frames have it at the canvas' top-left corner, so pictures imported
+    /// there land on the canvas; the bottom centre where nothing decides.
+    pub fn matching(document: &AnimationSet) -> OriginPlace {
+        let graphics = document
+            .frames
+            .values()
+            .flat_map(|frame| frame.elements.iter())
+            .filter_map(|element| element.as_graphic());
+        for graphic in graphics {
+            let Origin::At(origin) = graphic.origin else {
+                continue;
+            };
+            let size = match graphic.source {
+                GraphicSource::Slice(id) => document.slice(id).map(|s| (s.rect.width, s.rect.height)),
+                GraphicSource::Image(id) => match document.image(id).map(|i| &i.kind) {
+                    Some(ImageKind::Memory(pixels)) => Some(pixels.0.dimensions()),
+                    _ => None,
+                },
+                GraphicSource::SffSprite { .. } => None,
+            };
+            let Some((width, height)) = size else {
+                continue;
+            };
+            if let Some(place) = OriginPlace::ALL
+                .into_iter()
+                .find(|place| place.in_picture(width, height) == origin)
+            {
+                return place;
+            }
+        }
+        OriginPlace::default()
     }
 
     /// The origin in a `width` × `height` picture, from its top-left corner (whole pixels).
@@ -216,6 +252,29 @@ mod tests {
             name: name.into(),
             source: Some(PathBuf::from(format!("/art/{name}"))),
             pixels: MemoryImage::new(image::RgbaImage::new(width, height)),
+        }
+    }
+
+    #[test]
+    fn the_place_matching_a_document_is_where_its_frames_have_their_origin() {
+        assert_eq!(
+            OriginPlace::matching(&AnimationSet::new()),
+            OriginPlace::BottomCentre,
+            "nothing decides"
+        );
+        for place in OriginPlace::ALL {
+            let mut doc = AnimationSet::new();
+            let command = ImportFrames {
+                images: vec![picture("a.png", 9, 7)],
+                cells: vec![(0, None)],
+                origin: place,
+                duration: FrameDuration::Millis(80),
+                target: ImportTarget::NewSequence("a".into()),
+            };
+            History::new()
+                .apply(&mut doc, &Selection::default(), &command, None)
+                .unwrap();
+            assert_eq!(OriginPlace::matching(&doc), place);
         }
     }
 
