@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
@@ -146,7 +147,7 @@ impl RunningExport {
         let progress = Arc::new(ExportProgress::default());
         let (send, result) = std::sync::mpsc::channel();
         let counted = Arc::clone(&progress);
-        std::thread::spawn(move || {
+        crate::app::shell::background::run_in_background(move || {
             let outcome = job::run(&document, pixels.as_ref(), &request, &counted, &keep);
             // The window may have gone (its tab closed): nobody waits for the answer then.
             let _ = send.send(outcome);
