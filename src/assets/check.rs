@@ -3,17 +3,17 @@
 //! the frames name that the archive does not have. Every distinct file is read once.
 
 use super::decode::decode_file;
+use crate::formats::input::{self, Stamp};
 use crate::formats::sff::SffArchive;
 use crate::formats::{Diagnostic, Location, Severity, Subject};
 use crate::model::{AnimationSet, GraphicSource, ImageId, ImageKind, SourceImage};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
 
-/// What was found decoding a file: its size and modification time then, and why it cannot be
-/// used (`None`: it decodes).
-type Decoded = (u64, Option<SystemTime>, Option<String>);
+/// What was found decoding a file: its stamp then, and why it cannot be used (`None`: it
+/// decodes).
+type Decoded = (Stamp, Option<String>);
 
 /// Image files already decoded during one run over many documents (a folder of sprites that
 /// share one sheet): each file is decoded once, and again only if it changed meanwhile.
@@ -25,25 +25,23 @@ pub struct DecodedFiles {
 impl DecodedFiles {
     /// Why the image at `path` cannot be used, decoding it only when it was not seen as it is.
     fn problem(&self, path: &Path) -> Option<String> {
-        let stamp = std::fs::metadata(path)
-            .ok()
-            .map(|m| (m.len(), m.modified().ok()));
-        if let Some((len, modified)) = stamp
-            && let Some((seen_len, seen_modified, problem)) = self
+        let stamp = input::metadata(path).map(|m| m.stamp);
+        if let Some(stamp) = stamp
+            && let Some((seen_stamp, problem)) = self
                 .seen
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .get(path)
-            && (*seen_len, *seen_modified) == (len, modified)
+            && *seen_stamp == stamp
         {
             return problem.clone();
         }
         let problem = decode_file(path).err();
-        if let Some((len, modified)) = stamp {
+        if let Some(stamp) = stamp {
             self.seen
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .insert(path.to_path_buf(), (len, modified, problem.clone()));
+                .insert(path.to_path_buf(), (stamp, problem.clone()));
         }
         problem
     }

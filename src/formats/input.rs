@@ -1,13 +1,22 @@
-//! Reading a file from disk with a bound: the one way documents, companions (`.air`, `.sff`,
-//! `.act`) and images are read, so `/dev/zero`, a FIFO or a folder never makes Sprat read
-//! without end.
+//! Reading a file with a bound: the one way documents, companions (`.air`, `.sff`, `.act`)
+//! and images are read, folders listed and files looked up, so `/dev/zero`, a FIFO or a
+//! folder never makes Sprat read without end, and files given without a disk (dropped on the
+//! web page, [`provide_files`]) are found exactly where files on disk would be.
+
+mod provided;
+
+pub use provided::{
+    MAX_PROVIDED_BYTES, MAX_PROVIDED_FILES, ProvidedFiles, clear_provided_files, provide_files,
+    refusal_before_reading,
+};
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use std::fmt;
 use std::fs;
-use std::io::Read;
+use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::SystemTime;
 
 /// The largest file Sprat reads: far above any sprite file, SFF archive or sheet a game
 /// ships, and small enough that a mistaken path cannot exhaust memory.
@@ -79,9 +88,24 @@ pub fn read_file_watched(
         path: path.to_path_buf(),
         message,
     };
+    if let Some(found) = provided_file(path) {
+        return match found {
+            Provided::Folder => Err(fail(FOLDER.to_string())),
+            Provided::File(bytes) if bytes.len() as u64 > limit => {
+                Err(fail(too_large(bytes.len() as u64, limit)))
+            }
+            Provided::File(_) if progress.cancelled.load(Ordering::Relaxed) => {
+                Err(fail(CANCELLED.to_string()))
+            }
+            Provided::File(bytes) => {
+                progress.bytes.store(bytes.len() as u64, Ordering::Relaxed);
+                Ok(bytes.to_vec())
+            }
+        };
+    }
     let metadata = fs::metadata(path).map_err(|e| fail(plain_io_error(&e)))?;
     if metadata.is_dir() {
-        return Err(fail("it is a folder, not a file".to_string()));
+        return Err(fail(FOLDER.to_string()));
     }
     if !metadata.is_file() {
         return Err(fail(
@@ -112,6 +136,170 @@ pub fn read_file_watched(
         return Err(fail(too_large(bytes.len() as u64, limit)));
     }
     Ok(bytes)
+}
+
+/// The sentence of a read of a folder.
+const FOLDER: &str = "it is a folder, not a file";
+
+/// What is provided at a path.
+enum Provided {
+    /// A file, with its bytes.
+    File(std::sync::Arc<Vec<u8>>),
+    /// A folder holding provided files.
+    Folder,
+}
+
+/// The provided file or folder at `path`; `None` when nothing is provided there (look on
+/// disk).
+fn provided_file(path: &Path) -> Option<Provided> {
+    let store = provided::read_store();
+    if store.is_empty() {
+        return None;
+    }
+    let key = provided::key(path);
+    match store.file(&key) {
+        Some(file) => Some(Provided::File(file.bytes.clone())),
+        None => store.is_folder(&key).then_some(Provided::Folder),
+    }
+}
+
+/// What a file is, as [`metadata`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file (links followed).
+    File,
+    /// A folder.
+    Folder,
+    /// A device, pipe or socket: never read.
+    Other,
+}
+
+/// A file's identity for caches: equal stamps mean the file was not changed (as far as its
+/// length and modification time tell; a provided file is changed when it is provided again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    /// The round of [`provide_files`] that gave the file; 0 on disk.
+    provided: u64,
+}
+
+/// What is known of a file without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileFacts {
+    /// File, folder or something else.
+    pub kind: FileKind,
+    /// Its length in bytes (0 for a provided folder).
+    pub len: u64,
+    /// Its identity for caches.
+    pub stamp: Stamp,
+}
+
+/// What is known of the file or folder at `path` (provided, else on disk, links followed);
+/// `None` when there is nothing there or it cannot be looked at.
+pub fn metadata(path: &Path) -> Option<FileFacts> {
+    {
+        let store = provided::read_store();
+        if !store.is_empty() {
+            let key = provided::key(path);
+            if let Some(file) = store.file(&key) {
+                let len = file.bytes.len() as u64;
+                return Some(FileFacts {
+                    kind: FileKind::File,
+                    len,
+                    stamp: Stamp {
+                        len,
+                        modified: None,
+                        provided: file.round,
+                    },
+                });
+            }
+            if store.is_folder(&key) {
+                return Some(FileFacts {
+                    kind: FileKind::Folder,
+                    len: 0,
+                    stamp: Stamp {
+                        len: 0,
+                        modified: None,
+                        provided: 0,
+                    },
+                });
+            }
+        }
+    }
+    let found = fs::metadata(path).ok()?;
+    let kind = if found.is_file() {
+        FileKind::File
+    } else if found.is_dir() {
+        FileKind::Folder
+    } else {
+        FileKind::Other
+    };
+    Some(FileFacts {
+        kind,
+        len: found.len(),
+        stamp: Stamp {
+            len: found.len(),
+            modified: found.modified().ok(),
+            provided: 0,
+        },
+    })
+}
+
+/// Whether `path` is a regular file, provided or on disk (links followed).
+pub fn is_file(path: &Path) -> bool {
+    metadata(path).is_some_and(|m| m.kind == FileKind::File)
+}
+
+/// Whether `path` is a folder, provided (some provided file lies below it) or on disk.
+pub fn is_dir(path: &Path) -> bool {
+    metadata(path).is_some_and(|m| m.kind == FileKind::Folder)
+}
+
+/// The files and folders directly in the folder `dir`, provided and on disk, each once and
+/// sorted, spelled as `dir` joined with their names; `None` when `dir` is no folder.
+pub fn read_dir(dir: &Path) -> Option<Vec<PathBuf>> {
+    let provided: Vec<PathBuf> = {
+        let store = provided::read_store();
+        if store.is_empty() {
+            Vec::new()
+        } else {
+            store.names_in(&provided::key(dir))
+        }
+    };
+    let on_disk = fs::read_dir(dir).ok();
+    if on_disk.is_none() && provided.is_empty() {
+        return None;
+    }
+    let mut entries: Vec<PathBuf> = provided.iter().map(|name| dir.join(name)).collect();
+    entries.extend(on_disk.into_iter().flatten().flatten().map(|e| e.path()));
+    entries.sort();
+    entries.dedup();
+    Some(entries)
+}
+
+/// `path` as the file system resolves it (links, `..`), so two spellings of one file compare
+/// equal; a provided file's is its absolute, normalised path. `None` when it does not exist.
+pub fn canonicalize(path: &Path) -> Option<PathBuf> {
+    if provided_file(path).is_some() {
+        return Some(provided::key(path));
+    }
+    fs::canonicalize(path).ok()
+}
+
+/// The width and height of the image file at `path` from its header, without decoding its
+/// pixels; the image format is told by the extension, as on disk. The error is a plain
+/// sentence.
+pub fn image_dimensions(path: &Path) -> Result<(u32, u32), String> {
+    let Some(Provided::File(bytes)) = provided_file(path) else {
+        return image::image_dimensions(path).map_err(|e| e.to_string());
+    };
+    let mut reader = image::ImageReader::new(Cursor::new(bytes.as_slice()));
+    match image::ImageFormat::from_path(path) {
+        Ok(format) => reader.set_format(format),
+        Err(e) => return Err(e.to_string()),
+    }
+    reader.into_dimensions().map_err(|e| e.to_string())
 }
 
 fn too_large(size: u64, limit: u64) -> String {

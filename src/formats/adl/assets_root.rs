@@ -33,7 +33,7 @@ pub fn find_assets_root(file: &Path, spritesheet: &str) -> (PathBuf, RootEvidenc
     let sheet_parts = normal_parts(sheet_dir);
     if !sheet_parts.is_empty() {
         for ancestor in dir.ancestors() {
-            if ancestor.join(sheet_dir).is_dir() {
+            if crate::formats::input::is_dir(&ancestor.join(sheet_dir)) {
                 return (
                     ancestor.to_path_buf(),
                     RootEvidence::SpritesheetFolderExists,

@@ -231,7 +231,9 @@ fn images(
     let mut out = IndexMap::new();
     for (name, anchor) in names {
         let path = format!("{prefix}{}{extension}", name.to_lowercase());
-        let resolved = root.map(|r| r.join(&path)).filter(|p| p.is_file());
+        let resolved = root
+            .map(|r| r.join(&path))
+            .filter(|p| crate::formats::input::is_file(p));
         let id = ImageId(set.alloc_id());
         if let (Some(root), None) = (root, &resolved) {
             diagnostics.push(
@@ -263,6 +265,6 @@ fn images(
 /// the image is missing or gzipped, where (0, 0) is used since nothing is drawn.
 fn legacy_anchor(resolved: Option<&PathBuf>) -> (i32, i32) {
     resolved
-        .and_then(|p| image::image_dimensions(p).ok())
+        .and_then(|p| crate::formats::input::image_dimensions(p).ok())
         .map_or((0, 0), |(w, h)| ((w / 2) as i32, (h / 2) as i32))
 }

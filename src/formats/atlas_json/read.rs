@@ -8,7 +8,7 @@
 
 use super::schema::{self, Rect, SheetJson, SliceJson, Tag};
 use super::{DIRECTION_DATA, FORMAT_ID, ORIGIN_SLICE};
-use crate::formats::{Diagnostic, Loaded, ReadContext, ReadFailure, Severity};
+use crate::formats::{Diagnostic, Loaded, ReadContext, ReadFailure, Severity, input};
 use crate::model::*;
 use std::path::Path;
 
@@ -34,7 +34,7 @@ pub fn read(bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> 
         for related in &sheet.meta.related_multi_packs {
             let path = dir.join(related);
             let file = Some(related.as_str());
-            let more = std::fs::read(&path).map_err(|e| {
+            let more = crate::formats::read_file(&path).map_err(|e| {
                 let at = locate(bytes, "related_multi_packs", 0, 0);
                 ReadFailure::single(error_at(
                     bytes,
@@ -574,18 +574,22 @@ fn frame_offset(bytes: &[u8], index: usize) -> usize {
 /// path it was given, sometimes absolute and from another machine) its file name there.
 fn sheet_path(dir: &Path, image: &str) -> std::path::PathBuf {
     let direct = dir.join(image);
-    if direct.is_file() {
+    if input::is_file(&direct) {
         return direct;
     }
     let name = image.rsplit(['/', '\\']).next().unwrap_or(image);
     let beside = dir.join(name);
-    if beside.is_file() { beside } else { direct }
+    if input::is_file(&beside) {
+        beside
+    } else {
+        direct
+    }
 }
 
 /// The sheet's size from its header, or why it cannot be had.
 fn sheet_dimensions(path: &Path) -> Result<(u32, u32), String> {
-    if !path.is_file() {
+    if !input::is_file(path) {
         return Err(format!("there is no such file ({})", path.display()));
     }
-    image::image_dimensions(path).map_err(|e| format!("cannot read it as an image: {e}"))
+    input::image_dimensions(path).map_err(|e| format!("cannot read it as an image: {e}"))
 }

@@ -86,7 +86,7 @@ pub fn res_folder(dir: &Path) -> Option<String> {
     let mut relative: Vec<String> = Vec::new();
     let mut at = dir.as_path();
     loop {
-        if at.join("project.godot").is_file() {
+        if crate::formats::input::is_file(&at.join("project.godot")) {
             relative.reverse();
             let inner = relative.join("/");
             return Some(if inner.is_empty() {

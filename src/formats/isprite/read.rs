@@ -587,7 +587,7 @@ pub fn resolve_texture(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
     IMAGE_EXTENSIONS
         .iter()
         .map(|ext| dir.join(format!("{name}.{ext}")))
-        .find(|p| p.is_file())
+        .find(|p| crate::formats::input::is_file(p))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! or, for an `.air` opened alone, the `.def` or `.sff` beside it.
 
 use super::def::{DefFile, parse_def, path_text};
+use crate::formats::input;
 use crate::formats::paths::normalise;
 use crate::formats::{Diagnostic, Location, Severity};
 use crate::model::{ImageId, ImageKind, PaletteSource, SourceImage};
@@ -54,7 +55,7 @@ pub fn from_def(def: &DefFile, bytes: &[u8], dir: Option<&Path>) -> (Sprites, Ve
         sprites.path = path_text(&entry.value);
         if let Some(dir) = dir {
             let path = normalise(&dir.join(&sprites.path));
-            if path.is_file() {
+            if input::is_file(&path) {
                 sprites.resolved = Some(path);
             } else {
                 diagnostics.push(Diagnostic::new(
@@ -72,7 +73,7 @@ pub fn from_def(def: &DefFile, bytes: &[u8], dir: Option<&Path>) -> (Sprites, Ve
         let path = path_text(&entry.value);
         let resolved = dir.map(|d| normalise(&d.join(&path)));
         if let Some(resolved) = &resolved
-            && !resolved.is_file()
+            && !input::is_file(resolved)
         {
             diagnostics.push(Diagnostic::new(
                 Severity::Warning,
@@ -82,7 +83,7 @@ pub fn from_def(def: &DefFile, bytes: &[u8], dir: Option<&Path>) -> (Sprites, Ve
         }
         sprites.palettes.push(PaletteSource::ActFile {
             path,
-            resolved: resolved.filter(|p| p.is_file()),
+            resolved: resolved.filter(|p| input::is_file(p)),
         });
     }
     sprites.palettes.push(PaletteSource::Embedded(0));
@@ -103,16 +104,10 @@ pub fn for_air(path: Option<&Path>) -> (Sprites, Vec<Diagnostic>) {
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|read| read.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    entries.sort();
+    let entries: Vec<PathBuf> = input::read_dir(dir).unwrap_or_default();
     for candidate in entries.iter().filter(|p| has_extension(p, "def")) {
-        let small = std::fs::metadata(candidate).is_ok_and(|m| m.len() <= MAX_DEF_BYTES);
-        let Some(bytes) = small
-            .then(|| crate::formats::read_file(candidate).ok())
-            .flatten()
-        else {
+        let small = input::metadata(candidate).is_some_and(|m| m.len <= MAX_DEF_BYTES);
+        let Some(bytes) = small.then(|| input::read_file(candidate).ok()).flatten() else {
             continue;
         };
         let def = parse_def(&bytes);

@@ -108,5 +108,6 @@ pub fn as_read_before_saving(document: &AnimationSet, written: &[PathBuf]) -> Ve
 
 /// `path` as the file system resolves it (links, `..`), so two spellings of one file match.
 fn same_file_key(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| crate::formats::paths::normalise(path))
+    crate::formats::input::canonicalize(path)
+        .unwrap_or_else(|| crate::formats::paths::normalise(path))
 }

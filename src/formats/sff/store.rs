@@ -405,7 +405,7 @@ fn palette_key(image: &SourceImage) -> PaletteKey {
 }
 
 fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    crate::formats::input::canonicalize(path).unwrap_or_else(|| path.to_path_buf())
 }
 
 /// One sprite as a document draws it, held apart from the document (a worker thread decodes

@@ -312,7 +312,7 @@ pub fn lay_out_whole_images<'a>(
         let bytes = crate::formats::pack::png(&sheet)
             .map_err(|e| WriteError::new(format!("cannot encode {relative}: {e}")))?;
         if let Some(path) = context.dir().map(|dir| dir.join(&relative))
-            && std::fs::read(&path).is_ok_and(|existing| existing != bytes)
+            && crate::formats::read_file(&path).is_ok_and(|existing| existing != bytes)
         {
             return Err(WriteError::new(format!(
                 "{} already exists and this document did not write it; nothing was saved (move it away or save the sprite elsewhere)",

@@ -1,13 +1,10 @@
 //! Where a sprite file's images are: the quest's `sprites/` folder, found by walking up from
 //! the file, and the tileset entities images a `tileset` animation can be shown with.
 
+use crate::formats::input::{self, Stamp};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
-use std::time::SystemTime;
-
-/// A file's identity on disk: its length and modification time.
-type Stamp = (u64, Option<SystemTime>);
 
 /// Image sizes already looked up, by path, with the stamp they were read under.
 type KnownSizes = HashMap<PathBuf, (Stamp, Option<(u32, u32)>)>;
@@ -19,9 +16,7 @@ type KnownSizes = HashMap<PathBuf, (Stamp, Option<(u32, u32)>)>;
 /// modification time stay the same, so only a changed image is opened again.
 pub fn image_size(path: &Path) -> Option<(u32, u32)> {
     static SIZES: OnceLock<Mutex<KnownSizes>> = OnceLock::new();
-    let stamp = std::fs::metadata(path)
-        .ok()
-        .map(|m| (m.len(), m.modified().ok()))?;
+    let stamp = input::metadata(path)?.stamp;
     let sizes = SIZES.get_or_init(Mutex::default);
     let known = sizes.lock().ok().and_then(|known| known.get(path).copied());
     if let Some((known_stamp, size)) = known
@@ -29,7 +24,7 @@ pub fn image_size(path: &Path) -> Option<(u32, u32)> {
     {
         return size;
     }
-    let size = image::image_dimensions(path).ok();
+    let size = input::image_dimensions(path).ok();
     if let Ok(mut known) = sizes.lock() {
         // Bounded: a quest has at most a few thousand images; past that, start over.
         if known.len() >= 4096 {
@@ -76,12 +71,11 @@ pub fn tileset_candidates(sprite_file: &Path) -> Vec<PathBuf> {
         if visited > 1000 {
             break;
         }
-        let Ok(entries) = std::fs::read_dir(&folder) else {
+        let Some(entries) = input::read_dir(&folder) else {
             continue;
         };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
+        for path in entries {
+            if input::is_dir(&path) {
                 folders.push(path);
             } else if is_entities_image(&path) {
                 found.push(path);

@@ -59,7 +59,7 @@ pub fn copy_outside_images<'a>(
         {
             continue;
         }
-        let bytes = std::fs::read(resolved).map_err(|e| {
+        let bytes = crate::formats::read_file(resolved).map_err(|e| {
             WriteError::new(format!(
                 "{} is outside the quest's sprites folder and cannot be copied into it: {e}",
                 resolved.display()
@@ -93,7 +93,7 @@ fn free_name(dir: &Path, source: &Path, bytes: &[u8], taken: &mut HashSet<String
         .unwrap_or_default();
     let free = |name: &str| {
         !taken.contains(&name.to_lowercase())
-            && std::fs::read(dir.join(name))
+            && crate::formats::read_file(&dir.join(name))
                 .ok()
                 .is_none_or(|existing| existing == bytes)
     };

@@ -72,7 +72,15 @@ fn encode_all(images: &[SourceImage]) -> Vec<Option<Result<Vec<u8>, String>>> {
         }
         _ => None,
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    // The web has no threads (starting one panics there): encode in this one.
+    let threads = if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    };
+    if threads == 1 {
+        return images.iter().map(encode).collect();
+    }
     let part = images.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let workers: Vec<_> = images
@@ -122,7 +130,7 @@ fn refuse_foreign_file(
     let Some(path) = context.dir().map(|dir| dir.join(relative)) else {
         return Ok(());
     };
-    match std::fs::read(&path) {
+    match crate::formats::read_file(&path) {
         Ok(existing) if existing != bytes => Err(WriteError::new(format!(
             "{} already exists and this document did not write it; nothing was saved (move it away or save the project elsewhere)",
             path.display()
