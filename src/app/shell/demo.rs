@@ -24,7 +24,7 @@ pub fn demo_path() -> PathBuf {
                 &include_bytes!("../../../assets/demo/demo.png")[..],
             ),
         ];
-        crate::app::web::provided_shim::provide_files(
+        crate::formats::input::provide_files(
             files
                 .iter()
                 .map(|(name, bytes)| (PathBuf::from("/demo").join(name), bytes.to_vec()))

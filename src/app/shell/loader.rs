@@ -69,7 +69,7 @@ impl PendingLoad {
         wake: impl FnOnce() + Send + 'static,
     ) -> PendingLoad {
         let (sender, receiver) = channel();
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let size = crate::formats::input::metadata(&path).map_or(0, |facts| facts.len);
         let worker_path = path.clone();
         let progress = Arc::new(ReadProgress::default());
         let worker_progress = Arc::clone(&progress);

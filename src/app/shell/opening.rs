@@ -244,12 +244,11 @@ impl SpratApp {
     }
 }
 
-/// "512 bytes", "12.5 KiB", "3.2 MiB", "1.9 GiB".
-pub(crate) fn byte_size(bytes: u64) -> String {
+/// "512 bytes", "12.5 KiB", "3.2 MiB".
+fn byte_size(bytes: u64) -> String {
     match bytes {
         0..1024 => format!("{bytes} bytes"),
         1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        1_048_576..1_073_741_824 => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
-        _ => format!("{:.1} GiB", bytes as f64 / 1_073_741_824.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }

@@ -1,20 +1,13 @@
 //! Files given to the web page: dropped on it (a folder too), picked in the browser's file
 //! dialog, or named in its address. A page has no disk: the files are read into memory and
-//! handed to the library's store of provided files, where the readers find them (and their
-//! companions) as on disk. Sizes are known before reading, so a file too big is refused
-//! without reading a byte of it, and a folder of thousands of files is decided by name and
-//! size.
+//! handed to the library's store of provided files ([`crate::formats::input`]), where the
+//! readers find them (and their companions) as on disk. Sizes are known before reading, so a
+//! file the store would refuse is never read, and a folder of thousands of files is decided
+//! by name and size.
 
-use crate::app::shell::opening::byte_size;
+use crate::formats::input::{MAX_PROVIDED_BYTES, MAX_PROVIDED_FILES};
 use std::path::{Path, PathBuf};
 
-/// The largest file the page reads: the native readers' limits are far above what a browser
-/// tab can hold next to the decoded pictures.
-pub const FILE_LIMIT: u64 = 512 << 20;
-/// The most the page reads in all, over every drop.
-pub const TOTAL_LIMIT: u64 = 1 << 30;
-/// The most files the page reads in all.
-pub const COUNT_LIMIT: usize = 20_000;
 /// Where given files are put, under their path relative to what was given (a dropped
 /// folder's name first): `/dropped/kfm/kfm.def`.
 pub const GIVEN_ROOT: &str = "/dropped";
@@ -28,43 +21,34 @@ pub struct Choice {
     pub refused: Vec<(PathBuf, String)>,
 }
 
-/// The page's running count of what it has read, so later drops stay inside the limits too.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Taken {
-    /// Files read so far.
-    pub files: usize,
-    /// Bytes read so far.
-    pub bytes: u64,
-}
-
-/// Decides which of the `listing` (path and size, before anything is read) to read, in order,
-/// keeping every file under [`FILE_LIMIT`] and everything under [`TOTAL_LIMIT`] and
-/// [`COUNT_LIMIT`], counting what was `taken` before; `taken` grows by what is chosen.
-pub fn choose_files_to_read(listing: &[(PathBuf, u64)], taken: &mut Taken) -> Choice {
+/// Decides which of the `listing` (path and size, before anything is read) to read, in order:
+/// each file `refusal` (the store's own check against what it holds,
+/// [`crate::formats::input::refusal_before_reading`]) lets through, while the files chosen
+/// together stay within the store's limits on bytes and files.
+pub fn choose_files_to_read(
+    listing: &[(PathBuf, u64)],
+    refusal: impl Fn(&Path, u64) -> Option<String>,
+) -> Choice {
     let mut choice = Choice::default();
+    let mut chosen_bytes = 0u64;
     for (index, (path, size)) in listing.iter().enumerate() {
-        let why = if *size > FILE_LIMIT {
-            Some(format!(
-                "it is {}; the page reads files of at most {}",
-                byte_size(*size),
-                byte_size(FILE_LIMIT)
-            ))
-        } else if taken.files >= COUNT_LIMIT {
-            Some(format!("the page reads at most {COUNT_LIMIT} files in all"))
-        } else if taken.bytes + size > TOTAL_LIMIT {
-            Some(format!(
-                "the files read already take {} of the page's {}",
-                byte_size(taken.bytes),
-                byte_size(TOTAL_LIMIT)
-            ))
-        } else {
-            None
-        };
+        let why = refusal(path, *size).or_else(|| {
+            if choice.read.len() >= MAX_PROVIDED_FILES {
+                Some(format!("at most {MAX_PROVIDED_FILES} files can be given"))
+            } else if chosen_bytes + size > MAX_PROVIDED_BYTES {
+                Some(format!(
+                    "the files given may take {} MiB together and the ones before it take {} MiB",
+                    MAX_PROVIDED_BYTES >> 20,
+                    chosen_bytes.div_ceil(1 << 20)
+                ))
+            } else {
+                None
+            }
+        });
         match why {
             Some(why) => choice.refused.push((path.clone(), why)),
             None => {
-                taken.files += 1;
-                taken.bytes += size;
+                chosen_bytes += size;
                 choice.read.push(index);
             }
         }
@@ -179,50 +163,61 @@ mod tests {
 
     #[test]
     fn a_file_too_big_is_refused_by_its_size_and_the_rest_are_read() {
-        let mut taken = Taken::default();
         let choice = choose_files_to_read(
             &listing(&[
                 ("kfm/kfm.def", 900),
                 ("kfm/huge.sff", 2_000_000_000),
                 ("kfm/kfm.air", 40_000),
             ]),
-            &mut taken,
+            crate::formats::input::refusal_before_reading,
         );
         assert_eq!(choice.read, vec![0, 2]);
         assert_eq!(choice.refused.len(), 1);
         assert_eq!(choice.refused[0].0, PathBuf::from("/dropped/kfm/huge.sff"));
         assert!(
-            choice.refused[0].1.contains("1.9 GiB"),
+            choice.refused[0].1.contains("1024 MiB"),
             "{}",
             choice.refused[0].1
         );
-        assert_eq!((taken.files, taken.bytes), (2, 40_900));
     }
 
     #[test]
     fn thousands_of_files_are_read_up_to_the_count_and_the_rest_refused_by_name() {
-        let many: Vec<(PathBuf, u64)> = (0..COUNT_LIMIT + 5)
+        let many: Vec<(PathBuf, u64)> = (0..MAX_PROVIDED_FILES + 5)
             .map(|i| (given_path(&format!("big/{i}.png")), 10))
             .collect();
-        let mut taken = Taken { files: 3, bytes: 0 };
-        let choice = choose_files_to_read(&many, &mut taken);
-        assert_eq!(choice.read.len(), COUNT_LIMIT - 3);
-        assert_eq!(choice.refused.len(), 8);
+        let choice = choose_files_to_read(&many, |_, _| None);
+        assert_eq!(choice.read.len(), MAX_PROVIDED_FILES);
+        assert_eq!(choice.refused.len(), 5);
+        assert_eq!(
+            choice.refused[0].0,
+            given_path(&format!("big/{MAX_PROVIDED_FILES}.png"))
+        );
         assert!(choice.refused[0].1.contains("at most 20000 files"));
-        // A later drop is refused too: the count is over every drop.
-        let later = choose_files_to_read(&listing(&[("a.def", 1)]), &mut taken);
-        assert!(later.read.is_empty());
     }
 
     #[test]
-    fn the_total_is_kept_over_every_drop() {
-        let mut taken = Taken {
-            files: 0,
-            bytes: TOTAL_LIMIT - 100,
-        };
-        let choice = choose_files_to_read(&listing(&[("a.png", 101), ("b.png", 100)]), &mut taken);
-        assert_eq!(choice.read, vec![1]);
-        assert!(choice.refused[0].1.contains("already take"));
+    fn the_files_chosen_together_stay_within_the_store_bytes() {
+        let half = MAX_PROVIDED_BYTES / 2 + 1;
+        let choice = choose_files_to_read(
+            &listing(&[("a.sff", half), ("b.sff", half), ("c.png", 100)]),
+            |_, _| None,
+        );
+        assert_eq!(choice.read, vec![0, 2]);
+        assert!(
+            choice.refused[0]
+                .1
+                .contains("the ones before it take 513 MiB")
+        );
+    }
+
+    #[test]
+    fn the_store_refusal_is_said_as_it_is() {
+        let choice = choose_files_to_read(&listing(&[("a.def", 1)]), |_, _| {
+            Some("it is the folder of other files given".to_string())
+        });
+        assert!(choice.read.is_empty());
+        assert_eq!(choice.refused[0].1, "it is the folder of other files given");
     }
 
     #[test]

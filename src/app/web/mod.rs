@@ -8,8 +8,6 @@
 pub mod given;
 #[cfg(target_arch = "wasm32")]
 mod page;
-#[cfg(target_arch = "wasm32")]
-pub(crate) mod provided_shim;
 
 #[cfg(target_arch = "wasm32")]
 pub use page::{download_save, frame, start};

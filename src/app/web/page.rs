@@ -7,12 +7,13 @@
 //! With `?test` in its address the page also tells its script what the editor shows (the
 //! document, sequence and frame on show, at which time), so a browser test can follow it.
 
-use super::given::{self, Taken};
+use super::given;
 use crate::app::SpratApp;
 use crate::app::shell::commands::UICommand;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::tab_id::TabId;
 use crate::formats::Severity;
+use crate::formats::input;
 use crate::session::{PendingSave, SaveError, SaveReport};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -53,8 +54,6 @@ extern "C" {
 struct Page {
     /// To wake the editor when files arrive.
     ctx: Option<egui::Context>,
-    /// What the page has read so far, against its limits.
-    taken: Taken,
     /// Files listed and refused, waiting for the files of the same drop to be read.
     listed_refused: Vec<(PathBuf, String)>,
     /// Drops read and waiting for the next frame.
@@ -138,11 +137,9 @@ pub fn choose_files(paths: Vec<String>, sizes: Vec<f64>) -> Vec<u32> {
         .zip(&sizes)
         .map(|(path, size)| (given::given_path(path), *size as u64))
         .collect();
-    PAGE.with_borrow_mut(|page| {
-        let choice = given::choose_files_to_read(&listing, &mut page.taken);
-        page.listed_refused.extend(choice.refused);
-        choice.read.into_iter().map(|i| i as u32).collect()
-    })
+    let choice = given::choose_files_to_read(&listing, input::refusal_before_reading);
+    PAGE.with_borrow_mut(|page| page.listed_refused.extend(choice.refused));
+    choice.read.into_iter().map(|i| i as u32).collect()
 }
 
 /// The files chosen, read: `paths` as given to [`choose_files`], `contents` their bytes
@@ -189,11 +186,8 @@ fn pick_files() {
             .iter()
             .map(|h| (given::given_path(&h.file_name()), h.inner().size() as u64))
             .collect();
-        let choice = PAGE.with_borrow_mut(|page| {
-            let choice = given::choose_files_to_read(&listing, &mut page.taken);
-            page.listed_refused.extend(choice.refused.iter().cloned());
-            choice
-        });
+        let choice = given::choose_files_to_read(&listing, input::refusal_before_reading);
+        PAGE.with_borrow_mut(|page| page.listed_refused.extend(choice.refused));
         let mut files = Vec::new();
         for index in choice.read {
             files.push((listing[index].0.clone(), handles[index].read().await));
@@ -223,7 +217,7 @@ pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
 /// Puts the files in the store of provided files and opens the document they make.
 fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
     let files = std::mem::take(&mut arrival.files);
-    let provided = crate::app::web::provided_shim::provide_files(files);
+    let provided = input::provide_files(files);
     for path in &provided.accepted {
         // A file dropped again under the same name replaces the pictures read before.
         app.pixels.invalidate(path);
