@@ -127,6 +127,37 @@ fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
     stem.unwrap_or_else(|| "export".to_string())
 }
 
+/// Draws the export and writes its files together.
+#[cfg(not(target_arch = "wasm32"))]
+fn write_export(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    request: &ExportRequest,
+    progress: &ExportProgress,
+    keep: &[PathBuf],
+) -> Result<Exported, String> {
+    job::run(document, pixels, request, progress, keep)
+}
+
+/// Draws the export; a web page has no disk, so its files are downloaded (one zip when there
+/// are several).
+#[cfg(target_arch = "wasm32")]
+fn write_export(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    request: &ExportRequest,
+    progress: &ExportProgress,
+    keep: &[PathBuf],
+) -> Result<Exported, String> {
+    let drawn = job::draw(document, pixels, request, progress, keep)?;
+    let folder = request.target.parent().unwrap_or(Path::new(""));
+    let files = crate::app::web::download_export(&drawn.files, folder)?;
+    Ok(Exported {
+        files,
+        losses: drawn.losses,
+    })
+}
+
 /// An export under way on its own thread.
 pub struct RunningExport {
     progress: Arc<ExportProgress>,
@@ -148,7 +179,7 @@ impl RunningExport {
         let (send, result) = std::sync::mpsc::channel();
         let counted = Arc::clone(&progress);
         crate::app::shell::background::run_in_background(move || {
-            let outcome = job::run(&document, pixels.as_ref(), &request, &counted, &keep);
+            let outcome = write_export(&document, pixels.as_ref(), &request, &counted, &keep);
             // The window may have gone (its tab closed): nobody waits for the answer then.
             let _ = send.send(outcome);
             wake();

@@ -100,20 +100,21 @@ fn rank(path: &Path) -> Option<u8> {
     })
 }
 
-/// One file of a save, for the download: its name relative to the saved document's folder.
-pub struct SavedFile<'a> {
+/// One file a save or an export would write, for the download: its name relative to the
+/// folder it would be written in.
+pub struct FileOut<'a> {
     /// The name in the download (`kfm.air`, `sprites/hero.png`).
     pub name: String,
-    /// Its bytes, exactly as the native save writes them.
+    /// Its bytes, exactly as the native save or export writes them.
     pub bytes: &'a [u8],
 }
 
-/// What a save downloads: the one file as it is, or several in one zip (named after the
-/// first, the document's own file), each under its name. Returns the download's name and
-/// bytes.
-pub fn download_of_save(files: &[SavedFile]) -> Result<(String, Vec<u8>), String> {
+/// What a save or an export downloads: the one file as it is, or several in one zip (named
+/// after the first: the document's own file, the export's main file), each under its name.
+/// Returns the download's name and bytes.
+pub fn download_of(files: &[FileOut]) -> Result<(String, Vec<u8>), String> {
     match files {
-        [] => Err("the save wrote no file".to_string()),
+        [] => Err("there is no file to download".to_string()),
         [one] => Ok((file_name_of(&one.name), one.bytes.to_vec())),
         [main, ..] => {
             let stem = Path::new(&main.name)
@@ -133,7 +134,7 @@ fn file_name_of(name: &str) -> String {
 }
 
 /// A zip of `files`, compressed, each under its name.
-fn zip_files(files: &[SavedFile]) -> Result<Vec<u8>, String> {
+fn zip_files(files: &[FileOut]) -> Result<Vec<u8>, String> {
     use std::io::Write;
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
@@ -270,25 +271,25 @@ mod tests {
 
     #[test]
     fn one_saved_file_downloads_as_itself_and_several_as_a_zip_of_them() {
-        let one = [SavedFile {
+        let one = [FileOut {
             name: "kfm.air".into(),
             bytes: b"[Begin Action 0]",
         }];
         assert_eq!(
-            download_of_save(&one).unwrap(),
+            download_of(&one).unwrap(),
             ("kfm.air".to_string(), b"[Begin Action 0]".to_vec())
         );
         let two = [
-            SavedFile {
+            FileOut {
                 name: "hero.json".into(),
                 bytes: b"{}",
             },
-            SavedFile {
+            FileOut {
                 name: "sheets/hero.png".into(),
                 bytes: &[137, 80, 78, 71],
             },
         ];
-        let (name, bytes) = download_of_save(&two).unwrap();
+        let (name, bytes) = download_of(&two).unwrap();
         assert_eq!(name, "hero.zip");
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
         for file in &two {
@@ -297,6 +298,6 @@ mod tests {
             std::io::Read::read_to_end(&mut entry, &mut read).unwrap();
             assert_eq!(read, file.bytes);
         }
-        assert!(download_of_save(&[]).is_err());
+        assert!(download_of(&[]).is_err());
     }
 }

@@ -10,4 +10,4 @@ pub mod given;
 mod page;
 
 #[cfg(target_arch = "wasm32")]
-pub use page::{download_save, frame, start};
+pub use page::{download_export, download_save, frame, start};

@@ -429,21 +429,43 @@ pub fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "saved".to_string());
-    let mut files = vec![given::SavedFile {
+    let mut files = vec![given::FileOut {
         name: main_name,
         bytes: &written.bytes,
     }];
-    files.extend(written.companions.iter().map(|c| given::SavedFile {
+    files.extend(written.companions.iter().map(|c| given::FileOut {
         name: c.relative_path.clone(),
         bytes: &c.bytes,
     }));
-    let (name, bytes) = given::download_of_save(&files).map_err(SaveError::new)?;
+    let (name, bytes) = given::download_of(&files).map_err(SaveError::new)?;
     download_in_page(&name, &bytes);
     Ok(SaveReport {
         path: PathBuf::from(name),
         companions: Vec::new(),
         losses: pending.losses().to_vec(),
     })
+}
+
+/// What an export drew (each file with the path the native export writes it to), downloaded
+/// under names relative to `folder` (in one zip when there are several). Returns the paths.
+pub fn download_export(
+    files: &[(PathBuf, Vec<u8>)],
+    folder: &Path,
+) -> Result<Vec<PathBuf>, String> {
+    let out: Vec<given::FileOut> = files
+        .iter()
+        .map(|(path, bytes)| given::FileOut {
+            name: path
+                .strip_prefix(folder)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned(),
+            bytes,
+        })
+        .collect();
+    let (name, bytes) = given::download_of(&out)?;
+    download_in_page(&name, &bytes);
+    Ok(files.iter().map(|(path, _)| path.clone()).collect())
 }
 
 /// File dialogs in the page: the browser's own for opening (what is picked arrives later, as
