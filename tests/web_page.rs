@@ -298,6 +298,47 @@ fn native_save(path: &Path) -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// What the native export writes for the Export window's first choices (PNG frames of
+/// `sequence`, named after it, beside the document): each file's name and bytes, by name.
+fn native_export(path: &Path, sequence: &str) -> Vec<(String, Vec<u8>)> {
+    use sprat::export::job::{self, ExportKind, ExportRequest};
+    let (opened, _) = registry()
+        .open(path, &ReadContext::for_path(path))
+        .expect("opens");
+    let document = opened.document;
+    let only = document
+        .sequences()
+        .into_iter()
+        .find(|s| s.name == sequence)
+        .map(|s| s.id);
+    let out = tempfile::tempdir().unwrap();
+    let request = ExportRequest {
+        kind: ExportKind::default(),
+        only,
+        target: out.path().join(format!("{sequence}.png")),
+        scale: 1,
+        background: None,
+        overlay: false,
+        atlas: Default::default(),
+    };
+    let pixels = sprat::assets::ImageStore::new();
+    let exported = job::run(&document, &pixels, &request, &Default::default(), &[]).unwrap();
+    let mut files: Vec<(String, Vec<u8>)> = exported
+        .files
+        .iter()
+        .map(|f| {
+            let name = f
+                .strip_prefix(out.path())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name, std::fs::read(f).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// The files of a download: the one file, or every file of the zip.
 fn downloaded_files(name: &str, bytes: Vec<u8>) -> Vec<(String, Vec<u8>)> {
     if !name.ends_with(".zip") {
@@ -472,17 +513,25 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
         }
     }
 
-    // 3. KFM's folder given through the address, as a drop: the first frame within 1 s, and
-    //    Save downloads what the native save writes.
-    for (folder, files, document) in [
-        ("kfm", vec!["kfm.def", "kfm.air", "kfm.sff"], "kfm.def"),
-        ("demo", vec!["demo.sprat", "demo.png"], "demo.sprat"),
+    // 3. KFM's folder given through the address, as a drop: it opens, and Save downloads what
+    //    the native save writes. The demo given so too, and its export (the Export window's
+    //    first choices) downloads what the native export writes.
+    for (folder, files, document, export) in [
+        (
+            "kfm",
+            vec!["kfm.def", "kfm.air", "kfm.sff"],
+            "kfm.def",
+            false,
+        ),
+        ("demo", vec!["demo.sprat", "demo.png"], "demo.sprat", true),
     ] {
         let opens: String = files
             .iter()
             .map(|f| format!("&open={folder}/{f}"))
             .collect();
-        let _browser = open_page(&chromium, &page(&format!("{opens}&save")), profile.path());
+        let also = if export { "&export" } else { "" };
+        let query = format!("{opens}&save{also}");
+        let _browser = open_page(&chromium, &page(&query), profile.path());
         let wanted = format!("{folder}/{document}");
         let shown = wait_for(
             &posts,
@@ -497,11 +546,19 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
         // Measured for the README's speed table (kfm.def: budget 1 s).
         let took = shown["at"].as_f64().unwrap() - shown["given_at"].as_f64().unwrap();
         println!("{folder}/{document} given to first frame: {took:.0} ms");
-        let (name, bytes) = wait_for(&posts, "the saved files", |post| match post {
-            Posted::Saved(name, bytes) => Some((name, bytes)),
-            _ => None,
+        let sequence = shown["shown"]["sequence"].as_str().unwrap().to_string();
+        let mut downloads = Vec::new();
+        wait_for(&posts, "the saved (and exported) files", |post| {
+            if let Posted::Saved(name, bytes) = post {
+                downloads.push((name, bytes));
+            }
+            (downloads.len() == 1 + export as usize).then_some(())
         });
         let dir = if folder == "kfm" { &kfm_dir } else { &demo_dir };
+        let (saved, exported): (Vec<_>, Vec<_>) = downloads
+            .into_iter()
+            .partition(|(name, _)| !name.starts_with(&sequence));
+        let (name, bytes) = saved.into_iter().next().expect("a save was downloaded");
         let native = native_save(&dir.join(document));
         let downloaded = downloaded_files(&name, bytes);
         assert_eq!(
@@ -511,6 +568,23 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
         );
         for ((file, got), (_, want)) in downloaded.iter().zip(&native) {
             assert!(got == want, "{file} differs from the native save");
+        }
+        if export {
+            let (name, bytes) = exported
+                .into_iter()
+                .next()
+                .expect("an export was downloaded");
+            let mut downloaded = downloaded_files(&name, bytes);
+            downloaded.sort();
+            let native = native_export(&dir.join(document), &sequence);
+            assert!(native.len() > 1, "the export has a file per frame");
+            assert_eq!(name, format!("{sequence}.zip"));
+            assert!(
+                downloaded == native,
+                "the export download holds {:?}, the native export {:?}",
+                downloaded.iter().map(|f| &f.0).collect::<Vec<_>>(),
+                native.iter().map(|f| &f.0).collect::<Vec<_>>()
+            );
         }
     }
 }

@@ -150,8 +150,7 @@ fn write_export(
     keep: &[PathBuf],
 ) -> Result<Exported, String> {
     let drawn = job::draw(document, pixels, request, progress, keep)?;
-    let folder = request.target.parent().unwrap_or(Path::new(""));
-    let files = crate::app::web::download_export(&drawn.files, folder)?;
+    let files = crate::app::web::download_export(&drawn.files, &request.target)?;
     Ok(Exported {
         files,
         losses: drawn.losses,

@@ -109,21 +109,22 @@ pub struct FileOut<'a> {
     pub bytes: &'a [u8],
 }
 
-/// What a save or an export downloads: the one file as it is, or several in one zip (named
-/// after the first: the document's own file, the export's main file), each under its name.
+/// What a save or an export downloads: the one file as it is, or several in one zip named
+/// `<zip_stem>.zip` (the document's name for a save, the export's), each under its name.
 /// Returns the download's name and bytes.
-pub fn download_of(files: &[FileOut]) -> Result<(String, Vec<u8>), String> {
+pub fn download_of(files: &[FileOut], zip_stem: &str) -> Result<(String, Vec<u8>), String> {
     match files {
         [] => Err("there is no file to download".to_string()),
         [one] => Ok((file_name_of(&one.name), one.bytes.to_vec())),
-        [main, ..] => {
-            let stem = Path::new(&main.name)
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "saved".to_string());
-            Ok((format!("{stem}.zip"), zip_files(files)?))
-        }
+        _ => Ok((format!("{zip_stem}.zip"), zip_files(files)?)),
     }
+}
+
+/// The stem of `path`'s file name (`kfm` of `/dropped/kfm/kfm.def`), or `fallback`.
+pub fn stem_of(path: &Path, fallback: &str) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| fallback.to_string())
 }
 
 fn file_name_of(name: &str) -> String {
@@ -276,7 +277,7 @@ mod tests {
             bytes: b"[Begin Action 0]",
         }];
         assert_eq!(
-            download_of(&one).unwrap(),
+            download_of(&one, "kfm").unwrap(),
             ("kfm.air".to_string(), b"[Begin Action 0]".to_vec())
         );
         let two = [
@@ -289,7 +290,7 @@ mod tests {
                 bytes: &[137, 80, 78, 71],
             },
         ];
-        let (name, bytes) = download_of(&two).unwrap();
+        let (name, bytes) = download_of(&two, "hero").unwrap();
         assert_eq!(name, "hero.zip");
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
         for file in &two {
@@ -298,6 +299,6 @@ mod tests {
             std::io::Read::read_to_end(&mut entry, &mut read).unwrap();
             assert_eq!(read, file.bytes);
         }
-        assert!(download_of(&[]).is_err());
+        assert!(download_of(&[], "x").is_err());
     }
 }

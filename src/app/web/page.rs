@@ -66,6 +66,8 @@ struct Page {
     last_shown: Option<String>,
     /// The test asked for a save, not yet carried out.
     save_asked: bool,
+    /// The test asked for an export with the Export window's first choices, not yet started.
+    export_asked: bool,
     /// Where the screenshot the test asked for is.
     screenshot: Screenshot,
 }
@@ -210,6 +212,9 @@ pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
     if page_testing() {
         if PAGE.with_borrow_mut(|page| std::mem::take(&mut page.save_asked)) {
             app.execute(ctx, UICommand::Save);
+        }
+        if PAGE.with_borrow_mut(|page| std::mem::take(&mut page.export_asked)) {
+            export_for_test(app, ctx);
         }
         report_for_test(app, ctx);
         screenshot_for_test(app, ctx);
@@ -408,6 +413,29 @@ fn png_of(image: &egui::ColorImage) -> Result<Vec<u8>, png::EncodingError> {
     Ok(png)
 }
 
+/// The test asks for an export of the document on show with the Export window's first
+/// choices (PNG frames of the sequence on show), as its Export button starts it.
+#[wasm_bindgen(js_name = spratTestExport)]
+pub fn test_export() {
+    PAGE.with_borrow_mut(|page| {
+        page.export_asked = true;
+        if let Some(ctx) = &page.ctx {
+            ctx.request_repaint();
+        }
+    });
+}
+
+fn export_for_test(app: &mut SpratApp, ctx: &egui::Context) {
+    let pixels = app.pixels.clone();
+    if let Some(tab) = app.active_tab_mut() {
+        tab.export.start(&tab.open);
+        if let Some(choices) = &tab.export.choices {
+            let request = choices.request(&tab.open);
+            crate::app::export::start(ctx, &mut tab.export, &tab.open, &pixels, request);
+        }
+    }
+}
+
 /// The test asks the editor to save the document on show, as the Save command does (at the
 /// next frame).
 #[wasm_bindgen(js_name = spratTestSave)]
@@ -437,7 +465,8 @@ pub fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
         name: c.relative_path.clone(),
         bytes: &c.bytes,
     }));
-    let (name, bytes) = given::download_of(&files).map_err(SaveError::new)?;
+    let stem = given::stem_of(pending.path(), "saved");
+    let (name, bytes) = given::download_of(&files, &stem).map_err(SaveError::new)?;
     download_in_page(&name, &bytes);
     Ok(SaveReport {
         path: PathBuf::from(name),
@@ -446,12 +475,14 @@ pub fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
     })
 }
 
-/// What an export drew (each file with the path the native export writes it to), downloaded
-/// under names relative to `folder` (in one zip when there are several). Returns the paths.
+/// What an export to `target` drew (each file with the path the native export writes it to),
+/// downloaded under names relative to the target's folder (in one zip named after the target
+/// when there are several). Returns the paths.
 pub fn download_export(
     files: &[(PathBuf, Vec<u8>)],
-    folder: &Path,
+    target: &Path,
 ) -> Result<Vec<PathBuf>, String> {
+    let folder = target.parent().unwrap_or(Path::new(""));
     let out: Vec<given::FileOut> = files
         .iter()
         .map(|(path, bytes)| given::FileOut {
@@ -463,7 +494,7 @@ pub fn download_export(
             bytes,
         })
         .collect();
-    let (name, bytes) = given::download_of(&out)?;
+    let (name, bytes) = given::download_of(&out, &given::stem_of(target, "export"))?;
     download_in_page(&name, &bytes);
     Ok(files.iter().map(|(path, _)| path.clone()).collect())
 }
