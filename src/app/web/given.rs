@@ -100,6 +100,14 @@ fn rank(path: &Path) -> Option<u8> {
     })
 }
 
+/// A given file's name as the user gave it (without the store's root).
+pub fn shown_name(path: &Path) -> String {
+    path.strip_prefix(GIVEN_ROOT)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
 /// One file a save or an export would write, for the download: its name relative to the
 /// folder it would be written in.
 pub struct FileOut<'a> {

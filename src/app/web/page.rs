@@ -1,15 +1,11 @@
 //! The editor on the web page's canvas. The page's script (`web/index.html`) lists what is
 //! dropped on the page (folders too) or named in its address, asks [`choose_files`] which to
 //! read, reads only those and hands them over with [`give_files`]; the next frame puts them in
-//! the library's store of provided files and opens the document they make. Saves come back
-//! to the page as downloads ([`download`]).
-//!
-//! With `?test` in its address the page also tells its script what the editor shows (the
-//! document, sequence and frame on show, at which time), so a browser test can follow it.
+//! the library's store of provided files and opens the document they make. Saves and exports
+//! come back to the page as downloads ([`download_save`], [`download_export`]).
 
 use super::given;
 use crate::app::SpratApp;
-use crate::app::shell::commands::UICommand;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::tab_id::TabId;
 use crate::formats::Severity;
@@ -34,18 +30,9 @@ extern "C" {
     /// then the demo does not open.
     #[wasm_bindgen(js_name = spratWillGiveFiles)]
     fn page_will_give_files() -> bool;
-    /// Whether the page runs under a test (`?test`).
-    #[wasm_bindgen(js_name = spratTesting)]
-    fn page_testing() -> bool;
     /// Whether the page asks a document to stay still when it opens (`?still`): else it plays.
     #[wasm_bindgen(js_name = spratStill)]
     fn page_still() -> bool;
-    /// Tells the test what the editor did (a JSON object).
-    #[wasm_bindgen(js_name = spratTestReport)]
-    fn test_report(report: &str);
-    /// Hands the test a screenshot (PNG) with what it shows (a JSON object).
-    #[wasm_bindgen(js_name = spratTestScreenshotTaken)]
-    fn test_screenshot_taken(png: &[u8], shows: &str);
 }
 
 /// What the page holds between frames. The web has one thread: the script's calls and the
@@ -62,24 +49,6 @@ struct Page {
     shown_report: Option<Arrival>,
     /// The tabs seen so far: a tab new since the last frame starts playing.
     tabs_seen: Vec<TabId>,
-    /// What the test was last told is on show.
-    last_shown: Option<String>,
-    /// The test asked for a save, not yet carried out.
-    save_asked: bool,
-    /// The test asked for an export with the Export window's first choices, not yet started.
-    export_asked: bool,
-    /// Where the screenshot the test asked for is.
-    screenshot: Screenshot,
-}
-
-/// The steps of a screenshot for the test: the canvas is set to a whole zoom (so the picture
-/// compares with `sprat render --scale`), painted, then captured.
-#[derive(Default)]
-enum Screenshot {
-    #[default]
-    None,
-    Asked,
-    Zoomed,
 }
 
 /// Files given to the page at once, read (with their bytes) or refused.
@@ -161,6 +130,15 @@ pub fn give_files(paths: Vec<String>, contents: js_sys::Array) {
     arrive(files);
 }
 
+/// Asks the editor for a frame (from the page's script, between frames).
+pub(super) fn wake() {
+    PAGE.with_borrow(|page| {
+        if let Some(ctx) = &page.ctx {
+            ctx.request_repaint();
+        }
+    });
+}
+
 fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
     PAGE.with_borrow_mut(|page| {
         let refused = std::mem::take(&mut page.listed_refused);
@@ -209,16 +187,7 @@ pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
     }
     play_new_tabs(app);
     report_window(ctx);
-    if page_testing() {
-        if PAGE.with_borrow_mut(|page| std::mem::take(&mut page.save_asked)) {
-            app.execute(ctx, UICommand::Save);
-        }
-        if PAGE.with_borrow_mut(|page| std::mem::take(&mut page.export_asked)) {
-            export_for_test(app, ctx);
-        }
-        report_for_test(app, ctx);
-        screenshot_for_test(app, ctx);
-    }
+    super::test_hook::frame(app, ctx);
 }
 
 /// Puts the files in the store of provided files and opens the document they make.
@@ -269,7 +238,7 @@ fn report_window(ctx: &egui::Context) {
                 if !arrival.refused.is_empty() {
                     ui.label(format!("Not read ({}):", arrival.refused.len()));
                     for (path, why) in arrival.refused.iter().take(REFUSALS_NAMED) {
-                        ui.label(format!("• {}: {why}", shown_name(path)));
+                        ui.label(format!("• {}: {why}", given::shown_name(path)));
                     }
                     let more = arrival.refused.len().saturating_sub(REFUSALS_NAMED);
                     if more > 0 {
@@ -291,18 +260,10 @@ fn read_sentence(arrival: &Arrival) -> String {
         n => format!("Read {n} files"),
     };
     match &arrival.opened {
-        Some(path) => format!("{read}; opened {}.", shown_name(path)),
+        Some(path) => format!("{read}; opened {}.", given::shown_name(path)),
         None if arrival.imported => format!("{read}; they are in the Import window."),
         None => format!("{read}; none of them is an animation Sprat opens."),
     }
-}
-
-/// A given file's name as the user gave it (without the store's root).
-fn shown_name(path: &Path) -> String {
-    path.strip_prefix(given::GIVEN_ROOT)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 /// A document opened in the page starts playing: the page is where someone who just dropped a
@@ -318,132 +279,6 @@ fn play_new_tabs(app: &mut SpratApp) {
                     open.player.play(open.session.document());
                 }
             }
-        }
-    });
-}
-
-/// Tells the test what is on show when it changes, and saves once when asked to.
-fn report_for_test(app: &mut SpratApp, ctx: &egui::Context) {
-    let Some(open) = app.open() else {
-        return;
-    };
-    let shown = serde_json::json!({
-        "document": open.path().map(shown_name),
-        "sequence": open.sequence().map(|s| s.name.clone()),
-        "frame": open.player.frame_index(),
-    })
-    .to_string();
-    let changed = PAGE.with_borrow_mut(|page| {
-        let changed = page.last_shown.as_ref() != Some(&shown);
-        page.last_shown = Some(shown.clone());
-        changed
-    });
-    if changed {
-        let time = ctx.input(|i| i.time);
-        test_report(&format!(r#"{{"shown":{shown},"time":{time}}}"#));
-    }
-}
-
-/// The test asks for a screenshot of the canvas at a whole zoom, with what it shows.
-#[wasm_bindgen(js_name = spratTestScreenshot)]
-pub fn test_screenshot() {
-    PAGE.with_borrow_mut(|page| {
-        page.screenshot = Screenshot::Asked;
-        if let Some(ctx) = &page.ctx {
-            ctx.request_repaint();
-        }
-    });
-}
-
-/// Moves the test's screenshot on by a step (see [`Screenshot`]).
-fn screenshot_for_test(app: &mut SpratApp, ctx: &egui::Context) {
-    let step = PAGE.with_borrow_mut(|page| std::mem::take(&mut page.screenshot));
-    if matches!(step, Screenshot::None) {
-        return;
-    }
-    ctx.request_repaint();
-    let ppp = ctx.pixels_per_point();
-    let Some(tab) = app.active_tab_mut() else {
-        PAGE.with_borrow_mut(|page| page.screenshot = step);
-        return;
-    };
-    let next = match step {
-        // Once the canvas has fitted the document to the window (at its first paint).
-        Screenshot::Asked if !tab.canvas.fit_requested => {
-            tab.canvas.zoom = tab.canvas.zoom.floor().max(1.0);
-            // The picture alone: no boxes, points, axes or grid over it.
-            let view = &mut app.settings.view;
-            (view.overlay, view.points, view.axis_cross, view.pixel_grid) =
-                (false, false, false, false);
-            Screenshot::Zoomed
-        }
-        Screenshot::Zoomed => {
-            let origin = tab
-                .canvas
-                .last_rect
-                .map(|rect| (rect.center() + tab.canvas.pan) * ppp);
-            let shows = serde_json::json!({
-                "document": tab.open.path().map(shown_name),
-                "sequence": tab.open.sequence().map(|s| s.name.clone()),
-                "frame": tab.open.player.frame_index(),
-                "zoom": tab.canvas.zoom,
-                "origin": origin.map(|o| [o.x, o.y]),
-            })
-            .to_string();
-            let taken = egui::ScreenshotCallback::new(move |image| match png_of(&image) {
-                Ok(png) => test_screenshot_taken(&png, &shows),
-                Err(error) => log::error!("the screenshot could not be encoded: {error}"),
-            });
-            ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(taken));
-            Screenshot::None
-        }
-        step => step,
-    };
-    PAGE.with_borrow_mut(|page| page.screenshot = next);
-}
-
-/// A screenshot as PNG.
-fn png_of(image: &egui::ColorImage) -> Result<Vec<u8>, png::EncodingError> {
-    let mut png = Vec::new();
-    let mut encoder = png::Encoder::new(&mut png, image.size[0] as u32, image.size[1] as u32);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-    encoder.write_header()?.write_image_data(&rgba)?;
-    Ok(png)
-}
-
-/// The test asks for an export of the document on show with the Export window's first
-/// choices (PNG frames of the sequence on show), as its Export button starts it.
-#[wasm_bindgen(js_name = spratTestExport)]
-pub fn test_export() {
-    PAGE.with_borrow_mut(|page| {
-        page.export_asked = true;
-        if let Some(ctx) = &page.ctx {
-            ctx.request_repaint();
-        }
-    });
-}
-
-fn export_for_test(app: &mut SpratApp, ctx: &egui::Context) {
-    let pixels = app.pixels.clone();
-    if let Some(tab) = app.active_tab_mut() {
-        tab.export.start(&tab.open);
-        if let Some(choices) = &tab.export.choices {
-            let request = choices.request(&tab.open);
-            crate::app::export::start(ctx, &mut tab.export, &tab.open, &pixels, request);
-        }
-    }
-}
-
-/// The test asks the editor to save the document on show, as the Save command does (at the
-/// next frame).
-#[wasm_bindgen(js_name = spratTestSave)]
-pub fn test_save() {
-    PAGE.with_borrow_mut(|page| {
-        page.save_asked = true;
-        if let Some(ctx) = &page.ctx {
-            ctx.request_repaint();
         }
     });
 }
