@@ -147,10 +147,8 @@ fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
             refused,
             ..Arrival::default()
         });
-        if let Some(ctx) = &page.ctx {
-            ctx.request_repaint();
-        }
     });
+    wake();
 }
 
 /// Shows the browser's file dialog (several files at once); what is picked is read and
