@@ -117,8 +117,8 @@ fn every_frame(document: &AnimationSet) -> Vec<RgbaImage> {
 }
 
 /// Provides `folder` under [`DROPPED`], opens `file` (relative to it) from there and from
-/// disk, and checks both are the same document with the same diagnostics and pixels. Returns
-/// the document.
+/// disk, and checks both are the same document with the same diagnostics and pixels, every
+/// image found. Returns the document.
 fn opens_as_on_disk(folder: &Path, file: &str) -> AnimationSet {
     let disk_root = std::fs::canonicalize(folder).unwrap();
     let name = disk_root.file_name().unwrap();
@@ -128,6 +128,10 @@ fn opens_as_on_disk(folder: &Path, file: &str) -> AnimationSet {
     let (dropped, dropped_diagnostics) = open(&dropped_root.join(file), &dropped_root);
     assert_eq!(dropped_diagnostics, disk_diagnostics, "{file}");
     assert!(dropped == from_disk, "{file}: the documents differ");
+    assert!(
+        every_image_found(&dropped),
+        "{file}: an image was not found"
+    );
     let (disk_frames, dropped_frames) = (every_frame(&from_disk), every_frame(&dropped));
     assert!(!disk_frames.is_empty(), "{file}");
     assert_eq!(dropped_frames.len(), disk_frames.len());
@@ -153,19 +157,16 @@ fn a_dropped_mugen_character_opens_as_from_its_folder() {
     let _turn = one_at_a_time();
     let kfm = common::corpus().join("mugen/kfm");
     let document = opens_as_on_disk(&kfm, "kfm.def");
-    assert!(every_image_found(&document));
     assert!(document.sequences().len() > 50);
     // An `.air` alone finds the `.def` naming it by listing its folder.
-    let air = opens_as_on_disk(&kfm, "kfm.air");
-    assert!(every_image_found(&air));
+    opens_as_on_disk(&kfm, "kfm.air");
 }
 
 #[test]
 fn a_dropped_solarus_quest_finds_sheets_and_tilesets() {
     let _turn = one_at_a_time();
     let quest = common::corpus().join("solarus/lua-1.x/zsdx");
-    let tunic = opens_as_on_disk(&quest, "sprites/hero/tunic1.dat");
-    assert!(every_image_found(&tunic));
+    opens_as_on_disk(&quest, "sprites/hero/tunic1.dat");
     opens_as_on_disk(&quest, "sprites/entities/door_normal.dat");
     let dropped = Path::new(DROPPED).join("zsdx");
     let candidates = sprat::formats::solarus::tileset_candidates(
@@ -204,8 +205,7 @@ fn a_dropped_aseprite_file_opens_as_from_disk() {
 fn a_dropped_project_finds_its_images() {
     let _turn = one_at_a_time();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
-    let document = opens_as_on_disk(&demo, "demo.sprat");
-    assert!(every_image_found(&document));
+    opens_as_on_disk(&demo, "demo.sprat");
 }
 
 #[test]
@@ -237,16 +237,14 @@ fn a_dropped_atlas_finds_its_sheet() {
         )
         .unwrap();
     }
-    let document = opens_as_on_disk(folder.path(), "demo.json");
-    assert!(every_image_found(&document));
+    opens_as_on_disk(folder.path(), "demo.json");
 }
 
 #[test]
 fn a_dropped_adl_character_finds_its_body_parts() {
     let _turn = one_at_a_time();
     let adl = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/adl");
-    let document = opens_as_on_disk(&adl, "mods/sprat/sprites/pip.properties");
-    assert!(every_image_found(&document));
+    opens_as_on_disk(&adl, "mods/sprat/sprites/pip.properties");
 }
 
 #[test]

@@ -49,10 +49,11 @@ impl From<InputError> for Diagnostic {
     }
 }
 
-/// The bytes of the regular file at `path` (symbolic links followed), at most
-/// [`MAX_FILE_BYTES`]. Folders, devices, FIFOs and sockets are refused without being opened
-/// for reading, and the read itself stops one byte past the limit, so a file that grows while
-/// it is read cannot make it unbounded either.
+/// The bytes of the file provided at `path` ([`provide_files`]), else of the regular file
+/// there on disk (symbolic links followed), at most [`MAX_FILE_BYTES`]. Folders, devices,
+/// FIFOs and sockets are refused without being opened for reading, and the read itself stops
+/// one byte past the limit, so a file that grows while it is read cannot make it unbounded
+/// either.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
     read_file_within(path, MAX_FILE_BYTES)
 }
@@ -91,15 +92,17 @@ pub fn read_file_watched(
     if let Some(found) = provided_file(path) {
         return match found {
             Provided::Folder => Err(fail(FOLDER.to_string())),
-            Provided::File(bytes) if bytes.len() as u64 > limit => {
-                Err(fail(too_large(bytes.len() as u64, limit)))
+            Provided::File(file) if file.bytes.len() as u64 > limit => {
+                Err(fail(too_large(file.bytes.len() as u64, limit)))
             }
             Provided::File(_) if progress.cancelled.load(Ordering::Relaxed) => {
                 Err(fail(CANCELLED.to_string()))
             }
-            Provided::File(bytes) => {
-                progress.bytes.store(bytes.len() as u64, Ordering::Relaxed);
-                Ok(bytes.to_vec())
+            Provided::File(file) => {
+                progress
+                    .bytes
+                    .store(file.bytes.len() as u64, Ordering::Relaxed);
+                Ok(file.bytes.to_vec())
             }
         };
     }
@@ -143,8 +146,8 @@ const FOLDER: &str = "it is a folder, not a file";
 
 /// What is provided at a path.
 enum Provided {
-    /// A file, with its bytes.
-    File(std::sync::Arc<Vec<u8>>),
+    /// A file.
+    File(provided::ProvidedFile),
     /// A folder holding provided files.
     Folder,
 }
@@ -158,7 +161,7 @@ fn provided_file(path: &Path) -> Option<Provided> {
     }
     let key = provided::key(path);
     match store.file(&key) {
-        Some(file) => Some(Provided::File(file.bytes.clone())),
+        Some(file) => Some(Provided::File(file.clone())),
         None => store.is_folder(&key).then_some(Provided::Folder),
     }
 }
@@ -198,35 +201,23 @@ pub struct FileFacts {
 /// What is known of the file or folder at `path` (provided, else on disk, links followed);
 /// `None` when there is nothing there or it cannot be looked at.
 pub fn metadata(path: &Path) -> Option<FileFacts> {
-    {
-        let store = provided::read_store();
-        if !store.is_empty() {
-            let key = provided::key(path);
-            if let Some(file) = store.file(&key) {
-                let len = file.bytes.len() as u64;
-                return Some(FileFacts {
-                    kind: FileKind::File,
-                    len,
-                    stamp: Stamp {
-                        len,
-                        modified: None,
-                        provided: file.round,
-                    },
-                });
-            }
-            if store.is_folder(&key) {
-                return Some(FileFacts {
-                    kind: FileKind::Folder,
-                    len: 0,
-                    stamp: Stamp {
-                        len: 0,
-                        modified: None,
-                        provided: 0,
-                    },
-                });
-            }
-        }
-    }
+    let (kind, len, round) = match provided_file(path) {
+        Some(Provided::File(file)) => (FileKind::File, file.bytes.len() as u64, file.round),
+        Some(Provided::Folder) => (FileKind::Folder, 0, 0),
+        None => return disk_metadata(path),
+    };
+    Some(FileFacts {
+        kind,
+        len,
+        stamp: Stamp {
+            len,
+            modified: None,
+            provided: round,
+        },
+    })
+}
+
+fn disk_metadata(path: &Path) -> Option<FileFacts> {
     let found = fs::metadata(path).ok()?;
     let kind = if found.is_file() {
         FileKind::File
@@ -291,10 +282,10 @@ pub fn canonicalize(path: &Path) -> Option<PathBuf> {
 /// pixels; the image format is told by the extension, as on disk. The error is a plain
 /// sentence.
 pub fn image_dimensions(path: &Path) -> Result<(u32, u32), String> {
-    let Some(Provided::File(bytes)) = provided_file(path) else {
+    let Some(Provided::File(file)) = provided_file(path) else {
         return image::image_dimensions(path).map_err(|e| e.to_string());
     };
-    let mut reader = image::ImageReader::new(Cursor::new(bytes.as_slice()));
+    let mut reader = image::ImageReader::new(Cursor::new(file.bytes.as_slice()));
     match image::ImageFormat::from_path(path) {
         Ok(format) => reader.set_format(format),
         Err(e) => return Err(e.to_string()),
@@ -310,8 +301,13 @@ fn too_large(size: u64, limit: u64) -> String {
     )
 }
 
-/// The operating system's sentence without the "(os error 2)" tail.
+/// The operating system's sentence without the "(os error 2)" tail. Where there is no file
+/// system (the web page), a file that was not provided is missing: said so, rather than
+/// "operation not supported on this platform".
 fn plain_io_error(error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::Unsupported {
+        return "there is no such file among the files given".to_string();
+    }
     let text = error.to_string();
     match text.find(" (os error") {
         Some(at) => text[..at].to_string(),
@@ -335,6 +331,15 @@ mod tests {
         progress.cancelled.store(true, Ordering::Relaxed);
         let error = read_file_watched(&path, MAX_FILE_BYTES, &progress).unwrap_err();
         assert_eq!(error.message, CANCELLED);
+    }
+
+    #[test]
+    fn without_a_file_system_a_file_not_given_is_missing() {
+        let unsupported = std::io::Error::from(std::io::ErrorKind::Unsupported);
+        assert_eq!(
+            plain_io_error(&unsupported),
+            "there is no such file among the files given"
+        );
     }
 
     #[test]
