@@ -1,9 +1,23 @@
-//! The `sprat` program: the editor, or a command-line tool over the same library.
+//! The `sprat` program: the editor, or a command-line tool over the same library. Built for
+//! the web (`scripts/web`), it is the editor on the page's canvas (see `sprat::app::web`).
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
+#[cfg(not(target_arch = "wasm32"))]
 use sprat::cli::Cli;
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
+/// On the web the page starts the editor; there is no command line.
+#[cfg(all(target_arch = "wasm32", feature = "gui"))]
+fn main() {
+    sprat::app::web::start();
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "gui")))]
+compile_error!("the web build is the editor: build it with the `gui` feature (scripts/web)");
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -16,7 +30,7 @@ fn main() -> ExitCode {
     }
 }
 
-#[cfg(feature = "gui")]
+#[cfg(all(feature = "gui", not(target_arch = "wasm32")))]
 fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
     match sprat::app::run(file) {
@@ -28,7 +42,7 @@ fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
     }
 }
 
-#[cfg(not(feature = "gui"))]
+#[cfg(all(not(feature = "gui"), not(target_arch = "wasm32")))]
 fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
     eprintln!("sprat: this build has no editor (built without the `gui` feature); see --help");
     ExitCode::from(2)

@@ -20,19 +20,23 @@ pub mod shell;
 pub mod sprites;
 pub mod timeline;
 pub mod tree;
+pub mod web;
 
 pub use shell::app::{AfterConfirm, CentreTab, SpratApp};
 
-use shell::dialogs::NativeDialogs;
+use shell::dialogs::Dialogs;
 use shell::settings::{self, Settings};
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
 /// The editor's log file, beside its settings (`None` where the system has no such folder).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn log_file() -> Option<PathBuf> {
     eframe::storage_dir("Sprat").map(|dir| crate::logging::log_file_in(&dir))
 }
 
 /// Opens the editor window on `path`, or on the bundled demo when `None`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
@@ -52,11 +56,7 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
         "Sprat",
         options,
         Box::new(move |cc| {
-            let settings = cc
-                .storage
-                .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
-                .unwrap_or_default();
-            let mut app = SpratApp::new(settings, Box::new(NativeDialogs));
+            let mut app = create(cc, Box::new(shell::dialogs::NativeDialogs));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
             match path {
@@ -66,4 +66,14 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
             Ok(Box::new(app))
         }),
     )
+}
+
+/// The editor as eframe creates it, with the settings eframe stored (in a file beside the
+/// log natively, in the browser's local storage on the web).
+fn create(cc: &eframe::CreationContext, dialogs: Box<dyn Dialogs>) -> SpratApp {
+    let settings = cc
+        .storage
+        .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
+        .unwrap_or_default();
+    SpratApp::new(settings, dialogs)
 }

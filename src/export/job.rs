@@ -118,6 +118,15 @@ pub struct Exported {
 /// A file drawn in memory: where it goes and its bytes.
 type Drawn = (PathBuf, Vec<u8>);
 
+/// An export drawn in memory ([`draw`]), not written yet.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrawnExport {
+    /// Each file: where the export writes it, and its bytes.
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// What the output could not hold.
+    pub losses: Vec<Loss>,
+}
+
 /// A sequence direction to draw, and what tells its files from the others'.
 struct Piece {
     sequence: SequenceId,
@@ -254,6 +263,29 @@ pub fn run(
             dir.display()
         ));
     }
+    let DrawnExport { files, losses } = draw(document, pixels, request, progress, keep)?;
+    let to_save: Vec<FileToSave> = files
+        .iter()
+        .map(|(path, bytes)| FileToSave {
+            path: path.clone(),
+            bytes,
+        })
+        .collect();
+    let files = super::files::save_together(to_save)?;
+    Ok(Exported { files, losses })
+}
+
+/// Draws everything the request asks for in memory, without writing: each file's path and
+/// bytes (exactly what [`run`] writes), and what the output could not hold. Where there is no
+/// disk (the web page) the files are handed to the user instead. Refused like [`run`] when a
+/// file would replace one of `keep`, or when cancelled.
+pub fn draw(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    request: &ExportRequest,
+    progress: &ExportProgress,
+    keep: &[PathBuf],
+) -> Result<DrawnExport, String> {
     let (files, losses) = if request.kind.packs_atlas() {
         draw_atlas(document, pixels, request, progress)?
     } else {
@@ -272,15 +304,7 @@ pub fn run(
             path.display()
         ));
     }
-    let to_save: Vec<FileToSave> = files
-        .iter()
-        .map(|(path, bytes)| FileToSave {
-            path: path.clone(),
-            bytes,
-        })
-        .collect();
-    let files = super::files::save_together(to_save)?;
-    Ok(Exported { files, losses })
+    Ok(DrawnExport { files, losses })
 }
 
 /// The look every picture is drawn with.

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
@@ -126,6 +127,36 @@ fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
     stem.unwrap_or_else(|| "export".to_string())
 }
 
+/// Draws the export and writes its files together.
+#[cfg(not(target_arch = "wasm32"))]
+fn write_export(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    request: &ExportRequest,
+    progress: &ExportProgress,
+    keep: &[PathBuf],
+) -> Result<Exported, String> {
+    job::run(document, pixels, request, progress, keep)
+}
+
+/// Draws the export; a web page has no disk, so its files are downloaded (one zip when there
+/// are several).
+#[cfg(target_arch = "wasm32")]
+fn write_export(
+    document: &AnimationSet,
+    pixels: &dyn PixelSource,
+    request: &ExportRequest,
+    progress: &ExportProgress,
+    keep: &[PathBuf],
+) -> Result<Exported, String> {
+    let drawn = job::draw(document, pixels, request, progress, keep)?;
+    let files = crate::app::web::download_export(&drawn.files, &request.target)?;
+    Ok(Exported {
+        files,
+        losses: drawn.losses,
+    })
+}
+
 /// An export under way on its own thread.
 pub struct RunningExport {
     progress: Arc<ExportProgress>,
@@ -146,8 +177,8 @@ impl RunningExport {
         let progress = Arc::new(ExportProgress::default());
         let (send, result) = std::sync::mpsc::channel();
         let counted = Arc::clone(&progress);
-        std::thread::spawn(move || {
-            let outcome = job::run(&document, pixels.as_ref(), &request, &counted, &keep);
+        crate::app::shell::background::run_in_background(move || {
+            let outcome = write_export(&document, pixels.as_ref(), &request, &counted, &keep);
             // The window may have gone (its tab closed): nobody waits for the answer then.
             let _ = send.send(outcome);
             wake();

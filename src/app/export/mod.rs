@@ -21,18 +21,30 @@ pub fn window(
 ) -> Option<Said> {
     match dialog::show(ctx, state, open, dialogs)? {
         ExportAction::Start(request) => {
-            let document = open.document().clone();
-            let keep = crate::session::watch::watched_paths(open.path(), &document);
-            let ctx = ctx.clone();
-            state.running = Some(RunningExport::start(
-                document,
-                pixels.clone(),
-                request,
-                keep,
-                move || ctx.request_repaint(),
-            ));
+            start(ctx, state, open, pixels, request);
             None
         }
         ExportAction::Say(said) => Some(said),
     }
+}
+
+/// Starts `request` on its own thread, from a copy of the document, never replacing a file
+/// the document reads; the window shows its progress.
+pub fn start(
+    ctx: &egui::Context,
+    state: &mut ExportState,
+    open: &OpenDocument,
+    pixels: &Arc<ImageStore>,
+    request: crate::export::job::ExportRequest,
+) {
+    let document = open.document().clone();
+    let keep = crate::session::watch::watched_paths(open.path(), &document);
+    let ctx = ctx.clone();
+    state.running = Some(RunningExport::start(
+        document,
+        pixels.clone(),
+        request,
+        keep,
+        move || ctx.request_repaint(),
+    ));
 }

@@ -130,7 +130,7 @@ impl ImportState {
         let (send, result) = std::sync::mpsc::channel();
         let files = self.files.clone();
         let counted = Arc::clone(&progress);
-        std::thread::spawn(move || {
+        crate::app::shell::background::run_in_background(move || {
             let _ = send.send(read_pictures(&files, &counted));
             wake();
         });

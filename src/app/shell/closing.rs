@@ -34,7 +34,7 @@ impl SpratApp {
             })
             .and_then(|pending| {
                 if !pending.needs_confirmation() {
-                    open.session.commit_save_as(pending).map(Some)
+                    save_as::write_save(&mut open.session, pending).map(Some)
                 } else {
                     save_as.confirm_lossy_save(pending);
                     Ok(None)

@@ -31,9 +31,11 @@ pub trait Dialogs {
 }
 
 /// The desktop's own dialogs, through rfd (the XDG portal on Linux).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 pub struct NativeDialogs;
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Dialogs for NativeDialogs {
     fn pick_file_to_open(&mut self, extensions: &[&str]) -> DialogOutcome {
         let started = std::time::Instant::now();
@@ -76,6 +78,7 @@ impl Dialogs for NativeDialogs {
 
 /// rfd says `None` both for "cancelled" and for "no portal to ask"; a person cannot cancel a
 /// dialog in a few milliseconds, so an instant `None` means none was shown.
+#[cfg(not(target_arch = "wasm32"))]
 fn outcome<T>(chosen: Option<T>, started: std::time::Instant) -> DialogOutcome<T> {
     match chosen {
         Some(path) => DialogOutcome::Chosen(path),

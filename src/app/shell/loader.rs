@@ -1,7 +1,8 @@
 //! Reading files off the UI thread.
 //!
 //! A large SFF takes long to read; the editor starts the read on a worker thread and keeps
-//! painting (with a progress bar) until the result arrives.
+//! painting (with a progress bar) until the result arrives. On the web the read runs on the
+//! page's one thread once the progress window has painted.
 
 use crate::formats::input::ReadProgress;
 use crate::formats::{Diagnostic, Loaded, ReadContext, ReadOptions, registry};
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A file read that succeeded, with the format that read it.
 #[derive(Debug)]
@@ -68,11 +69,11 @@ impl PendingLoad {
         wake: impl FnOnce() + Send + 'static,
     ) -> PendingLoad {
         let (sender, receiver) = channel();
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let size = crate::formats::input::metadata(&path).map_or(0, |facts| facts.len);
         let worker_path = path.clone();
         let progress = Arc::new(ReadProgress::default());
         let worker_progress = Arc::clone(&progress);
-        std::thread::spawn(move || {
+        super::background::run_in_background(move || {
             let result = load_watched(&worker_path, &options, &worker_progress);
             // The editor may have been closed meanwhile; then nobody needs the result.
             let _ = sender.send(result);

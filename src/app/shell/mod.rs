@@ -6,6 +6,7 @@
 //! carried out), then by job: [`opening`], [`closing`], [`recovery`], [`playback`], [`tabs`].
 
 pub mod app;
+pub mod background;
 pub mod closing;
 pub mod command_handling;
 pub mod commands;

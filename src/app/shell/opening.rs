@@ -140,15 +140,7 @@ impl SpratApp {
             .map(|f| f.path().to_path_buf())
             .filter(|p| !p.as_os_str().is_empty())
             .collect();
-        // Pictures dropped on a document are art to import into it, not files to open.
-        if !paths.is_empty()
-            && paths
-                .iter()
-                .all(|p| crate::assets::import::is_picture_file(p))
-            && let Some(tab) = self.active_tab_mut()
-        {
-            let ctx = ctx.clone();
-            tab.import.add_files(paths, move || ctx.request_repaint());
+        if self.import_if_pictures(ctx, &paths) {
             return;
         }
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
@@ -156,6 +148,25 @@ impl SpratApp {
         for path in paths {
             self.open_path(ctx, path);
         }
+    }
+
+    /// Pictures dropped on a document are art to import into it, not files to open: true
+    /// when `paths` are all pictures and went to the Import window of the tab on show.
+    pub(crate) fn import_if_pictures(&mut self, ctx: &egui::Context, paths: &[PathBuf]) -> bool {
+        if paths.is_empty()
+            || !paths
+                .iter()
+                .all(|p| crate::assets::import::is_picture_file(p))
+        {
+            return false;
+        }
+        let Some(tab) = self.active_tab_mut() else {
+            return false;
+        };
+        let ctx = ctx.clone();
+        tab.import
+            .add_files(paths.to_vec(), move || ctx.request_repaint());
+        true
     }
 
     pub(super) fn path_field_window(&mut self, ctx: &egui::Context) {

@@ -20,6 +20,10 @@ impl SpratApp {
     /// reloads pixels whose files changed. A document file changed on disk is asked about when
     /// its tab is on show.
     pub(super) fn tick_sessions(&mut self, ctx: &egui::Context) {
+        // A web page has no disk: nothing to write aside, no file to watch.
+        if cfg!(target_arch = "wasm32") {
+            return;
+        }
         let now = Instant::now();
         let waker = self.disk_waker.get_or_insert_with(|| {
             let ctx = ctx.clone();

@@ -207,7 +207,7 @@ fn prepare(
 }
 
 fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
-    match open.session.commit_save_as(pending) {
+    match write_save(&mut open.session, pending) {
         Ok(report) => {
             state.shown = false;
             open.revision += 1;
@@ -218,6 +218,25 @@ fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave
             Some((Severity::Error, format!("Not saved: {error}")))
         }
     }
+}
+
+/// Writes a prepared save to disk.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn write_save(
+    session: &mut crate::session::Session,
+    pending: PendingSave,
+) -> Result<crate::session::SaveReport, crate::session::SaveError> {
+    session.commit_save_as(pending)
+}
+
+/// Writes a prepared save: a web page has no disk, so the files the save writes are
+/// downloaded.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn write_save(
+    _session: &mut crate::session::Session,
+    pending: PendingSave,
+) -> Result<crate::session::SaveReport, crate::session::SaveError> {
+    crate::app::web::download_save(&pending)
 }
 
 /// "Saved x (and y), losing N things".

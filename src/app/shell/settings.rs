@@ -147,6 +147,7 @@ impl Appearance {
 /// Reads the stored settings before the window exists (its size comes from them). eframe
 /// keeps its storage as a RON map of strings in `app.ron`; nothing stored yet, or anything
 /// unreadable, gives the defaults.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn load_stored(app_id: &str) -> Settings {
     let Some(dir) = eframe::storage_dir(app_id) else {
         return Settings::default();

@@ -5,7 +5,7 @@ use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::HistoryPosition;
 use crate::formats::{Severity, error_and_warning_counts};
 use std::path::Path;
-use std::time::Instant;
+use web_time::Instant;
 
 /// How a message names a file: relative to the folder the editor was started in when the file
 /// is in it or beside it (as the user would type it there), else in full.

@@ -133,8 +133,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
     if a == b {
         return true;
     }
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
+    match (
+        crate::formats::input::canonicalize(a),
+        crate::formats::input::canonicalize(b),
+    ) {
+        (Some(a), Some(b)) => a == b,
         _ => false,
     }
 }

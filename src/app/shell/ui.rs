@@ -248,6 +248,8 @@ impl eframe::App for SpratApp {
             ctx.memory_mut(|m| m.stop_text_input());
         }
         self.poll_pending(&ctx);
+        #[cfg(target_arch = "wasm32")]
+        crate::app::web::frame(self, &ctx);
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 

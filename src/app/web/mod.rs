@@ -1,0 +1,16 @@
+//! The editor in a web page (`scripts/web` builds it): the same app on the page's canvas.
+//!
+//! Reading order: [`given`] (files given to the page: which are read, which are refused, which
+//! document among them opens, and saved files handed back as one download; plain Rust, tested
+//! natively), then the page itself (`page.rs`, built for the web only: starting the app, the
+//! calls the page's script makes with dropped files, downloads) and `test_hook.rs` (what
+//! `tests/web_page.rs` follows the editor through).
+
+pub mod given;
+#[cfg(target_arch = "wasm32")]
+mod page;
+#[cfg(target_arch = "wasm32")]
+mod test_hook;
+
+#[cfg(target_arch = "wasm32")]
+pub use page::{download_export, download_save, frame, start};

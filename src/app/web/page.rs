@@ -1,0 +1,360 @@
+//! The editor on the web page's canvas. The page's script (`web/index.html`) lists what is
+//! dropped on the page (folders too) or named in its address, asks [`choose_files`] which to
+//! read, reads only those and hands them over with [`give_files`]; the next frame puts them in
+//! the library's store of provided files and opens the document they make. Saves and exports
+//! come back to the page as downloads ([`download_save`], [`download_export`]).
+
+use super::given;
+use crate::app::SpratApp;
+use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
+use crate::app::shell::tab_id::TabId;
+use crate::formats::Severity;
+use crate::formats::input;
+use crate::session::{PendingSave, SaveError, SaveReport};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The id of the page's canvas the editor paints on.
+const CANVAS_ID: &str = "sprat_canvas";
+/// How many refused files the window names one by one; the rest are counted.
+const REFUSALS_NAMED: usize = 12;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Hands a file to the user as a download (the page's script; in a test it posts it).
+    #[wasm_bindgen(js_name = spratDownload)]
+    fn download_in_page(name: &str, bytes: &[u8]);
+    /// Whether the page's script gives files (named in its address) once it has fetched them:
+    /// then the demo does not open.
+    #[wasm_bindgen(js_name = spratWillGiveFiles)]
+    fn page_will_give_files() -> bool;
+    /// Whether the page asks a document to stay still when it opens (`?still`): else it plays.
+    #[wasm_bindgen(js_name = spratStill)]
+    fn page_still() -> bool;
+}
+
+/// What the page holds between frames. The web has one thread: the script's calls and the
+/// frames take turns on it.
+#[derive(Default)]
+struct Page {
+    /// To wake the editor when files arrive.
+    ctx: Option<egui::Context>,
+    /// Files listed and refused, waiting for the files of the same drop to be read.
+    listed_refused: Vec<(PathBuf, String)>,
+    /// Drops read and waiting for the next frame.
+    arrived: Vec<Arrival>,
+    /// What the last drop read and refused, while its window is shown.
+    shown_report: Option<Arrival>,
+    /// The tabs seen so far: a tab new since the last frame starts playing.
+    tabs_seen: Vec<TabId>,
+}
+
+/// Files given to the page at once, read (with their bytes) or refused.
+#[derive(Default)]
+struct Arrival {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    refused: Vec<(PathBuf, String)>,
+    /// The files the store took, once it has.
+    accepted: Vec<PathBuf>,
+    /// The document opened from them.
+    opened: Option<PathBuf>,
+    /// They were pictures, taken to the Import window of the document on show.
+    imported: bool,
+}
+
+thread_local! {
+    static PAGE: RefCell<Page> = RefCell::default();
+}
+
+/// Starts the editor on the page's canvas (called by the program's `main` on the web).
+pub fn start() {
+    eframe::WebLogger::init(log::LevelFilter::Info).ok();
+    wasm_bindgen_futures::spawn_local(async {
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(CANVAS_ID))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let Some(canvas) = canvas else {
+            log::error!("the page has no canvas with the id {CANVAS_ID}");
+            return;
+        };
+        let started = eframe::WebRunner::new()
+            .start(
+                canvas,
+                eframe::WebOptions::default(),
+                Box::new(|cc| {
+                    PAGE.with_borrow_mut(|page| page.ctx = Some(cc.egui_ctx.clone()));
+                    let mut app = crate::app::create(cc, Box::new(WebDialogs));
+                    if !page_will_give_files() {
+                        app.open_demo();
+                    }
+                    Ok(Box::new(app))
+                }),
+            )
+            .await;
+        if let Err(error) = started {
+            log::error!("the editor could not start: {error:?}");
+        }
+    });
+}
+
+/// Which of the files the page lists (`paths` relative to what was given, with their
+/// `sizes` in bytes) it should read: their indexes. The others are refused by size or count
+/// without being read, and said so once the rest arrive.
+#[wasm_bindgen(js_name = spratChooseFiles)]
+pub fn choose_files(paths: Vec<String>, sizes: Vec<f64>) -> Vec<u32> {
+    let listing: Vec<(PathBuf, u64)> = paths
+        .iter()
+        .zip(&sizes)
+        .map(|(path, size)| (given::given_path(path), *size as u64))
+        .collect();
+    let choice = given::choose_files_to_read(&listing, input::refusal_before_reading);
+    PAGE.with_borrow_mut(|page| page.listed_refused.extend(choice.refused));
+    choice.read.into_iter().map(|i| i as u32).collect()
+}
+
+/// The files chosen, read: `paths` as given to [`choose_files`], `contents` their bytes
+/// (`Uint8Array`s). They open at the next frame.
+#[wasm_bindgen(js_name = spratGiveFiles)]
+pub fn give_files(paths: Vec<String>, contents: js_sys::Array) {
+    let files = paths
+        .iter()
+        .zip(contents.iter())
+        .map(|(path, bytes)| {
+            let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
+            (given::given_path(path), bytes)
+        })
+        .collect();
+    arrive(files);
+}
+
+/// Asks the editor for a frame (from the page's script, between frames).
+pub(super) fn wake() {
+    PAGE.with_borrow(|page| {
+        if let Some(ctx) = &page.ctx {
+            ctx.request_repaint();
+        }
+    });
+}
+
+fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
+    PAGE.with_borrow_mut(|page| {
+        let refused = std::mem::take(&mut page.listed_refused);
+        page.arrived.push(Arrival {
+            files,
+            refused,
+            ..Arrival::default()
+        });
+    });
+    wake();
+}
+
+/// Shows the browser's file dialog (several files at once); what is picked is read and
+/// opened like a drop.
+fn pick_files() {
+    wasm_bindgen_futures::spawn_local(async {
+        let Some(handles) = rfd::AsyncFileDialog::new()
+            .set_title("Open an animation with its files")
+            .pick_files()
+            .await
+        else {
+            return;
+        };
+        let listing: Vec<(PathBuf, u64)> = handles
+            .iter()
+            .map(|h| (given::given_path(&h.file_name()), h.inner().size() as u64))
+            .collect();
+        let choice = given::choose_files_to_read(&listing, input::refusal_before_reading);
+        PAGE.with_borrow_mut(|page| page.listed_refused.extend(choice.refused));
+        let mut files = Vec::new();
+        for index in choice.read {
+            files.push((listing[index].0.clone(), handles[index].read().await));
+        }
+        arrive(files);
+    });
+}
+
+/// The page's part of each frame: files that arrived open, a new tab starts playing, the
+/// window saying what a drop read and refused, and the test's reports.
+pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
+    let arrivals = PAGE.with_borrow_mut(|page| std::mem::take(&mut page.arrived));
+    for arrival in arrivals {
+        open_arrival(app, ctx, arrival);
+    }
+    play_new_tabs(app);
+    report_window(ctx);
+    super::test_hook::frame(app, ctx);
+}
+
+/// Puts the files in the store of provided files and opens the document they make.
+fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
+    let files = std::mem::take(&mut arrival.files);
+    let provided = input::provide_files(files);
+    for path in &provided.accepted {
+        // A file dropped again under the same name replaces the pictures read before.
+        app.pixels.invalidate(path);
+    }
+    arrival.refused.extend(provided.refused);
+    arrival.opened = given::most_likely_document(&provided.accepted).cloned();
+    arrival.accepted = provided.accepted;
+    // Pictures alone are imported into the document on show, as dropped on the desktop.
+    arrival.imported = arrival.opened.is_none() && app.import_if_pictures(ctx, &arrival.accepted);
+    match &arrival.opened {
+        Some(path) => app.open_path(ctx, path.clone()),
+        None if arrival.imported || (arrival.accepted.is_empty() && arrival.refused.is_empty()) => {
+        }
+        None => app.say(
+            Severity::Warning,
+            "None of the files given is an animation Sprat opens.",
+        ),
+    }
+    log::info!(
+        "given to the page: {} files read, {} refused",
+        arrival.accepted.len(),
+        arrival.refused.len()
+    );
+    let needs_window =
+        !arrival.refused.is_empty() || (arrival.opened.is_none() && !arrival.imported);
+    PAGE.with_borrow_mut(|page| page.shown_report = needs_window.then_some(arrival));
+}
+
+/// What the last drop read and refused, when something was refused or nothing opened.
+fn report_window(ctx: &egui::Context) {
+    PAGE.with_borrow_mut(|page| {
+        let Some(arrival) = &page.shown_report else {
+            return;
+        };
+        let mut close = false;
+        egui::Window::new("Files given to the page")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 60.0))
+            .show(ctx, |ui| {
+                ui.label(read_sentence(arrival));
+                if !arrival.refused.is_empty() {
+                    ui.label(format!("Not read ({}):", arrival.refused.len()));
+                    for (path, why) in arrival.refused.iter().take(REFUSALS_NAMED) {
+                        ui.label(format!("• {}: {why}", given::shown_name(path)));
+                    }
+                    let more = arrival.refused.len().saturating_sub(REFUSALS_NAMED);
+                    if more > 0 {
+                        ui.label(format!("… and {more} more."));
+                    }
+                }
+                close = ui.button("OK").clicked();
+            });
+        if close {
+            page.shown_report = None;
+        }
+    });
+}
+
+/// "Read 7 files; opened kfm/kfm.def." and the like.
+fn read_sentence(arrival: &Arrival) -> String {
+    let read = match arrival.accepted.len() {
+        1 => "Read 1 file".to_string(),
+        n => format!("Read {n} files"),
+    };
+    match &arrival.opened {
+        Some(path) => format!("{read}; opened {}.", given::shown_name(path)),
+        None if arrival.imported => format!("{read}; they are in the Import window."),
+        None => format!("{read}; none of them is an animation Sprat opens."),
+    }
+}
+
+/// A document opened in the page starts playing: the page is where someone who just dropped a
+/// character comes to see it move.
+fn play_new_tabs(app: &mut SpratApp) {
+    let still = page_still();
+    PAGE.with_borrow_mut(|page| {
+        for tab in &mut app.documents {
+            if !page.tabs_seen.contains(&tab.id) {
+                page.tabs_seen.push(tab.id);
+                let open = &mut tab.open;
+                if !still {
+                    open.player.play(open.session.document());
+                }
+            }
+        }
+    });
+}
+
+/// A prepared save, downloaded: the files the native save writes, byte for byte (in one zip
+/// when there are several). The document keeps its unsaved mark, as no disk holds the edits.
+pub fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
+    let written = pending.written();
+    let main_name = pending
+        .path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "saved".to_string());
+    let mut files = vec![given::FileOut {
+        name: main_name,
+        bytes: &written.bytes,
+    }];
+    files.extend(written.companions.iter().map(|c| given::FileOut {
+        name: c.relative_path.clone(),
+        bytes: &c.bytes,
+    }));
+    let stem = given::stem_of(pending.path(), "saved");
+    let (name, bytes) = given::download_of(&files, &stem).map_err(SaveError::new)?;
+    download_in_page(&name, &bytes);
+    Ok(SaveReport {
+        path: PathBuf::from(name),
+        companions: Vec::new(),
+        losses: pending.losses().to_vec(),
+    })
+}
+
+/// What an export to `target` drew (each file with the path the native export writes it to),
+/// downloaded under names relative to the target's folder (in one zip named after the target
+/// when there are several). Returns the paths.
+pub fn download_export(
+    files: &[(PathBuf, Vec<u8>)],
+    target: &Path,
+) -> Result<Vec<PathBuf>, String> {
+    let folder = target.parent().unwrap_or(Path::new(""));
+    let out: Vec<given::FileOut> = files
+        .iter()
+        .map(|(path, bytes)| given::FileOut {
+            name: path
+                .strip_prefix(folder)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned(),
+            bytes,
+        })
+        .collect();
+    let (name, bytes) = given::download_of(&out, &given::stem_of(target, "export"))?;
+    download_in_page(&name, &bytes);
+    Ok(files.iter().map(|(path, _)| path.clone()).collect())
+}
+
+/// File dialogs in the page: the browser's own for opening (what is picked arrives later, as
+/// a drop does), the download's name for saving.
+struct WebDialogs;
+
+impl Dialogs for WebDialogs {
+    /// The browser's dialog answers later: its files open when they have been read.
+    fn pick_file_to_open(&mut self, _extensions: &[&str]) -> DialogOutcome {
+        pick_files();
+        DialogOutcome::Cancelled
+    }
+
+    /// A save downloads its files; they are named after the suggested file.
+    fn pick_file_to_save(
+        &mut self,
+        _format_name: &str,
+        _extensions: &[&str],
+        suggested: &Path,
+    ) -> DialogOutcome {
+        DialogOutcome::Chosen(suggested.to_path_buf())
+    }
+
+    /// Pictures to import must be dropped on the page.
+    fn pick_files_to_import(&mut self, _extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
+        DialogOutcome::Unavailable
+    }
+}
