@@ -75,7 +75,9 @@ impl OriginPlace {
                 continue;
             };
             let size = match graphic.source {
-                GraphicSource::Slice(id) => document.slice(id).map(|s| (s.rect.width, s.rect.height)),
+                GraphicSource::Slice(id) => {
+                    document.slice(id).map(|s| (s.rect.width, s.rect.height))
+                }
                 GraphicSource::Image(id) => match document.image(id).map(|i| &i.kind) {
                     Some(ImageKind::Memory(pixels)) => Some(pixels.0.dimensions()),
                     _ => None,

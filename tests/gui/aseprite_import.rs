@@ -1,6 +1,6 @@
 //! Pictures imported into an indexed Aseprite file save into it with Ctrl+S: the new frames
 //! are on an "Imported" layer, their colours added to the file's palette, as an independent
-//! reader sees them.
+//! reader sees them. The Import window starts at the canvas' top-left corner there.
 
 use crate::{common, gui_support};
 
@@ -32,13 +32,10 @@ fn pngs_imported_into_an_indexed_file_save_with_their_colours_in_its_palette() {
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
     crate::import::wait_for_read(&mut harness);
-    // At the canvas' top-left corner, where Aseprite shows them (the sprite's origin).
-    harness
-        .get_by_role_and_label(Role::ComboBox, "Origin")
-        .click();
-    harness.run_steps(2);
-    harness.get_by_label("Top-left corner").click();
-    harness.run_steps(2);
+    // The window starts where the file's own frames have their origin: the canvas' top-left
+    // corner, so the pictures land where Aseprite shows them (not above and left of it).
+    let origin = harness.get_by_role_and_label(Role::ComboBox, "Origin");
+    assert_eq!(origin.value().as_deref(), Some("Top-left corner"));
     harness
         .get_by_role_and_label(Role::Button, "Import")
         .click();

@@ -3,8 +3,9 @@
 //! sheet is cut by a grid (found from its transparent gutters, or given as a cell size or as
 //! rows × columns, with margin, spacing, frame count and order) with a live preview of the cut.
 //! The frames go to the end of the sequence on show or into a new sequence named after the
-//! files, with the origin at the bottom centre unless another place is picked, all as one
-//! undo step. Files are read on a thread of their own with progress and Cancel; a file that
+//! files, with the origin where the document's own frames have theirs (the canvas' top-left
+//! corner in an Aseprite file; the bottom centre where nothing tells) unless another place is
+//! picked, all as one undo step. Files are read on a thread of their own with progress and Cancel; a file that
 //! cannot be read is named and skipped.
 
 use crate::app::frame_textures::texture_of;
@@ -70,6 +71,8 @@ pub struct ImportState {
     pub cut: SheetCut,
     /// Where each frame's origin is.
     pub origin: OriginPlace,
+    /// The window has just opened: `origin` starts where the document's frames have theirs.
+    origin_from_document: bool,
     /// How long each frame shows, in milliseconds.
     pub millis: u32,
     /// Leave out the sheet's cells that are fully transparent.
@@ -94,6 +97,7 @@ impl ImportState {
                 millis: 100,
                 new_sequence: true,
                 skip_empty: true,
+                origin_from_document: true,
                 ..ImportState::default()
             };
         }
@@ -241,6 +245,9 @@ pub fn show(
         return None;
     }
     state.take_read();
+    if std::mem::take(&mut state.origin_from_document) {
+        state.origin = OriginPlace::matching(open.document());
+    }
     let mut pressed = Pressed::default();
     egui::Window::new("Import frames")
         .collapsible(false)
