@@ -33,6 +33,10 @@ extern "C" {
     /// Whether the page asks a document to stay still when it opens (`?still`): else it plays.
     #[wasm_bindgen(js_name = spratStill)]
     fn page_still() -> bool;
+    /// Tells the page whether leaving it would lose edits (it then asks before the tab
+    /// closes or reloads).
+    #[wasm_bindgen(js_name = spratSetUnsaved)]
+    fn page_set_unsaved(unsaved: bool);
 }
 
 /// What the page holds between frames. The web has one thread: the script's calls and the
@@ -49,6 +53,8 @@ struct Page {
     shown_report: Option<Arrival>,
     /// The tabs seen so far: a tab new since the last frame starts playing.
     tabs_seen: Vec<TabId>,
+    /// What the page was last told about unsaved edits.
+    told_unsaved: bool,
 }
 
 /// Files given to the page at once, read (with their bytes) or refused.
@@ -184,6 +190,7 @@ pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
         open_arrival(app, ctx, arrival);
     }
     play_new_tabs(app);
+    tell_unsaved(app);
     report_window(ctx);
     super::test_hook::frame(app, ctx);
 }
@@ -262,6 +269,19 @@ fn read_sentence(arrival: &Arrival) -> String {
         None if arrival.imported => format!("{read}; they are in the Import window."),
         None => format!("{read}; none of them is an animation Sprat opens."),
     }
+}
+
+/// The page asks before it is left while a document has unsaved edits: a browser tab closed
+/// or reloaded would otherwise lose them without a word (a download does not clear the mark,
+/// as nothing the page can reopen holds the edits).
+fn tell_unsaved(app: &SpratApp) {
+    let unsaved = app.any_unsaved();
+    PAGE.with_borrow_mut(|page| {
+        if page.told_unsaved != unsaved {
+            page.told_unsaved = unsaved;
+            page_set_unsaved(unsaved);
+        }
+    });
 }
 
 /// A document opened in the page starts playing: the page is where someone who just dropped a
