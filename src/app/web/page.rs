@@ -157,15 +157,16 @@ fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
     wake();
 }
 
-/// Shows the browser's file dialog (several files at once); what is picked is read and
-/// opened like a drop.
-fn pick_files() {
-    wasm_bindgen_futures::spawn_local(async {
-        let Some(handles) = rfd::AsyncFileDialog::new()
-            .set_title("Open an animation with its files")
-            .pick_files()
-            .await
-        else {
+/// Shows the browser's file dialog (several files at once, of `extensions` when some are
+/// named); what is picked is read and opened like a drop (pictures alone go to the Import
+/// window of the document on show).
+fn pick_files(title: &'static str, extensions: &[&str]) {
+    let mut dialog = rfd::AsyncFileDialog::new().set_title(title);
+    if !extensions.is_empty() {
+        dialog = dialog.add_filter("Pictures", extensions);
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let Some(handles) = dialog.pick_files().await else {
             return;
         };
         let listing: Vec<(PathBuf, u64)> = handles
@@ -359,7 +360,7 @@ struct WebDialogs;
 impl Dialogs for WebDialogs {
     /// The browser's dialog answers later: its files open when they have been read.
     fn pick_file_to_open(&mut self, _extensions: &[&str]) -> DialogOutcome {
-        pick_files();
+        pick_files("Open an animation with its files", &[]);
         DialogOutcome::Cancelled
     }
 
@@ -373,8 +374,10 @@ impl Dialogs for WebDialogs {
         DialogOutcome::Chosen(suggested.to_path_buf())
     }
 
-    /// Pictures to import must be dropped on the page.
-    fn pick_files_to_import(&mut self, _extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
-        DialogOutcome::Unavailable
+    /// The browser's dialog answers later: the pictures picked go to the Import window when
+    /// they have been read, as dropped ones do.
+    fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
+        pick_files("Import frames", extensions);
+        DialogOutcome::Cancelled
     }
 }
