@@ -461,6 +461,22 @@ impl AnimationSet {
         self.frames.get_mut(&id)
     }
 
+    /// The box classes used anywhere in the document (drawn or declared), sorted: hit and
+    /// hurt first.
+    pub fn box_classes(&self) -> Vec<super::BoxClass> {
+        let mut classes = Vec::new();
+        for frame in self.frames.values() {
+            let drawn = frame.boxes().map(|(_, b)| &b.class);
+            for class in drawn.chain(frame.box_declarations.iter().map(|d| &d.class)) {
+                if !classes.contains(class) {
+                    classes.push(class.clone());
+                }
+            }
+        }
+        classes.sort();
+        classes
+    }
+
     /// The frames of one direction of a sequence, in play order (missing ids are skipped).
     pub fn direction_frames(&self, sequence: &Sequence, direction: usize) -> Vec<&Frame> {
         sequence

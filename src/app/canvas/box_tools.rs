@@ -4,7 +4,6 @@
 //! while the editor runs.
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
-use crate::app::shell::menus::box_classes;
 use crate::app::shell::workspace::OpenDocument;
 use crate::app::timeline::edit::selected_frames;
 use crate::assets::ImageStore;
@@ -63,7 +62,7 @@ pub fn show(
 fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choices: &mut Choices) {
     let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
     if context.capabilities.custom_box_classes {
-        classes.extend(box_classes(open));
+        classes.extend(open.session.document().box_classes());
     }
     classes.dedup();
     ui.horizontal(|ui| {

@@ -10,7 +10,7 @@ use crate::app::shell::settings::Settings;
 use crate::app::shell::status_bar::StatusMessage;
 use crate::app::shell::tab_id::TabId;
 use crate::app::shell::workspace::OpenDocument;
-use crate::app::shell::{disk_waker, loader::PendingLoad, new_document, tabs};
+use crate::app::shell::{disk_waker, loader::PendingLoad, new_document};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub enum CentreTab {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AfterConfirm {
     /// Close this tab (the one on show).
-    Close(tabs::TabId),
+    Close(TabId),
     /// Close the editor.
     Quit,
 }

@@ -6,7 +6,6 @@ use crate::app::shell::commands::UICommand;
 use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
 use crate::app::shell::workspace::OpenDocument;
-use crate::model::BoxClass;
 use std::path::PathBuf;
 
 /// What the menus asked for besides commands.
@@ -37,25 +36,6 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
 
 /// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
 const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
-
-/// The box classes used anywhere in the document, hit and hurt first.
-pub fn box_classes(open: &OpenDocument) -> Vec<BoxClass> {
-    let mut classes: Vec<BoxClass> = Vec::new();
-    for frame in open.session.document().frames.values() {
-        for (_, b) in frame.boxes() {
-            if !classes.contains(&b.class) {
-                classes.push(b.class.clone());
-            }
-        }
-        for decl in &frame.box_declarations {
-            if !classes.contains(&decl.class) {
-                classes.push(decl.class.clone());
-            }
-        }
-    }
-    classes.sort();
-    classes
-}
 
 /// Paints the menu bar.
 pub fn show(
@@ -241,7 +221,7 @@ pub fn show(
             ui.label("Box classes");
             match open {
                 Some(open) => {
-                    let classes = box_classes(open);
+                    let classes = open.session.document().box_classes();
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }

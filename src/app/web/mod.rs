@@ -4,13 +4,15 @@
 //! document among them opens, and saved files handed back as one download; plain Rust, tested
 //! natively), then the page itself (`page.rs`, built for the web only: starting the app, the
 //! calls the page's script makes with dropped files, downloads) and `test_hook.rs` (what
-//! `tests/web_page.rs` follows the editor through).
+//! `tests/web_page.rs` follows the editor through); both wake the editor through `wake.rs`.
 
 pub mod given;
 #[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]
 mod test_hook;
+#[cfg(target_arch = "wasm32")]
+mod wake;
 
 #[cfg(target_arch = "wasm32")]
 pub use page::{download_export, download_save, frame, start};

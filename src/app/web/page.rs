@@ -5,6 +5,7 @@
 //! come back to the page as downloads ([`download_save`], [`download_export`]).
 
 use super::given;
+use super::wake;
 use crate::app::SpratApp;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::tab_id::TabId;
@@ -43,8 +44,6 @@ extern "C" {
 /// frames take turns on it.
 #[derive(Default)]
 struct Page {
-    /// To wake the editor when files arrive.
-    ctx: Option<egui::Context>,
     /// Files listed and refused, waiting for the files of the same drop to be read.
     listed_refused: Vec<(PathBuf, String)>,
     /// Drops read and waiting for the next frame.
@@ -91,7 +90,7 @@ pub fn start() {
                 canvas,
                 eframe::WebOptions::default(),
                 Box::new(|cc| {
-                    PAGE.with_borrow_mut(|page| page.ctx = Some(cc.egui_ctx.clone()));
+                    wake::remember(&cc.egui_ctx);
                     let mut app = crate::app::create(cc, Box::new(WebDialogs));
                     if !page_will_give_files() {
                         app.open_demo();
@@ -136,15 +135,6 @@ pub fn give_files(paths: Vec<String>, contents: js_sys::Array) {
     arrive(files);
 }
 
-/// Asks the editor for a frame (from the page's script, between frames).
-pub(super) fn wake() {
-    PAGE.with_borrow(|page| {
-        if let Some(ctx) = &page.ctx {
-            ctx.request_repaint();
-        }
-    });
-}
-
 fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
     PAGE.with_borrow_mut(|page| {
         let refused = std::mem::take(&mut page.listed_refused);
@@ -154,7 +144,7 @@ fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
             ..Arrival::default()
         });
     });
-    wake();
+    wake::wake();
 }
 
 /// Shows the browser's file dialog (several files at once, of `extensions` when some are

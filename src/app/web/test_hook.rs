@@ -90,7 +90,7 @@ fn report_for_test(app: &mut SpratApp, ctx: &egui::Context) {
 #[wasm_bindgen(js_name = spratTestScreenshot)]
 pub fn test_screenshot() {
     HOOK.with_borrow_mut(|hook| hook.screenshot = Screenshot::Asked);
-    super::page::wake();
+    super::wake::wake();
 }
 
 /// Moves the test's screenshot on by a step (see [`Screenshot`]).
@@ -156,7 +156,7 @@ fn png_of(image: &egui::ColorImage) -> Result<Vec<u8>, png::EncodingError> {
 #[wasm_bindgen(js_name = spratTestExport)]
 pub fn test_export() {
     HOOK.with_borrow_mut(|hook| hook.export_asked = true);
-    super::page::wake();
+    super::wake::wake();
 }
 
 /// Starts the export the test asked for, as the Export window's button does.
@@ -176,5 +176,5 @@ fn export_for_test(app: &mut SpratApp, ctx: &egui::Context) {
 #[wasm_bindgen(js_name = spratTestSave)]
 pub fn test_save() {
     HOOK.with_borrow_mut(|hook| hook.save_asked = true);
-    super::page::wake();
+    super::wake::wake();
 }

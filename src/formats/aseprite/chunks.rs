@@ -4,11 +4,11 @@
 //! after the first palette, each tag in turn after a tags chunk, a slice, a tileset), which
 //! [`State::attach`] tracks. Unknown and deprecated chunks (mask, path) are skipped.
 
+use super::cursor::{Cursor, ParseError, fail};
 use super::file::{
     CEL_COMPRESSED, CEL_LINKED, CEL_TILEMAP, CHUNK_CEL, CHUNK_CEL_EXTRA, CHUNK_HEADER_SIZE,
     CHUNK_LAYER, CHUNK_PALETTE, CHUNK_SLICE, CHUNK_TAGS, CHUNK_USER_DATA,
 };
-use super::parse::{Cursor, ParseError, fail};
 use super::pixels::{inflate, raw_or_inflated};
 use super::scan::TagDirection;
 use super::sprite::{

@@ -20,7 +20,7 @@
 //!   PNG export writes it).
 
 use super::blend::{BlendMode, blend, blend_gray};
-use super::parse::{ParseError, fail};
+use super::cursor::{ParseError, fail};
 use super::scan::COMPOSITE_LIMIT;
 use super::sprite::{
     Cel, CelContent, ColorDepth, HEADER_COMPOSITE_GROUPS, LayerKind, Sprite, TILESET_ZERO_IS_EMPTY,

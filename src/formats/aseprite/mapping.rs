@@ -450,6 +450,9 @@ pub fn is_point_only(size: (u32, u32), pivot: Option<(i32, i32)>) -> bool {
     size == (1, 1) && pivot == Some((0, 0))
 }
 
+/// The metadata key of the sprite's colour (its user data's, `#rrggbbaa`).
+pub const SPRITE_COLOR_KEY: &str = "aseprite.sprite.color";
+
 /// The name of the slice that marks the sprite's origin: covering the whole canvas, in force
 /// from the first frame on, its pivot on the origin (Sprat writes one when the origin is not
 /// the canvas' top-left corner, as in its atlases).
@@ -540,7 +543,7 @@ fn add_metadata(set: &mut AnimationSet, sprite: &Sprite) {
         if let Some(color) = user.color {
             set.metadata
                 .extra
-                .push((super::marks::SPRITE_COLOR_KEY.into(), hex(&color)));
+                .push((SPRITE_COLOR_KEY.into(), hex(&color)));
         }
     }
     for tag in &sprite.tags {

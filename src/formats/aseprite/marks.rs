@@ -8,7 +8,7 @@
 //!   ([`super::mapping`]).
 
 use super::file::{SliceKey, SliceRecord, UserData};
-use super::mapping::{ORIGIN_SLICE, class_of};
+use super::mapping::{ORIGIN_SLICE, SPRITE_COLOR_KEY, class_of};
 use super::play_order::play_order;
 use super::scan::TagDirection;
 use crate::formats::loss::frame_text_losses;
@@ -350,9 +350,6 @@ pub fn tag_color(document: &AnimationSet, name: &str) -> Option<[u8; 3]> {
     let [r, g, b, _] = metadata_color(document, &format!("aseprite.tag.{name}.color"))?;
     Some([r, g, b])
 }
-
-/// The metadata key of the sprite's colour (its user data's, `#rrggbbaa`).
-pub const SPRITE_COLOR_KEY: &str = "aseprite.sprite.color";
 
 /// The colour the metadata keeps under `key`, `#rrggbb` (opaque) or `#rrggbbaa`.
 fn metadata_color(document: &AnimationSet, key: &str) -> Option<[u8; 4]> {

@@ -14,6 +14,7 @@ pub mod blend;
 mod chunks;
 pub mod compose;
 pub mod convert;
+pub mod cursor;
 pub mod file;
 pub mod mapping;
 pub mod marks;

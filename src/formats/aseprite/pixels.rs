@@ -1,7 +1,7 @@
 //! Cel and tileset pixels out of their chunk: raw, or zlib-inflated no further than the size
 //! the chunk declares, after checking that size against what the compressed bytes could hold.
 
-use super::parse::{Cursor, ParseError, fail};
+use super::cursor::{Cursor, ParseError, fail};
 use super::scan::MAX_INFLATE_RATIO;
 use std::io::Read;
 

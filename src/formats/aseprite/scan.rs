@@ -30,5 +30,5 @@ pub enum TagDirection {
 
 /// True when `bytes` start like an Aseprite file.
 pub fn has_magic(bytes: &[u8]) -> bool {
-    super::file::word(bytes, 4) == Some(FILE_MAGIC)
+    bytes.get(4..6) == Some(&FILE_MAGIC.to_le_bytes()[..])
 }

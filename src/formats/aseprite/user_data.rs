@@ -4,7 +4,7 @@
 //! known types, nesting no deeper than Aseprite's 128 levels) and kept as their bytes: no
 //! reader of ours needs their values, and the writer copies the chunk as it is.
 
-use super::parse::{Cursor, ParseError, fail};
+use super::cursor::{Cursor, ParseError, fail};
 use super::sprite::UserData;
 
 /// Aseprite's limit on nested vectors and maps.

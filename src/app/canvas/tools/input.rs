@@ -6,7 +6,7 @@
 use super::geometry::{self, BoxHandle, Snap};
 use super::hit::{self, ShownBox};
 use super::transform_handles::{
-    GraphicHandles, angle_knob, graphic_handles, graphic_origin, scale_for,
+    GraphicHandles, ROTATE_REACH, angle_knob, graphic_handles, graphic_origin, scale_for,
 };
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
 use crate::app::canvas::view::View;
@@ -22,8 +22,6 @@ use crate::render::Placement;
 
 /// How near (screen points) the cursor must be to grab a handle or a point.
 pub const GRAB_RADIUS: f32 = 7.0;
-/// How far above a box its rotation knob sits (screen points).
-pub const ROTATE_REACH: f32 = 22.0;
 
 /// A drag in progress.
 #[derive(Clone, Debug)]

@@ -3,8 +3,9 @@
 
 use super::geometry::{self, BoxHandle, Side};
 use super::hit::ShownBox;
-use super::input::{self, DragKind, ROTATE_REACH};
+use super::input::{self, DragKind};
 use super::transform_handles;
+use super::transform_handles::ROTATE_REACH;
 use super::{FrameContext, Tool, ToolState};
 use crate::app::canvas::overlay::{POINT_COLOUR, class_colour, shape_outline};
 use crate::app::canvas::view::View;

@@ -3,12 +3,14 @@
 //! one grabs it.
 
 use super::FrameContext;
-use super::input::ROTATE_REACH;
 use crate::app::canvas::view::View;
 use crate::app::shell::workspace::OpenDocument;
 use crate::model::{ElementId, Origin};
 use crate::pixels::PixelSource;
 use crate::render::Placement;
+
+/// How far above a box its rotation knob sits (screen points).
+pub const ROTATE_REACH: f32 = 22.0;
 
 /// How long a point's angle knob is (screen points).
 pub const ANGLE_REACH: f32 = 18.0;
