@@ -13,12 +13,14 @@
 
 mod common;
 
+use common::browser::{Browser, chromium, read_request};
+
 use sprat::formats::atlas_json::schema;
 use sprat::formats::{ReadContext, registry};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -26,17 +28,6 @@ use std::time::{Duration, Instant};
 const BROWSER_TIME_LIMIT: Duration = Duration::from_secs(60);
 /// The largest request the test server reads (the report is a few kilobytes).
 const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
-
-/// The Chromium executable: `SPRAT_CHROMIUM`, else `chromium` or `chromium-browser` on PATH.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("SPRAT_CHROMIUM") {
-        return Some(PathBuf::from(path)).filter(|p| p.is_file());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
 
 /// Phaser's browser bundle: `SPRAT_PHASER_JS`, else where `scripts/engine-check` installs it.
 fn phaser_bundle() -> Option<PathBuf> {
@@ -110,36 +101,11 @@ new Phaser.Game({{ type: Phaser.CANVAS, width: 64, height: 64, banner: false, au
     )
 }
 
-/// Reads one HTTP request: the request line's method and path, and the body.
-fn read_request(stream: &TcpStream) -> Option<(String, String, Vec<u8>)> {
-    let mut reader = BufReader::new(stream.take(MAX_REQUEST_BYTES as u64));
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_string();
-    let path = parts.next()?.to_string();
-    let mut content_length = 0usize;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).ok()? == 0 || header.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            content_length = value.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; content_length.min(MAX_REQUEST_BYTES)];
-    reader.read_exact(&mut body).ok()?;
-    Some((method, path, body))
-}
-
 /// Answers one request: files of `dir` (plain names only) and the Phaser bundle; a POST to
 /// `/report` goes to `reports`.
 fn answer(mut stream: TcpStream, dir: &Path, phaser: &Path, reports: &mpsc::Sender<Vec<u8>>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-    let Some((method, path, body)) = read_request(&stream) else {
+    let Some((method, path, body)) = read_request(&stream, MAX_REQUEST_BYTES) else {
         return;
     };
     let name = path.trim_start_matches('/').split('?').next().unwrap_or("");
@@ -199,16 +165,6 @@ fn serve(dir: PathBuf, phaser: PathBuf) -> (String, mpsc::Receiver<Vec<u8>>) {
         }
     });
     (address, receiver)
-}
-
-/// Kills the browser when the test ends, whichever way it ends.
-struct Browser(Child);
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Runs headless Chromium on `url` and waits for the page's report.

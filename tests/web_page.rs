@@ -15,11 +15,13 @@
 
 mod common;
 
+use common::browser::{Browser, chromium, read_request};
+
 use sprat::formats::{ReadContext, registry};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -39,17 +41,6 @@ fn web_folder() -> Option<PathBuf> {
         .then_some(dir)
 }
 
-/// The Chromium executable: `SPRAT_CHROMIUM`, else `chromium` or `chromium-browser` on PATH.
-fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("SPRAT_CHROMIUM") {
-        return Some(PathBuf::from(path)).filter(|p| p.is_file());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
-
 /// What the page posted.
 #[derive(Debug)]
 enum Posted {
@@ -61,31 +52,6 @@ enum Posted {
     Saved(String, Vec<u8>),
     /// A screenshot (PNG) and what it shows (document, sequence, frame, zoom, origin).
     Screenshot(serde_json::Value, Vec<u8>),
-}
-
-/// Reads one HTTP request: the method, the path (with its query) and the body.
-fn read_request(stream: &TcpStream) -> Option<(String, String, Vec<u8>)> {
-    let mut reader = BufReader::new(stream.take(MAX_REQUEST_BYTES as u64));
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_string();
-    let path = parts.next()?.to_string();
-    let mut content_length = 0usize;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header).ok()? == 0 || header.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            content_length = value.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; content_length.min(MAX_REQUEST_BYTES)];
-    reader.read_exact(&mut body).ok()?;
-    Some((method, path, body))
 }
 
 /// Undoes the page's `encodeURIComponent`.
@@ -136,7 +102,7 @@ impl Served {
 /// Answers one request: a file, or a post from the page (sent on `posted`).
 fn answer(mut stream: TcpStream, served: &Served, posted: &mpsc::Sender<Posted>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let Some((method, path, body)) = read_request(&stream) else {
+    let Some((method, path, body)) = read_request(&stream, MAX_REQUEST_BYTES) else {
         return;
     };
     let path = path.trim_start_matches('/');
@@ -199,16 +165,6 @@ fn serve(served: Served) -> (String, mpsc::Receiver<Posted>) {
         }
     });
     (address, receiver)
-}
-
-/// Kills the browser when a page's check ends, whichever way it ends.
-struct Browser(Child);
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Opens `url` in headless Chromium.

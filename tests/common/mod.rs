@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod allocation;
+pub mod browser;
 
 use std::path::{Path, PathBuf};
 
