@@ -13,11 +13,10 @@
 
 mod common;
 
-use common::browser::{Browser, chromium, read_request};
+use common::browser::{Browser, chromium, read_request, respond};
 
 use sprat::formats::atlas_json::schema;
 use sprat::formats::{ReadContext, registry};
-use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -125,19 +124,7 @@ fn answer(mut stream: TcpStream, dir: &Path, phaser: &Path, reports: &mpsc::Send
             None => ("404 Not Found", Vec::new()),
         }
     };
-    let content_type = match name.rsplit('.').next() {
-        Some("html") => "text/html",
-        Some("js") => "text/javascript",
-        Some("json") => "application/json",
-        Some("png") => "image/png",
-        _ => "application/octet-stream",
-    };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        content.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&content);
+    respond(&mut stream, status, name, &content);
 }
 
 /// Serves `dir` on 127.0.0.1 until a report arrives or the time limit passes; returns the

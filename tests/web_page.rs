@@ -15,10 +15,10 @@
 
 mod common;
 
-use common::browser::{Browser, chromium, read_request};
+use common::browser::{Browser, chromium, read_request, respond};
 
 use sprat::formats::{ReadContext, registry};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -130,19 +130,7 @@ fn answer(mut stream: TcpStream, served: &Served, posted: &mpsc::Sender<Posted>)
             None => ("404 Not Found", Vec::new()),
         }
     };
-    let content_type = match name.rsplit('.').next() {
-        Some("html") | Some("") => "text/html",
-        Some("js") => "text/javascript",
-        Some("wasm") => "application/wasm",
-        Some("png") => "image/png",
-        _ => "application/octet-stream",
-    };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-        content.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&content);
+    respond(&mut stream, status, name, &content);
 }
 
 /// Serves `served` on 127.0.0.1 for as long as the receiver lives; returns the address and

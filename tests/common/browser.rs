@@ -1,7 +1,7 @@
 //! What the browser tests share: finding Chromium, reading the requests a page sends to the
 //! test's server, and a browser that is killed when the test ends.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::Child;
@@ -51,4 +51,23 @@ impl Drop for Browser {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// Answers a request with `content` (the file `name`'s, typed by its extension; a name without
+/// one is the page) and closes the connection. Nothing is cached: every run reads afresh.
+pub fn respond(stream: &mut TcpStream, status: &str, name: &str, content: &[u8]) {
+    let content_type = match name.rsplit_once('.').map(|(_, extension)| extension) {
+        None | Some("html") => "text/html",
+        Some("js") => "text/javascript",
+        Some("json") => "application/json",
+        Some("wasm") => "application/wasm",
+        Some("png") => "image/png",
+        Some(_) => "application/octet-stream",
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        content.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(content);
 }
