@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::browser::{Browser, chromium, read_request, respond};
+use common::browser::{chromium, open_headless, read_request, respond};
 
 use sprat::formats::atlas_json::schema;
 use sprat::formats::{ReadContext, registry};
@@ -161,25 +161,7 @@ fn run_page(
     profile: &Path,
     reports: &mpsc::Receiver<Vec<u8>>,
 ) -> Vec<u8> {
-    let _browser = Browser(
-        Command::new(chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--use-angle=swiftshader",
-                "--enable-unsafe-swiftshader",
-                "--no-first-run",
-                "--disable-extensions",
-                "--mute-audio",
-            ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(url)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromium starts"),
-    );
+    let _browser = open_headless(chromium, url, profile, &[]);
     reports
         .recv_timeout(BROWSER_TIME_LIMIT)
         .expect("the page reported within the time limit")

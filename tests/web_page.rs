@@ -15,13 +15,13 @@
 
 mod common;
 
-use common::browser::{Browser, chromium, read_request, respond};
+use common::browser::{Browser, chromium, open_headless, read_request, respond};
 
 use sprat::formats::{ReadContext, registry};
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -157,26 +157,7 @@ fn serve(served: Served) -> (String, mpsc::Receiver<Posted>) {
 
 /// Opens `url` in headless Chromium.
 fn open_page(chromium: &Path, url: &str, profile: &Path) -> Browser {
-    Browser(
-        Command::new(chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--use-angle=swiftshader",
-                "--enable-unsafe-swiftshader",
-                "--no-first-run",
-                "--disable-extensions",
-                "--mute-audio",
-                WINDOW,
-            ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg(url)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromium starts"),
-    )
+    open_headless(chromium, url, profile, &[WINDOW])
 }
 
 /// Takes the page's posts until `done` says enough (returning what it wants), or panics at

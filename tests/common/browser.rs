@@ -3,8 +3,8 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::Child;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 
 /// The Chromium executable: `SPRAT_CHROMIUM`, else `chromium` or `chromium-browser` on PATH.
 pub fn chromium() -> Option<PathBuf> {
@@ -70,4 +70,29 @@ pub fn respond(stream: &mut TcpStream, status: &str, name: &str, content: &[u8])
     );
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(content);
+}
+
+/// Opens `url` in headless Chromium (drawing on the CPU through SwiftShader) with a profile
+/// of its own in `profile`, and `extra` arguments.
+pub fn open_headless(chromium: &Path, url: &str, profile: &Path, extra: &[&str]) -> Browser {
+    Browser(
+        Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--use-angle=swiftshader",
+                "--enable-unsafe-swiftshader",
+                "--no-first-run",
+                "--disable-extensions",
+                "--mute-audio",
+            ])
+            .args(extra)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts"),
+    )
 }
