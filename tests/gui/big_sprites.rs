@@ -11,9 +11,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::frame_textures::PictureMemory;
+use sprat::app::context::pictures::PictureMemory;
+use sprat::app::context::settings::Settings;
 use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
 use sprat::formats::sff::encode::SpritePixels;
 
 const ACTIONS: u32 = 4;

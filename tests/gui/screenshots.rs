@@ -14,8 +14,8 @@ use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
+use sprat::app::context::settings::Settings;
 use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
 use std::path::Path;
 
 fn editor(

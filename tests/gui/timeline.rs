@@ -11,8 +11,8 @@ use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
+use sprat::app::context::settings::Settings;
 use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
 use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
 use std::path::{Path, PathBuf};
 
@@ -465,7 +465,7 @@ fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_
         .build_eframe(|_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
             let document = sprat::model::fixtures::long_sequence(200);
-            let open = sprat::app::shell::workspace::OpenDocument::new(
+            let open = sprat::app::context::document::OpenDocument::new(
                 document,
                 None,
                 &sprat::formats::sprat::SpratFormat,

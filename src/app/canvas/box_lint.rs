@@ -1,7 +1,7 @@
 //! "Check boxes" (in the Box tools menu, and in the diagnostics panel to check again): the box
 //! warnings of `sprat check`, listed with what the reader said, each selecting its frame.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
 use crate::boxes::lint::{LintContext, is_box_warning, lint_boxes};
 use crate::model::DefaultBoxRule;

@@ -4,8 +4,7 @@
 //! while the editor runs.
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline::edit::selected_frames;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
@@ -118,7 +117,7 @@ fn actions(
     pixels: &ImageStore,
     outcome: &mut CanvasOutcome,
 ) {
-    let mut frames = selected_frames(open);
+    let mut frames = open.selected_frames();
     if frames.is_empty() {
         frames.push(context.at.index);
     }

@@ -8,9 +8,9 @@ pub mod view;
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
-use crate::app::shell::settings::{Background, Settings};
-use crate::app::shell::workspace::{OpenDocument, box_rule};
+use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
+use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
 use crate::model::effective_boxes;
 use crate::playback::displayed_frame;
@@ -19,7 +19,6 @@ use egui::{
     Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// What the canvas of one document remembers between frames.
 pub struct CanvasState {
@@ -86,14 +85,6 @@ impl CanvasState {
         self.zoom = zoom;
         self.pan = pan;
     }
-}
-
-/// Where the canvas gets its frame pictures.
-pub struct Pictures<'a> {
-    /// Rendered-frame cache.
-    pub textures: &'a mut FrameTextures,
-    /// Image files and SFF sprites (shared with the thread that decodes ahead).
-    pub pixels: &'a Arc<ImageStore>,
 }
 
 /// The key of what the player shows now.

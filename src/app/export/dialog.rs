@@ -18,9 +18,9 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::Duration;
 use web_time::Instant;
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 
 /// What the user chose last in a tab's Export window.
 #[derive(Clone, Debug, PartialEq)]

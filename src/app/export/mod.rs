@@ -2,9 +2,9 @@
 
 pub mod dialog;
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::Dialogs;
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use dialog::{ExportAction, ExportState, RunningExport};
 use std::sync::Arc;

@@ -8,10 +8,10 @@
 //! picked, all as one undo step. Files are read on a thread of their own with progress and Cancel; a file that
 //! cannot be read is named and skipped.
 
-use crate::app::frame_textures::texture_of;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::texture_of;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };

@@ -1,11 +1,11 @@
 //! The inspector's element section: every field of the selected graphic, attachment point or
 //! collision box, edited through `edit::inspector::SetElementField`.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{
     Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
 };
-use crate::app::shell::workspace::OpenDocument;
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::{
     AttachmentPoint, BlendMode, BoxClass, CollisionBox, Element, ElementId, ElementKind, Fx,

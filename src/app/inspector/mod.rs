@@ -11,10 +11,10 @@ pub mod element;
 pub mod support;
 pub mod widgets;
 
+use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
-use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
 use crate::edit::timeline::SetDurations;
 use crate::edit::{Gesture, Transaction};

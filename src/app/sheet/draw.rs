@@ -5,7 +5,7 @@
 //! The view turns a finished drag into one `edit::sheet` command; the document decides whether
 //! it is valid.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::Command;
 use crate::edit::sheet::{
     CreateDirectionFromGrid, CreateFrameFromRect, DirectionGrid, SheetGrid, detect_grid, snap_rect,

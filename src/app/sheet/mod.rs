@@ -4,10 +4,10 @@
 
 pub mod draw;
 
+use crate::app::context::document::OpenDocument;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::sheet::draw::SheetDraw;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
@@ -170,7 +170,7 @@ fn paint(
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {
-        let texture = crate::app::frame_textures::texture_of(
+        let texture = crate::app::context::pictures::texture_of(
             ui.ctx(),
             "sprat-sheet",
             &pixels_of_sheet,

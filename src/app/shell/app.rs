@@ -2,14 +2,14 @@
 //! with the tab on show, the settings, the pictures and the windows on show; its accessors
 //! and status-bar messages. What it does is in the files beside this one, by job.
 
-use crate::app::clipboard;
-use crate::app::document_tab::DocumentTab;
-use crate::app::frame_textures;
+use crate::app::context::clipboard;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures;
+use crate::app::context::settings::Settings;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::Dialogs;
-use crate::app::shell::settings::Settings;
+use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::shell::{disk_waker, loader::PendingLoad, new_document};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -58,7 +58,7 @@ pub struct SpratApp {
     /// Image files and SFF sprites, decoded once.
     pub pixels: std::sync::Arc<ImageStore>,
     /// Rendered frames on the GPU.
-    pub textures: frame_textures::FrameTextures,
+    pub textures: pictures::FrameTextures,
     /// The "Open path" field's text while it is shown.
     pub path_field: Option<String>,
     /// The New window, while it is shown.
@@ -108,7 +108,7 @@ impl SpratApp {
             status: None,
             frame_clipboard: clipboard::AppClipboard::default(),
             pixels: std::sync::Arc::new(ImageStore::new()),
-            textures: frame_textures::FrameTextures::default(),
+            textures: pictures::FrameTextures::default(),
             path_field: None,
             new_document: None,
             show_shortcuts: false,

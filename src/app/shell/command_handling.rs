@@ -1,11 +1,13 @@
 //! Every [`UICommand`] carried out, in one exhaustive match, with the small helpers that run
 //! a change on the player, the canvas or the document on show.
 
+use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
+use crate::app::context::commands::UICommand;
+use crate::app::context::edit::{EditOutcome, EditScope};
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::commands::UICommand;
 use crate::app::shell::dialogs::DialogOutcome;
-use crate::app::tree::edit::{EditOutcome, EditScope};
+use crate::app::tree::rows::TreeState;
 use crate::app::{import, timeline, tree};
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
@@ -147,30 +149,35 @@ impl SpratApp {
                     open.select_neighbour_direction(1);
                 }
             }
-            UICommand::Rename => self.edit(tree::edit::rename_current),
-            UICommand::DeleteSelection => self.edit(tree::edit::delete_selection),
-            UICommand::Duplicate => self.edit(tree::edit::duplicate_selection),
-            UICommand::CopyFrames => self.edit(|s| s.clipboard.copy(s.open).map(Some)),
-            UICommand::CutFrames => self.edit(|s| s.clipboard.cut(s.open).map(Some)),
-            UICommand::PasteFrames => self.edit(|s| s.clipboard.paste(s.open).map(Some)),
+            UICommand::Rename => self.edit(|s, panels| {
+                tree::edit::rename_current(s.open, panels.tree);
+                Ok(None)
+            }),
+            UICommand::DeleteSelection => self.edit(delete_selection),
+            UICommand::Duplicate => self.edit(duplicate_selection),
+            UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.open).map(Some)),
+            UICommand::CutFrames => self.edit(|s, _| cut_frames(s).map(Some)),
+            UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.open).map(Some)),
             UICommand::InsertFrame => {
-                self.edit(|s| timeline::edit::insert_frame(s.open).map(|_| None))
+                self.edit(|s, _| timeline::edit::insert_frame(s.open).map(|_| None))
             }
             UICommand::AddSequence => {
-                self.edit(|s| tree::edit::add_sequence(s.open, s.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_sequence(s.open, panels.tree).map(|_| None))
             }
             UICommand::AddGroup => {
-                self.edit(|s| tree::edit::add_group(s.open, s.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_group(s.open, panels.tree).map(|_| None))
             }
             UICommand::AddDirection => {
-                self.edit(|s| tree::edit::add_direction(s.open, s.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_direction(s.open, panels.tree).map(|_| None))
             }
-            UICommand::SetDefaultSequence => self.edit(tree::edit::set_default_sequence),
-            UICommand::SelectAllElements => self.edit(|s| {
+            UICommand::SetDefaultSequence => {
+                self.edit(|s, _| tree::edit::set_default_sequence(s.open).map(|_| None))
+            }
+            UICommand::SelectAllElements => self.edit(|s, _| {
                 canvas::select_all_elements(s.open, s.settings);
                 Ok(None)
             }),
-            UICommand::ClearElementSelection => self.edit(|s| {
+            UICommand::ClearElementSelection => self.edit(|s, _| {
                 s.open.clear_elements();
                 Ok(None)
             }),
@@ -215,24 +222,65 @@ impl SpratApp {
 
     /// Carries out an editing command on the document on show (nothing without one) and says
     /// what came of it.
-    pub(super) fn edit(&mut self, edit: impl FnOnce(EditScope) -> EditOutcome) {
+    pub(super) fn edit(&mut self, edit: impl FnOnce(EditScope, TabPanels) -> EditOutcome) {
         let Some(id) = self.active_tab_id() else {
             return;
         };
         let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
             return;
         };
-        let outcome = edit(EditScope {
+        let scope = EditScope {
             open: &mut tab.open,
-            tree: &mut tab.tree,
-            tools: &tab.canvas.tools,
             settings: &self.settings,
             clipboard: &mut self.frame_clipboard,
-        });
+        };
+        let panels = TabPanels {
+            tree: &mut tab.tree,
+            tools: &tab.canvas.tools,
+        };
+        let outcome = edit(scope, panels);
         match outcome {
             Ok(Some(text)) => self.say(Severity::Info, text),
             Ok(None) => {}
             Err(message) => self.say_refused(&message),
         }
     }
+}
+
+/// The panels of the tab on show that an editing command may act on besides the document.
+pub(super) struct TabPanels<'a> {
+    /// The tree's state (the row commands act on, renaming).
+    tree: &'a mut TreeState,
+    /// The canvas tools (which inherited boxes an element edit touches).
+    tools: &'a ToolState,
+}
+
+/// Delete: the selected elements on the canvas, else the selected frames, else the tree node.
+fn delete_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
+    let EditScope { open, settings, .. } = scope;
+    if canvas::has_selection_on_frame(open, settings) {
+        canvas::delete_selected_elements(open, settings, panels.tools)?;
+    } else if !open.selected_frames().is_empty() {
+        timeline::edit::delete_frames(open)?;
+    } else {
+        tree::edit::delete_node(open, panels.tree)?;
+    }
+    Ok(None)
+}
+
+/// Ctrl+D: the selected frames, else the tree node.
+fn duplicate_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
+    if !scope.open.selected_frames().is_empty() {
+        timeline::edit::duplicate_frames(scope.open)?;
+    } else {
+        tree::edit::duplicate_node(scope.open, panels.tree)?;
+    }
+    Ok(None)
+}
+
+/// Copies the selected cells and deletes them (one undo step: the delete).
+fn cut_frames(scope: EditScope) -> Result<String, String> {
+    let copied = scope.clipboard.copy(scope.open)?;
+    timeline::edit::delete_frames(scope.open)?;
+    Ok(copied.replacen("Copied", "Cut", 1))
 }

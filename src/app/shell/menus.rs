@@ -1,11 +1,11 @@
 //! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
 //! depend on the document: recent files, open tabs, box classes, backgrounds.
 
-use crate::app::frame_textures::PictureMemory;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::PictureMemory;
+use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
-use crate::app::shell::workspace::OpenDocument;
 use std::path::PathBuf;
 
 /// What the menus asked for besides commands.

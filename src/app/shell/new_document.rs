@@ -2,7 +2,7 @@
 //! unless another is chosen — with one empty sequence, in a tab of its own. It has no file
 //! until the first save, which asks where to put it.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::formats::sprat::SpratFormat;
 use crate::formats::{Format, registry};
 use crate::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};

@@ -2,10 +2,10 @@
 //! tab), files dropped on the window, the "Open path" field and the window that shows a read
 //! under way.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::loader::{self, LoadResult, PendingLoad};
 use crate::app::shell::status_bar::shown_path;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::shell::{demo, tabs};
 use crate::formats::Severity;
 use std::path::{Path, PathBuf};

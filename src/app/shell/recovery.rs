@@ -2,9 +2,9 @@
 //! unsaved work from an earlier run offered back, and the question when a document's own file
 //! changed on disk.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::disk_waker;
-use crate::app::shell::workspace::OpenDocument;
 use crate::formats::Severity;
 use std::time::{Duration, Instant};
 

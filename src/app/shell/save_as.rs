@@ -6,8 +6,8 @@
 //! (`Session::prepare_save_as`); a lossless write is committed at once, a lossy one waits for
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::workspace::OpenDocument;
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
 use crate::session::{PendingSave, SaveReport};

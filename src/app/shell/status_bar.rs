@@ -1,7 +1,7 @@
 //! The status bar: the last message, load progress, diagnostics count, cursor position, zoom.
 
+use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::diagnostics::severity_colour;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::HistoryPosition;
 use crate::formats::{Severity, error_and_warning_counts};
 use std::path::Path;

@@ -9,12 +9,12 @@
 //! Every document keeps autosaving while it waits (see `SpratApp::tick_sessions` in
 //! `recovery.rs`), and closing a tab with unsaved changes asks first.
 
-use crate::app::document_tab::DocumentTab;
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::{AfterConfirm, SpratApp};
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::shell::document_tab::DocumentTab;
 use std::path::Path;
 
-pub use crate::app::shell::tab_id::TabId;
+pub use crate::app::context::tab_id::TabId;
 
 /// One tab as the tab bar and the Window menu show it.
 #[derive(Clone, Debug, PartialEq, Eq)]

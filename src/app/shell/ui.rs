@@ -2,13 +2,15 @@
 //! panels of the document on show, then the windows, in the order they paint.
 
 use crate::app::canvas::{self, tools};
-use crate::app::document_tab::DocumentTab;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::box_rule;
+use crate::app::context::pictures::Pictures;
+use crate::app::context::settings;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::commands::UICommand;
+use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar::{self, StatusMessage};
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::box_rule;
-use crate::app::shell::{menus, new_document, save_as, settings, tabs};
+use crate::app::shell::{menus, new_document, save_as, tabs};
 use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -116,7 +118,7 @@ impl SpratApp {
         self.textures.begin_frame(open.revision, &self.pixels);
         self.textures
             .set_memory(self.settings.picture_memory, &self.pixels);
-        let mut pictures = canvas::Pictures {
+        let mut pictures = Pictures {
             textures: &mut self.textures,
             pixels: &self.pixels,
         };

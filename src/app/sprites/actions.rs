@@ -1,8 +1,8 @@
 //! What the sprite browser's buttons do: add sprites from PNG files, renumber, store in
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::edit;
 use crate::app::sprites::state::{FileUse, Said, SpriteBrowser};
 use crate::assets::ImageStore;

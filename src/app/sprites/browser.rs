@@ -7,10 +7,10 @@
 //! PNG files, replaced, renumbered (frames follow) and deleted (asking first when frames show
 //! them); dragging a row onto the timeline makes a frame of it.
 
-use crate::app::frame_textures::texture_of;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::texture_of;
 use crate::app::shell::dialogs::Dialogs;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::actions;
 use crate::app::sprites::edit;
 use crate::app::sprites::files;

@@ -2,7 +2,7 @@
 //! opened as the document holds it ([`edit_archive`]), changed through
 //! [`EditableSff`], and handed to the document as one [`ChangeSprites`] step.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
 use crate::edit::Gesture;
 use crate::edit::sprites::{ChangeSprites, SpriteNumber, frames_naming};

@@ -3,9 +3,9 @@
 //! shown — typed in a path field that takes the keyboard at once, so typed letters never run
 //! shortcuts. Either way the same action follows.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
 use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, TypedPath};

@@ -3,8 +3,8 @@
 //! edit a colour of the palette in use — saved to the `.act` it came from, or in the `.sff`
 //! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::state::{FileUse, PaletteState};
 use crate::assets::ImageStore;
 use crate::edit::Gesture;

@@ -2,7 +2,7 @@
 //! survives undo), how it and the player follow each other, and the frame commands the
 //! timeline, its context menu and the keyboard give.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetFrameDuration,
     SetLoopPoint,
@@ -78,27 +78,6 @@ impl TimelineState {
     }
 }
 
-/// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
-pub fn selected_frames(open: &OpenDocument) -> Vec<usize> {
-    let selection = open.session.selection();
-    if selection.sequence != Some(open.player.sequence())
-        || selection.direction != open.player.direction()
-        || selection.group.is_some()
-    {
-        return Vec::new();
-    }
-    let count = open.direction_frames().len();
-    let mut frames: Vec<usize> = selection
-        .frames
-        .iter()
-        .copied()
-        .filter(|&i| i < count)
-        .collect();
-    frames.sort_unstable();
-    frames.dedup();
-    frames
-}
-
 /// Makes these cells the selection (sorted), keeping the sequence and direction on show.
 pub fn select_frames(open: &mut OpenDocument, mut frames: Vec<usize>) {
     frames.sort_unstable();
@@ -115,7 +94,7 @@ pub fn click_cell(
     index: usize,
     modifiers: egui::Modifiers,
 ) {
-    let mut frames = selected_frames(open);
+    let mut frames = open.selected_frames();
     if modifiers.shift {
         let anchor = state
             .anchor
@@ -221,7 +200,8 @@ fn apply(open: &mut OpenDocument, command: &dyn Command) -> Result<(), String> {
 pub fn insert_frame(open: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(open);
     let count = open.direction_frames().len();
-    let after = selected_frames(open)
+    let after = open
+        .selected_frames()
         .last()
         .copied()
         .or((count > 0).then(|| open.player.frame_index()));
@@ -250,7 +230,7 @@ pub fn insert_sprite_frame(
         .map(|f| f.duration)
         .or_else(|| open.document().frames.values().next().map(|f| f.duration))
         .unwrap_or(crate::model::FrameDuration::Ticks(6));
-    let index = selected_frames(open).last().map_or(count, |i| i + 1);
+    let index = open.selected_frames().last().map_or(count, |i| i + 1);
     apply(
         open,
         &crate::edit::sprites::InsertSpriteFrame {
@@ -267,7 +247,7 @@ pub fn insert_sprite_frame(
 /// Duplicates the selected cells after the last of them.
 pub fn duplicate_frames(open: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+    let positions = open.selected_frames();
     apply(
         open,
         &DuplicateFrames {
@@ -281,7 +261,7 @@ pub fn duplicate_frames(open: &mut OpenDocument) -> Result<(), String> {
 /// Deletes the selected cells.
 pub fn delete_frames(open: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+    let positions = open.selected_frames();
     apply(
         open,
         &DeleteFrames {
@@ -316,7 +296,7 @@ pub fn set_selected_durations(
     duration: FrameDuration,
 ) -> Result<(), String> {
     let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+    let positions = open.selected_frames();
     if positions.is_empty() {
         return Err("no frame is selected".to_string());
     }
@@ -351,7 +331,7 @@ pub fn set_duration_in_drag(
     }
     open.apply(&SetFrameDuration { frame, duration }, Some(gesture))?;
     // The edit selects nothing itself; keep the dragged cell selected and shown.
-    if !selected_frames(open).contains(&index) {
+    if !open.selected_frames().contains(&index) {
         select_frames(open, vec![index]);
         open.select_frame(index);
     }
@@ -373,7 +353,8 @@ pub fn set_loop_point(open: &mut OpenDocument, loop_point: Option<usize>) -> Res
 /// The shared duration of the selected cells, when they all have the same one.
 pub fn common_duration(open: &OpenDocument) -> Option<FrameDuration> {
     let frames = open.direction_frames();
-    let mut durations = selected_frames(open)
+    let mut durations = open
+        .selected_frames()
         .into_iter()
         .filter_map(|i| frames.get(i).map(|f| f.duration));
     let first = durations.next()?;

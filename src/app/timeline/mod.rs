@@ -10,13 +10,12 @@
 pub mod edit;
 pub mod transport;
 
-use crate::app::canvas::Pictures;
-use crate::app::frame_textures::FrameKey;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::pictures::{FrameKey, Pictures};
+use crate::app::context::settings::Settings;
 use crate::app::timeline::edit::{
-    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
+    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration,
 };
 use crate::model::FrameDuration;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
@@ -102,7 +101,7 @@ fn selection_bar(
     open: &mut OpenDocument,
     output: &mut TimelineOutput,
 ) {
-    let selected = selected_frames(open);
+    let selected = open.selected_frames();
     ui.horizontal(|ui| {
         for command in [
             UICommand::InsertFrame,
@@ -302,7 +301,7 @@ impl CellLook {
     fn of(ui: &egui::Ui, open: &OpenDocument, frames: usize) -> CellLook {
         CellLook {
             durations: open.direction_frames().iter().map(|f| f.duration).collect(),
-            selected: selected_frames(open),
+            selected: open.selected_frames(),
             current: open.player.frame_index(),
             progress: open.player.frame_progress(open.session.document()) as f32,
             playing: open.player.is_playing(),
@@ -333,7 +332,7 @@ fn thumbnail(
     open: &OpenDocument,
     pictures: &mut Pictures,
     index: usize,
-) -> Option<crate::app::frame_textures::RenderedFrame> {
+) -> Option<crate::app::context::pictures::RenderedFrame> {
     let key = FrameKey {
         sequence: open.player.sequence(),
         direction: open.player.direction(),
@@ -352,7 +351,7 @@ fn paint_cell(
     i: usize,
     cell: Rect,
     strip: Rect,
-    thumbnail: Option<crate::app::frame_textures::RenderedFrame>,
+    thumbnail: Option<crate::app::context::pictures::RenderedFrame>,
 ) {
     let visuals = &look.visuals;
     let is_selected = look.selected.contains(&i);
@@ -536,13 +535,13 @@ fn apply_cell_events(
         click_cell(open, state, index, modifiers);
     }
     if let Some(index) = events.menu_on {
-        if !selected_frames(open).contains(&index) {
+        if !open.selected_frames().contains(&index) {
             click_cell(open, state, index, egui::Modifiers::NONE);
         }
         // The menu's actions are about frames: a canvas element selection must not take them.
         if !open.selected_elements().is_empty() || !open.session.selection().elements.is_empty() {
             open.clear_elements();
-            let cells = selected_frames(open);
+            let cells = open.selected_frames();
             edit::select_frames(open, cells);
         }
     }
@@ -550,10 +549,10 @@ fn apply_cell_events(
         if let (TimelineDrag::Frames { positions, .. }, Some(index)) =
             (&mut drag, events.started_on)
         {
-            if !selected_frames(open).contains(&index) {
+            if !open.selected_frames().contains(&index) {
                 click_cell(open, state, index, egui::Modifiers::NONE);
             }
-            *positions = selected_frames(open);
+            *positions = open.selected_frames();
         }
         state.drag = Some(drag);
     }

@@ -1,14 +1,8 @@
-//! Editing the hierarchy: which tree item the commands act on, the tree commands, and the
-//! dispatcher for every editing command of the tree and the timeline (keyboard, menus and
-//! context menus all come through [`execute`]).
+//! Editing the hierarchy: which tree item the commands act on and the tree commands (the
+//! shell's command handling carries them out for the keyboard, the menus and the context
+//! menus).
 
-use crate::app::canvas;
-use crate::app::canvas::tools::ToolState;
-use crate::app::clipboard::AppClipboard;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline;
-use crate::app::timeline::edit::selected_frames;
+use crate::app::context::document::OpenDocument;
 use crate::app::tree::rows::{RowKind, TreeState};
 use crate::edit::Selection;
 use crate::edit::tree::{
@@ -315,66 +309,17 @@ pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), 
     )
 }
 
-/// What an editing command works on: the document on show with its tree and canvas tools,
-/// the settings and the frame clipboard.
-pub struct EditScope<'a> {
-    /// The document on show.
-    pub open: &'a mut OpenDocument,
-    /// Its tree's state (the row commands act on, renaming).
-    pub tree: &'a mut TreeState,
-    /// Its canvas tools (which inherited boxes an element edit touches).
-    pub tools: &'a ToolState,
-    /// The editor's settings (the default-box rule, visible classes).
-    pub settings: &'a Settings,
-    /// Frames copied, kept across documents.
-    pub clipboard: &'a mut AppClipboard,
-}
-
-/// What an editing command reports: a message for the status bar, or why it was refused.
-pub type EditOutcome = Result<Option<String>, String>;
-
 /// F2: renames the row the tree commands act on, in place.
-pub fn rename_current(scope: EditScope) -> EditOutcome {
-    if let Some(row) = current_node(scope.open, scope.tree) {
-        scope.tree.start_rename(scope.open, row);
+pub fn rename_current(open: &mut OpenDocument, tree: &mut TreeState) {
+    if let Some(row) = current_node(open, tree) {
+        tree.start_rename(open, row);
     }
-    Ok(None)
-}
-
-/// Delete: the selected elements on the canvas, else the selected frames, else the node.
-pub fn delete_selection(scope: EditScope) -> EditOutcome {
-    let EditScope {
-        open,
-        tree,
-        tools,
-        settings,
-        ..
-    } = scope;
-    if canvas::has_selection_on_frame(open, settings) {
-        canvas::delete_selected_elements(open, settings, tools)?;
-    } else if !selected_frames(open).is_empty() {
-        timeline::edit::delete_frames(open)?;
-    } else {
-        delete_node(open, tree)?;
-    }
-    Ok(None)
-}
-
-/// Ctrl+D: the selected frames, else the node.
-pub fn duplicate_selection(scope: EditScope) -> EditOutcome {
-    if !selected_frames(scope.open).is_empty() {
-        timeline::edit::duplicate_frames(scope.open)?;
-    } else {
-        duplicate_node(scope.open, scope.tree)?;
-    }
-    Ok(None)
 }
 
 /// Makes the sequence on show the default.
-pub fn set_default_sequence(scope: EditScope) -> EditOutcome {
-    let id = scope.open.player.sequence();
-    set_default(scope.open, id)?;
-    Ok(None)
+pub fn set_default_sequence(open: &mut OpenDocument) -> Result<(), String> {
+    let id = open.player.sequence();
+    set_default(open, id)
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@
 pub mod edit;
 pub mod rows;
 
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
 use crate::app::tree::edit::{current_node, select_row};
 pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
 use crate::edit::tree::{TreeNode, parent_of};

@@ -3,7 +3,7 @@
 //! filtered, selected or is renaming. The panel (`tree`) and the editing commands
 //! (`tree_edit`) both use it, without using each other's insides.
 
-use crate::app::shell::workspace::{
+use crate::app::context::document::{
     OpenDocument, matches_filter, total_duration_text, total_native,
 };
 use crate::model::{Group, GroupId, SequenceId, TreeItem};

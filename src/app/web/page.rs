@@ -7,8 +7,8 @@
 use super::given;
 use super::wake;
 use crate::app::SpratApp;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::tab_id::TabId;
 use crate::formats::Severity;
 use crate::formats::input;
 use crate::session::{PendingSave, SaveError, SaveReport};

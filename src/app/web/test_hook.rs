@@ -5,7 +5,7 @@
 
 use super::given;
 use crate::app::SpratApp;
-use crate::app::shell::commands::UICommand;
+use crate::app::context::commands::UICommand;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 

@@ -10,7 +10,7 @@ use super::transform_handles::{
 };
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::Gesture;
 use crate::edit::boxes::{AddBox, SetBoxShape};
 use crate::edit::canvas::{MoveOrigin, RotateElement, ScaleElement};

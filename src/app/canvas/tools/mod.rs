@@ -26,7 +26,7 @@ pub mod strip;
 pub mod transform_handles;
 
 use crate::app::canvas::overlay;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::Command;
 use crate::edit::Gesture;
 use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};

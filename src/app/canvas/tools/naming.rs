@@ -5,7 +5,7 @@
 
 use super::{CanvasOutcome, apply};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::ElementId;
 

@@ -9,7 +9,7 @@ use super::transform_handles::ROTATE_REACH;
 use super::{FrameContext, Tool, ToolState};
 use crate::app::canvas::overlay::{POINT_COLOUR, class_colour, shape_outline};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::model::ElementKind;
 use crate::render::Placement;
 use egui::{Color32, CursorIcon, Painter, Pos2, Rect, Stroke, vec2};

@@ -6,8 +6,8 @@ use super::hit::ShownBox;
 use super::naming::Naming;
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::canvas::overlay::class_colour;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
 use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
 use crate::model::{BoxClass, ElementId, ElementKind};
 

@@ -4,7 +4,7 @@
 
 use super::FrameContext;
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::model::{ElementId, Origin};
 use crate::pixels::PixelSource;
 use crate::render::Placement;

@@ -9,13 +9,13 @@
 //! in an id scope of their own, so typed text cannot show up in another document.
 
 use crate::app::canvas::CanvasState;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::tab_id::TabId;
 use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
 use crate::app::inspector::widgets::Draft;
 use crate::app::sheet::SheetState;
 use crate::app::shell::save_as::SaveAsState;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
 use crate::app::tree::rows::TreeState;

@@ -2,8 +2,7 @@
 //! from one file can be pasted after opening another; pasted frames keep their elements and
 //! images where the target can refer to them (see [`crate::edit::clipboard`]).
 
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline::edit::{delete_frames, selected_frames};
+use crate::app::context::document::OpenDocument;
 use crate::edit::clipboard::{FrameClipboard, PasteFrames};
 
 /// Frames copied with where they came from.
@@ -25,7 +24,7 @@ pub struct AppClipboard {
 impl AppClipboard {
     /// Copies the selected cells; returns what to tell the user.
     pub fn copy(&mut self, open: &OpenDocument) -> Result<String, String> {
-        let positions = selected_frames(open);
+        let positions = open.selected_frames();
         if positions.is_empty() {
             return Err("select the frames to copy in the timeline first".to_string());
         }
@@ -43,13 +42,6 @@ impl AppClipboard {
         Ok(text)
     }
 
-    /// Copies the selected cells and deletes them (one undo step: the delete).
-    pub fn cut(&mut self, open: &mut OpenDocument) -> Result<String, String> {
-        let copied = self.copy(open)?;
-        delete_frames(open)?;
-        Ok(copied.replacen("Copied", "Cut", 1))
-    }
-
     /// Pastes after the last selected cell (at the end when none is selected).
     pub fn paste(&self, open: &mut OpenDocument) -> Result<String, String> {
         let Some(content) = &self.content else {
@@ -58,7 +50,8 @@ impl AppClipboard {
         if open.sequence().is_none() {
             return Err("no sequence is selected".to_string());
         }
-        let index = selected_frames(open)
+        let index = open
+            .selected_frames()
             .last()
             .map_or(open.direction_frames().len(), |last| last + 1);
         let command = PasteFrames {

@@ -1,6 +1,6 @@
 //! The diagnostics panel: what the reader said, each line selecting what it names.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::formats::Severity;
 use crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
 use egui::Color32;

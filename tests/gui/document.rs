@@ -2,7 +2,7 @@
 
 use crate::gui_support;
 
-use sprat::app::shell::workspace::{OpenDocument, total_duration_text, total_native};
+use sprat::app::context::document::{OpenDocument, total_duration_text, total_native};
 
 fn demo() -> OpenDocument {
     OpenDocument::new(
