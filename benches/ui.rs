@@ -36,9 +36,9 @@ fn frame(ctx: &egui::Context, app: &mut SpratApp, frame: &mut eframe::Frame) -> 
     primitives.len()
 }
 
-fn app_with(open: OpenDocument) -> SpratApp {
+fn app_with(doc: OpenDocument) -> SpratApp {
     let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-    app.show_document(open);
+    app.show_document(doc);
     app
 }
 

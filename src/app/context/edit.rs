@@ -9,7 +9,7 @@ use crate::app::context::settings::Settings;
 /// clipboard.
 pub struct EditScope<'a> {
     /// The document on show.
-    pub open: &'a mut OpenDocument,
+    pub doc: &'a mut OpenDocument,
     /// The editor's settings (the default-box rule, visible classes).
     pub settings: &'a Settings,
     /// Frames copied, kept across documents.

@@ -201,18 +201,18 @@ impl ImportState {
         cells
     }
 
-    /// The edit the choices describe for `open`.
-    fn command(&mut self, open: &OpenDocument) -> ImportFrames {
-        let document = open.document();
-        let example = open
+    /// The edit the choices describe for `doc`.
+    fn command(&mut self, doc: &OpenDocument) -> ImportFrames {
+        let document = doc.document();
+        let example = doc
             .direction_frames()
             .last()
             .map(|f| f.duration)
             .or_else(|| document.frames.values().next().map(|f| f.duration));
-        let target = match open.sequence() {
+        let target = match doc.sequence() {
             Some(sequence) if !self.new_sequence => ImportTarget::Append {
                 sequence: sequence.id,
-                direction: open.player.direction(),
+                direction: doc.player.direction(),
             },
             _ => ImportTarget::NewSequence(self.name.trim().to_string()),
         };
@@ -220,7 +220,7 @@ impl ImportState {
             images: self.read.pictures.clone(),
             cells: self.cells().to_vec(),
             origin: self.origin,
-            duration: duration_like(example, self.millis, open.frame_rate()),
+            duration: duration_like(example, self.millis, doc.frame_rate()),
             target,
         }
     }
@@ -238,7 +238,7 @@ fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
 pub fn show(
     ctx: &egui::Context,
     state: &mut ImportState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     dialogs: &mut dyn Dialogs,
 ) -> Option<Said> {
     if !state.shown {
@@ -246,7 +246,7 @@ pub fn show(
     }
     state.take_read();
     if std::mem::take(&mut state.origin_from_document) {
-        state.origin = OriginPlace::matching(open.document());
+        state.origin = OriginPlace::matching(doc.document());
     }
     let mut pressed = Pressed::default();
     egui::Window::new("Import frames")
@@ -258,7 +258,7 @@ pub fn show(
                 ui.separator();
                 frames_section(ui, state);
                 ui.separator();
-                placement_section(ui, state, open);
+                placement_section(ui, state, doc);
             }
             if let Some(failure) = &state.failure {
                 ui.colored_label(ui.visuals().error_fg_color, failure);
@@ -315,15 +315,15 @@ pub fn show(
         return None;
     }
     if pressed.import {
-        let command = state.command(open);
+        let command = state.command(doc);
         let frames = command.cells.len();
         let into = match &command.target {
             ImportTarget::NewSequence(name) => name.clone(),
             ImportTarget::Append { .. } => {
-                open.sequence().map(|s| s.name.clone()).unwrap_or_default()
+                doc.sequence().map(|s| s.name.clone()).unwrap_or_default()
             }
         };
-        match open.apply(&command, None) {
+        match doc.apply(&command, None) {
             Err(message) => state.failure = Some(message),
             Ok(()) => {
                 let skipped = std::mem::take(&mut state.read.skipped);
@@ -543,7 +543,7 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
 }
 
 /// Origin, duration and where the frames go.
-fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocument) {
+fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument) {
     egui::Grid::new("import placement")
         .num_columns(2)
         .show(ui, |ui| {
@@ -577,7 +577,7 @@ fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocu
                     )
                     .labelled_by(label.id);
                 });
-                let current = open.sequence().map(|s| s.name.clone());
+                let current = doc.sequence().map(|s| s.name.clone());
                 ui.add_enabled_ui(current.is_some(), |ui| {
                     ui.radio_value(
                         &mut state.new_sequence,

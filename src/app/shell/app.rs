@@ -63,9 +63,9 @@ pub struct SpratApp {
     pub path_field: Option<String>,
     /// The New window, while it is shown.
     pub new_document: Option<new_document::NewDocumentDialog>,
-    /// The shortcuts window is open.
+    /// The shortcuts window is shown.
     pub show_shortcuts: bool,
-    /// The history window is open.
+    /// The history window is shown.
     pub show_history: bool,
     /// What waits until the user says what to do with unsaved changes.
     pub confirm_discard: Option<AfterConfirm>,
@@ -150,13 +150,13 @@ impl SpratApp {
     }
 
     /// The document on show, if any.
-    pub fn open(&self) -> Option<&OpenDocument> {
-        self.active_tab().map(|t| &t.open)
+    pub fn active_document(&self) -> Option<&OpenDocument> {
+        self.active_tab().map(|t| &t.doc)
     }
 
     /// The document on show, to change.
-    pub fn open_mut(&mut self) -> Option<&mut OpenDocument> {
-        self.active_tab_mut().map(|t| &mut t.open)
+    pub fn active_document_mut(&mut self) -> Option<&mut OpenDocument> {
+        self.active_tab_mut().map(|t| &mut t.doc)
     }
 
     /// Posts a message to the status bar.
@@ -167,8 +167,8 @@ impl SpratApp {
     /// Says that an edit of the document on show was refused, and why; the message goes
     /// when the document next changes.
     pub fn say_refused(&mut self, message: &str) {
-        self.status = match self.open() {
-            Some(open) => Some(StatusMessage::refusal(message, open)),
+        self.status = match self.active_document() {
+            Some(doc) => Some(StatusMessage::refusal(message, doc)),
             None => Some(StatusMessage::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
@@ -177,22 +177,22 @@ impl SpratApp {
     }
 
     /// Shows a document already in memory in a new tab (tests, benchmarks, the demo).
-    pub fn show_document(&mut self, open: OpenDocument) {
-        self.install(open);
+    pub fn show_document(&mut self, doc: OpenDocument) {
+        self.install(doc);
     }
 
     /// Shows a document in a new tab, autosaving it. A recovered document keeps writing to
     /// its own recovery folder, so that folder goes once the document is saved or closed.
-    pub(super) fn install(&mut self, mut open: OpenDocument) {
+    pub(super) fn install(&mut self, mut doc: OpenDocument) {
         if let Some(dir) = &self.recovery_dir
-            && open.session.recovery_folder().is_none()
+            && doc.session.recovery_folder().is_none()
         {
-            open.session
+            doc.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
         // The editor's frames must not wait for the disk.
-        open.session.autosave_in_background();
-        self.add_tab(open);
+        doc.session.autosave_in_background();
+        self.add_tab(doc);
     }
 }
 

@@ -46,25 +46,25 @@ impl SpratApp {
             UICommand::Save => self.save(),
             UICommand::SaveAs => {
                 if let Some(tab) = self.active_tab_mut() {
-                    tab.save_as.start(&tab.open);
+                    tab.save_as.start(&tab.doc);
                 }
             }
             UICommand::Export => {
                 if let Some(tab) = self.active_tab_mut() {
-                    tab.export.start(&tab.open);
+                    tab.export.start(&tab.doc);
                 }
             }
             UICommand::Import => self.import_files(ctx),
             UICommand::Undo => {
-                if let Some(open) = self.open_mut()
-                    && !open.undo()
+                if let Some(doc) = self.active_document_mut()
+                    && !doc.undo()
                 {
                     self.say(Severity::Info, "Nothing to undo.");
                 }
             }
             UICommand::Redo => {
-                if let Some(open) = self.open_mut()
-                    && !open.redo()
+                if let Some(doc) = self.active_document_mut()
+                    && !doc.redo()
                 {
                     self.say(Severity::Info, "Nothing to redo.");
                 }
@@ -140,45 +140,45 @@ impl SpratApp {
             UICommand::PreviousSequence => self.neighbour_sequence(-1),
             UICommand::NextSequence => self.neighbour_sequence(1),
             UICommand::PreviousDirection => {
-                if let Some(open) = self.open_mut() {
-                    open.select_neighbour_direction(-1);
+                if let Some(doc) = self.active_document_mut() {
+                    doc.select_neighbour_direction(-1);
                 }
             }
             UICommand::NextDirection => {
-                if let Some(open) = self.open_mut() {
-                    open.select_neighbour_direction(1);
+                if let Some(doc) = self.active_document_mut() {
+                    doc.select_neighbour_direction(1);
                 }
             }
             UICommand::Rename => self.edit(|s, panels| {
-                tree::edit::rename_current(s.open, panels.tree);
+                tree::edit::rename_current(s.doc, panels.tree);
                 Ok(None)
             }),
             UICommand::DeleteSelection => self.edit(delete_selection),
             UICommand::Duplicate => self.edit(duplicate_selection),
-            UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.open).map(Some)),
+            UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.doc).map(Some)),
             UICommand::CutFrames => self.edit(|s, _| cut_frames(s).map(Some)),
-            UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.open).map(Some)),
+            UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.doc).map(Some)),
             UICommand::InsertFrame => {
-                self.edit(|s, _| timeline::edit::insert_frame(s.open).map(|_| None))
+                self.edit(|s, _| timeline::edit::insert_frame(s.doc).map(|_| None))
             }
             UICommand::AddSequence => {
-                self.edit(|s, panels| tree::edit::add_sequence(s.open, panels.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_sequence(s.doc, panels.tree).map(|_| None))
             }
             UICommand::AddGroup => {
-                self.edit(|s, panels| tree::edit::add_group(s.open, panels.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_group(s.doc, panels.tree).map(|_| None))
             }
             UICommand::AddDirection => {
-                self.edit(|s, panels| tree::edit::add_direction(s.open, panels.tree).map(|_| None))
+                self.edit(|s, panels| tree::edit::add_direction(s.doc, panels.tree).map(|_| None))
             }
             UICommand::SetDefaultSequence => {
-                self.edit(|s, _| tree::edit::set_default_sequence(s.open).map(|_| None))
+                self.edit(|s, _| tree::edit::set_default_sequence(s.doc).map(|_| None))
             }
             UICommand::SelectAllElements => self.edit(|s, _| {
-                canvas::select_all_elements(s.open, s.settings);
+                canvas::select_all_elements(s.doc, s.settings);
                 Ok(None)
             }),
             UICommand::ClearElementSelection => self.edit(|s, _| {
-                s.open.clear_elements();
+                s.doc.clear_elements();
                 Ok(None)
             }),
         }
@@ -189,8 +189,8 @@ impl SpratApp {
         &mut self,
         change: impl FnOnce(&mut crate::playback::Player, &AnimationSet),
     ) {
-        if let Some(open) = self.open_mut() {
-            change(&mut open.player, open.session.document());
+        if let Some(doc) = self.active_document_mut() {
+            change(&mut doc.player, doc.session.document());
         }
     }
 
@@ -205,7 +205,7 @@ impl SpratApp {
     pub(super) fn neighbour_sequence(&mut self, step: isize) {
         if let Some(tab) = self.active_tab_mut() {
             let filter = tab.tree.filter.clone();
-            tab.open.select_neighbour_sequence(&filter, step);
+            tab.doc.select_neighbour_sequence(&filter, step);
         }
     }
 
@@ -230,7 +230,7 @@ impl SpratApp {
             return;
         };
         let scope = EditScope {
-            open: &mut tab.open,
+            doc: &mut tab.doc,
             settings: &self.settings,
             clipboard: &mut self.frame_clipboard,
         };
@@ -257,30 +257,30 @@ pub(super) struct TabPanels<'a> {
 
 /// Delete: the selected elements on the canvas, else the selected frames, else the tree node.
 fn delete_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
-    let EditScope { open, settings, .. } = scope;
-    if canvas::has_selection_on_frame(open, settings) {
-        canvas::delete_selected_elements(open, settings, panels.tools)?;
-    } else if !open.selected_frames().is_empty() {
-        timeline::edit::delete_frames(open)?;
+    let EditScope { doc, settings, .. } = scope;
+    if canvas::has_selection_on_frame(doc, settings) {
+        canvas::delete_selected_elements(doc, settings, panels.tools)?;
+    } else if !doc.selected_frames().is_empty() {
+        timeline::edit::delete_frames(doc)?;
     } else {
-        tree::edit::delete_node(open, panels.tree)?;
+        tree::edit::delete_node(doc, panels.tree)?;
     }
     Ok(None)
 }
 
 /// Ctrl+D: the selected frames, else the tree node.
 fn duplicate_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
-    if !scope.open.selected_frames().is_empty() {
-        timeline::edit::duplicate_frames(scope.open)?;
+    if !scope.doc.selected_frames().is_empty() {
+        timeline::edit::duplicate_frames(scope.doc)?;
     } else {
-        tree::edit::duplicate_node(scope.open, panels.tree)?;
+        tree::edit::duplicate_node(scope.doc, panels.tree)?;
     }
     Ok(None)
 }
 
 /// Copies the selected cells and deletes them (one undo step: the delete).
 fn cut_frames(scope: EditScope) -> Result<String, String> {
-    let copied = scope.clipboard.copy(scope.open)?;
-    timeline::edit::delete_frames(scope.open)?;
+    let copied = scope.clipboard.copy(scope.doc)?;
+    timeline::edit::delete_frames(scope.doc)?;
     Ok(copied.replacen("Copied", "Cut", 1))
 }

@@ -41,7 +41,7 @@ const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
-    open: Option<&OpenDocument>,
+    doc: Option<&OpenDocument>,
     tabs: &[TabEntry],
     playing: bool,
 ) -> MenuActions {
@@ -82,7 +82,7 @@ pub fn show(
             item(ui, UICommand::Quit, &mut actions);
         });
         ui.menu_button("Edit", |ui| {
-            let history = open.map(|o| o.session.history());
+            let history = doc.map(|o| o.session.history());
             let undo = history
                 .and_then(|h| h.undo_label())
                 .map(|l| format!("Undo {l}"));
@@ -219,9 +219,9 @@ pub fn show(
             ui.checkbox(&mut settings.view.points, "Attachment points");
             ui.separator();
             ui.label("Box classes");
-            match open {
-                Some(open) => {
-                    let classes = open.session.document().box_classes();
+            match doc {
+                Some(doc) => {
+                    let classes = doc.session.document().box_classes();
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }
@@ -303,12 +303,12 @@ pub fn show(
 }
 
 /// The shortcuts window: every command with its shortcut.
-pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+pub fn shortcuts_window(ctx: &egui::Context, shown: &mut bool) {
     // The list is longer than a 800-pixel window (and far longer at UI scale 2): it scrolls,
     // and the window never reaches past the screen.
     let screen = ctx.content_rect();
     egui::Window::new("Keyboard shortcuts")
-        .open(open)
+        .open(shown)
         .resizable(true)
         .vscroll(true)
         .default_height((screen.height() - 120.0).max(200.0))
@@ -341,12 +341,12 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
 /// just after it. Returns the number of steps to have in effect, when one was clicked.
 pub fn history_window(
     ctx: &egui::Context,
-    open_window: &mut bool,
+    shown: &mut bool,
     history: &crate::edit::History,
 ) -> Option<usize> {
     let mut jump = None;
     egui::Window::new("History")
-        .open(open_window)
+        .open(shown)
         .default_width(260.0)
         .show(ctx, |ui| {
             let entries = history.entries();

@@ -116,15 +116,15 @@ mod tests {
     #[test]
     fn an_empty_character_names_its_first_action_zero() {
         let air = registry().by_id("mugen-air").unwrap();
-        let open = empty_document(air);
-        let names: Vec<String> = open
+        let doc = empty_document(air);
+        let names: Vec<String> = doc
             .document()
             .sequences()
             .iter()
             .map(|s| s.name.clone())
             .collect();
         assert_eq!(names, ["0"]);
-        assert!(!open.session.is_dirty());
-        assert_eq!(open.path(), None);
+        assert!(!doc.session.is_dirty());
+        assert_eq!(doc.path(), None);
     }
 }

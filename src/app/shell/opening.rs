@@ -93,13 +93,13 @@ impl SpratApp {
                 let (errors, warnings) =
                     crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = shown_path(&file.path);
-                let open = OpenDocument::new(
+                let doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
                     file.format,
                     file.loaded.diagnostics,
                 );
-                self.install(open);
+                self.install(doc);
                 let severity = if errors > 0 {
                     Severity::Warning
                 } else {

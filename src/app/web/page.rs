@@ -283,9 +283,9 @@ fn play_new_tabs(app: &mut SpratApp) {
         for tab in &mut app.documents {
             if !page.tabs_seen.contains(&tab.id) {
                 page.tabs_seen.push(tab.id);
-                let open = &mut tab.open;
+                let doc = &mut tab.doc;
                 if !still {
-                    open.player.play(open.session.document());
+                    doc.player.play(doc.session.document());
                 }
             }
         }
