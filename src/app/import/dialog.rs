@@ -23,9 +23,6 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-/// The image types an import takes.
-pub const PICTURE_EXTENSIONS: [&str; 3] = ["png", "tga", "gif"];
-
 /// How the pictures become frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FramesFrom {
@@ -300,7 +297,7 @@ pub fn show(
         return None;
     }
     if pressed.browse {
-        match dialogs.pick_files_to_import(&PICTURE_EXTENSIONS) {
+        match dialogs.pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS) {
             DialogOutcome::Chosen(files) => state.add_files(files, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {

@@ -11,6 +11,7 @@ use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::formats::Severity;
 use crate::formats::input;
+use crate::formats::registry;
 use crate::session::{PendingSave, SaveError, SaveReport};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -195,7 +196,7 @@ fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
         app.pixels.invalidate(path);
     }
     arrival.refused.extend(provided.refused);
-    arrival.opened = given::most_likely_document(&provided.accepted).cloned();
+    arrival.opened = registry().document_among(&provided.accepted).cloned();
     arrival.accepted = provided.accepted;
     // Pictures alone are imported into the document on show, as dropped on the desktop.
     arrival.imported = arrival.opened.is_none() && app.import_if_pictures(ctx, &arrival.accepted);
