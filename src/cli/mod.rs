@@ -1,4 +1,4 @@
-//! The command line: `sprat info|check|convert|render|boxes ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
@@ -7,10 +7,12 @@ mod batch;
 mod boxes;
 mod check;
 mod convert;
+mod edit_file;
 mod info;
 pub mod json;
 mod load;
 mod render;
+mod retime;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -188,6 +190,33 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// New frame durations in the file's own unit: scale them (ratios kept), fit them to a
+    /// total, or set a rate; the rounding is spread so the total is exact and nothing drifts.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["scale", "total", "fps"])))]
+    Retime {
+        /// The file to read.
+        file: PathBuf,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Multiply every duration by K (2, 1.5, 2/3).
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
+        scale: Option<String>,
+        /// Make each sequence (each direction) last MS milliseconds in all, shared in proportion.
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        total: Option<String>,
+        /// Make every frame last one frame at F frames per second.
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -286,6 +315,26 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 }
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
+        }
+        Command::Retime {
+            file,
+            sequence,
+            scale,
+            total,
+            fps,
+            output,
+            force,
+            read,
+        } => {
+            let options = retime::Options {
+                sequences: sequence,
+                scale,
+                total,
+                fps,
+                output,
+                force,
+            };
+            retime::run(&file, &options, &read, out, err)
         }
     };
     match result {
