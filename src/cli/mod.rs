@@ -1,4 +1,4 @@
-//! The command line: `sprat info|check|convert|render|boxes|retime ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime|cut ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
@@ -7,6 +7,7 @@ mod batch;
 mod boxes;
 mod check;
 mod convert;
+mod cut;
 mod edit_file;
 mod info;
 pub mod json;
@@ -217,6 +218,43 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// Cut a sprite sheet into the frames of a new document: by a grid, or by finding the
+    /// separate sprites on it.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["grid", "sprites"])))]
+    Cut {
+        /// The sheet (PNG, TGA or GIF).
+        sheet: PathBuf,
+        /// Cells of W x H pixels, row by row (wholly transparent cells are left out).
+        #[arg(long, value_name = "WxH")]
+        grid: Option<String>,
+        /// With --grid: pixels before the first column and row.
+        #[arg(long, value_name = "M", default_value_t = 0, requires = "grid")]
+        margin: u32,
+        /// With --grid: pixels between cells.
+        #[arg(long, value_name = "S", default_value_t = 0, requires = "grid")]
+        spacing: u32,
+        /// Each connected region of opaque pixels is a frame, row by row.
+        #[arg(long)]
+        sprites: bool,
+        /// With --sprites: parts this many transparent pixels apart are one sprite.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, requires = "sprites")]
+        gap: u32,
+        /// With --sprites: regions narrower and shorter than this are specks, left out.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.min_size, requires = "sprites")]
+        min: u32,
+        /// The new sequence's name (default: the sheet's file name).
+        #[arg(long, short = 's', value_name = "NAME")]
+        sequence: Option<String>,
+        /// Frames per second (default 10).
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write (any writable format, by its extension).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -335,6 +373,39 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 force,
             };
             retime::run(&file, &options, &read, out, err)
+        }
+        Command::Cut {
+            sheet,
+            grid,
+            margin,
+            spacing,
+            sprites: _,
+            gap,
+            min,
+            sequence,
+            fps,
+            output,
+            force,
+        } => {
+            let method = match grid {
+                Some(size) => cut::Method::Grid {
+                    size,
+                    margin,
+                    spacing,
+                },
+                None => cut::Method::Sprites(crate::assets::sprites::SpriteOptions {
+                    gap,
+                    min_size: min,
+                }),
+            };
+            let options = cut::Options {
+                method,
+                sequence,
+                fps,
+                output,
+                force,
+            };
+            cut::run(&sheet, &options, out, err)
         }
     };
     match result {

@@ -1,8 +1,9 @@
-//! The multi-frame tools: `sprat retime` and its library and edit command.
+//! The multi-frame tools: `sprat retime`, `sprat cut` and their library and edit commands.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod cut;
 mod retime;
 
 use sprat::formats::{ReadContext, registry};
