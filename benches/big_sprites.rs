@@ -17,8 +17,8 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, TestRenderer};
 use sprat::app::SpratApp;
+use sprat::app::context::settings::Settings;
 use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
 use sprat::formats::sff::encode::SpritePixels;
 use std::collections::HashMap;
 use std::path::Path;
@@ -116,7 +116,7 @@ fn resident_mib() -> f64 {
 
 /// The editor on `def`, the textures it uploads counted into `live_bytes`.
 fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, SpratApp> {
-    let open = opened::opened(def);
+    let doc = opened::opened(def);
     let gpu = CountingGpu {
         sizes: HashMap::new(),
         live_bytes,
@@ -126,7 +126,7 @@ fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, Sprat
         .renderer(gpu)
         .build_eframe(move |_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-            app.show_document(open);
+            app.show_document(doc);
             app
         })
 }
@@ -222,7 +222,10 @@ fn big_sprites(c: &mut Criterion) {
         click_action(&mut harness, action);
         let played = play_for_a_while(&mut harness, &clock, seconds);
         let app = harness.state();
-        let playing = app.open().and_then(|o| o.sequence()).map(|s| &s.name);
+        let playing = app
+            .active_document()
+            .and_then(|o| o.sequence())
+            .map(|s| &s.name);
         assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
         let resident = resident_mib();
         highest = highest.max(resident);

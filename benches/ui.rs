@@ -12,9 +12,9 @@ mod opened;
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
 use sprat::app::SpratApp;
+use sprat::app::context::document::OpenDocument;
+use sprat::app::context::settings::Settings;
 use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
-use sprat::app::shell::workspace::OpenDocument;
 use sprat::model::*;
 use std::hint::black_box;
 use std::path::Path;
@@ -36,9 +36,9 @@ fn frame(ctx: &egui::Context, app: &mut SpratApp, frame: &mut eframe::Frame) -> 
     primitives.len()
 }
 
-fn app_with(open: OpenDocument) -> SpratApp {
+fn app_with(doc: OpenDocument) -> SpratApp {
     let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-    app.show_document(open);
+    app.show_document(doc);
     app
 }
 

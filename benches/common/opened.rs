@@ -1,6 +1,6 @@
 //! A file read as the editor reads it, ready to show in a tab (benches and GUI tests).
 
-use sprat::app::shell::workspace::OpenDocument;
+use sprat::app::context::document::OpenDocument;
 use std::path::Path;
 
 /// The document at `path`, read now by whichever format it is in.

@@ -1,18 +1,18 @@
-//! The desktop editor: a thin eframe shell over the library, a folder per thing the user sees.
-//!
-//! Reading order: [`shell`] (the [`SpratApp`] itself: the frame in `shell/ui.rs`, every command
-//! in `shell/command_handling.rs`, opening, closing, recovery and playback beside them, the
-//! menus, tab bar and status bar), then the panels, each owning its state (held by a
-//! [`DocumentTab`](document_tab::DocumentTab)), its `show` function and the edits it issues:
-//! [`tree`], [`timeline`] (with the transport), [`canvas`] (with its tools), [`inspector`],
-//! [`sheet`], [`sprites`], and the [`import`] and [`export`] windows.
+//! The desktop editor, in layers: the library below; [`context`], what every panel stands on
+//! (the open document, settings, commands, the picture cache, the frame clipboard); the
+//! panels, a folder per thing the user sees, each owning its state, its `show` function and
+//! the edits it issues: [`tree`], [`timeline`] (with the transport), [`canvas`] (with its
+//! tools), [`inspector`], [`sheet`], [`sprites`], [`diagnostics`], and the [`import`] and
+//! [`export`] windows; then [`shell`], which assembles them: the [`SpratApp`] itself (the
+//! frame in `shell/ui.rs`, every command in `shell/command_handling.rs`, the tabs each holding
+//! a [`DocumentTab`](shell::document_tab::DocumentTab), opening, closing, recovery and
+//! playback, the menus, tab bar and status bar); on top the entry points: [`run`] here for
+//! the desktop and [`web`] for the page.
 
 pub mod canvas;
-pub mod clipboard;
+pub mod context;
 pub mod diagnostics;
-pub mod document_tab;
 pub mod export;
-pub mod frame_textures;
 pub mod import;
 pub mod inspector;
 pub mod number_field;
@@ -25,8 +25,8 @@ pub mod web;
 
 pub use shell::app::{AfterConfirm, CentreTab, SpratApp};
 
+use context::settings::{self, Settings};
 use shell::dialogs::Dialogs;
-use shell::settings::{self, Settings};
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 

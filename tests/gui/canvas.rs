@@ -52,11 +52,16 @@ fn zoom_to(harness: &mut Harness<'_, SpratApp>, zoom: f32) {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 fn sequence<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a Sequence {
-    harness.state().open().unwrap().sequence().unwrap()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .sequence()
+        .unwrap()
 }
 
 fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
@@ -76,7 +81,7 @@ fn point_named<'a>(frame: &'a Frame, name: &str) -> (ElementId, &'a AttachmentPo
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
-    harness.state().open().unwrap().single_element()
+    harness.state().active_document().unwrap().single_element()
 }
 
 /// Where sprite point `(x, y)` is on screen.
@@ -381,7 +386,15 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
         harness.step();
     }
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().player.frame_index(), 3);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .frame_index(),
+        3
+    );
     // The punch's hit box on frame 3 spans (10, -48) to (34, -38).
     let at = screen(&harness, 30.0, -40.0);
     click(&mut harness, at);
@@ -429,11 +442,11 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.step();
     harness.step();
     let seconds = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open().unwrap();
+        let doc = h.state().active_document().unwrap();
         let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
         (
-            open.player.seconds_from_start(open.document()),
-            hung.seconds_from_start(open.document()),
+            doc.player.seconds_from_start(doc.document()),
+            hung.seconds_from_start(doc.document()),
         )
     };
     let (main, hung_time) = seconds(&harness);
@@ -475,7 +488,14 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
         hanging.hung[0].source,
         sprat::app::canvas::tools::hang::Source::File(0)
     );
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }
 
 #[test]
@@ -493,9 +513,9 @@ fn a_hung_four_way_sequence_turns_with_the_direction_on_show() {
     harness.get_by_label("Hang walk").click();
     harness.run_steps(2);
     let directions = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open().unwrap();
+        let doc = h.state().active_document().unwrap();
         let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
-        (open.player.direction(), hung.direction())
+        (doc.player.direction(), hung.direction())
     };
     assert_eq!(directions(&harness), (0, 0));
     for expected in [1, 2] {
@@ -639,7 +659,11 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
             Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
         })
         .expect("the demo's first frame has a graphic");
-    harness.state_mut().open_mut().unwrap().select_element(id);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let graphic = |h: &Harness<'_, SpratApp>| {
         document(h)
@@ -820,7 +844,11 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
     let sprat::model::Origin::At(origin) = graphic.origin else {
         panic!("the demo's graphics have their own origin")
     };
-    harness.state_mut().open_mut().unwrap().select_element(id);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
     let from = screen(&harness, px, py);
@@ -885,7 +913,14 @@ fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     harness.get_by_label("Hang idle").click();
     harness.run_steps(2);
     assert_eq!(gui_support::hanging(&harness).pictures_drawn(), 1);
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }
 
 /// A click with modifier keys held (Shift or Ctrl add to the selection).
@@ -915,7 +950,12 @@ fn drag_with(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2, modifier
 }
 
 fn selection(harness: &Harness<'_, SpratApp>) -> Vec<ElementId> {
-    harness.state().open().unwrap().selected_elements().to_vec()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .selected_elements()
+        .to_vec()
 }
 
 /// The guard's first frame: its hurt box (-14, -58) to (10, 0) and its shield circle at
@@ -1270,7 +1310,11 @@ fn the_box_tool_moves_a_box_dragged_from_inside_and_resizes_it_by_its_edges() {
     assert_eq!(guard_boxes(&harness).0, vec![rect(-14, -58, 24, 58)]);
 
     // Gripped a pixel left of its left edge and dragged 6 px left: that edge follows.
-    harness.state_mut().open_mut().unwrap().clear_elements();
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .clear_elements();
     let edge = screen(&harness, -15.0, -20.0);
     drag(&mut harness, edge, edge + vec2(-12.0, 0.0));
     assert_eq!(
@@ -1311,7 +1355,8 @@ fn arrows_step_frames_while_nothing_is_selected_and_nudge_what_is() {
     let mut harness = editor_on(&path, &[]);
     show_sequence(&mut harness, "idle");
     zoom_to(&mut harness, 2.0);
-    let shown = |h: &Harness<'_, SpratApp>| h.state().open().unwrap().player.frame_index();
+    let shown =
+        |h: &Harness<'_, SpratApp>| h.state().active_document().unwrap().player.frame_index();
     let press = |h: &mut Harness<'_, SpratApp>, key: Key| {
         h.key_press(key);
         h.run_steps(2);
@@ -1357,7 +1402,14 @@ fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone
         "the canvas says it is mirrored"
     );
     assert_eq!(document(&harness), &before, "a view setting, not an edit");
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 
     // The shield (centre (16, -36)) is drawn left of the origin now: a click there selects it,
     // and dragging it 8 points right on screen moves it 4 px left in the file.

@@ -39,7 +39,7 @@ fn editor_on(path: &Path, sequence: &str) -> Harness<'static, SpratApp> {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 /// The number field whose shown value is `value`.
@@ -68,7 +68,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     assert_eq!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .session
             .history()
@@ -103,7 +103,7 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
     let (_dir, path) = tunic_copy("loop");
     let mut harness = editor_on(&path, "walking");
     let before = document(&harness).clone();
-    let revision = harness.state().open().unwrap().revision;
+    let revision = harness.state().active_document().unwrap().revision;
 
     // Walking loops on frame 0 of 8: frame 12 does not exist.
     let loop_field = harness
@@ -113,8 +113,18 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
     loop_field.set_value_accesskit(12.0);
     harness.run_steps(2);
     assert_eq!(document(&harness), &before);
-    assert_eq!(harness.state().open().unwrap().revision, revision);
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert_eq!(
+        harness.state().active_document().unwrap().revision,
+        revision
+    );
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
     let said = status(&harness);
     assert!(said.starts_with("Not changed:"), "{said}");
     assert!(said.contains("past the end"), "{said}");
@@ -225,7 +235,14 @@ fn one_field_of_each_kind_is_edited_and_undone() {
     assert_eq!(hand(&harness), 0);
 
     assert_eq!(document(&harness), &original, "everything undone");
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
@@ -288,7 +305,7 @@ fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
     harness.key_press(Key::Enter);
     harness.run_steps(2);
     assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(150));
-    let history = harness.state().open().unwrap().session.history();
+    let history = harness.state().active_document().unwrap().session.history();
     assert_eq!(history.done_count(), 1, "one undo step for the typed value");
     assert!(
         history.undo_label().is_some_and(|l| l.contains("duration")),
@@ -316,7 +333,7 @@ fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
     assert_eq!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .session
             .history()
@@ -362,7 +379,7 @@ fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothin
             assert_eq!(frame.duration, FrameDuration::Millis(120));
         }
     }
-    let history = harness.state().open().unwrap().session.history();
+    let history = harness.state().active_document().unwrap().session.history();
     assert_eq!(history.done_count(), 1);
     assert_eq!(history.undo_label(), Some("Set delay to 120 ms"));
 
@@ -375,7 +392,7 @@ fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothin
     };
     harness
         .state_mut()
-        .open_mut()
+        .active_document_mut()
         .unwrap()
         .apply(&own, None)
         .unwrap();

@@ -8,9 +8,9 @@ pub mod view;
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
-use crate::app::shell::settings::{Background, Settings};
-use crate::app::shell::workspace::{OpenDocument, box_rule};
+use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
+use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
 use crate::model::effective_boxes;
 use crate::playback::displayed_frame;
@@ -19,7 +19,6 @@ use egui::{
     Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// What the canvas of one document remembers between frames.
 pub struct CanvasState {
@@ -88,28 +87,18 @@ impl CanvasState {
     }
 }
 
-/// Where the canvas gets its frame pictures.
-pub struct Pictures<'a> {
-    /// Rendered-frame cache.
-    pub textures: &'a mut FrameTextures,
-    /// Image files and SFF sprites (shared with the thread that decodes ahead).
-    pub pixels: &'a Arc<ImageStore>,
-}
-
 /// The key of what the player shows now.
-fn current_key(open: &OpenDocument) -> FrameKey {
+fn current_key(doc: &OpenDocument) -> FrameKey {
     let interpolated = matches!(
-        displayed_frame(&open.player, open.session.document()),
+        displayed_frame(&doc.player, doc.session.document()),
         Some(Cow::Owned(_))
     );
     FrameKey {
-        sequence: open.player.sequence(),
-        direction: open.player.direction(),
-        index: open.player.frame_index(),
+        sequence: doc.player.sequence(),
+        direction: doc.player.direction(),
+        index: doc.player.frame_index(),
         progress: if interpolated {
-            open.player
-                .frame_progress(open.session.document())
-                .to_bits()
+            doc.player.frame_progress(doc.session.document()).to_bits()
         } else {
             0
         },
@@ -119,21 +108,21 @@ fn current_key(open: &OpenDocument) -> FrameKey {
 /// The rendered picture of what the player shows now.
 fn current_picture(
     ctx: &egui::Context,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     settings: &Settings,
     pictures: &mut Pictures,
 ) -> Option<RenderedFrame> {
-    if !open.player.visible() {
+    if !doc.player.visible() {
         return None;
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = open.session.document();
+    let document = doc.session.document();
     pictures.textures.playing_frame(
         ctx,
         document,
-        &open.player,
-        current_key(open),
-        || Scene::playing(document, &open.player, rule),
+        &doc.player,
+        current_key(doc),
+        || Scene::playing(document, &doc.player, rule),
         pictures.pixels,
     )
 }
@@ -155,14 +144,14 @@ fn paint_onion_skin(
     ctx: &egui::Context,
     painter: &egui::Painter,
     view: &View,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     settings: &Settings,
     pictures: &mut Pictures,
 ) {
-    let count = open.direction_frames().len();
-    let index = open.player.frame_index();
+    let count = doc.direction_frames().len();
+    let index = doc.player.frame_index();
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = open.session.document();
+    let document = doc.session.document();
     for distance in (1..=settings.view.onion_frames as usize).rev() {
         let alpha = 0.45 / distance as f32;
         let neighbours = [
@@ -180,7 +169,7 @@ fn paint_onion_skin(
             let key = FrameKey {
                 index: i,
                 progress: 0,
-                ..current_key(open)
+                ..current_key(doc)
             };
             let scene = || Scene::at(document, key.sequence, key.direction, i, rule);
             if let Some(picture) =
@@ -200,34 +189,31 @@ pub fn show(
     ui: &mut egui::Ui,
     state: &mut CanvasState,
     settings: &mut Settings,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pictures: &mut Pictures,
 ) -> CanvasOutcome {
     let mut outcome = CanvasOutcome::default();
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let context = FrameContext::of(open, rule);
+    let context = FrameContext::of(doc, rule);
     {
-        let boxes = tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()));
-        tools::strip::show(ui, &mut state.tools, open, context, &boxes, &mut outcome);
+        let boxes = tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()));
+        tools::strip::show(ui, &mut state.tools, doc, context, &boxes, &mut outcome);
     }
-    box_tools::show(ui, open, context, pictures.pixels, &mut outcome);
+    box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
-    let context = FrameContext::of(open, rule);
+    let context = FrameContext::of(doc, rule);
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
     state.last_rect = Some(rect);
     let ppp = ui.ctx().pixels_per_point();
     let painter = ui.painter_at(rect);
     let ctx = ui.ctx().clone();
-    let picture = current_picture(&ctx, open, settings, pictures);
+    let picture = current_picture(&ctx, doc, settings, pictures);
 
     let facing_left = settings.view.facing_left;
     if state.fit_requested {
         state.fit_requested = false;
-        let mut points = open
-            .frame()
-            .map(overlay::overlay_extent)
-            .unwrap_or_default();
+        let mut points = doc.frame().map(overlay::overlay_extent).unwrap_or_default();
         if let Some(p) = &picture {
             let r = p.rect;
             points.push((r.x as f64, r.y as f64));
@@ -246,7 +232,7 @@ pub fn show(
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
     if settings.view.onion_skin {
-        paint_onion_skin(&ctx, &painter, &view, open, settings, pictures);
+        paint_onion_skin(&ctx, &painter, &view, doc, settings, pictures);
     }
     if let Some(picture) = &picture {
         paint_picture(&painter, &view, picture, Color32::WHITE);
@@ -261,11 +247,11 @@ pub fn show(
         painter.line_segment([pos2(o.x, rect.top()), pos2(o.x, rect.bottom())], stroke);
     }
 
-    if open.player.visible()
-        && let Some(frame) = open.frame()
+    if doc.player.visible()
+        && let Some(frame) = doc.frame()
     {
-        let (document, revision) = (open.session.document(), open.revision);
-        state.tools.hang.follow(&open.player, document);
+        let (document, revision) = (doc.session.document(), doc.revision);
+        state.tools.hang.follow(&doc.player, document);
         let hang = &mut state.tools.hang;
         hang.paint(
             &ctx,
@@ -277,9 +263,9 @@ pub fn show(
             pictures.pixels,
         );
     }
-    let overlay_shown = settings.view.overlay && open.player.visible();
+    let overlay_shown = settings.view.overlay && doc.player.visible();
     if overlay_shown {
-        paint_overlay(&painter, &view, settings, open);
+        paint_overlay(&painter, &view, settings, doc);
     }
 
     state.hover_pixel = response.hover_pos().map(|p| {
@@ -290,7 +276,7 @@ pub fn show(
     if let Some(context) = context {
         let context = context.allowing_subpixel(ui.input(|i| i.modifiers.alt));
         // Hidden boxes (overlay off, class unticked) cannot be grabbed.
-        let boxes = boxes_shown(open, settings);
+        let boxes = boxes_shown(doc, settings);
         let dragging = state.tools.drag.is_some();
         let space_down =
             ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
@@ -301,13 +287,13 @@ pub fn show(
             boxes: &boxes,
             pixels,
         };
-        edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
-        keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
-        let boxes = boxes_shown(open, settings);
-        if let Some(context) = FrameContext::of(open, rule) {
-            tools::paint::paint_selection(&painter, &view, open, &boxes, pixels);
+        edit_with_pointer(ui, &response, &scene, state, doc, space_down, &mut outcome);
+        keys_on_selection(ui, &response, &scene, state, doc, dragging, &mut outcome);
+        let boxes = boxes_shown(doc, settings);
+        if let Some(context) = FrameContext::of(doc, rule) {
+            tools::paint::paint_selection(&painter, &view, doc, &boxes, pixels);
             tools::paint::paint_band(&painter, &view, &state.tools);
-            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pixels);
+            tools::paint::paint_handles(&painter, &view, doc, &context, &boxes, pixels);
             if let Some(pos) = response.hover_pos()
                 && !space_down
             {
@@ -319,7 +305,7 @@ pub fn show(
                     boxes: &boxes,
                     pixels,
                 };
-                let icon = tools::paint::cursor(&state.tools, open, &scene, at, draw_anywhere);
+                let icon = tools::paint::cursor(&state.tools, doc, &scene, at, draw_anywhere);
                 ctx.set_cursor_icon(icon);
             }
         }
@@ -327,54 +313,54 @@ pub fn show(
     if facing_left {
         facing_left_badge(ui, rect);
     }
-    tools::naming::show(&ctx, &mut state.tools.naming, open, &view, &mut outcome);
+    tools::naming::show(&ctx, &mut state.tools.naming, doc, &view, &mut outcome);
     state
         .tools
         .hang
-        .picker_window(&ctx, open.session.document(), &mut outcome);
+        .picker_window(&ctx, doc.session.document(), &mut outcome);
     outcome
 }
 
 /// The boxes the canvas shows on the frame on show (own and inherited; none while the overlay
 /// is off, none of an unticked class): what can be grabbed and selected.
-pub fn boxes_shown(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
-    if !(settings.view.overlay && open.player.visible()) {
+pub fn boxes_shown(doc: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    if !(settings.view.overlay && doc.player.visible()) {
         return Vec::new();
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
-    tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+    tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()))
 }
 
 /// Ctrl+A: selects every element the canvas shows on the frame on show.
-pub fn select_all_elements(open: &mut OpenDocument, settings: &Settings) {
-    let boxes = boxes_shown(open, settings);
-    let all = tools::all_on_frame(open, &boxes);
-    open.select_elements(all);
+pub fn select_all_elements(doc: &mut OpenDocument, settings: &Settings) {
+    let boxes = boxes_shown(doc, settings);
+    let all = tools::all_on_frame(doc, &boxes);
+    doc.select_elements(all);
 }
 
 /// Every box in force on the frame on show, hidden or not: a selected box stays what Delete
 /// removes after its class or the overlay is hidden (rather than Delete falling through to the
 /// frame or the sequence).
-fn boxes_in_force(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+fn boxes_in_force(doc: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
     let rule = box_rule(settings.view.documented_default_box_rule);
-    tools::shown_boxes(open, rule, |_| true)
+    tools::shown_boxes(doc, rule, |_| true)
 }
 
 /// Delete: removes the selected elements of the frame on show, in one undo step.
 pub fn delete_selected_elements(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     settings: &Settings,
     tools: &ToolState,
 ) -> Result<(), String> {
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let context = FrameContext::of(open, rule).ok_or("no frame is showing")?;
-    let boxes = boxes_in_force(open, settings);
-    tools::delete_selection(open, &boxes, &context, tools.scope)
+    let context = FrameContext::of(doc, rule).ok_or("no frame is showing")?;
+    let boxes = boxes_in_force(doc, settings);
+    tools::delete_selection(doc, &boxes, &context, tools.scope)
 }
 
 /// True when some selected element is on the frame on show (Delete then deletes elements).
-pub fn has_selection_on_frame(open: &OpenDocument, settings: &Settings) -> bool {
-    !tools::selection_on_frame(open, &boxes_in_force(open, settings)).is_empty()
+pub fn has_selection_on_frame(doc: &OpenDocument, settings: &Settings) -> bool {
+    !tools::selection_on_frame(doc, &boxes_in_force(doc, settings)).is_empty()
 }
 
 /// Shift or Ctrl (Cmd on a Mac) held: clicks and drags add to the selection.
@@ -388,7 +374,7 @@ fn edit_with_pointer(
     response: &egui::Response,
     scene: &input::Scene,
     state: &mut CanvasState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     space_down: bool,
     outcome: &mut CanvasOutcome,
 ) {
@@ -402,14 +388,14 @@ fn edit_with_pointer(
             adding: adding_to_selection(ui),
             draw_anywhere: ui.input(|i| i.modifiers.command),
         };
-        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start, keys) {
+        if let Some(kind) = input::begin_drag(&state.tools, doc, scene, start, keys) {
             // Edits land on the frame under the drag, so playback stops there.
-            open.player.pause();
-            state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
+            doc.player.pause();
+            state.tools.drag = Some(input::Drag::new(kind, doc.new_gesture(), start));
         }
     }
     if state.tools.drag.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-        input::cancel_drag(&mut state.tools, open);
+        input::cancel_drag(&mut state.tools, doc);
     }
     if state.tools.drag.is_some()
         && response.dragged_by(egui::PointerButton::Primary)
@@ -417,7 +403,7 @@ fn edit_with_pointer(
     {
         let shift = ui.input(|i| i.modifiers.shift);
         let at = view.to_sprite(pos);
-        input::continue_drag(&mut state.tools, open, scene, at, shift, outcome);
+        input::continue_drag(&mut state.tools, doc, scene, at, shift, outcome);
     }
     if response.drag_stopped() {
         state.tools.drag = None;
@@ -427,11 +413,11 @@ fn edit_with_pointer(
     {
         let at = view.to_sprite(pos);
         let adding = adding_to_selection(ui);
-        input::click(&mut state.tools, open, scene, at, adding, outcome);
+        input::click(&mut state.tools, doc, scene, at, adding, outcome);
     }
     if response.double_clicked()
-        && let Some(id) = open.single_element()
-        && let Some(element) = open
+        && let Some(id) = doc.single_element()
+        && let Some(element) = doc
             .frame()
             .and_then(|f| f.elements.iter().find(|e| e.id == id))
         && element.as_point().is_some()
@@ -449,7 +435,7 @@ fn keys_on_selection(
     response: &egui::Response,
     scene: &input::Scene,
     state: &mut CanvasState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     dragging: bool,
     outcome: &mut CanvasOutcome,
 ) {
@@ -459,7 +445,7 @@ fn keys_on_selection(
         state.keyboard = response.hovered();
     }
     let active = response.hovered() || state.keyboard;
-    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_elements().is_empty() {
+    if !active || ui.ctx().egui_wants_keyboard_input() || doc.selected_elements().is_empty() {
         return;
     }
     if !dragging
@@ -467,7 +453,7 @@ fn keys_on_selection(
         && state.tools.naming.is_none()
         && ui.input(|i| i.key_pressed(egui::Key::Escape))
     {
-        open.clear_elements();
+        doc.clear_elements();
         return;
     }
     let arrows = [
@@ -490,13 +476,13 @@ fn keys_on_selection(
     for (dx, dy) in steps {
         // An arrow moves the selection the way it looks: turned round when facing left.
         let dx = if scene.view.mirrored { -dx } else { dx };
-        input::nudge(&state.tools, open, scene, (dx, dy), outcome);
+        input::nudge(&state.tools, doc, scene, (dx, dy), outcome);
     }
 }
 
-fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, open: &OpenDocument) {
-    let frames = open.direction_frames();
-    let index = open.player.frame_index();
+fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, doc: &OpenDocument) {
+    let frames = doc.direction_frames();
+    let index = doc.player.frame_index();
     let Some(frame) = frames.get(index) else {
         return;
     };
@@ -572,7 +558,7 @@ fn paint_background(
 /// Says in the canvas's top-right corner that it shows the character facing left, so a
 /// mirrored preview is never taken for the file's own drawing.
 fn facing_left_badge(ui: &mut egui::Ui, canvas: Rect) {
-    let key = crate::app::shell::commands::UICommand::ToggleFacingLeft.shortcut_text(ui.ctx());
+    let key = crate::app::context::commands::UICommand::ToggleFacingLeft.shortcut_text(ui.ctx());
     let text = egui::RichText::new(format!(" Facing left ({key}) "))
         .color(Color32::WHITE)
         .background_color(Color32::from_black_alpha(170));

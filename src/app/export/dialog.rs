@@ -18,9 +18,9 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::Duration;
 use web_time::Instant;
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 
 /// What the user chose last in a tab's Export window.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,11 +44,11 @@ pub struct ExportChoices {
 }
 
 impl ExportChoices {
-    /// The defaults for `open`: PNG frames of the sequence on show, beside the document,
+    /// The defaults for `doc`: PNG frames of the sequence on show, beside the document,
     /// named after the sequence.
-    fn new(open: &OpenDocument) -> ExportChoices {
+    fn new(doc: &OpenDocument) -> ExportChoices {
         let kind = ExportKind::default();
-        let stem = default_stem(open, false);
+        let stem = default_stem(doc, false);
         ExportChoices {
             kind,
             all_sequences: false,
@@ -63,17 +63,17 @@ impl ExportChoices {
         }
     }
 
-    /// The export these choices describe for `open` (a relative path is taken from the
+    /// The export these choices describe for `doc` (a relative path is taken from the
     /// document's folder).
-    pub fn request(&self, open: &OpenDocument) -> ExportRequest {
+    pub fn request(&self, doc: &OpenDocument) -> ExportRequest {
         let typed = PathBuf::from(self.path.trim());
-        let target = match open.path().and_then(Path::parent) {
+        let target = match doc.path().and_then(Path::parent) {
             Some(dir) if typed.is_relative() => dir.join(typed),
             _ => typed,
         };
         ExportRequest {
             kind: self.kind,
-            only: (!self.all_sequences).then(|| open.player.sequence()),
+            only: (!self.all_sequences).then(|| doc.player.sequence()),
             target,
             scale: self.scale,
             background: self.use_background.then_some(self.background),
@@ -85,13 +85,13 @@ impl ExportChoices {
     /// After the user switched between this sequence and all sequences: a file still named
     /// as the other choice names it by default (`walk.png`) takes this one's name
     /// (`demo.png`); a name the user typed stays.
-    fn follow_scope(&mut self, open: &OpenDocument) {
+    fn follow_scope(&mut self, doc: &OpenDocument) {
         let path = PathBuf::from(self.path.trim());
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-        if stem.as_deref() == Some(default_stem(open, !self.all_sequences).as_str()) {
+        if stem.as_deref() == Some(default_stem(doc, !self.all_sequences).as_str()) {
             let name = format!(
                 "{}.{}",
-                default_stem(open, self.all_sequences),
+                default_stem(doc, self.all_sequences),
                 self.kind.extension()
             );
             self.path = path.with_file_name(name).display().to_string();
@@ -112,13 +112,13 @@ impl ExportChoices {
 
 /// The file name an export takes by default: the sequence's for one sequence, the
 /// document's for all of them.
-fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
+fn default_stem(doc: &OpenDocument, all_sequences: bool) -> String {
     let document_stem = || {
-        open.path()
+        doc.path()
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned())
     };
-    let sequence_stem = || open.sequence().map(|s| job::file_safe(&s.name));
+    let sequence_stem = || doc.sequence().map(|s| job::file_safe(&s.name));
     let stem = if all_sequences {
         document_stem().or_else(sequence_stem)
     } else {
@@ -230,9 +230,9 @@ pub struct ExportState {
 
 impl ExportState {
     /// Opens the window with the tab's last choices, or the defaults the first time.
-    pub fn start(&mut self, open: &OpenDocument) {
+    pub fn start(&mut self, doc: &OpenDocument) {
         if self.choices.is_none() {
-            self.choices = Some(ExportChoices::new(open));
+            self.choices = Some(ExportChoices::new(doc));
         }
         self.confirm_replace = None;
         self.failure = None;
@@ -252,7 +252,7 @@ pub enum ExportAction {
 pub fn show(
     ctx: &egui::Context,
     state: &mut ExportState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     dialogs: &mut dyn Dialogs,
 ) -> Option<ExportAction> {
     if let Some(said) = finish(state) {
@@ -265,9 +265,7 @@ pub fn show(
         progress_window(ctx, state);
         return None;
     }
-    let choices = state
-        .choices
-        .get_or_insert_with(|| ExportChoices::new(open));
+    let choices = state.choices.get_or_insert_with(|| ExportChoices::new(doc));
     let mut pressed = Pressed::default();
     egui::Window::new("Export")
         .collapsible(false)
@@ -277,7 +275,7 @@ pub fn show(
                 replace_question(ui, files, &mut pressed);
                 return;
             }
-            choice_fields(ui, choices, open, &mut pressed);
+            choice_fields(ui, choices, doc, &mut pressed);
             if let Some(failure) = &state.failure {
                 ui.colored_label(ui.visuals().error_fg_color, failure);
             }
@@ -298,7 +296,7 @@ pub fn show(
     }
     if pressed.browse {
         let kind = choices.kind;
-        let suggested = choices.request(open).target;
+        let suggested = choices.request(doc).target;
         match dialogs.pick_file_to_save(kind.label(), &[kind.extension()], &suggested) {
             DialogOutcome::Chosen(path) => {
                 choices.path = path.display().to_string();
@@ -314,7 +312,7 @@ pub fn show(
             }
         }
     }
-    let request = choices.request(open);
+    let request = choices.request(doc);
     if pressed.replace {
         state.confirm_replace = None;
         state.failure = None;
@@ -326,10 +324,10 @@ pub fn show(
             state.failure = Some("Name the file to write.".to_string());
             return None;
         }
-        match job::plan(open.document(), &request) {
+        match job::plan(doc.document(), &request) {
             Err(message) => state.failure = Some(capitalised(&message)),
             Ok(files) => {
-                let read = crate::session::watch::watched_paths(open.path(), open.document());
+                let read = crate::session::watch::watched_paths(doc.path(), doc.document());
                 if let Some(used) = files.iter().find(|f| read.contains(f)) {
                     state.failure = Some(format!(
                         "{} is a file this document reads; choose another name.",
@@ -362,10 +360,10 @@ struct Pressed {
 fn choice_fields(
     ui: &mut egui::Ui,
     choices: &mut ExportChoices,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pressed: &mut Pressed,
 ) {
-    let sequence_name = open.sequence().map(|s| s.name.clone()).unwrap_or_default();
+    let sequence_name = doc.sequence().map(|s| s.name.clone()).unwrap_or_default();
     egui::Grid::new("export fields")
         .num_columns(2)
         .spacing([12.0, 6.0])
@@ -381,7 +379,7 @@ fn choice_fields(
                 ui.radio_value(&mut choices.all_sequences, true, "All sequences");
             });
             if choices.all_sequences != before {
-                choices.follow_scope(open);
+                choices.follow_scope(doc);
             }
             ui.end_row();
 
@@ -414,7 +412,7 @@ fn choice_fields(
             ui.end_row();
 
             ui.label("");
-            ui.weak(files_text(open, choices));
+            ui.weak(files_text(doc, choices));
             ui.end_row();
 
             let label = ui.label("Scale");
@@ -514,9 +512,9 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
 }
 
 /// "Writes walk_0.png … walk_7.png (8 files)", or why nothing can be written.
-fn files_text(open: &OpenDocument, choices: &ExportChoices) -> String {
-    let request = choices.request(open);
-    match job::plan(open.document(), &request) {
+fn files_text(doc: &OpenDocument, choices: &ExportChoices) -> String {
+    let request = choices.request(doc);
+    match job::plan(doc.document(), &request) {
         Err(message) => capitalised(&message),
         Ok(files) => {
             let name = |p: &PathBuf| {

@@ -2,9 +2,9 @@
 
 pub mod dialog;
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::Dialogs;
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use dialog::{ExportAction, ExportState, RunningExport};
 use std::sync::Arc;
@@ -15,13 +15,13 @@ use std::sync::Arc;
 pub fn window(
     ctx: &egui::Context,
     state: &mut ExportState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     dialogs: &mut dyn Dialogs,
     pixels: &Arc<ImageStore>,
 ) -> Option<Said> {
-    match dialog::show(ctx, state, open, dialogs)? {
+    match dialog::show(ctx, state, doc, dialogs)? {
         ExportAction::Start(request) => {
-            start(ctx, state, open, pixels, request);
+            start(ctx, state, doc, pixels, request);
             None
         }
         ExportAction::Say(said) => Some(said),
@@ -33,12 +33,12 @@ pub fn window(
 pub fn start(
     ctx: &egui::Context,
     state: &mut ExportState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &Arc<ImageStore>,
     request: crate::export::job::ExportRequest,
 ) {
-    let document = open.document().clone();
-    let keep = crate::session::watch::watched_paths(open.path(), &document);
+    let document = doc.document().clone();
+    let keep = crate::session::watch::watched_paths(doc.path(), &document);
     let ctx = ctx.clone();
     state.running = Some(RunningExport::start(
         document,

@@ -8,10 +8,10 @@
 //! picked, all as one undo step. Files are read on a thread of their own with progress and Cancel; a file that
 //! cannot be read is named and skipped.
 
-use crate::app::frame_textures::texture_of;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::texture_of;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };
@@ -22,9 +22,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
-
-/// The image types an import takes.
-pub const PICTURE_EXTENSIONS: [&str; 3] = ["png", "tga", "gif"];
 
 /// How the pictures become frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -201,18 +198,18 @@ impl ImportState {
         cells
     }
 
-    /// The edit the choices describe for `open`.
-    fn command(&mut self, open: &OpenDocument) -> ImportFrames {
-        let document = open.document();
-        let example = open
+    /// The edit the choices describe for `doc`.
+    fn command(&mut self, doc: &OpenDocument) -> ImportFrames {
+        let document = doc.document();
+        let example = doc
             .direction_frames()
             .last()
             .map(|f| f.duration)
             .or_else(|| document.frames.values().next().map(|f| f.duration));
-        let target = match open.sequence() {
+        let target = match doc.sequence() {
             Some(sequence) if !self.new_sequence => ImportTarget::Append {
                 sequence: sequence.id,
-                direction: open.player.direction(),
+                direction: doc.player.direction(),
             },
             _ => ImportTarget::NewSequence(self.name.trim().to_string()),
         };
@@ -220,7 +217,7 @@ impl ImportState {
             images: self.read.pictures.clone(),
             cells: self.cells().to_vec(),
             origin: self.origin,
-            duration: duration_like(example, self.millis, open.frame_rate()),
+            duration: duration_like(example, self.millis, doc.frame_rate()),
             target,
         }
     }
@@ -238,7 +235,7 @@ fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
 pub fn show(
     ctx: &egui::Context,
     state: &mut ImportState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     dialogs: &mut dyn Dialogs,
 ) -> Option<Said> {
     if !state.shown {
@@ -246,7 +243,7 @@ pub fn show(
     }
     state.take_read();
     if std::mem::take(&mut state.origin_from_document) {
-        state.origin = OriginPlace::matching(open.document());
+        state.origin = OriginPlace::matching(doc.document());
     }
     let mut pressed = Pressed::default();
     egui::Window::new("Import frames")
@@ -258,7 +255,7 @@ pub fn show(
                 ui.separator();
                 frames_section(ui, state);
                 ui.separator();
-                placement_section(ui, state, open);
+                placement_section(ui, state, doc);
             }
             if let Some(failure) = &state.failure {
                 ui.colored_label(ui.visuals().error_fg_color, failure);
@@ -300,7 +297,7 @@ pub fn show(
         return None;
     }
     if pressed.browse {
-        match dialogs.pick_files_to_import(&PICTURE_EXTENSIONS) {
+        match dialogs.pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS) {
             DialogOutcome::Chosen(files) => state.add_files(files, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
@@ -315,15 +312,15 @@ pub fn show(
         return None;
     }
     if pressed.import {
-        let command = state.command(open);
+        let command = state.command(doc);
         let frames = command.cells.len();
         let into = match &command.target {
             ImportTarget::NewSequence(name) => name.clone(),
             ImportTarget::Append { .. } => {
-                open.sequence().map(|s| s.name.clone()).unwrap_or_default()
+                doc.sequence().map(|s| s.name.clone()).unwrap_or_default()
             }
         };
-        match open.apply(&command, None) {
+        match doc.apply(&command, None) {
             Err(message) => state.failure = Some(message),
             Ok(()) => {
                 let skipped = std::mem::take(&mut state.read.skipped);
@@ -543,7 +540,7 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
 }
 
 /// Origin, duration and where the frames go.
-fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocument) {
+fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument) {
     egui::Grid::new("import placement")
         .num_columns(2)
         .show(ui, |ui| {
@@ -577,7 +574,7 @@ fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocu
                     )
                     .labelled_by(label.id);
                 });
-                let current = open.sequence().map(|s| s.name.clone());
+                let current = doc.sequence().map(|s| s.name.clone());
                 ui.add_enabled_ui(current.is_some(), |ui| {
                     ui.radio_value(
                         &mut state.new_sequence,

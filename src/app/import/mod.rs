@@ -18,7 +18,7 @@ pub fn start(
     if !state.files.is_empty() {
         return None;
     }
-    match dialogs.pick_files_to_import(&dialog::PICTURE_EXTENSIONS) {
+    match dialogs.pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS) {
         DialogOutcome::Chosen(files) => {
             let ctx = ctx.clone();
             state.add_files(files, move || ctx.request_repaint());

@@ -11,10 +11,10 @@ pub mod element;
 pub mod support;
 pub mod widgets;
 
+use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
-use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
 use crate::edit::timeline::SetSequenceDelay;
@@ -24,36 +24,36 @@ use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolat
 /// or takes it out). Returns the message of an edit the document refused.
 pub fn show(
     ui: &mut egui::Ui,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     gesture: &mut Option<Gesture>,
     draft: &mut Option<Draft>,
 ) -> Option<String> {
     let mut edits = Edits::default();
-    let support = Support::of_format(open.session.format());
+    let support = Support::of_format(doc.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
     // would move the canvas under a drag in progress.
     egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            sequence_section(ui, open, &support, &mut edits);
-            match frame_section(ui, open, &support, &mut edits) {
+            sequence_section(ui, doc, &support, &mut edits);
+            match frame_section(ui, doc, &support, &mut edits) {
                 Some(ElementClick {
                     element,
                     adding: true,
-                }) => open.toggle_element(element),
-                Some(ElementClick { element, .. }) => open.select_element(element),
+                }) => doc.toggle_element(element),
+                Some(ElementClick { element, .. }) => doc.select_element(element),
                 None => {}
             }
-            element_section(ui, open, &support, &mut edits);
+            element_section(ui, doc, &support, &mut edits);
         });
     edits.keep_vanished_draft(ui.ctx(), draft.take());
     *draft = edits.draft.take();
     let mut refusal = None;
     for edit in edits.edits {
         if edit.new_step || gesture.is_none() {
-            *gesture = Some(open.new_gesture());
+            *gesture = Some(doc.new_gesture());
         }
-        if let Err(message) = open.apply(edit.command.as_ref(), *gesture) {
+        if let Err(message) = doc.apply(edit.command.as_ref(), *gesture) {
             refusal = Some(message);
         }
     }
@@ -67,12 +67,12 @@ fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {
     }
 }
 
-fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, edits: &mut Edits) {
-    let Some(sequence) = open.sequence() else {
+fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, edits: &mut Edits) {
+    let Some(sequence) = doc.sequence() else {
         ui.weak("No sequence selected.");
         return;
     };
-    let document = open.session.document();
+    let document = doc.session.document();
     egui::CollapsingHeader::new("Sequence")
         .default_open(true)
         .show(ui, |ui| {
@@ -113,14 +113,14 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                     field(
                         ui,
                         "Direction",
-                        sequence.direction_label(open.player.direction()),
+                        sequence.direction_label(doc.player.direction()),
                     );
                     field(
                         ui,
                         "Frames",
                         sequence
                             .directions
-                            .get(open.player.direction())
+                            .get(doc.player.direction())
                             .map_or(0, |d| d.frames.len())
                             .to_string(),
                     );
@@ -164,9 +164,9 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                         let field = SequenceField::FollowUp(follow_up);
                         edits.push(set_sequence(sequence, field), &response);
                     }
-                    frame_rate_row(ui, open, sequence, support, edits);
+                    frame_rate_row(ui, doc, sequence, support, edits);
                     if !support.holds(Field::FrameDuration) {
-                        delay_row(ui, open, sequence, edits);
+                        delay_row(ui, doc, sequence, edits);
                     }
                     let default = document.default_sequence == Some(sequence.id);
                     field(ui, "Default", if default { "yes" } else { "no" });
@@ -196,7 +196,7 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
 /// The sequence's own frame rate (for hold-based durations), or the set's.
 fn frame_rate_row(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     sequence: &Sequence,
     support: &Support,
     edits: &mut Edits,
@@ -204,7 +204,7 @@ fn frame_rate_row(
     let why_not = support.why_not(Field::SequenceFrameRate);
     let label = ui.label("Frame rate");
     ui.horizontal(|ui| {
-        let set_rate = open.session.document().frame_rate;
+        let set_rate = doc.session.document().frame_rate;
         let own = sequence.frame_rate.is_some();
         if let Some((own, response)) = check(ui, "own", own, why_not.as_deref()) {
             let rate = own.then(|| sequence.frame_rate.or(set_rate).unwrap_or(60).max(1));
@@ -239,8 +239,8 @@ fn frame_rate_row(
 
 /// One delay for every frame of the sequence, for formats that keep one per animation
 /// (Solarus `frame_delay`: 0 shows the first frame forever).
-fn delay_row(ui: &mut egui::Ui, open: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
-    let document = open.session.document();
+fn delay_row(ui: &mut egui::Ui, doc: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
+    let document = doc.session.document();
     let first = sequence
         .directions
         .iter()
@@ -310,14 +310,14 @@ struct ElementClick {
 /// element the user clicked.
 fn frame_section(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     support: &Support,
     edits: &mut Edits,
 ) -> Option<ElementClick> {
-    let frame = open.frame()?;
-    let frame_id = open.player.frame_id(open.session.document())?;
+    let frame = doc.frame()?;
+    let frame_id = doc.player.frame_id(doc.session.document())?;
     let mut chosen = None;
-    let index = open.player.frame_index();
+    let index = doc.player.frame_index();
     let set = |field| SetFrameField {
         frame: frame_id,
         field,
@@ -333,7 +333,7 @@ fn frame_section(
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", frame_id.to_string());
-                    duration_row(ui, open, frame.duration, support, &mut |d, r| {
+                    duration_row(ui, doc, frame.duration, support, &mut |d, r| {
                         edits.push(set(FrameField::Duration(d)), r)
                     });
                     let text = support.why_not(Field::FrameText);
@@ -351,7 +351,7 @@ fn frame_section(
             // Below the grid, not in it: a frame that declares boxes would otherwise widen
             // the grid's first column for that frame alone, and egui lays a grid out again
             // (two more paints) whenever its columns change.
-            let frames = open.direction_frames();
+            let frames = doc.direction_frames();
             let most_declarations = frames.iter().map(|f| f.box_declarations.len()).max();
             for slot in 0..most_declarations.unwrap_or(0) {
                 let text = frame.box_declarations.get(slot).map(|decl| {
@@ -385,7 +385,7 @@ fn frame_section(
                 } else {
                     format!("{kind} “{}”", element.name)
                 };
-                let row = egui::Button::selectable(open.is_selected(element.id), text);
+                let row = egui::Button::selectable(doc.is_selected(element.id), text);
                 if list_row(ui, true, row).clicked() {
                     chosen = Some(ElementClick {
                         element: element.id,
@@ -408,7 +408,7 @@ fn list_row(ui: &mut egui::Ui, shown: bool, row: impl egui::Widget) -> egui::Res
 
 fn duration_row(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     duration: FrameDuration,
     support: &Support,
     changed: &mut dyn FnMut(FrameDuration, &egui::Response),
@@ -423,7 +423,7 @@ fn duration_row(
                 changed(d, &r);
             }
             // Back from "forever", the frame takes the unit the document counts in.
-            let finite = unit_of(open).map(|unit| unit(1));
+            let finite = unit_of(doc).map(|unit| unit(1));
             let toggle = ui.add_enabled(
                 forever || finite.is_some(),
                 egui::Checkbox::new(&mut forever, "forever"),
@@ -442,7 +442,7 @@ fn duration_row(
         }
         // The field already shows the native unit: beside it only what that is in ms, short
         // enough to fit a narrow inspector.
-        let mut text = match duration.exact(open.frame_rate()) {
+        let mut text = match duration.exact(doc.frame_rate()) {
             Some(t) if !matches!(duration, FrameDuration::Millis(_)) => {
                 format!("= {} ms", trim_float(t.as_millis_f64(), 1))
             }
@@ -457,7 +457,7 @@ fn duration_row(
             .on_hover_text(if duration.is_zero() {
                 "A frame of no length is skipped in playback".to_string()
             } else {
-                duration_text(duration, open.frame_rate())
+                duration_text(duration, doc.frame_rate())
             });
     });
     ui.end_row();
@@ -475,8 +475,8 @@ fn duration_editor_enabled(
 }
 
 /// The unit the document counts durations in, from any frame that is not shown forever.
-fn unit_of(open: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
-    let found = open
+fn unit_of(doc: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
+    let found = doc
         .session
         .document()
         .frames

@@ -2,14 +2,14 @@
 //! with the tab on show, the settings, the pictures and the windows on show; its accessors
 //! and status-bar messages. What it does is in the files beside this one, by job.
 
-use crate::app::clipboard;
-use crate::app::document_tab::DocumentTab;
-use crate::app::frame_textures;
+use crate::app::context::clipboard;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures;
+use crate::app::context::settings::Settings;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::Dialogs;
-use crate::app::shell::settings::Settings;
+use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::shell::{disk_waker, loader::PendingLoad, new_document};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -58,14 +58,14 @@ pub struct SpratApp {
     /// Image files and SFF sprites, decoded once.
     pub pixels: std::sync::Arc<ImageStore>,
     /// Rendered frames on the GPU.
-    pub textures: frame_textures::FrameTextures,
+    pub textures: pictures::FrameTextures,
     /// The "Open path" field's text while it is shown.
     pub path_field: Option<String>,
     /// The New window, while it is shown.
     pub new_document: Option<new_document::NewDocumentDialog>,
-    /// The shortcuts window is open.
+    /// The shortcuts window is shown.
     pub show_shortcuts: bool,
-    /// The history window is open.
+    /// The history window is shown.
     pub show_history: bool,
     /// What waits until the user says what to do with unsaved changes.
     pub confirm_discard: Option<AfterConfirm>,
@@ -108,7 +108,7 @@ impl SpratApp {
             status: None,
             frame_clipboard: clipboard::AppClipboard::default(),
             pixels: std::sync::Arc::new(ImageStore::new()),
-            textures: frame_textures::FrameTextures::default(),
+            textures: pictures::FrameTextures::default(),
             path_field: None,
             new_document: None,
             show_shortcuts: false,
@@ -150,13 +150,13 @@ impl SpratApp {
     }
 
     /// The document on show, if any.
-    pub fn open(&self) -> Option<&OpenDocument> {
-        self.active_tab().map(|t| &t.open)
+    pub fn active_document(&self) -> Option<&OpenDocument> {
+        self.active_tab().map(|t| &t.doc)
     }
 
     /// The document on show, to change.
-    pub fn open_mut(&mut self) -> Option<&mut OpenDocument> {
-        self.active_tab_mut().map(|t| &mut t.open)
+    pub fn active_document_mut(&mut self) -> Option<&mut OpenDocument> {
+        self.active_tab_mut().map(|t| &mut t.doc)
     }
 
     /// Posts a message to the status bar.
@@ -167,8 +167,8 @@ impl SpratApp {
     /// Says that an edit of the document on show was refused, and why; the message goes
     /// when the document next changes.
     pub fn say_refused(&mut self, message: &str) {
-        self.status = match self.open() {
-            Some(open) => Some(StatusMessage::refusal(message, open)),
+        self.status = match self.active_document() {
+            Some(doc) => Some(StatusMessage::refusal(message, doc)),
             None => Some(StatusMessage::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
@@ -177,22 +177,22 @@ impl SpratApp {
     }
 
     /// Shows a document already in memory in a new tab (tests, benchmarks, the demo).
-    pub fn show_document(&mut self, open: OpenDocument) {
-        self.install(open);
+    pub fn show_document(&mut self, doc: OpenDocument) {
+        self.install(doc);
     }
 
     /// Shows a document in a new tab, autosaving it. A recovered document keeps writing to
     /// its own recovery folder, so that folder goes once the document is saved or closed.
-    pub(super) fn install(&mut self, mut open: OpenDocument) {
+    pub(super) fn install(&mut self, mut doc: OpenDocument) {
         if let Some(dir) = &self.recovery_dir
-            && open.session.recovery_folder().is_none()
+            && doc.session.recovery_folder().is_none()
         {
-            open.session
+            doc.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
         // The editor's frames must not wait for the disk.
-        open.session.autosave_in_background();
-        self.add_tab(open);
+        doc.session.autosave_in_background();
+        self.add_tab(doc);
     }
 }
 

@@ -1,11 +1,11 @@
 //! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
 //! depend on the document: recent files, open tabs, box classes, backgrounds.
 
-use crate::app::frame_textures::PictureMemory;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::PictureMemory;
+use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
-use crate::app::shell::workspace::OpenDocument;
 use crate::formats::Capabilities;
 use std::path::PathBuf;
 
@@ -59,7 +59,7 @@ const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
-    open: Option<&OpenDocument>,
+    doc: Option<&OpenDocument>,
     tabs: &[TabEntry],
     playing: bool,
 ) -> MenuActions {
@@ -100,7 +100,7 @@ pub fn show(
             item(ui, UICommand::Quit, &mut actions);
         });
         ui.menu_button("Edit", |ui| {
-            let history = open.map(|o| o.session.history());
+            let history = doc.map(|o| o.session.history());
             let undo = history
                 .and_then(|h| h.undo_label())
                 .map(|l| format!("Undo {l}"));
@@ -244,9 +244,9 @@ pub fn show(
 
             ui.separator();
             ui.label("Box classes");
-            match open {
-                Some(open) => {
-                    let classes = open.session.document().box_classes();
+            match doc {
+                Some(doc) => {
+                    let classes = doc.session.document().box_classes();
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }
@@ -277,7 +277,7 @@ pub fn show(
                 (UICommand::PointTool, "attachment points", |c| c.points),
             ];
             for (command, what, holds) in tools {
-                let refusal = open
+                let refusal = doc
                     .filter(|o| !holds(&o.session.format().capabilities()))
                     .map(|o| format!("{} files cannot hold {what}", o.format_name()));
                 item_unless(ui, command, refusal, &mut actions);
@@ -334,12 +334,12 @@ pub fn show(
 }
 
 /// The shortcuts window: every command with its shortcut.
-pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+pub fn shortcuts_window(ctx: &egui::Context, shown: &mut bool) {
     // The list is longer than a 800-pixel window (and far longer at UI scale 2): it scrolls,
     // and the window never reaches past the screen.
     let screen = ctx.content_rect();
     egui::Window::new("Keyboard shortcuts")
-        .open(open)
+        .open(shown)
         .resizable(true)
         .vscroll(true)
         .default_height((screen.height() - 120.0).max(200.0))
@@ -372,12 +372,12 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
 /// just after it. Returns the number of steps to have in effect, when one was clicked.
 pub fn history_window(
     ctx: &egui::Context,
-    open_window: &mut bool,
+    shown: &mut bool,
     history: &crate::edit::History,
 ) -> Option<usize> {
     let mut jump = None;
     egui::Window::new("History")
-        .open(open_window)
+        .open(shown)
         .default_width(260.0)
         .show(ctx, |ui| {
             let entries = history.entries();

@@ -2,12 +2,12 @@
 //! tab), files dropped on the window, the "Open path" field and the window that shows a read
 //! under way.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::loader::{self, LoadResult, PendingLoad};
 use crate::app::shell::status_bar::shown_path;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::shell::{demo, tabs};
-use crate::formats::Severity;
+use crate::formats::{Severity, registry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -93,13 +93,13 @@ impl SpratApp {
                 let (errors, warnings) =
                     crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = shown_path(&file.path);
-                let open = OpenDocument::new(
+                let doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
                     file.format,
                     file.loaded.diagnostics,
                 );
-                self.install(open);
+                self.install(doc);
                 let severity = if errors > 0 {
                     Severity::Warning
                 } else {
@@ -144,9 +144,10 @@ impl SpratApp {
             return;
         }
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
-        // Each of the others opens in a tab of its own.
-        for path in paths {
-            self.open_path(ctx, path);
+        // Each document among the others opens in a tab of its own; the files a document
+        // names (a character's .air and .sff beside its .def) open with it.
+        for path in registry().documents_among(&paths) {
+            self.open_path(ctx, path.clone());
         }
     }
 

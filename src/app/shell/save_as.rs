@@ -6,8 +6,8 @@
 //! (`Session::prepare_save_as`); a lossless write is committed at once, a lossy one waits for
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::workspace::OpenDocument;
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
 use crate::session::{PendingSave, SaveReport};
@@ -35,16 +35,16 @@ pub struct SaveAsState {
 pub type Said = (Severity, String);
 
 impl SaveAsState {
-    /// Opens the window for `open`, offering its own format when that one can be written.
-    pub fn start(&mut self, open: &OpenDocument) {
-        let own = open.session.format();
+    /// Opens the window for `doc`, offering its own format when that one can be written.
+    pub fn start(&mut self, doc: &OpenDocument) {
+        let own = doc.session.format();
         // A format Sprat only reads offers Sprat's own project, which holds everything.
         self.format = if own.capabilities().write {
             own.id().to_string()
         } else {
             crate::formats::sprat::SpratFormat.id().to_string()
         };
-        self.path = open
+        self.path = doc
             .path()
             .map(|p| with_extension_of(p, format_of(&self.format)))
             .map(|p| p.display().to_string())
@@ -97,17 +97,17 @@ fn with_extension_of(path: &Path, format: &dyn Format) -> PathBuf {
 pub fn show(
     ctx: &egui::Context,
     state: &mut SaveAsState,
-    open: Option<&mut OpenDocument>,
+    doc: Option<&mut OpenDocument>,
     dialogs: &mut dyn Dialogs,
     pixels: &dyn PixelSource,
 ) -> Option<Said> {
     failure_window(ctx, state);
-    let open = open?;
+    let doc = doc?;
     if !state.shown {
         return None;
     }
     if state.pending.is_some() {
-        return confirm_window(ctx, state, open);
+        return confirm_window(ctx, state, doc);
     }
     let mut save = false;
     let mut browse = false;
@@ -183,7 +183,7 @@ pub fn show(
     }
     if save {
         let path = PathBuf::from(state.path.trim());
-        return prepare(state, open, &path, pixels);
+        return prepare(state, doc, &path, pixels);
     }
     None
 }
@@ -191,15 +191,15 @@ pub fn show(
 /// Writes the document in memory; commits at once when nothing is lost.
 fn prepare(
     state: &mut SaveAsState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     path: &Path,
     pixels: &dyn PixelSource,
 ) -> Option<Said> {
     let format = state.format.clone();
     // Replacing another file than the document's own is confirmed like a loss is.
-    let replaces = path.exists() && open.path() != Some(path);
-    match open.session.prepare_save_as(path, &format, Some(pixels)) {
-        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, open, pending),
+    let replaces = path.exists() && doc.path() != Some(path);
+    match doc.session.prepare_save_as(path, &format, Some(pixels)) {
+        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, doc, pending),
         Ok(pending) => {
             state.pending = Some(pending);
             None
@@ -211,11 +211,11 @@ fn prepare(
     }
 }
 
-fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
-    match write_save(&mut open.session, pending) {
+fn commit(state: &mut SaveAsState, doc: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
+    match write_save(&mut doc.session, pending) {
         Ok(report) => {
             state.shown = false;
-            open.revision += 1;
+            doc.revision += 1;
             Some((Severity::Info, saved_text(&report)))
         }
         Err(error) => {
@@ -265,14 +265,14 @@ pub fn saved_text(report: &SaveReport) -> String {
 fn confirm_window(
     ctx: &egui::Context,
     state: &mut SaveAsState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
 ) -> Option<Said> {
     let pending = state.pending.as_ref()?;
     let mut answer = None;
     let name = pending.format().name();
     let losses = pending.losses();
     let outside = pending.writes_outside();
-    let own_file = open.path() == Some(pending.path());
+    let own_file = doc.path() == Some(pending.path());
     let title = if state.plain_save {
         "Confirm Save"
     } else {
@@ -326,7 +326,7 @@ fn confirm_window(
             // The user has seen the exact paths listed above.
             let mut pending = state.pending.take()?;
             pending.confirm_outside();
-            commit(state, open, pending)
+            commit(state, doc, pending)
         }
         false => {
             state.pending = None;

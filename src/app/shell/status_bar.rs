@@ -1,7 +1,7 @@
 //! The status bar: the last message, load progress, diagnostics count, cursor position, zoom.
 
+use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::diagnostics::severity_colour;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
 use crate::edit::HistoryPosition;
 use crate::formats::{Severity, error_and_warning_counts};
 use std::path::Path;
@@ -49,19 +49,19 @@ impl StatusMessage {
         }
     }
 
-    /// "Not changed: …" for an edit `open` refused; shown until the document next changes.
-    pub fn refusal(message: &str, open: &OpenDocument) -> StatusMessage {
+    /// "Not changed: …" for an edit `doc` refused; shown until the document next changes.
+    pub fn refusal(message: &str, doc: &OpenDocument) -> StatusMessage {
         StatusMessage {
-            refused_at: Some(open.session.history().position()),
+            refused_at: Some(doc.session.history().position()),
             ..StatusMessage::new(Severity::Warning, format!("Not changed: {message}"))
         }
     }
 
-    /// Whether the message still applies to `open`, the document on show.
-    pub fn applies(&self, open: Option<&OpenDocument>) -> bool {
+    /// Whether the message still applies to `doc`, the document on show.
+    pub fn applies(&self, doc: Option<&OpenDocument>) -> bool {
         match self.refused_at {
             None => true,
-            Some(position) => open.is_some_and(|o| o.session.history().position() == position),
+            Some(position) => doc.is_some_and(|o| o.session.history().position() == position),
         }
     }
 }
@@ -77,13 +77,13 @@ pub struct StatusActions {
 pub fn show(
     ui: &mut egui::Ui,
     message: Option<&StatusMessage>,
-    open: Option<&OpenDocument>,
+    doc: Option<&OpenDocument>,
     hover: Option<(i32, i32)>,
     zoom: f32,
 ) -> StatusActions {
     let mut actions = StatusActions::default();
     ui.horizontal(|ui| {
-        if let Some(message) = message.filter(|m| m.applies(open)) {
+        if let Some(message) = message.filter(|m| m.applies(doc)) {
             ui.colored_label(severity_colour(message.severity), &message.text);
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -91,13 +91,13 @@ pub fn show(
             if let Some((x, y)) = hover {
                 ui.monospace(format!("x {x}, y {y}"));
             }
-            if let Some(open) = open {
-                let (errors, warnings) = error_and_warning_counts(open.diagnostics());
+            if let Some(doc) = doc {
+                let (errors, warnings) = error_and_warning_counts(doc.diagnostics());
                 let text = format!("{errors} errors, {warnings} warnings");
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;
                 }
-                ui.label(format!("{} · {}", open.display_name(), open.format_name()));
+                ui.label(format!("{} · {}", doc.display_name(), doc.format_name()));
             }
         });
     });

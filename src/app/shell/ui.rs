@@ -2,13 +2,15 @@
 //! panels of the document on show, then the windows, in the order they paint.
 
 use crate::app::canvas::{self, tools};
-use crate::app::document_tab::DocumentTab;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::box_rule;
+use crate::app::context::pictures::Pictures;
+use crate::app::context::settings;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::commands::UICommand;
+use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar::{self, StatusMessage};
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::box_rule;
-use crate::app::shell::{menus, new_document, save_as, settings, tabs};
+use crate::app::shell::{menus, new_document, save_as, tabs};
 use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -37,8 +39,8 @@ impl SpratApp {
     }
 
     pub(super) fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match self.open() {
-            Some(open) => open.title(),
+        let title = match self.active_document() {
+            Some(doc) => doc.title(),
             None => "Sprat".to_string(),
         };
         if title != self.title {
@@ -49,12 +51,11 @@ impl SpratApp {
 
     pub(super) fn history_window(&mut self, ctx: &egui::Context) {
         let show = &mut self.show_history;
-        let Some(open) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.open)
-        else {
+        let Some(doc) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.doc) else {
             return;
         };
-        if let Some(done) = menus::history_window(ctx, show, open.session.history()) {
-            open.jump_to(done);
+        if let Some(done) = menus::history_window(ctx, show, doc.session.history()) {
+            doc.jump_to(done);
         }
     }
 
@@ -65,7 +66,7 @@ impl SpratApp {
             return;
         };
         if let Some((severity, text)) =
-            import::dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
+            import::dialog::show(ctx, &mut tab.import, &mut tab.doc, dialogs)
         {
             self.say(severity, text);
         }
@@ -78,7 +79,7 @@ impl SpratApp {
             return;
         };
         if let Some((severity, text)) =
-            export::window(ctx, &mut tab.export, &tab.open, dialogs, &self.pixels)
+            export::window(ctx, &mut tab.export, &tab.doc, dialogs, &self.pixels)
         {
             self.say(severity, text);
         }
@@ -98,7 +99,7 @@ impl SpratApp {
         };
         let scope = tab.widget_scope();
         let DocumentTab {
-            open,
+            doc,
             tree,
             timeline,
             canvas,
@@ -112,23 +113,23 @@ impl SpratApp {
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
         let room = ui.available_size();
-        timeline::edit::sync_with_player(open, timeline);
-        self.textures.begin_frame(open.revision, &self.pixels);
+        timeline::edit::sync_with_player(doc, timeline);
+        self.textures.begin_frame(doc.revision, &self.pixels);
         self.textures
             .set_memory(self.settings.picture_memory, &self.pixels);
-        let mut pictures = canvas::Pictures {
+        let mut pictures = Pictures {
             textures: &mut self.textures,
             pixels: &self.pixels,
         };
         let settings = &mut self.settings;
-        if settings.layout.diagnostics && !open.diagnostics().is_empty() {
+        if settings.layout.diagnostics && !doc.diagnostics().is_empty() {
             let rule = box_rule(settings.view.documented_default_box_rule);
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .default_size(110.0f32.min(room.y * 0.15))
                 .max_size(room.y * 0.4)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| diagnostics::show(ui, open, rule))
+                    ui.push_id(scope, |ui| diagnostics::show(ui, doc, rule))
                 });
         }
         let mut refused = None;
@@ -139,9 +140,9 @@ impl SpratApp {
                 .max_size(room.y * 0.5)
                 .show(ui, |ui| {
                     ui.push_id(scope, |ui| {
-                        let commands = timeline::transport::show(ui, open);
+                        let commands = timeline::transport::show(ui, doc);
                         ui.separator();
-                        let output = timeline::show(ui, settings, timeline, open, &mut pictures);
+                        let output = timeline::show(ui, settings, timeline, doc, &mut pictures);
                         (commands, output)
                     })
                     .inner
@@ -151,7 +152,7 @@ impl SpratApp {
                 .response
                 .dnd_release_payload::<sprites::state::SpriteDrag>()
             {
-                refused = refused.or(timeline::edit::insert_sprite_frame(open, *drag).err());
+                refused = refused.or(timeline::edit::insert_sprite_frame(doc, *drag).err());
             }
             let (transport_commands, output) = shown.inner;
             commands.extend(transport_commands);
@@ -164,7 +165,7 @@ impl SpratApp {
                 .default_size(240.0f32.min(room.x * 0.22))
                 .max_size(room.x * 0.35)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| tree::show(ui, tree, open)).inner
+                    ui.push_id(scope, |ui| tree::show(ui, tree, doc)).inner
                 })
                 .inner;
             commands.extend(output.commands);
@@ -177,7 +178,7 @@ impl SpratApp {
                 .max_size(room.x * 0.4)
                 .show(ui, |ui| {
                     ui.push_id(scope, |ui| {
-                        inspector::show(ui, open, inspector_gesture, inspector_draft)
+                        inspector::show(ui, doc, inspector_gesture, inspector_draft)
                     })
                     .inner
                 })
@@ -185,7 +186,7 @@ impl SpratApp {
             refused = refused.or(inspector_refused);
         }
         if let Some(message) = refused {
-            self.status = Some(StatusMessage::refusal(&message, open));
+            self.status = Some(StatusMessage::refusal(&message, doc));
         }
         let centre = &mut self.centre;
         let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -194,7 +195,7 @@ impl SpratApp {
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 // The views this document has: the preview always, the source sheet when
                 // asked for, the sprites when it has an archive of them.
-                let has_sprites = !sprites::browser::archives(open).is_empty();
+                let has_sprites = !sprites::browser::archives(doc).is_empty();
                 if (*centre == CentreTab::Sheet && !settings.layout.sheet)
                     || (*centre == CentreTab::Sprites && !has_sprites)
                 {
@@ -212,17 +213,16 @@ impl SpratApp {
                     });
                 }
                 match centre {
-                    CentreTab::Canvas => (
-                        canvas::show(ui, canvas, settings, open, &mut pictures),
-                        None,
-                    ),
+                    CentreTab::Canvas => {
+                        (canvas::show(ui, canvas, settings, doc, &mut pictures), None)
+                    }
                     CentreTab::Sheet => (
                         tools::CanvasOutcome::default(),
-                        sheet::show(ui, sheet, open, pictures.pixels),
+                        sheet::show(ui, sheet, doc, pictures.pixels),
                     ),
                     CentreTab::Sprites => (
                         tools::CanvasOutcome::default(),
-                        sprites::browser::show(ui, sprites, open, pictures.pixels, dialogs),
+                        sprites::browser::show(ui, sprites, doc, pictures.pixels, dialogs),
                     ),
                 }
             })
@@ -259,8 +259,8 @@ impl eframe::App for SpratApp {
         // Left and Right step frames unless they nudge what is selected on the canvas.
         let settings = &self.settings;
         if !self
-            .open()
-            .is_some_and(|open| canvas::has_selection_on_frame(open, settings))
+            .active_document()
+            .is_some_and(|doc| canvas::has_selection_on_frame(doc, settings))
         {
             commands.extend(UICommand::pressed_arrows(&ctx));
         }
@@ -268,15 +268,17 @@ impl eframe::App for SpratApp {
             commands.push(UICommand::PlayPause);
         }
 
-        let playing = self.open().is_some_and(|o| o.player.is_playing());
+        let playing = self
+            .active_document()
+            .is_some_and(|o| o.player.is_playing());
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
-                let open = active
+                let doc = active
                     .and_then(|id| self.documents.iter().find(|t| t.id == id))
-                    .map(|t| &t.open);
-                menus::show(ui, &mut self.settings, open, &tab_entries, playing)
+                    .map(|t| &t.doc);
+                menus::show(ui, &mut self.settings, doc, &tab_entries, playing)
             })
             .inner;
         commands.extend(menu.commands);
@@ -300,7 +302,7 @@ impl eframe::App for SpratApp {
                 status_bar::show(
                     ui,
                     self.status.as_ref(),
-                    tab.map(|t| &t.open),
+                    tab.map(|t| &t.doc),
                     tab.and_then(|t| t.canvas.hover_pixel),
                     tab.map_or(1.0, |t| t.canvas.zoom),
                 )
@@ -345,7 +347,7 @@ impl eframe::App for SpratApp {
         let pixels: &ImageStore = &self.pixels;
         let dialogs = self.dialogs.as_mut();
         let said = active_tab_in(&mut self.documents, self.active).and_then(|tab| {
-            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
+            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.doc), dialogs, pixels)
         });
         if let Some((severity, text)) = said {
             self.say(severity, text);

@@ -3,9 +3,9 @@
 //! shown — typed in a path field that takes the keyboard at once, so typed letters never run
 //! shortcuts. Either way the same action follows.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
 use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, TypedPath};
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 /// dialog can be shown, offers the path field instead.
 pub fn ask(
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
@@ -28,7 +28,7 @@ pub fn ask(
     let purpose = state.asked.take()?;
     let outcome = match purpose {
         FileUse::ExportAct => {
-            let suggested = open
+            let suggested = doc
                 .path()
                 .map(|p| p.with_extension("act"))
                 .unwrap_or_else(|| "palette.act".into());
@@ -43,7 +43,7 @@ pub fn ask(
     };
     match outcome {
         DialogOutcome::Chosen(files) => {
-            use_files(purpose, &files, state, open, pixels, archive, archive_id)
+            use_files(purpose, &files, state, doc, pixels, archive, archive_id)
         }
         DialogOutcome::Cancelled => None,
         DialogOutcome::Unavailable => {
@@ -64,7 +64,7 @@ pub fn ask(
 pub fn typed_path_row(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
@@ -94,7 +94,7 @@ pub fn typed_path_row(
     let purpose = typed.purpose;
     state.typed_path = None;
     let files = [PathBuf::from(text)];
-    use_files(purpose, &files, state, open, pixels, archive, archive_id)
+    use_files(purpose, &files, state, doc, pixels, archive, archive_id)
 }
 
 /// Does what the files were asked for.
@@ -102,16 +102,16 @@ fn use_files(
     purpose: FileUse,
     files: &[PathBuf],
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
 ) -> Said {
     let first = files.first()?;
     match purpose {
-        FileUse::AddSprites => actions::add_files(state, open, pixels, archive_id, files),
-        FileUse::Replace(number) => actions::replace_with(open, pixels, archive_id, number, first),
-        FileUse::ImportAct => palettes::import_act_file(open, pixels, archive, archive_id, first),
-        FileUse::ExportAct => palettes::export_act_to(open, pixels, archive, archive_id, first),
+        FileUse::AddSprites => actions::add_files(state, doc, pixels, archive_id, files),
+        FileUse::Replace(number) => actions::replace_with(doc, pixels, archive_id, number, first),
+        FileUse::ImportAct => palettes::import_act_file(doc, pixels, archive, archive_id, first),
+        FileUse::ExportAct => palettes::export_act_to(doc, pixels, archive, archive_id, first),
     }
 }

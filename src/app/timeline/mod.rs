@@ -10,13 +10,12 @@
 pub mod edit;
 pub mod transport;
 
-use crate::app::canvas::Pictures;
-use crate::app::frame_textures::FrameKey;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::pictures::{FrameKey, Pictures};
+use crate::app::context::settings::Settings;
 use crate::app::timeline::edit::{
-    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
+    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration,
 };
 use crate::model::FrameDuration;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
@@ -51,9 +50,9 @@ pub struct TimelineOutput {
 }
 
 /// The width of each cell.
-pub fn cell_widths(open: &OpenDocument, proportional: bool) -> Vec<f32> {
-    let rate = open.frame_rate();
-    open.direction_frames()
+pub fn cell_widths(doc: &OpenDocument, proportional: bool) -> Vec<f32> {
+    let rate = doc.frame_rate();
+    doc.direction_frames()
         .iter()
         .map(|f| {
             if f.duration.is_zero() {
@@ -86,12 +85,12 @@ pub fn show(
     ui: &mut egui::Ui,
     settings: &Settings,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pictures: &mut Pictures,
 ) -> TimelineOutput {
     let mut output = TimelineOutput::default();
-    selection_bar(ui, state, open, &mut output);
-    cells(ui, settings, state, open, pictures, &mut output);
+    selection_bar(ui, state, doc, &mut output);
+    cells(ui, settings, state, doc, pictures, &mut output);
     output
 }
 
@@ -99,10 +98,10 @@ pub fn show(
 fn selection_bar(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     output: &mut TimelineOutput,
 ) {
-    let selected = selected_frames(open);
+    let selected = doc.selected_frames();
     ui.horizontal(|ui| {
         for command in [
             UICommand::InsertFrame,
@@ -122,16 +121,16 @@ fn selection_bar(
                 .clicked()
             {
                 // These buttons are about frames, whatever the canvas has selected.
-                open.clear_elements();
-                edit::select_frames(open, selected.clone());
+                doc.clear_elements();
+                edit::select_frames(doc, selected.clone());
                 output.commands.push(command);
             }
         }
         ui.separator();
-        if open.session.format().capabilities().per_frame_durations {
-            duration_field(ui, state, open, &selected, output);
+        if doc.session.format().capabilities().per_frame_durations {
+            duration_field(ui, state, doc, &selected, output);
         } else {
-            delay_field(ui, state, open, output);
+            delay_field(ui, state, doc, output);
         }
     });
 }
@@ -142,7 +141,7 @@ fn selection_bar(
 fn duration_field(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     selected: &[usize],
     output: &mut TimelineOutput,
 ) {
@@ -151,20 +150,20 @@ fn duration_field(
         state.duration_field = None;
         return;
     }
-    let common = edit::common_duration(open);
+    let common = edit::common_duration(doc);
     // Mixed durations start the field from the frame on show.
-    let shown = open
+    let shown = doc
         .direction_frames()
-        .get(open.player.frame_index())
+        .get(doc.player.frame_index())
         .map(|f| f.duration);
     let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
-    let unit = start.unwrap_or_else(|| edit::duration_unit(open));
+    let unit = start.unwrap_or_else(|| edit::duration_unit(doc));
     let label = format!(
         "Duration of {} selected frame{}",
         selected.len(),
         if selected.len() == 1 { "" } else { "s" }
     );
-    let field = number_field(ui, state, open, selected, unit, &label);
+    let field = number_field(ui, state, doc, selected, unit, &label);
     if common.is_none() {
         ui.weak("(mixed)");
     }
@@ -176,7 +175,7 @@ fn duration_field(
     let committed = field.changed || (field.entered && common.is_none());
     if committed || set {
         let duration = edit::with_value(unit, field.value);
-        if let Err(why) = edit::set_selected_durations(open, duration) {
+        if let Err(why) = edit::set_selected_durations(doc, duration) {
             output.refused = Some(why);
         }
         state.duration_field = None;
@@ -189,13 +188,13 @@ fn duration_field(
 fn delay_field(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     output: &mut TimelineOutput,
 ) {
-    let Some(sequence) = open.sequence().map(|s| s.id) else {
+    let Some(sequence) = doc.sequence().map(|s| s.id) else {
         return;
     };
-    let Some(first) = open.direction_frames().first().map(|f| f.duration) else {
+    let Some(first) = doc.direction_frames().first().map(|f| f.duration) else {
         return;
     };
     // Solarus's delay 0 shows the first frame forever.
@@ -204,10 +203,10 @@ fn delay_field(
     } else {
         first
     };
-    let field = number_field(ui, state, open, &[], unit, "Frame delay of the animation");
+    let field = number_field(ui, state, doc, &[], unit, "Frame delay of the animation");
     let hint = format!(
         "{} files keep one delay for every frame of an animation",
-        open.format_name()
+        doc.format_name()
     );
     field.response.on_hover_text(hint);
     if field.changed {
@@ -216,7 +215,7 @@ fn delay_field(
             other => other,
         };
         let delay = crate::edit::timeline::SetSequenceDelay { sequence, duration };
-        if let Err(why) = open.apply(&delay, None) {
+        if let Err(why) = doc.apply(&delay, None) {
             output.refused = Some(why);
         }
         state.duration_field = None;
@@ -239,12 +238,12 @@ struct NumberField {
 fn number_field(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     cells: &[usize],
     unit: FrameDuration,
     label: &str,
 ) -> NumberField {
-    let revision = open.revision;
+    let revision = doc.revision;
     let initial = edit::field_value(unit);
     if state
         .duration_field
@@ -279,12 +278,12 @@ fn cells(
     ui: &mut egui::Ui,
     settings: &Settings,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pictures: &mut Pictures,
     output: &mut TimelineOutput,
 ) {
     let proportional = settings.view.proportional_timeline;
-    let widths = cell_widths(open, proportional);
+    let widths = cell_widths(doc, proportional);
     let mut starts = Vec::with_capacity(widths.len() + 1);
     let mut x = 0.0;
     for w in &widths {
@@ -292,10 +291,10 @@ fn cells(
         x += w + 2.0;
     }
     starts.push(x);
-    let end_label = end_label(open, widths.len());
+    let end_label = end_label(doc, widths.len());
     let total_width = x + 80.0;
-    let look = CellLook::of(ui, open, widths.len());
-    let frame_rate = open.frame_rate();
+    let look = CellLook::of(ui, doc, widths.len());
+    let frame_rate = doc.frame_rate();
     let mut events = CellEvents::default();
     let mut layout: Option<(egui::Pos2, Rect)> = None;
     // Moves and the loop marker scroll the view; an edge drag measures from where it started.
@@ -332,10 +331,10 @@ fn cells(
                     vec2(widths[i], CELL_HEIGHT),
                 );
                 let thumbnail = (widths[i] >= 20.0)
-                    .then(|| thumbnail(ui.ctx(), open, pictures, i))
+                    .then(|| thumbnail(ui.ctx(), doc, pictures, i))
                     .flatten();
                 paint_cell(&painter, &look, i, cell, rect, thumbnail);
-                cell_controls(ui, base_id, &look, i, cell, open, &mut events, output);
+                cell_controls(ui, base_id, &look, i, cell, doc, &mut events, output);
                 if look.loop_point == Some(i) {
                     loop_marker(ui, &painter, base_id, &look, cell, rect, &mut events);
                 }
@@ -352,7 +351,7 @@ fn cells(
                 scroll_near_edges(ui, rect);
             }
         });
-    apply_cell_events(open, state, events, output);
+    apply_cell_events(doc, state, events, output);
     if let Some((origin, rect)) = layout {
         let geometry = Geometry {
             origin,
@@ -360,17 +359,17 @@ fn cells(
             starts: &starts,
             widths: &widths,
         };
-        continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
+        continue_drag(ui, state, doc, &geometry, proportional, frame_rate, output);
     }
 }
 
 /// What follows the last cell: the follow-up, the loop or the end.
-fn end_label(open: &OpenDocument, frames: usize) -> String {
-    let follow_up = open
+fn end_label(doc: &OpenDocument, frames: usize) -> String {
+    let follow_up = doc
         .sequence()
         .and_then(|s| s.follow_up.clone())
         .filter(|f| !f.is_empty());
-    match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
+    match (&follow_up, doc.sequence().and_then(|s| s.loop_point)) {
         (Some(name), _) => format!("then {name}"),
         (None, Some(lp)) if lp < frames => format!("loops to {lp}"),
         _ => "ends".to_string(),
@@ -394,16 +393,16 @@ struct CellLook {
 }
 
 impl CellLook {
-    fn of(ui: &egui::Ui, open: &OpenDocument, frames: usize) -> CellLook {
+    fn of(ui: &egui::Ui, doc: &OpenDocument, frames: usize) -> CellLook {
         CellLook {
-            durations: open.direction_frames().iter().map(|f| f.duration).collect(),
-            per_frame_durations: open.session.format().capabilities().per_frame_durations,
-            selected: selected_frames(open),
-            current: open.player.frame_index(),
-            progress: open.player.frame_progress(open.session.document()) as f32,
-            playing: open.player.is_playing(),
-            looping: open.player.looping(),
-            loop_point: open
+            durations: doc.direction_frames().iter().map(|f| f.duration).collect(),
+            per_frame_durations: doc.session.format().capabilities().per_frame_durations,
+            selected: doc.selected_frames(),
+            current: doc.player.frame_index(),
+            progress: doc.player.frame_progress(doc.session.document()) as f32,
+            playing: doc.player.is_playing(),
+            looping: doc.player.looping(),
+            loop_point: doc
                 .sequence()
                 .and_then(|s| s.loop_point)
                 .filter(|lp| *lp < frames),
@@ -426,19 +425,19 @@ struct CellEvents {
 /// Frame `index`'s thumbnail, when it is ready.
 fn thumbnail(
     ctx: &egui::Context,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pictures: &mut Pictures,
     index: usize,
-) -> Option<crate::app::frame_textures::RenderedFrame> {
+) -> Option<crate::app::context::pictures::RenderedFrame> {
     let key = FrameKey {
-        sequence: open.player.sequence(),
-        direction: open.player.direction(),
+        sequence: doc.player.sequence(),
+        direction: doc.player.direction(),
         index,
         progress: 0,
     };
     pictures
         .textures
-        .thumbnail(ctx, open.session.document(), key, pictures.pixels)
+        .thumbnail(ctx, doc.session.document(), key, pictures.pixels)
 }
 
 /// Paints cell `i`: its fill and border, thumbnail, number, duration and the playhead.
@@ -448,7 +447,7 @@ fn paint_cell(
     i: usize,
     cell: Rect,
     strip: Rect,
-    thumbnail: Option<crate::app::frame_textures::RenderedFrame>,
+    thumbnail: Option<crate::app::context::pictures::RenderedFrame>,
 ) {
     let visuals = &look.visuals;
     let is_selected = look.selected.contains(&i);
@@ -527,7 +526,7 @@ fn cell_controls(
     look: &CellLook,
     i: usize,
     cell: Rect,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     events: &mut CellEvents,
     output: &mut TimelineOutput,
 ) {
@@ -577,7 +576,7 @@ fn cell_controls(
         events.started = Some(TimelineDrag::Edge {
             index: i,
             start: duration,
-            gesture: open.new_gesture(),
+            gesture: doc.new_gesture(),
         });
     }
 }
@@ -625,38 +624,38 @@ fn loop_marker(
 
 /// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
 fn apply_cell_events(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     state: &mut TimelineState,
     events: CellEvents,
     output: &mut TimelineOutput,
 ) {
     if let Some((index, modifiers)) = events.clicked {
-        click_cell(open, state, index, modifiers);
+        click_cell(doc, state, index, modifiers);
     }
     if let Some(index) = events.menu_on {
-        if !selected_frames(open).contains(&index) {
-            click_cell(open, state, index, egui::Modifiers::NONE);
+        if !doc.selected_frames().contains(&index) {
+            click_cell(doc, state, index, egui::Modifiers::NONE);
         }
         // The menu's actions are about frames: a canvas element selection must not take them.
-        if !open.selected_elements().is_empty() || !open.session.selection().elements.is_empty() {
-            open.clear_elements();
-            let cells = selected_frames(open);
-            edit::select_frames(open, cells);
+        if !doc.selected_elements().is_empty() || !doc.session.selection().elements.is_empty() {
+            doc.clear_elements();
+            let cells = doc.selected_frames();
+            edit::select_frames(doc, cells);
         }
     }
     if let Some(mut drag) = events.started {
         if let (TimelineDrag::Frames { positions, .. }, Some(index)) =
             (&mut drag, events.started_on)
         {
-            if !selected_frames(open).contains(&index) {
-                click_cell(open, state, index, egui::Modifiers::NONE);
+            if !doc.selected_frames().contains(&index) {
+                click_cell(doc, state, index, egui::Modifiers::NONE);
             }
-            *positions = selected_frames(open);
+            *positions = doc.selected_frames();
         }
         state.drag = Some(drag);
     }
     if let Some(loop_point) = output.loop_from.take()
-        && let Err(why) = edit::set_loop_point(open, loop_point)
+        && let Err(why) = edit::set_loop_point(doc, loop_point)
     {
         output.refused = Some(why);
     }
@@ -721,7 +720,7 @@ impl Geometry<'_> {
 fn continue_drag(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     geometry: &Geometry,
     proportional: bool,
     frame_rate: u32,
@@ -743,9 +742,9 @@ fn continue_drag(
     if escape {
         // Esc drops the drag without a change; a duration already changed by it goes back.
         if let TimelineDrag::Edge { index, start, .. } = drag
-            && open.direction_frames().get(index).map(|f| f.duration) != Some(start)
+            && doc.direction_frames().get(index).map(|f| f.duration) != Some(start)
         {
-            open.undo();
+            doc.undo();
         }
         state.drag = None;
         return;
@@ -769,7 +768,7 @@ fn continue_drag(
                 if let Some(gap) = gap
                     && !moves_nothing(&positions, gap)
                 {
-                    refused = edit::move_frames(open, positions, gap).err();
+                    refused = edit::move_frames(doc, positions, gap).err();
                 }
             } else {
                 state.drag = Some(TimelineDrag::Frames { positions, gap });
@@ -785,11 +784,11 @@ fn continue_drag(
                 );
             }
             if released {
-                let current = open.sequence().and_then(|s| s.loop_point);
+                let current = doc.sequence().and_then(|s| s.loop_point);
                 if let Some(target) = target
                     && current != Some(target)
                 {
-                    refused = edit::set_loop_point(open, Some(target)).err();
+                    refused = edit::set_loop_point(doc, Some(target)).err();
                 }
             } else {
                 state.drag = Some(TimelineDrag::LoopMarker { target });
@@ -803,7 +802,7 @@ fn continue_drag(
             if let (Some(pointer), Some(origin)) = (pointer, origin) {
                 let per_ms = proportional.then_some(POINTS_PER_MS);
                 let duration = edge_duration(start, pointer.x - origin.x, per_ms, frame_rate);
-                refused = edit::set_duration_in_drag(open, index, duration, gesture).err();
+                refused = edit::set_duration_in_drag(doc, index, duration, gesture).err();
             }
         }
     }

@@ -7,10 +7,11 @@
 use super::given;
 use super::wake;
 use crate::app::SpratApp;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::tab_id::TabId;
 use crate::formats::Severity;
 use crate::formats::input;
+use crate::formats::registry;
 use crate::session::{PendingSave, SaveError, SaveReport};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -195,7 +196,7 @@ fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
         app.pixels.invalidate(path);
     }
     arrival.refused.extend(provided.refused);
-    arrival.opened = given::most_likely_document(&provided.accepted).cloned();
+    arrival.opened = registry().document_among(&provided.accepted).cloned();
     arrival.accepted = provided.accepted;
     // Pictures alone are imported into the document on show, as dropped on the desktop.
     arrival.imported = arrival.opened.is_none() && app.import_if_pictures(ctx, &arrival.accepted);
@@ -283,9 +284,9 @@ fn play_new_tabs(app: &mut SpratApp) {
         for tab in &mut app.documents {
             if !page.tabs_seen.contains(&tab.id) {
                 page.tabs_seen.push(tab.id);
-                let open = &mut tab.open;
+                let doc = &mut tab.doc;
                 if !still {
-                    open.player.play(open.session.document());
+                    doc.player.play(doc.session.document());
                 }
             }
         }

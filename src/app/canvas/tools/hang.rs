@@ -11,10 +11,10 @@
 
 use super::CanvasOutcome;
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::{render_texture, texture_bytes};
+use crate::app::context::pictures::{render_texture, texture_bytes};
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
 use crate::app::shell::loader;
-use crate::app::shell::tab_id::TabId;
 use crate::assets::ImageStore;
 use crate::cache::ByteLru;
 use crate::formats::registry;

@@ -9,13 +9,13 @@
 //! in an id scope of their own, so typed text cannot show up in another document.
 
 use crate::app::canvas::CanvasState;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::tab_id::TabId;
 use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
 use crate::app::inspector::widgets::Draft;
 use crate::app::sheet::SheetState;
 use crate::app::shell::save_as::SaveAsState;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
 use crate::app::tree::rows::TreeState;
@@ -26,7 +26,7 @@ pub struct DocumentTab {
     /// Names the tab while it is open.
     pub id: TabId,
     /// The document, its history, selection and player.
-    pub open: OpenDocument,
+    pub doc: OpenDocument,
     /// The tree's filter, folding, rename and cached rows.
     pub tree: TreeState,
     /// The timeline's range anchor and drag.
@@ -52,11 +52,11 @@ pub struct DocumentTab {
 }
 
 impl DocumentTab {
-    /// A new tab for `open`; its frame is fitted to the canvas when first shown.
-    pub fn new(id: TabId, open: OpenDocument) -> DocumentTab {
+    /// A new tab for `doc`; its frame is fitted to the canvas when first shown.
+    pub fn new(id: TabId, doc: OpenDocument) -> DocumentTab {
         DocumentTab {
             id,
-            open,
+            doc,
             tree: TreeState::default(),
             timeline: TimelineState::default(),
             canvas: CanvasState::default(),

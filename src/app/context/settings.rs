@@ -231,7 +231,7 @@ pub struct Settings {
     /// Open Aseprite files with one graphic per layer rather than composited frames.
     pub aseprite_layers: bool,
     /// Memory for decoded pictures and frame textures (256 MiB unless set).
-    pub picture_memory: crate::app::frame_textures::PictureMemory,
+    pub picture_memory: crate::app::context::pictures::PictureMemory,
 }
 
 impl Settings {
