@@ -4,7 +4,7 @@
 //! makes undo exact), [`history`] (undo, redo, drags as one step), [`selection`], then the
 //! commands by area: [`tree`], [`timeline`], [`clipboard`], [`inspector`], [`canvas`],
 //! [`boxes`], [`box_tools`] (fit, trace, interpolate, mirror over many frames), [`points`],
-//! [`sheet`], and the tools over many frames: [`scope`] (which frames), [`retime`].
+//! [`sheet`], and the tools over many frames: [`scope`] (which frames), [`retime`], [`align`].
 //!
 //! The editor builds a command value, hands it to [`History::apply`] (or
 //! [`crate::session::Session::apply`], which also keeps the selection), and shows the message of
@@ -35,6 +35,7 @@
 //! assert_eq!(doc, before);
 //! ```
 
+pub mod align;
 pub mod box_tools;
 pub mod boxes;
 pub mod canvas;

@@ -1,8 +1,10 @@
-//! The multi-frame tools: `sprat retime`, `sprat cut` and their library and edit commands.
+//! The multi-frame tools: `sprat retime`, `sprat cut`, `sprat align` and their library and edit
+//! commands.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod align;
 mod cut;
 mod retime;
 
