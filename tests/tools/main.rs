@@ -1,11 +1,12 @@
 //! The multi-frame tools: `sprat retime`, `sprat cut`, `sprat align` and their library and edit
-//! commands.
+//! commands, and Paste special.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod align;
 mod cut;
+mod paste;
 mod retime;
 
 use sprat::formats::{ReadContext, registry};
