@@ -1,8 +1,9 @@
-//! The command line: `sprat info|check|convert|render|boxes|retime|cut ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime|cut|align ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
 
+mod align;
 mod batch;
 mod boxes;
 mod check;
@@ -255,6 +256,26 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Move each frame so an anchor sits on the origin: the feet (bottom centre of the opaque
+    /// pixels), the centre of mass, or a named attachment point.
+    Align {
+        /// The file to read.
+        file: PathBuf,
+        /// feet, centre or point:NAME.
+        #[arg(long, value_name = "ANCHOR")]
+        anchor: String,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -406,6 +427,22 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 force,
             };
             cut::run(&sheet, &options, out, err)
+        }
+        Command::Align {
+            file,
+            anchor,
+            sequence,
+            output,
+            force,
+            read,
+        } => {
+            let options = align::Options {
+                anchor,
+                sequences: sequence,
+                output,
+                force,
+            };
+            align::run(&file, &options, &read, out, err)
         }
     };
     match result {

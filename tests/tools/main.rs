@@ -1,9 +1,12 @@
-//! The multi-frame tools: `sprat retime`, `sprat cut` and their library and edit commands.
+//! The multi-frame tools: `sprat retime`, `sprat cut`, `sprat align` and their library and edit
+//! commands, and Paste special.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod align;
 mod cut;
+mod paste;
 mod retime;
 
 use sprat::formats::{ReadContext, registry};

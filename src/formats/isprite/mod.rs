@@ -71,6 +71,7 @@ impl Format for IspriteFormat {
             sequence_titles: false,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            one_origin_per_direction: false,
         }
     }
 

@@ -60,6 +60,7 @@ fn capabilities() -> Capabilities {
         sequence_titles: true,
         numbered_sequences: true,
         sequences_are_a_view: false,
+        one_origin_per_direction: false,
     }
 }
 
