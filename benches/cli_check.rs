@@ -1,5 +1,7 @@
 //! `sprat check` budgets: the 20,000-link SFF (each link shares its target's pixels) under
-//! 1 s, and a folder of 1,000 files at least 1.6x faster on 2 cores than on 1.
+//! 1 s, a folder of 1,000 files at least 1.6x faster on 2 cores than on 1, and the same folder
+//! checked with the box lint in at most twice the time without it (each distinct picture's
+//! mask drawn once per run).
 
 #[path = "../tests/adversarial/mod.rs"]
 mod adversarial;
@@ -60,5 +62,20 @@ fn folder(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, links, folder);
+fn lint(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    folder_of_documents(dir.path());
+    let path = dir.path().to_str().unwrap();
+    let mut group = c.benchmark_group("check_1000_files_box_lint");
+    group.sample_size(10);
+    group.bench_function("off", |b| {
+        b.iter(|| assert_eq!(check(&["--jobs", "1", "--no-box-lint", path]), 0))
+    });
+    group.bench_function("on", |b| {
+        b.iter(|| assert_eq!(check(&["--jobs", "1", path]), 0))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, links, folder, lint);
 criterion_main!(benches);

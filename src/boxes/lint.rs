@@ -4,7 +4,8 @@
 //! frame of a run where one default would do. Each names sequence, direction and frame, and
 //! selects the frame in the editor.
 
-use super::mask::{OpaqueMask, frame_mask};
+use super::mask::OpaqueMask;
+use super::mask_cache::MaskCache;
 use crate::formats::{Diagnostic, Location, Place, Severity, Subject};
 use crate::model::{
     AnimationSet, BoxClass, BoxScope, DefaultBoxRule, Frame, FrameId, Sequence, Shape,
@@ -12,6 +13,7 @@ use crate::model::{
 };
 use crate::pixels::PixelSource;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Hurt boxes covering less than this share of a frame's opaque pixels are reported.
 pub const MIN_HURT_COVERAGE: f64 = 0.5;
@@ -48,24 +50,36 @@ pub fn is_box_warning(diagnostic: &Diagnostic) -> bool {
 
 /// Every box warning of `document`.
 pub fn lint_boxes(document: &AnimationSet, context: &LintContext) -> Vec<Diagnostic> {
+    lint_boxes_with(document, context, &MaskCache::new())
+}
+
+/// Every box warning of `document`, the frames' masks taken from `masks` where their pictures
+/// were drawn before (by this document or another of the same run) and kept there otherwise.
+pub fn lint_boxes_with(
+    document: &AnimationSet,
+    context: &LintContext,
+    masks: &MaskCache,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut masks: HashMap<FrameId, Option<OpaqueMask>> = HashMap::new();
     for sequence in document.sequences() {
         for direction in 0..sequence.directions.len() {
-            lint_direction(document, sequence, direction, context, &mut masks, &mut out);
+            lint_direction(document, (sequence, direction), context, masks, &mut out);
         }
     }
     out
 }
 
+/// The masks of the frames met so far in one direction (a frame listed twice is looked up once).
+type FrameMasks = HashMap<FrameId, Option<Arc<OpaqueMask>>>;
+
 fn lint_direction(
     document: &AnimationSet,
-    sequence: &Sequence,
-    direction: usize,
+    (sequence, direction): (&Sequence, usize),
     context: &LintContext,
-    masks: &mut HashMap<FrameId, Option<OpaqueMask>>,
+    masks: &MaskCache,
     out: &mut Vec<Diagnostic>,
 ) {
+    let mut by_frame: FrameMasks = HashMap::new();
     let ids = &sequence.directions[direction].frames;
     let frames = document.direction_frames(sequence, direction);
     if frames.len() != ids.len() {
@@ -122,9 +136,9 @@ fn lint_direction(
         if boxes.is_empty() {
             continue;
         }
-        let mask = masks
+        let mask = by_frame
             .entry(ids[index])
-            .or_insert_with(|| frame_mask(document, frames[index], pixels));
+            .or_insert_with(|| masks.mask(document, frames[index], pixels));
         if let Some(mask) = mask {
             picture_checks(mask, boxes, |text| warn(out, index, text));
         }

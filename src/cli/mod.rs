@@ -75,6 +75,10 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         batch: BatchArgs,
+        /// Leave out the warnings about collision boxes (they look at every boxed frame's
+        /// picture).
+        #[arg(long)]
+        no_box_lint: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -194,7 +198,12 @@ pub enum Command {
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match command {
         Command::Info { files, batch, read } => info::run(&files, &batch, &read, out, err),
-        Command::Check { files, batch, read } => check::run(&files, &batch, &read, out, err),
+        Command::Check {
+            files,
+            batch,
+            no_box_lint,
+            read,
+        } => check::run(&files, &batch, &read, !no_box_lint, out, err),
         Command::Convert {
             input,
             output,
