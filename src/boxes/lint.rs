@@ -12,6 +12,7 @@ use crate::model::{
     effective_boxes,
 };
 use crate::pixels::PixelSource;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -60,13 +61,22 @@ pub fn lint_boxes_with(
     context: &LintContext,
     masks: &MaskCache,
 ) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for sequence in document.sequences() {
-        for direction in 0..sequence.directions.len() {
-            lint_direction(document, (sequence, direction), context, masks, &mut out);
-        }
-    }
-    out
+    // Directions are linted on every thread of the current pool; their warnings are put
+    // together in document order.
+    let directions: Vec<(&Sequence, usize)> = document
+        .sequences()
+        .into_iter()
+        .flat_map(|sequence| (0..sequence.directions.len()).map(move |d| (sequence, d)))
+        .collect();
+    let found: Vec<Vec<Diagnostic>> = directions
+        .into_par_iter()
+        .map(|place| {
+            let mut out = Vec::new();
+            lint_direction(document, place, context, masks, &mut out);
+            out
+        })
+        .collect();
+    found.into_iter().flatten().collect()
 }
 
 /// The masks of the frames met so far in one direction (a frame listed twice is looked up once).

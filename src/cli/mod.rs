@@ -101,6 +101,9 @@ pub enum Command {
         /// {layer} (default: {frame}, numbers, as Phaser's createFromAseprite needs).
         #[arg(long, value_name = "PATTERN")]
         frame_names: Option<String>,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -146,6 +149,9 @@ pub enum Command {
         /// ROW, cells of (w+32)x(h+16)) instead of one sequence.
         #[arg(long, requires = "strip")]
         game_sheet: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -189,9 +195,32 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
+}
+
+/// Runs a command on `jobs` threads (one per core by default): the pictures of its file are
+/// decoded and drawn on all of them, and on no more. What it prints is held until it ends.
+fn on_threads(
+    jobs: Option<usize>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    command: impl FnOnce(&mut dyn Write, &mut dyn Write) -> std::io::Result<i32> + Send,
+) -> std::io::Result<i32> {
+    let pool = batch::thread_pool(batch::jobs(jobs));
+    let (mut printed, mut said) = (Vec::new(), Vec::new());
+    let run = || command(&mut printed, &mut said);
+    let code = match &pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    };
+    out.write_all(&printed)?;
+    err.write_all(&said)?;
+    code
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -211,6 +240,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             force,
             allow_loss,
             frame_names,
+            jobs,
             read,
         } => {
             let options = convert::Options {
@@ -219,7 +249,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 allow_loss,
                 frame_names,
             };
-            convert::run(&input, &output, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                convert::run(&input, &output, &options, &read, out, err)
+            })
         }
         Command::Render {
             file,
@@ -235,6 +267,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             background,
             columns,
             game_sheet,
+            jobs,
             read,
         } => {
             let what = match (frame, strip, gif) {
@@ -254,7 +287,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 background,
                 columns,
             };
-            render::run(&file, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                render::run(&file, &options, &read, out, err)
+            })
         }
         Command::Boxes {
             file,
@@ -267,6 +302,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             replace,
             output,
             force,
+            jobs,
             read,
         } => {
             let method = match (fit, trace) {
@@ -291,7 +327,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         output,
                         force,
                     };
-                    boxes::run(&file, &options, &read, out, err)
+                    on_threads(jobs, out, err, |out, err| {
+                        boxes::run(&file, &options, &read, out, err)
+                    })
                 }
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
