@@ -79,6 +79,10 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         batch: BatchArgs,
+        /// Leave out the warnings about collision boxes (they look at every boxed frame's
+        /// picture).
+        #[arg(long)]
+        no_box_lint: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -101,6 +105,9 @@ pub enum Command {
         /// {layer} (default: {frame}, numbers, as Phaser's createFromAseprite needs).
         #[arg(long, value_name = "PATTERN")]
         frame_names: Option<String>,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -146,6 +153,9 @@ pub enum Command {
         /// ROW, cells of (w+32)x(h+16)) instead of one sequence.
         #[arg(long, requires = "strip")]
         game_sheet: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -189,6 +199,9 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -278,11 +291,36 @@ pub enum Command {
     },
 }
 
+/// Runs a command on `jobs` threads (one per core by default): the pictures of its file are
+/// decoded and drawn on all of them, and on no more. What it prints is held until it ends.
+fn on_threads(
+    jobs: Option<usize>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    command: impl FnOnce(&mut dyn Write, &mut dyn Write) -> std::io::Result<i32> + Send,
+) -> std::io::Result<i32> {
+    let pool = batch::thread_pool(batch::jobs(jobs));
+    let (mut printed, mut said) = (Vec::new(), Vec::new());
+    let run = || command(&mut printed, &mut said);
+    let code = match &pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    };
+    out.write_all(&printed)?;
+    err.write_all(&said)?;
+    code
+}
+
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match command {
         Command::Info { files, batch, read } => info::run(&files, &batch, &read, out, err),
-        Command::Check { files, batch, read } => check::run(&files, &batch, &read, out, err),
+        Command::Check {
+            files,
+            batch,
+            no_box_lint,
+            read,
+        } => check::run(&files, &batch, &read, !no_box_lint, out, err),
         Command::Convert {
             input,
             output,
@@ -290,6 +328,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             force,
             allow_loss,
             frame_names,
+            jobs,
             read,
         } => {
             let options = convert::Options {
@@ -298,7 +337,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 allow_loss,
                 frame_names,
             };
-            convert::run(&input, &output, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                convert::run(&input, &output, &options, &read, out, err)
+            })
         }
         Command::Render {
             file,
@@ -314,6 +355,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             background,
             columns,
             game_sheet,
+            jobs,
             read,
         } => {
             let what = match (frame, strip, gif) {
@@ -333,7 +375,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 background,
                 columns,
             };
-            render::run(&file, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                render::run(&file, &options, &read, out, err)
+            })
         }
         Command::Boxes {
             file,
@@ -346,6 +390,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             replace,
             output,
             force,
+            jobs,
             read,
         } => {
             let method = match (fit, trace) {
@@ -370,7 +415,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         output,
                         force,
                     };
-                    boxes::run(&file, &options, &read, out, err)
+                    on_threads(jobs, out, err, |out, err| {
+                        boxes::run(&file, &options, &read, out, err)
+                    })
                 }
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
