@@ -335,7 +335,17 @@ fn add_sequences(
     let mut used_names: Vec<String> = Vec::new();
     let mut run_sequences = Vec::new();
     for (index, (name, frames, loops)) in plays.into_iter().enumerate() {
-        let name = unique_name(&name, &used_names);
+        let shown = unique_name(&name, &used_names);
+        if index < tagged && shown != name {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "tag \"{name}\" shares its name with an earlier tag: it shows as \"{shown}\" and is saved as \"{name}\" unless renamed"
+                ),
+            ));
+        }
+        let name = shown;
         used_names.push(name.clone());
         if index >= tagged {
             let run = &runs[index - tagged];
