@@ -261,6 +261,7 @@ mod tests {
                         radius: crate::model::Fx::from_int(5),
                     },
                     box_id: 0,
+                    corners: None,
                 },
                 inherited: false,
             },
@@ -298,6 +299,7 @@ mod tests {
                     rotation: 45.0,
                 },
                 box_id: 0,
+                corners: None,
             },
             inherited: false,
         };
