@@ -190,6 +190,10 @@ impl SpratApp {
             open.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
+        if let Some(dir) = &self.recovery_dir {
+            let backups = crate::session::BackupStore::new(dir.with_file_name("backups"));
+            open.session.enable_backups(backups);
+        }
         // The editor's frames must not wait for the disk.
         open.session.autosave_in_background();
         self.add_tab(open);

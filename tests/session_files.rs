@@ -1,0 +1,138 @@
+//! What a save writes on disk: only the files whose bytes change, nothing beside a game's
+//! files (the versions a save replaces go to the backup store in Sprat's data folder).
+
+mod common;
+
+use sprat::edit::inspector::{FrameField, SetFrameField};
+use sprat::edit::tree::{Rename, TreeNode};
+use sprat::formats::ReadContext;
+use sprat::model::FrameDuration;
+use sprat::session::{BackupStore, Session};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// A copy of the corpus folder `from` in a fresh temporary folder.
+fn copy_of(from: &Path) -> (tempfile::TempDir, PathBuf) {
+    let guard = tempfile::tempdir().unwrap();
+    let to = guard.path().join(from.file_name().unwrap());
+    copy_folder(from, &to);
+    (guard, to)
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A time long past, given to every file of `dir` so a write shows in its modification time.
+fn age_files(dir: &Path) -> SystemTime {
+    let long_ago = SystemTime::UNIX_EPOCH + Duration::from_secs(1 << 30);
+    for path in all_files(dir) {
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+    }
+    long_ago
+}
+
+/// Every file below `dir`, sorted, relative to it.
+fn all_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap().flatten() {
+            if entry.path().is_dir() {
+                stack.push(entry.path());
+            } else {
+                out.push(entry.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn names(dir: &Path) -> Vec<PathBuf> {
+    all_files(dir)
+        .iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
+        .collect()
+}
+
+fn modified(path: &Path) -> SystemTime {
+    fs::metadata(path).unwrap().modified().unwrap()
+}
+
+#[test]
+fn saving_kfm_after_editing_its_air_writes_only_the_air_and_no_backup_beside_it() {
+    let (_guard, folder) = copy_of(&common::corpus().join("mugen/kfm"));
+    let data = tempfile::tempdir().unwrap();
+    let store = BackupStore::new(data.path().join("backups"));
+    let before = names(&folder);
+    let long_ago = age_files(&folder);
+    let def = folder.join("kfm.def");
+    let def_bytes = fs::read(&def).unwrap();
+    let air_bytes = fs::read(folder.join("kfm.air")).unwrap();
+    let mut session = Session::open(&def, &ReadContext::default()).unwrap();
+    session.enable_backups(store.clone());
+    let frame = session.document().sequence_by_name("0").unwrap().directions[0].frames[5];
+    let retime = SetFrameField {
+        frame,
+        field: FrameField::Duration(FrameDuration::Ticks(120)),
+    };
+    session.apply(&retime, None).unwrap();
+    session.save(None).unwrap();
+
+    assert_eq!(
+        modified(&def),
+        long_ago,
+        "kfm.def would not change: not written"
+    );
+    assert_eq!(fs::read(&def).unwrap(), def_bytes);
+    for unchanged in ["kfm.sff", "intro.def", "intro.sff"] {
+        assert_eq!(modified(&folder.join(unchanged)), long_ago, "{unchanged}");
+    }
+    assert_ne!(fs::read(folder.join("kfm.air")).unwrap(), air_bytes);
+    assert_eq!(
+        names(&folder),
+        before,
+        "no backup nor anything else beside the files"
+    );
+    let kept = store.list(&folder.join("kfm.air"));
+    assert_eq!(kept.len(), 1, "the replaced kfm.air is in the store");
+    assert_eq!(fs::read(&kept[0].path).unwrap(), air_bytes);
+    assert!(store.list(&def).is_empty());
+}
+
+#[test]
+fn saving_a_solarus_sprite_leaves_nothing_in_the_quest_sprites_folder() {
+    let (_guard, quest) = copy_of(&common::corpus().join("solarus/lua-1.x/zsdx"));
+    let before = names(&quest);
+    let data = tempfile::tempdir().unwrap();
+    let store = BackupStore::new(data.path().join("backups"));
+    let path = quest.join("sprites/hero/tunic1.dat");
+    let original = fs::read(&path).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_backups(store.clone());
+    let sequence = session.document().sequences()[0].id;
+    let rename = Rename {
+        node: TreeNode::Sequence(sequence),
+        name: "renamed".into(),
+    };
+    session.apply(&rename, None).unwrap();
+    session.save(None).unwrap();
+    assert_ne!(fs::read(&path).unwrap(), original);
+    assert_eq!(names(&quest), before, "no .bak ships with the quest");
+    assert_eq!(fs::read(&store.list(&path)[0].path).unwrap(), original);
+}
