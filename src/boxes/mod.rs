@@ -4,7 +4,8 @@
 //! Reading order: [`mask`] (a frame's opaque pixels, drawn by the renderer), [`fit`] (one box
 //! around them), [`trace`] (a few boxes covering them closely), [`plan`] (those over the frames
 //! of a direction), [`interpolate`] and [`mirror`] (geometry for in-between and flipped
-//! frames), [`lint`] (warnings about boxes a user can act on). The edit commands that apply
+//! frames), [`roles`] (which boxes are hit and hurt boxes), [`lint`] (warnings about boxes a
+//! user can act on). The edit commands that apply
 //! them live in [`crate::edit::box_tools`].
 
 pub mod fit;
@@ -13,6 +14,7 @@ pub mod lint;
 pub mod mask;
 pub mod mirror;
 pub mod plan;
+pub mod roles;
 pub mod trace;
 
 pub use interpolate::Easing;

@@ -6,7 +6,7 @@ use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
 use crate::assets::ImageStore;
 use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
-use crate::boxes::lint::{LintContext, lint_boxes};
+use crate::boxes::lint::{BoxClasses, LintContext, lint_boxes};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -96,6 +96,7 @@ fn box_warnings(
         pixels: Some(pixels),
         rule: crate::model::DefaultBoxRule::default(),
         default_boxes: format.capabilities().default_boxes,
+        classes: BoxClasses::of(document, &format.capabilities(), &Default::default()),
     };
     lint_boxes(document, &context)
 }
