@@ -86,7 +86,7 @@ fn ping_pong_reverse_with_repeats_plays_as_aseprite_does() {
     assert!(
         loaded.diagnostics.iter().any(|d| d
             .message
-            .contains("\"T3\" plays ping-pong reverse, 3 time(s)")),
+            .contains("\"T3\" plays ping-pong reverse, 3 times")),
         "the user is told how the tag was spelled out: {:?}",
         loaded.diagnostics
     );

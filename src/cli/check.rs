@@ -74,10 +74,12 @@ fn check_one(
         print_diagnostics_up_to(path, &diagnostics, limit, w)?;
         writeln!(
             w,
-            "{}: {} ({}): {errors} error(s), {warnings} warning(s)",
+            "{}: {} ({}): {}, {}",
             path.display(),
             format.name(),
-            format.id()
+            format.id(),
+            crate::text::count(errors, "error"),
+            crate::text::count(warnings, "warning")
         )
     });
     output

@@ -304,7 +304,8 @@ fn add_sequences(
             };
             let times = match tag.repeat {
                 0 => "forever".to_string(),
-                n => format!("{n} time(s)"),
+                1 => "once".to_string(),
+                n => format!("{n} times"),
             };
             diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -353,8 +354,15 @@ fn add_sequences(
                 Severity::Info,
                 Location::File,
                 format!(
-                    "frame(s) {} belong to no tag: they play as sequence \"{name}\"",
-                    frame_span(run)
+                    "{} {} {} to no tag: {} as sequence \"{name}\"",
+                    crate::text::word(run.len(), "frame"),
+                    frame_span(run),
+                    if run.len() == 1 { "belongs" } else { "belong" },
+                    if run.len() == 1 {
+                        "it plays"
+                    } else {
+                        "they play"
+                    }
                 ),
             ));
             run_sequences.push(name.clone());
