@@ -8,6 +8,7 @@ pub mod app;
 pub mod assets;
 pub mod boxes;
 pub mod cache;
+pub mod check;
 pub mod cli;
 pub mod edit;
 pub mod export;

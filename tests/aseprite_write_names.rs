@@ -1,7 +1,9 @@
 //! Tags and slices are kept by their place in the file, not by their names: two slices of one
 //! name (each with user data), tags sharing a name and a ping-pong tag that plays once are
-//! written back as read, on an unedited save and on a save that changes something else. The
-//! files are made with Sprat's own writer, then given the tags and slices under test.
+//! written back as read, on an unedited save and on a save that changes something else. A
+//! slice's name is its class, and no slice name makes a box warning unless the user said it
+//! is a hit or hurt box. The files are made with Sprat's own writer, then given the tags and
+//! slices under test.
 
 mod aseprite_write_support;
 mod common;
@@ -9,6 +11,9 @@ mod common;
 use aseprite_write_support::{
     Tag, new_file, read_bytes, save, slice_chunk, squares, tags_chunk, user_data_chunk, with_marks,
 };
+use sprat::boxes::roles::BoxRoles;
+use sprat::check::{CheckOptions, Checker};
+use sprat::formats::Severity;
 use sprat::formats::aseprite::AsepriteFormat;
 use sprat::formats::aseprite::file::FileView;
 use sprat::formats::{Format, ReadContext};
@@ -196,4 +201,85 @@ fn a_ping_pong_tag_played_once_stays_ping_pong() {
     let document = resaves_exactly(&file);
     let bounce = document.sequence_by_name("Bounce").unwrap();
     assert_eq!(bounce.loop_point, None, "it plays once");
+}
+
+/// An untouched real-style file: a slice "Hitbox" on frames 0 and 2 (the body box, as many
+/// platformers name it), none on frame 1, and a "Door" slice.
+fn platformer() -> Vec<u8> {
+    let hitbox = slice_chunk(
+        "Hitbox",
+        &[(0, 2, 2, 4, 4), (1, 0, 0, 0, 0), (2, 2, 2, 4, 4)],
+    );
+    let door = slice_chunk("Door", &[(0, 40, 40, 8, 8)]);
+    with_marks(
+        &new_file(&squares(3)),
+        &[tags_chunk(&[Tag(0, 2, 0, 0, "Run")]), hitbox, door],
+    )
+}
+
+#[test]
+fn sprat_check_gives_no_box_warnings_for_slice_names_nobody_said_are_hit_boxes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hero.aseprite");
+    std::fs::write(&file, platformer()).unwrap();
+    let name = file.display().to_string();
+    let (code, out, err) = common::sprat(&["check", &name]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with(": 0 errors, 0 warnings\n"), "{out}");
+    let document = read_bytes(&platformer(), &file);
+    let classes: Vec<String> = document.frames[0]
+        .boxes()
+        .map(|(_, b)| format!("{:?}", b.class))
+        .collect();
+    assert_eq!(
+        classes,
+        ["Custom(\"Hitbox\")", "Custom(\"Door\")"],
+        "shown as written"
+    );
+
+    // Once the user says "Hitbox" is a hit box, frames 0 and 2 have hit boxes and no hurt
+    // box, and frame 1 none between them: the lint says so; "Door" stays unchecked (it is
+    // far from the picture).
+    let checker = Checker::new();
+    let options = CheckOptions {
+        roles: BoxRoles {
+            hit: vec!["Hitbox".into()],
+            hurt: Vec::new(),
+        },
+        ..CheckOptions::default()
+    };
+    let checked = checker.check_file(&file, &Default::default(), &options);
+    let warnings: Vec<&str> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    let hit_only = warnings
+        .iter()
+        .filter(|w| w.contains("hit boxes but no hurt box"));
+    assert_eq!(hit_only.count(), 2, "{warnings:?}");
+    assert!(
+        warnings[1].contains("frame 1: no boxes, though"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn the_corpus_aseprite_files_get_no_box_warnings() {
+    let folder = common::corpus().join("aseprite");
+    let mut args = vec!["check".to_string(), "--all".to_string()];
+    for path in common::files_with_extensions(&folder, &["aseprite", "ase"]) {
+        args.push(path.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (_, out, err) = common::sprat(&args);
+    for phrase in [
+        "hit boxes but no hurt box",
+        "hurt boxes cover only",
+        "no boxes, though",
+    ] {
+        assert!(!out.contains(phrase), "{phrase}: {out}{err}");
+    }
 }

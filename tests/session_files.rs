@@ -1,11 +1,14 @@
 //! What a save writes on disk: only the files whose bytes change, nothing beside a game's
-//! files (the versions a save replaces go to the backup store in Sprat's data folder).
+//! files (the versions a save replaces go to the backup store in Sprat's data folder). The
+//! diagnostics of a saved file carry its new line numbers.
 
 mod common;
 
+use sprat::check::{CheckOptions, Checker};
+use sprat::edit::boxes::{BoxTarget, CopyBoxes, CopyBoxesTo, FrameAt};
 use sprat::edit::inspector::{FrameField, SetFrameField};
 use sprat::edit::tree::{Rename, TreeNode};
-use sprat::formats::ReadContext;
+use sprat::formats::{ReadContext, ReadOptions};
 use sprat::model::FrameDuration;
 use sprat::session::{BackupStore, Session};
 use std::fs;
@@ -135,4 +138,79 @@ fn saving_a_solarus_sprite_leaves_nothing_in_the_quest_sprites_folder() {
     assert_ne!(fs::read(&path).unwrap(), original);
     assert_eq!(names(&quest), before, "no .bak ships with the quest");
     assert_eq!(fs::read(&store.list(&path)[0].path).unwrap(), original);
+}
+
+/// The kfm.air line numbers `diagnostics` name, in order.
+fn air_lines(diagnostics: &[sprat::formats::Diagnostic]) -> Vec<u32> {
+    diagnostics
+        .iter()
+        .filter(|d| d.file.as_deref().is_some_and(|f| f.ends_with("kfm.air")))
+        .filter_map(|d| match d.location {
+            sprat::formats::Location::Text { line, .. } => Some(line),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn diagnostics_after_a_save_carry_the_saved_line_numbers_and_equal_sprat_check() {
+    let (_guard, folder) = copy_of(&common::corpus().join("mugen/kfm"));
+    let def = folder.join("kfm.def");
+    let checker = Checker::new();
+    let (read, options) = (ReadOptions::default(), CheckOptions::default());
+    let before = checker.check_file(&def, &read, &options).diagnostics;
+    let lines_before = air_lines(&before);
+    assert!(!lines_before.is_empty(), "{before:?}");
+
+    // Stand Light Punch (action 200) frame 2's four boxes copied to frame 3: six lines
+    // ("Clsn1: 1", a box, "Clsn2: 3", three boxes) go in before its frame line.
+    let mut session = Session::open(&def, &ReadContext::default()).unwrap();
+    let sequence = session.document().sequence_by_name("200").unwrap();
+    let (id, frame) = (sequence.id, sequence.directions[0].frames[2]);
+    let elements = session.document().frames[&frame]
+        .boxes()
+        .map(|(e, _)| e.id)
+        .collect();
+    let copy = CopyBoxes {
+        target: BoxTarget::new(FrameAt {
+            sequence: id,
+            direction: 0,
+            index: 2,
+        }),
+        elements,
+        to: CopyBoxesTo::Next,
+    };
+    session.apply(&copy, None).unwrap();
+    let air = folder.join("kfm.air");
+    let old_air = fs::read_to_string(&air).unwrap();
+    session.save(None).unwrap();
+    let new_air = fs::read_to_string(&air).unwrap();
+    let inserted = (new_air.lines().count() - old_air.lines().count()) as u32;
+    assert_eq!(inserted, 6, "Clsn1: 1, one box, Clsn2: 3, three boxes");
+    // The first line that moves: frame 3's, after frame 2's (one-based).
+    let at = old_air
+        .lines()
+        .position(|l| l.trim() == "200,2, 0,0, 4")
+        .unwrap() as u32
+        + 2;
+
+    let after = checker.check_file(&def, &read, &options).diagnostics;
+    let expected: Vec<u32> = lines_before
+        .iter()
+        .map(|&l| if l >= at { l + inserted } else { l })
+        .collect();
+    assert_eq!(air_lines(&after), expected, "the saved file's line numbers");
+    assert!(
+        lines_before.iter().any(|&l| l >= at),
+        "some come after the edit"
+    );
+
+    // Exactly what `sprat check` prints for the saved file.
+    let name = def.display().to_string();
+    let (_, printed, _) = common::sprat(&["check", "--all", &name]);
+    let mut sorted: Vec<_> = after.iter().collect();
+    sorted.sort_by_key(|d| d.severity);
+    let listed: Vec<String> = sorted.iter().map(|d| d.display_with(&name)).collect();
+    let printed: Vec<&str> = printed.lines().collect();
+    assert_eq!(printed[..printed.len() - 1], listed, "{printed:?}");
 }

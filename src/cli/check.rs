@@ -2,12 +2,10 @@
 //! warnings about its collision boxes; exit 1 when any file has errors.
 
 use super::batch::{self, FileOutput, Outcome};
-use super::load::{Limit, counts, print_diagnostics_up_to, read};
+use super::load::{Limit, counts, print_diagnostics_up_to};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::ImageStore;
-use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
-use crate::boxes::lint::{BoxClasses, LintContext, lint_boxes};
-use crate::formats::Diagnostic;
+use crate::check::{CheckOptions, Checker};
+use crate::formats::{Diagnostic, ReadOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -21,36 +19,31 @@ pub fn run(
 ) -> std::io::Result<i32> {
     // A sheet shared by many documents is decoded once for the whole run: for its problems,
     // and for the pictures the box lint looks at.
-    let decoded = DecodedFiles::default();
-    let pixels = ImageStore::new();
+    let checker = Checker::new();
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args, &decoded, &pixels),
+        |path| check_one(path, batch, read_args, &checker),
         out,
         err,
     )
 }
 
-/// Checks one file: what its reader says, then every image, sheet and sprite it names.
+/// Checks one file: what its reader says, then every image, sheet and sprite it names, then
+/// its boxes ([`Checker::check_file`], as the editor does).
 fn check_one(
     path: &Path,
     batch: &BatchArgs,
     read_args: &ReadArgs,
-    decoded: &DecodedFiles,
-    pixels: &ImageStore,
+    checker: &Checker,
 ) -> FileOutput {
-    let (format, diagnostics) = match read(path, read_args) {
-        Ok(opened) => {
-            let mut diagnostics = opened.loaded.diagnostics;
-            let problems = image_problems(&opened.loaded.document, decoded);
-            merge_image_problems(&mut diagnostics, problems);
-            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, pixels));
-            (Some(opened.format), diagnostics)
-        }
-        Err(diagnostics) => (None, diagnostics),
+    let read = ReadOptions {
+        tileset: read_args.tileset.clone(),
+        aseprite_layers: read_args.aseprite_layers,
     };
+    let checked = checker.check_file(path, &read, &CheckOptions::default());
+    let (format, diagnostics) = (checked.format, checked.diagnostics);
     let (errors, warnings) = counts(&diagnostics);
     let mut output = FileOutput {
         outcome: Some(if format.is_none() {
@@ -83,24 +76,6 @@ fn check_one(
         )
     });
     output
-}
-
-/// The box lint of a document, its pictures read through the run's store.
-fn box_warnings(
-    document: &crate::model::AnimationSet,
-    format: &dyn crate::formats::Format,
-    pixels: &ImageStore,
-) -> Vec<Diagnostic> {
-    if !format.capabilities().boxes {
-        return Vec::new();
-    }
-    let context = LintContext {
-        pixels: Some(pixels),
-        rule: crate::model::DefaultBoxRule::default(),
-        default_boxes: format.capabilities().default_boxes,
-        classes: BoxClasses::of(document, &format.capabilities(), &Default::default()),
-    };
-    lint_boxes(document, &context)
 }
 
 /// One file's JSON object.
