@@ -28,6 +28,39 @@ fn info_lists_sequences_with_counts_durations_boxes_and_points() {
 }
 
 #[test]
+fn info_counts_the_boxes_in_force_as_json_does() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let kfm = kfm.to_str().unwrap();
+    let (code, text, _) = sprat(&["info", kfm]);
+    assert_eq!(code, 0);
+    let (_, json, _) = sprat(&["info", "--json", kfm]);
+    let json: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    // Action 0 declares two default hurt boxes on its first frame; its other frames inherit
+    // them.
+    let action = json["files"][0]["document"]["sequences"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json}"))
+        .iter()
+        .find(|s| s["name"] == "0")
+        .unwrap_or_else(|| panic!("{json}"));
+    let frames = action["directions"][0]["frames"].as_array().unwrap();
+    let in_force: usize = frames
+        .iter()
+        .map(|f| f["boxes"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(in_force > 2, "{action}");
+    let line = text
+        .lines()
+        .skip_while(|l| !l.starts_with("0 "))
+        .nth(1)
+        .unwrap();
+    assert!(
+        line.ends_with(&format!("boxes: {in_force} hurt")),
+        "{line} ({in_force} in force)"
+    );
+}
+
+#[test]
 fn info_of_an_aseprite_file_counts_its_slices_and_says_nothing_of_cut_outs() {
     let path = common::corpus().join("aseprite/slice_advanced.aseprite");
     let slices = asefile::AsepriteFile::read_file(&path)

@@ -1,6 +1,7 @@
 //! What a save writes on disk: only the files whose bytes change, nothing beside a game's
-//! files (the versions a save replaces go to the backup store in Sprat's data folder). The
-//! diagnostics of a saved file carry its new line numbers.
+//! files (the versions a save replaces go to the backup store in Sprat's data folder), and,
+//! after Save As into another folder, only into that folder. The diagnostics of a saved file
+//! carry its new line numbers.
 
 mod common;
 
@@ -213,4 +214,90 @@ fn diagnostics_after_a_save_carry_the_saved_line_numbers_and_equal_sprat_check()
     let listed: Vec<String> = sorted.iter().map(|d| d.display_with(&name)).collect();
     let printed: Vec<&str> = printed.lines().collect();
     assert_eq!(printed[..printed.len() - 1], listed, "{printed:?}");
+}
+
+/// Every file of `dir` with its bytes.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    all_files(dir)
+        .into_iter()
+        .map(|p| (p.clone(), fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn after_save_as_into_another_folder_later_saves_write_only_there() {
+    let guard = tempfile::tempdir().unwrap();
+    let old = guard.path().join("kfm");
+    copy_folder(&common::corpus().join("mugen/kfm"), &old);
+    let new = guard.path().join("copy");
+    fs::create_dir_all(&new).unwrap();
+    let before = contents(&old);
+
+    let mut session = Session::open(&old.join("kfm.def"), &ReadContext::default()).unwrap();
+    let target = new.join("kfm.def");
+    let pending = session.prepare_save_as(&target, "mugen-def", None).unwrap();
+    session.commit_save_as(pending).unwrap();
+    assert_eq!(
+        contents(&old),
+        before,
+        "Save As leaves the old folder alone"
+    );
+
+    // A sprite edited after Save As: its archive is saved into the new folder.
+    let archive = session
+        .document()
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, sprat::model::ImageKind::Sff { .. }))
+        .unwrap()
+        .id;
+    let pixels = sprat::assets::ImageStore::new();
+    let mut sff =
+        sprat::formats::sff::document::edit_archive(session.document(), archive, pixels.sff())
+            .unwrap();
+    sff.set_axis(0, 0, (1, 2)).unwrap();
+    let change = sprat::edit::sprites::ChangeSprites {
+        label: "axis".into(),
+        image: archive,
+        archive: sff,
+        renumbered: Vec::new(),
+        cleared: Vec::new(),
+    };
+    session.apply(&change, None).unwrap();
+    let report = session.save(None).unwrap();
+    assert!(report.losses.is_empty(), "{:?}", report.losses);
+    for path in std::iter::once(&report.path).chain(&report.companions) {
+        assert!(
+            sprat::formats::absolute(path.clone()).starts_with(&new),
+            "{} is written outside the new folder",
+            path.display()
+        );
+    }
+    assert_eq!(
+        contents(&old),
+        before,
+        "the old folder's files keep their bytes"
+    );
+    assert!(
+        new.join("kfm.sff").is_file(),
+        "the archive is in the new folder"
+    );
+
+    // The saved character reads back from the new folder alone, with the edit.
+    fs::remove_dir_all(&old).unwrap();
+    let again = Session::open(&target, &ReadContext::default()).unwrap();
+    let image = again
+        .document()
+        .images
+        .iter()
+        .find(|i| matches!(i.kind, sprat::model::ImageKind::Sff { .. }))
+        .unwrap();
+    assert!(
+        image
+            .resolved
+            .as_deref()
+            .is_some_and(|p| p.starts_with(&new)),
+        "{:?}",
+        image.resolved
+    );
 }

@@ -5,7 +5,10 @@ use super::check::{printed, report_json};
 use super::load::{counts, print_diagnostics, read};
 use super::{BatchArgs, ReadArgs, json};
 use crate::formats::Capabilities;
-use crate::model::{AnimationSet, BoxClass, ElementKind, FrameDuration, Group, Sequence, TreeItem};
+use crate::model::{
+    AnimationSet, BoxClass, DefaultBoxRule, ElementKind, FrameDuration, Group, Sequence, TreeItem,
+    effective_boxes,
+};
 use crate::text::{count, count_as};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -188,18 +191,20 @@ fn describe_sequence(
         let mut boxes: BTreeMap<String, usize> = BTreeMap::new();
         let mut points: Vec<String> = Vec::new();
         let mut graphics = 0;
-        for frame in &frames {
+        for (position, frame) in frames.iter().enumerate() {
+            // The boxes in force on the frame (AIR defaults included), as `--json` lists them.
+            for shown in effective_boxes(&frames, position, DefaultBoxRule::default()) {
+                let label = match &shown.collision.class {
+                    BoxClass::Hit => "hit".to_string(),
+                    BoxClass::Hurt => "hurt".to_string(),
+                    BoxClass::Custom(name) => name.clone(),
+                };
+                *boxes.entry(label).or_default() += 1;
+            }
             for element in &frame.elements {
                 match &element.kind {
                     ElementKind::Graphic(_) => graphics += 1,
-                    ElementKind::Box(b) => {
-                        let label = match &b.class {
-                            BoxClass::Hit => "hit".to_string(),
-                            BoxClass::Hurt => "hurt".to_string(),
-                            BoxClass::Custom(name) => name.clone(),
-                        };
-                        *boxes.entry(label).or_default() += 1;
-                    }
+                    ElementKind::Box(_) => {}
                     ElementKind::Point(_) => {
                         if !points.contains(&element.name) {
                             points.push(element.name.clone());
