@@ -3,9 +3,15 @@
 //! middle of boxed frames, and (on formats with default boxes) the same boxes repeated on every
 //! frame of a run where one default would do. Each names sequence, direction and frame, and
 //! selects the frame in the editor.
+//!
+//! Which boxes are hit and hurt boxes comes from the format where it says so, else from the
+//! names the user gave ([`super::roles`]): on a format whose boxes are only named (Aseprite's
+//! slices), boxes nobody said are hit or hurt boxes are not checked at all, so a file nobody
+//! edited gets no warning because of what its slices are called.
 
 use super::mask::OpaqueMask;
 use super::mask_cache::MaskCache;
+use super::roles::{BoxRoles, Role};
 use crate::formats::{Diagnostic, Location, Place, Severity, Subject};
 use crate::model::{
     AnimationSet, BoxClass, BoxScope, DefaultBoxRule, Frame, FrameId, Sequence, Shape,
@@ -31,6 +37,48 @@ pub struct LintContext<'a> {
     pub rule: DefaultBoxRule,
     /// The format has default boxes (M.U.G.E.N `ClsnNDefault`).
     pub default_boxes: bool,
+    /// Which boxes are hit and hurt boxes.
+    pub classes: BoxClasses,
+}
+
+/// Where the lint learns which boxes are hit and hurt boxes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoxClasses {
+    /// The format says it (its [`crate::formats::Capabilities::box_classes_known`]): every box
+    /// is checked, hit and hurt boxes by their class.
+    Known,
+    /// The format only names its boxes: only those the roles name are checked.
+    Named(BoxRoles),
+}
+
+impl BoxClasses {
+    /// What the lint of `document` in a format with `capabilities` goes by: the format's
+    /// classes, or the roles the document keeps with `settings` (the caller's, from Sprat's
+    /// settings for this document) added.
+    pub fn of(
+        document: &AnimationSet,
+        capabilities: &crate::formats::Capabilities,
+        settings: &BoxRoles,
+    ) -> BoxClasses {
+        if capabilities.box_classes_known {
+            BoxClasses::Known
+        } else {
+            BoxClasses::Named(BoxRoles::of_document(document).with(settings))
+        }
+    }
+
+    /// The role of a box of `class`; `None` for a box that is neither.
+    fn role(&self, class: &BoxClass) -> Option<Role> {
+        match self {
+            BoxClasses::Known => BoxRoles::default().role_of(class, true),
+            BoxClasses::Named(roles) => roles.role_of(class, false),
+        }
+    }
+
+    /// Whether a box of `class` is checked at all.
+    fn checks(&self, class: &BoxClass) -> bool {
+        matches!(self, BoxClasses::Known) || self.role(class).is_some()
+    }
 }
 
 /// The fixed part of every message the lint gives, so a new run can replace an old one's.
@@ -99,6 +147,7 @@ fn lint_direction(
         .map(|i| {
             effective_boxes(&frames, i, context.rule)
                 .into_iter()
+                .filter(|b| context.classes.checks(&b.collision.class))
                 .map(|b| (b.collision.class.clone(), b.collision.shape.clone()))
                 .collect()
         })
@@ -120,8 +169,12 @@ fn lint_direction(
         );
     };
     for (index, boxes) in shown.iter().enumerate() {
-        let has = |class: BoxClass| boxes.iter().any(|(c, _)| *c == class);
-        if has(BoxClass::Hit) && !has(BoxClass::Hurt) {
+        let has = |role: Role| {
+            boxes
+                .iter()
+                .any(|(c, _)| context.classes.role(c) == Some(role))
+        };
+        if has(Role::Hit) && !has(Role::Hurt) {
             warn(
                 out,
                 index,
@@ -150,7 +203,7 @@ fn lint_direction(
             .entry(ids[index])
             .or_insert_with(|| masks.mask(document, frames[index], pixels));
         if let Some(mask) = mask {
-            picture_checks(mask, boxes, |text| warn(out, index, text));
+            picture_checks(mask, boxes, &context.classes, |text| warn(out, index, text));
         }
     }
     if context.default_boxes {
@@ -171,7 +224,12 @@ fn lint_direction(
 
 /// The checks against the frame's picture: boxes entirely outside it, hurt boxes covering too
 /// little of it.
-fn picture_checks(mask: &OpaqueMask, boxes: &[(BoxClass, Shape)], mut warn: impl FnMut(String)) {
+fn picture_checks(
+    mask: &OpaqueMask,
+    boxes: &[(BoxClass, Shape)],
+    classes: &BoxClasses,
+    mut warn: impl FnMut(String),
+) {
     let (left, top) = (mask.left() as f64, mask.top() as f64);
     let (right, bottom) = (left + mask.width() as f64, top + mask.height() as f64);
     for (n, (class, shape)) in boxes.iter().enumerate() {
@@ -185,7 +243,7 @@ fn picture_checks(mask: &OpaqueMask, boxes: &[(BoxClass, Shape)], mut warn: impl
     }
     let hurt: Vec<Shape> = boxes
         .iter()
-        .filter(|(c, _)| *c == BoxClass::Hurt)
+        .filter(|(c, _)| classes.role(c) == Some(Role::Hurt))
         .map(|(_, s)| s.clone())
         .collect();
     let opaque = mask.count();

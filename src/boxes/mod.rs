@@ -5,7 +5,8 @@
 //! (those kept by picture, across frames and documents), [`fit`] (one box
 //! around them), [`trace`] (a few boxes covering them closely), [`plan`] (those over the frames
 //! of a direction), [`interpolate`] and [`mirror`] (geometry for in-between and flipped
-//! frames), [`lint`] (warnings about boxes a user can act on). The edit commands that apply
+//! frames), [`roles`] (which boxes are hit and hurt boxes), [`lint`] (warnings about boxes a
+//! user can act on). The edit commands that apply
 //! them live in [`crate::edit::box_tools`].
 
 pub mod fit;
@@ -15,6 +16,7 @@ pub mod mask;
 pub mod mask_cache;
 pub mod mirror;
 pub mod plan;
+pub mod roles;
 pub mod trace;
 
 pub use interpolate::Easing;

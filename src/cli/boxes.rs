@@ -10,6 +10,7 @@ use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
 use crate::edit::{History, Selection};
 use crate::formats::Place;
 use crate::model::{BoxClass, DefaultBoxRule, Frame, SequenceId};
+use crate::text::count;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -92,8 +93,8 @@ pub fn run(
         }
         writeln!(
             err,
-            "sprat: {} picture(s) the frames draw cannot be loaded; nothing written",
-            problems.len()
+            "sprat: {} the frames draw cannot be loaded; nothing written",
+            count(problems.len(), "picture")
         )?;
         return Ok(1);
     }
@@ -159,11 +160,14 @@ pub fn run(
     }
     writeln!(
         out,
-        "{changed} frame(s) got {} boxes{}",
+        "{} got {} boxes{}",
+        count(changed, "frame"),
         options.class.label(),
         if kept > 0 {
             format!(
-                "; {kept} frame(s) already had some and were left alone (--replace replaces them)"
+                "; {} already had some and {} left alone (--replace replaces them)",
+                count(kept, "frame"),
+                if kept == 1 { "was" } else { "were" }
             )
         } else {
             String::new()

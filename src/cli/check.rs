@@ -2,13 +2,10 @@
 //! warnings about its collision boxes; exit 1 when any file has errors.
 
 use super::batch::{self, FileOutput, Outcome};
-use super::load::{Limit, counts, print_diagnostics_up_to, read};
+use super::load::{Limit, counts, print_diagnostics_up_to};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::ImageStore;
-use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
-use crate::boxes::MaskCache;
-use crate::boxes::lint::{LintContext, lint_boxes_with};
-use crate::formats::Diagnostic;
+use crate::check::{CheckOptions, Checker};
+use crate::formats::{Diagnostic, ReadOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -22,39 +19,37 @@ pub fn run(
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     // A sheet shared by many documents is decoded once for the whole run: for its problems,
-    // and for the pictures the box lint looks at; each distinct picture's mask is drawn once.
-    let decoded = DecodedFiles::default();
-    let lint = box_lint.then(RunLint::default);
+    // and for the pictures the box lint looks at.
+    let checker = Checker::new();
+    let options = CheckOptions {
+        box_lint,
+        ..CheckOptions::default()
+    };
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args, &decoded, lint.as_ref()),
+        |path| check_one(path, batch, read_args, &checker, &options),
         out,
         err,
     )
 }
 
-/// Checks one file: what its reader says, then every image, sheet and sprite it names.
+/// Checks one file: what its reader says, then every image, sheet and sprite it names, then
+/// its boxes ([`Checker::check_file`], as the editor does).
 fn check_one(
     path: &Path,
     batch: &BatchArgs,
     read_args: &ReadArgs,
-    decoded: &DecodedFiles,
-    lint: Option<&RunLint>,
+    checker: &Checker,
+    options: &CheckOptions,
 ) -> FileOutput {
-    let (format, diagnostics) = match read(path, read_args) {
-        Ok(opened) => {
-            let mut diagnostics = opened.loaded.diagnostics;
-            let problems = image_problems(&opened.loaded.document, decoded);
-            merge_image_problems(&mut diagnostics, problems);
-            if let Some(lint) = lint {
-                diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, lint));
-            }
-            (Some(opened.format), diagnostics)
-        }
-        Err(diagnostics) => (None, diagnostics),
+    let read = ReadOptions {
+        tileset: read_args.tileset.clone(),
+        aseprite_layers: read_args.aseprite_layers,
     };
+    let checked = checker.check_file(path, &read, options);
+    let (format, diagnostics) = (checked.format, checked.diagnostics);
     let (errors, warnings) = counts(&diagnostics);
     let mut output = FileOutput {
         outcome: Some(if format.is_none() {
@@ -78,37 +73,15 @@ fn check_one(
         print_diagnostics_up_to(path, &diagnostics, limit, w)?;
         writeln!(
             w,
-            "{}: {} ({}): {errors} error(s), {warnings} warning(s)",
+            "{}: {} ({}): {}, {}",
             path.display(),
             format.name(),
-            format.id()
+            format.id(),
+            crate::text::count(errors, "error"),
+            crate::text::count(warnings, "warning")
         )
     });
     output
-}
-
-/// What the box lint keeps over a run: the pictures it read and the masks it drew of them.
-#[derive(Default)]
-struct RunLint {
-    pixels: ImageStore,
-    masks: MaskCache,
-}
-
-/// The box lint of a document, its pictures and masks taken from the run's caches.
-fn box_warnings(
-    document: &crate::model::AnimationSet,
-    format: &dyn crate::formats::Format,
-    lint: &RunLint,
-) -> Vec<Diagnostic> {
-    if !format.capabilities().boxes {
-        return Vec::new();
-    }
-    let context = LintContext {
-        pixels: Some(&lint.pixels),
-        rule: crate::model::DefaultBoxRule::default(),
-        default_boxes: format.capabilities().default_boxes,
-    };
-    lint_boxes_with(document, &context, &lint.masks)
 }
 
 /// One file's JSON object.

@@ -3,7 +3,7 @@
 
 use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
-use crate::boxes::lint::{LintContext, is_box_warning, lint_boxes};
+use crate::boxes::lint::{BoxClasses, LintContext, is_box_warning, lint_boxes};
 use crate::model::DefaultBoxRule;
 
 /// Shows the button where the format has boxes; a click replaces the box warnings of an
@@ -36,6 +36,7 @@ pub fn check(doc: &mut OpenDocument, rule: DefaultBoxRule) {
         pixels: Some(&pixels),
         rule,
         default_boxes: capabilities.default_boxes,
+        classes: BoxClasses::of(doc.document(), &capabilities, &Default::default()),
     };
     let warnings = lint_boxes(doc.document(), &context);
     let mut diagnostics: Vec<_> = doc

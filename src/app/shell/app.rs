@@ -198,6 +198,10 @@ impl SpratApp {
             doc.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
+        if let Some(dir) = &self.recovery_dir {
+            let backups = crate::session::BackupStore::new(dir.with_file_name("backups"));
+            doc.session.enable_backups(backups);
+        }
         // The editor's frames must not wait for the disk.
         doc.session.autosave_in_background();
         self.add_tab(doc);

@@ -281,7 +281,7 @@ fn confirm_window(
         .show(ctx, |ui| {
             if pending.path().exists() && !own_file {
                 ui.label(format!(
-                    "{} already exists; it will be replaced (its old version is kept as .bak).",
+                    "{} already exists; it will be replaced (its old version is kept in Sprat's backups).",
                     pending.path().display()
                 ));
             }

@@ -308,6 +308,7 @@ mod tests {
                         radius: crate::model::Fx::from_int(5),
                     },
                     box_id: 0,
+                    corners: None,
                 },
                 inherited: false,
             },
@@ -345,6 +346,7 @@ mod tests {
                     rotation: 45.0,
                 },
                 box_id: 0,
+                corners: None,
             },
             inherited: false,
         };
