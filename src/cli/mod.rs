@@ -1,4 +1,4 @@
-//! The command line: `sprat info|check|convert|render|boxes ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime|cut ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
@@ -7,10 +7,13 @@ mod batch;
 mod boxes;
 mod check;
 mod convert;
+mod cut;
+mod edit_file;
 mod info;
 pub mod json;
 mod load;
 mod render;
+mod retime;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -188,6 +191,70 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// New frame durations in the file's own unit: scale them (ratios kept), fit them to a
+    /// total, or set a rate; the rounding is spread so the total is exact and nothing drifts.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["scale", "total", "fps"])))]
+    Retime {
+        /// The file to read.
+        file: PathBuf,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Multiply every duration by K (2, 1.5, 2/3).
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
+        scale: Option<String>,
+        /// Make each sequence (each direction) last MS milliseconds in all, shared in proportion.
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        total: Option<String>,
+        /// Make every frame last one frame at F frames per second.
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Cut a sprite sheet into the frames of a new document: by a grid, or by finding the
+    /// separate sprites on it.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["grid", "sprites"])))]
+    Cut {
+        /// The sheet (PNG, TGA or GIF).
+        sheet: PathBuf,
+        /// Cells of W x H pixels, row by row (wholly transparent cells are left out).
+        #[arg(long, value_name = "WxH")]
+        grid: Option<String>,
+        /// With --grid: pixels before the first column and row.
+        #[arg(long, value_name = "M", default_value_t = 0, requires = "grid")]
+        margin: u32,
+        /// With --grid: pixels between cells.
+        #[arg(long, value_name = "S", default_value_t = 0, requires = "grid")]
+        spacing: u32,
+        /// Each connected region of opaque pixels is a frame, row by row.
+        #[arg(long)]
+        sprites: bool,
+        /// With --sprites: parts this many transparent pixels apart are one sprite.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, requires = "sprites")]
+        gap: u32,
+        /// With --sprites: regions narrower and shorter than this are specks, left out.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.min_size, requires = "sprites")]
+        min: u32,
+        /// The new sequence's name (default: the sheet's file name).
+        #[arg(long, short = 's', value_name = "NAME")]
+        sequence: Option<String>,
+        /// Frames per second (default 10).
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write (any writable format, by its extension).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -286,6 +353,59 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 }
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
+        }
+        Command::Retime {
+            file,
+            sequence,
+            scale,
+            total,
+            fps,
+            output,
+            force,
+            read,
+        } => {
+            let options = retime::Options {
+                sequences: sequence,
+                scale,
+                total,
+                fps,
+                output,
+                force,
+            };
+            retime::run(&file, &options, &read, out, err)
+        }
+        Command::Cut {
+            sheet,
+            grid,
+            margin,
+            spacing,
+            sprites: _,
+            gap,
+            min,
+            sequence,
+            fps,
+            output,
+            force,
+        } => {
+            let method = match grid {
+                Some(size) => cut::Method::Grid {
+                    size,
+                    margin,
+                    spacing,
+                },
+                None => cut::Method::Sprites(crate::assets::sprites::SpriteOptions {
+                    gap,
+                    min_size: min,
+                }),
+            };
+            let options = cut::Options {
+                method,
+                sequence,
+                fps,
+                output,
+                force,
+            };
+            cut::run(&sheet, &options, out, err)
         }
     };
     match result {

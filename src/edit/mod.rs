@@ -4,7 +4,7 @@
 //! makes undo exact), [`history`] (undo, redo, drags as one step), [`selection`], then the
 //! commands by area: [`tree`], [`timeline`], [`clipboard`], [`inspector`], [`canvas`],
 //! [`boxes`], [`box_tools`] (fit, trace, interpolate, mirror over many frames), [`points`],
-//! [`sheet`].
+//! [`sheet`], and the tools over many frames: [`scope`] (which frames), [`retime`].
 //!
 //! The editor builds a command value, hands it to [`History::apply`] (or
 //! [`crate::session::Session::apply`], which also keeps the selection), and shows the message of
@@ -46,6 +46,8 @@ pub mod history;
 pub mod import;
 pub mod inspector;
 pub mod points;
+pub mod retime;
+pub mod scope;
 pub mod selection;
 pub mod sheet;
 pub mod snapshot;

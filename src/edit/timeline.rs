@@ -283,6 +283,34 @@ impl Command for SetFrameDuration {
     }
 }
 
+/// Gives every frame of every direction of a sequence one duration: the animation's delay, for
+/// formats that keep one per animation (Solarus `frame_delay`) rather than one per frame.
+#[derive(Clone, Debug)]
+pub struct SetSequenceDelay {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The delay.
+    pub duration: FrameDuration,
+}
+
+impl Command for SetSequenceDelay {
+    fn label(&self) -> String {
+        format!("Set delay to {}", self.duration)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let frames: Vec<FrameId> = sequence(tx.doc(), self.sequence)?
+            .directions
+            .iter()
+            .flat_map(|d| d.frames.iter().copied())
+            .collect();
+        for frame in frames {
+            set_duration(tx, frame, self.duration)?;
+        }
+        Ok(())
+    }
+}
+
 fn set_duration(tx: &mut Tx, frame: FrameId, duration: FrameDuration) -> EditResult {
     let current = tx.frame_mut(frame)?.duration;
     check_duration_unit(tx.doc(), Some(current), duration)?;

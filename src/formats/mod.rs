@@ -265,6 +265,8 @@ pub struct Capabilities {
     /// The sequences are only a view of the file's pictures (an SFF archive opened alone shows
     /// its groups): they are never written, so an empty new document of it has nothing to hold.
     pub sequences_are_a_view: bool,
+    /// The unit its frame durations count in (new frames are timed in it).
+    pub time_unit: crate::model::TimeUnit,
 }
 
 /// How sure a format is that some bytes are its own.

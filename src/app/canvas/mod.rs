@@ -131,10 +131,15 @@ fn current_picture(
 
 fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFrame, tint: Color32) {
     let r = picture.rect;
-    let min = view.to_screen(r.x as f64, r.y as f64);
-    let max = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
-    let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
-    painter.image(picture.texture.id(), Rect::from_min_max(min, max), uv, tint);
+    let a = view.to_screen(r.x as f64, r.y as f64);
+    let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+    // Facing left, the picture's left edge is on the right: the texture is read right to left.
+    let uv = if view.mirrored {
+        Rect::from_min_max(pos2(1.0, 0.0), pos2(0.0, 1.0))
+    } else {
+        Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0))
+    };
+    painter.image(picture.texture.id(), Rect::from_two_pos(a, b), uv, tint);
 }
 
 fn paint_onion_skin(
@@ -221,6 +226,7 @@ fn paint(
     let ctx = ui.ctx().clone();
     let picture = current_picture(&ctx, doc, settings, pictures);
 
+    let facing_left = settings.view.facing_left;
     if state.fit_requested {
         state.fit_requested = false;
         let mut points = doc.frame().map(overlay::overlay_extent).unwrap_or_default();
@@ -229,13 +235,16 @@ fn paint(
             points.push((r.x as f64, r.y as f64));
             points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
         }
+        // Fitted where the points are on screen: turned round when facing left.
+        let sign = if facing_left { -1.0 } else { 1.0 };
+        let points = points.into_iter().map(|(x, y)| (x * sign, y));
         let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
         state.zoom = zoom;
         state.pan = pan;
     }
 
     handle_pan_and_zoom(ui, &response, rect, state);
-    let view = View::new(rect, state.zoom, ppp, state.pan);
+    let view = View::new(rect, state.zoom, ppp, state.pan).facing_left(facing_left);
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
     if settings.view.onion_skin {
@@ -305,11 +314,20 @@ fn paint(
                 && !space_down
             {
                 let at = view.to_sprite(pos);
-                let icon =
-                    tools::paint::cursor(&state.tools, doc, &context, &view, &boxes, pixels, at);
+                let draw_anywhere = ui.input(|i| i.modifiers.command);
+                let scene = input::Scene {
+                    context,
+                    view: &view,
+                    boxes: &boxes,
+                    pixels,
+                };
+                let icon = tools::paint::cursor(&state.tools, doc, &scene, at, draw_anywhere);
                 ctx.set_cursor_icon(icon);
             }
         }
+    }
+    if facing_left {
+        facing_left_badge(ui, rect);
     }
     tools::naming::show(&ctx, &mut state.tools.naming, doc, &view, &mut outcome);
     state
@@ -382,8 +400,11 @@ fn edit_with_pointer(
         && let Some(origin) = ui.input(|i| i.pointer.press_origin())
     {
         let start = view.to_sprite(origin);
-        let adding = adding_to_selection(ui);
-        if let Some(kind) = input::begin_drag(&state.tools, doc, scene, start, adding) {
+        let keys = input::PressKeys {
+            adding: adding_to_selection(ui),
+            draw_anywhere: ui.input(|i| i.modifiers.command),
+        };
+        if let Some(kind) = input::begin_drag(&state.tools, doc, scene, start, keys) {
             // Edits land on the frame under the drag, so playback stops there.
             doc.player.pause();
             state.tools.drag = Some(input::Drag::new(kind, doc.new_gesture(), start));
@@ -468,8 +489,10 @@ fn keys_on_selection(
             }
         }
     });
-    for step in steps {
-        input::nudge(&state.tools, doc, scene, step, outcome);
+    for (dx, dy) in steps {
+        // An arrow moves the selection the way it looks: turned round when facing left.
+        let dx = if scene.view.mirrored { -dx } else { dx };
+        input::nudge(&state.tools, doc, scene, (dx, dy), outcome);
     }
 }
 
@@ -548,18 +571,41 @@ fn paint_background(
     }
 }
 
+/// Says in the canvas's top-right corner that it shows the character facing left, so a
+/// mirrored preview is never taken for the file's own drawing.
+fn facing_left_badge(ui: &mut egui::Ui, canvas: Rect) {
+    let key = crate::app::context::commands::UICommand::ToggleFacingLeft.shortcut_text(ui.ctx());
+    let text = egui::RichText::new(format!(" Facing left ({key}) "))
+        .color(Color32::WHITE)
+        .background_color(Color32::from_black_alpha(170));
+    let corner = Rect::from_min_max(canvas.left_top(), canvas.right_top() + vec2(-8.0, 40.0))
+        .translate(vec2(0.0, 8.0));
+    let layout = egui::Layout::right_to_left(egui::Align::Min);
+    ui.scope_builder(
+        egui::UiBuilder::new().max_rect(corner).layout(layout),
+        |ui| {
+            ui.add(egui::Label::new(text).selectable(false))
+                .on_hover_text(
+                    "Drawn mirrored about the origin, boxes and points too, as engines draw a \
+                 character facing left; the file is unchanged",
+                );
+        },
+    );
+}
+
 fn paint_pixel_grid(painter: &egui::Painter, view: &View) {
     // Only where the pixels are big enough to tell apart.
     if view.scale < 8.0 {
         return;
     }
     let rect = view.canvas;
-    let (x0, y0) = view.to_sprite(rect.min);
-    let (x1, y1) = view.to_sprite(rect.max);
+    let (xa, y0) = view.to_sprite(rect.min);
+    let (xb, y1) = view.to_sprite(rect.max);
     let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(0, 0, 0, 50));
+    // Facing left, the canvas's left edge is the sprite's right.
     let (x0, x1, y0, y1) = (
-        x0.floor() as i64,
-        x1.ceil() as i64,
+        xa.min(xb).floor() as i64,
+        xa.max(xb).ceil() as i64,
         y0.floor() as i64,
         y1.ceil() as i64,
     );

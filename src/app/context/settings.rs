@@ -177,6 +177,9 @@ pub struct ViewSettings {
     pub documented_default_box_rule: bool,
     /// Timeline cells as wide as their duration.
     pub proportional_timeline: bool,
+    /// The canvas shows the character facing left, as the engines draw it: mirrored about
+    /// the origin, boxes and points too. A way of looking, never a change to the document.
+    pub facing_left: bool,
 }
 
 impl Default for ViewSettings {
@@ -192,6 +195,7 @@ impl Default for ViewSettings {
             onion_frames: 1,
             documented_default_box_rule: false,
             proportional_timeline: false,
+            facing_left: false,
         }
     }
 }

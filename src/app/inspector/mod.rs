@@ -16,9 +16,9 @@ use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
+use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
-use crate::edit::timeline::SetDurations;
-use crate::edit::{Gesture, Transaction};
+use crate::edit::timeline::SetSequenceDelay;
 use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
 
 /// What the inspector remembers for a tab between frames.
@@ -191,9 +191,8 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
         let check = ui.checkbox(&mut loops, "back to frame");
         // Not clamped to the frames: a value past the end is refused by the document, with a
         // message, rather than silently corrected.
-        let value = ui
-            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
-            .labelled_by(loop_label.id);
+        let field = egui::DragValue::new(&mut target).range(0..=9999);
+        let value = crate::app::number_field::add(ui, loops, field).labelled_by(loop_label.id);
         if check.changed() || value.changed() {
             let field = SequenceField::LoopPoint(loops.then_some(target));
             let response = if check.changed() { &check } else { &value };
@@ -290,16 +289,11 @@ fn delay_row(ui: &mut egui::Ui, doc: &OpenDocument, sequence: &Sequence, edits: 
             ui.weak("0 = the first frame stays");
         }
         if let Some((duration, response)) = changed {
-            let mut all = Transaction::new(format!("Set delay to {duration}"));
-            for (d, direction) in sequence.directions.iter().enumerate() {
-                all.push(SetDurations {
-                    sequence: sequence.id,
-                    direction: d,
-                    positions: (0..direction.frames.len()).collect(),
-                    duration,
-                });
-            }
-            edits.push(all, &response);
+            let delay = SetSequenceDelay {
+                sequence: sequence.id,
+                duration,
+            };
+            edits.push(delay, &response);
         }
     });
     ui.end_row();

@@ -92,6 +92,7 @@ impl SpratApp {
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
             UICommand::ToggleOverlay => view.overlay = !view.overlay,
+            UICommand::ToggleFacingLeft => view.facing_left = !view.facing_left,
             UICommand::ToggleProportionalTimeline => {
                 view.proportional_timeline = !view.proportional_timeline
             }
@@ -111,7 +112,13 @@ impl SpratApp {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Select, false))
             }
             UICommand::BoxTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, false)),
-            UICommand::CircleTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
+            UICommand::CircleTool => match self.active_document() {
+                Some(open) if !open.session.format().capabilities().circles => {
+                    let said = format!("{} files cannot hold circles", open.format_name());
+                    self.say_refused(&said);
+                }
+                _ => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
+            },
             UICommand::PointTool => {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Point, false))
             }

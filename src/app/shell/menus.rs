@@ -6,6 +6,7 @@ use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
 use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
+use crate::formats::Capabilities;
 use std::path::PathBuf;
 
 /// What the menus asked for besides commands.
@@ -22,6 +23,23 @@ pub struct MenuActions {
 fn item(ui: &mut egui::Ui, command: UICommand, actions: &mut MenuActions) {
     let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
     if ui.add(button).clicked() {
+        actions.commands.push(command);
+    }
+}
+
+/// A menu item the document's format may not allow: greyed out, saying why when `refusal` is
+/// set.
+fn item_unless(
+    ui: &mut egui::Ui,
+    command: UICommand,
+    refusal: Option<String>,
+    actions: &mut MenuActions,
+) {
+    let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
+    let response = ui.add_enabled(refusal.is_none(), button);
+    if let Some(why) = refusal {
+        response.on_disabled_hover_text(why);
+    } else if response.clicked() {
         actions.commands.push(command);
     }
 }
@@ -181,6 +199,12 @@ pub fn show(
             ui.checkbox(&mut settings.view.axis_cross, "Origin cross");
             toggle(
                 ui,
+                UICommand::ToggleFacingLeft,
+                settings.view.facing_left,
+                &mut actions,
+            );
+            toggle(
+                ui,
                 UICommand::ToggleOnionSkin,
                 settings.view.onion_skin,
                 &mut actions,
@@ -217,6 +241,7 @@ pub fn show(
                 &mut actions,
             );
             ui.checkbox(&mut settings.view.points, "Attachment points");
+
             ui.separator();
             ui.label("Box classes");
             match doc {
@@ -243,13 +268,19 @@ pub fn show(
             ui.radio_value(rule, true, "end at the override (AIR documentation)");
         });
         ui.menu_button("Tools", |ui| {
-            for command in [
-                UICommand::SelectTool,
-                UICommand::BoxTool,
-                UICommand::CircleTool,
-                UICommand::PointTool,
-            ] {
-                item(ui, command, &mut actions);
+            // Only the tools whose work the document's format can save.
+            type Holds = fn(&Capabilities) -> bool;
+            let tools: [(UICommand, &str, Holds); 4] = [
+                (UICommand::SelectTool, "", |_| true),
+                (UICommand::BoxTool, "boxes", |c| c.boxes),
+                (UICommand::CircleTool, "circles", |c| c.boxes && c.circles),
+                (UICommand::PointTool, "attachment points", |c| c.points),
+            ];
+            for (command, what, holds) in tools {
+                let refusal = doc
+                    .filter(|o| !holds(&o.session.format().capabilities()))
+                    .map(|o| format!("{} files cannot hold {what}", o.format_name()));
+                item_unless(ui, command, refusal, &mut actions);
             }
         });
         ui.menu_button("Playback", |ui| {

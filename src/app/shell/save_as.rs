@@ -27,6 +27,9 @@ pub struct SaveAsState {
     pub pending: Option<PendingSave>,
     /// Why the last save failed, shown until dismissed.
     pub failure: Option<String>,
+    /// The confirmation is for a plain Save (Ctrl+S) in the file's own format, not Save As:
+    /// cancelling it closes it and opens no other window.
+    pub plain_save: bool,
 }
 
 impl SaveAsState {
@@ -45,6 +48,7 @@ impl SaveAsState {
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         self.pending = None;
+        self.plain_save = false;
         self.shown = true;
     }
 
@@ -54,6 +58,7 @@ impl SaveAsState {
         self.format = pending.format().id().to_string();
         self.path = pending.path().display().to_string();
         self.pending = Some(pending);
+        self.plain_save = true;
         self.shown = true;
     }
 
@@ -265,7 +270,12 @@ fn confirm_window(
     let losses = pending.losses();
     let outside = pending.writes_outside();
     let own_file = doc.path() == Some(pending.path());
-    egui::Window::new("Confirm Save As")
+    let title = if state.plain_save {
+        "Confirm Save"
+    } else {
+        "Confirm Save As"
+    };
+    egui::Window::new(title)
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
@@ -317,6 +327,15 @@ fn confirm_window(
         }
         false => {
             state.pending = None;
+            if state.plain_save {
+                // A plain Save asked only this: nothing else to show.
+                state.shown = false;
+                state.plain_save = false;
+                return Some(Feedback::new(
+                    Severity::Info,
+                    "Not saved: cancelled, nothing was written.".to_string(),
+                ));
+            }
             Some(Feedback::new(
                 Severity::Info,
                 "Save As cancelled; nothing was written.".to_string(),

@@ -232,6 +232,14 @@ impl eframe::App for SpratApp {
         self.advance_playback(&ctx);
 
         let mut commands = UICommand::pressed(&ctx);
+        // Left and Right step frames unless they nudge what is selected on the canvas.
+        let settings = &self.settings;
+        if !self
+            .active_document()
+            .is_some_and(|doc| canvas::has_selection_on_frame(doc, settings))
+        {
+            commands.extend(UICommand::pressed_arrows(&ctx));
+        }
         if self.handle_space(&ctx) {
             commands.push(UICommand::PlayPause);
         }

@@ -458,13 +458,11 @@ fn axis_editor(
     let mut released = false;
     ui.horizontal(|ui| {
         let label = ui.label("Axis x");
-        let x = ui
-            .add(egui::DragValue::new(&mut axis.0).range(i16::MIN..=i16::MAX))
-            .labelled_by(label.id);
+        let x =
+            crate::app::number_field::add(ui, true, axis_field(&mut axis.0)).labelled_by(label.id);
         let label = ui.label("y");
-        let y = ui
-            .add(egui::DragValue::new(&mut axis.1).range(i16::MIN..=i16::MAX))
-            .labelled_by(label.id);
+        let y =
+            crate::app::number_field::add(ui, true, axis_field(&mut axis.1)).labelled_by(label.id);
         axis_changed = x.changed() || y.changed();
         released = x.drag_stopped() || y.drag_stopped() || x.lost_focus() || y.lost_focus();
     });
@@ -535,6 +533,12 @@ fn axis_editor(
         }
     });
     said
+}
+
+/// An axis coordinate: a typed value applies on Enter or when the field is left, a drag as it
+/// goes (one undo step either way).
+fn axis_field(value: &mut i32) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).range(i16::MIN..=i16::MAX)
 }
 
 /// The sprite drawn large on a checkerboard with its axis cross (and the ghost under it);

@@ -134,57 +134,150 @@ fn selection_bar(
             }
         }
         ui.separator();
-        if selected.is_empty() {
-            ui.weak("No frame selected (click a cell; Shift/Ctrl+click for more)");
-            state.duration_field = None;
-            return;
-        }
-        let common = edit::common_duration(doc);
-        // Mixed durations start the field from the frame on show.
-        let shown = doc
-            .direction_frames()
-            .get(doc.player.frame_index())
-            .map(|f| f.duration);
-        let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
-        let unit = start.unwrap_or_else(|| edit::duration_unit(doc));
-        let revision = doc.revision;
-        if state
-            .duration_field
-            .as_ref()
-            .is_none_or(|f| f.cells != selected || f.revision != revision)
-        {
-            state.duration_field = Some(DurationField {
-                cells: selected.clone(),
-                revision,
-                value: edit::field_value(unit),
-            });
-        }
-        let value = &mut state.duration_field.as_mut().expect("filled above").value;
-        let label = ui.label(format!(
-            "Duration of {} selected frame{}",
-            selected.len(),
-            if selected.len() == 1 { "" } else { "s" }
-        ));
-        let field = egui::DragValue::new(value)
-            .range(0..=u32::MAX as u64)
-            .suffix(format!(" {}", edit::field_unit(unit)));
-        let response = ui.add(field).labelled_by(label.id);
-        if common.is_none() {
-            ui.weak("(mixed)");
-        }
-        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        let set = ui
-            .button("Set duration")
-            .on_hover_text("Give every selected frame this duration (one undo step)")
-            .clicked();
-        if enter || set {
-            let duration = edit::with_value(unit, *value);
-            if let Err(why) = edit::set_selected_durations(doc, duration) {
-                output.feedback = Some(Feedback::refusal(&why, doc));
-            }
-            state.duration_field = None;
+        if doc.session.format().capabilities().per_frame_durations {
+            duration_field(ui, state, doc, &selected, output);
+        } else {
+            delay_field(ui, state, doc, output);
         }
     });
+}
+
+/// The duration of the selected frames, for formats that keep one per frame. A typed value
+/// lands in the field on Enter or when the field is left (Esc gives the old one back); then,
+/// or at the end of a drag, it applies as one undo step.
+fn duration_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &mut OpenDocument,
+    selected: &[usize],
+    output: &mut TimelineOutput,
+) {
+    if selected.is_empty() {
+        ui.weak("No frame selected (click a cell; Shift/Ctrl+click for more)");
+        state.duration_field = None;
+        return;
+    }
+    let common = edit::common_duration(doc);
+    // Mixed durations start the field from the frame on show.
+    let shown = doc
+        .direction_frames()
+        .get(doc.player.frame_index())
+        .map(|f| f.duration);
+    let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
+    let unit = start.unwrap_or_else(|| edit::duration_unit(doc));
+    let label = format!(
+        "Duration of {} selected frame{}",
+        selected.len(),
+        if selected.len() == 1 { "" } else { "s" }
+    );
+    let field = number_field(ui, state, doc, selected, unit, &label);
+    if common.is_none() {
+        ui.weak("(mixed)");
+    }
+    let set = ui
+        .button("Set duration")
+        .on_hover_text("Give every selected frame this duration (one undo step)")
+        .clicked();
+    // Enter on mixed durations gives them all the value shown.
+    let committed = field.changed || (field.entered && common.is_none());
+    if committed || set {
+        let duration = edit::with_value(unit, field.value);
+        if let Err(why) = edit::set_selected_durations(doc, duration) {
+            output.feedback = Some(Feedback::refusal(&why, doc));
+        }
+        state.duration_field = None;
+    }
+}
+
+/// The animation's one delay, for formats that keep no duration per frame (Solarus): every
+/// frame of every direction of the sequence gets it, one undo step, as the inspector's
+/// "Frame delay" does.
+fn delay_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &mut OpenDocument,
+    output: &mut TimelineOutput,
+) {
+    let Some(sequence) = doc.sequence().map(|s| s.id) else {
+        return;
+    };
+    let Some(first) = doc.direction_frames().first().map(|f| f.duration) else {
+        return;
+    };
+    // Solarus's delay 0 shows the first frame forever.
+    let unit = if first == FrameDuration::Forever {
+        FrameDuration::Millis(0)
+    } else {
+        first
+    };
+    let field = number_field(ui, state, doc, &[], unit, "Frame delay of the animation");
+    let hint = format!(
+        "{} files keep one delay for every frame of an animation",
+        doc.format_name()
+    );
+    field.response.on_hover_text(hint);
+    if field.changed {
+        let duration = match edit::with_value(unit, field.value) {
+            FrameDuration::Millis(0) => FrameDuration::Forever,
+            other => other,
+        };
+        let delay = crate::edit::timeline::SetSequenceDelay { sequence, duration };
+        if let Err(why) = doc.apply(&delay, None) {
+            output.feedback = Some(Feedback::refusal(&why, doc));
+        }
+        state.duration_field = None;
+    }
+}
+
+/// What the number field of the selection bar said this pass.
+struct NumberField {
+    response: egui::Response,
+    /// The value in the field.
+    value: u64,
+    /// The field was left (Enter, a click elsewhere, the end of a drag) with a new value.
+    changed: bool,
+    /// Enter was pressed in it.
+    entered: bool,
+}
+
+/// The selection bar's number field, labelled `label`, filled from `unit` for `cells` at this
+/// revision and kept while the user edits it.
+fn number_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &OpenDocument,
+    cells: &[usize],
+    unit: FrameDuration,
+    label: &str,
+) -> NumberField {
+    let revision = doc.revision;
+    let initial = edit::field_value(unit);
+    if state
+        .duration_field
+        .as_ref()
+        .is_none_or(|f| f.cells != cells || f.revision != revision)
+    {
+        state.duration_field = Some(DurationField {
+            cells: cells.to_vec(),
+            revision,
+            value: initial,
+        });
+    }
+    let value = &mut state.duration_field.as_mut().expect("filled above").value;
+    let label = ui.label(label);
+    let field = egui::DragValue::new(value)
+        .range(0..=u32::MAX as u64)
+        .suffix(format!(" {}", edit::field_unit(unit)));
+    let response = crate::app::number_field::add(ui, true, field).labelled_by(label.id);
+    let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+    let left = (response.lost_focus() && !escaped) || response.drag_stopped();
+    let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    NumberField {
+        changed: left && *value != initial,
+        entered,
+        value: *value,
+        response,
+    }
 }
 
 /// The cells with the loop marker, the playhead and the drag handles.
@@ -293,6 +386,8 @@ fn end_label(doc: &OpenDocument, frames: usize) -> String {
 /// What every cell's look depends on, gathered once per paint.
 struct CellLook {
     durations: Vec<FrameDuration>,
+    /// The format keeps a duration per frame: a cell's edge can be dragged.
+    per_frame_durations: bool,
     selected: Vec<usize>,
     current: usize,
     progress: f32,
@@ -308,6 +403,7 @@ impl CellLook {
     fn of(ui: &egui::Ui, doc: &OpenDocument, frames: usize) -> CellLook {
         CellLook {
             durations: doc.direction_frames().iter().map(|f| f.duration).collect(),
+            per_frame_durations: doc.session.format().capabilities().per_frame_durations,
             selected: doc.selected_frames(),
             current: doc.player.frame_index(),
             progress: doc.player.frame_progress(doc.session.document()) as f32,
@@ -428,7 +524,8 @@ fn paint_cell(
 }
 
 /// Cell `i` as a control: click to select, drag to move, right click for the menu, and its
-/// right edge dragged to change the duration (not for "forever" frames).
+/// right edge dragged to change the duration (not for "forever" frames, nor where the format
+/// keeps one delay per animation).
 #[allow(clippy::too_many_arguments)]
 fn cell_controls(
     ui: &mut egui::Ui,
@@ -463,7 +560,8 @@ fn cell_controls(
         frame_menu(ui, Some(i), look.loop_point, output);
     });
     let duration = look.durations[i];
-    if duration == FrameDuration::Forever {
+    // One delay per animation (Solarus) is set above the cells, not frame by frame.
+    if duration == FrameDuration::Forever || !look.per_frame_durations {
         return;
     }
     let edge = Rect::from_min_max(

@@ -47,6 +47,7 @@ impl Format for IspriteFormat {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            time_unit: crate::model::TimeUnit::Holds,
             read: true,
             write: true,
             per_frame_durations: true,

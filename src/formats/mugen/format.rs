@@ -36,6 +36,7 @@ pub struct DefFormat;
 
 fn capabilities() -> Capabilities {
     Capabilities {
+        time_unit: crate::model::TimeUnit::Ticks,
         read: true,
         write: true,
         per_frame_durations: true,

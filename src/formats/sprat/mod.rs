@@ -89,6 +89,7 @@ impl Format for SpratFormat {
             sequence_titles: true,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            time_unit: crate::model::TimeUnit::Millis,
         }
     }
 

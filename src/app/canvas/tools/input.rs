@@ -73,6 +73,9 @@ pub enum DragKind {
         original: Shape,
         /// The handle held, or `None` to move the whole box.
         handle: Option<BoxHandle>,
+        /// Added to the pointer for a handle: an edge gripped a little off the outline
+        /// follows the pointer from where it is rather than jumping under it.
+        grip: (f64, f64),
         /// The shape last applied.
         last: Option<Shape>,
     },
@@ -186,22 +189,34 @@ fn near(a: (f64, f64), b: (f64, f64), tolerance: f64) -> bool {
     (a.0 - b.0).abs() <= tolerance && (a.1 - b.1).abs() <= tolerance
 }
 
+/// The modifier keys held at a press.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PressKeys {
+    /// Shift or Ctrl (Cmd on a Mac): a grabbed element joins the selection, a rubber band
+    /// adds to it.
+    pub adding: bool,
+    /// Ctrl (Cmd on a Mac): the Box tool draws a new box even over an existing one.
+    pub draw_anywhere: bool,
+}
+
 /// Starts a drag at sprite position `start`: a handle of the selected element first, then what
-/// the tool does there. `adding` (Shift or Ctrl held) adds a grabbed element to the selection,
-/// or makes a rubber band add to it. Returns `None` when the press grabs nothing.
+/// the tool does there (the Box tool moves a box dragged from inside and resizes one dragged by
+/// an edge or corner, and draws elsewhere). Returns `None` when the press grabs nothing.
 pub fn begin_drag(
     tools: &ToolState,
     doc: &mut OpenDocument,
     scene: &Scene,
     start: (f64, f64),
-    adding: bool,
+    keys: PressKeys,
 ) -> Option<DragKind> {
+    let adding = keys.adding;
     let tolerance = scene.tolerance();
     if let Some((element, original, handle)) = handle_under(doc, scene, start) {
         return Some(DragKind::Box {
             element,
             original,
             handle: Some(handle),
+            grip: (0.0, 0.0),
             last: None,
         });
     }
@@ -248,6 +263,11 @@ pub fn begin_drag(
             if !capabilities.boxes {
                 return None;
             }
+            if !keys.draw_anywhere
+                && let Some(grabbed) = box_tool_grab(doc, scene, start, adding)
+            {
+                return Some(grabbed);
+            }
             Some(DragKind::Draw {
                 element: None,
                 class: tools.class.clone(),
@@ -282,6 +302,30 @@ pub fn begin_drag(
     }
 }
 
+/// A Box-tool press on a box: by an edge or corner it resizes that box alone (it becomes the
+/// selection); inside, it grabs the box as the Select tool would (moving the selection it is
+/// part of). `None` when the press is on no box.
+fn box_tool_grab(
+    doc: &mut OpenDocument,
+    scene: &Scene,
+    start: (f64, f64),
+    adding: bool,
+) -> Option<DragKind> {
+    let (id, edge) = hit::box_grip_under(scene.boxes, start, scene.tolerance())?;
+    let Some((handle, grip)) = edge else {
+        return Some(grab(doc, scene, id, adding));
+    };
+    let shown = scene.boxes.iter().find(|b| b.id == id)?;
+    doc.select_element(id);
+    Some(DragKind::Box {
+        element: id,
+        original: shown.collision.shape.clone(),
+        handle: Some(handle),
+        grip,
+        last: None,
+    })
+}
+
 /// A press on element `id`: an unselected element becomes the selection (or joins it when
 /// `adding`); a selected one keeps the selection, so the drag moves every selected element.
 fn grab(doc: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> DragKind {
@@ -302,6 +346,7 @@ fn grab(doc: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> D
             element: only,
             original: shown.collision.shape.clone(),
             handle: None,
+            grip: (0.0, 0.0),
             last: None,
         };
     }
@@ -343,8 +388,9 @@ pub fn continue_drag(
             element,
             original,
             handle,
+            grip,
             last,
-        } => step.reshape_box(element, original, *handle, last),
+        } => step.reshape_box(element, original, *handle, *grip, last),
         DragKind::Move { elements, applied } => step.move_selection(elements, applied),
         DragKind::Band {
             before,
@@ -424,12 +470,15 @@ impl DragStep<'_, '_> {
         element: &mut ElementId,
         original: &Shape,
         handle: Option<BoxHandle>,
+        grip: (f64, f64),
         last: &mut Option<Shape>,
     ) -> Option<bool> {
         let shape = match handle {
+            // Moved, not rebuilt: the box keeps its size and the corners it was stored by.
             None => geometry::moved(original, self.delta),
             Some(h) => {
-                geometry::reshaped(original, h, self.pointer, self.start, self.shift, self.snap)
+                let pointer = (self.pointer.0 + grip.0, self.pointer.1 + grip.1);
+                geometry::reshaped(original, h, pointer, self.start, self.shift, self.snap)
             }
         };
         if last.as_ref() == Some(&shape) {

@@ -183,37 +183,54 @@ fn diamond(painter: &Painter, at: Pos2) {
     ));
 }
 
-/// The cursor for the tool over sprite position `at`: resize arrows over handles, a move
-/// cross over what the select tool would move, a crosshair for drawing and placing.
+/// The cursor for the tool over sprite position `at`: resize arrows over handles (and, for
+/// the Box tool, over any box's edges and corners), a move cross over what a drag would move,
+/// a crosshair for drawing (everywhere with the Box tool when `draw_anywhere`, Ctrl held) and
+/// placing.
 pub fn cursor(
     tools: &ToolState,
     doc: &OpenDocument,
-    context: &FrameContext,
-    view: &View,
-    boxes: &[ShownBox],
-    pixels: &dyn crate::pixels::PixelSource,
+    scene: &input::Scene,
     at: (f64, f64),
+    draw_anywhere: bool,
 ) -> CursorIcon {
-    if tools.drag.is_some() {
-        return CursorIcon::Grabbing;
+    let (context, view, boxes, pixels) = (&scene.context, scene.view, scene.boxes, scene.pixels);
+    if let Some(drag) = &tools.drag {
+        return match drag.kind {
+            DragKind::Box {
+                handle: Some(handle),
+                ref original,
+                ..
+            } => handle_cursor(handle, rotation_of(original), view.mirrored),
+            DragKind::Draw { .. } => CursorIcon::Crosshair,
+            _ => CursorIcon::Grabbing,
+        };
     }
     let tolerance = (input::GRAB_RADIUS / view.scale) as f64;
     if let Some(shown) = input::selected_box(doc, boxes) {
         let reach = (ROTATE_REACH / view.scale) as f64;
         let shape = &shown.collision.shape;
-        let rotation = match shape {
-            crate::model::Shape::Rect { rotation, .. } => *rotation,
-            crate::model::Shape::Circle { .. } => 0.0,
-        };
+        let rotation = rotation_of(shape);
         for (handle, (x, y)) in geometry::handles(shape, context.capabilities.rotated_boxes, reach)
         {
             if (x - at.0).abs() <= tolerance && (y - at.1).abs() <= tolerance {
-                return handle_cursor(handle, rotation);
+                return handle_cursor(handle, rotation, view.mirrored);
             }
         }
     }
     match tools.tool {
-        Tool::Box => CursorIcon::Crosshair,
+        Tool::Box if draw_anywhere || !context.capabilities.boxes => CursorIcon::Crosshair,
+        Tool::Box => match super::hit::box_grip_under(boxes, at, tolerance) {
+            Some((id, Some((handle, _)))) => {
+                let shape = boxes
+                    .iter()
+                    .find(|b| b.id == id)
+                    .map(|b| &b.collision.shape);
+                handle_cursor(handle, shape.map_or(0.0, rotation_of), view.mirrored)
+            }
+            Some((_, None)) => CursorIcon::Move,
+            None => CursorIcon::Crosshair,
+        },
         Tool::Point => CursorIcon::Cell,
         Tool::Select => {
             let near =
@@ -248,9 +265,22 @@ pub fn cursor(
     }
 }
 
-fn handle_cursor(handle: BoxHandle, rotation: f64) -> CursorIcon {
+fn rotation_of(shape: &crate::model::Shape) -> f64 {
+    match shape {
+        crate::model::Shape::Rect { rotation, .. } => *rotation,
+        crate::model::Shape::Circle { .. } => 0.0,
+    }
+}
+
+/// The resize arrow for a handle of a box turned by `rotation`, on a canvas `mirrored` or not.
+fn handle_cursor(handle: BoxHandle, rotation: f64, mirrored: bool) -> CursorIcon {
     let BoxHandle::Edge { x, y } = handle else {
-        return CursorIcon::Grab;
+        // A circle's rim: drags the radius, any way out.
+        return if handle == BoxHandle::Radius {
+            CursorIcon::ResizeNwSe
+        } else {
+            CursorIcon::Grab
+        };
     };
     // The handle's direction from the box centre, turned with the box, picks the arrow.
     let dx = match x {
@@ -264,9 +294,9 @@ fn handle_cursor(handle: BoxHandle, rotation: f64) -> CursorIcon {
         Side::End => 1.0,
     };
     let (sin, cos) = rotation.to_radians().sin_cos();
-    let angle = (dx * sin + dy * cos)
-        .atan2(dx * cos - dy * sin)
-        .to_degrees();
+    let on_screen_x = dx * cos - dy * sin;
+    let on_screen_x = if mirrored { -on_screen_x } else { on_screen_x };
+    let angle = (dx * sin + dy * cos).atan2(on_screen_x).to_degrees();
     let octant = ((angle.rem_euclid(180.0) + 22.5) / 45.0).floor() as i32 % 4;
     match octant {
         0 => CursorIcon::ResizeHorizontal,

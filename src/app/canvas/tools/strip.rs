@@ -64,7 +64,12 @@ fn tool_row(
             UICommand::SelectTool,
             "Select, move, resize and rotate",
         ),
-        (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
+        (
+            Tool::Box,
+            UICommand::BoxTool,
+            "Draw collision boxes from outside boxes; drag a box from inside to move it, by an \
+             edge or corner to resize it; hold Ctrl to draw a new box over others",
+        ),
         (Tool::Point, UICommand::PointTool, "Place attachment points"),
     ] {
         let enabled = tool.usable_with(&capabilities);
