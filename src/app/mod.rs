@@ -15,7 +15,6 @@ pub mod diagnostics;
 pub mod export;
 pub mod import;
 pub mod inspector;
-pub mod number_field;
 pub mod sheet;
 pub mod shell;
 pub mod sprites;

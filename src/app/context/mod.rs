@@ -9,6 +9,7 @@ pub mod document;
 pub mod edit;
 pub mod feedback;
 pub mod loader;
+pub mod number_field;
 pub mod panel;
 pub mod pictures;
 pub mod platform;

@@ -192,7 +192,8 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
         // Not clamped to the frames: a value past the end is refused by the document, with a
         // message, rather than silently corrected.
         let field = egui::DragValue::new(&mut target).range(0..=9999);
-        let value = crate::app::number_field::add(ui, loops, field).labelled_by(loop_label.id);
+        let value =
+            crate::app::context::number_field::add(ui, loops, field).labelled_by(loop_label.id);
         if check.changed() || value.changed() {
             let field = SequenceField::LoopPoint(loops.then_some(target));
             let response = if check.changed() { &check } else { &value };

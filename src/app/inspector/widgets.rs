@@ -193,7 +193,7 @@ pub fn number<N: egui::emath::Numeric>(
 ) -> Option<(N, egui::Response)> {
     let mut value = value;
     let field = configure(egui::DragValue::new(&mut value));
-    let response = crate::app::number_field::add(ui, why_not.is_none(), field);
+    let response = crate::app::context::number_field::add(ui, why_not.is_none(), field);
     let response = finish(response, label, why_not);
     response.changed().then_some((value, response))
 }

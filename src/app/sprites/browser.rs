@@ -458,11 +458,11 @@ fn axis_editor(
     let mut released = false;
     ui.horizontal(|ui| {
         let label = ui.label("Axis x");
-        let x =
-            crate::app::number_field::add(ui, true, axis_field(&mut axis.0)).labelled_by(label.id);
+        let x = crate::app::context::number_field::add(ui, true, axis_field(&mut axis.0))
+            .labelled_by(label.id);
         let label = ui.label("y");
-        let y =
-            crate::app::number_field::add(ui, true, axis_field(&mut axis.1)).labelled_by(label.id);
+        let y = crate::app::context::number_field::add(ui, true, axis_field(&mut axis.1))
+            .labelled_by(label.id);
         axis_changed = x.changed() || y.changed();
         released = x.drag_stopped() || y.drag_stopped() || x.lost_focus() || y.lost_focus();
     });

@@ -268,7 +268,7 @@ fn number_field(
     let field = egui::DragValue::new(value)
         .range(0..=u32::MAX as u64)
         .suffix(format!(" {}", edit::field_unit(unit)));
-    let response = crate::app::number_field::add(ui, true, field).labelled_by(label.id);
+    let response = crate::app::context::number_field::add(ui, true, field).labelled_by(label.id);
     let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
     let left = (response.lost_focus() && !escaped) || response.drag_stopped();
     let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

@@ -18,5 +18,9 @@ mod test_hook;
 #[cfg(target_arch = "wasm32")]
 mod wake;
 
+/// Starts the editor on the page's canvas, on the page's platform (called by the program's
+/// `main` on the web).
 #[cfg(target_arch = "wasm32")]
-pub use page::start;
+pub fn start() {
+    page::start(|cc| crate::app::create(cc, Box::new(platform::WebPlatform::default())));
+}

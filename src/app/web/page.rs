@@ -5,7 +5,6 @@
 //! the editor: each frame runs the page's part, then the editor's.
 
 use super::given;
-use super::platform::WebPlatform;
 use super::wake;
 use crate::app::SpratApp;
 use crate::app::context::tab_id::TabId;
@@ -73,10 +72,10 @@ thread_local! {
     static PAGE: RefCell<Page> = RefCell::default();
 }
 
-/// Starts the editor on the page's canvas (called by the program's `main` on the web).
-pub fn start() {
+/// Starts the editor `create` makes on the page's canvas, wrapped in the page's own frame.
+pub(super) fn start(create: impl FnOnce(&eframe::CreationContext) -> SpratApp + 'static) {
     eframe::WebLogger::init(log::LevelFilter::Info).ok();
-    wasm_bindgen_futures::spawn_local(async {
+    wasm_bindgen_futures::spawn_local(async move {
         let canvas = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(CANVAS_ID))
@@ -89,9 +88,9 @@ pub fn start() {
             .start(
                 canvas,
                 eframe::WebOptions::default(),
-                Box::new(|cc| {
+                Box::new(move |cc| {
                     wake::remember(&cc.egui_ctx);
-                    let mut app = crate::app::create(cc, Box::new(WebPlatform::default()));
+                    let mut app = create(cc);
                     if !page_will_give_files() {
                         app.open_demo();
                     }
