@@ -158,7 +158,7 @@ fn layer(cursor: &mut Cursor, sprite: &mut Sprite, state: &mut State) -> Result<
                     start + 4,
                     format!(
                         "layer \"{name}\" is nested {} deep under no group",
-                        crate::text::count(usize::from(level), "level")
+                        crate::text::count(level, "level")
                     ),
                 );
             }
