@@ -249,10 +249,10 @@ fn retime(c: &mut Criterion) {
     for (name, doc) in [("KFM", kfm()), ("50000 frames", fifty_thousand_frames())] {
         let command = Retime {
             scope: FrameScope::Everything,
-            change: RetimeChange::Scale(Ratio::new(2, 3).unwrap()),
+            change: RetimeChange::Scale(Ratio::new(3, 2).unwrap()),
             per_frame_durations: true,
         };
-        group.bench_function(format!("{name}, every sequence ×2/3"), |b| {
+        group.bench_function(format!("{name}, every sequence ×3/2"), |b| {
             b.iter_batched(
                 || doc.clone(),
                 |mut copy| {
