@@ -218,13 +218,13 @@ fn join_within(mut boxes: Vec<Bounds>, gap: u32) -> Vec<Bounds> {
         let mut roots = Roots((0..boxes.len() as u32).collect());
         let mut joined = false;
         let reach = gap as u64 + 1;
-        for i in 0..boxes.len() {
-            let limit = boxes[i].right as u64 + reach;
-            for j in i + 1..boxes.len() {
-                if boxes[j].left as u64 > limit {
+        for (i, a) in boxes.iter().enumerate() {
+            let limit = a.right as u64 + reach;
+            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                if b.left as u64 > limit {
                     break;
                 }
-                if boxes[i].within(boxes[j], gap) {
+                if a.within(*b, gap) {
                     joined |= roots.join(i as u32, j as u32);
                 }
             }

@@ -18,11 +18,11 @@ fn ticks(durations: &[FrameDuration]) -> Vec<u32> {
 }
 
 #[test]
-fn kfm_standing_at_two_thirds_speed_keeps_its_total_without_drift() {
+fn kfm_standing_in_two_thirds_of_the_time_keeps_its_total_without_drift() {
     let (dir, def) = kfm_copy();
     // Read first: the output's .def names the same kfm.air, which the save rewrites beside it.
     let original = load(&def);
-    let out = dir.path().join("slow.def");
+    let out = dir.path().join("fast.def");
     let (code, stdout, stderr) = sprat(&[
         "retime",
         text(&def),
