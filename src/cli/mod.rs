@@ -1,4 +1,5 @@
-//! The command line: `sprat info|check|convert|render|boxes ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|completions|manpage ...`, over the
+//! same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
@@ -10,6 +11,7 @@ mod convert;
 mod info;
 pub mod json;
 mod load;
+mod manual;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -18,7 +20,12 @@ use std::path::PathBuf;
 
 /// Sprat: edit and preview 2D sprite animations.
 #[derive(Parser, Debug)]
-#[command(name = "sprat", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "sprat",
+    version = env!("SPRAT_VERSION"),
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// A file to open in the editor (the bundled demo when absent).
     pub file: Option<PathBuf>,
@@ -188,6 +195,13 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// Print the completions for a shell: bash, zsh, fish, powershell or elvish.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, as `man` reads it).
+    Manpage,
 }
 
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
@@ -287,6 +301,8 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
         }
+        Command::Completions { shell } => manual::completions(shell, out),
+        Command::Manpage => manual::manpage(out),
     };
     match result {
         Ok(code) => code,
