@@ -46,6 +46,8 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Sprat")
+            .with_icon(window_icon())
+            .with_app_id("sprat")
             .with_inner_size(window_size)
             .with_min_inner_size([640.0, 400.0])
             .with_drag_and_drop(true),
@@ -66,6 +68,13 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
             Ok(Box::new(app))
         }),
     )
+}
+
+/// Sprat's icon (`assets/icon/`) for the window and the task bar.
+#[cfg(not(target_arch = "wasm32"))]
+fn window_icon() -> egui::IconData {
+    eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon/sprat-64.png"))
+        .expect("the icon is a PNG of ours")
 }
 
 /// The editor as eframe creates it, with the settings eframe stored (in a file beside the
