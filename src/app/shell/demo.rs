@@ -2,10 +2,17 @@
 
 use std::path::PathBuf;
 
-/// Where the bundled demo lives in the source tree.
+/// Where the bundled demo lives: where the package installs it beside the program
+/// (`/usr/share/sprat/demo/` for `/usr/bin/sprat`), else in the source tree it was built from.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn demo_path() -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
+    let installed = std::env::current_exe().ok().and_then(|program| {
+        let prefix = program.parent()?.parent()?;
+        Some(prefix.join("share/sprat/demo/demo.sprat"))
+    });
+    installed.filter(|path| path.is_file()).unwrap_or_else(|| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
+    })
 }
 
 /// On the web the demo is inside the program: its files are given to the readers (once) as
