@@ -18,3 +18,5 @@ pub mod pixels;
 pub mod playback;
 pub mod render;
 pub mod session;
+#[cfg(unix)]
+pub mod single_instance;

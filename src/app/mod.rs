@@ -43,6 +43,9 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     let window_size = settings::load_stored("Sprat")
         .appearance
         .initial_window_size();
+    // Files opened by later starts of sprat arrive here (see `single_instance`).
+    #[cfg(unix)]
+    let listener = &crate::single_instance::listen();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Sprat")
@@ -61,6 +64,10 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
             let mut app = create(cc, Box::new(shell::dialogs::NativeDialogs));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
+            #[cfg(unix)]
+            if let Some(listener) = listener {
+                shell::opening::take_files_from(listener, &cc.egui_ctx);
+            }
             match path {
                 Some(path) => app.open_path(&cc.egui_ctx, path),
                 None => app.open_demo(),

@@ -27,8 +27,12 @@ use std::path::PathBuf;
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
-    /// A file to open in the editor (the bundled demo when absent).
+    /// A file to open in the editor (the bundled demo when absent). When an editor window is
+    /// already open, the file opens as a tab of it.
     pub file: Option<PathBuf>,
+    /// Open a window of its own even when an editor window is already open.
+    #[arg(long)]
+    pub new_window: bool,
     /// What to do instead of opening the editor.
     #[command(subcommand)]
     pub command: Option<Command>,
