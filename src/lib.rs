@@ -19,5 +19,7 @@ pub mod pixels;
 pub mod playback;
 pub mod render;
 pub mod session;
+#[cfg(unix)]
+pub mod single_instance;
 pub mod text;
 pub mod tools;

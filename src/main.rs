@@ -26,13 +26,28 @@ fn main() -> ExitCode {
             let code = sprat::cli::run(command, &mut std::io::stdout(), &mut std::io::stderr());
             ExitCode::from(code as u8)
         }
-        None => open_editor(cli.file),
+        None => open_editor(cli.file, cli.new_window),
     }
 }
 
 #[cfg(all(feature = "gui", not(target_arch = "wasm32")))]
-fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
+fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
+    // A file opened while an editor runs becomes a tab of its window (see `single_instance`).
+    #[cfg(unix)]
+    if let (Some(file), false) = (&file, new_window) {
+        let socket = sprat::single_instance::socket_path();
+        if socket.is_some_and(|s| sprat::single_instance::hand_over(&s, std::slice::from_ref(file)))
+        {
+            eprintln!(
+                "sprat: {} opened in the editor window already open (--new-window for a window of its own)",
+                file.display()
+            );
+            return ExitCode::SUCCESS;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = new_window;
     match sprat::app::run(file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -43,7 +58,7 @@ fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
 }
 
 #[cfg(all(not(feature = "gui"), not(target_arch = "wasm32")))]
-fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
+fn open_editor(_file: Option<std::path::PathBuf>, _new_window: bool) -> ExitCode {
     eprintln!("sprat: this build has no editor (built without the `gui` feature); see --help");
     ExitCode::from(2)
 }

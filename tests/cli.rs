@@ -413,3 +413,89 @@ fn a_conversion_never_writes_outside_its_folder() {
     assert!(!copy.exists());
     assert_eq!(file_names(&dir.path().join("outside")), ["kfm.air"]);
 }
+
+#[test]
+fn completions_name_every_command_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = sprat(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for word in ["info", "check", "convert", "render", "boxes", "allow-loss"] {
+            assert!(out.contains(word), "{shell} completions lack {word}");
+        }
+    }
+}
+
+/// Every command and option the README's synopsis names is in `man sprat`, and every
+/// command of the program has its section there.
+#[test]
+fn the_manual_page_lists_every_command_and_option_of_the_synopsis() {
+    let (code, page, err) = sprat(&["manpage"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        page.contains("\n.TH sprat 1 "),
+        "{}",
+        &page[..200.min(page.len())]
+    );
+    // roff writes a hyphen of an option as `\-`.
+    let page = page.replace("\\-", "-");
+
+    use clap::CommandFactory;
+    let command = sprat::cli::Cli::command();
+    let subcommands: Vec<&str> = command.get_subcommands().map(|s| s.get_name()).collect();
+    assert!(subcommands.len() >= 7, "{subcommands:?}");
+    for name in &subcommands {
+        let section = format!(".SH \"SPRAT {}\"", name.to_uppercase());
+        assert!(page.contains(&section), "no section for {name}");
+    }
+
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let synopsis = readme
+        .split("## Command line\n\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's synopsis");
+    let mut named = 0;
+    for line in synopsis.lines() {
+        if let Some(rest) = line.strip_prefix("sprat ") {
+            let command = rest.split_whitespace().next().unwrap();
+            if command.chars().all(|c| c.is_ascii_lowercase()) {
+                assert!(
+                    page.contains(&format!("SPRAT {}", command.to_uppercase())),
+                    "{command}"
+                );
+                named += 1;
+            }
+        }
+        for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+            if word.starts_with("--") && word.len() > 2 {
+                assert!(page.contains(word), "{word}");
+                named += 1;
+            }
+        }
+    }
+    assert!(
+        named > 20,
+        "the synopsis was not found whole: {named} names"
+    );
+}
+
+/// `sprat --version`: the package version, and the commit when built from a git checkout.
+#[test]
+fn version_names_the_package_version_and_the_commit() {
+    use clap::CommandFactory;
+    let version = sprat::cli::Cli::command().render_version();
+    let package = env!("CARGO_PKG_VERSION");
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let expected = match commit {
+        Some(commit) => format!("sprat {package} ({commit})\n"),
+        None => format!("sprat {package}\n"),
+    };
+    assert_eq!(version, expected);
+}

@@ -43,9 +43,14 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     let window_size = shell::native_platform::load_stored_settings("Sprat")
         .appearance
         .initial_window_size();
+    // Files opened by later starts of sprat arrive here (see `single_instance`).
+    #[cfg(unix)]
+    let listener = &crate::single_instance::listen();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Sprat")
+            .with_icon(window_icon())
+            .with_app_id("sprat")
             .with_inner_size(window_size)
             .with_min_inner_size([640.0, 400.0])
             .with_drag_and_drop(true),
@@ -61,6 +66,10 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
             let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
+            #[cfg(unix)]
+            if let Some(listener) = listener {
+                shell::opening::take_files_from(listener, &cc.egui_ctx);
+            }
             match path {
                 Some(path) => app.open_path(&cc.egui_ctx, path),
                 None => app.open_demo(),
@@ -68,6 +77,13 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
             Ok(Box::new(app))
         }),
     )
+}
+
+/// Sprat's icon (`assets/icon/`) for the window and the task bar.
+#[cfg(not(target_arch = "wasm32"))]
+fn window_icon() -> egui::IconData {
+    eframe::icon_data::from_png_bytes(include_bytes!("../../assets/icon/sprat-64.png"))
+        .expect("the icon is a PNG of ours")
 }
 
 /// The editor as eframe creates it, with the settings eframe stored (in a file beside the

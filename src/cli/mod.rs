@@ -1,4 +1,5 @@
-//! The command line: `sprat info|check|convert|render|boxes|retime|cut|align ...`, over the same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime|cut|align|completions|manpage
+//! ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
@@ -13,6 +14,7 @@ mod edit_file;
 mod info;
 pub mod json;
 mod load;
+mod manual;
 mod render;
 mod retime;
 
@@ -22,10 +24,19 @@ use std::path::PathBuf;
 
 /// Sprat: edit and preview 2D sprite animations.
 #[derive(Parser, Debug)]
-#[command(name = "sprat", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "sprat",
+    version = env!("SPRAT_VERSION"),
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
-    /// A file to open in the editor (the bundled demo when absent).
+    /// A file to open in the editor (the bundled demo when absent). When an editor window is
+    /// already open, the file opens as a tab of it.
     pub file: Option<PathBuf>,
+    /// Open a window of its own even when an editor window is already open.
+    #[arg(long)]
+    pub new_window: bool,
     /// What to do instead of opening the editor.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -289,7 +300,15 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// Print the completions for a shell: bash, zsh, fish, powershell or elvish.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, as `man` reads it).
+    Manpage,
 }
+
 
 /// Runs a command on `jobs` threads (one per core by default): the pictures of its file are
 /// decoded and drawn on all of them, and on no more. What it prints is held until it ends.
@@ -491,6 +510,8 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             };
             align::run(&file, &options, &read, out, err)
         }
+        Command::Completions { shell } => manual::completions(shell, out),
+        Command::Manpage => manual::manpage(out),
     };
     match result {
         Ok(code) => code,

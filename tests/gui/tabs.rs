@@ -476,6 +476,35 @@ fn files_dropped_together_open_in_a_tab_each() {
 }
 
 #[test]
+fn a_file_handed_over_by_a_second_start_opens_as_a_tab() {
+    let dir = TempDir::new("handed");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut harness = editor_with(&a, &[]);
+    let socket = dir.0.join("sprat.sock");
+    let listener = sprat::single_instance::Listener::bind(&socket)
+        .unwrap()
+        .expect("nobody listens yet");
+    sprat::app::shell::opening::take_files_from(&listener, &harness.ctx);
+
+    // `sprat b.sprat` while the editor runs: it hands the path over and is told it was taken.
+    assert!(sprat::single_instance::hand_over(
+        &socket,
+        std::slice::from_ref(&b)
+    ));
+    harness.step();
+    for _ in 0..1000 {
+        harness.step();
+        if !harness.state().is_loading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
+    assert_eq!(active_title(&harness), "b.sprat");
+}
+
+#[test]
 fn a_waiting_tab_whose_file_changed_on_disk_is_marked_and_asks_when_shown() {
     let (_dir, a, _b, mut harness) = two_tabs("disk");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);

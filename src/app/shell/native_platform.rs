@@ -46,9 +46,17 @@ impl Platform for NativePlatform {
         true
     }
 
-    /// Where the bundled demo lives in the source tree.
+    /// Where the bundled demo lives: where the package installs it beside the program
+    /// (`/usr/share/sprat/demo/` for `/usr/bin/sprat`), else in the source tree it was built
+    /// from.
     fn demo_path(&self) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat")
+        let installed = std::env::current_exe().ok().and_then(|program| {
+            let prefix = program.parent()?.parent()?;
+            Some(prefix.join("share/sprat/demo/demo.sprat"))
+        });
+        installed
+            .filter(|path| path.is_file())
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat"))
     }
 }
 

@@ -11,6 +11,37 @@ use crate::formats::{Severity, registry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Files handed over by later starts of sprat, kept in the context's memory until the next
+/// frame opens them.
+#[derive(Clone, Default)]
+struct HandedFiles(Vec<PathBuf>);
+
+/// The memory id of the [`HandedFiles`].
+fn handed_files_id() -> egui::Id {
+    egui::Id::unique("sprat handed files")
+}
+
+/// Opens every file a later start of sprat (`sprat FILE`, a file opened from the file
+/// manager) hands to `listener` as a tab of this window: the listener's thread leaves the
+/// paths in the context's memory, brings the window forward and wakes the editor, whose next
+/// frame opens them.
+#[cfg(unix)]
+pub fn take_files_from(listener: &crate::single_instance::Listener, ctx: &egui::Context) {
+    let ctx = ctx.clone();
+    let served = listener.serve(move |paths| {
+        ctx.data_mut(|d| {
+            d.get_temp_mut_or_default::<HandedFiles>(handed_files_id())
+                .0
+                .extend(paths)
+        });
+        ctx.send_viewport_cmd(egui::ViewportCommand::Focus);
+        ctx.request_repaint();
+    });
+    if let Err(e) = served {
+        log::warn!("cannot take files from later starts of sprat: {e}");
+    }
+}
+
 impl SpratApp {
     /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
     /// it is open already: it is small.
@@ -139,6 +170,11 @@ impl SpratApp {
     }
 
     pub(super) fn handle_dropped_files(&mut self, ctx: &egui::Context) {
+        // Files handed over by later starts of sprat (see `take_files_from`): each in a tab.
+        let handed = ctx.data_mut(|d| d.remove_temp::<HandedFiles>(handed_files_id()));
+        for path in handed.map(|h| h.0).unwrap_or_default() {
+            self.open_path(ctx, path);
+        }
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
         let paths: Vec<PathBuf> = dropped
             .iter()
