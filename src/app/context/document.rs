@@ -304,6 +304,26 @@ impl OpenDocument {
         }
     }
 
+    /// For each cell of the selected direction, the other cells that show the same frame of
+    /// the file (a ping-pong tag shows its middle frames twice): editing one changes them all.
+    pub fn cells_sharing_frames(&self) -> Vec<Vec<usize>> {
+        let ids = self
+            .sequence()
+            .and_then(|s| s.directions.get(self.player.direction()))
+            .map(|d| d.frames.clone())
+            .unwrap_or_default();
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let others = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, other)| *j != i && *other == id);
+                others.map(|(j, _)| j).collect()
+            })
+            .collect()
+    }
+
     /// The frame showing.
     pub fn frame(&self) -> Option<&Frame> {
         self.player
