@@ -16,6 +16,7 @@ pub mod export;
 pub mod import;
 pub mod inspector;
 pub mod number_field;
+pub mod plural;
 pub mod sheet;
 pub mod shell;
 pub mod sprites;

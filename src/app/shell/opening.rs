@@ -107,7 +107,11 @@ impl SpratApp {
                 };
                 self.say(
                     severity,
-                    format!("Opened {name} ({errors} errors, {warnings} warnings)"),
+                    format!(
+                        "Opened {name} ({}, {})",
+                        crate::app::plural::counted(errors, "error"),
+                        crate::app::plural::counted(warnings, "warning")
+                    ),
                 );
             }
             Err(diagnostics) => {

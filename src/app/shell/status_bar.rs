@@ -93,7 +93,11 @@ pub fn show(
             }
             if let Some(doc) = doc {
                 let (errors, warnings) = error_and_warning_counts(doc.diagnostics());
-                let text = format!("{errors} errors, {warnings} warnings");
+                let text = format!(
+                    "{}, {}",
+                    crate::app::plural::counted(errors, "error"),
+                    crate::app::plural::counted(warnings, "warning")
+                );
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;
                 }
