@@ -469,9 +469,9 @@ pub fn total_native(frames: &[&Frame]) -> Option<String> {
     let mut unit = None;
     for frame in frames {
         let (value, name) = match frame.duration {
-            FrameDuration::Ticks(t) => (t as u64, "ticks"),
+            FrameDuration::Ticks(t) => (t as u64, "tick"),
             FrameDuration::Millis(m) => (m as u64, "ms"),
-            FrameDuration::Holds(h) => (h.max(1) as u64, "holds"),
+            FrameDuration::Holds(h) => (h.max(1) as u64, "hold"),
             _ => return None,
         };
         if unit.is_some_and(|u| u != name) {
@@ -480,7 +480,11 @@ pub fn total_native(frames: &[&Frame]) -> Option<String> {
         unit = Some(name);
         total += value;
     }
-    unit.map(|u| format!("{total} {u}"))
+    // "1 tick", "8 ticks", "40 ms".
+    unit.map(|u| match u {
+        "ms" => format!("{total} ms"),
+        noun => crate::app::plural::counted(total as usize, noun),
+    })
 }
 
 /// Milliseconds as a short text: "850 ms", "2.4 s".

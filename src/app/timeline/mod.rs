@@ -110,7 +110,8 @@ fn selection_bar(
     output: &mut TimelineOutput,
 ) {
     let selected = doc.selected_frames();
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window the duration field goes to a second line, not off the edge.
+    ui.horizontal_wrapped(|ui| {
         for command in [
             UICommand::InsertFrame,
             UICommand::Duplicate,
