@@ -4,6 +4,7 @@
 //! 300 ms, one frame with the sprite browser open under 4 ms, resident memory under 300 MB
 //! (printed).
 
+#[allow(dead_code)] // The 1280x720 figure is the big_sprites and cli_check benches'.
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
 #[path = "common/opened.rs"]
@@ -13,8 +14,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
 use sprat::app::SpratApp;
 use sprat::app::context::document::OpenDocument;
+use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
-use sprat::app::shell::dialogs::ScriptedDialogs;
 use sprat::model::*;
 use std::hint::black_box;
 use std::path::Path;

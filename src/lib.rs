@@ -18,3 +18,4 @@ pub mod pixels;
 pub mod playback;
 pub mod render;
 pub mod session;
+pub mod tools;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The document at `path`, read now by whichever format it is in.
 pub fn opened(path: &Path) -> OpenDocument {
-    let file = sprat::app::shell::loader::load_now(path).expect("the file reads");
+    let file = sprat::app::context::loader::load_now(path).expect("the file reads");
     OpenDocument::new(
         file.loaded.document,
         Some(path.to_path_buf()),

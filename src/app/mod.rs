@@ -26,8 +26,8 @@ pub mod web;
 
 pub use shell::app::{AfterConfirm, CentreTab, SpratApp};
 
+use context::platform::Platform;
 use context::settings::{self, Settings};
-use shell::dialogs::Dialogs;
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
@@ -42,7 +42,7 @@ pub fn log_file() -> Option<PathBuf> {
 pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
-    let window_size = settings::load_stored("Sprat")
+    let window_size = shell::native_platform::load_stored_settings("Sprat")
         .appearance
         .initial_window_size();
     let options = eframe::NativeOptions {
@@ -58,7 +58,9 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
         "Sprat",
         options,
         Box::new(move |cc| {
-            let mut app = create(cc, Box::new(shell::dialogs::NativeDialogs));
+            let dialogs = Box::new(shell::native_platform::NativeDialogs);
+            let platform = shell::native_platform::NativePlatform::new(dialogs);
+            let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
             match path {
@@ -72,10 +74,10 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
 
 /// The editor as eframe creates it, with the settings eframe stored (in a file beside the
 /// log natively, in the browser's local storage on the web).
-fn create(cc: &eframe::CreationContext, dialogs: Box<dyn Dialogs>) -> SpratApp {
+fn create(cc: &eframe::CreationContext, platform: Box<dyn Platform>) -> SpratApp {
     let settings = cc
         .storage
         .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
         .unwrap_or_default();
-    SpratApp::new(settings, dialogs)
+    SpratApp::on_platform(settings, platform)
 }

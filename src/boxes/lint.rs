@@ -4,14 +4,17 @@
 //! frame of a run where one default would do. Each names sequence, direction and frame, and
 //! selects the frame in the editor.
 
-use super::mask::{OpaqueMask, frame_mask};
+use super::mask::OpaqueMask;
+use super::mask_cache::MaskCache;
 use crate::formats::{Diagnostic, Location, Place, Severity, Subject};
 use crate::model::{
     AnimationSet, BoxClass, BoxScope, DefaultBoxRule, Frame, FrameId, Sequence, Shape,
     effective_boxes,
 };
 use crate::pixels::PixelSource;
+use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Hurt boxes covering less than this share of a frame's opaque pixels are reported.
 pub const MIN_HURT_COVERAGE: f64 = 0.5;
@@ -48,24 +51,45 @@ pub fn is_box_warning(diagnostic: &Diagnostic) -> bool {
 
 /// Every box warning of `document`.
 pub fn lint_boxes(document: &AnimationSet, context: &LintContext) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let mut masks: HashMap<FrameId, Option<OpaqueMask>> = HashMap::new();
-    for sequence in document.sequences() {
-        for direction in 0..sequence.directions.len() {
-            lint_direction(document, sequence, direction, context, &mut masks, &mut out);
-        }
-    }
-    out
+    lint_boxes_with(document, context, &MaskCache::new())
 }
+
+/// Every box warning of `document`, the frames' masks taken from `masks` where their pictures
+/// were drawn before (by this document or another of the same run) and kept there otherwise.
+pub fn lint_boxes_with(
+    document: &AnimationSet,
+    context: &LintContext,
+    masks: &MaskCache,
+) -> Vec<Diagnostic> {
+    // Directions are linted on every thread of the current pool; their warnings are put
+    // together in document order.
+    let directions: Vec<(&Sequence, usize)> = document
+        .sequences()
+        .into_iter()
+        .flat_map(|sequence| (0..sequence.directions.len()).map(move |d| (sequence, d)))
+        .collect();
+    let found: Vec<Vec<Diagnostic>> = directions
+        .into_par_iter()
+        .map(|place| {
+            let mut out = Vec::new();
+            lint_direction(document, place, context, masks, &mut out);
+            out
+        })
+        .collect();
+    found.into_iter().flatten().collect()
+}
+
+/// The masks of the frames met so far in one direction (a frame listed twice is looked up once).
+type FrameMasks = HashMap<FrameId, Option<Arc<OpaqueMask>>>;
 
 fn lint_direction(
     document: &AnimationSet,
-    sequence: &Sequence,
-    direction: usize,
+    (sequence, direction): (&Sequence, usize),
     context: &LintContext,
-    masks: &mut HashMap<FrameId, Option<OpaqueMask>>,
+    masks: &MaskCache,
     out: &mut Vec<Diagnostic>,
 ) {
+    let mut by_frame: FrameMasks = HashMap::new();
     let ids = &sequence.directions[direction].frames;
     let frames = document.direction_frames(sequence, direction);
     if frames.len() != ids.len() {
@@ -122,9 +146,9 @@ fn lint_direction(
         if boxes.is_empty() {
             continue;
         }
-        let mask = masks
+        let mask = by_frame
             .entry(ids[index])
-            .or_insert_with(|| frame_mask(document, frames[index], pixels));
+            .or_insert_with(|| masks.mask(document, frames[index], pixels));
         if let Some(mask) = mask {
             picture_checks(mask, boxes, |text| warn(out, index, text));
         }

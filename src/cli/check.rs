@@ -6,28 +6,30 @@ use super::load::{Limit, counts, print_diagnostics_up_to, read};
 use super::{BatchArgs, ReadArgs, json};
 use crate::assets::ImageStore;
 use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
-use crate::boxes::lint::{LintContext, lint_boxes};
+use crate::boxes::MaskCache;
+use crate::boxes::lint::{LintContext, lint_boxes_with};
 use crate::formats::Diagnostic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Runs the command over `files`.
+/// Runs the command over `files`; `box_lint` adds the warnings about collision boxes.
 pub fn run(
     files: &[PathBuf],
     batch: &BatchArgs,
     read_args: &ReadArgs,
+    box_lint: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     // A sheet shared by many documents is decoded once for the whole run: for its problems,
-    // and for the pictures the box lint looks at.
+    // and for the pictures the box lint looks at; each distinct picture's mask is drawn once.
     let decoded = DecodedFiles::default();
-    let pixels = ImageStore::new();
+    let lint = box_lint.then(RunLint::default);
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args, &decoded, &pixels),
+        |path| check_one(path, batch, read_args, &decoded, lint.as_ref()),
         out,
         err,
     )
@@ -39,14 +41,16 @@ fn check_one(
     batch: &BatchArgs,
     read_args: &ReadArgs,
     decoded: &DecodedFiles,
-    pixels: &ImageStore,
+    lint: Option<&RunLint>,
 ) -> FileOutput {
     let (format, diagnostics) = match read(path, read_args) {
         Ok(opened) => {
             let mut diagnostics = opened.loaded.diagnostics;
             let problems = image_problems(&opened.loaded.document, decoded);
             merge_image_problems(&mut diagnostics, problems);
-            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, pixels));
+            if let Some(lint) = lint {
+                diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, lint));
+            }
             (Some(opened.format), diagnostics)
         }
         Err(diagnostics) => (None, diagnostics),
@@ -83,21 +87,28 @@ fn check_one(
     output
 }
 
-/// The box lint of a document, its pictures read through the run's store.
+/// What the box lint keeps over a run: the pictures it read and the masks it drew of them.
+#[derive(Default)]
+struct RunLint {
+    pixels: ImageStore,
+    masks: MaskCache,
+}
+
+/// The box lint of a document, its pictures and masks taken from the run's caches.
 fn box_warnings(
     document: &crate::model::AnimationSet,
     format: &dyn crate::formats::Format,
-    pixels: &ImageStore,
+    lint: &RunLint,
 ) -> Vec<Diagnostic> {
     if !format.capabilities().boxes {
         return Vec::new();
     }
     let context = LintContext {
-        pixels: Some(pixels),
+        pixels: Some(&lint.pixels),
         rule: crate::model::DefaultBoxRule::default(),
         default_boxes: format.capabilities().default_boxes,
     };
-    lint_boxes(document, &context)
+    lint_boxes_with(document, &context, &lint.masks)
 }
 
 /// One file's JSON object.

@@ -165,10 +165,15 @@ impl Command for DeleteFrames {
         check_positions(&self.positions, len)?;
         let positions = sorted_unique(&self.positions);
         let frames = direction_frames_mut(tx, self.sequence, self.direction)?;
-        let mut removed = Vec::new();
-        for p in positions.iter().rev() {
-            removed.push(frames.remove(*p));
-        }
+        // One pass over the list, however many positions go.
+        let removed: Vec<FrameId> = positions.iter().rev().map(|&p| frames[p]).collect();
+        let mut position = 0;
+        let mut gone = positions.iter().peekable();
+        frames.retain(|_| {
+            let keep = gone.next_if_eq(&&position).is_none();
+            position += 1;
+            keep
+        });
         let new_len = frames.len();
         let seq = tx.sequence_mut(self.sequence)?;
         seq.loop_point = if seq.directions.len() == 1 {

@@ -265,6 +265,11 @@ pub struct Capabilities {
     /// The sequences are only a view of the file's pictures (an SFF archive opened alone shows
     /// its groups): they are never written, so an empty new document of it has nothing to hold.
     pub sequences_are_a_view: bool,
+    /// All the frames of a direction share one origin (a Solarus direction's `origin`), so a
+    /// frame cannot be placed on its own (Align frames refuses).
+    pub one_origin_per_direction: bool,
+    /// The unit its frame durations count in (new frames are timed in it).
+    pub time_unit: crate::model::TimeUnit,
 }
 
 /// How sure a format is that some bytes are its own.

@@ -27,4 +27,4 @@ pub use set::{
     AnimationSet, EditedFile, Group, ImageKind, MemoryImage, Metadata, OriginalSource,
     PaletteSource, PixelRect, Slice, SourceImage, Timestamp, TreeItem,
 };
-pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND};
+pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND, TimeUnit};

@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::context::pictures::PictureMemory;
+use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
-use sprat::app::shell::dialogs::ScriptedDialogs;
 use sprat::formats::sff::encode::SpritePixels;
 
 const ACTIONS: u32 = 4;

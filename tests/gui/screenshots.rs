@@ -14,8 +14,8 @@ use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
+use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
-use sprat::app::shell::dialogs::ScriptedDialogs;
 use std::path::Path;
 
 fn editor(
@@ -172,8 +172,10 @@ fn importing_the_demo_sheet_cut_by_its_grid() {
     let sheet = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png");
     let mut harness = editor(move |app, _| {
         app.open_demo();
-        if let Some(tab) = app.active_tab_mut() {
-            tab.import.add_files([sheet], || {});
+        let id = app.active_tab_id();
+        let platform = app.platform.as_ref();
+        if let Some(tab) = app.documents.iter_mut().find(|t| Some(t.id) == id) {
+            tab.import.add_files([sheet], platform, || {});
         }
     });
     for _ in 0..400 {

@@ -11,8 +11,8 @@ use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
+use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
-use sprat::app::shell::dialogs::ScriptedDialogs;
 use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
 use std::path::{Path, PathBuf};
 

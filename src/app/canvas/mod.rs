@@ -9,9 +9,11 @@ pub mod view;
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
 use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
+use crate::formats::Severity;
 use crate::model::effective_boxes;
 use crate::playback::displayed_frame;
 use crate::render::Scene;
@@ -183,9 +185,23 @@ fn paint_onion_skin(
     }
 }
 
-/// Paints the tool strip and the canvas and handles their input; says what the app should do
-/// (show a refusal, ask for a file to hang).
-pub fn show(
+/// Paints the tool strip and the canvas and handles their input; a refusal goes into `ctx`,
+/// and a file to hang a sequence from is asked for through its platform.
+pub fn show(ui: &mut egui::Ui, state: &mut CanvasState, ctx: &mut PanelCtx) {
+    let outcome = paint(ui, state, ctx.settings, ctx.doc, &mut ctx.pictures);
+    ctx.out.tell(outcome.feedback);
+    if outcome.pick_hang_file {
+        let egui_ctx = ui.ctx().clone();
+        let wake = move || egui_ctx.request_repaint();
+        if let Err(message) = state.tools.hang.pick_file(ctx.platform, wake) {
+            ctx.say(Severity::Error, message);
+        }
+    }
+}
+
+/// Paints the tool strip and the canvas and handles their input; says what the canvas's
+/// parts asked for (a refusal, a file to hang).
+fn paint(
     ui: &mut egui::Ui,
     state: &mut CanvasState,
     settings: &mut Settings,

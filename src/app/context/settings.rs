@@ -144,22 +144,6 @@ impl Appearance {
     }
 }
 
-/// Reads the stored settings before the window exists (its size comes from them). eframe
-/// keeps its storage as a RON map of strings in `app.ron`; nothing stored yet, or anything
-/// unreadable, gives the defaults.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load_stored(app_id: &str) -> Settings {
-    let Some(dir) = eframe::storage_dir(app_id) else {
-        return Settings::default();
-    };
-    let stored = std::fs::read_to_string(dir.join("app.ron"))
-        .ok()
-        .and_then(|text| ron::from_str::<std::collections::HashMap<String, String>>(&text).ok())
-        .and_then(|map| map.get(STORAGE_KEY).cloned())
-        .and_then(|value| ron::from_str::<Settings>(&value).ok());
-    stored.unwrap_or_default()
-}
-
 /// The canvas background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Background {

@@ -1,6 +1,7 @@
 //! The diagnostics panel: what the reader said, each line selecting what it names.
 
-use crate::app::context::document::OpenDocument;
+use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::panel::PanelCtx;
 use crate::formats::Severity;
 use crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
 use egui::Color32;
@@ -17,7 +18,9 @@ pub fn severity_colour(severity: Severity) -> Color32 {
 /// Paints the list; clicking a diagnostic that names a sequence or frame selects it. The first
 /// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
 /// only the rows in view are laid out, so even tens of thousands scroll smoothly.
-pub fn show(ui: &mut egui::Ui, doc: &mut OpenDocument, rule: crate::model::DefaultBoxRule) {
+pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
+    let rule = box_rule(ctx.settings.view.documented_default_box_rule);
+    let doc: &mut OpenDocument = ctx.doc;
     crate::app::canvas::box_lint::button(ui, doc, rule);
     if doc.diagnostics().is_empty() {
         ui.weak("The file was read without warnings.");

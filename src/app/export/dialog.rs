@@ -5,7 +5,7 @@
 //! progress bar and Cancel, and asks before replacing files. Each tab keeps its own last
 //! choices, so exporting a document again is one click.
 
-use crate::app::shell::status_bar::shown_path;
+use crate::app::context::feedback::shown_path;
 use crate::export::job::{self, ExportKind, ExportRequest, Exported};
 use crate::formats::Severity;
 use crate::formats::atlas::{AtlasOptions, ExportProgress, JsonForm};
@@ -19,8 +19,8 @@ use std::time::Duration;
 use web_time::Instant;
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::save_as::Said;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Dialogs, ExportDelivery, Platform};
 
 /// What the user chose last in a tab's Export window.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,37 +127,30 @@ fn default_stem(doc: &OpenDocument, all_sequences: bool) -> String {
     stem.unwrap_or_else(|| "export".to_string())
 }
 
-/// Draws the export and writes its files together.
-#[cfg(not(target_arch = "wasm32"))]
+/// Draws the export and delivers its files: written to disk together, or drawn and handed
+/// over (a web page has no disk: one download, a zip when there are several).
 fn write_export(
     document: &AnimationSet,
     pixels: &dyn PixelSource,
     request: &ExportRequest,
     progress: &ExportProgress,
     keep: &[PathBuf],
+    delivery: ExportDelivery,
 ) -> Result<Exported, String> {
-    job::run(document, pixels, request, progress, keep)
+    match delivery {
+        ExportDelivery::Disk => job::run(document, pixels, request, progress, keep),
+        ExportDelivery::HandedOver(hand_over) => {
+            let drawn = job::draw(document, pixels, request, progress, keep)?;
+            let files = hand_over(&drawn.files, &request.target)?;
+            Ok(Exported {
+                files,
+                losses: drawn.losses,
+            })
+        }
+    }
 }
 
-/// Draws the export; a web page has no disk, so its files are downloaded (one zip when there
-/// are several).
-#[cfg(target_arch = "wasm32")]
-fn write_export(
-    document: &AnimationSet,
-    pixels: &dyn PixelSource,
-    request: &ExportRequest,
-    progress: &ExportProgress,
-    keep: &[PathBuf],
-) -> Result<Exported, String> {
-    let drawn = job::draw(document, pixels, request, progress, keep)?;
-    let files = crate::app::web::download_export(&drawn.files, &request.target)?;
-    Ok(Exported {
-        files,
-        losses: drawn.losses,
-    })
-}
-
-/// An export under way on its own thread.
+/// An export under way in the background.
 pub struct RunningExport {
     progress: Arc<ExportProgress>,
     result: Receiver<Result<Exported, String>>,
@@ -165,24 +158,33 @@ pub struct RunningExport {
 }
 
 impl RunningExport {
-    /// Starts `request` on a thread of its own, drawing from a copy of `document` and from
-    /// `pixels`; `wake` is called when it ends.
+    /// Starts `request` in the background of `platform`, drawing from a copy of `document`
+    /// and from `pixels`; `wake` is called when it ends.
     pub fn start(
         document: AnimationSet,
         pixels: Arc<dyn PixelSource + Send + Sync>,
         request: ExportRequest,
         keep: Vec<PathBuf>,
+        platform: &dyn Platform,
         wake: impl Fn() + Send + 'static,
     ) -> RunningExport {
         let progress = Arc::new(ExportProgress::default());
         let (send, result) = std::sync::mpsc::channel();
         let counted = Arc::clone(&progress);
-        crate::app::shell::background::run_in_background(move || {
-            let outcome = write_export(&document, pixels.as_ref(), &request, &counted, &keep);
+        let delivery = platform.export_delivery();
+        platform.run_in_background(Box::new(move || {
+            let outcome = write_export(
+                &document,
+                pixels.as_ref(),
+                &request,
+                &counted,
+                &keep,
+                delivery,
+            );
             // The window may have gone (its tab closed): nobody waits for the answer then.
             let _ = send.send(outcome);
             wake();
-        });
+        }));
         RunningExport {
             progress,
             result,
@@ -245,7 +247,7 @@ pub enum ExportAction {
     /// Start this export (the app gives it the document, the pixels and a way to wake up).
     Start(ExportRequest),
     /// Tell the user.
-    Say(Said),
+    Say(Feedback),
 }
 
 /// Paints the Export window of the tab on show.
@@ -304,7 +306,7 @@ pub fn show(
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some(ExportAction::Say((
+                return Some(ExportAction::Say(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -610,18 +612,18 @@ fn progress_window(ctx: &egui::Context, state: &mut ExportState) {
 
 /// Takes the result of a finished export: success closes the window and says what was
 /// written; a failure (or a cancel) stays in the window.
-fn finish(state: &mut ExportState) -> Option<Said> {
+fn finish(state: &mut ExportState) -> Option<Feedback> {
     let result = state.running.as_ref()?.poll()?;
     state.running = None;
     match result {
         Ok(exported) => {
             state.shown = false;
-            Some((Severity::Info, exported_text(&exported)))
+            Some(Feedback::new(Severity::Info, exported_text(&exported)))
         }
         Err(message) => {
             let said = format!("Not exported: {message}");
             state.failure = Some(capitalised(&message));
-            Some((Severity::Warning, said))
+            Some(Feedback::new(Severity::Warning, said))
         }
     }
 }

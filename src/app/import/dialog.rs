@@ -9,9 +9,10 @@
 //! cannot be read is named and skipped.
 
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::save_as::Said;
+use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };
@@ -101,10 +102,12 @@ impl ImportState {
         self.shown = true;
     }
 
-    /// Adds files (a file already listed is not listed twice) and reads them all again.
+    /// Adds files (a file already listed is not listed twice) and reads them all again, in
+    /// the background of `platform`.
     pub fn add_files(
         &mut self,
         paths: impl IntoIterator<Item = PathBuf>,
+        platform: &dyn Platform,
         wake: impl Fn() + Send + 'static,
     ) {
         self.start();
@@ -115,7 +118,7 @@ impl ImportState {
         }
         natural_sort(&mut self.files);
         self.name = common_name(&self.files);
-        self.read_files(wake);
+        self.read_files(platform, wake);
     }
 
     /// True while files are being read.
@@ -123,7 +126,7 @@ impl ImportState {
         self.reading.is_some()
     }
 
-    fn read_files(&mut self, wake: impl Fn() + Send + 'static) {
+    fn read_files(&mut self, platform: &dyn Platform, wake: impl Fn() + Send + 'static) {
         if let Some(old) = &self.reading {
             old.progress.cancel.store(true, Ordering::Relaxed);
         }
@@ -131,10 +134,10 @@ impl ImportState {
         let (send, result) = std::sync::mpsc::channel();
         let files = self.files.clone();
         let counted = Arc::clone(&progress);
-        crate::app::shell::background::run_in_background(move || {
+        platform.run_in_background(Box::new(move || {
             let _ = send.send(read_pictures(&files, &counted));
             wake();
-        });
+        }));
         self.reading = Some(Reading {
             progress,
             result,
@@ -231,13 +234,20 @@ fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
     (y0..y1).all(|y| (x0..x1).all(|x| sheet.get_pixel(x, y).0[3] == 0))
 }
 
-/// Paints the Import window of the tab on show; what the status bar should say.
-pub fn show(
+/// Paints the Import window of the tab on show; what the status bar should say goes into
+/// `panel`.
+pub fn show(ctx: &egui::Context, state: &mut ImportState, panel: &mut PanelCtx) {
+    let said = window(ctx, state, panel.doc, panel.platform);
+    panel.out.tell(said);
+}
+
+/// Paints the Import window; returns what the status bar should say.
+fn window(
     ctx: &egui::Context,
     state: &mut ImportState,
     doc: &mut OpenDocument,
-    dialogs: &mut dyn Dialogs,
-) -> Option<Said> {
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     if !state.shown {
         return None;
     }
@@ -293,16 +303,19 @@ pub fn show(
     if pressed.add_typed {
         let path = PathBuf::from(state.path_field.trim());
         state.path_field.clear();
-        state.add_files([path], wake);
+        state.add_files([path], platform, wake);
         return None;
     }
     if pressed.browse {
-        match dialogs.pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS) {
-            DialogOutcome::Chosen(files) => state.add_files(files, wake),
+        match platform
+            .dialogs()
+            .pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS)
+        {
+            DialogOutcome::Chosen(files) => state.add_files(files, platform, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
                 state.focus_path = true;
-                return Some((
+                return Some(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -329,9 +342,9 @@ pub fn show(
                 let mut text = format!("Imported {frames} frame{plural} into \"{into}\".");
                 if !skipped.is_empty() {
                     text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
-                    return Some((Severity::Warning, text));
+                    return Some(Feedback::new(Severity::Warning, text));
                 }
-                return Some((Severity::Info, text));
+                return Some(Feedback::new(Severity::Info, text));
             }
         }
     }

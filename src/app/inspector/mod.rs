@@ -12,6 +12,7 @@ pub mod support;
 pub mod widgets;
 
 use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
@@ -20,14 +21,20 @@ use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequen
 use crate::edit::timeline::SetSequenceDelay;
 use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
 
+/// What the inspector remembers for a tab between frames.
+#[derive(Default)]
+pub struct InspectorState {
+    /// The undo step the current drag adds to.
+    pub gesture: Option<Gesture>,
+    /// Text typed in a field and not applied yet, applied if the field goes away.
+    pub draft: Option<Draft>,
+}
+
 /// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
-/// or takes it out). Returns the message of an edit the document refused.
-pub fn show(
-    ui: &mut egui::Ui,
-    doc: &mut OpenDocument,
-    gesture: &mut Option<Gesture>,
-    draft: &mut Option<Draft>,
-) -> Option<String> {
+/// or takes it out). An edit the document refused is said through `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
+    let doc: &mut OpenDocument = ctx.doc;
+    let InspectorState { gesture, draft } = state;
     let mut edits = Edits::default();
     let support = Support::of_format(doc.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
@@ -57,7 +64,9 @@ pub fn show(
             refusal = Some(message);
         }
     }
-    refusal
+    if let Some(message) = refusal {
+        ctx.refuse(&message);
+    }
 }
 
 fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {

@@ -5,9 +5,10 @@
 pub mod draw;
 
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::sheet::draw::SheetDraw;
-use crate::app::shell::status_bar::StatusMessage;
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
@@ -61,26 +62,23 @@ fn current_slice_on(doc: &OpenDocument, image: ImageId) -> Option<PixelRect> {
     })
 }
 
-/// Paints the sheet view and carries out what was drawn on it; returns a message for the
-/// status bar (a refused drawing, a detected grid).
-pub fn show(
-    ui: &mut egui::Ui,
-    state: &mut SheetState,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-) -> Option<StatusMessage> {
-    let (said, command) = paint(ui, state, doc, pixels);
+/// Paints the sheet view and carries out what was drawn on it; what the status bar should
+/// say (a refused drawing, a detected grid) goes into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut SheetState, ctx: &mut PanelCtx) {
+    let doc: &mut OpenDocument = ctx.doc;
+    let (said, command) = paint(ui, state, doc, ctx.pictures.pixels);
     let Some(command) = command else {
-        return said;
+        ctx.out.tell(said);
+        return;
     };
     let gesture = doc.new_gesture();
-    Some(match doc.apply(command.as_ref(), Some(gesture)) {
-        Ok(()) => StatusMessage::new(Severity::Info, command.label()),
-        Err(message) => StatusMessage::refusal(&message.to_string(), doc),
-    })
+    match doc.apply(command.as_ref(), Some(gesture)) {
+        Ok(()) => ctx.say(Severity::Info, command.label()),
+        Err(message) => ctx.refuse(&message.to_string()),
+    }
 }
 
-type Painted = (Option<StatusMessage>, Option<Box<dyn crate::edit::Command>>);
+type Painted = (Option<Feedback>, Option<Box<dyn crate::edit::Command>>);
 
 fn paint(
     ui: &mut egui::Ui,
@@ -166,7 +164,7 @@ fn paint(
     let said = state
         .draw
         .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
-        .map(|text| StatusMessage::new(Severity::Info, text));
+        .map(|text| Feedback::new(Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {

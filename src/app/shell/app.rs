@@ -4,13 +4,15 @@
 
 use crate::app::context::clipboard;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::loader::PendingLoad;
 use crate::app::context::pictures;
+use crate::app::context::platform::{Dialogs, Platform};
 use crate::app::context::settings::Settings;
 use crate::app::context::tab_id::TabId;
-use crate::app::shell::dialogs::Dialogs;
 use crate::app::shell::document_tab::DocumentTab;
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::{disk_waker, loader::PendingLoad, new_document};
+use crate::app::shell::native_platform::NativePlatform;
+use crate::app::shell::{disk_waker, new_document};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use std::path::PathBuf;
@@ -49,10 +51,11 @@ pub struct SpratApp {
     pub pending: Option<PendingLoad>,
     /// Files asked for while another was being read (several dropped at once): read in turn.
     pub(super) waiting: std::collections::VecDeque<PathBuf>,
-    /// File dialogs (native, or scripted in tests).
-    pub dialogs: Box<dyn Dialogs>,
+    /// File dialogs, background work, where saves and exports go (the desktop, with its
+    /// own dialogs or scripted ones in tests; or the web page).
+    pub platform: Box<dyn Platform>,
     /// The last message for the status bar.
-    pub status: Option<StatusMessage>,
+    pub status: Option<Feedback>,
     /// Frames copied, kept across documents.
     pub frame_clipboard: clipboard::AppClipboard,
     /// Image files and SFF sprites, decoded once.
@@ -95,8 +98,13 @@ pub struct SpratApp {
 }
 
 impl SpratApp {
-    /// An editor with no document.
+    /// An editor with no document, on the desktop, asking through `dialogs`.
     pub fn new(settings: Settings, dialogs: Box<dyn Dialogs>) -> SpratApp {
+        SpratApp::on_platform(settings, Box::new(NativePlatform::new(dialogs)))
+    }
+
+    /// An editor with no document, on `platform`.
+    pub fn on_platform(settings: Settings, platform: Box<dyn Platform>) -> SpratApp {
         SpratApp {
             settings,
             documents: Vec::new(),
@@ -104,7 +112,7 @@ impl SpratApp {
             next_tab: 0,
             pending: None,
             waiting: std::collections::VecDeque::new(),
-            dialogs,
+            platform,
             status: None,
             frame_clipboard: clipboard::AppClipboard::default(),
             pixels: std::sync::Arc::new(ImageStore::new()),
@@ -161,15 +169,15 @@ impl SpratApp {
 
     /// Posts a message to the status bar.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
-        self.status = Some(StatusMessage::new(severity, text));
+        self.status = Some(Feedback::new(severity, text));
     }
 
     /// Says that an edit of the document on show was refused, and why; the message goes
     /// when the document next changes.
     pub fn say_refused(&mut self, message: &str) {
         self.status = match self.active_document() {
-            Some(doc) => Some(StatusMessage::refusal(message, doc)),
-            None => Some(StatusMessage::new(
+            Some(doc) => Some(Feedback::refusal(message, doc)),
+            None => Some(Feedback::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
             )),
@@ -197,7 +205,7 @@ impl SpratApp {
 }
 
 /// The tab `active` of `documents`, to change. A function of the two fields rather than a
-/// method, so the caller can borrow the app's other fields (dialogs, pixels) beside it.
+/// method, so the caller can borrow the app's other fields (platform, pixels) beside it.
 pub(super) fn active_tab_in(
     documents: &mut [DocumentTab],
     active: Option<TabId>,

@@ -13,6 +13,7 @@ impl SpratApp {
     /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
         let pixels: &ImageStore = &self.pixels;
+        let platform = self.platform.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
@@ -34,7 +35,7 @@ impl SpratApp {
             })
             .and_then(|pending| {
                 if !pending.needs_confirmation() {
-                    save_as::write_save(&mut doc.session, pending).map(Some)
+                    platform.deliver_save(&mut doc.session, pending).map(Some)
                 } else {
                     save_as.confirm_lossy_save(pending);
                     Ok(None)

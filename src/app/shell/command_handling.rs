@@ -5,8 +5,8 @@ use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::commands::UICommand;
 use crate::app::context::edit::{EditOutcome, EditScope};
+use crate::app::context::platform::DialogOutcome;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::dialogs::DialogOutcome;
 use crate::app::tree::rows::TreeState;
 use crate::app::{import, timeline, tree};
 use crate::formats::{Severity, registry};
@@ -27,7 +27,7 @@ impl SpratApp {
                     .filter(|f| f.capabilities().read)
                     .flat_map(|f| f.extensions().iter().copied())
                     .collect();
-                match self.dialogs.pick_file_to_open(&extensions) {
+                match self.platform.dialogs().pick_file_to_open(&extensions) {
                     DialogOutcome::Chosen(path) => self.open_path(ctx, path),
                     DialogOutcome::Cancelled => {}
                     DialogOutcome::Unavailable => {
@@ -218,12 +218,12 @@ impl SpratApp {
 
     /// Opens the Import window of the tab on show and asks for the files to import.
     pub(super) fn import_files(&mut self, ctx: &egui::Context) {
-        let dialogs = self.dialogs.as_mut();
+        let platform = self.platform.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        if let Some((severity, text)) = import::start(ctx, &mut tab.import, dialogs) {
-            self.say(severity, text);
+        if let Some(feedback) = import::start(ctx, &mut tab.import, platform) {
+            self.status = Some(feedback);
         }
     }
 

@@ -8,15 +8,12 @@
 //! [`opening`], [`closing`], [`recovery`], [`playback`], [`tabs`].
 
 pub mod app;
-pub mod background;
 pub mod closing;
 pub mod command_handling;
-pub mod demo;
-pub mod dialogs;
 pub mod disk_waker;
 pub mod document_tab;
-pub mod loader;
 pub mod menus;
+pub mod native_platform;
 pub mod new_document;
 pub mod opening;
 pub mod playback;

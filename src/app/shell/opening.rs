@@ -3,10 +3,10 @@
 //! under way.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::app::SpratApp;
-use crate::app::shell::loader::{self, LoadResult, PendingLoad};
-use crate::app::shell::status_bar::shown_path;
-use crate::app::shell::{demo, tabs};
+use crate::app::context::feedback::shown_path;
+use crate::app::context::loader::{self, LoadResult, PendingLoad};
+use crate::app::shell::app::{SpratApp, active_tab_in};
+use crate::app::shell::tabs;
 use crate::formats::{Severity, registry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,7 +15,7 @@ impl SpratApp {
     /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
     /// it is open already: it is small.
     pub fn open_demo(&mut self) {
-        let path = demo::demo_path();
+        let path = self.platform.demo_path();
         if let Some(tab) = self.tab_of_file(&path) {
             self.show_already_open(tab, &path);
             return;
@@ -69,9 +69,12 @@ impl SpratApp {
             aseprite_layers: self.settings.aseprite_layers,
             ..Default::default()
         };
-        self.pending = Some(PendingLoad::start(path, options, move || {
-            ctx.request_repaint()
-        }));
+        self.pending = Some(PendingLoad::start(
+            self.platform.as_ref(),
+            path,
+            options,
+            move || ctx.request_repaint(),
+        ));
     }
 
     /// True while a file is being read.
@@ -82,7 +85,7 @@ impl SpratApp {
     pub(super) fn adopt(&mut self, result: LoadResult) {
         match result {
             Ok(file) => {
-                if file.path != demo::demo_path() {
+                if file.path != self.platform.demo_path() {
                     self.settings.remember_recent(&file.path);
                 }
                 // Read meanwhile through another way in (the demo, a second drop): one tab.
@@ -125,7 +128,9 @@ impl SpratApp {
         }
     }
 
-    pub(super) fn poll_pending(&mut self, ctx: &egui::Context) {
+    /// Takes a file read that has ended: its tab opens (or the status bar says why it could
+    /// not), and the next file waiting is read.
+    pub fn poll_pending(&mut self, ctx: &egui::Context) {
         if let Some(pending) = &self.pending
             && let Some(result) = pending.poll()
         {
@@ -165,12 +170,14 @@ impl SpratApp {
         {
             return false;
         }
-        let Some(tab) = self.active_tab_mut() else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return false;
         };
         let ctx = ctx.clone();
         tab.import
-            .add_files(paths.to_vec(), move || ctx.request_repaint());
+            .add_files(paths.to_vec(), self.platform.as_ref(), move || {
+                ctx.request_repaint()
+            });
         true
     }
 

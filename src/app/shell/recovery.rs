@@ -20,8 +20,8 @@ impl SpratApp {
     /// reloads pixels whose files changed. A document file changed on disk is asked about when
     /// its tab is on show.
     pub(super) fn tick_sessions(&mut self, ctx: &egui::Context) {
-        // A web page has no disk: nothing to write aside, no file to watch.
-        if cfg!(target_arch = "wasm32") {
+        // Without a disk (a web page) there is nothing to write aside and no file to watch.
+        if !self.platform.has_disk() {
             return;
         }
         let now = Instant::now();

@@ -7,7 +7,8 @@
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
 use crate::session::{PendingSave, SaveReport};
@@ -30,9 +31,6 @@ pub struct SaveAsState {
     /// cancelling it closes it and opens no other window.
     pub plain_save: bool,
 }
-
-/// A message for the status bar.
-pub type Said = (Severity, String);
 
 impl SaveAsState {
     /// Opens the window for `doc`, offering its own format when that one can be written.
@@ -98,16 +96,16 @@ pub fn show(
     ctx: &egui::Context,
     state: &mut SaveAsState,
     doc: Option<&mut OpenDocument>,
-    dialogs: &mut dyn Dialogs,
+    platform: &mut dyn Platform,
     pixels: &dyn PixelSource,
-) -> Option<Said> {
+) -> Option<Feedback> {
     failure_window(ctx, state);
     let doc = doc?;
     if !state.shown {
         return None;
     }
     if state.pending.is_some() {
-        return confirm_window(ctx, state, doc);
+        return confirm_window(ctx, state, doc, platform);
     }
     let mut save = false;
     let mut browse = false;
@@ -167,13 +165,16 @@ pub fn show(
     if browse {
         let format = format_of(&state.format);
         let suggested = PathBuf::from(state.path.trim());
-        match dialogs.pick_file_to_save(format.name(), format.extensions(), &suggested) {
+        match platform
+            .dialogs()
+            .pick_file_to_save(format.name(), format.extensions(), &suggested)
+        {
             DialogOutcome::Chosen(path) => {
                 state.path = with_extension_of(&path, format).display().to_string();
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some((
+                return Some(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -183,7 +184,7 @@ pub fn show(
     }
     if save {
         let path = PathBuf::from(state.path.trim());
-        return prepare(state, doc, &path, pixels);
+        return prepare(state, doc, &path, pixels, platform);
     }
     None
 }
@@ -194,54 +195,49 @@ fn prepare(
     doc: &mut OpenDocument,
     path: &Path,
     pixels: &dyn PixelSource,
-) -> Option<Said> {
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     let format = state.format.clone();
     // Replacing another file than the document's own is confirmed like a loss is.
     let replaces = path.exists() && doc.path() != Some(path);
     match doc.session.prepare_save_as(path, &format, Some(pixels)) {
-        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, doc, pending),
+        Ok(pending) if !pending.needs_confirmation() && !replaces => {
+            commit(state, doc, pending, platform)
+        }
         Ok(pending) => {
             state.pending = Some(pending);
             None
         }
         Err(error) => {
             state.failed(error.to_string());
-            Some((Severity::Error, format!("Not saved: {error}")))
+            Some(Feedback::new(
+                Severity::Error,
+                format!("Not saved: {error}"),
+            ))
         }
     }
 }
 
-fn commit(state: &mut SaveAsState, doc: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
-    match write_save(&mut doc.session, pending) {
+fn commit(
+    state: &mut SaveAsState,
+    doc: &mut OpenDocument,
+    pending: PendingSave,
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
+    match platform.deliver_save(&mut doc.session, pending) {
         Ok(report) => {
             state.shown = false;
             doc.revision += 1;
-            Some((Severity::Info, saved_text(&report)))
+            Some(Feedback::new(Severity::Info, saved_text(&report)))
         }
         Err(error) => {
             state.failed(error.to_string());
-            Some((Severity::Error, format!("Not saved: {error}")))
+            Some(Feedback::new(
+                Severity::Error,
+                format!("Not saved: {error}"),
+            ))
         }
     }
-}
-
-/// Writes a prepared save to disk.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn write_save(
-    session: &mut crate::session::Session,
-    pending: PendingSave,
-) -> Result<crate::session::SaveReport, crate::session::SaveError> {
-    session.commit_save_as(pending)
-}
-
-/// Writes a prepared save: a web page has no disk, so the files the save writes are
-/// downloaded.
-#[cfg(target_arch = "wasm32")]
-pub(super) fn write_save(
-    _session: &mut crate::session::Session,
-    pending: PendingSave,
-) -> Result<crate::session::SaveReport, crate::session::SaveError> {
-    crate::app::web::download_save(&pending)
 }
 
 /// "Saved x (and y), losing N things".
@@ -269,7 +265,8 @@ fn confirm_window(
     ctx: &egui::Context,
     state: &mut SaveAsState,
     doc: &mut OpenDocument,
-) -> Option<Said> {
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     let pending = state.pending.as_ref()?;
     let mut answer = None;
     let name = pending.format().name();
@@ -329,7 +326,7 @@ fn confirm_window(
             // The user has seen the exact paths listed above.
             let mut pending = state.pending.take()?;
             pending.confirm_outside();
-            commit(state, doc, pending)
+            commit(state, doc, pending, platform)
         }
         false => {
             state.pending = None;
@@ -337,12 +334,12 @@ fn confirm_window(
                 // A plain Save asked only this: nothing else to show.
                 state.shown = false;
                 state.plain_save = false;
-                return Some((
+                return Some(Feedback::new(
                     Severity::Info,
                     "Not saved: cancelled, nothing was written.".to_string(),
                 ));
             }
-            Some((
+            Some(Feedback::new(
                 Severity::Info,
                 "Save As cancelled; nothing was written.".to_string(),
             ))

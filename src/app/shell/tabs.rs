@@ -264,7 +264,7 @@ impl SpratApp {
         let Some(tab) = self.active_tab_mut() else {
             return;
         };
-        let Some(draft) = tab.inspector_draft.take() else {
+        let Some(draft) = tab.inspector.draft.take() else {
             return;
         };
         let doc = &mut tab.doc;

@@ -2,9 +2,9 @@
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::status_bar::StatusMessage;
+use crate::app::context::feedback::Feedback;
 use crate::app::sprites::edit;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser};
+use crate::app::sprites::state::{FileUse, SpriteBrowser};
 use crate::assets::ImageStore;
 use crate::edit::sprites::SpriteNumber;
 use crate::formats::Severity;
@@ -34,7 +34,7 @@ pub fn buttons(
     archive_id: ImageId,
     number: SpriteNumber,
     info: &SpriteInfo,
-) -> Said {
+) -> Option<Feedback> {
     let mut said = None;
     ui.horizontal(|ui| {
         let label = ui.label("Renumber to");
@@ -50,7 +50,7 @@ pub fn buttons(
                     state.selected = vec![to];
                 }
                 Err(message) => {
-                    said = Some(StatusMessage::new(
+                    said = Some(Feedback::new(
                         Severity::Warning,
                         format!("Not renumbered: {message}"),
                     ));
@@ -68,7 +68,7 @@ pub fn buttons(
                     if ui.selectable_label(false, format!("{codec:?}")).clicked()
                         && let Err(message) = edit::store_as(doc, pixels, archive_id, number, codec)
                     {
-                        said = Some(StatusMessage::new(
+                        said = Some(Feedback::new(
                             Severity::Warning,
                             format!("Not stored as {codec:?}: {message}"),
                         ));
@@ -102,7 +102,7 @@ pub fn add_files(
     pixels: &ImageStore,
     archive: ImageId,
     files: &[PathBuf],
-) -> Said {
+) -> Option<Feedback> {
     let group = state
         .selected
         .last()
@@ -119,9 +119,9 @@ pub fn add_files(
                 Severity::Warning
             };
             state.selected = added;
-            Some(StatusMessage::new(severity, text))
+            Some(Feedback::new(severity, text))
         }
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not added: {message}"),
         )),
@@ -135,10 +135,10 @@ pub fn replace_with(
     archive: ImageId,
     number: SpriteNumber,
     file: &Path,
-) -> Said {
+) -> Option<Feedback> {
     match edit::replace_image(doc, pixels, archive, number, file) {
         Ok(()) => None,
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not replaced: {message}"),
         )),
@@ -151,7 +151,7 @@ fn ask_delete(
     doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let sprites = state.selected.clone();
     let mut frames = 0;
     let mut names: Vec<String> = Vec::new();
@@ -187,7 +187,7 @@ pub fn delete_question(
     doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let (sprites, question) = state.confirm_delete.clone()?;
     let mut answer = None;
     egui::Window::new("Delete sprites")
@@ -220,13 +220,13 @@ fn delete_now(
     pixels: &ImageStore,
     archive: ImageId,
     sprites: &[SpriteNumber],
-) -> Said {
+) -> Option<Feedback> {
     match edit::delete(doc, pixels, archive, sprites) {
         Ok(()) => {
             state.selected.clear();
             None
         }
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not deleted: {message}"),
         )),

@@ -8,14 +8,15 @@
 //! them); dragging a row onto the timeline makes a frame of it.
 
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
-use crate::app::shell::dialogs::Dialogs;
-use crate::app::shell::status_bar::StatusMessage;
+use crate::app::context::platform::Dialogs;
 use crate::app::sprites::actions;
 use crate::app::sprites::edit;
 use crate::app::sprites::files;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, SpriteDrag, Users};
+use crate::app::sprites::state::{FileUse, SpriteBrowser, SpriteDrag, Users};
 use crate::assets::ImageStore;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
@@ -79,14 +80,27 @@ fn matches(filter: &str, number: SpriteNumber) -> bool {
     }
 }
 
-/// Paints the browser for the document's first SFF archive.
-pub fn show(
+/// Paints the browser for the document's first SFF archive; what the status bar should say
+/// goes into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut SpriteBrowser, ctx: &mut PanelCtx) {
+    let said = browse(
+        ui,
+        state,
+        ctx.doc,
+        ctx.pictures.pixels,
+        ctx.platform.dialogs(),
+    );
+    ctx.out.tell(said);
+}
+
+/// Paints the browser; returns what the status bar should say.
+fn browse(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
     doc: &mut OpenDocument,
     pixels: &ImageStore,
     dialogs: &mut dyn Dialogs,
-) -> Said {
+) -> Option<Feedback> {
     let Some((archive_id, name)) = archives(doc).into_iter().next() else {
         ui.label("This document has no sprite archive.");
         return None;
@@ -133,12 +147,12 @@ pub fn show(
                 .clicked()
         {
             said = Some(match edit::convert_to_v2(doc, pixels, archive_id) {
-                Ok(()) => StatusMessage::new(
+                Ok(()) => Feedback::new(
                     Severity::Info,
                     "The sprite file will be saved as SFF v2.01 (sprites as RLE8).",
                 ),
                 Err(message) => {
-                    StatusMessage::new(Severity::Warning, format!("Not converted: {message}"))
+                    Feedback::new(Severity::Warning, format!("Not converted: {message}"))
                 }
             });
         }
@@ -391,7 +405,7 @@ fn details(
     archive_id: ImageId,
     users: &Users,
     edition: usize,
-) -> Said {
+) -> Option<Feedback> {
     let Some(&number) = state.selected.last() else {
         ui.label("Select a sprite in the list (Ctrl+click or Shift+click selects several).");
         return None;
@@ -436,7 +450,7 @@ fn axis_editor(
     number: SpriteNumber,
     current: (i32, i32),
     edition: usize,
-) -> Said {
+) -> Option<Feedback> {
     let mut said = None;
     // Axis fields: one undo step per drag of a field.
     let mut axis = current;
@@ -491,7 +505,7 @@ fn axis_editor(
         if let Err(message) =
             edit::set_axis(doc, pixels, archive_id, number, axis, &also, Some(gesture))
         {
-            said = Some(StatusMessage::new(
+            said = Some(Feedback::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
             ));

@@ -4,11 +4,11 @@
 //! shortcuts. Either way the same action follows.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::status_bar::StatusMessage;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Dialogs};
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, TypedPath};
+use crate::app::sprites::state::{FileUse, SpriteBrowser, TypedPath};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
@@ -24,7 +24,7 @@ pub fn ask(
     archive: &SffArchive,
     archive_id: ImageId,
     dialogs: &mut dyn Dialogs,
-) -> Said {
+) -> Option<Feedback> {
     let purpose = state.asked.take()?;
     let outcome = match purpose {
         FileUse::ExportAct => {
@@ -52,7 +52,7 @@ pub fn ask(
                 text: String::new(),
                 focus: true,
             });
-            Some(StatusMessage::new(
+            Some(Feedback::new(
                 Severity::Warning,
                 "No file dialog can be shown on this desktop; type the path instead.",
             ))
@@ -68,7 +68,7 @@ pub fn typed_path_row(
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let typed = state.typed_path.as_mut()?;
     let (mut done, mut cancel) = (false, false);
     ui.horizontal(|ui| {
@@ -106,7 +106,7 @@ fn use_files(
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let first = files.first()?;
     match purpose {
         FileUse::AddSprites => actions::add_files(state, doc, pixels, archive_id, files),

@@ -4,7 +4,7 @@
 //! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::shell::status_bar::StatusMessage;
+use crate::app::context::feedback::Feedback;
 use crate::app::sprites::state::{FileUse, PaletteState};
 use crate::assets::ImageStore;
 use crate::edit::Gesture;
@@ -60,7 +60,7 @@ pub fn show(
     archive: &SffArchive,
     archive_id: ImageId,
     asked: &mut Option<FileUse>,
-) -> Option<StatusMessage> {
+) -> Option<Feedback> {
     let mut said = None;
     let (list, active) = choices(doc, archive, archive_id);
     ui.horizontal(|ui| {
@@ -87,7 +87,7 @@ pub fn show(
                 palette: chosen,
             };
             if let Err(message) = doc.apply(&command, None) {
-                said = Some(StatusMessage::new(Severity::Warning, message));
+                said = Some(Feedback::new(Severity::Warning, message));
             }
         }
     });
@@ -141,7 +141,7 @@ pub fn show(
                 Some(state.index),
                 Some(gesture),
             ) {
-                said = Some(StatusMessage::new(
+                said = Some(Feedback::new(
                     Severity::Warning,
                     format!("Not changed: {message}"),
                 ));
@@ -273,18 +273,18 @@ pub fn import_act_file(
     archive: &SffArchive,
     archive_id: ImageId,
     file: &Path,
-) -> Option<StatusMessage> {
+) -> Option<Feedback> {
     let (target, _, _) = edited_palette(doc, pixels, archive, archive_id)?;
     let result = crate::formats::input::read_file(file)
         .map_err(|e| e.to_string())
         .and_then(|bytes| crate::formats::sff::Palette::from_act(&bytes))
         .and_then(|colours| set_colours(doc, pixels, archive_id, target, colours, None, None));
     Some(match result {
-        Ok(()) => StatusMessage::new(
+        Ok(()) => Feedback::new(
             Severity::Info,
             format!("The palette now has the colours of {}.", file.display()),
         ),
-        Err(message) => StatusMessage::new(Severity::Warning, format!("Not imported: {message}")),
+        Err(message) => Feedback::new(Severity::Warning, format!("Not imported: {message}")),
     })
 }
 
@@ -295,12 +295,12 @@ pub fn export_act_to(
     archive: &SffArchive,
     archive_id: ImageId,
     path: &Path,
-) -> Option<StatusMessage> {
+) -> Option<Feedback> {
     let (_, colours, _) = edited_palette(doc, pixels, archive, archive_id)?;
     Some(
         match crate::session::atomic::replace_file(path, &colours.to_act()) {
-            Ok(()) => StatusMessage::new(Severity::Info, format!("Wrote {}.", path.display())),
-            Err(e) => StatusMessage::new(Severity::Warning, format!("Not written: {e}")),
+            Ok(()) => Feedback::new(Severity::Info, format!("Wrote {}.", path.display())),
+            Err(e) => Feedback::new(Severity::Warning, format!("Not written: {e}")),
         },
     )
 }

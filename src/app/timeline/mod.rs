@@ -12,6 +12,8 @@ pub mod transport;
 
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures};
 use crate::app::context::settings::Settings;
 use crate::app::timeline::edit::{
@@ -46,15 +48,15 @@ const FOREVER_WIDTH: f32 = 96.0;
 /// Points per millisecond in proportional mode.
 const POINTS_PER_MS: f32 = 0.6;
 
-/// What the timeline asked for this frame.
+/// What the cells asked for this frame.
 #[derive(Default)]
-pub struct TimelineOutput {
+struct TimelineOutput {
     /// Commands from the context menu and the buttons.
-    pub commands: Vec<UICommand>,
-    /// A refused edit's message for the status bar.
-    pub refused: Option<String>,
+    commands: Vec<UICommand>,
+    /// What the status bar should say (a refused edit).
+    feedback: Option<Feedback>,
     /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
-    pub loop_from: Option<Option<usize>>,
+    loop_from: Option<Option<usize>>,
 }
 
 /// The width of each cell.
@@ -88,18 +90,23 @@ pub fn short_duration(duration: FrameDuration) -> String {
     }
 }
 
-/// Paints the timeline with its editing bar; returns the commands and refusals it gave.
-pub fn show(
-    ui: &mut egui::Ui,
-    settings: &Settings,
-    state: &mut TimelineState,
-    doc: &mut OpenDocument,
-    pictures: &mut Pictures,
-) -> TimelineOutput {
+/// Paints the timeline: the transport bar, the editing bar and the cells; the commands it
+/// gives and its refusals go into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut TimelineState, ctx: &mut PanelCtx) {
+    transport::show(ui, ctx);
+    ui.separator();
+    let PanelCtx {
+        doc,
+        settings,
+        pictures,
+        out,
+        ..
+    } = ctx;
     let mut output = TimelineOutput::default();
     selection_bar(ui, state, doc, &mut output);
     cells(ui, settings, state, doc, pictures, &mut output);
-    output
+    out.commands.extend(output.commands);
+    out.tell(output.feedback);
 }
 
 /// The bar above the cells: frame buttons and the duration of the selected frames.
@@ -203,7 +210,7 @@ fn duration_field(
     if committed || set {
         let duration = edit::with_value(unit, field.value);
         if let Err(why) = edit::set_selected_durations(doc, duration) {
-            output.refused = Some(why);
+            output.feedback = Some(Feedback::refusal(&why, doc));
         }
         state.duration_field = None;
     }
@@ -243,7 +250,7 @@ fn delay_field(
         };
         let delay = crate::edit::timeline::SetSequenceDelay { sequence, duration };
         if let Err(why) = doc.apply(&delay, None) {
-            output.refused = Some(why);
+            output.feedback = Some(Feedback::refusal(&why, doc));
         }
         state.duration_field = None;
     }
@@ -705,7 +712,7 @@ fn apply_cell_events(
     if let Some(loop_point) = output.loop_from.take()
         && let Err(why) = edit::set_loop_point(doc, loop_point)
     {
-        output.refused = Some(why);
+        output.feedback = Some(Feedback::refusal(&why, doc));
     }
 }
 
@@ -857,8 +864,8 @@ fn continue_drag(
     if released || !down {
         state.drag = None;
     }
-    if refused.is_some() {
-        output.refused = refused;
+    if let Some(why) = refused {
+        output.feedback = Some(Feedback::refusal(&why, doc));
         state.drag = None;
     }
 }

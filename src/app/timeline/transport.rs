@@ -2,6 +2,7 @@
 
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::panel::PanelCtx;
 use crate::model::{FrameDuration, TICKS_PER_SECOND};
 use crate::playback::{SPEED_PRESETS_MILLI, SPEED_RANGE_MILLI};
 
@@ -105,9 +106,10 @@ pub fn next_speed(speed_milli: u32, faster: bool) -> u32 {
     }
 }
 
-/// Paints the transport bar; returns the commands its buttons gave.
-pub fn show(ui: &mut egui::Ui, doc: &mut OpenDocument) -> Vec<UICommand> {
-    let mut commands = Vec::new();
+/// Paints the transport bar; the commands its buttons give go into `ctx`.
+pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
+    let PanelCtx { doc, out, .. } = ctx;
+    let commands = &mut out.commands;
     // Wrapped, so a narrow window or a large UI scale moves the last controls to a second
     // line instead of cutting them off.
     ui.horizontal_wrapped(|ui| {
@@ -198,7 +200,6 @@ pub fn show(ui: &mut egui::Ui, doc: &mut OpenDocument) -> Vec<UICommand> {
             }
         }
     });
-    commands
 }
 
 #[cfg(test)]

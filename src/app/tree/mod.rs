@@ -13,6 +13,7 @@ pub mod rows;
 
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::tree::edit::{current_node, select_row};
 pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
 use crate::edit::tree::{TreeNode, parent_of};
@@ -27,18 +28,12 @@ enum DropTarget {
     Direction { gap: usize },
 }
 
-/// What the tree asked for this frame.
-#[derive(Default)]
-pub struct TreeOutput {
-    /// Commands from the context menu and buttons.
-    pub commands: Vec<UICommand>,
-    /// A refused edit's message for the status bar.
-    pub refused: Option<String>,
-}
-
 /// Paints the tree panel.
-pub fn show(ui: &mut egui::Ui, state: &mut TreeState, doc: &mut OpenDocument) -> TreeOutput {
-    let mut output = TreeOutput::default();
+pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
+    let PanelCtx {
+        doc, out: output, ..
+    } = ctx;
+    let doc: &mut OpenDocument = doc;
     let capabilities = doc.session.format().capabilities();
     ui.horizontal(|ui| {
         let mut button = |ui: &mut egui::Ui, command: UICommand| {
@@ -108,7 +103,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, doc: &mut OpenDocument) ->
         } else {
             "Nothing matches the filter."
         });
-        return output;
+        return;
     }
     let current = current_node(doc, state);
     let group_selected = doc.session.selection().group;
@@ -158,7 +153,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, doc: &mut OpenDocument) ->
                 fold = Some(id);
             }
             if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
-                rename_field(ui, state, doc, &mut output);
+                rename_field(ui, state, doc, output);
                 return;
             }
             let text = match row.kind {
@@ -226,7 +221,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, doc: &mut OpenDocument) ->
             }
             response.context_menu(|ui| {
                 menu_row = Some(row.kind.clone());
-                context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
+                context_menu(ui, &row.kind, default_sequence, capabilities, output);
             });
         });
         row_rects.push((row.kind.clone(), line.response.rect));
@@ -260,8 +255,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, doc: &mut OpenDocument) ->
     if let Some(row) = rename_row {
         state.start_rename(doc, row);
     }
-    drag_and_drop(ui, state, doc, &row_rects, &mut output);
-    output
+    drag_and_drop(ui, state, doc, &row_rects, output);
 }
 
 /// Up to this many rows, the tree lays out every row whole (wrapped in a narrow panel); a
@@ -274,7 +268,7 @@ fn context_menu(
     row: &RowKind,
     default_sequence: Option<SequenceId>,
     capabilities: crate::formats::Capabilities,
-    output: &mut TreeOutput,
+    output: &mut PanelOutput,
 ) {
     let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
         let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
@@ -317,7 +311,7 @@ fn rename_field(
     ui: &mut egui::Ui,
     state: &mut TreeState,
     doc: &mut OpenDocument,
-    output: &mut TreeOutput,
+    output: &mut PanelOutput,
 ) {
     let Some(renaming) = state.renaming.as_mut() else {
         return;
@@ -369,7 +363,7 @@ fn rename_field(
     match edit::rename(doc, &row, &text) {
         Ok(()) => state.renaming = None,
         Err(why) => {
-            output.refused = Some(why.clone());
+            output.refused(&why, doc);
             if let Some(renaming) = state.renaming.as_mut() {
                 renaming.refused = Some(why);
                 renaming.fresh = enter;
@@ -385,7 +379,7 @@ fn drag_and_drop(
     state: &mut TreeState,
     doc: &mut OpenDocument,
     row_rects: &[(RowKind, egui::Rect)],
-    output: &mut TreeOutput,
+    output: &mut PanelOutput,
 ) {
     let Some(dragged) = state.dragging.clone() else {
         return;
@@ -430,7 +424,7 @@ fn drag_and_drop(
                 (DropTarget::Direction { .. }, _) => Ok(()),
             };
             if let Err(why) = moved {
-                output.refused = Some(why);
+                output.refused(&why, doc);
             }
         }
     }

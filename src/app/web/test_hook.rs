@@ -162,11 +162,16 @@ pub fn test_export() {
 /// Starts the export the test asked for, as the Export window's button does.
 fn export_for_test(app: &mut SpratApp, ctx: &egui::Context) {
     let pixels = app.pixels.clone();
-    if let Some(tab) = app.active_tab_mut() {
+    let Some(id) = app.active_tab_id() else {
+        return;
+    };
+    let platform = app.platform.as_ref();
+    if let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) {
         tab.export.start(&tab.doc);
         if let Some(choices) = &tab.export.choices {
             let request = choices.request(&tab.doc);
-            crate::app::export::start(ctx, &mut tab.export, &tab.doc, &pixels, request);
+            let (export, doc) = (&mut tab.export, &tab.doc);
+            crate::app::export::start(ctx, export, doc, &pixels, platform, request);
         }
     }
 }

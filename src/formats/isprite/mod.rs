@@ -47,6 +47,7 @@ impl Format for IspriteFormat {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            time_unit: crate::model::TimeUnit::Holds,
             read: true,
             write: true,
             per_frame_durations: true,
@@ -70,6 +71,7 @@ impl Format for IspriteFormat {
             sequence_titles: false,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            one_origin_per_direction: false,
         }
     }
 

@@ -36,6 +36,7 @@ pub struct DefFormat;
 
 fn capabilities() -> Capabilities {
     Capabilities {
+        time_unit: crate::model::TimeUnit::Ticks,
         read: true,
         write: true,
         per_frame_durations: true,
@@ -59,6 +60,7 @@ fn capabilities() -> Capabilities {
         sequence_titles: true,
         numbered_sequences: true,
         sequences_are_a_view: false,
+        one_origin_per_direction: false,
     }
 }
 

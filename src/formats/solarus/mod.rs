@@ -68,6 +68,7 @@ fn capabilities() -> Capabilities {
         write: true,
         directions: true,
         disappear_at_end: true,
+        one_origin_per_direction: true,
         ..Capabilities::default()
     }
 }

@@ -89,6 +89,8 @@ impl Format for SpratFormat {
             sequence_titles: true,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            one_origin_per_direction: false,
+            time_unit: crate::model::TimeUnit::Millis,
         }
     }
 

@@ -11,6 +11,7 @@ use super::transform_handles::{
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
 use crate::app::canvas::view::View;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::Gesture;
 use crate::edit::boxes::{AddBox, SetBoxShape};
 use crate::edit::canvas::{MoveOrigin, RotateElement, ScaleElement};
@@ -722,10 +723,8 @@ pub fn click(
                 return;
             }
             if !scene.context.capabilities.points {
-                outcome.refused = Some(format!(
-                    "{} files cannot hold attachment points",
-                    doc.format_name()
-                ));
+                let why = format!("{} files cannot hold attachment points", doc.format_name());
+                outcome.feedback = Some(Feedback::refusal(&why, doc));
                 return;
             }
             let name = super::naming::suggested_name(doc);

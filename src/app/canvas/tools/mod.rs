@@ -27,6 +27,7 @@ pub mod transform_handles;
 
 use crate::app::canvas::overlay;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::Command;
 use crate::edit::Gesture;
 use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
@@ -123,11 +124,11 @@ impl ToolState {
     }
 }
 
-/// What the canvas asks the app to do after a frame.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// What the canvas's parts ask for during a frame.
+#[derive(Debug, Default)]
 pub struct CanvasOutcome {
-    /// An edit was refused, with the reason.
-    pub refused: Option<String>,
+    /// What the status bar should say (a refused edit, with the reason).
+    pub feedback: Option<Feedback>,
     /// The user wants to hang a sequence from another file: show the open dialog.
     pub pick_hang_file: bool,
 }
@@ -223,7 +224,7 @@ pub fn apply(
     match doc.apply(command, gesture) {
         Ok(()) => true,
         Err(message) => {
-            outcome.refused = Some(message);
+            outcome.feedback = Some(Feedback::refusal(&message, doc));
             false
         }
     }

@@ -8,6 +8,7 @@ use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::canvas::overlay::class_colour;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
 use crate::model::{BoxClass, ElementId, ElementKind};
 
@@ -253,7 +254,7 @@ fn selection_actions(
             .clicked()
             && let Err(message) = super::delete_selection(doc, boxes, context, tools.scope)
         {
-            outcome.refused = Some(message);
+            outcome.feedback = Some(Feedback::refusal(&message, doc));
         }
     }
 }
