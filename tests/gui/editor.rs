@@ -544,7 +544,7 @@ fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
         diagnostics,
     ));
     harness.run_steps(2);
-    harness.get_by_label("0 errors, 1 warnings");
+    harness.get_by_label("0 errors, 1 warning");
 
     harness.state_mut().say_refused("that name is taken");
     harness.run_steps(2);

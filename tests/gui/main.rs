@@ -21,6 +21,7 @@ mod editor;
 mod export;
 mod import;
 mod inspector;
+mod layout;
 mod lone_sff;
 mod painting;
 mod save;

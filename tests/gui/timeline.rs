@@ -528,3 +528,57 @@ fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_
     );
     assert_eq!(undo_steps(&harness), 1);
 }
+
+#[test]
+fn cells_showing_the_same_frame_say_so_and_editing_one_names_the_others() {
+    use sprat::formats::{Format, WriteContext};
+    // "idle" plays its frames 0 1 2 1, as a ping-pong tag does: cells 1 and 3 are one frame.
+    let dir = gui_support::TempDir::new("same-frame");
+    let mut set = gui_support::showcase();
+    for sequence in set.sequences_mut() {
+        if sequence.name == "idle" {
+            let middle = sequence.directions[0].frames[1];
+            sequence.directions[0].frames.push(middle);
+        }
+    }
+    let path = dir.0.join("pingpong.sprat");
+    let format = sprat::formats::sprat::SpratFormat;
+    let written = format.write(&set, &WriteContext::for_path(&path)).unwrap();
+    std::fs::write(&path, written.bytes).unwrap();
+    let mut harness = editor_on(&path, &[]);
+    click_row(&mut harness, "idle");
+
+    // Cell 3 shown: the inspector says it is cell 1's frame too.
+    click_cell(&mut harness, 3, Modifiers::NONE);
+    assert!(
+        harness
+            .query_by_label_contains("cell 1: edits here change it too")
+            .is_some(),
+        "the inspector names the other cell"
+    );
+    // The timeline's duration field says which other cell its value changes.
+    assert!(
+        harness
+            .query_by_label_contains("also cell 1 (same frame)")
+            .is_some()
+    );
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Duration of 1 selected frame")
+        .set_value_accesskit(90.0);
+    harness.run_steps(2);
+    harness.get_by_label("Set duration").click();
+    harness.run_steps(2);
+    assert_eq!(
+        durations_of(&harness, "idle"),
+        [400, 90, 120, 90].map(FrameDuration::Millis)
+    );
+    assert_eq!(undo_steps(&harness), 1);
+
+    // A cell of its own frame says nothing of the kind.
+    click_cell(&mut harness, 2, Modifiers::NONE);
+    assert!(
+        harness
+            .query_by_label_contains("edits here change it too")
+            .is_none()
+    );
+}

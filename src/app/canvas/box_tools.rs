@@ -145,8 +145,9 @@ fn actions(
         if ui
             .button(label)
             .on_hover_text(format!(
-                "{label} {} boxes to the opaque pixels of {count} frame(s)",
-                choices.class.label()
+                "{label} {} boxes to the opaque pixels of {}",
+                choices.class.label(),
+                crate::text::count(count, "frame")
             ))
             .clicked()
         {

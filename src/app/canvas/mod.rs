@@ -218,7 +218,12 @@ fn paint(
     box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
     let context = FrameContext::of(doc, rule);
-    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    // During a drag the canvas stays where it was when the drag began, even when the strip
+    // above grows a row for what the drag selected: the sprite must not move under the pointer.
+    let (rect, response) = match state.last_rect.filter(|_| state.tools.drag.is_some()) {
+        Some(held) => (held, ui.allocate_rect(held, Sense::click_and_drag())),
+        None => ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag()),
+    };
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
     state.last_rect = Some(rect);
     let ppp = ui.ctx().pixels_per_point();

@@ -70,9 +70,5 @@ impl AppClipboard {
 }
 
 fn count_text(count: usize) -> String {
-    if count == 1 {
-        "1 frame".to_string()
-    } else {
-        format!("{count} frames")
-    }
+    crate::text::count(count, "frame")
 }

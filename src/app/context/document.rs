@@ -304,6 +304,26 @@ impl OpenDocument {
         }
     }
 
+    /// For each cell of the selected direction, the other cells that show the same frame of
+    /// the file (a ping-pong tag shows its middle frames twice): editing one changes them all.
+    pub fn cells_sharing_frames(&self) -> Vec<Vec<usize>> {
+        let ids = self
+            .sequence()
+            .and_then(|s| s.directions.get(self.player.direction()))
+            .map(|d| d.frames.clone())
+            .unwrap_or_default();
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let others = ids
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, other)| *j != i && *other == id);
+                others.map(|(j, _)| j).collect()
+            })
+            .collect()
+    }
+
     /// The frame showing.
     pub fn frame(&self) -> Option<&Frame> {
         self.player
@@ -449,9 +469,9 @@ pub fn total_native(frames: &[&Frame]) -> Option<String> {
     let mut unit = None;
     for frame in frames {
         let (value, name) = match frame.duration {
-            FrameDuration::Ticks(t) => (t as u64, "ticks"),
+            FrameDuration::Ticks(t) => (t as u64, "tick"),
             FrameDuration::Millis(m) => (m as u64, "ms"),
-            FrameDuration::Holds(h) => (h.max(1) as u64, "holds"),
+            FrameDuration::Holds(h) => (h.max(1) as u64, "hold"),
             _ => return None,
         };
         if unit.is_some_and(|u| u != name) {
@@ -460,7 +480,11 @@ pub fn total_native(frames: &[&Frame]) -> Option<String> {
         unit = Some(name);
         total += value;
     }
-    unit.map(|u| format!("{total} {u}"))
+    // "1 tick", "8 ticks", "40 ms".
+    unit.map(|u| match u {
+        "ms" => format!("{total} ms"),
+        noun => crate::text::count(total as usize, noun),
+    })
 }
 
 /// Milliseconds as a short text: "850 ms", "2.4 s".

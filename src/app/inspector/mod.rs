@@ -343,6 +343,15 @@ fn frame_section(
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", frame_id.to_string());
+                    let sharing = doc.cells_sharing_frames();
+                    if let Some(others) = sharing.get(index).filter(|o| !o.is_empty()) {
+                        let cells: Vec<String> = others.iter().map(usize::to_string).collect();
+                        field(
+                            ui,
+                            "Same frame as",
+                            format!("cell {}: edits here change it too", cells.join(", ")),
+                        );
+                    }
                     duration_row(ui, doc, frame.duration, support, &mut |d, r| {
                         edits.push(set(FrameField::Duration(d)), r)
                     });

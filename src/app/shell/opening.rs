@@ -141,7 +141,11 @@ impl SpratApp {
                 };
                 self.say(
                     severity,
-                    format!("Opened {name} ({errors} errors, {warnings} warnings)"),
+                    format!(
+                        "Opened {name} ({}, {})",
+                        crate::text::count(errors, "error"),
+                        crate::text::count(warnings, "warning")
+                    ),
                 );
             }
             Err(diagnostics) => {

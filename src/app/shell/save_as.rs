@@ -252,7 +252,10 @@ pub fn saved_text(report: &SaveReport) -> String {
         text.push_str(&format!(" (and {})", names.join(", ")));
     }
     if !report.losses.is_empty() {
-        text.push_str(&format!(", losing {} things", report.losses.len()));
+        text.push_str(&format!(
+            ", losing {}",
+            crate::text::count(report.losses.len(), "thing")
+        ));
     }
     text
 }
@@ -287,8 +290,8 @@ fn confirm_window(
             }
             if !losses.is_empty() {
                 ui.label(format!(
-                    "{name} cannot hold {} things of this document. Saving to {} leaves them out:",
-                    losses.len(),
+                    "{name} cannot hold {} of this document. Saving to {} leaves them out:",
+                    crate::text::count(losses.len(), "thing"),
                     pending.path().display()
                 ));
                 egui::ScrollArea::vertical()

@@ -32,7 +32,11 @@ pub fn show(
             }
             if let Some(doc) = doc {
                 let (errors, warnings) = error_and_warning_counts(doc.diagnostics());
-                let text = format!("{errors} errors, {warnings} warnings");
+                let text = format!(
+                    "{}, {}",
+                    crate::text::count(errors, "error"),
+                    crate::text::count(warnings, "warning")
+                );
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;
                 }

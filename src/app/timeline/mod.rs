@@ -28,6 +28,14 @@ const EDGE_GRAB: f32 = 6.0;
 const MARKER_STRIP: f32 = 12.0;
 /// Colour of the loop marker.
 const LOOP_COLOUR: Color32 = Color32::from_rgb(90, 210, 120);
+/// Colour of the mark on cells that show the same frame as others.
+const SAME_FRAME_COLOUR: Color32 = Color32::from_rgb(240, 170, 255);
+
+/// Cell numbers joined with `separator`: "3,5".
+pub fn list_of_cells(cells: &[usize], separator: &str) -> String {
+    let numbers: Vec<String> = cells.iter().map(usize::to_string).collect();
+    numbers.join(separator)
+}
 
 /// Height of a cell.
 const CELL_HEIGHT: f32 = 56.0;
@@ -109,7 +117,8 @@ fn selection_bar(
     output: &mut TimelineOutput,
 ) {
     let selected = doc.selected_frames();
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window the duration field goes to a second line, not off the edge.
+    ui.horizontal_wrapped(|ui| {
         for command in [
             UICommand::InsertFrame,
             UICommand::Duplicate,
@@ -173,6 +182,24 @@ fn duration_field(
     let field = number_field(ui, state, doc, selected, unit, &label);
     if common.is_none() {
         ui.weak("(mixed)");
+    }
+    // Cells showing the same frame as a selected one change with it: say which.
+    let sharing = doc.cells_sharing_frames();
+    let mut also: Vec<usize> = selected
+        .iter()
+        .flat_map(|&i| sharing.get(i).cloned().unwrap_or_default())
+        .filter(|i| !selected.contains(i))
+        .collect();
+    also.sort_unstable();
+    also.dedup();
+    if !also.is_empty() {
+        ui.label(
+            egui::RichText::new(format!(
+                "also cell {} (same frame)",
+                list_of_cells(&also, ", ")
+            ))
+            .color(SAME_FRAME_COLOUR),
+        );
     }
     let set = ui
         .button("Set duration")
@@ -388,6 +415,8 @@ struct CellLook {
     durations: Vec<FrameDuration>,
     /// The format keeps a duration per frame: a cell's edge can be dragged.
     per_frame_durations: bool,
+    /// For each cell, the other cells showing the same frame of the file.
+    same_frame: Vec<Vec<usize>>,
     selected: Vec<usize>,
     current: usize,
     progress: f32,
@@ -404,6 +433,7 @@ impl CellLook {
         CellLook {
             durations: doc.direction_frames().iter().map(|f| f.duration).collect(),
             per_frame_durations: doc.session.format().capabilities().per_frame_durations,
+            same_frame: doc.cells_sharing_frames(),
             selected: doc.selected_frames(),
             current: doc.player.frame_index(),
             progress: doc.player.frame_progress(doc.session.document()) as f32,
@@ -491,6 +521,17 @@ fn paint_cell(
         look.font.clone(),
         visuals.text_color(),
     );
+    // A cell showing the same frame as others (a ping-pong tag's way back) says which.
+    if let Some(others) = look.same_frame.get(i).filter(|o| !o.is_empty()) {
+        let text = format!("={}", list_of_cells(others, ","));
+        painter.text(
+            cell.right_top() + vec2(-3.0, 2.0),
+            Align2::RIGHT_TOP,
+            text,
+            look.font.clone(),
+            SAME_FRAME_COLOUR,
+        );
+    }
     let colour = if forever {
         Color32::from_rgb(120, 200, 255)
     } else {
@@ -542,6 +583,13 @@ fn cell_controls(
     let label = format!("frame {i}");
     cell_response
         .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &label));
+    let cell_response = match look.same_frame.get(i).filter(|o| !o.is_empty()) {
+        Some(others) => cell_response.on_hover_text(format!(
+            "The same frame of the file as cell {}: editing one changes every one of them",
+            list_of_cells(others, ", ")
+        )),
+        None => cell_response,
+    };
     if cell_response.clicked() {
         events.clicked = Some((i, look.modifiers));
     }

@@ -55,10 +55,25 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     });
     ui.horizontal(|ui| {
         let label = ui.label("Filter");
+        // The hint only where it fits whole; the hover text always says it.
+        let hint = "name, number or title";
+        let hint_width = ui
+            .painter()
+            .layout_no_wrap(
+                hint.to_string(),
+                egui::TextStyle::Body.resolve(ui.style()),
+                egui::Color32::WHITE,
+            )
+            .size()
+            .x;
+        let fits = ui.available_width() > hint_width + 4.0 * ui.spacing().item_spacing.x;
         let edit = egui::TextEdit::singleline(&mut state.filter)
-            .hint_text("name, number or title")
+            .hint_text(if fits { hint } else { "" })
             .desired_width(f32::INFINITY);
-        let response = ui.add(edit).labelled_by(label.id);
+        let response = ui
+            .add(edit)
+            .labelled_by(label.id)
+            .on_hover_text(format!("Filter sequences by {hint}"));
         if state.focus_filter {
             response.request_focus();
             state.focus_filter = false;
@@ -114,39 +129,55 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
             scroll = scroll.vertical_scroll_offset((top - height / 2.0).max(0.0));
         }
     }
-    let shown = scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
-        // A long name or title is cut with "…" at the panel's edge rather than widening the
-        // panel and squeezing the canvas.
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-        for row in &rows[range] {
-            let line = ui.horizontal(|ui| {
-                ui.add_space(row.depth as f32 * 14.0);
-                let selected = match row.kind {
-                    RowKind::Sequence(id) => {
-                        group_selected.is_none()
-                            && id == selected_sequence
-                            && !matches!(current, Some(RowKind::Direction(..)))
-                    }
-                    RowKind::Direction(id, d) => {
-                        group_selected.is_none()
-                            && id == selected_sequence
-                            && d == selected_direction
-                    }
-                    RowKind::Group(id) => group_selected == Some(id),
-                };
-                if let RowKind::Group(id) = row.kind
-                    && paint_fold_arrow(ui, state.folded.contains(&id)).clicked()
-                {
-                    fold = Some(id);
+    // Each row is its name with its frame count and duration under it, both whole: they
+    // wrap in a narrow panel rather than being cut. A very long tree keeps one line per row
+    // (cut with "…", the whole text in the hover) so only the rows in view are laid out.
+    let wrap = rows.len() <= WRAPPED_ROWS;
+    let mut paint_row = |ui: &mut egui::Ui, row: &rows::Row| {
+        let line = ui.horizontal(|ui| {
+            ui.add_space(row.depth as f32 * 14.0);
+            let selected = match row.kind {
+                RowKind::Sequence(id) => {
+                    group_selected.is_none()
+                        && id == selected_sequence
+                        && !matches!(current, Some(RowKind::Direction(..)))
                 }
-                if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
-                    rename_field(ui, state, doc, output);
-                    return;
+                RowKind::Direction(id, d) => {
+                    group_selected.is_none() && id == selected_sequence && d == selected_direction
                 }
-                let text = match row.kind {
-                    RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
-                    _ => egui::RichText::new(&row.text),
-                };
+                RowKind::Group(id) => group_selected == Some(id),
+            };
+            if let RowKind::Group(id) = row.kind
+                && paint_fold_arrow(ui, state.folded.contains(&id)).clicked()
+            {
+                fold = Some(id);
+            }
+            if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
+                rename_field(ui, state, doc, output);
+                return;
+            }
+            let text = match row.kind {
+                RowKind::Group(_) => egui::RichText::new(&row.text).strong(),
+                _ => egui::RichText::new(&row.text),
+            };
+            let (response, details) = if wrap {
+                ui.vertical(|ui| {
+                    let name = ui
+                        .add(
+                            egui::Button::selectable(selected, text)
+                                .wrap_mode(egui::TextWrapMode::Wrap),
+                        )
+                        .interact(egui::Sense::drag());
+                    let details = ui.add(
+                        egui::Label::new(egui::RichText::new(&row.details).weak().small())
+                            .wrap()
+                            .selectable(false)
+                            .sense(egui::Sense::click_and_drag()),
+                    );
+                    (name, details)
+                })
+                .inner
+            } else {
                 // The name keeps at least 60% of the row; the details get the rest, so
                 // both are cut with "…" in a narrow panel instead of widening it.
                 let details_width = ui
@@ -161,13 +192,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                     + ui.spacing().item_spacing.x;
                 let available = ui.available_width();
                 let name_width = available - details_width.min(available * 0.4);
-                let response = ui
+                let name = ui
                     .scope(|ui| {
                         ui.set_max_width(name_width.max(0.0));
                         ui.add(egui::Button::selectable(selected, text).truncate())
                     })
                     .inner
-                    .interact(egui::Sense::drag());
+                    .interact(egui::Sense::drag())
+                    .on_hover_text(format!("{} · {}", row.text, row.details));
                 // The grey counts and durations belong to the row too: a click, a drag or a
                 // right click on them does what it does on the name, as in every tree widget.
                 let details = ui.add(
@@ -175,24 +207,40 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                         .selectable(false)
                         .sense(egui::Sense::click_and_drag()),
                 );
-                let response = response | details;
-                if response.clicked() || response.secondary_clicked() {
-                    clicked = Some(row.kind.clone());
-                }
-                if response.double_clicked() {
-                    rename_row = Some(row.kind.clone());
-                }
-                if response.drag_started() {
-                    state.dragging = Some(row.kind.clone());
-                }
-                response.context_menu(|ui| {
-                    menu_row = Some(row.kind.clone());
-                    context_menu(ui, &row.kind, default_sequence, capabilities, output);
-                });
+                (name, details)
+            };
+            let response = response | details;
+            if response.clicked() || response.secondary_clicked() {
+                clicked = Some(row.kind.clone());
+            }
+            if response.double_clicked() {
+                rename_row = Some(row.kind.clone());
+            }
+            if response.drag_started() {
+                state.dragging = Some(row.kind.clone());
+            }
+            response.context_menu(|ui| {
+                menu_row = Some(row.kind.clone());
+                context_menu(ui, &row.kind, default_sequence, capabilities, output);
             });
-            row_rects.push((row.kind.clone(), line.response.rect));
-        }
-    });
+        });
+        row_rects.push((row.kind.clone(), line.response.rect));
+    };
+    let shown = if wrap {
+        scroll.show(ui, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+            for row in &rows {
+                paint_row(ui, row);
+            }
+        })
+    } else {
+        scroll.show_rows(ui, row_height, rows.len(), |ui, range| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            for row in &rows[range] {
+                paint_row(ui, row);
+            }
+        })
+    };
     state.scroll_offset = shown.state.clamped_offset().y;
 
     if let Some(id) = fold {
@@ -209,6 +257,10 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     }
     drag_and_drop(ui, state, doc, &row_rects, output);
 }
+
+/// Up to this many rows, the tree lays out every row whole (wrapped in a narrow panel); a
+/// longer one lays out only the rows in view, one line each.
+const WRAPPED_ROWS: usize = 400;
 
 /// The context menu of a row: every action with its shortcut.
 fn context_menu(

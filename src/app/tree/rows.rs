@@ -160,7 +160,7 @@ fn build_rows(
                         } else {
                             g.name.clone()
                         },
-                        details: format!("{count} sequences"),
+                        details: crate::text::count(count, "sequence"),
                     });
                     rows.extend(children);
                 }
@@ -174,7 +174,7 @@ fn build_rows(
                     .or(doc.session.document().frame_rate)
                     .unwrap_or(0);
                 let frames = doc.session.document().direction_frames(s, 0);
-                let mut details = format!("{} frames", frames.len());
+                let mut details = crate::text::count(frames.len(), "frame");
                 let total = total_duration_text(&frames, frame_rate);
                 match total_native(&frames) {
                     Some(native) if !native.ends_with("ms") => {
@@ -197,7 +197,10 @@ fn build_rows(
                             depth: depth + 1,
                             kind: RowKind::Direction(s.id, d),
                             text: s.direction_label(d),
-                            details: format!("{} frames", s.directions[d].frames.len()),
+                            details: crate::text::count(
+                                s.directions[d].frames.len(),
+                                "frame",
+                            ),
                         });
                     }
                 }

@@ -27,28 +27,21 @@ pub fn show(
     if !tools.tool.usable_with(&capabilities) {
         tools.tool = Tool::Select;
     }
-    // Two rows of fixed height that scroll sideways: a strip that wrapped or grew would move
-    // the canvas under the cursor whenever the selection changes what it offers. The first
-    // row holds the tools and their options, the second what the selection offers.
-    egui::ScrollArea::horizontal()
-        .id_salt("sprat tool strip")
-        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
-        .show(ui, |ui| {
-            ui.horizontal(|ui| tool_row(ui, tools, doc, context, capabilities));
-        });
-    egui::ScrollArea::horizontal()
-        .id_salt("sprat selection strip")
-        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                // Keeps the row's height when it offers nothing.
-                ui.add_space(0.0);
-                ui.label("");
-                if let Some(context) = context {
-                    selection_actions(ui, tools, doc, &context, boxes, outcome);
-                }
-            });
-        });
+    // Two rows that wrap in a narrow canvas rather than hiding buttons past its edge: the
+    // first holds the tools and their options, the second what the selection offers.
+    // Each row as tall as a button whatever it holds, so the canvas under a drag does not
+    // move when a selection brings its buttons.
+    let row_height = ui.spacing().interact_size.y;
+    ui.horizontal_wrapped(|ui| {
+        ui.set_min_height(row_height);
+        tool_row(ui, tools, doc, context, capabilities)
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.set_min_height(row_height);
+        if let Some(context) = context {
+            selection_actions(ui, tools, doc, &context, boxes, outcome);
+        }
+    });
 }
 
 fn tool_row(

@@ -1,0 +1,80 @@
+//! The editor laid out at 1280x800 and 1024x768, at UI scale 1 and 2, on a real character:
+//! no text is cut short ("Standing Anim…") or runs past the edge of what shows it.
+
+use crate::{common, gui_support};
+use egui::accesskit::Role;
+use egui::epaint::{ClippedShape, Shape};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sprat::app::SpratApp;
+
+/// Every painted text that egui cut short with "…" or that its clip rectangle cuts on the
+/// left or right, with where.
+fn cut_texts(harness: &Harness<'_, SpratApp>) -> Vec<String> {
+    // A one-line text field scrolls its own text, as on every desktop: not a cut label.
+    let fields: Vec<egui::Rect> = harness
+        .get_all_by_role(Role::TextInput)
+        .map(|n| n.rect().expand(1.0))
+        .collect();
+    let visit = |shape: &Shape, clip: egui::Rect, out: &mut Vec<String>| {
+        visit_shape(shape, clip, &fields, out)
+    };
+    let mut out = Vec::new();
+    for ClippedShape {
+        clip_rect, shape, ..
+    } in &harness.output().shapes
+    {
+        visit(shape, *clip_rect, &mut out);
+    }
+    out
+}
+
+fn visit_shape(shape: &Shape, clip: egui::Rect, fields: &[egui::Rect], out: &mut Vec<String>) {
+    {
+        match shape {
+            Shape::Vec(shapes) => shapes
+                .iter()
+                .for_each(|s| visit_shape(s, clip, fields, out)),
+            Shape::Text(text) => {
+                let rect = text.visual_bounding_rect();
+                let words = text.galley.text().to_string();
+                // The timeline's cells scroll sideways: their numbers and durations may be
+                // half in view at its edge, as the cells themselves are.
+                let cell_text = words
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, '.' | '=' | ',' | '∞'));
+                let in_field = fields.iter().any(|f| f.contains_rect(clip));
+                if words.trim().is_empty() || cell_text || in_field {
+                    return;
+                }
+                if text.galley.elided {
+                    out.push(format!("{words:?} is cut short at {rect:?}"));
+                } else if rect.intersects(clip)
+                    && rect.top() >= clip.top()
+                    && rect.bottom() <= clip.bottom()
+                    && (rect.left() < clip.left() - 0.5 || rect.right() > clip.right() + 0.5)
+                {
+                    out.push(format!("{words:?} at {rect:?} runs past {clip:?}"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn kfm_fits_at_1280x800_and_1024x768_at_scale_1_and_2() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let mut failures = Vec::new();
+    for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 768.0)] {
+        for scale in [1.0, 2.0] {
+            let mut harness = gui_support::editor_opening(&kfm, &[], size);
+            harness.state_mut().settings.appearance.ui_scale = scale;
+            harness.run_steps(4);
+            for cut in cut_texts(&harness) {
+                failures.push(format!("{size:?} at scale {scale}: {cut}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
