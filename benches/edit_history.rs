@@ -173,14 +173,19 @@ fn fifty_thousand_frames() -> AnimationSet {
     set
 }
 
-/// Times `measured` alone, `iterations` times, `between` running untimed after each.
-fn timed_alone(iterations: u64, mut measured: impl FnMut(), mut between: impl FnMut()) -> Duration {
+/// Times `measured` alone on `state`, `iterations` times, `between` running untimed after each.
+fn timed_alone<S>(
+    iterations: u64,
+    state: &mut S,
+    mut measured: impl FnMut(&mut S),
+    mut between: impl FnMut(&mut S),
+) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iterations {
         let started = Instant::now();
-        measured();
+        measured(state);
         total += started.elapsed();
-        between();
+        between(state);
     }
     total
 }
@@ -211,13 +216,14 @@ fn fifty_thousand_frame_document(c: &mut Criterion) {
         b.iter_custom(|iterations| {
             timed_alone(
                 iterations,
-                || {
+                &mut (&mut history, &mut doc),
+                |(history, doc)| {
                     history
-                        .apply(&mut doc, &selection, black_box(&delete), None)
+                        .apply(doc, &selection, black_box(&delete), None)
                         .unwrap();
                 },
-                || {
-                    history.undo(&mut doc);
+                |(history, doc)| {
+                    history.undo(doc);
                 },
             )
         })
@@ -227,11 +233,12 @@ fn fifty_thousand_frame_document(c: &mut Criterion) {
             history.apply(&mut doc, &selection, &delete, None).unwrap();
             let total = timed_alone(
                 iterations,
-                || {
-                    history.undo(&mut doc);
+                &mut (&mut history, &mut doc),
+                |(history, doc)| {
+                    history.undo(doc);
                 },
-                || {
-                    history.redo(&mut doc);
+                |(history, doc)| {
+                    history.redo(doc);
                 },
             );
             history.undo(&mut doc);
