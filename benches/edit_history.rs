@@ -173,7 +173,7 @@ fn fifty_thousand_frames() -> AnimationSet {
     set
 }
 
-/// Times `measured` alone, `iterations` times, `between` running untimed after each.
+/// Times `measured` alone on `state`, `iterations` times, `between` running untimed after each.
 fn timed_alone<S>(
     iterations: u64,
     state: &mut S,
