@@ -17,62 +17,20 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, TestRenderer};
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
-use sprat::formats::sff::encode::SpritePixels;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const WIDTH: u32 = 1280;
-const HEIGHT: u32 = 720;
+use generated_sff::{HEIGHT, WIDTH};
 const ACTIONS: u32 = 20;
 /// How long each action plays, in seconds of wall time.
 const PLAY_SECONDS: f64 = 3.0;
 /// A 60 Hz display.
 const DISPLAY_FRAME: Duration = Duration::from_nanos(16_666_667);
-
-/// Sprite `n` of the character: a 1280x720 figure of flat colours (as drawn game art is, so
-/// RLE8 stores it small) that walks across the picture and swings its limbs, different in
-/// every sprite.
-fn hd_figure(n: u32) -> SpritePixels {
-    let (width, height) = (WIDTH as i32, HEIGHT as i32);
-    let mut indices = vec![0u8; (WIDTH * HEIGHT) as usize];
-    let step = (n % 100) as i32;
-    let action = (n / 100) as i32;
-    let centre = 640 + (step - 50) * 5;
-    let swing = (step % 20) - 10;
-    for y in 0..height {
-        let row = &mut indices[(y * width) as usize..][..width as usize];
-        for x in (centre - 260).max(0)..(centre + 260).min(width) {
-            let dx = x - centre;
-            let head = dx.pow(2) + (y - 110).pow(2) < 70 * 70;
-            let body = dx.abs() < 80 && (190..460).contains(&y);
-            let arm = (190..420).contains(&y)
-                && ((dx - 110 - swing * (y - 190) / 23).abs() < 22
-                    || (dx + 110 + swing * (y - 190) / 23).abs() < 22);
-            let leg = (460..720).contains(&y)
-                && ((dx - 40 - swing * (y - 460) / 26).abs() < 28
-                    || (dx + 40 + swing * (y - 460) / 26).abs() < 28);
-            row[x as usize] = if head {
-                3 + ((action + step) % 4) as u8
-            } else if body {
-                8 + ((y / 45 + action) % 6) as u8
-            } else if arm || leg {
-                16 + ((step / 10 + action) % 8) as u8
-            } else {
-                0
-            };
-        }
-    }
-    SpritePixels::Indexed {
-        width: WIDTH,
-        height: HEIGHT,
-        indices,
-    }
-}
 
 /// Stands in for a GPU: takes the editor's texture uploads and counts the bytes the live
 /// textures would hold (the default test renderer keeps every upload until it renders).
@@ -116,7 +74,7 @@ fn resident_mib() -> f64 {
 
 /// The editor on `def`, the textures it uploads counted into `live_bytes`.
 fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, SpratApp> {
-    let open = opened::opened(def);
+    let doc = opened::opened(def);
     let gpu = CountingGpu {
         sizes: HashMap::new(),
         live_bytes,
@@ -126,7 +84,7 @@ fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, Sprat
         .renderer(gpu)
         .build_eframe(move |_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-            app.show_document(open);
+            app.show_document(doc);
             app
         })
 }
@@ -185,7 +143,7 @@ fn play_for_a_while(harness: &mut Harness<'_, SpratApp>, clock: &RealTime, secon
 fn big_sprites(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let generating = Instant::now();
-    let archive = generated_sff::archive_of(ACTIONS * 100, (640, 719), hd_figure);
+    let archive = generated_sff::archive_of(ACTIONS * 100, (640, 719), generated_sff::hd_figure);
     let def = generated_sff::write_character(dir.path(), &archive, ACTIONS, 100, 2);
     println!(
         "HD character: {} sprites of {WIDTH}x{HEIGHT}, {:.1} MB of SFF, made in {:.1} s",
@@ -222,7 +180,10 @@ fn big_sprites(c: &mut Criterion) {
         click_action(&mut harness, action);
         let played = play_for_a_while(&mut harness, &clock, seconds);
         let app = harness.state();
-        let playing = app.open().and_then(|o| o.sequence()).map(|s| &s.name);
+        let playing = app
+            .active_document()
+            .and_then(|o| o.sequence())
+            .map(|s| &s.name);
         assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
         let resident = resident_mib();
         highest = highest.max(resident);

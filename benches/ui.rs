@@ -4,6 +4,7 @@
 //! 300 ms, one frame with the sprite browser open under 4 ms, resident memory under 300 MB
 //! (printed).
 
+#[allow(dead_code)] // The 1280x720 figure is the big_sprites and cli_check benches'.
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
 #[path = "common/opened.rs"]
@@ -12,9 +13,9 @@ mod opened;
 use criterion::{Criterion, criterion_group, criterion_main};
 use eframe::App;
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
-use sprat::app::shell::workspace::OpenDocument;
+use sprat::app::context::document::OpenDocument;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
 use sprat::model::*;
 use std::hint::black_box;
 use std::path::Path;
@@ -36,9 +37,9 @@ fn frame(ctx: &egui::Context, app: &mut SpratApp, frame: &mut eframe::Frame) -> 
     primitives.len()
 }
 
-fn app_with(open: OpenDocument) -> SpratApp {
+fn app_with(doc: OpenDocument) -> SpratApp {
     let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-    app.show_document(open);
+    app.show_document(doc);
     app
 }
 

@@ -8,6 +8,7 @@ pub mod app;
 pub mod assets;
 pub mod boxes;
 pub mod cache;
+pub mod check;
 pub mod cli;
 pub mod edit;
 pub mod export;
@@ -20,3 +21,5 @@ pub mod render;
 pub mod session;
 #[cfg(unix)]
 pub mod single_instance;
+pub mod text;
+pub mod tools;

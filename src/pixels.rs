@@ -18,8 +18,9 @@ pub struct SourcePixels {
     pub axis: (i32, i32),
 }
 
-/// Turns graphic sources into pixels.
-pub trait PixelSource {
+/// Turns graphic sources into pixels. `Send + Sync`: the frames of one file are drawn on
+/// several threads at once from one source.
+pub trait PixelSource: Send + Sync {
     /// The pixels of `source` in `document`, or `None` when they cannot be had (missing file,
     /// no SFF, blank sprite).
     fn pixels(&self, document: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels>;

@@ -103,7 +103,8 @@ fn retiming_renaming_a_tag_and_adding_a_hitbox_touch_only_their_chunks() {
     assert_eq!(again.sequences()[1].name, "attack");
     let boxes: Vec<_> = again.frames[2].boxes().map(|(_, b)| b.clone()).collect();
     assert_eq!(boxes.len(), 1);
-    assert_eq!(boxes[0].class, BoxClass::Hit);
+    // A slice's class is its name: the hit box is written as the slice "hitbox".
+    assert_eq!(boxes[0].class, BoxClass::Custom("hitbox".into()));
     for index in 0..4 {
         let what = format!("frame {index}");
         assert_same(

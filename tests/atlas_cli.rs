@@ -24,7 +24,7 @@ fn convert_writes_an_atlas_and_its_sheet_that_open_again() {
     // The extension alone picks the format too, and the file reads back.
     let (code, info, err) = sprat(&["info", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(info.contains("3 sequence(s)"), "{info}");
+    assert!(info.contains("3 sequences"), "{info}");
 }
 
 #[test]

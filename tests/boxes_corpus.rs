@@ -5,7 +5,7 @@
 mod common;
 
 use sprat::assets::ImageStore;
-use sprat::boxes::lint::{LintContext, lint_boxes};
+use sprat::boxes::lint::{BoxClasses, LintContext, lint_boxes};
 use sprat::boxes::trace::coverage_and_area;
 use sprat::boxes::{BoxMethod, TraceOptions, frame_mask, plan_boxes, trace};
 use sprat::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
@@ -230,6 +230,7 @@ fn the_lint_gives_only_warnings_on_the_corpus_and_finds_a_planted_hit_without_hu
             pixels: Some(&pixels),
             rule: DefaultBoxRule::default(),
             default_boxes: format.capabilities().default_boxes,
+            classes: BoxClasses::Known,
         };
         for d in lint_boxes(&loaded.document, &context) {
             assert_eq!(
@@ -252,6 +253,7 @@ fn the_lint_gives_only_warnings_on_the_corpus_and_finds_a_planted_hit_without_hu
         pixels: None,
         rule: DefaultBoxRule::default(),
         default_boxes: format.capabilities().default_boxes,
+        classes: BoxClasses::Known,
     };
     let warnings = lint_boxes(&loaded.document, &context);
     assert_eq!(warnings.len(), 1, "{warnings:?}");

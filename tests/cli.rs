@@ -14,30 +14,77 @@ fn demo() -> PathBuf {
 fn info_lists_sequences_with_counts_durations_boxes_and_points() {
     let (code, out, _) = sprat(&["info", demo().to_str().unwrap()]);
     assert_eq!(code, 0);
-    assert!(out.contains("3 sequence(s), 15 frame(s)"), "{out}");
+    assert!(out.contains("3 sequences, 15 frames"), "{out}");
     assert!(
-        out.contains("idle (default): 1 direction(s), loops at frame 0"),
+        out.contains("idle (default): 1 direction, loops at frame 0"),
         "{out}"
     );
+    assert!(out.contains("walk: 1 direction, loops at frame 2"), "{out}");
+    assert!(out.contains("attack: 1 direction, then \"idle\""), "{out}");
     assert!(
-        out.contains("walk: 1 direction(s), loops at frame 2"),
+        out.contains("5 frames, 420 ms, 5 graphics, boxes: 2 hit, 10 hurt, points: weapon"),
         "{out}"
     );
+}
+
+#[test]
+fn info_counts_the_boxes_in_force_as_json_does() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let kfm = kfm.to_str().unwrap();
+    let (code, text, _) = sprat(&["info", kfm]);
+    assert_eq!(code, 0);
+    let (_, json, _) = sprat(&["info", "--json", kfm]);
+    let json: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    // Action 0 declares two default hurt boxes on its first frame; its other frames inherit
+    // them.
+    let action = json["files"][0]["document"]["sequences"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json}"))
+        .iter()
+        .find(|s| s["name"] == "0")
+        .unwrap_or_else(|| panic!("{json}"));
+    let frames = action["directions"][0]["frames"].as_array().unwrap();
+    let in_force: usize = frames
+        .iter()
+        .map(|f| f["boxes"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(in_force > 2, "{action}");
+    let line = text
+        .lines()
+        .skip_while(|l| !l.starts_with("0 "))
+        .nth(1)
+        .unwrap();
     assert!(
-        out.contains("attack: 1 direction(s), then \"idle\""),
-        "{out}"
+        line.ends_with(&format!("boxes: {in_force} hurt")),
+        "{line} ({in_force} in force)"
     );
+}
+
+#[test]
+fn info_of_an_aseprite_file_counts_its_slices_and_says_nothing_of_cut_outs() {
+    let path = common::corpus().join("aseprite/slice_advanced.aseprite");
+    let slices = asefile::AsepriteFile::read_file(&path)
+        .unwrap()
+        .slices()
+        .len();
+    let (code, out, _) = sprat(&["info", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let first = out.lines().nth(1).unwrap();
     assert!(
-        out.contains("5 frame(s), 420 ms, 5 graphic(s), boxes: 2 hit, 10 hurt, points: weapon"),
-        "{out}"
+        first.ends_with(&format!(", {slices} slices")),
+        "{first} ({slices} slices in the file)"
     );
+    assert!(!out.contains("(s)") && !out.contains("cut-out"), "{out}");
+    // The demo's sheet cells are image cut-outs, said as such.
+    let (_, out, _) = sprat(&["info", demo().to_str().unwrap()]);
+    assert!(out.contains("1 image, 15 image cut-outs\n"), "{out}");
 }
 
 #[test]
 fn check_exits_zero_on_a_clean_file_and_one_on_errors() {
     let (code, out, _) = sprat(&["check", demo().to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("0 error(s), 0 warning(s)"));
+    assert!(out.contains("0 errors, 0 warnings"));
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
     let broken = dir.join("broken.sprat");
@@ -342,7 +389,7 @@ fn a_character_converted_into_another_folder_is_written_only_there() {
     assert_eq!(written.lines().count(), original.lines().count());
     let (code, stdout, stderr) = sprat(&["check", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains(" 0 error(s)"), "{stdout}");
+    assert!(stdout.contains(" 0 errors"), "{stdout}");
     assert!(
         !stdout.contains("not found"),
         "the sprite file is found: {stdout}"

@@ -52,7 +52,7 @@ fn converts_with_relative_paths(workdir: &Path, source: &str) {
         let elsewhere = workdir.parent().unwrap();
         let written = workdir.join(output);
         let checked = sprat_in(elsewhere, &["check", written.to_str().unwrap()]);
-        assert!(checked.contains("0 error(s)"), "{output}: {checked}");
+        assert!(checked.contains("0 errors"), "{output}: {checked}");
         let strip = workdir.join("strip.png");
         sprat_in(
             elsewhere,

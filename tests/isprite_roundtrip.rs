@@ -372,6 +372,7 @@ fn build(spec: &DocSpec) -> AnimationSet {
                         rotation: *rotation,
                     },
                     box_id: *id,
+                    corners: None,
                 }),
                 ElementSpec::Circle { id, center, radius } => ElementKind::Box(CollisionBox {
                     class: sprat::formats::isprite::read::class_from_name(name),
@@ -380,6 +381,7 @@ fn build(spec: &DocSpec) -> AnimationSet {
                         radius: *radius,
                     },
                     box_id: *id,
+                    corners: None,
                 }),
             };
             let eid = ElementId(doc.alloc_id());

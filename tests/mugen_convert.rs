@@ -93,6 +93,7 @@ fn foreign_set() -> AnimationSet {
                 radius: Fx::from_int(5),
             },
             box_id: 0,
+            corners: None,
         }),
     ));
     first.elements.push(element(
@@ -127,6 +128,7 @@ fn foreign_set() -> AnimationSet {
                 rotation: 45.0,
             },
             box_id: 0,
+            corners: None,
         }),
     ));
     second.elements.push(element(

@@ -2,6 +2,8 @@
 
 mod common;
 
+use sprat::edit::boxes::{BoxTarget, CopyBoxes, CopyBoxesTo, FrameAt};
+use sprat::edit::{History, Selection};
 use sprat::formats::mugen::{AirFormat, DefFormat};
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::{
@@ -136,13 +138,15 @@ fn editing_a_default_box_rewrites_only_that_box_line_keeping_its_alignment() {
     let mut set = read(&bytes);
     let id = frame_ids(&set, "0")[0];
     let frame = set.frame_mut(id).unwrap();
-    // Box 0 is ` Clsn2[0] = -13,  0, 16,-79`: move its feet edge 5 px lower.
+    // Box 0 is ` Clsn2[0] = -13,  0, 16,-79`: move its feet edge 5 px lower (as the editor
+    // does, by its shape: the box keeps the order its corners were written in).
     if let ElementKind::Box(b) = &mut frame.elements[1].kind {
-        *b = CollisionBox::rect_from_corners(
+        b.shape = CollisionBox::rect_from_corners(
             BoxClass::Hurt,
             Point::from_ints(-13, 5),
             Point::from_ints(16, -79),
-        );
+        )
+        .shape;
     }
     let out = save(&set);
     assert_eq!(
@@ -181,8 +185,10 @@ fn a_box_added_to_a_frame_that_inherits_a_default_says_this_frame_only() {
         strings(&[
             "Clsn2: 3",
             " Clsn2[0] = -13,  0, 16,-79",
-            " Clsn2[1] =  -7,-79,  5,-93",
-            " Clsn2[2] =  10,-10, 30,-20",
+            // Copied: the corner order of frame 0's line, `5,-79, -7,-93`.
+            " Clsn2[1] =   5,-79, -7,-93",
+            // A box made in Sprat: left, top first, as most of kfm.air's boxes are written.
+            " Clsn2[2] =  10,-20, 30,-10",
         ])
     );
     let back = read(&out);
@@ -215,7 +221,8 @@ fn a_box_added_as_a_new_default_from_here_on() {
     assert!(removed.is_empty());
     assert_eq!(
         added,
-        strings(&["Clsn2Default: 1", " Clsn2[0] =  -1,  1,  1, -1"])
+        // A box made in Sprat: left, top first, as most of kfm.air's boxes are written.
+        strings(&["Clsn2Default: 1", " Clsn2[0] =  -1, -1,  1,  1"])
     );
     let back = read(&out);
     let frames = back.direction_frames(back.sequence_by_name("0").unwrap(), 0);
@@ -665,4 +672,75 @@ fn a_moved_action_keeps_its_title() {
             .unwrap()
             .starts_with("; Walk\n[Begin Action 2]")
     );
+}
+
+/// The four numbers of each `ClsnN[i] = a, b, c, d` line among `lines`.
+fn box_numbers(lines: &[String]) -> Vec<[i32; 4]> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let (_, numbers) = line.split_once('=')?;
+            let values: Vec<i32> = numbers
+                .split(',')
+                .map(|n| n.trim().parse().unwrap())
+                .collect();
+            values.try_into().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn boxes_copied_to_the_next_frame_keep_their_corner_order() {
+    let bytes = kfm_air();
+    let mut set = read(&bytes);
+    // Stand Light Punch, frame 2: ` Clsn1[0] =  16,-80, 61,-71` and three Clsn2 boxes, one
+    // of them written right edge first and bottom first (`19,  0,-10,-80`).
+    let sequence = set.sequence_by_name("200").unwrap().id;
+    let ids = frame_ids(&set, "200");
+    let elements: Vec<ElementId> = set
+        .frame(ids[2])
+        .unwrap()
+        .boxes()
+        .map(|(e, _)| e.id)
+        .collect();
+    let at = FrameAt {
+        sequence,
+        direction: 0,
+        index: 2,
+    };
+    let copy = CopyBoxes {
+        target: BoxTarget::new(at),
+        elements,
+        to: CopyBoxesTo::Next,
+    };
+    History::new()
+        .apply(&mut set, &Selection::none(), &copy, None)
+        .unwrap();
+    let out = save(&set);
+    let (removed, added) = changed(&bytes, &out);
+    assert!(removed.is_empty(), "{removed:?}");
+    assert_eq!(
+        box_numbers(&added),
+        [
+            [16, -80, 61, -71],
+            [19, 0, -10, -80],
+            [6, -94, 18, -78],
+            [19, -80, 61, -71]
+        ],
+        "{added:?}"
+    );
+}
+
+#[test]
+fn new_boxes_take_the_corner_order_most_of_the_file_uses() {
+    // Three boxes right edge first, one left edge first: a new box is written right first.
+    let text = "[Begin Action 0]\nClsn2: 4\n Clsn2[0] = 10,-20, -10,0\n Clsn2[1] = 5,-5, 1,-1\n Clsn2[2] = 4,-4, -4,-1\n Clsn2[3] = -3,-9, 3,-1\n0,0, 0,0, 5\n0,1, 0,0, 5\n";
+    let mut set = read(text.as_bytes());
+    let ids = frame_ids(&set, "0");
+    let extra = hurt_box(&mut set, 2, -8, 6, -3);
+    set.frame_mut(ids[1]).unwrap().elements.push(extra);
+    let out = save(&set);
+    let (removed, added) = changed(text.as_bytes(), &out);
+    assert!(removed.is_empty(), "{removed:?}");
+    assert_eq!(box_numbers(&added), [[6, -8, 2, -3]], "{added:?}");
 }

@@ -328,6 +328,7 @@ fn collision(class: BoxClass, shape: Shape) -> ElementKind {
         class,
         shape,
         box_id: 0,
+        corners: None,
     })
 }
 

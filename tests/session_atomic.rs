@@ -1,7 +1,8 @@
-//! Saving several files together (a main file and its companions): all or nothing.
+//! Saving several files together (a main file and its companions): all or nothing; the
+//! versions they replace go to the backup store, never beside the files.
 
-use sprat::session::atomic::{FileToSave, save_files};
-use sprat::session::backup_path;
+use sprat::session::BackupStore;
+use sprat::session::atomic::{FileToSave, save_files, save_files_with_backups};
 use std::fs;
 use std::path::PathBuf;
 
@@ -22,41 +23,46 @@ fn names(dir: &std::path::Path) -> Vec<String> {
     out
 }
 
+/// The content of the newest backup of `file` in `store`.
+fn newest_backup(store: &BackupStore, file: &std::path::Path) -> Vec<u8> {
+    let backups = store.list(file);
+    fs::read(&backups.first().expect("a backup").path).unwrap()
+}
+
 #[test]
 fn companions_are_saved_with_backups_like_the_main_file() {
     let (_guard, dir) = scratch();
+    let (_store_guard, data) = scratch();
+    let store = BackupStore::new(data.join("backups"));
     let main = dir.join("hero.isprite");
     let sheet = dir.join("sheets").join("hero-0.png");
-    save_files(&[
-        FileToSave {
-            path: main.clone(),
-            bytes: b"v1",
-        },
-        FileToSave {
-            path: sheet.clone(),
-            bytes: b"sheet v1",
-        },
-    ])
-    .unwrap();
-    save_files(&[
-        FileToSave {
-            path: main.clone(),
-            bytes: b"v2",
-        },
-        FileToSave {
-            path: sheet.clone(),
-            bytes: b"sheet v2",
-        },
-    ])
-    .unwrap();
+    for version in ["v1", "v2"] {
+        let sheet_bytes = format!("sheet {version}");
+        save_files_with_backups(
+            &[
+                FileToSave {
+                    path: main.clone(),
+                    bytes: version.as_bytes(),
+                },
+                FileToSave {
+                    path: sheet.clone(),
+                    bytes: sheet_bytes.as_bytes(),
+                },
+            ],
+            Some(&store),
+        )
+        .unwrap();
+    }
     assert_eq!(fs::read(&main).unwrap(), b"v2");
     assert_eq!(fs::read(&sheet).unwrap(), b"sheet v2");
-    assert_eq!(fs::read(backup_path(&main)).unwrap(), b"v1");
-    assert_eq!(fs::read(backup_path(&sheet)).unwrap(), b"sheet v1");
+    assert_eq!(newest_backup(&store, &main), b"v1");
+    assert_eq!(newest_backup(&store, &sheet), b"sheet v1");
     assert_eq!(
         names(&dir),
-        vec!["hero.isprite", "hero.isprite.bak", "sheets"]
+        vec!["hero.isprite", "sheets"],
+        "no backup beside the files"
     );
+    assert_eq!(names(&dir.join("sheets")), vec!["hero-0.png"]);
 }
 
 #[test]
@@ -107,7 +113,11 @@ fn saving_over_a_symbolic_link_writes_the_file_it_points_to() {
             .is_symlink()
     );
     assert_eq!(fs::read(&real).unwrap(), b"new");
-    assert_eq!(fs::read(backup_path(&real)).unwrap(), b"old");
+    assert_eq!(
+        names(&dir),
+        vec!["link.sprat", "real.sprat"],
+        "no backup left"
+    );
 }
 
 #[cfg(target_os = "linux")]
@@ -136,7 +146,7 @@ fn a_save_removes_what_a_killed_save_of_the_same_file_left() {
     }])
     .unwrap();
     let mut expected: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
-    expected.extend(["hero.sprat".to_string(), "hero.sprat.bak".to_string()]);
+    expected.push("hero.sprat".to_string());
     expected.sort();
     assert_eq!(names(&dir), expected);
 }

@@ -8,7 +8,7 @@ use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::*;
 use sprat::session::{
-    AUTOSAVE_INTERVAL, FileChange, RecoveryStore, Session, WATCH_INTERVAL, backup_path,
+    AUTOSAVE_INTERVAL, BackupStore, FileChange, RecoveryStore, Session, WATCH_INTERVAL,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -89,6 +89,23 @@ fn rename(session: &mut Session, name: &str) {
         .unwrap();
 }
 
+/// The content of the newest backup the session kept of its file.
+fn newest_backup(session: &Session) -> Vec<u8> {
+    let backups = session.backups();
+    fs::read(&backups.first().expect("a backup").path).unwrap()
+}
+
+/// Every file name in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 fn reread(path: &Path) -> AnimationSet {
     let bytes = fs::read(path).unwrap();
     SpratFormat
@@ -112,15 +129,24 @@ fn an_unedited_file_saves_to_the_same_bytes_and_is_not_dirty() {
     let (_guard, dir) = scratch("unedited");
     let path = sample_file(&dir);
     let original = fs::read(&path).unwrap();
+    let (_data_guard, data) = scratch("unedited-data");
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_backups(BackupStore::new(data.join("backups")));
     assert_eq!(session.format_id(), "sprat");
     assert!(!session.is_dirty());
     assert_eq!(session.title(), "hero.sprat");
+    let modified = fs::metadata(&path).unwrap().modified().unwrap();
+    std::thread::sleep(Duration::from_millis(20));
     let report = session.save(None).unwrap();
     assert!(report.losses.is_empty());
     assert_eq!(fs::read(&path).unwrap(), original);
-    assert_eq!(fs::read(backup_path(&path)).unwrap(), original);
-    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    assert_eq!(
+        fs::metadata(&path).unwrap().modified().unwrap(),
+        modified,
+        "a file whose bytes would not change is not written"
+    );
+    assert!(session.backups().is_empty(), "and gets no backup");
+    assert_eq!(names(&dir), ["hero.png", "hero.sprat"]);
 }
 
 #[test]
@@ -128,7 +154,9 @@ fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
     let (_guard, dir) = scratch("dirty");
     let path = sample_file(&dir);
     let first_version = fs::read(&path).unwrap();
+    let (_data_guard, data) = scratch("dirty-data");
     let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_backups(BackupStore::new(data.join("backups")));
     rename(&mut session, "stroll");
     assert!(session.is_dirty());
     assert_eq!(session.title(), "hero.sprat *");
@@ -140,7 +168,7 @@ fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
     session.save(None).unwrap();
     assert!(!session.is_dirty());
     assert!(same_content(&reread(&path), session.document()));
-    assert_eq!(fs::read(backup_path(&path)).unwrap(), first_version);
+    assert_eq!(newest_backup(&session), first_version);
     let second_version = fs::read(&path).unwrap();
 
     session.undo();
@@ -163,11 +191,16 @@ fn dirty_follows_the_history_position_and_saving_keeps_a_backup() {
         .unwrap();
     session.save(None).unwrap();
     assert_eq!(
-        fs::read(backup_path(&path)).unwrap(),
+        newest_backup(&session),
         second_version,
-        "the backup is the version before the latest save"
+        "the newest backup is the version before the latest save"
     );
-    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    assert_eq!(session.backups().len(), 2);
+    assert_eq!(
+        names(&dir),
+        ["hero.png", "hero.sprat"],
+        "nothing beside the file"
+    );
 }
 
 #[test]
@@ -187,8 +220,9 @@ fn save_as_shows_losses_first_and_moves_the_session_to_the_new_file() {
     assert_eq!(session.path(), Some(target.as_path()));
     assert!(!session.is_dirty());
     assert!(same_content(&reread(&target), session.document()));
-    assert!(
-        !backup_path(&target).exists(),
+    assert_eq!(
+        names(&dir),
+        ["copy.sprat", "hero.png", "hero.sprat"],
         "a new file has no previous version"
     );
 

@@ -175,7 +175,7 @@ fn frames_past_the_image_edge_are_warned_about_and_kept() {
     let warned: Vec<&str> = loaded
         .diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Warning && d.message.contains("run past the edge"))
+        .filter(|d| d.severity == Severity::Warning && d.message.contains("past the edge"))
         .map(|d| d.message.as_str())
         .collect();
     for name in ["boomerang1", "hookshot", "plunging_lava", "sword_running"] {

@@ -1,5 +1,6 @@
 //! Sprite archives and characters of our own art for the benches, built with Sprat's own SFF
-//! writer: 5,000 sprites of a little figure whose limbs move, or any number of any drawing.
+//! writer: 5,000 sprites of a little figure whose limbs move, 1280x720 ones of a big figure, or
+//! any number of any drawing.
 
 use sprat::formats::sff::Palette;
 use sprat::formats::sff::edit::EditableSff;
@@ -33,6 +34,51 @@ pub fn figure(n: u32) -> SpritePixels {
     SpritePixels::Indexed {
         width,
         height,
+        indices,
+    }
+}
+
+/// The size of [`hd_figure`]'s sprites.
+pub const WIDTH: u32 = 1280;
+/// See [`WIDTH`].
+pub const HEIGHT: u32 = 720;
+
+/// Sprite `n` of the character: a 1280x720 figure of flat colours (as drawn game art is, so
+/// RLE8 stores it small) that walks across the picture and swings its limbs, different in
+/// every sprite.
+pub fn hd_figure(n: u32) -> SpritePixels {
+    let (width, height) = (WIDTH as i32, HEIGHT as i32);
+    let mut indices = vec![0u8; (WIDTH * HEIGHT) as usize];
+    let step = (n % 100) as i32;
+    let action = (n / 100) as i32;
+    let centre = 640 + (step - 50) * 5;
+    let swing = (step % 20) - 10;
+    for y in 0..height {
+        let row = &mut indices[(y * width) as usize..][..width as usize];
+        for x in (centre - 260).max(0)..(centre + 260).min(width) {
+            let dx = x - centre;
+            let head = dx.pow(2) + (y - 110).pow(2) < 70 * 70;
+            let body = dx.abs() < 80 && (190..460).contains(&y);
+            let arm = (190..420).contains(&y)
+                && ((dx - 110 - swing * (y - 190) / 23).abs() < 22
+                    || (dx + 110 + swing * (y - 190) / 23).abs() < 22);
+            let leg = (460..720).contains(&y)
+                && ((dx - 40 - swing * (y - 460) / 26).abs() < 28
+                    || (dx + 40 + swing * (y - 460) / 26).abs() < 28);
+            row[x as usize] = if head {
+                3 + ((action + step) % 4) as u8
+            } else if body {
+                8 + ((y / 45 + action) % 6) as u8
+            } else if arm || leg {
+                16 + ((step / 10 + action) % 8) as u8
+            } else {
+                0
+            };
+        }
+    }
+    SpritePixels::Indexed {
+        width: WIDTH,
+        height: HEIGHT,
         indices,
     }
 }

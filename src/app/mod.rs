@@ -1,20 +1,21 @@
-//! The desktop editor: a thin eframe shell over the library, a folder per thing the user sees.
-//!
-//! Reading order: [`shell`] (the [`SpratApp`] itself: the frame in `shell/ui.rs`, every command
-//! in `shell/command_handling.rs`, opening, closing, recovery and playback beside them, the
-//! menus, tab bar and status bar), then the panels, each owning its state (held by a
-//! [`DocumentTab`](document_tab::DocumentTab)), its `show` function and the edits it issues:
-//! [`tree`], [`timeline`] (with the transport), [`canvas`] (with its tools), [`inspector`],
-//! [`sheet`], [`sprites`], and the [`import`] and [`export`] windows.
+//! The desktop editor, in layers: the library below; [`context`], what every panel stands on
+//! (the open document, settings, commands, the picture cache, the frame clipboard); the
+//! panels, a folder per thing the user sees, each owning its state, its `show` function and
+//! the edits it issues: [`tree`], [`timeline`] (with the transport), [`canvas`] (with its
+//! tools), [`inspector`], [`sheet`], [`sprites`], [`diagnostics`], and the [`import`] and
+//! [`export`] windows; then [`shell`], which assembles them: the [`SpratApp`] itself (the
+//! frame in `shell/ui.rs`, every command in `shell/command_handling.rs`, the tabs each holding
+//! a [`DocumentTab`](shell::document_tab::DocumentTab), opening, closing, recovery and
+//! playback, the menus, tab bar and status bar); on top the entry points: [`run`] here for
+//! the desktop and [`web`] for the page.
 
 pub mod canvas;
-pub mod clipboard;
+pub mod context;
 pub mod diagnostics;
-pub mod document_tab;
 pub mod export;
-pub mod frame_textures;
 pub mod import;
 pub mod inspector;
+pub mod number_field;
 pub mod sheet;
 pub mod shell;
 pub mod sprites;
@@ -24,8 +25,8 @@ pub mod web;
 
 pub use shell::app::{AfterConfirm, CentreTab, SpratApp};
 
-use shell::dialogs::Dialogs;
-use shell::settings::{self, Settings};
+use context::platform::Platform;
+use context::settings::{self, Settings};
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
@@ -40,7 +41,7 @@ pub fn log_file() -> Option<PathBuf> {
 pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
-    let window_size = settings::load_stored("Sprat")
+    let window_size = shell::native_platform::load_stored_settings("Sprat")
         .appearance
         .initial_window_size();
     // Files opened by later starts of sprat arrive here (see `single_instance`).
@@ -61,7 +62,9 @@ pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
         "Sprat",
         options,
         Box::new(move |cc| {
-            let mut app = create(cc, Box::new(shell::dialogs::NativeDialogs));
+            let dialogs = Box::new(shell::native_platform::NativeDialogs);
+            let platform = shell::native_platform::NativePlatform::new(dialogs);
+            let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
             #[cfg(unix)]
@@ -86,10 +89,10 @@ fn window_icon() -> egui::IconData {
 
 /// The editor as eframe creates it, with the settings eframe stored (in a file beside the
 /// log natively, in the browser's local storage on the web).
-fn create(cc: &eframe::CreationContext, dialogs: Box<dyn Dialogs>) -> SpratApp {
+fn create(cc: &eframe::CreationContext, platform: Box<dyn Platform>) -> SpratApp {
     let settings = cc
         .storage
         .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
         .unwrap_or_default();
-    SpratApp::new(settings, dialogs)
+    SpratApp::on_platform(settings, platform)
 }

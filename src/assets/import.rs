@@ -138,6 +138,10 @@ pub fn read_pictures(paths: &[PathBuf], progress: &ImportProgress) -> ReadPictur
     read
 }
 
+/// The extensions of the pictures an import takes, for file dialogs (a `.tga.gz` is a `.gz`
+/// to them).
+pub const PICTURE_EXTENSIONS: [&str; 3] = ["png", "tga", "gif"];
+
 /// True for the files an import takes (by extension): the images Sprat decodes.
 pub fn is_picture_file(path: &Path) -> bool {
     let name = path

@@ -12,6 +12,7 @@ pub mod check;
 pub mod cut;
 pub mod decode;
 pub mod import;
+pub mod sprites;
 
 use crate::cache::ByteLru;
 use crate::formats::sff::SffStore;

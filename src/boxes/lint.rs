@@ -3,15 +3,24 @@
 //! middle of boxed frames, and (on formats with default boxes) the same boxes repeated on every
 //! frame of a run where one default would do. Each names sequence, direction and frame, and
 //! selects the frame in the editor.
+//!
+//! Which boxes are hit and hurt boxes comes from the format where it says so, else from the
+//! names the user gave ([`super::roles`]): on a format whose boxes are only named (Aseprite's
+//! slices), boxes nobody said are hit or hurt boxes are not checked at all, so a file nobody
+//! edited gets no warning because of what its slices are called.
 
-use super::mask::{OpaqueMask, frame_mask};
+use super::mask::OpaqueMask;
+use super::mask_cache::MaskCache;
+use super::roles::{BoxRoles, Role};
 use crate::formats::{Diagnostic, Location, Place, Severity, Subject};
 use crate::model::{
     AnimationSet, BoxClass, BoxScope, DefaultBoxRule, Frame, FrameId, Sequence, Shape,
     effective_boxes,
 };
 use crate::pixels::PixelSource;
+use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Hurt boxes covering less than this share of a frame's opaque pixels are reported.
 pub const MIN_HURT_COVERAGE: f64 = 0.5;
@@ -28,6 +37,48 @@ pub struct LintContext<'a> {
     pub rule: DefaultBoxRule,
     /// The format has default boxes (M.U.G.E.N `ClsnNDefault`).
     pub default_boxes: bool,
+    /// Which boxes are hit and hurt boxes.
+    pub classes: BoxClasses,
+}
+
+/// Where the lint learns which boxes are hit and hurt boxes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoxClasses {
+    /// The format says it (its [`crate::formats::Capabilities::box_classes_known`]): every box
+    /// is checked, hit and hurt boxes by their class.
+    Known,
+    /// The format only names its boxes: only those the roles name are checked.
+    Named(BoxRoles),
+}
+
+impl BoxClasses {
+    /// What the lint of `document` in a format with `capabilities` goes by: the format's
+    /// classes, or the roles the document keeps with `settings` (the caller's, from Sprat's
+    /// settings for this document) added.
+    pub fn of(
+        document: &AnimationSet,
+        capabilities: &crate::formats::Capabilities,
+        settings: &BoxRoles,
+    ) -> BoxClasses {
+        if capabilities.box_classes_known {
+            BoxClasses::Known
+        } else {
+            BoxClasses::Named(BoxRoles::of_document(document).with(settings))
+        }
+    }
+
+    /// The role of a box of `class`; `None` for a box that is neither.
+    fn role(&self, class: &BoxClass) -> Option<Role> {
+        match self {
+            BoxClasses::Known => BoxRoles::default().role_of(class, true),
+            BoxClasses::Named(roles) => roles.role_of(class, false),
+        }
+    }
+
+    /// Whether a box of `class` is checked at all.
+    fn checks(&self, class: &BoxClass) -> bool {
+        matches!(self, BoxClasses::Known) || self.role(class).is_some()
+    }
 }
 
 /// The fixed part of every message the lint gives, so a new run can replace an old one's.
@@ -48,24 +99,45 @@ pub fn is_box_warning(diagnostic: &Diagnostic) -> bool {
 
 /// Every box warning of `document`.
 pub fn lint_boxes(document: &AnimationSet, context: &LintContext) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let mut masks: HashMap<FrameId, Option<OpaqueMask>> = HashMap::new();
-    for sequence in document.sequences() {
-        for direction in 0..sequence.directions.len() {
-            lint_direction(document, sequence, direction, context, &mut masks, &mut out);
-        }
-    }
-    out
+    lint_boxes_with(document, context, &MaskCache::new())
 }
+
+/// Every box warning of `document`, the frames' masks taken from `masks` where their pictures
+/// were drawn before (by this document or another of the same run) and kept there otherwise.
+pub fn lint_boxes_with(
+    document: &AnimationSet,
+    context: &LintContext,
+    masks: &MaskCache,
+) -> Vec<Diagnostic> {
+    // Directions are linted on every thread of the current pool; their warnings are put
+    // together in document order.
+    let directions: Vec<(&Sequence, usize)> = document
+        .sequences()
+        .into_iter()
+        .flat_map(|sequence| (0..sequence.directions.len()).map(move |d| (sequence, d)))
+        .collect();
+    let found: Vec<Vec<Diagnostic>> = directions
+        .into_par_iter()
+        .map(|place| {
+            let mut out = Vec::new();
+            lint_direction(document, place, context, masks, &mut out);
+            out
+        })
+        .collect();
+    found.into_iter().flatten().collect()
+}
+
+/// The masks of the frames met so far in one direction (a frame listed twice is looked up once).
+type FrameMasks = HashMap<FrameId, Option<Arc<OpaqueMask>>>;
 
 fn lint_direction(
     document: &AnimationSet,
-    sequence: &Sequence,
-    direction: usize,
+    (sequence, direction): (&Sequence, usize),
     context: &LintContext,
-    masks: &mut HashMap<FrameId, Option<OpaqueMask>>,
+    masks: &MaskCache,
     out: &mut Vec<Diagnostic>,
 ) {
+    let mut by_frame: FrameMasks = HashMap::new();
     let ids = &sequence.directions[direction].frames;
     let frames = document.direction_frames(sequence, direction);
     if frames.len() != ids.len() {
@@ -75,6 +147,7 @@ fn lint_direction(
         .map(|i| {
             effective_boxes(&frames, i, context.rule)
                 .into_iter()
+                .filter(|b| context.classes.checks(&b.collision.class))
                 .map(|b| (b.collision.class.clone(), b.collision.shape.clone()))
                 .collect()
         })
@@ -96,8 +169,12 @@ fn lint_direction(
         );
     };
     for (index, boxes) in shown.iter().enumerate() {
-        let has = |class: BoxClass| boxes.iter().any(|(c, _)| *c == class);
-        if has(BoxClass::Hit) && !has(BoxClass::Hurt) {
+        let has = |role: Role| {
+            boxes
+                .iter()
+                .any(|(c, _)| context.classes.role(c) == Some(role))
+        };
+        if has(Role::Hit) && !has(Role::Hurt) {
             warn(
                 out,
                 index,
@@ -122,11 +199,11 @@ fn lint_direction(
         if boxes.is_empty() {
             continue;
         }
-        let mask = masks
+        let mask = by_frame
             .entry(ids[index])
-            .or_insert_with(|| frame_mask(document, frames[index], pixels));
+            .or_insert_with(|| masks.mask(document, frames[index], pixels));
         if let Some(mask) = mask {
-            picture_checks(mask, boxes, |text| warn(out, index, text));
+            picture_checks(mask, boxes, &context.classes, |text| warn(out, index, text));
         }
     }
     if context.default_boxes {
@@ -147,7 +224,12 @@ fn lint_direction(
 
 /// The checks against the frame's picture: boxes entirely outside it, hurt boxes covering too
 /// little of it.
-fn picture_checks(mask: &OpaqueMask, boxes: &[(BoxClass, Shape)], mut warn: impl FnMut(String)) {
+fn picture_checks(
+    mask: &OpaqueMask,
+    boxes: &[(BoxClass, Shape)],
+    classes: &BoxClasses,
+    mut warn: impl FnMut(String),
+) {
     let (left, top) = (mask.left() as f64, mask.top() as f64);
     let (right, bottom) = (left + mask.width() as f64, top + mask.height() as f64);
     for (n, (class, shape)) in boxes.iter().enumerate() {
@@ -161,7 +243,7 @@ fn picture_checks(mask: &OpaqueMask, boxes: &[(BoxClass, Shape)], mut warn: impl
     }
     let hurt: Vec<Shape> = boxes
         .iter()
-        .filter(|(c, _)| *c == BoxClass::Hurt)
+        .filter(|(c, _)| classes.role(c) == Some(Role::Hurt))
         .map(|(_, s)| s.clone())
         .collect();
     let opaque = mask.count();

@@ -138,6 +138,11 @@ impl OpaqueMask {
         &self.bits[y * self.words_per_row..(y + 1) * self.words_per_row]
     }
 
+    /// The bytes the mask holds (its bits and itself).
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<OpaqueMask>() + self.bits.len() * 8
+    }
+
     /// How many pixels are opaque.
     pub fn count(&self) -> u64 {
         self.bits.iter().map(|w| w.count_ones() as u64).sum()

@@ -5,7 +5,8 @@ use super::mask::{OpaqueMask, frame_mask};
 use super::trace::{TraceOptions, trace};
 use crate::model::{AnimationSet, FrameId, Sequence, Shape};
 use crate::pixels::PixelSource;
-use std::collections::HashMap;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 
 /// How boxes are made from a frame's opaque pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,21 +57,31 @@ pub fn plan_boxes(
     let Some(ids) = sequence.directions.get(direction).map(|d| &d.frames) else {
         return Vec::new();
     };
-    let mut done: HashMap<FrameId, Vec<Shape>> = HashMap::new();
+    // Each distinct frame is drawn and boxed once, on every thread of the current pool.
+    let mut distinct: Vec<FrameId> = Vec::new();
+    let mut seen: HashSet<FrameId> = HashSet::new();
+    for &index in indices {
+        if let Some(&id) = ids.get(index)
+            && seen.insert(id)
+        {
+            distinct.push(id);
+        }
+    }
+    let done: HashMap<FrameId, Vec<Shape>> = distinct
+        .into_par_iter()
+        .map(|id| {
+            let shapes = document
+                .frame(id)
+                .and_then(|frame| frame_mask(document, frame, pixels))
+                .map(|mask| method.boxes(&mask))
+                .unwrap_or_default();
+            (id, shapes)
+        })
+        .collect();
     let mut out = Vec::new();
     for &index in indices {
-        let Some(&id) = ids.get(index) else { continue };
-        let shapes = done
-            .entry(id)
-            .or_insert_with(|| {
-                document
-                    .frame(id)
-                    .and_then(|frame| frame_mask(document, frame, pixels))
-                    .map(|mask| method.boxes(&mask))
-                    .unwrap_or_default()
-            })
-            .clone();
-        out.push((index, shapes));
+        let Some(id) = ids.get(index) else { continue };
+        out.push((index, done.get(id).cloned().unwrap_or_default()));
     }
     out
 }

@@ -79,31 +79,44 @@ pub fn jobs(requested: Option<usize>) -> usize {
         .max(1)
 }
 
+/// The threads one command works on: `jobs` of them, for its files and for the sprites and
+/// frames inside each file alike, so `--jobs N` bounds both. `None` when the system would not
+/// start them.
+pub fn thread_pool(jobs: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .thread_name(|i| format!("sprat-worker-{i}"))
+        .build()
+        .ok()
+}
+
 /// Runs `work` on every item on `jobs` threads and hands each result to `emit` in the items'
 /// order, as soon as it and every result before it are ready. When `emit` fails (the output
 /// was closed), no further item is started and the error is returned.
+///
+/// The `jobs` threads are a pool that also runs the work an item splits up itself (the
+/// sprites of one big file): a thread that finds no item left takes up that work, so one
+/// file alone keeps every thread busy, and never more than `jobs` threads work.
 pub fn run_in_order<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
     mut emit: impl FnMut(R) -> io::Result<()>,
 ) -> io::Result<()> {
-    if jobs <= 1 || items.len() <= 1 {
+    let Some(pool) = thread_pool(jobs) else {
         for item in items {
             emit(work(item))?;
         }
         return Ok(());
-    }
+    };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel::<(usize, R)>();
-        // `jobs - 1` helpers; this thread is the last worker, so no more threads run than
-        // `jobs` (a thread only waiting for results would take a core's turns on two cores).
-        for _ in 1..jobs.min(items.len()) {
+    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..jobs.min(items.len()) {
             let sender = sender.clone();
             let (next, stop, work) = (&next, &stop, &work);
-            scope.spawn(move || {
+            scope.spawn(move |_| {
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = items.get(index) else { break };
@@ -114,10 +127,12 @@ pub fn run_in_order<T: Sync, R: Send>(
             });
         }
         drop(sender);
-        // Results arrive in any order; each waits here until those before it are printed.
+        // This thread only prints. Results arrive in any order; each waits here until those
+        // before it are printed.
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
         let mut printed = 0;
-        let mut emit_ready = |waiting: &mut BTreeMap<usize, R>| -> io::Result<()> {
+        for (index, result) in &receiver {
+            waiting.insert(index, result);
             while let Some(result) = waiting.remove(&printed) {
                 if let Err(e) = emit(result) {
                     stop.store(true, Ordering::Relaxed);
@@ -125,18 +140,6 @@ pub fn run_in_order<T: Sync, R: Send>(
                 }
                 printed += 1;
             }
-            Ok(())
-        };
-        while !stop.load(Ordering::Relaxed) {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(index) else { break };
-            waiting.insert(index, work(item));
-            waiting.extend(receiver.try_iter());
-            emit_ready(&mut waiting)?;
-        }
-        for (index, result) in receiver {
-            waiting.insert(index, result);
-            emit_ready(&mut waiting)?;
         }
         Ok(())
     })

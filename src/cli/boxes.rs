@@ -2,15 +2,15 @@
 //! collision boxes for whole files, from the pictures.
 
 use super::ReadArgs;
-use super::convert::{target_format, write_as};
-use super::load::open_for_writing;
-use super::render::{missing_pixels, pick_sequence};
+use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
+use super::render::missing_pixels;
 use crate::assets::ImageStore;
 use crate::boxes::{BoxMethod, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
 use crate::edit::{History, Selection};
 use crate::formats::Place;
 use crate::model::{BoxClass, DefaultBoxRule, Frame, SequenceId};
+use crate::text::count;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -50,8 +50,8 @@ pub fn run(
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     let output = options.output.as_path();
-    let opened = match open_for_writing(input, output, options.force, read, err)? {
-        Ok(opened) => opened,
+    let (opened, target) = match open_to_edit(input, output, options.force, read, err)? {
+        Ok(edited) => (edited.opened, edited.target),
         Err(code) => return Ok(code),
     };
     let capabilities = opened.format.capabilities();
@@ -72,28 +72,10 @@ pub fn run(
         )?;
         return Ok(1);
     }
-    let target = match target_format(output, None, Some(opened.format)) {
-        Ok(format) => format,
-        Err(message) => {
-            writeln!(err, "sprat: {message}; nothing written")?;
-            return Ok(1);
-        }
-    };
     let mut document = opened.loaded.document;
-    let chosen: Vec<SequenceId> = if options.sequences.is_empty() {
-        document.sequences().iter().map(|s| s.id).collect()
-    } else {
-        let mut ids = Vec::new();
-        for name in &options.sequences {
-            match pick_sequence(&document, Some(name)) {
-                Ok(s) => ids.push(s.id),
-                Err(message) => {
-                    writeln!(err, "sprat: {message}; nothing written")?;
-                    return Ok(1);
-                }
-            }
-        }
-        ids
+    let chosen: Vec<SequenceId> = match chosen_sequences(&document, &options.sequences, err)? {
+        Ok(ids) => ids,
+        Err(code) => return Ok(code),
     };
     let pixels = ImageStore::new();
     let drawn: Vec<&Frame> = chosen
@@ -111,8 +93,8 @@ pub fn run(
         }
         writeln!(
             err,
-            "sprat: {} picture(s) the frames draw cannot be loaded; nothing written",
-            problems.len()
+            "sprat: {} the frames draw cannot be loaded; nothing written",
+            count(problems.len(), "picture")
         )?;
         return Ok(1);
     }
@@ -178,15 +160,18 @@ pub fn run(
     }
     writeln!(
         out,
-        "{changed} frame(s) got {} boxes{}",
+        "{} got {} boxes{}",
+        count(changed, "frame"),
         options.class.label(),
         if kept > 0 {
             format!(
-                "; {kept} frame(s) already had some and were left alone (--replace replaces them)"
+                "; {} already had some and {} left alone (--replace replaces them)",
+                count(kept, "frame"),
+                if kept == 1 { "was" } else { "were" }
             )
         } else {
             String::new()
         }
     )?;
-    write_as(&document, target, output, false, None, out, err)
+    write_edited(&document, target, output, out, err)
 }

@@ -2,55 +2,54 @@
 //! warnings about its collision boxes; exit 1 when any file has errors.
 
 use super::batch::{self, FileOutput, Outcome};
-use super::load::{Limit, counts, print_diagnostics_up_to, read};
+use super::load::{Limit, counts, print_diagnostics_up_to};
 use super::{BatchArgs, ReadArgs, json};
-use crate::assets::ImageStore;
-use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
-use crate::boxes::lint::{LintContext, lint_boxes};
-use crate::formats::Diagnostic;
+use crate::check::{CheckOptions, Checker};
+use crate::formats::{Diagnostic, ReadOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Runs the command over `files`.
+/// Runs the command over `files`; `box_lint` adds the warnings about collision boxes.
 pub fn run(
     files: &[PathBuf],
     batch: &BatchArgs,
     read_args: &ReadArgs,
+    box_lint: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     // A sheet shared by many documents is decoded once for the whole run: for its problems,
     // and for the pictures the box lint looks at.
-    let decoded = DecodedFiles::default();
-    let pixels = ImageStore::new();
+    let checker = Checker::new();
+    let options = CheckOptions {
+        box_lint,
+        ..CheckOptions::default()
+    };
     batch::run(
         "check",
         files,
         batch,
-        |path| check_one(path, batch, read_args, &decoded, &pixels),
+        |path| check_one(path, batch, read_args, &checker, &options),
         out,
         err,
     )
 }
 
-/// Checks one file: what its reader says, then every image, sheet and sprite it names.
+/// Checks one file: what its reader says, then every image, sheet and sprite it names, then
+/// its boxes ([`Checker::check_file`], as the editor does).
 fn check_one(
     path: &Path,
     batch: &BatchArgs,
     read_args: &ReadArgs,
-    decoded: &DecodedFiles,
-    pixels: &ImageStore,
+    checker: &Checker,
+    options: &CheckOptions,
 ) -> FileOutput {
-    let (format, diagnostics) = match read(path, read_args) {
-        Ok(opened) => {
-            let mut diagnostics = opened.loaded.diagnostics;
-            let problems = image_problems(&opened.loaded.document, decoded);
-            merge_image_problems(&mut diagnostics, problems);
-            diagnostics.extend(box_warnings(&opened.loaded.document, opened.format, pixels));
-            (Some(opened.format), diagnostics)
-        }
-        Err(diagnostics) => (None, diagnostics),
+    let read = ReadOptions {
+        tileset: read_args.tileset.clone(),
+        aseprite_layers: read_args.aseprite_layers,
     };
+    let checked = checker.check_file(path, &read, options);
+    let (format, diagnostics) = (checked.format, checked.diagnostics);
     let (errors, warnings) = counts(&diagnostics);
     let mut output = FileOutput {
         outcome: Some(if format.is_none() {
@@ -74,30 +73,15 @@ fn check_one(
         print_diagnostics_up_to(path, &diagnostics, limit, w)?;
         writeln!(
             w,
-            "{}: {} ({}): {errors} error(s), {warnings} warning(s)",
+            "{}: {} ({}): {}, {}",
             path.display(),
             format.name(),
-            format.id()
+            format.id(),
+            crate::text::count(errors, "error"),
+            crate::text::count(warnings, "warning")
         )
     });
     output
-}
-
-/// The box lint of a document, its pictures read through the run's store.
-fn box_warnings(
-    document: &crate::model::AnimationSet,
-    format: &dyn crate::formats::Format,
-    pixels: &ImageStore,
-) -> Vec<Diagnostic> {
-    if !format.capabilities().boxes {
-        return Vec::new();
-    }
-    let context = LintContext {
-        pixels: Some(pixels),
-        rule: crate::model::DefaultBoxRule::default(),
-        default_boxes: format.capabilities().default_boxes,
-    };
-    lint_boxes(document, &context)
 }
 
 /// One file's JSON object.

@@ -83,9 +83,9 @@ pub(super) fn write_as(
     if !written.losses.is_empty() && !allow_loss {
         writeln!(
             err,
-            "sprat: {} cannot hold {} thing(s) listed above; nothing written (add --allow-loss to write anyway)",
+            "sprat: {} cannot hold the {} listed above; nothing written (add --allow-loss to write anyway)",
             target.name(),
-            written.losses.len()
+            crate::text::count(written.losses.len(), "thing")
         )?;
         return Ok(3);
     }

@@ -4,7 +4,12 @@ use super::batch::{self, FileOutput, Outcome};
 use super::check::{printed, report_json};
 use super::load::{counts, print_diagnostics, read};
 use super::{BatchArgs, ReadArgs, json};
-use crate::model::{AnimationSet, BoxClass, ElementKind, FrameDuration, Group, Sequence, TreeItem};
+use crate::formats::Capabilities;
+use crate::model::{
+    AnimationSet, BoxClass, DefaultBoxRule, ElementKind, FrameDuration, Group, Sequence, TreeItem,
+    effective_boxes,
+};
+use crate::text::{count, count_as};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -66,11 +71,14 @@ fn describe_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOut
             opened.format.name(),
             opened.format.id()
         )?;
-        write!(w, "{}", describe(&opened.loaded.document))?;
+        let capabilities = opened.format.capabilities();
+        write!(w, "{}", describe(&opened.loaded.document, &capabilities))?;
         if errors + warnings > 0 {
             writeln!(
                 w,
-                "diagnostics: {errors} error(s), {warnings} warning(s) (see `sprat check`)"
+                "diagnostics: {}, {} (see `sprat check`)",
+                count(errors, "error"),
+                count(warnings, "warning")
             )?;
         }
         Ok(())
@@ -78,17 +86,29 @@ fn describe_one(path: &Path, batch: &BatchArgs, read_args: &ReadArgs) -> FileOut
     output
 }
 
-/// The whole description as text.
-pub fn describe(document: &AnimationSet) -> String {
+/// The whole description as text, in the words of a format with `capabilities` (an Aseprite
+/// file's boxes are its slices).
+pub fn describe(document: &AnimationSet, capabilities: &Capabilities) -> String {
     let mut text = String::new();
     let sequences = document.sequences();
-    text += &format!(
-        "{} sequence(s), {} frame(s), {} image(s), {} slice(s)\n",
-        sequences.len(),
-        document.frames.len(),
-        document.images.len(),
-        document.slices.len()
-    );
+    let mut counts = vec![
+        count(sequences.len(), "sequence"),
+        count(document.frames.len(), "frame"),
+        count(document.images.len(), "image"),
+    ];
+    // Rectangles cut out of images (a sheet's cells), not the boxes some formats call
+    // slices: said only when there are some.
+    if !document.slices.is_empty() {
+        counts.push(count_as(
+            document.slices.len(),
+            "image cut-out",
+            "image cut-outs",
+        ));
+    }
+    if let Some(noun) = capabilities.box_noun {
+        counts.push(count(marked_boxes(document), noun));
+    }
+    text += &format!("{}\n", counts.join(", "));
     if !document.metadata.title.is_empty() {
         text += &format!("title: {}\n", document.metadata.title);
     }
@@ -100,6 +120,27 @@ pub fn describe(document: &AnimationSet) -> String {
     }
     describe_group(document, &document.root, 0, &mut text);
     text
+}
+
+/// How many named boxes the document holds as a format that names them (Aseprite's slices):
+/// for each name, the most boxes and points of that name on one frame.
+fn marked_boxes(document: &AnimationSet) -> usize {
+    let mut most: BTreeMap<&str, usize> = BTreeMap::new();
+    for frame in document.frames.values() {
+        let mut here: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for element in &frame.elements {
+            match &element.kind {
+                ElementKind::Box(_) => here.entry(&element.name).or_default().0 += 1,
+                ElementKind::Point(_) => here.entry(&element.name).or_default().1 += 1,
+                ElementKind::Graphic(_) => {}
+            }
+        }
+        for (name, (boxes, points)) in here {
+            let entry = most.entry(name).or_default();
+            *entry = (*entry).max(boxes.max(points));
+        }
+    }
+    most.values().sum()
 }
 
 fn describe_group(document: &AnimationSet, group: &Group, depth: usize, text: &mut String) {
@@ -140,9 +181,9 @@ fn describe_sequence(
         .map(|t| format!(" \"{t}\""))
         .unwrap_or_default();
     *text += &format!(
-        "{indent}{}{title}{default}: {} direction(s), {ending}\n",
+        "{indent}{}{title}{default}: {}, {ending}\n",
         sequence.name,
-        sequence.directions.len()
+        count(sequence.directions.len(), "direction")
     );
     let rate = sequence.frame_rate.or(document.frame_rate).unwrap_or(0);
     for (index, direction) in sequence.directions.iter().enumerate() {
@@ -150,18 +191,20 @@ fn describe_sequence(
         let mut boxes: BTreeMap<String, usize> = BTreeMap::new();
         let mut points: Vec<String> = Vec::new();
         let mut graphics = 0;
-        for frame in &frames {
+        for (position, frame) in frames.iter().enumerate() {
+            // The boxes in force on the frame (AIR defaults included), as `--json` lists them.
+            for shown in effective_boxes(&frames, position, DefaultBoxRule::default()) {
+                let label = match &shown.collision.class {
+                    BoxClass::Hit => "hit".to_string(),
+                    BoxClass::Hurt => "hurt".to_string(),
+                    BoxClass::Custom(name) => name.clone(),
+                };
+                *boxes.entry(label).or_default() += 1;
+            }
             for element in &frame.elements {
                 match &element.kind {
                     ElementKind::Graphic(_) => graphics += 1,
-                    ElementKind::Box(b) => {
-                        let label = match &b.class {
-                            BoxClass::Hit => "hit".to_string(),
-                            BoxClass::Hurt => "hurt".to_string(),
-                            BoxClass::Custom(name) => name.clone(),
-                        };
-                        *boxes.entry(label).or_default() += 1;
-                    }
+                    ElementKind::Box(_) => {}
                     ElementKind::Point(_) => {
                         if !points.contains(&element.name) {
                             points.push(element.name.clone());
@@ -182,10 +225,11 @@ fn describe_sequence(
             format!(", points: {}", points.join(", "))
         };
         *text += &format!(
-            "{indent}  [{}] {} frame(s), {}, {graphics} graphic(s){boxes}{points}\n",
+            "{indent}  [{}] {}, {}, {}{boxes}{points}\n",
             sequence.direction_label(index),
-            direction.frames.len(),
+            count(direction.frames.len(), "frame"),
             total_duration(frames.iter().map(|f| f.duration), rate),
+            count(graphics, "graphic"),
         );
     }
 }

@@ -118,8 +118,10 @@ pub fn print_diagnostics_up_to(
         let (errors, warnings) = counts(sorted[shown..].iter().copied());
         writeln!(
             out,
-            "{name}: … and {} more ({errors} error(s), {warnings} warning(s); --all prints every one)",
-            sorted.len() - shown
+            "{name}: … and {} more ({}, {}; --all prints every one)",
+            sorted.len() - shown,
+            crate::text::count(errors, "error"),
+            crate::text::count(warnings, "warning")
         )?;
     }
     Ok(())

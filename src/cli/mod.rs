@@ -1,18 +1,22 @@
-//! The command line: `sprat info|check|convert|render|boxes|completions|manpage ...`, over the
-//! same library as the editor.
+//! The command line: `sprat info|check|convert|render|boxes|retime|cut|align|completions|manpage
+//! ...`, over the same library as the editor.
 //!
 //! Each subcommand lives in its own file and returns an exit code; output goes to the writers
 //! it is given so tests can run the commands in-process.
 
+mod align;
 mod batch;
 mod boxes;
 mod check;
 mod convert;
+mod cut;
+mod edit_file;
 mod info;
 pub mod json;
 mod load;
 mod manual;
 mod render;
+mod retime;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -86,6 +90,10 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         batch: BatchArgs,
+        /// Leave out the warnings about collision boxes (they look at every boxed frame's
+        /// picture).
+        #[arg(long)]
+        no_box_lint: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -108,6 +116,9 @@ pub enum Command {
         /// {layer} (default: {frame}, numbers, as Phaser's createFromAseprite needs).
         #[arg(long, value_name = "PATTERN")]
         frame_names: Option<String>,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -153,6 +164,9 @@ pub enum Command {
         /// ROW, cells of (w+32)x(h+16)) instead of one sequence.
         #[arg(long, requires = "strip")]
         game_sheet: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -196,6 +210,93 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// How many threads draw and decode at once (default: one per core).
+        #[arg(long, short = 'j', value_name = "N")]
+        jobs: Option<usize>,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// New frame durations in the file's own unit: scale them (ratios kept), fit them to a
+    /// total, or set a rate; the rounding is spread so the total is exact and nothing drifts.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["scale", "total", "fps"])))]
+    Retime {
+        /// The file to read.
+        file: PathBuf,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Multiply every duration by K (2, 1.5, 2/3).
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
+        scale: Option<String>,
+        /// Make each sequence (each direction) last MS milliseconds in all, shared in proportion.
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        total: Option<String>,
+        /// Make every frame last one frame at F frames per second.
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Cut a sprite sheet into the frames of a new document: by a grid, or by finding the
+    /// separate sprites on it.
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["grid", "sprites"])))]
+    Cut {
+        /// The sheet (PNG, TGA or GIF).
+        sheet: PathBuf,
+        /// Cells of W x H pixels, row by row (wholly transparent cells are left out).
+        #[arg(long, value_name = "WxH")]
+        grid: Option<String>,
+        /// With --grid: pixels before the first column and row.
+        #[arg(long, value_name = "M", default_value_t = 0, requires = "grid")]
+        margin: u32,
+        /// With --grid: pixels between cells.
+        #[arg(long, value_name = "S", default_value_t = 0, requires = "grid")]
+        spacing: u32,
+        /// Each connected region of opaque pixels is a frame, row by row.
+        #[arg(long)]
+        sprites: bool,
+        /// With --sprites: parts this many transparent pixels apart are one sprite.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, requires = "sprites")]
+        gap: u32,
+        /// With --sprites: regions narrower and shorter than this are specks, left out.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.min_size, requires = "sprites")]
+        min: u32,
+        /// The new sequence's name (default: the sheet's file name).
+        #[arg(long, short = 's', value_name = "NAME")]
+        sequence: Option<String>,
+        /// Frames per second (default 10).
+        #[arg(long, value_name = "F", allow_negative_numbers = true)]
+        fps: Option<String>,
+        /// Where to write (any writable format, by its extension).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Move each frame so an anchor sits on the origin: the feet (bottom centre of the opaque
+    /// pixels), the centre of mass, or a named attachment point.
+    Align {
+        /// The file to read.
+        file: PathBuf,
+        /// feet, centre or point:NAME.
+        #[arg(long, value_name = "ANCHOR")]
+        anchor: String,
+        /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
+        #[arg(long, short = 's', value_name = "S")]
+        sequence: Vec<String>,
+        /// Where to write the result (in the input's format).
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: PathBuf,
+        /// Overwrite an existing output file (the input included).
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -208,11 +309,36 @@ pub enum Command {
     Manpage,
 }
 
+/// Runs a command on `jobs` threads (one per core by default): the pictures of its file are
+/// decoded and drawn on all of them, and on no more. What it prints is held until it ends.
+fn on_threads(
+    jobs: Option<usize>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    command: impl FnOnce(&mut dyn Write, &mut dyn Write) -> std::io::Result<i32> + Send,
+) -> std::io::Result<i32> {
+    let pool = batch::thread_pool(batch::jobs(jobs));
+    let (mut printed, mut said) = (Vec::new(), Vec::new());
+    let run = || command(&mut printed, &mut said);
+    let code = match &pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    };
+    out.write_all(&printed)?;
+    err.write_all(&said)?;
+    code
+}
+
 /// Runs a subcommand, printing to `out` and `err`; returns the process exit code.
 pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let result = match command {
         Command::Info { files, batch, read } => info::run(&files, &batch, &read, out, err),
-        Command::Check { files, batch, read } => check::run(&files, &batch, &read, out, err),
+        Command::Check {
+            files,
+            batch,
+            no_box_lint,
+            read,
+        } => check::run(&files, &batch, &read, !no_box_lint, out, err),
         Command::Convert {
             input,
             output,
@@ -220,6 +346,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             force,
             allow_loss,
             frame_names,
+            jobs,
             read,
         } => {
             let options = convert::Options {
@@ -228,7 +355,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 allow_loss,
                 frame_names,
             };
-            convert::run(&input, &output, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                convert::run(&input, &output, &options, &read, out, err)
+            })
         }
         Command::Render {
             file,
@@ -244,6 +373,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             background,
             columns,
             game_sheet,
+            jobs,
             read,
         } => {
             let what = match (frame, strip, gif) {
@@ -263,7 +393,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 background,
                 columns,
             };
-            render::run(&file, &options, &read, out, err)
+            on_threads(jobs, out, err, |out, err| {
+                render::run(&file, &options, &read, out, err)
+            })
         }
         Command::Boxes {
             file,
@@ -276,6 +408,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             replace,
             output,
             force,
+            jobs,
             read,
         } => {
             let method = match (fit, trace) {
@@ -300,10 +433,81 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         output,
                         force,
                     };
-                    boxes::run(&file, &options, &read, out, err)
+                    on_threads(jobs, out, err, |out, err| {
+                        boxes::run(&file, &options, &read, out, err)
+                    })
                 }
                 None => writeln!(err, "sprat: boxes needs --fit CLASS or --trace CLASS").map(|_| 2),
             }
+        }
+        Command::Retime {
+            file,
+            sequence,
+            scale,
+            total,
+            fps,
+            output,
+            force,
+            read,
+        } => {
+            let options = retime::Options {
+                sequences: sequence,
+                scale,
+                total,
+                fps,
+                output,
+                force,
+            };
+            retime::run(&file, &options, &read, out, err)
+        }
+        Command::Cut {
+            sheet,
+            grid,
+            margin,
+            spacing,
+            sprites: _,
+            gap,
+            min,
+            sequence,
+            fps,
+            output,
+            force,
+        } => {
+            let method = match grid {
+                Some(size) => cut::Method::Grid {
+                    size,
+                    margin,
+                    spacing,
+                },
+                None => cut::Method::Sprites(crate::assets::sprites::SpriteOptions {
+                    gap,
+                    min_size: min,
+                }),
+            };
+            let options = cut::Options {
+                method,
+                sequence,
+                fps,
+                output,
+                force,
+            };
+            cut::run(&sheet, &options, out, err)
+        }
+        Command::Align {
+            file,
+            anchor,
+            sequence,
+            output,
+            force,
+            read,
+        } => {
+            let options = align::Options {
+                anchor,
+                sequences: sequence,
+                output,
+                force,
+            };
+            align::run(&file, &options, &read, out, err)
         }
         Command::Completions { shell } => manual::completions(shell, out),
         Command::Manpage => manual::manpage(out),

@@ -94,9 +94,9 @@ pub fn run(
         }
         writeln!(
             err,
-            "sprat: cannot render \"{}\": {} image(s) it draws cannot be loaded",
+            "sprat: cannot render \"{}\": {} it draws cannot be loaded",
             sequence.name,
-            problems.len()
+            crate::text::count(problems.len(), "image")
         )?;
         return Ok(1);
     }

@@ -278,6 +278,7 @@ impl Command for AddBox {
                 class: self.class.clone(),
                 shape: self.shape.clone(),
                 box_id,
+                corners: None,
             }),
         });
         select_on_frame(tx, self.target.at, vec![id]);

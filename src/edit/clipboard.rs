@@ -10,8 +10,8 @@ use super::snapshot::Tx;
 use super::support::{check_positions, direction_frames, sorted_unique};
 use super::timeline::{check_duration_unit, insert_ids};
 use crate::model::{
-    AnimationSet, ElementId, ElementKind, Frame, FrameId, GraphicSource, ImageId, SequenceId,
-    Slice, SliceId, SourceImage,
+    AnimationSet, CollisionBox, DefaultBoxRule, ElementId, ElementKind, Frame, FrameId,
+    GraphicSource, ImageId, SequenceId, Slice, SliceId, SourceImage, effective_boxes,
 };
 use std::collections::HashMap;
 
@@ -24,6 +24,12 @@ pub struct FrameClipboard {
     pub images: Vec<SourceImage>,
     /// The slices the frames draw from, with their ids in the source document.
     pub slices: Vec<Slice>,
+    /// The collision boxes each frame showed, its own and those it inherited (M.U.G.E.N
+    /// defaults), in frame order: what Paste special pastes as boxes.
+    pub shown_boxes: Vec<Vec<CollisionBox>>,
+    /// The frame rate the frames' holds played at (ISPRITE), 0 when none: what Paste special
+    /// needs to turn them into time.
+    pub frame_rate: u32,
 }
 
 impl FrameClipboard {
@@ -36,10 +42,14 @@ impl FrameClipboard {
     ) -> EditResult<FrameClipboard> {
         let ids = direction_frames(document, sequence, direction)?;
         check_positions(positions, ids.len())?;
+        let source = document.sequence(sequence).expect("checked above");
+        let played = document.direction_frames(source, direction);
         let mut clipboard = FrameClipboard {
             frames: Vec::new(),
             images: Vec::new(),
             slices: Vec::new(),
+            shown_boxes: Vec::new(),
+            frame_rate: source.frame_rate.or(document.frame_rate).unwrap_or(0),
         };
         for p in sorted_unique(positions) {
             let frame = document
@@ -47,6 +57,15 @@ impl FrameClipboard {
                 .ok_or_else(|| EditError::new(format!("frame {} does not exist", ids[p])))?;
             clipboard.add_sources_of(document, frame);
             clipboard.frames.push(frame.clone());
+            let shown = if played.len() == ids.len() {
+                effective_boxes(&played, p, DefaultBoxRule::default())
+                    .into_iter()
+                    .map(|b| b.collision.clone())
+                    .collect()
+            } else {
+                frame.boxes().map(|(_, b)| b.clone()).collect()
+            };
+            clipboard.shown_boxes.push(shown);
         }
         Ok(clipboard)
     }

@@ -4,7 +4,8 @@
 //! makes undo exact), [`history`] (undo, redo, drags as one step), [`selection`], then the
 //! commands by area: [`tree`], [`timeline`], [`clipboard`], [`inspector`], [`canvas`],
 //! [`boxes`], [`box_tools`] (fit, trace, interpolate, mirror over many frames), [`points`],
-//! [`sheet`].
+//! [`sheet`], and the tools over many frames: [`scope`] (which frames), [`retime`], [`align`],
+//! [`paste_special`].
 //!
 //! The editor builds a command value, hands it to [`History::apply`] (or
 //! [`crate::session::Session::apply`], which also keeps the selection), and shows the message of
@@ -35,6 +36,7 @@
 //! assert_eq!(doc, before);
 //! ```
 
+pub mod align;
 pub mod box_tools;
 pub mod boxes;
 pub mod canvas;
@@ -45,7 +47,10 @@ pub mod error;
 pub mod history;
 pub mod import;
 pub mod inspector;
+pub mod paste_special;
 pub mod points;
+pub mod retime;
+pub mod scope;
 pub mod selection;
 pub mod sheet;
 pub mod snapshot;

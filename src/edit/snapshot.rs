@@ -11,7 +11,7 @@ use crate::model::{
     AnimationSet, EditedFile, Frame, FrameId, Group, Metadata, Sequence, SequenceId, Slice,
     SourceImage,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Copies of some parts of a document; `None` fields were not touched.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,15 +58,21 @@ impl Snapshot {
 
     /// Puts the held parts back into `doc`.
     pub(crate) fn restore(&self, doc: &mut AnimationSet) {
+        let mut absent: HashSet<FrameId> = HashSet::new();
         for (id, slot) in &self.frames {
             match slot {
                 Some(frame) => {
                     doc.frames.insert(*id, frame.clone());
                 }
                 None => {
-                    doc.frames.shift_remove(id);
+                    absent.insert(*id);
                 }
             }
+        }
+        // One pass over the arena, however many frames go (removing them one by one would
+        // shift the rest each time).
+        if !absent.is_empty() {
+            doc.frames.retain(|id, _| !absent.contains(id));
         }
         if let Some(order) = &self.frame_order {
             let position: HashMap<FrameId, usize> =
@@ -184,10 +190,14 @@ impl<'a> Tx<'a> {
         id
     }
 
-    /// Removes a frame from the arena (callers make sure nothing refers to it).
-    pub fn remove_frame(&mut self, id: FrameId) {
-        self.touch_frame(id);
-        self.doc.frames.shift_remove(&id);
+    /// Removes frames from the arena in one pass over it, the others keeping their order
+    /// (callers make sure nothing refers to them).
+    pub fn remove_frames(&mut self, ids: &[FrameId]) {
+        for id in ids {
+            self.touch_frame(*id);
+        }
+        let gone: HashSet<FrameId> = ids.iter().copied().collect();
+        self.doc.frames.retain(|id, _| !gone.contains(id));
     }
 
     fn touch_frame(&mut self, id: FrameId) {

@@ -35,11 +35,11 @@ pub(crate) fn used_frames(doc: &AnimationSet) -> HashSet<FrameId> {
 pub(crate) fn drop_orphans(tx: &mut Tx, candidates: impl IntoIterator<Item = FrameId>) {
     let used = used_frames(tx.doc());
     let mut seen = HashSet::new();
-    for id in candidates {
-        if !used.contains(&id) && seen.insert(id) && tx.doc().frames.contains_key(&id) {
-            tx.remove_frame(id);
-        }
-    }
+    let orphans: Vec<FrameId> = candidates
+        .into_iter()
+        .filter(|id| !used.contains(id) && seen.insert(*id) && tx.doc().frames.contains_key(id))
+        .collect();
+    tx.remove_frames(&orphans);
 }
 
 /// The sequence, or a refusal naming the id.

@@ -165,10 +165,15 @@ impl Command for DeleteFrames {
         check_positions(&self.positions, len)?;
         let positions = sorted_unique(&self.positions);
         let frames = direction_frames_mut(tx, self.sequence, self.direction)?;
-        let mut removed = Vec::new();
-        for p in positions.iter().rev() {
-            removed.push(frames.remove(*p));
-        }
+        // One pass over the list, however many positions go.
+        let removed: Vec<FrameId> = positions.iter().rev().map(|&p| frames[p]).collect();
+        let mut position = 0;
+        let mut gone = positions.iter().peekable();
+        frames.retain(|_| {
+            let keep = gone.next_if_eq(&&position).is_none();
+            position += 1;
+            keep
+        });
         let new_len = frames.len();
         let seq = tx.sequence_mut(self.sequence)?;
         seq.loop_point = if seq.directions.len() == 1 {
@@ -280,6 +285,34 @@ impl Command for SetFrameDuration {
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
         set_duration(tx, self.frame, self.duration)
+    }
+}
+
+/// Gives every frame of every direction of a sequence one duration: the animation's delay, for
+/// formats that keep one per animation (Solarus `frame_delay`) rather than one per frame.
+#[derive(Clone, Debug)]
+pub struct SetSequenceDelay {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The delay.
+    pub duration: FrameDuration,
+}
+
+impl Command for SetSequenceDelay {
+    fn label(&self) -> String {
+        format!("Set delay to {}", self.duration)
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let frames: Vec<FrameId> = sequence(tx.doc(), self.sequence)?
+            .directions
+            .iter()
+            .flat_map(|d| d.frames.iter().copied())
+            .collect();
+        for frame in frames {
+            set_duration(tx, frame, self.duration)?;
+        }
+        Ok(())
     }
 }
 

@@ -103,20 +103,19 @@ pub fn export_gif_watched(
         if repeats {
             encoder.set_repeat(Repeat::Infinite).map_err(encode_error)?;
         }
-        // Each frame is encoded as soon as it is drawn: only one picture is held at a time,
-        // however many frames the sequence has and however large they are.
-        for (step, delay) in shown {
-            let picture = gif_pixels(picture_of(document, step, pixels, &options, progress)?);
-            // A frame longer than one GIF delay can hold repeats; a final or forever frame
-            // shows once with no delay (the viewer stays on it when a non-repeating GIF ends).
-            let parts = delay.div_ceil(MAX_GIF_DELAY).max(1);
-            for part in 0..parts {
-                let length = (delay - part * MAX_GIF_DELAY).min(MAX_GIF_DELAY);
-                let delay = Delay::from_numer_denom_ms(length * 10, 1);
-                encoder
-                    .encode_frame(image::Frame::from_parts(picture.clone(), 0, 0, delay))
-                    .map_err(encode_error)?;
-                frame_count += 1;
+        // Pictures are drawn a few at a time on every thread of the current pool and encoded
+        // in order as soon as drawn: only one batch is held at a time, however many frames
+        // the sequence has and however large they are.
+        let batch = rayon::current_num_threads().max(1) * 2;
+        for chunk in shown.chunks(batch) {
+            use rayon::prelude::*;
+            let pictures = chunk
+                .par_iter()
+                .map(|(step, _)| picture_of(document, step, pixels, &options, progress))
+                .map(|picture| picture.map(gif_pixels))
+                .collect::<Result<Vec<RgbaImage>, ExportError>>()?;
+            for ((_, delay), picture) in chunk.iter().zip(pictures) {
+                frame_count += encode_gif_frame(&mut encoder, picture, *delay)?;
             }
         }
     }
@@ -127,6 +126,25 @@ pub fn export_gif_watched(
         repeats,
         ending: pass.ending,
     })
+}
+
+/// Encodes one step's picture shown for `delay` centiseconds; how many GIF frames that took.
+/// A frame longer than one GIF delay can hold repeats; a final or forever frame shows once with
+/// no delay (the viewer stays on it when a non-repeating GIF ends).
+fn encode_gif_frame<W: std::io::Write>(
+    encoder: &mut GifEncoder<W>,
+    picture: RgbaImage,
+    delay: u32,
+) -> Result<usize, ExportError> {
+    let parts = delay.div_ceil(MAX_GIF_DELAY).max(1);
+    for part in 0..parts {
+        let length = (delay - part * MAX_GIF_DELAY).min(MAX_GIF_DELAY);
+        let delay = Delay::from_numer_denom_ms(length * 10, 1);
+        encoder
+            .encode_frame(image::Frame::from_parts(picture.clone(), 0, 0, delay))
+            .map_err(encode_error)?;
+    }
+    Ok(parts as usize)
 }
 
 /// The steps worth a GIF frame, with their delays: steps rounded to no time are dropped (their

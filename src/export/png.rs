@@ -58,12 +58,12 @@ pub fn strip_image(
         bounds: CanvasBounds::Fixed(bounds),
         ..*options
     };
-    let mut cells = Vec::with_capacity(count);
-    for index in 0..count {
-        cells.push(frame_image(
-            document, sequence, direction, index, pixels, &options,
-        )?);
-    }
+    // The cells are drawn on every thread of the current pool, and kept in play order.
+    use rayon::prelude::*;
+    let cells = (0..count)
+        .into_par_iter()
+        .map(|index| frame_image(document, sequence, direction, index, pixels, &options))
+        .collect::<Result<Vec<RgbaImage>, ExportError>>()?;
     // Every cell has the same size: the same fixed rectangle at the same (possibly capped) scale.
     let (cell_w, cell_h) = cells[0].dimensions();
     let fit = (MAX_STRIP_WIDTH / cell_w.max(1) as u64).max(1) as u32;

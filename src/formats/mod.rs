@@ -33,7 +33,7 @@ pub use line_index::LineIndex;
 pub use loss::{Loss, Place};
 pub use registry::{Registry, registry};
 
-use crate::model::AnimationSet;
+use crate::model::{AnimationSet, BoxClass};
 use crate::pixels::PixelSource;
 use std::path::{Path, PathBuf};
 
@@ -257,6 +257,16 @@ pub struct Capabilities {
     pub default_boxes: bool,
     /// Boxes may have classes of their own besides hit and hurt.
     pub custom_box_classes: bool,
+    /// The format says which box is a hit box and which a hurt box (M.U.G.E.N's `Clsn1` and
+    /// `Clsn2`, Sprat's own classes), so the hit/hurt checks apply as read. Where it only
+    /// names its boxes (Aseprite's slices), they apply to the names the user said are hit and
+    /// hurt boxes ([`crate::boxes::roles`]).
+    pub box_classes_known: bool,
+    /// The format's own words for hit and hurt boxes, shown after Sprat's ("hit (Clsn1)");
+    /// `None` where it has none.
+    pub hit_hurt_words: Option<(&'static str, &'static str)>,
+    /// What the format calls one of its boxes, when not "box" (Aseprite: "slice").
+    pub box_noun: Option<&'static str>,
     /// A sequence may have a human title beside its name (M.U.G.E.N's comment line).
     pub sequence_titles: bool,
     /// Sequences are named by numbers (M.U.G.E.N action numbers): a new one takes the next
@@ -265,6 +275,31 @@ pub struct Capabilities {
     /// The sequences are only a view of the file's pictures (an SFF archive opened alone shows
     /// its groups): they are never written, so an empty new document of it has nothing to hold.
     pub sequences_are_a_view: bool,
+    /// All the frames of a direction share one origin (a Solarus direction's `origin`), so a
+    /// frame cannot be placed on its own (Align frames refuses).
+    pub one_origin_per_direction: bool,
+    /// The unit its frame durations count in (new frames are timed in it).
+    pub time_unit: crate::model::TimeUnit,
+}
+
+impl Capabilities {
+    /// A box class as this format's users know it: "hit (Clsn1)" on M.U.G.E.N, "hit"
+    /// elsewhere, a named class (an Aseprite slice's name) as written.
+    pub fn box_class_label(&self, class: &BoxClass) -> String {
+        let words = self.hit_hurt_words;
+        match (class, words) {
+            (BoxClass::Hit, Some((hit, _))) => format!("hit ({hit})"),
+            (BoxClass::Hurt, Some((_, hurt))) => format!("hurt ({hurt})"),
+            (BoxClass::Hit, None) => "hit".to_string(),
+            (BoxClass::Hurt, None) => "hurt".to_string(),
+            (BoxClass::Custom(name), _) => name.clone(),
+        }
+    }
+
+    /// The word for one box ("box", or the format's own: "slice").
+    pub fn box_word(&self) -> &'static str {
+        self.box_noun.unwrap_or("box")
+    }
 }
 
 /// How sure a format is that some bytes are its own.

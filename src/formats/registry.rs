@@ -2,7 +2,7 @@
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::{Format, Loaded, ReadContext, ReadFailure, Sniff};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Every format Sprat knows.
@@ -122,6 +122,55 @@ impl Registry {
             .any(|f| f.capabilities().read)
     }
 
+    /// The documents among files given together (dropped at once, picked together, a folder
+    /// given to the web page), in the order given. A file no format reads (a picture, a
+    /// palette, a character's code) is none, nor is a file another one in its folder names
+    /// (a character's `.air` and `.sff` beside its `.def`).
+    pub fn documents_among<'a>(&self, paths: &'a [PathBuf]) -> Vec<&'a PathBuf> {
+        let readable: Vec<(&PathBuf, &dyn Format)> = paths
+            .iter()
+            .filter_map(|path| self.reading_format(path).map(|format| (path, format)))
+            .collect();
+        readable
+            .iter()
+            .filter(|(path, format)| {
+                !readable.iter().any(|(other, other_format)| {
+                    other.parent() == path.parent()
+                        && names_files_of(other_format.id()).contains(&format.id())
+                })
+            })
+            .map(|(path, _)| *path)
+            .collect()
+    }
+
+    /// The document the user most likely meant among files given together (see
+    /// [`Registry::documents_among`]): the file that names the others comes first (a
+    /// character's `.def` over its `.air` and `.sff`, a `.sprat` over its pictures), then a
+    /// Solarus sprite (a `.dat` in a `sprites` folder before other `.dat` files), the other
+    /// documents of their own (Aseprite first), then a lone `.air` or `.sff`. Among equals the
+    /// one nearest the top of what was given, then by name.
+    pub fn document_among<'a>(&self, paths: &'a [PathBuf]) -> Option<&'a PathBuf> {
+        self.documents_among(paths)
+            .into_iter()
+            .filter_map(|path| {
+                let format = self.reading_format(path)?;
+                Some((
+                    document_rank(path, format.id()),
+                    path.components().count(),
+                    path,
+                ))
+            })
+            .min()
+            .map(|(_, _, path)| path)
+    }
+
+    /// The first readable format that claims `path`'s extension.
+    fn reading_format(&self, path: &Path) -> Option<&dyn Format> {
+        self.by_extension(path)
+            .into_iter()
+            .find(|f| f.capabilities().read)
+    }
+
     /// Reads a file from disk with whichever format it is in.
     pub fn open(
         &self,
@@ -184,6 +233,38 @@ fn known_non_sprite(bytes: &[u8]) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// The formats whose files a document of format `id` names, so that beside it they are
+/// its parts, not documents of their own.
+fn names_files_of(id: &str) -> &'static [&'static str] {
+    match id {
+        crate::formats::mugen::DEF_ID => {
+            &[crate::formats::mugen::AIR_ID, crate::formats::sff::SFF_ID]
+        }
+        _ => &[],
+    }
+}
+
+/// How likely a file of format `id` is the document meant among others (lower first).
+fn document_rank(path: &Path, id: &str) -> u8 {
+    use crate::formats::{mugen, sff, solarus};
+    let in_sprites_folder = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|folder| folder.eq_ignore_ascii_case("sprites"));
+    match id {
+        // The files that name the others.
+        mugen::DEF_ID => 0,
+        "sprat" => 1,
+        solarus::LUA_ID | solarus::LEGACY_ID if in_sprites_folder => 2,
+        "aseprite" => 3,
+        // A .dat elsewhere in a quest is a map or a dialog as often as a sprite.
+        solarus::LUA_ID | solarus::LEGACY_ID => 5,
+        // The parts of a character, read alone.
+        mugen::AIR_ID | sff::SFF_ID => 6,
+        _ => 4,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +309,45 @@ mod tests {
     fn a_certain_content_match_beats_the_extension() {
         let isprite = registry().detect(b"ISPRITE \0\0\0\0", Some(Path::new("a.air")));
         assert_eq!(isprite.map(|f| f.id()), Some("isprite"));
+    }
+
+    fn given(paths: &[&str]) -> Vec<PathBuf> {
+        paths
+            .iter()
+            .map(|p| Path::new("/dropped").join(p))
+            .collect()
+    }
+
+    #[test]
+    fn the_document_among_files_given_together_is_the_one_that_names_the_others() {
+        let kfm = given(&["kfm/kfm.sff", "kfm/kfm.air", "kfm/kfm.def", "kfm/kfm.cns"]);
+        assert_eq!(registry().document_among(&kfm), Some(&kfm[2]));
+        assert_eq!(registry().documents_among(&kfm), [&kfm[2]]);
+        let quest = given(&[
+            "data/maps/a.dat",
+            "data/sprites/hero.dat",
+            "data/sprites/hero.png",
+        ]);
+        assert_eq!(registry().document_among(&quest), Some(&quest[1]));
+        let pictures = given(&["a.png", "b.act"]);
+        assert_eq!(registry().document_among(&pictures), None);
+        assert!(registry().documents_among(&pictures).is_empty());
+        // Nearest the top first: a character's own .def, not one in a subfolder.
+        let nested = given(&["kfm/extra/other.def", "kfm/kfm.def"]);
+        assert_eq!(registry().document_among(&nested), Some(&nested[1]));
+        // An .air alone, or beside another character's .def, is a document of its own.
+        let apart = given(&["a/a.air", "b/b.def"]);
+        assert_eq!(registry().documents_among(&apart), [&apart[0], &apart[1]]);
+        assert_eq!(registry().document_among(&apart), Some(&apart[1]));
+    }
+
+    #[test]
+    fn documents_given_together_each_stay_in_the_order_given() {
+        let sprats = given(&["b.sprat", "c.sprat", "a.sprat", "notes.txt"]);
+        assert_eq!(
+            registry().documents_among(&sprats),
+            [&sprats[0], &sprats[1], &sprats[2]]
+        );
+        assert_eq!(registry().document_among(&sprats), Some(&sprats[2]));
     }
 }

@@ -269,7 +269,7 @@ pub enum Shape {
 }
 
 /// A collision shape with its class.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CollisionBox {
     /// What the box is for.
     pub class: BoxClass,
@@ -278,6 +278,40 @@ pub struct CollisionBox {
     /// The format's own number for the box (ISPRITE collision id); opaque.
     #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub box_id: u16,
+    /// The order the file wrote the rectangle's corners in, when it was read from a file that
+    /// writes two corners in any order (AIR); `None` for a box made in Sprat, which the writer
+    /// gives the order most of the file uses. Moving or copying the box keeps it. It is how
+    /// the box is written, not what it is: equality leaves it out.
+    #[serde(skip)]
+    pub corners: Option<CornerOrder>,
+}
+
+/// Which corner of a rectangle a file names first on each axis (AIR's `Clsn` lines give
+/// `x1, y1, x2, y2` with either corner first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CornerOrder {
+    /// The right edge is written before the left.
+    pub right_first: bool,
+    /// The bottom edge is written before the top.
+    pub bottom_first: bool,
+}
+
+impl CornerOrder {
+    /// The order of the corners `(x1, y1)` and `(x2, y2)` as written; an axis whose two edges
+    /// are equal counts as written in the usual order (left, top first).
+    pub fn of(x1: Fx, y1: Fx, x2: Fx, y2: Fx) -> CornerOrder {
+        CornerOrder {
+            right_first: x1 > x2,
+            bottom_first: y1 > y2,
+        }
+    }
+}
+
+impl PartialEq for CollisionBox {
+    fn eq(&self, other: &CollisionBox) -> bool {
+        // `corners` is left out: the same box written in another corner order is the same box.
+        self.class == other.class && self.shape == other.shape && self.box_id == other.box_id
+    }
 }
 
 impl CollisionBox {
@@ -295,6 +329,7 @@ impl CollisionBox {
                 rotation: 0.0,
             },
             box_id: 0,
+            corners: None,
         }
     }
 }

@@ -16,7 +16,7 @@ pub mod timing;
 
 pub use boxes::{BoxOrigin, DefaultBoxRule, EffectiveBox, effective_boxes};
 pub use element::{
-    AttachmentPoint, BlendMode, BoxClass, CollisionBox, Element, ElementKind, Graphic,
+    AttachmentPoint, BlendMode, BoxClass, CollisionBox, CornerOrder, Element, ElementKind, Graphic,
     GraphicSource, OPAQUE, Origin, Shape,
 };
 pub use fixed::{Fx, Point};
@@ -27,4 +27,4 @@ pub use set::{
     AnimationSet, EditedFile, Group, ImageKind, MemoryImage, Metadata, OriginalSource,
     PaletteSource, PixelRect, Slice, SourceImage, Timestamp, TreeItem,
 };
-pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND};
+pub use timing::{ExactTime, FrameDuration, TICKS_PER_SECOND, TimeUnit};

@@ -29,6 +29,34 @@ pub enum FrameDuration {
     Forever,
 }
 
+/// The unit a format counts frame durations in: which [`FrameDuration`] its frames hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    /// [`FrameDuration::Millis`].
+    #[default]
+    Millis,
+    /// [`FrameDuration::Ticks`].
+    Ticks,
+    /// [`FrameDuration::Holds`] at the set's frame rate.
+    Holds,
+    /// [`FrameDuration::Seconds`].
+    Seconds,
+}
+
+impl TimeUnit {
+    /// A duration of one unit (a second for [`TimeUnit::Seconds`]), to be retimed.
+    pub fn one(self) -> FrameDuration {
+        match self {
+            TimeUnit::Millis => FrameDuration::Millis(1),
+            TimeUnit::Ticks => FrameDuration::Ticks(1),
+            TimeUnit::Holds => FrameDuration::Holds(1),
+            TimeUnit::Seconds => FrameDuration::Seconds {
+                nanos: 1_000_000_000,
+            },
+        }
+    }
+}
+
 /// An exact rational time: `numerator / denominator` seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExactTime {

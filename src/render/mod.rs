@@ -291,12 +291,17 @@ pub fn direction_bounds(
         .get(direction)?
         .frames
         .len();
-    (0..count)
-        .filter_map(|index| {
+    // Each frame's pictures are decoded (and their bounds found) on every thread of the
+    // current pool.
+    use rayon::prelude::*;
+    let rects: Vec<Option<SpriteRect>> = (0..count)
+        .into_par_iter()
+        .map(|index| {
             let scene = Scene::at(document, sequence, direction, index, options.box_rule)?;
             content_bounds(document, &scene, pixels, options.overlay)
         })
-        .reduce(|a, b| a.union(&b))
+        .collect();
+    rects.into_iter().flatten().reduce(|a, b| a.union(&b))
 }
 
 /// The view for `rect` at `scale`, within the canvas limits: the scale drops until the canvas

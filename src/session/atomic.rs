@@ -1,13 +1,17 @@
 //! Saving files so that a failure never damages what is on disk.
 //!
 //! Each file is written in full to a temporary file in its own folder, flushed to disk, and
-//! only then renamed over the old one (a rename within a folder is atomic). The old version is
-//! kept beside it as `name.ext.bak` until the next successful save. If anything fails before
-//! the renames, the temporary files are removed and the old files are untouched; if a rename
-//! fails part way, the files already renamed are put back. Then the folders are flushed, so a
-//! power cut cannot bring the old names back. Temporary files a killed save left behind are
-//! removed by the next save of the same file (and when the editor opens it).
+//! only then renamed over the old one (a rename within a folder is atomic). A file whose bytes
+//! would not change is not written at all (its modification time stays). The old version is
+//! kept aside until every file is in place, then goes into the backup store when one is given
+//! ([`super::backups`], in Sprat's own data folder; never beside the files) or is dropped. If
+//! anything fails before the renames, the temporary files are removed and the old files are
+//! untouched; if a rename fails part way, the files already renamed are put back. Then the
+//! folders are flushed, so a power cut cannot bring the old names back. Temporary files a
+//! killed save left behind are removed by the next save of the same file (and when the editor
+//! opens it).
 
+use super::backups::BackupStore;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -36,13 +40,6 @@ impl std::fmt::Display for SaveError {
 }
 
 impl std::error::Error for SaveError {}
-
-/// The backup kept of `path`'s previous version: `path` with `.bak` appended.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".bak");
-    path.with_file_name(name)
-}
 
 /// A short explanation of an I/O error for someone who is not a programmer.
 pub fn plain_io_error(error: &io::Error) -> String {
@@ -77,18 +74,28 @@ pub struct FileToSave<'a> {
 }
 
 /// Saves several files together: all are written to temporary files first, and only if all of
-/// those succeed are they renamed into place, each keeping its previous version as a backup.
-/// If a rename fails part way, the files already renamed are put back as they were, so the
-/// folder never holds a mix of old and new files. Stale temporary files a killed save left
-/// beside these files are removed first.
+/// those succeed are they renamed into place. A file whose bytes on disk are already these is
+/// left alone. If a rename fails part way, the files already renamed are put back as they
+/// were, so the folder never holds a mix of old and new files. Stale temporary files a killed
+/// save left beside these files are removed first. No backup is kept (see
+/// [`save_files_with_backups`]).
 pub fn save_files(files: &[FileToSave]) -> Result<(), SaveError> {
-    save_files_renaming(files, |from, to| fs::rename(from, to))
+    save_files_with_backups(files, None)
 }
 
-/// [`save_files`] with the rename that puts each new file in place given, so a test can make
-/// one fail part way.
+/// [`save_files`], keeping each replaced version in `backups` when given.
+pub fn save_files_with_backups(
+    files: &[FileToSave],
+    backups: Option<&BackupStore>,
+) -> Result<(), SaveError> {
+    save_files_renaming(files, backups, |from, to| fs::rename(from, to))
+}
+
+/// [`save_files_with_backups`] with the rename that puts each new file in place given, so a
+/// test can make one fail part way.
 fn save_files_renaming(
     files: &[FileToSave],
+    backups: Option<&BackupStore>,
     rename: impl Fn(&Path, &Path) -> io::Result<()>,
 ) -> Result<(), SaveError> {
     for file in files {
@@ -97,7 +104,8 @@ fn save_files_renaming(
     let mut staged: Vec<Staged> = Vec::new();
     for file in files {
         match stage(file) {
-            Ok(s) => staged.push(s),
+            Ok(Some(s)) => staged.push(s),
+            Ok(None) => {}
             Err(error) => {
                 staged.iter().for_each(Staged::discard);
                 return Err(SaveError::new(format!(
@@ -124,18 +132,22 @@ fn save_files_renaming(
             )));
         }
     }
-    // Every new version is in place; the old ones become the backups. Failing here loses only
-    // a backup, never the save.
+    // Every new version is in place; the old ones go to the backups, or away. Failing here
+    // loses only a backup, never the save.
     for s in &staged {
-        if let Some(backup) = &s.backup_temp
-            && let Err(error) = fs::rename(backup, backup_path(&s.target))
+        let Some(previous) = &s.backup_temp else {
+            continue;
+        };
+        if let Some(store) = backups
+            && let Err(error) = store.keep(&s.target, previous)
         {
             log::warn!(
-                "could not keep the previous version of {} as its backup: {error}",
-                s.target.display()
+                "could not keep the previous version of {} in {}: {error}",
+                s.target.display(),
+                store.folder().display()
             );
-            remove_logged(backup);
         }
+        remove_logged(previous);
     }
     sync_folders(staged.iter().map(|s| s.target.as_path()));
     Ok(())
@@ -270,7 +282,15 @@ fn is_stale(pid: u32, entry: &fs::DirEntry) -> bool {
         .is_some_and(|age| age > STALE_AFTER)
 }
 
-fn stage(file: &FileToSave) -> io::Result<Staged> {
+/// Whether `path` already holds exactly `bytes` (its size is compared first).
+fn holds(path: &Path, bytes: &[u8]) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        && fs::read(path).is_ok_and(|on_disk| on_disk == bytes)
+}
+
+/// Writes `file` to its temporary name, with its old version linked aside; `None` when the
+/// file already holds these bytes (nothing to write).
+fn stage(file: &FileToSave) -> io::Result<Option<Staged>> {
     // Saving over a symbolic link saves into the file it points to and keeps the link.
     let is_link = fs::symlink_metadata(&file.path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {
@@ -282,6 +302,9 @@ fn stage(file: &FileToSave) -> io::Result<Staged> {
         path: target,
         bytes: file.bytes,
     };
+    if holds(&file.path, file.bytes) {
+        return Ok(None);
+    }
     if let Some(dir) = file.path.parent()
         && !dir.as_os_str().is_empty()
     {
@@ -301,11 +324,11 @@ fn stage(file: &FileToSave) -> io::Result<Staged> {
         Ok(backup_temp)
     });
     match result {
-        Ok(backup_temp) => Ok(Staged {
+        Ok(backup_temp) => Ok(Some(Staged {
             target: file.path.clone(),
             temp,
             backup_temp,
-        }),
+        })),
         Err(error) => {
             remove_logged(&temp);
             Err(error)
@@ -393,7 +416,7 @@ mod tests {
                 bytes: b"new air",
             },
         ];
-        let error = save_files_renaming(&files, |from, to| {
+        let error = save_files_renaming(&files, None, |from, to| {
             if to.ends_with("kfm.air") {
                 Err(io::Error::from(io::ErrorKind::PermissionDenied))
             } else {
@@ -428,10 +451,56 @@ mod tests {
     }
 
     #[test]
-    fn the_backup_sits_beside_the_file() {
+    fn a_file_that_would_not_change_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let (same, other) = (dir.path().join("kfm.def"), dir.path().join("kfm.air"));
+        fs::write(&same, "def").unwrap();
+        fs::write(&other, "air").unwrap();
+        let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        for path in [&same, &other] {
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        let store = BackupStore::new(dir.path().join("store"));
+        let files = [
+            FileToSave {
+                path: same.clone(),
+                bytes: b"def",
+            },
+            FileToSave {
+                path: other.clone(),
+                bytes: b"new air",
+            },
+        ];
+        save_files_with_backups(&files, Some(&store)).unwrap();
+        let modified = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
         assert_eq!(
-            backup_path(Path::new("/q/hero.anim.dat")),
-            Path::new("/q/hero.anim.dat.bak")
+            modified(&same),
+            long_ago,
+            "the unchanged file is not touched"
+        );
+        assert_ne!(modified(&other), long_ago);
+        assert_eq!(fs::read(&other).unwrap(), b"new air");
+        assert!(
+            store.list(&same).is_empty(),
+            "no backup of an unchanged file"
+        );
+        let kept = store.list(&other);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(fs::read(&kept[0].path).unwrap(), b"air");
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["kfm.air", "kfm.def", "store"],
+            "nothing beside the files"
         );
     }
 }

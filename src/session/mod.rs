@@ -1,15 +1,18 @@
 //! An open document: its file and format, undo history, selection, unsaved-changes state,
 //! safe saving, autosave to a recovery file, and noticing changes on disk.
 //!
-//! Reading order: [`Session`] here, then [`atomic`] (how files are written), [`recovery`]
-//! (autosave and crash recovery) and [`watch`] (changes on disk). Time is given by the caller
+//! Reading order: [`Session`] here, then [`atomic`] (how files are written), [`backups`]
+//! (previous versions, in Sprat's data folder), [`recovery`] (autosave and crash recovery) and
+//! [`watch`] (changes on disk). Time is given by the caller
 //! ([`Session::tick`]), so everything here is testable without waiting.
 
 pub mod atomic;
+pub mod backups;
 pub mod recovery;
 pub mod watch;
 
-pub use atomic::{SaveError, backup_path};
+pub use atomic::SaveError;
+pub use backups::{Backup, BackupStore};
 pub use recovery::{AUTOSAVE_INTERVAL, RecoveryEntry, RecoveryStore};
 pub use watch::{FileChange, FileWatch};
 
@@ -41,6 +44,8 @@ pub struct Session {
     watch: FileWatch,
     last_watch: Option<Instant>,
     autosave: Option<Autosave>,
+    /// Where saves keep the versions they replace; `None` keeps none.
+    backups: Option<BackupStore>,
 }
 
 #[derive(Debug)]
@@ -215,6 +220,7 @@ impl Session {
             watch: FileWatch::new(),
             last_watch: None,
             autosave: None,
+            backups: None,
         }
     }
 
@@ -412,7 +418,7 @@ impl Session {
             &self.document,
             &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
         );
-        atomic::save_files(&files)?;
+        atomic::save_files_with_backups(&files, self.backups.as_ref())?;
         // Kept whatever is undone: what an undo back to before an edit of these files means.
         self.document.companion_originals.extend(saved_over);
         self.path = Some(pending.path.clone());
@@ -428,6 +434,26 @@ impl Session {
             companions,
             losses: pending.written.losses,
         })
+    }
+
+    /// Keeps the version each save replaces in `store` (the editor: the `backups` folder of
+    /// its data folder), never beside the files. Without it a save keeps no backup.
+    pub fn enable_backups(&mut self, store: BackupStore) {
+        self.backups = Some(store);
+    }
+
+    /// The kept versions of this document's file, newest first (for File > Restore backup;
+    /// [`BackupStore::restore`] puts one back, after which the file is opened again).
+    pub fn backups(&self) -> Vec<Backup> {
+        match (&self.backups, &self.path) {
+            (Some(store), Some(path)) => store.list(path),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The backup store saves keep versions in, when enabled.
+    pub fn backup_store(&self) -> Option<&BackupStore> {
+        self.backups.as_ref()
     }
 
     /// Turns on autosave into `store` (a folder for this document is made on first write).

@@ -30,7 +30,14 @@ fn ctrl_s_saves_a_retimed_frame_into_the_aseprite_file() {
         .expect("the frame delay field")
         .set_value_accesskit(250.0);
     harness.run_steps(2);
-    assert!(harness.state().open().unwrap().title().contains(" *"));
+    assert!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .title()
+            .contains(" *")
+    );
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);

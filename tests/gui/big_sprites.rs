@@ -11,9 +11,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::frame_textures::PictureMemory;
-use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
+use sprat::app::context::pictures::PictureMemory;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
 use sprat::formats::sff::encode::SpritePixels;
 
 const ACTIONS: u32 = 4;
@@ -41,7 +41,7 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
     let dir = tempfile::tempdir().unwrap();
     let archive = generated_sff::archive_of(ACTIONS * 100, (160, 239), |n| block(n % 100));
     let def = generated_sff::write_character(dir.path(), &archive, ACTIONS, FRAMES, 2);
-    let open = opened::opened(&def);
+    let doc = opened::opened(&def);
     // The least memory the setting takes: 16 MiB, of which 8 for decoded pictures; the
     // character's 80 sprites decode to 24 MiB.
     let memory = PictureMemory { megabytes: 16 };
@@ -53,7 +53,7 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
                 ..Settings::default()
             };
             let mut app = SpratApp::new(settings, Box::new(ScriptedDialogs::default()));
-            app.show_document(open);
+            app.show_document(doc);
             app
         });
     harness.run_steps(2);
@@ -93,7 +93,7 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
             // Let the decode-ahead worker have its turn, as a display's refresh would.
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        let playing = harness.state().open().and_then(|o| o.sequence());
+        let playing = harness.state().active_document().and_then(|o| o.sequence());
         let playing = playing.map(|s| &s.name);
         assert_eq!(playing, Some(&action.to_string()), "action {action} plays");
     }

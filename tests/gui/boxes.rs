@@ -30,26 +30,26 @@ fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 /// Selects cells of the direction on show, as a Shift+click in the timeline does.
 fn select_frames(harness: &mut Harness<'_, SpratApp>, frames: Vec<usize>) {
-    let open = harness.state_mut().open_mut().unwrap();
-    let sequence = open.player.sequence();
-    let direction = open.player.direction();
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let sequence = doc.player.sequence();
+    let direction = doc.player.direction();
     if let Some(&first) = frames.first() {
-        open.select_frame(first);
+        doc.select_frame(first);
     }
-    open.session
+    doc.session
         .set_selection(Selection::frames(sequence, direction, frames));
     harness.run_steps(2);
 }
 
 /// The hurt boxes frame `index` of the sequence on show shows.
 fn hurt_on(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
-    let open = harness.state().open().unwrap();
-    let frames = open.direction_frames();
+    let doc = harness.state().active_document().unwrap();
+    let frames = doc.direction_frames();
     effective_boxes(&frames, index, DefaultBoxRule::default())
         .into_iter()
         .filter(|b| b.collision.class == BoxClass::Hurt)
@@ -155,13 +155,20 @@ fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
 fn check_boxes_lists_box_warnings_that_select_their_frame() {
     let (_dir, mut harness) = kfm_editor();
     // KFM's reader warnings already show the diagnostics panel and its button.
-    assert!(!harness.state().open().unwrap().diagnostics().is_empty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .diagnostics()
+            .is_empty()
+    );
     harness
         .get_by_role_and_label(Role::Button, "Check boxes")
         .click();
     harness.run_steps(2);
-    let open = harness.state().open().unwrap();
-    let warnings: Vec<_> = open
+    let doc = harness.state().active_document().unwrap();
+    let warnings: Vec<_> = doc
         .diagnostics()
         .iter()
         .filter(|d| sprat::boxes::lint::is_box_warning(d))
@@ -170,10 +177,18 @@ fn check_boxes_lists_box_warnings_that_select_their_frame() {
     assert!(!warnings.is_empty());
     assert!(warnings.iter().all(|d| d.subject.is_some()));
     // Checking again replaces the warnings rather than adding them twice.
-    let count = open.diagnostics().len();
+    let count = doc.diagnostics().len();
     harness
         .get_by_role_and_label(Role::Button, "Check boxes")
         .click();
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().diagnostics().len(), count);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .diagnostics()
+            .len(),
+        count
+    );
 }

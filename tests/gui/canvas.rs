@@ -9,8 +9,9 @@ use gui_support::{TempDir, showcase_as, undo_steps};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
+use sprat::app::canvas::tools::Tool;
 use sprat::app::canvas::view::View;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::{
@@ -51,11 +52,16 @@ fn zoom_to(harness: &mut Harness<'_, SpratApp>, zoom: f32) {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 fn sequence<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a Sequence {
-    harness.state().open().unwrap().sequence().unwrap()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .sequence()
+        .unwrap()
 }
 
 fn frame_at<'a>(harness: &'a Harness<'_, SpratApp>, index: usize) -> &'a Frame {
@@ -75,7 +81,7 @@ fn point_named<'a>(frame: &'a Frame, name: &str) -> (ElementId, &'a AttachmentPo
 }
 
 fn selected(harness: &Harness<'_, SpratApp>) -> Option<ElementId> {
-    harness.state().open().unwrap().single_element()
+    harness.state().active_document().unwrap().single_element()
 }
 
 /// Where sprite point `(x, y)` is on screen.
@@ -171,8 +177,10 @@ fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
     harness.run_steps(2);
     harness.get_by_label(scope_label).click();
     harness.run_steps(2);
+    // The drag starts inside the inherited body box: Ctrl draws a new box there rather than
+    // moving that one.
     let (from, to) = (screen(&harness, 10.0, -60.0), screen(&harness, 40.0, -40.0));
-    drag(&mut harness, from, to);
+    drag_with(&mut harness, from, to, Modifiers::COMMAND);
     let drawn = boxes_of(frame_at(&harness, 1), &BoxClass::Hit);
     assert_eq!(
         drawn,
@@ -378,7 +386,15 @@ fn boxes_are_copied_to_all_frames_of_the_sequence() {
         harness.step();
     }
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().player.frame_index(), 3);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .frame_index(),
+        3
+    );
     // The punch's hit box on frame 3 spans (10, -48) to (34, -38).
     let at = screen(&harness, 30.0, -40.0);
     click(&mut harness, at);
@@ -426,11 +442,11 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
     harness.step();
     harness.step();
     let seconds = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open().unwrap();
+        let doc = h.state().active_document().unwrap();
         let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
         (
-            open.player.seconds_from_start(open.document()),
-            hung.seconds_from_start(open.document()),
+            doc.player.seconds_from_start(doc.document()),
+            hung.seconds_from_start(doc.document()),
         )
     };
     let (main, hung_time) = seconds(&harness);
@@ -472,7 +488,14 @@ fn a_sequence_hung_on_a_point_plays_along_and_can_come_from_another_file() {
         hanging.hung[0].source,
         sprat::app::canvas::tools::hang::Source::File(0)
     );
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }
 
 #[test]
@@ -490,9 +513,9 @@ fn a_hung_four_way_sequence_turns_with_the_direction_on_show() {
     harness.get_by_label("Hang walk").click();
     harness.run_steps(2);
     let directions = |h: &Harness<'_, SpratApp>| {
-        let open = h.state().open().unwrap();
+        let doc = h.state().active_document().unwrap();
         let hung = &h.state().active_tab().unwrap().canvas.tools.hang.hung[0].player;
-        (open.player.direction(), hung.direction())
+        (doc.player.direction(), hung.direction())
     };
     assert_eq!(directions(&harness), (0, 0));
     for expected in [1, 2] {
@@ -636,7 +659,11 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
             Some((e.id, (g.position.x.to_f64(), g.position.y.to_f64())))
         })
         .expect("the demo's first frame has a graphic");
-    harness.state_mut().open_mut().unwrap().select_element(id);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let graphic = |h: &Harness<'_, SpratApp>| {
         document(h)
@@ -693,8 +720,29 @@ fn air_offers_no_circles_and_no_rotation_knob_since_it_cannot_save_them() {
     let def = kfm_copy(&dir.0);
     let mut harness = editor_on(&def, &[]);
     zoom_to(&mut harness, 2.0);
+    // The circle tool's key is refused, saying why; the rectangle tool is taken up.
     harness.key_press_modifiers(Modifiers::SHIFT, Key::R);
     harness.run_steps(2);
+    let tool = |h: &Harness<'_, SpratApp>| h.state().active_tab().unwrap().canvas.tools.tool;
+    assert_eq!(tool(&harness), Tool::Select);
+    assert!(
+        gui_support::status(&harness).contains("cannot hold circles"),
+        "{}",
+        gui_support::status(&harness)
+    );
+    harness.get_by_label("Tools").click();
+    harness.run_steps(2);
+    assert!(
+        harness
+            .get_by_label_contains("Box tool (circles)")
+            .accesskit_node()
+            .is_disabled(),
+        "Tools > Box tool (circles) is greyed out"
+    );
+    harness.key_press(Key::Escape);
+    harness.key_press(Key::R);
+    harness.run_steps(2);
+    assert_eq!(tool(&harness), Tool::Box);
     assert!(harness.query_by_label("Circle").is_none());
     assert!(
         harness.query_by_label("Use class").is_none(),
@@ -796,7 +844,11 @@ fn a_graphic_origin_drag_moves_the_pivot_and_leaves_the_pixels_in_place() {
     let sprat::model::Origin::At(origin) = graphic.origin else {
         panic!("the demo's graphics have their own origin")
     };
-    harness.state_mut().open_mut().unwrap().select_element(id);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_element(id);
     harness.run_steps(2);
     let (px, py) = (graphic.position.x.to_f64(), graphic.position.y.to_f64());
     let from = screen(&harness, px, py);
@@ -861,7 +913,14 @@ fn a_hung_sequence_with_pictures_is_drawn_at_the_point() {
     harness.get_by_label("Hang idle").click();
     harness.run_steps(2);
     assert_eq!(gui_support::hanging(&harness).pictures_drawn(), 1);
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }
 
 /// A click with modifier keys held (Shift or Ctrl add to the selection).
@@ -891,7 +950,12 @@ fn drag_with(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2, modifier
 }
 
 fn selection(harness: &Harness<'_, SpratApp>) -> Vec<ElementId> {
-    harness.state().open().unwrap().selected_elements().to_vec()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .selected_elements()
+        .to_vec()
 }
 
 /// The guard's first frame: its hurt box (-14, -58) to (10, 0) and its shield circle at
@@ -1221,4 +1285,160 @@ fn ctrl_click_in_the_inspectors_element_list_adds_and_removes_elements() {
     harness.run_steps(2);
     assert_eq!(selection(&harness), vec![shield]);
     assert!(harness.query_by_label("2 elements selected").is_none());
+}
+
+#[test]
+fn the_box_tool_moves_a_box_dragged_from_inside_and_resizes_it_by_its_edges() {
+    let (_dir, mut harness, hurt, _shield) = guard_editor("box-tool-move");
+    harness.key_press(Key::R);
+    harness.run_steps(2);
+    let (_, shields) = guard_boxes(&harness);
+
+    // From inside the hurt box (-14, -58) to (10, 0), 4 px right and 2 px down: it moves,
+    // keeping its size, in one undo step, and no box is drawn.
+    let inside = screen(&harness, -6.0, -20.0);
+    drag(&mut harness, inside, inside + vec2(8.0, 4.0));
+    assert_eq!(
+        guard_boxes(&harness),
+        (vec![rect(-10, -56, 24, 58)], shields.clone()),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(undo_steps(&harness), 1, "the move is one undo step");
+    assert_eq!(selection(&harness), vec![hurt], "the moved box is selected");
+    gui_support::undo(&mut harness);
+    assert_eq!(guard_boxes(&harness).0, vec![rect(-14, -58, 24, 58)]);
+
+    // Gripped a pixel left of its left edge and dragged 6 px left: that edge follows.
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .clear_elements();
+    let edge = screen(&harness, -15.0, -20.0);
+    drag(&mut harness, edge, edge + vec2(-12.0, 0.0));
+    assert_eq!(
+        guard_boxes(&harness).0,
+        vec![rect(-20, -58, 30, 58)],
+        "{}",
+        gui_support::status(&harness)
+    );
+    // Its bottom-right corner, 4 px right and 6 px down: both edges follow.
+    let corner = screen(&harness, 10.0, 0.0);
+    drag(&mut harness, corner, corner + vec2(8.0, 12.0));
+    assert_eq!(guard_boxes(&harness).0, vec![rect(-20, -58, 34, 64)]);
+    assert_eq!(undo_steps(&harness), 2, "one undo step per resize");
+
+    // Outside every box the tool draws; with Ctrl it draws over a box too.
+    let (from, to) = (
+        screen(&harness, -60.0, -40.0),
+        screen(&harness, -40.0, -30.0),
+    );
+    drag(&mut harness, from, to);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-60, -40, 20, 10)]
+    );
+    let (from, to) = (screen(&harness, -4.0, -40.0), screen(&harness, 4.0, -30.0));
+    drag_with(&mut harness, from, to, Modifiers::COMMAND);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hit),
+        vec![rect(-60, -40, 20, 10), rect(-4, -40, 8, 10)]
+    );
+    assert_eq!(guard_boxes(&harness).0, vec![rect(-20, -58, 34, 64)]);
+}
+
+#[test]
+fn arrows_step_frames_while_nothing_is_selected_and_nudge_what_is() {
+    let dir = TempDir::new("arrows-step");
+    let path = showcase_as(&dir.0, &sprat::formats::sprat::SpratFormat, "arrows.sprat");
+    let mut harness = editor_on(&path, &[]);
+    show_sequence(&mut harness, "idle");
+    zoom_to(&mut harness, 2.0);
+    let shown =
+        |h: &Harness<'_, SpratApp>| h.state().active_document().unwrap().player.frame_index();
+    let press = |h: &mut Harness<'_, SpratApp>, key: Key| {
+        h.key_press(key);
+        h.run_steps(2);
+    };
+    assert_eq!(shown(&harness), 0);
+    press(&mut harness, Key::ArrowRight);
+    press(&mut harness, Key::ArrowRight);
+    assert_eq!(shown(&harness), 2, "Right steps forward");
+    press(&mut harness, Key::ArrowLeft);
+    assert_eq!(shown(&harness), 1, "Left steps back");
+    press(&mut harness, Key::ArrowLeft);
+    assert_eq!(shown(&harness), 0);
+    assert_eq!(undo_steps(&harness), 0, "stepping is not an edit");
+
+    // With the hurt box selected, Right nudges it and the frame stays.
+    let inside = screen(&harness, -6.0, -20.0);
+    click(&mut harness, inside);
+    assert!(selected(&harness).is_some());
+    press(&mut harness, Key::ArrowRight);
+    assert_eq!(shown(&harness), 0);
+    assert_eq!(
+        boxes_of(frame_at(&harness, 0), &BoxClass::Hurt),
+        vec![rect(-11, -56, 24, 56)]
+    );
+    assert_eq!(undo_steps(&harness), 1);
+
+    // Escape selects nothing: the arrows step again.
+    press(&mut harness, Key::Escape);
+    assert!(selected(&harness).is_none());
+    press(&mut harness, Key::ArrowRight);
+    assert_eq!(shown(&harness), 1);
+}
+
+#[test]
+fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone() {
+    let (_dir, mut harness, _hurt, shield) = guard_editor("facing-left");
+    let before = document(&harness).clone();
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::F);
+    harness.run_steps(2);
+    assert!(harness.state().settings.view.facing_left);
+    assert!(
+        harness.query_by_label_contains("Facing left").is_some(),
+        "the canvas says it is mirrored"
+    );
+    assert_eq!(document(&harness), &before, "a view setting, not an edit");
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
+
+    // The shield (centre (16, -36)) is drawn left of the origin now: a click there selects it,
+    // and dragging it 8 points right on screen moves it 4 px left in the file.
+    let mirrored = |h: &Harness<'_, SpratApp>, x: f64, y: f64| {
+        let canvas = &h.state().active_tab().unwrap().canvas;
+        let rect = canvas.last_rect.unwrap();
+        View::new(rect, canvas.zoom, 1.0, canvas.pan)
+            .facing_left(true)
+            .to_screen(x, y)
+    };
+    let at = mirrored(&harness, 24.0, -36.0);
+    assert!(at.x < mirrored(&harness, 0.0, 0.0).x);
+    click(&mut harness, at);
+    assert_eq!(selection(&harness), vec![shield]);
+    drag(&mut harness, at, at + vec2(8.0, 0.0));
+    assert_eq!(guard_boxes(&harness).1, vec![circle(12, -36, 12)]);
+
+    // View > Facing left turns it back.
+    harness.get_by_label("View").click();
+    harness.run_steps(2);
+    harness
+        .get_all_by_role(Role::Button)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("Facing left"))
+        })
+        .expect("View > Facing left")
+        .click();
+    harness.run_steps(2);
+    assert!(!harness.state().settings.view.facing_left);
 }

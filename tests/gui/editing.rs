@@ -31,15 +31,12 @@ fn editor_with_answers(path: &Path, later: &[PathBuf]) -> Harness<'static, Sprat
 }
 
 fn punch_loop(harness: &Harness<'_, SpratApp>) -> Option<usize> {
-    let open = harness.state().open().unwrap();
-    open.document()
-        .sequence_by_name("punch")
-        .unwrap()
-        .loop_point
+    let doc = harness.state().active_document().unwrap();
+    doc.document().sequence_by_name("punch").unwrap().loop_point
 }
 
 fn title(harness: &Harness<'_, SpratApp>) -> String {
-    harness.state().open().unwrap().title()
+    harness.state().active_document().unwrap().title()
 }
 
 /// The number field whose value ends with `unit`.
@@ -97,9 +94,9 @@ fn a_duration_edit_is_saved_with_ctrl_s_in_the_files_own_format() {
     spin_with_unit(&harness, "ticks").set_value_accesskit(10.0);
     harness.run_steps(2);
     let first = |harness: &Harness<'_, SpratApp>| {
-        let open = harness.state().open().unwrap();
-        let punch = open.document().sequence_by_name("punch").unwrap();
-        open.document()
+        let doc = harness.state().active_document().unwrap();
+        let punch = doc.document().sequence_by_name("punch").unwrap();
+        doc.document()
             .frame(punch.directions[0].frames[0])
             .unwrap()
             .duration
@@ -139,7 +136,7 @@ fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed
     gui_support::open_next(&mut harness);
     assert!(harness.state().confirm_discard.is_none());
     assert_eq!(
-        harness.state().open().unwrap().path(),
+        harness.state().active_document().unwrap().path(),
         Some(other.as_path())
     );
     let waiting: Vec<_> = harness
@@ -149,13 +146,16 @@ fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed
         .filter(|t| Some(t.id) != harness.state().active_tab_id())
         .collect();
     assert_eq!(waiting.len(), 1);
-    assert_eq!(waiting[0].open.path(), Some(path.as_path()));
-    assert!(waiting[0].open.session.is_dirty());
+    assert_eq!(waiting[0].doc.path(), Some(path.as_path()));
+    assert!(waiting[0].doc.session.is_dirty());
 
     // Closing the changed tab asks; Cancel keeps it with its edit.
     harness.key_press_modifiers(Modifiers::CTRL | Modifiers::SHIFT, Key::Tab);
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
+    assert_eq!(
+        harness.state().active_document().unwrap().path(),
+        Some(path.as_path())
+    );
     harness.key_press_modifiers(Modifiers::COMMAND, Key::W);
     harness.run_steps(2);
     harness.get_by_label_contains("has changes that are not saved");
@@ -163,7 +163,10 @@ fn opening_another_file_with_unsaved_changes_opens_a_tab_and_closing_the_changed
     harness.run_steps(2);
     assert!(harness.state().confirm_discard.is_none());
     assert_eq!(punch_loop(&harness), Some(0), "the edit is still there");
-    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
+    assert_eq!(
+        harness.state().active_document().unwrap().path(),
+        Some(path.as_path())
+    );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
     let _ = std::fs::remove_dir_all(other.parent().unwrap());
 }
@@ -225,8 +228,8 @@ fn backspace_deletes_like_delete_but_not_while_typing() {
     let (_path_dir, path) = showcase_file("backspace");
     let mut harness = editor_on(&path);
     let punch_frames = |harness: &Harness<'_, SpratApp>| {
-        let open = harness.state().open().unwrap();
-        let punch = open.document().sequence_by_name("punch").unwrap();
+        let doc = harness.state().active_document().unwrap();
+        let punch = doc.document().sequence_by_name("punch").unwrap();
         punch.directions[0].frames.len()
     };
     assert_eq!(punch_frames(&harness), 5);
@@ -242,9 +245,9 @@ fn backspace_deletes_like_delete_but_not_while_typing() {
     harness.key_press(Key::Enter);
     harness.run_steps(2);
     assert_eq!(punch_frames(&harness), 4);
-    let open = harness.state().open().unwrap();
-    let punch = open.document().sequence_by_name("punch").unwrap();
-    let label = &open
+    let doc = harness.state().active_document().unwrap();
+    let punch = doc.document().sequence_by_name("punch").unwrap();
+    let label = &doc
         .document()
         .frame(punch.directions[0].frames[1])
         .unwrap()

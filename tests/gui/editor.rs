@@ -9,9 +9,9 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::shell::settings::Settings;
-use sprat::app::shell::workspace::OpenDocument;
+use sprat::app::context::document::OpenDocument;
+use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+use sprat::app::context::settings::Settings;
 use sprat::formats::{Diagnostic, Format, Subject, WriteContext};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -57,15 +57,20 @@ fn demo_harness() -> Harness<'static, SpratApp> {
 }
 
 fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
-    let open = harness.state().open().expect("a document is open");
-    open.sequence()
-        .expect("a sequence is selected")
-        .name
-        .clone()
+    let doc = harness
+        .state()
+        .active_document()
+        .expect("a document is open");
+    doc.sequence().expect("a sequence is selected").name.clone()
 }
 
 fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
-    harness.state().open().unwrap().player.frame_index()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .player
+        .frame_index()
 }
 
 /// Types into the focused text field, or into the one text field on screen when none has focus.
@@ -105,13 +110,9 @@ fn wait_for_load(harness: &mut Harness<'_, SpratApp>) {
 fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
     let mut harness = harness_with(ScriptedDialogs::default(), Start::Demo);
     harness.run_steps(2);
-    let open = harness.state().open().expect("the demo opened");
-    assert_eq!(open.format_id(), "sprat");
-    assert!(
-        open.title().starts_with("demo.sprat — "),
-        "{}",
-        open.title()
-    );
+    let doc = harness.state().active_document().expect("the demo opened");
+    assert_eq!(doc.format_id(), "sprat");
+    assert!(doc.title().starts_with("demo.sprat — "), "{}", doc.title());
     assert!(
         harness.state().textures.renders > 0,
         "the frame was rendered for the canvas"
@@ -131,7 +132,7 @@ fn the_tree_marks_the_default_sequence_and_shows_groups() {
     harness.get_by_role_and_label(Role::Button, "idle");
     harness.get_by_label_contains("default ·");
     harness.get_by_label("combat");
-    let title = harness.state().open().unwrap().title();
+    let title = harness.state().active_document().unwrap().title();
     assert!(title.starts_with("untitled (Sprat project)"), "{title}");
 }
 
@@ -177,10 +178,26 @@ fn keyboard_navigation_moves_through_sequences_and_directions() {
     assert_eq!(harness.get_all_by_label("up").count(), 2);
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().player.direction(), 1);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .direction(),
+        1
+    );
     harness.get_all_by_label("left").next().unwrap().click();
     harness.run_steps(2);
-    assert_eq!(harness.state().open().unwrap().player.direction(), 2);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .direction(),
+        2
+    );
 }
 
 /// The punch lasts 4, 3, 0, 6 and 8 ticks; the zero-length frame 2 is skipped.
@@ -201,24 +218,46 @@ fn playback_runs_at_true_speed_and_at_a_multiplier() {
         harness.step();
     }
     assert_eq!(frame_index(&harness), 3);
-    assert!(harness.state().open().unwrap().player.is_playing());
+    assert!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .is_playing()
+    );
     harness.get_by_label("Pause").click();
     harness.step();
-    assert!(!harness.state().open().unwrap().player.is_playing());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .is_playing()
+    );
 
     // At 2x, six simulated ticks are twelve: frame 3 again (ticks 7 to 13).
     harness.key_press(Key::Home);
     harness.step();
     harness
         .state_mut()
-        .open_mut()
+        .active_document_mut()
         .unwrap()
         .player
         .set_speed_milli(1000);
     harness.key_press(Key::CloseBracket); // 1.5x
     harness.key_press(Key::CloseBracket); // 2x
     harness.step();
-    assert_eq!(harness.state().open().unwrap().player.speed_milli(), 2000);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .speed_milli(),
+        2000
+    );
     harness.key_press(Key::Space);
     harness.step();
     for _ in 0..6 {
@@ -230,7 +269,14 @@ fn playback_runs_at_true_speed_and_at_a_multiplier() {
         harness.step();
     }
     assert_eq!(frame_index(&harness), 4);
-    assert!(!harness.state().open().unwrap().player.is_playing());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .is_playing()
+    );
 }
 
 #[test]
@@ -318,10 +364,10 @@ fn box_classes_can_be_hidden_from_the_overlay_menu() {
 fn a_diagnostic_click_selects_the_frame_it_names() {
     let mut harness = demo_harness();
     {
-        let open = harness.state_mut().open_mut().unwrap();
-        let punch = open.session.document().sequence_by_name("punch").unwrap();
+        let doc = harness.state_mut().active_document_mut().unwrap();
+        let punch = doc.session.document().sequence_by_name("punch").unwrap();
         let (sequence, frame) = (punch.id, punch.directions[0].frames[3]);
-        let mut diagnostics = open.diagnostics().to_vec();
+        let mut diagnostics = doc.diagnostics().to_vec();
         diagnostics.push(
             Diagnostic::warning_at(12, 3, "a box is outside the sprite").about(Subject::Frame {
                 sequence,
@@ -330,7 +376,7 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
                 frame,
             }),
         );
-        open.session.set_diagnostics(diagnostics);
+        doc.session.set_diagnostics(diagnostics);
     }
     harness.run_steps(2);
     harness
@@ -363,15 +409,11 @@ fn file_open_reads_the_chosen_file_off_the_ui_thread() {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
     harness.step();
     wait_for_load(&mut harness);
-    let open = harness.state().open().expect("the file opened");
-    assert_eq!(open.path(), Some(path.as_path()));
-    assert_eq!(open.format_id(), "sprat");
+    let doc = harness.state().active_document().expect("the file opened");
+    assert_eq!(doc.path(), Some(path.as_path()));
+    assert_eq!(doc.format_id(), "sprat");
     assert_eq!(harness.state().settings.recent_files.first(), Some(&path));
-    assert!(
-        open.title().starts_with("demo.sprat — "),
-        "{}",
-        open.title()
-    );
+    assert!(doc.title().starts_with("demo.sprat — "), "{}", doc.title());
 }
 
 #[test]
@@ -389,7 +431,10 @@ fn without_a_dialog_the_editor_offers_a_path_field() {
     harness.get_by_label("Open").click();
     harness.step();
     wait_for_load(&mut harness);
-    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
+    assert_eq!(
+        harness.state().active_document().unwrap().path(),
+        Some(path.as_path())
+    );
 }
 
 #[test]
@@ -526,7 +571,7 @@ fn two_files_of_one_name_have_titles_that_name_their_folders() {
         let ctx = harness.ctx.clone();
         harness.state_mut().open_path(&ctx, path.clone());
         wait_for_load(&mut harness);
-        titles.push(harness.state().open().unwrap().title());
+        titles.push(harness.state().active_document().unwrap().title());
     }
     assert_ne!(titles[0], titles[1]);
     for (title, path) in titles.iter().zip([&first, &second]) {
@@ -594,9 +639,9 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     harness.get_by_label("Play").click();
     harness.step();
     harness.step();
-    let open = harness.state().open().unwrap();
-    let mut reference = open.player.clone();
-    let document = open.session.document().clone();
+    let doc = harness.state().active_document().unwrap();
+    let mut reference = doc.player.clone();
+    let document = doc.session.document().clone();
     let mut expected = 0;
     for _ in 0..2000 {
         let before = reference.frame_index();
@@ -628,18 +673,24 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
 fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request() {
     let mut harness = demo_harness();
     {
-        let open = harness.state_mut().open_mut().unwrap();
+        let doc = harness.state_mut().active_document_mut().unwrap();
         let many = (1..=1000)
             .map(|n| Diagnostic::warning_at(n, 1, format!("odd line number {n}.")))
             .collect();
-        open.session.set_diagnostics(many);
+        doc.session.set_diagnostics(many);
     }
     harness.run();
     harness.get_by_label_contains("odd line number 1.");
     harness.get_by_label("… and 800 more");
     harness.get_by_label("Show all 1000").click();
     harness.run();
-    assert!(harness.state().open().unwrap().all_diagnostics_listed);
+    assert!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .all_diagnostics_listed
+    );
     assert!(harness.query_by_label("… and 800 more").is_none());
     // Only the rows in view are laid out, however many there are.
     assert!(
@@ -661,7 +712,10 @@ fn a_path_typed_in_the_path_field_opens_on_enter() {
     harness.run_steps(2);
     wait_for_load(&mut harness);
     assert!(harness.state().path_field.is_none(), "the field closes");
-    assert_eq!(harness.state().open().unwrap().path(), Some(path.as_path()));
+    assert_eq!(
+        harness.state().active_document().unwrap().path(),
+        Some(path.as_path())
+    );
 }
 
 #[test]
@@ -684,9 +738,9 @@ fn file_new_makes_an_empty_document_in_the_chosen_format_that_asks_where_to_save
     harness.run_steps(2);
     harness.get_by_label("Create").click();
     harness.run_steps(3);
-    let open = harness.state().open().unwrap();
-    assert_eq!(open.format_id(), "mugen-air");
-    assert_eq!(open.path(), None);
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.format_id(), "mugen-air");
+    assert_eq!(doc.path(), None);
     assert_eq!(sequence_name(&harness), "0", "an AIR action is a number");
     assert_eq!(harness.state().documents.len(), 2, "a tab of its own");
     assert!(harness.state().new_document.is_none(), "the window closes");

@@ -78,8 +78,8 @@ fn wait_for_export(harness: &mut Harness<'_, SpratApp>) {
 }
 
 fn frame_count(harness: &Harness<'_, SpratApp>, sequence: &str) -> usize {
-    let open = harness.state().open().unwrap();
-    let document = open.document();
+    let doc = harness.state().active_document().unwrap();
+    let document = doc.document();
     let sequence = document.sequence_by_name(sequence).unwrap();
     sequence.directions.iter().map(|d| d.frames.len()).sum()
 }
@@ -148,7 +148,12 @@ fn each_format_is_exported_from_the_window_and_the_files_read_back() {
     let names = |set: &sprat::model::AnimationSet| -> Vec<String> {
         set.sequences().iter().map(|s| s.name.clone()).collect()
     };
-    let document = harness.state().open().unwrap().document().clone();
+    let document = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .document()
+        .clone();
     assert_eq!(names(&loaded.document), names(&document));
     assert_eq!(
         std::fs::read(dir.0.join("demo.png")).unwrap(),

@@ -11,8 +11,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use image::{Rgba, RgbaImage};
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::shell::settings::Settings;
+use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+use sprat::app::context::settings::Settings;
 use sprat::formats::Format;
 use sprat::model::{GraphicSource, ImageKind};
 use std::path::{Path, PathBuf};
@@ -61,7 +61,7 @@ pub(crate) fn wait_for_read(harness: &mut Harness<'_, SpratApp>) {
 
 /// The image names the frames of `sequence` show, in order.
 fn frame_images(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<String> {
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     let sequence = document.sequence_by_name(sequence).unwrap();
     document
         .direction_frames(sequence, 0)
@@ -118,7 +118,7 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
         steps + 1,
         "one undo step"
     );
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     let first = document
         .images
         .iter()
@@ -145,7 +145,7 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
     assert!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .document()
             .sequence_by_name("run")
@@ -190,7 +190,7 @@ fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
         .click();
     harness.run_steps(3);
 
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     let walk = document.sequence_by_name("walk").unwrap();
     let frames = document.direction_frames(walk, 0);
     assert_eq!(frames.len(), walk_before + 3);
@@ -242,7 +242,12 @@ fn an_aseprite_file_opens_with_its_tags_and_saves_as_a_project_with_its_frames()
     let path = dir.0.join("layers_and_tags.aseprite");
     std::fs::copy(&source, &path).unwrap();
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
-    let document = harness.state().open().unwrap().document().clone();
+    let document = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .document()
+        .clone();
     assert!(document.sequences().len() > 1, "tags become sequences");
     for sequence in document.sequences() {
         assert!(harness.query_by_label_contains(&sequence.name).is_some());
@@ -300,7 +305,7 @@ fn an_aseprite_file_opens_with_a_graphic_per_layer_when_chosen_in_the_file_menu(
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     gui_support::open_next(&mut harness);
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     let most = document
         .frames
         .values()
@@ -328,7 +333,12 @@ fn without_a_file_dialog_the_typed_path_goes_to_the_import_field() {
     let art = gui_support::TempDir::new("import-typed");
     let file = picture(&art.0.join("wave_1.png"), 5, 7, [9, 99, 199]);
     let (_dir, mut harness) = editor_on_demo_copy("typed", Vec::new());
-    let frame_before = harness.state().open().unwrap().player.frame_index();
+    let frame_before = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .player
+        .frame_index();
     harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
     harness.run_steps(3);
     // Letters that are also shortcuts (",", "." step frames) land in the field.
@@ -337,7 +347,12 @@ fn without_a_file_dialog_the_typed_path_goes_to_the_import_field() {
     harness.key_press(Key::Enter);
     wait_for_read(&mut harness);
     assert_eq!(
-        harness.state().open().unwrap().player.frame_index(),
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .frame_index(),
         frame_before
     );
     assert!(harness.query_by_label("1 file: wave_1.png").is_some());

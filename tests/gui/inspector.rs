@@ -39,7 +39,7 @@ fn editor_on(path: &Path, sequence: &str) -> Harness<'static, SpratApp> {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 /// The number field whose shown value is `value`.
@@ -68,7 +68,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     assert_eq!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .session
             .history()
@@ -103,7 +103,7 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
     let (_dir, path) = tunic_copy("loop");
     let mut harness = editor_on(&path, "walking");
     let before = document(&harness).clone();
-    let revision = harness.state().open().unwrap().revision;
+    let revision = harness.state().active_document().unwrap().revision;
 
     // Walking loops on frame 0 of 8: frame 12 does not exist.
     let loop_field = harness
@@ -113,8 +113,18 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
     loop_field.set_value_accesskit(12.0);
     harness.run_steps(2);
     assert_eq!(document(&harness), &before);
-    assert_eq!(harness.state().open().unwrap().revision, revision);
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert_eq!(
+        harness.state().active_document().unwrap().revision,
+        revision
+    );
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
     let said = status(&harness);
     assert!(said.starts_with("Not changed:"), "{said}");
     assert!(said.contains("past the end"), "{said}");
@@ -225,7 +235,14 @@ fn one_field_of_each_kind_is_edited_and_undone() {
     assert_eq!(hand(&harness), 0);
 
     assert_eq!(document(&harness), &original, "everything undone");
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
@@ -253,4 +270,148 @@ fn text_typed_in_a_field_is_kept_when_another_frame_is_selected_before_enter() {
     );
     undo(&mut harness);
     assert_eq!(label_of(&harness, 0), "", "one undo step");
+}
+
+/// The frame on show's duration in the "idle" sequence (milliseconds in the showcase).
+fn idle_duration(harness: &Harness<'_, SpratApp>, index: usize) -> FrameDuration {
+    let idle = document(harness).sequence_by_name("idle").unwrap();
+    document(harness)
+        .frame(idle.directions[0].frames[index])
+        .unwrap()
+        .duration
+}
+
+#[test]
+fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
+    let (_path_dir, path) = showcase_file("typed-number");
+    let mut harness = editor_on(&path, "idle");
+    assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(400));
+
+    // Click into the field, select all, type 1, 5, 0 a key at a time: nothing applies yet.
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Duration")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    for digit in ["1", "5", "0"] {
+        harness.event(egui::Event::Text(digit.to_string()));
+        harness.run_steps(2);
+        assert_eq!(
+            idle_duration(&harness, 0),
+            FrameDuration::Millis(400),
+            "nothing applies while typing"
+        );
+    }
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(150));
+    let history = harness.state().active_document().unwrap().session.history();
+    assert_eq!(history.done_count(), 1, "one undo step for the typed value");
+    assert!(
+        history.undo_label().is_some_and(|l| l.contains("duration")),
+        "{:?}",
+        history.undo_label()
+    );
+    undo(&mut harness);
+    assert_eq!(
+        idle_duration(&harness, 0),
+        FrameDuration::Millis(400),
+        "one Ctrl+Z brings back the value before the edit"
+    );
+
+    // Esc gives the field its value back and changes nothing.
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Duration")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("999".to_string()));
+    harness.run_steps(2);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(400));
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .history()
+            .done_count(),
+        0
+    );
+}
+
+#[test]
+fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothing_else() {
+    let (_dir, path) = tunic_copy("timeline-delay");
+    let before = std::fs::read(&path).unwrap();
+    let mut harness = editor_on(&path, "walking");
+    harness.get_by_label("frame 1").click();
+    harness.run_steps(2);
+
+    // No per-frame duration: neither the field nor a cell edge to drag.
+    assert!(
+        harness.query_by_label_contains("selected frame").is_none(),
+        "no per-frame duration field"
+    );
+    assert!(
+        harness.query_by_label("end of frame 0").is_none(),
+        "no cell edge to drag"
+    );
+
+    // The animation's delay, typed: every frame of every direction, one undo step.
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Frame delay of the animation")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("120".to_string()));
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    let walking = document(&harness)
+        .sequence_by_name("walking")
+        .unwrap()
+        .clone();
+    for direction in &walking.directions {
+        for frame in &direction.frames {
+            let frame = document(&harness).frame(*frame).unwrap();
+            assert_eq!(frame.duration, FrameDuration::Millis(120));
+        }
+    }
+    let history = harness.state().active_document().unwrap().session.history();
+    assert_eq!(history.done_count(), 1);
+    assert_eq!(history.undo_label(), Some("Set delay to 120 ms"));
+
+    // One frame given a duration of its own elsewhere (a script, the library): Ctrl+S lists
+    // it as a loss; Cancel closes the list, opens no other window and says nothing was saved.
+    let frame = walking.directions[0].frames[1];
+    let own = sprat::edit::timeline::SetFrameDuration {
+        frame,
+        duration: FrameDuration::Millis(50),
+    };
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .apply(&own, None)
+        .unwrap();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Save anyway").is_some(),
+        "the losses are listed"
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Cancel")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Save anyway").is_none());
+    assert!(
+        !harness.state().active_tab().unwrap().save_as.shown,
+        "no Save As window after a plain Save"
+    );
+    let said = status(&harness);
+    assert!(said.starts_with("Not saved"), "{said}");
+    assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was written");
 }

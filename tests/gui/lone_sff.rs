@@ -30,7 +30,14 @@ fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
         .get_by_role_and_label(Role::SpinButton, "Axis x")
         .set_value_accesskit(f64::from(axis.0 + 5));
     harness.run_steps(3);
-    assert!(harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(3);
@@ -39,7 +46,12 @@ fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
         "Ctrl+S opened Save As instead of saving the archive"
     );
     assert!(
-        !harness.state().open().unwrap().session.is_dirty(),
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty(),
         "{}",
         gui_support::status(&harness)
     );
@@ -84,7 +96,7 @@ fn ctrl_s_after_renaming_a_group_in_the_view_names_what_is_not_written_and_keeps
     harness.run_steps(1);
     harness.key_press(Key::Enter);
     harness.run_steps(2);
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     assert!(document.sequence_by_name("sparks").is_some());
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -111,5 +123,12 @@ fn ctrl_s_after_renaming_a_group_in_the_view_names_what_is_not_written_and_keeps
         std::fs::read(&path).unwrap() == original,
         "the archive is as it was"
     );
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }

@@ -31,7 +31,12 @@ pub struct Painting {
 }
 
 fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
-    harness.state().open().unwrap().player.frame_index()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .player
+        .frame_index()
 }
 
 /// Runs the editor as an event loop would for `seconds` of simulated time with no input: it
@@ -80,16 +85,16 @@ fn playing_kfm_standing_paints_once_per_picture_change() {
     let kfm = crate::common::corpus().join("mugen/kfm/kfm.def");
     let mut harness = crate::gui_support::editor_opening(&kfm, &[], egui::vec2(1280.0, 800.0));
     harness.run();
-    let open = harness.state().open().unwrap();
+    let doc = harness.state().active_document().unwrap();
     assert_eq!(
-        open.sequence().unwrap().name,
+        doc.sequence().unwrap().name,
         "0",
         "KFM opens on its standing action"
     );
     // The engine's own count: picture changes over the action's 151 ticks at 60 per second.
-    let mut reference = open.player.clone();
-    reference.toggle(open.session.document());
-    let document = open.session.document().clone();
+    let mut reference = doc.player.clone();
+    reference.toggle(doc.session.document());
+    let document = doc.session.document().clone();
     let ticks = 151;
     let mut expected = 0;
     for _ in 0..ticks {

@@ -14,8 +14,8 @@ use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
 use std::path::Path;
 
 fn editor(
@@ -64,7 +64,10 @@ fn kfm_with_its_collision_boxes() {
         app.open_demo();
         app.open_path(ctx, path);
     });
-    assert_eq!(harness.state().open().unwrap().format_id(), "mugen-def");
+    assert_eq!(
+        harness.state().active_document().unwrap().format_id(),
+        "mugen-def"
+    );
     // Action 200, a punch: a hit box (red) on its third frame.
     // The inspector has text fields too: Ctrl+F puts the cursor in the tree's filter.
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F);
@@ -78,8 +81,8 @@ fn kfm_with_its_collision_boxes() {
     harness.get_by_label("200 · Stand Light Punch").click();
     harness.run_steps(2);
     {
-        let open = harness.state_mut().open_mut().unwrap();
-        open.select_frame(2);
+        let doc = harness.state_mut().active_document_mut().unwrap();
+        doc.select_frame(2);
     }
     harness
         .state_mut()
@@ -127,7 +130,10 @@ fn a_solarus_sprite_of_our_own_with_its_source_sheet() {
         app.centre = sprat::app::CentreTab::Sheet;
         app.open_path(ctx, path);
     });
-    assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
+    assert_eq!(
+        harness.state().active_document().unwrap().format_id(),
+        "solarus-lua"
+    );
     harness.get_by_label("walk").click();
     harness.run_steps(3);
     // Slices the current frame uses are outlined in yellow on the sheet.
@@ -140,7 +146,11 @@ fn the_demo_with_attachment_points() {
     let mut harness = editor(|app, _| app.open_demo());
     harness.get_by_label("attack").click();
     harness.run_steps(2);
-    harness.state_mut().open_mut().unwrap().select_frame(1);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_frame(1);
     harness
         .state_mut()
         .active_tab_mut()
@@ -162,8 +172,10 @@ fn importing_the_demo_sheet_cut_by_its_grid() {
     let sheet = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png");
     let mut harness = editor(move |app, _| {
         app.open_demo();
-        if let Some(tab) = app.active_tab_mut() {
-            tab.import.add_files([sheet], || {});
+        let id = app.active_tab_id();
+        let platform = app.platform.as_ref();
+        if let Some(tab) = app.documents.iter_mut().find(|t| Some(t.id) == id) {
+            tab.import.add_files([sheet], platform, || {});
         }
     });
     for _ in 0..400 {

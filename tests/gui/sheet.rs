@@ -35,7 +35,7 @@ fn sheet_editor() -> Harness<'static, SpratApp> {
 }
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
-    harness.state().open().unwrap().document()
+    harness.state().active_document().unwrap().document()
 }
 
 fn click(harness: &mut Harness<'_, SpratApp>, label: &str) {

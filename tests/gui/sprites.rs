@@ -53,7 +53,7 @@ fn browser_on(filter: &str, row: &str) -> (gui_support::TempDir, Harness<'static
 }
 
 fn archive(harness: &Harness<'_, SpratApp>) -> ImageId {
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     document
         .images
         .iter()
@@ -69,12 +69,12 @@ fn drawn_sprite(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> SourcePi
         group: i32::from(number.0),
         image: i32::from(number.1),
     };
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     harness.state().pixels.pixels(document, &source).unwrap()
 }
 
 fn frames_showing(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> usize {
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     frames_naming(document, archive(harness))
         .into_iter()
         .filter(|(_, n)| *n == number)
@@ -96,7 +96,7 @@ fn an_axis_typed_in_the_browser_is_one_undo_step_and_saves_with_the_character() 
     assert_eq!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .document()
             .edited_files
@@ -120,7 +120,7 @@ fn an_axis_typed_in_the_browser_is_one_undo_step_and_saves_with_the_character() 
     assert!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .document()
             .edited_files
@@ -144,8 +144,8 @@ fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_arc
     assert_ne!(std::fs::read(&sff).unwrap(), original, "the edit is saved");
 
     gui_support::undo(&mut harness);
-    let open = harness.state().open().unwrap();
-    assert!(open.session.is_dirty(), "the undo is not in the saved file");
+    let doc = harness.state().active_document().unwrap();
+    assert!(doc.session.is_dirty(), "the undo is not in the saved file");
     let old = format!("0,0  47×106  axis {},{}", axis.0, axis.1);
     assert!(
         harness.query_by_label_contains(&old).is_some(),
@@ -160,7 +160,14 @@ fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_arc
         "kfm.sff is written back as read: {}",
         gui_support::status(&harness)
     );
-    assert!(!harness.state().open().unwrap().session.is_dirty());
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
 }
 
 #[test]
@@ -207,14 +214,20 @@ fn a_renumbered_sprite_takes_its_frames_along_and_a_used_one_is_deleted_only_whe
 #[test]
 fn a_sprite_dragged_onto_the_timeline_becomes_a_frame() {
     let (_dir, mut harness) = browser_on("5000", "5000,0");
-    let count = |h: &Harness<'_, SpratApp>| h.state().open().unwrap().direction_frames().len();
+    let count = |h: &Harness<'_, SpratApp>| {
+        h.state()
+            .active_document()
+            .unwrap()
+            .direction_frames()
+            .len()
+    };
     let before = count(&harness);
     let row = harness.get_by_label_contains("5000,0  ").rect().center();
     let timeline = harness.get_by_label("timeline").rect().center();
     gui_support::drag(&mut harness, row, timeline);
     assert_eq!(count(&harness), before + 1);
-    let open = harness.state().open().unwrap();
-    let last = open.direction_frames().last().unwrap().elements[0]
+    let doc = harness.state().active_document().unwrap();
+    let last = doc.direction_frames().last().unwrap().elements[0]
         .as_graphic()
         .unwrap()
         .source
@@ -281,7 +294,7 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
     harness.run_steps(3);
     let active = |h: &Harness<'_, SpratApp>| match &h
         .state()
-        .open()
+        .active_document()
         .unwrap()
         .document()
         .image(archive(h))
@@ -292,7 +305,7 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
         _ => None,
     };
     let chosen = active(&harness).expect("a palette is chosen");
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     let ImageKind::Sff { palettes, .. } = &document.image(archive(&harness)).unwrap().kind else {
         panic!("an archive");
     };
@@ -307,7 +320,7 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
     assert_eq!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .document()
             .edited_files
@@ -327,8 +340,8 @@ fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
 
 /// The stored format of sprite `number` in the archive as the document holds it.
 fn stored_format(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> String {
-    let open = harness.state().open().unwrap();
-    let bytes = open.document().edited_file(archive(harness)).unwrap();
+    let doc = harness.state().active_document().unwrap();
+    let bytes = doc.document().edited_file(archive(harness)).unwrap();
     let archive = SffArchive::parse(bytes.to_vec()).unwrap();
     let index = archive.find(number.0 as i32, number.1 as i32).unwrap();
     format!("{:?}", archive.sprites()[index].format)
@@ -457,7 +470,7 @@ fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
         *before,
         "the preview shows the new colours at once"
     );
-    let document = harness.state().open().unwrap().document();
+    let document = harness.state().active_document().unwrap().document();
     assert!(
         document.edited_palette(archive(&harness), 0).is_some(),
         "{}",
@@ -521,7 +534,7 @@ fn without_a_file_dialog_the_sprite_buttons_take_a_typed_path() {
         .unwrap();
     let sprites_before = |h: &Harness<'_, SpratApp>| {
         h.state()
-            .open()
+            .active_document()
             .unwrap()
             .document()
             .edited_file(archive(h))
@@ -531,12 +544,25 @@ fn without_a_file_dialog_the_sprite_buttons_take_a_typed_path() {
     harness.get_by_label("Add sprites…").click();
     harness.run_steps(3);
     // The field has the keyboard: "." (a shortcut for the next frame) goes into the path.
-    let frame = harness.state().open().unwrap().player.frame_index();
+    let frame = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .player
+        .frame_index();
     harness.event(egui::Event::Text(png.display().to_string()));
     harness.run_steps(1);
     harness.key_press(Key::Enter);
     harness.run_steps(3);
-    assert_eq!(harness.state().open().unwrap().player.frame_index(), frame);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .player
+            .frame_index(),
+        frame
+    );
     let original = SffArchive::open(&dir.0.join("kfm.sff"))
         .unwrap()
         .sprites()

@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gui_support::{TempDir, click_row, open_next, request_quit, status, undo};
 use sprat::app::SpratApp;
+use sprat::app::context::document::OpenDocument;
 use sprat::app::shell::tabs::{self, TabEntry};
-use sprat::app::shell::workspace::OpenDocument;
 use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
@@ -52,7 +52,7 @@ fn document_of<'a>(harness: &'a Harness<'_, SpratApp>, path: &Path) -> &'a OpenD
         .state()
         .documents
         .iter()
-        .map(|t| &t.open)
+        .map(|t| &t.doc)
         .find(|o| o.path() == Some(path))
         .unwrap_or_else(|| panic!("{} is not open", path.display()))
 }
@@ -101,8 +101,8 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
     assert_eq!(active_title(&harness), "a.sprat");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat *"]);
     assert_eq!(punch_loop(&harness, &a), None);
-    let open = harness.state().open().unwrap();
-    assert_eq!(open.sequence().unwrap().name, "idle");
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.sequence().unwrap().name, "idle");
     click_row(&mut harness, "guard");
     click(&mut harness, "back to frame");
     let guard_loop = |h: &Harness<'_, SpratApp>, path: &Path| {
@@ -116,9 +116,9 @@ fn two_files_open_as_two_tabs_each_with_its_own_history_and_player() {
 
     // Back to B: its punch is still selected, and undo there undoes B's edit, not A's.
     click(&mut harness, "b.sprat *");
-    let open = harness.state().open().unwrap();
-    assert_eq!(open.path(), Some(b.as_path()));
-    assert_eq!(open.sequence().unwrap().name, "punch");
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.path(), Some(b.as_path()));
+    assert_eq!(doc.sequence().unwrap().name, "punch");
     undo(&mut harness);
     assert_eq!(punch_loop(&harness, &b), None);
     assert_eq!(guard_loop(&harness, &a), Some(0), "A's edit stays");
@@ -210,7 +210,7 @@ fn closing_a_changed_tab_asks_and_cancel_keeps_it() {
     // An unchanged tab closes at once, here from its close button.
     click(&mut harness, "Close a.sprat");
     assert_eq!(harness.state().confirm_discard, None);
-    assert!(harness.state().open().is_none());
+    assert!(harness.state().active_document().is_none());
     assert!(titles(&harness).is_empty());
     harness.get_by_label_contains("Open an animation");
 }

@@ -11,8 +11,8 @@ use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::ScriptedDialogs;
-use sprat::app::shell::settings::Settings;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
 use sprat::model::{AnimationSet, ElementKind, FrameDuration, FrameId};
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,12 @@ fn click_cell(harness: &mut Harness<'_, SpratApp>, index: usize, modifiers: Modi
 }
 
 fn document(harness: &Harness<'_, SpratApp>) -> AnimationSet {
-    harness.state().open().unwrap().document().clone()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .document()
+        .clone()
 }
 
 fn frames_of(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<FrameId> {
@@ -64,7 +69,7 @@ fn durations_of(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<FrameDur
 fn selected(harness: &Harness<'_, SpratApp>) -> Vec<usize> {
     harness
         .state()
-        .open()
+        .active_document()
         .unwrap()
         .session
         .selection()
@@ -73,7 +78,12 @@ fn selected(harness: &Harness<'_, SpratApp>) -> Vec<usize> {
 }
 
 fn shown_frame(harness: &Harness<'_, SpratApp>) -> usize {
-    harness.state().open().unwrap().player.frame_index()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .player
+        .frame_index()
 }
 
 #[test]
@@ -104,9 +114,9 @@ fn shift_selects_a_range_and_ctrl_toggles_cells() {
     harness.get_by_label("Play").click();
     harness.run_steps(2);
     assert_eq!(selected(&harness), [1]);
-    let open = harness.state_mut().open_mut().unwrap();
-    let document = open.session.document().clone();
-    open.player.seek_frame(&document, 3);
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let document = doc.session.document().clone();
+    doc.player.seek_frame(&document, 3);
     harness.run_steps(2);
     assert_eq!(selected(&harness), [3]);
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
@@ -183,7 +193,7 @@ fn frames_are_copied_into_another_sequence_and_into_another_file() {
     // The clipboard belongs to the editor: it survives opening another file.
     open_next(&mut harness);
     assert_eq!(
-        harness.state().open().unwrap().path(),
+        harness.state().active_document().unwrap().path(),
         Some(other.as_path())
     );
     assert_eq!(frames_of(&harness, "guard").len(), 2);
@@ -333,7 +343,11 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
         .find(|e| e.name == "hand")
         .unwrap()
         .id;
-    harness.state_mut().open_mut().unwrap().select_element(hand);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_element(hand);
     harness.run_steps(1);
 
     harness.key_press(Key::Delete);
@@ -384,9 +398,9 @@ fn delete_takes_canvas_elements_then_frames_then_the_tree_item() {
         .find(|e| matches!(e.kind, ElementKind::Box(_)))
         .unwrap()
         .id;
-    let open = harness.state_mut().open_mut().unwrap();
-    let selection = open.session.selection().clone().with_elements(vec![hurt]);
-    open.session.set_selection(selection);
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let selection = doc.session.selection().clone().with_elements(vec![hurt]);
+    doc.session.set_selection(selection);
     harness.run_steps(1);
     harness.key_press(Key::Delete);
     harness.run_steps(2);
@@ -465,17 +479,17 @@ fn a_frame_dragged_to_the_end_of_the_view_scrolls_the_timeline_and_lands_beyond_
         .build_eframe(|_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
             let document = sprat::model::fixtures::long_sequence(200);
-            let open = sprat::app::shell::workspace::OpenDocument::new(
+            let doc = sprat::app::context::document::OpenDocument::new(
                 document,
                 None,
                 &sprat::formats::sprat::SpratFormat,
                 vec![],
             );
-            app.show_document(open);
+            app.show_document(doc);
             app
         });
     harness.run_steps(3);
-    let sequence = harness.state().open().unwrap().player.sequence();
+    let sequence = harness.state().active_document().unwrap().player.sequence();
     let frames = |harness: &Harness<'_, SpratApp>| {
         document(harness).sequence(sequence).unwrap().directions[0]
             .frames

@@ -24,7 +24,12 @@ fn editor_on(path: &Path) -> Harness<'static, SpratApp> {
 }
 
 fn document(harness: &Harness<'_, SpratApp>) -> AnimationSet {
-    harness.state().open().unwrap().document().clone()
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .document()
+        .clone()
 }
 
 fn names(items: &[TreeItem]) -> Vec<String> {
@@ -256,7 +261,10 @@ fn the_context_menu_sets_the_default_sequence() {
 fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
     let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
     let mut harness = editor_on(&path);
-    assert_eq!(harness.state().open().unwrap().format_id(), "solarus-lua");
+    assert_eq!(
+        harness.state().active_document().unwrap().format_id(),
+        "solarus-lua"
+    );
     click_row(&mut harness, "walking");
     let directions = |harness: &Harness<'_, SpratApp>| {
         document(harness)
@@ -272,8 +280,8 @@ fn a_direction_is_added_and_deleted_on_a_solarus_sprite() {
         .click();
     harness.run_steps(2);
     assert_eq!(directions(&harness), 5);
-    let open = harness.state().open().unwrap();
-    assert_eq!(open.player.direction(), 4, "the new direction is on show");
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.player.direction(), 4, "the new direction is on show");
 
     // Delete acts on the new direction (its row is the selected one, no frame is selected).
     harness.key_press(Key::Delete);
@@ -333,7 +341,7 @@ fn a_group_is_renamed_and_deleted_with_its_sequences() {
     assert!(
         harness
             .state()
-            .open()
+            .active_document()
             .unwrap()
             .session
             .selection()
@@ -370,7 +378,7 @@ fn a_new_mugen_action_gets_the_next_free_number_and_its_name_field_in_view() {
     // Alt+Up from the first action wraps to the last one, far down the list.
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
     harness.run_steps(2);
-    let last = harness.state().open().unwrap().player.sequence();
+    let last = harness.state().active_document().unwrap().player.sequence();
     let highest = document(&harness)
         .sequences()
         .iter()
@@ -441,8 +449,8 @@ fn clicking_a_rows_grey_counts_selects_the_row_as_its_name_does() {
     let mut harness = editor_on(&path);
     click_row(&mut harness, "punch");
     let sequence = |harness: &Harness<'_, SpratApp>| {
-        let open = harness.state().open().unwrap();
-        open.sequence().unwrap().name.clone()
+        let doc = harness.state().active_document().unwrap();
+        doc.sequence().unwrap().name.clone()
     };
     assert_eq!(sequence(&harness), "punch");
 

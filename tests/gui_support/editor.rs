@@ -6,8 +6,8 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::shell::dialogs::{DialogOutcome, ScriptedDialogs};
-use sprat::app::shell::settings::Settings;
+use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+use sprat::app::context::settings::Settings;
 use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{Format, WriteContext};
 use std::path::{Path, PathBuf};
@@ -41,15 +41,21 @@ pub fn editor_opening_with(
         .with_size(size)
         .build_eframe(move |_| SpratApp::new(Settings::default(), Box::new(dialogs)));
     open_next(&mut harness);
-    assert!(harness.state().open().is_some(), "{path:?} did not open");
+    assert!(
+        harness.state().active_document().is_some(),
+        "{path:?} did not open"
+    );
     harness
 }
 
 /// File > Open with the next scripted answer, and waits until the new file has loaded and
 /// shows in its own tab.
 pub fn open_next(harness: &mut Harness<'_, SpratApp>) {
-    let path_of =
-        |h: &Harness<'_, SpratApp>| h.state().open().map(|o| o.path().map(Path::to_path_buf));
+    let path_of = |h: &Harness<'_, SpratApp>| {
+        h.state()
+            .active_document()
+            .map(|o| o.path().map(Path::to_path_buf))
+    };
     let before = path_of(harness);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
     for _ in 0..1000 {
@@ -121,7 +127,7 @@ pub fn hanging<'a>(
 pub fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
     harness
         .state()
-        .open()
+        .active_document()
         .unwrap()
         .session
         .history()

@@ -60,6 +60,7 @@ pub fn showcase() -> AnimationSet {
                 radius: Fx::from_int(12),
             },
             box_id: 0,
+            corners: None,
         };
         push_element(&mut set, &mut frame, "shield", ElementKind::Box(circle));
         let id = FrameId(set.alloc_id());
@@ -89,6 +90,7 @@ pub fn showcase() -> AnimationSet {
                     rotation: i as f64 * 5.0,
                 },
                 box_id: 0,
+                corners: None,
             };
             push_element(&mut set, &mut frame, "feet", ElementKind::Box(rotated));
             let id = FrameId(set.alloc_id());

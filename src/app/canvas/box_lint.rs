@@ -1,16 +1,16 @@
 //! "Check boxes" (in the Box tools menu, and in the diagnostics panel to check again): the box
 //! warnings of `sprat check`, listed with what the reader said, each selecting its frame.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
-use crate::boxes::lint::{LintContext, is_box_warning, lint_boxes};
+use crate::boxes::lint::{BoxClasses, LintContext, is_box_warning, lint_boxes};
 use crate::model::DefaultBoxRule;
 
 /// Shows the button where the format has boxes; a click replaces the box warnings of an
 /// earlier check with the document's current ones, inheriting defaults by `rule` (the
 /// preview's).
-pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument, rule: DefaultBoxRule) {
-    let capabilities = open.session.format().capabilities();
+pub fn button(ui: &mut egui::Ui, doc: &mut OpenDocument, rule: DefaultBoxRule) {
+    let capabilities = doc.session.format().capabilities();
     if !capabilities.boxes {
         return;
     }
@@ -21,29 +21,30 @@ pub fn button(ui: &mut egui::Ui, open: &mut OpenDocument, rule: DefaultBoxRule) 
         )
         .clicked();
     if clicked {
-        check(open, rule);
+        check(doc, rule);
     }
 }
 
 /// Replaces the box warnings of an earlier check with the document's current ones; the
 /// diagnostics panel shows them (it shows itself when there are diagnostics). Boxes inherit
 /// defaults by `rule`, the one the preview follows, so the warnings speak of what the canvas shows.
-pub fn check(open: &mut OpenDocument, rule: DefaultBoxRule) {
-    let capabilities = open.session.format().capabilities();
+pub fn check(doc: &mut OpenDocument, rule: DefaultBoxRule) {
+    let capabilities = doc.session.format().capabilities();
     // A store of its own: the lint reads every frame's pictures once, apart from the canvas.
     let pixels = ImageStore::new();
     let context = LintContext {
         pixels: Some(&pixels),
         rule,
         default_boxes: capabilities.default_boxes,
+        classes: BoxClasses::of(doc.document(), &capabilities, &Default::default()),
     };
-    let warnings = lint_boxes(open.document(), &context);
-    let mut diagnostics: Vec<_> = open
+    let warnings = lint_boxes(doc.document(), &context);
+    let mut diagnostics: Vec<_> = doc
         .diagnostics()
         .iter()
         .filter(|d| !is_box_warning(d))
         .cloned()
         .collect();
     diagnostics.extend(warnings);
-    open.session.set_diagnostics(diagnostics);
+    doc.session.set_diagnostics(diagnostics);
 }

@@ -4,8 +4,7 @@
 //! while the editor runs.
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline::edit::selected_frames;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
@@ -39,7 +38,7 @@ impl Default for Choices {
 /// Shows the menu button; nothing where the format has no boxes or no frame is on show.
 pub fn show(
     ui: &mut egui::Ui,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     context: Option<FrameContext>,
     pixels: &ImageStore,
     outcome: &mut CanvasOutcome,
@@ -50,19 +49,19 @@ pub fn show(
     let id = egui::Id::unique("sprat box tools choices");
     let mut choices: Choices = ui.data(|d| d.get_temp(id)).unwrap_or_default();
     ui.menu_button("Box tools", |ui| {
-        options(ui, open, &context, &mut choices);
+        options(ui, doc, &context, &mut choices);
         ui.separator();
-        actions(ui, open, &context, &choices, pixels, outcome);
+        actions(ui, doc, &context, &choices, pixels, outcome);
     })
     .response
     .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
     ui.data_mut(|d| d.insert_temp(id, choices));
 }
 
-fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choices: &mut Choices) {
+fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choices: &mut Choices) {
     let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
     if context.capabilities.custom_box_classes {
-        classes.extend(open.session.document().box_classes());
+        classes.extend(doc.session.document().box_classes());
     }
     classes.dedup();
     ui.horizontal(|ui| {
@@ -112,13 +111,13 @@ fn options(ui: &mut egui::Ui, open: &OpenDocument, context: &FrameContext, choic
 
 fn actions(
     ui: &mut egui::Ui,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     context: &FrameContext,
     choices: &Choices,
     pixels: &ImageStore,
     outcome: &mut CanvasOutcome,
 ) {
-    let mut frames = selected_frames(open);
+    let mut frames = doc.selected_frames();
     if frames.is_empty() {
         frames.push(context.at.index);
     }
@@ -151,11 +150,11 @@ fn actions(
             ))
             .clicked()
         {
-            let Some(sequence) = open.sequence().cloned() else {
+            let Some(sequence) = doc.sequence().cloned() else {
                 return;
             };
             let planned = plan_boxes(
-                open.document(),
+                doc.document(),
                 &sequence,
                 run.direction,
                 &frames,
@@ -173,7 +172,7 @@ fn actions(
                 },
                 label: format!("{} {} boxes", method.verb(), choices.class.label()),
             };
-            apply(open, &command, None, outcome);
+            apply(doc, &command, None, outcome);
             ui.close();
         }
     }
@@ -190,7 +189,7 @@ fn actions(
             to: last,
             easing: choices.easing,
         };
-        apply(open, &command, None, outcome);
+        apply(doc, &command, None, outcome);
         ui.close();
     }
     for (label, axis) in [
@@ -205,11 +204,11 @@ fn actions(
             let command = MirrorElements {
                 run,
                 source: context.at.index,
-                elements: mirrored_elements(open, context),
+                elements: mirrored_elements(doc, context),
                 axis,
                 targets: mirror_targets(&frames, context.at.index),
             };
-            apply(open, &command, None, outcome);
+            apply(doc, &command, None, outcome);
             ui.close();
         }
     }
@@ -219,14 +218,14 @@ fn actions(
         .on_hover_text("List warnings about the document's boxes in the diagnostics panel")
         .clicked()
     {
-        crate::app::canvas::box_lint::check(open, context.rule);
+        crate::app::canvas::box_lint::check(doc, context.rule);
         ui.close();
     }
 }
 
 /// The selected boxes and points of the frame on show, or all of them when none is selected.
-fn mirrored_elements(open: &OpenDocument, context: &FrameContext) -> Vec<crate::model::ElementId> {
-    let frames = open.direction_frames();
+fn mirrored_elements(doc: &OpenDocument, context: &FrameContext) -> Vec<crate::model::ElementId> {
+    let frames = doc.direction_frames();
     let Some(frame) = frames.get(context.at.index) else {
         return Vec::new();
     };
@@ -242,7 +241,7 @@ fn mirrored_elements(open: &OpenDocument, context: &FrameContext) -> Vec<crate::
                     .map(|e| e.id),
             )
             .collect();
-    let selected: Vec<_> = open
+    let selected: Vec<_> = doc
         .selected_elements()
         .iter()
         .copied()

@@ -8,10 +8,12 @@ pub mod view;
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::{FrameKey, FrameTextures, RenderedFrame};
-use crate::app::shell::settings::{Background, Settings};
-use crate::app::shell::workspace::{OpenDocument, box_rule};
+use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::panel::PanelCtx;
+use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
+use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
+use crate::formats::Severity;
 use crate::model::effective_boxes;
 use crate::playback::displayed_frame;
 use crate::render::Scene;
@@ -19,7 +21,6 @@ use egui::{
     Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2, pos2, vec2,
 };
 use std::borrow::Cow;
-use std::sync::Arc;
 
 /// What the canvas of one document remembers between frames.
 pub struct CanvasState {
@@ -88,28 +89,18 @@ impl CanvasState {
     }
 }
 
-/// Where the canvas gets its frame pictures.
-pub struct Pictures<'a> {
-    /// Rendered-frame cache.
-    pub textures: &'a mut FrameTextures,
-    /// Image files and SFF sprites (shared with the thread that decodes ahead).
-    pub pixels: &'a Arc<ImageStore>,
-}
-
 /// The key of what the player shows now.
-fn current_key(open: &OpenDocument) -> FrameKey {
+fn current_key(doc: &OpenDocument) -> FrameKey {
     let interpolated = matches!(
-        displayed_frame(&open.player, open.session.document()),
+        displayed_frame(&doc.player, doc.session.document()),
         Some(Cow::Owned(_))
     );
     FrameKey {
-        sequence: open.player.sequence(),
-        direction: open.player.direction(),
-        index: open.player.frame_index(),
+        sequence: doc.player.sequence(),
+        direction: doc.player.direction(),
+        index: doc.player.frame_index(),
         progress: if interpolated {
-            open.player
-                .frame_progress(open.session.document())
-                .to_bits()
+            doc.player.frame_progress(doc.session.document()).to_bits()
         } else {
             0
         },
@@ -119,45 +110,50 @@ fn current_key(open: &OpenDocument) -> FrameKey {
 /// The rendered picture of what the player shows now.
 fn current_picture(
     ctx: &egui::Context,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     settings: &Settings,
     pictures: &mut Pictures,
 ) -> Option<RenderedFrame> {
-    if !open.player.visible() {
+    if !doc.player.visible() {
         return None;
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = open.session.document();
+    let document = doc.session.document();
     pictures.textures.playing_frame(
         ctx,
         document,
-        &open.player,
-        current_key(open),
-        || Scene::playing(document, &open.player, rule),
+        &doc.player,
+        current_key(doc),
+        || Scene::playing(document, &doc.player, rule),
         pictures.pixels,
     )
 }
 
 fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFrame, tint: Color32) {
     let r = picture.rect;
-    let min = view.to_screen(r.x as f64, r.y as f64);
-    let max = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
-    let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
-    painter.image(picture.texture.id(), Rect::from_min_max(min, max), uv, tint);
+    let a = view.to_screen(r.x as f64, r.y as f64);
+    let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+    // Facing left, the picture's left edge is on the right: the texture is read right to left.
+    let uv = if view.mirrored {
+        Rect::from_min_max(pos2(1.0, 0.0), pos2(0.0, 1.0))
+    } else {
+        Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0))
+    };
+    painter.image(picture.texture.id(), Rect::from_two_pos(a, b), uv, tint);
 }
 
 fn paint_onion_skin(
     ctx: &egui::Context,
     painter: &egui::Painter,
     view: &View,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     settings: &Settings,
     pictures: &mut Pictures,
 ) {
-    let count = open.direction_frames().len();
-    let index = open.player.frame_index();
+    let count = doc.direction_frames().len();
+    let index = doc.player.frame_index();
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = open.session.document();
+    let document = doc.session.document();
     for distance in (1..=settings.view.onion_frames as usize).rev() {
         let alpha = 0.45 / distance as f32;
         let neighbours = [
@@ -175,7 +171,7 @@ fn paint_onion_skin(
             let key = FrameKey {
                 index: i,
                 progress: 0,
-                ..current_key(open)
+                ..current_key(doc)
             };
             let scene = || Scene::at(document, key.sequence, key.direction, i, rule);
             if let Some(picture) =
@@ -189,55 +185,70 @@ fn paint_onion_skin(
     }
 }
 
-/// Paints the tool strip and the canvas and handles their input; says what the app should do
-/// (show a refusal, ask for a file to hang).
-pub fn show(
+/// Paints the tool strip and the canvas and handles their input; a refusal goes into `ctx`,
+/// and a file to hang a sequence from is asked for through its platform.
+pub fn show(ui: &mut egui::Ui, state: &mut CanvasState, ctx: &mut PanelCtx) {
+    let outcome = paint(ui, state, ctx.settings, ctx.doc, &mut ctx.pictures);
+    ctx.out.tell(outcome.feedback);
+    if outcome.pick_hang_file {
+        let egui_ctx = ui.ctx().clone();
+        let wake = move || egui_ctx.request_repaint();
+        if let Err(message) = state.tools.hang.pick_file(ctx.platform, wake) {
+            ctx.say(Severity::Error, message);
+        }
+    }
+}
+
+/// Paints the tool strip and the canvas and handles their input; says what the canvas's
+/// parts asked for (a refusal, a file to hang).
+fn paint(
     ui: &mut egui::Ui,
     state: &mut CanvasState,
     settings: &mut Settings,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pictures: &mut Pictures,
 ) -> CanvasOutcome {
     let mut outcome = CanvasOutcome::default();
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let context = FrameContext::of(open, rule);
+    let context = FrameContext::of(doc, rule);
     {
-        let boxes = tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()));
-        tools::strip::show(ui, &mut state.tools, open, context, &boxes, &mut outcome);
+        let boxes = tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()));
+        tools::strip::show(ui, &mut state.tools, doc, context, &boxes, &mut outcome);
     }
-    box_tools::show(ui, open, context, pictures.pixels, &mut outcome);
+    box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
-    let context = FrameContext::of(open, rule);
+    let context = FrameContext::of(doc, rule);
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
     state.last_rect = Some(rect);
     let ppp = ui.ctx().pixels_per_point();
     let painter = ui.painter_at(rect);
     let ctx = ui.ctx().clone();
-    let picture = current_picture(&ctx, open, settings, pictures);
+    let picture = current_picture(&ctx, doc, settings, pictures);
 
+    let facing_left = settings.view.facing_left;
     if state.fit_requested {
         state.fit_requested = false;
-        let mut points = open
-            .frame()
-            .map(overlay::overlay_extent)
-            .unwrap_or_default();
+        let mut points = doc.frame().map(overlay::overlay_extent).unwrap_or_default();
         if let Some(p) = &picture {
             let r = p.rect;
             points.push((r.x as f64, r.y as f64));
             points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
         }
+        // Fitted where the points are on screen: turned round when facing left.
+        let sign = if facing_left { -1.0 } else { 1.0 };
+        let points = points.into_iter().map(|(x, y)| (x * sign, y));
         let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
         state.zoom = zoom;
         state.pan = pan;
     }
 
     handle_pan_and_zoom(ui, &response, rect, state);
-    let view = View::new(rect, state.zoom, ppp, state.pan);
+    let view = View::new(rect, state.zoom, ppp, state.pan).facing_left(facing_left);
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
     if settings.view.onion_skin {
-        paint_onion_skin(&ctx, &painter, &view, open, settings, pictures);
+        paint_onion_skin(&ctx, &painter, &view, doc, settings, pictures);
     }
     if let Some(picture) = &picture {
         paint_picture(&painter, &view, picture, Color32::WHITE);
@@ -252,11 +263,11 @@ pub fn show(
         painter.line_segment([pos2(o.x, rect.top()), pos2(o.x, rect.bottom())], stroke);
     }
 
-    if open.player.visible()
-        && let Some(frame) = open.frame()
+    if doc.player.visible()
+        && let Some(frame) = doc.frame()
     {
-        let (document, revision) = (open.session.document(), open.revision);
-        state.tools.hang.follow(&open.player, document);
+        let (document, revision) = (doc.session.document(), doc.revision);
+        state.tools.hang.follow(&doc.player, document);
         let hang = &mut state.tools.hang;
         hang.paint(
             &ctx,
@@ -268,9 +279,9 @@ pub fn show(
             pictures.pixels,
         );
     }
-    let overlay_shown = settings.view.overlay && open.player.visible();
+    let overlay_shown = settings.view.overlay && doc.player.visible();
     if overlay_shown {
-        paint_overlay(&painter, &view, settings, open);
+        paint_overlay(&painter, &view, settings, doc);
     }
 
     state.hover_pixel = response.hover_pos().map(|p| {
@@ -281,7 +292,7 @@ pub fn show(
     if let Some(context) = context {
         let context = context.allowing_subpixel(ui.input(|i| i.modifiers.alt));
         // Hidden boxes (overlay off, class unticked) cannot be grabbed.
-        let boxes = boxes_shown(open, settings);
+        let boxes = boxes_shown(doc, settings);
         let dragging = state.tools.drag.is_some();
         let space_down =
             ui.input(|i| i.key_down(egui::Key::Space)) && !ctx.egui_wants_keyboard_input();
@@ -292,71 +303,80 @@ pub fn show(
             boxes: &boxes,
             pixels,
         };
-        edit_with_pointer(ui, &response, &scene, state, open, space_down, &mut outcome);
-        keys_on_selection(ui, &response, &scene, state, open, dragging, &mut outcome);
-        let boxes = boxes_shown(open, settings);
-        if let Some(context) = FrameContext::of(open, rule) {
-            tools::paint::paint_selection(&painter, &view, open, &boxes, pixels);
+        edit_with_pointer(ui, &response, &scene, state, doc, space_down, &mut outcome);
+        keys_on_selection(ui, &response, &scene, state, doc, dragging, &mut outcome);
+        let boxes = boxes_shown(doc, settings);
+        if let Some(context) = FrameContext::of(doc, rule) {
+            tools::paint::paint_selection(&painter, &view, doc, &boxes, pixels);
             tools::paint::paint_band(&painter, &view, &state.tools);
-            tools::paint::paint_handles(&painter, &view, open, &context, &boxes, pixels);
+            tools::paint::paint_handles(&painter, &view, doc, &context, &boxes, pixels);
             if let Some(pos) = response.hover_pos()
                 && !space_down
             {
                 let at = view.to_sprite(pos);
-                let icon =
-                    tools::paint::cursor(&state.tools, open, &context, &view, &boxes, pixels, at);
+                let draw_anywhere = ui.input(|i| i.modifiers.command);
+                let scene = input::Scene {
+                    context,
+                    view: &view,
+                    boxes: &boxes,
+                    pixels,
+                };
+                let icon = tools::paint::cursor(&state.tools, doc, &scene, at, draw_anywhere);
                 ctx.set_cursor_icon(icon);
             }
         }
     }
-    tools::naming::show(&ctx, &mut state.tools.naming, open, &view, &mut outcome);
+    if facing_left {
+        facing_left_badge(ui, rect);
+    }
+    tools::naming::show(&ctx, &mut state.tools.naming, doc, &view, &mut outcome);
     state
         .tools
         .hang
-        .picker_window(&ctx, open.session.document(), &mut outcome);
+        .picker_window(&ctx, doc.session.document(), &mut outcome);
     outcome
 }
 
 /// The boxes the canvas shows on the frame on show (own and inherited; none while the overlay
 /// is off, none of an unticked class): what can be grabbed and selected.
-pub fn boxes_shown(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
-    if !(settings.view.overlay && open.player.visible()) {
+pub fn boxes_shown(doc: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+    if !(settings.view.overlay && doc.player.visible()) {
         return Vec::new();
     }
     let rule = box_rule(settings.view.documented_default_box_rule);
-    tools::shown_boxes(open, rule, |c| settings.box_class_visible(c.label()))
+    tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()))
 }
 
 /// Ctrl+A: selects every element the canvas shows on the frame on show.
-pub fn select_all_elements(open: &mut OpenDocument, settings: &Settings) {
-    let boxes = boxes_shown(open, settings);
-    let all = tools::all_on_frame(open, &boxes);
-    open.select_elements(all);
+pub fn select_all_elements(doc: &mut OpenDocument, settings: &Settings) {
+    let boxes = boxes_shown(doc, settings);
+    let all = tools::all_on_frame(doc, &boxes);
+    doc.select_elements(all);
 }
 
 /// Every box in force on the frame on show, hidden or not: a selected box stays what Delete
 /// removes after its class or the overlay is hidden (rather than Delete falling through to the
 /// frame or the sequence).
-fn boxes_in_force(open: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
+fn boxes_in_force(doc: &OpenDocument, settings: &Settings) -> Vec<tools::hit::ShownBox> {
     let rule = box_rule(settings.view.documented_default_box_rule);
-    tools::shown_boxes(open, rule, |_| true)
+    tools::shown_boxes(doc, rule, |_| true)
 }
 
 /// Delete: removes the selected elements of the frame on show, in one undo step.
 pub fn delete_selected_elements(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     settings: &Settings,
     tools: &ToolState,
 ) -> Result<(), String> {
     let rule = box_rule(settings.view.documented_default_box_rule);
-    let context = FrameContext::of(open, rule).ok_or("no frame is showing")?;
-    let boxes = boxes_in_force(open, settings);
-    tools::delete_selection(open, &boxes, &context, tools.scope)
+    let context = FrameContext::of(doc, rule).ok_or("no frame is showing")?;
+    let boxes = boxes_in_force(doc, settings);
+    tools::delete_selection(doc, &boxes, &context, tools.scope)
 }
 
 /// True when some selected element is on the frame on show (Delete then deletes elements).
-pub fn has_selection_on_frame(open: &OpenDocument, settings: &Settings) -> bool {
-    !tools::selection_on_frame(open, &boxes_in_force(open, settings)).is_empty()
+pub fn has_selection_on_frame(doc: &OpenDocument, settings: &Settings) -> bool {
+    !tools::selection_on_frame(doc, &boxes_in_force(doc, settings)).is_empty()
 }
 
 /// Shift or Ctrl (Cmd on a Mac) held: clicks and drags add to the selection.
@@ -370,7 +390,7 @@ fn edit_with_pointer(
     response: &egui::Response,
     scene: &input::Scene,
     state: &mut CanvasState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     space_down: bool,
     outcome: &mut CanvasOutcome,
 ) {
@@ -380,15 +400,18 @@ fn edit_with_pointer(
         && let Some(origin) = ui.input(|i| i.pointer.press_origin())
     {
         let start = view.to_sprite(origin);
-        let adding = adding_to_selection(ui);
-        if let Some(kind) = input::begin_drag(&state.tools, open, scene, start, adding) {
+        let keys = input::PressKeys {
+            adding: adding_to_selection(ui),
+            draw_anywhere: ui.input(|i| i.modifiers.command),
+        };
+        if let Some(kind) = input::begin_drag(&state.tools, doc, scene, start, keys) {
             // Edits land on the frame under the drag, so playback stops there.
-            open.player.pause();
-            state.tools.drag = Some(input::Drag::new(kind, open.new_gesture(), start));
+            doc.player.pause();
+            state.tools.drag = Some(input::Drag::new(kind, doc.new_gesture(), start));
         }
     }
     if state.tools.drag.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-        input::cancel_drag(&mut state.tools, open);
+        input::cancel_drag(&mut state.tools, doc);
     }
     if state.tools.drag.is_some()
         && response.dragged_by(egui::PointerButton::Primary)
@@ -396,7 +419,7 @@ fn edit_with_pointer(
     {
         let shift = ui.input(|i| i.modifiers.shift);
         let at = view.to_sprite(pos);
-        input::continue_drag(&mut state.tools, open, scene, at, shift, outcome);
+        input::continue_drag(&mut state.tools, doc, scene, at, shift, outcome);
     }
     if response.drag_stopped() {
         state.tools.drag = None;
@@ -406,11 +429,11 @@ fn edit_with_pointer(
     {
         let at = view.to_sprite(pos);
         let adding = adding_to_selection(ui);
-        input::click(&mut state.tools, open, scene, at, adding, outcome);
+        input::click(&mut state.tools, doc, scene, at, adding, outcome);
     }
     if response.double_clicked()
-        && let Some(id) = open.single_element()
-        && let Some(element) = open
+        && let Some(id) = doc.single_element()
+        && let Some(element) = doc
             .frame()
             .and_then(|f| f.elements.iter().find(|e| e.id == id))
         && element.as_point().is_some()
@@ -428,7 +451,7 @@ fn keys_on_selection(
     response: &egui::Response,
     scene: &input::Scene,
     state: &mut CanvasState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     dragging: bool,
     outcome: &mut CanvasOutcome,
 ) {
@@ -438,7 +461,7 @@ fn keys_on_selection(
         state.keyboard = response.hovered();
     }
     let active = response.hovered() || state.keyboard;
-    if !active || ui.ctx().egui_wants_keyboard_input() || open.selected_elements().is_empty() {
+    if !active || ui.ctx().egui_wants_keyboard_input() || doc.selected_elements().is_empty() {
         return;
     }
     if !dragging
@@ -446,7 +469,7 @@ fn keys_on_selection(
         && state.tools.naming.is_none()
         && ui.input(|i| i.key_pressed(egui::Key::Escape))
     {
-        open.clear_elements();
+        doc.clear_elements();
         return;
     }
     let arrows = [
@@ -466,14 +489,16 @@ fn keys_on_selection(
             }
         }
     });
-    for step in steps {
-        input::nudge(&state.tools, open, scene, step, outcome);
+    for (dx, dy) in steps {
+        // An arrow moves the selection the way it looks: turned round when facing left.
+        let dx = if scene.view.mirrored { -dx } else { dx };
+        input::nudge(&state.tools, doc, scene, (dx, dy), outcome);
     }
 }
 
-fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, open: &OpenDocument) {
-    let frames = open.direction_frames();
-    let index = open.player.frame_index();
+fn paint_overlay(painter: &egui::Painter, view: &View, settings: &Settings, doc: &OpenDocument) {
+    let frames = doc.direction_frames();
+    let index = doc.player.frame_index();
     let Some(frame) = frames.get(index) else {
         return;
     };
@@ -546,18 +571,41 @@ fn paint_background(
     }
 }
 
+/// Says in the canvas's top-right corner that it shows the character facing left, so a
+/// mirrored preview is never taken for the file's own drawing.
+fn facing_left_badge(ui: &mut egui::Ui, canvas: Rect) {
+    let key = crate::app::context::commands::UICommand::ToggleFacingLeft.shortcut_text(ui.ctx());
+    let text = egui::RichText::new(format!(" Facing left ({key}) "))
+        .color(Color32::WHITE)
+        .background_color(Color32::from_black_alpha(170));
+    let corner = Rect::from_min_max(canvas.left_top(), canvas.right_top() + vec2(-8.0, 40.0))
+        .translate(vec2(0.0, 8.0));
+    let layout = egui::Layout::right_to_left(egui::Align::Min);
+    ui.scope_builder(
+        egui::UiBuilder::new().max_rect(corner).layout(layout),
+        |ui| {
+            ui.add(egui::Label::new(text).selectable(false))
+                .on_hover_text(
+                    "Drawn mirrored about the origin, boxes and points too, as engines draw a \
+                 character facing left; the file is unchanged",
+                );
+        },
+    );
+}
+
 fn paint_pixel_grid(painter: &egui::Painter, view: &View) {
     // Only where the pixels are big enough to tell apart.
     if view.scale < 8.0 {
         return;
     }
     let rect = view.canvas;
-    let (x0, y0) = view.to_sprite(rect.min);
-    let (x1, y1) = view.to_sprite(rect.max);
+    let (xa, y0) = view.to_sprite(rect.min);
+    let (xb, y1) = view.to_sprite(rect.max);
     let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(0, 0, 0, 50));
+    // Facing left, the canvas's left edge is the sprite's right.
     let (x0, x1, y0, y1) = (
-        x0.floor() as i64,
-        x1.ceil() as i64,
+        xa.min(xb).floor() as i64,
+        xa.max(xb).ceil() as i64,
         y0.floor() as i64,
         y1.ceil() as i64,
     );

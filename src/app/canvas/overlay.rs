@@ -119,7 +119,7 @@ pub fn paint_points(painter: &Painter, view: &View, frame: &Frame, selected: Opt
         painter.line_segment([at - vec2(arm, 0.0), at + vec2(arm, 0.0)], stroke);
         painter.line_segment([at - vec2(0.0, arm), at + vec2(0.0, arm)], stroke);
         let (sin, cos) = (point.rotation as f32).to_radians().sin_cos();
-        let tip = at + vec2(cos, sin) * 18.0;
+        let tip = at + view.direction(cos, sin) * 18.0;
         painter.arrow(at, tip - at, Stroke::new(1.0, POINT_COLOUR));
         let name = if element.name.is_empty() {
             format!("#{}", point.point_id)
@@ -129,7 +129,7 @@ pub fn paint_points(painter: &Painter, view: &View, frame: &Frame, selected: Opt
         let label = if point.rotation != 0.0 {
             format!(
                 "{name} {}°",
-                crate::app::shell::workspace::trim_float(point.rotation, 2)
+                crate::app::context::document::trim_float(point.rotation, 2)
             )
         } else {
             name

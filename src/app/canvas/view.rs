@@ -22,6 +22,9 @@ pub struct View {
     pub scale: f32,
     /// The sprite origin's offset from the canvas centre, in points.
     pub pan: Vec2,
+    /// Facing left: sprite x grows to the left of the origin, as engines draw a character
+    /// turned round (everything drawn, and every pointer position read, goes through here).
+    pub mirrored: bool,
 }
 
 impl View {
@@ -31,7 +34,21 @@ impl View {
             canvas,
             scale: zoom / pixels_per_point.max(0.01),
             pan,
+            mirrored: false,
         }
+    }
+
+    /// The same view, mirrored about the origin's vertical axis when `facing_left`.
+    pub fn facing_left(self, facing_left: bool) -> View {
+        View {
+            mirrored: facing_left,
+            ..self
+        }
+    }
+
+    /// A sprite-space direction on screen (`x` turned round when facing left).
+    pub fn direction(&self, x: f32, y: f32) -> Vec2 {
+        vec2(if self.mirrored { -x } else { x }, y)
     }
 
     /// The sprite origin on screen.
@@ -41,12 +58,13 @@ impl View {
 
     /// A sprite-space point on screen.
     pub fn to_screen(&self, x: f64, y: f64) -> Pos2 {
-        self.origin() + vec2(x as f32, y as f32) * self.scale
+        self.origin() + self.direction(x as f32, y as f32) * self.scale
     }
 
     /// The sprite-space point under a screen position.
     pub fn to_sprite(&self, screen: Pos2) -> (f64, f64) {
         let d = (screen - self.origin()) / self.scale;
+        let d = self.direction(d.x, d.y);
         (d.x as f64, d.y as f64)
     }
 }
@@ -145,6 +163,15 @@ mod tests {
         let centre = view.to_screen(0.0, -40.0);
         assert!((centre - canvas().center()).length() < 1e-3);
         assert!(view.to_screen(0.0, -80.0).y >= canvas().top());
+    }
+
+    #[test]
+    fn facing_left_mirrors_about_the_origin_both_ways() {
+        let view = View::new(canvas(), 2.0, 1.0, vec2(10.0, 0.0)).facing_left(true);
+        let origin = view.origin();
+        assert_eq!(view.to_screen(5.0, -3.0), origin + vec2(-10.0, -6.0));
+        assert_eq!(view.to_sprite(origin + vec2(-10.0, -6.0)), (5.0, -3.0));
+        assert_eq!(view.direction(1.0, 1.0), vec2(-1.0, 1.0));
     }
 
     #[test]

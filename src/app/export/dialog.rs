@@ -5,7 +5,7 @@
 //! progress bar and Cancel, and asks before replacing files. Each tab keeps its own last
 //! choices, so exporting a document again is one click.
 
-use crate::app::shell::status_bar::shown_path;
+use crate::app::context::feedback::shown_path;
 use crate::export::job::{self, ExportKind, ExportRequest, Exported};
 use crate::formats::Severity;
 use crate::formats::atlas::{AtlasOptions, ExportProgress, JsonForm};
@@ -18,9 +18,9 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::Duration;
 use web_time::Instant;
 
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Dialogs, ExportDelivery, Platform};
 
 /// What the user chose last in a tab's Export window.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,11 +44,11 @@ pub struct ExportChoices {
 }
 
 impl ExportChoices {
-    /// The defaults for `open`: PNG frames of the sequence on show, beside the document,
+    /// The defaults for `doc`: PNG frames of the sequence on show, beside the document,
     /// named after the sequence.
-    fn new(open: &OpenDocument) -> ExportChoices {
+    fn new(doc: &OpenDocument) -> ExportChoices {
         let kind = ExportKind::default();
-        let stem = default_stem(open, false);
+        let stem = default_stem(doc, false);
         ExportChoices {
             kind,
             all_sequences: false,
@@ -63,17 +63,17 @@ impl ExportChoices {
         }
     }
 
-    /// The export these choices describe for `open` (a relative path is taken from the
+    /// The export these choices describe for `doc` (a relative path is taken from the
     /// document's folder).
-    pub fn request(&self, open: &OpenDocument) -> ExportRequest {
+    pub fn request(&self, doc: &OpenDocument) -> ExportRequest {
         let typed = PathBuf::from(self.path.trim());
-        let target = match open.path().and_then(Path::parent) {
+        let target = match doc.path().and_then(Path::parent) {
             Some(dir) if typed.is_relative() => dir.join(typed),
             _ => typed,
         };
         ExportRequest {
             kind: self.kind,
-            only: (!self.all_sequences).then(|| open.player.sequence()),
+            only: (!self.all_sequences).then(|| doc.player.sequence()),
             target,
             scale: self.scale,
             background: self.use_background.then_some(self.background),
@@ -85,13 +85,13 @@ impl ExportChoices {
     /// After the user switched between this sequence and all sequences: a file still named
     /// as the other choice names it by default (`walk.png`) takes this one's name
     /// (`demo.png`); a name the user typed stays.
-    fn follow_scope(&mut self, open: &OpenDocument) {
+    fn follow_scope(&mut self, doc: &OpenDocument) {
         let path = PathBuf::from(self.path.trim());
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-        if stem.as_deref() == Some(default_stem(open, !self.all_sequences).as_str()) {
+        if stem.as_deref() == Some(default_stem(doc, !self.all_sequences).as_str()) {
             let name = format!(
                 "{}.{}",
-                default_stem(open, self.all_sequences),
+                default_stem(doc, self.all_sequences),
                 self.kind.extension()
             );
             self.path = path.with_file_name(name).display().to_string();
@@ -112,13 +112,13 @@ impl ExportChoices {
 
 /// The file name an export takes by default: the sequence's for one sequence, the
 /// document's for all of them.
-fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
+fn default_stem(doc: &OpenDocument, all_sequences: bool) -> String {
     let document_stem = || {
-        open.path()
+        doc.path()
             .and_then(|p| p.file_stem())
             .map(|s| s.to_string_lossy().into_owned())
     };
-    let sequence_stem = || open.sequence().map(|s| job::file_safe(&s.name));
+    let sequence_stem = || doc.sequence().map(|s| job::file_safe(&s.name));
     let stem = if all_sequences {
         document_stem().or_else(sequence_stem)
     } else {
@@ -127,37 +127,30 @@ fn default_stem(open: &OpenDocument, all_sequences: bool) -> String {
     stem.unwrap_or_else(|| "export".to_string())
 }
 
-/// Draws the export and writes its files together.
-#[cfg(not(target_arch = "wasm32"))]
+/// Draws the export and delivers its files: written to disk together, or drawn and handed
+/// over (a web page has no disk: one download, a zip when there are several).
 fn write_export(
     document: &AnimationSet,
     pixels: &dyn PixelSource,
     request: &ExportRequest,
     progress: &ExportProgress,
     keep: &[PathBuf],
+    delivery: ExportDelivery,
 ) -> Result<Exported, String> {
-    job::run(document, pixels, request, progress, keep)
+    match delivery {
+        ExportDelivery::Disk => job::run(document, pixels, request, progress, keep),
+        ExportDelivery::HandedOver(hand_over) => {
+            let drawn = job::draw(document, pixels, request, progress, keep)?;
+            let files = hand_over(&drawn.files, &request.target)?;
+            Ok(Exported {
+                files,
+                losses: drawn.losses,
+            })
+        }
+    }
 }
 
-/// Draws the export; a web page has no disk, so its files are downloaded (one zip when there
-/// are several).
-#[cfg(target_arch = "wasm32")]
-fn write_export(
-    document: &AnimationSet,
-    pixels: &dyn PixelSource,
-    request: &ExportRequest,
-    progress: &ExportProgress,
-    keep: &[PathBuf],
-) -> Result<Exported, String> {
-    let drawn = job::draw(document, pixels, request, progress, keep)?;
-    let files = crate::app::web::download_export(&drawn.files, &request.target)?;
-    Ok(Exported {
-        files,
-        losses: drawn.losses,
-    })
-}
-
-/// An export under way on its own thread.
+/// An export under way in the background.
 pub struct RunningExport {
     progress: Arc<ExportProgress>,
     result: Receiver<Result<Exported, String>>,
@@ -165,24 +158,33 @@ pub struct RunningExport {
 }
 
 impl RunningExport {
-    /// Starts `request` on a thread of its own, drawing from a copy of `document` and from
-    /// `pixels`; `wake` is called when it ends.
+    /// Starts `request` in the background of `platform`, drawing from a copy of `document`
+    /// and from `pixels`; `wake` is called when it ends.
     pub fn start(
         document: AnimationSet,
         pixels: Arc<dyn PixelSource + Send + Sync>,
         request: ExportRequest,
         keep: Vec<PathBuf>,
+        platform: &dyn Platform,
         wake: impl Fn() + Send + 'static,
     ) -> RunningExport {
         let progress = Arc::new(ExportProgress::default());
         let (send, result) = std::sync::mpsc::channel();
         let counted = Arc::clone(&progress);
-        crate::app::shell::background::run_in_background(move || {
-            let outcome = write_export(&document, pixels.as_ref(), &request, &counted, &keep);
+        let delivery = platform.export_delivery();
+        platform.run_in_background(Box::new(move || {
+            let outcome = write_export(
+                &document,
+                pixels.as_ref(),
+                &request,
+                &counted,
+                &keep,
+                delivery,
+            );
             // The window may have gone (its tab closed): nobody waits for the answer then.
             let _ = send.send(outcome);
             wake();
-        });
+        }));
         RunningExport {
             progress,
             result,
@@ -230,9 +232,9 @@ pub struct ExportState {
 
 impl ExportState {
     /// Opens the window with the tab's last choices, or the defaults the first time.
-    pub fn start(&mut self, open: &OpenDocument) {
+    pub fn start(&mut self, doc: &OpenDocument) {
         if self.choices.is_none() {
-            self.choices = Some(ExportChoices::new(open));
+            self.choices = Some(ExportChoices::new(doc));
         }
         self.confirm_replace = None;
         self.failure = None;
@@ -245,14 +247,14 @@ pub enum ExportAction {
     /// Start this export (the app gives it the document, the pixels and a way to wake up).
     Start(ExportRequest),
     /// Tell the user.
-    Say(Said),
+    Say(Feedback),
 }
 
 /// Paints the Export window of the tab on show.
 pub fn show(
     ctx: &egui::Context,
     state: &mut ExportState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     dialogs: &mut dyn Dialogs,
 ) -> Option<ExportAction> {
     if let Some(said) = finish(state) {
@@ -265,9 +267,7 @@ pub fn show(
         progress_window(ctx, state);
         return None;
     }
-    let choices = state
-        .choices
-        .get_or_insert_with(|| ExportChoices::new(open));
+    let choices = state.choices.get_or_insert_with(|| ExportChoices::new(doc));
     let mut pressed = Pressed::default();
     egui::Window::new("Export")
         .collapsible(false)
@@ -277,7 +277,7 @@ pub fn show(
                 replace_question(ui, files, &mut pressed);
                 return;
             }
-            choice_fields(ui, choices, open, &mut pressed);
+            choice_fields(ui, choices, doc, &mut pressed);
             if let Some(failure) = &state.failure {
                 ui.colored_label(ui.visuals().error_fg_color, failure);
             }
@@ -298,7 +298,7 @@ pub fn show(
     }
     if pressed.browse {
         let kind = choices.kind;
-        let suggested = choices.request(open).target;
+        let suggested = choices.request(doc).target;
         match dialogs.pick_file_to_save(kind.label(), &[kind.extension()], &suggested) {
             DialogOutcome::Chosen(path) => {
                 choices.path = path.display().to_string();
@@ -306,7 +306,7 @@ pub fn show(
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some(ExportAction::Say((
+                return Some(ExportAction::Say(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -314,7 +314,7 @@ pub fn show(
             }
         }
     }
-    let request = choices.request(open);
+    let request = choices.request(doc);
     if pressed.replace {
         state.confirm_replace = None;
         state.failure = None;
@@ -326,10 +326,10 @@ pub fn show(
             state.failure = Some("Name the file to write.".to_string());
             return None;
         }
-        match job::plan(open.document(), &request) {
+        match job::plan(doc.document(), &request) {
             Err(message) => state.failure = Some(capitalised(&message)),
             Ok(files) => {
-                let read = crate::session::watch::watched_paths(open.path(), open.document());
+                let read = crate::session::watch::watched_paths(doc.path(), doc.document());
                 if let Some(used) = files.iter().find(|f| read.contains(f)) {
                     state.failure = Some(format!(
                         "{} is a file this document reads; choose another name.",
@@ -362,10 +362,10 @@ struct Pressed {
 fn choice_fields(
     ui: &mut egui::Ui,
     choices: &mut ExportChoices,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pressed: &mut Pressed,
 ) {
-    let sequence_name = open.sequence().map(|s| s.name.clone()).unwrap_or_default();
+    let sequence_name = doc.sequence().map(|s| s.name.clone()).unwrap_or_default();
     egui::Grid::new("export fields")
         .num_columns(2)
         .spacing([12.0, 6.0])
@@ -381,7 +381,7 @@ fn choice_fields(
                 ui.radio_value(&mut choices.all_sequences, true, "All sequences");
             });
             if choices.all_sequences != before {
-                choices.follow_scope(open);
+                choices.follow_scope(doc);
             }
             ui.end_row();
 
@@ -414,7 +414,7 @@ fn choice_fields(
             ui.end_row();
 
             ui.label("");
-            ui.weak(files_text(open, choices));
+            ui.weak(files_text(doc, choices));
             ui.end_row();
 
             let label = ui.label("Scale");
@@ -514,9 +514,9 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
 }
 
 /// "Writes walk_0.png … walk_7.png (8 files)", or why nothing can be written.
-fn files_text(open: &OpenDocument, choices: &ExportChoices) -> String {
-    let request = choices.request(open);
-    match job::plan(open.document(), &request) {
+fn files_text(doc: &OpenDocument, choices: &ExportChoices) -> String {
+    let request = choices.request(doc);
+    match job::plan(doc.document(), &request) {
         Err(message) => capitalised(&message),
         Ok(files) => {
             let name = |p: &PathBuf| {
@@ -612,18 +612,18 @@ fn progress_window(ctx: &egui::Context, state: &mut ExportState) {
 
 /// Takes the result of a finished export: success closes the window and says what was
 /// written; a failure (or a cancel) stays in the window.
-fn finish(state: &mut ExportState) -> Option<Said> {
+fn finish(state: &mut ExportState) -> Option<Feedback> {
     let result = state.running.as_ref()?.poll()?;
     state.running = None;
     match result {
         Ok(exported) => {
             state.shown = false;
-            Some((Severity::Info, exported_text(&exported)))
+            Some(Feedback::new(Severity::Info, exported_text(&exported)))
         }
         Err(message) => {
             let said = format!("Not exported: {message}");
             state.failure = Some(capitalised(&message));
-            Some((Severity::Warning, said))
+            Some(Feedback::new(Severity::Warning, said))
         }
     }
 }

@@ -8,10 +8,11 @@
 //! picked, all as one undo step. Files are read on a thread of their own with progress and Cancel; a file that
 //! cannot be read is named and skipped.
 
-use crate::app::frame_textures::texture_of;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::save_as::Said;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
+use crate::app::context::pictures::texture_of;
+use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };
@@ -22,9 +23,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
-
-/// The image types an import takes.
-pub const PICTURE_EXTENSIONS: [&str; 3] = ["png", "tga", "gif"];
 
 /// How the pictures become frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,10 +102,12 @@ impl ImportState {
         self.shown = true;
     }
 
-    /// Adds files (a file already listed is not listed twice) and reads them all again.
+    /// Adds files (a file already listed is not listed twice) and reads them all again, in
+    /// the background of `platform`.
     pub fn add_files(
         &mut self,
         paths: impl IntoIterator<Item = PathBuf>,
+        platform: &dyn Platform,
         wake: impl Fn() + Send + 'static,
     ) {
         self.start();
@@ -118,7 +118,7 @@ impl ImportState {
         }
         natural_sort(&mut self.files);
         self.name = common_name(&self.files);
-        self.read_files(wake);
+        self.read_files(platform, wake);
     }
 
     /// True while files are being read.
@@ -126,7 +126,7 @@ impl ImportState {
         self.reading.is_some()
     }
 
-    fn read_files(&mut self, wake: impl Fn() + Send + 'static) {
+    fn read_files(&mut self, platform: &dyn Platform, wake: impl Fn() + Send + 'static) {
         if let Some(old) = &self.reading {
             old.progress.cancel.store(true, Ordering::Relaxed);
         }
@@ -134,10 +134,10 @@ impl ImportState {
         let (send, result) = std::sync::mpsc::channel();
         let files = self.files.clone();
         let counted = Arc::clone(&progress);
-        crate::app::shell::background::run_in_background(move || {
+        platform.run_in_background(Box::new(move || {
             let _ = send.send(read_pictures(&files, &counted));
             wake();
-        });
+        }));
         self.reading = Some(Reading {
             progress,
             result,
@@ -201,18 +201,18 @@ impl ImportState {
         cells
     }
 
-    /// The edit the choices describe for `open`.
-    fn command(&mut self, open: &OpenDocument) -> ImportFrames {
-        let document = open.document();
-        let example = open
+    /// The edit the choices describe for `doc`.
+    fn command(&mut self, doc: &OpenDocument) -> ImportFrames {
+        let document = doc.document();
+        let example = doc
             .direction_frames()
             .last()
             .map(|f| f.duration)
             .or_else(|| document.frames.values().next().map(|f| f.duration));
-        let target = match open.sequence() {
+        let target = match doc.sequence() {
             Some(sequence) if !self.new_sequence => ImportTarget::Append {
                 sequence: sequence.id,
-                direction: open.player.direction(),
+                direction: doc.player.direction(),
             },
             _ => ImportTarget::NewSequence(self.name.trim().to_string()),
         };
@@ -220,7 +220,7 @@ impl ImportState {
             images: self.read.pictures.clone(),
             cells: self.cells().to_vec(),
             origin: self.origin,
-            duration: duration_like(example, self.millis, open.frame_rate()),
+            duration: duration_like(example, self.millis, doc.frame_rate()),
             target,
         }
     }
@@ -234,19 +234,26 @@ fn is_empty(sheet: &image::RgbaImage, cell: crate::model::PixelRect) -> bool {
     (y0..y1).all(|y| (x0..x1).all(|x| sheet.get_pixel(x, y).0[3] == 0))
 }
 
-/// Paints the Import window of the tab on show; what the status bar should say.
-pub fn show(
+/// Paints the Import window of the tab on show; what the status bar should say goes into
+/// `panel`.
+pub fn show(ctx: &egui::Context, state: &mut ImportState, panel: &mut PanelCtx) {
+    let said = window(ctx, state, panel.doc, panel.platform);
+    panel.out.tell(said);
+}
+
+/// Paints the Import window; returns what the status bar should say.
+fn window(
     ctx: &egui::Context,
     state: &mut ImportState,
-    open: &mut OpenDocument,
-    dialogs: &mut dyn Dialogs,
-) -> Option<Said> {
+    doc: &mut OpenDocument,
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     if !state.shown {
         return None;
     }
     state.take_read();
     if std::mem::take(&mut state.origin_from_document) {
-        state.origin = OriginPlace::matching(open.document());
+        state.origin = OriginPlace::matching(doc.document());
     }
     let mut pressed = Pressed::default();
     egui::Window::new("Import frames")
@@ -258,7 +265,7 @@ pub fn show(
                 ui.separator();
                 frames_section(ui, state);
                 ui.separator();
-                placement_section(ui, state, open);
+                placement_section(ui, state, doc);
             }
             if let Some(failure) = &state.failure {
                 ui.colored_label(ui.visuals().error_fg_color, failure);
@@ -296,16 +303,19 @@ pub fn show(
     if pressed.add_typed {
         let path = PathBuf::from(state.path_field.trim());
         state.path_field.clear();
-        state.add_files([path], wake);
+        state.add_files([path], platform, wake);
         return None;
     }
     if pressed.browse {
-        match dialogs.pick_files_to_import(&PICTURE_EXTENSIONS) {
-            DialogOutcome::Chosen(files) => state.add_files(files, wake),
+        match platform
+            .dialogs()
+            .pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS)
+        {
+            DialogOutcome::Chosen(files) => state.add_files(files, platform, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
                 state.focus_path = true;
-                return Some((
+                return Some(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -315,15 +325,15 @@ pub fn show(
         return None;
     }
     if pressed.import {
-        let command = state.command(open);
+        let command = state.command(doc);
         let frames = command.cells.len();
         let into = match &command.target {
             ImportTarget::NewSequence(name) => name.clone(),
             ImportTarget::Append { .. } => {
-                open.sequence().map(|s| s.name.clone()).unwrap_or_default()
+                doc.sequence().map(|s| s.name.clone()).unwrap_or_default()
             }
         };
-        match open.apply(&command, None) {
+        match doc.apply(&command, None) {
             Err(message) => state.failure = Some(message),
             Ok(()) => {
                 let skipped = std::mem::take(&mut state.read.skipped);
@@ -332,9 +342,9 @@ pub fn show(
                 let mut text = format!("Imported {frames} frame{plural} into \"{into}\".");
                 if !skipped.is_empty() {
                     text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
-                    return Some((Severity::Warning, text));
+                    return Some(Feedback::new(Severity::Warning, text));
                 }
-                return Some((Severity::Info, text));
+                return Some(Feedback::new(Severity::Info, text));
             }
         }
     }
@@ -543,7 +553,7 @@ fn sheet_preview(ui: &mut egui::Ui, state: &mut ImportState) {
 }
 
 /// Origin, duration and where the frames go.
-fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocument) {
+fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument) {
     egui::Grid::new("import placement")
         .num_columns(2)
         .show(ui, |ui| {
@@ -577,7 +587,7 @@ fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, open: &OpenDocu
                     )
                     .labelled_by(label.id);
                 });
-                let current = open.sequence().map(|s| s.name.clone());
+                let current = doc.sequence().map(|s| s.name.clone());
                 ui.add_enabled_ui(current.is_some(), |ui| {
                     ui.radio_value(
                         &mut state.new_sequence,

@@ -2,8 +2,8 @@
 
 pub mod dialog;
 
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::save_as::Said;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::formats::Severity;
 use dialog::ImportState;
 
@@ -12,16 +12,19 @@ use dialog::ImportState;
 pub fn start(
     ctx: &egui::Context,
     state: &mut ImportState,
-    dialogs: &mut dyn Dialogs,
-) -> Option<Said> {
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     state.start();
     if !state.files.is_empty() {
         return None;
     }
-    match dialogs.pick_files_to_import(&dialog::PICTURE_EXTENSIONS) {
+    match platform
+        .dialogs()
+        .pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS)
+    {
         DialogOutcome::Chosen(files) => {
             let ctx = ctx.clone();
-            state.add_files(files, move || ctx.request_repaint());
+            state.add_files(files, platform, move || ctx.request_repaint());
             None
         }
         DialogOutcome::Cancelled => {
@@ -31,7 +34,7 @@ pub fn start(
         DialogOutcome::Unavailable => {
             // Typed letters go to the path field, not to the shortcuts.
             state.focus_path = true;
-            Some((
+            Some(Feedback::new(
                 Severity::Warning,
                 "No file dialog can be shown on this desktop; type the path instead.".to_string(),
             ))

@@ -1,11 +1,11 @@
 //! The inspector's element section: every field of the selected graphic, attachment point or
 //! collision box, edited through `edit::inspector::SetElementField`.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{
     Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
 };
-use crate::app::shell::workspace::OpenDocument;
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::{
     AttachmentPoint, BlendMode, BoxClass, CollisionBox, Element, ElementId, ElementKind, Fx,
@@ -44,11 +44,11 @@ impl ElementEdits<'_> {
 /// edited one element at a time).
 pub fn element_section(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     support: &Support,
     edits: &mut Edits,
 ) {
-    let count = open.selected_elements().len();
+    let count = doc.selected_elements().len();
     if count > 1 {
         egui::CollapsingHeader::new("Element")
             .default_open(true)
@@ -58,10 +58,10 @@ pub fn element_section(
             });
         return;
     }
-    let Some(selected) = open.single_element() else {
+    let Some(selected) = doc.single_element() else {
         return;
     };
-    let Some(element) = open
+    let Some(element) = doc
         .frame()
         .and_then(|f| f.elements.iter().find(|e| e.id == selected))
     else {
@@ -83,7 +83,7 @@ pub fn element_section(
                     out.text(name, ElementField::Name);
                     match &element.kind {
                         ElementKind::Graphic(g) => {
-                            graphic_fields(ui, open, element, g, support, &mut out)
+                            graphic_fields(ui, doc, element, g, support, &mut out)
                         }
                         ElementKind::Point(p) => point_fields(ui, p, support, &mut out),
                         ElementKind::Box(b) => box_fields(ui, element, b, support, &mut out),
@@ -94,15 +94,15 @@ pub fn element_section(
 
 fn graphic_fields(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     element: &Element,
     g: &Graphic,
     support: &Support,
     out: &mut ElementEdits,
 ) {
     field(ui, "Kind", "graphic");
-    source_row(ui, open, element.id, &g.source, out);
-    if let Some(image) = open.session.document().source_image(&g.source) {
+    source_row(ui, doc, element.id, &g.source, out);
+    if let Some(image) = doc.session.document().source_image(&g.source) {
         field(ui, "Image", &image.path);
     }
     let whole = !support.holds(Field::Subpixel);
@@ -140,12 +140,12 @@ fn graphic_fields(
 /// Where a graphic's pixels come from: a slice of the same image, an image, or an SFF sprite.
 fn source_row(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     element: ElementId,
     source: &GraphicSource,
     out: &mut ElementEdits,
 ) {
-    let document = open.session.document();
+    let document = doc.session.document();
     match source {
         GraphicSource::Slice(id) => {
             let image = document.slice(*id).map(|s| s.image);

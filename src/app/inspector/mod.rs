@@ -11,53 +11,62 @@ pub mod element;
 pub mod support;
 pub mod widgets;
 
+use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
-use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
-use crate::edit::timeline::SetDurations;
-use crate::edit::{Gesture, Transaction};
+use crate::edit::timeline::SetSequenceDelay;
 use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
 
+/// What the inspector remembers for a tab between frames.
+#[derive(Default)]
+pub struct InspectorState {
+    /// The undo step the current drag adds to.
+    pub gesture: Option<Gesture>,
+    /// Text typed in a field and not applied yet, applied if the field goes away.
+    pub draft: Option<Draft>,
+}
+
 /// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
-/// or takes it out). Returns the message of an edit the document refused.
-pub fn show(
-    ui: &mut egui::Ui,
-    open: &mut OpenDocument,
-    gesture: &mut Option<Gesture>,
-    draft: &mut Option<Draft>,
-) -> Option<String> {
+/// or takes it out). An edit the document refused is said through `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
+    let doc: &mut OpenDocument = ctx.doc;
+    let InspectorState { gesture, draft } = state;
     let mut edits = Edits::default();
-    let support = Support::of_format(open.session.format());
+    let support = Support::of_format(doc.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
     // would move the canvas under a drag in progress.
     egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            sequence_section(ui, open, &support, &mut edits);
-            match frame_section(ui, open, &support, &mut edits) {
+            sequence_section(ui, doc, &support, &mut edits);
+            match frame_section(ui, doc, &support, &mut edits) {
                 Some(ElementClick {
                     element,
                     adding: true,
-                }) => open.toggle_element(element),
-                Some(ElementClick { element, .. }) => open.select_element(element),
+                }) => doc.toggle_element(element),
+                Some(ElementClick { element, .. }) => doc.select_element(element),
                 None => {}
             }
-            element_section(ui, open, &support, &mut edits);
+            element_section(ui, doc, &support, &mut edits);
         });
     edits.keep_vanished_draft(ui.ctx(), draft.take());
     *draft = edits.draft.take();
     let mut refusal = None;
     for edit in edits.edits {
         if edit.new_step || gesture.is_none() {
-            *gesture = Some(open.new_gesture());
+            *gesture = Some(doc.new_gesture());
         }
-        if let Err(message) = open.apply(edit.command.as_ref(), *gesture) {
+        if let Err(message) = doc.apply(edit.command.as_ref(), *gesture) {
             refusal = Some(message);
         }
     }
-    refusal
+    if let Some(message) = refusal {
+        ctx.refuse(&message);
+    }
 }
 
 fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {
@@ -67,12 +76,12 @@ fn set_sequence(sequence: &Sequence, field: SequenceField) -> SetSequenceField {
     }
 }
 
-fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, edits: &mut Edits) {
-    let Some(sequence) = open.sequence() else {
+fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, edits: &mut Edits) {
+    let Some(sequence) = doc.sequence() else {
         ui.weak("No sequence selected.");
         return;
     };
-    let document = open.session.document();
+    let document = doc.session.document();
     egui::CollapsingHeader::new("Sequence")
         .default_open(true)
         .show(ui, |ui| {
@@ -113,14 +122,14 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                     field(
                         ui,
                         "Direction",
-                        sequence.direction_label(open.player.direction()),
+                        sequence.direction_label(doc.player.direction()),
                     );
                     field(
                         ui,
                         "Frames",
                         sequence
                             .directions
-                            .get(open.player.direction())
+                            .get(doc.player.direction())
                             .map_or(0, |d| d.frames.len())
                             .to_string(),
                     );
@@ -164,9 +173,9 @@ fn sequence_section(ui: &mut egui::Ui, open: &OpenDocument, support: &Support, e
                         let field = SequenceField::FollowUp(follow_up);
                         edits.push(set_sequence(sequence, field), &response);
                     }
-                    frame_rate_row(ui, open, sequence, support, edits);
+                    frame_rate_row(ui, doc, sequence, support, edits);
                     if !support.holds(Field::FrameDuration) {
-                        delay_row(ui, open, sequence, edits);
+                        delay_row(ui, doc, sequence, edits);
                     }
                     let default = document.default_sequence == Some(sequence.id);
                     field(ui, "Default", if default { "yes" } else { "no" });
@@ -182,9 +191,8 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
         let check = ui.checkbox(&mut loops, "back to frame");
         // Not clamped to the frames: a value past the end is refused by the document, with a
         // message, rather than silently corrected.
-        let value = ui
-            .add_enabled(loops, egui::DragValue::new(&mut target).range(0..=9999))
-            .labelled_by(loop_label.id);
+        let field = egui::DragValue::new(&mut target).range(0..=9999);
+        let value = crate::app::number_field::add(ui, loops, field).labelled_by(loop_label.id);
         if check.changed() || value.changed() {
             let field = SequenceField::LoopPoint(loops.then_some(target));
             let response = if check.changed() { &check } else { &value };
@@ -197,7 +205,7 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
 /// The sequence's own frame rate (for hold-based durations), or the set's.
 fn frame_rate_row(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     sequence: &Sequence,
     support: &Support,
     edits: &mut Edits,
@@ -205,7 +213,7 @@ fn frame_rate_row(
     let why_not = support.why_not(Field::SequenceFrameRate);
     let label = ui.label("Frame rate");
     ui.horizontal(|ui| {
-        let set_rate = open.session.document().frame_rate;
+        let set_rate = doc.session.document().frame_rate;
         let own = sequence.frame_rate.is_some();
         if let Some((own, response)) = check(ui, "own", own, why_not.as_deref()) {
             let rate = own.then(|| sequence.frame_rate.or(set_rate).unwrap_or(60).max(1));
@@ -240,8 +248,8 @@ fn frame_rate_row(
 
 /// One delay for every frame of the sequence, for formats that keep one per animation
 /// (Solarus `frame_delay`: 0 shows the first frame forever).
-fn delay_row(ui: &mut egui::Ui, open: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
-    let document = open.session.document();
+fn delay_row(ui: &mut egui::Ui, doc: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
+    let document = doc.session.document();
     let first = sequence
         .directions
         .iter()
@@ -281,16 +289,11 @@ fn delay_row(ui: &mut egui::Ui, open: &OpenDocument, sequence: &Sequence, edits:
             ui.weak("0 = the first frame stays");
         }
         if let Some((duration, response)) = changed {
-            let mut all = Transaction::new(format!("Set delay to {duration}"));
-            for (d, direction) in sequence.directions.iter().enumerate() {
-                all.push(SetDurations {
-                    sequence: sequence.id,
-                    direction: d,
-                    positions: (0..direction.frames.len()).collect(),
-                    duration,
-                });
-            }
-            edits.push(all, &response);
+            let delay = SetSequenceDelay {
+                sequence: sequence.id,
+                duration,
+            };
+            edits.push(delay, &response);
         }
     });
     ui.end_row();
@@ -316,14 +319,14 @@ struct ElementClick {
 /// element the user clicked.
 fn frame_section(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     support: &Support,
     edits: &mut Edits,
 ) -> Option<ElementClick> {
-    let frame = open.frame()?;
-    let frame_id = open.player.frame_id(open.session.document())?;
+    let frame = doc.frame()?;
+    let frame_id = doc.player.frame_id(doc.session.document())?;
     let mut chosen = None;
-    let index = open.player.frame_index();
+    let index = doc.player.frame_index();
     let set = |field| SetFrameField {
         frame: frame_id,
         field,
@@ -339,7 +342,7 @@ fn frame_section(
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", frame_id.to_string());
-                    duration_row(ui, open, frame.duration, support, &mut |d, r| {
+                    duration_row(ui, doc, frame.duration, support, &mut |d, r| {
                         edits.push(set(FrameField::Duration(d)), r)
                     });
                     let text = support.why_not(Field::FrameText);
@@ -357,7 +360,7 @@ fn frame_section(
             // Below the grid, not in it: a frame that declares boxes would otherwise widen
             // the grid's first column for that frame alone, and egui lays a grid out again
             // (two more paints) whenever its columns change.
-            let frames = open.direction_frames();
+            let frames = doc.direction_frames();
             let most_declarations = frames.iter().map(|f| f.box_declarations.len()).max();
             for slot in 0..most_declarations.unwrap_or(0) {
                 let text = frame.box_declarations.get(slot).map(|decl| {
@@ -391,7 +394,7 @@ fn frame_section(
                 } else {
                     format!("{kind} “{}”", element.name)
                 };
-                let row = egui::Button::selectable(open.is_selected(element.id), text);
+                let row = egui::Button::selectable(doc.is_selected(element.id), text);
                 if list_row(ui, true, row).clicked() {
                     chosen = Some(ElementClick {
                         element: element.id,
@@ -414,7 +417,7 @@ fn list_row(ui: &mut egui::Ui, shown: bool, row: impl egui::Widget) -> egui::Res
 
 fn duration_row(
     ui: &mut egui::Ui,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     duration: FrameDuration,
     support: &Support,
     changed: &mut dyn FnMut(FrameDuration, &egui::Response),
@@ -429,7 +432,7 @@ fn duration_row(
                 changed(d, &r);
             }
             // Back from "forever", the frame takes the unit the document counts in.
-            let finite = unit_of(open).map(|unit| unit(1));
+            let finite = unit_of(doc).map(|unit| unit(1));
             let toggle = ui.add_enabled(
                 forever || finite.is_some(),
                 egui::Checkbox::new(&mut forever, "forever"),
@@ -448,7 +451,7 @@ fn duration_row(
         }
         // The field already shows the native unit: beside it only what that is in ms, short
         // enough to fit a narrow inspector.
-        let mut text = match duration.exact(open.frame_rate()) {
+        let mut text = match duration.exact(doc.frame_rate()) {
             Some(t) if !matches!(duration, FrameDuration::Millis(_)) => {
                 format!("= {} ms", trim_float(t.as_millis_f64(), 1))
             }
@@ -463,7 +466,7 @@ fn duration_row(
             .on_hover_text(if duration.is_zero() {
                 "A frame of no length is skipped in playback".to_string()
             } else {
-                duration_text(duration, open.frame_rate())
+                duration_text(duration, doc.frame_rate())
             });
     });
     ui.end_row();
@@ -481,8 +484,8 @@ fn duration_editor_enabled(
 }
 
 /// The unit the document counts durations in, from any frame that is not shown forever.
-fn unit_of(open: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
-    let found = open
+fn unit_of(doc: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
+    let found = doc
         .session
         .document()
         .frames

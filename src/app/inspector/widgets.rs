@@ -152,7 +152,9 @@ pub fn text_row(
     };
     if response.lost_focus() {
         ui.data_mut(|d| d.remove::<String>(id));
-        row.committed = (buffer != current).then_some(buffer);
+        // Esc gives the field back its value; Enter or leaving the field applies the text.
+        let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+        row.committed = (buffer != current && !escaped).then_some(buffer);
     } else if response.has_focus() {
         row.draft = (buffer != current).then(|| buffer.clone());
         ui.data_mut(|d| d.insert_temp(id, buffer));
@@ -178,7 +180,10 @@ pub fn check(
     response.changed().then_some((value, response))
 }
 
-/// A number widget for any `egui::emath::Numeric`, labelled by `label`.
+/// A number widget for any `egui::emath::Numeric`, labelled by `label`. A typed value is
+/// handed back once, when Enter is pressed or the field is left (Esc gives the field back its
+/// value), so typing "150" is one edit rather than 1, 15 and 150; a drag hands back every step
+/// (one undo step, see [`starts_step`]).
 pub fn number<N: egui::emath::Numeric>(
     ui: &mut egui::Ui,
     label: egui::Id,
@@ -187,10 +192,8 @@ pub fn number<N: egui::emath::Numeric>(
     why_not: Option<&str>,
 ) -> Option<(N, egui::Response)> {
     let mut value = value;
-    let response = ui.add_enabled(
-        why_not.is_none(),
-        configure(egui::DragValue::new(&mut value)),
-    );
+    let field = configure(egui::DragValue::new(&mut value));
+    let response = crate::app::number_field::add(ui, why_not.is_none(), field);
     let response = finish(response, label, why_not);
     response.changed().then_some((value, response))
 }

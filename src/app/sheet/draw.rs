@@ -5,7 +5,7 @@
 //! The view turns a finished drag into one `edit::sheet` command; the document decides whether
 //! it is valid.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::Command;
 use crate::edit::sheet::{
     CreateDirectionFromGrid, CreateFrameFromRect, DirectionGrid, SheetGrid, detect_grid, snap_rect,
@@ -184,7 +184,7 @@ impl SheetDraw {
         painter: &egui::Painter,
         rect: Rect,
         scale: f32,
-        open: &OpenDocument,
+        doc: &OpenDocument,
         image: ImageId,
     ) -> Option<Box<dyn Command>> {
         if self.tool == SheetTool::Look {
@@ -236,17 +236,17 @@ impl SheetDraw {
         self.drag_from = None;
         self.drawn = None;
         let r = drawn?;
-        let sequence = open.sequence()?;
-        let duration = new_frame_duration(open)?;
+        let sequence = doc.sequence()?;
+        let duration = new_frame_duration(doc)?;
         match self.tool {
             SheetTool::Look => None,
             SheetTool::Frame => {
-                let direction = open.player.direction();
+                let direction = doc.player.direction();
                 let frames = sequence.directions.get(direction)?.frames.len();
                 let index = if frames == 0 {
                     0
                 } else {
-                    (open.player.frame_index() + 1).min(frames)
+                    (doc.player.frame_index() + 1).min(frames)
                 };
                 Some(Box::new(CreateFrameFromRect {
                     sequence: sequence.id,
@@ -254,13 +254,13 @@ impl SheetDraw {
                     index,
                     image,
                     rect: r,
-                    origin: origin_for(open, r.width, r.height),
+                    origin: origin_for(doc, r.width, r.height),
                     duration,
                 }))
             }
             SheetTool::Direction => {
                 let grid = DirectionGrid {
-                    origin: origin_for(open, self.grid.cell_width, self.grid.cell_height),
+                    origin: origin_for(doc, self.grid.cell_width, self.grid.cell_height),
                     ..self.grid_for(r)
                 };
                 Some(Box::new(CreateDirectionFromGrid {
@@ -295,8 +295,8 @@ impl SheetDraw {
 
 /// A new frame's origin: the current frame's (frames of one sequence share their origin, as in
 /// Solarus), else the bottom centre of the cell, where a character's feet are.
-fn origin_for(open: &OpenDocument, width: u32, height: u32) -> Point {
-    let current = open.frame().and_then(|f| {
+fn origin_for(doc: &OpenDocument, width: u32, height: u32) -> Point {
+    let current = doc.frame().and_then(|f| {
         f.elements
             .iter()
             .find_map(|e| match e.as_graphic()?.origin {
@@ -309,11 +309,11 @@ fn origin_for(open: &OpenDocument, width: u32, height: u32) -> Point {
 
 /// A new frame lasts as long as the current one, or as any frame of the document (in the
 /// document's own unit).
-fn new_frame_duration(open: &OpenDocument) -> Option<FrameDuration> {
-    open.frame()
+fn new_frame_duration(doc: &OpenDocument) -> Option<FrameDuration> {
+    doc.frame()
         .map(|f| f.duration)
         .or_else(|| {
-            open.session
+            doc.session
                 .document()
                 .frames
                 .values()

@@ -4,10 +4,11 @@
 
 pub mod draw;
 
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::support::{Field, Support};
 use crate::app::sheet::draw::SheetDraw;
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
@@ -38,21 +39,21 @@ impl SheetState {
 }
 
 /// The image the current frame's first graphic draws from.
-fn current_image(open: &OpenDocument) -> Option<ImageId> {
-    open.frame()?
+fn current_image(doc: &OpenDocument) -> Option<ImageId> {
+    doc.frame()?
         .elements
         .iter()
         .find_map(|e| match &e.as_graphic()?.source {
-            GraphicSource::Slice(id) => open.session.document().slice(*id).map(|s| s.image),
+            GraphicSource::Slice(id) => doc.session.document().slice(*id).map(|s| s.image),
             GraphicSource::Image(id) => Some(*id),
             GraphicSource::SffSprite { archive, .. } => Some(*archive),
         })
 }
 
 /// Where the current frame's first graphic is cut from `image`, when it is.
-fn current_slice_on(open: &OpenDocument, image: ImageId) -> Option<PixelRect> {
-    let document = open.session.document();
-    open.frame()?.elements.iter().find_map(|e| {
+fn current_slice_on(doc: &OpenDocument, image: ImageId) -> Option<PixelRect> {
+    let document = doc.session.document();
+    doc.frame()?.elements.iter().find_map(|e| {
         let GraphicSource::Slice(id) = &e.as_graphic()?.source else {
             return None;
         };
@@ -61,42 +62,39 @@ fn current_slice_on(open: &OpenDocument, image: ImageId) -> Option<PixelRect> {
     })
 }
 
-/// Paints the sheet view and carries out what was drawn on it; returns a message for the
-/// status bar (a refused drawing, a detected grid).
-pub fn show(
-    ui: &mut egui::Ui,
-    state: &mut SheetState,
-    open: &mut OpenDocument,
-    pixels: &ImageStore,
-) -> Option<StatusMessage> {
-    let (said, command) = paint(ui, state, open, pixels);
+/// Paints the sheet view and carries out what was drawn on it; what the status bar should
+/// say (a refused drawing, a detected grid) goes into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut SheetState, ctx: &mut PanelCtx) {
+    let doc: &mut OpenDocument = ctx.doc;
+    let (said, command) = paint(ui, state, doc, ctx.pictures.pixels);
     let Some(command) = command else {
-        return said;
+        ctx.out.tell(said);
+        return;
     };
-    let gesture = open.new_gesture();
-    Some(match open.apply(command.as_ref(), Some(gesture)) {
-        Ok(()) => StatusMessage::new(Severity::Info, command.label()),
-        Err(message) => StatusMessage::refusal(&message.to_string(), open),
-    })
+    let gesture = doc.new_gesture();
+    match doc.apply(command.as_ref(), Some(gesture)) {
+        Ok(()) => ctx.say(Severity::Info, command.label()),
+        Err(message) => ctx.refuse(&message.to_string()),
+    }
 }
 
-type Painted = (Option<StatusMessage>, Option<Box<dyn crate::edit::Command>>);
+type Painted = (Option<Feedback>, Option<Box<dyn crate::edit::Command>>);
 
 fn paint(
     ui: &mut egui::Ui,
     state: &mut SheetState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
 ) -> Painted {
     let none: Painted = (None, None);
-    let document = open.session.document();
+    let document = doc.session.document();
     if document.images.is_empty() {
         ui.centered_and_justified(|ui| ui.label("This file draws from no source image."));
         return none;
     }
     let shown = state
         .chosen
-        .or_else(|| current_image(open))
+        .or_else(|| current_image(doc))
         .unwrap_or(document.images[0].id);
     ui.horizontal(|ui| {
         let image_label = ui.label("Image");
@@ -159,18 +157,18 @@ fn paint(
             return none;
         }
     };
-    if let Some(frame_rect) = current_slice_on(open, shown) {
+    if let Some(frame_rect) = current_slice_on(doc, shown) {
         state.draw.follow_frame(frame_rect);
     }
-    let no_directions = Support::of_format(open.session.format()).why_not(Field::Directions);
+    let no_directions = Support::of_format(doc.session.format()).why_not(Field::Directions);
     let said = state
         .draw
         .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
-        .map(|text| StatusMessage::new(Severity::Info, text));
+        .map(|text| Feedback::new(Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
     if stale {
-        let texture = crate::app::frame_textures::texture_of(
+        let texture = crate::app::context::pictures::texture_of(
             ui.ctx(),
             "sprat-sheet",
             &pixels_of_sheet,
@@ -185,7 +183,7 @@ fn paint(
         pixels_of_sheet.width() as f32,
         pixels_of_sheet.height() as f32,
     );
-    let used: Vec<_> = open
+    let used: Vec<_> = doc
         .frame()
         .map(|f| {
             f.elements
@@ -233,7 +231,7 @@ fn paint(
                 };
                 painter.rect_stroke(r, 0.0, stroke, StrokeKind::Outside);
             }
-            let command = draw.interact(&response, &painter, rect, scale, open, shown);
+            let command = draw.interact(&response, &painter, rect, scale, doc, shown);
             if let Some(pos) = response.hover_pos() {
                 let p = (pos - rect.min) / scale;
                 response.on_hover_text(format!("{}, {}", p.x.floor(), p.y.floor()));

@@ -2,15 +2,17 @@
 //! with the tab on show, the settings, the pictures and the windows on show; its accessors
 //! and status-bar messages. What it does is in the files beside this one, by job.
 
-use crate::app::clipboard;
-use crate::app::document_tab::DocumentTab;
-use crate::app::frame_textures;
-use crate::app::shell::dialogs::Dialogs;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::shell::{disk_waker, loader::PendingLoad, new_document};
+use crate::app::context::clipboard;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::loader::PendingLoad;
+use crate::app::context::pictures;
+use crate::app::context::platform::{Dialogs, Platform};
+use crate::app::context::settings::Settings;
+use crate::app::context::tab_id::TabId;
+use crate::app::shell::document_tab::DocumentTab;
+use crate::app::shell::native_platform::NativePlatform;
+use crate::app::shell::{disk_waker, new_document};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use std::path::PathBuf;
@@ -49,23 +51,24 @@ pub struct SpratApp {
     pub pending: Option<PendingLoad>,
     /// Files asked for while another was being read (several dropped at once): read in turn.
     pub(super) waiting: std::collections::VecDeque<PathBuf>,
-    /// File dialogs (native, or scripted in tests).
-    pub dialogs: Box<dyn Dialogs>,
+    /// File dialogs, background work, where saves and exports go (the desktop, with its
+    /// own dialogs or scripted ones in tests; or the web page).
+    pub platform: Box<dyn Platform>,
     /// The last message for the status bar.
-    pub status: Option<StatusMessage>,
+    pub status: Option<Feedback>,
     /// Frames copied, kept across documents.
     pub frame_clipboard: clipboard::AppClipboard,
     /// Image files and SFF sprites, decoded once.
     pub pixels: std::sync::Arc<ImageStore>,
     /// Rendered frames on the GPU.
-    pub textures: frame_textures::FrameTextures,
+    pub textures: pictures::FrameTextures,
     /// The "Open path" field's text while it is shown.
     pub path_field: Option<String>,
     /// The New window, while it is shown.
     pub new_document: Option<new_document::NewDocumentDialog>,
-    /// The shortcuts window is open.
+    /// The shortcuts window is shown.
     pub show_shortcuts: bool,
-    /// The history window is open.
+    /// The history window is shown.
     pub show_history: bool,
     /// What waits until the user says what to do with unsaved changes.
     pub confirm_discard: Option<AfterConfirm>,
@@ -95,8 +98,13 @@ pub struct SpratApp {
 }
 
 impl SpratApp {
-    /// An editor with no document.
+    /// An editor with no document, on the desktop, asking through `dialogs`.
     pub fn new(settings: Settings, dialogs: Box<dyn Dialogs>) -> SpratApp {
+        SpratApp::on_platform(settings, Box::new(NativePlatform::new(dialogs)))
+    }
+
+    /// An editor with no document, on `platform`.
+    pub fn on_platform(settings: Settings, platform: Box<dyn Platform>) -> SpratApp {
         SpratApp {
             settings,
             documents: Vec::new(),
@@ -104,11 +112,11 @@ impl SpratApp {
             next_tab: 0,
             pending: None,
             waiting: std::collections::VecDeque::new(),
-            dialogs,
+            platform,
             status: None,
             frame_clipboard: clipboard::AppClipboard::default(),
             pixels: std::sync::Arc::new(ImageStore::new()),
-            textures: frame_textures::FrameTextures::default(),
+            textures: pictures::FrameTextures::default(),
             path_field: None,
             new_document: None,
             show_shortcuts: false,
@@ -150,26 +158,26 @@ impl SpratApp {
     }
 
     /// The document on show, if any.
-    pub fn open(&self) -> Option<&OpenDocument> {
-        self.active_tab().map(|t| &t.open)
+    pub fn active_document(&self) -> Option<&OpenDocument> {
+        self.active_tab().map(|t| &t.doc)
     }
 
     /// The document on show, to change.
-    pub fn open_mut(&mut self) -> Option<&mut OpenDocument> {
-        self.active_tab_mut().map(|t| &mut t.open)
+    pub fn active_document_mut(&mut self) -> Option<&mut OpenDocument> {
+        self.active_tab_mut().map(|t| &mut t.doc)
     }
 
     /// Posts a message to the status bar.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
-        self.status = Some(StatusMessage::new(severity, text));
+        self.status = Some(Feedback::new(severity, text));
     }
 
     /// Says that an edit of the document on show was refused, and why; the message goes
     /// when the document next changes.
     pub fn say_refused(&mut self, message: &str) {
-        self.status = match self.open() {
-            Some(open) => Some(StatusMessage::refusal(message, open)),
-            None => Some(StatusMessage::new(
+        self.status = match self.active_document() {
+            Some(doc) => Some(Feedback::refusal(message, doc)),
+            None => Some(Feedback::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
             )),
@@ -177,27 +185,31 @@ impl SpratApp {
     }
 
     /// Shows a document already in memory in a new tab (tests, benchmarks, the demo).
-    pub fn show_document(&mut self, open: OpenDocument) {
-        self.install(open);
+    pub fn show_document(&mut self, doc: OpenDocument) {
+        self.install(doc);
     }
 
     /// Shows a document in a new tab, autosaving it. A recovered document keeps writing to
     /// its own recovery folder, so that folder goes once the document is saved or closed.
-    pub(super) fn install(&mut self, mut open: OpenDocument) {
+    pub(super) fn install(&mut self, mut doc: OpenDocument) {
         if let Some(dir) = &self.recovery_dir
-            && open.session.recovery_folder().is_none()
+            && doc.session.recovery_folder().is_none()
         {
-            open.session
+            doc.session
                 .enable_autosave(crate::session::RecoveryStore::new(dir));
         }
+        if let Some(dir) = &self.recovery_dir {
+            let backups = crate::session::BackupStore::new(dir.with_file_name("backups"));
+            doc.session.enable_backups(backups);
+        }
         // The editor's frames must not wait for the disk.
-        open.session.autosave_in_background();
-        self.add_tab(open);
+        doc.session.autosave_in_background();
+        self.add_tab(doc);
     }
 }
 
 /// The tab `active` of `documents`, to change. A function of the two fields rather than a
-/// method, so the caller can borrow the app's other fields (dialogs, pixels) beside it.
+/// method, so the caller can borrow the app's other fields (platform, pixels) beside it.
 pub(super) fn active_tab_in(
     documents: &mut [DocumentTab],
     active: Option<TabId>,

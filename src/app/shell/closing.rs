@@ -13,28 +13,29 @@ impl SpratApp {
     /// no file, or in a format Sprat cannot write, goes to Save As instead.
     pub fn save(&mut self) {
         let pixels: &ImageStore = &self.pixels;
+        let platform = self.platform.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        let (open, save_as) = (&mut tab.open, &mut tab.save_as);
-        let writable = open.session.format().capabilities().write;
-        if open.path().is_none() || !writable {
-            save_as.start(open);
+        let (doc, save_as) = (&mut tab.doc, &mut tab.save_as);
+        let writable = doc.session.format().capabilities().write;
+        if doc.path().is_none() || !writable {
+            save_as.start(doc);
             return;
         }
         // Prepared first, so a save that would leave out an edit the format cannot hold is
         // confirmed before anything is written, exactly like Save As.
-        let saved = open
+        let saved = doc
             .path()
             .map(Path::to_path_buf)
             .ok_or_else(|| crate::session::SaveError::new("This document has no file."))
             .and_then(|path| {
-                let format = open.format_id().to_string();
-                open.session.prepare_save_as(&path, &format, Some(pixels))
+                let format = doc.format_id().to_string();
+                doc.session.prepare_save_as(&path, &format, Some(pixels))
             })
             .and_then(|pending| {
                 if !pending.needs_confirmation() {
-                    save_as::write_save(&mut open.session, pending).map(Some)
+                    platform.deliver_save(&mut doc.session, pending).map(Some)
                 } else {
                     save_as.confirm_lossy_save(pending);
                     Ok(None)
@@ -45,7 +46,7 @@ impl SpratApp {
         }
         match saved {
             Ok(Some(report)) => {
-                open.revision += 1;
+                doc.revision += 1;
                 self.say(Severity::Info, save_as::saved_text(&report));
             }
             Ok(None) => self.say(
@@ -74,7 +75,10 @@ impl SpratApp {
                     self.confirm_discard = None;
                     return;
                 }
-                let name = self.open().map(|o| o.display_name()).unwrap_or_default();
+                let name = self
+                    .active_document()
+                    .map(|o| o.display_name())
+                    .unwrap_or_default();
                 (vec![name], "Save them before closing it?")
             }
             AfterConfirm::Quit => (self.unsaved_names(), "Save them before quitting?"),
@@ -104,7 +108,8 @@ impl SpratApp {
                 let saved = match after {
                     AfterConfirm::Close(_) => {
                         self.save();
-                        self.open().is_some_and(|o| !o.session.is_dirty())
+                        self.active_document()
+                            .is_some_and(|o| !o.session.is_dirty())
                     }
                     AfterConfirm::Quit => self.save_all(),
                 };
@@ -140,7 +145,9 @@ impl SpratApp {
         let Some(after) = self.after_save.take() else {
             return;
         };
-        let saved = self.open().is_some_and(|o| !o.session.is_dirty());
+        let saved = self
+            .active_document()
+            .is_some_and(|o| !o.session.is_dirty());
         match after {
             AfterConfirm::Close(tab) if saved && self.active == Some(tab) => {
                 self.close_tab_now(tab);

@@ -1,11 +1,13 @@
 //! Every [`UICommand`] carried out, in one exhaustive match, with the small helpers that run
 //! a change on the player, the canvas or the document on show.
 
+use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
+use crate::app::context::commands::UICommand;
+use crate::app::context::edit::{EditOutcome, EditScope};
+use crate::app::context::platform::DialogOutcome;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::dialogs::DialogOutcome;
-use crate::app::tree::edit::{EditOutcome, EditScope};
+use crate::app::tree::rows::TreeState;
 use crate::app::{import, timeline, tree};
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
@@ -25,7 +27,7 @@ impl SpratApp {
                     .filter(|f| f.capabilities().read)
                     .flat_map(|f| f.extensions().iter().copied())
                     .collect();
-                match self.dialogs.pick_file_to_open(&extensions) {
+                match self.platform.dialogs().pick_file_to_open(&extensions) {
                     DialogOutcome::Chosen(path) => self.open_path(ctx, path),
                     DialogOutcome::Cancelled => {}
                     DialogOutcome::Unavailable => {
@@ -44,25 +46,25 @@ impl SpratApp {
             UICommand::Save => self.save(),
             UICommand::SaveAs => {
                 if let Some(tab) = self.active_tab_mut() {
-                    tab.save_as.start(&tab.open);
+                    tab.save_as.start(&tab.doc);
                 }
             }
             UICommand::Export => {
                 if let Some(tab) = self.active_tab_mut() {
-                    tab.export.start(&tab.open);
+                    tab.export.start(&tab.doc);
                 }
             }
             UICommand::Import => self.import_files(ctx),
             UICommand::Undo => {
-                if let Some(open) = self.open_mut()
-                    && !open.undo()
+                if let Some(doc) = self.active_document_mut()
+                    && !doc.undo()
                 {
                     self.say(Severity::Info, "Nothing to undo.");
                 }
             }
             UICommand::Redo => {
-                if let Some(open) = self.open_mut()
-                    && !open.redo()
+                if let Some(doc) = self.active_document_mut()
+                    && !doc.redo()
                 {
                     self.say(Severity::Info, "Nothing to redo.");
                 }
@@ -90,6 +92,7 @@ impl SpratApp {
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
             UICommand::ToggleOverlay => view.overlay = !view.overlay,
+            UICommand::ToggleFacingLeft => view.facing_left = !view.facing_left,
             UICommand::ToggleProportionalTimeline => {
                 view.proportional_timeline = !view.proportional_timeline
             }
@@ -109,7 +112,13 @@ impl SpratApp {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Select, false))
             }
             UICommand::BoxTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, false)),
-            UICommand::CircleTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
+            UICommand::CircleTool => match self.active_document() {
+                Some(open) if !open.session.format().capabilities().circles => {
+                    let said = format!("{} files cannot hold circles", open.format_name());
+                    self.say_refused(&said);
+                }
+                _ => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
+            },
             UICommand::PointTool => {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Point, false))
             }
@@ -138,40 +147,45 @@ impl SpratApp {
             UICommand::PreviousSequence => self.neighbour_sequence(-1),
             UICommand::NextSequence => self.neighbour_sequence(1),
             UICommand::PreviousDirection => {
-                if let Some(open) = self.open_mut() {
-                    open.select_neighbour_direction(-1);
+                if let Some(doc) = self.active_document_mut() {
+                    doc.select_neighbour_direction(-1);
                 }
             }
             UICommand::NextDirection => {
-                if let Some(open) = self.open_mut() {
-                    open.select_neighbour_direction(1);
+                if let Some(doc) = self.active_document_mut() {
+                    doc.select_neighbour_direction(1);
                 }
             }
-            UICommand::Rename => self.edit(tree::edit::rename_current),
-            UICommand::DeleteSelection => self.edit(tree::edit::delete_selection),
-            UICommand::Duplicate => self.edit(tree::edit::duplicate_selection),
-            UICommand::CopyFrames => self.edit(|s| s.clipboard.copy(s.open).map(Some)),
-            UICommand::CutFrames => self.edit(|s| s.clipboard.cut(s.open).map(Some)),
-            UICommand::PasteFrames => self.edit(|s| s.clipboard.paste(s.open).map(Some)),
-            UICommand::InsertFrame => {
-                self.edit(|s| timeline::edit::insert_frame(s.open).map(|_| None))
-            }
-            UICommand::AddSequence => {
-                self.edit(|s| tree::edit::add_sequence(s.open, s.tree).map(|_| None))
-            }
-            UICommand::AddGroup => {
-                self.edit(|s| tree::edit::add_group(s.open, s.tree).map(|_| None))
-            }
-            UICommand::AddDirection => {
-                self.edit(|s| tree::edit::add_direction(s.open, s.tree).map(|_| None))
-            }
-            UICommand::SetDefaultSequence => self.edit(tree::edit::set_default_sequence),
-            UICommand::SelectAllElements => self.edit(|s| {
-                canvas::select_all_elements(s.open, s.settings);
+            UICommand::Rename => self.edit(|s, panels| {
+                tree::edit::rename_current(s.doc, panels.tree);
                 Ok(None)
             }),
-            UICommand::ClearElementSelection => self.edit(|s| {
-                s.open.clear_elements();
+            UICommand::DeleteSelection => self.edit(delete_selection),
+            UICommand::Duplicate => self.edit(duplicate_selection),
+            UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.doc).map(Some)),
+            UICommand::CutFrames => self.edit(|s, _| cut_frames(s).map(Some)),
+            UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.doc).map(Some)),
+            UICommand::InsertFrame => {
+                self.edit(|s, _| timeline::edit::insert_frame(s.doc).map(|_| None))
+            }
+            UICommand::AddSequence => {
+                self.edit(|s, panels| tree::edit::add_sequence(s.doc, panels.tree).map(|_| None))
+            }
+            UICommand::AddGroup => {
+                self.edit(|s, panels| tree::edit::add_group(s.doc, panels.tree).map(|_| None))
+            }
+            UICommand::AddDirection => {
+                self.edit(|s, panels| tree::edit::add_direction(s.doc, panels.tree).map(|_| None))
+            }
+            UICommand::SetDefaultSequence => {
+                self.edit(|s, _| tree::edit::set_default_sequence(s.doc).map(|_| None))
+            }
+            UICommand::SelectAllElements => self.edit(|s, _| {
+                canvas::select_all_elements(s.doc, s.settings);
+                Ok(None)
+            }),
+            UICommand::ClearElementSelection => self.edit(|s, _| {
+                s.doc.clear_elements();
                 Ok(None)
             }),
         }
@@ -182,8 +196,8 @@ impl SpratApp {
         &mut self,
         change: impl FnOnce(&mut crate::playback::Player, &AnimationSet),
     ) {
-        if let Some(open) = self.open_mut() {
-            change(&mut open.player, open.session.document());
+        if let Some(doc) = self.active_document_mut() {
+            change(&mut doc.player, doc.session.document());
         }
     }
 
@@ -198,41 +212,82 @@ impl SpratApp {
     pub(super) fn neighbour_sequence(&mut self, step: isize) {
         if let Some(tab) = self.active_tab_mut() {
             let filter = tab.tree.filter.clone();
-            tab.open.select_neighbour_sequence(&filter, step);
+            tab.doc.select_neighbour_sequence(&filter, step);
         }
     }
 
     /// Opens the Import window of the tab on show and asks for the files to import.
     pub(super) fn import_files(&mut self, ctx: &egui::Context) {
-        let dialogs = self.dialogs.as_mut();
+        let platform = self.platform.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        if let Some((severity, text)) = import::start(ctx, &mut tab.import, dialogs) {
-            self.say(severity, text);
+        if let Some(feedback) = import::start(ctx, &mut tab.import, platform) {
+            self.status = Some(feedback);
         }
     }
 
     /// Carries out an editing command on the document on show (nothing without one) and says
     /// what came of it.
-    pub(super) fn edit(&mut self, edit: impl FnOnce(EditScope) -> EditOutcome) {
+    pub(super) fn edit(&mut self, edit: impl FnOnce(EditScope, TabPanels) -> EditOutcome) {
         let Some(id) = self.active_tab_id() else {
             return;
         };
         let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
             return;
         };
-        let outcome = edit(EditScope {
-            open: &mut tab.open,
-            tree: &mut tab.tree,
-            tools: &tab.canvas.tools,
+        let scope = EditScope {
+            doc: &mut tab.doc,
             settings: &self.settings,
             clipboard: &mut self.frame_clipboard,
-        });
+        };
+        let panels = TabPanels {
+            tree: &mut tab.tree,
+            tools: &tab.canvas.tools,
+        };
+        let outcome = edit(scope, panels);
         match outcome {
             Ok(Some(text)) => self.say(Severity::Info, text),
             Ok(None) => {}
             Err(message) => self.say_refused(&message),
         }
     }
+}
+
+/// The panels of the tab on show that an editing command may act on besides the document.
+pub(super) struct TabPanels<'a> {
+    /// The tree's state (the row commands act on, renaming).
+    tree: &'a mut TreeState,
+    /// The canvas tools (which inherited boxes an element edit touches).
+    tools: &'a ToolState,
+}
+
+/// Delete: the selected elements on the canvas, else the selected frames, else the tree node.
+fn delete_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
+    let EditScope { doc, settings, .. } = scope;
+    if canvas::has_selection_on_frame(doc, settings) {
+        canvas::delete_selected_elements(doc, settings, panels.tools)?;
+    } else if !doc.selected_frames().is_empty() {
+        timeline::edit::delete_frames(doc)?;
+    } else {
+        tree::edit::delete_node(doc, panels.tree)?;
+    }
+    Ok(None)
+}
+
+/// Ctrl+D: the selected frames, else the tree node.
+fn duplicate_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
+    if !scope.doc.selected_frames().is_empty() {
+        timeline::edit::duplicate_frames(scope.doc)?;
+    } else {
+        tree::edit::duplicate_node(scope.doc, panels.tree)?;
+    }
+    Ok(None)
+}
+
+/// Copies the selected cells and deletes them (one undo step: the delete).
+fn cut_frames(scope: EditScope) -> Result<String, String> {
+    let copied = scope.clipboard.copy(scope.doc)?;
+    timeline::edit::delete_frames(scope.doc)?;
+    Ok(copied.replacen("Copied", "Cut", 1))
 }

@@ -1,11 +1,12 @@
 //! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
 //! depend on the document: recent files, open tabs, box classes, backgrounds.
 
-use crate::app::frame_textures::PictureMemory;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::pictures::PictureMemory;
+use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
 use crate::app::shell::tabs::{TabEntry, TabId};
-use crate::app::shell::workspace::OpenDocument;
+use crate::formats::Capabilities;
 use std::path::PathBuf;
 
 /// What the menus asked for besides commands.
@@ -26,6 +27,23 @@ fn item(ui: &mut egui::Ui, command: UICommand, actions: &mut MenuActions) {
     }
 }
 
+/// A menu item the document's format may not allow: greyed out, saying why when `refusal` is
+/// set.
+fn item_unless(
+    ui: &mut egui::Ui,
+    command: UICommand,
+    refusal: Option<String>,
+    actions: &mut MenuActions,
+) {
+    let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
+    let response = ui.add_enabled(refusal.is_none(), button);
+    if let Some(why) = refusal {
+        response.on_disabled_hover_text(why);
+    } else if response.clicked() {
+        actions.commands.push(command);
+    }
+}
+
 fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuActions) {
     let button = egui::Button::selectable(on, command.label())
         .shortcut_text(command.shortcut_text(ui.ctx()));
@@ -41,7 +59,7 @@ const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
-    open: Option<&OpenDocument>,
+    doc: Option<&OpenDocument>,
     tabs: &[TabEntry],
     playing: bool,
 ) -> MenuActions {
@@ -82,7 +100,7 @@ pub fn show(
             item(ui, UICommand::Quit, &mut actions);
         });
         ui.menu_button("Edit", |ui| {
-            let history = open.map(|o| o.session.history());
+            let history = doc.map(|o| o.session.history());
             let undo = history
                 .and_then(|h| h.undo_label())
                 .map(|l| format!("Undo {l}"));
@@ -181,6 +199,12 @@ pub fn show(
             ui.checkbox(&mut settings.view.axis_cross, "Origin cross");
             toggle(
                 ui,
+                UICommand::ToggleFacingLeft,
+                settings.view.facing_left,
+                &mut actions,
+            );
+            toggle(
+                ui,
                 UICommand::ToggleOnionSkin,
                 settings.view.onion_skin,
                 &mut actions,
@@ -217,11 +241,12 @@ pub fn show(
                 &mut actions,
             );
             ui.checkbox(&mut settings.view.points, "Attachment points");
+
             ui.separator();
             ui.label("Box classes");
-            match open {
-                Some(open) => {
-                    let classes = open.session.document().box_classes();
+            match doc {
+                Some(doc) => {
+                    let classes = doc.session.document().box_classes();
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }
@@ -243,13 +268,19 @@ pub fn show(
             ui.radio_value(rule, true, "end at the override (AIR documentation)");
         });
         ui.menu_button("Tools", |ui| {
-            for command in [
-                UICommand::SelectTool,
-                UICommand::BoxTool,
-                UICommand::CircleTool,
-                UICommand::PointTool,
-            ] {
-                item(ui, command, &mut actions);
+            // Only the tools whose work the document's format can save.
+            type Holds = fn(&Capabilities) -> bool;
+            let tools: [(UICommand, &str, Holds); 4] = [
+                (UICommand::SelectTool, "", |_| true),
+                (UICommand::BoxTool, "boxes", |c| c.boxes),
+                (UICommand::CircleTool, "circles", |c| c.boxes && c.circles),
+                (UICommand::PointTool, "attachment points", |c| c.points),
+            ];
+            for (command, what, holds) in tools {
+                let refusal = doc
+                    .filter(|o| !holds(&o.session.format().capabilities()))
+                    .map(|o| format!("{} files cannot hold {what}", o.format_name()));
+                item_unless(ui, command, refusal, &mut actions);
             }
         });
         ui.menu_button("Playback", |ui| {
@@ -303,12 +334,12 @@ pub fn show(
 }
 
 /// The shortcuts window: every command with its shortcut.
-pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
+pub fn shortcuts_window(ctx: &egui::Context, shown: &mut bool) {
     // The list is longer than a 800-pixel window (and far longer at UI scale 2): it scrolls,
     // and the window never reaches past the screen.
     let screen = ctx.content_rect();
     egui::Window::new("Keyboard shortcuts")
-        .open(open)
+        .open(shown)
         .resizable(true)
         .vscroll(true)
         .default_height((screen.height() - 120.0).max(200.0))
@@ -341,12 +372,12 @@ pub fn shortcuts_window(ctx: &egui::Context, open: &mut bool) {
 /// just after it. Returns the number of steps to have in effect, when one was clicked.
 pub fn history_window(
     ctx: &egui::Context,
-    open_window: &mut bool,
+    shown: &mut bool,
     history: &crate::edit::History,
 ) -> Option<usize> {
     let mut jump = None;
     egui::Window::new("History")
-        .open(open_window)
+        .open(shown)
         .default_width(260.0)
         .show(ctx, |ui| {
             let entries = history.entries();

@@ -2,7 +2,7 @@
 //! unless another is chosen — with one empty sequence, in a tab of its own. It has no file
 //! until the first save, which asks where to put it.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::formats::sprat::SpratFormat;
 use crate::formats::{Format, registry};
 use crate::model::{AnimationSet, DirectionId, Sequence, SequenceId, TreeItem};
@@ -116,15 +116,15 @@ mod tests {
     #[test]
     fn an_empty_character_names_its_first_action_zero() {
         let air = registry().by_id("mugen-air").unwrap();
-        let open = empty_document(air);
-        let names: Vec<String> = open
+        let doc = empty_document(air);
+        let names: Vec<String> = doc
             .document()
             .sequences()
             .iter()
             .map(|s| s.name.clone())
             .collect();
         assert_eq!(names, ["0"]);
-        assert!(!open.session.is_dirty());
-        assert_eq!(open.path(), None);
+        assert!(!doc.session.is_dirty());
+        assert_eq!(doc.path(), None);
     }
 }

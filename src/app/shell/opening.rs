@@ -2,12 +2,12 @@
 //! tab), files dropped on the window, the "Open path" field and the window that shows a read
 //! under way.
 
-use crate::app::shell::app::SpratApp;
-use crate::app::shell::loader::{self, LoadResult, PendingLoad};
-use crate::app::shell::status_bar::shown_path;
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::shell::{demo, tabs};
-use crate::formats::Severity;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::shown_path;
+use crate::app::context::loader::{self, LoadResult, PendingLoad};
+use crate::app::shell::app::{SpratApp, active_tab_in};
+use crate::app::shell::tabs;
+use crate::formats::{Severity, registry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -46,7 +46,7 @@ impl SpratApp {
     /// Opens the bundled demo (`assets/demo/demo.sprat`) on this thread, in a new tab unless
     /// it is open already: it is small.
     pub fn open_demo(&mut self) {
-        let path = demo::demo_path();
+        let path = self.platform.demo_path();
         if let Some(tab) = self.tab_of_file(&path) {
             self.show_already_open(tab, &path);
             return;
@@ -100,9 +100,12 @@ impl SpratApp {
             aseprite_layers: self.settings.aseprite_layers,
             ..Default::default()
         };
-        self.pending = Some(PendingLoad::start(path, options, move || {
-            ctx.request_repaint()
-        }));
+        self.pending = Some(PendingLoad::start(
+            self.platform.as_ref(),
+            path,
+            options,
+            move || ctx.request_repaint(),
+        ));
     }
 
     /// True while a file is being read.
@@ -113,7 +116,7 @@ impl SpratApp {
     pub(super) fn adopt(&mut self, result: LoadResult) {
         match result {
             Ok(file) => {
-                if file.path != demo::demo_path() {
+                if file.path != self.platform.demo_path() {
                     self.settings.remember_recent(&file.path);
                 }
                 // Read meanwhile through another way in (the demo, a second drop): one tab.
@@ -124,13 +127,13 @@ impl SpratApp {
                 let (errors, warnings) =
                     crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = shown_path(&file.path);
-                let open = OpenDocument::new(
+                let doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
                     file.format,
                     file.loaded.diagnostics,
                 );
-                self.install(open);
+                self.install(doc);
                 let severity = if errors > 0 {
                     Severity::Warning
                 } else {
@@ -152,7 +155,9 @@ impl SpratApp {
         }
     }
 
-    pub(super) fn poll_pending(&mut self, ctx: &egui::Context) {
+    /// Takes a file read that has ended: its tab opens (or the status bar says why it could
+    /// not), and the next file waiting is read.
+    pub fn poll_pending(&mut self, ctx: &egui::Context) {
         if let Some(pending) = &self.pending
             && let Some(result) = pending.poll()
         {
@@ -180,9 +185,10 @@ impl SpratApp {
             return;
         }
         // Dropped files without a path (from a browser) cannot be read back; they are ignored.
-        // Each of the others opens in a tab of its own.
-        for path in paths {
-            self.open_path(ctx, path);
+        // Each document among the others opens in a tab of its own; the files a document
+        // names (a character's .air and .sff beside its .def) open with it.
+        for path in registry().documents_among(&paths) {
+            self.open_path(ctx, path.clone());
         }
     }
 
@@ -196,12 +202,14 @@ impl SpratApp {
         {
             return false;
         }
-        let Some(tab) = self.active_tab_mut() else {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return false;
         };
         let ctx = ctx.clone();
         tab.import
-            .add_files(paths.to_vec(), move || ctx.request_repaint());
+            .add_files(paths.to_vec(), self.platform.as_ref(), move || {
+                ctx.request_repaint()
+            });
         true
     }
 

@@ -51,18 +51,18 @@ impl SpratApp {
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        let open = &mut tab.open;
-        let document = open.session.document();
+        let doc = &mut tab.doc;
+        let document = doc.session.document();
         let hang = &mut tab.canvas.tools.hang;
-        if open.player.is_playing() {
+        if doc.player.is_playing() {
             if self.was_playing {
                 // Sequences hung on points start with the main player (the canvas would
                 // start them only when it paints, after this frame's time was counted).
-                hang.follow(&open.player, document);
-                open.player.advance(document, elapsed);
+                hang.follow(&doc.player, document);
+                doc.player.advance(document, elapsed);
                 hang.advance(document, elapsed);
             }
-            open.player.take_events();
+            doc.player.take_events();
         }
     }
 
@@ -75,21 +75,21 @@ impl SpratApp {
             self.was_playing = false;
             return;
         };
-        let open = &tab.open;
-        self.was_playing = open.player.is_playing();
-        let document = open.session.document();
-        if crate::playback::is_interpolating(&open.player, document) {
+        let doc = &tab.doc;
+        self.was_playing = doc.player.is_playing();
+        let document = doc.session.document();
+        if crate::playback::is_interpolating(&doc.player, document) {
             ctx.request_repaint();
             return;
         }
         let hang = &tab.canvas.tools.hang;
-        let next = open
+        let next = doc
             .player
             .until_next_frame(document)
             .into_iter()
             .chain(
                 hang.until_next_frame(document)
-                    .filter(|_| open.player.is_playing()),
+                    .filter(|_| doc.player.is_playing()),
             )
             .min();
         if let Some(next) = next {

@@ -2,9 +2,9 @@
 //! unsaved work from an earlier run offered back, and the question when a document's own file
 //! changed on disk.
 
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::disk_waker;
-use crate::app::shell::workspace::OpenDocument;
 use crate::formats::Severity;
 use std::time::{Duration, Instant};
 
@@ -20,8 +20,8 @@ impl SpratApp {
     /// reloads pixels whose files changed. A document file changed on disk is asked about when
     /// its tab is on show.
     pub(super) fn tick_sessions(&mut self, ctx: &egui::Context) {
-        // A web page has no disk: nothing to write aside, no file to watch.
-        if cfg!(target_arch = "wasm32") {
+        // Without a disk (a web page) there is nothing to write aside and no file to watch.
+        if !self.platform.has_disk() {
             return;
         }
         let now = Instant::now();
@@ -35,26 +35,26 @@ impl SpratApp {
         let mut next_autosave: Option<Duration> = None;
         // One loop over every tab: documents waiting in tabs autosave and notice changes too.
         for tab in &mut self.documents {
-            let open = &mut tab.open;
+            let doc = &mut tab.doc;
             // The disk is looked at by the waker's thread; the session checks only when told.
-            let mut report = open.session.tick_autosave(now);
+            let mut report = doc.session.tick_autosave(now);
             if files_changed {
-                report.changes.extend(open.session.check_files());
+                report.changes.extend(doc.session.check_files());
             }
             for change in &report.changes {
                 match change {
                     crate::session::FileChange::Source { path, .. } => {
                         self.pixels.invalidate(path);
-                        open.session.refresh_imported(path);
-                        open.revision += 1;
+                        doc.session.refresh_imported(path);
+                        doc.revision += 1;
                     }
                     crate::session::FileChange::Document { .. } => tab.changed_on_disk = true,
                 }
             }
             errors.extend(report.autosave_error);
-            let due = open.session.autosave_due_in(now);
+            let due = doc.session.autosave_due_in(now);
             next_autosave = next_autosave.into_iter().chain(due).min();
-            watched.extend(open.session.watched_stamps());
+            watched.extend(doc.session.watched_stamps());
         }
         waker.watch(watched);
         if let Some(error) = errors.pop() {
@@ -110,8 +110,8 @@ impl SpratApp {
             let entry = self.recoverable.remove(i);
             match store.recover(&entry) {
                 Ok(session) => {
-                    let open = OpenDocument::from_session(session);
-                    self.install(open);
+                    let doc = OpenDocument::from_session(session);
+                    self.install(doc);
                     self.say(
                         Severity::Info,
                         "Recovered unsaved work; save it to keep it.",
@@ -127,7 +127,10 @@ impl SpratApp {
             return;
         }
         let mut answer = None;
-        let name = self.open().map(|o| o.display_name()).unwrap_or_default();
+        let name = self
+            .active_document()
+            .map(|o| o.display_name())
+            .unwrap_or_default();
         egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
             ui.label(format!("{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"));
             ui.horizontal(|ui| {
@@ -146,14 +149,14 @@ impl SpratApp {
             return;
         };
         tab.changed_on_disk = false;
-        let open = &mut tab.open;
+        let doc = &mut tab.doc;
         if reload {
             let context = crate::formats::ReadContext::for_path(
-                open.path().map(|p| p.to_path_buf()).unwrap_or_default(),
+                doc.path().map(|p| p.to_path_buf()).unwrap_or_default(),
             );
-            match open.session.reload(&context) {
+            match doc.session.reload(&context) {
                 Ok(()) => {
-                    open.after_reload();
+                    doc.after_reload();
                     self.say(Severity::Info, "Reloaded from disk.");
                 }
                 Err(failure) => {
@@ -166,7 +169,7 @@ impl SpratApp {
                 }
             }
         } else {
-            open.session.keep_mine();
+            doc.session.keep_mine();
         }
     }
 }

@@ -6,8 +6,9 @@
 //! (`Session::prepare_save_as`); a lossless write is committed at once, a lossy one waits for
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
 use crate::session::{PendingSave, SaveReport};
@@ -26,27 +27,28 @@ pub struct SaveAsState {
     pub pending: Option<PendingSave>,
     /// Why the last save failed, shown until dismissed.
     pub failure: Option<String>,
+    /// The confirmation is for a plain Save (Ctrl+S) in the file's own format, not Save As:
+    /// cancelling it closes it and opens no other window.
+    pub plain_save: bool,
 }
 
-/// A message for the status bar.
-pub type Said = (Severity, String);
-
 impl SaveAsState {
-    /// Opens the window for `open`, offering its own format when that one can be written.
-    pub fn start(&mut self, open: &OpenDocument) {
-        let own = open.session.format();
+    /// Opens the window for `doc`, offering its own format when that one can be written.
+    pub fn start(&mut self, doc: &OpenDocument) {
+        let own = doc.session.format();
         // A format Sprat only reads offers Sprat's own project, which holds everything.
         self.format = if own.capabilities().write {
             own.id().to_string()
         } else {
             crate::formats::sprat::SpratFormat.id().to_string()
         };
-        self.path = open
+        self.path = doc
             .path()
             .map(|p| with_extension_of(p, format_of(&self.format)))
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         self.pending = None;
+        self.plain_save = false;
         self.shown = true;
     }
 
@@ -56,6 +58,7 @@ impl SaveAsState {
         self.format = pending.format().id().to_string();
         self.path = pending.path().display().to_string();
         self.pending = Some(pending);
+        self.plain_save = true;
         self.shown = true;
     }
 
@@ -92,17 +95,17 @@ fn with_extension_of(path: &Path, format: &dyn Format) -> PathBuf {
 pub fn show(
     ctx: &egui::Context,
     state: &mut SaveAsState,
-    open: Option<&mut OpenDocument>,
-    dialogs: &mut dyn Dialogs,
+    doc: Option<&mut OpenDocument>,
+    platform: &mut dyn Platform,
     pixels: &dyn PixelSource,
-) -> Option<Said> {
+) -> Option<Feedback> {
     failure_window(ctx, state);
-    let open = open?;
+    let doc = doc?;
     if !state.shown {
         return None;
     }
     if state.pending.is_some() {
-        return confirm_window(ctx, state, open);
+        return confirm_window(ctx, state, doc, platform);
     }
     let mut save = false;
     let mut browse = false;
@@ -162,13 +165,16 @@ pub fn show(
     if browse {
         let format = format_of(&state.format);
         let suggested = PathBuf::from(state.path.trim());
-        match dialogs.pick_file_to_save(format.name(), format.extensions(), &suggested) {
+        match platform
+            .dialogs()
+            .pick_file_to_save(format.name(), format.extensions(), &suggested)
+        {
             DialogOutcome::Chosen(path) => {
                 state.path = with_extension_of(&path, format).display().to_string();
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some((
+                return Some(Feedback::new(
                     Severity::Warning,
                     "No file dialog can be shown on this desktop; type the path instead."
                         .to_string(),
@@ -178,7 +184,7 @@ pub fn show(
     }
     if save {
         let path = PathBuf::from(state.path.trim());
-        return prepare(state, open, &path, pixels);
+        return prepare(state, doc, &path, pixels, platform);
     }
     None
 }
@@ -186,57 +192,52 @@ pub fn show(
 /// Writes the document in memory; commits at once when nothing is lost.
 fn prepare(
     state: &mut SaveAsState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     path: &Path,
     pixels: &dyn PixelSource,
-) -> Option<Said> {
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     let format = state.format.clone();
     // Replacing another file than the document's own is confirmed like a loss is.
-    let replaces = path.exists() && open.path() != Some(path);
-    match open.session.prepare_save_as(path, &format, Some(pixels)) {
-        Ok(pending) if !pending.needs_confirmation() && !replaces => commit(state, open, pending),
+    let replaces = path.exists() && doc.path() != Some(path);
+    match doc.session.prepare_save_as(path, &format, Some(pixels)) {
+        Ok(pending) if !pending.needs_confirmation() && !replaces => {
+            commit(state, doc, pending, platform)
+        }
         Ok(pending) => {
             state.pending = Some(pending);
             None
         }
         Err(error) => {
             state.failed(error.to_string());
-            Some((Severity::Error, format!("Not saved: {error}")))
+            Some(Feedback::new(
+                Severity::Error,
+                format!("Not saved: {error}"),
+            ))
         }
     }
 }
 
-fn commit(state: &mut SaveAsState, open: &mut OpenDocument, pending: PendingSave) -> Option<Said> {
-    match write_save(&mut open.session, pending) {
+fn commit(
+    state: &mut SaveAsState,
+    doc: &mut OpenDocument,
+    pending: PendingSave,
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
+    match platform.deliver_save(&mut doc.session, pending) {
         Ok(report) => {
             state.shown = false;
-            open.revision += 1;
-            Some((Severity::Info, saved_text(&report)))
+            doc.revision += 1;
+            Some(Feedback::new(Severity::Info, saved_text(&report)))
         }
         Err(error) => {
             state.failed(error.to_string());
-            Some((Severity::Error, format!("Not saved: {error}")))
+            Some(Feedback::new(
+                Severity::Error,
+                format!("Not saved: {error}"),
+            ))
         }
     }
-}
-
-/// Writes a prepared save to disk.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn write_save(
-    session: &mut crate::session::Session,
-    pending: PendingSave,
-) -> Result<crate::session::SaveReport, crate::session::SaveError> {
-    session.commit_save_as(pending)
-}
-
-/// Writes a prepared save: a web page has no disk, so the files the save writes are
-/// downloaded.
-#[cfg(target_arch = "wasm32")]
-pub(super) fn write_save(
-    _session: &mut crate::session::Session,
-    pending: PendingSave,
-) -> Result<crate::session::SaveReport, crate::session::SaveError> {
-    crate::app::web::download_save(&pending)
 }
 
 /// "Saved x (and y), losing N things".
@@ -260,21 +261,27 @@ pub fn saved_text(report: &SaveReport) -> String {
 fn confirm_window(
     ctx: &egui::Context,
     state: &mut SaveAsState,
-    open: &mut OpenDocument,
-) -> Option<Said> {
+    doc: &mut OpenDocument,
+    platform: &mut dyn Platform,
+) -> Option<Feedback> {
     let pending = state.pending.as_ref()?;
     let mut answer = None;
     let name = pending.format().name();
     let losses = pending.losses();
     let outside = pending.writes_outside();
-    let own_file = open.path() == Some(pending.path());
-    egui::Window::new("Confirm Save As")
+    let own_file = doc.path() == Some(pending.path());
+    let title = if state.plain_save {
+        "Confirm Save"
+    } else {
+        "Confirm Save As"
+    };
+    egui::Window::new(title)
         .collapsible(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
             if pending.path().exists() && !own_file {
                 ui.label(format!(
-                    "{} already exists; it will be replaced (its old version is kept as .bak).",
+                    "{} already exists; it will be replaced (its old version is kept in Sprat's backups).",
                     pending.path().display()
                 ));
             }
@@ -316,11 +323,20 @@ fn confirm_window(
             // The user has seen the exact paths listed above.
             let mut pending = state.pending.take()?;
             pending.confirm_outside();
-            commit(state, open, pending)
+            commit(state, doc, pending, platform)
         }
         false => {
             state.pending = None;
-            Some((
+            if state.plain_save {
+                // A plain Save asked only this: nothing else to show.
+                state.shown = false;
+                state.plain_save = false;
+                return Some(Feedback::new(
+                    Severity::Info,
+                    "Not saved: cancelled, nothing was written.".to_string(),
+                ));
+            }
+            Some(Feedback::new(
                 Severity::Info,
                 "Save As cancelled; nothing was written.".to_string(),
             ))

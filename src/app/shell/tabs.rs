@@ -9,12 +9,12 @@
 //! Every document keeps autosaving while it waits (see `SpratApp::tick_sessions` in
 //! `recovery.rs`), and closing a tab with unsaved changes asks first.
 
-use crate::app::document_tab::DocumentTab;
+use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::{AfterConfirm, SpratApp};
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::shell::document_tab::DocumentTab;
 use std::path::Path;
 
-pub use crate::app::shell::tab_id::TabId;
+pub use crate::app::context::tab_id::TabId;
 
 /// One tab as the tab bar and the Window menu show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,11 +52,11 @@ impl TabEntry {
 pub fn entries(tabs: &[DocumentTab], active: Option<TabId>) -> Vec<TabEntry> {
     tabs.iter()
         .map(|tab| {
-            let document = &tab.open;
+            let document = &tab.doc;
             let name = document.display_name();
             let shared = tabs
                 .iter()
-                .filter(|other| other.open.display_name() == name)
+                .filter(|other| other.doc.display_name() == name)
                 .count()
                 > 1;
             let folder = document
@@ -147,20 +147,20 @@ impl SpratApp {
     pub fn tab_of_file(&self, path: &Path) -> Option<TabId> {
         self.documents
             .iter()
-            .find(|t| t.open.path().is_some_and(|p| same_file(p, path)))
+            .find(|t| t.doc.path().is_some_and(|p| same_file(p, path)))
             .map(|t| t.id)
     }
 
     /// True when any open document has unsaved changes.
     pub fn any_unsaved(&self) -> bool {
-        self.documents.iter().any(|t| t.open.session.is_dirty())
+        self.documents.iter().any(|t| t.doc.session.is_dirty())
     }
 
     /// Removes the recovery files of every open document: the user chose to quit without
     /// saving, so the next start must not offer those changes back.
     pub(crate) fn discard_all_recovery(&mut self) {
         for tab in &mut self.documents {
-            tab.open.session.discard_recovery();
+            tab.doc.session.discard_recovery();
         }
     }
 
@@ -173,11 +173,11 @@ impl SpratApp {
             .collect()
     }
 
-    /// Shows `open` in a new tab placed after the tab on show.
-    pub(crate) fn add_tab(&mut self, open: OpenDocument) {
+    /// Shows `doc` in a new tab placed after the tab on show.
+    pub(crate) fn add_tab(&mut self, doc: OpenDocument) {
         self.apply_inspector_draft();
         self.next_tab += 1;
-        let tab = DocumentTab::new(TabId(self.next_tab), open);
+        let tab = DocumentTab::new(TabId(self.next_tab), doc);
         let id = tab.id;
         match self.active_index() {
             Some(at) => self.documents.insert(at + 1, tab),
@@ -228,7 +228,7 @@ impl SpratApp {
         let Some(document) = self.documents.iter().find(|t| t.id == tab) else {
             return;
         };
-        if document.open.session.is_dirty() {
+        if document.doc.session.is_dirty() {
             self.show_tab(tab);
             self.confirm_discard = Some(AfterConfirm::Close(tab));
         } else {
@@ -243,7 +243,7 @@ impl SpratApp {
             return;
         };
         let closed = self.documents.remove(at);
-        closed.open.session.close();
+        closed.doc.session.close();
         if self.active != Some(tab) {
             return;
         }
@@ -264,12 +264,12 @@ impl SpratApp {
         let Some(tab) = self.active_tab_mut() else {
             return;
         };
-        let Some(draft) = tab.inspector_draft.take() else {
+        let Some(draft) = tab.inspector.draft.take() else {
             return;
         };
-        let open = &mut tab.open;
-        let gesture = open.new_gesture();
-        if let Err(message) = open.apply(draft.command.as_ref(), Some(gesture)) {
+        let doc = &mut tab.doc;
+        let gesture = doc.new_gesture();
+        if let Err(message) = doc.apply(draft.command.as_ref(), Some(gesture)) {
             self.say_refused(&message);
         }
     }
@@ -288,8 +288,8 @@ impl SpratApp {
             let name = names
                 .iter()
                 .find(|e| e.tab == t.id)
-                .map_or_else(|| t.open.display_name(), |e| e.name.clone());
-            (t.id, name, t.open.revision, t.open.document())
+                .map_or_else(|| t.doc.display_name(), |e| e.name.clone());
+            (t.id, name, t.doc.revision, t.doc.document())
         });
         active.canvas.tools.hang.offer_open_documents(others);
     }
@@ -299,16 +299,16 @@ impl SpratApp {
     /// As, a loss to confirm, or the save failed), which stays on show; true when all are saved.
     pub(crate) fn save_all(&mut self) -> bool {
         loop {
-            if self.open().is_some_and(|o| o.session.is_dirty()) {
+            if self.active_document().is_some_and(|o| o.session.is_dirty()) {
                 self.save();
-                if self.open().is_some_and(|o| o.session.is_dirty()) {
+                if self.active_document().is_some_and(|o| o.session.is_dirty()) {
                     return false;
                 }
             }
             let next = self
                 .documents
                 .iter()
-                .find(|t| t.open.session.is_dirty())
+                .find(|t| t.doc.session.is_dirty())
                 .map(|t| t.id);
             match next {
                 Some(tab) => self.show_tab(tab),

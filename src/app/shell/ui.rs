@@ -1,44 +1,43 @@
 //! The frame: [`eframe::App`] for [`SpratApp`]: the menu bar, tab bar and status bar, the
 //! panels of the document on show, then the windows, in the order they paint.
 
-use crate::app::canvas::{self, tools};
-use crate::app::document_tab::DocumentTab;
+use crate::app::canvas;
+use crate::app::context::commands::UICommand;
+use crate::app::context::panel::{PanelCtx, PanelOutput};
+use crate::app::context::pictures::Pictures;
+use crate::app::context::settings;
+use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::status_bar::{self, StatusMessage};
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::box_rule;
-use crate::app::shell::{menus, new_document, save_as, settings, tabs};
+use crate::app::shell::document_tab::DocumentTab;
+use crate::app::shell::status_bar;
+use crate::app::shell::{menus, new_document, save_as, tabs};
 use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 
 impl SpratApp {
-    /// Shows what the canvas tools refused and asks for a file to hang when they want one.
-    pub(super) fn after_canvas(&mut self, ctx: &egui::Context, outcome: tools::CanvasOutcome) {
-        if let Some(message) = outcome.refused {
-            self.say_refused(&message);
-        }
+    /// Says why a file to hang a sequence from could not be read, once its read has ended
+    /// (whichever view is on show).
+    pub(super) fn hang_file_read(&mut self) {
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        let hang = &mut tab.canvas.tools.hang;
-        if outcome.pick_hang_file {
-            let ctx = ctx.clone();
-            let wake = move || ctx.request_repaint();
-            if let Err(message) = hang.pick_file(self.dialogs.as_mut(), wake) {
-                self.say(Severity::Error, message);
-                return;
-            }
-        }
-        if let Some(Err(message)) = hang.take_read_file() {
+        if let Some(Err(message)) = tab.canvas.tools.hang.take_read_file() {
             self.say(Severity::Error, message);
         }
     }
 
+    /// Takes what the panels gave back: their commands, to carry out, and what they said.
+    fn take_output(&mut self, output: PanelOutput, commands: &mut Vec<UICommand>) {
+        commands.extend(output.commands);
+        if let Some(feedback) = output.feedback {
+            self.status = Some(feedback);
+        }
+    }
+
     pub(super) fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match self.open() {
-            Some(open) => open.title(),
+        let title = match self.active_document() {
+            Some(doc) => doc.title(),
             None => "Sprat".to_string(),
         };
         if title != self.title {
@@ -49,161 +48,152 @@ impl SpratApp {
 
     pub(super) fn history_window(&mut self, ctx: &egui::Context) {
         let show = &mut self.show_history;
-        let Some(open) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.open)
-        else {
+        let Some(doc) = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.doc) else {
             return;
         };
-        if let Some(done) = menus::history_window(ctx, show, open.session.history()) {
-            open.jump_to(done);
+        if let Some(done) = menus::history_window(ctx, show, doc.session.history()) {
+            doc.jump_to(done);
         }
     }
 
     /// The Import window of the tab on show.
     pub(super) fn import_window(&mut self, ctx: &egui::Context) {
-        let dialogs = self.dialogs.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        if let Some((severity, text)) =
-            import::dialog::show(ctx, &mut tab.import, &mut tab.open, dialogs)
-        {
-            self.say(severity, text);
-        }
+        let pictures = Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let mut panel = PanelCtx::new(
+            &mut tab.doc,
+            &mut self.settings,
+            pictures,
+            self.platform.as_mut(),
+        );
+        import::dialog::show(ctx, &mut tab.import, &mut panel);
+        let output = panel.out;
+        self.take_output(output, &mut Vec::new());
     }
 
     /// The Export window of the tab on show.
     pub(super) fn export_window(&mut self, ctx: &egui::Context) {
-        let dialogs = self.dialogs.as_mut();
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
-        if let Some((severity, text)) =
-            export::window(ctx, &mut tab.export, &tab.open, dialogs, &self.pixels)
-        {
-            self.say(severity, text);
-        }
+        let pictures = Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let mut panel = PanelCtx::new(
+            &mut tab.doc,
+            &mut self.settings,
+            pictures,
+            self.platform.as_mut(),
+        );
+        export::window(ctx, &mut tab.export, &mut panel);
+        let output = panel.out;
+        self.take_output(output, &mut Vec::new());
     }
 
     /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
-    /// canvas or sheet, all inside the tab's own widget id scope.
+    /// canvas, sheet or sprites, all inside the tab's own widget id scope, on one
+    /// [`PanelCtx`].
     pub(super) fn document_panels(
         &mut self,
         ui: &mut egui::Ui,
         id: TabId,
         commands: &mut Vec<UICommand>,
     ) {
-        let dialogs = self.dialogs.as_mut();
         let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
             return;
         };
         let scope = tab.widget_scope();
         let DocumentTab {
-            open,
+            doc,
             tree,
             timeline,
             canvas,
             sheet,
             sprites,
-            inspector_gesture,
-            inspector_draft,
+            inspector,
             ..
         } = tab;
         // Panels start at sizes that leave the canvas room in a small window or at a large UI
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
         let room = ui.available_size();
-        timeline::edit::sync_with_player(open, timeline);
-        self.textures.begin_frame(open.revision, &self.pixels);
+        timeline::edit::sync_with_player(doc, timeline);
+        self.textures.begin_frame(doc.revision, &self.pixels);
         self.textures
             .set_memory(self.settings.picture_memory, &self.pixels);
-        let mut pictures = canvas::Pictures {
+        let pictures = Pictures {
             textures: &mut self.textures,
             pixels: &self.pixels,
         };
-        let settings = &mut self.settings;
-        if settings.layout.diagnostics && !open.diagnostics().is_empty() {
-            let rule = box_rule(settings.view.documented_default_box_rule);
+        let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
+        if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .default_size(110.0f32.min(room.y * 0.15))
                 .max_size(room.y * 0.4)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| diagnostics::show(ui, open, rule))
+                    ui.push_id(scope, |ui| diagnostics::show(ui, &mut panel))
                 });
         }
-        let mut refused = None;
-        if settings.layout.timeline {
+        if panel.settings.layout.timeline {
             let shown = egui::Panel::bottom("timeline")
                 .resizable(true)
                 .default_size(150.0f32.min(room.y * 0.3))
                 .max_size(room.y * 0.5)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| {
-                        let commands = timeline::transport::show(ui, open);
-                        ui.separator();
-                        let output = timeline::show(ui, settings, timeline, open, &mut pictures);
-                        (commands, output)
-                    })
-                    .inner
+                    ui.push_id(scope, |ui| timeline::show(ui, timeline, &mut panel))
                 });
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
                 .dnd_release_payload::<sprites::state::SpriteDrag>()
+                && let Err(message) = timeline::edit::insert_sprite_frame(panel.doc, *drag)
             {
-                refused = refused.or(timeline::edit::insert_sprite_frame(open, *drag).err());
+                panel.refuse(&message);
             }
-            let (transport_commands, output) = shown.inner;
-            commands.extend(transport_commands);
-            commands.extend(output.commands);
-            refused = refused.or(output.refused);
         }
-        if settings.layout.tree {
-            let output = egui::Panel::left("tree")
+        if panel.settings.layout.tree {
+            egui::Panel::left("tree")
                 .resizable(true)
                 .default_size(240.0f32.min(room.x * 0.22))
                 .max_size(room.x * 0.35)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| tree::show(ui, tree, open)).inner
-                })
-                .inner;
-            commands.extend(output.commands);
-            refused = refused.or(output.refused);
+                    ui.push_id(scope, |ui| tree::show(ui, tree, &mut panel))
+                });
         }
-        if settings.layout.inspector {
-            let inspector_refused = egui::Panel::right("inspector")
+        if panel.settings.layout.inspector {
+            egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(360.0f32.min(room.x * 0.3))
                 .max_size(room.x * 0.4)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| {
-                        inspector::show(ui, open, inspector_gesture, inspector_draft)
-                    })
-                    .inner
-                })
-                .inner;
-            refused = refused.or(inspector_refused);
-        }
-        if let Some(message) = refused {
-            self.status = Some(StatusMessage::refusal(&message, open));
+                    ui.push_id(scope, |ui| inspector::show(ui, inspector, &mut panel))
+                });
         }
         let centre = &mut self.centre;
-        let centre_outcome = egui::CentralPanel::no_frame().show(ui, |ui| {
+        egui::CentralPanel::no_frame().show(ui, |ui| {
             ui.push_id(scope, |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 // The views this document has: the preview always, the source sheet when
                 // asked for, the sprites when it has an archive of them.
-                let has_sprites = !sprites::browser::archives(open).is_empty();
-                if (*centre == CentreTab::Sheet && !settings.layout.sheet)
+                let has_sprites = !sprites::browser::archives(panel.doc).is_empty();
+                let sheet_shown = panel.settings.layout.sheet;
+                if (*centre == CentreTab::Sheet && !sheet_shown)
                     || (*centre == CentreTab::Sprites && !has_sprites)
                 {
                     *centre = CentreTab::Canvas;
                 }
-                if settings.layout.sheet || has_sprites {
+                if sheet_shown || has_sprites {
                     ui.horizontal(|ui| {
                         ui.selectable_value(centre, CentreTab::Canvas, "Preview");
-                        if settings.layout.sheet {
+                        if sheet_shown {
                             ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");
                         }
                         if has_sprites {
@@ -212,27 +202,15 @@ impl SpratApp {
                     });
                 }
                 match centre {
-                    CentreTab::Canvas => (
-                        canvas::show(ui, canvas, settings, open, &mut pictures),
-                        None,
-                    ),
-                    CentreTab::Sheet => (
-                        tools::CanvasOutcome::default(),
-                        sheet::show(ui, sheet, open, pictures.pixels),
-                    ),
-                    CentreTab::Sprites => (
-                        tools::CanvasOutcome::default(),
-                        sprites::browser::show(ui, sprites, open, pictures.pixels, dialogs),
-                    ),
+                    CentreTab::Canvas => canvas::show(ui, canvas, &mut panel),
+                    CentreTab::Sheet => sheet::show(ui, sheet, &mut panel),
+                    CentreTab::Sprites => sprites::browser::show(ui, sprites, &mut panel),
                 }
             })
-            .inner
         });
-        let (canvas_outcome, sheet_said) = centre_outcome.inner;
-        if let Some(said) = sheet_said {
-            self.status = Some(said);
-        }
-        self.after_canvas(&ui.ctx().clone(), canvas_outcome);
+        let output = panel.out;
+        self.take_output(output, commands);
+        self.hang_file_read();
     }
 }
 
@@ -248,27 +226,35 @@ impl eframe::App for SpratApp {
             ctx.memory_mut(|m| m.stop_text_input());
         }
         self.poll_pending(&ctx);
-        #[cfg(target_arch = "wasm32")]
-        crate::app::web::frame(self, &ctx);
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
         self.advance_playback(&ctx);
 
         let mut commands = UICommand::pressed(&ctx);
+        // Left and Right step frames unless they nudge what is selected on the canvas.
+        let settings = &self.settings;
+        if !self
+            .active_document()
+            .is_some_and(|doc| canvas::has_selection_on_frame(doc, settings))
+        {
+            commands.extend(UICommand::pressed_arrows(&ctx));
+        }
         if self.handle_space(&ctx) {
             commands.push(UICommand::PlayPause);
         }
 
-        let playing = self.open().is_some_and(|o| o.player.is_playing());
+        let playing = self
+            .active_document()
+            .is_some_and(|o| o.player.is_playing());
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
-                let open = active
+                let doc = active
                     .and_then(|id| self.documents.iter().find(|t| t.id == id))
-                    .map(|t| &t.open);
-                menus::show(ui, &mut self.settings, open, &tab_entries, playing)
+                    .map(|t| &t.doc);
+                menus::show(ui, &mut self.settings, doc, &tab_entries, playing)
             })
             .inner;
         commands.extend(menu.commands);
@@ -292,7 +278,7 @@ impl eframe::App for SpratApp {
                 status_bar::show(
                     ui,
                     self.status.as_ref(),
-                    tab.map(|t| &t.open),
+                    tab.map(|t| &t.doc),
                     tab.and_then(|t| t.canvas.hover_pixel),
                     tab.map_or(1.0, |t| t.canvas.zoom),
                 )
@@ -335,12 +321,12 @@ impl eframe::App for SpratApp {
         }
         self.loading_window(&ctx);
         let pixels: &ImageStore = &self.pixels;
-        let dialogs = self.dialogs.as_mut();
+        let platform = self.platform.as_mut();
         let said = active_tab_in(&mut self.documents, self.active).and_then(|tab| {
-            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.open), dialogs, pixels)
+            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.doc), platform, pixels)
         });
-        if let Some((severity, text)) = said {
-            self.say(severity, text);
+        if let Some(feedback) = said {
+            self.status = Some(feedback);
         }
         self.export_window(&ctx);
         self.import_window(&ctx);

@@ -1,10 +1,10 @@
 //! What the sprite browser's buttons do: add sprites from PNG files, renumber, store in
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::app::sprites::edit;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser};
+use crate::app::sprites::state::{FileUse, SpriteBrowser};
 use crate::assets::ImageStore;
 use crate::edit::sprites::SpriteNumber;
 use crate::formats::Severity;
@@ -29,12 +29,12 @@ const CODECS: [Codec; 7] = [
 pub fn buttons(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive_id: ImageId,
     number: SpriteNumber,
     info: &SpriteInfo,
-) -> Said {
+) -> Option<Feedback> {
     let mut said = None;
     ui.horizontal(|ui| {
         let label = ui.label("Renumber to");
@@ -45,12 +45,12 @@ pub fn buttons(
             .labelled_by(label.id);
         if ui.button("Renumber").clicked() {
             let to = state.renumber_to;
-            match edit::renumber(open, pixels, archive_id, number, to) {
+            match edit::renumber(doc, pixels, archive_id, number, to) {
                 Ok(()) => {
                     state.selected = vec![to];
                 }
                 Err(message) => {
-                    said = Some(StatusMessage::new(
+                    said = Some(Feedback::new(
                         Severity::Warning,
                         format!("Not renumbered: {message}"),
                     ));
@@ -66,10 +66,9 @@ pub fn buttons(
             .show_ui(ui, |ui| {
                 for codec in CODECS {
                     if ui.selectable_label(false, format!("{codec:?}")).clicked()
-                        && let Err(message) =
-                            edit::store_as(open, pixels, archive_id, number, codec)
+                        && let Err(message) = edit::store_as(doc, pixels, archive_id, number, codec)
                     {
-                        said = Some(StatusMessage::new(
+                        said = Some(Feedback::new(
                             Severity::Warning,
                             format!("Not stored as {codec:?}: {message}"),
                         ));
@@ -90,7 +89,7 @@ pub fn buttons(
             "Delete".to_string()
         };
         if ui.button(delete_label).clicked() {
-            said = ask_delete(state, open, pixels, archive_id).or(said.take());
+            said = ask_delete(state, doc, pixels, archive_id).or(said.take());
         }
     });
     said
@@ -99,18 +98,18 @@ pub fn buttons(
 /// Adds PNG files as sprites of the selected sprite's group (or the filtered group).
 pub fn add_files(
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     files: &[PathBuf],
-) -> Said {
+) -> Option<Feedback> {
     let group = state
         .selected
         .last()
         .map(|n| n.0)
         .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
         .unwrap_or(0);
-    match edit::add_pngs(open, pixels, archive, group, files, state.quantise) {
+    match edit::add_pngs(doc, pixels, archive, group, files, state.quantise) {
         Ok((added, skipped)) => {
             let mut text = format!("Added {} sprites to group {group}.", added.len());
             let severity = if skipped.is_empty() {
@@ -120,9 +119,9 @@ pub fn add_files(
                 Severity::Warning
             };
             state.selected = added;
-            Some(StatusMessage::new(severity, text))
+            Some(Feedback::new(severity, text))
         }
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not added: {message}"),
         )),
@@ -131,15 +130,15 @@ pub fn add_files(
 
 /// Replaces the pixels of sprite `number` with a PNG file's.
 pub fn replace_with(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
     file: &Path,
-) -> Said {
-    match edit::replace_image(open, pixels, archive, number, file) {
+) -> Option<Feedback> {
+    match edit::replace_image(doc, pixels, archive, number, file) {
         Ok(()) => None,
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not replaced: {message}"),
         )),
@@ -149,15 +148,15 @@ pub fn replace_with(
 /// Deletes the selected sprites at once when no frame shows them; else asks first.
 fn ask_delete(
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let sprites = state.selected.clone();
     let mut frames = 0;
     let mut names: Vec<String> = Vec::new();
     for sprite in &sprites {
-        let (count, users) = edit::users(open, archive, *sprite);
+        let (count, users) = edit::users(doc, archive, *sprite);
         frames += count;
         for name in users {
             if !names.contains(&name) {
@@ -178,17 +177,17 @@ fn ask_delete(
         state.confirm_delete = Some((sprites, question));
         return None;
     }
-    delete_now(state, open, pixels, archive, &sprites)
+    delete_now(state, doc, pixels, archive, &sprites)
 }
 
 /// The question before deleting sprites that frames show.
 pub fn delete_question(
     ctx: &egui::Context,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let (sprites, question) = state.confirm_delete.clone()?;
     let mut answer = None;
     egui::Window::new("Delete sprites")
@@ -211,23 +210,23 @@ pub fn delete_question(
     if !agreed {
         return None;
     }
-    delete_now(state, open, pixels, archive, &sprites)
+    delete_now(state, doc, pixels, archive, &sprites)
 }
 
 /// Deletes `sprites` (frames showing them lose that graphic) and clears the selection.
 fn delete_now(
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprites: &[SpriteNumber],
-) -> Said {
-    match edit::delete(open, pixels, archive, sprites) {
+) -> Option<Feedback> {
+    match edit::delete(doc, pixels, archive, sprites) {
         Ok(()) => {
             state.selected.clear();
             None
         }
-        Err(message) => Some(StatusMessage::new(
+        Err(message) => Some(Feedback::new(
             Severity::Warning,
             format!("Not deleted: {message}"),
         )),

@@ -7,15 +7,16 @@
 //! PNG files, replaced, renumbered (frames follow) and deleted (asking first when frames show
 //! them); dragging a row onto the timeline makes a frame of it.
 
-use crate::app::frame_textures::texture_of;
-use crate::app::shell::dialogs::Dialogs;
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
+use crate::app::context::pictures::texture_of;
+use crate::app::context::platform::Dialogs;
 use crate::app::sprites::actions;
 use crate::app::sprites::edit;
 use crate::app::sprites::files;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, SpriteDrag, Users};
+use crate::app::sprites::state::{FileUse, SpriteBrowser, SpriteDrag, Users};
 use crate::assets::ImageStore;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
@@ -32,8 +33,8 @@ const ROW_HEIGHT: f32 = 36.0;
 const KEPT_THUMBNAILS: usize = 400;
 
 /// The SFF archives of the document: (image, name).
-pub fn archives(open: &OpenDocument) -> Vec<(ImageId, String)> {
-    open.document()
+pub fn archives(doc: &OpenDocument) -> Vec<(ImageId, String)> {
+    doc.document()
         .images
         .iter()
         .filter(|i| matches!(i.kind, ImageKind::Sff { .. }))
@@ -44,12 +45,12 @@ pub fn archives(open: &OpenDocument) -> Vec<(ImageId, String)> {
 /// The archive as the document holds it now (its unsaved edits, or its bytes as read once a
 /// save wrote over it: see [`crate::model::AnimationSet::held_file`]), else its file.
 fn current_archive(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     id: ImageId,
 ) -> Option<Arc<SffArchive>> {
-    let image = open.document().image(id)?;
-    match open.document().edited_file(id) {
+    let image = doc.document().image(id)?;
+    match doc.document().edited_file(id) {
         Some(bytes) => pixels
             .sff()
             .edited_archive(image.resolved.as_deref(), bytes),
@@ -58,8 +59,8 @@ fn current_archive(
 }
 
 /// An id for the archive's current contents (thumbnails are kept per contents).
-fn edition(open: &OpenDocument, id: ImageId) -> usize {
-    open.document()
+fn edition(doc: &OpenDocument, id: ImageId) -> usize {
+    doc.document()
         .edited_file(id)
         .map_or(0, |bytes| Arc::as_ptr(bytes) as usize)
 }
@@ -79,24 +80,37 @@ fn matches(filter: &str, number: SpriteNumber) -> bool {
     }
 }
 
-/// Paints the browser for the document's first SFF archive.
-pub fn show(
+/// Paints the browser for the document's first SFF archive; what the status bar should say
+/// goes into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut SpriteBrowser, ctx: &mut PanelCtx) {
+    let said = browse(
+        ui,
+        state,
+        ctx.doc,
+        ctx.pictures.pixels,
+        ctx.platform.dialogs(),
+    );
+    ctx.out.tell(said);
+}
+
+/// Paints the browser; returns what the status bar should say.
+fn browse(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     dialogs: &mut dyn Dialogs,
-) -> Said {
-    let Some((archive_id, name)) = archives(open).into_iter().next() else {
+) -> Option<Feedback> {
+    let Some((archive_id, name)) = archives(doc).into_iter().next() else {
         ui.label("This document has no sprite archive.");
         return None;
     };
-    let Some(archive) = current_archive(open, pixels, archive_id) else {
+    let Some(archive) = current_archive(doc, pixels, archive_id) else {
         ui.label(format!("The sprite file {name} cannot be read."));
         return None;
     };
     state.clock += 1;
-    let users = users_of(state, open, archive_id);
+    let users = users_of(state, doc, archive_id);
     let shown: Vec<usize> = archive
         .sprites()
         .iter()
@@ -132,28 +146,28 @@ pub fn show(
                 .on_hover_text("SFF v1 holds only PCX sprites; v2.01 is what M.U.G.E.N 1.1 and Ikemen GO write")
                 .clicked()
         {
-            said = Some(match edit::convert_to_v2(open, pixels, archive_id) {
-                Ok(()) => StatusMessage::new(
+            said = Some(match edit::convert_to_v2(doc, pixels, archive_id) {
+                Ok(()) => Feedback::new(
                     Severity::Info,
                     "The sprite file will be saved as SFF v2.01 (sprites as RLE8).",
                 ),
                 Err(message) => {
-                    StatusMessage::new(Severity::Warning, format!("Not converted: {message}"))
+                    Feedback::new(Severity::Warning, format!("Not converted: {message}"))
                 }
             });
         }
     });
-    if let Some(message) = files::typed_path_row(ui, state, open, pixels, &archive, archive_id) {
+    if let Some(message) = files::typed_path_row(ui, state, doc, pixels, &archive, archive_id) {
         said = Some(message);
     }
     ui.separator();
-    let edition = edition(open, archive_id);
+    let edition = edition(doc, archive_id);
     let available = ui.available_size();
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
             ui.set_width((available.x * 0.45).clamp(260.0, 520.0));
             list(
-                ui, state, open, pixels, &archive, archive_id, &shown, &users, edition,
+                ui, state, doc, pixels, &archive, archive_id, &shown, &users, edition,
             );
         });
         ui.separator();
@@ -163,7 +177,7 @@ pub fn show(
                 .id_salt("sprite details")
                 .show(ui, |ui| {
                     let outcome = details(
-                        ui, state, open, pixels, &archive, archive_id, &users, edition,
+                        ui, state, doc, pixels, &archive, archive_id, &users, edition,
                     );
                     said = said.take().or(outcome);
                     ui.separator();
@@ -173,7 +187,7 @@ pub fn show(
                             let outcome = palettes::show(
                                 ui,
                                 &mut state.palettes,
-                                open,
+                                doc,
                                 pixels,
                                 &archive,
                                 archive_id,
@@ -184,22 +198,22 @@ pub fn show(
                 });
         });
     });
-    if let Some(message) = actions::delete_question(ui.ctx(), state, open, pixels, archive_id) {
+    if let Some(message) = actions::delete_question(ui.ctx(), state, doc, pixels, archive_id) {
         said = Some(message);
     }
     // A file a button asked for: the desktop's dialog, else the path field above.
-    files::ask(state, open, pixels, &archive, archive_id, dialogs).or(said)
+    files::ask(state, doc, pixels, &archive, archive_id, dialogs).or(said)
 }
 
 /// The sequences that show each sprite, counted again when the document changed.
-fn users_of(state: &mut SpriteBrowser, open: &OpenDocument, archive: ImageId) -> Arc<Users> {
+fn users_of(state: &mut SpriteBrowser, doc: &OpenDocument, archive: ImageId) -> Arc<Users> {
     if let Some((revision, id, users)) = &state.users
-        && *revision == open.revision
+        && *revision == doc.revision
         && *id == archive
     {
         return Arc::clone(users);
     }
-    let document = open.document();
+    let document = doc.document();
     let naming = frames_naming(document, archive);
     let mut by_frame: HashMap<crate::model::FrameId, Vec<SpriteNumber>> = HashMap::new();
     for (frame, number) in naming {
@@ -217,7 +231,7 @@ fn users_of(state: &mut SpriteBrowser, open: &OpenDocument, archive: ImageId) ->
         }
     }
     let users = Arc::new(users);
-    state.users = Some((open.revision, archive, Arc::clone(&users)));
+    state.users = Some((doc.revision, archive, Arc::clone(&users)));
     users
 }
 
@@ -226,7 +240,7 @@ fn users_of(state: &mut SpriteBrowser, open: &OpenDocument, archive: ImageId) ->
 fn list(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
@@ -250,7 +264,7 @@ fn list(
                 let row = ui.horizontal(|ui| {
                     ui.set_height(ROW_HEIGHT - 4.0);
                     let texture =
-                        thumbnail(state, open, pixels, archive_id, number, edition, ui.ctx());
+                        thumbnail(state, doc, pixels, archive_id, number, edition, ui.ctx());
                     let (rect, _) = ui.allocate_exact_size(vec2(32.0, 32.0), Sense::hover());
                     if let Some(texture) = texture {
                         let size = texture.size_vec2();
@@ -305,7 +319,7 @@ fn list(
 /// The thumbnail of a sprite, made when first on screen and kept for a while.
 fn thumbnail(
     state: &mut SpriteBrowser,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
@@ -317,7 +331,7 @@ fn thumbnail(
         *used = now;
         return Some(texture.clone());
     }
-    let sprite = sprite_pixels(open, pixels, archive, number)?;
+    let sprite = sprite_pixels(doc, pixels, archive, number)?;
     let (width, height) = sprite.image.dimensions();
     let fit = (32.0 / width.max(height).max(1) as f32).min(1.0);
     let small = image::imageops::thumbnail(
@@ -349,7 +363,7 @@ fn thumbnail(
 
 /// A sprite's pixels and axis as the document holds the archive.
 fn sprite_pixels(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
@@ -359,18 +373,18 @@ fn sprite_pixels(
         group: i32::from(number.0),
         image: i32::from(number.1),
     };
-    pixels.pixels(open.document(), &source)
+    pixels.pixels(doc.document(), &source)
 }
 
 /// A sprite's full-size texture.
 fn full_texture(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
     ctx: &egui::Context,
 ) -> Option<(TextureHandle, (i32, i32))> {
-    let sprite = sprite_pixels(open, pixels, archive, number)?;
+    let sprite = sprite_pixels(doc, pixels, archive, number)?;
     let texture = texture_of(
         ctx,
         format!("sprite large {},{}", number.0, number.1),
@@ -385,13 +399,13 @@ fn full_texture(
 fn details(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
     users: &Users,
     edition: usize,
-) -> Said {
+) -> Option<Feedback> {
     let Some(&number) = state.selected.last() else {
         ui.label("Select a sprite in the list (Ctrl+click or Shift+click selects several).");
         return None;
@@ -419,10 +433,10 @@ fn details(
         None => ui.weak("No frame shows it."),
     };
     let said = axis_editor(
-        ui, state, open, pixels, archive_id, number, info.axis, edition,
+        ui, state, doc, pixels, archive_id, number, info.axis, edition,
     );
     ui.separator();
-    actions::buttons(ui, state, open, pixels, archive_id, number, &info).or(said)
+    actions::buttons(ui, state, doc, pixels, archive_id, number, &info).or(said)
 }
 
 /// The axis typed or dragged on the large view (one undo step per drag), with the ghost.
@@ -430,13 +444,13 @@ fn details(
 fn axis_editor(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive_id: ImageId,
     number: SpriteNumber,
     current: (i32, i32),
     edition: usize,
-) -> Said {
+) -> Option<Feedback> {
     let mut said = None;
     // Axis fields: one undo step per drag of a field.
     let mut axis = current;
@@ -444,13 +458,11 @@ fn axis_editor(
     let mut released = false;
     ui.horizontal(|ui| {
         let label = ui.label("Axis x");
-        let x = ui
-            .add(egui::DragValue::new(&mut axis.0).range(i16::MIN..=i16::MAX))
-            .labelled_by(label.id);
+        let x =
+            crate::app::number_field::add(ui, true, axis_field(&mut axis.0)).labelled_by(label.id);
         let label = ui.label("y");
-        let y = ui
-            .add(egui::DragValue::new(&mut axis.1).range(i16::MIN..=i16::MAX))
-            .labelled_by(label.id);
+        let y =
+            crate::app::number_field::add(ui, true, axis_field(&mut axis.1)).labelled_by(label.id);
         axis_changed = x.changed() || y.changed();
         released = x.drag_stopped() || y.drag_stopped() || x.lost_focus() || y.lost_focus();
     });
@@ -459,10 +471,10 @@ fn axis_editor(
         "Move the selected sprites' axes the same",
     );
     // The large view; dragging in it moves the axis.
-    let view = preview(ui, state, open, pixels, archive_id, number, edition);
+    let view = preview(ui, state, doc, pixels, archive_id, number, edition);
     if let Some((response, scale)) = view {
         if response.drag_started() {
-            state.gesture = Some(open.new_gesture());
+            state.gesture = Some(doc.new_gesture());
             let pressed = ui.input(|i| i.pointer.press_origin());
             state.drag_from = pressed.map(|at| (at, axis));
         }
@@ -484,16 +496,16 @@ fn axis_editor(
         }
     }
     if axis_changed {
-        let gesture = *state.gesture.get_or_insert_with(|| open.new_gesture());
+        let gesture = *state.gesture.get_or_insert_with(|| doc.new_gesture());
         let also = if state.apply_to_selected {
             state.selected.clone()
         } else {
             Vec::new()
         };
         if let Err(message) =
-            edit::set_axis(open, pixels, archive_id, number, axis, &also, Some(gesture))
+            edit::set_axis(doc, pixels, archive_id, number, axis, &also, Some(gesture))
         {
-            said = Some(StatusMessage::new(
+            said = Some(Feedback::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
             ));
@@ -523,22 +535,28 @@ fn axis_editor(
     said
 }
 
+/// An axis coordinate: a typed value applies on Enter or when the field is left, a drag as it
+/// goes (one undo step either way).
+fn axis_field(value: &mut i32) -> egui::DragValue<'_> {
+    egui::DragValue::new(value).range(i16::MIN..=i16::MAX)
+}
+
 /// The sprite drawn large on a checkerboard with its axis cross (and the ghost under it);
 /// the response for dragging and the screen points per pixel.
 fn preview(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     number: SpriteNumber,
     edition: usize,
 ) -> Option<(egui::Response, f32)> {
-    let key = (edition, number, open.revision as usize);
+    let key = (edition, number, doc.revision as usize);
     if state.large.as_ref().map(|(k, _)| *k) != Some(key) {
-        state.large = full_texture(open, pixels, archive, number, ui.ctx()).map(|(t, _)| (key, t));
+        state.large = full_texture(doc, pixels, archive, number, ui.ctx()).map(|(t, _)| (key, t));
     }
-    let sprite = sprite_pixels(open, pixels, archive, number)?;
+    let sprite = sprite_pixels(doc, pixels, archive, number)?;
     let (_, texture) = state.large.as_ref()?;
     // A share of the panel's height, so the fields below stay on screen at 1280x800.
     let size = vec2(
@@ -564,11 +582,11 @@ fn preview(
         let gkey = (edition, ghost);
         if state.ghost_texture.as_ref().map(|(k, _)| *k) != Some(gkey) {
             state.ghost_texture =
-                full_texture(open, pixels, archive, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
+                full_texture(doc, pixels, archive, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
         }
         if let (Some((_, gtexture)), Some(gsprite)) = (
             &state.ghost_texture,
-            sprite_pixels(open, pixels, archive, ghost),
+            sprite_pixels(doc, pixels, archive, ghost),
         ) {
             let gaxis = vec2(gsprite.axis.0 as f32, gsprite.axis.1 as f32);
             let gsize = vec2(gsprite.image.width() as f32, gsprite.image.height() as f32);

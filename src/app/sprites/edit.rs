@@ -2,7 +2,7 @@
 //! opened as the document holds it ([`edit_archive`]), changed through
 //! [`EditableSff`], and handed to the document as one [`ChangeSprites`] step.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::assets::ImageStore;
 use crate::edit::Gesture;
 use crate::edit::sprites::{ChangeSprites, SpriteNumber, frames_naming};
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// Opens `archive`, lets `change` edit it, and applies the result as one step named `label`
 /// (merged into `gesture`'s step when given: a drag).
 fn change(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     label: String,
@@ -25,9 +25,9 @@ fn change(
         &mut EditableSff,
     ) -> Result<(Vec<(SpriteNumber, SpriteNumber)>, Vec<SpriteNumber>), String>,
 ) -> Result<(), String> {
-    let mut sff = edit_archive(open.document(), archive, pixels.sff()).map_err(|e| e.message)?;
+    let mut sff = edit_archive(doc.document(), archive, pixels.sff()).map_err(|e| e.message)?;
     let (renumbered, cleared) = change(&mut sff)?;
-    open.apply(
+    doc.apply(
         &ChangeSprites {
             label,
             image: archive,
@@ -42,7 +42,7 @@ fn change(
 /// Moves the axis of `sprite` to `axis` (held to the format's 16-bit range), and every other
 /// sprite of `also` by the same amount.
 pub fn set_axis(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprite: SpriteNumber,
@@ -55,7 +55,7 @@ pub fn set_axis(
     } else {
         format!("Move the axis of {},{}", sprite.0, sprite.1)
     };
-    change(open, pixels, archive, label, gesture, |sff| {
+    change(doc, pixels, archive, label, gesture, |sff| {
         let at = sff
             .find(sprite.0, sprite.1)
             .ok_or_else(|| format!("there is no sprite {},{}", sprite.0, sprite.1))?;
@@ -89,7 +89,7 @@ fn clamp_i16(value: i32) -> i16 {
 
 /// Gives `sprite` the numbers `to`; every frame naming it follows.
 pub fn renumber(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprite: SpriteNumber,
@@ -99,7 +99,7 @@ pub fn renumber(
         "Renumber sprite {},{} to {},{}",
         sprite.0, sprite.1, to.0, to.1
     );
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         sff.renumber(sprite.0, sprite.1, to)
             .map_err(|e| e.message)?;
         Ok((vec![(sprite, to)], Vec::new()))
@@ -108,8 +108,8 @@ pub fn renumber(
 
 /// The frames that show `sprite`, by the name of their sequence (for the question before a
 /// delete, and the browser's "used by").
-pub fn users(open: &OpenDocument, archive: ImageId, sprite: SpriteNumber) -> (usize, Vec<String>) {
-    let document = open.document();
+pub fn users(doc: &OpenDocument, archive: ImageId, sprite: SpriteNumber) -> (usize, Vec<String>) {
+    let document = doc.document();
     let frames: Vec<_> = frames_naming(document, archive)
         .into_iter()
         .filter(|(_, n)| *n == sprite)
@@ -131,7 +131,7 @@ pub fn users(open: &OpenDocument, archive: ImageId, sprite: SpriteNumber) -> (us
 
 /// Deletes `sprites`; frames that show them lose that graphic (the caller has asked).
 pub fn delete(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprites: &[SpriteNumber],
@@ -140,7 +140,7 @@ pub fn delete(
         [one] => format!("Delete sprite {},{}", one.0, one.1),
         many => format!("Delete {} sprites", many.len()),
     };
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         for sprite in sprites {
             sff.delete_sprite(sprite.0, sprite.1)
                 .map_err(|e| e.message)?;
@@ -154,7 +154,7 @@ pub fn delete(
 /// colour. Files that cannot be read or stored are named and skipped; the rest are one step.
 /// Returns the numbers given and the files skipped.
 pub fn add_pngs(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     group: u16,
@@ -164,7 +164,7 @@ pub fn add_pngs(
     let mut added = Vec::new();
     let mut skipped = Vec::new();
     let label = format!("Add {} sprites to group {group}", files.len());
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         for file in files {
             let name = file
                 .file_name()
@@ -212,7 +212,7 @@ pub fn add_pngs(
 
 /// Replaces the pixels of `sprite` with a PNG file's (its axis and numbers stay).
 pub fn replace_image(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprite: SpriteNumber,
@@ -221,7 +221,7 @@ pub fn replace_image(
     let bytes = crate::formats::input::read_file(file).map_err(|e| e.to_string())?;
     let png = pixels_from_png(&bytes)?;
     let label = format!("Replace the image of sprite {},{}", sprite.0, sprite.1);
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         sff.replace_image(sprite.0, sprite.1, &png, None)
             .map_err(|e| e.message)?;
         Ok((Vec::new(), Vec::new()))
@@ -238,14 +238,14 @@ fn main_palette(sff: &EditableSff) -> usize {
 
 /// Stores `sprite` again with `codec` (its pixels unchanged).
 pub fn store_as(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     sprite: SpriteNumber,
     codec: Codec,
 ) -> Result<(), String> {
     let label = format!("Store sprite {},{} as {codec:?}", sprite.0, sprite.1);
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         let picture = sff.pixels(sprite.0, sprite.1).map_err(|e| e.message)?;
         sff.replace_image(sprite.0, sprite.1, &picture, Some(codec))
             .map_err(|e| e.message)?;
@@ -256,12 +256,12 @@ pub fn store_as(
 /// Saves the archive as SFF v2.01 from now on: its PCX sprites are stored as RLE8 (the same
 /// indices, losslessly), every other byte of it kept.
 pub fn convert_to_v2(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
 ) -> Result<(), String> {
     let label = "Convert the sprite file to SFF v2".to_string();
-    change(open, pixels, archive, label, None, |sff| {
+    change(doc, pixels, archive, label, None, |sff| {
         sff.convert_to_v2(Codec::Rle8).map_err(|e| e.message)?;
         Ok((Vec::new(), Vec::new()))
     })

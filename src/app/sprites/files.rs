@@ -3,12 +3,12 @@
 //! shown — typed in a path field that takes the keyboard at once, so typed letters never run
 //! shortcuts. Either way the same action follows.
 
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
+use crate::app::context::platform::{DialogOutcome, Dialogs};
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, Said, SpriteBrowser, TypedPath};
+use crate::app::sprites::state::{FileUse, SpriteBrowser, TypedPath};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
@@ -19,16 +19,16 @@ use std::path::PathBuf;
 /// dialog can be shown, offers the path field instead.
 pub fn ask(
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
     dialogs: &mut dyn Dialogs,
-) -> Said {
+) -> Option<Feedback> {
     let purpose = state.asked.take()?;
     let outcome = match purpose {
         FileUse::ExportAct => {
-            let suggested = open
+            let suggested = doc
                 .path()
                 .map(|p| p.with_extension("act"))
                 .unwrap_or_else(|| "palette.act".into());
@@ -43,7 +43,7 @@ pub fn ask(
     };
     match outcome {
         DialogOutcome::Chosen(files) => {
-            use_files(purpose, &files, state, open, pixels, archive, archive_id)
+            use_files(purpose, &files, state, doc, pixels, archive, archive_id)
         }
         DialogOutcome::Cancelled => None,
         DialogOutcome::Unavailable => {
@@ -52,7 +52,7 @@ pub fn ask(
                 text: String::new(),
                 focus: true,
             });
-            Some(StatusMessage::new(
+            Some(Feedback::new(
                 Severity::Warning,
                 "No file dialog can be shown on this desktop; type the path instead.",
             ))
@@ -64,11 +64,11 @@ pub fn ask(
 pub fn typed_path_row(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let typed = state.typed_path.as_mut()?;
     let (mut done, mut cancel) = (false, false);
     ui.horizontal(|ui| {
@@ -94,7 +94,7 @@ pub fn typed_path_row(
     let purpose = typed.purpose;
     state.typed_path = None;
     let files = [PathBuf::from(text)];
-    use_files(purpose, &files, state, open, pixels, archive, archive_id)
+    use_files(purpose, &files, state, doc, pixels, archive, archive_id)
 }
 
 /// Does what the files were asked for.
@@ -102,16 +102,16 @@ fn use_files(
     purpose: FileUse,
     files: &[PathBuf],
     state: &mut SpriteBrowser,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
-) -> Said {
+) -> Option<Feedback> {
     let first = files.first()?;
     match purpose {
-        FileUse::AddSprites => actions::add_files(state, open, pixels, archive_id, files),
-        FileUse::Replace(number) => actions::replace_with(open, pixels, archive_id, number, first),
-        FileUse::ImportAct => palettes::import_act_file(open, pixels, archive, archive_id, first),
-        FileUse::ExportAct => palettes::export_act_to(open, pixels, archive, archive_id, first),
+        FileUse::AddSprites => actions::add_files(state, doc, pixels, archive_id, files),
+        FileUse::Replace(number) => actions::replace_with(doc, pixels, archive_id, number, first),
+        FileUse::ImportAct => palettes::import_act_file(doc, pixels, archive, archive_id, first),
+        FileUse::ExportAct => palettes::export_act_to(doc, pixels, archive, archive_id, first),
     }
 }

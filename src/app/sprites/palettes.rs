@@ -3,8 +3,8 @@
 //! edit a colour of the palette in use — saved to the `.act` it came from, or in the `.sff`
 //! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
-use crate::app::shell::status_bar::StatusMessage;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::app::sprites::state::{FileUse, PaletteState};
 use crate::assets::ImageStore;
 use crate::edit::Gesture;
@@ -19,14 +19,14 @@ use std::path::Path;
 /// The choices of the preview palette: each `.act` the `.def` names, then each of the
 /// archive's palettes; and the one in use.
 fn choices(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     archive: &SffArchive,
     archive_id: ImageId,
 ) -> (Vec<(PaletteSource, String)>, Option<PaletteSource>) {
     let Some(ImageKind::Sff {
         palettes,
         active_palette,
-    }) = open.document().image(archive_id).map(|i| &i.kind)
+    }) = doc.document().image(archive_id).map(|i| &i.kind)
     else {
         return (Vec::new(), None);
     };
@@ -55,14 +55,14 @@ fn choices(
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut PaletteState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
     asked: &mut Option<FileUse>,
-) -> Option<StatusMessage> {
+) -> Option<Feedback> {
     let mut said = None;
-    let (list, active) = choices(open, archive, archive_id);
+    let (list, active) = choices(doc, archive, archive_id);
     ui.horizontal(|ui| {
         let label = ui.label("Preview palette");
         let current = active
@@ -86,13 +86,13 @@ pub fn show(
                 image: archive_id,
                 palette: chosen,
             };
-            if let Err(message) = open.apply(&command, None) {
-                said = Some(StatusMessage::new(Severity::Warning, message));
+            if let Err(message) = doc.apply(&command, None) {
+                said = Some(Feedback::new(Severity::Warning, message));
             }
         }
     });
     // The palette edited is the one in use: a `.def`'s `.act`, else the archive's own.
-    let Some((target, colours, title)) = edited_palette(open, pixels, archive, archive_id) else {
+    let Some((target, colours, title)) = edited_palette(doc, pixels, archive, archive_id) else {
         ui.weak("The archive holds no palette (its sprites are true colour).");
         return said;
     };
@@ -129,11 +129,11 @@ pub fn show(
         let mut rgba = colours.colour(state.index);
         let picker = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
         if picker.changed() {
-            let gesture = *state.gesture.get_or_insert_with(|| open.new_gesture());
+            let gesture = *state.gesture.get_or_insert_with(|| doc.new_gesture());
             let mut changed = colours.clone();
             changed.set_colour(state.index, rgba);
             if let Err(message) = set_colours(
-                open,
+                doc,
                 pixels,
                 archive_id,
                 target,
@@ -141,7 +141,7 @@ pub fn show(
                 Some(state.index),
                 Some(gesture),
             ) {
-                said = Some(StatusMessage::new(
+                said = Some(Feedback::new(
                     Severity::Warning,
                     format!("Not changed: {message}"),
                 ));
@@ -173,12 +173,12 @@ enum Target {
 
 /// The palette in use, its colours as the document holds them, and a title.
 fn edited_palette(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
 ) -> Option<(Target, crate::formats::sff::Palette, String)> {
-    let document = open.document();
+    let document = doc.document();
     if let Some(ImageKind::Sff {
         palettes,
         active_palette: Some(n),
@@ -208,7 +208,7 @@ fn edited_palette(
 /// `changed` names the one colour changed, else the whole palette is replaced (an archive
 /// palette then holds all 256 colours).
 fn set_colours(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     target: Target,
@@ -217,7 +217,7 @@ fn set_colours(
     gesture: Option<Gesture>,
 ) -> Result<(), String> {
     match target {
-        Target::Act(n) => open.apply(
+        Target::Act(n) => doc.apply(
             &SetActPalette {
                 image: archive,
                 palette: n,
@@ -226,7 +226,7 @@ fn set_colours(
             gesture,
         ),
         Target::Archive(main) => change_palette(
-            open,
+            doc,
             pixels,
             archive,
             "Change a palette colour",
@@ -245,16 +245,16 @@ fn set_colours(
 
 /// Opens the archive, changes its palettes, and applies it as one step.
 fn change_palette(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: ImageId,
     label: &str,
     gesture: Option<Gesture>,
     change: impl FnOnce(&mut crate::formats::sff::edit::EditableSff) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut sff = edit_archive(open.document(), archive, pixels.sff()).map_err(|e| e.message)?;
+    let mut sff = edit_archive(doc.document(), archive, pixels.sff()).map_err(|e| e.message)?;
     change(&mut sff)?;
-    open.apply(
+    doc.apply(
         &ChangeSprites {
             label: label.to_string(),
             image: archive,
@@ -268,39 +268,39 @@ fn change_palette(
 
 /// Puts the colours of the `.act` file `file` into the palette in use.
 pub fn import_act_file(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
     file: &Path,
-) -> Option<StatusMessage> {
-    let (target, _, _) = edited_palette(open, pixels, archive, archive_id)?;
+) -> Option<Feedback> {
+    let (target, _, _) = edited_palette(doc, pixels, archive, archive_id)?;
     let result = crate::formats::input::read_file(file)
         .map_err(|e| e.to_string())
         .and_then(|bytes| crate::formats::sff::Palette::from_act(&bytes))
-        .and_then(|colours| set_colours(open, pixels, archive_id, target, colours, None, None));
+        .and_then(|colours| set_colours(doc, pixels, archive_id, target, colours, None, None));
     Some(match result {
-        Ok(()) => StatusMessage::new(
+        Ok(()) => Feedback::new(
             Severity::Info,
             format!("The palette now has the colours of {}.", file.display()),
         ),
-        Err(message) => StatusMessage::new(Severity::Warning, format!("Not imported: {message}")),
+        Err(message) => Feedback::new(Severity::Warning, format!("Not imported: {message}")),
     })
 }
 
 /// Writes the palette in use, as the document holds it, to the `.act` file `path`.
 pub fn export_act_to(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pixels: &ImageStore,
     archive: &SffArchive,
     archive_id: ImageId,
     path: &Path,
-) -> Option<StatusMessage> {
-    let (_, colours, _) = edited_palette(open, pixels, archive, archive_id)?;
+) -> Option<Feedback> {
+    let (_, colours, _) = edited_palette(doc, pixels, archive, archive_id)?;
     Some(
         match crate::session::atomic::replace_file(path, &colours.to_act()) {
-            Ok(()) => StatusMessage::new(Severity::Info, format!("Wrote {}.", path.display())),
-            Err(e) => StatusMessage::new(Severity::Warning, format!("Not written: {e}")),
+            Ok(()) => Feedback::new(Severity::Info, format!("Wrote {}.", path.display())),
+            Err(e) => Feedback::new(Severity::Warning, format!("Not written: {e}")),
         },
     )
 }

@@ -2,16 +2,12 @@
 //! details in [`crate::app::sprites::browser`], the buttons in [`crate::app::sprites::actions`], the
 //! palettes in [`crate::app::sprites::palettes`], the file choices in [`crate::app::sprites::files`]).
 
-use crate::app::shell::status_bar::StatusMessage;
 use crate::edit::Gesture;
 use crate::edit::sprites::SpriteNumber;
 use crate::model::ImageId;
 use egui::TextureHandle;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// What the browser did that the editor must tell.
-pub type Said = Option<StatusMessage>;
 
 /// What a file the user chooses in the browser is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

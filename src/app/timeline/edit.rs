@@ -2,7 +2,7 @@
 //! survives undo), how it and the player follow each other, and the frame commands the
 //! timeline, its context menu and the keyboard give.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetFrameDuration,
     SetLoopPoint,
@@ -78,49 +78,28 @@ impl TimelineState {
     }
 }
 
-/// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
-pub fn selected_frames(open: &OpenDocument) -> Vec<usize> {
-    let selection = open.session.selection();
-    if selection.sequence != Some(open.player.sequence())
-        || selection.direction != open.player.direction()
-        || selection.group.is_some()
-    {
-        return Vec::new();
-    }
-    let count = open.direction_frames().len();
-    let mut frames: Vec<usize> = selection
-        .frames
-        .iter()
-        .copied()
-        .filter(|&i| i < count)
-        .collect();
-    frames.sort_unstable();
-    frames.dedup();
-    frames
-}
-
 /// Makes these cells the selection (sorted), keeping the sequence and direction on show.
-pub fn select_frames(open: &mut OpenDocument, mut frames: Vec<usize>) {
+pub fn select_frames(doc: &mut OpenDocument, mut frames: Vec<usize>) {
     frames.sort_unstable();
     frames.dedup();
-    let selection = Selection::frames(open.player.sequence(), open.player.direction(), frames);
-    open.session.set_selection(selection);
+    let selection = Selection::frames(doc.player.sequence(), doc.player.direction(), frames);
+    doc.session.set_selection(selection);
 }
 
 /// A click on a cell: alone it selects that cell, Ctrl toggles it, Shift selects the range from
 /// the anchor. The playhead goes to the clicked cell (or stays on a still-selected one).
 pub fn click_cell(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     state: &mut TimelineState,
     index: usize,
     modifiers: egui::Modifiers,
 ) {
-    let mut frames = selected_frames(open);
+    let mut frames = doc.selected_frames();
     if modifiers.shift {
         let anchor = state
             .anchor
-            .filter(|a| *a < open.direction_frames().len())
-            .unwrap_or(open.player.frame_index());
+            .filter(|a| *a < doc.direction_frames().len())
+            .unwrap_or(doc.player.frame_index());
         let (low, high) = (anchor.min(index), anchor.max(index));
         if !modifiers.command {
             frames.clear();
@@ -137,20 +116,20 @@ pub fn click_cell(
         frames = vec![index];
         state.anchor = Some(index);
     }
-    let frame_changes = open.player.frame_index() != index;
+    let frame_changes = doc.player.frame_index() != index;
     if frames.contains(&index) {
-        open.select_frame(index);
+        doc.select_frame(index);
     } else if let Some(first) = frames.iter().min() {
-        open.select_frame(*first);
+        doc.select_frame(*first);
     }
-    let elements = open.session.selection().elements.clone();
-    select_frames(open, frames);
+    let elements = doc.session.selection().elements.clone();
+    select_frames(doc, frames);
     if frame_changes {
-        open.clear_elements();
+        doc.clear_elements();
     } else if !elements.is_empty() {
         // Still on the same frame: the canvas keeps its selected elements.
-        let selection = open.session.selection().clone().with_elements(elements);
-        open.session.set_selection(selection);
+        let selection = doc.session.selection().clone().with_elements(elements);
+        doc.session.set_selection(selection);
     }
 }
 
@@ -158,23 +137,23 @@ pub fn click_cell(
 /// playhead was stepped (keys, transport) or playback stopped on a cell outside the selection,
 /// that cell becomes the selection; when the player went to another sequence or direction (keys, diagnostics),
 /// the selection follows with no cell selected (and a selected group gives way to it).
-pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
+pub fn sync_with_player(doc: &mut OpenDocument, state: &mut TimelineState) {
     let now = (
-        open.player.sequence(),
-        open.player.direction(),
-        open.player.frame_index(),
+        doc.player.sequence(),
+        doc.player.direction(),
+        doc.player.frame_index(),
     );
-    let selection = open.session.selection().clone();
+    let selection = doc.session.selection().clone();
     let player_moved = state
         .seen
         .as_ref()
         .is_some_and(|seen| (seen.sequence, seen.direction) != (now.0, now.1));
-    if selection.group.is_some() && player_moved && !open.player.is_playing() {
+    if selection.group.is_some() && player_moved && !doc.player.is_playing() {
         // A group was selected and the user went to a sequence (Alt+arrows, diagnostics):
         // the sequence is what commands act on now.
-        open.session
+        doc.session
             .set_selection(Selection::frames(now.0, now.1, Vec::new()));
-    } else if !open.player.is_playing() && selection.group.is_none() {
+    } else if !doc.player.is_playing() && selection.group.is_none() {
         let moved_elsewhere = selection.sequence != Some(now.0) || selection.direction != now.1;
         let stepped = state.seen.as_ref().is_some_and(|seen| {
             seen.selection == selection
@@ -188,10 +167,10 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
             } else {
                 Vec::new()
             };
-            open.session
+            doc.session
                 .set_selection(Selection::frames(now.0, now.1, Vec::new()).with_elements(elements));
         } else if stepped && !selection.frames.contains(&now.2) {
-            open.session
+            doc.session
                 .set_selection(Selection::frames(now.0, now.1, vec![now.2]));
             state.anchor = Some(now.2);
         }
@@ -200,34 +179,35 @@ pub fn sync_with_player(open: &mut OpenDocument, state: &mut TimelineState) {
         sequence: now.0,
         direction: now.1,
         index: now.2,
-        playing: open.player.is_playing(),
-        selection: open.session.selection().clone(),
+        playing: doc.player.is_playing(),
+        selection: doc.session.selection().clone(),
     });
 }
 
-fn here(open: &OpenDocument) -> (SequenceId, usize) {
-    (open.player.sequence(), open.player.direction())
+fn here(doc: &OpenDocument) -> (SequenceId, usize) {
+    (doc.player.sequence(), doc.player.direction())
 }
 
-fn apply(open: &mut OpenDocument, command: &dyn Command) -> Result<(), String> {
-    if open.sequence().is_none() {
+fn apply(doc: &mut OpenDocument, command: &dyn Command) -> Result<(), String> {
+    if doc.sequence().is_none() {
         return Err("no sequence is selected".to_string());
     }
-    open.apply(command, None)
+    doc.apply(command, None)
 }
 
 /// Inserts a blank frame after the selected cells (or the playhead's cell), as long as its
 /// neighbour.
-pub fn insert_frame(open: &mut OpenDocument) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let count = open.direction_frames().len();
-    let after = selected_frames(open)
+pub fn insert_frame(doc: &mut OpenDocument) -> Result<(), String> {
+    let (sequence, direction) = here(doc);
+    let count = doc.direction_frames().len();
+    let after = doc
+        .selected_frames()
         .last()
         .copied()
-        .or((count > 0).then(|| open.player.frame_index()));
+        .or((count > 0).then(|| doc.player.frame_index()));
     let index = after.map_or(0, |i| i + 1);
     apply(
-        open,
+        doc,
         &InsertBlankFrame {
             sequence,
             direction,
@@ -239,20 +219,20 @@ pub fn insert_frame(open: &mut OpenDocument) -> Result<(), String> {
 /// Adds a frame showing a sprite dragged from the sprite browser, after the selected frame
 /// (at the end when none is selected), lasting as long as its neighbour.
 pub fn insert_sprite_frame(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     drag: crate::app::sprites::state::SpriteDrag,
 ) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let frames = open.direction_frames();
+    let (sequence, direction) = here(doc);
+    let frames = doc.direction_frames();
     let count = frames.len();
     let duration = frames
         .last()
         .map(|f| f.duration)
-        .or_else(|| open.document().frames.values().next().map(|f| f.duration))
+        .or_else(|| doc.document().frames.values().next().map(|f| f.duration))
         .unwrap_or(crate::model::FrameDuration::Ticks(6));
-    let index = selected_frames(open).last().map_or(count, |i| i + 1);
+    let index = doc.selected_frames().last().map_or(count, |i| i + 1);
     apply(
-        open,
+        doc,
         &crate::edit::sprites::InsertSpriteFrame {
             sequence,
             direction,
@@ -265,11 +245,11 @@ pub fn insert_sprite_frame(
 }
 
 /// Duplicates the selected cells after the last of them.
-pub fn duplicate_frames(open: &mut OpenDocument) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+pub fn duplicate_frames(doc: &mut OpenDocument) -> Result<(), String> {
+    let (sequence, direction) = here(doc);
+    let positions = doc.selected_frames();
     apply(
-        open,
+        doc,
         &DuplicateFrames {
             sequence,
             direction,
@@ -279,11 +259,11 @@ pub fn duplicate_frames(open: &mut OpenDocument) -> Result<(), String> {
 }
 
 /// Deletes the selected cells.
-pub fn delete_frames(open: &mut OpenDocument) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+pub fn delete_frames(doc: &mut OpenDocument) -> Result<(), String> {
+    let (sequence, direction) = here(doc);
+    let positions = doc.selected_frames();
     apply(
-        open,
+        doc,
         &DeleteFrames {
             sequence,
             direction,
@@ -293,14 +273,10 @@ pub fn delete_frames(open: &mut OpenDocument) -> Result<(), String> {
 }
 
 /// Moves cells to a gap (counted before the move), as one undo step.
-pub fn move_frames(
-    open: &mut OpenDocument,
-    positions: Vec<usize>,
-    to: usize,
-) -> Result<(), String> {
-    let (sequence, direction) = here(open);
+pub fn move_frames(doc: &mut OpenDocument, positions: Vec<usize>, to: usize) -> Result<(), String> {
+    let (sequence, direction) = here(doc);
     apply(
-        open,
+        doc,
         &MoveFrames {
             sequence,
             direction,
@@ -312,16 +288,16 @@ pub fn move_frames(
 
 /// Sets the duration of every selected cell at once.
 pub fn set_selected_durations(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     duration: FrameDuration,
 ) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let positions = selected_frames(open);
+    let (sequence, direction) = here(doc);
+    let positions = doc.selected_frames();
     if positions.is_empty() {
         return Err("no frame is selected".to_string());
     }
     apply(
-        open,
+        doc,
         &SetDurations {
             sequence,
             direction,
@@ -333,36 +309,36 @@ pub fn set_selected_durations(
 
 /// Sets one cell's duration as part of a drag (`gesture` makes the drag one undo step).
 pub fn set_duration_in_drag(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     index: usize,
     duration: FrameDuration,
     gesture: Gesture,
 ) -> Result<(), String> {
-    let (sequence, direction) = here(open);
-    let frame = open
+    let (sequence, direction) = here(doc);
+    let frame = doc
         .session
         .document()
         .sequence(sequence)
         .and_then(|s| s.directions.get(direction))
         .and_then(|d| d.frames.get(index).copied())
         .ok_or_else(|| format!("there is no frame {index}"))?;
-    if open.session.document().frame(frame).map(|f| f.duration) == Some(duration) {
+    if doc.session.document().frame(frame).map(|f| f.duration) == Some(duration) {
         return Ok(());
     }
-    open.apply(&SetFrameDuration { frame, duration }, Some(gesture))?;
+    doc.apply(&SetFrameDuration { frame, duration }, Some(gesture))?;
     // The edit selects nothing itself; keep the dragged cell selected and shown.
-    if !selected_frames(open).contains(&index) {
-        select_frames(open, vec![index]);
-        open.select_frame(index);
+    if !doc.selected_frames().contains(&index) {
+        select_frames(doc, vec![index]);
+        doc.select_frame(index);
     }
     Ok(())
 }
 
 /// Sets (or clears) the loop point of the sequence on show.
-pub fn set_loop_point(open: &mut OpenDocument, loop_point: Option<usize>) -> Result<(), String> {
-    let (sequence, _) = here(open);
+pub fn set_loop_point(doc: &mut OpenDocument, loop_point: Option<usize>) -> Result<(), String> {
+    let (sequence, _) = here(doc);
     apply(
-        open,
+        doc,
         &SetLoopPoint {
             sequence,
             loop_point,
@@ -371,9 +347,10 @@ pub fn set_loop_point(open: &mut OpenDocument, loop_point: Option<usize>) -> Res
 }
 
 /// The shared duration of the selected cells, when they all have the same one.
-pub fn common_duration(open: &OpenDocument) -> Option<FrameDuration> {
-    let frames = open.direction_frames();
-    let mut durations = selected_frames(open)
+pub fn common_duration(doc: &OpenDocument) -> Option<FrameDuration> {
+    let frames = doc.direction_frames();
+    let mut durations = doc
+        .selected_frames()
         .into_iter()
         .filter_map(|i| frames.get(i).map(|f| f.duration));
     let first = durations.next()?;
@@ -381,12 +358,12 @@ pub fn common_duration(open: &OpenDocument) -> Option<FrameDuration> {
 }
 
 /// The unit of the durations on show (the first frame that is not "forever"), for new values.
-pub fn duration_unit(open: &OpenDocument) -> FrameDuration {
-    let shown = open.direction_frames();
+pub fn duration_unit(doc: &OpenDocument) -> FrameDuration {
+    let shown = doc.direction_frames();
     shown
         .iter()
         .map(|f| f.duration)
-        .chain(open.session.document().frames.values().map(|f| f.duration))
+        .chain(doc.session.document().frames.values().map(|f| f.duration))
         .find(|d| *d != FrameDuration::Forever)
         .unwrap_or(FrameDuration::Millis(100))
 }

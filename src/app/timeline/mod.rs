@@ -10,13 +10,14 @@
 pub mod edit;
 pub mod transport;
 
-use crate::app::canvas::Pictures;
-use crate::app::frame_textures::FrameKey;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::feedback::Feedback;
+use crate::app::context::panel::PanelCtx;
+use crate::app::context::pictures::{FrameKey, Pictures};
+use crate::app::context::settings::Settings;
 use crate::app::timeline::edit::{
-    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration, selected_frames,
+    DurationField, TimelineDrag, TimelineState, click_cell, edge_duration,
 };
 use crate::model::FrameDuration;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
@@ -39,21 +40,21 @@ const FOREVER_WIDTH: f32 = 96.0;
 /// Points per millisecond in proportional mode.
 const POINTS_PER_MS: f32 = 0.6;
 
-/// What the timeline asked for this frame.
+/// What the cells asked for this frame.
 #[derive(Default)]
-pub struct TimelineOutput {
+struct TimelineOutput {
     /// Commands from the context menu and the buttons.
-    pub commands: Vec<UICommand>,
-    /// A refused edit's message for the status bar.
-    pub refused: Option<String>,
+    commands: Vec<UICommand>,
+    /// What the status bar should say (a refused edit).
+    feedback: Option<Feedback>,
     /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
-    pub loop_from: Option<Option<usize>>,
+    loop_from: Option<Option<usize>>,
 }
 
 /// The width of each cell.
-pub fn cell_widths(open: &OpenDocument, proportional: bool) -> Vec<f32> {
-    let rate = open.frame_rate();
-    open.direction_frames()
+pub fn cell_widths(doc: &OpenDocument, proportional: bool) -> Vec<f32> {
+    let rate = doc.frame_rate();
+    doc.direction_frames()
         .iter()
         .map(|f| {
             if f.duration.is_zero() {
@@ -81,28 +82,33 @@ pub fn short_duration(duration: FrameDuration) -> String {
     }
 }
 
-/// Paints the timeline with its editing bar; returns the commands and refusals it gave.
-pub fn show(
-    ui: &mut egui::Ui,
-    settings: &Settings,
-    state: &mut TimelineState,
-    open: &mut OpenDocument,
-    pictures: &mut Pictures,
-) -> TimelineOutput {
+/// Paints the timeline: the transport bar, the editing bar and the cells; the commands it
+/// gives and its refusals go into `ctx`.
+pub fn show(ui: &mut egui::Ui, state: &mut TimelineState, ctx: &mut PanelCtx) {
+    transport::show(ui, ctx);
+    ui.separator();
+    let PanelCtx {
+        doc,
+        settings,
+        pictures,
+        out,
+        ..
+    } = ctx;
     let mut output = TimelineOutput::default();
-    selection_bar(ui, state, open, &mut output);
-    cells(ui, settings, state, open, pictures, &mut output);
-    output
+    selection_bar(ui, state, doc, &mut output);
+    cells(ui, settings, state, doc, pictures, &mut output);
+    out.commands.extend(output.commands);
+    out.tell(output.feedback);
 }
 
 /// The bar above the cells: frame buttons and the duration of the selected frames.
 fn selection_bar(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     output: &mut TimelineOutput,
 ) {
-    let selected = selected_frames(open);
+    let selected = doc.selected_frames();
     ui.horizontal(|ui| {
         for command in [
             UICommand::InsertFrame,
@@ -122,63 +128,156 @@ fn selection_bar(
                 .clicked()
             {
                 // These buttons are about frames, whatever the canvas has selected.
-                open.clear_elements();
-                edit::select_frames(open, selected.clone());
+                doc.clear_elements();
+                edit::select_frames(doc, selected.clone());
                 output.commands.push(command);
             }
         }
         ui.separator();
-        if selected.is_empty() {
-            ui.weak("No frame selected (click a cell; Shift/Ctrl+click for more)");
-            state.duration_field = None;
-            return;
-        }
-        let common = edit::common_duration(open);
-        // Mixed durations start the field from the frame on show.
-        let shown = open
-            .direction_frames()
-            .get(open.player.frame_index())
-            .map(|f| f.duration);
-        let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
-        let unit = start.unwrap_or_else(|| edit::duration_unit(open));
-        let revision = open.revision;
-        if state
-            .duration_field
-            .as_ref()
-            .is_none_or(|f| f.cells != selected || f.revision != revision)
-        {
-            state.duration_field = Some(DurationField {
-                cells: selected.clone(),
-                revision,
-                value: edit::field_value(unit),
-            });
-        }
-        let value = &mut state.duration_field.as_mut().expect("filled above").value;
-        let label = ui.label(format!(
-            "Duration of {} selected frame{}",
-            selected.len(),
-            if selected.len() == 1 { "" } else { "s" }
-        ));
-        let field = egui::DragValue::new(value)
-            .range(0..=u32::MAX as u64)
-            .suffix(format!(" {}", edit::field_unit(unit)));
-        let response = ui.add(field).labelled_by(label.id);
-        if common.is_none() {
-            ui.weak("(mixed)");
-        }
-        let enter = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        let set = ui
-            .button("Set duration")
-            .on_hover_text("Give every selected frame this duration (one undo step)")
-            .clicked();
-        if enter || set {
-            let duration = edit::with_value(unit, *value);
-            if let Err(why) = edit::set_selected_durations(open, duration) {
-                output.refused = Some(why);
-            }
-            state.duration_field = None;
+        if doc.session.format().capabilities().per_frame_durations {
+            duration_field(ui, state, doc, &selected, output);
+        } else {
+            delay_field(ui, state, doc, output);
         }
     });
+}
+
+/// The duration of the selected frames, for formats that keep one per frame. A typed value
+/// lands in the field on Enter or when the field is left (Esc gives the old one back); then,
+/// or at the end of a drag, it applies as one undo step.
+fn duration_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &mut OpenDocument,
+    selected: &[usize],
+    output: &mut TimelineOutput,
+) {
+    if selected.is_empty() {
+        ui.weak("No frame selected (click a cell; Shift/Ctrl+click for more)");
+        state.duration_field = None;
+        return;
+    }
+    let common = edit::common_duration(doc);
+    // Mixed durations start the field from the frame on show.
+    let shown = doc
+        .direction_frames()
+        .get(doc.player.frame_index())
+        .map(|f| f.duration);
+    let start = common.or(shown).filter(|d| *d != FrameDuration::Forever);
+    let unit = start.unwrap_or_else(|| edit::duration_unit(doc));
+    let label = format!(
+        "Duration of {} selected frame{}",
+        selected.len(),
+        if selected.len() == 1 { "" } else { "s" }
+    );
+    let field = number_field(ui, state, doc, selected, unit, &label);
+    if common.is_none() {
+        ui.weak("(mixed)");
+    }
+    let set = ui
+        .button("Set duration")
+        .on_hover_text("Give every selected frame this duration (one undo step)")
+        .clicked();
+    // Enter on mixed durations gives them all the value shown.
+    let committed = field.changed || (field.entered && common.is_none());
+    if committed || set {
+        let duration = edit::with_value(unit, field.value);
+        if let Err(why) = edit::set_selected_durations(doc, duration) {
+            output.feedback = Some(Feedback::refusal(&why, doc));
+        }
+        state.duration_field = None;
+    }
+}
+
+/// The animation's one delay, for formats that keep no duration per frame (Solarus): every
+/// frame of every direction of the sequence gets it, one undo step, as the inspector's
+/// "Frame delay" does.
+fn delay_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &mut OpenDocument,
+    output: &mut TimelineOutput,
+) {
+    let Some(sequence) = doc.sequence().map(|s| s.id) else {
+        return;
+    };
+    let Some(first) = doc.direction_frames().first().map(|f| f.duration) else {
+        return;
+    };
+    // Solarus's delay 0 shows the first frame forever.
+    let unit = if first == FrameDuration::Forever {
+        FrameDuration::Millis(0)
+    } else {
+        first
+    };
+    let field = number_field(ui, state, doc, &[], unit, "Frame delay of the animation");
+    let hint = format!(
+        "{} files keep one delay for every frame of an animation",
+        doc.format_name()
+    );
+    field.response.on_hover_text(hint);
+    if field.changed {
+        let duration = match edit::with_value(unit, field.value) {
+            FrameDuration::Millis(0) => FrameDuration::Forever,
+            other => other,
+        };
+        let delay = crate::edit::timeline::SetSequenceDelay { sequence, duration };
+        if let Err(why) = doc.apply(&delay, None) {
+            output.feedback = Some(Feedback::refusal(&why, doc));
+        }
+        state.duration_field = None;
+    }
+}
+
+/// What the number field of the selection bar said this pass.
+struct NumberField {
+    response: egui::Response,
+    /// The value in the field.
+    value: u64,
+    /// The field was left (Enter, a click elsewhere, the end of a drag) with a new value.
+    changed: bool,
+    /// Enter was pressed in it.
+    entered: bool,
+}
+
+/// The selection bar's number field, labelled `label`, filled from `unit` for `cells` at this
+/// revision and kept while the user edits it.
+fn number_field(
+    ui: &mut egui::Ui,
+    state: &mut TimelineState,
+    doc: &OpenDocument,
+    cells: &[usize],
+    unit: FrameDuration,
+    label: &str,
+) -> NumberField {
+    let revision = doc.revision;
+    let initial = edit::field_value(unit);
+    if state
+        .duration_field
+        .as_ref()
+        .is_none_or(|f| f.cells != cells || f.revision != revision)
+    {
+        state.duration_field = Some(DurationField {
+            cells: cells.to_vec(),
+            revision,
+            value: initial,
+        });
+    }
+    let value = &mut state.duration_field.as_mut().expect("filled above").value;
+    let label = ui.label(label);
+    let field = egui::DragValue::new(value)
+        .range(0..=u32::MAX as u64)
+        .suffix(format!(" {}", edit::field_unit(unit)));
+    let response = crate::app::number_field::add(ui, true, field).labelled_by(label.id);
+    let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+    let left = (response.lost_focus() && !escaped) || response.drag_stopped();
+    let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    NumberField {
+        changed: left && *value != initial,
+        entered,
+        value: *value,
+        response,
+    }
 }
 
 /// The cells with the loop marker, the playhead and the drag handles.
@@ -186,12 +285,12 @@ fn cells(
     ui: &mut egui::Ui,
     settings: &Settings,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     pictures: &mut Pictures,
     output: &mut TimelineOutput,
 ) {
     let proportional = settings.view.proportional_timeline;
-    let widths = cell_widths(open, proportional);
+    let widths = cell_widths(doc, proportional);
     let mut starts = Vec::with_capacity(widths.len() + 1);
     let mut x = 0.0;
     for w in &widths {
@@ -199,10 +298,10 @@ fn cells(
         x += w + 2.0;
     }
     starts.push(x);
-    let end_label = end_label(open, widths.len());
+    let end_label = end_label(doc, widths.len());
     let total_width = x + 80.0;
-    let look = CellLook::of(ui, open, widths.len());
-    let frame_rate = open.frame_rate();
+    let look = CellLook::of(ui, doc, widths.len());
+    let frame_rate = doc.frame_rate();
     let mut events = CellEvents::default();
     let mut layout: Option<(egui::Pos2, Rect)> = None;
     // Moves and the loop marker scroll the view; an edge drag measures from where it started.
@@ -239,10 +338,10 @@ fn cells(
                     vec2(widths[i], CELL_HEIGHT),
                 );
                 let thumbnail = (widths[i] >= 20.0)
-                    .then(|| thumbnail(ui.ctx(), open, pictures, i))
+                    .then(|| thumbnail(ui.ctx(), doc, pictures, i))
                     .flatten();
                 paint_cell(&painter, &look, i, cell, rect, thumbnail);
-                cell_controls(ui, base_id, &look, i, cell, open, &mut events, output);
+                cell_controls(ui, base_id, &look, i, cell, doc, &mut events, output);
                 if look.loop_point == Some(i) {
                     loop_marker(ui, &painter, base_id, &look, cell, rect, &mut events);
                 }
@@ -259,7 +358,7 @@ fn cells(
                 scroll_near_edges(ui, rect);
             }
         });
-    apply_cell_events(open, state, events, output);
+    apply_cell_events(doc, state, events, output);
     if let Some((origin, rect)) = layout {
         let geometry = Geometry {
             origin,
@@ -267,17 +366,17 @@ fn cells(
             starts: &starts,
             widths: &widths,
         };
-        continue_drag(ui, state, open, &geometry, proportional, frame_rate, output);
+        continue_drag(ui, state, doc, &geometry, proportional, frame_rate, output);
     }
 }
 
 /// What follows the last cell: the follow-up, the loop or the end.
-fn end_label(open: &OpenDocument, frames: usize) -> String {
-    let follow_up = open
+fn end_label(doc: &OpenDocument, frames: usize) -> String {
+    let follow_up = doc
         .sequence()
         .and_then(|s| s.follow_up.clone())
         .filter(|f| !f.is_empty());
-    match (&follow_up, open.sequence().and_then(|s| s.loop_point)) {
+    match (&follow_up, doc.sequence().and_then(|s| s.loop_point)) {
         (Some(name), _) => format!("then {name}"),
         (None, Some(lp)) if lp < frames => format!("loops to {lp}"),
         _ => "ends".to_string(),
@@ -287,6 +386,8 @@ fn end_label(open: &OpenDocument, frames: usize) -> String {
 /// What every cell's look depends on, gathered once per paint.
 struct CellLook {
     durations: Vec<FrameDuration>,
+    /// The format keeps a duration per frame: a cell's edge can be dragged.
+    per_frame_durations: bool,
     selected: Vec<usize>,
     current: usize,
     progress: f32,
@@ -299,15 +400,16 @@ struct CellLook {
 }
 
 impl CellLook {
-    fn of(ui: &egui::Ui, open: &OpenDocument, frames: usize) -> CellLook {
+    fn of(ui: &egui::Ui, doc: &OpenDocument, frames: usize) -> CellLook {
         CellLook {
-            durations: open.direction_frames().iter().map(|f| f.duration).collect(),
-            selected: selected_frames(open),
-            current: open.player.frame_index(),
-            progress: open.player.frame_progress(open.session.document()) as f32,
-            playing: open.player.is_playing(),
-            looping: open.player.looping(),
-            loop_point: open
+            durations: doc.direction_frames().iter().map(|f| f.duration).collect(),
+            per_frame_durations: doc.session.format().capabilities().per_frame_durations,
+            selected: doc.selected_frames(),
+            current: doc.player.frame_index(),
+            progress: doc.player.frame_progress(doc.session.document()) as f32,
+            playing: doc.player.is_playing(),
+            looping: doc.player.looping(),
+            loop_point: doc
                 .sequence()
                 .and_then(|s| s.loop_point)
                 .filter(|lp| *lp < frames),
@@ -330,19 +432,19 @@ struct CellEvents {
 /// Frame `index`'s thumbnail, when it is ready.
 fn thumbnail(
     ctx: &egui::Context,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     pictures: &mut Pictures,
     index: usize,
-) -> Option<crate::app::frame_textures::RenderedFrame> {
+) -> Option<crate::app::context::pictures::RenderedFrame> {
     let key = FrameKey {
-        sequence: open.player.sequence(),
-        direction: open.player.direction(),
+        sequence: doc.player.sequence(),
+        direction: doc.player.direction(),
         index,
         progress: 0,
     };
     pictures
         .textures
-        .thumbnail(ctx, open.session.document(), key, pictures.pixels)
+        .thumbnail(ctx, doc.session.document(), key, pictures.pixels)
 }
 
 /// Paints cell `i`: its fill and border, thumbnail, number, duration and the playhead.
@@ -352,7 +454,7 @@ fn paint_cell(
     i: usize,
     cell: Rect,
     strip: Rect,
-    thumbnail: Option<crate::app::frame_textures::RenderedFrame>,
+    thumbnail: Option<crate::app::context::pictures::RenderedFrame>,
 ) {
     let visuals = &look.visuals;
     let is_selected = look.selected.contains(&i);
@@ -422,7 +524,8 @@ fn paint_cell(
 }
 
 /// Cell `i` as a control: click to select, drag to move, right click for the menu, and its
-/// right edge dragged to change the duration (not for "forever" frames).
+/// right edge dragged to change the duration (not for "forever" frames, nor where the format
+/// keeps one delay per animation).
 #[allow(clippy::too_many_arguments)]
 fn cell_controls(
     ui: &mut egui::Ui,
@@ -430,7 +533,7 @@ fn cell_controls(
     look: &CellLook,
     i: usize,
     cell: Rect,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     events: &mut CellEvents,
     output: &mut TimelineOutput,
 ) {
@@ -457,7 +560,8 @@ fn cell_controls(
         frame_menu(ui, Some(i), look.loop_point, output);
     });
     let duration = look.durations[i];
-    if duration == FrameDuration::Forever {
+    // One delay per animation (Solarus) is set above the cells, not frame by frame.
+    if duration == FrameDuration::Forever || !look.per_frame_durations {
         return;
     }
     let edge = Rect::from_min_max(
@@ -479,7 +583,7 @@ fn cell_controls(
         events.started = Some(TimelineDrag::Edge {
             index: i,
             start: duration,
-            gesture: open.new_gesture(),
+            gesture: doc.new_gesture(),
         });
     }
 }
@@ -527,40 +631,40 @@ fn loop_marker(
 
 /// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
 fn apply_cell_events(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     state: &mut TimelineState,
     events: CellEvents,
     output: &mut TimelineOutput,
 ) {
     if let Some((index, modifiers)) = events.clicked {
-        click_cell(open, state, index, modifiers);
+        click_cell(doc, state, index, modifiers);
     }
     if let Some(index) = events.menu_on {
-        if !selected_frames(open).contains(&index) {
-            click_cell(open, state, index, egui::Modifiers::NONE);
+        if !doc.selected_frames().contains(&index) {
+            click_cell(doc, state, index, egui::Modifiers::NONE);
         }
         // The menu's actions are about frames: a canvas element selection must not take them.
-        if !open.selected_elements().is_empty() || !open.session.selection().elements.is_empty() {
-            open.clear_elements();
-            let cells = selected_frames(open);
-            edit::select_frames(open, cells);
+        if !doc.selected_elements().is_empty() || !doc.session.selection().elements.is_empty() {
+            doc.clear_elements();
+            let cells = doc.selected_frames();
+            edit::select_frames(doc, cells);
         }
     }
     if let Some(mut drag) = events.started {
         if let (TimelineDrag::Frames { positions, .. }, Some(index)) =
             (&mut drag, events.started_on)
         {
-            if !selected_frames(open).contains(&index) {
-                click_cell(open, state, index, egui::Modifiers::NONE);
+            if !doc.selected_frames().contains(&index) {
+                click_cell(doc, state, index, egui::Modifiers::NONE);
             }
-            *positions = selected_frames(open);
+            *positions = doc.selected_frames();
         }
         state.drag = Some(drag);
     }
     if let Some(loop_point) = output.loop_from.take()
-        && let Err(why) = edit::set_loop_point(open, loop_point)
+        && let Err(why) = edit::set_loop_point(doc, loop_point)
     {
-        output.refused = Some(why);
+        output.feedback = Some(Feedback::refusal(&why, doc));
     }
 }
 
@@ -623,7 +727,7 @@ impl Geometry<'_> {
 fn continue_drag(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     geometry: &Geometry,
     proportional: bool,
     frame_rate: u32,
@@ -645,9 +749,9 @@ fn continue_drag(
     if escape {
         // Esc drops the drag without a change; a duration already changed by it goes back.
         if let TimelineDrag::Edge { index, start, .. } = drag
-            && open.direction_frames().get(index).map(|f| f.duration) != Some(start)
+            && doc.direction_frames().get(index).map(|f| f.duration) != Some(start)
         {
-            open.undo();
+            doc.undo();
         }
         state.drag = None;
         return;
@@ -671,7 +775,7 @@ fn continue_drag(
                 if let Some(gap) = gap
                     && !moves_nothing(&positions, gap)
                 {
-                    refused = edit::move_frames(open, positions, gap).err();
+                    refused = edit::move_frames(doc, positions, gap).err();
                 }
             } else {
                 state.drag = Some(TimelineDrag::Frames { positions, gap });
@@ -687,11 +791,11 @@ fn continue_drag(
                 );
             }
             if released {
-                let current = open.sequence().and_then(|s| s.loop_point);
+                let current = doc.sequence().and_then(|s| s.loop_point);
                 if let Some(target) = target
                     && current != Some(target)
                 {
-                    refused = edit::set_loop_point(open, Some(target)).err();
+                    refused = edit::set_loop_point(doc, Some(target)).err();
                 }
             } else {
                 state.drag = Some(TimelineDrag::LoopMarker { target });
@@ -705,15 +809,15 @@ fn continue_drag(
             if let (Some(pointer), Some(origin)) = (pointer, origin) {
                 let per_ms = proportional.then_some(POINTS_PER_MS);
                 let duration = edge_duration(start, pointer.x - origin.x, per_ms, frame_rate);
-                refused = edit::set_duration_in_drag(open, index, duration, gesture).err();
+                refused = edit::set_duration_in_drag(doc, index, duration, gesture).err();
             }
         }
     }
     if released || !down {
         state.drag = None;
     }
-    if refused.is_some() {
-        output.refused = refused;
+    if let Some(why) = refused {
+        output.feedback = Some(Feedback::refusal(&why, doc));
         state.drag = None;
     }
 }

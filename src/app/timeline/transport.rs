@@ -1,20 +1,21 @@
 //! Transport controls: play, step, loop, speed, time read-outs and the direction switcher.
 
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::workspace::{OpenDocument, trim_float};
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::panel::PanelCtx;
 use crate::model::{FrameDuration, TICKS_PER_SECOND};
 use crate::playback::{SPEED_PRESETS_MILLI, SPEED_RANGE_MILLI};
 
 /// The current time in the sequence's own unit ("tick 34 / 120") and in milliseconds.
-pub fn time_text(open: &OpenDocument) -> String {
-    let frames = open.direction_frames();
-    let seconds = open.player.seconds_from_start(open.session.document());
+pub fn time_text(doc: &OpenDocument) -> String {
+    let frames = doc.direction_frames();
+    let seconds = doc.player.seconds_from_start(doc.session.document());
     let ms = seconds * 1000.0;
     let total_ms: Option<f64> = frames
         .iter()
         .map(|f| {
             f.duration
-                .exact(open.frame_rate())
+                .exact(doc.frame_rate())
                 .map(|t| t.as_millis_f64())
         })
         .sum();
@@ -28,7 +29,7 @@ pub fn time_text(open: &OpenDocument) -> String {
             ))
         }
         Some(FrameDuration::Holds(_)) => {
-            let rate = open.frame_rate() as f64;
+            let rate = doc.frame_rate() as f64;
             let total = total_ms.map_or("∞".to_string(), |t| trim_float(t * rate / 1000.0, 0));
             Some(format!(
                 "hold {} / {total} at {rate} fps",
@@ -105,9 +106,10 @@ pub fn next_speed(speed_milli: u32, faster: bool) -> u32 {
     }
 }
 
-/// Paints the transport bar; returns the commands its buttons gave.
-pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
-    let mut commands = Vec::new();
+/// Paints the transport bar; the commands its buttons give go into `ctx`.
+pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
+    let PanelCtx { doc, out, .. } = ctx;
+    let commands = &mut out.commands;
     // Wrapped, so a narrow window or a large UI scale moves the last controls to a second
     // line instead of cutting them off.
     ui.horizontal_wrapped(|ui| {
@@ -119,7 +121,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
         };
         button(ui, "First", UICommand::FirstFrame);
         button(ui, "Previous", UICommand::StepBack);
-        let play = if open.player.is_playing() {
+        let play = if doc.player.is_playing() {
             "Pause"
         } else {
             "Play"
@@ -128,61 +130,61 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
         button(ui, "Next", UICommand::StepForward);
         button(ui, "Last", UICommand::LastFrame);
 
-        let mut looping = open.player.looping();
+        let mut looping = doc.player.looping();
         if ui
             .checkbox(&mut looping, "Loop")
             .on_hover_text("Follow the loop point and follow-ups (L)")
             .changed()
         {
-            open.player.set_looping(looping);
+            doc.player.set_looping(looping);
         }
         ui.separator();
 
         let speed_label = ui.label("Speed");
-        let mut speed = open.player.speed_milli() as f64 / 1000.0;
+        let mut speed = doc.player.speed_milli() as f64 / 1000.0;
         let slider = egui::Slider::new(&mut speed, 0.1..=8.0)
             .logarithmic(true)
             .show_value(false);
         if ui.add(slider).labelled_by(speed_label.id).changed() {
-            open.player.set_speed_milli((speed * 1000.0).round() as u32);
+            doc.player.set_speed_milli((speed * 1000.0).round() as u32);
         }
         let presets = egui::ComboBox::from_id_salt("speed presets")
-            .selected_text(speed_text(open.player.speed_milli()))
+            .selected_text(speed_text(doc.player.speed_milli()))
             .width(64.0)
             .show_ui(ui, |ui| {
                 for preset in SPEED_PRESETS_MILLI {
-                    let chosen = open.player.speed_milli() == preset;
+                    let chosen = doc.player.speed_milli() == preset;
                     if ui.selectable_label(chosen, speed_text(preset)).clicked() {
-                        open.player.set_speed_milli(preset);
+                        doc.player.set_speed_milli(preset);
                     }
                 }
             });
         presets.response.labelled_by(speed_label.id);
-        let shown = open
+        let shown = doc
             .direction_frames()
-            .get(open.player.frame_index())
+            .get(doc.player.frame_index())
             .map(|frame| frame.duration);
         if let Some(rate) = shown.and_then(|duration| {
-            effective_rate_text(duration, open.frame_rate(), open.player.speed_milli())
+            effective_rate_text(duration, doc.frame_rate(), doc.player.speed_milli())
         }) {
             ui.weak(rate)
                 .on_hover_text("The effective rate at the current speed");
         }
         ui.separator();
 
-        let count = open.direction_frames().len();
+        let count = doc.direction_frames().len();
         ui.monospace(format!(
             "frame {} / {count}",
             if count == 0 {
                 0
             } else {
-                open.player.frame_index() + 1
+                doc.player.frame_index() + 1
             }
         ));
         ui.separator();
-        ui.monospace(time_text(open));
+        ui.monospace(time_text(doc));
 
-        if let Some(sequence) = open.sequence()
+        if let Some(sequence) = doc.sequence()
             && sequence.directions.len() > 1
         {
             ui.separator();
@@ -190,15 +192,14 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument) -> Vec<UICommand> {
             let labels: Vec<String> = (0..sequence.directions.len())
                 .map(|d| sequence.direction_label(d))
                 .collect();
-            let current = open.player.direction();
+            let current = doc.player.direction();
             for (d, label) in labels.iter().enumerate() {
                 if ui.selectable_label(d == current, label).clicked() {
-                    open.player.set_direction(open.session.document(), d);
+                    doc.player.set_direction(doc.session.document(), d);
                 }
             }
         }
     });
-    commands
 }
 
 #[cfg(test)]

@@ -1,14 +1,8 @@
-//! Editing the hierarchy: which tree item the commands act on, the tree commands, and the
-//! dispatcher for every editing command of the tree and the timeline (keyboard, menus and
-//! context menus all come through [`execute`]).
+//! Editing the hierarchy: which tree item the commands act on and the tree commands (the
+//! shell's command handling carries them out for the keyboard, the menus and the context
+//! menus).
 
-use crate::app::canvas;
-use crate::app::canvas::tools::ToolState;
-use crate::app::clipboard::AppClipboard;
-use crate::app::shell::settings::Settings;
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline;
-use crate::app::timeline::edit::selected_frames;
+use crate::app::context::document::OpenDocument;
 use crate::app::tree::rows::{RowKind, TreeState};
 use crate::edit::Selection;
 use crate::edit::tree::{
@@ -20,9 +14,9 @@ use crate::model::{GroupId, SequenceId};
 
 /// The tree item the tree commands act on: the clicked row while the selection still names it,
 /// else the sequence on show.
-pub fn current_node(open: &OpenDocument, tree: &TreeState) -> Option<RowKind> {
-    let selection = open.session.selection();
-    let document = open.session.document();
+pub fn current_node(doc: &OpenDocument, tree: &TreeState) -> Option<RowKind> {
+    let selection = doc.session.selection();
+    let document = doc.session.document();
     match tree.active {
         Some(RowKind::Group(id)) if selection.group == Some(id) && document.group(id).is_some() => {
             return Some(RowKind::Group(id));
@@ -39,46 +33,46 @@ pub fn current_node(open: &OpenDocument, tree: &TreeState) -> Option<RowKind> {
         }
         _ => {}
     }
-    let id = open.player.sequence();
+    let id = doc.player.sequence();
     document.sequence(id).map(|_| RowKind::Sequence(id))
 }
 
 /// Selects a tree row: a sequence or direction goes on show with no cell selected (so Delete
 /// and Ctrl+D act on it), a group is selected for renaming, moving or deleting.
-pub fn select_row(open: &mut OpenDocument, tree: &mut TreeState, row: &RowKind) {
+pub fn select_row(doc: &mut OpenDocument, tree: &mut TreeState, row: &RowKind) {
     match *row {
         RowKind::Group(id) => {
-            open.session.set_selection(Selection {
+            doc.session.set_selection(Selection {
                 group: Some(id),
                 ..Selection::none()
             });
         }
         RowKind::Sequence(id) => {
-            if open.player.sequence() != id {
-                open.select_sequence(id);
+            if doc.player.sequence() != id {
+                doc.select_sequence(id);
             }
-            let direction = open.player.direction();
-            open.session
+            let direction = doc.player.direction();
+            doc.session
                 .set_selection(Selection::frames(id, direction, Vec::new()));
         }
         RowKind::Direction(id, d) => {
-            if open.player.sequence() != id {
-                open.select_sequence(id);
+            if doc.player.sequence() != id {
+                doc.select_sequence(id);
             }
-            open.player.set_direction(open.session.document(), d);
-            open.session
+            doc.player.set_direction(doc.session.document(), d);
+            doc.session
                 .set_selection(Selection::frames(id, d, Vec::new()));
         }
     }
-    open.clear_elements();
+    doc.clear_elements();
     tree.active = Some(row.clone());
 }
 
 /// The group new items go into and their index there: inside a selected group (at the end),
 /// else right after the current sequence, else at the end of the root.
-fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<usize>) {
-    let root = &open.session.document().root;
-    match current_node(open, tree) {
+fn insertion_point(doc: &OpenDocument, tree: &TreeState) -> (GroupId, Option<usize>) {
+    let root = &doc.session.document().root;
+    match current_node(doc, tree) {
         Some(RowKind::Group(id)) => (id, None),
         Some(RowKind::Sequence(id)) | Some(RowKind::Direction(id, _)) => {
             match parent_of(root, TreeNode::Sequence(id)) {
@@ -92,9 +86,9 @@ fn insertion_point(open: &OpenDocument, tree: &TreeState) -> (GroupId, Option<us
 
 /// A name no sequence has: the next action number when every name is a number (MUGEN),
 /// else "new sequence", "new sequence 2", ...
-pub fn fresh_sequence_name(open: &OpenDocument) -> String {
-    let sequences = open.session.document().sequences();
-    let numbered = open.session.format().capabilities().numbered_sequences;
+pub fn fresh_sequence_name(doc: &OpenDocument) -> String {
+    let sequences = doc.session.document().sequences();
+    let numbered = doc.session.format().capabilities().numbered_sequences;
     let numbers: Option<Vec<i32>> = sequences.iter().map(|s| s.name.parse().ok()).collect();
     // Numbers when the format names sequences so, or when every sequence already has one.
     if let Some(numbers) = numbers.filter(|n| numbered || !n.is_empty()) {
@@ -116,10 +110,10 @@ pub fn fresh_sequence_name(open: &OpenDocument) -> String {
 }
 
 /// Adds a sequence and opens its name for editing.
-pub fn add_sequence(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    let (parent, index) = insertion_point(open, tree);
-    let name = fresh_sequence_name(open);
-    open.apply(
+pub fn add_sequence(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let (parent, index) = insertion_point(doc, tree);
+    let name = fresh_sequence_name(doc);
+    doc.apply(
         &AddSequence {
             parent,
             index,
@@ -127,20 +121,20 @@ pub fn add_sequence(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(),
         },
         None,
     )?;
-    if let Some(id) = open.session.selection().sequence {
+    if let Some(id) = doc.session.selection().sequence {
         tree.active = Some(RowKind::Sequence(id));
-        tree.start_rename(open, RowKind::Sequence(id));
+        tree.start_rename(doc, RowKind::Sequence(id));
     }
     Ok(())
 }
 
 /// Adds a group (where the format nests groups) and opens its name for editing.
-pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    if !open.session.format().capabilities().groups {
-        return Err(format!("{} files have no groups", open.format_name()));
+pub fn add_group(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !doc.session.format().capabilities().groups {
+        return Err(format!("{} files have no groups", doc.format_name()));
     }
-    let (parent, index) = insertion_point(open, tree);
-    open.apply(
+    let (parent, index) = insertion_point(doc, tree);
+    doc.apply(
         &AddGroup {
             parent,
             index,
@@ -148,23 +142,23 @@ pub fn add_group(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), St
         },
         None,
     )?;
-    if let Some(id) = open.session.selection().group {
+    if let Some(id) = doc.session.selection().group {
         tree.active = Some(RowKind::Group(id));
-        tree.start_rename(open, RowKind::Group(id));
+        tree.start_rename(doc, RowKind::Group(id));
     }
     Ok(())
 }
 
 /// Adds a direction after the last one of the sequence on show (where the format has them).
-pub fn add_direction(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    if !open.session.format().capabilities().directions {
+pub fn add_direction(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    if !doc.session.format().capabilities().directions {
         return Err(format!(
             "{} sequences have one direction",
-            open.format_name()
+            doc.format_name()
         ));
     }
-    let sequence = open.player.sequence();
-    open.apply(
+    let sequence = doc.player.sequence();
+    doc.apply(
         &AddDirection {
             sequence,
             index: None,
@@ -172,22 +166,22 @@ pub fn add_direction(open: &mut OpenDocument, tree: &mut TreeState) -> Result<()
         },
         None,
     )?;
-    let selection = open.session.selection().clone();
+    let selection = doc.session.selection().clone();
     tree.active = Some(RowKind::Direction(sequence, selection.direction));
     Ok(())
 }
 
 /// Renames a tree item; an empty or taken name is refused with the reason.
-pub fn rename(open: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), String> {
+pub fn rename(doc: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), String> {
     match *row {
-        RowKind::Group(id) => open.apply(
+        RowKind::Group(id) => doc.apply(
             &Rename {
                 node: TreeNode::Group(id),
                 name: name.to_string(),
             },
             None,
         ),
-        RowKind::Sequence(id) => open.apply(
+        RowKind::Sequence(id) => doc.apply(
             &Rename {
                 node: TreeNode::Sequence(id),
                 name: name.to_string(),
@@ -196,7 +190,7 @@ pub fn rename(open: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), 
         ),
         RowKind::Direction(id, d) => {
             let name = name.trim();
-            open.apply(
+            doc.apply(
                 &RenameDirection {
                     sequence: id,
                     direction: d,
@@ -210,15 +204,15 @@ pub fn rename(open: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), 
 }
 
 /// Duplicates the current tree item (a sequence or a direction with copies of its frames).
-pub fn duplicate_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    match current_node(open, tree) {
+pub fn duplicate_node(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    match current_node(doc, tree) {
         Some(RowKind::Sequence(id)) => {
-            open.apply(&DuplicateSequence { sequence: id }, None)?;
-            tree.active = open.session.selection().sequence.map(RowKind::Sequence);
+            doc.apply(&DuplicateSequence { sequence: id }, None)?;
+            tree.active = doc.session.selection().sequence.map(RowKind::Sequence);
             Ok(())
         }
         Some(RowKind::Direction(id, d)) => {
-            open.apply(
+            doc.apply(
                 &DuplicateDirection {
                     sequence: id,
                     direction: d,
@@ -234,21 +228,21 @@ pub fn duplicate_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(
 }
 
 /// Deletes the current tree item.
-pub fn delete_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    let result = match current_node(open, tree) {
-        Some(RowKind::Group(id)) => open.apply(
+pub fn delete_node(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
+    let result = match current_node(doc, tree) {
+        Some(RowKind::Group(id)) => doc.apply(
             &Delete {
                 node: TreeNode::Group(id),
             },
             None,
         ),
-        Some(RowKind::Sequence(id)) => open.apply(
+        Some(RowKind::Sequence(id)) => doc.apply(
             &Delete {
                 node: TreeNode::Sequence(id),
             },
             None,
         ),
-        Some(RowKind::Direction(id, d)) => open.apply(
+        Some(RowKind::Direction(id, d)) => doc.apply(
             &DeleteDirection {
                 sequence: id,
                 direction: d,
@@ -265,7 +259,7 @@ pub fn delete_node(open: &mut OpenDocument, tree: &mut TreeState) -> Result<(), 
 
 /// Moves a tree item to a gap of a group (drag and drop), one undo step.
 pub fn move_node(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     dragged: &RowKind,
     to_group: GroupId,
     index: usize,
@@ -276,12 +270,12 @@ pub fn move_node(
         RowKind::Direction(..) => return Err("directions are moved within their sequence".into()),
     };
     // The index is counted before the move; moving down inside the same group shifts it.
-    let root = &open.session.document().root;
+    let root = &doc.session.document().root;
     let index = match parent_of(root, node) {
         Some((group, at)) if group == to_group && at < index => index - 1,
         _ => index,
     };
-    open.apply(
+    doc.apply(
         &MoveNode {
             node,
             to_group,
@@ -293,7 +287,7 @@ pub fn move_node(
 
 /// Moves a direction to a gap among its sequence's directions (counted before the move).
 pub fn move_direction(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     sequence: SequenceId,
     from: usize,
     gap: usize,
@@ -302,12 +296,12 @@ pub fn move_direction(
     if to == from {
         return Ok(());
     }
-    open.apply(&MoveDirection { sequence, from, to }, None)
+    doc.apply(&MoveDirection { sequence, from, to }, None)
 }
 
 /// Makes a sequence the default.
-pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), String> {
-    open.apply(
+pub fn set_default(doc: &mut OpenDocument, sequence: SequenceId) -> Result<(), String> {
+    doc.apply(
         &SetDefaultSequence {
             sequence: Some(sequence),
         },
@@ -315,66 +309,17 @@ pub fn set_default(open: &mut OpenDocument, sequence: SequenceId) -> Result<(), 
     )
 }
 
-/// What an editing command works on: the document on show with its tree and canvas tools,
-/// the settings and the frame clipboard.
-pub struct EditScope<'a> {
-    /// The document on show.
-    pub open: &'a mut OpenDocument,
-    /// Its tree's state (the row commands act on, renaming).
-    pub tree: &'a mut TreeState,
-    /// Its canvas tools (which inherited boxes an element edit touches).
-    pub tools: &'a ToolState,
-    /// The editor's settings (the default-box rule, visible classes).
-    pub settings: &'a Settings,
-    /// Frames copied, kept across documents.
-    pub clipboard: &'a mut AppClipboard,
-}
-
-/// What an editing command reports: a message for the status bar, or why it was refused.
-pub type EditOutcome = Result<Option<String>, String>;
-
 /// F2: renames the row the tree commands act on, in place.
-pub fn rename_current(scope: EditScope) -> EditOutcome {
-    if let Some(row) = current_node(scope.open, scope.tree) {
-        scope.tree.start_rename(scope.open, row);
+pub fn rename_current(doc: &mut OpenDocument, tree: &mut TreeState) {
+    if let Some(row) = current_node(doc, tree) {
+        tree.start_rename(doc, row);
     }
-    Ok(None)
-}
-
-/// Delete: the selected elements on the canvas, else the selected frames, else the node.
-pub fn delete_selection(scope: EditScope) -> EditOutcome {
-    let EditScope {
-        open,
-        tree,
-        tools,
-        settings,
-        ..
-    } = scope;
-    if canvas::has_selection_on_frame(open, settings) {
-        canvas::delete_selected_elements(open, settings, tools)?;
-    } else if !selected_frames(open).is_empty() {
-        timeline::edit::delete_frames(open)?;
-    } else {
-        delete_node(open, tree)?;
-    }
-    Ok(None)
-}
-
-/// Ctrl+D: the selected frames, else the node.
-pub fn duplicate_selection(scope: EditScope) -> EditOutcome {
-    if !selected_frames(scope.open).is_empty() {
-        timeline::edit::duplicate_frames(scope.open)?;
-    } else {
-        duplicate_node(scope.open, scope.tree)?;
-    }
-    Ok(None)
 }
 
 /// Makes the sequence on show the default.
-pub fn set_default_sequence(scope: EditScope) -> EditOutcome {
-    let id = scope.open.player.sequence();
-    set_default(scope.open, id)?;
-    Ok(None)
+pub fn set_default_sequence(doc: &mut OpenDocument) -> Result<(), String> {
+    let id = doc.player.sequence();
+    set_default(doc, id)
 }
 
 #[cfg(test)]

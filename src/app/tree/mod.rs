@@ -11,8 +11,9 @@
 pub mod edit;
 pub mod rows;
 
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::tree::edit::{current_node, select_row};
 pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
 use crate::edit::tree::{TreeNode, parent_of};
@@ -27,19 +28,13 @@ enum DropTarget {
     Direction { gap: usize },
 }
 
-/// What the tree asked for this frame.
-#[derive(Default)]
-pub struct TreeOutput {
-    /// Commands from the context menu and buttons.
-    pub commands: Vec<UICommand>,
-    /// A refused edit's message for the status bar.
-    pub refused: Option<String>,
-}
-
 /// Paints the tree panel.
-pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -> TreeOutput {
-    let mut output = TreeOutput::default();
-    let capabilities = open.session.format().capabilities();
+pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
+    let PanelCtx {
+        doc, out: output, ..
+    } = ctx;
+    let doc: &mut OpenDocument = doc;
+    let capabilities = doc.session.format().capabilities();
     ui.horizontal(|ui| {
         let mut button = |ui: &mut egui::Ui, command: UICommand| {
             let hint = match command.shortcut_text(ui.ctx()) {
@@ -77,29 +72,29 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                 )
             });
             if up {
-                open.select_neighbour_sequence(&state.filter, -1);
+                doc.select_neighbour_sequence(&state.filter, -1);
             }
             if down {
-                open.select_neighbour_sequence(&state.filter, 1);
+                doc.select_neighbour_sequence(&state.filter, 1);
             }
         }
     });
     ui.separator();
 
-    let rows = state.rows(open).to_vec();
+    let rows = state.rows(doc).to_vec();
     if rows.is_empty() {
         ui.weak(if state.filter.trim().is_empty() {
             "No sequences."
         } else {
             "Nothing matches the filter."
         });
-        return output;
+        return;
     }
-    let current = current_node(open, state);
-    let group_selected = open.session.selection().group;
-    let selected_sequence = open.player.sequence();
-    let selected_direction = open.player.direction();
-    let default_sequence = open.session.document().default_sequence;
+    let current = current_node(doc, state);
+    let group_selected = doc.session.selection().group;
+    let selected_sequence = doc.player.sequence();
+    let selected_direction = doc.player.direction();
+    let default_sequence = doc.session.document().default_sequence;
     let row_height = ui.spacing().interact_size.y;
     let mut clicked = None;
     let mut fold = None;
@@ -145,7 +140,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                     fold = Some(id);
                 }
                 if state.renaming.as_ref().is_some_and(|r| r.row == row.kind) {
-                    rename_field(ui, state, open, &mut output);
+                    rename_field(ui, state, doc, output);
                     return;
                 }
                 let text = match row.kind {
@@ -192,7 +187,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
                 }
                 response.context_menu(|ui| {
                     menu_row = Some(row.kind.clone());
-                    context_menu(ui, &row.kind, default_sequence, capabilities, &mut output);
+                    context_menu(ui, &row.kind, default_sequence, capabilities, output);
                 });
             });
             row_rects.push((row.kind.clone(), line.response.rect));
@@ -207,13 +202,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, open: &mut OpenDocument) -
         state.rebuild_rows();
     }
     if let Some(row) = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r))) {
-        select_row(open, state, &row);
+        select_row(doc, state, &row);
     }
     if let Some(row) = rename_row {
-        state.start_rename(open, row);
+        state.start_rename(doc, row);
     }
-    drag_and_drop(ui, state, open, &row_rects, &mut output);
-    output
+    drag_and_drop(ui, state, doc, &row_rects, output);
 }
 
 /// The context menu of a row: every action with its shortcut.
@@ -222,7 +216,7 @@ fn context_menu(
     row: &RowKind,
     default_sequence: Option<SequenceId>,
     capabilities: crate::formats::Capabilities,
-    output: &mut TreeOutput,
+    output: &mut PanelOutput,
 ) {
     let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
         let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
@@ -264,8 +258,8 @@ fn context_menu(
 fn rename_field(
     ui: &mut egui::Ui,
     state: &mut TreeState,
-    open: &mut OpenDocument,
-    output: &mut TreeOutput,
+    doc: &mut OpenDocument,
+    output: &mut PanelOutput,
 ) {
     let Some(renaming) = state.renaming.as_mut() else {
         return;
@@ -314,10 +308,10 @@ fn rename_field(
     }
     let row = renaming.row.clone();
     let text = renaming.text.clone();
-    match edit::rename(open, &row, &text) {
+    match edit::rename(doc, &row, &text) {
         Ok(()) => state.renaming = None,
         Err(why) => {
-            output.refused = Some(why.clone());
+            output.refused(&why, doc);
             if let Some(renaming) = state.renaming.as_mut() {
                 renaming.refused = Some(why);
                 renaming.fresh = enter;
@@ -331,9 +325,9 @@ fn rename_field(
 fn drag_and_drop(
     ui: &mut egui::Ui,
     state: &mut TreeState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     row_rects: &[(RowKind, egui::Rect)],
-    output: &mut TreeOutput,
+    output: &mut PanelOutput,
 ) {
     let Some(dragged) = state.dragging.clone() else {
         return;
@@ -351,7 +345,7 @@ fn drag_and_drop(
         state.dragging = None;
         return;
     }
-    let target = pointer.and_then(|p| drop_target(open, row_rects, &dragged, p));
+    let target = pointer.and_then(|p| drop_target(doc, row_rects, &dragged, p));
     if let Some((target, mark)) = target {
         let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
         match mark {
@@ -367,18 +361,18 @@ fn drag_and_drop(
         if released {
             let moved = match (target, &dragged) {
                 (DropTarget::Gap { group, index }, _) => {
-                    edit::move_node(open, &dragged, group, index)
+                    edit::move_node(doc, &dragged, group, index)
                 }
                 (DropTarget::Direction { gap }, RowKind::Direction(sequence, from)) => {
-                    let moved = edit::move_direction(open, *sequence, *from, gap);
-                    let now = open.session.selection().direction;
+                    let moved = edit::move_direction(doc, *sequence, *from, gap);
+                    let now = doc.session.selection().direction;
                     state.active = Some(RowKind::Direction(*sequence, now));
                     moved
                 }
                 (DropTarget::Direction { .. }, _) => Ok(()),
             };
             if let Err(why) = moved {
-                output.refused = Some(why);
+                output.refused(&why, doc);
             }
         }
     }
@@ -399,7 +393,7 @@ enum DropMark {
 /// after it, the middle of a group's row into that group. A direction lands among its own
 /// sequence's directions.
 fn drop_target(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     row_rects: &[(RowKind, egui::Rect)],
     dragged: &RowKind,
     pointer: egui::Pos2,
@@ -431,7 +425,7 @@ fn drop_target(
             line(after),
         ));
     }
-    let root = &open.session.document().root;
+    let root = &doc.session.document().root;
     let node = match *row {
         RowKind::Group(id) => TreeNode::Group(id),
         RowKind::Sequence(id) | RowKind::Direction(id, _) => TreeNode::Sequence(id),
@@ -440,7 +434,7 @@ fn drop_target(
     if let RowKind::Group(id) = *row
         && (0.25..0.75).contains(&t)
     {
-        let count = open
+        let count = doc
             .session
             .document()
             .group(id)

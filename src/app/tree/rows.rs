@@ -3,7 +3,7 @@
 //! filtered, selected or is renaming. The panel (`tree`) and the editing commands
 //! (`tree_edit`) both use it, without using each other's insides.
 
-use crate::app::shell::workspace::{
+use crate::app::context::document::{
     OpenDocument, matches_filter, total_duration_text, total_native,
 };
 use crate::model::{Group, GroupId, SequenceId, TreeItem};
@@ -70,19 +70,19 @@ pub struct Renaming {
 
 impl TreeState {
     /// The rows for this document, rebuilt when something they show changed.
-    pub fn rows(&mut self, open: &OpenDocument) -> &[Row] {
+    pub fn rows(&mut self, doc: &OpenDocument) -> &[Row] {
         let key = (
-            open.revision,
+            doc.revision,
             self.filter.clone(),
             self.folded.len(),
-            open.session.document().root.items.len(),
+            doc.session.document().root.items.len(),
         );
         if self.rows_key.as_ref() != Some(&key) {
             self.rows.clear();
             let filter = self.filter.trim().to_string();
             build_rows(
-                open,
-                &open.session.document().root,
+                doc,
+                &doc.session.document().root,
                 0,
                 &filter,
                 false,
@@ -109,8 +109,8 @@ impl TreeState {
     }
 
     /// Opens the name of `row` for editing in place.
-    pub fn start_rename(&mut self, open: &OpenDocument, row: RowKind) {
-        let document = open.session.document();
+    pub fn start_rename(&mut self, doc: &OpenDocument, row: RowKind) {
+        let document = doc.session.document();
         let text = match row {
             RowKind::Group(id) => document.group(id).map(|g| g.name.clone()),
             RowKind::Sequence(id) => document.sequence(id).map(|s| s.name.clone()),
@@ -131,7 +131,7 @@ impl TreeState {
 }
 
 fn build_rows(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     group: &Group,
     depth: usize,
     filter: &str,
@@ -147,7 +147,7 @@ fn build_rows(
                         && g.name.to_lowercase().contains(&filter.to_lowercase()));
                 let mut children = Vec::new();
                 if !folded.contains(&g.id) || !filter.is_empty() {
-                    build_rows(open, g, depth + 1, filter, matches, folded, &mut children);
+                    build_rows(doc, g, depth + 1, filter, matches, folded, &mut children);
                 }
                 let shown = filter.is_empty() || matches || !children.is_empty();
                 if shown {
@@ -171,9 +171,9 @@ fn build_rows(
                 }
                 let frame_rate = s
                     .frame_rate
-                    .or(open.session.document().frame_rate)
+                    .or(doc.session.document().frame_rate)
                     .unwrap_or(0);
-                let frames = open.session.document().direction_frames(s, 0);
+                let frames = doc.session.document().direction_frames(s, 0);
                 let mut details = format!("{} frames", frames.len());
                 let total = total_duration_text(&frames, frame_rate);
                 match total_native(&frames) {
@@ -182,7 +182,7 @@ fn build_rows(
                     }
                     _ => details.push_str(&format!(" · {total}")),
                 }
-                if open.session.document().default_sequence == Some(s.id) {
+                if doc.session.document().default_sequence == Some(s.id) {
                     details = format!("default · {details}");
                 }
                 rows.push(Row {

@@ -67,39 +67,6 @@ pub fn given_path(relative: &str) -> PathBuf {
     path
 }
 
-/// The document the user most likely meant among the files given: the file that names the
-/// others comes first (a character's `.def` over its `.air` and `.sff`, a `.sprat` over its
-/// pictures), then a Solarus sprite (a `.dat` in a `sprites` folder before other `.dat`
-/// files), an Aseprite file, an atlas `.json`; a lone `.air` or `.sff` last. Among equals the
-/// one nearest the top of what was given, then by name.
-pub fn most_likely_document(paths: &[PathBuf]) -> Option<&PathBuf> {
-    paths
-        .iter()
-        .filter_map(|path| rank(path).map(|rank| (rank, path.components().count(), path)))
-        .min()
-        .map(|(_, _, path)| path)
-}
-
-/// How likely a file is the document meant (lower first), `None` for a file that opens as no
-/// document of its own (a picture, a palette, a character's code).
-fn rank(path: &Path) -> Option<u8> {
-    let extension = path.extension()?.to_string_lossy().to_lowercase();
-    let in_sprites = path
-        .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|folder| folder.eq_ignore_ascii_case("sprites"));
-    Some(match extension.as_str() {
-        "def" => 0,
-        "sprat" => 1,
-        "dat" if in_sprites => 2,
-        "aseprite" | "ase" => 3,
-        "json" => 4,
-        "dat" => 5,
-        "air" | "sff" => 6,
-        _ => return None,
-    })
-}
-
 /// A given file's name as the user gave it (without the store's root).
 pub fn shown_name(path: &Path) -> String {
     path.strip_prefix(GIVEN_ROOT)
@@ -241,41 +208,6 @@ mod tests {
             PathBuf::from("/dropped/etc/x.png")
         );
         assert_eq!(given_path("a\\b.air"), PathBuf::from("/dropped/a/b.air"));
-    }
-
-    #[test]
-    fn the_document_meant_is_the_one_that_names_the_others() {
-        let kfm = listing(&[
-            ("kfm/kfm.sff", 1),
-            ("kfm/kfm.air", 1),
-            ("kfm/kfm.def", 1),
-            ("kfm/kfm.cns", 1),
-        ]);
-        let paths: Vec<PathBuf> = kfm.into_iter().map(|(p, _)| p).collect();
-        assert_eq!(
-            most_likely_document(&paths),
-            Some(&given_path("kfm/kfm.def"))
-        );
-        let quest: Vec<PathBuf> = [
-            "data/maps/a.dat",
-            "data/sprites/hero.dat",
-            "data/sprites/hero.png",
-        ]
-        .iter()
-        .map(|p| given_path(p))
-        .collect();
-        assert_eq!(
-            most_likely_document(&quest),
-            Some(&given_path("data/sprites/hero.dat"))
-        );
-        let pictures = vec![given_path("a.png"), given_path("b.act")];
-        assert_eq!(most_likely_document(&pictures), None);
-        // Nearest the top first: a character's own .def, not one in a subfolder.
-        let nested = vec![given_path("kfm/extra/other.def"), given_path("kfm/kfm.def")];
-        assert_eq!(
-            most_likely_document(&nested),
-            Some(&given_path("kfm/kfm.def"))
-        );
     }
 
     #[test]

@@ -1,19 +1,19 @@
 //! The editor on the web page's canvas. The page's script (`web/index.html`) lists what is
 //! dropped on the page (folders too) or named in its address, asks [`choose_files`] which to
 //! read, reads only those and hands them over with [`give_files`]; the next frame puts them in
-//! the library's store of provided files and opens the document they make. Saves and exports
-//! come back to the page as downloads ([`download_save`], [`download_export`]).
+//! the library's store of provided files and opens the document they make. The page wraps
+//! the editor: each frame runs the page's part, then the editor's.
 
 use super::given;
+use super::platform::WebPlatform;
 use super::wake;
 use crate::app::SpratApp;
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::tab_id::TabId;
+use crate::app::context::tab_id::TabId;
 use crate::formats::Severity;
 use crate::formats::input;
-use crate::session::{PendingSave, SaveError, SaveReport};
+use crate::formats::registry;
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -26,7 +26,7 @@ const REFUSALS_NAMED: usize = 12;
 extern "C" {
     /// Hands a file to the user as a download (the page's script; in a test it posts it).
     #[wasm_bindgen(js_name = spratDownload)]
-    fn download_in_page(name: &str, bytes: &[u8]);
+    pub(super) fn download_in_page(name: &str, bytes: &[u8]);
     /// Whether the page's script gives files (named in its address) once it has fetched them:
     /// then the demo does not open.
     #[wasm_bindgen(js_name = spratWillGiveFiles)]
@@ -91,11 +91,11 @@ pub fn start() {
                 eframe::WebOptions::default(),
                 Box::new(|cc| {
                     wake::remember(&cc.egui_ctx);
-                    let mut app = crate::app::create(cc, Box::new(WebDialogs));
+                    let mut app = crate::app::create(cc, Box::new(WebPlatform::default()));
                     if !page_will_give_files() {
                         app.open_demo();
                     }
-                    Ok(Box::new(app))
+                    Ok(Box::new(PageApp { app }))
                 }),
             )
             .await;
@@ -150,7 +150,7 @@ fn arrive(files: Vec<(PathBuf, Vec<u8>)>) {
 /// Shows the browser's file dialog (several files at once, of `extensions` when some are
 /// named); what is picked is read and opened like a drop (pictures alone go to the Import
 /// window of the document on show).
-fn pick_files(title: &'static str, extensions: &[&str]) {
+pub(super) fn pick_files(title: &'static str, extensions: &[&str]) {
     let mut dialog = rfd::AsyncFileDialog::new().set_title(title);
     if !extensions.is_empty() {
         dialog = dialog.add_filter("Pictures", extensions);
@@ -173,9 +173,29 @@ fn pick_files(title: &'static str, extensions: &[&str]) {
     });
 }
 
+/// The editor wrapped by the page: each frame runs the page's part, then the editor's.
+struct PageApp {
+    app: SpratApp,
+}
+
+impl eframe::App for PageApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        // A read that has ended opens its tab first, so the page sees it in this frame (and
+        // starts it playing) before the editor's frame guards the close and paints it.
+        self.app.poll_pending(&ctx);
+        page_frame(&mut self.app, &ctx);
+        eframe::App::ui(&mut self.app, ui, frame);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::App::save(&mut self.app, storage);
+    }
+}
+
 /// The page's part of each frame: files that arrived open, a new tab starts playing, the
 /// window saying what a drop read and refused, and the test's reports.
-pub fn frame(app: &mut SpratApp, ctx: &egui::Context) {
+fn page_frame(app: &mut SpratApp, ctx: &egui::Context) {
     let arrivals = PAGE.with_borrow_mut(|page| std::mem::take(&mut page.arrived));
     for arrival in arrivals {
         open_arrival(app, ctx, arrival);
@@ -195,7 +215,7 @@ fn open_arrival(app: &mut SpratApp, ctx: &egui::Context, mut arrival: Arrival) {
         app.pixels.invalidate(path);
     }
     arrival.refused.extend(provided.refused);
-    arrival.opened = given::most_likely_document(&provided.accepted).cloned();
+    arrival.opened = registry().document_among(&provided.accepted).cloned();
     arrival.accepted = provided.accepted;
     // Pictures alone are imported into the document on show, as dropped on the desktop.
     arrival.imported = arrival.opened.is_none() && app.import_if_pictures(ctx, &arrival.accepted);
@@ -283,91 +303,11 @@ fn play_new_tabs(app: &mut SpratApp) {
         for tab in &mut app.documents {
             if !page.tabs_seen.contains(&tab.id) {
                 page.tabs_seen.push(tab.id);
-                let open = &mut tab.open;
+                let doc = &mut tab.doc;
                 if !still {
-                    open.player.play(open.session.document());
+                    doc.player.play(doc.session.document());
                 }
             }
         }
     });
-}
-
-/// A prepared save, downloaded: the files the native save writes, byte for byte (in one zip
-/// when there are several). The document keeps its unsaved mark, as no disk holds the edits.
-pub fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
-    let written = pending.written();
-    let main_name = pending
-        .path()
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "saved".to_string());
-    let mut files = vec![given::FileOut {
-        name: main_name,
-        bytes: &written.bytes,
-    }];
-    files.extend(written.companions.iter().map(|c| given::FileOut {
-        name: c.relative_path.clone(),
-        bytes: &c.bytes,
-    }));
-    let stem = given::stem_of(pending.path(), "saved");
-    let (name, bytes) = given::download_of(&files, &stem).map_err(SaveError::new)?;
-    download_in_page(&name, &bytes);
-    Ok(SaveReport {
-        path: PathBuf::from(name),
-        companions: Vec::new(),
-        losses: pending.losses().to_vec(),
-    })
-}
-
-/// What an export to `target` drew (each file with the path the native export writes it to),
-/// downloaded under names relative to the target's folder (in one zip named after the target
-/// when there are several). Returns the paths.
-pub fn download_export(
-    files: &[(PathBuf, Vec<u8>)],
-    target: &Path,
-) -> Result<Vec<PathBuf>, String> {
-    let folder = target.parent().unwrap_or(Path::new(""));
-    let out: Vec<given::FileOut> = files
-        .iter()
-        .map(|(path, bytes)| given::FileOut {
-            name: path
-                .strip_prefix(folder)
-                .unwrap_or(path)
-                .to_string_lossy()
-                .into_owned(),
-            bytes,
-        })
-        .collect();
-    let (name, bytes) = given::download_of(&out, &given::stem_of(target, "export"))?;
-    download_in_page(&name, &bytes);
-    Ok(files.iter().map(|(path, _)| path.clone()).collect())
-}
-
-/// File dialogs in the page: the browser's own for opening (what is picked arrives later, as
-/// a drop does), the download's name for saving.
-struct WebDialogs;
-
-impl Dialogs for WebDialogs {
-    /// The browser's dialog answers later: its files open when they have been read.
-    fn pick_file_to_open(&mut self, _extensions: &[&str]) -> DialogOutcome {
-        pick_files("Open an animation with its files", &[]);
-        DialogOutcome::Cancelled
-    }
-
-    /// A save downloads its files; they are named after the suggested file.
-    fn pick_file_to_save(
-        &mut self,
-        _format_name: &str,
-        _extensions: &[&str],
-        suggested: &Path,
-    ) -> DialogOutcome {
-        DialogOutcome::Chosen(suggested.to_path_buf())
-    }
-
-    /// The browser's dialog answers later: the pictures picked go to the Import window when
-    /// they have been read, as dropped ones do.
-    fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
-        pick_files("Import frames", extensions);
-        DialogOutcome::Cancelled
-    }
 }

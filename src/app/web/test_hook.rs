@@ -5,7 +5,7 @@
 
 use super::given;
 use crate::app::SpratApp;
-use crate::app::shell::commands::UICommand;
+use crate::app::context::commands::UICommand;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -66,13 +66,13 @@ pub(super) fn frame(app: &mut SpratApp, ctx: &egui::Context) {
 
 /// Tells the test what is on show when it changes, and saves once when asked to.
 fn report_for_test(app: &mut SpratApp, ctx: &egui::Context) {
-    let Some(open) = app.open() else {
+    let Some(doc) = app.active_document() else {
         return;
     };
     let shown = serde_json::json!({
-        "document": open.path().map(given::shown_name),
-        "sequence": open.sequence().map(|s| s.name.clone()),
-        "frame": open.player.frame_index(),
+        "document": doc.path().map(given::shown_name),
+        "sequence": doc.sequence().map(|s| s.name.clone()),
+        "frame": doc.player.frame_index(),
     })
     .to_string();
     let changed = HOOK.with_borrow_mut(|hook| {
@@ -121,9 +121,9 @@ fn screenshot_for_test(app: &mut SpratApp, ctx: &egui::Context) {
                 .last_rect
                 .map(|rect| (rect.center() + tab.canvas.pan) * ppp);
             let shows = serde_json::json!({
-                "document": tab.open.path().map(given::shown_name),
-                "sequence": tab.open.sequence().map(|s| s.name.clone()),
-                "frame": tab.open.player.frame_index(),
+                "document": tab.doc.path().map(given::shown_name),
+                "sequence": tab.doc.sequence().map(|s| s.name.clone()),
+                "frame": tab.doc.player.frame_index(),
                 "zoom": tab.canvas.zoom,
                 "origin": origin.map(|o| [o.x, o.y]),
             })
@@ -162,11 +162,16 @@ pub fn test_export() {
 /// Starts the export the test asked for, as the Export window's button does.
 fn export_for_test(app: &mut SpratApp, ctx: &egui::Context) {
     let pixels = app.pixels.clone();
-    if let Some(tab) = app.active_tab_mut() {
-        tab.export.start(&tab.open);
+    let Some(id) = app.active_tab_id() else {
+        return;
+    };
+    let platform = app.platform.as_ref();
+    if let Some(tab) = app.documents.iter_mut().find(|t| t.id == id) {
+        tab.export.start(&tab.doc);
         if let Some(choices) = &tab.export.choices {
-            let request = choices.request(&tab.open);
-            crate::app::export::start(ctx, &mut tab.export, &tab.open, &pixels, request);
+            let request = choices.request(&tab.doc);
+            let (export, doc) = (&mut tab.export, &tab.doc);
+            crate::app::export::start(ctx, export, doc, &pixels, platform, request);
         }
     }
 }

@@ -57,8 +57,12 @@ impl Command for InterpolateBoxes {
                     .iter()
                     .zip(&b)
                     .filter_map(|(p, q)| {
-                        interpolate_shape(&p.shape, &q.shape, s)
-                            .map(|shape| CollisionBox { shape, ..p.clone() })
+                        interpolate_shape(&p.shape, &q.shape, s).map(|shape| CollisionBox {
+                            shape,
+                            // A new box: written in the order most of the file uses.
+                            corners: None,
+                            ..p.clone()
+                        })
                     })
                     .collect();
                 if !boxes.is_empty() {

@@ -80,6 +80,8 @@ impl Command for MirrorElements {
                 .filter(|b| &b.class == class)
                 .map(|b| CollisionBox {
                     shape: mirror_shape(&b.shape, self.axis),
+                    // A new box: written in the order most of the file uses.
+                    corners: None,
                     ..b.clone()
                 })
                 .collect();

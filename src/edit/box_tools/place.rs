@@ -89,6 +89,7 @@ impl Command for PlaceBoxes {
                         class: self.class.clone(),
                         shape: shape.clone(),
                         box_id: 0,
+                        corners: None,
                     })
                     .collect();
                 (*i, boxes)

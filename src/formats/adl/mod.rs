@@ -52,6 +52,7 @@ impl Format for AdlFormat {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            time_unit: crate::model::TimeUnit::Seconds,
             read: true,
             write: true,
             points: true,

@@ -156,7 +156,10 @@ fn layer(cursor: &mut Cursor, sprite: &mut Sprite, state: &mut State) -> Result<
             _ => {
                 return fail(
                     start + 4,
-                    format!("layer \"{name}\" is nested {level} level(s) deep under no group"),
+                    format!(
+                        "layer \"{name}\" is nested {} deep under no group",
+                        crate::text::count(usize::from(level), "level")
+                    ),
                 );
             }
         },
@@ -210,8 +213,8 @@ fn cel(
         return fail(
             start,
             format!(
-                "a cel is on layer {layer}, but the file has {} layer(s)",
-                sprite.layers.len()
+                "a cel is on layer {layer}, but the file has {}",
+                crate::text::count(sprite.layers.len(), "layer")
             ),
         );
     };
@@ -235,8 +238,8 @@ fn cel(
                 return fail(
                     start + 16,
                     format!(
-                        "a linked cel shows frame {target}, but the file has {} frame(s)",
-                        sprite.header.frames
+                        "a linked cel shows frame {target}, but the file has {}",
+                        crate::text::count(usize::from(sprite.header.frames), "frame")
                     ),
                 );
             }

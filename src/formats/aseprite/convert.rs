@@ -11,7 +11,7 @@
 //! origin elsewhere than the canvas' top-left corner is marked by a slice (the pivot of a
 //! slice named `origin` covering the canvas), which the reader takes back.
 
-use super::file::{self, CHUNK_OLD_PALETTE, CHUNK_PALETTE, Out, TagRecord};
+use super::file::{self, CHUNK_OLD_PALETTE, CHUNK_PALETTE, Out, SliceRecord, TagRecord};
 use super::marks::{
     TagRule, comment_losses, origin_slice, slices_of, sprite_user_data, tag_color, tag_for,
 };
@@ -108,7 +108,10 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
     }
     comment_losses(document, &mut losses);
     let shift = (-left as i32, -top as i32);
-    let mut slices = slices_of(&frames, shift, &[], &mut losses);
+    let mut slices: Vec<SliceRecord> = slices_of(&frames, shift, &[], &HashMap::new(), &mut losses)
+        .into_iter()
+        .map(|w| w.record)
+        .collect();
     if shift != (0, 0) {
         slices.insert(0, origin_slice(shift, (width as u32, height as u32)));
     }

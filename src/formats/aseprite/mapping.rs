@@ -6,9 +6,9 @@
 //!   same (linked cels, held poses) share one image.
 //! - Tags become sequences in the order Aseprite plays them ([`super::play_order`]); a file
 //!   without tags is one sequence of all its frames. Durations stay in milliseconds.
-//! - Slices become collision boxes (`hit*` / `hurt*` names or user data; other slices keep their
-//!   name as a custom class) and, when they have a pivot, attachment points; both per frame as
-//!   the slice's keys say.
+//! - Slices become collision boxes whose class is the slice's name as written (nothing in the
+//!   file says which is a hit box) and, when they have a pivot, attachment points; both per
+//!   frame as the slice's keys say.
 //! - The sprite's user data and the tags' colours and user data go into the metadata.
 
 use super::blend;
@@ -304,7 +304,8 @@ fn add_sequences(
             };
             let times = match tag.repeat {
                 0 => "forever".to_string(),
-                n => format!("{n} time(s)"),
+                1 => "once".to_string(),
+                n => format!("{n} times"),
             };
             diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -335,7 +336,17 @@ fn add_sequences(
     let mut used_names: Vec<String> = Vec::new();
     let mut run_sequences = Vec::new();
     for (index, (name, frames, loops)) in plays.into_iter().enumerate() {
-        let name = unique_name(&name, &used_names);
+        let shown = unique_name(&name, &used_names);
+        if index < tagged && shown != name {
+            diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                Location::File,
+                format!(
+                    "tag \"{name}\" shares its name with an earlier tag: it shows as \"{shown}\" and is saved as \"{name}\" unless renamed"
+                ),
+            ));
+        }
+        let name = shown;
         used_names.push(name.clone());
         if index >= tagged {
             let run = &runs[index - tagged];
@@ -343,8 +354,15 @@ fn add_sequences(
                 Severity::Info,
                 Location::File,
                 format!(
-                    "frame(s) {} belong to no tag: they play as sequence \"{name}\"",
-                    frame_span(run)
+                    "{} {} {} to no tag: {} as sequence \"{name}\"",
+                    crate::text::word(run.len(), "frame"),
+                    frame_span(run),
+                    if run.len() == 1 { "belongs" } else { "belong" },
+                    if run.len() == 1 {
+                        "it plays"
+                    } else {
+                        "they play"
+                    }
                 ),
             ));
             run_sequences.push(name.clone());
@@ -420,18 +438,16 @@ fn unique_name(name: &str, used: &[String]) -> String {
     candidate
 }
 
-/// What a slice stands for, from its name or user data.
+/// What a slice stands for: its name, as written. Nothing in an Aseprite file says a slice is
+/// a hit or hurt box ("Hitbox" may be a body box); the user says which names are
+/// ([`crate::boxes::roles`]).
 fn slice_class(slice: &Slice) -> BoxClass {
-    let user_text = slice
-        .user_data
-        .as_ref()
-        .and_then(|u| u.text.as_deref())
-        .unwrap_or("");
-    class_of(&slice.name, user_text)
+    BoxClass::Custom(slice.name.clone())
 }
 
-/// The box class a slice's name (or its user data's text) says: `hit…` and `hurt…` boxes,
-/// any other name a class of its own.
+/// The box class a name (or a user data text) seems to say: `hit…` and `hurt…` boxes, any
+/// other name a class of its own. Reading never uses it (a slice's class is its name); writing
+/// does, to keep a box's own name as its slice's where the name already says its class.
 pub fn class_of(name: &str, user_text: &str) -> BoxClass {
     let says = |text: &str, word: &str| text.trim().to_lowercase().starts_with(word);
     // "hurt" is checked first: it does not start with "hit", but user data may say both.

@@ -13,7 +13,11 @@ use super::play_order::play_order;
 use super::scan::TagDirection;
 use crate::formats::loss::frame_text_losses;
 use crate::formats::{Loss, Place};
-use crate::model::{AnimationSet, BoxClass, ElementKind, EndBehavior, Frame, Fx, Shape};
+use crate::model::{
+    AnimationSet, BoxClass, CollisionBox, Element, ElementId, ElementKind, EndBehavior, Frame, Fx,
+    Shape,
+};
+use std::collections::HashMap;
 
 /// A tag's range and playing rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +70,25 @@ pub fn tag_for(positions: &[usize], loops: bool) -> Option<TagRule> {
     None
 }
 
+/// The tag that plays `positions` as [`tag_for`] finds it, but with `previous`'s direction and
+/// repeat count whenever they still play them: a ping-pong tag that repeats once plays as a
+/// forward one, and stays ping-pong.
+pub fn tag_keeping(positions: &[usize], loops: bool, previous: Option<TagRule>) -> Option<TagRule> {
+    if let Some(previous) = previous {
+        let from = *positions.iter().min()?;
+        let to = *positions.iter().max()?;
+        let order = play_order(from, to, previous.direction, previous.repeat);
+        if order.frames == positions && order.loops == loops && !order.repeat_dropped {
+            return Some(TagRule {
+                from,
+                to,
+                ..previous
+            });
+        }
+    }
+    tag_for(positions, loops)
+}
+
 /// A slice's value on one frame: bounds and pivot.
 type KeyValue = ((i32, i32, u32, u32), Option<(i32, i32)>);
 
@@ -93,91 +116,137 @@ fn whole(value: Fx, what: &str, frame: usize, losses: &mut Vec<Loss>) -> i32 {
     })
 }
 
+/// A slice to write: the file's slice it continues (by its place among the file's slices), if
+/// any, and its name and keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WantedSlice {
+    /// The index of the file's slice this one is, among the slices the file had.
+    pub file_slice: Option<usize>,
+    /// The slice as it is to be written.
+    pub record: SliceRecord,
+}
+
+/// Where a box or point goes: a slice of the file (by place) or a new slice (by name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Slot {
+    File(usize),
+    New(String),
+}
+
 /// The slices holding the boxes and points of `frames` (the file's frames in order), moved by
-/// `shift` (sprite space to canvas). `known` are slice names the file had, kept as they are.
+/// `shift` (sprite space to canvas).
+///
+/// `file_slices` are the names of the file's slices, in file order, and `owners` says which of
+/// them each element was read from: such an element (still bearing its slice's name) goes back
+/// into that slice, so two slices of one name stay two slices with their own names and keys.
+/// Other elements go into the first slice of their name free on their frame, else a new
+/// slice (named `name 2`, `name 3`, ... when the frame already holds one of that name).
 pub fn slices_of(
     frames: &[&Frame],
     shift: (i32, i32),
-    known: &[String],
+    file_slices: &[String],
+    owners: &HashMap<ElementId, usize>,
     losses: &mut Vec<Loss>,
-) -> Vec<SliceRecord> {
-    let mut names: Vec<String> = Vec::new();
+) -> Vec<WantedSlice> {
+    let mut slots: Vec<Slot> = Vec::new();
     let mut values: Vec<Vec<Option<KeyValue>>> = Vec::new();
-    let slot = |name: &str, names: &mut Vec<String>, values: &mut Vec<Vec<_>>| -> usize {
-        match names.iter().position(|n| n == name) {
+    let mut slot_index = |slot: Slot, values: &mut Vec<Vec<_>>| -> usize {
+        match slots.iter().position(|s| *s == slot) {
             Some(i) => i,
             None => {
-                names.push(name.to_string());
+                slots.push(slot);
                 values.push(vec![None; frames.len()]);
-                names.len() - 1
+                slots.len() - 1
             }
         }
     };
-    let mut cells: Vec<(usize, usize, KeyValue)> = Vec::new();
-    let mut points: Vec<(usize, String, (i32, i32))> = Vec::new();
+    let owner_of = |element: &Element| {
+        owners
+            .get(&element.id)
+            .copied()
+            .filter(|&i| file_slices.get(i).is_some_and(|n| *n == element.name))
+    };
+    let mut cells: Vec<(Slot, usize, KeyValue)> = Vec::new();
+    let mut points: Vec<(usize, Slot, String, (i32, i32))> = Vec::new();
     for (index, frame) in frames.iter().enumerate() {
-        let mut taken: Vec<String> = Vec::new();
-        for element in &frame.elements {
-            match &element.kind {
-                ElementKind::Box(boxed) => {
-                    let Shape::Rect {
-                        x,
-                        y,
-                        width,
-                        height,
-                        rotation,
-                    } = boxed.shape
-                    else {
-                        losses.push(Loss::new(
-                            Place::document(),
-                            format!("frame {index}: a circular box (slices are rectangles)"),
-                        ));
-                        continue;
-                    };
-                    if rotation != 0.0 {
-                        losses.push(Loss::new(
-                            Place::document(),
-                            format!("frame {index}: the box's rotation of {rotation} degrees"),
-                        ));
-                    }
-                    let base = slice_name(&element.name, &boxed.class, known);
-                    let mut name = base.clone();
-                    let mut number = 2;
-                    while taken.contains(&name) {
-                        name = format!("{base} {number}");
-                        number += 1;
-                    }
-                    taken.push(name.clone());
-                    let bounds = (
-                        whole(x, "box edge", index, losses).saturating_add(shift.0),
-                        whole(y, "box edge", index, losses).saturating_add(shift.1),
-                        whole(width, "box width", index, losses).max(1) as u32,
-                        whole(height, "box height", index, losses).max(1) as u32,
-                    );
-                    let i = slot(&name, &mut names, &mut values);
-                    cells.push((i, index, (bounds, None)));
-                }
-                ElementKind::Point(point) => {
-                    let name = if element.name.is_empty() {
-                        "point".to_string()
-                    } else {
-                        element.name.clone()
-                    };
-                    let at = (
-                        whole(point.position.x, "point", index, losses).saturating_add(shift.0),
-                        whole(point.position.y, "point", index, losses).saturating_add(shift.1),
-                    );
-                    points.push((index, name, at));
-                }
-                ElementKind::Graphic(_) => {}
+        // Elements read from a slice first: they hold their slice whatever comes before them.
+        let boxes: Vec<(&Element, &CollisionBox)> = frame
+            .elements
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ElementKind::Box(b) => Some((e, b)),
+                _ => None,
+            })
+            .collect();
+        let (owned, others): (Vec<_>, Vec<_>) =
+            boxes.into_iter().partition(|(e, _)| owner_of(e).is_some());
+        let mut taken: Vec<Slot> = Vec::new();
+        for (element, boxed) in owned.into_iter().chain(others) {
+            let Shape::Rect {
+                x,
+                y,
+                width,
+                height,
+                rotation,
+            } = boxed.shape
+            else {
+                losses.push(Loss::new(
+                    Place::document(),
+                    format!("frame {index}: a circular box (slices are rectangles)"),
+                ));
+                continue;
+            };
+            if rotation != 0.0 {
+                losses.push(Loss::new(
+                    Place::document(),
+                    format!("frame {index}: the box's rotation of {rotation} degrees"),
+                ));
             }
+            let slot = match owner_of(element).map(Slot::File) {
+                Some(slot) if !taken.contains(&slot) => slot,
+                _ => {
+                    let base = slice_name(&element.name, &boxed.class, file_slices);
+                    free_slot(&base, file_slices, &taken)
+                }
+            };
+            taken.push(slot.clone());
+            let bounds = (
+                whole(x, "box edge", index, losses).saturating_add(shift.0),
+                whole(y, "box edge", index, losses).saturating_add(shift.1),
+                whole(width, "box width", index, losses).max(1) as u32,
+                whole(height, "box height", index, losses).max(1) as u32,
+            );
+            cells.push((slot, index, (bounds, None)));
+        }
+        for element in &frame.elements {
+            let ElementKind::Point(point) = &element.kind else {
+                continue;
+            };
+            let name = if element.name.is_empty() {
+                "point".to_string()
+            } else {
+                element.name.clone()
+            };
+            let slot = owner_of(element).map_or_else(
+                || match file_slices.iter().position(|n| *n == name) {
+                    Some(i) => Slot::File(i),
+                    None => Slot::New(name.clone()),
+                },
+                Slot::File,
+            );
+            let at = (
+                whole(point.position.x, "point", index, losses).saturating_add(shift.0),
+                whole(point.position.y, "point", index, losses).saturating_add(shift.1),
+            );
+            points.push((index, slot, name, at));
         }
     }
-    for (i, index, value) in cells {
+    for (slot, index, value) in cells {
+        let i = slot_index(slot, &mut values);
         values[i][index] = Some(value);
     }
-    for (index, name, at) in points {
-        let i = slot(&name, &mut names, &mut values);
+    for (index, slot, name, at) in points {
+        let i = slot_index(slot, &mut values);
         match &mut values[i][index] {
             Some((bounds, pivot @ None)) => *pivot = Some((at.0 - bounds.0, at.1 - bounds.1)),
             Some(_) => losses.push(Loss::new(
@@ -187,14 +256,43 @@ pub fn slices_of(
             empty @ None => *empty = Some(((at.0, at.1, 1, 1), Some((0, 0)))),
         }
     }
-    names
+    slots
         .into_iter()
         .zip(values)
-        .map(|(name, per_frame)| SliceRecord {
-            name,
-            keys: keys_of(&per_frame),
+        .map(|(slot, per_frame)| {
+            let (file_slice, name) = match slot {
+                Slot::File(i) => (Some(i), file_slices[i].clone()),
+                Slot::New(name) => (None, name),
+            };
+            WantedSlice {
+                file_slice,
+                record: SliceRecord {
+                    name,
+                    keys: keys_of(&per_frame),
+                },
+            }
         })
         .collect()
+}
+
+/// The slot of a box named `base` on a frame where `taken` are already used: the first file
+/// slice of that name still free, else a new slice `base`, `base 2`, `base 3`, ...
+fn free_slot(base: &str, file_slices: &[String], taken: &[Slot]) -> Slot {
+    let file =
+        (0..file_slices.len()).find(|&i| file_slices[i] == base && !taken.contains(&Slot::File(i)));
+    if let Some(i) = file {
+        return Slot::File(i);
+    }
+    let mut name = base.to_string();
+    let mut number = 2;
+    let used = |name: &str| {
+        taken.contains(&Slot::New(name.to_string())) || file_slices.iter().any(|n| n == name)
+    };
+    while used(&name) {
+        name = format!("{base} {number}");
+        number += 1;
+    }
+    Slot::New(name)
 }
 
 /// Keys where the value changes; a zero-size key where the slice stops showing.

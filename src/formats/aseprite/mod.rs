@@ -62,6 +62,9 @@ impl Format for AsepriteFormat {
             boxes: true,
             points: true,
             custom_box_classes: true,
+            // A slice is a name: nothing in the file says what it is for.
+            box_classes_known: false,
+            box_noun: Some("slice"),
             ..Capabilities::default()
         }
     }

@@ -21,16 +21,16 @@ use super::file::{
     self, CHUNK_CEL, CHUNK_SLICE, CHUNK_TAGS, CHUNK_USER_DATA, FileView, SliceRecord, TagRecord,
     Unit,
 };
-use super::mapping::UNTAGGED_KEY;
+use super::mapping::{UNTAGGED_KEY, is_point_only};
 use super::marks::{
-    comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_for,
+    TagRule, comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_keeping,
 };
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
 use crate::formats::atlas::timing::run_millis;
 use crate::formats::{Format, Loss, Place, ReadContext, ReadOptions, WriteError, Written};
 use crate::model::{
-    AnimationSet, Element, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
+    AnimationSet, Element, ElementId, ElementKind, Frame, FrameId, OriginalSource, SequenceId,
 };
 use crate::pixels::PixelSource;
 use pictures::Encoding;
@@ -535,18 +535,21 @@ fn global_units(
         u32::from(file::word(bytes, 10).unwrap_or(0)),
     );
     let origin = all_slices.iter().find_map(|(_, s)| origin_of(s, canvas));
-    let known: Vec<String> = all_slices.iter().map(|(_, s)| s.name.clone()).collect();
-    let mut wanted = slices_of(frames, origin.unwrap_or((0, 0)), &known, losses);
+    let records: Vec<&SliceRecord> = all_slices.iter().map(|(_, s)| s).collect();
+    let marks_origin = |slice: &SliceRecord| origin.is_some() && origin_of(slice, canvas).is_some();
+    let names: Vec<String> = records.iter().map(|s| s.name.clone()).collect();
+    let owners = slice_owners(first, file_frames, &records, &marks_origin);
+    let mut wanted = slices_of(frames, origin.unwrap_or((0, 0)), &names, &owners, losses);
     let mut slice_chunks: Vec<Vec<u8>> = Vec::new();
-    for (unit, slice) in &all_slices {
-        if origin.is_some() && origin_of(slice, canvas).is_some() {
+    for (index, (unit, slice)) in all_slices.iter().enumerate() {
+        if marks_origin(slice) {
             slice_chunks.push(bytes[unit.whole.clone()].to_vec());
             continue;
         }
-        let Some(at) = wanted.iter().position(|w| w.name == slice.name) else {
+        let Some(at) = wanted.iter().position(|w| w.file_slice == Some(index)) else {
             continue;
         };
-        let mut new = wanted.remove(at);
+        let mut new = wanted.remove(at).record;
         let unchanged =
             same_frames && per_frame(slice, frames.len()) == per_frame(&new, frames.len());
         if unchanged {
@@ -565,7 +568,7 @@ fn global_units(
             slice_chunks.push(written);
         }
     }
-    slice_chunks.extend(wanted.iter().map(file::slice_chunk));
+    slice_chunks.extend(wanted.iter().map(|w| file::slice_chunk(&w.record)));
     let tags = tags_unit(bytes, &view.frames[0].units, document, first, order, losses);
     write_sprite_user_data(bytes, view, document, first, rewrites);
     comment_losses(document, losses);
@@ -598,6 +601,60 @@ fn global_units(
     Ok(out)
 }
 
+/// Which of the file's `slices` each box and point of `first` (the file as read) was read
+/// from, found the way [`super::mapping`] reads them: on each frame, slice by slice in file
+/// order, a box unless the key marks a point alone, then a point where the key has a pivot.
+/// Empty when the elements do not line up so (names are then the only key).
+fn slice_owners(
+    first: &AnimationSet,
+    file_frames: &[FrameId],
+    slices: &[&SliceRecord],
+    marks_origin: &dyn Fn(&SliceRecord) -> bool,
+) -> HashMap<ElementId, usize> {
+    let values: Vec<_> = slices
+        .iter()
+        .map(|s| per_frame(s, file_frames.len()))
+        .collect();
+    let mut owners = HashMap::new();
+    for (index, id) in file_frames.iter().enumerate() {
+        let Some(frame) = first.frames.get(id) else {
+            return HashMap::new();
+        };
+        let mut marks = frame
+            .elements
+            .iter()
+            .filter(|e| !matches!(e.kind, ElementKind::Graphic(_)));
+        for (i, slice) in slices.iter().enumerate() {
+            if marks_origin(slice) {
+                continue;
+            }
+            let Some((bounds, pivot)) = values[i][index] else {
+                continue;
+            };
+            let point_only = is_point_only((bounds.2, bounds.3), pivot);
+            let expected = [(!point_only, true), (pivot.is_some(), false)];
+            for (present, is_box) in expected {
+                if !present {
+                    continue;
+                }
+                match marks.next() {
+                    Some(e)
+                        if e.name == slice.name
+                            && matches!(e.kind, ElementKind::Box(_)) == is_box =>
+                    {
+                        owners.insert(e.id, i);
+                    }
+                    _ => return HashMap::new(),
+                }
+            }
+        }
+        if marks.next().is_some() {
+            return HashMap::new();
+        }
+    }
+    owners
+}
+
 /// The tags chunk (with its user data) for the document's sequences: the file's own bytes when
 /// the tags are the same.
 fn tags_unit(
@@ -618,12 +675,14 @@ fn tags_unit(
         .unwrap_or_default();
     let frame_count = first.frames.len();
     let first_sequences = first.sequences();
-    let mut tag_of_sequence: HashMap<SequenceId, usize> = HashMap::new();
+    // Each sequence read from a tag: the tag's place and the name the sequence was given
+    // (a tag sharing its name with an earlier one reads as "Idle (2)").
+    let mut tag_of_sequence: HashMap<SequenceId, (usize, &str)> = HashMap::new();
     let mut next = 0;
     for (index, tag) in old.iter().enumerate() {
         if usize::from(tag.from.max(tag.to)) < frame_count {
             if let Some(sequence) = first_sequences.get(next) {
-                tag_of_sequence.insert(sequence.id, index);
+                tag_of_sequence.insert(sequence.id, (index, sequence.name.as_str()));
             }
             next += 1;
         }
@@ -646,7 +705,14 @@ fn tags_unit(
                 .extra
                 .iter()
                 .any(|(k, _)| k.strip_prefix(UNTAGGED_KEY) == Some(sequence.name.as_str()));
-            let rule = tag_for(&positions, loops);
+            let read_from = tag_of_sequence.get(&sequence.id).filter(|_| d == 0);
+            let previous = read_from.and_then(|(s, _)| old.get(*s)).map(|t| TagRule {
+                from: usize::from(t.from),
+                to: usize::from(t.to),
+                direction: t.direction,
+                repeat: t.repeat,
+            });
+            let rule = tag_keeping(&positions, loops, previous);
             if untagged
                 && rule.is_some_and(|r| r.direction == TagDirection::Forward && r.repeat == 0)
             {
@@ -665,13 +731,16 @@ fn tags_unit(
                 ));
                 let from = positions.iter().copied().min().unwrap_or(0);
                 let to = positions.iter().copied().max().unwrap_or(0);
-                super::marks::TagRule { from, to, direction: TagDirection::Forward, repeat: u16::from(!loops) }
+                TagRule { from, to, direction: TagDirection::Forward, repeat: u16::from(!loops) }
             });
-            let source = tag_of_sequence
-                .get(&sequence.id)
-                .copied()
-                .filter(|_| d == 0);
-            let name = if d == 0 {
+            let source = read_from.map(|(s, _)| *s);
+            let name = if let Some((s, read_as)) = read_from
+                && sequence.name == *read_as
+                && let Some(tag) = old.get(*s)
+            {
+                // Not renamed since it was read: the tag's own name, as the file has it.
+                tag.name.clone()
+            } else if d == 0 {
                 sequence.name.clone()
             } else {
                 format!("{}_{}", sequence.name, sequence.direction_label(d))

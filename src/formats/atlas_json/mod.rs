@@ -59,6 +59,7 @@ impl Format for AsepriteJsonFormat {
             boxes: true,
             points: true,
             custom_box_classes: true,
+            box_classes_known: true,
             ..Capabilities::default()
         }
     }

@@ -356,6 +356,7 @@ impl Reader {
                         rotation: 0.0,
                     },
                     box_id: 0,
+                    corners: None,
                 }),
             };
             let name = match kind {

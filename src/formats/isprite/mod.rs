@@ -47,6 +47,7 @@ impl Format for IspriteFormat {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities {
+            time_unit: crate::model::TimeUnit::Holds,
             read: true,
             write: true,
             per_frame_durations: true,
@@ -67,9 +68,13 @@ impl Format for IspriteFormat {
             interpolation: false,
             default_boxes: false,
             custom_box_classes: true,
+            box_classes_known: true,
+            hit_hurt_words: None,
+            box_noun: None,
             sequence_titles: false,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            one_origin_per_direction: false,
         }
     }
 

@@ -361,6 +361,7 @@ impl Builder {
                     RawShape::Circle { center, radius } => Shape::Circle { center, radius },
                 },
                 box_id: id,
+                corners: None,
             }),
         }
     }

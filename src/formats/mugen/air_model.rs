@@ -8,9 +8,9 @@
 use super::air_syntax::{AirSyntax, ClsnGroup, FrameSyntax, FrameValues, InterpolateKind};
 use crate::formats::Subject;
 use crate::model::{
-    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DirectionId, Element,
-    ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource, ImageId, Origin,
-    Point, Sequence, SequenceId, TreeItem,
+    AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, CornerOrder, DirectionId,
+    Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource,
+    ImageId, Origin, Point, Sequence, SequenceId, TreeItem,
 };
 
 /// Which model object each action and frame line became.
@@ -131,17 +131,21 @@ fn frame_to_model(
         });
         for line in air.boxes(group) {
             let [left, top, right, bottom] = line.corners;
-            frame.elements.push(Element {
-                id: ElementId(set.alloc_id()),
-                name: String::new(),
-                kind: ElementKind::Box(CollisionBox::rect_from_corners(
+            let boxed = CollisionBox {
+                corners: Some(CornerOrder::of(left, top, right, bottom)),
+                ..CollisionBox::rect_from_corners(
                     class.clone(),
                     Point { x: left, y: top },
                     Point {
                         x: right,
                         y: bottom,
                     },
-                )),
+                )
+            };
+            frame.elements.push(Element {
+                id: ElementId(set.alloc_id()),
+                name: String::new(),
+                kind: ElementKind::Box(boxed),
             });
         }
     }

@@ -8,15 +8,25 @@ use super::air_model::values_from_graphic;
 use super::air_syntax::FrameValues;
 use crate::formats::{Loss, Place};
 use crate::model::{
-    AnimationSet, BoxClass, BoxScope, ElementKind, Frame, FrameDuration, Fx, GraphicSource,
-    Interpolation, OPAQUE, Origin, Sequence, Shape, TICKS_PER_SECOND,
+    AnimationSet, BoxClass, BoxScope, CornerOrder, ElementKind, Frame, FrameDuration, Fx,
+    GraphicSource, Interpolation, OPAQUE, Origin, Sequence, Shape, TICKS_PER_SECOND,
 };
 
 /// An axis-aligned box as the model holds it: left, top, width, height.
 pub type Rect = [Fx; 4];
 
+/// A box to write: where it is, and the order its corners were written in (`None` for a box
+/// made in Sprat: the file's usual order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlannedBox {
+    /// Left, top, width, height.
+    pub rect: Rect,
+    /// The corner order it was read with, kept when it is moved or copied.
+    pub corners: Option<CornerOrder>,
+}
+
 /// The boxes of one class a frame declares, with their scope.
-pub type BoxPlan = Option<(BoxScope, Vec<Rect>)>;
+pub type BoxPlan = Option<(BoxScope, Vec<PlannedBox>)>;
 
 /// A frame as AIR text will say it.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,7 +127,10 @@ pub fn plan_frame(frame: &Frame, at: &FramePlace, losses: &mut Vec<Loss>) -> Fra
                         }
                         let plan =
                             boxes[class_index].get_or_insert((BoxScope::ThisFrame, Vec::new()));
-                        plan.1.push([x, y, width, height]);
+                        plan.1.push(PlannedBox {
+                            rect: [x, y, width, height],
+                            corners: b.corners,
+                        });
                     }
                     Shape::Circle { .. } => losses.push(loss(at, &name, "a circular box")),
                 }

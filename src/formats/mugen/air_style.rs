@@ -1,12 +1,12 @@
 //! How a file writes things, so new and edited lines look like their neighbours: line
 //! endings, the spelling of keywords, the spacing of fields and the width of padded numbers.
 
-use super::air_plan::Rect;
+use super::air_plan::{PlannedBox, Rect};
 use super::air_syntax::{
     AirSyntax, BoxLine, ClsnGroup, FrameSyntax, FrameValues, MAX_FRAME_FIELDS,
 };
 use super::lexis::{Field, Line, ScannedFields};
-use crate::model::{BlendMode, Fx};
+use crate::model::{BlendMode, CornerOrder, Fx};
 
 /// Templates taken from an existing file (or the defaults of a fresh one).
 #[derive(Clone, Debug)]
@@ -26,6 +26,8 @@ pub struct Style {
     /// Box coordinates are right-aligned in columns (some field has two or more blanks
     /// before it), so edited numbers keep the column.
     pub aligned_boxes: bool,
+    /// The corner order most of the file's box lines use, for boxes made in Sprat.
+    pub corners: CornerOrder,
 }
 
 /// A frame line to render new values into.
@@ -52,6 +54,7 @@ impl Style {
             declaration: None,
             box_line: None,
             aligned_boxes: false,
+            corners: CornerOrder::default(),
         }
     }
 
@@ -65,6 +68,8 @@ impl Style {
             style.eol = b"\r\n".to_vec();
         }
         let frames = syntax.actions.iter().flat_map(|a| a.frames.iter());
+        // How many box lines use each corner order: [right first][bottom first].
+        let mut orders = [[0usize; 2]; 2];
         for frame in frames {
             if style.frame.is_none() {
                 style.frame = Some(template(bytes, &syntax.lines, frame));
@@ -93,8 +98,23 @@ impl Style {
                         .iter()
                         .any(|f| bytes[f.raw.0..f.value.0].starts_with(b"  "))
                 });
+                for b in boxes {
+                    let order = order_of(b);
+                    orders[usize::from(order.right_first)][usize::from(order.bottom_first)] += 1;
+                }
             }
         }
+        // The most used order; on a tie the usual one (left, top first) comes first.
+        let candidates = [(false, false), (false, true), (true, false), (true, true)];
+        let (right_first, bottom_first) = candidates
+            .into_iter()
+            .rev()
+            .max_by_key(|&(r, b)| orders[usize::from(r)][usize::from(b)])
+            .unwrap_or_default();
+        style.corners = CornerOrder {
+            right_first,
+            bottom_first,
+        };
         style
     }
 }
@@ -311,20 +331,23 @@ fn fresh_frame_line(values: &FrameValues) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// The corners of `rect` in the order a template line wrote its own (left before right or
-/// right before left, top before bottom or the reverse).
-fn corners(rect: &Rect, template: Option<&[Fx; 4]>) -> [Fx; 4] {
+/// The corners of `rect` (left, top, width, height) written in `order`: `x1, y1, x2, y2`.
+fn corners(rect: &Rect, order: CornerOrder) -> [Fx; 4] {
     let [x, y, width, height] = *rect;
     let (mut left, mut right, mut top, mut bottom) = (x, x + width, y, y + height);
-    if let Some([l, t, r, b]) = template {
-        if l > r {
-            std::mem::swap(&mut left, &mut right);
-        }
-        if t > b {
-            std::mem::swap(&mut top, &mut bottom);
-        }
+    if order.right_first {
+        std::mem::swap(&mut left, &mut right);
+    }
+    if order.bottom_first {
+        std::mem::swap(&mut top, &mut bottom);
     }
     [left, top, right, bottom]
+}
+
+/// The order a box line wrote its corners in.
+pub fn order_of(line: &BoxLine) -> CornerOrder {
+    let [x1, y1, x2, y2] = line.corners;
+    CornerOrder::of(x1, y1, x2, y2)
 }
 
 /// The box a line describes, normalised.
@@ -335,24 +358,26 @@ pub fn rect_of(line: &BoxLine) -> Rect {
     [x0, y0, x1 - x0, y1 - y0]
 }
 
-/// A box line (without ending) for `rect` as box `index` of class `class`, from `template`
-/// (a line of this group or any box line of the file). `same_line` keeps the template's
-/// comment (it is the line being rewritten).
+/// A box line (without ending) for `planned` as box `index` of class `class`, from
+/// `template` (a line of this group or any box line of the file) for its spacing. The corners
+/// come in the box's own order, or the order most of the file uses for a box made in Sprat.
+/// `same_line` keeps the template's comment (it is the line being rewritten).
 pub fn box_line(
     style: &Style,
     template: Option<(&[u8], &BoxLine, &Line)>,
     class: u8,
     index: usize,
-    rect: &Rect,
+    planned: &PlannedBox,
     same_group: bool,
     same_line: bool,
 ) -> Vec<u8> {
+    let (rect, order) = (&planned.rect, planned.corners.unwrap_or(style.corners));
     let template = template.or(style
         .box_line
         .as_ref()
         .map(|(b, l, line)| (b.as_slice(), l, line)));
     let Some((bytes, t, line)) = template else {
-        let [l, tp, r, b] = corners(rect, None);
+        let [l, tp, r, b] = corners(rect, order);
         return format!(
             " Clsn{class}[{index}] = {}, {}, {}, {}",
             fx_text(l),
@@ -362,7 +387,7 @@ pub fn box_line(
         )
         .into_bytes();
     };
-    let new_corners = corners(rect, Some(&t.corners));
+    let new_corners = corners(rect, order);
     let texts: Vec<Option<String>> = (0..4)
         .map(|i| (t.corners[i] != new_corners[i]).then(|| fx_text(new_corners[i])))
         .collect();
@@ -496,12 +521,16 @@ mod tests {
             Fx::from_int(29),
             Fx::from_int(80),
         ];
-        let line = box_line(&style, Some(t), 2, 0, &rect, true, true);
+        let planned = PlannedBox {
+            rect,
+            corners: None,
+        };
+        let line = box_line(&style, Some(t), 2, 0, &planned, true, true);
         assert_eq!(
             String::from_utf8(line).unwrap(),
             " Clsn2[0] = -13,  0, 16,-80"
         );
-        let line = box_line(&style, None, 1, 3, &rect, false, false);
+        let line = box_line(&style, None, 1, 3, &planned, false, false);
         assert_eq!(
             String::from_utf8(line).unwrap(),
             " Clsn1[3] = -13,  0, 16,-80"

@@ -472,9 +472,14 @@ impl<'a> Parser<'a> {
             let frame = &action.frames[forever];
             let (line, at) = (frame.line, frame.fields(self.bytes, self.lines)[4].value.0);
             let message = format!(
-                "frame {forever} of action {} holds forever, so the {} frame(s) after it never play",
+                "frame {forever} of action {} holds forever, so the {} after it never {}",
                 action.number,
-                frame_count - forever - 1
+                crate::text::count(frame_count - forever - 1, "frame"),
+                if frame_count - forever - 1 == 1 {
+                    "plays"
+                } else {
+                    "play"
+                }
             );
             self.warn(line, at, message);
         }

@@ -12,13 +12,13 @@
 
 use super::air_model::{SyntaxMap, add_to_model};
 use super::air_plan::{
-    FramePlace, FramePlan, Rect, action_numbers, plan_frame, sequence_losses, set_losses,
+    FramePlace, FramePlan, PlannedBox, action_numbers, plan_frame, sequence_losses, set_losses,
 };
 use super::air_style::{
-    Style, Template, box_line, declaration_line, frame_line, rect_of, template,
+    Style, Template, box_line, declaration_line, frame_line, order_of, rect_of, template,
 };
 use super::air_syntax::{
-    ActionSyntax, AirSyntax, ClsnGroup, FrameSyntax, InterpolateKind, parse_air,
+    ActionSyntax, AirSyntax, BoxLine, ClsnGroup, FrameSyntax, InterpolateKind, parse_air,
 };
 use super::lexis::Line;
 use crate::formats::Loss;
@@ -224,7 +224,7 @@ fn group_lines(
     template: Option<(&[u8], &ClsnGroup, &AirSyntax)>,
     class: u8,
     scope: BoxScope,
-    rects: &[Rect],
+    rects: &[PlannedBox],
 ) {
     let default = scope == BoxScope::FromHereOn;
     let declaration = match template {
@@ -250,8 +250,9 @@ fn group_lines(
             Some((bytes, group, syntax)) if !group.boxes.is_empty() => {
                 let boxes = syntax.boxes(group);
                 let own = boxes.get(index);
+                let same_order = |b: &BoxLine| rect.corners.is_none_or(|o| o == order_of(b));
                 match own {
-                    Some(b) if rect_of(b) == *rect => {
+                    Some(b) if rect_of(b) == rect.rect && same_order(b) => {
                         let line = syntax.lines[b.line];
                         bytes[line.start..line.end].to_vec()
                     }

@@ -36,6 +36,7 @@ pub struct DefFormat;
 
 fn capabilities() -> Capabilities {
     Capabilities {
+        time_unit: crate::model::TimeUnit::Ticks,
         read: true,
         write: true,
         per_frame_durations: true,
@@ -56,9 +57,13 @@ fn capabilities() -> Capabilities {
         interpolation: true,
         default_boxes: true,
         custom_box_classes: false,
+        box_classes_known: true,
+        hit_hurt_words: Some(("Clsn1", "Clsn2")),
+        box_noun: None,
         sequence_titles: true,
         numbered_sequences: true,
         sequences_are_a_view: false,
+        one_origin_per_direction: false,
     }
 }
 

@@ -92,7 +92,8 @@ pub fn conversion_losses(document: &AnimationSet, archive: Option<ImageId>) -> V
             losses.push(Loss::new(
                 Place::sequence(&sequence.name),
                 format!(
-                    "the sequence: its {frames} frame(s), their order and durations, its loop and settings (an archive holds only sprites)"
+                    "the sequence: its {}, their order and durations, its loop and settings (an archive holds only sprites)",
+                    crate::text::count(frames, "frame")
                 ),
             ));
         }

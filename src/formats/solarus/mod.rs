@@ -68,6 +68,7 @@ fn capabilities() -> Capabilities {
         write: true,
         directions: true,
         disappear_at_end: true,
+        one_origin_per_direction: true,
         ..Capabilities::default()
     }
 }
@@ -201,8 +202,8 @@ fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
         .map(|loss| format!(" (the first: {loss})"))
         .unwrap_or_default();
     WriteError::new(format!(
-        "none of the {} animation(s) can be written as a Solarus sprite{first}, so the file would be empty; nothing was written",
-        skipped.len()
+        "none of the {} can be written as a Solarus sprite{first}, so the file would be empty; nothing was written",
+        crate::text::count(skipped.len(), "animation")
     ))
 }
 

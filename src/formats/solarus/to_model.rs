@@ -95,9 +95,11 @@ fn check_loop(entry: &Entry, problems: &mut Problems) {
             problems.error(
                 entry.loop_at,
                 format!(
-                    "loop frame {} is out of range: direction {index} of '{}' has {} frame(s) \
+                    "loop frame {} is out of range: direction {index} of '{}' has {} \
                      (frames count from 0); the engine refuses this",
-                    data.loop_on_frame, data.name, direction.num_frames
+                    data.loop_on_frame,
+                    data.name,
+                    crate::text::count(direction.num_frames as usize, "frame")
                 ),
             );
             return;
@@ -231,11 +233,14 @@ fn add_sequence(
                     .copied()
                     .unwrap_or(entry.name_at),
                 format!(
-                    "direction {index} of '{}': frame(s) {} run past the edge of '{}' ({w}×{h}); \
-                     they are kept and shown as far as the image goes",
+                    "direction {index} of '{}': {} {} {} past the edge of '{}' ({w}×{h}); \
+                     {} kept and shown as far as the image goes",
                     data.name,
+                    crate::text::word(list.len(), "frame"),
                     list.join(", "),
-                    data.src_image
+                    if list.len() == 1 { "runs" } else { "run" },
+                    data.src_image,
+                    if list.len() == 1 { "it is" } else { "they are" },
                 ),
                 Subject::Sequence(id),
             );

@@ -86,9 +86,14 @@ impl Format for SpratFormat {
             interpolation: true,
             default_boxes: false,
             custom_box_classes: true,
+            box_classes_known: true,
+            hit_hurt_words: None,
+            box_noun: None,
             sequence_titles: true,
             numbered_sequences: false,
             sequences_are_a_view: false,
+            one_origin_per_direction: false,
+            time_unit: crate::model::TimeUnit::Millis,
         }
     }
 

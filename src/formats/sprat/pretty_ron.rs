@@ -582,6 +582,7 @@ mod tests {
                         radius: Fx(384),
                     },
                     box_id: 7,
+                    corners: None,
                 }),
             });
             let mut point = AttachmentPoint::at(Point::ZERO);

@@ -140,6 +140,52 @@ pub fn handles(shape: &Shape, rotatable: bool, rotate_reach: f64) -> Vec<(BoxHan
     }
 }
 
+/// The edge or corner of `shape` that sprite position `at` grips, when it is within
+/// `tolerance` of one (the Box tool resizes a box there), with the offset from `at` to the
+/// edge itself, so the edge follows the pointer without jumping to it. Inside a box, the
+/// bands along its edges are at most a quarter of its size deep: the middle always moves it.
+/// A circle is gripped on its rim ([`BoxHandle::Radius`]).
+pub fn edge_grip(shape: &Shape, at: (f64, f64), tolerance: f64) -> Option<(BoxHandle, (f64, f64))> {
+    match shape {
+        Shape::Circle { center, radius } => {
+            let (dx, dy) = (at.0 - center.x.to_f64(), at.1 - center.y.to_f64());
+            let (distance, r) = (dx.hypot(dy), radius.to_f64());
+            let inner = tolerance.min(r / 2.0);
+            if distance < r - inner || distance > r + tolerance {
+                return None;
+            }
+            // The rim point straight out from the centre through `at`.
+            let offset = if distance > 0.0 {
+                (dx / distance * r - dx, dy / distance * r - dy)
+            } else {
+                (0.0, 0.0)
+            };
+            Some((BoxHandle::Radius, offset))
+        }
+        Shape::Rect { .. } => {
+            let (x, y, w, h, rotation) = rect_parts(shape).expect("a rectangle");
+            let (lx, ly) = turn((at.0 - x, at.1 - y), -rotation);
+            let side = |v: f64, size: f64| -> Option<(Side, f64)> {
+                let inner = tolerance.min(size / 4.0);
+                if v < -tolerance || v > size + tolerance {
+                    None
+                } else if v <= inner && (v.abs() <= (v - size).abs()) {
+                    Some((Side::Start, -v))
+                } else if v >= size - inner {
+                    Some((Side::End, size - v))
+                } else {
+                    Some((Side::Keep, 0.0))
+                }
+            };
+            let ((sx, ox), (sy, oy)) = (side(lx, w)?, side(ly, h)?);
+            if sx == Side::Keep && sy == Side::Keep {
+                return None;
+            }
+            Some((BoxHandle::Edge { x: sx, y: sy }, turn((ox, oy), rotation)))
+        }
+    }
+}
+
 /// The shape moved by `delta`.
 pub fn moved(shape: &Shape, delta: Point) -> Shape {
     match shape.clone() {
@@ -467,6 +513,54 @@ mod tests {
         assert_eq!(point_angle((0.0, 0.0), (-5.0, 0.0), false), Some(180.0));
         assert_eq!(point_angle((0.0, 0.0), (5.0, 1.0), true), Some(15.0));
         assert_eq!(point_angle((1.0, 1.0), (1.0, 1.0), false), None);
+    }
+
+    #[test]
+    fn edges_and_corners_grip_near_the_outline_and_the_middle_does_not() {
+        let box_ = rect(0, 0, 40, 20);
+        let grip = |x: f64, y: f64| edge_grip(&box_, (x, y), 3.0).map(|(h, _)| h);
+        let edge = |x, y| Some(BoxHandle::Edge { x, y });
+        assert_eq!(grip(20.0, 10.0), None, "the middle moves the box");
+        assert_eq!(grip(-2.0, 10.0), edge(Side::Start, Side::Keep));
+        assert_eq!(grip(39.0, 10.0), edge(Side::End, Side::Keep));
+        assert_eq!(grip(20.0, 21.0), edge(Side::Keep, Side::End));
+        assert_eq!(grip(1.0, 1.0), edge(Side::Start, Side::Start));
+        assert_eq!(grip(41.0, 22.0), edge(Side::End, Side::End));
+        assert_eq!(grip(44.0, 10.0), None, "beyond the tolerance");
+        // The offset brings the grip point onto the edge itself.
+        assert_eq!(edge_grip(&box_, (-2.0, 10.0), 3.0).unwrap().1, (2.0, 0.0));
+        // A box smaller than the tolerance keeps a middle to move it by.
+        let small = rect(0, 0, 4, 4);
+        assert_eq!(edge_grip(&small, (2.0, 2.0), 3.0), None);
+        let circle = Shape::Circle {
+            center: Point::from_ints(0, 0),
+            radius: Fx::from_int(10),
+        };
+        assert_eq!(
+            edge_grip(&circle, (0.0, 11.0), 3.0),
+            Some((BoxHandle::Radius, (0.0, -1.0)))
+        );
+        assert_eq!(edge_grip(&circle, (0.0, 5.0), 3.0), None);
+    }
+
+    #[test]
+    fn a_rotated_box_is_gripped_along_its_own_edges() {
+        let turned = Shape::Rect {
+            x: Fx::from_int(0),
+            y: Fx::from_int(0),
+            width: Fx::from_int(20),
+            height: Fx::from_int(10),
+            rotation: 90.0,
+        };
+        // Turned a quarter clockwise, its right edge lies along y = 20, x from -10 to 0.
+        let (handle, _) = edge_grip(&turned, (-5.0, 20.5), 2.0).unwrap();
+        assert_eq!(
+            handle,
+            BoxHandle::Edge {
+                x: Side::End,
+                y: Side::Keep
+            }
+        );
     }
 
     #[test]

@@ -11,10 +11,10 @@
 
 use super::CanvasOutcome;
 use crate::app::canvas::view::View;
-use crate::app::frame_textures::{render_texture, texture_bytes};
-use crate::app::shell::dialogs::{DialogOutcome, Dialogs};
-use crate::app::shell::loader;
-use crate::app::shell::tab_id::TabId;
+use crate::app::context::loader;
+use crate::app::context::pictures::{render_texture, texture_bytes};
+use crate::app::context::platform::{DialogOutcome, Platform};
+use crate::app::context::tab_id::TabId;
 use crate::assets::ImageStore;
 use crate::cache::ByteLru;
 use crate::formats::registry;
@@ -209,12 +209,12 @@ impl Hanging {
         self.hung.retain(|h| h.point != point);
     }
 
-    /// Asks for a file through `dialogs` and starts reading it for hanging, on a worker thread
-    /// (`wake` is called when it is read); [`Hanging::take_read_file`] lists its sequences in
-    /// the picker once it is. A dialog that cannot be shown comes back as the message to show.
+    /// Asks for a file through the platform's dialogs and starts reading it for hanging, in
+    /// the background (`wake` is called when it is read); [`Hanging::take_read_file`] lists its
+    /// sequences in the picker once it is. A dialog that cannot be shown comes back as the message to show.
     pub fn pick_file(
         &mut self,
-        dialogs: &mut dyn Dialogs,
+        platform: &mut dyn Platform,
         wake: impl FnOnce() + Send + 'static,
     ) -> Result<(), String> {
         let extensions: Vec<&str> = registry()
@@ -222,7 +222,7 @@ impl Hanging {
             .filter(|f| f.capabilities().read)
             .flat_map(|f| f.extensions().iter().copied())
             .collect();
-        let path = match dialogs.pick_file_to_open(&extensions) {
+        let path = match platform.dialogs().pick_file_to_open(&extensions) {
             DialogOutcome::Chosen(path) => path,
             DialogOutcome::Cancelled => return Ok(()),
             DialogOutcome::Unavailable => {
@@ -230,6 +230,7 @@ impl Hanging {
             }
         };
         self.reading = Some(loader::PendingLoad::start(
+            platform,
             path,
             crate::formats::ReadOptions::default(),
             wake,

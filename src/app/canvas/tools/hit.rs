@@ -2,6 +2,7 @@
 //! from an AIR default) or graphic pixel, in that order, since that is the order they are drawn
 //! in from the top; and every element a rubber band touches.
 
+use super::geometry::{BoxHandle, edge_grip};
 use crate::app::canvas::overlay::{shape_contains, shape_outline};
 use crate::model::{AnimationSet, CollisionBox, Element, ElementId, ElementKind, Frame, Shape};
 use crate::pixels::PixelSource;
@@ -51,6 +52,25 @@ pub fn box_under(boxes: &[ShownBox], (x, y): (f64, f64)) -> Option<ElementId> {
     let own = boxes.iter().rev().filter(|b| !b.inherited).find(inside);
     own.or_else(|| boxes.iter().rev().filter(|b| b.inherited).find(inside))
         .map(|b| b.id)
+}
+
+/// What the Box tool grips at `(x, y)`: the topmost box (own before inherited, as
+/// [`box_under`]) whose edge or corner is within `tolerance` (a resize, with the grip's offset
+/// onto the edge, see [`edge_grip`]) or that contains the point (a move: `None`).
+pub fn box_grip_under(
+    boxes: &[ShownBox],
+    (x, y): (f64, f64),
+    tolerance: f64,
+) -> Option<(ElementId, Option<(BoxHandle, (f64, f64))>)> {
+    let grip = |b: &ShownBox| {
+        let shape = &b.collision.shape;
+        match edge_grip(shape, (x, y), tolerance) {
+            Some(edge) => Some((b.id, Some(edge))),
+            None => shape_contains(&shape_outline(shape), shape, x, y).then_some((b.id, None)),
+        }
+    };
+    let own = boxes.iter().rev().filter(|b| !b.inherited).find_map(grip);
+    own.or_else(|| boxes.iter().rev().filter(|b| b.inherited).find_map(grip))
 }
 
 /// The topmost graphic with a visible pixel at `(x, y)`.
@@ -248,6 +268,33 @@ mod tests {
     }
 
     #[test]
+    fn the_box_tool_grips_a_boxs_edge_or_its_inside_topmost_first() {
+        let boxes = [
+            shown(1, (0, 0), (40, 40), true),
+            shown(2, (10, 10), (20, 20), false),
+        ];
+        // Inside the small own box: it moves, though the big one is under it too.
+        assert_eq!(
+            box_grip_under(&boxes, (15.0, 15.0), 2.0),
+            Some((ElementId(2), None))
+        );
+        // On the small box's right edge.
+        let (id, edge) = box_grip_under(&boxes, (20.5, 15.0), 2.0).unwrap();
+        assert_eq!(id, ElementId(2));
+        assert!(matches!(edge, Some((BoxHandle::Edge { .. }, _))));
+        // Inside the inherited box only, then on its left edge, then outside both.
+        assert_eq!(
+            box_grip_under(&boxes, (30.0, 30.0), 2.0),
+            Some((ElementId(1), None))
+        );
+        assert!(matches!(
+            box_grip_under(&boxes, (-1.0, 30.0), 2.0),
+            Some((ElementId(1), Some(_)))
+        ));
+        assert_eq!(box_grip_under(&boxes, (50.0, 30.0), 2.0), None);
+    }
+
+    #[test]
     fn a_band_touches_boxes_it_overlaps_and_not_those_beside_it() {
         let boxes = [
             shown(1, (0, 0), (10, 10), false),
@@ -261,6 +308,7 @@ mod tests {
                         radius: crate::model::Fx::from_int(5),
                     },
                     box_id: 0,
+                    corners: None,
                 },
                 inherited: false,
             },
@@ -298,6 +346,7 @@ mod tests {
                     rotation: 45.0,
                 },
                 box_id: 0,
+                corners: None,
             },
             inherited: false,
         };

@@ -10,7 +10,8 @@ use super::transform_handles::{
 };
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply, selection_on_frame};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::Gesture;
 use crate::edit::boxes::{AddBox, SetBoxShape};
 use crate::edit::canvas::{MoveOrigin, RotateElement, ScaleElement};
@@ -50,14 +51,14 @@ impl Drag {
 
 /// Escape during a drag: the drag ends and what it changed is undone, like in Aseprite; a
 /// rubber band gives back the selection it started from.
-pub fn cancel_drag(tools: &mut ToolState, open: &mut OpenDocument) {
+pub fn cancel_drag(tools: &mut ToolState, doc: &mut OpenDocument) {
     let Some(drag) = tools.drag.take() else {
         return;
     };
     if let DragKind::Band { before, .. } = drag.kind {
-        open.select_elements(before);
+        doc.select_elements(before);
     } else if drag.edited {
-        open.undo();
+        doc.undo();
     }
 }
 
@@ -72,6 +73,9 @@ pub enum DragKind {
         original: Shape,
         /// The handle held, or `None` to move the whole box.
         handle: Option<BoxHandle>,
+        /// Added to the pointer for a handle: an edge gripped a little off the outline
+        /// follows the pointer from where it is rather than jumping under it.
+        grip: (f64, f64),
         /// The shape last applied.
         last: Option<Shape>,
     },
@@ -160,18 +164,18 @@ impl Scene<'_> {
 
 /// The selected box, if exactly one element is selected and it is a shown box (handles are
 /// for one element).
-pub fn selected_box<'a>(open: &OpenDocument, boxes: &'a [ShownBox]) -> Option<&'a ShownBox> {
-    let id = open.single_element()?;
+pub fn selected_box<'a>(doc: &OpenDocument, boxes: &'a [ShownBox]) -> Option<&'a ShownBox> {
+    let id = doc.single_element()?;
     boxes.iter().find(|b| b.id == id)
 }
 
 /// The handle of the selected box under sprite position `at`.
 fn handle_under(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     scene: &Scene,
     at: (f64, f64),
 ) -> Option<(ElementId, Shape, BoxHandle)> {
-    let shown = selected_box(open, scene.boxes)?;
+    let shown = selected_box(doc, scene.boxes)?;
     let reach = (ROTATE_REACH / scene.view.scale) as f64;
     let rotatable = scene.context.capabilities.rotated_boxes;
     let tolerance = scene.tolerance();
@@ -185,27 +189,39 @@ fn near(a: (f64, f64), b: (f64, f64), tolerance: f64) -> bool {
     (a.0 - b.0).abs() <= tolerance && (a.1 - b.1).abs() <= tolerance
 }
 
+/// The modifier keys held at a press.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PressKeys {
+    /// Shift or Ctrl (Cmd on a Mac): a grabbed element joins the selection, a rubber band
+    /// adds to it.
+    pub adding: bool,
+    /// Ctrl (Cmd on a Mac): the Box tool draws a new box even over an existing one.
+    pub draw_anywhere: bool,
+}
+
 /// Starts a drag at sprite position `start`: a handle of the selected element first, then what
-/// the tool does there. `adding` (Shift or Ctrl held) adds a grabbed element to the selection,
-/// or makes a rubber band add to it. Returns `None` when the press grabs nothing.
+/// the tool does there (the Box tool moves a box dragged from inside and resizes one dragged by
+/// an edge or corner, and draws elsewhere). Returns `None` when the press grabs nothing.
 pub fn begin_drag(
     tools: &ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     scene: &Scene,
     start: (f64, f64),
-    adding: bool,
+    keys: PressKeys,
 ) -> Option<DragKind> {
+    let adding = keys.adding;
     let tolerance = scene.tolerance();
-    if let Some((element, original, handle)) = handle_under(open, scene, start) {
+    if let Some((element, original, handle)) = handle_under(doc, scene, start) {
         return Some(DragKind::Box {
             element,
             original,
             handle: Some(handle),
+            grip: (0.0, 0.0),
             last: None,
         });
     }
     if tools.tool != Tool::Box
-        && let Some(knob) = angle_knob(open, &scene.context, scene.view)
+        && let Some(knob) = angle_knob(doc, &scene.context, scene.view)
         && near(knob.tip, start, tolerance)
     {
         return Some(DragKind::PointAngle {
@@ -215,7 +231,7 @@ pub fn begin_drag(
         });
     }
     if tools.tool == Tool::Select
-        && let Some(handles) = graphic_handles(open, &scene.context, scene.view, scene.pixels)
+        && let Some(handles) = graphic_handles(doc, &scene.context, scene.view, scene.pixels)
     {
         if near(handles.knob, start, tolerance) {
             return Some(DragKind::GraphicRotate {
@@ -233,7 +249,7 @@ pub fn begin_drag(
         }
     }
     if tools.tool == Tool::Select
-        && let Some((element, at)) = graphic_origin(open)
+        && let Some((element, at)) = graphic_origin(doc)
         && near(at, start, tolerance)
     {
         return Some(DragKind::Origin {
@@ -247,6 +263,11 @@ pub fn begin_drag(
             if !capabilities.boxes {
                 return None;
             }
+            if !keys.draw_anywhere
+                && let Some(grabbed) = box_tool_grab(doc, scene, start, adding)
+            {
+                return Some(grabbed);
+            }
             Some(DragKind::Draw {
                 element: None,
                 class: tools.class.clone(),
@@ -255,14 +276,14 @@ pub fn begin_drag(
             })
         }
         Tool::Point => {
-            let frame = open.frame()?;
+            let frame = doc.frame()?;
             let id = hit::point_under(frame, start, tolerance)?;
-            Some(grab(open, scene, id, adding))
+            Some(grab(doc, scene, id, adding))
         }
         Tool::Select => {
-            let frame = open.frame()?;
+            let frame = doc.frame()?;
             let under = hit::element_under(
-                open.document(),
+                doc.document(),
                 frame,
                 scene.boxes,
                 scene.pixels,
@@ -270,9 +291,9 @@ pub fn begin_drag(
                 tolerance,
             );
             match under {
-                Some(id) => Some(grab(open, scene, id, adding)),
+                Some(id) => Some(grab(doc, scene, id, adding)),
                 None => Some(DragKind::Band {
-                    before: open.selected_elements().to_vec(),
+                    before: doc.selected_elements().to_vec(),
                     adding,
                     corner: start,
                 }),
@@ -281,19 +302,43 @@ pub fn begin_drag(
     }
 }
 
+/// A Box-tool press on a box: by an edge or corner it resizes that box alone (it becomes the
+/// selection); inside, it grabs the box as the Select tool would (moving the selection it is
+/// part of). `None` when the press is on no box.
+fn box_tool_grab(
+    doc: &mut OpenDocument,
+    scene: &Scene,
+    start: (f64, f64),
+    adding: bool,
+) -> Option<DragKind> {
+    let (id, edge) = hit::box_grip_under(scene.boxes, start, scene.tolerance())?;
+    let Some((handle, grip)) = edge else {
+        return Some(grab(doc, scene, id, adding));
+    };
+    let shown = scene.boxes.iter().find(|b| b.id == id)?;
+    doc.select_element(id);
+    Some(DragKind::Box {
+        element: id,
+        original: shown.collision.shape.clone(),
+        handle: Some(handle),
+        grip,
+        last: None,
+    })
+}
+
 /// A press on element `id`: an unselected element becomes the selection (or joins it when
 /// `adding`); a selected one keeps the selection, so the drag moves every selected element.
-fn grab(open: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> DragKind {
-    if !open.is_selected(id) {
+fn grab(doc: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> DragKind {
+    if !doc.is_selected(id) {
         if adding {
-            let mut elements = open.selected_elements().to_vec();
+            let mut elements = doc.selected_elements().to_vec();
             elements.push(id);
-            open.select_elements(elements);
+            doc.select_elements(elements);
         } else {
-            open.select_element(id);
+            doc.select_element(id);
         }
     }
-    let elements = selection_on_frame(open, scene.boxes);
+    let elements = selection_on_frame(doc, scene.boxes);
     if let [only] = elements[..]
         && let Some(shown) = scene.boxes.iter().find(|b| b.id == only)
     {
@@ -301,6 +346,7 @@ fn grab(open: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> 
             element: only,
             original: shown.collision.shape.clone(),
             handle: None,
+            grip: (0.0, 0.0),
             last: None,
         };
     }
@@ -313,7 +359,7 @@ fn grab(open: &mut OpenDocument, scene: &Scene, id: ElementId, adding: bool) -> 
 /// Sends the edit for the drag's new pointer position (nothing when it changes nothing).
 pub fn continue_drag(
     tools: &mut ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     scene: &Scene,
     pointer: (f64, f64),
     shift: bool,
@@ -322,10 +368,10 @@ pub fn continue_drag(
     let Some(drag) = tools.drag.as_mut() else {
         return;
     };
-    let revision = open.revision;
+    let revision = doc.revision;
     let snap = scene.context.snap;
     let mut step = DragStep {
-        open,
+        doc,
         scene,
         outcome,
         gesture: Some(drag.gesture),
@@ -342,8 +388,9 @@ pub fn continue_drag(
             element,
             original,
             handle,
+            grip,
             last,
-        } => step.reshape_box(element, original, *handle, last),
+        } => step.reshape_box(element, original, *handle, *grip, last),
         DragKind::Move { elements, applied } => step.move_selection(elements, applied),
         DragKind::Band {
             before,
@@ -384,7 +431,7 @@ pub fn continue_drag(
     let Some(refused) = refused else {
         return;
     };
-    if step.open.revision != revision
+    if step.doc.revision != revision
         && let Some(drag) = tools.drag.as_mut()
     {
         drag.edited = true;
@@ -399,7 +446,7 @@ pub fn continue_drag(
 /// method handles one kind of drag and answers `None` when this position changes nothing,
 /// else whether the edit was refused.
 struct DragStep<'a, 'b> {
-    open: &'a mut OpenDocument,
+    doc: &'a mut OpenDocument,
     scene: &'a Scene<'b>,
     outcome: &'a mut CanvasOutcome,
     gesture: Option<Gesture>,
@@ -414,7 +461,7 @@ struct DragStep<'a, 'b> {
 
 impl DragStep<'_, '_> {
     fn apply(&mut self, command: &dyn crate::edit::Command) -> bool {
-        apply(self.open, command, self.gesture, self.outcome)
+        apply(self.doc, command, self.gesture, self.outcome)
     }
 
     /// Moves the box, or one of its handles.
@@ -423,12 +470,15 @@ impl DragStep<'_, '_> {
         element: &mut ElementId,
         original: &Shape,
         handle: Option<BoxHandle>,
+        grip: (f64, f64),
         last: &mut Option<Shape>,
     ) -> Option<bool> {
         let shape = match handle {
+            // Moved, not rebuilt: the box keeps its size and the corners it was stored by.
             None => geometry::moved(original, self.delta),
             Some(h) => {
-                geometry::reshaped(original, h, self.pointer, self.start, self.shift, self.snap)
+                let pointer = (self.pointer.0 + grip.0, self.pointer.1 + grip.1);
+                geometry::reshaped(original, h, pointer, self.start, self.shift, self.snap)
             }
         };
         if last.as_ref() == Some(&shape) {
@@ -443,7 +493,7 @@ impl DragStep<'_, '_> {
             return Some(true);
         }
         // Editing an inherited box copies it onto this frame on the first step.
-        *element = self.open.single_element().unwrap_or(*element);
+        *element = self.doc.single_element().unwrap_or(*element);
         *last = Some(shape);
         Some(false)
     }
@@ -466,7 +516,7 @@ impl DragStep<'_, '_> {
         if done {
             *applied = self.delta;
             // The first step gives inherited boxes the frame's own copies: move those next.
-            *elements = self.open.selected_elements().to_vec();
+            *elements = self.doc.selected_elements().to_vec();
         }
         Some(!done)
     }
@@ -479,9 +529,9 @@ impl DragStep<'_, '_> {
         corner: &mut (f64, f64),
     ) -> Option<bool> {
         *corner = self.pointer;
-        let frame = self.open.frame()?;
+        let frame = self.doc.frame()?;
         let touched = hit::touched_by_band(
-            self.open.document(),
+            self.doc.document(),
             frame,
             self.scene.boxes,
             self.scene.pixels,
@@ -490,13 +540,13 @@ impl DragStep<'_, '_> {
         );
         let mut selection = if adding { before.to_vec() } else { Vec::new() };
         selection.extend(touched);
-        self.open.select_elements(selection);
+        self.doc.select_elements(selection);
         Some(false)
     }
 
     /// Turns a point or graphic to `angle`.
     fn rotate(&mut self, element: ElementId, angle: f64, last: &mut Option<f64>) -> Option<bool> {
-        rotate_step(self.open, element, angle, last, self.gesture, self.outcome)
+        rotate_step(self.doc, element, angle, last, self.gesture, self.outcome)
     }
 
     /// Scales a graphic by the handle dragged.
@@ -524,7 +574,7 @@ impl DragStep<'_, '_> {
 
     /// Moves a graphic's origin, keeping the picture in place.
     fn move_origin(&mut self, element: ElementId, last: &mut Option<Point>) -> Option<bool> {
-        let origin = source_point(self.open, self.scene, element, self.pointer, self.snap)?;
+        let origin = source_point(self.doc, self.scene, element, self.pointer, self.snap)?;
         if *last == Some(origin) {
             return None;
         }
@@ -567,7 +617,7 @@ impl DragStep<'_, '_> {
                 };
                 let done = self.apply(&command);
                 if done {
-                    *element = self.open.single_element();
+                    *element = self.doc.single_element();
                 }
                 done
             }
@@ -591,7 +641,7 @@ impl DragStep<'_, '_> {
 /// Turns `element` to `angle` unless that is the angle last applied (`None`: nothing to do);
 /// otherwise whether the document refused it.
 fn rotate_step(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     element: ElementId,
     angle: f64,
     last: &mut Option<f64>,
@@ -605,7 +655,7 @@ fn rotate_step(
         element,
         rotation: angle,
     };
-    let done = apply(open, &command, gesture, outcome);
+    let done = apply(doc, &command, gesture, outcome);
     if done {
         *last = Some(angle);
     }
@@ -620,13 +670,13 @@ fn square_corner(start: (f64, f64), pointer: (f64, f64)) -> (f64, f64) {
 
 /// The source pixel of graphic `element` under sprite position `pointer`.
 fn source_point(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     scene: &Scene,
     element: ElementId,
     pointer: (f64, f64),
     snap: Snap,
 ) -> Option<Point> {
-    let frame = open.frame()?;
+    let frame = doc.frame()?;
     let graphic = frame
         .elements
         .iter()
@@ -634,7 +684,7 @@ fn source_point(
         .as_graphic()?;
     let axis = scene
         .pixels
-        .pixels(open.document(), &graphic.source)
+        .pixels(doc.document(), &graphic.source)
         .map_or((0, 0), |s| s.axis);
     let inverse = Placement::of(graphic, axis)?.inverse()?;
     Some(snap.point(inverse.to_source(pointer)))
@@ -645,48 +695,46 @@ fn source_point(
 /// the point tool selects a point the same way or places a new one and opens its name field.
 pub fn click(
     tools: &mut ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     scene: &Scene,
     at: (f64, f64),
     adding: bool,
     outcome: &mut CanvasOutcome,
 ) {
-    let Some(frame) = open.frame() else {
+    let Some(frame) = doc.frame() else {
         return;
     };
     let tolerance = scene.tolerance();
     match tools.tool {
         Tool::Select | Tool::Box => {
             let id = hit::element_under(
-                open.document(),
+                doc.document(),
                 frame,
                 scene.boxes,
                 scene.pixels,
                 at,
                 tolerance,
             );
-            pick(open, id, adding);
+            pick(doc, id, adding);
         }
         Tool::Point => {
             if let Some(id) = hit::point_under(frame, at, tolerance) {
-                pick(open, Some(id), adding);
+                pick(doc, Some(id), adding);
                 return;
             }
             if !scene.context.capabilities.points {
-                outcome.refused = Some(format!(
-                    "{} files cannot hold attachment points",
-                    open.format_name()
-                ));
+                let why = format!("{} files cannot hold attachment points", doc.format_name());
+                outcome.feedback = Some(Feedback::refusal(&why, doc));
                 return;
             }
-            let name = super::naming::suggested_name(open);
+            let name = super::naming::suggested_name(doc);
             let command = AddPoint {
                 frame: scene.context.frame,
                 position: scene.context.snap.point(at),
                 name: name.clone(),
             };
-            if apply(open, &command, None, outcome)
-                && let Some(id) = open.single_element()
+            if apply(doc, &command, None, outcome)
+                && let Some(id) = doc.single_element()
             {
                 tools.naming = Some(super::naming::Naming::new(id, name));
             }
@@ -696,12 +744,12 @@ pub fn click(
 
 /// A click on `id` (or on nothing): alone it becomes the selection (nothing clears it); with
 /// `adding` it joins the selection or leaves it, and a click on nothing changes nothing.
-fn pick(open: &mut OpenDocument, id: Option<ElementId>, adding: bool) {
+fn pick(doc: &mut OpenDocument, id: Option<ElementId>, adding: bool) {
     match (id, adding) {
-        (Some(id), true) => open.toggle_element(id),
-        (Some(id), false) => open.select_element(id),
+        (Some(id), true) => doc.toggle_element(id),
+        (Some(id), false) => doc.select_element(id),
         (None, true) => {}
-        (None, false) => open.clear_elements(),
+        (None, false) => doc.clear_elements(),
     }
 }
 
@@ -709,12 +757,12 @@ fn pick(open: &mut OpenDocument, id: Option<ElementId>, adding: bool) {
 /// one undo step per press: boxes inherited from an AIR default follow the scope toggle.
 pub fn nudge(
     tools: &ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     scene: &Scene,
     (dx, dy): (i32, i32),
     outcome: &mut CanvasOutcome,
 ) {
-    let elements = selection_on_frame(open, scene.boxes);
+    let elements = selection_on_frame(doc, scene.boxes);
     if elements.is_empty() {
         return;
     }
@@ -723,5 +771,5 @@ pub fn nudge(
         elements,
         delta: Point::from_ints(dx, dy),
     };
-    apply(open, &command, None, outcome);
+    apply(doc, &command, None, outcome);
 }

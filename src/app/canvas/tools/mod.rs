@@ -26,7 +26,8 @@ pub mod strip;
 pub mod transform_handles;
 
 use crate::app::canvas::overlay;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::Command;
 use crate::edit::Gesture;
 use crate::edit::boxes::{BoxTarget, FrameAt, InheritedBoxes};
@@ -123,11 +124,11 @@ impl ToolState {
     }
 }
 
-/// What the canvas asks the app to do after a frame.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// What the canvas's parts ask for during a frame.
+#[derive(Debug, Default)]
 pub struct CanvasOutcome {
-    /// An edit was refused, with the reason.
-    pub refused: Option<String>,
+    /// What the status bar should say (a refused edit, with the reason).
+    pub feedback: Option<Feedback>,
     /// The user wants to hang a sequence from another file: show the open dialog.
     pub pick_hang_file: bool,
 }
@@ -151,14 +152,14 @@ pub struct FrameContext {
 
 impl FrameContext {
     /// The frame the player shows, or `None` when there is none.
-    pub fn of(open: &OpenDocument, rule: DefaultBoxRule) -> Option<FrameContext> {
-        let frame = open.player.frame_id(open.document())?;
-        let capabilities = open.session.format().capabilities();
+    pub fn of(doc: &OpenDocument, rule: DefaultBoxRule) -> Option<FrameContext> {
+        let frame = doc.player.frame_id(doc.document())?;
+        let capabilities = doc.session.format().capabilities();
         Some(FrameContext {
             at: FrameAt {
-                sequence: open.player.sequence(),
-                direction: open.player.direction(),
-                index: open.player.frame_index(),
+                sequence: doc.player.sequence(),
+                direction: doc.player.direction(),
+                index: doc.player.frame_index(),
             },
             frame,
             capabilities,
@@ -191,12 +192,12 @@ impl FrameContext {
 
 /// The boxes shown on the current frame (own and inherited), hidden classes left out.
 pub fn shown_boxes(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     rule: DefaultBoxRule,
     visible: impl Fn(&BoxClass) -> bool,
 ) -> Vec<ShownBox> {
-    let frames = open.direction_frames();
-    let index = open.player.frame_index();
+    let frames = doc.direction_frames();
+    let index = doc.player.frame_index();
     let Some(frame) = frames.get(index) else {
         return Vec::new();
     };
@@ -215,15 +216,15 @@ pub fn shown_boxes(
 /// selects (a new box, the copies of moved inherited boxes) become the canvas selection
 /// through [`OpenDocument::apply`].
 pub fn apply(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     command: &dyn Command,
     gesture: Option<Gesture>,
     outcome: &mut CanvasOutcome,
 ) -> bool {
-    match open.apply(command, gesture) {
+    match doc.apply(command, gesture) {
         Ok(()) => true,
         Err(message) => {
-            outcome.refused = Some(message);
+            outcome.feedback = Some(Feedback::refusal(&message, doc));
             false
         }
     }
@@ -233,8 +234,8 @@ pub fn apply(
 /// the boxes in force on it, own or inherited from an AIR default), in selection order: what
 /// moving and deleting act on. Elements of other frames, and boxes left out of `boxes` (the
 /// canvas leaves hidden ones out of what it moves), are left alone.
-pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
-    let Some(frame) = open.frame() else {
+pub fn selection_on_frame(doc: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = doc.frame() else {
         return Vec::new();
     };
     let shown = |id: ElementId| {
@@ -244,7 +245,7 @@ pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<Elemen
                 .iter()
                 .any(|e| e.id == id && !matches!(e.kind, ElementKind::Box(_)))
     };
-    open.selected_elements()
+    doc.selected_elements()
         .iter()
         .copied()
         .filter(|id| shown(*id))
@@ -254,12 +255,12 @@ pub fn selection_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<Elemen
 /// Deletes the selected elements of the frame on show (see [`selection_on_frame`]) in one
 /// undo step; boxes inherited from an AIR default follow the scope toggle.
 pub fn delete_selection(
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     boxes: &[ShownBox],
     context: &FrameContext,
     scope: InheritedBoxes,
 ) -> Result<(), String> {
-    let elements = selection_on_frame(open, boxes);
+    let elements = selection_on_frame(doc, boxes);
     if elements.is_empty() {
         return Err("no selected element is on this frame".to_string());
     }
@@ -267,13 +268,13 @@ pub fn delete_selection(
         target: context.box_target(scope),
         elements,
     };
-    open.apply(&command, None)
+    doc.apply(&command, None)
 }
 
 /// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,
 /// then the boxes shown (`boxes`, own and inherited, hidden classes left out).
-pub fn all_on_frame(open: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
-    let Some(frame) = open.frame() else {
+pub fn all_on_frame(doc: &OpenDocument, boxes: &[ShownBox]) -> Vec<ElementId> {
+    let Some(frame) = doc.frame() else {
         return Vec::new();
     };
     frame

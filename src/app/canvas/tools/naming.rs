@@ -5,7 +5,7 @@
 
 use super::{CanvasOutcome, apply};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::ElementId;
 
@@ -33,9 +33,9 @@ impl Naming {
 
 /// The name a new point on the current frame gets: a name the other frames of the direction
 /// use that this frame does not have yet (nearest frame first), else "point N".
-pub fn suggested_name(open: &OpenDocument) -> String {
-    let frames = open.direction_frames();
-    let index = open.player.frame_index();
+pub fn suggested_name(doc: &OpenDocument) -> String {
+    let frames = doc.direction_frames();
+    let index = doc.player.frame_index();
     let here: Vec<&str> = frames
         .get(index)
         .map(|f| {
@@ -68,14 +68,14 @@ pub fn suggested_name(open: &OpenDocument) -> String {
 pub fn show(
     ctx: &egui::Context,
     naming: &mut Option<Naming>,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     view: &View,
     outcome: &mut CanvasOutcome,
 ) {
     let Some(state) = naming.as_mut() else {
         return;
     };
-    let Some(point) = open
+    let Some(point) = doc
         .frame()
         .and_then(|f| f.elements.iter().find(|e| e.id == state.element))
         .and_then(|e| e.as_point())
@@ -119,11 +119,11 @@ pub fn show(
             element: state.element,
             field: ElementField::Name(state.text.trim().to_string()),
         };
-        let unchanged = open
+        let unchanged = doc
             .document()
             .element(state.element)
             .is_some_and(|(_, e)| e.name == state.text.trim());
-        if unchanged || apply(open, &command, None, outcome) {
+        if unchanged || apply(doc, &command, None, outcome) {
             *naming = None;
         }
     } else if close {

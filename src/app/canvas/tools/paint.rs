@@ -9,7 +9,7 @@ use super::transform_handles::ROTATE_REACH;
 use super::{FrameContext, Tool, ToolState};
 use crate::app::canvas::overlay::{POINT_COLOUR, class_colour, shape_outline};
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::model::ElementKind;
 use crate::render::Placement;
 use egui::{Color32, CursorIcon, Painter, Pos2, Rect, Stroke, vec2};
@@ -25,12 +25,12 @@ const SELECTION_DASH: Color32 = Color32::WHITE;
 pub fn paint_selection(
     painter: &Painter,
     view: &View,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     boxes: &[ShownBox],
     pixels: &dyn crate::pixels::PixelSource,
 ) {
     let dashes = Stroke::new(1.0, SELECTION_DASH);
-    for shown in boxes.iter().filter(|b| open.is_selected(b.id)) {
+    for shown in boxes.iter().filter(|b| doc.is_selected(b.id)) {
         let outline: Vec<Pos2> = shape_outline(&shown.collision.shape)
             .into_iter()
             .map(|(x, y)| view.to_screen(x, y))
@@ -42,10 +42,10 @@ pub fn paint_selection(
         ));
         dashed_loop(painter, outline, dashes);
     }
-    let Some(frame) = open.frame() else {
+    let Some(frame) = doc.frame() else {
         return;
     };
-    for element in frame.elements.iter().filter(|e| open.is_selected(e.id)) {
+    for element in frame.elements.iter().filter(|e| doc.is_selected(e.id)) {
         match &element.kind {
             ElementKind::Point(point) => {
                 let at = view.to_screen(point.position.x.to_f64(), point.position.y.to_f64());
@@ -53,7 +53,7 @@ pub fn paint_selection(
                 painter.circle_stroke(at, 10.5, Stroke::new(1.0, HANDLE_EDGE));
             }
             ElementKind::Graphic(graphic) => {
-                let Some(source) = pixels.pixels(open.document(), &graphic.source) else {
+                let Some(source) = pixels.pixels(doc.document(), &graphic.source) else {
                     continue;
                 };
                 let Some(placement) = Placement::of(graphic, source.axis) else {
@@ -107,12 +107,12 @@ fn dashed_loop(painter: &Painter, mut outline: Vec<Pos2>, stroke: Stroke) {
 pub fn paint_handles(
     painter: &Painter,
     view: &View,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     context: &FrameContext,
     boxes: &[ShownBox],
     pixels: &dyn crate::pixels::PixelSource,
 ) {
-    if let Some(handles) = transform_handles::graphic_handles(open, context, view, pixels) {
+    if let Some(handles) = transform_handles::graphic_handles(doc, context, view, pixels) {
         let pivot = view.to_screen(handles.pivot.0, handles.pivot.1);
         let knob = view.to_screen(handles.knob.0, handles.knob.1);
         painter.line_segment([pivot, knob], Stroke::new(1.0, HANDLE_FILL));
@@ -121,7 +121,7 @@ pub fn paint_handles(
             square(painter, view.to_screen(x, y));
         }
     }
-    if let Some(shown) = input::selected_box(open, boxes) {
+    if let Some(shown) = input::selected_box(doc, boxes) {
         let reach = (ROTATE_REACH / view.scale) as f64;
         let shape = &shown.collision.shape;
         let all = geometry::handles(shape, context.capabilities.rotated_boxes, reach);
@@ -147,11 +147,11 @@ pub fn paint_handles(
             }
         }
     }
-    if let Some(knob) = transform_handles::angle_knob(open, context, view) {
+    if let Some(knob) = transform_handles::angle_knob(doc, context, view) {
         let tip = view.to_screen(knob.tip.0, knob.tip.1);
         painter.circle(tip, 4.0, HANDLE_FILL, Stroke::new(1.0, HANDLE_EDGE));
     }
-    if let Some((_, (x, y))) = transform_handles::graphic_origin(open) {
+    if let Some((_, (x, y))) = transform_handles::graphic_origin(doc) {
         let at = view.to_screen(x, y);
         diamond(painter, at);
     }
@@ -183,42 +183,59 @@ fn diamond(painter: &Painter, at: Pos2) {
     ));
 }
 
-/// The cursor for the tool over sprite position `at`: resize arrows over handles, a move
-/// cross over what the select tool would move, a crosshair for drawing and placing.
+/// The cursor for the tool over sprite position `at`: resize arrows over handles (and, for
+/// the Box tool, over any box's edges and corners), a move cross over what a drag would move,
+/// a crosshair for drawing (everywhere with the Box tool when `draw_anywhere`, Ctrl held) and
+/// placing.
 pub fn cursor(
     tools: &ToolState,
-    open: &OpenDocument,
-    context: &FrameContext,
-    view: &View,
-    boxes: &[ShownBox],
-    pixels: &dyn crate::pixels::PixelSource,
+    doc: &OpenDocument,
+    scene: &input::Scene,
     at: (f64, f64),
+    draw_anywhere: bool,
 ) -> CursorIcon {
-    if tools.drag.is_some() {
-        return CursorIcon::Grabbing;
+    let (context, view, boxes, pixels) = (&scene.context, scene.view, scene.boxes, scene.pixels);
+    if let Some(drag) = &tools.drag {
+        return match drag.kind {
+            DragKind::Box {
+                handle: Some(handle),
+                ref original,
+                ..
+            } => handle_cursor(handle, rotation_of(original), view.mirrored),
+            DragKind::Draw { .. } => CursorIcon::Crosshair,
+            _ => CursorIcon::Grabbing,
+        };
     }
     let tolerance = (input::GRAB_RADIUS / view.scale) as f64;
-    if let Some(shown) = input::selected_box(open, boxes) {
+    if let Some(shown) = input::selected_box(doc, boxes) {
         let reach = (ROTATE_REACH / view.scale) as f64;
         let shape = &shown.collision.shape;
-        let rotation = match shape {
-            crate::model::Shape::Rect { rotation, .. } => *rotation,
-            crate::model::Shape::Circle { .. } => 0.0,
-        };
+        let rotation = rotation_of(shape);
         for (handle, (x, y)) in geometry::handles(shape, context.capabilities.rotated_boxes, reach)
         {
             if (x - at.0).abs() <= tolerance && (y - at.1).abs() <= tolerance {
-                return handle_cursor(handle, rotation);
+                return handle_cursor(handle, rotation, view.mirrored);
             }
         }
     }
     match tools.tool {
-        Tool::Box => CursorIcon::Crosshair,
+        Tool::Box if draw_anywhere || !context.capabilities.boxes => CursorIcon::Crosshair,
+        Tool::Box => match super::hit::box_grip_under(boxes, at, tolerance) {
+            Some((id, Some((handle, _)))) => {
+                let shape = boxes
+                    .iter()
+                    .find(|b| b.id == id)
+                    .map(|b| &b.collision.shape);
+                handle_cursor(handle, shape.map_or(0.0, rotation_of), view.mirrored)
+            }
+            Some((_, None)) => CursorIcon::Move,
+            None => CursorIcon::Crosshair,
+        },
         Tool::Point => CursorIcon::Cell,
         Tool::Select => {
             let near =
                 |p: (f64, f64)| (p.0 - at.0).abs() <= tolerance && (p.1 - at.1).abs() <= tolerance;
-            if let Some(handles) = transform_handles::graphic_handles(open, context, view, pixels) {
+            if let Some(handles) = transform_handles::graphic_handles(doc, context, view, pixels) {
                 if near(handles.knob) {
                     return CursorIcon::Grab;
                 }
@@ -226,16 +243,16 @@ pub fn cursor(
                     return CursorIcon::ResizeNwSe;
                 }
             }
-            if transform_handles::graphic_origin(open).is_some_and(|(_, o)| near(o)) {
+            if transform_handles::graphic_origin(doc).is_some_and(|(_, o)| near(o)) {
                 return CursorIcon::Crosshair;
             }
-            let over_knob = transform_handles::angle_knob(open, context, view).is_some_and(|k| {
+            let over_knob = transform_handles::angle_knob(doc, context, view).is_some_and(|k| {
                 (k.tip.0 - at.0).abs() <= tolerance && (k.tip.1 - at.1).abs() <= tolerance
             });
             if over_knob {
                 return CursorIcon::Grab;
             }
-            let over_element = open.frame().is_some_and(|frame| {
+            let over_element = doc.frame().is_some_and(|frame| {
                 super::hit::point_under(frame, at, tolerance).is_some()
                     || super::hit::box_under(boxes, at).is_some()
             });
@@ -248,9 +265,22 @@ pub fn cursor(
     }
 }
 
-fn handle_cursor(handle: BoxHandle, rotation: f64) -> CursorIcon {
+fn rotation_of(shape: &crate::model::Shape) -> f64 {
+    match shape {
+        crate::model::Shape::Rect { rotation, .. } => *rotation,
+        crate::model::Shape::Circle { .. } => 0.0,
+    }
+}
+
+/// The resize arrow for a handle of a box turned by `rotation`, on a canvas `mirrored` or not.
+fn handle_cursor(handle: BoxHandle, rotation: f64, mirrored: bool) -> CursorIcon {
     let BoxHandle::Edge { x, y } = handle else {
-        return CursorIcon::Grab;
+        // A circle's rim: drags the radius, any way out.
+        return if handle == BoxHandle::Radius {
+            CursorIcon::ResizeNwSe
+        } else {
+            CursorIcon::Grab
+        };
     };
     // The handle's direction from the box centre, turned with the box, picks the arrow.
     let dx = match x {
@@ -264,9 +294,9 @@ fn handle_cursor(handle: BoxHandle, rotation: f64) -> CursorIcon {
         Side::End => 1.0,
     };
     let (sin, cos) = rotation.to_radians().sin_cos();
-    let angle = (dx * sin + dy * cos)
-        .atan2(dx * cos - dy * sin)
-        .to_degrees();
+    let on_screen_x = dx * cos - dy * sin;
+    let on_screen_x = if mirrored { -on_screen_x } else { on_screen_x };
+    let angle = (dx * sin + dy * cos).atan2(on_screen_x).to_degrees();
     let octant = ((angle.rem_euclid(180.0) + 22.5) / 45.0).floor() as i32 % 4;
     match octant {
         0 => CursorIcon::ResizeHorizontal,

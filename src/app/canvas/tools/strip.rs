@@ -6,8 +6,9 @@ use super::hit::ShownBox;
 use super::naming::Naming;
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::canvas::overlay::class_colour;
-use crate::app::shell::commands::UICommand;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::commands::UICommand;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
 use crate::model::{BoxClass, ElementId, ElementKind};
 
@@ -15,12 +16,12 @@ use crate::model::{BoxClass, ElementId, ElementKind};
 pub fn show(
     ui: &mut egui::Ui,
     tools: &mut ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     context: Option<FrameContext>,
     boxes: &[ShownBox],
     outcome: &mut CanvasOutcome,
 ) {
-    let capabilities = open.session.format().capabilities();
+    let capabilities = doc.session.format().capabilities();
     // A tool chosen in another tab that this format cannot use (points in an AIR file)
     // gives way to Select, rather than staying chosen and refusing every click.
     if !tools.tool.usable_with(&capabilities) {
@@ -33,7 +34,7 @@ pub fn show(
         .id_salt("sprat tool strip")
         .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
         .show(ui, |ui| {
-            ui.horizontal(|ui| tool_row(ui, tools, open, context, capabilities));
+            ui.horizontal(|ui| tool_row(ui, tools, doc, context, capabilities));
         });
     egui::ScrollArea::horizontal()
         .id_salt("sprat selection strip")
@@ -44,7 +45,7 @@ pub fn show(
                 ui.add_space(0.0);
                 ui.label("");
                 if let Some(context) = context {
-                    selection_actions(ui, tools, open, &context, boxes, outcome);
+                    selection_actions(ui, tools, doc, &context, boxes, outcome);
                 }
             });
         });
@@ -53,7 +54,7 @@ pub fn show(
 fn tool_row(
     ui: &mut egui::Ui,
     tools: &mut ToolState,
-    open: &OpenDocument,
+    doc: &OpenDocument,
     context: Option<FrameContext>,
     capabilities: crate::formats::Capabilities,
 ) {
@@ -63,7 +64,12 @@ fn tool_row(
             UICommand::SelectTool,
             "Select, move, resize and rotate",
         ),
-        (Tool::Box, UICommand::BoxTool, "Draw collision boxes"),
+        (
+            Tool::Box,
+            UICommand::BoxTool,
+            "Draw collision boxes from outside boxes; drag a box from inside to move it, by an \
+             edge or corner to resize it; hold Ctrl to draw a new box over others",
+        ),
         (Tool::Point, UICommand::PointTool, "Place attachment points"),
     ] {
         let enabled = tool.usable_with(&capabilities);
@@ -72,14 +78,14 @@ fn tool_row(
         let response = ui
             .add_enabled(enabled, button)
             .on_hover_text(format!("{hint} ({key})"))
-            .on_disabled_hover_text(format!("{} files cannot hold these", open.format_name()));
+            .on_disabled_hover_text(format!("{} files cannot hold these", doc.format_name()));
         if response.clicked() {
             tools.choose(tool, false);
         }
     }
     ui.separator();
     match tools.tool {
-        Tool::Box => box_options(ui, tools, open, capabilities.circles),
+        Tool::Box => box_options(ui, tools, doc, capabilities.circles),
         Tool::Point | Tool::Select => {}
     }
     if context.is_some_and(|c| c.air) && capabilities.boxes {
@@ -88,17 +94,17 @@ fn tool_row(
     }
 }
 
-fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, open: &OpenDocument, circles: bool) {
+fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, doc: &OpenDocument, circles: bool) {
     if circles {
         ui.checkbox(&mut tools.circle, "Circle")
             .on_hover_text("Draw circles instead of rectangles (Shift+R)");
     } else {
         tools.circle = false;
     }
-    let capabilities = open.session.format().capabilities();
+    let capabilities = doc.session.format().capabilities();
     let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
     if capabilities.custom_box_classes {
-        let mut custom: Vec<BoxClass> = open
+        let mut custom: Vec<BoxClass> = doc
             .document()
             .frames
             .values()
@@ -169,12 +175,12 @@ fn scope_toggle(ui: &mut egui::Ui, tools: &mut ToolState) {
 fn selection_actions(
     ui: &mut egui::Ui,
     tools: &mut ToolState,
-    open: &mut OpenDocument,
+    doc: &mut OpenDocument,
     context: &FrameContext,
     boxes: &[ShownBox],
     outcome: &mut CanvasOutcome,
 ) {
-    let selected = super::selection_on_frame(open, boxes);
+    let selected = super::selection_on_frame(doc, boxes);
     let selected_boxes: Vec<_> = selected
         .iter()
         .copied()
@@ -190,7 +196,7 @@ fn selection_actions(
             1 => (selected_boxes.clone(), "the selected box"),
             _ => (selected_boxes.clone(), "the selected boxes"),
         };
-        let count = open.direction_frames().len();
+        let count = doc.direction_frames().len();
         let index = context.at.index;
         for (to, label, enabled) in [
             (CopyBoxesTo::Previous, "Copy boxes to previous", index > 0),
@@ -214,12 +220,12 @@ fn selection_actions(
                     elements: elements.clone(),
                     to,
                 };
-                apply(open, &command, None, outcome);
+                apply(doc, &command, None, outcome);
             }
         }
     }
-    let selected_point = open.single_element().and_then(|id| {
-        open.frame()?
+    let selected_point = doc.single_element().and_then(|id| {
+        doc.frame()?
             .elements
             .iter()
             .find(|e| e.id == id && matches!(e.kind, ElementKind::Point(_)))
@@ -247,28 +253,28 @@ fn selection_actions(
     // Last, so the buttons before it stay where they were whatever is selected.
     if !selected.is_empty() {
         ui.separator();
-        let label = delete_label(open, &selected, boxes);
+        let label = delete_label(doc, &selected, boxes);
         let key = UICommand::DeleteSelection.shortcut_text(ui.ctx());
         if ui
             .button(&label)
             .on_hover_text(format!("{label}, in one undo step ({key})"))
             .clicked()
-            && let Err(message) = super::delete_selection(open, boxes, context, tools.scope)
+            && let Err(message) = super::delete_selection(doc, boxes, context, tools.scope)
         {
-            outcome.refused = Some(message);
+            outcome.feedback = Some(Feedback::refusal(&message, doc));
         }
     }
 }
 
 /// "Delete box", "Delete point", "Delete graphic" for one element, "Delete 3 elements" for more.
-fn delete_label(open: &OpenDocument, selected: &[ElementId], boxes: &[ShownBox]) -> String {
+fn delete_label(doc: &OpenDocument, selected: &[ElementId], boxes: &[ShownBox]) -> String {
     let [only] = selected else {
         return format!("Delete {} elements", selected.len());
     };
     if boxes.iter().any(|b| b.id == *only) {
         return "Delete box".to_string();
     }
-    let kind = open
+    let kind = doc
         .frame()
         .and_then(|f| f.elements.iter().find(|e| e.id == *only))
         .map(|e| &e.kind);

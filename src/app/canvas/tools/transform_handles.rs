@@ -4,7 +4,7 @@
 
 use super::FrameContext;
 use crate::app::canvas::view::View;
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::OpenDocument;
 use crate::model::{ElementId, Origin};
 use crate::pixels::PixelSource;
 use crate::render::Placement;
@@ -17,12 +17,12 @@ pub const ANGLE_REACH: f32 = 18.0;
 
 /// The selected point's position and angle-knob tip, when a point is selected and the format
 /// can hold its angle.
-pub fn angle_knob(open: &OpenDocument, context: &FrameContext, view: &View) -> Option<AngleKnob> {
+pub fn angle_knob(doc: &OpenDocument, context: &FrameContext, view: &View) -> Option<AngleKnob> {
     if !context.capabilities.transforms {
         return None;
     }
-    let id = open.single_element()?;
-    let frame = open.frame()?;
+    let id = doc.single_element()?;
+    let frame = doc.frame()?;
     let point = frame.elements.iter().find(|e| e.id == id)?.as_point()?;
     let position = (point.position.x.to_f64(), point.position.y.to_f64());
     let (sin, cos) = point.rotation.to_radians().sin_cos();
@@ -47,9 +47,9 @@ pub struct AngleKnob {
 
 /// The origin (pivot) of the selected graphic in sprite space, when it has its own origin
 /// (not an SFF sprite's axis, which lives in the SFF file).
-pub fn graphic_origin(open: &OpenDocument) -> Option<(ElementId, (f64, f64))> {
-    let id = open.single_element()?;
-    let frame = open.frame()?;
+pub fn graphic_origin(doc: &OpenDocument) -> Option<(ElementId, (f64, f64))> {
+    let id = doc.single_element()?;
+    let frame = doc.frame()?;
     let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
     matches!(graphic.origin, Origin::At(_)).then(|| {
         (
@@ -79,7 +79,7 @@ pub struct GraphicHandles {
 /// The transform handles of the selected graphic, where the format can hold a rotation and
 /// scale on graphics.
 pub fn graphic_handles(
-    open: &OpenDocument,
+    doc: &OpenDocument,
     context: &FrameContext,
     view: &View,
     pixels: &dyn PixelSource,
@@ -87,10 +87,10 @@ pub fn graphic_handles(
     if !context.capabilities.transforms {
         return None;
     }
-    let id = open.single_element()?;
-    let frame = open.frame()?;
+    let id = doc.single_element()?;
+    let frame = doc.frame()?;
     let graphic = frame.elements.iter().find(|e| e.id == id)?.as_graphic()?;
-    let source = pixels.pixels(open.document(), &graphic.source)?;
+    let source = pixels.pixels(doc.document(), &graphic.source)?;
     let placement = Placement::of(graphic, source.axis)?;
     let pivot = placement.position;
     let (sin, cos) = graphic.rotation.to_radians().sin_cos();

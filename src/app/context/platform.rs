@@ -1,5 +1,9 @@
-//! Native dialogs behind a trait, so tests never open one.
+//! What differs between the desktop and the web page, behind one trait: file dialogs,
+//! background work, where a save and an export go, whether there is a disk, where the demo
+//! comes from. The desktop's is the shell's native platform, the page's is in `web/`; panels
+//! and the shell ask the trait and never which one it is.
 
+use crate::session::{PendingSave, SaveError, SaveReport, Session};
 use std::path::{Path, PathBuf};
 
 /// What a file dialog gave back.
@@ -7,7 +11,8 @@ use std::path::{Path, PathBuf};
 pub enum DialogOutcome<Chosen = PathBuf> {
     /// The user chose a file (or several).
     Chosen(Chosen),
-    /// The user closed the dialog without choosing.
+    /// The user closed the dialog without choosing (or the answer comes later, as the web
+    /// page's files do).
     Cancelled,
     /// No dialog could be shown (no desktop portal); the editor offers a path field instead.
     Unavailable,
@@ -30,63 +35,46 @@ pub trait Dialogs {
     fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>>;
 }
 
-/// The desktop's own dialogs, through rfd (the XDG portal on Linux).
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Default)]
-pub struct NativeDialogs;
+/// Hands the files an export drew to the user where there is no disk to write them to:
+/// `files` with the paths the desktop would write them to, `target` the path asked for.
+/// Returns the paths, as the desktop's export does.
+pub type HandOver = fn(files: &[(PathBuf, Vec<u8>)], target: &Path) -> Result<Vec<PathBuf>, String>;
 
-#[cfg(not(target_arch = "wasm32"))]
-impl Dialogs for NativeDialogs {
-    fn pick_file_to_open(&mut self, extensions: &[&str]) -> DialogOutcome {
-        let started = std::time::Instant::now();
-        let chosen = rfd::FileDialog::new()
-            .set_title("Open an animation")
-            .add_filter("Animation files", extensions)
-            .add_filter("All files", &["*"])
-            .pick_file();
-        outcome(chosen, started)
-    }
-
-    fn pick_file_to_save(
-        &mut self,
-        format_name: &str,
-        extensions: &[&str],
-        suggested: &Path,
-    ) -> DialogOutcome {
-        let started = std::time::Instant::now();
-        let mut dialog = rfd::FileDialog::new()
-            .set_title(format!("Save as {format_name}"))
-            .add_filter(format_name, extensions);
-        if let Some(dir) = suggested.parent().filter(|d| !d.as_os_str().is_empty()) {
-            dialog = dialog.set_directory(dir);
-        }
-        if let Some(name) = suggested.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
-        }
-        outcome(dialog.save_file(), started)
-    }
-
-    fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>> {
-        let started = std::time::Instant::now();
-        let chosen = rfd::FileDialog::new()
-            .set_title("Import frames")
-            .add_filter("Images", extensions)
-            .pick_files();
-        outcome(chosen, started)
-    }
+/// Where an export's files go.
+#[derive(Clone, Copy, Debug)]
+pub enum ExportDelivery {
+    /// Written to disk together, never replacing a file the document reads.
+    Disk,
+    /// Drawn, then handed over (a download).
+    HandedOver(HandOver),
 }
 
-/// rfd says `None` both for "cancelled" and for "no portal to ask"; a person cannot cancel a
-/// dialog in a few milliseconds, so an instant `None` means none was shown.
-#[cfg(not(target_arch = "wasm32"))]
-fn outcome<T>(chosen: Option<T>, started: std::time::Instant) -> DialogOutcome<T> {
-    match chosen {
-        Some(path) => DialogOutcome::Chosen(path),
-        None if started.elapsed() < std::time::Duration::from_millis(150) => {
-            DialogOutcome::Unavailable
-        }
-        None => DialogOutcome::Cancelled,
-    }
+/// The platform the editor runs on.
+pub trait Platform {
+    /// The file dialogs.
+    fn dialogs(&mut self) -> &mut dyn Dialogs;
+
+    /// Runs `job` away from the frame that starts it (reading a file, exporting, decoding
+    /// pictures to import); `job` says when it is done (it wakes the editor, which polls for
+    /// its result).
+    fn run_in_background(&self, job: Box<dyn FnOnce() + Send>);
+
+    /// Delivers a prepared save: written to disk, or handed to the user.
+    fn deliver_save(
+        &mut self,
+        session: &mut Session,
+        pending: PendingSave,
+    ) -> Result<SaveReport, SaveError>;
+
+    /// Where an export's files go.
+    fn export_delivery(&self) -> ExportDelivery;
+
+    /// Whether there is a disk: unsaved work is written aside for recovery and files are
+    /// watched for changes only where there is.
+    fn has_disk(&self) -> bool;
+
+    /// Where the bundled demo is read from.
+    fn demo_path(&self) -> PathBuf;
 }
 
 /// Dialogs that answer from a script (for tests): each call takes the next answer, and

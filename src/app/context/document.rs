@@ -126,6 +126,27 @@ impl OpenDocument {
         done
     }
 
+    /// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
+    pub fn selected_frames(&self) -> Vec<usize> {
+        let selection = self.session.selection();
+        if selection.sequence != Some(self.player.sequence())
+            || selection.direction != self.player.direction()
+            || selection.group.is_some()
+        {
+            return Vec::new();
+        }
+        let count = self.direction_frames().len();
+        let mut frames: Vec<usize> = selection
+            .frames
+            .iter()
+            .copied()
+            .filter(|&i| i < count)
+            .collect();
+        frames.sort_unstable();
+        frames.dedup();
+        frames
+    }
+
     /// Goes to a point of the history (`done` steps in effect).
     pub fn jump_to(&mut self, done: usize) {
         self.session.jump_to(done);

@@ -1,9 +1,10 @@
 //! Reading files off the UI thread.
 //!
-//! A large SFF takes long to read; the editor starts the read on a worker thread and keeps
-//! painting (with a progress bar) until the result arrives. On the web the read runs on the
-//! page's one thread once the progress window has painted.
+//! A large SFF takes long to read; the editor starts the read in the background (a worker
+//! thread on the desktop; on the web, the page's one thread once the progress window has
+//! painted) and keeps painting (with a progress bar) until the result arrives.
 
+use crate::app::context::platform::Platform;
 use crate::formats::input::ReadProgress;
 use crate::formats::{Diagnostic, Loaded, ReadContext, ReadOptions, registry};
 use std::path::{Path, PathBuf};
@@ -61,9 +62,10 @@ pub struct PendingLoad {
 }
 
 impl PendingLoad {
-    /// Starts reading `path` on a worker thread; `wake` is called when the result is ready
-    /// (the editor asks egui to repaint there).
+    /// Starts reading `path` in the background of `platform`; `wake` is called when the
+    /// result is ready (the editor asks egui to repaint there).
     pub fn start(
+        platform: &dyn Platform,
         path: PathBuf,
         options: ReadOptions,
         wake: impl FnOnce() + Send + 'static,
@@ -73,12 +75,12 @@ impl PendingLoad {
         let worker_path = path.clone();
         let progress = Arc::new(ReadProgress::default());
         let worker_progress = Arc::clone(&progress);
-        super::background::run_in_background(move || {
+        platform.run_in_background(Box::new(move || {
             let result = load_watched(&worker_path, &options, &worker_progress);
             // The editor may have been closed meanwhile; then nobody needs the result.
             let _ = sender.send(result);
             wake();
-        });
+        }));
         PendingLoad {
             path,
             size,

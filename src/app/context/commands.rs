@@ -94,6 +94,8 @@ ui_commands! {
     ToggleOnionSkin,
     /// Collision boxes and attachment points.
     ToggleOverlay,
+    /// The canvas shows the character facing left (mirrored about the origin).
+    ToggleFacingLeft,
     /// Timeline cells as wide as their duration.
     ToggleProportionalTimeline,
     /// Show or hide the hierarchy tree.
@@ -185,6 +187,7 @@ impl UICommand {
             UICommand::ToggleGrid => "Pixel grid",
             UICommand::ToggleOnionSkin => "Onion skin",
             UICommand::ToggleOverlay => "Boxes and points",
+            UICommand::ToggleFacingLeft => "Facing left",
             UICommand::ToggleProportionalTimeline => "Cells as wide as their duration",
             UICommand::ToggleTree => "Hierarchy",
             UICommand::ToggleInspector => "Inspector",
@@ -259,6 +262,7 @@ impl UICommand {
             UICommand::ToggleGrid => key(none, Key::G),
             UICommand::ToggleOnionSkin => key(none, Key::O),
             UICommand::ToggleOverlay => key(none, Key::B),
+            UICommand::ToggleFacingLeft => key(shift, Key::F),
             UICommand::ToggleProportionalTimeline => key(none, Key::W),
             UICommand::ToggleTree => key(cmd, Key::Num1),
             UICommand::ToggleInspector => key(cmd, Key::Num2),
@@ -300,6 +304,40 @@ impl UICommand {
         }
     }
 
+    /// The arrow key that also gives the command while no element is selected on the frame on
+    /// show: Left and Right step frames, as in Aseprite (with an element selected, the canvas
+    /// nudges it instead). See [`UICommand::pressed_arrows`].
+    pub fn arrow_shortcut(self) -> Option<KeyboardShortcut> {
+        match self {
+            UICommand::StepBack => Some(KeyboardShortcut::new(Modifiers::NONE, Key::ArrowLeft)),
+            UICommand::StepForward => Some(KeyboardShortcut::new(Modifiers::NONE, Key::ArrowRight)),
+            _ => None,
+        }
+    }
+
+    /// The commands whose arrow keys ([`UICommand::arrow_shortcut`]) were pressed this frame,
+    /// consumed from the input; nothing while the user types (the arrows move the text
+    /// cursor). The app asks only while no element is selected on the frame on show.
+    pub fn pressed_arrows(ctx: &egui::Context) -> Vec<UICommand> {
+        if ctx.egui_wants_keyboard_input() {
+            return Vec::new();
+        }
+        let mut pressed = Vec::new();
+        ctx.input_mut(|input| {
+            // Plain arrows only: egui would take Shift+Left as Left.
+            if !input.modifiers.is_none() {
+                return;
+            }
+            for command in UICommand::ALL {
+                if let Some(s) = command.arrow_shortcut() {
+                    let count = input.count_and_consume_key(s.modifiers, s.logical_key);
+                    pressed.extend(std::iter::repeat_n(*command, count));
+                }
+            }
+        });
+        pressed
+    }
+
     /// The shortcut as the user reads it ("Ctrl+O", "Ctrl+Shift+Z / Ctrl+Y"), or the empty
     /// string.
     pub fn shortcut_text(self, ctx: &egui::Context) -> String {
@@ -308,12 +346,16 @@ impl UICommand {
             UICommand::ClearElementSelection => return "Esc".to_string(),
             _ => {}
         }
-        let main = self.shortcut().map(|s| ctx.format_shortcut(&s));
-        let other = self.alternate_shortcut().map(|s| ctx.format_shortcut(&s));
-        match (main, other) {
-            (Some(main), Some(other)) => format!("{main} / {other}"),
-            (main, other) => main.or(other).unwrap_or_default(),
-        }
+        [
+            self.shortcut(),
+            self.alternate_shortcut(),
+            self.arrow_shortcut(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|s| shortcut_words(ctx, &s))
+        .collect::<Vec<_>>()
+        .join(" / ")
     }
 
     /// True for shortcuts without Ctrl/Alt, which must not fire while the user types text.
@@ -377,6 +419,23 @@ impl UICommand {
     }
 }
 
+/// A shortcut as the user reads it: "Ctrl+Shift+Z", "]", "Ctrl+=", "Alt+Left". Keys that are a
+/// sign show the sign ("]", "[", "\\", "="), not egui's name for them ("CloseBracket"); arrows
+/// show their name.
+pub fn shortcut_words(ctx: &egui::Context, shortcut: &KeyboardShortcut) -> String {
+    let is_mac = ctx.os().is_mac();
+    let mut text = egui::ModifierNames::NAMES.format(&shortcut.modifiers, is_mac);
+    if !text.is_empty() {
+        text += "+";
+    }
+    text += match shortcut.logical_key {
+        key @ (Key::ArrowLeft | Key::ArrowRight | Key::ArrowUp | Key::ArrowDown) => key.name(),
+        Key::Minus => "-",
+        key => key.symbol_or_name(),
+    };
+    text
+}
+
 fn modifier_count(m: Modifiers) -> u32 {
     m.alt as u32 + m.shift as u32 + (m.ctrl || m.command) as u32 + m.mac_cmd as u32
 }
@@ -386,6 +445,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn keys_that_are_signs_read_as_their_sign() {
+        let ctx = egui::Context::default();
+        let text = |command: UICommand| command.shortcut_text(&ctx);
+        assert_eq!(text(UICommand::FasterSpeed), "]");
+        assert_eq!(text(UICommand::SlowerSpeed), "[");
+        assert_eq!(text(UICommand::ResetSpeed), "\\");
+        assert!(
+            text(UICommand::ZoomIn).ends_with("+="),
+            "{}",
+            text(UICommand::ZoomIn)
+        );
+        assert!(
+            text(UICommand::ZoomOut).ends_with("+-"),
+            "{}",
+            text(UICommand::ZoomOut)
+        );
+        assert_eq!(text(UICommand::StepBack), ", / Left");
+        assert!(text(UICommand::PreviousDirection).ends_with("Alt+Left"));
+        assert_eq!(text(UICommand::ToggleFacingLeft), "Shift+F");
+    }
+
+    #[test]
     fn every_command_is_listed_once_and_no_two_share_a_shortcut() {
         let mut seen = std::collections::HashSet::new();
         for command in UICommand::ALL {
@@ -393,9 +474,13 @@ mod tests {
         }
         let mut shortcuts = std::collections::HashMap::new();
         for command in UICommand::ALL {
-            for s in [command.shortcut(), command.alternate_shortcut()]
-                .into_iter()
-                .flatten()
+            for s in [
+                command.shortcut(),
+                command.alternate_shortcut(),
+                command.arrow_shortcut(),
+            ]
+            .into_iter()
+            .flatten()
             {
                 let key = (
                     s.modifiers.command || s.modifiers.ctrl,

@@ -2,8 +2,7 @@
 //! from one file can be pasted after opening another; pasted frames keep their elements and
 //! images where the target can refer to them (see [`crate::edit::clipboard`]).
 
-use crate::app::shell::workspace::OpenDocument;
-use crate::app::timeline::edit::{delete_frames, selected_frames};
+use crate::app::context::document::OpenDocument;
 use crate::edit::clipboard::{FrameClipboard, PasteFrames};
 
 /// Frames copied with where they came from.
@@ -24,50 +23,44 @@ pub struct AppClipboard {
 
 impl AppClipboard {
     /// Copies the selected cells; returns what to tell the user.
-    pub fn copy(&mut self, open: &OpenDocument) -> Result<String, String> {
-        let positions = selected_frames(open);
+    pub fn copy(&mut self, doc: &OpenDocument) -> Result<String, String> {
+        let positions = doc.selected_frames();
         if positions.is_empty() {
             return Err("select the frames to copy in the timeline first".to_string());
         }
         let frames = FrameClipboard::copy(
-            open.session.document(),
-            open.player.sequence(),
-            open.player.direction(),
+            doc.session.document(),
+            doc.player.sequence(),
+            doc.player.direction(),
             &positions,
         )
         .map_err(|e| e.message)?;
-        let name = open.sequence().map(|s| s.name.clone()).unwrap_or_default();
-        let origin = format!("\"{name}\" in {}", open.display_name());
+        let name = doc.sequence().map(|s| s.name.clone()).unwrap_or_default();
+        let origin = format!("\"{name}\" in {}", doc.display_name());
         let text = format!("Copied {} from {origin}", count_text(frames.frames.len()));
         self.content = Some(CopiedFrames { frames, origin });
         Ok(text)
     }
 
-    /// Copies the selected cells and deletes them (one undo step: the delete).
-    pub fn cut(&mut self, open: &mut OpenDocument) -> Result<String, String> {
-        let copied = self.copy(open)?;
-        delete_frames(open)?;
-        Ok(copied.replacen("Copied", "Cut", 1))
-    }
-
     /// Pastes after the last selected cell (at the end when none is selected).
-    pub fn paste(&self, open: &mut OpenDocument) -> Result<String, String> {
+    pub fn paste(&self, doc: &mut OpenDocument) -> Result<String, String> {
         let Some(content) = &self.content else {
             return Err("the frame clipboard is empty; copy frames first".to_string());
         };
-        if open.sequence().is_none() {
+        if doc.sequence().is_none() {
             return Err("no sequence is selected".to_string());
         }
-        let index = selected_frames(open)
+        let index = doc
+            .selected_frames()
             .last()
-            .map_or(open.direction_frames().len(), |last| last + 1);
+            .map_or(doc.direction_frames().len(), |last| last + 1);
         let command = PasteFrames {
             clipboard: content.frames.clone(),
-            sequence: open.player.sequence(),
-            direction: open.player.direction(),
+            sequence: doc.player.sequence(),
+            direction: doc.player.direction(),
             index,
         };
-        open.apply(&command, None)?;
+        doc.apply(&command, None)?;
         Ok(format!(
             "Pasted {} from {}",
             count_text(content.frames.frames.len()),

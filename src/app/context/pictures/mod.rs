@@ -19,6 +19,15 @@ use crate::render::{
 };
 use egui::{ColorImage, TextureHandle, TextureOptions};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Where the panels get their frame pictures.
+pub struct Pictures<'a> {
+    /// Rendered-frame cache.
+    pub textures: &'a mut FrameTextures,
+    /// Image files and SFF sprites (shared with the thread that decodes ahead).
+    pub pixels: &'a Arc<ImageStore>,
+}
 
 /// Which picture a texture shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

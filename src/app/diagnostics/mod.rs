@@ -1,6 +1,7 @@
 //! The diagnostics panel: what the reader said, each line selecting what it names.
 
-use crate::app::shell::workspace::OpenDocument;
+use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::panel::PanelCtx;
 use crate::formats::Severity;
 use crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
 use egui::Color32;
@@ -17,15 +18,17 @@ pub fn severity_colour(severity: Severity) -> Color32 {
 /// Paints the list; clicking a diagnostic that names a sequence or frame selects it. The first
 /// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
 /// only the rows in view are laid out, so even tens of thousands scroll smoothly.
-pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, rule: crate::model::DefaultBoxRule) {
-    crate::app::canvas::box_lint::button(ui, open, rule);
-    if open.diagnostics().is_empty() {
+pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
+    let rule = box_rule(ctx.settings.view.documented_default_box_rule);
+    let doc: &mut OpenDocument = ctx.doc;
+    crate::app::canvas::box_lint::button(ui, doc, rule);
+    if doc.diagnostics().is_empty() {
         ui.weak("The file was read without warnings.");
         return;
     }
-    let name = open.display_name();
-    let total = open.diagnostics().len();
-    let listed = if open.all_diagnostics_listed {
+    let name = doc.display_name();
+    let total = doc.diagnostics().len();
+    let listed = if doc.all_diagnostics_listed {
         total
     } else {
         total.min(FIRST_DIAGNOSTICS_LISTED)
@@ -38,7 +41,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, rule: crate::model::Defa
             ui.weak(format!("The first {listed} of {total} are listed"));
             ui.label(format!("… and {more} more"));
             if ui.button(format!("Show all {total}")).clicked() {
-                open.all_diagnostics_listed = true;
+                doc.all_diagnostics_listed = true;
             }
         });
     }
@@ -47,7 +50,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, rule: crate::model::Defa
         .auto_shrink([false, false])
         .show_rows(ui, row_height, listed, |ui, rows| {
             for i in rows {
-                let Some(diagnostic) = open.diagnostics().get(i) else {
+                let Some(diagnostic) = doc.diagnostics().get(i) else {
                     continue;
                 };
                 ui.horizontal(|ui| {
@@ -71,7 +74,7 @@ pub fn show(ui: &mut egui::Ui, open: &mut OpenDocument, rule: crate::model::Defa
                 });
             }
         });
-    if let Some(subject) = chosen.and_then(|i| open.diagnostics()[i].subject) {
-        open.select_subject(subject);
+    if let Some(subject) = chosen.and_then(|i| doc.diagnostics()[i].subject) {
+        doc.select_subject(subject);
     }
 }

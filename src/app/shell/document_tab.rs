@@ -9,24 +9,23 @@
 //! in an id scope of their own, so typed text cannot show up in another document.
 
 use crate::app::canvas::CanvasState;
+use crate::app::context::document::OpenDocument;
+use crate::app::context::tab_id::TabId;
 use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
-use crate::app::inspector::widgets::Draft;
+use crate::app::inspector::InspectorState;
 use crate::app::sheet::SheetState;
 use crate::app::shell::save_as::SaveAsState;
-use crate::app::shell::tab_id::TabId;
-use crate::app::shell::workspace::OpenDocument;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
 use crate::app::tree::rows::TreeState;
-use crate::edit::Gesture;
 
 /// A document in a tab, with its panels' state.
 pub struct DocumentTab {
     /// Names the tab while it is open.
     pub id: TabId,
     /// The document, its history, selection and player.
-    pub open: OpenDocument,
+    pub doc: OpenDocument,
     /// The tree's filter, folding, rename and cached rows.
     pub tree: TreeState,
     /// The timeline's range anchor and drag.
@@ -37,10 +36,8 @@ pub struct DocumentTab {
     pub sheet: SheetState,
     /// The sprite browser (documents with an SFF archive).
     pub sprites: SpriteBrowser,
-    /// The undo step the inspector's current drag adds to.
-    pub inspector_gesture: Option<Gesture>,
-    /// Text typed in an inspector field and not applied yet, applied if the field goes away.
-    pub inspector_draft: Option<Draft>,
+    /// The inspector's drag and the text typed in its fields.
+    pub inspector: InspectorState,
     /// The Save As window and its prepared write.
     pub save_as: SaveAsState,
     /// The Export window, its last choices and the export under way.
@@ -52,18 +49,17 @@ pub struct DocumentTab {
 }
 
 impl DocumentTab {
-    /// A new tab for `open`; its frame is fitted to the canvas when first shown.
-    pub fn new(id: TabId, open: OpenDocument) -> DocumentTab {
+    /// A new tab for `doc`; its frame is fitted to the canvas when first shown.
+    pub fn new(id: TabId, doc: OpenDocument) -> DocumentTab {
         DocumentTab {
             id,
-            open,
+            doc,
             tree: TreeState::default(),
             timeline: TimelineState::default(),
             canvas: CanvasState::default(),
             sheet: SheetState::default(),
             sprites: SpriteBrowser::default(),
-            inspector_gesture: None,
-            inspector_draft: None,
+            inspector: InspectorState::default(),
             save_as: SaveAsState::default(),
             export: ExportState::default(),
             import: ImportState::default(),

@@ -144,22 +144,6 @@ impl Appearance {
     }
 }
 
-/// Reads the stored settings before the window exists (its size comes from them). eframe
-/// keeps its storage as a RON map of strings in `app.ron`; nothing stored yet, or anything
-/// unreadable, gives the defaults.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load_stored(app_id: &str) -> Settings {
-    let Some(dir) = eframe::storage_dir(app_id) else {
-        return Settings::default();
-    };
-    let stored = std::fs::read_to_string(dir.join("app.ron"))
-        .ok()
-        .and_then(|text| ron::from_str::<std::collections::HashMap<String, String>>(&text).ok())
-        .and_then(|map| map.get(STORAGE_KEY).cloned())
-        .and_then(|value| ron::from_str::<Settings>(&value).ok());
-    stored.unwrap_or_default()
-}
-
 /// The canvas background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Background {
@@ -193,6 +177,9 @@ pub struct ViewSettings {
     pub documented_default_box_rule: bool,
     /// Timeline cells as wide as their duration.
     pub proportional_timeline: bool,
+    /// The canvas shows the character facing left, as the engines draw it: mirrored about
+    /// the origin, boxes and points too. A way of looking, never a change to the document.
+    pub facing_left: bool,
 }
 
 impl Default for ViewSettings {
@@ -208,6 +195,7 @@ impl Default for ViewSettings {
             onion_frames: 1,
             documented_default_box_rule: false,
             proportional_timeline: false,
+            facing_left: false,
         }
     }
 }
@@ -227,7 +215,7 @@ pub struct Settings {
     /// Open Aseprite files with one graphic per layer rather than composited frames.
     pub aseprite_layers: bool,
     /// Memory for decoded pictures and frame textures (256 MiB unless set).
-    pub picture_memory: crate::app::frame_textures::PictureMemory,
+    pub picture_memory: crate::app::context::pictures::PictureMemory,
 }
 
 impl Settings {

@@ -1,0 +1,16 @@
+//! What every panel stands on: the open document, the settings, the commands, tab ids, the
+//! picture cache, the frame clipboard, what an edit works on, what the status bar says, the
+//! platform, and the one context value a panel's `show` takes. It imports the library and
+//! egui, never another part of the editor, so panels and the shell can both use it.
+
+pub mod clipboard;
+pub mod commands;
+pub mod document;
+pub mod edit;
+pub mod feedback;
+pub mod loader;
+pub mod panel;
+pub mod pictures;
+pub mod platform;
+pub mod settings;
+pub mod tab_id;

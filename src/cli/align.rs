@@ -1,0 +1,111 @@
+//! `sprat align FILE --anchor feet|centre|point:NAME [--sequence S]... -o OUT`: move each
+//! frame so the anchor sits on the origin, written in the input's format.
+
+use super::ReadArgs;
+use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
+use super::render::missing_pixels;
+use crate::assets::ImageStore;
+use crate::edit::align::{AlignFrames, AlignLimits, plan_alignment};
+use crate::edit::scope::FrameScope;
+use crate::edit::{History, Selection};
+use crate::model::{DefaultBoxRule, Frame};
+use crate::tools::anchor::Anchor;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The command's options.
+pub struct Options {
+    /// `--anchor`, as typed.
+    pub anchor: String,
+    /// The sequences to align; all when empty.
+    pub sequences: Vec<String>,
+    /// Where to write.
+    pub output: PathBuf,
+    /// Overwrite an existing output file.
+    pub force: bool,
+}
+
+pub fn run(
+    input: &Path,
+    options: &Options,
+    read: &ReadArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    let anchor = match Anchor::parse(&options.anchor) {
+        Ok(anchor) => anchor,
+        Err(message) => {
+            writeln!(err, "sprat: --anchor: {message}; nothing written")?;
+            return Ok(1);
+        }
+    };
+    let output = options.output.as_path();
+    let (opened, target) = match open_to_edit(input, output, options.force, read, err)? {
+        Ok(edited) => (edited.opened, edited.target),
+        Err(code) => return Ok(code),
+    };
+    let capabilities = opened.format.capabilities();
+    let mut document = opened.loaded.document;
+    let sequences = match chosen_sequences(&document, &options.sequences, err)? {
+        Ok(ids) => ids,
+        Err(code) => return Ok(code),
+    };
+    let limits = AlignLimits {
+        per_frame_origins: !capabilities.one_origin_per_direction,
+        subpixel: capabilities.subpixel,
+    };
+    let pixels = ImageStore::new();
+    // (A format that cannot hold the result is refused by the plan before any picture counts.)
+    if anchor.needs_pixels() && limits.per_frame_origins {
+        let drawn: Vec<&Frame> = sequences
+            .iter()
+            .filter_map(|id| document.sequence(*id))
+            .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
+            .collect();
+        let (problems, _) = missing_pixels(&document, &drawn, &pixels);
+        if !problems.is_empty() {
+            for problem in &problems {
+                writeln!(err, "sprat: {problem}")?;
+            }
+            writeln!(
+                err,
+                "sprat: {} picture(s) the frames draw cannot be loaded; nothing written",
+                problems.len()
+            )?;
+            return Ok(1);
+        }
+    }
+    let scope = FrameScope::Sequences(sequences);
+    let plan = match plan_alignment(&document, &scope, &anchor, &pixels, limits) {
+        Ok(plan) => plan,
+        Err(e) => {
+            writeln!(
+                err,
+                "sprat: {}",
+                e.message.replace("nothing changed", "nothing written")
+            )?;
+            return Ok(1);
+        }
+    };
+    for line in plan.skipped_lines(&document) {
+        writeln!(err, "sprat: warning: {line}; left as it is")?;
+    }
+    let moved = plan.moved();
+    let planned: usize = plan.directions.iter().map(|d| d.moves.len()).sum();
+    let command = AlignFrames {
+        plan,
+        anchor: anchor.clone(),
+        rule: DefaultBoxRule::default(),
+        default_boxes: capabilities.default_boxes,
+    };
+    if let Err(e) = History::new().apply(&mut document, &Selection::none(), &command, None) {
+        writeln!(err, "sprat: {}; nothing written", e.message)?;
+        return Ok(1);
+    }
+    writeln!(
+        out,
+        "aligned {planned} frame(s) on the {anchor}: {moved} moved, {} already in place",
+        planned - moved
+    )?;
+    write_edited(&document, target, output, out, err)
+}

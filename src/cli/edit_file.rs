@@ -1,0 +1,80 @@
+//! What the commands that edit a file share (`sprat boxes`, `retime`, `align`): open the input
+//! to write a new file (refusing to overwrite without `--force`), pick the format to write
+//! (the input's own, as the output's extension allows), pick the sequences named on the
+//! command line, and write the result all or nothing.
+
+use super::ReadArgs;
+use super::convert::{target_format, write_as};
+use super::load::{Opened, open_for_writing};
+use super::render::pick_sequence;
+use crate::formats::Format;
+use crate::model::{AnimationSet, SequenceId};
+use std::io::Write;
+use std::path::Path;
+
+/// An input opened for editing, with the format the output will be written in.
+pub struct EditedFile {
+    /// What was read.
+    pub opened: Opened,
+    /// The format to write.
+    pub target: &'static dyn Format,
+}
+
+/// Opens `input` to write an edited copy at `output`. `Err` holds the exit code, the reason
+/// already said on `err` (an existing output without `force`, an unreadable input, an output
+/// extension no writable format has).
+pub fn open_to_edit(
+    input: &Path,
+    output: &Path,
+    force: bool,
+    read: &ReadArgs,
+    err: &mut dyn Write,
+) -> std::io::Result<Result<EditedFile, i32>> {
+    let opened = match open_for_writing(input, output, force, read, err)? {
+        Ok(opened) => opened,
+        Err(code) => return Ok(Err(code)),
+    };
+    match target_format(output, None, Some(opened.format)) {
+        Ok(target) => Ok(Ok(EditedFile { opened, target })),
+        Err(message) => {
+            writeln!(err, "sprat: {message}; nothing written")?;
+            Ok(Err(1))
+        }
+    }
+}
+
+/// The sequences named by `--sequence` (every sequence when none is named). `Err` holds the
+/// exit code after an unknown name was said on `err`.
+pub fn chosen_sequences(
+    document: &AnimationSet,
+    names: &[String],
+    err: &mut dyn Write,
+) -> std::io::Result<Result<Vec<SequenceId>, i32>> {
+    if names.is_empty() {
+        return Ok(Ok(document.sequences().iter().map(|s| s.id).collect()));
+    }
+    let mut ids = Vec::new();
+    for name in names {
+        match pick_sequence(document, Some(name)) {
+            Ok(s) if !ids.contains(&s.id) => ids.push(s.id),
+            Ok(_) => {}
+            Err(message) => {
+                writeln!(err, "sprat: {message}; nothing written")?;
+                return Ok(Err(1));
+            }
+        }
+    }
+    Ok(Ok(ids))
+}
+
+/// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when
+/// the format cannot hold everything.
+pub fn write_edited(
+    document: &AnimationSet,
+    target: &'static dyn Format,
+    output: &Path,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> std::io::Result<i32> {
+    write_as(document, target, output, false, None, out, err)
+}
