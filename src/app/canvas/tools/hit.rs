@@ -54,6 +54,9 @@ pub fn box_under(boxes: &[ShownBox], (x, y): (f64, f64)) -> Option<ElementId> {
         .map(|b| b.id)
 }
 
+/// A box's edge or corner gripped, with the offset from the pointer onto it.
+pub type EdgeGrip = (BoxHandle, (f64, f64));
+
 /// What the Box tool grips at `(x, y)`: the topmost box (own before inherited, as
 /// [`box_under`]) whose edge or corner is within `tolerance` (a resize, with the grip's offset
 /// onto the edge, see [`edge_grip`]) or that contains the point (a move: `None`).
@@ -61,7 +64,7 @@ pub fn box_grip_under(
     boxes: &[ShownBox],
     (x, y): (f64, f64),
     tolerance: f64,
-) -> Option<(ElementId, Option<(BoxHandle, (f64, f64))>)> {
+) -> Option<(ElementId, Option<EdgeGrip>)> {
     let grip = |b: &ShownBox| {
         let shape = &b.collision.shape;
         match edge_grip(shape, (x, y), tolerance) {
