@@ -309,7 +309,6 @@ pub enum Command {
     Manpage,
 }
 
-
 /// Runs a command on `jobs` threads (one per core by default): the pictures of its file are
 /// decoded and drawn on all of them, and on no more. What it prints is held until it ends.
 fn on_threads(

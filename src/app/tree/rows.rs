@@ -197,10 +197,7 @@ fn build_rows(
                             depth: depth + 1,
                             kind: RowKind::Direction(s.id, d),
                             text: s.direction_label(d),
-                            details: crate::text::count(
-                                s.directions[d].frames.len(),
-                                "frame",
-                            ),
+                            details: crate::text::count(s.directions[d].frames.len(), "frame"),
                         });
                     }
                 }
