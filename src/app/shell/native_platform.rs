@@ -2,7 +2,10 @@
 //! saves and exports written to disk, and the demo read from the source tree. Also the
 //! settings read before the window exists.
 
-use crate::app::context::platform::{DialogOutcome, Dialogs, ExportDelivery, Platform};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::context::platform::DialogOutcome;
+use crate::app::context::platform::{Dialogs, ExportDelivery, Platform};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::app::context::settings::{STORAGE_KEY, Settings};
 use crate::session::{PendingSave, SaveError, SaveReport, Session};
 use std::path::{Path, PathBuf};
