@@ -253,7 +253,14 @@ pub fn total_duration(durations: impl Iterator<Item = FrameDuration>, frame_rate
     }
     let parts: Vec<String> = native
         .iter()
-        .map(|(unit, v)| format!("{v} {unit}"))
+        .map(|(unit, v)| match *unit {
+            // Counted units read "1 tick", "2 ticks"; the others are abbreviations.
+            "ticks" | "holds" => format!(
+                "{v} {}",
+                crate::text::word(*v as usize, &unit[..unit.len() - 1])
+            ),
+            _ => format!("{v} {unit}"),
+        })
         .collect();
     let mut text = format!("{} ms", format_millis(millis));
     // Say the native units unless the total is already plain milliseconds.

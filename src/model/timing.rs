@@ -126,7 +126,9 @@ impl fmt::Display for FrameDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FrameDuration::Millis(ms) => write!(f, "{ms} ms"),
+            FrameDuration::Ticks(1) => write!(f, "1 tick"),
             FrameDuration::Ticks(t) => write!(f, "{t} ticks"),
+            FrameDuration::Holds(1) => write!(f, "1 hold"),
             FrameDuration::Holds(h) => write!(f, "{h} holds"),
             FrameDuration::Seconds { nanos } => {
                 let whole = nanos / 1_000_000_000;
