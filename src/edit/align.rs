@@ -21,7 +21,7 @@ use super::snapshot::Tx;
 use super::support::sequence;
 use crate::model::{
     AnimationSet, BoxClass, CollisionBox, DefaultBoxRule, ElementKind, FrameId, Fx, Point,
-    SequenceId, Shape,
+    SequenceId,
 };
 use crate::pixels::PixelSource;
 use crate::tools::anchor::{Anchor, NoAnchor, find_anchor};
@@ -223,7 +223,7 @@ impl Command for AlignFrames {
                     match &mut element.kind {
                         ElementKind::Graphic(g) => g.position = g.position + by,
                         ElementKind::Point(p) => p.position = p.position + by,
-                        ElementKind::Box(b) if boxes_too => b.shape = moved(&b.shape, by),
+                        ElementKind::Box(b) if boxes_too => b.shape = b.shape.translated(by),
                         ElementKind::Box(_) => {}
                     }
                 }
@@ -261,7 +261,7 @@ fn move_shown_boxes(tx: &mut Tx, run: BoxRun, moves: &[(usize, Point)]) -> EditR
                     .iter()
                     .filter(|b| &b.class == class)
                     .map(|b| CollisionBox {
-                        shape: moved(&b.shape, *by),
+                        shape: b.shape.translated(*by),
                         ..b.clone()
                     })
                     .collect();
@@ -271,27 +271,4 @@ fn move_shown_boxes(tx: &mut Tx, run: BoxRun, moves: &[(usize, Point)]) -> EditR
         set_class_boxes(tx, run, class, &wanted)?;
     }
     Ok(())
-}
-
-/// `shape` translated by `by`.
-fn moved(shape: &Shape, by: Point) -> Shape {
-    match shape.clone() {
-        Shape::Rect {
-            x,
-            y,
-            width,
-            height,
-            rotation,
-        } => Shape::Rect {
-            x: x + by.x,
-            y: y + by.y,
-            width,
-            height,
-            rotation,
-        },
-        Shape::Circle { center, radius } => Shape::Circle {
-            center: center + by,
-            radius,
-        },
-    }
 }

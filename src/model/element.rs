@@ -268,6 +268,31 @@ pub enum Shape {
     },
 }
 
+impl Shape {
+    /// The shape moved by `by`, its size, rotation and corner order unchanged.
+    pub fn translated(&self, by: Point) -> Shape {
+        match self.clone() {
+            Shape::Rect {
+                x,
+                y,
+                width,
+                height,
+                rotation,
+            } => Shape::Rect {
+                x: x + by.x,
+                y: y + by.y,
+                width,
+                height,
+                rotation,
+            },
+            Shape::Circle { center, radius } => Shape::Circle {
+                center: center + by,
+                radius,
+            },
+        }
+    }
+}
+
 /// A collision shape with its class.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CollisionBox {

@@ -186,29 +186,6 @@ pub fn edge_grip(shape: &Shape, at: (f64, f64), tolerance: f64) -> Option<(BoxHa
     }
 }
 
-/// The shape moved by `delta`.
-pub fn moved(shape: &Shape, delta: Point) -> Shape {
-    match shape.clone() {
-        Shape::Rect {
-            x,
-            y,
-            width,
-            height,
-            rotation,
-        } => Shape::Rect {
-            x: x + delta.x,
-            y: y + delta.y,
-            width,
-            height,
-            rotation,
-        },
-        Shape::Circle { center, radius } => Shape::Circle {
-            center: center + delta,
-            radius,
-        },
-    }
-}
-
 /// The shape after dragging `handle` of `original` to `pointer`; `shift` keeps a rotation to
 /// steps of 15°. Edges that cross over swap, so the box never gets a negative size.
 pub fn reshaped(

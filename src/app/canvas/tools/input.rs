@@ -475,7 +475,7 @@ impl DragStep<'_, '_> {
     ) -> Option<bool> {
         let shape = match handle {
             // Moved, not rebuilt: the box keeps its size and the corners it was stored by.
-            None => geometry::moved(original, self.delta),
+            None => original.translated(self.delta),
             Some(h) => {
                 let pointer = (self.pointer.0 + grip.0, self.pointer.1 + grip.1);
                 geometry::reshaped(original, h, pointer, self.start, self.shift, self.snap)
