@@ -2,6 +2,7 @@
 
 pub mod box_lint;
 pub mod box_tools;
+pub mod ghost;
 pub mod overlay;
 pub mod tools;
 pub mod view;
@@ -9,6 +10,7 @@ pub mod view;
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::ghost::FrameGhost;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
 use crate::app::context::settings::{Background, Settings};
@@ -44,6 +46,9 @@ pub struct CanvasState {
     pub tools: ToolState,
     /// The last press was on the canvas: arrow keys nudge even with the pointer elsewhere.
     pub keyboard: bool,
+    /// Frames drawn faint where a window's tool would move them (Align frames), set by the
+    /// shell from the window before the canvas paints.
+    pub ghost: Option<FrameGhost>,
 }
 
 impl Default for CanvasState {
@@ -60,6 +65,7 @@ impl Default for CanvasState {
             space_dragged: false,
             tools: ToolState::default(),
             keyboard: false,
+            ghost: None,
         }
     }
 }
@@ -257,6 +263,9 @@ fn paint(
     }
     if let Some(picture) = &picture {
         paint_picture(&painter, &view, picture, Color32::WHITE);
+    }
+    if let Some(frames) = &state.ghost {
+        ghost::paint(&ctx, &painter, &view, doc, settings, pictures, frames);
     }
     if settings.view.pixel_grid {
         paint_pixel_grid(&painter, &view);
