@@ -424,6 +424,7 @@ fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
     let after = millis(|f| f.after);
     let native = |pick: fn(&crate::edit::retime::RetimedFrame) -> FrameDuration| {
         native_total(plan.frames.iter().map(|f| pick(f)))
+            .filter(|t| !t.ends_with(" ms"))
             .map_or_else(String::new, |t| format!(" ({t})"))
     };
     let total = format!(
@@ -443,11 +444,15 @@ fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
                         .find_map(|d| d.frames.iter().position(|id| *id == worst.frame))
                 })
                 .map_or_else(String::new, |p| format!("frame {p} of "));
+            let unit = worst.after.unit_name();
+            let in_millis = if unit == "ms" {
+                String::new()
+            } else {
+                format!(" ({} ms)", trim_float(worst.error_millis, 3))
+            };
             format!(
-                "Largest rounding error: {} {} ({} ms), {position}\"{}\"; nothing drifts",
+                "Largest rounding error: {} {unit}{in_millis}, {position}\"{}\"; nothing drifts",
                 trim_float(worst.error_units, 3),
-                worst.after.unit_name(),
-                trim_float(worst.error_millis, 3),
                 name(worst.sequence)
             )
         }
