@@ -423,7 +423,7 @@ fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
     let before = millis(|f| f.before);
     let after = millis(|f| f.after);
     let native = |pick: fn(&crate::edit::retime::RetimedFrame) -> FrameDuration| {
-        native_total(plan.frames.iter().map(|f| pick(f)))
+        native_total(plan.frames.iter().map(pick))
             .filter(|t| !t.ends_with(" ms"))
             .map_or_else(String::new, |t| format!(" ({t})"))
     };
