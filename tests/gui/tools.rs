@@ -623,3 +623,50 @@ fn paste_special_refuses_an_empty_clipboard_and_an_empty_selection() {
     );
     assert_eq!(document(&harness), before);
 }
+
+#[test]
+fn retime_on_solarus_gives_each_sequence_one_delay_and_refuses_some_of_its_frames() {
+    // zsdx's hero tunic: one frame_delay per animation (100 ms for "walking").
+    let source = crate::common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    let root = gui_support::TempDir::new("tools-retime-solarus");
+    let dir = root.0.join("sprites/hero");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tunic1.dat");
+    std::fs::copy(source, &path).unwrap();
+    let mut harness = editor_on(&path, &[], "walking");
+    let delays = |h: &Harness<'_, SpratApp>| {
+        let doc = document(h);
+        let walking = doc.sequence_by_name("walking").unwrap();
+        walking
+            .directions
+            .iter()
+            .flat_map(|d| &d.frames)
+            .map(|id| doc.frame(*id).unwrap().duration)
+            .collect::<Vec<_>>()
+    };
+    let before = delays(&harness);
+    assert!(before.iter().all(|d| *d == FrameDuration::Millis(100)));
+
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    click_cell(&mut harness, 1, Modifiers::SHIFT);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::T);
+    harness.run_steps(2);
+    assert!(
+        harness
+            .query_by_label_contains("hold one duration per sequence")
+            .is_some()
+    );
+    click(&mut harness, "Selected frames (2)");
+    click(&mut harness, "Scale by a factor");
+    retype(&mut harness, "Factor", "1.5");
+    refused(&mut harness, "retime the whole sequence");
+
+    click(&mut harness, "This sequence (walking)");
+    click(&mut harness, "Apply");
+    let after = delays(&harness);
+    assert_eq!(after.len(), before.len());
+    assert!(
+        after.iter().all(|d| *d == FrameDuration::Millis(150)),
+        "{after:?}"
+    );
+}
