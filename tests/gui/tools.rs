@@ -163,6 +163,23 @@ fn retime_scales_a_sequence_by_a_factor_showing_the_rounding_first() {
         durations_of(&harness, "punch"),
         [4, 3, 0, 6, 8].map(FrameDuration::Ticks)
     );
+
+    // Fitted to 30 ticks, typed in ticks (the frames count in them): 21 ticks shared out
+    // again in proportion, the total exact.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::T);
+    harness.run_steps(2);
+    click(&mut harness, "Fit to a total time");
+    click(&mut harness, "ticks");
+    retype(&mut harness, "Total time", "30");
+    click(&mut harness, "Apply");
+    assert_eq!(
+        durations_of(&harness, "punch"),
+        [6, 4, 0, 9, 11].map(FrameDuration::Ticks)
+    );
+    assert_eq!(
+        gui_support::status(&harness),
+        "Retimed 4 frames of \"punch\" (500 ms in all) to 500 ms"
+    );
 }
 
 #[test]
@@ -250,7 +267,7 @@ fn retime_refuses_zero_negative_a_total_too_short_and_an_empty_selection() {
     refused(&mut harness, "less than one");
 
     click(&mut harness, "Fit to a total time");
-    retype(&mut harness, "Total time (ms)", "1");
+    retype(&mut harness, "Total time", "1");
     refused(
         &mut harness,
         "1 ms is too short for 4 frame(s) of \"punch\"",
@@ -269,7 +286,7 @@ fn retime_refuses_zero_negative_a_total_too_short_and_an_empty_selection() {
             .selected_frames()
             .is_empty()
     );
-    retype(&mut harness, "Total time (ms)", "500");
+    retype(&mut harness, "Total time", "500");
     click(&mut harness, "Selected frames (0)");
     refused(&mut harness, "No frame is selected");
 }

@@ -1,18 +1,18 @@
 //! Edit > Retime… (Ctrl+T): new durations for the selected frames, the sequence on show or
-//! every sequence: scaled by a factor (the ratios kept), fitted to a total time, or set to a
-//! rate (frames per second, or units per frame in the unit the frames count in: ticks,
-//! milliseconds, holds). Before applying,
-//! the window shows what [`Retime::plan`] gives: the new total and the largest per-frame
-//! rounding error; Apply is one undo step. A value that cannot be applied (0, negative, not a
-//! number, a total shorter than one unit a frame, an empty selection) greys Apply out and the
-//! window says why.
+//! every sequence: scaled by a factor (the ratios kept), fitted to a total time (typed in
+//! milliseconds, or in ticks where the frames count in ticks), or set to a rate (frames per
+//! second, or units per frame in the unit the frames count in: ticks, milliseconds, holds).
+//! Before applying, the window shows what [`Retime::plan`] gives: the new total and the
+//! largest per-frame rounding error; Apply is one undo step. A value that cannot be applied
+//! (0, negative, not a number, a total shorter than one unit a frame, an empty selection)
+//! greys Apply out and the window says why.
 
 use crate::app::context::document::{OpenDocument, format_millis, trim_float};
 use crate::app::context::panel::PanelCtx;
 use crate::edit::retime::{Retime, RetimePlan};
 use crate::edit::scope::FrameScope;
 use crate::formats::Severity;
-use crate::model::{AnimationSet, FrameDuration, SequenceId};
+use crate::model::{AnimationSet, FrameDuration, SequenceId, TICKS_PER_SECOND};
 use crate::tools::retime::{Ratio, RetimeChange};
 
 /// Which frames are retimed.
@@ -56,8 +56,11 @@ pub struct RetimeState {
     pub mode: RetimeMode,
     /// The factor, as typed (`1.5`, `2/3`).
     pub factor: String,
-    /// The total time in milliseconds, as typed.
+    /// The total time, as typed.
     pub total: String,
+    /// The total is typed in ticks (offered when the frames count in ticks), else in
+    /// milliseconds.
+    pub total_in_ticks: bool,
     /// The rate, as typed.
     pub rate: String,
     /// What the rate counts.
@@ -74,6 +77,7 @@ impl Default for RetimeState {
             mode: RetimeMode::Scale,
             factor: "1".to_string(),
             total: String::new(),
+            total_in_ticks: false,
             rate: "12".to_string(),
             rate_unit: RateUnit::FramesPerSecond,
             preview: None,
@@ -95,6 +99,7 @@ impl RetimeState {
             let frames = doc.direction_frames();
             if let Some(millis) = total_millis(&frames, doc.frame_rate()) {
                 self.total = trim_float(millis, 3);
+                self.total_in_ticks = false;
             }
         }
         self.preview = None;
@@ -249,16 +254,26 @@ fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: 
                     .on_hover_text("Above 1 slows down, below 1 speeds up; the ratios between frames are kept");
                 }
                 RetimeMode::Total => {
-                    let label = ui.label("Total time (ms)");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut state.total)
-                            .hint_text("1200")
-                            .desired_width(120.0),
-                    )
-                    .labelled_by(label.id)
-                    .on_hover_text(
-                        "Each direction lasts this long, shared in proportion to the frames' lengths",
-                    );
+                    let label = ui.label("Total time");
+                    ui.horizontal(|ui| {
+                        ui.add(
+                            egui::TextEdit::singleline(&mut state.total)
+                                .hint_text("1200")
+                                .desired_width(80.0),
+                        )
+                        .labelled_by(label.id)
+                        .on_hover_text(
+                            "Each direction lasts this long, shared in proportion to the frames' lengths",
+                        );
+                        let before = state.total_in_ticks;
+                        ui.radio_value(&mut state.total_in_ticks, false, "ms");
+                        if unit == Some("ticks") {
+                            ui.radio_value(&mut state.total_in_ticks, true, "ticks");
+                        }
+                        if state.total_in_ticks != before {
+                            state.total = converted_total(&state.total, state.total_in_ticks);
+                        }
+                    });
                 }
                 RetimeMode::Rate => {
                     let label = ui.label("Rate");
@@ -289,6 +304,29 @@ fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: 
     if unit.is_none() {
         state.rate_unit = RateUnit::FramesPerSecond;
     }
+    if unit != Some("ticks") && state.total_in_ticks {
+        state.total_in_ticks = false;
+        state.total = converted_total(&state.total, false);
+    }
+}
+
+/// A total typed in one unit, in the other (ticks when `to_ticks`, else milliseconds),
+/// exactly (`1550/3` where it is not whole); as it was when it is not a number.
+fn converted_total(typed: &str, to_ticks: bool) -> String {
+    let Ok(value) = Ratio::parse_positive(typed) else {
+        return typed.to_string();
+    };
+    let (times, by) = if to_ticks {
+        (TICKS_PER_SECOND as u128, 1000)
+    } else {
+        (1000, TICKS_PER_SECOND as u128)
+    };
+    value
+        .numerator
+        .checked_mul(times)
+        .zip(value.denominator.checked_mul(by))
+        .and_then(|(n, d)| Ratio::new(n, d))
+        .map_or_else(|| typed.to_string(), |r| r.to_string())
 }
 
 /// The unit the frames of `scope` count in, for "ticks per frame": theirs when they all
@@ -321,9 +359,21 @@ fn change_asked(state: &RetimeState, unit: Option<&str>) -> Result<RetimeChange,
         RetimeMode::Scale => Ratio::parse_positive(&state.factor)
             .map(RetimeChange::Scale)
             .map_err(|e| format!("factor: {e}")),
-        RetimeMode::Total => Ratio::parse_positive(&state.total)
-            .map(RetimeChange::TotalMillis)
-            .map_err(|e| format!("total time: {e}")),
+        RetimeMode::Total => {
+            let total =
+                Ratio::parse_positive(&state.total).map_err(|e| format!("total time: {e}"))?;
+            if !state.total_in_ticks {
+                return Ok(RetimeChange::TotalMillis(total));
+            }
+            let millis = total
+                .numerator
+                .checked_mul(1000)
+                .zip(total.denominator.checked_mul(TICKS_PER_SECOND as u128))
+                .and_then(|(n, d)| Ratio::new(n, d));
+            millis
+                .map(RetimeChange::TotalMillis)
+                .ok_or_else(|| format!("total time: \"{}\" is too large", state.total.trim()))
+        }
         RetimeMode::Rate => match (state.rate_unit, unit) {
             (RateUnit::UnitsPerFrame, Some(name)) => {
                 let ratio = Ratio::parse_positive(&state.rate)
