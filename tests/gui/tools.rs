@@ -395,6 +395,15 @@ fn align_on_a_named_point_and_refused_on_frames_with_no_opaque_pixels() {
     click(&mut harness, "Centre of mass");
     refused(&mut harness, "No frame has the centre to align on");
 
+    // No cell selected: the selection's scope has nothing to align.
+    let selected = harness.state().active_document().unwrap().selected_frames();
+    for cell in selected {
+        click_cell(&mut harness, cell, Modifiers::COMMAND);
+    }
+    click(&mut harness, "Selected frames (0)");
+    refused(&mut harness, "No frame is selected");
+    click(&mut harness, "This sequence (punch)");
+
     // Its punch has a "hand" point on every frame: the window lists it.
     click(&mut harness, "Point \"hand\"");
     assert!(apply_is_enabled(&harness));
@@ -686,4 +695,19 @@ fn retime_on_solarus_gives_each_sequence_one_delay_and_refuses_some_of_its_frame
         after.iter().all(|d| *d == FrameDuration::Millis(150)),
         "{after:?}"
     );
+
+    // Paste special cannot give Solarus frames boxes, points or durations of their own.
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    harness.get_by_label("Paste special").hover();
+    harness.run_steps(2);
+    for item in ["Paste timing only", "Paste boxes only", "Paste points only"] {
+        assert!(
+            harness
+                .get_by_label_contains(item)
+                .accesskit_node()
+                .is_disabled(),
+            "{item} is greyed out"
+        );
+    }
 }
