@@ -497,8 +497,9 @@ fn align_on_a_solarus_sprite_says_why_and_moves_whole_directions() {
 }
 
 #[test]
-fn paste_special_pastes_timing_boxes_and_points_across_tabs_and_formats() {
-    // Copied from KFM (ticks, Clsn boxes), pasted onto the demo (milliseconds, points).
+fn paste_special_pastes_timing_boxes_and_points_into_another_tab() {
+    // Copied from the showcase (ticks, boxes with AIR defaults, hands), pasted onto the demo
+    // (milliseconds, weapon points) in another tab.
     let dir = gui_support::TempDir::new("tools-paste-special");
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
     for file in ["demo.sprat", "demo.png"] {
@@ -710,4 +711,80 @@ fn retime_on_solarus_gives_each_sequence_one_delay_and_refuses_some_of_its_frame
             "{item} is greyed out"
         );
     }
+}
+
+#[test]
+fn paste_special_from_a_mugen_character_onto_the_demo() {
+    // KFM's light punch (AIR, ticks, Clsn boxes) pasted onto the demo (milliseconds).
+    let dir = gui_support::TempDir::new("tools-paste-mugen");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for file in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(file), dir.0.join(file)).unwrap();
+    }
+    let kfm = crate::common::corpus().join("mugen/kfm/kfm.def");
+    let mut harness =
+        gui_support::editor_opening(&kfm, &[dir.0.join("demo.sprat")], egui::vec2(1400.0, 900.0));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    harness.run_steps(2);
+    harness
+        .get_all_by_role(Role::TextInput)
+        .find(|n| n.is_focused())
+        .expect("the focused filter")
+        .type_text("200");
+    harness.run_steps(2);
+    harness.get_by_label("200 · Stand Light Punch").click();
+    harness.run_steps(2);
+    // Its frames 1 and 2: 1 and 4 ticks; the second has a Clsn1 hit box and three Clsn2.
+    click_cell(&mut harness, 1, Modifiers::NONE);
+    click_cell(&mut harness, 2, Modifiers::SHIFT);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    harness.run_steps(2);
+
+    open_next(&mut harness);
+    click_row(&mut harness, "walk");
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    click_cell(&mut harness, 1, Modifiers::SHIFT);
+    // 16.67 and 66.67 ms: 17 and 66, the two together exactly 83 ms as 5 ticks are.
+    menu(
+        &mut harness,
+        &["Edit", "Paste special", "Paste timing only"],
+    );
+    assert_eq!(
+        durations_of(&harness, "walk")[..2],
+        [FrameDuration::Millis(17), FrameDuration::Millis(66)]
+    );
+    menu(&mut harness, &["Edit", "Paste special", "Paste boxes only"]);
+    let doc = document(&harness);
+    let ids = doc.sequence_by_name("walk").unwrap().directions[0]
+        .frames
+        .clone();
+    let count = |i: usize, class: BoxClass| {
+        doc.frame(ids[i])
+            .unwrap()
+            .boxes()
+            .filter(|(_, b)| b.class == class)
+            .count()
+    };
+    assert_eq!((count(0, BoxClass::Hit), count(0, BoxClass::Hurt)), (0, 2));
+    assert_eq!((count(1, BoxClass::Hit), count(1, BoxClass::Hurt)), (1, 3));
+    // KFM has no attachment points: pasting them leaves the frames none.
+    menu(
+        &mut harness,
+        &["Edit", "Paste special", "Paste points only"],
+    );
+    let doc = document(&harness);
+    for id in &ids[..2] {
+        assert!(
+            doc.frame(*id)
+                .unwrap()
+                .elements
+                .iter()
+                .all(|e| e.as_point().is_none())
+        );
+    }
+    assert!(
+        gui_support::status(&harness).starts_with("Pasted the points of 2 frames from \"200\""),
+        "{}",
+        gui_support::status(&harness)
+    );
 }
