@@ -144,7 +144,12 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
+            let before = (state.scope, state.anchor.clone());
             fields(ui, state, panel.doc, &scope);
+            if (state.scope, state.anchor.clone()) != before {
+                // The plan shown below is the one for the choices before this change.
+                ctx.request_repaint();
+            }
             if whole_directions {
                 ui.separator();
                 ui.label(format!(

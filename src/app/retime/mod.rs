@@ -107,6 +107,19 @@ impl RetimeState {
     }
 }
 
+impl RetimeState {
+    /// The choices as typed, to tell when they change.
+    fn choices(&self) -> (RetimeScope, RetimeMode, RateUnit, bool, [String; 3]) {
+        (
+            self.scope,
+            self.mode,
+            self.rate_unit,
+            self.total_in_ticks,
+            [self.factor.clone(), self.total.clone(), self.rate.clone()],
+        )
+    }
+}
+
 /// What the plan is made of: the document's state and the command.
 #[derive(Clone, Debug, PartialEq)]
 struct PreviewKey {
@@ -154,7 +167,12 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
+            let before = state.choices();
             fields(ui, state, panel.doc, unit);
+            if state.choices() != before {
+                // What is shown below was worked out from the choices before this change.
+                ctx.request_repaint();
+            }
             ui.separator();
             match &outcome {
                 Ok(summary) => {
