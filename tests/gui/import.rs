@@ -469,6 +469,73 @@ fn separate_sprites_are_found_merged_on_the_preview_and_imported_as_one_sequence
 }
 
 #[test]
+fn separate_sprites_are_reordered_by_dragging_split_and_dropped_on_the_preview() {
+    let art = gui_support::TempDir::new("import-reorder");
+    // Three figures; the first has a shadow two pixels below it, joined at a gap of 2.
+    let mut sheet = RgbaImage::new(60, 30);
+    let mut fill = |x0: u32, y0: u32, w: u32, h: u32| {
+        for y in y0..y0 + h {
+            for x in x0..x0 + w {
+                sheet.put_pixel(x, y, Rgba([200, 50, 50, 255]));
+            }
+        }
+    };
+    fill(2, 2, 8, 12);
+    fill(2, 16, 8, 2);
+    fill(20, 4, 6, 10);
+    fill(40, 3, 9, 11);
+    let path = art.0.join("fish.png");
+    sheet.save(&path).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("reorder", vec![vec![path]]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("4 frames").is_some(), "gap 1: apart");
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Gap tolerance")
+        .set_value_accesskit(2.0);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("3 frames").is_some(),
+        "gap 2: joined"
+    );
+
+    // The third dragged onto the first takes its place.
+    let third = on_preview(&harness, 60, 44, 8);
+    let first = on_preview(&harness, 60, 5, 5);
+    gui_support::drag(&mut harness, third, first);
+    assert!(harness.query_by_label("Sprite 1 selected").is_some());
+    // The figure with its shadow, now second, split in two; the shadow dropped.
+    let second = on_preview(&harness, 60, 5, 5);
+    click_at(&mut harness, second, Modifiers::NONE);
+    harness.get_by_role_and_label(Role::Button, "Split").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("4 frames").is_some());
+    let shadow = on_preview(&harness, 60, 4, 16);
+    click_at(&mut harness, shadow, Modifiers::NONE);
+    harness.get_by_role_and_label(Role::Button, "Drop").click();
+    harness.run_steps(2);
+    // The last moved one place earlier.
+    let last = on_preview(&harness, 60, 22, 8);
+    click_at(&mut harness, last, Modifiers::NONE);
+    harness
+        .get_by_role_and_label(Role::Button, "Move earlier")
+        .click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(
+        frame_rects(&harness, "fish"),
+        [(40, 3, 9, 11), (20, 4, 6, 10), (2, 2, 8, 12)]
+    );
+}
+
+#[test]
 fn a_sheet_with_nothing_opaque_says_so_and_cannot_be_imported() {
     let art = gui_support::TempDir::new("import-clear");
     let path = art.0.join("clear.png");

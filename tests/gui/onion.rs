@@ -154,3 +154,25 @@ fn a_frame_pinned_in_one_tab_shows_faintly_under_the_canvas_of_another_until_unp
         .count();
     assert!(differing > 200, "the reference showed: {differing} pixels");
 }
+
+#[test]
+fn a_frames_context_menu_pins_that_frame() {
+    let mut harness = editor_on(&[demo()]);
+    harness.get_by_label("frame 2").click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("Pin as reference ").click();
+    harness.run_steps(2);
+    let label = harness.state().reference.as_ref().unwrap().label.clone();
+    assert!(label.starts_with("walk, frame 3 of "), "{label}");
+    // Nothing is pinned from a frame that draws nothing: a sentence says why.
+    harness.state_mut().reference = None;
+    harness.key_press(egui::Key::Insert);
+    harness.run_steps(2);
+    view_menu(&mut harness, "Pin frame as reference ");
+    assert!(harness.state().reference.is_none());
+    assert!(
+        gui_support::status(&harness).contains("draws nothing"),
+        "{}",
+        gui_support::status(&harness)
+    );
+}
