@@ -25,6 +25,8 @@ pub struct SeparateSprites {
     dragging: Option<usize>,
     /// Why the last edit was refused.
     pub refusal: Option<String>,
+    /// The sheet has opaque pixels (looked at when nothing was found, to say why).
+    any_opaque: bool,
 }
 
 /// Frame numbers are drawn only while there are no more sprites than this (beyond, the
@@ -41,6 +43,7 @@ impl SeparateSprites {
         if self.found_with != Some(self.options) {
             self.found = FoundSprites::find(sheet, self.options);
             self.found_with = Some(self.options);
+            self.any_opaque = !self.found.rects.is_empty() || sheet.pixels().any(|p| p.0[3] != 0);
             self.selected.clear();
             self.dragging = None;
             self.refusal = None;
@@ -77,12 +80,11 @@ fn capitalised(text: &str) -> String {
 }
 
 /// Why nothing was found, in a sentence (`None` when something was).
-fn nothing_found(state: &SeparateSprites, sheet: &RgbaImage) -> Option<String> {
+fn nothing_found(state: &SeparateSprites) -> Option<String> {
     if !state.found.rects.is_empty() {
         return None;
     }
-    let opaque = sheet.pixels().any(|p| p.0[3] != 0);
-    Some(if opaque {
+    Some(if state.any_opaque {
         format!(
             "No sprite found: every opaque part of the sheet is smaller than the minimum size \
              ({} px). Lower it to keep them.",
@@ -129,7 +131,7 @@ pub fn section(
     });
     state.refresh(sheet);
     preview(ui, state, sheet, texture);
-    if let Some(why) = nothing_found(state, sheet) {
+    if let Some(why) = nothing_found(state) {
         ui.colored_label(ui.visuals().warn_fg_color, why);
         return;
     }
