@@ -217,7 +217,6 @@ fn paint(
         let on_show = current_key(doc);
         let silhouettes = &mut state.silhouettes;
         onion::paint_onion_skin(
-            &ctx,
             &painter,
             &view,
             doc,

@@ -75,7 +75,6 @@ pub fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFra
 
 /// The onion skin: the frames before and after the one on show, the nearest strongest.
 pub fn paint_onion_skin(
-    ctx: &egui::Context,
     painter: &egui::Painter,
     view: &View,
     doc: &OpenDocument,
@@ -84,6 +83,7 @@ pub fn paint_onion_skin(
     silhouettes: &mut Silhouettes,
     on_show: FrameKey,
 ) {
+    let ctx = painter.ctx();
     let view_settings = &settings.view;
     let count = doc.direction_frames().len();
     let index = on_show.index;
