@@ -268,10 +268,7 @@ fn retime_refuses_zero_negative_a_total_too_short_and_an_empty_selection() {
 
     click(&mut harness, "Fit to a total time");
     retype(&mut harness, "Total time", "1");
-    refused(
-        &mut harness,
-        "1 ms is too short for 4 frame(s) of \"punch\"",
-    );
+    refused(&mut harness, "1 ms is too short for 4 frames of \"punch\"");
 
     // No cell selected: the selection's scope has nothing to retime.
     let selected = harness.state().active_document().unwrap().selected_frames();
