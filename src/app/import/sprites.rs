@@ -71,12 +71,12 @@ impl SeparateSprites {
     }
 }
 
+/// `text` as a sentence: a capital first letter and a full stop.
 fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-        None => String::new(),
+    if text.is_empty() {
+        return String::new();
     }
+    format!("{}.", crate::text::capitalised(text))
 }
 
 /// Why nothing was found, in a sentence (`None` when something was).
