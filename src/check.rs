@@ -5,10 +5,12 @@
 //! line's: after opening a file ([`Checker::check_document`] with the reader's diagnostics),
 //! after every edit (the same, with the diagnostics of the file as last read or saved), and
 //! after a save ([`Checker::check_file`] on the saved file: the reader's line numbers are then
-//! those of the bytes written). Checking decodes every picture the frames draw (and reads the
+//! those of the bytes written, and [`relocate`] moves what they name onto the document on
+//! show). Checking decodes every picture the frames draw (and reads the
 //! file again for [`Checker::check_file`]): tens of milliseconds for a small sprite, a second
 //! or more for a fighter with hundreds of frames, so the editor runs it off the UI thread
-//! (a [`Checker`] is `Send` and `Sync`, and keeps decoded pictures between runs).
+//! (a [`Checker`] is `Send` and `Sync`, and keeps decoded pictures and masks between runs;
+//! the editor's shares its picture store, [`Checker::with_pixels`]).
 
 use crate::assets::ImageStore;
 use crate::assets::check::{DecodedFiles, image_problems, merge_image_problems};
@@ -125,7 +127,7 @@ impl Checker {
         diagnostics
     }
 
-    /// The box warnings of `document` alone (the editor's "Check boxes").
+    /// The box warnings of `document` alone.
     pub fn box_warnings(
         &self,
         document: &AnimationSet,
