@@ -45,6 +45,7 @@ pub fn run(
         &opened.loaded.document,
         target,
         output,
+        options.force,
         options.allow_loss,
         options.frame_names.as_deref(),
         out,
@@ -53,12 +54,14 @@ pub fn run(
 }
 
 /// Writes `document` as `target` to `output` with its companion files, all or nothing: what
-/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`; `frame_names`
-/// is the atlas frame name pattern (`--frame-names`).
+/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`; a companion
+/// that would replace an existing file with other bytes is refused (exit 2) unless `force`;
+/// `frame_names` is the atlas frame name pattern (`--frame-names`).
 pub(super) fn write_as(
     document: &crate::model::AnimationSet,
     target: &'static dyn Format,
     output: &Path,
+    force: bool,
     allow_loss: bool,
     frame_names: Option<&str>,
     out: &mut dyn Write,
@@ -114,6 +117,21 @@ pub(super) fn write_as(
             bytes: &c.bytes,
         })
         .collect();
+    // A companion keeps the name the document gives it, so an output written beside its input
+    // (`-o other.def` next to `kfm.def`) would otherwise replace the input's own `kfm.air`.
+    if !force
+        && let Some(clash) = files
+            .iter()
+            .find(|f| std::fs::read(&f.path).is_ok_and(|old| old != f.bytes))
+    {
+        writeln!(
+            err,
+            "sprat: {} names {}, which exists with other content; nothing written (add --force to overwrite it, or write into another folder)",
+            output.display(),
+            clash.path.display()
+        )?;
+        return Ok(2);
+    }
     files.push(FileToSave {
         path: output.to_path_buf(),
         bytes: &written.bytes,

@@ -187,11 +187,20 @@ pub fn run(
     };
     writeln!(
         out,
-        "cut {} frame(s) from {} into \"{name}\"",
-        rects.len(),
+        "cut {} from {} into \"{name}\"",
+        crate::text::count(rects.len(), "frame"),
         sheet_path.display()
     )?;
-    write_as(&document, target, output, false, None, out, err)
+    write_as(
+        &document,
+        target,
+        output,
+        options.force,
+        false,
+        None,
+        out,
+        err,
+    )
 }
 
 /// A document of one sequence `name` showing `rects` of the sheet at `fps`, timed in `unit`;

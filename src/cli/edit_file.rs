@@ -68,13 +68,15 @@ pub fn chosen_sequences(
 }
 
 /// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when
-/// the format cannot hold everything.
+/// the format cannot hold everything, and (exit 2) when a file it names exists with other
+/// bytes, unless `force`.
 pub fn write_edited(
     document: &AnimationSet,
     target: &'static dyn Format,
     output: &Path,
+    force: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    write_as(document, target, output, false, None, out, err)
+    write_as(document, target, output, force, false, None, out, err)
 }

@@ -26,6 +26,7 @@ mod import;
 mod inspector;
 mod layout;
 mod lone_sff;
+mod onion;
 mod painting;
 mod save;
 mod screenshots;

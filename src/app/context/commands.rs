@@ -92,6 +92,10 @@ ui_commands! {
     ToggleGrid,
     /// Onion skin.
     ToggleOnionSkin,
+    /// Pin the frame on show as the reference drawn faintly under the canvas, in every tab.
+    PinReference,
+    /// Stop drawing the pinned reference.
+    UnpinReference,
     /// Collision boxes and attachment points.
     ToggleOverlay,
     /// The canvas shows the character facing left (mirrored about the origin).
@@ -186,6 +190,8 @@ impl UICommand {
             UICommand::ZoomActualSize => "Actual size (100%)",
             UICommand::ToggleGrid => "Pixel grid",
             UICommand::ToggleOnionSkin => "Onion skin",
+            UICommand::PinReference => "Pin frame as reference",
+            UICommand::UnpinReference => "Unpin reference",
             UICommand::ToggleOverlay => "Boxes and points",
             UICommand::ToggleFacingLeft => "Facing left",
             UICommand::ToggleProportionalTimeline => "Cells as wide as their duration",
@@ -261,6 +267,7 @@ impl UICommand {
             UICommand::ZoomActualSize => key(none, Key::Num1),
             UICommand::ToggleGrid => key(none, Key::G),
             UICommand::ToggleOnionSkin => key(none, Key::O),
+            UICommand::PinReference | UICommand::UnpinReference => None,
             UICommand::ToggleOverlay => key(none, Key::B),
             UICommand::ToggleFacingLeft => key(shift, Key::F),
             UICommand::ToggleProportionalTimeline => key(none, Key::W),

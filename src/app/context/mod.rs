@@ -14,5 +14,6 @@ pub mod number_field;
 pub mod panel;
 pub mod pictures;
 pub mod platform;
+pub mod reference;
 pub mod settings;
 pub mod tab_id;

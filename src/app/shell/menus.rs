@@ -4,7 +4,9 @@
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
-use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::settings::{
+    Background, OnionStyle, Settings, Theme, UI_SCALES, ViewSettings,
+};
 use crate::app::shell::tabs::{TabEntry, TabId};
 use crate::formats::Capabilities;
 use std::path::PathBuf;
@@ -209,7 +211,9 @@ pub fn show(
                 settings.view.onion_skin,
                 &mut actions,
             );
-            ui.add(egui::Slider::new(&mut settings.view.onion_frames, 1..=4).text("onion frames"));
+            ui.menu_button("Onion skin settings", |ui| onion_settings(ui, &mut settings.view));
+            item(ui, UICommand::PinReference, &mut actions);
+            item(ui, UICommand::UnpinReference, &mut actions);
             toggle(
                 ui,
                 UICommand::ToggleProportionalTimeline,
@@ -397,4 +401,33 @@ pub fn history_window(
             }
         });
     jump
+}
+
+/// How the onion skin and the pinned reference are drawn.
+fn onion_settings(ui: &mut egui::Ui, view: &mut ViewSettings) {
+    ui.add(
+        egui::Slider::new(&mut view.onion_frames, 1..=ViewSettings::MAX_ONION_FRAMES)
+            .text("frames before and after"),
+    );
+    ui.horizontal(|ui| {
+        for style in OnionStyle::ALL {
+            ui.radio_value(&mut view.onion_style, style, style.label());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut view.onion_above, false, "Below the frame");
+        ui.radio_value(&mut view.onion_above, true, "Above the frame");
+    });
+    ui.horizontal(|ui| {
+        ui.color_edit_button_srgb(&mut view.onion_before_colour);
+        ui.label("Before");
+        ui.color_edit_button_srgb(&mut view.onion_after_colour);
+        ui.label("After");
+    });
+    ui.separator();
+    ui.add(
+        egui::Slider::new(&mut view.reference_opacity, 10..=90)
+            .suffix(" %")
+            .text("reference opacity"),
+    );
 }

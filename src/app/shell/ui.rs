@@ -147,6 +147,7 @@ impl SpratApp {
             pixels: &self.pixels,
         };
         let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
+        panel.reference = self.reference.as_ref();
         if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)

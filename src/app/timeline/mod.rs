@@ -912,5 +912,7 @@ fn frame_menu(
             output.loop_from = Some(None);
             ui.close();
         }
+        ui.separator();
+        item(ui, UICommand::PinReference, "Pin as reference");
     }
 }
