@@ -66,6 +66,9 @@ pub struct Checking {
     running: Option<(CheckedState, Receiver<Outcome>)>,
     /// The save count when the reader's diagnostics were last read from the file.
     reader_saves: u64,
+    /// A check that stopped without a result (a bug in a checker panicked): not started
+    /// again until the document changes.
+    stopped: Option<CheckedState>,
 }
 
 impl Checking {
@@ -79,9 +82,10 @@ impl Checking {
         self.running.is_some()
     }
 
-    /// Whether the diagnostics kept are of `state`.
+    /// Whether the diagnostics kept are of `state`, or checking it stopped without a result.
     pub fn is_current(&self, state: &CheckedState) -> bool {
         self.shown.as_ref().is_some_and(|(of, _)| of == state)
+            || self.stopped.as_ref() == Some(state)
     }
 
     /// Whether the saved file must be read again before the next check.
@@ -89,18 +93,18 @@ impl Checking {
         saves != self.reader_saves
     }
 
-    /// The finished check, if one has ended: its diagnostics are kept when `now` is still
-    /// the state it was of, and then it gives back what the saved file's reader said (for the
-    /// session), with the state to record once that is taken. A check of an earlier state is
-    /// dropped.
+    /// Takes the check under way if it has ended: its diagnostics are kept when `now` is
+    /// still the state it was of (it is dropped otherwise), and for a saved file read again
+    /// what that file's reader said is handed back, for the session to keep.
     pub fn take_finished(&mut self, now: &CheckedState) -> Option<Finished> {
         let (_, receiver) = self.running.as_ref()?;
         let outcome = match receiver.try_recv() {
             Ok(outcome) => outcome,
             Err(TryRecvError::Empty) => return None,
-            // The worker stopped without a result (it panicked): the next frame starts again.
+            // The worker stopped without a result (it panicked, and said so in the log): the
+            // last diagnostics stay, and the next change of the document checks again.
             Err(TryRecvError::Disconnected) => {
-                self.running = None;
+                self.stopped = self.running.take().map(|(state, _)| state);
                 return None;
             }
         };
@@ -144,29 +148,23 @@ impl Checking {
         let worker_state = state.clone();
         let (sender, receiver) = channel();
         platform.run_in_background(Box::new(move || {
-            let outcome = match saved {
-                Some(path) => {
-                    let mut checked = checker.check_file(&path, &read, &options);
-                    match checked.document.take() {
-                        Some(read_again) => {
-                            relocate(&mut checked.diagnostics, &read_again, &document);
-                            relocate(&mut checked.reader, &read_again, &document);
-                            Outcome {
-                                state: worker_state,
-                                diagnostics: checked.diagnostics,
-                                saved_reader: Some(checked.reader),
-                            }
-                        }
-                        // The saved file cannot be read back (changed meanwhile): the
-                        // document on show is checked with what the reader said before.
-                        None => Outcome {
-                            state: worker_state,
-                            diagnostics: checker
-                                .check_document(&document, format, reader, &options),
-                            saved_reader: None,
-                        },
-                    }
-                }
+            // A saved file is read again and checked as `sprat check` would check it; what
+            // it says is then moved onto the document on show.
+            let read_again = saved.and_then(|path| {
+                let mut checked = checker.check_file(&path, &read, &options);
+                let read_again = checked.document.take()?;
+                relocate(&mut checked.diagnostics, &read_again, &document);
+                relocate(&mut checked.reader, &read_again, &document);
+                Some((checked.diagnostics, checked.reader))
+            });
+            let outcome = match read_again {
+                Some((diagnostics, reader)) => Outcome {
+                    state: worker_state,
+                    diagnostics,
+                    saved_reader: Some(reader),
+                },
+                // Not saved since the reader spoke, or the saved file cannot be read back
+                // (changed meanwhile): the document is checked with what the reader said.
                 None => Outcome {
                     state: worker_state,
                     diagnostics: checker.check_document(&document, format, reader, &options),
