@@ -4,7 +4,7 @@
 //! command line, and write the result all or nothing.
 
 use super::ReadArgs;
-use super::convert::{target_format, write_as};
+use super::convert::{WriteChoices, target_format, write_as};
 use super::load::{Opened, open_for_writing};
 use super::render::pick_sequence;
 use crate::formats::Format;
@@ -78,5 +78,9 @@ pub fn write_edited(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    write_as(document, target, output, force, false, None, out, err)
+    let choices = WriteChoices {
+        force,
+        ..WriteChoices::default()
+    };
+    write_as(document, target, output, &choices, out, err)
 }

@@ -34,4 +34,5 @@ mod sheet;
 mod sprites;
 mod tabs;
 mod timeline;
+mod tools;
 mod tree;

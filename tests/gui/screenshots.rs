@@ -240,6 +240,62 @@ fn kfm_sprites_with_a_ghost_to_align_the_axis() {
 }
 
 #[test]
+fn retiming_the_demo_walk_by_a_factor() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("walk").click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::T);
+    harness.run_steps(2);
+    {
+        let retime = &mut harness.state_mut().active_tab_mut().unwrap().retime;
+        retime.scope = sprat::app::retime::RetimeScope::ThisSequence;
+        retime.mode = sprat::app::retime::RetimeMode::Scale;
+        retime.factor = "2/3".to_string();
+    }
+    // The pointer away from the window's text.
+    harness.hover_at(egui::pos2(1200.0, 760.0));
+    harness.run_steps(3);
+    assert!(
+        harness
+            .query_by_label_contains("Largest rounding error")
+            .is_some()
+    );
+    // The demo's blue fish knight is on the canvas beside the window.
+    picture(&mut harness, "retime-window", [66, 135, 245]);
+}
+
+#[test]
+fn aligning_the_demo_attack_with_its_ghost() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("attack").click();
+    harness.run_steps(2);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_frame(2);
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::A,
+    );
+    harness.run_steps(2);
+    {
+        let tab = harness.state_mut().active_tab_mut().unwrap();
+        tab.align.scope = sprat::app::align::AlignScope::ThisSequence;
+        tab.align.anchor = sprat::tools::anchor::Anchor::Centre;
+        // Zoomed out enough to see the frames where they go, below where they are.
+        tab.canvas.fit_requested = false;
+        tab.canvas.zoom = 7.0;
+        tab.canvas.pan = egui::vec2(0.0, 40.0);
+    }
+    harness.hover_at(egui::pos2(1200.0, 760.0));
+    harness.run_steps(4);
+    assert!(harness.state().active_tab().unwrap().canvas.ghost.is_some());
+    // The ghost's outline of the frame on show is light blue.
+    picture(&mut harness, "align-window", [120, 200, 255]);
+}
+
+#[test]
 fn separating_the_sprites_of_a_sheet_that_is_no_grid() {
     // The demo's fish, found on its sheet and packed again at uneven places, as tools and
     // hands lay sheets out: the window finds each, numbers it, and two are selected to merge.

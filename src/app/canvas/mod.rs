@@ -1,6 +1,7 @@
 //! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
 
 pub mod box_tools;
+pub mod ghost;
 pub mod onion;
 pub mod overlay;
 pub mod tools;
@@ -9,6 +10,7 @@ pub mod view;
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::ghost::FrameGhost;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
 use crate::app::context::reference::PinnedReference;
@@ -45,6 +47,9 @@ pub struct CanvasState {
     pub tools: ToolState,
     /// The last press was on the canvas: arrow keys nudge even with the pointer elsewhere.
     pub keyboard: bool,
+    /// Frames drawn faint where a window's tool would move them (Align frames), set by the
+    /// shell from the window before the canvas paints.
+    pub ghost: Option<FrameGhost>,
     /// The onion skin's silhouettes.
     silhouettes: onion::Silhouettes,
 }
@@ -63,6 +68,7 @@ impl Default for CanvasState {
             space_dragged: false,
             tools: ToolState::default(),
             keyboard: false,
+            ghost: None,
             silhouettes: onion::Silhouettes::default(),
         }
     }
@@ -233,6 +239,9 @@ fn paint(
     }
     if onion_skin && settings.view.onion_above {
         paint_onion_skin(pictures, state);
+    }
+    if let Some(frames) = &state.ghost {
+        ghost::paint(&ctx, &painter, &view, doc, settings, pictures, frames);
     }
     if settings.view.pixel_grid {
         paint_pixel_grid(&painter, &view);

@@ -128,6 +128,16 @@ ui_commands! {
     CutFrames,
     /// Paste the clipboard's frames after the selected frame (or at the end).
     PasteFrames,
+    /// Paste special: only the durations of the copied frames onto the selected frames.
+    PasteTiming,
+    /// Paste special: only the collision boxes of the copied frames onto the selected frames.
+    PasteBoxes,
+    /// Paste special: only the attachment points of the copied frames onto the selected frames.
+    PastePoints,
+    /// The Retime window: new durations for the selected frames, a sequence or every sequence.
+    Retime,
+    /// The Align frames window: line the frames up on their feet, centre or a point.
+    AlignFrames,
     /// Insert a blank frame after the selected frame.
     InsertFrame,
     /// Add a sequence after the selected one.
@@ -208,6 +218,11 @@ impl UICommand {
             UICommand::CopyFrames => "Copy frames",
             UICommand::CutFrames => "Cut frames",
             UICommand::PasteFrames => "Paste frames",
+            UICommand::PasteTiming => "Paste timing only",
+            UICommand::PasteBoxes => "Paste boxes only",
+            UICommand::PastePoints => "Paste points only",
+            UICommand::Retime => "Retime…",
+            UICommand::AlignFrames => "Align frames…",
             UICommand::InsertFrame => "Insert frame",
             UICommand::AddSequence => "Add sequence",
             UICommand::AddGroup => "Add group",
@@ -284,6 +299,9 @@ impl UICommand {
             UICommand::CopyFrames => key(cmd, Key::C),
             UICommand::CutFrames => key(cmd, Key::X),
             UICommand::PasteFrames => key(cmd, Key::V),
+            UICommand::PasteTiming | UICommand::PasteBoxes | UICommand::PastePoints => None,
+            UICommand::Retime => key(cmd, Key::T),
+            UICommand::AlignFrames => key(cmd | shift, Key::A),
             UICommand::InsertFrame => key(none, Key::Insert),
             UICommand::AddSequence
             | UICommand::AddGroup

@@ -10,6 +10,7 @@ use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::tree::rows::TreeState;
 use crate::app::{import, timeline, tree};
+use crate::edit::paste_special::PastePart;
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
 
@@ -174,6 +175,19 @@ impl SpratApp {
             UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.doc).map(Some)),
             UICommand::CutFrames => self.edit(|s, _| cut_frames(s).map(Some)),
             UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.doc).map(Some)),
+            UICommand::PasteTiming => self.paste_part(PastePart::Timing),
+            UICommand::PasteBoxes => self.paste_part(PastePart::Boxes),
+            UICommand::PastePoints => self.paste_part(PastePart::Points),
+            UICommand::Retime => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.retime.start(&tab.doc);
+                }
+            }
+            UICommand::AlignFrames => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.align.start(&tab.doc);
+                }
+            }
             UICommand::InsertFrame => {
                 self.edit(|s, _| timeline::edit::insert_frame(s.doc).map(|_| None))
             }
@@ -198,6 +212,11 @@ impl SpratApp {
                 Ok(None)
             }),
         }
+    }
+
+    /// Paste special: one part of the copied frames onto the selected frames.
+    fn paste_part(&mut self, part: PastePart) {
+        self.edit(|s, _| s.clipboard.paste_part(s.doc, s.settings, part).map(Some));
     }
 
     /// Runs `change` on the player of the document on show, if any.

@@ -54,6 +54,25 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
     }
 }
 
+/// Edit > Paste special: the timing, boxes or points of the copied frames, each greyed out
+/// (saying why) where the document's format cannot hold it.
+fn paste_special_items(ui: &mut egui::Ui, doc: Option<&OpenDocument>, actions: &mut MenuActions) {
+    type Holds = fn(&Capabilities) -> bool;
+    let parts: [(UICommand, &str, Holds); 3] = [
+        (UICommand::PasteTiming, "a duration per frame", |c| {
+            c.per_frame_durations
+        }),
+        (UICommand::PasteBoxes, "collision boxes", |c| c.boxes),
+        (UICommand::PastePoints, "attachment points", |c| c.points),
+    ];
+    for (command, what, holds) in parts {
+        let refusal = doc
+            .filter(|o| !holds(&o.session.format().capabilities()))
+            .map(|o| format!("{} files cannot hold {what}", o.format_name()));
+        item_unless(ui, command, refusal, actions);
+    }
+}
+
 /// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
 const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 
@@ -124,6 +143,13 @@ pub fn show(
                 UICommand::CutFrames,
                 UICommand::CopyFrames,
                 UICommand::PasteFrames,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.menu_button("Paste special", |ui| {
+                paste_special_items(ui, doc, &mut actions);
+            });
+            for command in [
                 UICommand::Duplicate,
                 UICommand::DeleteSelection,
                 UICommand::InsertFrame,
@@ -131,6 +157,9 @@ pub fn show(
             ] {
                 item(ui, command, &mut actions);
             }
+            ui.separator();
+            item(ui, UICommand::Retime, &mut actions);
+            item(ui, UICommand::AlignFrames, &mut actions);
             ui.separator();
             item(ui, UICommand::SelectAllElements, &mut actions);
             item(ui, UICommand::ClearElementSelection, &mut actions);
