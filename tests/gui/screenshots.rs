@@ -36,6 +36,11 @@ fn editor(
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+    // The status bar's counts and the diagnostics panel are `sprat check`'s once the
+    // background check has ended.
+    if harness.state().active_document().is_some() {
+        crate::gui_support::wait_for_check(&mut harness);
+    }
     harness.run_steps(4);
     harness
 }

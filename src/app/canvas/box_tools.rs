@@ -213,15 +213,6 @@ fn actions(
             ui.close();
         }
     }
-    ui.separator();
-    if ui
-        .button("Check boxes")
-        .on_hover_text("List warnings about the document's boxes in the diagnostics panel")
-        .clicked()
-    {
-        crate::app::canvas::box_lint::check(doc, context.rule);
-        ui.close();
-    }
 }
 
 /// The selected boxes and points of the frame on show, or all of them when none is selected.

@@ -1,6 +1,5 @@
 //! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
 
-pub mod box_lint;
 pub mod box_tools;
 pub mod ghost;
 pub mod onion;

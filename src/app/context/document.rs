@@ -1,8 +1,12 @@
 //! The open document and everything the editor knows about it: where it came from, its
 //! diagnostics, the player, the selection.
 
+use crate::app::context::checking::{CheckInput, CheckedState, Checking};
+use crate::app::context::platform::Platform;
+use crate::assets::ImageStore;
+use crate::check::CheckOptions;
 use crate::edit::{Command, Gesture};
-use crate::formats::{Diagnostic, Format, Subject};
+use crate::formats::{Diagnostic, Format, ReadOptions, Subject};
 use crate::model::{
     AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
     TreeItem,
@@ -23,6 +27,8 @@ pub struct OpenDocument {
     pub revision: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
     gestures: u64,
+    /// The full check of the document (`sprat check`'s diagnostics), kept current.
+    checking: Checking,
 }
 
 impl OpenDocument {
@@ -44,6 +50,7 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            checking: Checking::default(),
         }
     }
 
@@ -58,6 +65,7 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            checking: Checking::default(),
         }
     }
 
@@ -66,10 +74,76 @@ impl OpenDocument {
         self.after_change();
     }
 
-    /// What the reader said about the file (the session keeps it, so a reload or a recovery
-    /// brings its own).
+    /// The document's diagnostics as `sprat check` gives them (what the reader said, the
+    /// images' problems, the box warnings), from the last check ([`OpenDocument::keep_checked`]);
+    /// until the first check ends, what the reader said (the session keeps it, so a reload or
+    /// a recovery brings its own).
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        self.session.diagnostics()
+        self.checking
+            .diagnostics()
+            .unwrap_or(self.session.diagnostics())
+    }
+
+    /// Whether the first check has not ended yet (the counts are not `sprat check`'s yet).
+    pub fn first_check_pending(&self) -> bool {
+        self.checking.diagnostics().is_none()
+    }
+
+    /// Whether a check is under way or due (the document changed since the last one).
+    pub fn is_checking(&self, options: &CheckOptions) -> bool {
+        self.checking.is_running() || !self.checking.is_current(&self.checked_state(options))
+    }
+
+    /// What a check of the document as it is now, with `options`, is of.
+    fn checked_state(&self, options: &CheckOptions) -> CheckedState {
+        CheckedState {
+            revision: self.revision,
+            saves: self.session.saves(),
+            reader: self.session.diagnostics_version(),
+            options: options.clone(),
+        }
+    }
+
+    /// Keeps [`OpenDocument::diagnostics`] current, called once a frame: takes a check that
+    /// has ended (dropped if the document changed since it started), and starts one in
+    /// `platform`'s background when the document, its save or what its reader said changed
+    /// since the last (one at a time; `read` says how to read the file again after a save,
+    /// `pixels` is the editor's picture store). `ctx` is asked to repaint when it ends.
+    pub fn keep_checked(
+        &mut self,
+        platform: &dyn Platform,
+        options: &CheckOptions,
+        read: &ReadOptions,
+        pixels: &std::sync::Arc<ImageStore>,
+        ctx: &egui::Context,
+    ) {
+        let now = self.checked_state(options);
+        if let Some(finished) = self.checking.take_finished(&now) {
+            // The saved file's reader speaks for the file from now on; the check was already
+            // of it, so only the version it is recorded under changes.
+            self.session.set_diagnostics(finished.reader);
+            self.checking.restamp(self.checked_state(options));
+        }
+        let now = self.checked_state(options);
+        if self.checking.is_running() || self.checking.is_current(&now) {
+            return;
+        }
+        let saved = self
+            .session
+            .path()
+            .filter(|_| self.checking.needs_reread(now.saves))
+            .map(Path::to_path_buf);
+        let input = CheckInput {
+            document: self.session.document(),
+            format: self.session.format(),
+            reader: self.session.diagnostics(),
+            saved,
+            read: read.clone(),
+            pixels,
+        };
+        let ctx = ctx.clone();
+        self.checking
+            .start(platform, now, input, move || ctx.request_repaint());
     }
 
     /// The document.

@@ -124,8 +124,6 @@ impl SpratApp {
                     self.show_already_open(tab, &file.path);
                     return;
                 }
-                let (errors, warnings) =
-                    crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = shown_path(&file.path);
                 let doc = OpenDocument::new(
                     file.loaded.document,
@@ -134,19 +132,9 @@ impl SpratApp {
                     file.loaded.diagnostics,
                 );
                 self.install(doc);
-                let severity = if errors > 0 {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                };
-                self.say(
-                    severity,
-                    format!(
-                        "Opened {name} ({}, {})",
-                        crate::text::count(errors, "error"),
-                        crate::text::count(warnings, "warning")
-                    ),
-                );
+                // The counts are the status bar's, once the full check (images and boxes
+                // too, as `sprat check` gives them) has ended.
+                self.say(Severity::Info, format!("Opened {name}"));
             }
             Err(diagnostics) => {
                 let text = diagnostics

@@ -18,6 +18,21 @@ use crate::assets::ImageStore;
 use crate::formats::Severity;
 
 impl SpratApp {
+    /// Keeps every open document's diagnostics equal to `sprat check`'s: a check starts in
+    /// the background when a document has changed (opened, edited, saved, reloaded), and its
+    /// result is taken when it has ended.
+    fn keep_documents_checked(&mut self, ctx: &egui::Context) {
+        let options = check_options(&self.settings);
+        let read = crate::formats::ReadOptions {
+            aseprite_layers: self.settings.aseprite_layers,
+            ..Default::default()
+        };
+        for tab in &mut self.documents {
+            tab.doc
+                .keep_checked(self.platform.as_ref(), &options, &read, &self.pixels, ctx);
+        }
+    }
+
     /// Says why a file to hang a sequence from could not be read, once its read has ended
     /// (whichever view is on show).
     pub(super) fn hang_file_read(&mut self) {
@@ -241,6 +256,16 @@ impl SpratApp {
     }
 }
 
+/// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
+/// by the preview's rule (so the warnings speak of what the canvas shows; with the default
+/// settings it is `sprat check`'s).
+pub(super) fn check_options(settings: &settings::Settings) -> crate::check::CheckOptions {
+    crate::check::CheckOptions {
+        rule: crate::app::context::document::box_rule(settings.view.documented_default_box_rule),
+        ..crate::check::CheckOptions::default()
+    }
+}
+
 impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
@@ -361,6 +386,7 @@ impl eframe::App for SpratApp {
         self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);
+        self.keep_documents_checked(&ctx);
         self.recovery_window(&ctx);
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
