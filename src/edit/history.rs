@@ -162,6 +162,14 @@ impl History {
         self.done.last().map(|s| s.label.as_str())
     }
 
+    /// How many frames the last done step added, removed or changed (0 for a step that
+    /// touched only the tree, the images or the document's fields).
+    pub fn last_step_frames(&self) -> usize {
+        self.done
+            .last()
+            .map_or(0, |step| step.before.changed_frames(&step.after))
+    }
+
     /// The label of the step redo would redo.
     pub fn redo_label(&self) -> Option<&str> {
         self.undone.last().map(|s| s.label.as_str())

@@ -28,6 +28,7 @@ mod save;
 mod screenshots;
 mod sheet;
 mod sprites;
+mod status;
 mod tabs;
 mod timeline;
 mod tree;

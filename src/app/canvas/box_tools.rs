@@ -5,10 +5,12 @@
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::assets::ImageStore;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
+use crate::formats::Severity;
 use crate::model::{BoxClass, ElementKind, effective_boxes};
 
 /// The menu's choices.
@@ -173,7 +175,11 @@ fn actions(
                 },
                 label: format!("{} {} boxes", method.verb(), choices.class.label()),
             };
-            apply(doc, &command, None, outcome);
+            let changed = command.changed_frames(doc.document()).unwrap_or_default();
+            if apply(doc, &command, None, outcome) {
+                let said = command.done_sentence(&changed);
+                outcome.feedback = Some(Feedback::new(Severity::Info, said));
+            }
             ui.close();
         }
     }

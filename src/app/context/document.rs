@@ -10,6 +10,27 @@ use crate::model::{
 use crate::playback::Player;
 use crate::session::Session;
 use std::path::{Path, PathBuf};
+use web_time::Instant;
+
+/// What the last edit, undo or redo of a document did, in one sentence for the status bar
+/// ("Mirrored boxes horizontally on 4 frames", "Undid: Set frame duration"), and when.
+#[derive(Clone, Debug)]
+pub struct DoneSentence {
+    /// The sentence.
+    pub text: String,
+    /// When the change was made: a sentence said later (a command's own, with more to
+    /// say) wins over it.
+    pub at: Instant,
+}
+
+impl DoneSentence {
+    fn now(text: String) -> Option<DoneSentence> {
+        Some(DoneSentence {
+            text,
+            at: Instant::now(),
+        })
+    }
+}
 
 /// A document open in the editor.
 pub struct OpenDocument {
@@ -23,6 +44,8 @@ pub struct OpenDocument {
     pub revision: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
     gestures: u64,
+    /// What the last change did, until the shell shows it.
+    done: Option<DoneSentence>,
 }
 
 impl OpenDocument {
@@ -44,6 +67,7 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            done: None,
         }
     }
 
@@ -58,6 +82,7 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            done: None,
         }
     }
 
@@ -100,30 +125,52 @@ impl OpenDocument {
 
     /// Applies an edit as an undo step; a refusal comes back as its message. The selection
     /// becomes what the command reports (a drawn box, the copies of moved inherited boxes).
+    /// Says what it did (see [`OpenDocument::take_done_sentence`]).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
+        let before = self.session.history().position();
         let result = self.session.apply(command, gesture).map_err(|e| e.message);
         if result.is_ok() {
+            let history = self.session.history();
+            if history.position() != before {
+                // The step's own label: a drag's first, which names the whole gesture.
+                let label = history.undo_label().unwrap_or_default().to_string();
+                let text = crate::text::done(&label, history.last_step_frames());
+                self.done = DoneSentence::now(text);
+            } else if gesture.is_none() {
+                let text = format!("{}: nothing to change", command.label());
+                self.done = DoneSentence::now(text);
+            }
             self.after_change();
         }
         result
     }
 
-    /// Undoes the last step; false if there was none.
+    /// Undoes the last step; false if there was none. Says which step it undid.
     pub fn undo(&mut self) -> bool {
+        let label = self.session.history().undo_label().map(str::to_string);
         let done = self.session.undo();
         if done {
+            self.done = DoneSentence::now(format!("Undid: {}", label.unwrap_or_default()));
             self.after_change();
         }
         done
     }
 
-    /// Redoes the last undone step; false if there was none.
+    /// Redoes the last undone step; false if there was none. Says which step it redid.
     pub fn redo(&mut self) -> bool {
+        let label = self.session.history().redo_label().map(str::to_string);
         let done = self.session.redo();
         if done {
+            self.done = DoneSentence::now(format!("Redid: {}", label.unwrap_or_default()));
             self.after_change();
         }
         done
+    }
+
+    /// What the last edit, undo or redo did, once: the shell puts it in the status bar
+    /// unless something was said after it.
+    pub fn take_done_sentence(&mut self) -> Option<DoneSentence> {
+        self.done.take()
     }
 
     /// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
@@ -149,7 +196,16 @@ impl OpenDocument {
 
     /// Goes to a point of the history (`done` steps in effect).
     pub fn jump_to(&mut self, done: usize) {
+        let was = self.session.history().done_count();
         self.session.jump_to(done);
+        let now = self.session.history().done_count();
+        if now < was {
+            self.done =
+                DoneSentence::now(format!("Undid {}", crate::text::count(was - now, "step")));
+        } else if now > was {
+            self.done =
+                DoneSentence::now(format!("Redid {}", crate::text::count(now - was, "step")));
+        }
         self.after_change();
     }
 

@@ -15,6 +15,10 @@ use crate::model::AnimationSet;
 impl SpratApp {
     /// Carries out a command.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
+        // A refusal holds until the next thing the user does.
+        if self.status.as_ref().is_some_and(|s| s.refused_at.is_some()) {
+            self.status = None;
+        }
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
         match command {

@@ -3,6 +3,7 @@
 
 use crate::app::canvas;
 use crate::app::context::commands::UICommand;
+use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::context::pictures::Pictures;
 use crate::app::context::settings;
@@ -32,6 +33,30 @@ impl SpratApp {
         commands.extend(output.commands);
         if let Some(feedback) = output.feedback {
             self.status = Some(feedback);
+        }
+    }
+
+    /// Puts what the last edit, undo or redo of the document on show did in the status bar,
+    /// unless something was said after it (a command's own sentence, with more to say, or a
+    /// save). Edits of other tabs are not told.
+    fn tell_what_was_done(&mut self, ctx: &egui::Context) {
+        let active = self.active;
+        let mut told = None;
+        for tab in &mut self.documents {
+            let done = tab.doc.take_done_sentence();
+            if Some(tab.id) == active {
+                told = done;
+            }
+        }
+        let Some(done) = told else {
+            return;
+        };
+        if self.status.as_ref().is_none_or(|said| said.at < done.at) {
+            self.status = Some(Feedback {
+                at: done.at,
+                ..Feedback::new(Severity::Info, done.text)
+            });
+            ctx.request_repaint();
         }
     }
 
@@ -337,6 +362,7 @@ impl eframe::App for SpratApp {
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.tell_what_was_done(&ctx);
         self.update_title(&ctx);
     }
 
