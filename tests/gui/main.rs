@@ -32,3 +32,4 @@ mod status;
 mod tabs;
 mod timeline;
 mod tree;
+mod words;

@@ -36,7 +36,7 @@ pub fn check(doc: &mut OpenDocument, rule: DefaultBoxRule) {
         pixels: Some(&pixels),
         rule,
         default_boxes: capabilities.default_boxes,
-        classes: BoxClasses::of(doc.document(), &capabilities, &Default::default()),
+        classes: BoxClasses::of(doc.document(), &capabilities, &doc.box_roles),
     };
     let warnings = lint_boxes(doc.document(), &context);
     let mut diagnostics: Vec<_> = doc

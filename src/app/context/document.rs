@@ -46,6 +46,9 @@ pub struct OpenDocument {
     gestures: u64,
     /// What the last change did, until the shell shows it.
     done: Option<DoneSentence>,
+    /// The box names the user said are hit and hurt boxes, for the box checks of a format
+    /// that only names its boxes (kept in Sprat's settings by the file's path).
+    pub box_roles: crate::boxes::roles::BoxRoles,
 }
 
 impl OpenDocument {
@@ -68,6 +71,7 @@ impl OpenDocument {
             revision: 0,
             gestures: 0,
             done: None,
+            box_roles: Default::default(),
         }
     }
 
@@ -83,6 +87,7 @@ impl OpenDocument {
             revision: 0,
             gestures: 0,
             done: None,
+            box_roles: Default::default(),
         }
     }
 

@@ -378,7 +378,7 @@ fn frame_section(
                         BoxScope::ThisFrame => "this frame",
                         BoxScope::FromHereOn => "default from here on",
                     };
-                    format!("Boxes {}: {scope}", decl.class.label())
+                    format!("Boxes {}: {scope}", support.box_class_label(&decl.class))
                 });
                 list_row(
                     ui,
@@ -397,7 +397,7 @@ fn frame_section(
                 let kind = match &element.kind {
                     ElementKind::Graphic(_) => "graphic".to_string(),
                     ElementKind::Point(_) => "point".to_string(),
-                    ElementKind::Box(b) => format!("box {}", b.class.label()),
+                    ElementKind::Box(b) => format!("box {}", support.box_class_label(&b.class)),
                 };
                 let text = if element.name.is_empty() {
                     kind

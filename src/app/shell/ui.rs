@@ -48,6 +48,7 @@ impl SpratApp {
                 told = done;
             }
         }
+        self.keep_box_roles();
         let Some(done) = told else {
             return;
         };
@@ -57,6 +58,19 @@ impl SpratApp {
                 ..Feedback::new(Severity::Info, done.text)
             });
             ctx.request_repaint();
+        }
+    }
+
+    /// Keeps the hit and hurt box names the user gave the document on show in the settings,
+    /// by its file's path.
+    fn keep_box_roles(&mut self) {
+        let Some(doc) = active_tab_in(&mut self.documents, self.active).map(|t| &t.doc) else {
+            return;
+        };
+        if let Some(path) = doc.path()
+            && self.settings.box_roles_of(path) != doc.box_roles
+        {
+            self.settings.remember_box_roles(path, &doc.box_roles);
         }
     }
 

@@ -91,7 +91,7 @@ impl Command for PlaceBoxes {
                 } else {
                     format!(
                         "every frame already has {} boxes; choose to replace them",
-                        self.class.label()
+                        self.class.name()
                     )
                 },
             ));

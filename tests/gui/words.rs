@@ -1,0 +1,152 @@
+//! Each format's own words in the editor: Clsn1/Clsn2 and AIR default boxes only where the
+//! format has them, and the box names the user says are hit and hurt boxes (kept per file in
+//! Sprat's settings) for the checks of a format that only names its boxes.
+
+use crate::{common, gui_support};
+use egui::accesskit::Role;
+use egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use gui_support::TempDir;
+use sprat::app::SpratApp;
+use sprat::app::context::document::OpenDocument;
+use sprat::app::context::platform::ScriptedDialogs;
+use sprat::app::context::settings::Settings;
+use sprat::model::*;
+use std::path::{Path, PathBuf};
+
+/// A small Aseprite-style document: two frames, the first with a slice "Attack", the second
+/// with a slice "Body".
+fn sliced() -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let id = SequenceId(set.alloc_id());
+    let direction = DirectionId(set.alloc_id());
+    let mut sequence = Sequence::new(id, "idle", direction);
+    for name in ["Attack", "Body"] {
+        let mut frame = Frame::new(FrameDuration::Millis(100));
+        let collision = CollisionBox::rect_from_corners(
+            BoxClass::Custom(name.to_string()),
+            Point::from_ints(-10, -40),
+            Point::from_ints(10, 0),
+        );
+        frame.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: name.to_string(),
+            kind: ElementKind::Box(collision),
+        });
+        let frame_id = FrameId(set.alloc_id());
+        set.frames.insert(frame_id, frame);
+        sequence.directions[0].frames.push(frame_id);
+    }
+    set.root.items.push(TreeItem::Sequence(sequence));
+    set
+}
+
+/// The editor with `settings`, showing `document` as an Aseprite file read from `path`.
+fn aseprite_editor(
+    settings: Settings,
+    document: AnimationSet,
+    path: &Path,
+) -> Harness<'static, SpratApp> {
+    let path = path.to_path_buf();
+    let mut harness = Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .build_eframe(move |_cc| {
+            let mut app = SpratApp::new(settings, Box::new(ScriptedDialogs::default()));
+            let format = sprat::formats::registry().by_id("aseprite").unwrap();
+            app.show_document(OpenDocument::new(document, Some(path), format, Vec::new()));
+            app
+        });
+    harness.run_steps(3);
+    harness
+}
+
+fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
+    let dir = TempDir::new("words");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(
+            common::corpus().join("mugen/kfm").join(name),
+            dir.0.join(name),
+        )
+        .unwrap();
+    }
+    let path: PathBuf = dir.0.join("kfm.def");
+    let mut harness = gui_support::editor_opening(&path, &[], vec2(1280.0, 800.0));
+    harness.run_steps(2);
+    (dir, harness)
+}
+
+fn open_menu(harness: &mut Harness<'_, SpratApp>, name: &str) {
+    harness.get_by_label(name).click();
+    harness.run_steps(2);
+}
+
+fn shows_text_containing(harness: &Harness<'_, SpratApp>, part: &str) -> bool {
+    harness
+        .query_all_by(|node| node.label().is_some_and(|l| l.contains(part)))
+        .next()
+        .is_some()
+}
+
+const DEFAULT_RULE: &str = "AIR default boxes after a one-frame override";
+
+#[test]
+fn clsn_words_and_air_defaults_only_on_mugen_documents() {
+    let (_dir, mut kfm) = kfm_editor();
+    open_menu(&mut kfm, "Overlay");
+    assert!(kfm.query_by_label(DEFAULT_RULE).is_some());
+    assert!(kfm.query_by_label("hurt (Clsn2)").is_some());
+
+    let dir = TempDir::new("words-aseprite");
+    let mut harness = aseprite_editor(Settings::default(), sliced(), &dir.0.join("hero.aseprite"));
+    open_menu(&mut harness, "Overlay");
+    assert!(harness.query_by_label(DEFAULT_RULE).is_none());
+    assert!(harness.query_by_label("Attack").is_some());
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    // The class list of the Box tool and of the Box tools menu.
+    harness.key_press(egui::Key::B);
+    harness.run_steps(2);
+    open_menu(&mut harness, "Box tools");
+    assert!(!shows_text_containing(&harness, "Clsn"));
+}
+
+#[test]
+fn hit_and_hurt_box_names_are_kept_per_file_and_used_by_the_box_checks() {
+    let dir = TempDir::new("words-roles");
+    let path = dir.0.join("hero.aseprite");
+    let mut harness = aseprite_editor(Settings::default(), sliced(), &path);
+    let warned = |harness: &Harness<'_, SpratApp>| {
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .diagnostics()
+            .iter()
+            .any(|d| d.message.contains("hit boxes but no hurt box"))
+    };
+    open_menu(&mut harness, "Box tools");
+    harness
+        .get_by_role_and_label(Role::Button, "Check boxes")
+        .click();
+    harness.run_steps(2);
+    assert!(!warned(&harness), "nobody said which slice is a hit box");
+
+    open_menu(&mut harness, "Box tools");
+    harness.get_by_label("Attack: neither").click();
+    harness.run_steps(2);
+    harness.get_by_label("hit box").click();
+    harness.run_steps(3);
+    assert!(warned(&harness), "frame 0 has a hit box and no hurt box");
+    let status = gui_support::status(&harness);
+    assert!(status.contains("“Attack” are hit boxes"), "{status}");
+    let kept = harness.state().settings.box_roles_of(&path);
+    assert_eq!(kept.hit, ["Attack"]);
+
+    // Another run of the editor on the same file knows it.
+    let settings = harness.state().settings.clone();
+    drop(harness);
+    let harness = aseprite_editor(settings, sliced(), &path);
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.box_roles.hit, ["Attack"]);
+}
