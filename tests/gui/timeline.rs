@@ -582,3 +582,44 @@ fn cells_showing_the_same_frame_say_so_and_editing_one_names_the_others() {
             .is_none()
     );
 }
+
+#[test]
+fn the_loop_markers_hint_goes_after_the_drop_and_comes_back_on_a_later_hover() {
+    const HINT: &str = "Drag onto another frame to loop from there";
+    let (_path_dir, path) = showcase_file("loop-hint");
+    let mut harness = editor_on(&path, &[]);
+    harness.get_by_label("frame 1").click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("Loop from this frame").click();
+    harness.run_steps(2);
+
+    let from = harness.get_by_label("loop point").rect().center();
+    let target = cell(&harness, 3);
+    let dropped = pos2(target.center().x, from.y);
+    drag(&mut harness, from, dropped);
+    // The pointer rests where the marker landed: no hint over the cells.
+    harness.hover_at(dropped);
+    harness.run_steps(90);
+    let marker = harness.get_by_label("loop point").rect();
+    assert!(
+        marker.contains(dropped),
+        "the marker lands under the pointer"
+    );
+    assert!(
+        harness.query_by_label(HINT).is_none(),
+        "the hint stayed after the drop"
+    );
+
+    // Away and back: the hint is for a resting pointer again.
+    harness.hover_at(cell(&harness, 0).center());
+    harness.run_steps(5);
+    harness.hover_at(marker.center());
+    harness.run_steps(90);
+    assert!(harness.query_by_label(HINT).is_some());
+    harness.hover_at(cell(&harness, 0).center());
+    harness.run_steps(5);
+    assert!(
+        harness.query_by_label(HINT).is_none(),
+        "the hint stays after the pointer left"
+    );
+}

@@ -666,10 +666,30 @@ fn loop_marker(
         [cell.left_top(), cell.left_bottom()],
         Stroke::new(2.0, colour),
     );
+    let marker_id = base_id.with("loop marker");
     let marker_response = ui
-        .interact(marker, base_id.with("loop marker"), Sense::drag())
-        .on_hover_cursor(egui::CursorIcon::Grab)
-        .on_hover_text("Drag onto another frame to loop from there");
+        .interact(marker, marker_id, Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::Grab);
+    // The hint is for a pointer resting on the marker: not while it is dragged, and not after
+    // the drop (the marker lands under the pointer a frame or two later) until the pointer
+    // has moved off it. Kept: where the pointer was when the drag ended.
+    let quiet_id = marker_id.with("quiet");
+    let mut quiet: Option<egui::Pos2> = ui.data(|d| d.get_temp(quiet_id)).flatten();
+    let pointer = ui.input(|i| i.pointer.hover_pos());
+    if marker_response.dragged() || marker_response.drag_stopped() {
+        quiet = pointer.or(quiet);
+    } else if let Some(p) = pointer
+        && quiet.is_some_and(|q| q != p)
+        && !marker.contains(p)
+    {
+        quiet = None;
+    }
+    ui.data_mut(|d| d.insert_temp(quiet_id, quiet));
+    let marker_response = if quiet.is_some() {
+        marker_response
+    } else {
+        marker_response.on_hover_text("Drag onto another frame to loop from there")
+    };
     marker_response
         .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "loop point"));
     if marker_response.drag_started() {
