@@ -104,7 +104,8 @@ pub fn run(
     }
     writeln!(
         out,
-        "aligned {planned} frame(s) on the {anchor}: {moved} moved, {} already in place",
+        "aligned {} on the {anchor}: {moved} moved, {} already in place",
+        crate::text::count(planned, "frame"),
         planned - moved
     )?;
     write_edited(&document, target, output, out, err)

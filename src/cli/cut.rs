@@ -187,8 +187,8 @@ pub fn run(
     };
     writeln!(
         out,
-        "cut {} frame(s) from {} into \"{name}\"",
-        rects.len(),
+        "cut {} from {} into \"{name}\"",
+        crate::text::count(rects.len(), "frame"),
         sheet_path.display()
     )?;
     write_as(&document, target, output, false, None, out, err)

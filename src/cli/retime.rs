@@ -93,8 +93,8 @@ pub fn run(
     }
     write!(
         out,
-        "retimed {} frame(s) ({}), {} of them changed",
-        plan.frames.len(),
+        "retimed {} ({}), {} of them changed",
+        crate::text::count(plan.frames.len(), "frame"),
         change.describe(),
         plan.changed()
     )?;
