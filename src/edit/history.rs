@@ -162,12 +162,13 @@ impl History {
         self.done.last().map(|s| s.label.as_str())
     }
 
-    /// How many frames the last done step added, removed or changed (0 for a step that
+    /// The frames the last done step added, removed or changed (none for a step that
     /// touched only the tree, the images or the document's fields).
-    pub fn last_step_frames(&self) -> usize {
+    pub fn last_step_frames(&self) -> Vec<crate::model::FrameId> {
         self.done
             .last()
-            .map_or(0, |step| step.before.changed_frames(&step.after))
+            .map(|step| step.before.changed_frames(&step.after))
+            .unwrap_or_default()
     }
 
     /// The label of the step redo would redo.

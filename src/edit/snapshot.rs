@@ -104,13 +104,14 @@ impl Snapshot {
         }
     }
 
-    /// How many frames differ between this copy and `after` (a copy of the same parts taken
+    /// The frames that differ between this copy and `after` (a copy of the same parts taken
     /// later): the frames a step added, removed or changed.
-    pub(crate) fn changed_frames(&self, after: &Snapshot) -> usize {
+    pub(crate) fn changed_frames(&self, after: &Snapshot) -> Vec<FrameId> {
         self.frames
             .iter()
             .filter(|(id, frame)| after.frames.get(id) != Some(frame))
-            .count()
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     /// The "before" of two consecutive steps done as one: the earlier copy of each part wins.

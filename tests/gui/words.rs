@@ -150,3 +150,68 @@ fn hit_and_hurt_box_names_are_kept_per_file_and_used_by_the_box_checks() {
     let doc = harness.state().active_document().unwrap();
     assert_eq!(doc.box_roles.hit, ["Attack"]);
 }
+
+/// A ping-pong tag as the Aseprite reader spells it out: the file's frames 0, 1, 2 played
+/// 0 1 2 1, cells 1 and 3 showing the same frame of the file.
+fn ping_pong() -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let id = SequenceId(set.alloc_id());
+    let direction = DirectionId(set.alloc_id());
+    let mut sequence = Sequence::new(id, "bounce", direction);
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let frame_id = FrameId(set.alloc_id());
+        set.frames
+            .insert(frame_id, Frame::new(FrameDuration::Millis(100)));
+        ids.push(frame_id);
+    }
+    sequence.directions[0].frames = vec![ids[0], ids[1], ids[2], ids[1]];
+    set.root.items.push(TreeItem::Sequence(sequence));
+    set
+}
+
+#[test]
+fn cells_show_the_files_frame_numbers_and_an_edit_of_a_shared_frame_says_which_cells_changed() {
+    use egui::{Key, Modifiers};
+    let dir = TempDir::new("words-ping-pong");
+    let mut harness = aseprite_editor(
+        Settings::default(),
+        ping_pong(),
+        &dir.0.join("bounce.aseprite"),
+    );
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.file_frame_numbers(), Some(vec![0, 1, 2, 1]));
+
+    harness.get_by_label("frame 3").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Duration")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("120".to_string()));
+    harness.run_steps(2);
+    harness.key_press(Key::Enter);
+    harness.run_steps(3);
+    let durations: Vec<FrameDuration> = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .direction_frames()
+        .iter()
+        .map(|f| f.duration)
+        .collect();
+    assert_eq!(durations[1], FrameDuration::Millis(120));
+    let status = gui_support::status(&harness);
+    assert!(
+        status.ends_with("cells 1 and 3 show that frame of the file, so both changed"),
+        "{status}"
+    );
+
+    // Sprat's own format numbers no file frames: no numbers.
+    let (_kfm_dir, kfm) = kfm_editor();
+    assert_eq!(
+        kfm.state().active_document().unwrap().file_frame_numbers(),
+        None
+    );
+}

@@ -139,7 +139,9 @@ impl OpenDocument {
             if history.position() != before {
                 // The step's own label: a drag's first, which names the whole gesture.
                 let label = history.undo_label().unwrap_or_default().to_string();
-                let text = crate::text::done(&label, history.last_step_frames());
+                let changed = history.last_step_frames();
+                let mut text = crate::text::done(&label, changed.len());
+                text.push_str(&self.shared_cells_changed(&changed));
                 self.done = DoneSentence::now(text);
             } else if gesture.is_none() {
                 let text = format!("{}: nothing to change", command.label());
@@ -170,6 +172,61 @@ impl OpenDocument {
             self.after_change();
         }
         done
+    }
+
+    /// After an edit of the frames `changed`: which cells of the direction on show changed
+    /// with the edited one because they show the same frame of the file (a ping-pong tag's
+    /// way back), as the end of a sentence ("; cells 3 and 5 show that frame of the file,
+    /// so both changed"); empty when no changed frame is shown twice.
+    fn shared_cells_changed(&self, changed: &[crate::model::FrameId]) -> String {
+        let cells = self.direction_frame_ids();
+        let mut said = String::new();
+        for id in changed {
+            let showing: Vec<usize> = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, cell)| *cell == id)
+                .map(|(i, _)| i)
+                .collect();
+            if showing.len() < 2 {
+                continue;
+            }
+            let numbers: Vec<String> = showing.iter().map(usize::to_string).collect();
+            let (last, first) = numbers.split_last().expect("two or more");
+            let all = if showing.len() == 2 { "both" } else { "all" };
+            said.push_str(&format!(
+                "; cells {} and {last} show that frame of the file, so {all} changed",
+                first.join(", ")
+            ));
+        }
+        said
+    }
+
+    /// The frame each cell of the direction on show shows.
+    fn direction_frame_ids(&self) -> Vec<crate::model::FrameId> {
+        self.sequence()
+            .and_then(|s| s.directions.get(self.player.direction()))
+            .map(|d| d.frames.clone())
+            .unwrap_or_default()
+    }
+
+    /// For each cell of the direction on show, the number of the file's frame it shows
+    /// (its place among the document's frames, which is the file's order as read), where the
+    /// format numbers its frames apart from the cells ([`Capabilities::numbered_file_frames`]);
+    /// `None` elsewhere.
+    ///
+    /// [`Capabilities::numbered_file_frames`]: crate::formats::Capabilities::numbered_file_frames
+    pub fn file_frame_numbers(&self) -> Option<Vec<usize>> {
+        if !self.session.format().capabilities().numbered_file_frames {
+            return None;
+        }
+        let arena = &self.session.document().frames;
+        let numbers = self
+            .direction_frame_ids()
+            .iter()
+            .map(|id| arena.get_index_of(id).unwrap_or(usize::MAX))
+            .collect();
+        Some(numbers)
     }
 
     /// What the last edit, undo or redo did, once: the shell puts it in the status bar

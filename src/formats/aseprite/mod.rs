@@ -65,6 +65,7 @@ impl Format for AsepriteFormat {
             // A slice is a name: nothing in the file says what it is for.
             box_classes_known: false,
             box_noun: Some("slice"),
+            numbered_file_frames: true,
             ..Capabilities::default()
         }
     }
