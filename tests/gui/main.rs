@@ -24,6 +24,7 @@ mod inspector;
 mod layout;
 mod lone_sff;
 mod painting;
+mod restore;
 mod save;
 mod screenshots;
 mod sheet;

@@ -59,6 +59,11 @@ impl SpratApp {
                 }
             }
             UICommand::Import => self.import_files(ctx),
+            UICommand::RestoreBackup => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.restore_backup.open(&tab.doc);
+                }
+            }
             UICommand::Undo => {
                 if let Some(doc) = self.active_document_mut()
                     && !doc.undo()

@@ -15,6 +15,7 @@ use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
 use crate::app::inspector::InspectorState;
 use crate::app::sheet::SheetState;
+use crate::app::shell::restore_backup::RestoreBackupState;
 use crate::app::shell::save_as::SaveAsState;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
@@ -46,6 +47,8 @@ pub struct DocumentTab {
     pub import: ImportState,
     /// The file changed on disk and the user has not answered yet.
     pub changed_on_disk: bool,
+    /// The Restore backup window: the versions listed, the one chosen.
+    pub restore_backup: RestoreBackupState,
 }
 
 impl DocumentTab {
@@ -64,6 +67,7 @@ impl DocumentTab {
             export: ExportState::default(),
             import: ImportState::default(),
             changed_on_disk: false,
+            restore_backup: RestoreBackupState::default(),
         }
     }
 

@@ -92,6 +92,7 @@ pub fn show(
             item(ui, UICommand::SaveAs, &mut actions);
             item(ui, UICommand::Import, &mut actions);
             item(ui, UICommand::Export, &mut actions);
+            item(ui, UICommand::RestoreBackup, &mut actions);
             ui.separator();
             item(ui, UICommand::CloseTab, &mut actions);
             item(ui, UICommand::NextTab, &mut actions);

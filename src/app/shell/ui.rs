@@ -11,7 +11,7 @@ use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
-use crate::app::shell::{menus, new_document, save_as, tabs};
+use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
 use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -365,6 +365,11 @@ impl eframe::App for SpratApp {
             save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.doc), platform, pixels)
         });
         if let Some(feedback) = said {
+            self.status = Some(feedback);
+        }
+        let restored = active_tab_in(&mut self.documents, self.active)
+            .and_then(|tab| restore_backup::show(&ctx, &mut tab.restore_backup, &mut tab.doc));
+        if let Some(feedback) = restored {
             self.status = Some(feedback);
         }
         self.export_window(&ctx);
