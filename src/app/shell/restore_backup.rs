@@ -56,7 +56,7 @@ pub fn backups_of(doc: &OpenDocument) -> Vec<Backup> {
         crate::formats::absolute(a.clone()) == crate::formats::absolute(b.clone())
     });
     let mut backups: Vec<Backup> = files.iter().flat_map(|f| store.list(f)).collect();
-    backups.sort_by(|a, b| b.replaced.cmp(&a.replaced));
+    backups.sort_by_key(|b| std::cmp::Reverse(b.replaced));
     backups
 }
 
