@@ -166,6 +166,7 @@ fn ping_pong() -> AnimationSet {
         ids.push(frame_id);
     }
     sequence.directions[0].frames = vec![ids[0], ids[1], ids[2], ids[1]];
+    sequence.loop_point = Some(0);
     set.root.items.push(TreeItem::Sequence(sequence));
     set
 }
@@ -214,4 +215,55 @@ fn cells_show_the_files_frame_numbers_and_an_edit_of_a_shared_frame_says_which_c
         kfm.state().active_document().unwrap().file_frame_numbers(),
         None
     );
+}
+
+#[test]
+fn a_tags_direction_and_repeat_count_are_edited_in_the_inspector_with_undo() {
+    use egui::{Key, Modifiers};
+    let dir = TempDir::new("words-plays");
+    let mut harness = aseprite_editor(
+        Settings::default(),
+        ping_pong(),
+        &dir.0.join("bounce.aseprite"),
+    );
+    let cells = |harness: &Harness<'_, SpratApp>| -> (Vec<usize>, Option<usize>) {
+        let doc = harness.state().active_document().unwrap();
+        let sequence = doc.sequence().unwrap();
+        (doc.file_frame_numbers().unwrap(), sequence.loop_point)
+    };
+    let before = cells(&harness);
+    assert_eq!(before.0, [0, 1, 2, 1]);
+
+    // The direction: ping-pong, as the cells play; reverse spells the cells out again.
+    let plays = harness.get_by_role_and_label(Role::ComboBox, "Plays");
+    assert!(
+        format!("{plays:?}").contains("value: \"ping-pong\""),
+        "{plays:?}"
+    );
+    plays.click();
+    harness.run_steps(2);
+    harness.get_by_label("reverse").click();
+    harness.run_steps(3);
+    let looped = before.1.is_some();
+    let expected_loop = if looped { Some(0) } else { None };
+    assert_eq!(cells(&harness), (vec![2, 1, 0], expected_loop));
+    let status = gui_support::status(&harness);
+    assert!(status.starts_with("Set to play reverse"), "{status}");
+
+    // The repeat count, typed: one undo step on Enter.
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Plays")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("2".to_string()));
+    harness.run_steps(2);
+    harness.key_press(Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(cells(&harness), (vec![2, 1, 0, 2, 1, 0], None));
+    assert_eq!(gui_support::undo_steps(&harness), 2);
+
+    gui_support::undo(&mut harness);
+    gui_support::undo(&mut harness);
+    assert_eq!(cells(&harness), before);
 }

@@ -20,7 +20,7 @@ pub mod mapping;
 pub mod marks;
 pub mod parse;
 mod pixels;
-pub mod play_order;
+pub use crate::model::play_order;
 mod reads;
 pub mod scan;
 pub mod splice;
