@@ -81,9 +81,13 @@ fn open_menu(harness: &mut Harness<'_, SpratApp>, name: &str) {
     harness.run_steps(2);
 }
 
+/// Whether some widget's label or some label's text contains `part`.
 fn shows_text_containing(harness: &Harness<'_, SpratApp>, part: &str) -> bool {
     harness
-        .query_all_by(|node| node.label().is_some_and(|l| l.contains(part)))
+        .query_all_by(|node| {
+            node.label().is_some_and(|l| l.contains(part))
+                || node.value().is_some_and(|v| v.contains(part))
+        })
         .next()
         .is_some()
 }
@@ -182,6 +186,12 @@ fn cells_show_the_files_frame_numbers_and_an_edit_of_a_shared_frame_says_which_c
     );
     let doc = harness.state().active_document().unwrap();
     assert_eq!(doc.file_frame_numbers(), Some(vec![0, 1, 2, 1]));
+
+    // The cell's hint names its frame in the file and the other cell showing it.
+    harness.hover_at(harness.get_by_label("frame 3").rect().center());
+    harness.run_steps(60);
+    assert!(shows_text_containing(&harness, "Frame #1 of the file"));
+    assert!(shows_text_containing(&harness, "as cell 1"));
 
     harness.get_by_label("frame 3").click();
     harness.run_steps(2);
