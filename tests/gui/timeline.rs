@@ -291,6 +291,9 @@ fn dragging_a_cell_edge_sets_the_duration_in_the_frames_own_unit() {
     drag(&mut harness, edge, edge + vec2(24.0, 0.0));
     assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(7));
     assert_eq!(undo_steps(&harness), 1, "the whole drag is one undo step");
+    // The status bar tells where the drag ended, not where it started.
+    let said = gui_support::status(&harness);
+    assert!(said.starts_with("Set duration to 7"), "{said}");
     undo(&mut harness);
     assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(4));
 

@@ -137,8 +137,9 @@ impl OpenDocument {
         if result.is_ok() {
             let history = self.session.history();
             if history.position() != before {
-                // The step's own label: a drag's first, which names the whole gesture.
-                let label = history.undo_label().unwrap_or_default().to_string();
+                // The command's own label: for a drag, its latest move, which says where it
+                // is now ("Set duration to 7 ticks"); the frames counted are the whole step's.
+                let label = command.label();
                 let changed = history.last_step_frames();
                 let mut text = crate::text::done(&label, changed.len());
                 text.push_str(&self.shared_cells_changed(&changed));
