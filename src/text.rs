@@ -1,5 +1,6 @@
 //! Words for the user: counts with the right plural ("1 frame", "2 frames"), used wherever
-//! the library, the command line and the editor print how many of something there are.
+//! the library, the command line and the editor print how many of something there are, and
+//! messages made sentences.
 
 /// `n` and the word for that many: `count(1, "frame")` is "1 frame", `count(2, "frame")` is
 /// "2 frames", `count(0, "box")` is "0 boxes". The plural follows English spelling (`-s`;
@@ -7,6 +8,16 @@
 /// give it with [`count_as`].
 pub fn count(n: usize, singular: &str) -> String {
     format!("{n} {}", word(n, singular))
+}
+
+/// A message as a sentence of its own: its first letter in capitals ("no frame is selected"
+/// becomes "No frame is selected").
+pub fn capitalised(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// `n` and `singular` or `plural` as `n` says: `count_as(2, "child", "children")`.

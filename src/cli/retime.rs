@@ -111,5 +111,5 @@ pub fn run(
     } else {
         writeln!(out)?;
     }
-    write_edited(&document, target, output, out, err)
+    write_edited(&document, target, output, options.force, out, err)
 }

@@ -293,7 +293,10 @@ fn roles(
                     None => "are neither hit nor hurt boxes",
                 }
             );
-            outcome.feedback = Some(Feedback::new(Severity::Info, upper_first(&said)));
+            outcome.feedback = Some(Feedback::new(
+                Severity::Info,
+                crate::text::capitalised(&said),
+            ));
         }
     }
 }
@@ -304,15 +307,6 @@ fn role_word(role: Option<Role>) -> &'static str {
         None => "neither",
         Some(Role::Hit) => "hit box",
         Some(Role::Hurt) => "hurt box",
-    }
-}
-
-/// `text` with its first letter upper case.
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -95,6 +95,8 @@ pub struct SpratApp {
     pub(super) disk_waker: Option<disk_waker::DiskWaker>,
     /// The title last sent to the window.
     pub(super) title: String,
+    /// The frame pinned as a reference, drawn faintly under the canvas of every tab.
+    pub reference: Option<crate::app::context::reference::PinnedReference>,
 }
 
 impl SpratApp {
@@ -132,6 +134,7 @@ impl SpratApp {
             last_frame_nanos: 0,
             disk_waker: None,
             title: String::new(),
+            reference: None,
         }
     }
 

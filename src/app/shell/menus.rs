@@ -4,7 +4,9 @@
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
-use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::settings::{
+    Background, OnionStyle, Settings, Theme, UI_SCALES, ViewSettings,
+};
 use crate::app::shell::tabs::{TabEntry, TabId};
 use crate::formats::Capabilities;
 use std::path::PathBuf;
@@ -49,6 +51,25 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
         .shortcut_text(command.shortcut_text(ui.ctx()));
     if ui.add(button).clicked() {
         actions.commands.push(command);
+    }
+}
+
+/// Edit > Paste special: the timing, boxes or points of the copied frames, each greyed out
+/// (saying why) where the document's format cannot hold it.
+fn paste_special_items(ui: &mut egui::Ui, doc: Option<&OpenDocument>, actions: &mut MenuActions) {
+    type Holds = fn(&Capabilities) -> bool;
+    let parts: [(UICommand, &str, Holds); 3] = [
+        (UICommand::PasteTiming, "a duration per frame", |c| {
+            c.per_frame_durations
+        }),
+        (UICommand::PasteBoxes, "collision boxes", |c| c.boxes),
+        (UICommand::PastePoints, "attachment points", |c| c.points),
+    ];
+    for (command, what, holds) in parts {
+        let refusal = doc
+            .filter(|o| !holds(&o.session.format().capabilities()))
+            .map(|o| format!("{} files cannot hold {what}", o.format_name()));
+        item_unless(ui, command, refusal, actions);
     }
 }
 
@@ -123,6 +144,13 @@ pub fn show(
                 UICommand::CutFrames,
                 UICommand::CopyFrames,
                 UICommand::PasteFrames,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.menu_button("Paste special", |ui| {
+                paste_special_items(ui, doc, &mut actions);
+            });
+            for command in [
                 UICommand::Duplicate,
                 UICommand::DeleteSelection,
                 UICommand::InsertFrame,
@@ -130,6 +158,9 @@ pub fn show(
             ] {
                 item(ui, command, &mut actions);
             }
+            ui.separator();
+            item(ui, UICommand::Retime, &mut actions);
+            item(ui, UICommand::AlignFrames, &mut actions);
             ui.separator();
             item(ui, UICommand::SelectAllElements, &mut actions);
             item(ui, UICommand::ClearElementSelection, &mut actions);
@@ -210,7 +241,9 @@ pub fn show(
                 settings.view.onion_skin,
                 &mut actions,
             );
-            ui.add(egui::Slider::new(&mut settings.view.onion_frames, 1..=4).text("onion frames"));
+            ui.menu_button("Onion skin settings", |ui| onion_settings(ui, &mut settings.view));
+            item(ui, UICommand::PinReference, &mut actions);
+            item(ui, UICommand::UnpinReference, &mut actions);
             toggle(
                 ui,
                 UICommand::ToggleProportionalTimeline,
@@ -403,4 +436,33 @@ pub fn history_window(
             }
         });
     jump
+}
+
+/// How the onion skin and the pinned reference are drawn.
+fn onion_settings(ui: &mut egui::Ui, view: &mut ViewSettings) {
+    ui.add(
+        egui::Slider::new(&mut view.onion_frames, 1..=ViewSettings::MAX_ONION_FRAMES)
+            .text("frames before and after"),
+    );
+    ui.horizontal(|ui| {
+        for style in OnionStyle::ALL {
+            ui.radio_value(&mut view.onion_style, style, style.label());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut view.onion_above, false, "Below the frame");
+        ui.radio_value(&mut view.onion_above, true, "Above the frame");
+    });
+    ui.horizontal(|ui| {
+        ui.color_edit_button_srgb(&mut view.onion_before_colour);
+        ui.label("Before");
+        ui.color_edit_button_srgb(&mut view.onion_after_colour);
+        ui.label("After");
+    });
+    ui.separator();
+    ui.add(
+        egui::Slider::new(&mut view.reference_opacity, 10..=90)
+            .suffix(" %")
+            .text("reference opacity"),
+    );
 }

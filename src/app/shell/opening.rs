@@ -197,13 +197,15 @@ impl SpratApp {
     }
 
     /// Pictures dropped on a document are art to import into it, not files to open: true
-    /// when `paths` are all pictures and went to the Import window of the tab on show.
+    /// when `paths` are all pictures or folders of pictures (image sequences) and went to the
+    /// Import window of the tab on show.
     pub(crate) fn import_if_pictures(&mut self, ctx: &egui::Context, paths: &[PathBuf]) -> bool {
-        if paths.is_empty()
-            || !paths
-                .iter()
-                .all(|p| crate::assets::import::is_picture_file(p))
-        {
+        let art = |path: &PathBuf| {
+            crate::assets::import::is_picture_file(path)
+                || (crate::formats::input::is_dir(path)
+                    && !crate::assets::groups::pictures_in_folder(path).is_empty())
+        };
+        if paths.is_empty() || !paths.iter().all(art) {
             return false;
         }
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {

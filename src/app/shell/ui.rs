@@ -12,7 +12,9 @@ use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
 use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
-use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
+use crate::app::{
+    align, diagnostics, export, import, inspector, retime, sheet, sprites, timeline, tree,
+};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 
@@ -135,6 +137,27 @@ impl SpratApp {
         self.take_output(output, &mut Vec::new());
     }
 
+    /// The Retime and Align frames windows of the tab on show.
+    pub(super) fn tool_windows(&mut self, ctx: &egui::Context) {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            return;
+        };
+        let pictures = Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let mut panel = PanelCtx::new(
+            &mut tab.doc,
+            &mut self.settings,
+            pictures,
+            self.platform.as_mut(),
+        );
+        retime::window(ctx, &mut tab.retime, &mut panel);
+        align::window(ctx, &mut tab.align, &mut panel);
+        let output = panel.out;
+        self.take_output(output, &mut Vec::new());
+    }
+
     /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
     /// canvas, sheet or sprites, all inside the tab's own widget id scope, on one
     /// [`PanelCtx`].
@@ -156,8 +179,11 @@ impl SpratApp {
             sheet,
             sprites,
             inspector,
+            align,
             ..
         } = tab;
+        // The Align window painted last frame: what it would move shows faint on the canvas.
+        canvas.ghost = align.ghost(doc);
         // Panels start at sizes that leave the canvas room in a small window or at a large UI
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
@@ -171,6 +197,7 @@ impl SpratApp {
             pixels: &self.pixels,
         };
         let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
+        panel.reference = self.reference.as_ref();
         if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
@@ -374,6 +401,7 @@ impl eframe::App for SpratApp {
         }
         self.export_window(&ctx);
         self.import_window(&ctx);
+        self.tool_windows(&ctx);
         self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);

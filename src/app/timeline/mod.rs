@@ -957,5 +957,7 @@ fn frame_menu(
             output.loop_from = Some(None);
             ui.close();
         }
+        ui.separator();
+        item(ui, UICommand::PinReference, "Pin as reference");
     }
 }
