@@ -53,6 +53,68 @@ pub fn plural(singular: &str) -> String {
     format!("{singular}s")
 }
 
+/// The sentence saying an edit was done, from its history label ("Mirror boxes
+/// horizontally") and how many frames it changed: "Mirrored boxes horizontally on 4 frames".
+/// The count is left out when the label already speaks of frames or when one frame (the one
+/// on show) changed.
+pub fn done(label: &str, frames_changed: usize) -> String {
+    let mut sentence = past_tense(label);
+    if frames_changed > 1 && !label.to_ascii_lowercase().contains("frame") {
+        sentence.push_str(&format!(" on {}", count(frames_changed, "frame")));
+    }
+    sentence
+}
+
+/// A history label ("Delete 3 frames", "Set duration to 120 ms") told as done ("Deleted 3
+/// frames", "Set duration to 120 ms"). A label that does not start with a known verb is
+/// given as it is after "Done: ".
+pub fn past_tense(label: &str) -> String {
+    const VERBS: &[(&str, &str)] = &[
+        ("Add", "Added"),
+        ("Align", "Aligned"),
+        ("Change", "Changed"),
+        ("Choose", "Chose"),
+        ("Clear", "Cleared"),
+        ("Copy", "Copied"),
+        ("Create", "Created"),
+        ("Cut", "Cut"),
+        ("Delete", "Deleted"),
+        ("Draw", "Drew"),
+        ("Duplicate", "Duplicated"),
+        ("Fit", "Fitted"),
+        ("Flip", "Flipped"),
+        ("Hang", "Hung"),
+        ("Import", "Imported"),
+        ("Insert", "Inserted"),
+        ("Interpolate", "Interpolated"),
+        ("Loop", "Set to loop"),
+        ("Mirror", "Mirrored"),
+        ("Move", "Moved"),
+        ("Nudge", "Nudged"),
+        ("Paste", "Pasted"),
+        ("Play", "Set to play"),
+        ("Remove", "Removed"),
+        ("Rename", "Renamed"),
+        ("Reorder", "Reordered"),
+        ("Replace", "Replaced"),
+        ("Resize", "Resized"),
+        ("Restore", "Restored"),
+        ("Retime", "Retimed"),
+        ("Reverse", "Reversed"),
+        ("Rotate", "Rotated"),
+        ("Scale", "Scaled"),
+        ("Set", "Set"),
+        ("Split", "Split"),
+        ("Trace", "Traced"),
+    ];
+    let (first, rest) = label.split_once(' ').unwrap_or((label, ""));
+    match VERBS.iter().find(|(verb, _)| *verb == first) {
+        Some((_, done)) if rest.is_empty() => done.to_string(),
+        Some((_, done)) => format!("{done} {rest}"),
+        None => format!("Done: {label}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +134,23 @@ mod tests {
         assert_eq!(count_as(4, "child", "children"), "4 children");
         assert_eq!(word(1, "warning"), "warning");
         assert_eq!(word(5, "error"), "errors");
+    }
+
+    #[test]
+    fn labels_are_told_as_done_with_the_frames_changed() {
+        assert_eq!(
+            done("Mirror boxes horizontally", 4),
+            "Mirrored boxes horizontally on 4 frames"
+        );
+        assert_eq!(done("Set duration to 120 ms", 1), "Set duration to 120 ms");
+        assert_eq!(done("Delete 3 frames", 3), "Deleted 3 frames");
+        assert_eq!(
+            done("Copy boxes to next frame", 1),
+            "Copied boxes to next frame"
+        );
+        assert_eq!(done("Move in tree", 0), "Moved in tree");
+        assert_eq!(done("Loop from frame 2", 0), "Set to loop from frame 2");
+        assert_eq!(past_tense("Frobnicate"), "Done: Frobnicate");
+        assert_eq!(past_tense("Duplicate"), "Duplicated");
     }
 }

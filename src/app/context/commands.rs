@@ -40,6 +40,9 @@ ui_commands! {
     Import,
     /// File > Export: pictures, animations or atlases of this sequence or every sequence.
     Export,
+    /// File > Restore backup: the versions saves replaced of the document's files, one to put
+    /// back.
+    RestoreBackup,
     /// Close the tab on show (asking first if it has unsaved changes).
     CloseTab,
     /// Show the next tab (wrapping around).
@@ -174,6 +177,7 @@ impl UICommand {
             UICommand::SaveAs => "Save As…",
             UICommand::Import => "Import frames…",
             UICommand::Export => "Export…",
+            UICommand::RestoreBackup => "Restore backup…",
             UICommand::CloseTab => "Close tab",
             UICommand::NextTab => "Next tab",
             UICommand::PreviousTab => "Previous tab",
@@ -255,6 +259,7 @@ impl UICommand {
             UICommand::SaveAs => key(cmd | shift, Key::S),
             UICommand::Import => key(cmd, Key::I),
             UICommand::Export => key(cmd, Key::E),
+            UICommand::RestoreBackup => None,
             UICommand::CloseTab => key(cmd, Key::W),
             UICommand::NextTab => key(ctrl, Key::Tab),
             UICommand::PreviousTab => key(ctrl | shift, Key::Tab),

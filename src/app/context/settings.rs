@@ -261,6 +261,9 @@ pub struct Settings {
     pub aseprite_layers: bool,
     /// Memory for decoded pictures and frame textures (256 MiB unless set).
     pub picture_memory: crate::app::context::pictures::PictureMemory,
+    /// Per file, the box names the user said are hit and hurt boxes, for files whose format
+    /// only names its boxes and cannot keep the answer (an Aseprite file's slices).
+    pub box_roles: std::collections::BTreeMap<PathBuf, crate::boxes::roles::BoxRoles>,
 }
 
 impl Settings {
@@ -270,6 +273,20 @@ impl Settings {
         self.recent_files.retain(|p| p != path);
         self.recent_files.insert(0, path.to_path_buf());
         self.recent_files.truncate(RECENT_LIMIT);
+    }
+
+    /// The box names the user said are hit and hurt boxes in the file at `path`.
+    pub fn box_roles_of(&self, path: &Path) -> crate::boxes::roles::BoxRoles {
+        self.box_roles.get(path).cloned().unwrap_or_default()
+    }
+
+    /// Keeps `roles` for the file at `path` (forgets the file when they are empty).
+    pub fn remember_box_roles(&mut self, path: &Path, roles: &crate::boxes::roles::BoxRoles) {
+        if roles.hit.is_empty() && roles.hurt.is_empty() {
+            self.box_roles.remove(path);
+        } else {
+            self.box_roles.insert(path.to_path_buf(), roles.clone());
+        }
     }
 
     /// Whether boxes of the class with this label are drawn.

@@ -525,7 +525,7 @@ fn files_text(doc: &OpenDocument, choices: &ExportChoices) -> String {
                     .unwrap_or_default()
             };
             let sheets = if request.kind.packs_atlas() {
-                " and its sheet(s)"
+                " and the sheet pictures it packs"
             } else {
                 ""
             };

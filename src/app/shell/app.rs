@@ -205,6 +205,9 @@ impl SpratApp {
             let backups = crate::session::BackupStore::new(dir.with_file_name("backups"));
             doc.session.enable_backups(backups);
         }
+        if let Some(path) = doc.path() {
+            doc.box_roles = self.settings.box_roles_of(path);
+        }
         // The editor's frames must not wait for the disk.
         doc.session.autosave_in_background();
         self.add_tab(doc);

@@ -17,6 +17,10 @@ use crate::model::AnimationSet;
 impl SpratApp {
     /// Carries out a command.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
+        // A refusal holds until the next thing the user does.
+        if self.status.as_ref().is_some_and(|s| s.refused_at.is_some()) {
+            self.status = None;
+        }
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
         match command {
@@ -57,6 +61,11 @@ impl SpratApp {
                 }
             }
             UICommand::Import => self.import_files(ctx),
+            UICommand::RestoreBackup => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.restore_backup.open(&tab.doc);
+                }
+            }
             UICommand::Undo => {
                 if let Some(doc) = self.active_document_mut()
                     && !doc.undo()

@@ -18,6 +18,7 @@ use crate::app::import::dialog::ImportState;
 use crate::app::inspector::InspectorState;
 use crate::app::retime::RetimeState;
 use crate::app::sheet::SheetState;
+use crate::app::shell::restore_backup::RestoreBackupState;
 use crate::app::shell::save_as::SaveAsState;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
@@ -53,6 +54,8 @@ pub struct DocumentTab {
     pub align: AlignState,
     /// The file changed on disk and the user has not answered yet.
     pub changed_on_disk: bool,
+    /// The Restore backup window: the versions listed, the one chosen.
+    pub restore_backup: RestoreBackupState,
 }
 
 impl DocumentTab {
@@ -73,6 +76,7 @@ impl DocumentTab {
             retime: RetimeState::default(),
             align: AlignState::default(),
             changed_on_disk: false,
+            restore_backup: RestoreBackupState::default(),
         }
     }
 

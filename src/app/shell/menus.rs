@@ -113,6 +113,7 @@ pub fn show(
             item(ui, UICommand::SaveAs, &mut actions);
             item(ui, UICommand::Import, &mut actions);
             item(ui, UICommand::Export, &mut actions);
+            item(ui, UICommand::RestoreBackup, &mut actions);
             ui.separator();
             item(ui, UICommand::CloseTab, &mut actions);
             item(ui, UICommand::NextTab, &mut actions);
@@ -283,9 +284,11 @@ pub fn show(
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }
+                    let capabilities = doc.session.format().capabilities();
                     for class in classes {
                         let mut visible = settings.box_class_visible(class.label());
-                        if ui.checkbox(&mut visible, class.label()).changed() {
+                        let shown = capabilities.box_class_label(&class);
+                        if ui.checkbox(&mut visible, shown).changed() {
                             settings.set_box_class_visible(class.label(), visible);
                         }
                     }
@@ -294,11 +297,14 @@ pub fn show(
                     ui.weak("No file open");
                 }
             }
-            ui.separator();
-            ui.label("AIR default boxes after a one-frame override");
-            let rule = &mut settings.view.documented_default_box_rule;
-            ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
-            ui.radio_value(rule, true, "end at the override (AIR documentation)");
+            // Only where boxes can be defaults later frames inherit (the format says so).
+            if doc.is_some_and(|d| d.session.format().capabilities().default_boxes) {
+                ui.separator();
+                ui.label("AIR default boxes after a one-frame override");
+                let rule = &mut settings.view.documented_default_box_rule;
+                ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
+                ui.radio_value(rule, true, "end at the override (AIR documentation)");
+            }
         });
         ui.menu_button("Tools", |ui| {
             // Only the tools whose work the document's format can save.

@@ -3,6 +3,7 @@
 
 use crate::app::canvas;
 use crate::app::context::commands::UICommand;
+use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::context::pictures::Pictures;
 use crate::app::context::settings;
@@ -10,7 +11,7 @@ use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
-use crate::app::shell::{menus, new_document, save_as, tabs};
+use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
 use crate::app::{
     align, diagnostics, export, import, inspector, retime, sheet, sprites, timeline, tree,
 };
@@ -28,6 +29,11 @@ impl SpratApp {
             ..Default::default()
         };
         for tab in &mut self.documents {
+            // The hit and hurt names the user gave this file; a change of them checks again.
+            let options = crate::check::CheckOptions {
+                roles: tab.doc.box_roles.clone(),
+                ..options.clone()
+            };
             tab.doc
                 .keep_checked(self.platform.as_ref(), &options, &read, &self.pixels, ctx);
         }
@@ -49,6 +55,44 @@ impl SpratApp {
         commands.extend(output.commands);
         if let Some(feedback) = output.feedback {
             self.status = Some(feedback);
+        }
+    }
+
+    /// Puts what the last edit, undo or redo of the document on show did in the status bar,
+    /// unless something was said after it (a command's own sentence, with more to say, or a
+    /// save). Edits of other tabs are not told.
+    fn tell_what_was_done(&mut self, ctx: &egui::Context) {
+        let active = self.active;
+        let mut told = None;
+        for tab in &mut self.documents {
+            let done = tab.doc.take_done_sentence();
+            if Some(tab.id) == active {
+                told = done;
+            }
+        }
+        self.keep_box_roles();
+        let Some(done) = told else {
+            return;
+        };
+        if self.status.as_ref().is_none_or(|said| said.at < done.at) {
+            self.status = Some(Feedback {
+                at: done.at,
+                ..Feedback::new(Severity::Info, done.text)
+            });
+            ctx.request_repaint();
+        }
+    }
+
+    /// Keeps the hit and hurt box names the user gave the document on show in the settings,
+    /// by its file's path.
+    fn keep_box_roles(&mut self) {
+        let Some(doc) = active_tab_in(&mut self.documents, self.active).map(|t| &t.doc) else {
+            return;
+        };
+        if let Some(path) = doc.path()
+            && self.settings.box_roles_of(path) != doc.box_roles
+        {
+            self.settings.remember_box_roles(path, &doc.box_roles);
         }
     }
 
@@ -380,6 +424,11 @@ impl eframe::App for SpratApp {
         if let Some(feedback) = said {
             self.status = Some(feedback);
         }
+        let restored = active_tab_in(&mut self.documents, self.active)
+            .and_then(|tab| restore_backup::show(&ctx, &mut tab.restore_backup, &mut tab.doc));
+        if let Some(feedback) = restored {
+            self.status = Some(feedback);
+        }
         self.export_window(&ctx);
         self.import_window(&ctx);
         self.tool_windows(&ctx);
@@ -391,6 +440,7 @@ impl eframe::App for SpratApp {
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.tell_what_was_done(&ctx);
         self.update_title(&ctx);
     }
 
