@@ -129,11 +129,7 @@ fn hit_and_hurt_box_names_are_kept_per_file_and_used_by_the_box_checks() {
             .iter()
             .any(|d| d.message.contains("hit boxes but no hurt box"))
     };
-    open_menu(&mut harness, "Box tools");
-    harness
-        .get_by_role_and_label(Role::Button, "Check boxes")
-        .click();
-    harness.run_steps(2);
+    gui_support::wait_for_check(&mut harness);
     assert!(!warned(&harness), "nobody said which slice is a hit box");
 
     open_menu(&mut harness, "Box tools");
@@ -141,6 +137,7 @@ fn hit_and_hurt_box_names_are_kept_per_file_and_used_by_the_box_checks() {
     harness.run_steps(2);
     harness.get_by_label("hit box").click();
     harness.run_steps(3);
+    gui_support::wait_for_check(&mut harness);
     assert!(warned(&harness), "frame 0 has a hit box and no hurt box");
     let status = gui_support::status(&harness);
     assert!(status.contains("“Attack” are hit boxes"), "{status}");

@@ -124,13 +124,17 @@ impl OpenDocument {
         self.checking.is_running() || !self.checking.is_current(&self.checked_state(options))
     }
 
-    /// What a check of the document as it is now, with `options`, is of.
+    /// What a check of the document as it is now, with `options`, is of: the hit and hurt
+    /// box names are the ones the user gave this file, so a change of them checks again.
     fn checked_state(&self, options: &CheckOptions) -> CheckedState {
         CheckedState {
             revision: self.revision,
             saves: self.session.saves(),
             reader: self.session.diagnostics_version(),
-            options: options.clone(),
+            options: CheckOptions {
+                roles: self.box_roles.clone(),
+                ..options.clone()
+            },
         }
     }
 

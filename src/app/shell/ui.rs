@@ -29,11 +29,6 @@ impl SpratApp {
             ..Default::default()
         };
         for tab in &mut self.documents {
-            // The hit and hurt names the user gave this file; a change of them checks again.
-            let options = crate::check::CheckOptions {
-                roles: tab.doc.box_roles.clone(),
-                ..options.clone()
-            };
             tab.doc
                 .keep_checked(self.platform.as_ref(), &options, &read, &self.pixels, ctx);
         }
