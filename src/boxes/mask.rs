@@ -246,46 +246,185 @@ impl OpaqueMask {
     }
 
     /// How many opaque pixels lie inside at least one of `shapes` (a pixel counts when its
-    /// centre is inside).
+    /// centre is inside, exactly as [`shape_contains`] says).
+    ///
+    /// Row by row, the pixels the shapes cover are marked in a row of bits and counted against
+    /// the opaque ones a word at a time: an upright box marks its span of columns at once,
+    /// other shapes test the row's opaque pixels one by one. Each shape's sine and cosine are
+    /// worked out once, not per pixel (the box lint asks this of every boxed frame).
     pub fn covered_by(&self, shapes: &[Shape]) -> u64 {
+        let tests: Vec<ShapeTest> = shapes.iter().map(ShapeTest::of).collect();
+        let mut cover = vec![0u64; self.words_per_row];
         let mut covered = 0;
         for y in 0..self.height {
+            let row = self.row(y);
+            if row.iter().all(|w| *w == 0) {
+                continue;
+            }
             let cy = self.top as f64 + y as f64 + 0.5;
-            for x in 0..self.width {
-                if !self.get(x, y) {
-                    continue;
-                }
-                let cx = self.left as f64 + x as f64 + 0.5;
-                if shapes.iter().any(|s| shape_contains(s, cx, cy)) {
-                    covered += 1;
+            cover.fill(0);
+            for test in &tests {
+                match test {
+                    ShapeTest::Upright {
+                        left,
+                        top,
+                        width,
+                        height,
+                    } => {
+                        if (0.0..*height).contains(&(cy - top)) {
+                            let (x0, x1) = self.columns_within(*left, *width);
+                            set_bits(&mut cover, x0, x1);
+                        }
+                    }
+                    other => {
+                        for x in (0..self.width).filter(|&x| row[x / 64] & (1 << (x % 64)) != 0) {
+                            let cx = self.left as f64 + x as f64 + 0.5;
+                            if other.contains(cx, cy) {
+                                cover[x / 64] |= 1 << (x % 64);
+                            }
+                        }
+                    }
                 }
             }
+            covered += row
+                .iter()
+                .zip(&cover)
+                .map(|(r, c)| (r & c).count_ones() as u64)
+                .sum::<u64>();
         }
         covered
+    }
+
+    /// The mask columns `[x0, x1)` whose pixel centres `cx` have `0 <= cx - left < width`,
+    /// found by the same float test a pixel gets (it only grows with `x`).
+    fn columns_within(&self, left: f64, width: f64) -> (usize, usize) {
+        let offset = |x: usize| (self.left as f64 + x as f64 + 0.5) - left;
+        let first = |holds: &dyn Fn(usize) -> bool| {
+            let (mut low, mut high) = (0, self.width);
+            while low < high {
+                let middle = (low + high) / 2;
+                if holds(middle) {
+                    high = middle;
+                } else {
+                    low = middle + 1;
+                }
+            }
+            low
+        };
+        let x0 = first(&|x| offset(x) >= 0.0);
+        let x1 = first(&|x| offset(x) >= width);
+        (x0, x1.max(x0))
+    }
+}
+
+/// Sets bits `[x0, x1)` of `words`.
+fn set_bits(words: &mut [u64], x0: usize, x1: usize) {
+    for x in x0..x1 {
+        if x % 64 == 0 && x + 64 <= x1 {
+            words[x / 64] = u64::MAX;
+        } else {
+            words[x / 64] |= 1 << (x % 64);
+        }
+    }
+}
+
+/// A shape ready to test many points: its rotation's sine and cosine worked out once.
+enum ShapeTest {
+    /// A box with no rotation.
+    Upright {
+        left: f64,
+        top: f64,
+        width: f64,
+        height: f64,
+    },
+    /// A rotated box.
+    Rotated {
+        left: f64,
+        top: f64,
+        width: f64,
+        height: f64,
+        sin: f64,
+        cos: f64,
+    },
+    /// A circle.
+    Circle { x: f64, y: f64, radius: f64 },
+}
+
+impl ShapeTest {
+    fn of(shape: &Shape) -> ShapeTest {
+        match shape {
+            Shape::Rect {
+                x,
+                y,
+                width,
+                height,
+                rotation,
+            } => {
+                let (sin, cos) = crate::render::geometry::exact_sin_cos(*rotation);
+                let (left, top, width, height) =
+                    (x.to_f64(), y.to_f64(), width.to_f64(), height.to_f64());
+                if (sin, cos) == (0.0, 1.0) {
+                    ShapeTest::Upright {
+                        left,
+                        top,
+                        width,
+                        height,
+                    }
+                } else {
+                    ShapeTest::Rotated {
+                        left,
+                        top,
+                        width,
+                        height,
+                        sin,
+                        cos,
+                    }
+                }
+            }
+            Shape::Circle { center, radius } => ShapeTest::Circle {
+                x: center.x.to_f64(),
+                y: center.y.to_f64(),
+                radius: radius.to_f64(),
+            },
+        }
+    }
+
+    /// As [`shape_contains`] says, with the same arithmetic.
+    fn contains(&self, x: f64, y: f64) -> bool {
+        match *self {
+            ShapeTest::Upright {
+                left,
+                top,
+                width,
+                height,
+            } => (0.0..width).contains(&(x - left)) && (0.0..height).contains(&(y - top)),
+            ShapeTest::Rotated {
+                left,
+                top,
+                width,
+                height,
+                sin,
+                cos,
+            } => {
+                let (dx, dy) = (x - left, y - top);
+                let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+                (0.0..width).contains(&u) && (0.0..height).contains(&v)
+            }
+            ShapeTest::Circle {
+                x: cx,
+                y: cy,
+                radius,
+            } => {
+                let (dx, dy) = (x - cx, y - cy);
+                dx * dx + dy * dy <= radius * radius
+            }
+        }
     }
 }
 
 /// True when the sprite-space point `(x, y)` is inside `shape`.
 pub fn shape_contains(shape: &Shape, x: f64, y: f64) -> bool {
-    match shape {
-        Shape::Rect {
-            x: left,
-            y: top,
-            width,
-            height,
-            rotation,
-        } => {
-            // Undo the rotation about the top-left corner, then test the upright box.
-            let (dx, dy) = (x - left.to_f64(), y - top.to_f64());
-            let (sin, cos) = crate::render::geometry::exact_sin_cos(*rotation);
-            let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
-            (0.0..width.to_f64()).contains(&u) && (0.0..height.to_f64()).contains(&v)
-        }
-        Shape::Circle { center, radius } => {
-            let (dx, dy) = (x - center.x.to_f64(), y - center.y.to_f64());
-            dx * dx + dy * dy <= radius.to_f64() * radius.to_f64()
-        }
-    }
+    ShapeTest::of(shape).contains(x, y)
 }
 
 /// A rectangle of mask pixels, `[x0, x1) × [y0, y1)`.
@@ -363,5 +502,67 @@ mod tests {
         };
         assert_eq!(mask.covered_by(&[half.to_shape()]), 8);
         assert_eq!(mask.covered_by(&[]), 0);
+    }
+
+    /// The pixel-by-pixel count the row-at-a-time one must equal.
+    fn covered_one_by_one(mask: &OpaqueMask, shapes: &[Shape]) -> u64 {
+        let mut covered = 0;
+        for y in 0..mask.height {
+            for x in 0..mask.width {
+                let (cx, cy) = (
+                    mask.left as f64 + x as f64 + 0.5,
+                    mask.top as f64 + y as f64 + 0.5,
+                );
+                if mask.get(x, y) && shapes.iter().any(|s| shape_contains(s, cx, cy)) {
+                    covered += 1;
+                }
+            }
+        }
+        covered
+    }
+
+    #[test]
+    fn coverage_row_at_a_time_equals_the_pixel_by_pixel_count() {
+        use crate::model::{Fx, Point};
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as i64
+        };
+        for _ in 0..300 {
+            let (left, top) = (next(40) as i32 - 20, next(40) as i32 - 20);
+            let (width, height) = (1 + next(150) as usize, 1 + next(12) as usize);
+            let density = next(100);
+            let mask = OpaqueMask::from_fn(left, top, width, height, |x, y| {
+                (x * 31 + y * 17 + x * y) as i64 % 100 < density
+            });
+            // Halves and thirds land on and beside pixel centres.
+            let coordinate = |n: i64| Fx::from_f64((n - 200) as f64 / 6.0);
+            let shapes: Vec<Shape> = (0..next(4))
+                .map(|_| match next(4) {
+                    0 => Shape::Circle {
+                        center: Point {
+                            x: coordinate(next(400)),
+                            y: coordinate(next(400)),
+                        },
+                        radius: Fx::from_f64(next(60) as f64 / 4.0),
+                    },
+                    kind => Shape::Rect {
+                        x: coordinate(next(400)),
+                        y: coordinate(next(400)),
+                        width: Fx::from_f64(next(400) as f64 / 6.0),
+                        height: Fx::from_f64(next(120) as f64 / 6.0),
+                        rotation: [0.0, 90.0, 33.0][kind as usize - 1],
+                    },
+                })
+                .collect();
+            assert_eq!(
+                mask.covered_by(&shapes),
+                covered_one_by_one(&mask, &shapes),
+                "{shapes:?} over {width}x{height} at ({left}, {top})"
+            );
+        }
     }
 }
