@@ -61,6 +61,7 @@ impl FrameTextures {
         // A texture made already (the paused frame, an onion skin's) is shown as it is.
         if let Some(done) = self.frames.get(&key).cloned() {
             ahead.want(jobs, None);
+            log::debug!("picture of frame {} shown", key.index);
             self.shown = done.clone().map(|picture| (key, picture));
             return done;
         }
@@ -73,6 +74,7 @@ impl FrameTextures {
             }
             None if !interpolated && self.shown.is_some() => {
                 // Shown on until the worker has the current frame's picture.
+                log::debug!("frame {} is due, its picture not ready", key.index);
                 ahead.want(jobs, Some(key));
                 return self.shown.as_ref().map(|(_, picture)| picture.clone());
             }
@@ -85,6 +87,9 @@ impl FrameTextures {
             }
         };
         let picture = composed.map(|c| self.show_through_stage(ctx, c));
+        // With `RUST_LOG=sprat::app::context::pictures=debug`: the pictures a second the
+        // real window shows (docs/speed.md).
+        log::debug!("picture of frame {} shown", key.index);
         self.shown = picture.clone().map(|p| (key, p));
         picture
     }
