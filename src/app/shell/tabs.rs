@@ -243,19 +243,22 @@ impl SpratApp {
         let Some(at) = self.documents.iter().position(|t| t.id == tab) else {
             return;
         };
-        let closed = self.documents.remove(at);
-        // What only the closed document drew from is let go now: it would otherwise stay in
-        // memory until other pictures pushed it out, however long the editor stays open.
-        let still_drawn: Vec<PathBuf> = self
-            .documents
-            .iter()
-            .flat_map(|t| files_drawn_from(t.doc.session.document()))
-            .collect();
-        self.pixels
-            .release_files_of(closed.doc.session.document(), |path| {
-                still_drawn.iter().any(|kept| kept == path)
-            });
-        closed.doc.session.close();
+        {
+            let closed = self.documents.remove(at);
+            // What only the closed document drew from is let go now: it would otherwise stay
+            // in memory until other pictures pushed it out, however long the editor stays open.
+            let still_drawn: Vec<PathBuf> = self
+                .documents
+                .iter()
+                .flat_map(|t| files_drawn_from(t.doc.session.document()))
+                .collect();
+            self.pixels
+                .release_files_of(closed.doc.session.document(), |path| {
+                    still_drawn.iter().any(|kept| kept == path)
+                });
+            closed.doc.session.close();
+        }
+        self.return_memory = true;
         if self.active != Some(tab) {
             return;
         }
