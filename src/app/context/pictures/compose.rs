@@ -7,7 +7,10 @@
 //! document (its images, slices and unsaved archives; a few shared byte buffers, no frames),
 //! and from frames handed to it with each job: the document itself stays the UI thread's.
 //! Composed pictures are kept in a cache bounded by bytes; the worker never composes further
-//! ahead than that cache holds, so playing ahead cannot push out the picture on show.
+//! ahead than that cache holds, so playing ahead cannot push out the picture on show. Each
+//! picture has the time its frame is due: a worker that falls behind (a busy machine) passes
+//! over the pictures it could not finish before their frame is due and composes the ones it
+//! can, so the frames it skips are skipped on time rather than every picture coming late.
 //!
 //! The web has no threads: there no worker is started and the frame on show is composed when
 //! it is drawn ([`super::FrameTextures::frame`]).
@@ -22,6 +25,8 @@ use crate::render::{
 };
 use egui::ColorImage;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A frame's picture as a texture takes it: premultiplied pixels, and the sprite-space
 /// rectangle they cover (one pixel per sprite pixel).
@@ -90,6 +95,8 @@ pub struct Job {
     pub key: FrameKey,
     /// The frame (elements only are read).
     pub frame: Frame,
+    /// When the frame is due on screen.
+    pub due: Instant,
 }
 
 /// What the UI thread and the worker share.
@@ -105,6 +112,8 @@ struct State {
     composed: ByteLru<FrameKey, Option<Composed>>,
     /// The picture the canvas waits for: when it is composed, the UI is woken.
     awaited: Option<FrameKey>,
+    /// How long composing a picture takes lately (an average of the last few).
+    compose_time: Duration,
     /// The owner is gone: the worker ends.
     closed: bool,
 }
@@ -148,6 +157,7 @@ impl ComposeAhead {
                 wanted: Vec::new(),
                 composed: ByteLru::new(budget),
                 awaited: None,
+                compose_time: Duration::ZERO,
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -252,10 +262,12 @@ fn work(shared: &Shared, pixels: &ImageStore, awaited_ready: &dyn Fn()) {
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
             }
         };
+        let started = Instant::now();
         let scene = Scene::of_frame(&job.frame);
         let composed = compose(&sources.document, &scene, pixels);
         let bytes = composed.as_ref().map_or(0, Composed::bytes);
         let mut state = shared.lock();
+        state.compose_time = (state.compose_time * 3 + started.elapsed()) / 4;
         // A picture of a document that changed meanwhile is of no use.
         if state.stamp != stamp {
             continue;
@@ -269,18 +281,28 @@ fn work(shared: &Shared, pixels: &ImageStore, awaited_ready: &dyn Fn()) {
     }
 }
 
-/// The soonest due picture not composed yet; `None` when every wanted one is composed, or
-/// when composing the next would need more room than the cache has left after the wanted
-/// pictures composed before it (it would push out one due sooner).
+/// The soonest due picture not composed yet, passing over those that could not be finished
+/// before their frame is due while a later one can; `None` when every wanted one is composed, or when
+/// composing the next would need more room than the cache has left after the wanted pictures
+/// composed before it (it would push out one due sooner).
 fn next_job(state: &State) -> Option<Job> {
     let budget = state.composed.budget();
     let mut ahead_bytes = 0;
     let mut largest = 0;
+    let ready_at = Instant::now() + state.compose_time;
+    let can_be_on_time = state
+        .wanted
+        .iter()
+        .any(|job| job.due >= ready_at && !state.composed.contains(&job.key));
     for job in &state.wanted {
         if let Some(done) = state.composed.peek(&job.key) {
             let bytes = done.as_ref().map_or(0, Composed::bytes);
             ahead_bytes += bytes;
             largest = largest.max(bytes);
+            continue;
+        }
+        // Finished after its frame is due, it would not be shown: the time goes to the next.
+        if job.due < ready_at && can_be_on_time {
             continue;
         }
         // The soonest due picture is always composed; later ones only while the ones before
@@ -291,6 +313,7 @@ fn next_job(state: &State) -> Option<Job> {
         return Some(Job {
             key: job.key,
             frame: job.frame.clone(),
+            due: job.due,
         });
     }
     None

@@ -18,6 +18,7 @@ use crate::render::Scene;
 use egui::TextureOptions;
 use std::sync::Arc;
 use std::time::Duration;
+use web_time::Instant;
 
 /// How many frames after the one on show have their pictures composed ahead: at 30 frames a
 /// second, a fifth of a second of pictures (22 MB of 1280x720 ones), fewer when the memory
@@ -148,11 +149,12 @@ impl FrameTextures {
 
 /// The player as it will be at the frame on show and at each of the next `count` frames it
 /// will show, as the playback engine steps through them (loops and follow-ups included), each
-/// frame once.
-fn coming(document: &AnimationSet, player: &Player, count: usize) -> Vec<Player> {
-    let mut players = vec![player.clone()];
+/// frame once, with how long from now until it gets there.
+fn coming(document: &AnimationSet, player: &Player, count: usize) -> Vec<(Player, Duration)> {
+    let mut players = vec![(player.clone(), Duration::ZERO)];
     let mut seen: Vec<FrameId> = player.frame_id(document).into_iter().collect();
     let mut future = player.clone();
+    let mut from_now = Duration::ZERO;
     // Each step moves to the next frame; the guard stops a player that would not move.
     for _ in 0..count * 4 {
         if players.len() > count {
@@ -162,13 +164,15 @@ fn coming(document: &AnimationSet, player: &Player, count: usize) -> Vec<Player>
             break;
         };
         // A microsecond more than the rounded wait, so the step lands in the next frame.
-        future.advance(document, until + Duration::from_micros(1));
+        let step = until + Duration::from_micros(1);
+        future.advance(document, step);
+        from_now += step;
         let Some(id) = future.frame_id(document) else {
             break;
         };
         if !seen.contains(&id) {
             seen.push(id);
-            players.push(future.clone());
+            players.push((future.clone(), from_now));
         }
     }
     players
@@ -178,17 +182,18 @@ fn coming(document: &AnimationSet, player: &Player, count: usize) -> Vec<Player>
 pub fn upcoming_frames(document: &AnimationSet, player: &Player, count: usize) -> Vec<FrameId> {
     coming(document, player, count)
         .iter()
-        .filter_map(|p| p.frame_id(document))
+        .filter_map(|(p, _)| p.frame_id(document))
         .collect()
 }
 
 /// The pictures of the frame on show and of the next `count`, soonest first, to compose:
 /// frames that change while they show (interpolated) and hidden ones are left out.
 fn upcoming_jobs(document: &AnimationSet, player: &Player, count: usize) -> Vec<Job> {
+    let now = Instant::now();
     coming(document, player, count)
         .iter()
-        .filter(|p| p.visible() && !is_interpolating(p, document))
-        .filter_map(|p| {
+        .filter(|(p, _)| p.visible() && !is_interpolating(p, document))
+        .filter_map(|(p, from_now)| {
             let frame = displayed_frame(p, document)?.into_owned();
             let key = FrameKey {
                 sequence: p.sequence(),
@@ -196,7 +201,11 @@ fn upcoming_jobs(document: &AnimationSet, player: &Player, count: usize) -> Vec<
                 index: p.frame_index(),
                 progress: 0,
             };
-            Some(Job { key, frame })
+            Some(Job {
+                key,
+                frame,
+                due: now + *from_now,
+            })
         })
         .collect()
 }
