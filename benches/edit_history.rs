@@ -118,59 +118,7 @@ fn grid(c: &mut Criterion) {
 /// 500 sequences of 100 frames in 5 groups of 100 sequences (50,000 frames), each frame with a
 /// graphic and a hurt box, as a Sprat project would hold them.
 fn fifty_thousand_frames() -> AnimationSet {
-    let mut set = AnimationSet::new();
-    let image = ImageId(set.alloc_id());
-    set.images.push(SourceImage {
-        id: image,
-        path: "sheet.png".into(),
-        resolved: None,
-        kind: ImageKind::File,
-        nearest_neighbour: true,
-    });
-    for g in 0..5 {
-        let mut group = Group {
-            id: GroupId(set.alloc_id()),
-            name: format!("group {g}"),
-            items: Vec::new(),
-        };
-        for s in 0..100 {
-            let mut frames = Vec::with_capacity(100);
-            for f in 0..100 {
-                let mut frame = Frame::new(FrameDuration::Millis(100));
-                let kinds = [
-                    ElementKind::Graphic(Graphic::new(
-                        GraphicSource::Image(image),
-                        Point::from_ints(f, -s),
-                        Origin::At(Point::ZERO),
-                    )),
-                    ElementKind::Box(CollisionBox::rect_from_corners(
-                        BoxClass::Hurt,
-                        Point::from_ints(-4, -4),
-                        Point::from_ints(4, f),
-                    )),
-                ];
-                for kind in kinds {
-                    frame.elements.push(Element {
-                        id: ElementId(set.alloc_id()),
-                        name: String::new(),
-                        kind,
-                    });
-                }
-                let id = FrameId(set.alloc_id());
-                set.frames.insert(id, frame);
-                frames.push(id);
-            }
-            let mut sequence = Sequence::new(
-                SequenceId(set.alloc_id()),
-                format!("{g}-{s}"),
-                DirectionId(set.alloc_id()),
-            );
-            sequence.directions[0].frames = frames;
-            group.items.push(TreeItem::Sequence(sequence));
-        }
-        set.root.items.push(TreeItem::Group(group));
-    }
-    set
+    sprat::model::fixtures::grouped_sequences(5, 100, 100)
 }
 
 /// Times `measured` alone on `state`, `iterations` times, `between` running untimed after each.

@@ -1,5 +1,6 @@
 //! Words for the user: counts with the right plural ("1 frame", "2 frames"), used wherever
-//! the library, the command line and the editor print how many of something there are.
+//! the library, the command line and the editor print how many of something there are, and
+//! messages made sentences.
 
 /// `n` and the word for that many: `count(1, "frame")` is "1 frame", `count(2, "frame")` is
 /// "2 frames", `count(0, "box")` is "0 boxes". The plural follows English spelling (`-s`;
@@ -7,6 +8,16 @@
 /// give it with [`count_as`].
 pub fn count(n: usize, singular: &str) -> String {
     format!("{n} {}", word(n, singular))
+}
+
+/// A message as a sentence of its own: its first letter in capitals ("no frame is selected"
+/// becomes "No frame is selected").
+pub fn capitalised(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// `n` and `singular` or `plural` as `n` says: `count_as(2, "child", "children")`.
@@ -42,6 +53,68 @@ pub fn plural(singular: &str) -> String {
     format!("{singular}s")
 }
 
+/// The sentence saying an edit was done, from its history label ("Mirror boxes
+/// horizontally") and how many frames it changed: "Mirrored boxes horizontally on 4 frames".
+/// The count is left out when the label already speaks of frames or when one frame (the one
+/// on show) changed.
+pub fn done(label: &str, frames_changed: usize) -> String {
+    let mut sentence = past_tense(label);
+    if frames_changed > 1 && !label.to_ascii_lowercase().contains("frame") {
+        sentence.push_str(&format!(" on {}", count(frames_changed, "frame")));
+    }
+    sentence
+}
+
+/// A history label ("Delete 3 frames", "Set duration to 120 ms") told as done ("Deleted 3
+/// frames", "Set duration to 120 ms"). A label that does not start with a known verb is
+/// given as it is after "Done: ".
+pub fn past_tense(label: &str) -> String {
+    const VERBS: &[(&str, &str)] = &[
+        ("Add", "Added"),
+        ("Align", "Aligned"),
+        ("Change", "Changed"),
+        ("Choose", "Chose"),
+        ("Clear", "Cleared"),
+        ("Copy", "Copied"),
+        ("Create", "Created"),
+        ("Cut", "Cut"),
+        ("Delete", "Deleted"),
+        ("Draw", "Drew"),
+        ("Duplicate", "Duplicated"),
+        ("Fit", "Fitted"),
+        ("Flip", "Flipped"),
+        ("Hang", "Hung"),
+        ("Import", "Imported"),
+        ("Insert", "Inserted"),
+        ("Interpolate", "Interpolated"),
+        ("Loop", "Set to loop"),
+        ("Mirror", "Mirrored"),
+        ("Move", "Moved"),
+        ("Nudge", "Nudged"),
+        ("Paste", "Pasted"),
+        ("Play", "Set to play"),
+        ("Remove", "Removed"),
+        ("Rename", "Renamed"),
+        ("Reorder", "Reordered"),
+        ("Replace", "Replaced"),
+        ("Resize", "Resized"),
+        ("Restore", "Restored"),
+        ("Retime", "Retimed"),
+        ("Reverse", "Reversed"),
+        ("Rotate", "Rotated"),
+        ("Scale", "Scaled"),
+        ("Set", "Set"),
+        ("Split", "Split"),
+        ("Trace", "Traced"),
+    ];
+    let (first, rest) = label.split_once(' ').unwrap_or((label, ""));
+    match VERBS.iter().find(|(verb, _)| *verb == first) {
+        Some((_, done)) if rest.is_empty() => done.to_string(),
+        Some((_, done)) => format!("{done} {rest}"),
+        None => format!("Done: {label}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +134,23 @@ mod tests {
         assert_eq!(count_as(4, "child", "children"), "4 children");
         assert_eq!(word(1, "warning"), "warning");
         assert_eq!(word(5, "error"), "errors");
+    }
+
+    #[test]
+    fn labels_are_told_as_done_with_the_frames_changed() {
+        assert_eq!(
+            done("Mirror boxes horizontally", 4),
+            "Mirrored boxes horizontally on 4 frames"
+        );
+        assert_eq!(done("Set duration to 120 ms", 1), "Set duration to 120 ms");
+        assert_eq!(done("Delete 3 frames", 3), "Deleted 3 frames");
+        assert_eq!(
+            done("Copy boxes to next frame", 1),
+            "Copied boxes to next frame"
+        );
+        assert_eq!(done("Move in tree", 0), "Moved in tree");
+        assert_eq!(done("Loop from frame 2", 0), "Set to loop from frame 2");
+        assert_eq!(past_tense("Frobnicate"), "Done: Frobnicate");
+        assert_eq!(past_tense("Duplicate"), "Duplicated");
     }
 }

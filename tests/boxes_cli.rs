@@ -25,10 +25,18 @@ fn kfm_copy() -> tempfile::TempDir {
     dir
 }
 
+/// A new folder in `dir` for the output: written beside the input, its `.air` would replace
+/// the input's own, which the command refuses.
+fn out_folder(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    out
+}
+
 #[test]
 fn trace_gives_a_whole_action_hurt_boxes_in_one_command() {
     let dir = kfm_copy();
-    let out = dir.path().join("traced.def");
+    let out = out_folder(&dir).join("traced.def");
     let (code, stdout, stderr) = sprat(&[
         "boxes",
         text(&dir.path().join("kfm.def")),
@@ -66,7 +74,7 @@ fn trace_gives_a_whole_action_hurt_boxes_in_one_command() {
 #[test]
 fn without_replace_frames_that_have_boxes_are_left_alone() {
     let dir = kfm_copy();
-    let out = dir.path().join("fitted.def");
+    let out = out_folder(&dir).join("fitted.def");
     let (code, stdout, stderr) = sprat(&[
         "boxes",
         text(&dir.path().join("kfm.def")),
@@ -85,7 +93,7 @@ fn without_replace_frames_that_have_boxes_are_left_alone() {
 #[test]
 fn bad_input_is_refused_by_name_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.def");
+    let out = out_folder(&dir).join("out.def");
     let (code, _, err) = sprat(&[
         "boxes",
         text(&kfm()),

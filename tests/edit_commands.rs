@@ -254,7 +254,13 @@ fn tree_commands_round_trip() {
         },
     );
 
-    let (after, selection) = round_trip(&doc, &DuplicateSequence { sequence: walk });
+    let (after, selection) = round_trip(
+        &doc,
+        &DuplicateSequence {
+            sequence: walk,
+            name: None,
+        },
+    );
     let copy = after.sequence(selection.sequence.unwrap()).unwrap();
     assert_eq!(copy.name, "walk copy");
     let originals = frames_of(&doc, "walk");

@@ -103,7 +103,10 @@ fn command(doc: &AnimationSet, kind: u8, a: u8, b: u8) -> Box<dyn Command> {
             index: Some(b as usize),
             name: format!("s{b}"),
         }),
-        7 => Box::new(DuplicateSequence { sequence: s.id }),
+        7 => Box::new(DuplicateSequence {
+            sequence: s.id,
+            name: None,
+        }),
         8 => Box::new(MoveNode {
             node: TreeNode::Sequence(s.id),
             to_group: doc.root.id,

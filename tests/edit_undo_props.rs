@@ -145,7 +145,10 @@ fn command(
             index: Some(b as usize),
             name: format!("{}", 700 + u32::from(b)),
         }),
-        7 => Box::new(DuplicateSequence { sequence: s.id }),
+        7 => Box::new(DuplicateSequence {
+            sequence: s.id,
+            name: None,
+        }),
         8 => Box::new(MoveNode {
             node: TreeNode::Sequence(s.id),
             to_group: doc.root.id,

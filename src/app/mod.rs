@@ -9,12 +9,14 @@
 //! playback, the menus, tab bar and status bar); on top the entry points: [`run`] here for
 //! the desktop and [`web`] for the page.
 
+pub mod align;
 pub mod canvas;
 pub mod context;
 pub mod diagnostics;
 pub mod export;
 pub mod import;
 pub mod inspector;
+pub mod retime;
 pub mod sheet;
 pub mod shell;
 pub mod sprites;

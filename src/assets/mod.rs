@@ -11,6 +11,7 @@ pub mod ahead;
 pub mod check;
 pub mod cut;
 pub mod decode;
+pub mod groups;
 pub mod import;
 pub mod sprites;
 

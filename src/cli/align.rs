@@ -69,8 +69,8 @@ pub fn run(
             }
             writeln!(
                 err,
-                "sprat: {} picture(s) the frames draw cannot be loaded; nothing written",
-                problems.len()
+                "sprat: {} the frames draw cannot be loaded; nothing written",
+                crate::text::count(problems.len(), "picture")
             )?;
             return Ok(1);
         }
@@ -104,8 +104,9 @@ pub fn run(
     }
     writeln!(
         out,
-        "aligned {planned} frame(s) on the {anchor}: {moved} moved, {} already in place",
+        "aligned {} on the {anchor}: {moved} moved, {} already in place",
+        crate::text::count(planned, "frame"),
         planned - moved
     )?;
-    write_edited(&document, target, output, out, err)
+    write_edited(&document, target, output, options.force, out, err)
 }

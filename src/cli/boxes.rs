@@ -173,5 +173,5 @@ pub fn run(
             String::new()
         }
     )?;
-    write_edited(&document, target, output, out, err)
+    write_edited(&document, target, output, options.force, out, err)
 }

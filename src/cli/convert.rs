@@ -41,26 +41,33 @@ pub fn run(
             return Ok(2);
         }
     };
-    write_as(
-        &opened.loaded.document,
-        target,
-        output,
-        options.allow_loss,
-        options.frame_names.as_deref(),
-        out,
-        err,
-    )
+    let choices = WriteChoices {
+        force: options.force,
+        allow_loss: options.allow_loss,
+        frame_names: options.frame_names.as_deref(),
+    };
+    write_as(&opened.loaded.document, target, output, &choices, out, err)
+}
+
+/// What the user allowed a write to do.
+#[derive(Default)]
+pub(super) struct WriteChoices<'a> {
+    /// Replace existing files (`--force`).
+    pub force: bool,
+    /// Write though the target cannot hold everything (`--allow-loss`).
+    pub allow_loss: bool,
+    /// The atlas frame name pattern (`--frame-names`).
+    pub frame_names: Option<&'a str>,
 }
 
 /// Writes `document` as `target` to `output` with its companion files, all or nothing: what
-/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`; `frame_names`
-/// is the atlas frame name pattern (`--frame-names`).
+/// the target cannot hold is listed, and refused (exit 3) unless `allow_loss`; a companion
+/// that would replace an existing file with other bytes is refused (exit 2) unless `force`.
 pub(super) fn write_as(
     document: &crate::model::AnimationSet,
     target: &'static dyn Format,
     output: &Path,
-    allow_loss: bool,
-    frame_names: Option<&str>,
+    choices: &WriteChoices,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
@@ -70,7 +77,7 @@ pub(super) fn write_as(
         path: Some(crate::formats::absolute(output.to_path_buf())),
         pixels: Some(&pixels),
     };
-    let written = match write(target, document, &context, frame_names) {
+    let written = match write(target, document, &context, choices.frame_names) {
         Ok(w) => w,
         Err(e) => {
             writeln!(err, "sprat: cannot write {}: {e}", target.name())?;
@@ -80,7 +87,7 @@ pub(super) fn write_as(
     for loss in &written.losses {
         writeln!(out, "lost: {loss}")?;
     }
-    if !written.losses.is_empty() && !allow_loss {
+    if !written.losses.is_empty() && !choices.allow_loss {
         writeln!(
             err,
             "sprat: {} cannot hold the {} listed above; nothing written (add --allow-loss to write anyway)",
@@ -114,6 +121,21 @@ pub(super) fn write_as(
             bytes: &c.bytes,
         })
         .collect();
+    // A companion keeps the name the document gives it, so an output written beside its input
+    // (`-o other.def` next to `kfm.def`) would otherwise replace the input's own `kfm.air`.
+    if !choices.force
+        && let Some(clash) = files
+            .iter()
+            .find(|f| std::fs::read(&f.path).is_ok_and(|old| old != f.bytes))
+    {
+        writeln!(
+            err,
+            "sprat: {} names {}, which exists with other content; nothing written (add --force to overwrite it, or write into another folder)",
+            output.display(),
+            clash.path.display()
+        )?;
+        return Ok(2);
+    }
     files.push(FileToSave {
         path: output.to_path_buf(),
         bytes: &written.bytes,

@@ -4,7 +4,7 @@
 //! the sheet itself with each frame's rectangle; no picture is copied out (a format that holds
 //! its pictures inside, such as Aseprite, takes them from the sheet).
 
-use super::convert::{target_format, write_as};
+use super::convert::{WriteChoices, target_format, write_as};
 use crate::assets::decode::decode_file;
 use crate::assets::import::SheetCut;
 use crate::assets::sprites::{SpriteOptions, find_sprites};
@@ -187,11 +187,15 @@ pub fn run(
     };
     writeln!(
         out,
-        "cut {} frame(s) from {} into \"{name}\"",
-        rects.len(),
+        "cut {} from {} into \"{name}\"",
+        crate::text::count(rects.len(), "frame"),
         sheet_path.display()
     )?;
-    write_as(&document, target, output, false, None, out, err)
+    let choices = WriteChoices {
+        force: options.force,
+        ..WriteChoices::default()
+    };
+    write_as(&document, target, output, &choices, out, err)
 }
 
 /// A document of one sequence `name` showing `rects` of the sheet at `fps`, timed in `unit`;

@@ -4,7 +4,7 @@
 //! command line, and write the result all or nothing.
 
 use super::ReadArgs;
-use super::convert::{target_format, write_as};
+use super::convert::{WriteChoices, target_format, write_as};
 use super::load::{Opened, open_for_writing};
 use super::render::pick_sequence;
 use crate::formats::Format;
@@ -68,13 +68,19 @@ pub fn chosen_sequences(
 }
 
 /// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when
-/// the format cannot hold everything.
+/// the format cannot hold everything, and (exit 2) when a file it names exists with other
+/// bytes, unless `force`.
 pub fn write_edited(
     document: &AnimationSet,
     target: &'static dyn Format,
     output: &Path,
+    force: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    write_as(document, target, output, false, None, out, err)
+    let choices = WriteChoices {
+        force,
+        ..WriteChoices::default()
+    };
+    write_as(document, target, output, &choices, out, err)
 }

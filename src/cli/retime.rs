@@ -93,8 +93,8 @@ pub fn run(
     }
     write!(
         out,
-        "retimed {} frame(s) ({}), {} of them changed",
-        plan.frames.len(),
+        "retimed {} ({}), {} of them changed",
+        crate::text::count(plan.frames.len(), "frame"),
         change.describe(),
         plan.changed()
     )?;
@@ -111,5 +111,5 @@ pub fn run(
     } else {
         writeln!(out)?;
     }
-    write_edited(&document, target, output, out, err)
+    write_edited(&document, target, output, options.force, out, err)
 }

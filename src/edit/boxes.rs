@@ -231,7 +231,7 @@ pub struct AddBox {
 
 impl Command for AddBox {
     fn label(&self) -> String {
-        format!("Add {} box", self.class.label())
+        format!("Add {} box", self.class.name())
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

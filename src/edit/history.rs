@@ -162,6 +162,15 @@ impl History {
         self.done.last().map(|s| s.label.as_str())
     }
 
+    /// The frames the last done step added, removed or changed (none for a step that
+    /// touched only the tree, the images or the document's fields).
+    pub fn last_step_frames(&self) -> Vec<crate::model::FrameId> {
+        self.done
+            .last()
+            .map(|step| step.before.changed_frames(&step.after))
+            .unwrap_or_default()
+    }
+
     /// The label of the step redo would redo.
     pub fn redo_label(&self) -> Option<&str> {
         self.undone.last().map(|s| s.label.as_str())

@@ -211,6 +211,33 @@ impl Command for ImportFrames {
     }
 }
 
+/// Several new sequences at once (a folder of image sequences), each the frames of one
+/// [`ImportFrames`], as one undo step; the frames of the last are selected.
+#[derive(Clone, Debug)]
+pub struct ImportSequences {
+    /// One import per sequence, in the order the sequences are added.
+    pub sequences: Vec<ImportFrames>,
+}
+
+impl Command for ImportSequences {
+    fn label(&self) -> String {
+        match self.sequences.len() {
+            1 => "Import 1 sequence".to_string(),
+            n => format!("Import {n} sequences"),
+        }
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        if self.sequences.is_empty() {
+            return Err(EditError::new("there is nothing to import"));
+        }
+        for sequence in &self.sequences {
+            sequence.apply(tx)?;
+        }
+        Ok(())
+    }
+}
+
 /// Adds an empty sequence named `name` at the end of the top level.
 fn new_sequence(tx: &mut Tx, name: &str) -> EditResult<SequenceId> {
     check_sequence_name(tx.doc(), name, None)?;
@@ -312,6 +339,39 @@ mod tests {
         history.undo(&mut doc);
         assert!(doc.images.is_empty() && doc.frames.is_empty());
         assert!(doc.sequence_by_name("run").is_none());
+    }
+
+    #[test]
+    fn several_sequences_land_in_one_undo_step_or_none_does() {
+        let mut doc = AnimationSet::new();
+        let mut history = History::new();
+        let selection = Selection::default();
+        let group = |name: &str, count: usize| ImportFrames {
+            images: (0..count)
+                .map(|i| picture(&format!("{name}_{i}.png"), 4, 6))
+                .collect(),
+            cells: (0..count).map(|i| (i, None)).collect(),
+            origin: OriginPlace::BottomCentre,
+            duration: FrameDuration::Millis(100),
+            target: ImportTarget::NewSequence(name.into()),
+        };
+        let command = ImportSequences {
+            sequences: vec![group("run", 8), group("jump", 6)],
+        };
+        history.apply(&mut doc, &selection, &command, None).unwrap();
+        assert_eq!(history.done_count(), 1);
+        for (name, count) in [("run", 8), ("jump", 6)] {
+            let sequence = doc.sequence_by_name(name).unwrap();
+            assert_eq!(sequence.directions[0].frames.len(), count);
+        }
+        history.undo(&mut doc);
+        assert!(doc.sequences().is_empty() && doc.images.is_empty());
+        // A name taken twice refuses the whole import.
+        let twice = ImportSequences {
+            sequences: vec![group("run", 2), group("run", 3)],
+        };
+        assert!(history.apply(&mut doc, &selection, &twice, None).is_err());
+        assert!(doc.sequences().is_empty() && doc.images.is_empty());
     }
 
     #[test]

@@ -194,8 +194,8 @@ impl Retime {
             let exact = numerators[i] as f64 / denominator as f64;
             let why = match self.change {
                 RetimeChange::TotalMillis(ms) => format!(
-                    "{ms} ms is too short for {} frame(s) of \"{name}\": frame {position} would last {exact:.3} {}, less than one",
-                    timed.old.len(),
+                    "{ms} ms is too short for {} of \"{name}\": frame {position} would last {exact:.3} {}, less than one",
+                    crate::text::count(timed.old.len(), "frame"),
                     unit.name()
                 ),
                 _ => format!(

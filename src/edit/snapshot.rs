@@ -104,6 +104,16 @@ impl Snapshot {
         }
     }
 
+    /// The frames that differ between this copy and `after` (a copy of the same parts taken
+    /// later): the frames a step added, removed or changed.
+    pub(crate) fn changed_frames(&self, after: &Snapshot) -> Vec<FrameId> {
+        self.frames
+            .iter()
+            .filter(|(id, frame)| after.frames.get(id) != Some(frame))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
     /// The "before" of two consecutive steps done as one: the earlier copy of each part wins.
     pub(crate) fn merge_before(earlier: Snapshot, later: Snapshot) -> Snapshot {
         let mut frames = later.frames;

@@ -1,5 +1,5 @@
-//! Commands on a direction's frame list: insert, duplicate, delete, reorder, durations and the
-//! loop point.
+//! Commands on a direction's frame list: insert, duplicate, delete, reorder, durations, the
+//! loop point, and the order its frames play in (an Aseprite tag's direction and repeat).
 
 use super::command::Command;
 use super::error::{EditError, EditResult};
@@ -9,7 +9,8 @@ use super::support::{
     add_frame_copy, check_positions, direction_frames, direction_frames_mut, drop_orphans,
     loop_point_after_removal, sequence, sorted_unique,
 };
-use crate::model::{AnimationSet, Frame, FrameDuration, FrameId, SequenceId};
+use crate::model::play_order::{play_order, play_rule};
+use crate::model::{AnimationSet, Frame, FrameDuration, FrameId, PlayDirection, SequenceId};
 use std::mem::discriminant;
 
 /// Inserts frames (copies of `frames` under new ids) at a position of a direction.
@@ -351,6 +352,88 @@ pub(crate) fn check_duration_unit(
     }
 }
 
+/// Plays the frames a direction shows (each once, in the document's frame order: the file's
+/// order) forwards, backwards or bouncing, `repeat` times, 0 looping forever: an Aseprite
+/// tag's direction and repeat count. The cells are spelled out again (a ping-pong's way back
+/// shows the same frames again) and the sequence loops to its first cell, or plays once.
+#[derive(Clone, Debug)]
+pub struct SetPlayOrder {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// How the frames play.
+    pub play: PlayDirection,
+    /// How many times; 0 = forever.
+    pub repeat: u16,
+}
+
+impl SetPlayOrder {
+    /// The cells the direction of `doc` would have and whether they loop.
+    pub fn spelled_out(&self, doc: &AnimationSet) -> EditResult<(Vec<FrameId>, bool)> {
+        let cells = direction_frames(doc, self.sequence, self.direction)?;
+        let mut shown: Vec<FrameId> = Vec::new();
+        for id in cells {
+            if !shown.contains(id) {
+                shown.push(*id);
+            }
+        }
+        if shown.is_empty() {
+            return Err(EditError::new("the direction has no frames to play"));
+        }
+        shown.sort_by_key(|id| doc.frames.get_index_of(id));
+        let order = play_order(0, shown.len() - 1, self.play, self.repeat);
+        if order.repeat_dropped {
+            return Err(EditError::new(format!(
+                "{} repeats of {} are too many to spell out; choose fewer, or 0 to loop forever",
+                self.repeat,
+                crate::text::count(shown.len(), "frame")
+            )));
+        }
+        Ok((
+            order.frames.iter().map(|i| shown[*i]).collect(),
+            order.loops,
+        ))
+    }
+}
+
+impl Command for SetPlayOrder {
+    fn label(&self) -> String {
+        let times = match self.repeat {
+            0 => "forever".to_string(),
+            n => crate::text::count(usize::from(n), "time"),
+        };
+        format!("Play {} {times}", self.play.label())
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let (cells, loops) = self.spelled_out(tx.doc())?;
+        *direction_frames_mut(tx, self.sequence, self.direction)? = cells;
+        tx.sequence_mut(self.sequence)?.loop_point = loops.then_some(0);
+        Ok(())
+    }
+}
+
+/// How the cells of a direction of `doc` play its frames (each once, in the document's frame
+/// order), when some direction and repeat count plays them so: what [`SetPlayOrder`] sets.
+pub fn play_order_of(
+    doc: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+) -> Option<(PlayDirection, u16)> {
+    let cells = direction_frames(doc, sequence, direction).ok()?;
+    let mut shown: Vec<FrameId> = cells.to_vec();
+    shown.sort_by_key(|id| doc.frames.get_index_of(id));
+    shown.dedup();
+    let positions: Vec<usize> = cells
+        .iter()
+        .filter_map(|id| shown.iter().position(|s| s == id))
+        .collect();
+    let loops = doc.sequence(sequence)?.loop_point == Some(0);
+    let (_, _, play, repeat) = play_rule(&positions, loops)?;
+    Some((play, repeat))
+}
+
 /// Sets the frame playback goes back to after the last one (`None` = play once).
 #[derive(Clone, Debug)]
 pub struct SetLoopPoint {
@@ -389,5 +472,85 @@ fn plural(verb: &str, count: usize) -> String {
         format!("{verb} frame")
     } else {
         format!("{verb} {count} frames")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::{History, Selection};
+    use crate::model::{DirectionId, Sequence, TreeItem};
+
+    /// A sequence whose cells show the frames 0 1 2 1 (a ping-pong looping forever).
+    fn bouncing() -> (AnimationSet, SequenceId, Vec<FrameId>) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let direction = DirectionId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "bounce", direction);
+        let frames: Vec<FrameId> = (0..3)
+            .map(|_| {
+                let frame = FrameId(doc.alloc_id());
+                doc.frames
+                    .insert(frame, Frame::new(FrameDuration::Millis(100)));
+                frame
+            })
+            .collect();
+        sequence.directions[0].frames = vec![frames[0], frames[1], frames[2], frames[1]];
+        sequence.loop_point = Some(0);
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        (doc, id, frames)
+    }
+
+    #[test]
+    fn the_play_order_of_a_direction_is_read_and_set_in_one_undo_step() {
+        let (mut doc, id, f) = bouncing();
+        let before = doc.clone();
+        assert_eq!(
+            play_order_of(&doc, id, 0),
+            Some((PlayDirection::PingPong, 0))
+        );
+        let mut history = History::new();
+        let reverse_twice = SetPlayOrder {
+            sequence: id,
+            direction: 0,
+            play: PlayDirection::Reverse,
+            repeat: 2,
+        };
+        assert_eq!(reverse_twice.label(), "Play reverse 2 times");
+        history
+            .apply(&mut doc, &Selection::none(), &reverse_twice, None)
+            .unwrap();
+        let sequence = doc.sequence(id).unwrap();
+        assert_eq!(
+            sequence.directions[0].frames,
+            vec![f[2], f[1], f[0], f[2], f[1], f[0]]
+        );
+        assert_eq!(sequence.loop_point, None, "a finite repeat plays once");
+        assert_eq!(
+            play_order_of(&doc, id, 0),
+            Some((PlayDirection::Reverse, 2))
+        );
+        let ping_pong_reverse = SetPlayOrder {
+            play: PlayDirection::PingPongReverse,
+            repeat: 0,
+            ..reverse_twice
+        };
+        history
+            .apply(&mut doc, &Selection::none(), &ping_pong_reverse, None)
+            .unwrap();
+        let sequence = doc.sequence(id).unwrap();
+        assert_eq!(sequence.directions[0].frames, vec![f[2], f[1], f[0], f[1]]);
+        assert_eq!(sequence.loop_point, Some(0));
+        history.undo(&mut doc);
+        history.undo(&mut doc);
+        assert_eq!(doc, before);
+
+        let too_many = SetPlayOrder {
+            repeat: u16::MAX,
+            ..reverse_twice
+        };
+        let refused = history.apply(&mut doc, &Selection::none(), &too_many, None);
+        assert!(refused.unwrap_err().message.contains("too many"));
+        assert_eq!(doc, before);
     }
 }

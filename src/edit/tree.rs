@@ -196,6 +196,9 @@ impl Command for Rename {
 pub struct DuplicateSequence {
     /// The sequence to copy.
     pub sequence: SequenceId,
+    /// The copy's name: `None` for "NAME copy" (made unique); a format that names its
+    /// sequences by number (an AIR action) is given a free number instead.
+    pub name: Option<String>,
 }
 
 impl Command for DuplicateSequence {
@@ -209,7 +212,11 @@ impl Command for DuplicateSequence {
             parent_of(&tx.doc().root, TreeNode::Sequence(self.sequence)).expect("it exists");
         let mut copy = original.clone();
         copy.id = SequenceId(tx.alloc_id());
-        copy.name = unique_sequence_name(tx.doc(), &format!("{} copy", original.name));
+        let base = self
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{} copy", original.name));
+        copy.name = unique_sequence_name(tx.doc(), &base);
         for direction in &mut copy.directions {
             direction.id = DirectionId(tx.alloc_id());
             direction.frames = copy_frames(tx, &direction.frames);

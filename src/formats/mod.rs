@@ -278,6 +278,10 @@ pub struct Capabilities {
     /// All the frames of a direction share one origin (a Solarus direction's `origin`), so a
     /// frame cannot be placed on its own (Align frames refuses).
     pub one_origin_per_direction: bool,
+    /// The file numbers its frames and each sequence plays them in an order of its own
+    /// (Aseprite's tags over the file's frames): several cells may show one frame of the
+    /// file, and the timeline shows each cell's frame number in the file.
+    pub numbered_file_frames: bool,
     /// The unit its frame durations count in (new frames are timed in it).
     pub time_unit: crate::model::TimeUnit,
 }

@@ -240,6 +240,16 @@ impl BoxClass {
             BoxClass::Custom(name) => name,
         }
     }
+
+    /// Sprat's own word for the class, the same in every format: "hit", "hurt", or a named
+    /// class as written (history labels and messages that do not know the format).
+    pub fn name(&self) -> &str {
+        match self {
+            BoxClass::Hit => "hit",
+            BoxClass::Hurt => "hurt",
+            BoxClass::Custom(name) => name,
+        }
+    }
 }
 
 /// The geometry of a collision box.

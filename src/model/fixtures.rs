@@ -69,3 +69,63 @@ pub fn long_sequence(n: usize) -> AnimationSet {
     set.root.items.push(TreeItem::Sequence(sequence));
     set
 }
+
+/// `groups` groups of `sequences` sequences of `frames` frames each (5, 100, 100: the 50,000
+/// frames the speed budgets speak of), each frame with a graphic and a hurt box, as a Sprat
+/// project would hold them. Sequences are named "group-sequence" ("0-0", "0-1", ...), groups
+/// "group 0" ...
+pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let image = ImageId(set.alloc_id());
+    set.images.push(SourceImage {
+        id: image,
+        path: "sheet.png".into(),
+        resolved: None,
+        kind: ImageKind::File,
+        nearest_neighbour: true,
+    });
+    for g in 0..groups {
+        let mut group = Group {
+            id: GroupId(set.alloc_id()),
+            name: format!("group {g}"),
+            items: Vec::new(),
+        };
+        for s in 0..sequences {
+            let mut ids = Vec::with_capacity(frames);
+            for f in 0..frames {
+                let mut frame = Frame::new(FrameDuration::Millis(100));
+                let kinds = [
+                    ElementKind::Graphic(Graphic::new(
+                        GraphicSource::Image(image),
+                        Point::from_ints(f as i32, -(s as i32)),
+                        Origin::At(Point::ZERO),
+                    )),
+                    ElementKind::Box(CollisionBox::rect_from_corners(
+                        BoxClass::Hurt,
+                        Point::from_ints(-4, -4),
+                        Point::from_ints(4, f as i32),
+                    )),
+                ];
+                for kind in kinds {
+                    frame.elements.push(Element {
+                        id: ElementId(set.alloc_id()),
+                        name: String::new(),
+                        kind,
+                    });
+                }
+                let id = FrameId(set.alloc_id());
+                set.frames.insert(id, frame);
+                ids.push(id);
+            }
+            let mut sequence = Sequence::new(
+                SequenceId(set.alloc_id()),
+                format!("{g}-{s}"),
+                DirectionId(set.alloc_id()),
+            );
+            sequence.directions[0].frames = ids;
+            group.items.push(TreeItem::Sequence(sequence));
+        }
+        set.root.items.push(TreeItem::Group(group));
+    }
+    set
+}

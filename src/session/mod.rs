@@ -41,6 +41,10 @@ pub struct Session {
     /// The history position that matches the file on disk; `None` = nothing on disk matches.
     saved_at: Option<HistoryPosition>,
     diagnostics: Vec<Diagnostic>,
+    /// Bumped whenever `diagnostics` is replaced, so what is derived from it is redone.
+    diagnostics_version: u64,
+    /// How many saves this session has written to disk.
+    saves: u64,
     watch: FileWatch,
     last_watch: Option<Instant>,
     autosave: Option<Autosave>,
@@ -217,6 +221,8 @@ impl Session {
             format,
             saved_at,
             diagnostics: Vec::new(),
+            diagnostics_version: 0,
+            saves: 0,
             watch: FileWatch::new(),
             last_watch: None,
             autosave: None,
@@ -249,9 +255,23 @@ impl Session {
         &self.diagnostics
     }
 
-    /// Replaces what the reader said (a document read elsewhere, on a worker thread).
+    /// Replaces what the reader said (a document read elsewhere, on a worker thread; the
+    /// saved file read again).
     pub fn set_diagnostics(&mut self, diagnostics: Vec<Diagnostic>) {
         self.diagnostics = diagnostics;
+        self.diagnostics_version += 1;
+    }
+
+    /// Changes whenever what the reader said is replaced (a reload, [`Session::set_diagnostics`]):
+    /// the editor checks the document again then.
+    pub fn diagnostics_version(&self) -> u64 {
+        self.diagnostics_version
+    }
+
+    /// How many saves were written to disk: after one, the editor reads the saved file again
+    /// for its reader's diagnostics, whose line numbers are those of the bytes written.
+    pub fn saves(&self) -> u64 {
+        self.saves
     }
 
     /// The selection.
@@ -424,6 +444,7 @@ impl Session {
         self.path = Some(pending.path.clone());
         self.format = pending.format;
         self.saved_at = Some(self.history.position());
+        self.saves += 1;
         self.watch.refresh(&pending.path);
         for path in &companions {
             self.watch.refresh(path);
@@ -603,7 +624,7 @@ impl Session {
         self.selection = self.selection.valid_in(&fresh.document);
         self.document = fresh.document;
         self.format = fresh.format;
-        self.diagnostics = fresh.diagnostics;
+        self.set_diagnostics(fresh.diagnostics);
         self.history.clear();
         self.saved_at = Some(self.history.position());
         self.watch = fresh.watch;

@@ -71,13 +71,26 @@ impl Ratio {
 }
 
 impl fmt::Display for Ratio {
+    /// As the user would type it: a whole number (`12`), a decimal when it has at most three
+    /// decimals (`1.5`), else a fraction in lowest terms (`2/3`), or three decimals when
+    /// that fraction is long (`516.667`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.denominator == 1 {
-            write!(f, "{}", self.numerator)
+        let common = gcd(self.numerator, self.denominator).max(1);
+        let (n, d) = (self.numerator / common, self.denominator / common);
+        let short_fraction = 1000 % d != 0 && d <= 1000 && n < 1_000_000;
+        if d == 1 {
+            write!(f, "{n}")
+        } else if short_fraction {
+            write!(f, "{n}/{d}")
         } else {
-            write!(f, "{}", self.as_f64())
+            let text = format!("{:.3}", n as f64 / d as f64);
+            f.write_str(text.trim_end_matches('0').trim_end_matches('.'))
         }
     }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// `12`, `1.5`, `.5`: at most 18 digits after the point, so the value stays exact.
@@ -213,6 +226,17 @@ mod tests {
         for bad in ["0", "0.0", "-2", "x", "", "1/0", "1e3", "."] {
             assert!(Ratio::parse_positive(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn ratios_read_as_typed() {
+        let shown = |n, d| Ratio::new(n, d).unwrap().to_string();
+        assert_eq!(shown(12, 1), "12");
+        assert_eq!(shown(24, 2), "12");
+        assert_eq!(shown(15, 10), "1.5");
+        assert_eq!(shown(2, 3), "2/3");
+        assert_eq!(shown(31_000, 60), "1550/3");
+        assert_eq!(shown(24_000, 1001), "23.976");
     }
 
     #[test]

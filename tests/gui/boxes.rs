@@ -152,43 +152,28 @@ fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
 }
 
 #[test]
-fn check_boxes_lists_box_warnings_that_select_their_frame() {
+fn box_warnings_are_listed_once_without_asking_and_select_their_frame() {
     let (_dir, mut harness) = kfm_editor();
-    // KFM's reader warnings already show the diagnostics panel and its button.
-    assert!(
-        !harness
-            .state()
-            .active_document()
-            .unwrap()
-            .diagnostics()
-            .is_empty()
-    );
-    harness
-        .get_by_role_and_label(Role::Button, "Check boxes")
-        .click();
-    harness.run_steps(2);
-    let doc = harness.state().active_document().unwrap();
-    let warnings: Vec<_> = doc
-        .diagnostics()
-        .iter()
-        .filter(|d| sprat::boxes::lint::is_box_warning(d))
-        .cloned()
-        .collect();
-    assert!(!warnings.is_empty());
-    assert!(warnings.iter().all(|d| d.subject.is_some()));
-    // Checking again replaces the warnings rather than adding them twice.
-    let count = doc.diagnostics().len();
-    harness
-        .get_by_role_and_label(Role::Button, "Check boxes")
-        .click();
-    harness.run_steps(2);
-    assert_eq!(
+    gui_support::wait_for_check(&mut harness);
+    let box_warnings = |harness: &Harness<'_, SpratApp>| -> Vec<_> {
         harness
             .state()
             .active_document()
             .unwrap()
             .diagnostics()
-            .len(),
-        count
-    );
+            .iter()
+            .filter(|d| sprat::boxes::lint::is_box_warning(d))
+            .cloned()
+            .collect()
+    };
+    let warnings = box_warnings(&harness);
+    assert!(!warnings.is_empty());
+    assert!(warnings.iter().all(|d| d.subject.is_some()));
+    // An edit and its undo are checked again: the same warnings, not added twice.
+    select_frames(&mut harness, vec![0]);
+    menu_action(&mut harness, "Mirror horizontally");
+    gui_support::wait_for_check(&mut harness);
+    gui_support::undo(&mut harness);
+    gui_support::wait_for_check(&mut harness);
+    assert_eq!(box_warnings(&harness), warnings);
 }

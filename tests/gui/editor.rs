@@ -354,7 +354,7 @@ fn box_classes_can_be_hidden_from_the_overlay_menu() {
     let mut harness = demo_harness();
     harness.get_by_label("Overlay").click();
     harness.run_steps(2);
-    harness.get_by_label("hit (Clsn1)").click();
+    harness.get_by_label("hit").click();
     harness.run_steps(2);
     assert!(!harness.state().settings.box_class_visible("hit (Clsn1)"));
     assert!(harness.state().settings.box_class_visible("hurt (Clsn2)"));
@@ -378,7 +378,8 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
         );
         doc.session.set_diagnostics(diagnostics);
     }
-    harness.run_steps(2);
+    // What the reader says changed: the document is checked again with it.
+    gui_support::wait_for_check(&mut harness);
     harness
         .get_by_label_contains("a box is outside the sprite")
         .click();
@@ -543,7 +544,7 @@ fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
         &sprat::formats::sprat::SpratFormat,
         diagnostics,
     ));
-    harness.run_steps(2);
+    gui_support::wait_for_check(&mut harness);
     harness.get_by_label("0 errors, 1 warning");
 
     harness.state_mut().say_refused("that name is taken");
@@ -679,7 +680,7 @@ fn a_long_diagnostics_list_shows_the_first_two_hundred_and_then_all_on_request()
             .collect();
         doc.session.set_diagnostics(many);
     }
-    harness.run();
+    gui_support::wait_for_check(&mut harness);
     harness.get_by_label_contains("odd line number 1.");
     harness.get_by_label("… and 800 more");
     harness.get_by_label("Show all 1000").click();

@@ -8,7 +8,7 @@ use crate::gui_support;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use image::{Rgba, RgbaImage};
 use sprat::app::SpratApp;
 use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
@@ -361,4 +361,299 @@ fn without_a_file_dialog_the_typed_path_goes_to_the_import_field() {
         .click();
     harness.run_steps(3);
     assert_eq!(frame_images(&harness, "wave"), ["wave_1.png"]);
+}
+
+/// The sheet's preview point over sheet pixel (`x`, `y`) (the middle of that pixel).
+fn on_preview(harness: &Harness<'_, SpratApp>, sheet_width: u32, x: u32, y: u32) -> egui::Pos2 {
+    let preview = harness.get_by_label("sprites").rect();
+    let scale = preview.width() / sheet_width as f32;
+    preview.min + egui::vec2((x as f32 + 0.5) * scale, (y as f32 + 0.5) * scale)
+}
+
+/// Clicks at `pos`, holding `modifiers`.
+fn click_at(harness: &mut Harness<'_, SpratApp>, pos: egui::Pos2, modifiers: Modifiers) {
+    harness.hover_at(pos);
+    harness.event(egui::Event::ModifiersChanged(modifiers));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers,
+        });
+    }
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run_steps(2);
+}
+
+/// The rectangles the frames of `sequence` show.
+fn frame_rects(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<(i32, i32, u32, u32)> {
+    let document = harness.state().active_document().unwrap().document();
+    let sequence = document.sequence_by_name(sequence).unwrap();
+    document
+        .direction_frames(sequence, 0)
+        .iter()
+        .map(|frame| {
+            let graphic = frame.elements[0].as_graphic().unwrap();
+            let GraphicSource::Slice(slice) = graphic.source else {
+                panic!("a slice of the sheet");
+            };
+            let r = document.slice(slice).unwrap().rect;
+            (r.x, r.y, r.width, r.height)
+        })
+        .collect()
+}
+
+#[test]
+fn separate_sprites_are_found_merged_on_the_preview_and_imported_as_one_sequence() {
+    let art = gui_support::TempDir::new("import-sprites");
+    // Five figures of different sizes, apart and not on a grid.
+    let figures = [
+        (2, 3, 10, 14),
+        (20, 1, 7, 18),
+        (33, 6, 12, 9),
+        (60, 2, 5, 16),
+        (75, 10, 9, 8),
+    ];
+    let mut sheet = RgbaImage::new(90, 24);
+    for (n, &(x, y, w, h)) in figures.iter().enumerate() {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                sheet.put_pixel(xx, yy, Rgba([30 * n as u8, 90, 160, 255]));
+            }
+        }
+    }
+    let path = art.0.join("hero.png");
+    sheet.save(&path).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("sprites", vec![vec![path]]);
+    let steps = gui_support::undo_steps(&harness);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("5 frames").is_some(), "five found");
+
+    // Sprites 2 and 3 selected on the preview (Shift adds), then merged.
+    let second = on_preview(&harness, 90, 22, 5);
+    click_at(&mut harness, second, Modifiers::NONE);
+    assert!(harness.query_by_label("Sprite 2 selected").is_some());
+    let third = on_preview(&harness, 90, 36, 8);
+    click_at(&mut harness, third, Modifiers::SHIFT);
+    assert!(harness.query_by_label("2 sprites selected").is_some());
+    harness.get_by_role_and_label(Role::Button, "Merge").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("4 frames").is_some());
+
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(
+        frame_rects(&harness, "hero"),
+        [
+            (2, 3, 10, 14),
+            (20, 1, 25, 18),
+            (60, 2, 5, 16),
+            (75, 10, 9, 8)
+        ]
+    );
+    assert!(gui_support::status(&harness).contains("Imported 4 frames into \"hero\""));
+    assert_eq!(
+        gui_support::undo_steps(&harness),
+        steps + 1,
+        "one undo step"
+    );
+}
+
+#[test]
+fn separate_sprites_are_reordered_by_dragging_split_and_dropped_on_the_preview() {
+    let art = gui_support::TempDir::new("import-reorder");
+    // Three figures; the first has a shadow two pixels below it, joined at a gap of 2.
+    let mut sheet = RgbaImage::new(60, 30);
+    let mut fill = |x0: u32, y0: u32, w: u32, h: u32| {
+        for y in y0..y0 + h {
+            for x in x0..x0 + w {
+                sheet.put_pixel(x, y, Rgba([200, 50, 50, 255]));
+            }
+        }
+    };
+    fill(2, 2, 8, 12);
+    fill(2, 16, 8, 2);
+    fill(20, 4, 6, 10);
+    fill(40, 3, 9, 11);
+    let path = art.0.join("fish.png");
+    sheet.save(&path).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("reorder", vec![vec![path]]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("4 frames").is_some(), "gap 1: apart");
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Gap tolerance")
+        .set_value_accesskit(2.0);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("3 frames").is_some(),
+        "gap 2: joined"
+    );
+
+    // The third dragged onto the first takes its place.
+    let third = on_preview(&harness, 60, 44, 8);
+    let first = on_preview(&harness, 60, 5, 5);
+    gui_support::drag(&mut harness, third, first);
+    assert!(harness.query_by_label("Sprite 1 selected").is_some());
+    // The figure with its shadow, now second, split in two; the shadow dropped.
+    let second = on_preview(&harness, 60, 5, 5);
+    click_at(&mut harness, second, Modifiers::NONE);
+    harness.get_by_role_and_label(Role::Button, "Split").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("4 frames").is_some());
+    let shadow = on_preview(&harness, 60, 4, 16);
+    click_at(&mut harness, shadow, Modifiers::NONE);
+    harness.get_by_role_and_label(Role::Button, "Drop").click();
+    harness.run_steps(2);
+    // The last moved one place earlier.
+    let last = on_preview(&harness, 60, 22, 8);
+    click_at(&mut harness, last, Modifiers::NONE);
+    harness
+        .get_by_role_and_label(Role::Button, "Move earlier")
+        .click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(
+        frame_rects(&harness, "fish"),
+        [(40, 3, 9, 11), (20, 4, 6, 10), (2, 2, 8, 12)]
+    );
+}
+
+#[test]
+fn a_sheet_with_nothing_opaque_says_so_and_cannot_be_imported() {
+    let art = gui_support::TempDir::new("import-clear");
+    let path = art.0.join("clear.png");
+    RgbaImage::new(40, 30).save(&path).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("clear", vec![vec![path]]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    assert!(
+        harness
+            .query_by_label_contains("No sprite found: the sheet has no opaque pixels")
+            .is_some()
+    );
+    assert!(harness.query_by_label("0 frames").is_some());
+    assert!(
+        harness
+            .get_by_role_and_label(Role::Button, "Import")
+            .accesskit_node()
+            .is_disabled()
+    );
+}
+
+#[test]
+fn a_dropped_folder_of_sequences_becomes_one_sequence_per_name_in_one_undo_step() {
+    let art = gui_support::TempDir::new("import-folder");
+    let folder = art.0.join("hero");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..8 {
+        picture(&folder.join(format!("run_{i}.png")), 6, 9, [200, 20 * i, 0]);
+    }
+    for i in 0..6 {
+        picture(
+            &folder.join(format!("jump_{i}.png")),
+            7,
+            11,
+            [0, 20 * i, 200],
+        );
+    }
+    let (_dir, mut harness) = editor_on_demo_copy("folder", Vec::new());
+    let steps = gui_support::undo_steps(&harness);
+    harness
+        .input_mut()
+        .dropped_files
+        .push(gui_support::dropped(&folder));
+    wait_for_read(&mut harness);
+
+    // The groups are listed first, each with its frame count.
+    assert!(
+        harness
+            .query_by_label("2 groups, one new sequence each:")
+            .is_some()
+    );
+    assert!(harness.query_by_label("6 frames").is_some());
+    assert!(harness.query_by_label("8 frames").is_some());
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+
+    assert_eq!(frame_images(&harness, "jump").len(), 6);
+    assert_eq!(
+        frame_images(&harness, "run"),
+        (0..8).map(|i| format!("run_{i}.png")).collect::<Vec<_>>()
+    );
+    assert!(
+        gui_support::status(&harness).contains("Imported 14 frames into 2 new sequences"),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        gui_support::undo_steps(&harness),
+        steps + 1,
+        "one undo step"
+    );
+    gui_support::undo(&mut harness);
+    let document = harness.state().active_document().unwrap().document();
+    assert!(document.sequence_by_name("run").is_none());
+    assert!(document.sequence_by_name("jump").is_none());
+}
+
+#[test]
+fn a_folder_of_sub_folders_chosen_in_the_window_names_each_sequence_after_its_folder() {
+    let art = gui_support::TempDir::new("import-subfolders");
+    for (name, count) in [("rest", 2u8), ("lunge", 3)] {
+        let folder = art.0.join("knight").join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for i in 0..count {
+            picture(&folder.join(format!("{i:02}.png")), 5, 5, [i, 0, 0]);
+        }
+    }
+    let dir = gui_support::TempDir::new("import-subfolders-doc");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+    for file in ["demo.sprat", "demo.png"] {
+        std::fs::copy(demo.join(file), dir.0.join(file)).unwrap();
+    }
+    let mut harness = gui_support::editor_opening_with(
+        &dir.0.join("demo.sprat"),
+        &[art.0.join("knight")],
+        vec![Vec::new()],
+        egui::vec2(1280.0, 800.0),
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::Button, "Add folder…")
+        .click();
+    wait_for_read(&mut harness);
+    assert!(harness.query_by_label("3 frames").is_some());
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(
+        frame_images(&harness, "lunge"),
+        ["00.png", "01.png", "02.png"]
+    );
+    assert_eq!(frame_images(&harness, "rest").len(), 2);
 }

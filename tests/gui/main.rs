@@ -5,6 +5,8 @@
 //! two cores.
 #![cfg(feature = "gui")]
 
+#[path = "../aseprite_write_support/mod.rs"]
+mod aseprite_write_support;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../gui_support/mod.rs"]
@@ -15,6 +17,7 @@ mod aseprite_import;
 mod big_sprites;
 mod boxes;
 mod canvas;
+mod diagnostics;
 mod document;
 mod editing;
 mod editor;
@@ -23,11 +26,16 @@ mod import;
 mod inspector;
 mod layout;
 mod lone_sff;
+mod onion;
 mod painting;
+mod restore;
 mod save;
 mod screenshots;
 mod sheet;
 mod sprites;
+mod status;
 mod tabs;
 mod timeline;
+mod tools;
 mod tree;
+mod words;

@@ -36,6 +36,11 @@ fn editor(
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+    // The status bar's counts and the diagnostics panel are `sprat check`'s once the
+    // background check has ended.
+    if harness.state().active_document().is_some() {
+        crate::gui_support::wait_for_check(&mut harness);
+    }
     harness.run_steps(4);
     harness
 }
@@ -232,4 +237,150 @@ fn kfm_sprites_with_a_ghost_to_align_the_axis() {
     assert!(harness.query_by_label("Sprite 20,3").is_some());
     // The axis cross is magenta.
     picture(&mut harness, "kfm-sprites", [255, 80, 200]);
+}
+
+#[test]
+fn retiming_the_demo_walk_by_a_factor() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("walk").click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::T);
+    harness.run_steps(2);
+    {
+        let retime = &mut harness.state_mut().active_tab_mut().unwrap().retime;
+        retime.scope = sprat::app::retime::RetimeScope::ThisSequence;
+        retime.mode = sprat::app::retime::RetimeMode::Scale;
+        retime.factor = "2/3".to_string();
+    }
+    // The pointer away from the window's text.
+    harness.hover_at(egui::pos2(1200.0, 760.0));
+    harness.run_steps(3);
+    assert!(
+        harness
+            .query_by_label_contains("Largest rounding error")
+            .is_some()
+    );
+    // The demo's blue fish knight is on the canvas beside the window.
+    picture(&mut harness, "retime-window", [66, 135, 245]);
+}
+
+#[test]
+fn aligning_the_demo_attack_with_its_ghost() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("attack").click();
+    harness.run_steps(2);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_frame(2);
+    harness.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::A,
+    );
+    harness.run_steps(2);
+    {
+        let tab = harness.state_mut().active_tab_mut().unwrap();
+        tab.align.scope = sprat::app::align::AlignScope::ThisSequence;
+        tab.align.anchor = sprat::tools::anchor::Anchor::Centre;
+        // Zoomed out enough to see the frames where they go, below where they are.
+        tab.canvas.fit_requested = false;
+        tab.canvas.zoom = 7.0;
+        tab.canvas.pan = egui::vec2(0.0, 40.0);
+    }
+    harness.hover_at(egui::pos2(1200.0, 760.0));
+    harness.run_steps(4);
+    assert!(harness.state().active_tab().unwrap().canvas.ghost.is_some());
+    // The ghost's outline of the frame on show is light blue.
+    picture(&mut harness, "align-window", [120, 200, 255]);
+}
+
+#[test]
+fn separating_the_sprites_of_a_sheet_that_is_no_grid() {
+    // The demo's fish, found on its sheet and packed again at uneven places, as tools and
+    // hands lay sheets out: the window finds each, numbers it, and two are selected to merge.
+    let art = crate::gui_support::TempDir::new("screenshot-sprites");
+    let demo = image::open(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png"))
+        .unwrap()
+        .to_rgba8();
+    let found = sprat::assets::sprites::find_sprites(&demo, Default::default());
+    let mut sheet = image::RgbaImage::new(260, 120);
+    let (mut x, mut y, mut row_height) = (3u32, 4u32, 0u32);
+    for (n, rect) in found.iter().enumerate() {
+        if x + rect.width + 3 > sheet.width() {
+            (x, y) = (3 + (n as u32 % 3) * 4, y + row_height + 5);
+            row_height = 0;
+        }
+        let part =
+            image::imageops::crop_imm(&demo, rect.x as u32, rect.y as u32, rect.width, rect.height)
+                .to_image();
+        let dy = (n as u32 * 7) % 5;
+        image::imageops::overlay(&mut sheet, &part, x as i64, (y + dy) as i64);
+        row_height = row_height.max(rect.height + dy);
+        x += rect.width + 3 + (n as u32 * 5) % 7;
+    }
+    let used = y + row_height + 4;
+    let sheet = image::imageops::crop_imm(&sheet, 0, 0, sheet.width(), used).to_image();
+    let path = art.0.join("fish_knight_packed.png");
+    sheet.save(&path).unwrap();
+    let mut harness = editor(move |app, _| {
+        app.open_demo();
+        let id = app.active_tab_id();
+        let platform = app.platform.as_ref();
+        if let Some(tab) = app.documents.iter_mut().find(|t| Some(t.id) == id) {
+            tab.import.add_files([path], platform, || {});
+        }
+    });
+    for _ in 0..400 {
+        harness.step();
+        if !harness.state().active_tab().unwrap().import.is_reading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    let sprites = &mut harness.state_mut().active_tab_mut().unwrap().import.sprites;
+    assert!(sprites.found.rects.len() >= 10, "the fish are found");
+    sprites.selected = vec![3, 4];
+    harness.run_steps(4);
+    assert!(harness.query_by_label("2 sprites selected").is_some());
+    // The selected sprites are outlined in cyan.
+    picture(&mut harness, "import-separate-sprites", [0, 200, 255]);
+}
+
+#[test]
+fn the_onion_skin_with_a_pinned_reference() {
+    let mut harness = editor(|app, _| {
+        app.settings.view.onion_skin = true;
+        app.settings.view.onion_frames = 2;
+        app.settings.view.onion_style = sprat::app::context::settings::OnionStyle::Silhouettes;
+        app.settings.view.overlay = false;
+        app.open_demo();
+    });
+    // The third frame of "attack" (the sword out) pinned, then the third of "walk" on show
+    // with two frames of onion skin each side as silhouettes: before in red, after in green.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "attack")
+        .click();
+    harness.run_steps(2);
+    harness.key_press(egui::Key::Period);
+    harness.key_press(egui::Key::Period);
+    harness.run_steps(2);
+    harness.get_by_label("View").click();
+    harness.run_steps(2);
+    harness.get_by_label("Pin frame as reference ").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "walk")
+        .click();
+    harness.run_steps(2);
+    harness.key_press(egui::Key::Period);
+    harness.key_press(egui::Key::Period);
+    harness.run_steps(4);
+    assert!(harness.state().reference.is_some());
+    picture(&mut harness, "onion-skin", [255, 90, 90]);
 }

@@ -192,6 +192,20 @@ fn a_renumbered_sprite_takes_its_frames_along_and_a_used_one_is_deleted_only_whe
         .click();
     harness.run_steps(3);
     assert!(harness.query_by_label("Delete sprites").is_some());
+    // The question counts in words: "12 frames of 0, 5000 show this sprite", "1 frame of …
+    // shows", never "frame(s)".
+    let counted = if users == 1 {
+        "1 frame of ".to_string()
+    } else {
+        format!("{users} frames of ")
+    };
+    let question = harness
+        .query_all_by(|n| format!("{n:?}").contains(". Delete and clear"))
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(question.contains(&counted), "{question}");
+    assert!(!question.contains("(s)"), "{question}");
     harness
         .get_by_role_and_label(Role::Button, "Cancel")
         .click();

@@ -291,6 +291,9 @@ fn dragging_a_cell_edge_sets_the_duration_in_the_frames_own_unit() {
     drag(&mut harness, edge, edge + vec2(24.0, 0.0));
     assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(7));
     assert_eq!(undo_steps(&harness), 1, "the whole drag is one undo step");
+    // The status bar tells where the drag ended, not where it started.
+    let said = gui_support::status(&harness);
+    assert!(said.starts_with("Set duration to 7"), "{said}");
     undo(&mut harness);
     assert_eq!(durations_of(&harness, "punch")[0], FrameDuration::Ticks(4));
 
@@ -580,5 +583,46 @@ fn cells_showing_the_same_frame_say_so_and_editing_one_names_the_others() {
         harness
             .query_by_label_contains("edits here change it too")
             .is_none()
+    );
+}
+
+#[test]
+fn the_loop_markers_hint_goes_after_the_drop_and_comes_back_on_a_later_hover() {
+    const HINT: &str = "Drag onto another frame to loop from there";
+    let (_path_dir, path) = showcase_file("loop-hint");
+    let mut harness = editor_on(&path, &[]);
+    harness.get_by_label("frame 1").click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("Loop from this frame").click();
+    harness.run_steps(2);
+
+    let from = harness.get_by_label("loop point").rect().center();
+    let target = cell(&harness, 3);
+    let dropped = pos2(target.center().x, from.y);
+    drag(&mut harness, from, dropped);
+    // The pointer rests where the marker landed: no hint over the cells.
+    harness.hover_at(dropped);
+    harness.run_steps(90);
+    let marker = harness.get_by_label("loop point").rect();
+    assert!(
+        marker.contains(dropped),
+        "the marker lands under the pointer"
+    );
+    assert!(
+        harness.query_by_label(HINT).is_none(),
+        "the hint stayed after the drop"
+    );
+
+    // Away and back: the hint is for a resting pointer again.
+    harness.hover_at(cell(&harness, 0).center());
+    harness.run_steps(5);
+    harness.hover_at(marker.center());
+    harness.run_steps(90);
+    assert!(harness.query_by_label(HINT).is_some());
+    harness.hover_at(cell(&harness, 0).center());
+    harness.run_steps(5);
+    assert!(
+        harness.query_by_label(HINT).is_none(),
+        "the hint stays after the pointer left"
     );
 }

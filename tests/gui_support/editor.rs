@@ -69,6 +69,25 @@ pub fn open_next(harness: &mut Harness<'_, SpratApp>) {
     harness.run_steps(3);
 }
 
+/// Steps the editor until the check of the document on show (its diagnostics as
+/// `sprat check` gives them, computed in the background) has ended.
+pub fn wait_for_check(harness: &mut Harness<'_, SpratApp>) {
+    let options = sprat::check::CheckOptions::default();
+    for _ in 0..3000 {
+        harness.step();
+        let doc = harness
+            .state()
+            .active_document()
+            .expect("a document is open");
+        if !doc.is_checking(&options) {
+            harness.run_steps(2);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the check did not end");
+}
+
 /// Clicks the tree row named `name` (a sequence or a group).
 pub fn click_row(harness: &mut Harness<'_, SpratApp>, name: &str) {
     harness.get_by_role_and_label(Role::Button, name).click();

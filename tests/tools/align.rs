@@ -1,7 +1,7 @@
 //! Align frames: feet on the origin in KFM, boxes moving with the body, blank frames skipped
 //! by name, and the refusals.
 
-use super::{common::sprat, copy_of, kfm_copy, load, text};
+use super::{common::sprat, copy_of, kfm_copy, load, out_folder, text};
 use sprat::assets::ImageStore;
 use sprat::edit::align::{AlignFrames, AlignLimits, plan_alignment};
 use sprat::edit::scope::FrameScope;
@@ -40,7 +40,7 @@ fn kfm_feet_land_on_the_axis_and_the_boxes_move_with_the_body() {
     let (dir, def) = kfm_copy();
     // Read first: the output's .def names the same kfm.air, which the save rewrites beside it.
     let before = load(&def);
-    let out = dir.path().join("aligned.def");
+    let out = out_folder(&dir).join("aligned.def");
     // Action 200 (a punch) reaches forward, so its frames' feet are not where a box around
     // them would put them.
     let (code, stdout, stderr) = sprat(&[
@@ -88,7 +88,7 @@ fn kfm_feet_land_on_the_axis_and_the_boxes_move_with_the_body() {
 #[test]
 fn blank_frames_are_skipped_by_name_and_all_blank_is_refused() {
     let (dir, def) = kfm_copy();
-    let out = dir.path().join("aligned.def");
+    let out = out_folder(&dir).join("aligned.def");
     let (code, stdout, stderr) = sprat(&[
         "align",
         text(&def),

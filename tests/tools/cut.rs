@@ -275,7 +275,7 @@ fn a_grid_cut_goes_to_any_writable_format() {
         let (code, stdout, stderr) =
             sprat(&["cut", text(&png), "--grid", "16x32", "-o", text(&out)]);
         assert_eq!(code, 0, "{name}: {stdout}{stderr}");
-        assert!(stdout.contains("cut 3 frame(s)"), "{name}: {stdout}");
+        assert!(stdout.contains("cut 3 frames"), "{name}: {stdout}");
         let doc = load(&out);
         let sequence = doc.first_sequence().unwrap();
         let frames = doc.direction_frames(sequence, 0);

@@ -45,6 +45,14 @@ pub fn kfm_copy() -> (tempfile::TempDir, PathBuf) {
     (dir, def)
 }
 
+/// A new folder `out` in `dir` for an edited copy: written beside the input, its `.air`
+/// would replace the input's own, which the commands refuse.
+pub fn out_folder(dir: &tempfile::TempDir) -> PathBuf {
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    out
+}
+
 /// The durations of the first direction of sequence `name`.
 pub fn durations(doc: &AnimationSet, name: &str) -> Vec<sprat::model::FrameDuration> {
     let sequence = doc.sequence_by_name(name).unwrap();

@@ -1,6 +1,6 @@
 //! Retime: the command line on real files, refusals, and the edit command's undo.
 
-use super::{common::sprat, copy_of, durations, kfm_copy, load, text};
+use super::{common::sprat, copy_of, durations, kfm_copy, load, out_folder, text};
 use sprat::edit::retime::Retime;
 use sprat::edit::scope::FrameScope;
 use sprat::edit::{History, Selection};
@@ -22,7 +22,7 @@ fn kfm_standing_in_two_thirds_of_the_time_keeps_its_total_without_drift() {
     let (dir, def) = kfm_copy();
     // Read first: the output's .def names the same kfm.air, which the save rewrites beside it.
     let original = load(&def);
-    let out = dir.path().join("fast.def");
+    let out = out_folder(&dir).join("fast.def");
     let (code, stdout, stderr) = sprat(&[
         "retime",
         text(&def),
@@ -57,7 +57,7 @@ fn kfm_standing_in_two_thirds_of_the_time_keeps_its_total_without_drift() {
 #[test]
 fn kfm_at_seven_fps_alternates_eight_and_nine_ticks() {
     let (dir, def) = kfm_copy();
-    let out = dir.path().join("seven.def");
+    let out = out_folder(&dir).join("seven.def");
     let (code, stdout, stderr) = sprat(&[
         "retime",
         text(&def),
@@ -137,9 +137,40 @@ fn a_solarus_animation_keeps_one_delay() {
 }
 
 #[test]
+fn an_output_beside_its_input_never_replaces_the_inputs_own_files() {
+    let (dir, def) = kfm_copy();
+    let air = dir.path().join("kfm.air");
+    let before = std::fs::read(&air).unwrap();
+    // other.def names kfm.air, as kfm.def does: writing it here would rewrite the input's.
+    let beside = dir.path().join("other.def");
+    let (code, stdout, stderr) =
+        sprat(&["retime", text(&def), "--scale", "2", "-o", text(&beside)]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("kfm.air, which exists with other content"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing written"), "{stderr}");
+    assert!(!beside.exists());
+    assert_eq!(std::fs::read(&air).unwrap(), before);
+    // --force says the user means it: kfm.air is rewritten along with the new definition.
+    let (code, stdout, stderr) = sprat(&[
+        "retime",
+        text(&def),
+        "--scale",
+        "2",
+        "-o",
+        text(&beside),
+        "--force",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_ne!(std::fs::read(&air).unwrap(), before);
+}
+
+#[test]
 fn bad_values_and_unknown_sequences_write_nothing() {
     let (dir, def) = kfm_copy();
-    let out = dir.path().join("out.def");
+    let out = out_folder(&dir).join("out.def");
     let cases: [(&[&str], &str); 6] = [
         (&["--fps", "0"], "zero"),
         (&["--scale", "-2"], "negative"),

@@ -5,10 +5,13 @@
 
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, apply};
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::assets::ImageStore;
+use crate::boxes::roles::Role;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
+use crate::formats::Severity;
 use crate::model::{BoxClass, ElementKind, effective_boxes};
 
 /// The menu's choices.
@@ -67,10 +70,10 @@ fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choice
     ui.horizontal(|ui| {
         ui.label("Class");
         egui::ComboBox::from_id_salt("sprat box tools class")
-            .selected_text(choices.class.label().to_string())
+            .selected_text(context.capabilities.box_class_label(&choices.class))
             .show_ui(ui, |ui| {
                 for class in classes {
-                    let label = class.label().to_string();
+                    let label = context.capabilities.box_class_label(&class);
                     ui.selectable_value(&mut choices.class, class, label);
                 }
             });
@@ -146,7 +149,7 @@ fn actions(
             .button(label)
             .on_hover_text(format!(
                 "{label} {} boxes to the opaque pixels of {}",
-                choices.class.label(),
+                context.capabilities.box_class_label(&choices.class),
                 crate::text::count(count, "frame")
             ))
             .clicked()
@@ -171,9 +174,13 @@ fn actions(
                 } else {
                     ExistingBoxes::Keep
                 },
-                label: format!("{} {} boxes", method.verb(), choices.class.label()),
+                label: format!("{} {} boxes", method.verb(), choices.class.name()),
             };
-            apply(doc, &command, None, outcome);
+            let changed = command.changed_frames(doc.document()).unwrap_or_default();
+            if apply(doc, &command, None, outcome) {
+                let said = command.done_sentence(&changed);
+                outcome.feedback = Some(Feedback::new(Severity::Info, said));
+            }
             ui.close();
         }
     }
@@ -213,14 +220,83 @@ fn actions(
             ui.close();
         }
     }
+    if !context.capabilities.box_classes_known {
+        roles(ui, doc, context, outcome);
+    }
+}
+
+/// Which of the document's box names are hit boxes and which hurt boxes, for the checks of a
+/// format that only names its boxes (an Aseprite slice's name): the answer is kept per file in
+/// Sprat's settings, and the box warnings are worked out again with it.
+fn roles(
+    ui: &mut egui::Ui,
+    doc: &mut OpenDocument,
+    context: &FrameContext,
+    outcome: &mut CanvasOutcome,
+) {
+    let capabilities = context.capabilities;
+    let names: Vec<String> = doc
+        .document()
+        .box_classes()
+        .into_iter()
+        .map(|class| class.name().to_string())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
     ui.separator();
-    if ui
-        .button("Check boxes")
-        .on_hover_text("List warnings about the document's boxes in the diagnostics panel")
-        .clicked()
-    {
-        crate::app::canvas::box_lint::check(doc, context.rule);
-        ui.close();
+    ui.label(format!(
+        "Which {} are hit and hurt boxes",
+        crate::text::plural(capabilities.box_word())
+    ))
+    .on_hover_text(
+        "The checks warn about hit boxes without a hurt box only for the names given here",
+    );
+    for name in names {
+        let role = doc
+            .box_roles
+            .role_of(&BoxClass::Custom(name.clone()), false);
+        let mut chosen = role;
+        ui.menu_button(format!("{name}: {}", role_word(role)), |ui| {
+            for option in [None, Some(Role::Hit), Some(Role::Hurt)] {
+                if ui.radio(chosen == option, role_word(option)).clicked() {
+                    chosen = option;
+                    ui.close();
+                }
+            }
+        });
+        if chosen != role {
+            let roles = &mut doc.box_roles;
+            roles.hit.retain(|n| *n != name);
+            roles.hurt.retain(|n| *n != name);
+            match chosen {
+                Some(Role::Hit) => roles.hit.push(name.clone()),
+                Some(Role::Hurt) => roles.hurt.push(name.clone()),
+                None => {}
+            }
+            let said = format!(
+                "{} named “{name}” {}; the box warnings were worked out again",
+                crate::text::plural(capabilities.box_word()),
+                match chosen {
+                    Some(Role::Hit) => "are hit boxes",
+                    Some(Role::Hurt) => "are hurt boxes",
+                    None => "are neither hit nor hurt boxes",
+                }
+            );
+            outcome.feedback = Some(Feedback::new(
+                Severity::Info,
+                crate::text::capitalised(&said),
+            ));
+        }
+    }
+}
+
+/// What a role is called in the menu.
+fn role_word(role: Option<Role>) -> &'static str {
+    match role {
+        None => "neither",
+        Some(Role::Hit) => "hit box",
+        Some(Role::Hurt) => "hurt box",
     }
 }
 

@@ -1,7 +1,8 @@
 //! The centre canvas: the frame at any zoom with its overlay, pan and zoom, hover coordinates.
 
-pub mod box_lint;
 pub mod box_tools;
+pub mod ghost;
+pub mod onion;
 pub mod overlay;
 pub mod tools;
 pub mod view;
@@ -9,8 +10,10 @@ pub mod view;
 use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
 use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::ghost::FrameGhost;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
+use crate::app::context::reference::PinnedReference;
 use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
@@ -44,6 +47,11 @@ pub struct CanvasState {
     pub tools: ToolState,
     /// The last press was on the canvas: arrow keys nudge even with the pointer elsewhere.
     pub keyboard: bool,
+    /// Frames drawn faint where a window's tool would move them (Align frames), set by the
+    /// shell from the window before the canvas paints.
+    pub ghost: Option<FrameGhost>,
+    /// The onion skin's silhouettes.
+    silhouettes: onion::Silhouettes,
 }
 
 impl Default for CanvasState {
@@ -60,6 +68,8 @@ impl Default for CanvasState {
             space_dragged: false,
             tools: ToolState::default(),
             keyboard: false,
+            ghost: None,
+            silhouettes: onion::Silhouettes::default(),
         }
     }
 }
@@ -129,66 +139,17 @@ fn current_picture(
     )
 }
 
-fn paint_picture(painter: &egui::Painter, view: &View, picture: &RenderedFrame, tint: Color32) {
-    let r = picture.rect;
-    let a = view.to_screen(r.x as f64, r.y as f64);
-    let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
-    // Facing left, the picture's left edge is on the right: the texture is read right to left.
-    let uv = if view.mirrored {
-        Rect::from_min_max(pos2(1.0, 0.0), pos2(0.0, 1.0))
-    } else {
-        Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0))
-    };
-    painter.image(picture.texture.id(), Rect::from_two_pos(a, b), uv, tint);
-}
-
-fn paint_onion_skin(
-    ctx: &egui::Context,
-    painter: &egui::Painter,
-    view: &View,
-    doc: &OpenDocument,
-    settings: &Settings,
-    pictures: &mut Pictures,
-) {
-    let count = doc.direction_frames().len();
-    let index = doc.player.frame_index();
-    let rule = box_rule(settings.view.documented_default_box_rule);
-    let document = doc.session.document();
-    for distance in (1..=settings.view.onion_frames as usize).rev() {
-        let alpha = 0.45 / distance as f32;
-        let neighbours = [
-            (
-                index.checked_sub(distance),
-                Color32::from_rgb(255, 110, 110),
-            ),
-            (
-                Some(index + distance).filter(|i| *i < count),
-                Color32::from_rgb(110, 255, 140),
-            ),
-        ];
-        for (neighbour, tint) in neighbours {
-            let Some(i) = neighbour else { continue };
-            let key = FrameKey {
-                index: i,
-                progress: 0,
-                ..current_key(doc)
-            };
-            let scene = || Scene::at(document, key.sequence, key.direction, i, rule);
-            if let Some(picture) =
-                pictures
-                    .textures
-                    .frame(ctx, document, key, scene, pictures.pixels)
-            {
-                paint_picture(painter, view, &picture, tint.gamma_multiply(alpha));
-            }
-        }
-    }
-}
-
 /// Paints the tool strip and the canvas and handles their input; a refusal goes into `ctx`,
 /// and a file to hang a sequence from is asked for through its platform.
 pub fn show(ui: &mut egui::Ui, state: &mut CanvasState, ctx: &mut PanelCtx) {
-    let outcome = paint(ui, state, ctx.settings, ctx.doc, &mut ctx.pictures);
+    let outcome = paint(
+        ui,
+        state,
+        ctx.settings,
+        ctx.doc,
+        &mut ctx.pictures,
+        ctx.reference,
+    );
     ctx.out.tell(outcome.feedback);
     if outcome.pick_hang_file {
         let egui_ctx = ui.ctx().clone();
@@ -207,6 +168,7 @@ fn paint(
     settings: &mut Settings,
     doc: &mut OpenDocument,
     pictures: &mut Pictures,
+    reference: Option<&PinnedReference>,
 ) -> CanvasOutcome {
     let mut outcome = CanvasOutcome::default();
     let rule = box_rule(settings.view.documented_default_box_rule);
@@ -252,11 +214,34 @@ fn paint(
     let view = View::new(rect, state.zoom, ppp, state.pan).facing_left(facing_left);
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
-    if settings.view.onion_skin {
-        paint_onion_skin(&ctx, &painter, &view, doc, settings, pictures);
+    if let Some(reference) = reference {
+        onion::paint_reference(&painter, &view, rect, reference, settings);
+    }
+    let onion_skin = settings.view.onion_skin && doc.player.visible();
+    let paint_onion_skin = |pictures: &mut Pictures, state: &mut CanvasState| {
+        let on_show = current_key(doc);
+        let silhouettes = &mut state.silhouettes;
+        onion::paint_onion_skin(
+            &painter,
+            &view,
+            doc,
+            settings,
+            pictures,
+            silhouettes,
+            on_show,
+        );
+    };
+    if onion_skin && !settings.view.onion_above {
+        paint_onion_skin(pictures, state);
     }
     if let Some(picture) = &picture {
-        paint_picture(&painter, &view, picture, Color32::WHITE);
+        onion::paint_picture(&painter, &view, picture, Color32::WHITE);
+    }
+    if onion_skin && settings.view.onion_above {
+        paint_onion_skin(pictures, state);
+    }
+    if let Some(frames) = &state.ghost {
+        ghost::paint(&ctx, &painter, &view, doc, settings, pictures, frames);
     }
     if settings.view.pixel_grid {
         paint_pixel_grid(&painter, &view);

@@ -40,6 +40,9 @@ ui_commands! {
     Import,
     /// File > Export: pictures, animations or atlases of this sequence or every sequence.
     Export,
+    /// File > Restore backup: the versions saves replaced of the document's files, one to put
+    /// back.
+    RestoreBackup,
     /// Close the tab on show (asking first if it has unsaved changes).
     CloseTab,
     /// Show the next tab (wrapping around).
@@ -92,6 +95,10 @@ ui_commands! {
     ToggleGrid,
     /// Onion skin.
     ToggleOnionSkin,
+    /// Pin the frame on show as the reference drawn faintly under the canvas, in every tab.
+    PinReference,
+    /// Stop drawing the pinned reference.
+    UnpinReference,
     /// Collision boxes and attachment points.
     ToggleOverlay,
     /// The canvas shows the character facing left (mirrored about the origin).
@@ -124,6 +131,16 @@ ui_commands! {
     CutFrames,
     /// Paste the clipboard's frames after the selected frame (or at the end).
     PasteFrames,
+    /// Paste special: only the durations of the copied frames onto the selected frames.
+    PasteTiming,
+    /// Paste special: only the collision boxes of the copied frames onto the selected frames.
+    PasteBoxes,
+    /// Paste special: only the attachment points of the copied frames onto the selected frames.
+    PastePoints,
+    /// The Retime window: new durations for the selected frames, a sequence or every sequence.
+    Retime,
+    /// The Align frames window: line the frames up on their feet, centre or a point.
+    AlignFrames,
     /// Insert a blank frame after the selected frame.
     InsertFrame,
     /// Add a sequence after the selected one.
@@ -160,6 +177,7 @@ impl UICommand {
             UICommand::SaveAs => "Save As…",
             UICommand::Import => "Import frames…",
             UICommand::Export => "Export…",
+            UICommand::RestoreBackup => "Restore backup…",
             UICommand::CloseTab => "Close tab",
             UICommand::NextTab => "Next tab",
             UICommand::PreviousTab => "Previous tab",
@@ -186,6 +204,8 @@ impl UICommand {
             UICommand::ZoomActualSize => "Actual size (100%)",
             UICommand::ToggleGrid => "Pixel grid",
             UICommand::ToggleOnionSkin => "Onion skin",
+            UICommand::PinReference => "Pin frame as reference",
+            UICommand::UnpinReference => "Unpin reference",
             UICommand::ToggleOverlay => "Boxes and points",
             UICommand::ToggleFacingLeft => "Facing left",
             UICommand::ToggleProportionalTimeline => "Cells as wide as their duration",
@@ -202,6 +222,11 @@ impl UICommand {
             UICommand::CopyFrames => "Copy frames",
             UICommand::CutFrames => "Cut frames",
             UICommand::PasteFrames => "Paste frames",
+            UICommand::PasteTiming => "Paste timing only",
+            UICommand::PasteBoxes => "Paste boxes only",
+            UICommand::PastePoints => "Paste points only",
+            UICommand::Retime => "Retime…",
+            UICommand::AlignFrames => "Align frames…",
             UICommand::InsertFrame => "Insert frame",
             UICommand::AddSequence => "Add sequence",
             UICommand::AddGroup => "Add group",
@@ -234,6 +259,7 @@ impl UICommand {
             UICommand::SaveAs => key(cmd | shift, Key::S),
             UICommand::Import => key(cmd, Key::I),
             UICommand::Export => key(cmd, Key::E),
+            UICommand::RestoreBackup => None,
             UICommand::CloseTab => key(cmd, Key::W),
             UICommand::NextTab => key(ctrl, Key::Tab),
             UICommand::PreviousTab => key(ctrl | shift, Key::Tab),
@@ -261,6 +287,7 @@ impl UICommand {
             UICommand::ZoomActualSize => key(none, Key::Num1),
             UICommand::ToggleGrid => key(none, Key::G),
             UICommand::ToggleOnionSkin => key(none, Key::O),
+            UICommand::PinReference | UICommand::UnpinReference => None,
             UICommand::ToggleOverlay => key(none, Key::B),
             UICommand::ToggleFacingLeft => key(shift, Key::F),
             UICommand::ToggleProportionalTimeline => key(none, Key::W),
@@ -277,6 +304,9 @@ impl UICommand {
             UICommand::CopyFrames => key(cmd, Key::C),
             UICommand::CutFrames => key(cmd, Key::X),
             UICommand::PasteFrames => key(cmd, Key::V),
+            UICommand::PasteTiming | UICommand::PasteBoxes | UICommand::PastePoints => None,
+            UICommand::Retime => key(cmd, Key::T),
+            UICommand::AlignFrames => key(cmd | shift, Key::A),
             UICommand::InsertFrame => key(none, Key::Insert),
             UICommand::AddSequence
             | UICommand::AddGroup

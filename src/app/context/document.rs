@@ -1,8 +1,12 @@
 //! The open document and everything the editor knows about it: where it came from, its
 //! diagnostics, the player, the selection.
 
+use crate::app::context::checking::{CheckInput, CheckedState, Checking};
+use crate::app::context::platform::Platform;
+use crate::assets::ImageStore;
+use crate::check::CheckOptions;
 use crate::edit::{Command, Gesture};
-use crate::formats::{Diagnostic, Format, Subject};
+use crate::formats::{Diagnostic, Format, ReadOptions, Subject};
 use crate::model::{
     AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
     TreeItem,
@@ -10,6 +14,27 @@ use crate::model::{
 use crate::playback::Player;
 use crate::session::Session;
 use std::path::{Path, PathBuf};
+use web_time::Instant;
+
+/// What the last edit, undo or redo of a document did, in one sentence for the status bar
+/// ("Mirrored boxes horizontally on 4 frames", "Undid: Set frame duration"), and when.
+#[derive(Clone, Debug)]
+pub struct DoneSentence {
+    /// The sentence.
+    pub text: String,
+    /// When the change was made: a sentence said later (a command's own, with more to
+    /// say) wins over it.
+    pub at: Instant,
+}
+
+impl DoneSentence {
+    fn now(text: String) -> Option<DoneSentence> {
+        Some(DoneSentence {
+            text,
+            at: Instant::now(),
+        })
+    }
+}
 
 /// A document open in the editor.
 pub struct OpenDocument {
@@ -23,6 +48,13 @@ pub struct OpenDocument {
     pub revision: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
     gestures: u64,
+    /// The full check of the document (`sprat check`'s diagnostics), kept current.
+    checking: Checking,
+    /// What the last change did, until the shell shows it.
+    done: Option<DoneSentence>,
+    /// The box names the user said are hit and hurt boxes, for the box checks of a format
+    /// that only names its boxes (kept in Sprat's settings by the file's path).
+    pub box_roles: crate::boxes::roles::BoxRoles,
 }
 
 impl OpenDocument {
@@ -44,6 +76,9 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            checking: Checking::default(),
+            done: None,
+            box_roles: Default::default(),
         }
     }
 
@@ -58,6 +93,9 @@ impl OpenDocument {
             player,
             revision: 0,
             gestures: 0,
+            checking: Checking::default(),
+            done: None,
+            box_roles: Default::default(),
         }
     }
 
@@ -66,10 +104,80 @@ impl OpenDocument {
         self.after_change();
     }
 
-    /// What the reader said about the file (the session keeps it, so a reload or a recovery
-    /// brings its own).
+    /// The document's diagnostics as `sprat check` gives them (what the reader said, the
+    /// images' problems, the box warnings), from the last check ([`OpenDocument::keep_checked`]);
+    /// until the first check ends, what the reader said (the session keeps it, so a reload or
+    /// a recovery brings its own).
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        self.session.diagnostics()
+        self.checking
+            .diagnostics()
+            .unwrap_or(self.session.diagnostics())
+    }
+
+    /// Whether the first check has not ended yet (the counts are not `sprat check`'s yet).
+    pub fn first_check_pending(&self) -> bool {
+        self.checking.diagnostics().is_none()
+    }
+
+    /// Whether a check is under way or due (the document changed since the last one).
+    pub fn is_checking(&self, options: &CheckOptions) -> bool {
+        self.checking.is_running() || !self.checking.is_current(&self.checked_state(options))
+    }
+
+    /// What a check of the document as it is now, with `options`, is of: the hit and hurt
+    /// box names are the ones the user gave this file, so a change of them checks again.
+    fn checked_state(&self, options: &CheckOptions) -> CheckedState {
+        CheckedState {
+            revision: self.revision,
+            saves: self.session.saves(),
+            reader: self.session.diagnostics_version(),
+            options: CheckOptions {
+                roles: self.box_roles.clone(),
+                ..options.clone()
+            },
+        }
+    }
+
+    /// Keeps [`OpenDocument::diagnostics`] current, called once a frame: takes a check that
+    /// has ended (dropped if the document changed since it started), and starts one in
+    /// `platform`'s background when the document, its save or what its reader said changed
+    /// since the last (one at a time; `read` says how to read the file again after a save,
+    /// `pixels` is the editor's picture store). `ctx` is asked to repaint when it ends.
+    pub fn keep_checked(
+        &mut self,
+        platform: &dyn Platform,
+        options: &CheckOptions,
+        read: &ReadOptions,
+        pixels: &std::sync::Arc<ImageStore>,
+        ctx: &egui::Context,
+    ) {
+        let now = self.checked_state(options);
+        if let Some(finished) = self.checking.take_finished(&now) {
+            // The saved file's reader speaks for the file from now on; the check was already
+            // of it, so only the version it is recorded under changes.
+            self.session.set_diagnostics(finished.reader);
+            self.checking.restamp(self.checked_state(options));
+        }
+        let now = self.checked_state(options);
+        if self.checking.is_running() || self.checking.is_current(&now) {
+            return;
+        }
+        let saved = self
+            .session
+            .path()
+            .filter(|_| self.checking.needs_reread(now.saves))
+            .map(Path::to_path_buf);
+        let input = CheckInput {
+            document: self.session.document(),
+            format: self.session.format(),
+            reader: self.session.diagnostics(),
+            saved,
+            read: read.clone(),
+            pixels,
+        };
+        let ctx = ctx.clone();
+        self.checking
+            .start(platform, now, input, move || ctx.request_repaint());
     }
 
     /// The document.
@@ -100,30 +208,110 @@ impl OpenDocument {
 
     /// Applies an edit as an undo step; a refusal comes back as its message. The selection
     /// becomes what the command reports (a drawn box, the copies of moved inherited boxes).
+    /// Says what it did (see [`OpenDocument::take_done_sentence`]).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> Result<(), String> {
+        let before = self.session.history().position();
         let result = self.session.apply(command, gesture).map_err(|e| e.message);
         if result.is_ok() {
+            let history = self.session.history();
+            if history.position() != before {
+                // The command's own label: for a drag, its latest move, which says where it
+                // is now ("Set duration to 7 ticks"); the frames counted are the whole step's.
+                let label = command.label();
+                let changed = history.last_step_frames();
+                let mut text = crate::text::done(&label, changed.len());
+                text.push_str(&self.shared_cells_changed(&changed));
+                self.done = DoneSentence::now(text);
+            } else if gesture.is_none() {
+                let text = format!("{}: nothing to change", command.label());
+                self.done = DoneSentence::now(text);
+            }
             self.after_change();
         }
         result
     }
 
-    /// Undoes the last step; false if there was none.
+    /// Undoes the last step; false if there was none. Says which step it undid.
     pub fn undo(&mut self) -> bool {
+        let label = self.session.history().undo_label().map(str::to_string);
         let done = self.session.undo();
         if done {
+            self.done = DoneSentence::now(format!("Undid: {}", label.unwrap_or_default()));
             self.after_change();
         }
         done
     }
 
-    /// Redoes the last undone step; false if there was none.
+    /// Redoes the last undone step; false if there was none. Says which step it redid.
     pub fn redo(&mut self) -> bool {
+        let label = self.session.history().redo_label().map(str::to_string);
         let done = self.session.redo();
         if done {
+            self.done = DoneSentence::now(format!("Redid: {}", label.unwrap_or_default()));
             self.after_change();
         }
         done
+    }
+
+    /// After an edit of the frames `changed`: which cells of the direction on show changed
+    /// with the edited one because they show the same frame of the file (a ping-pong tag's
+    /// way back), as the end of a sentence ("; cells 3 and 5 show that frame of the file,
+    /// so both changed"); empty when no changed frame is shown twice.
+    fn shared_cells_changed(&self, changed: &[crate::model::FrameId]) -> String {
+        let cells = self.direction_frame_ids();
+        let mut said = String::new();
+        for id in changed {
+            let showing: Vec<usize> = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, cell)| *cell == id)
+                .map(|(i, _)| i)
+                .collect();
+            if showing.len() < 2 {
+                continue;
+            }
+            let numbers: Vec<String> = showing.iter().map(usize::to_string).collect();
+            let (last, first) = numbers.split_last().expect("two or more");
+            let all = if showing.len() == 2 { "both" } else { "all" };
+            said.push_str(&format!(
+                "; cells {} and {last} show that frame of the file, so {all} changed",
+                first.join(", ")
+            ));
+        }
+        said
+    }
+
+    /// The frame each cell of the direction on show shows.
+    fn direction_frame_ids(&self) -> Vec<crate::model::FrameId> {
+        self.sequence()
+            .and_then(|s| s.directions.get(self.player.direction()))
+            .map(|d| d.frames.clone())
+            .unwrap_or_default()
+    }
+
+    /// For each cell of the direction on show, the number of the file's frame it shows
+    /// (its place among the document's frames, which is the file's order as read), where the
+    /// format numbers its frames apart from the cells ([`Capabilities::numbered_file_frames`]);
+    /// `None` elsewhere.
+    ///
+    /// [`Capabilities::numbered_file_frames`]: crate::formats::Capabilities::numbered_file_frames
+    pub fn file_frame_numbers(&self) -> Option<Vec<usize>> {
+        if !self.session.format().capabilities().numbered_file_frames {
+            return None;
+        }
+        let arena = &self.session.document().frames;
+        let numbers = self
+            .direction_frame_ids()
+            .iter()
+            .map(|id| arena.get_index_of(id).unwrap_or(usize::MAX))
+            .collect();
+        Some(numbers)
+    }
+
+    /// What the last edit, undo or redo did, once: the shell puts it in the status bar
+    /// unless something was said after it.
+    pub fn take_done_sentence(&mut self) -> Option<DoneSentence> {
+        self.done.take()
     }
 
     /// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
@@ -149,7 +337,16 @@ impl OpenDocument {
 
     /// Goes to a point of the history (`done` steps in effect).
     pub fn jump_to(&mut self, done: usize) {
+        let was = self.session.history().done_count();
         self.session.jump_to(done);
+        let now = self.session.history().done_count();
+        if now < was {
+            self.done =
+                DoneSentence::now(format!("Undid {}", crate::text::count(was - now, "step")));
+        } else if now > was {
+            self.done =
+                DoneSentence::now(format!("Redid {}", crate::text::count(now - was, "step")));
+        }
         self.after_change();
     }
 

@@ -1,18 +1,21 @@
 //! What every panel stands on: the open document, the settings, the commands, tab ids, the
-//! picture cache, the frame clipboard, what an edit works on, what the status bar says, the
+//! picture cache, the frame clipboard, what an edit works on, a tool's preview of moved frames, what the status bar says, the
 //! platform, and the one context value a panel's `show` takes. It imports the library and
 //! egui, never another part of the editor, so panels and the shell can both use it.
 
 pub mod allocator;
+pub mod checking;
 pub mod clipboard;
 pub mod commands;
 pub mod document;
 pub mod edit;
 pub mod feedback;
+pub mod ghost;
 pub mod loader;
 pub mod number_field;
 pub mod panel;
 pub mod pictures;
 pub mod platform;
+pub mod reference;
 pub mod settings;
 pub mod tab_id;

@@ -7,6 +7,7 @@ use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::pictures::Pictures;
 use crate::app::context::platform::Platform;
+use crate::app::context::reference::PinnedReference;
 use crate::app::context::settings::Settings;
 use crate::formats::Severity;
 
@@ -20,6 +21,8 @@ pub struct PanelCtx<'a> {
     pub pictures: Pictures<'a>,
     /// File dialogs, background work, where saves and exports go.
     pub platform: &'a mut dyn Platform,
+    /// The frame pinned as a reference (of this tab or another), drawn under the canvas.
+    pub reference: Option<&'a PinnedReference>,
     /// What the panels gave back this frame.
     pub out: PanelOutput,
 }
@@ -37,6 +40,7 @@ impl<'a> PanelCtx<'a> {
             settings,
             pictures,
             platform,
+            reference: None,
             out: PanelOutput::default(),
         }
     }

@@ -33,6 +33,22 @@ pub trait Dialogs {
     /// Asks for picture files to import (several at once); `extensions` lists the image
     /// types Sprat decodes.
     fn pick_files_to_import(&mut self, extensions: &[&str]) -> DialogOutcome<Vec<PathBuf>>;
+    /// Asks for a folder of pictures to import (image sequences in it and its sub-folders);
+    /// unavailable where no folder can be chosen.
+    fn pick_folder_to_import(&mut self) -> DialogOutcome {
+        DialogOutcome::Unavailable
+    }
+}
+
+impl<T> DialogOutcome<T> {
+    /// The chosen value changed by `f`; the other outcomes as they are.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> DialogOutcome<U> {
+        match self {
+            DialogOutcome::Chosen(chosen) => DialogOutcome::Chosen(f(chosen)),
+            DialogOutcome::Cancelled => DialogOutcome::Cancelled,
+            DialogOutcome::Unavailable => DialogOutcome::Unavailable,
+        }
+    }
 }
 
 /// Hands the files an export drew to the user where there is no disk to write them to:
@@ -110,6 +126,11 @@ impl Dialogs for ScriptedDialogs {
             Some(files) => DialogOutcome::Chosen(files),
             None => DialogOutcome::Unavailable,
         }
+    }
+
+    /// The folder is the next of [`ScriptedDialogs::answers`].
+    fn pick_folder_to_import(&mut self) -> DialogOutcome {
+        self.next_answer()
     }
 }
 

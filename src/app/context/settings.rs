@@ -171,8 +171,19 @@ pub struct ViewSettings {
     pub points: bool,
     /// Show the previous and next frames faintly.
     pub onion_skin: bool,
-    /// How many frames before and after the onion skin shows.
+    /// How many frames before and after the onion skin shows (1 to
+    /// [`ViewSettings::MAX_ONION_FRAMES`]).
     pub onion_frames: u8,
+    /// How the onion skin draws the frames around: tinted, or as flat silhouettes.
+    pub onion_style: OnionStyle,
+    /// The onion skin is drawn over the frame on show, else under it.
+    pub onion_above: bool,
+    /// The colour of the frames before (RGB).
+    pub onion_before_colour: [u8; 3],
+    /// The colour of the frames after (RGB).
+    pub onion_after_colour: [u8; 3],
+    /// How strongly the pinned reference shows, in percent (10 to 90).
+    pub reference_opacity: u8,
     /// AIR: which rule decides the boxes after a one-frame override.
     pub documented_default_box_rule: bool,
     /// Timeline cells as wide as their duration.
@@ -193,9 +204,43 @@ impl Default for ViewSettings {
             points: true,
             onion_skin: false,
             onion_frames: 1,
+            onion_style: OnionStyle::Tinted,
+            onion_above: false,
+            onion_before_colour: [255, 90, 90],
+            onion_after_colour: [80, 220, 120],
+            reference_opacity: 35,
             documented_default_box_rule: false,
             proportional_timeline: false,
             facing_left: false,
+        }
+    }
+}
+
+impl ViewSettings {
+    /// The most frames before and after the onion skin shows.
+    pub const MAX_ONION_FRAMES: u8 = 5;
+}
+
+/// How the onion skin draws the frames before and after the one on show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OnionStyle {
+    /// The frames as drawn, tinted with the before or after colour.
+    #[default]
+    Tinted,
+    /// Flat shapes of the before or after colour (where the frames are opaque), to compare
+    /// outlines.
+    Silhouettes,
+}
+
+impl OnionStyle {
+    /// Both styles, as the View menu lists them.
+    pub const ALL: [OnionStyle; 2] = [OnionStyle::Tinted, OnionStyle::Silhouettes];
+
+    /// The name the View menu shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            OnionStyle::Tinted => "Tinted",
+            OnionStyle::Silhouettes => "Silhouettes",
         }
     }
 }
@@ -216,6 +261,9 @@ pub struct Settings {
     pub aseprite_layers: bool,
     /// Memory for decoded pictures and frame textures (256 MiB unless set).
     pub picture_memory: crate::app::context::pictures::PictureMemory,
+    /// Per file, the box names the user said are hit and hurt boxes, for files whose format
+    /// only names its boxes and cannot keep the answer (an Aseprite file's slices).
+    pub box_roles: std::collections::BTreeMap<PathBuf, crate::boxes::roles::BoxRoles>,
 }
 
 impl Settings {
@@ -225,6 +273,20 @@ impl Settings {
         self.recent_files.retain(|p| p != path);
         self.recent_files.insert(0, path.to_path_buf());
         self.recent_files.truncate(RECENT_LIMIT);
+    }
+
+    /// The box names the user said are hit and hurt boxes in the file at `path`.
+    pub fn box_roles_of(&self, path: &Path) -> crate::boxes::roles::BoxRoles {
+        self.box_roles.get(path).cloned().unwrap_or_default()
+    }
+
+    /// Keeps `roles` for the file at `path` (forgets the file when they are empty).
+    pub fn remember_box_roles(&mut self, path: &Path, roles: &crate::boxes::roles::BoxRoles) {
+        if roles.hit.is_empty() && roles.hurt.is_empty() {
+            self.box_roles.remove(path);
+        } else {
+            self.box_roles.insert(path.to_path_buf(), roles.clone());
+        }
     }
 
     /// Whether boxes of the class with this label are drawn.

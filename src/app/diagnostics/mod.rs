@@ -1,6 +1,8 @@
-//! The diagnostics panel: what the reader said, each line selecting what it names.
+//! The diagnostics panel: `sprat check`'s diagnostics of the document (what the reader said,
+//! the images' problems, the box warnings), kept current by the shell; each line selects what
+//! it names.
 
-use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::document::OpenDocument;
 use crate::app::context::panel::PanelCtx;
 use crate::formats::Severity;
 use crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
@@ -19,11 +21,12 @@ pub fn severity_colour(severity: Severity) -> Color32 {
 /// [`FIRST_DIAGNOSTICS_LISTED`] are listed, under "… and N more" with a button for the rest;
 /// only the rows in view are laid out, so even tens of thousands scroll smoothly.
 pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
-    let rule = box_rule(ctx.settings.view.documented_default_box_rule);
     let doc: &mut OpenDocument = ctx.doc;
-    crate::app::canvas::box_lint::button(ui, doc, rule);
+    if doc.first_check_pending() {
+        ui.weak("Checking the images and boxes…");
+    }
     if doc.diagnostics().is_empty() {
-        ui.weak("The file was read without warnings.");
+        ui.weak("No errors or warnings.");
         return;
     }
     let name = doc.display_name();

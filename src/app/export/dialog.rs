@@ -327,7 +327,7 @@ pub fn show(
             return None;
         }
         match job::plan(doc.document(), &request) {
-            Err(message) => state.failure = Some(capitalised(&message)),
+            Err(message) => state.failure = Some(crate::text::capitalised(&message)),
             Ok(files) => {
                 let read = crate::session::watch::watched_paths(doc.path(), doc.document());
                 if let Some(used) = files.iter().find(|f| read.contains(f)) {
@@ -517,7 +517,7 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
 fn files_text(doc: &OpenDocument, choices: &ExportChoices) -> String {
     let request = choices.request(doc);
     match job::plan(doc.document(), &request) {
-        Err(message) => capitalised(&message),
+        Err(message) => crate::text::capitalised(&message),
         Ok(files) => {
             let name = |p: &PathBuf| {
                 p.file_name()
@@ -525,7 +525,7 @@ fn files_text(doc: &OpenDocument, choices: &ExportChoices) -> String {
                     .unwrap_or_default()
             };
             let sheets = if request.kind.packs_atlas() {
-                " and its sheet(s)"
+                " and the sheet pictures it packs"
             } else {
                 ""
             };
@@ -622,7 +622,7 @@ fn finish(state: &mut ExportState) -> Option<Feedback> {
         }
         Err(message) => {
             let said = format!("Not exported: {message}");
-            state.failure = Some(capitalised(&message));
+            state.failure = Some(crate::text::capitalised(&message));
             Some(Feedback::new(Severity::Warning, said))
         }
     }
@@ -655,13 +655,4 @@ fn exported_text(exported: &Exported) -> String {
         text.push('.');
     }
     text
-}
-
-/// The message with its first letter in capitals (messages are written to follow a colon).
-fn capitalised(message: &str) -> String {
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

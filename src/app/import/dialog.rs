@@ -1,7 +1,10 @@
 //! File > Import… (Ctrl+I), or image files dropped on the editor: drawn frames into the
 //! document on show. Several pictures become one frame each in natural name order; one sprite
 //! sheet is cut by a grid (found from its transparent gutters, or given as a cell size or as
-//! rows × columns, with margin, spacing, frame count and order) with a live preview of the cut.
+//! rows × columns, with margin, spacing, frame count and order) with a live preview of the cut,
+//! or into the separate sprites found on it (see [`super::sprites`]). Pictures of several
+//! sequences (a folder of sub-folders, or names such as `run_0` … `run_7` beside `jump_0` …
+//! `jump_5`) can become one named sequence per group (see [`super::groups`]).
 //! The frames go to the end of the sequence on show or into a new sequence named after the
 //! files, with the origin where the document's own frames have theirs (the canvas' top-left
 //! corner in an Aseprite file; the bottom centre where nothing tells) unless another place is
@@ -13,10 +16,15 @@ use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
 use crate::app::context::platform::{DialogOutcome, Platform};
+use crate::app::import::groups::{self as group_list, Groups};
+use crate::app::import::sprites::{self as separate, SeparateSprites};
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };
-use crate::edit::import::{ImportFrames, ImportTarget, OriginPlace, duration_like};
+use crate::edit::Command;
+use crate::edit::import::{
+    ImportFrames, ImportSequences, ImportTarget, OriginPlace, duration_like,
+};
 use crate::formats::Severity;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,6 +40,10 @@ pub enum FramesFrom {
     EachPicture,
     /// The one picture is a sheet cut by a grid.
     SheetGrid,
+    /// The one picture is a sheet of separate sprites, each a frame.
+    SeparateSprites,
+    /// The pictures are grouped into sequences, one new sequence per group.
+    Groups,
 }
 
 /// A frame to import: a picture (index into the pictures read) and the part of it shown
@@ -67,6 +79,10 @@ pub struct ImportState {
     pub frames_from: FramesFrom,
     /// The grid over the sheet.
     pub cut: SheetCut,
+    /// The separate sprites found on the sheet, as edited.
+    pub sprites: SeparateSprites,
+    /// The sequences the pictures make, one per group.
+    pub groups: Groups,
     /// Where each frame's origin is.
     pub origin: OriginPlace,
     /// The window has just opened: `origin` starts where the document's frames have theirs.
@@ -112,12 +128,22 @@ impl ImportState {
     ) {
         self.start();
         for path in paths {
-            if !self.files.contains(&path) {
-                self.files.push(path);
+            // A folder gives the pictures in it and in its sub-folders.
+            let found = if crate::formats::input::is_dir(&path) {
+                self.groups.from_folder = true;
+                crate::assets::groups::pictures_in_folder(&path)
+            } else {
+                vec![path]
+            };
+            for path in found {
+                if !self.files.contains(&path) {
+                    self.files.push(path);
+                }
             }
         }
         natural_sort(&mut self.files);
         self.name = common_name(&self.files);
+        self.groups.set_files(&self.files);
         self.read_files(platform, wake);
     }
 
@@ -161,6 +187,11 @@ impl ImportState {
         }
         self.read = read;
         self.frames_from = FramesFrom::EachPicture;
+        self.sprites.forget();
+        self.groups.keep_read(&self.read);
+        if self.groups.offered_first() {
+            self.frames_from = FramesFrom::Groups;
+        }
         if let [only] = self.read.pictures.as_slice() {
             self.cut = SheetCut::detected(&only.pixels.0);
             let (width, height) = only.pixels.0.dimensions();
@@ -173,6 +204,12 @@ impl ImportState {
     /// The frames the choices make: (picture, cell) in order. Worked out again only when a
     /// choice changed: skipping empty cells looks at every pixel of the sheet.
     fn cells(&mut self) -> Arc<Vec<Cell>> {
+        if let (FramesFrom::SeparateSprites, [_]) =
+            (self.frames_from, self.read.pictures.as_slice())
+        {
+            let cells = self.sprites.cells().into_iter().map(|r| (0, Some(r)));
+            return Arc::new(cells.collect());
+        }
         let key = (
             self.frames_from,
             self.cut,
@@ -201,14 +238,32 @@ impl ImportState {
         cells
     }
 
-    /// The edit the choices describe for `doc`.
-    fn command(&mut self, doc: &OpenDocument) -> ImportFrames {
+    /// How long each imported frame shows, in the unit of `doc`'s frames.
+    fn duration(&self, doc: &OpenDocument) -> crate::model::FrameDuration {
         let document = doc.document();
         let example = doc
             .direction_frames()
             .last()
             .map(|f| f.duration)
             .or_else(|| document.frames.values().next().map(|f| f.duration));
+        duration_like(example, self.millis, doc.frame_rate())
+    }
+
+    /// The edit the choices describe for `doc`, with what the status bar says once it is
+    /// done.
+    fn command(&mut self, doc: &OpenDocument) -> (Box<dyn Command>, String) {
+        if self.frames_from == FramesFrom::Groups {
+            let sequences =
+                self.groups
+                    .imports(&self.read.pictures, self.origin, self.duration(doc));
+            let frames: usize = sequences.iter().map(|s| s.cells.len()).sum();
+            let said = format!(
+                "Imported {} into {}.",
+                crate::text::count(frames, "frame"),
+                crate::text::count(sequences.len(), "new sequence"),
+            );
+            return (Box::new(ImportSequences { sequences }), said);
+        }
         let target = match doc.sequence() {
             Some(sequence) if !self.new_sequence => ImportTarget::Append {
                 sequence: sequence.id,
@@ -216,13 +271,25 @@ impl ImportState {
             },
             _ => ImportTarget::NewSequence(self.name.trim().to_string()),
         };
-        ImportFrames {
+        let into = match &target {
+            ImportTarget::NewSequence(name) => name.clone(),
+            ImportTarget::Append { .. } => {
+                doc.sequence().map(|s| s.name.clone()).unwrap_or_default()
+            }
+        };
+        let cells = self.cells().to_vec();
+        let said = format!(
+            "Imported {} into \"{into}\".",
+            crate::text::count(cells.len(), "frame")
+        );
+        let command = ImportFrames {
             images: self.read.pictures.clone(),
-            cells: self.cells().to_vec(),
+            cells,
             origin: self.origin,
-            duration: duration_like(example, self.millis, doc.frame_rate()),
+            duration: self.duration(doc),
             target,
-        }
+        };
+        (Box::new(command), said)
     }
 }
 
@@ -260,10 +327,10 @@ fn window(
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
-            files_section(ui, state, &mut pressed);
+            files_section(ui, state, &mut pressed, platform.has_disk());
             if state.reading.is_none() && !state.read.pictures.is_empty() {
                 ui.separator();
-                frames_section(ui, state);
+                frames_section(ui, state, doc);
                 ui.separator();
                 placement_section(ui, state, doc);
             }
@@ -299,6 +366,8 @@ fn window(
         state.files.clear();
         state.read = ReadPictures::default();
         state.preview = None;
+        state.groups = Groups::default();
+        state.sprites.forget();
     }
     if pressed.add_typed {
         let path = PathBuf::from(state.path_field.trim());
@@ -306,11 +375,14 @@ fn window(
         state.add_files([path], platform, wake);
         return None;
     }
-    if pressed.browse {
-        match platform
-            .dialogs()
-            .pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS)
-        {
+    if pressed.browse || pressed.browse_folder {
+        let dialogs = platform.dialogs();
+        let chosen = if pressed.browse_folder {
+            dialogs.pick_folder_to_import().map(|folder| vec![folder])
+        } else {
+            dialogs.pick_files_to_import(&crate::assets::import::PICTURE_EXTENSIONS)
+        };
+        match chosen {
             DialogOutcome::Chosen(files) => state.add_files(files, platform, wake),
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
@@ -325,21 +397,13 @@ fn window(
         return None;
     }
     if pressed.import {
-        let command = state.command(doc);
-        let frames = command.cells.len();
-        let into = match &command.target {
-            ImportTarget::NewSequence(name) => name.clone(),
-            ImportTarget::Append { .. } => {
-                doc.sequence().map(|s| s.name.clone()).unwrap_or_default()
-            }
-        };
-        match doc.apply(&command, None) {
+        let (command, said) = state.command(doc);
+        match doc.apply(command.as_ref(), None) {
             Err(message) => state.failure = Some(message),
             Ok(()) => {
                 let skipped = std::mem::take(&mut state.read.skipped);
                 *state = ImportState::default();
-                let plural = if frames == 1 { "" } else { "s" };
-                let mut text = format!("Imported {frames} frame{plural} into \"{into}\".");
+                let mut text = said;
                 if !skipped.is_empty() {
                     text.push_str(&format!(" Skipped: {}.", skipped.join("; ")));
                     return Some(Feedback::new(Severity::Warning, text));
@@ -356,13 +420,14 @@ struct Pressed {
     import: bool,
     close: bool,
     browse: bool,
+    browse_folder: bool,
     add_typed: bool,
     clear: bool,
     stop_reading: bool,
 }
 
 /// The files, how to add more, the read's progress and what was skipped.
-fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Pressed) {
+fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Pressed, folders: bool) {
     let names: Vec<String> = state
         .files
         .iter()
@@ -370,12 +435,20 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
         .map(|n| n.to_string_lossy().into_owned())
         .collect();
     match names.as_slice() {
-        [] => ui.label("Choose PNG files (one frame each) or one sprite sheet."),
+        [] => ui.label(
+            "Choose PNG files (one frame each), one sprite sheet, or a folder of sequences.",
+        ),
         [one] => ui.label(format!("1 file: {one}")),
         [first, .., last] => ui.label(format!("{} files: {first} … {last}", names.len())),
     };
     ui.horizontal(|ui| {
         pressed.browse = ui.button("Add files…").clicked();
+        // Where there is no disk (the web page), folders are dropped, not chosen.
+        pressed.browse_folder = folders
+            && ui
+                .button("Add folder…")
+                .on_hover_text("Every picture in a folder and its sub-folders")
+                .clicked();
         let label = ui.label("Path");
         let field = ui
             .add(
@@ -416,26 +489,56 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
     }
 }
 
-/// Each picture a frame, or the sheet's grid with its preview.
-fn frames_section(ui: &mut egui::Ui, state: &mut ImportState) {
+/// Each picture a frame, the sheet's grid with its preview, the separate sprites on the
+/// sheet, or one sequence per group of pictures.
+fn frames_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument) {
     let one = state.read.pictures.len() == 1;
-    ui.horizontal(|ui| {
+    let grouped = state.groups.offered();
+    ui.horizontal_wrapped(|ui| {
         ui.radio_value(
             &mut state.frames_from,
             FramesFrom::EachPicture,
             "Each file is a frame",
         );
+        ui.add_enabled_ui(grouped, |ui| {
+            ui.radio_value(
+                &mut state.frames_from,
+                FramesFrom::Groups,
+                "One sequence per group",
+            );
+        });
         ui.add_enabled_ui(one, |ui| {
             ui.radio_value(
                 &mut state.frames_from,
                 FramesFrom::SheetGrid,
                 "Cut the sheet into a grid",
             );
+            ui.radio_value(
+                &mut state.frames_from,
+                FramesFrom::SeparateSprites,
+                "Separate sprites",
+            );
         });
     });
-    if state.frames_from == FramesFrom::SheetGrid && one {
-        grid_fields(ui, state);
-        sheet_preview(ui, state);
+    match state.frames_from {
+        FramesFrom::SheetGrid if one => {
+            grid_fields(ui, state);
+            sheet_preview(ui, state);
+        }
+        FramesFrom::SeparateSprites if one => {
+            let sheet = &state.read.pictures[0].pixels.0;
+            let texture = state.preview.get_or_insert_with(|| {
+                texture_of(
+                    ui.ctx(),
+                    "import sheet",
+                    sheet,
+                    egui::TextureOptions::NEAREST,
+                )
+            });
+            separate::section(ui, &mut state.sprites, sheet, texture);
+        }
+        FramesFrom::Groups if grouped => group_list::section(ui, &mut state.groups, doc),
+        _ => {}
     }
     let count = state.cells().len();
     ui.label(format!(
@@ -576,6 +679,9 @@ fn placement_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocum
             )
             .labelled_by(label.id);
             ui.end_row();
+            if state.frames_from == FramesFrom::Groups {
+                return;
+            }
             ui.label("Into");
             ui.vertical(|ui| {
                 ui.horizontal(|ui| {

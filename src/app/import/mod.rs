@@ -1,6 +1,8 @@
 //! File > Import frames…: pictures and sheets brought into a document.
 
 pub mod dialog;
+pub mod groups;
+pub mod sprites;
 
 use crate::app::context::feedback::Feedback;
 use crate::app::context::platform::{DialogOutcome, Platform};

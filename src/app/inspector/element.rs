@@ -397,8 +397,8 @@ fn box_fields(
         _ => "custom".to_string(),
     };
     let classes = [
-        (BoxClass::Hit, BoxClass::Hit.label().to_string()),
-        (BoxClass::Hurt, BoxClass::Hurt.label().to_string()),
+        (BoxClass::Hit, support.box_class_label(&BoxClass::Hit)),
+        (BoxClass::Hurt, support.box_class_label(&BoxClass::Hurt)),
         (
             BoxClass::Custom(custom.clone()),
             format!("custom: {custom}"),

@@ -18,8 +18,10 @@ use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
 use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
-use crate::edit::timeline::SetSequenceDelay;
-use crate::model::{BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, Sequence};
+use crate::edit::timeline::{SetPlayOrder, SetSequenceDelay, play_order_of};
+use crate::model::{
+    BoxScope, ElementKind, EndBehavior, FrameDuration, Interpolation, PlayDirection, Sequence,
+};
 
 /// What the inspector remembers for a tab between frames.
 #[derive(Default)]
@@ -134,6 +136,9 @@ fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, ed
                             .to_string(),
                     );
                     loop_row(ui, sequence, edits);
+                    if doc.session.format().capabilities().numbered_file_frames {
+                        play_order_row(ui, doc, sequence, edits);
+                    }
                     let disappear = support.why_not(Field::Disappear);
                     let ends = [
                         (
@@ -198,6 +203,46 @@ fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
             let field = SequenceField::LoopPoint(loops.then_some(target));
             let response = if check.changed() { &check } else { &value };
             edits.push(set_sequence(sequence, field), response);
+        }
+    });
+    ui.end_row();
+}
+
+/// How the direction on show plays its frames of the file (an Aseprite tag's direction and
+/// repeat count, 0 = forever), each a command with undo; "its own order" when no direction
+/// plays the cells as they are (the first choice then puts them in order).
+fn play_order_row(ui: &mut egui::Ui, doc: &OpenDocument, sequence: &Sequence, edits: &mut Edits) {
+    let direction = doc.player.direction();
+    let current = play_order_of(doc.document(), sequence.id, direction);
+    let label = ui.label("Plays");
+    ui.horizontal(|ui| {
+        let looping = u16::from(sequence.loop_point.is_none());
+        let (mut play, mut repeat) = current.unwrap_or((PlayDirection::Forward, looping));
+        let mut chosen = false;
+        let combo = egui::ComboBox::from_id_salt(("sprat plays", sequence.id, direction))
+            .selected_text(current.map_or("its own order", |(p, _)| p.label()))
+            .show_ui(ui, |ui| {
+                for option in PlayDirection::ALL {
+                    chosen |= ui
+                        .selectable_value(&mut play, option, option.label())
+                        .clicked();
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        let field = egui::DragValue::new(&mut repeat).range(0..=9999);
+        let value = crate::app::context::number_field::add(ui, true, field)
+            .labelled_by(label.id)
+            .on_hover_text("Times the frames play; 0 = forever");
+        ui.weak(if repeat == 0 { "forever" } else { "times" });
+        if chosen || value.changed() {
+            let command = SetPlayOrder {
+                sequence: sequence.id,
+                direction,
+                play,
+                repeat,
+            };
+            edits.push(command, if chosen { &combo } else { &value });
         }
     });
     ui.end_row();
@@ -378,7 +423,7 @@ fn frame_section(
                         BoxScope::ThisFrame => "this frame",
                         BoxScope::FromHereOn => "default from here on",
                     };
-                    format!("Boxes {}: {scope}", decl.class.label())
+                    format!("Boxes {}: {scope}", support.box_class_label(&decl.class))
                 });
                 list_row(
                     ui,
@@ -397,7 +442,7 @@ fn frame_section(
                 let kind = match &element.kind {
                     ElementKind::Graphic(_) => "graphic".to_string(),
                     ElementKind::Point(_) => "point".to_string(),
-                    ElementKind::Box(b) => format!("box {}", b.class.label()),
+                    ElementKind::Box(b) => format!("box {}", support.box_class_label(&b.class)),
                 };
                 let text = if element.name.is_empty() {
                     kind

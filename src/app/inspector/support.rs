@@ -91,6 +91,12 @@ impl Support {
         Some(format!("{} {what}.", self.name))
     }
 
+    /// A box class as the format's users know it ("hurt (Clsn2)" on M.U.G.E.N, "hurt"
+    /// elsewhere).
+    pub fn box_class_label(&self, class: &crate::model::BoxClass) -> String {
+        self.capabilities.box_class_label(class)
+    }
+
     /// True when the field can be edited.
     pub fn holds(&self, field: Field) -> bool {
         self.why_not(field).is_none()

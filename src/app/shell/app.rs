@@ -98,6 +98,8 @@ pub struct SpratApp {
     /// A document was closed: the memory freed with it (its pictures' textures included,
     /// freed once a paint has let go of them) is handed back to the system at the next frame.
     pub(super) return_memory: bool,
+    /// The frame pinned as a reference, drawn faintly under the canvas of every tab.
+    pub reference: Option<crate::app::context::reference::PinnedReference>,
 }
 
 impl SpratApp {
@@ -136,6 +138,7 @@ impl SpratApp {
             disk_waker: None,
             title: String::new(),
             return_memory: false,
+            reference: None,
         }
     }
 
@@ -205,6 +208,9 @@ impl SpratApp {
         if let Some(dir) = &self.recovery_dir {
             let backups = crate::session::BackupStore::new(dir.with_file_name("backups"));
             doc.session.enable_backups(backups);
+        }
+        if let Some(path) = doc.path() {
+            doc.box_roles = self.settings.box_roles_of(path);
         }
         // The editor's frames must not wait for the disk.
         doc.session.autosave_in_background();

@@ -6,15 +6,21 @@ use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::commands::UICommand;
 use crate::app::context::edit::{EditOutcome, EditScope};
 use crate::app::context::platform::DialogOutcome;
+use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::tree::rows::TreeState;
 use crate::app::{import, timeline, tree};
+use crate::edit::paste_special::PastePart;
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
 
 impl SpratApp {
     /// Carries out a command.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
+        // A refusal holds until the next thing the user does.
+        if self.status.as_ref().is_some_and(|s| s.refused_at.is_some()) {
+            self.status = None;
+        }
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
         match command {
@@ -55,6 +61,11 @@ impl SpratApp {
                 }
             }
             UICommand::Import => self.import_files(ctx),
+            UICommand::RestoreBackup => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.restore_backup.open(&tab.doc);
+                }
+            }
             UICommand::Undo => {
                 if let Some(doc) = self.active_document_mut()
                     && !doc.undo()
@@ -91,6 +102,14 @@ impl SpratApp {
             UICommand::ToggleDiagnostics => layout.diagnostics = !layout.diagnostics,
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
+            UICommand::PinReference => self.pin_reference(ctx),
+            UICommand::UnpinReference => match self.reference.take() {
+                Some(reference) => {
+                    let said = format!("Unpinned the reference {}.", reference.label);
+                    self.say(Severity::Info, said);
+                }
+                None => self.say(Severity::Info, "No reference is pinned."),
+            },
             UICommand::ToggleOverlay => view.overlay = !view.overlay,
             UICommand::ToggleFacingLeft => view.facing_left = !view.facing_left,
             UICommand::ToggleProportionalTimeline => {
@@ -165,6 +184,19 @@ impl SpratApp {
             UICommand::CopyFrames => self.edit(|s, _| s.clipboard.copy(s.doc).map(Some)),
             UICommand::CutFrames => self.edit(|s, _| cut_frames(s).map(Some)),
             UICommand::PasteFrames => self.edit(|s, _| s.clipboard.paste(s.doc).map(Some)),
+            UICommand::PasteTiming => self.paste_part(PastePart::Timing),
+            UICommand::PasteBoxes => self.paste_part(PastePart::Boxes),
+            UICommand::PastePoints => self.paste_part(PastePart::Points),
+            UICommand::Retime => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.retime.start(&tab.doc);
+                }
+            }
+            UICommand::AlignFrames => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.align.start(&tab.doc);
+                }
+            }
             UICommand::InsertFrame => {
                 self.edit(|s, _| timeline::edit::insert_frame(s.doc).map(|_| None))
             }
@@ -191,6 +223,11 @@ impl SpratApp {
         }
     }
 
+    /// Paste special: one part of the copied frames onto the selected frames.
+    fn paste_part(&mut self, part: PastePart) {
+        self.edit(|s, _| s.clipboard.paste_part(s.doc, s.settings, part).map(Some));
+    }
+
     /// Runs `change` on the player of the document on show, if any.
     pub(super) fn on_player(
         &mut self,
@@ -213,6 +250,26 @@ impl SpratApp {
         if let Some(tab) = self.active_tab_mut() {
             let filter = tab.tree.filter.clone();
             tab.doc.select_neighbour_sequence(&filter, step);
+        }
+    }
+
+    /// Pins the frame on show as the reference drawn under the canvas of every tab.
+    fn pin_reference(&mut self, ctx: &egui::Context) {
+        let documented = self.settings.view.documented_default_box_rule;
+        let Some(doc) = self.active_document() else {
+            self.say(Severity::Info, "Open a document to pin one of its frames.");
+            return;
+        };
+        match PinnedReference::of_frame_on_show(ctx, doc, &self.pixels, documented) {
+            Ok(reference) => {
+                let said = format!(
+                    "Pinned {} as the reference; View > Unpin reference lets it go.",
+                    reference.label
+                );
+                self.reference = Some(reference);
+                self.say(Severity::Info, said);
+            }
+            Err(why) => self.say(Severity::Warning, format!("Cannot pin a reference: {why}.")),
         }
     }
 

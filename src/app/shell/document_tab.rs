@@ -3,18 +3,22 @@
 //! Each tab owns its document (with its history, selection and player) and the state of every
 //! panel that shows it: the tree's folding and filter, the timeline's range and drag, the
 //! canvas's zoom, pan, tools and the sequences hung on its points, the sheet view, text being
-//! typed in the inspector, a pending Save As, the last export's choices and an unanswered
+//! typed in the inspector, a pending Save As, the last export's choices, the Retime and Align
+//! windows' choices and an unanswered
 //! change on disk. Switching tabs
 //! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
 //! in an id scope of their own, so typed text cannot show up in another document.
 
+use crate::app::align::AlignState;
 use crate::app::canvas::CanvasState;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::tab_id::TabId;
 use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
 use crate::app::inspector::InspectorState;
+use crate::app::retime::RetimeState;
 use crate::app::sheet::SheetState;
+use crate::app::shell::restore_backup::RestoreBackupState;
 use crate::app::shell::save_as::SaveAsState;
 use crate::app::sprites::state::SpriteBrowser;
 use crate::app::timeline::edit::TimelineState;
@@ -44,8 +48,14 @@ pub struct DocumentTab {
     pub export: ExportState,
     /// The Import window: the files chosen, read, and how they become frames.
     pub import: ImportState,
+    /// The Retime window and its choices.
+    pub retime: RetimeState,
+    /// The Align frames window, its choices and the plan its ghost shows.
+    pub align: AlignState,
     /// The file changed on disk and the user has not answered yet.
     pub changed_on_disk: bool,
+    /// The Restore backup window: the versions listed, the one chosen.
+    pub restore_backup: RestoreBackupState,
 }
 
 impl DocumentTab {
@@ -63,7 +73,10 @@ impl DocumentTab {
             save_as: SaveAsState::default(),
             export: ExportState::default(),
             import: ImportState::default(),
+            retime: RetimeState::default(),
+            align: AlignState::default(),
             changed_on_disk: false,
+            restore_backup: RestoreBackupState::default(),
         }
     }
 

@@ -4,7 +4,9 @@
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
-use crate::app::context::settings::{Background, Settings, Theme, UI_SCALES};
+use crate::app::context::settings::{
+    Background, OnionStyle, Settings, Theme, UI_SCALES, ViewSettings,
+};
 use crate::app::shell::tabs::{TabEntry, TabId};
 use crate::formats::Capabilities;
 use std::path::PathBuf;
@@ -52,6 +54,25 @@ fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuAct
     }
 }
 
+/// Edit > Paste special: the timing, boxes or points of the copied frames, each greyed out
+/// (saying why) where the document's format cannot hold it.
+fn paste_special_items(ui: &mut egui::Ui, doc: Option<&OpenDocument>, actions: &mut MenuActions) {
+    type Holds = fn(&Capabilities) -> bool;
+    let parts: [(UICommand, &str, Holds); 3] = [
+        (UICommand::PasteTiming, "a duration per frame", |c| {
+            c.per_frame_durations
+        }),
+        (UICommand::PasteBoxes, "collision boxes", |c| c.boxes),
+        (UICommand::PastePoints, "attachment points", |c| c.points),
+    ];
+    for (command, what, holds) in parts {
+        let refusal = doc
+            .filter(|o| !holds(&o.session.format().capabilities()))
+            .map(|o| format!("{} files cannot hold {what}", o.format_name()));
+        item_unless(ui, command, refusal, actions);
+    }
+}
+
 /// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
 const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 
@@ -92,6 +113,7 @@ pub fn show(
             item(ui, UICommand::SaveAs, &mut actions);
             item(ui, UICommand::Import, &mut actions);
             item(ui, UICommand::Export, &mut actions);
+            item(ui, UICommand::RestoreBackup, &mut actions);
             ui.separator();
             item(ui, UICommand::CloseTab, &mut actions);
             item(ui, UICommand::NextTab, &mut actions);
@@ -122,6 +144,13 @@ pub fn show(
                 UICommand::CutFrames,
                 UICommand::CopyFrames,
                 UICommand::PasteFrames,
+            ] {
+                item(ui, command, &mut actions);
+            }
+            ui.menu_button("Paste special", |ui| {
+                paste_special_items(ui, doc, &mut actions);
+            });
+            for command in [
                 UICommand::Duplicate,
                 UICommand::DeleteSelection,
                 UICommand::InsertFrame,
@@ -129,6 +158,9 @@ pub fn show(
             ] {
                 item(ui, command, &mut actions);
             }
+            ui.separator();
+            item(ui, UICommand::Retime, &mut actions);
+            item(ui, UICommand::AlignFrames, &mut actions);
             ui.separator();
             item(ui, UICommand::SelectAllElements, &mut actions);
             item(ui, UICommand::ClearElementSelection, &mut actions);
@@ -209,7 +241,9 @@ pub fn show(
                 settings.view.onion_skin,
                 &mut actions,
             );
-            ui.add(egui::Slider::new(&mut settings.view.onion_frames, 1..=4).text("onion frames"));
+            ui.menu_button("Onion skin settings", |ui| onion_settings(ui, &mut settings.view));
+            item(ui, UICommand::PinReference, &mut actions);
+            item(ui, UICommand::UnpinReference, &mut actions);
             toggle(
                 ui,
                 UICommand::ToggleProportionalTimeline,
@@ -250,9 +284,11 @@ pub fn show(
                     if classes.is_empty() {
                         ui.weak("This file has no boxes");
                     }
+                    let capabilities = doc.session.format().capabilities();
                     for class in classes {
                         let mut visible = settings.box_class_visible(class.label());
-                        if ui.checkbox(&mut visible, class.label()).changed() {
+                        let shown = capabilities.box_class_label(&class);
+                        if ui.checkbox(&mut visible, shown).changed() {
                             settings.set_box_class_visible(class.label(), visible);
                         }
                     }
@@ -261,11 +297,14 @@ pub fn show(
                     ui.weak("No file open");
                 }
             }
-            ui.separator();
-            ui.label("AIR default boxes after a one-frame override");
-            let rule = &mut settings.view.documented_default_box_rule;
-            ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
-            ui.radio_value(rule, true, "end at the override (AIR documentation)");
+            // Only where boxes can be defaults later frames inherit (the format says so).
+            if doc.is_some_and(|d| d.session.format().capabilities().default_boxes) {
+                ui.separator();
+                ui.label("AIR default boxes after a one-frame override");
+                let rule = &mut settings.view.documented_default_box_rule;
+                ui.radio_value(rule, false, "return to the default (MUGEN 1.1, Ikemen GO)");
+                ui.radio_value(rule, true, "end at the override (AIR documentation)");
+            }
         });
         ui.menu_button("Tools", |ui| {
             // Only the tools whose work the document's format can save.
@@ -397,4 +436,33 @@ pub fn history_window(
             }
         });
     jump
+}
+
+/// How the onion skin and the pinned reference are drawn.
+fn onion_settings(ui: &mut egui::Ui, view: &mut ViewSettings) {
+    ui.add(
+        egui::Slider::new(&mut view.onion_frames, 1..=ViewSettings::MAX_ONION_FRAMES)
+            .text("frames before and after"),
+    );
+    ui.horizontal(|ui| {
+        for style in OnionStyle::ALL {
+            ui.radio_value(&mut view.onion_style, style, style.label());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut view.onion_above, false, "Below the frame");
+        ui.radio_value(&mut view.onion_above, true, "Above the frame");
+    });
+    ui.horizontal(|ui| {
+        ui.color_edit_button_srgb(&mut view.onion_before_colour);
+        ui.label("Before");
+        ui.color_edit_button_srgb(&mut view.onion_after_colour);
+        ui.label("After");
+    });
+    ui.separator();
+    ui.add(
+        egui::Slider::new(&mut view.reference_opacity, 10..=90)
+            .suffix(" %")
+            .text("reference opacity"),
+    );
 }

@@ -18,6 +18,7 @@ pub mod new_document;
 pub mod opening;
 pub mod playback;
 pub mod recovery;
+pub mod restore_backup;
 pub mod save_as;
 pub mod status_bar;
 pub mod tabs;

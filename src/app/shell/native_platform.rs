@@ -107,6 +107,14 @@ impl Dialogs for NativeDialogs {
             .pick_files();
         outcome(chosen, started)
     }
+
+    fn pick_folder_to_import(&mut self) -> DialogOutcome {
+        let started = std::time::Instant::now();
+        let chosen = rfd::FileDialog::new()
+            .set_title("Import a folder of image sequences")
+            .pick_folder();
+        outcome(chosen, started)
+    }
 }
 
 /// rfd says `None` both for "cancelled" and for "no portal to ask"; a person cannot cancel a

@@ -124,8 +124,6 @@ impl SpratApp {
                     self.show_already_open(tab, &file.path);
                     return;
                 }
-                let (errors, warnings) =
-                    crate::formats::error_and_warning_counts(&file.loaded.diagnostics);
                 let name = shown_path(&file.path);
                 let doc = OpenDocument::new(
                     file.loaded.document,
@@ -134,19 +132,9 @@ impl SpratApp {
                     file.loaded.diagnostics,
                 );
                 self.install(doc);
-                let severity = if errors > 0 {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                };
-                self.say(
-                    severity,
-                    format!(
-                        "Opened {name} ({}, {})",
-                        crate::text::count(errors, "error"),
-                        crate::text::count(warnings, "warning")
-                    ),
-                );
+                // The counts are the status bar's, once the full check (images and boxes
+                // too, as `sprat check` gives them) has ended.
+                self.say(Severity::Info, format!("Opened {name}"));
             }
             Err(diagnostics) => {
                 let text = diagnostics
@@ -197,13 +185,15 @@ impl SpratApp {
     }
 
     /// Pictures dropped on a document are art to import into it, not files to open: true
-    /// when `paths` are all pictures and went to the Import window of the tab on show.
+    /// when `paths` are all pictures or folders of pictures (image sequences) and went to the
+    /// Import window of the tab on show.
     pub(crate) fn import_if_pictures(&mut self, ctx: &egui::Context, paths: &[PathBuf]) -> bool {
-        if paths.is_empty()
-            || !paths
-                .iter()
-                .all(|p| crate::assets::import::is_picture_file(p))
-        {
+        let art = |path: &PathBuf| {
+            crate::assets::import::is_picture_file(path)
+                || (crate::formats::input::is_dir(path)
+                    && !crate::assets::groups::pictures_in_folder(path).is_empty())
+        };
+        if paths.is_empty() || !paths.iter().all(art) {
             return false;
         }
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {

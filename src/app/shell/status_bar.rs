@@ -32,11 +32,16 @@ pub fn show(
             }
             if let Some(doc) = doc {
                 let (errors, warnings) = error_and_warning_counts(doc.diagnostics());
-                let text = format!(
-                    "{}, {}",
-                    crate::text::count(errors, "error"),
-                    crate::text::count(warnings, "warning")
-                );
+                // Until the first check ends the counts would be the reader's alone.
+                let text = if doc.first_check_pending() {
+                    "Checking…".to_string()
+                } else {
+                    format!(
+                        "{}, {}",
+                        crate::text::count(errors, "error"),
+                        crate::text::count(warnings, "warning")
+                    )
+                };
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;
                 }

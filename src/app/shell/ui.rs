@@ -3,6 +3,7 @@
 
 use crate::app::canvas;
 use crate::app::context::commands::UICommand;
+use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::context::pictures::Pictures;
 use crate::app::context::settings;
@@ -10,12 +11,29 @@ use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
-use crate::app::shell::{menus, new_document, save_as, tabs};
-use crate::app::{diagnostics, export, import, inspector, sheet, sprites, timeline, tree};
+use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
+use crate::app::{
+    align, diagnostics, export, import, inspector, retime, sheet, sprites, timeline, tree,
+};
 use crate::assets::ImageStore;
 use crate::formats::Severity;
 
 impl SpratApp {
+    /// Keeps every open document's diagnostics equal to `sprat check`'s: a check starts in
+    /// the background when a document has changed (opened, edited, saved, reloaded), and its
+    /// result is taken when it has ended.
+    fn keep_documents_checked(&mut self, ctx: &egui::Context) {
+        let options = check_options(&self.settings);
+        let read = crate::formats::ReadOptions {
+            aseprite_layers: self.settings.aseprite_layers,
+            ..Default::default()
+        };
+        for tab in &mut self.documents {
+            tab.doc
+                .keep_checked(self.platform.as_ref(), &options, &read, &self.pixels, ctx);
+        }
+    }
+
     /// Says why a file to hang a sequence from could not be read, once its read has ended
     /// (whichever view is on show).
     pub(super) fn hang_file_read(&mut self) {
@@ -32,6 +50,44 @@ impl SpratApp {
         commands.extend(output.commands);
         if let Some(feedback) = output.feedback {
             self.status = Some(feedback);
+        }
+    }
+
+    /// Puts what the last edit, undo or redo of the document on show did in the status bar,
+    /// unless something was said after it (a command's own sentence, with more to say, or a
+    /// save). Edits of other tabs are not told.
+    fn tell_what_was_done(&mut self, ctx: &egui::Context) {
+        let active = self.active;
+        let mut told = None;
+        for tab in &mut self.documents {
+            let done = tab.doc.take_done_sentence();
+            if Some(tab.id) == active {
+                told = done;
+            }
+        }
+        self.keep_box_roles();
+        let Some(done) = told else {
+            return;
+        };
+        if self.status.as_ref().is_none_or(|said| said.at < done.at) {
+            self.status = Some(Feedback {
+                at: done.at,
+                ..Feedback::new(Severity::Info, done.text)
+            });
+            ctx.request_repaint();
+        }
+    }
+
+    /// Keeps the hit and hurt box names the user gave the document on show in the settings,
+    /// by its file's path.
+    fn keep_box_roles(&mut self) {
+        let Some(doc) = active_tab_in(&mut self.documents, self.active).map(|t| &t.doc) else {
+            return;
+        };
+        if let Some(path) = doc.path()
+            && self.settings.box_roles_of(path) != doc.box_roles
+        {
+            self.settings.remember_box_roles(path, &doc.box_roles);
         }
     }
 
@@ -96,6 +152,27 @@ impl SpratApp {
         self.take_output(output, &mut Vec::new());
     }
 
+    /// The Retime and Align frames windows of the tab on show.
+    pub(super) fn tool_windows(&mut self, ctx: &egui::Context) {
+        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
+            return;
+        };
+        let pictures = Pictures {
+            textures: &mut self.textures,
+            pixels: &self.pixels,
+        };
+        let mut panel = PanelCtx::new(
+            &mut tab.doc,
+            &mut self.settings,
+            pictures,
+            self.platform.as_mut(),
+        );
+        retime::window(ctx, &mut tab.retime, &mut panel);
+        align::window(ctx, &mut tab.align, &mut panel);
+        let output = panel.out;
+        self.take_output(output, &mut Vec::new());
+    }
+
     /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
     /// canvas, sheet or sprites, all inside the tab's own widget id scope, on one
     /// [`PanelCtx`].
@@ -117,8 +194,11 @@ impl SpratApp {
             sheet,
             sprites,
             inspector,
+            align,
             ..
         } = tab;
+        // The Align window painted last frame: what it would move shows faint on the canvas.
+        canvas.ghost = align.ghost(doc);
         // Panels start at sizes that leave the canvas room in a small window or at a large UI
         // scale (a 1280x800 window at scale 2 is 640x400 points), and cannot be dragged wider
         // than a share of it.
@@ -132,6 +212,7 @@ impl SpratApp {
             pixels: &self.pixels,
         };
         let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
+        panel.reference = self.reference.as_ref();
         if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
@@ -211,6 +292,16 @@ impl SpratApp {
         let output = panel.out;
         self.take_output(output, commands);
         self.hang_file_read();
+    }
+}
+
+/// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
+/// by the preview's rule (so the warnings speak of what the canvas shows; with the default
+/// settings it is `sprat check`'s).
+pub(super) fn check_options(settings: &settings::Settings) -> crate::check::CheckOptions {
+    crate::check::CheckOptions {
+        rule: crate::app::context::document::box_rule(settings.view.documented_default_box_rule),
+        ..crate::check::CheckOptions::default()
     }
 }
 
@@ -331,15 +422,23 @@ impl eframe::App for SpratApp {
         if let Some(feedback) = said {
             self.status = Some(feedback);
         }
+        let restored = active_tab_in(&mut self.documents, self.active)
+            .and_then(|tab| restore_backup::show(&ctx, &mut tab.restore_backup, &mut tab.doc));
+        if let Some(feedback) = restored {
+            self.status = Some(feedback);
+        }
         self.export_window(&ctx);
         self.import_window(&ctx);
+        self.tool_windows(&ctx);
         self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);
+        self.keep_documents_checked(&ctx);
         self.recovery_window(&ctx);
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.tell_what_was_done(&ctx);
         self.update_title(&ctx);
     }
 

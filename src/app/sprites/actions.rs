@@ -166,12 +166,19 @@ fn ask_delete(
     }
     if frames > 0 {
         let question = format!(
-            "{frames} frame(s) of {} show {}. Delete and clear those frames?",
+            "{} of {} {} {}. Delete and clear {}?",
+            crate::text::count(frames, "frame"),
             names.join(", "),
+            if frames == 1 { "shows" } else { "show" },
             if sprites.len() == 1 {
                 "this sprite"
             } else {
                 "these sprites"
+            },
+            if frames == 1 {
+                "that frame"
+            } else {
+                "those frames"
             }
         );
         state.confirm_delete = Some((sprites, question));

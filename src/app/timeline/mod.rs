@@ -417,6 +417,9 @@ struct CellLook {
     per_frame_durations: bool,
     /// For each cell, the other cells showing the same frame of the file.
     same_frame: Vec<Vec<usize>>,
+    /// For each cell, the number of the file's frame it shows, where the format numbers
+    /// them apart from the cells (Aseprite).
+    file_numbers: Option<Vec<usize>>,
     selected: Vec<usize>,
     current: usize,
     progress: f32,
@@ -434,6 +437,7 @@ impl CellLook {
             durations: doc.direction_frames().iter().map(|f| f.duration).collect(),
             per_frame_durations: doc.session.format().capabilities().per_frame_durations,
             same_frame: doc.cells_sharing_frames(),
+            file_numbers: doc.file_frame_numbers(),
             selected: doc.selected_frames(),
             current: doc.player.frame_index(),
             progress: doc.player.frame_progress(doc.session.document()) as f32,
@@ -521,6 +525,16 @@ fn paint_cell(
         look.font.clone(),
         visuals.text_color(),
     );
+    // The file's own number of the frame, small under the cell's.
+    if let Some(number) = look.file_numbers.as_ref().and_then(|n| n.get(i)) {
+        painter.text(
+            cell.left_top() + vec2(3.0, 14.0),
+            Align2::LEFT_TOP,
+            format!("#{number}"),
+            FontId::proportional(9.0),
+            visuals.weak_text_color(),
+        );
+    }
     // A cell showing the same frame as others (a ping-pong tag's way back) says which.
     if let Some(others) = look.same_frame.get(i).filter(|o| !o.is_empty()) {
         let text = format!("={}", list_of_cells(others, ","));
@@ -583,12 +597,23 @@ fn cell_controls(
     let label = format!("frame {i}");
     cell_response
         .widget_info(|| egui::WidgetInfo::selected(egui::Role::Button, true, is_selected, &label));
-    let cell_response = match look.same_frame.get(i).filter(|o| !o.is_empty()) {
-        Some(others) => cell_response.on_hover_text(format!(
-            "The same frame of the file as cell {}: editing one changes every one of them",
-            list_of_cells(others, ", ")
-        )),
-        None => cell_response,
+    let file_number = look.file_numbers.as_ref().and_then(|n| n.get(i));
+    let in_file = file_number.map(|n| format!("Frame #{n} of the file"));
+    let shared = look
+        .same_frame
+        .get(i)
+        .filter(|o| !o.is_empty())
+        .map(|others| {
+            format!(
+                "The same frame of the file as cell {}: editing one changes every one of them",
+                list_of_cells(others, ", ")
+            )
+        });
+    let hint: Vec<String> = in_file.into_iter().chain(shared).collect();
+    let cell_response = if hint.is_empty() {
+        cell_response
+    } else {
+        cell_response.on_hover_text(hint.join(". "))
     };
     if cell_response.clicked() {
         events.clicked = Some((i, look.modifiers));
@@ -666,10 +691,30 @@ fn loop_marker(
         [cell.left_top(), cell.left_bottom()],
         Stroke::new(2.0, colour),
     );
+    let marker_id = base_id.with("loop marker");
     let marker_response = ui
-        .interact(marker, base_id.with("loop marker"), Sense::drag())
-        .on_hover_cursor(egui::CursorIcon::Grab)
-        .on_hover_text("Drag onto another frame to loop from there");
+        .interact(marker, marker_id, Sense::drag())
+        .on_hover_cursor(egui::CursorIcon::Grab);
+    // The hint is for a pointer resting on the marker: not while it is dragged, and not after
+    // the drop (the marker lands under the pointer a frame or two later) until the pointer
+    // has moved off it. Kept: where the pointer was when the drag ended.
+    let quiet_id = marker_id.with("quiet");
+    let mut quiet: Option<egui::Pos2> = ui.data(|d| d.get_temp(quiet_id)).flatten();
+    let pointer = ui.input(|i| i.pointer.hover_pos());
+    if marker_response.dragged() || marker_response.drag_stopped() {
+        quiet = pointer.or(quiet);
+    } else if let Some(p) = pointer
+        && quiet.is_some_and(|q| q != p)
+        && !marker.contains(p)
+    {
+        quiet = None;
+    }
+    ui.data_mut(|d| d.insert_temp(quiet_id, quiet));
+    let marker_response = if quiet.is_some() {
+        marker_response
+    } else {
+        marker_response.on_hover_text("Drag onto another frame to loop from there")
+    };
     marker_response
         .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "loop point"));
     if marker_response.drag_started() {
@@ -912,5 +957,7 @@ fn frame_menu(
             output.loop_from = Some(None);
             ui.close();
         }
+        ui.separator();
+        item(ui, UICommand::PinReference, "Pin as reference");
     }
 }

@@ -207,7 +207,14 @@ pub fn rename(doc: &mut OpenDocument, row: &RowKind, name: &str) -> Result<(), S
 pub fn duplicate_node(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
     match current_node(doc, tree) {
         Some(RowKind::Sequence(id)) => {
-            doc.apply(&DuplicateSequence { sequence: id }, None)?;
+            // An AIR action's copy takes the next free number ("0 copy" is no action number).
+            let name = doc
+                .session
+                .format()
+                .capabilities()
+                .numbered_sequences
+                .then(|| fresh_sequence_name(doc));
+            doc.apply(&DuplicateSequence { sequence: id, name }, None)?;
             tree.active = doc.session.selection().sequence.map(RowKind::Sequence);
             Ok(())
         }

@@ -96,7 +96,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     });
     ui.separator();
 
-    let rows = state.rows(doc).to_vec();
+    let rows = state.rows(doc);
     if rows.is_empty() {
         ui.weak(if state.filter.trim().is_empty() {
             "No sequences."
@@ -229,7 +229,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     let shown = if wrap {
         scroll.show(ui, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
-            for row in &rows {
+            for row in rows.iter() {
                 paint_row(ui, row);
             }
         })

@@ -51,7 +51,8 @@ pub struct TreeState {
     pub(crate) dragging: Option<RowKind>,
     /// How far the rows are scrolled (to bring a row being renamed into view).
     pub(crate) scroll_offset: f32,
-    rows: Vec<Row>,
+    /// Shared, so a paint takes them without copying every row's text.
+    rows: std::sync::Arc<[Row]>,
     rows_key: Option<(u64, String, usize, usize)>,
 }
 
@@ -69,8 +70,9 @@ pub struct Renaming {
 }
 
 impl TreeState {
-    /// The rows for this document, rebuilt when something they show changed.
-    pub fn rows(&mut self, doc: &OpenDocument) -> &[Row] {
+    /// The rows for this document, rebuilt when something they show changed (otherwise the
+    /// same rows again: taking them costs nothing, however long the tree).
+    pub fn rows(&mut self, doc: &OpenDocument) -> std::sync::Arc<[Row]> {
         let key = (
             doc.revision,
             self.filter.clone(),
@@ -78,7 +80,7 @@ impl TreeState {
             doc.session.document().root.items.len(),
         );
         if self.rows_key.as_ref() != Some(&key) {
-            self.rows.clear();
+            let mut rows = Vec::new();
             let filter = self.filter.trim().to_string();
             build_rows(
                 doc,
@@ -87,11 +89,12 @@ impl TreeState {
                 &filter,
                 false,
                 &self.folded,
-                &mut self.rows,
+                &mut rows,
             );
+            self.rows = rows.into();
             self.rows_key = Some(key);
         }
-        &self.rows
+        std::sync::Arc::clone(&self.rows)
     }
 
     /// Rebuilds the rows at the next paint (a group was folded or unfolded).

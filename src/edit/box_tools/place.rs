@@ -52,6 +52,24 @@ impl PlaceBoxes {
         }
         Ok(out)
     }
+
+    /// What placing these boxes on the frames at `changed` (from
+    /// [`PlaceBoxes::changed_frames`]) did, for the status bar: "Traced hurt boxes on 8
+    /// frames, 3 at most each".
+    pub fn done_sentence(&self, changed: &[usize]) -> String {
+        let most = self
+            .frames
+            .iter()
+            .filter(|(i, _)| changed.contains(i))
+            .map(|(_, shapes)| shapes.len())
+            .max()
+            .unwrap_or(0);
+        format!(
+            "{} on {}, {most} at most each",
+            crate::text::past_tense(&self.label),
+            crate::text::count(changed.len(), "frame")
+        )
+    }
 }
 
 impl Command for PlaceBoxes {
@@ -73,7 +91,7 @@ impl Command for PlaceBoxes {
                 } else {
                     format!(
                         "every frame already has {} boxes; choose to replace them",
-                        self.class.label()
+                        self.class.name()
                     )
                 },
             ));

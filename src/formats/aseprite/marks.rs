@@ -32,42 +32,16 @@ pub struct TagRule {
     pub repeat: u16,
 }
 
-/// Most repeats tried when matching a finite play list to a tag.
-const MAX_REPEAT: usize = 1000;
-
 /// The tag that plays the file frames `positions` in this order, looping back to the first
 /// when `loops`; `None` when no tag plays them so.
 pub fn tag_for(positions: &[usize], loops: bool) -> Option<TagRule> {
-    let from = *positions.iter().min()?;
-    let to = *positions.iter().max()?;
-    let span = to - from + 1;
-    let directions = [
-        TagDirection::Forward,
-        TagDirection::Reverse,
-        TagDirection::PingPong,
-        TagDirection::PingPongReverse,
-    ];
-    for direction in directions {
-        let repeats: Vec<usize> = if loops {
-            vec![0]
-        } else {
-            // A pass covers at least span - 1 frames (a bounce skips its turning frame).
-            let most = positions.len() / span.saturating_sub(1).max(1) + 1;
-            (1..=most.min(MAX_REPEAT)).collect()
-        };
-        for repeat in repeats {
-            let order = play_order(from, to, direction, repeat as u16);
-            if order.frames == positions && order.loops == loops && !order.repeat_dropped {
-                return Some(TagRule {
-                    from,
-                    to,
-                    direction,
-                    repeat: repeat as u16,
-                });
-            }
-        }
-    }
-    None
+    let (from, to, direction, repeat) = crate::model::play_order::play_rule(positions, loops)?;
+    Some(TagRule {
+        from,
+        to,
+        direction,
+        repeat,
+    })
 }
 
 /// The tag that plays `positions` as [`tag_for`] finds it, but with `previous`'s direction and

@@ -20,7 +20,7 @@ pub mod mapping;
 pub mod marks;
 pub mod parse;
 mod pixels;
-pub mod play_order;
+pub use crate::model::play_order;
 mod reads;
 pub mod scan;
 pub mod splice;
@@ -65,6 +65,7 @@ impl Format for AsepriteFormat {
             // A slice is a name: nothing in the file says what it is for.
             box_classes_known: false,
             box_noun: Some("slice"),
+            numbered_file_frames: true,
             ..Capabilities::default()
         }
     }

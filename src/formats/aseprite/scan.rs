@@ -15,18 +15,8 @@ pub const COMPOSITE_LIMIT: u64 = 512 * 1024 * 1024;
 /// What a file of any length may composite (a blank 4096x4096 canvas).
 pub const SMALL_CANVAS_BYTES: u64 = 64 * 1024 * 1024;
 
-/// How a tag plays, as the file says (Aseprite's `AniDir`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TagDirection {
-    /// First to last frame.
-    Forward,
-    /// Last to first frame.
-    Reverse,
-    /// First to last, then back.
-    PingPong,
-    /// Last to first, then back.
-    PingPongReverse,
-}
+/// How a tag plays, as the file says (Aseprite's `AniDir`): the model's play direction.
+pub use crate::model::PlayDirection as TagDirection;
 
 /// True when `bytes` start like an Aseprite file.
 pub fn has_magic(bytes: &[u8]) -> bool {

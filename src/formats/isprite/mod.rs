@@ -48,6 +48,7 @@ impl Format for IspriteFormat {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             time_unit: crate::model::TimeUnit::Holds,
+            numbered_file_frames: false,
             read: true,
             write: true,
             per_frame_durations: true,

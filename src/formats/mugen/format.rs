@@ -37,6 +37,7 @@ pub struct DefFormat;
 fn capabilities() -> Capabilities {
     Capabilities {
         time_unit: crate::model::TimeUnit::Ticks,
+        numbered_file_frames: false,
         read: true,
         write: true,
         per_frame_durations: true,

@@ -94,6 +94,7 @@ impl Format for SpratFormat {
             sequences_are_a_view: false,
             one_origin_per_direction: false,
             time_unit: crate::model::TimeUnit::Millis,
+            numbered_file_frames: false,
         }
     }
 

@@ -115,10 +115,14 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, doc: &OpenDocument, cir
     }
     ui.label("Class");
     egui::ComboBox::from_id_salt("sprat box class")
-        .selected_text(egui::RichText::new(tools.class.label()).color(class_colour(&tools.class)))
+        .selected_text(
+            egui::RichText::new(capabilities.box_class_label(&tools.class))
+                .color(class_colour(&tools.class)),
+        )
         .show_ui(ui, |ui| {
             for class in classes {
-                let text = egui::RichText::new(class.label()).color(class_colour(&class));
+                let text = egui::RichText::new(capabilities.box_class_label(&class))
+                    .color(class_colour(&class));
                 ui.selectable_value(&mut tools.class, class.clone(), text);
             }
         })

@@ -347,7 +347,7 @@ pub fn render_texture(
 
 /// `scene` rendered at one pixel per sprite pixel, cropped to what it draws, with the
 /// sprite-space rectangle the picture covers. `None` when the scene draws nothing.
-fn render_image(
+pub fn render_image(
     document: &AnimationSet,
     scene: &Scene,
     pixels: &ImageStore,

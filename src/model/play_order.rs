@@ -1,4 +1,5 @@
-//! The order in which Aseprite plays a tag's frames, spelled out frame by frame.
+//! A range of frames played forwards, backwards or bouncing, a number of times (an Aseprite
+//! tag's direction and repeat count), spelled out frame by frame.
 //!
 //! The model plays a list of frames and loops back to one of them; Aseprite plays a range
 //! forwards, backwards or bouncing, a number of times. Spelling the passes out gives the same
@@ -6,7 +7,67 @@
 //! (`src/doc/playback_tests.cpp`): a ping-pong pass does not repeat the frame it turns on, each
 //! pass of a ping-pong counts as one repeat, and a tag with repeat 0 loops forever.
 
-use super::scan::TagDirection;
+/// How a range of frames plays (Aseprite's tag direction, `AniDir`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayDirection {
+    /// First to last frame.
+    Forward,
+    /// Last to first frame.
+    Reverse,
+    /// First to last, then back.
+    PingPong,
+    /// Last to first, then back.
+    PingPongReverse,
+}
+
+impl PlayDirection {
+    /// Every direction, in Aseprite's order.
+    pub const ALL: [PlayDirection; 4] = [
+        PlayDirection::Forward,
+        PlayDirection::Reverse,
+        PlayDirection::PingPong,
+        PlayDirection::PingPongReverse,
+    ];
+
+    /// Its name as Aseprite users know it ("ping-pong reverse").
+    pub fn label(self) -> &'static str {
+        match self {
+            PlayDirection::Forward => "forward",
+            PlayDirection::Reverse => "reverse",
+            PlayDirection::PingPong => "ping-pong",
+            PlayDirection::PingPongReverse => "ping-pong reverse",
+        }
+    }
+}
+
+/// Most repeats tried when matching a finite play list to a direction and repeat count.
+const MAX_REPEAT: usize = 1000;
+
+/// The direction and repeat count (0: forever) that play the frames `from..=to` as
+/// `positions`, looping back to the first when `loops`; `None` when none plays them so.
+/// Where several do (a ping-pong played once is also forward), the first of
+/// [`PlayDirection::ALL`] is given.
+pub fn play_rule(positions: &[usize], loops: bool) -> Option<(usize, usize, PlayDirection, u16)> {
+    let from = *positions.iter().min()?;
+    let to = *positions.iter().max()?;
+    let span = to - from + 1;
+    for direction in PlayDirection::ALL {
+        let repeats: Vec<usize> = if loops {
+            vec![0]
+        } else {
+            // A pass covers at least span - 1 frames (a bounce skips its turning frame).
+            let most = positions.len() / span.saturating_sub(1).max(1) + 1;
+            (1..=most.min(MAX_REPEAT)).collect()
+        };
+        for repeat in repeats {
+            let order = play_order(from, to, direction, repeat as u16);
+            if order.frames == positions && order.loops == loops && !order.repeat_dropped {
+                return Some((from, to, direction, repeat as u16));
+            }
+        }
+    }
+    None
+}
 
 /// Longest spelled-out tag; a longer one (tens of thousands of repeats) plays one cycle looping.
 pub const MAX_EXPANDED_FRAMES: usize = 100_000;
@@ -23,15 +84,15 @@ pub struct PlayOrder {
 }
 
 /// The play order of the frames `from..=to` (in either order) played `repeat` times.
-pub fn play_order(from: usize, to: usize, direction: TagDirection, repeat: u16) -> PlayOrder {
+pub fn play_order(from: usize, to: usize, direction: PlayDirection, repeat: u16) -> PlayOrder {
     let (low, high) = (from.min(to), from.max(to));
     let backwards_first = matches!(
         direction,
-        TagDirection::Reverse | TagDirection::PingPongReverse
+        PlayDirection::Reverse | PlayDirection::PingPongReverse
     );
     let bounces = matches!(
         direction,
-        TagDirection::PingPong | TagDirection::PingPongReverse
+        PlayDirection::PingPong | PlayDirection::PingPongReverse
     );
     let span = high - low + 1;
     if repeat == 0 || span.saturating_mul(usize::from(repeat)) > MAX_EXPANDED_FRAMES {
@@ -78,9 +139,9 @@ fn pass(low: usize, high: usize, backwards: bool, skip_first: bool) -> Vec<usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use TagDirection::*;
+    use PlayDirection::*;
 
-    fn order(from: usize, to: usize, direction: TagDirection, repeat: u16) -> Vec<usize> {
+    fn order(from: usize, to: usize, direction: PlayDirection, repeat: u16) -> Vec<usize> {
         play_order(from, to, direction, repeat).frames
     }
 

@@ -1,0 +1,130 @@
+//! The status bar tells what every edit did, with counts, until the next action: tools over
+//! many frames, undo and redo, refusals.
+
+use crate::{common, gui_support};
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use gui_support::TempDir;
+use sprat::app::SpratApp;
+use sprat::edit::Selection;
+
+/// KFM copied to a temporary folder, opened in the editor on its standing action (0).
+fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
+    let dir = TempDir::new("status");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        std::fs::copy(
+            common::corpus().join("mugen/kfm").join(name),
+            dir.0.join(name),
+        )
+        .unwrap();
+    }
+    let mut harness = gui_support::editor_opening(&dir.0.join("kfm.def"), &[], vec2(1280.0, 800.0));
+    harness.run_steps(2);
+    (dir, harness)
+}
+
+/// What the status bar shows now (a refusal that no longer applies is not shown).
+fn shown(harness: &Harness<'_, SpratApp>) -> String {
+    let app = harness.state();
+    app.status
+        .as_ref()
+        .filter(|s| s.applies(app.active_document()))
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+fn select_frames(harness: &mut Harness<'_, SpratApp>, frames: Vec<usize>) {
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let (sequence, direction) = (doc.player.sequence(), doc.player.direction());
+    doc.select_frame(frames[0]);
+    doc.session
+        .set_selection(Selection::frames(sequence, direction, frames));
+    harness.run_steps(2);
+}
+
+fn box_tool(harness: &mut Harness<'_, SpratApp>, action: &str) {
+    harness.get_by_label("Box tools").click();
+    harness.run_steps(2);
+    harness.get_by_role_and_label(Role::Button, action).click();
+    harness.run_steps(3);
+}
+
+#[test]
+fn every_edit_says_what_it_did_and_undo_says_what_it_undid() {
+    let (_dir, mut harness) = kfm_editor();
+    assert!(shown(&harness).starts_with("Opened"), "{}", shown(&harness));
+
+    let frames = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .direction_frames()
+        .len();
+    assert!(frames >= 4, "KFM's standing action has {frames} frames");
+    select_frames(&mut harness, (0..frames).collect());
+    box_tool(&mut harness, "Trace");
+    let traced = shown(&harness);
+    assert!(
+        traced.starts_with("Traced hurt")
+            && traced.contains(&format!("on {frames} frames,"))
+            && traced.ends_with("at most each"),
+        "{traced}"
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    let undid = shown(&harness);
+    assert!(undid.starts_with("Undid: Trace hurt"), "{undid}");
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert!(
+        shown(&harness).starts_with("Redid: Trace hurt"),
+        "{}",
+        shown(&harness)
+    );
+
+    select_frames(&mut harness, vec![0, 1, 2, 3]);
+    box_tool(&mut harness, "Mirror horizontally");
+    let mirrored = shown(&harness);
+    assert!(
+        mirrored.starts_with("Mirrored boxes horizontally on 3 frames"),
+        "{mirrored}"
+    );
+
+    // An edit from the timeline's keys: the generic sentence, from the step's label.
+    select_frames(&mut harness, vec![1, 2]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    harness.run_steps(2);
+    assert_eq!(shown(&harness), "Duplicated 2 frames");
+}
+
+#[test]
+fn a_refusal_goes_with_the_next_action() {
+    let (_dir, mut harness) = kfm_editor();
+    // Nothing was copied: Paste is refused.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    harness.run_steps(2);
+    let refused = shown(&harness);
+    assert!(
+        refused.starts_with("Not changed: the frame clipboard is empty"),
+        "{refused}"
+    );
+
+    // The next action, an edit or not, takes it away.
+    harness.key_press(Key::G);
+    harness.run_steps(2);
+    assert!(
+        !shown(&harness).starts_with("Not changed"),
+        "{}",
+        shown(&harness)
+    );
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    harness.run_steps(2);
+    select_frames(&mut harness, vec![0]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    harness.run_steps(2);
+    assert_eq!(shown(&harness), "Duplicated frame");
+}
