@@ -162,17 +162,16 @@ impl ComposeAhead {
             }),
             changed: Condvar::new(),
         });
-        let worker = !cfg!(target_arch = "wasm32") && {
-            let theirs = Arc::clone(&shared);
-            std::thread::Builder::new()
-                .name("sprat-compose-ahead".into())
-                .spawn(move || work(&theirs, &pixels, &awaited_ready))
-                .is_ok()
-        };
+        // The web has no threads: there spawning fails at once, and no worker composes.
+        let theirs = Arc::clone(&shared);
+        let worker = std::thread::Builder::new()
+            .name("sprat-compose-ahead".into())
+            .spawn(move || work(&theirs, &pixels, &awaited_ready))
+            .is_ok();
         ComposeAhead { shared, worker }
     }
 
-    /// Whether pictures are composed ahead on a worker.
+    /// Whether pictures are composed ahead on a worker (not where no thread can start).
     pub fn has_worker(&self) -> bool {
         self.worker
     }
