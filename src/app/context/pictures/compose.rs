@@ -223,6 +223,11 @@ impl ComposeAhead {
         self.shared.lock().composed.bytes()
     }
 
+    /// How long composing a picture has taken lately (zero before the first).
+    pub fn compose_time(&self) -> Duration {
+        self.shared.lock().compose_time
+    }
+
     /// Lets every composed picture and everything wanted go.
     pub fn clear(&self) {
         let mut state = self.shared.lock();

@@ -25,6 +25,11 @@ use web_time::Instant;
 /// setting holds fewer.
 pub const FRAMES_AHEAD: usize = 6;
 
+/// Pictures the worker composes faster than this (small sprites; half a 60 Hz display's frame)
+/// are composed on the UI thread when they are due and not ready: waiting for the worker would
+/// cost a second paint to save less time than that. A 1280x720 picture takes longer.
+const COMPOSE_NOW_BELOW: Duration = Duration::from_millis(8);
+
 impl FrameTextures {
     /// The picture of what `player` shows now (`key`, drawn by `scene`), for the canvas.
     /// Playing, the pictures of the current and next [`FRAMES_AHEAD`] frames are composed
@@ -73,15 +78,19 @@ impl FrameTextures {
                 ahead.want(jobs, None);
                 ready
             }
-            None if !interpolated && self.shown.is_some() => {
+            None if !interpolated
+                && self.shown.is_some()
+                && ahead.compose_time() >= COMPOSE_NOW_BELOW =>
+            {
                 // Shown on until the worker has the current frame's picture.
                 log::debug!("frame {} is due, its picture not ready", key.index);
                 ahead.want(jobs, Some(key));
                 return self.shown.as_ref().map(|(_, picture)| picture.clone());
             }
             None => {
-                // An interpolated frame changes with every paint, and before anything is on
-                // show there is nothing to leave up: composed now.
+                // An interpolated frame changes with every paint, before anything is on show
+                // there is nothing to leave up, and a small picture is made sooner than the
+                // worker would wake the editor: composed now.
                 ahead.want(jobs, None);
                 self.renders += 1;
                 scene().and_then(|s| super::compose::compose(document, &s, pixels))
