@@ -17,7 +17,9 @@ pub mod sprites;
 
 use crate::cache::ByteLru;
 use crate::formats::sff::SffStore;
-use crate::model::{AnimationSet, GraphicSource, ImageKind, MemoryImage, PixelRect, SourceImage};
+use crate::model::{
+    AnimationSet, GraphicSource, ImageKind, MemoryImage, PaletteSource, PixelRect, SourceImage,
+};
 use crate::pixels::{PixelSource, SourcePixels};
 use image::RgbaImage;
 use std::fmt;
@@ -229,6 +231,18 @@ impl ImageStore {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Lets go of everything read from the files `document` draws from (image files and the
+    /// slices cut from them, SFF archives, `.act` palettes and the sprites decoded from them),
+    /// but for the files `keep` says another open document draws from too. For a document
+    /// closed: what only it used would otherwise stay until other pictures pushed it out.
+    pub fn release_files_of(&self, document: &AnimationSet, keep: impl Fn(&Path) -> bool) {
+        for path in files_drawn_from(document) {
+            if !keep(&path) {
+                self.invalidate(&path);
+            }
+        }
+    }
+
     /// The SFF sprite cache (for an archive's index and the problems met reading it).
     pub fn sff(&self) -> &SffStore {
         &self.sff
@@ -310,6 +324,30 @@ impl ImageStore {
         };
         lock(&self.cuts).contains(&key)
     }
+}
+
+/// Every file `document`'s pictures are read from: image files, SFF archives and their
+/// `.act` palettes.
+pub fn files_drawn_from(document: &AnimationSet) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for image in &document.images {
+        files.extend(ImageStore::file_of(image).map(Path::to_path_buf));
+        if let ImageKind::Sff { palettes, .. } = &image.kind {
+            files.extend(image.resolved.clone());
+            for palette in palettes {
+                if let PaletteSource::ActFile {
+                    resolved: Some(path),
+                    ..
+                } = palette
+                {
+                    files.push(path.clone());
+                }
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    files
 }
 
 fn decoded_bytes(cell: &OnceLock<Decoded>) -> usize {

@@ -1,5 +1,6 @@
-//! Pictures stay within the memory setting however many actions play: decoded sprites and the
-//! textures of frames and thumbnails are let go least recently shown first.
+//! Pictures stay within the memory setting however many actions play: decoded sprites,
+//! pictures composed ahead and the textures of frames and thumbnails are let go least recently
+//! shown first.
 
 #[path = "../../benches/common/generated_sff.rs"]
 #[allow(dead_code)] // The benches' 48x64 figure is not used here.
@@ -12,6 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
 use sprat::app::context::pictures::PictureMemory;
+use sprat::app::context::pictures::playing::FRAMES_AHEAD;
 use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
 use sprat::formats::sff::encode::SpritePixels;
@@ -62,6 +64,7 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
     let decoded_budget = memory.decoded().total();
     let mut decoded_most = 0;
     let mut textures_most = 0;
+    let mut composed_most = 0;
     let mut pictures_shown = 0;
     for action in 0..ACTIONS {
         harness
@@ -85,6 +88,13 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
             );
             assert_eq!(texture_budget, memory.frames() + memory.thumbnails());
             textures_most = textures_most.max(textures);
+            let (composed, composed_budget) = app.textures.composed_bytes();
+            assert!(
+                composed <= composed_budget,
+                "composed pictures hold {composed} bytes, over {composed_budget}"
+            );
+            assert_eq!(composed_budget, memory.composed());
+            composed_most = composed_most.max(composed);
             let now = app.textures.shown_key();
             if now.is_some() && now != shown {
                 pictures_shown += 1;
@@ -103,9 +113,16 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
         decoded_most > sprites_budget / 2,
         "decoded sprites held at most {decoded_most} bytes of {sprites_budget}"
     );
+    // Playing shows every picture through one texture; the worker composes the coming
+    // frames' pictures ahead (320x240, 300 KiB each).
+    let picture = 320 * 240 * 4;
     assert!(
-        textures_most > memory.frames() / 2,
+        textures_most >= picture,
         "textures held at most {textures_most} bytes"
+    );
+    assert!(
+        composed_most >= picture * FRAMES_AHEAD,
+        "composed pictures held at most {composed_most} bytes"
     );
     assert!(
         pictures_shown >= (ACTIONS * FRAMES) as usize,

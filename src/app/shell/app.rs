@@ -95,6 +95,9 @@ pub struct SpratApp {
     pub(super) disk_waker: Option<disk_waker::DiskWaker>,
     /// The title last sent to the window.
     pub(super) title: String,
+    /// A document was closed: the memory freed with it (its pictures' textures included,
+    /// freed once a paint has let go of them) is handed back to the system at the next frame.
+    pub(super) return_memory: bool,
     /// The frame pinned as a reference, drawn faintly under the canvas of every tab.
     pub reference: Option<crate::app::context::reference::PinnedReference>,
 }
@@ -134,6 +137,7 @@ impl SpratApp {
             last_frame_nanos: 0,
             disk_waker: None,
             title: String::new(),
+            return_memory: false,
             reference: None,
         }
     }

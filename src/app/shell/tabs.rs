@@ -12,7 +12,8 @@
 use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::{AfterConfirm, SpratApp};
 use crate::app::shell::document_tab::DocumentTab;
-use std::path::Path;
+use crate::assets::files_drawn_from;
+use std::path::{Path, PathBuf};
 
 pub use crate::app::context::tab_id::TabId;
 
@@ -242,8 +243,22 @@ impl SpratApp {
         let Some(at) = self.documents.iter().position(|t| t.id == tab) else {
             return;
         };
-        let closed = self.documents.remove(at);
-        closed.doc.session.close();
+        {
+            let closed = self.documents.remove(at);
+            // What only the closed document drew from is let go now: it would otherwise stay
+            // in memory until other pictures pushed it out, however long the editor stays open.
+            let still_drawn: Vec<PathBuf> = self
+                .documents
+                .iter()
+                .flat_map(|t| files_drawn_from(t.doc.session.document()))
+                .collect();
+            self.pixels
+                .release_files_of(closed.doc.session.document(), |path| {
+                    still_drawn.iter().any(|kept| kept == path)
+                });
+            closed.doc.session.close();
+        }
+        self.return_memory = true;
         if self.active != Some(tab) {
             return;
         }
@@ -253,8 +268,10 @@ impl SpratApp {
             .get(at)
             .or_else(|| self.documents.last())
             .map(|t| t.id);
-        if let Some(neighbour) = neighbour {
-            self.came_on_show(neighbour);
+        match neighbour {
+            Some(neighbour) => self.came_on_show(neighbour),
+            // Nothing on show: its textures and composed pictures go, and the worker ends.
+            None => self.textures.release(),
         }
     }
 

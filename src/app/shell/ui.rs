@@ -312,6 +312,9 @@ impl eframe::App for SpratApp {
         // a playing animation are counted in the real window (see the README's Speed).
         log::debug!("paint at {:.3} s", ctx.input(|i| i.time));
         self.settings.appearance.apply(&ctx);
+        if std::mem::take(&mut self.return_memory) {
+            crate::app::context::allocator::return_freed_memory();
+        }
         if std::mem::take(&mut self.leave_focus) {
             // Focus is in the widgets of a tab no longer on show (each tab has its own ids).
             ctx.memory_mut(|m| m.stop_text_input());

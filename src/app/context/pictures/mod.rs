@@ -3,11 +3,13 @@
 //! The software renderer composites a frame at one image pixel per texel; the canvas shows the
 //! texture with nearest-neighbour filtering at any zoom. A frame is rendered again only when
 //! the displayed frame, the document or the image files change, so a paused editor costs
-//! nothing and a playing one renders once per frame change. Textures and decoded pictures
-//! are kept within [`PictureMemory`] (a setting), the least recently shown let go first; while
-//! a sequence plays, its next frames' pictures are decoded ahead on a worker thread
-//! ([`playing`]).
+//! nothing and a playing one renders once per frame change. While a sequence plays, its
+//! next frames' pictures are composed ahead on a worker thread ([`compose`]) and shown through
+//! one texture the new pixels are handed to ([`playing`]), so the UI thread only uploads.
+//! Decoded pictures, composed pictures and textures together are kept within
+//! [`PictureMemory`] (a setting), the least recently shown let go first.
 
+pub mod compose;
 pub mod playing;
 
 use crate::assets::{Budgets, ImageStore};
@@ -60,8 +62,8 @@ const THUMBNAIL_PIXELS_PER_FRAME: usize = 1 << 20;
 /// far smaller, and a 1280x720 texture per cell would hold 3.7 MB each.
 pub const THUMBNAIL_TEXELS: u32 = 160;
 
-/// How much memory the editor keeps pictures in: decoded images and sprites, and the
-/// textures of rendered frames and thumbnails (a setting).
+/// How much memory the editor keeps pictures in: decoded images and sprites, composed frame
+/// pictures, and the textures of frames and thumbnails (a setting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PictureMemory {
@@ -86,14 +88,20 @@ impl PictureMemory {
         (self.megabytes.max(Self::MIN_MEGABYTES) as usize) << 20
     }
 
-    /// Half for decoded pictures (the image store's caches)...
+    /// Three eighths for decoded pictures (the image store's caches)...
     pub fn decoded(self) -> Budgets {
-        Budgets::sharing(self.bytes() / 2)
+        Budgets::sharing(self.bytes() / 8 * 3)
     }
 
-    /// ...three eighths for the textures of rendered frames...
+    /// ...a quarter for frame pictures composed ahead of their time while a sequence plays...
+    pub fn composed(self) -> usize {
+        self.bytes() / 4
+    }
+
+    /// ...a quarter for the textures of frames (the one a playing sequence is shown through
+    /// included)...
     pub fn frames(self) -> usize {
-        self.bytes() / 8 * 3
+        self.bytes() / 4
     }
 
     /// ...and an eighth for thumbnails.
@@ -113,10 +121,14 @@ pub struct FrameTextures {
     thumbnail_pixels_this_frame: usize,
     /// The budget in force.
     memory: PictureMemory,
-    /// Decodes the next frames' pictures while a sequence plays (started on first play).
-    pub(crate) ahead: Option<playing::Ahead>,
+    /// Composed pictures, and the worker composing the next frames' while a sequence plays
+    /// (started on first use).
+    pub(crate) ahead: Option<compose::ComposeAhead>,
+    /// The texture a playing sequence's pictures are handed to, one after another (reused
+    /// while their size stays the same).
+    pub(crate) stage: Option<TextureHandle>,
     /// The frame the canvas showed last while playing: shown on while the next one's
-    /// pictures are still being decoded.
+    /// picture is still being composed.
     pub(crate) shown: Option<(FrameKey, RenderedFrame)>,
     /// Renders done since the editor started (tests check caching with it).
     pub renders: u64,
@@ -133,6 +145,7 @@ impl Default for FrameTextures {
             thumbnail_pixels_this_frame: 0,
             memory,
             ahead: None,
+            stage: None,
             shown: None,
             renders: 0,
         }
@@ -159,24 +172,56 @@ impl FrameTextures {
         }
         if memory != self.memory {
             self.memory = memory;
-            self.frames.set_budget(memory.frames());
+            self.fit_frames_budget();
             self.thumbnails.set_budget(memory.thumbnails());
+            if let Some(ahead) = &self.ahead {
+                ahead.set_budget(memory.composed());
+            }
         }
     }
 
-    /// Bytes of texture memory held now (frames and thumbnails), and the most allowed.
+    /// The frame textures' share less what the playing texture holds.
+    fn fit_frames_budget(&mut self) {
+        let staged = self.stage.as_ref().map_or(0, texture_bytes);
+        let budget = self.memory.frames().saturating_sub(staged);
+        if budget != self.frames.budget() {
+            self.frames.set_budget(budget);
+        }
+    }
+
+    /// Bytes of texture memory held now (frames, the playing texture and thumbnails), and
+    /// the most allowed.
     pub fn texture_bytes(&self) -> (usize, usize) {
+        let staged = self.stage.as_ref().map_or(0, texture_bytes);
         (
-            self.frames.bytes() + self.thumbnails.bytes(),
-            self.frames.budget() + self.thumbnails.budget(),
+            self.frames.bytes() + staged + self.thumbnails.bytes(),
+            self.memory.frames() + self.thumbnails.budget(),
         )
     }
 
-    /// Forgets everything (a new document).
+    /// Bytes of frame pictures composed ahead and kept now, and the most allowed.
+    pub fn composed_bytes(&self) -> (usize, usize) {
+        let held = self.ahead.as_ref().map_or(0, |a| a.bytes());
+        (held, self.memory.composed())
+    }
+
+    /// Forgets everything (a new document): textures are freed on the GPU once egui has
+    /// let go of their handles, at the end of the next paint.
     pub fn clear(&mut self) {
         self.frames.clear();
         self.thumbnails.clear();
         self.shown = None;
+        self.stage = None;
+        self.fit_frames_budget();
+        if let Some(ahead) = &self.ahead {
+            ahead.clear();
+        }
+    }
+
+    /// Forgets everything and ends the worker (no document is on show).
+    pub fn release(&mut self) {
+        self.clear();
+        self.ahead = None;
     }
 
     /// The frame the canvas shows while playing (`None` paused).
@@ -189,7 +234,9 @@ impl FrameTextures {
         self.frames.contains(key)
     }
 
-    /// The texture of a scene, rendered on first use.
+    /// The texture of a scene (frame `key.index` of direction `key.direction` of sequence
+    /// `key.sequence`, as `scene` makes it): made on first use from the picture composed
+    /// ahead when there is one, else composed now; then kept until room is needed.
     pub fn frame<'a>(
         &mut self,
         ctx: &egui::Context,
@@ -201,7 +248,17 @@ impl FrameTextures {
         if let Some(done) = self.frames.get(&key) {
             return done.clone();
         }
-        let rendered = scene().and_then(|s| self.render(ctx, document, &s, pixels, "frame"));
+        let composed = match self.ahead.as_ref().and_then(|a| a.get(&key)) {
+            Some(ready) => ready,
+            None => scene().and_then(|s| {
+                self.renders += 1;
+                compose::compose(document, &s, pixels)
+            }),
+        };
+        let rendered = composed.map(|c| RenderedFrame {
+            texture: ctx.load_texture("sprat-frame", c.image, TextureOptions::NEAREST),
+            rect: c.rect,
+        });
         let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
         self.frames.insert(key, rendered.clone(), bytes);
         rendered
@@ -249,19 +306,6 @@ impl FrameTextures {
         let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
         self.thumbnails.insert(key, rendered.clone(), bytes);
         rendered
-    }
-
-    fn render(
-        &mut self,
-        ctx: &egui::Context,
-        document: &AnimationSet,
-        scene: &Scene,
-        pixels: &ImageStore,
-        name: &str,
-    ) -> Option<RenderedFrame> {
-        let rendered = render_texture(ctx, document, scene, pixels, name)?;
-        self.renders += 1;
-        Some(rendered)
     }
 }
 

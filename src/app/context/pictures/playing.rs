@@ -1,38 +1,39 @@
-//! The picture the canvas shows while a sequence plays, with the next frames' pictures
-//! decoded ahead on a worker thread.
+//! The picture the canvas shows while a sequence plays: composed ahead of its time on the
+//! worker ([`super::compose`]) and handed to one texture, reused from picture to picture.
 //!
-//! The playback engine alone decides which frame shows: this only makes pictures ready. A frame
-//! whose pictures are still being decoded leaves the last picture up for the moment (the
-//! worker wakes the editor when they are ready), so the UI thread never waits on a decode and
-//! playback time never slows; a frame whose pictures come too late is skipped, as a game
+//! The playback engine alone decides which frame shows: this only makes pictures ready. The
+//! coming frames are asked of the engine (a copy of the player stepped ahead, loops and
+//! follow-ups included), so the worker composes them in the order they will show. A frame
+//! whose picture is still being composed leaves the last picture up for the moment (the worker
+//! wakes the editor when it is ready), so the UI thread never waits on a composition and
+//! playback time never slows; a frame whose picture comes too late is skipped, as a game
 //! would skip it.
 
-use super::{FrameKey, FrameTextures, RenderedFrame};
+use super::compose::{ComposeAhead, Composed, Job, PictureSources};
+use super::{FrameKey, FrameTextures, RenderedFrame, texture_bytes};
 use crate::assets::ImageStore;
-use crate::assets::ahead::{DecodeAhead, Wanted};
 use crate::model::{AnimationSet, FrameId};
-use crate::playback::Player;
+use crate::playback::{Player, displayed_frame, is_interpolating};
 use crate::render::Scene;
+use egui::TextureOptions;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use web_time::Instant;
 
-/// How many frames after the one on show have their pictures decoded ahead: at 30 frames a
-/// second, a fifth of a second of pictures (22 MB of 1280x720 sprites).
+/// How many frames after the one on show have their pictures composed ahead: at 30 frames a
+/// second, a fifth of a second of pictures (22 MB of 1280x720 ones), fewer when the memory
+/// setting holds fewer.
 pub const FRAMES_AHEAD: usize = 6;
 
-/// The worker and the flag saying the canvas waits for it.
-pub(crate) struct Ahead {
-    worker: DecodeAhead,
-    /// Set while the canvas shows an older picture because the current one's pictures are
-    /// being decoded: the worker then asks for a repaint when it has decoded one.
-    waiting: Arc<AtomicBool>,
-}
+/// Pictures the worker composes faster than this (small sprites; half a 60 Hz display's frame)
+/// are composed on the UI thread when they are due and not ready: waiting for the worker would
+/// cost a second paint to save less time than that. A 1280x720 picture takes longer.
+const COMPOSE_NOW_BELOW: Duration = Duration::from_millis(8);
 
 impl FrameTextures {
     /// The picture of what `player` shows now (`key`, drawn by `scene`), for the canvas.
-    /// Playing, the pictures of the current and next [`FRAMES_AHEAD`] frames are decoded
-    /// ahead, and while the current one's are not ready the last picture stays up. Paused, the
+    /// Playing, the pictures of the current and next [`FRAMES_AHEAD`] frames are composed
+    /// ahead, and while the current one's is not ready the last picture stays up. Paused, the
     /// frame is drawn at once.
     pub fn playing_frame<'a>(
         &mut self,
@@ -44,83 +45,178 @@ impl FrameTextures {
         pixels: &Arc<ImageStore>,
     ) -> Option<RenderedFrame> {
         if !player.is_playing() {
-            self.shown = None;
+            self.stop_playing(key);
             return self.frame(ctx, document, key, scene, pixels);
         }
-        let frames = upcoming_frames(document, player, FRAMES_AHEAD);
-        let mut wanted: Vec<Wanted> = Vec::new();
-        for frame in frames.iter().filter_map(|id| document.frame(*id)) {
-            for one in Wanted::of_frame(document, frame) {
-                if !wanted.contains(&one) {
-                    wanted.push(one);
-                }
+        if let Some((shown_key, shown)) = &self.shown
+            && *shown_key == key
+        {
+            return Some(shown.clone());
+        }
+        let stamp = self.stamp;
+        self.start_ahead(ctx, pixels);
+        let Some(ahead) = &self.ahead else {
+            return None;
+        };
+        ahead.follow(stamp, || PictureSources::of(document));
+        if !ahead.has_worker() {
+            // No threads (the web): the frame on show is composed now.
+            return self.frame(ctx, document, key, scene, pixels);
+        }
+        let jobs = upcoming_jobs(document, player, FRAMES_AHEAD);
+        // A texture made already (the paused frame, an onion skin's) is shown as it is.
+        if let Some(done) = self.frames.get(&key).cloned() {
+            ahead.want(jobs, None);
+            log::debug!("picture of frame {} shown", key.index);
+            self.shown = done.clone().map(|picture| (key, picture));
+            return done;
+        }
+        let interpolated = key.progress != 0;
+        let composed = if interpolated { None } else { ahead.get(&key) };
+        let composed = match composed {
+            Some(ready) => {
+                ahead.want(jobs, None);
+                ready
             }
-        }
-        let current: Vec<Wanted> = player
-            .frame_id(document)
-            .and_then(|id| document.frame(id))
-            .map(|frame| Wanted::of_frame(document, frame))
-            .unwrap_or_default();
-        // Said before looking, so a picture decoded meanwhile still wakes the UI.
-        if let Some(ahead) = self.ahead(ctx, pixels) {
-            ahead.waiting.store(true, Ordering::Release);
-            ahead.worker.want(wanted);
-        }
-        let ready = self.has_frame(&key) || current.iter().all(|w| pixels.is_ready(w));
-        if let Some(ahead) = &self.ahead {
-            if ready {
-                ahead.waiting.store(false, Ordering::Release);
-            } else if let Some((_, shown)) = &self.shown {
-                // Shown on until the worker has the current frame's pictures.
-                return Some(shown.clone());
+            None if !interpolated
+                && self.shown.is_some()
+                && ahead.compose_time() >= COMPOSE_NOW_BELOW =>
+            {
+                // Shown on until the worker has the current frame's picture.
+                log::debug!("frame {} is due, its picture not ready", key.index);
+                ahead.want(jobs, Some(key));
+                return self.shown.as_ref().map(|(_, picture)| picture.clone());
             }
-        }
-        let picture = self.frame(ctx, document, key, scene, pixels);
+            None => {
+                // An interpolated frame changes with every paint, before anything is on show
+                // there is nothing to leave up, and a small picture is made sooner than the
+                // worker would wake the editor: composed now.
+                ahead.want(jobs, None);
+                self.renders += 1;
+                scene().and_then(|s| super::compose::compose(document, &s, pixels))
+            }
+        };
+        let picture = composed.map(|c| self.show_through_stage(ctx, c));
+        // With `RUST_LOG=sprat::app::context::pictures=debug`: the pictures a second the
+        // real window shows (docs/speed.md).
+        log::debug!("picture of frame {} shown", key.index);
         self.shown = picture.clone().map(|p| (key, p));
         picture
     }
 
-    /// The decode-ahead worker, started on first use; `None` if no thread can be started.
-    fn ahead(&mut self, ctx: &egui::Context, pixels: &Arc<ImageStore>) -> Option<&Ahead> {
-        if self.ahead.is_none() {
-            let waiting = Arc::new(AtomicBool::new(false));
-            let theirs = Arc::clone(&waiting);
-            let ctx = ctx.clone();
-            let wake = move || {
-                if theirs.swap(false, Ordering::AcqRel) {
-                    ctx.request_repaint();
-                }
-            };
-            self.ahead = DecodeAhead::start(Arc::clone(pixels), wake)
-                .map(|worker| Ahead { worker, waiting });
+    /// Hands `composed` to the playing texture: its pixels replace the last picture's when
+    /// the size is the same (no new texture), else a texture of the new size takes its place.
+    fn show_through_stage(&mut self, ctx: &egui::Context, composed: Composed) -> RenderedFrame {
+        let size = composed.image.size;
+        match &mut self.stage {
+            Some(stage) if stage.size() == size => {
+                stage.set(composed.image, TextureOptions::NEAREST);
+            }
+            _ => {
+                // The old texture is freed once the last picture shown through it is let go.
+                self.stage = Some(ctx.load_texture(
+                    "sprat-playing",
+                    composed.image,
+                    TextureOptions::NEAREST,
+                ));
+                self.fit_frames_budget();
+            }
         }
-        self.ahead.as_ref()
+        let texture = self.stage.clone().expect("the stage was just filled");
+        RenderedFrame {
+            texture,
+            rect: composed.rect,
+        }
+    }
+
+    /// Playback stopped with `key` on show: the playing texture, which shows it, is kept as
+    /// that frame's texture rather than made again.
+    fn stop_playing(&mut self, key: FrameKey) {
+        let Some((shown_key, shown)) = self.shown.take() else {
+            return;
+        };
+        let Some(stage) = self.stage.take() else {
+            return;
+        };
+        self.fit_frames_budget();
+        if shown_key == key && shown.texture.id() == stage.id() && !self.frames.contains(&key) {
+            let bytes = texture_bytes(&shown.texture);
+            self.frames.insert(key, Some(shown), bytes);
+        }
+    }
+
+    /// Starts the composer unless it runs already.
+    fn start_ahead(&mut self, ctx: &egui::Context, pixels: &Arc<ImageStore>) {
+        if self.ahead.is_none() {
+            let ctx = ctx.clone();
+            let wake = move || ctx.request_repaint();
+            let budget = self.memory.composed();
+            self.ahead = Some(ComposeAhead::start(budget, Arc::clone(pixels), wake));
+        }
     }
 }
 
-/// The frame on show and the next `count` frames the player will show, as the playback engine
-/// steps through them (loops and follow-ups included), each once.
-pub fn upcoming_frames(document: &AnimationSet, player: &Player, count: usize) -> Vec<FrameId> {
-    let mut frames: Vec<FrameId> = player.frame_id(document).into_iter().collect();
+/// The player as it will be at the frame on show and at each of the next `count` frames it
+/// will show, as the playback engine steps through them (loops and follow-ups included), each
+/// frame once, with how long from now until it gets there.
+fn coming(document: &AnimationSet, player: &Player, count: usize) -> Vec<(Player, Duration)> {
+    let mut players = vec![(player.clone(), Duration::ZERO)];
+    let mut seen: Vec<FrameId> = player.frame_id(document).into_iter().collect();
     let mut future = player.clone();
+    let mut from_now = Duration::ZERO;
     // Each step moves to the next frame; the guard stops a player that would not move.
     for _ in 0..count * 4 {
-        if frames.len() > count {
+        if players.len() > count {
             break;
         }
         let Some(until) = future.until_next_frame(document) else {
             break;
         };
         // A microsecond more than the rounded wait, so the step lands in the next frame.
-        future.advance(document, until + Duration::from_micros(1));
+        let step = until + Duration::from_micros(1);
+        future.advance(document, step);
+        from_now += step;
         let Some(id) = future.frame_id(document) else {
             break;
         };
-        if !frames.contains(&id) {
-            frames.push(id);
+        if !seen.contains(&id) {
+            seen.push(id);
+            players.push((future.clone(), from_now));
         }
     }
-    frames
+    players
+}
+
+/// The frame on show and the next `count` frames the player will show, each once.
+pub fn upcoming_frames(document: &AnimationSet, player: &Player, count: usize) -> Vec<FrameId> {
+    coming(document, player, count)
+        .iter()
+        .filter_map(|(p, _)| p.frame_id(document))
+        .collect()
+}
+
+/// The pictures of the frame on show and of the next `count`, soonest first, to compose:
+/// frames that change while they show (interpolated) and hidden ones are left out.
+fn upcoming_jobs(document: &AnimationSet, player: &Player, count: usize) -> Vec<Job> {
+    let now = Instant::now();
+    coming(document, player, count)
+        .iter()
+        .filter(|(p, _)| p.visible() && !is_interpolating(p, document))
+        .filter_map(|(p, from_now)| {
+            let frame = displayed_frame(p, document)?.into_owned();
+            let key = FrameKey {
+                sequence: p.sequence(),
+                direction: p.direction(),
+                index: p.frame_index(),
+                progress: 0,
+            };
+            Some(Job {
+                key,
+                frame,
+                due: now + *from_now,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,324 @@
+//! Composing frame pictures ahead of their time: while a sequence plays, the pictures of the
+//! next frames are composed (sprites decoded, palettes applied, graphics blended and placed)
+//! on a worker thread into pixels ready for a texture, so the UI thread only hands egui a
+//! picture that is already made.
+//!
+//! The worker works from [`PictureSources`], a copy of only what drawing reads from the
+//! document (its images, slices and unsaved archives; a few shared byte buffers, no frames),
+//! and from frames handed to it with each job: the document itself stays the UI thread's.
+//! Composed pictures are kept in a cache bounded by bytes; the worker never composes further
+//! ahead than that cache holds, so playing ahead cannot push out the picture on show. Each
+//! picture has the time its frame is due: a worker that falls behind (a busy machine) passes
+//! over the pictures it could not finish before their frame is due and composes the ones it
+//! can, so the frames it skips are skipped on time rather than every picture coming late.
+//!
+//! The web has no threads: there no worker is started and the frame on show is composed when
+//! it is drawn ([`super::FrameTextures::frame`]).
+
+use super::FrameKey;
+use crate::assets::ImageStore;
+use crate::cache::ByteLru;
+use crate::model::{AnimationSet, Frame};
+use crate::render::{
+    Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
+    content_bounds, render,
+};
+use egui::ColorImage;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+use web_time::Instant;
+
+/// A frame's picture as a texture takes it: premultiplied pixels, and the sprite-space
+/// rectangle they cover (one pixel per sprite pixel).
+#[derive(Clone)]
+pub struct Composed {
+    /// The pixels, shared with the texture upload (handing them to egui copies nothing).
+    pub image: Arc<ColorImage>,
+    /// Where they go in sprite space.
+    pub rect: SpriteRect,
+}
+
+impl Composed {
+    /// The bytes the pixels hold (and a texture of them).
+    pub fn bytes(&self) -> usize {
+        self.image.pixels.len() * 4
+    }
+}
+
+/// What drawing a frame reads from a document besides the frame: images, slices, and the
+/// archive and palette bytes it holds. Cheap to make: the bytes are shared, not copied.
+pub struct PictureSources {
+    /// A document holding only those (no sequences, no frames).
+    document: AnimationSet,
+}
+
+impl PictureSources {
+    /// What drawing `document`'s frames reads.
+    pub fn of(document: &AnimationSet) -> PictureSources {
+        PictureSources {
+            document: AnimationSet {
+                frame_rate: document.frame_rate,
+                images: document.images.clone(),
+                slices: document.slices.clone(),
+                original: document.original.clone(),
+                companion_originals: document.companion_originals.clone(),
+                edited_files: document.edited_files.clone(),
+                ..AnimationSet::new()
+            },
+        }
+    }
+}
+
+/// `frame` composed at one pixel per sprite pixel, cropped to what it draws; `None` when it
+/// draws nothing. The one way every frame picture is made, on the worker or not.
+pub fn compose(document: &AnimationSet, scene: &Scene, pixels: &ImageStore) -> Option<Composed> {
+    let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
+    let options = RenderOptions {
+        scale: 1,
+        background: Background::Transparent,
+        bounds: CanvasBounds::Fixed(rect),
+        overlay: Overlay::NONE,
+        ..RenderOptions::default()
+    };
+    let image = render(document, scene, pixels, &options);
+    let size = [image.width() as usize, image.height() as usize];
+    Some(Composed {
+        image: Arc::new(ColorImage::from_rgba_unmultiplied(size, image.as_raw())),
+        // The renderer crops a frame too large for one canvas; the picture covers what it drew.
+        rect: capped_view(rect, 1).rect,
+    })
+}
+
+/// A picture to compose: the frame as the player will show it, under its key.
+pub struct Job {
+    /// Which picture.
+    pub key: FrameKey,
+    /// The frame (elements only are read).
+    pub frame: Frame,
+    /// When the frame is due on screen.
+    pub due: Instant,
+}
+
+/// What the UI thread and the worker share.
+struct State {
+    /// What drawing reads, as of `stamp`.
+    sources: Arc<PictureSources>,
+    /// (document revision, image store generation) of `sources` and of the composed pictures.
+    stamp: (u64, u64),
+    /// Pictures to compose, soonest due first (kept while composed, so the worker knows how
+    /// far ahead it is).
+    wanted: Vec<Job>,
+    /// Composed pictures (`None`: the frame draws nothing), bounded by bytes.
+    composed: ByteLru<FrameKey, Option<Composed>>,
+    /// The picture the canvas waits for: when it is composed, the UI is woken.
+    awaited: Option<FrameKey>,
+    /// How long composing a picture takes lately (an average of the last few).
+    compose_time: Duration,
+    /// The owner is gone: the worker ends.
+    closed: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic on the worker mid-compose leaves only cache entries behind; keep using them.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Composed pictures, and the worker that composes the coming ones ahead of their time.
+/// Dropping it ends the worker (after the picture it is composing, if any) and lets every
+/// composed picture go.
+pub struct ComposeAhead {
+    shared: Arc<Shared>,
+    /// Whether a worker composes ahead (not on the web, nor when no thread could start).
+    worker: bool,
+}
+
+impl ComposeAhead {
+    /// An empty cache of at most `budget` bytes of composed pictures, with a worker composing
+    /// from `pixels` (natively) that calls `awaited_ready` when the picture the canvas waits
+    /// for is composed.
+    pub fn start(
+        budget: usize,
+        pixels: Arc<ImageStore>,
+        awaited_ready: impl Fn() + Send + 'static,
+    ) -> ComposeAhead {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                sources: Arc::new(PictureSources::of(&AnimationSet::new())),
+                stamp: (u64::MAX, u64::MAX),
+                wanted: Vec::new(),
+                composed: ByteLru::new(budget),
+                awaited: None,
+                compose_time: Duration::ZERO,
+                closed: false,
+            }),
+            changed: Condvar::new(),
+        });
+        // The web has no threads: there spawning fails at once, and no worker composes.
+        let theirs = Arc::clone(&shared);
+        let worker = std::thread::Builder::new()
+            .name("sprat-compose-ahead".into())
+            .spawn(move || work(&theirs, &pixels, &awaited_ready))
+            .is_ok();
+        ComposeAhead { shared, worker }
+    }
+
+    /// Whether pictures are composed ahead on a worker (not where no thread can start).
+    pub fn has_worker(&self) -> bool {
+        self.worker
+    }
+
+    /// Forgets every composed picture and what was wanted when the document or its images
+    /// changed since `stamp` was last given; `sources` makes what drawing reads then.
+    pub fn follow(&self, stamp: (u64, u64), sources: impl FnOnce() -> PictureSources) {
+        let mut state = self.shared.lock();
+        if state.stamp != stamp {
+            state.stamp = stamp;
+            state.sources = Arc::new(sources());
+            state.composed.clear();
+            state.wanted.clear();
+            state.awaited = None;
+        }
+    }
+
+    /// Replaces what is wanted with `jobs`, soonest due first; `awaited` is the picture the canvas waits for, if any.
+    pub fn want(&self, jobs: Vec<Job>, awaited: Option<FrameKey>) {
+        let mut state = self.shared.lock();
+        let same = jobs.len() == state.wanted.len()
+            && jobs.iter().zip(&state.wanted).all(|(a, b)| a.key == b.key);
+        state.awaited = awaited.filter(|key| !state.composed.contains(key));
+        if !same {
+            state.wanted = jobs;
+            self.shared.changed.notify_one();
+        }
+    }
+
+    /// The composed picture of `key` (`Some(None)`: it draws nothing), marked as just used;
+    /// `None` when it is not composed.
+    pub fn get(&self, key: &FrameKey) -> Option<Option<Composed>> {
+        self.shared.lock().composed.get(key).cloned()
+    }
+
+    /// Keeps a picture composed on the UI thread.
+    pub fn insert(&self, key: FrameKey, composed: Option<Composed>) {
+        let bytes = composed.as_ref().map_or(0, Composed::bytes);
+        self.shared.lock().composed.insert(key, composed, bytes);
+    }
+
+    /// Keeps at most `budget` bytes of composed pictures from now on.
+    pub fn set_budget(&self, budget: usize) {
+        self.shared.lock().composed.set_budget(budget);
+    }
+
+    /// Bytes of composed pictures kept now.
+    pub fn bytes(&self) -> usize {
+        self.shared.lock().composed.bytes()
+    }
+
+    /// How long composing a picture has taken lately (zero before the first).
+    pub fn compose_time(&self) -> Duration {
+        self.shared.lock().compose_time
+    }
+
+    /// Lets every composed picture and everything wanted go.
+    pub fn clear(&self) {
+        let mut state = self.shared.lock();
+        state.composed.clear();
+        state.wanted.clear();
+        state.awaited = None;
+    }
+}
+
+impl Drop for ComposeAhead {
+    fn drop(&mut self) {
+        let mut state = self.shared.lock();
+        state.closed = true;
+        state.wanted.clear();
+        state.composed.clear();
+        self.shared.changed.notify_one();
+    }
+}
+
+/// The worker's loop: takes the soonest due picture and composes it, unless the pictures
+/// composed ahead of it already fill the cache; sleeps while there is nothing to do.
+fn work(shared: &Shared, pixels: &ImageStore, awaited_ready: &dyn Fn()) {
+    loop {
+        let (job, sources, stamp) = {
+            let mut state = shared.lock();
+            loop {
+                if state.closed {
+                    return;
+                }
+                if let Some(job) = next_job(&state) {
+                    break (job, Arc::clone(&state.sources), state.stamp);
+                }
+                state = shared
+                    .changed
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+        };
+        let started = Instant::now();
+        let scene = Scene::of_frame(&job.frame);
+        let composed = compose(&sources.document, &scene, pixels);
+        let bytes = composed.as_ref().map_or(0, Composed::bytes);
+        let mut state = shared.lock();
+        state.compose_time = (state.compose_time * 3 + started.elapsed()) / 4;
+        // A picture of a document that changed meanwhile is of no use.
+        if state.stamp != stamp {
+            continue;
+        }
+        state.composed.insert(job.key, composed, bytes);
+        if state.awaited == Some(job.key) {
+            state.awaited = None;
+            drop(state);
+            awaited_ready();
+        }
+    }
+}
+
+/// The soonest due picture not composed yet, passing over those that could not be finished
+/// before their frame is due while a later one can; `None` when every wanted one is composed, or when
+/// composing the next would need more room than the cache has left after the wanted pictures
+/// composed before it (it would push out one due sooner).
+fn next_job(state: &State) -> Option<Job> {
+    let budget = state.composed.budget();
+    let mut ahead_bytes = 0;
+    let mut largest = 0;
+    let ready_at = Instant::now() + state.compose_time;
+    let can_be_on_time = state
+        .wanted
+        .iter()
+        .any(|job| job.due >= ready_at && !state.composed.contains(&job.key));
+    for job in &state.wanted {
+        if let Some(done) = state.composed.peek(&job.key) {
+            let bytes = done.as_ref().map_or(0, Composed::bytes);
+            ahead_bytes += bytes;
+            largest = largest.max(bytes);
+            continue;
+        }
+        // Finished after its frame is due, it would not be shown: the time goes to the next.
+        if job.due < ready_at && can_be_on_time {
+            continue;
+        }
+        // The soonest due picture is always composed; later ones only while the ones before
+        // them and one more of the largest size seen fit.
+        if ahead_bytes > 0 && ahead_bytes + largest > budget {
+            return None;
+        }
+        return Some(Job {
+            key: job.key,
+            frame: job.frame.clone(),
+            due: job.due,
+        });
+    }
+    None
+}
