@@ -408,6 +408,16 @@ impl Command for SetPlayOrder {
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
         let (cells, loops) = self.spelled_out(tx.doc())?;
+        let now = direction_frames(tx.doc(), self.sequence, self.direction)?;
+        let looped = tx.doc().sequence(self.sequence).map(|s| s.loop_point) == Some(Some(0));
+        if now == cells.as_slice() && looped == loops {
+            // Two frames play the same forward and ping-pong: say so rather than do nothing.
+            return Err(EditError::new(format!(
+                "{} plays these {} as they play now",
+                self.play.label(),
+                crate::text::count(cells.len(), "cell")
+            )));
+        }
         *direction_frames_mut(tx, self.sequence, self.direction)? = cells;
         tx.sequence_mut(self.sequence)?.loop_point = loops.then_some(0);
         Ok(())
@@ -551,6 +561,19 @@ mod tests {
         };
         let refused = history.apply(&mut doc, &Selection::none(), &too_many, None);
         assert!(refused.unwrap_err().message.contains("too many"));
+        assert_eq!(doc, before);
+
+        // What already plays so is refused in words, not done silently as nothing.
+        let again = SetPlayOrder {
+            play: PlayDirection::PingPong,
+            repeat: 0,
+            ..reverse_twice
+        };
+        let refused = history.apply(&mut doc, &Selection::none(), &again, None);
+        assert_eq!(
+            refused.unwrap_err().message,
+            "ping-pong plays these 4 cells as they play now"
+        );
         assert_eq!(doc, before);
     }
 }
