@@ -56,7 +56,10 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     let before = std::fs::read_to_string(&path).unwrap();
     let mut harness = editor_on(&path, "walking");
 
-    spin_showing(&harness, "100 ms").set_value_accesskit(120.0);
+    // The inspector's field (the timeline's, "Frame delay of the animation", shows 100 ms too).
+    let field = harness.get_by_role_and_label(Role::SpinButton, "Frame delay");
+    assert_eq!(field.value().as_deref(), Some("100 ms"));
+    field.set_value_accesskit(120.0);
     harness.run_steps(2);
     let walking = document(&harness).sequence_by_name("walking").unwrap();
     for direction in &walking.directions {
@@ -340,6 +343,26 @@ fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
             .done_count(),
         0
     );
+}
+
+#[test]
+fn the_solarus_delay_field_shows_the_delay_of_the_animation_on_show() {
+    let (_dir, path) = tunic_copy("timeline-delay-shown");
+    let mut harness = editor_on(&path, "stopped");
+    let shown = |harness: &Harness<'_, SpratApp>| {
+        harness
+            .get_by_role_and_label(Role::SpinButton, "Frame delay of the animation")
+            .value()
+    };
+    assert_eq!(
+        shown(&harness).as_deref(),
+        Some("0 ms"),
+        "stopped stays on its frame"
+    );
+    // Another animation, with nothing edited in between: its own delay, not the last one's.
+    gui_support::click_row(&mut harness, "walking");
+    harness.run_steps(2);
+    assert_eq!(shown(&harness).as_deref(), Some("100 ms"));
 }
 
 #[test]

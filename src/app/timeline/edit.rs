@@ -41,6 +41,9 @@ pub struct DurationField {
     pub cells: Vec<usize>,
     /// The document revision it was filled at.
     pub revision: u64,
+    /// The duration it was filled from: another sequence or direction on show (the same
+    /// cells and revision) shows its own.
+    pub filled_from: FrameDuration,
     /// The value in the field's unit.
     pub value: u64,
 }

@@ -282,11 +282,12 @@ fn number_field(
     if state
         .duration_field
         .as_ref()
-        .is_none_or(|f| f.cells != cells || f.revision != revision)
+        .is_none_or(|f| f.cells != cells || f.revision != revision || f.filled_from != unit)
     {
         state.duration_field = Some(DurationField {
             cells: cells.to_vec(),
             revision,
+            filled_from: unit,
             value: initial,
         });
     }
