@@ -42,14 +42,6 @@ fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
     harness.state().active_document().unwrap().document()
 }
 
-/// The number field whose shown value is `value`.
-fn spin_showing<'a>(harness: &'a Harness<'_, SpratApp>, value: &str) -> egui_kittest::Node<'a> {
-    harness
-        .get_all_by_role(Role::SpinButton)
-        .find(|n| n.value().is_some_and(|v| v == value))
-        .unwrap_or_else(|| panic!("no number field showing {value}"))
-}
-
 #[test]
 fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     let (_dir, path) = tunic_copy("delay");
