@@ -46,11 +46,9 @@ fn title(harness: &Harness<'_, SpratApp>) -> String {
 
 /// Sets walking's delay to 120 ms in the inspector (an unsaved edit).
 fn edit_delay(harness: &mut Harness<'_, SpratApp>) {
-    harness
-        .get_all_by_role(Role::SpinButton)
-        .find(|n| n.value().is_some_and(|v| v == "100 ms"))
-        .expect("the frame delay field")
-        .set_value_accesskit(120.0);
+    let field = harness.get_by_role_and_label(Role::SpinButton, "Frame delay");
+    assert_eq!(field.value().as_deref(), Some("100 ms"));
+    field.set_value_accesskit(120.0);
     harness.run_steps(2);
     assert!(title(harness).contains(" *"));
 }

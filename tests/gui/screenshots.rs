@@ -384,3 +384,73 @@ fn the_onion_skin_with_a_pinned_reference() {
     assert!(harness.state().reference.is_some());
     picture(&mut harness, "onion-skin", [255, 90, 90]);
 }
+
+#[test]
+fn importing_a_folder_of_image_sequences_one_sequence_each() {
+    // The demo sheet's rows as a folder of numbered pictures, as an artist's exporter leaves
+    // them: float_0.png … swim_5.png … bite_4.png.
+    let folder = std::env::temp_dir().join(format!("sprat-shot-groups-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let sheet = image::open(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png"))
+        .unwrap()
+        .to_rgba8();
+    for (row, name) in ["float", "swim", "bite"].iter().enumerate() {
+        for column in 0..6 {
+            let cell =
+                image::imageops::crop_imm(&sheet, column * 32, row as u32 * 32, 32, 32).to_image();
+            if cell.pixels().any(|p| p.0[3] > 0) {
+                cell.save(folder.join(format!("{name}_{column}.png")))
+                    .unwrap();
+            }
+        }
+    }
+    let chosen = folder.clone();
+    let mut harness = editor(move |app, _| {
+        app.open_demo();
+        let id = app.active_tab_id();
+        let platform = app.platform.as_ref();
+        if let Some(tab) = app.documents.iter_mut().find(|t| Some(t.id) == id) {
+            tab.import.add_files([chosen], platform, || {});
+        }
+    });
+    for _ in 0..400 {
+        harness.step();
+        if !harness.state().active_tab().unwrap().import.is_reading() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    harness.hover_at(egui::pos2(1200.0, 760.0));
+    harness.run_steps(4);
+    assert!(
+        harness
+            .query_by_label("3 groups, one new sequence each:")
+            .is_some()
+    );
+    // The demo's blue fish knight is on the canvas beside the window.
+    picture(&mut harness, "import-groups", [66, 135, 245]);
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn pasting_only_the_timing_of_frames_copied_from_another_sequence() {
+    let mut harness = editor(|app, _| app.open_demo());
+    harness.get_by_label("walk").click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(1);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    harness.run_steps(2);
+    harness.get_by_label("attack").click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run_steps(2);
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("Paste special").hover();
+    harness.run_steps(3);
+    harness.get_by_label_contains("Paste timing only").hover();
+    harness.run_steps(3);
+    picture(&mut harness, "paste-special", [66, 135, 245]);
+}

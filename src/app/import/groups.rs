@@ -121,8 +121,14 @@ pub fn section(ui: &mut egui::Ui, state: &mut Groups, doc: &OpenDocument) {
                     for (number, (i, frames)) in rows.into_iter().enumerate() {
                         let name = &mut state.groups[i].name;
                         let label = ui.weak(format!("{}", number + 1));
-                        ui.add(egui::TextEdit::singleline(name).desired_width(160.0))
-                            .labelled_by(label.id);
+                        // A grid cell's width is what its widest row asked for: the field asks for its own
+                        // (desired_width alone gives way to the cell and cuts the name).
+                        ui.add(
+                            egui::TextEdit::singleline(name)
+                                .desired_width(160.0)
+                                .min_size(egui::vec2(160.0, 0.0)),
+                        )
+                        .labelled_by(label.id);
                         ui.label(crate::text::count(frames, "frame"));
                         let taken = doc.document().sequence_by_name(name.trim()).is_some();
                         if name.trim().is_empty() {
