@@ -54,7 +54,10 @@ proptest! {
     fn binary_noise_without_a_known_extension_is_refused(
         bytes in prop::collection::vec(128u8..=255, 1..4096),
     ) {
-        // High bytes only: no text construct and no magic number of any format.
+        // High bytes only: no text construct and no magic number of any format but
+        // Aseprite's, 0xA5E0 after the file size, which such noise carries once in 65,536
+        // (then it is an Aseprite file with a broken header, and its reader says so).
+        prop_assume!(bytes.get(4..6) != Some(&[0xE0, 0xA5][..]));
         prop_assert!(registry().detect(&bytes, Some(Path::new("noise.bin"))).is_none());
         prop_assert!(registry().detect(&bytes, None).is_none());
     }
