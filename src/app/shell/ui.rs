@@ -112,28 +112,9 @@ impl SpratApp {
         }
     }
 
-    /// The Import window of the tab on show.
-    pub(super) fn import_window(&mut self, ctx: &egui::Context) {
-        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
-            return;
-        };
-        let pictures = Pictures {
-            textures: &mut self.textures,
-            pixels: &self.pixels,
-        };
-        let mut panel = PanelCtx::new(
-            &mut tab.doc,
-            &mut self.settings,
-            pictures,
-            self.platform.as_mut(),
-        );
-        import::dialog::show(ctx, &mut tab.import, &mut panel);
-        let output = panel.out;
-        self.take_output(output, &mut Vec::new());
-    }
-
-    /// The Export window of the tab on show.
-    pub(super) fn export_window(&mut self, ctx: &egui::Context) {
+    /// The windows of the tab on show that edit its document: Export, Import, Retime and
+    /// Align frames, each given the same panel context (the last to speak is heard).
+    pub(super) fn document_windows(&mut self, ctx: &egui::Context) {
         let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
             return;
         };
@@ -148,25 +129,7 @@ impl SpratApp {
             self.platform.as_mut(),
         );
         export::window(ctx, &mut tab.export, &mut panel);
-        let output = panel.out;
-        self.take_output(output, &mut Vec::new());
-    }
-
-    /// The Retime and Align frames windows of the tab on show.
-    pub(super) fn tool_windows(&mut self, ctx: &egui::Context) {
-        let Some(tab) = active_tab_in(&mut self.documents, self.active) else {
-            return;
-        };
-        let pictures = Pictures {
-            textures: &mut self.textures,
-            pixels: &self.pixels,
-        };
-        let mut panel = PanelCtx::new(
-            &mut tab.doc,
-            &mut self.settings,
-            pictures,
-            self.platform.as_mut(),
-        );
+        import::dialog::show(ctx, &mut tab.import, &mut panel);
         retime::window(ctx, &mut tab.retime, &mut panel);
         align::window(ctx, &mut tab.align, &mut panel);
         let output = panel.out;
@@ -427,9 +390,7 @@ impl eframe::App for SpratApp {
         if let Some(feedback) = restored {
             self.status = Some(feedback);
         }
-        self.export_window(&ctx);
-        self.import_window(&ctx);
-        self.tool_windows(&ctx);
+        self.document_windows(&ctx);
         self.go_on_after_save(&ctx);
         self.confirm_discard_window(&ctx);
         self.tick_sessions(&ctx);
