@@ -8,11 +8,12 @@ use crate::check::CheckOptions;
 use crate::edit::{Command, Gesture};
 use crate::formats::{Diagnostic, Format, ReadOptions, Subject};
 use crate::model::{
-    AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, Group, Sequence, SequenceId,
-    TreeItem,
+    AnimationSet, DefaultBoxRule, ElementId, Frame, FrameDuration, FrameId, Group, Sequence,
+    SequenceId, TreeItem,
 };
 use crate::playback::Player;
 use crate::session::Session;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use web_time::Instant;
 
@@ -504,20 +505,19 @@ impl OpenDocument {
     /// For each cell of the selected direction, the other cells that show the same frame of
     /// the file (a ping-pong tag shows its middle frames twice): editing one changes them all.
     pub fn cells_sharing_frames(&self) -> Vec<Vec<usize>> {
-        let ids = self
+        let ids: &[FrameId] = self
             .sequence()
             .and_then(|s| s.directions.get(self.player.direction()))
-            .map(|d| d.frames.clone())
-            .unwrap_or_default();
+            .map_or(&[], |d| d.frames.as_slice());
+        // The cells of each frame, gathered in one pass: the timeline asks at every paint,
+        // and an action can have thousands of cells.
+        let mut cells_of: HashMap<FrameId, Vec<usize>> = HashMap::with_capacity(ids.len());
+        for (cell, id) in ids.iter().enumerate() {
+            cells_of.entry(*id).or_default().push(cell);
+        }
         ids.iter()
             .enumerate()
-            .map(|(i, id)| {
-                let others = ids
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, other)| *j != i && *other == id);
-                others.map(|(j, _)| j).collect()
-            })
+            .map(|(i, id)| cells_of[id].iter().copied().filter(|&j| j != i).collect())
             .collect()
     }
 
