@@ -631,6 +631,8 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     let mut harness = demo_harness();
     harness.get_by_label("walk").click();
     harness.run();
+    // The background check's answer is a change to paint: let it come before counting.
+    gui_support::wait_for_check(&mut harness);
     assert_eq!(sequence_name(&harness), "walk");
     // Paused and untouched: not one frame in ten seconds.
     assert_eq!(frames_painted_in(&mut harness, 10.0), Painting::default());

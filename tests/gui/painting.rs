@@ -84,7 +84,8 @@ fn settle(harness: &mut Harness<'_, SpratApp>) {
 fn playing_kfm_standing_paints_once_per_picture_change() {
     let kfm = crate::common::corpus().join("mugen/kfm/kfm.def");
     let mut harness = crate::gui_support::editor_opening(&kfm, &[], egui::vec2(1280.0, 800.0));
-    harness.run();
+    // The background check's answer is a change to paint: let it come before counting.
+    crate::gui_support::wait_for_check(&mut harness);
     let doc = harness.state().active_document().unwrap();
     assert_eq!(
         doc.sequence().unwrap().name,

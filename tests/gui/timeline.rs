@@ -9,7 +9,7 @@ use gui_support::{click_row, drag, open_next, undo, undo_steps};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, pos2, vec2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
 use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
@@ -625,4 +625,51 @@ fn the_loop_markers_hint_goes_after_the_drop_and_comes_back_on_a_later_hover() {
         harness.query_by_label(HINT).is_none(),
         "the hint stays after the pointer left"
     );
+}
+
+#[test]
+fn the_warnings_panel_a_check_opens_leaves_cells_rows_and_sprite_where_they_were() {
+    let (_path_dir, path) = showcase_file("still");
+    let mut harness = editor_on(&path, &[]);
+    gui_support::wait_for_check(&mut harness);
+    let diagnostics =
+        |h: &Harness<'_, SpratApp>| h.state().active_document().unwrap().diagnostics().len();
+    assert_eq!(diagnostics(&harness), 0, "the showcase checks clean");
+    let cell_before = cell(&harness, 0);
+    let row = |h: &Harness<'_, SpratApp>| {
+        let node = h.get_by_role_and_label(Role::Button, "punch");
+        (node.accesskit_node().id(), node.rect())
+    };
+    let row_before = row(&harness);
+    let origin = |h: &Harness<'_, SpratApp>| {
+        let canvas = &h.state().active_tab().unwrap().canvas;
+        canvas.last_rect.unwrap().center() + canvas.pan
+    };
+    let origin_before = origin(&harness);
+    // Cutting the first two frames of the punch leaves a frame with a hit box and no hurt box:
+    // the background check warns, and its panel opens while the user goes on clicking.
+    click_cell(&mut harness, 0, Modifiers::NONE);
+    click_cell(&mut harness, 1, Modifiers::SHIFT);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::X);
+    gui_support::wait_for_check(&mut harness);
+    assert_eq!(diagnostics(&harness), 1);
+    assert!(
+        harness
+            .query_by_label_contains("hit boxes but no hurt box")
+            .is_some(),
+        "the panel shows the warning"
+    );
+    let cell_after = cell(&harness, 0);
+    assert_eq!(
+        (cell_after.top(), cell_after.bottom()),
+        (cell_before.top(), cell_before.bottom()),
+        "the timeline stays put; the panel takes its room from the canvas"
+    );
+    assert_eq!(
+        origin(&harness),
+        origin_before,
+        "the sprite stays put on the canvas"
+    );
+    // A press before the panel opened and a release after it are one click on the same row.
+    assert_eq!(row(&harness), row_before, "the tree row is the same widget");
 }

@@ -187,6 +187,9 @@ fn paint(
         None => ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag()),
     };
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "canvas"));
+    if let Some(last) = state.last_rect {
+        state.pan = view::pan_after_resize(last, rect, state.pan);
+    }
     state.last_rect = Some(rect);
     let ppp = ui.ctx().pixels_per_point();
     let painter = ui.painter_at(rect);

@@ -79,6 +79,19 @@ pub fn zoom_about(canvas: Rect, zoom: f32, pan: Vec2, factor: f32, anchor: Pos2)
     (new_zoom, new_pan)
 }
 
+/// The pan that keeps the sprite where it was on screen when a panel below the canvas came,
+/// went or was resized (the canvas kept its top edge and width, only its height changed): a
+/// warnings panel opening when the background check answers must not move the sprite under
+/// the pointer. Any other change of the canvas keeps the sprite about its centre.
+pub fn pan_after_resize(old: Rect, new: Rect, pan: Vec2) -> Vec2 {
+    let same = |a: f32, b: f32| (a - b).abs() < 0.5;
+    if same(old.min.x, new.min.x) && same(old.min.y, new.min.y) && same(old.width(), new.width()) {
+        pan + vec2(0.0, (old.height() - new.height()) / 2.0)
+    } else {
+        pan
+    }
+}
+
 /// The next zoom step above (`up`) or below the current zoom.
 pub fn next_zoom_step(zoom: f32, up: bool) -> f32 {
     if up {
@@ -126,6 +139,19 @@ pub fn bounds_of(points: impl IntoIterator<Item = (f64, f64)>) -> Rect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panel_opening_below_the_canvas_leaves_the_sprite_where_it_was() {
+        let old = canvas();
+        let new = Rect::from_min_max(old.min, pos2(old.max.x, old.max.y - 110.0));
+        let pan = vec2(12.0, -7.0);
+        let before = View::new(old, 4.0, 1.0, pan).to_screen(3.0, -20.0);
+        let after = View::new(new, 4.0, 1.0, pan_after_resize(old, new, pan)).to_screen(3.0, -20.0);
+        assert_eq!(before, after);
+        // The tree or inspector resized, or the window: the sprite stays about the centre.
+        let narrower = Rect::from_min_max(pos2(old.min.x + 40.0, old.min.y), old.max);
+        assert_eq!(pan_after_resize(old, narrower, pan), pan);
+    }
 
     fn canvas() -> Rect {
         Rect::from_min_size(pos2(100.0, 50.0), vec2(400.0, 300.0))

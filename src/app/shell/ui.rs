@@ -176,22 +176,15 @@ impl SpratApp {
         };
         let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
         panel.reference = self.reference.as_ref();
-        if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
-            egui::Panel::bottom("diagnostics")
-                .resizable(true)
-                .default_size(110.0f32.min(room.y * 0.15))
-                .max_size(room.y * 0.4)
-                .show(ui, |ui| {
-                    ui.push_id(scope, |ui| diagnostics::show(ui, &mut panel))
-                });
-        }
         if panel.settings.layout.timeline {
             let shown = egui::Panel::bottom("timeline")
                 .resizable(true)
                 .default_size(150.0f32.min(room.y * 0.3))
                 .max_size(room.y * 0.5)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| timeline::show(ui, timeline, &mut panel))
+                    in_tab_scope(ui, scope, "timeline", |ui| {
+                        timeline::show(ui, timeline, &mut panel)
+                    })
                 });
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
@@ -202,13 +195,26 @@ impl SpratApp {
                 panel.refuse(&message);
             }
         }
+        // Above the timeline, not below it: the background check's answer comes when it comes,
+        // and a panel that appears must not move the cells under the user's pointer.
+        if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
+            egui::Panel::bottom("diagnostics")
+                .resizable(true)
+                .default_size(110.0f32.min(room.y * 0.15))
+                .max_size(room.y * 0.4)
+                .show(ui, |ui| {
+                    in_tab_scope(ui, scope, "diagnostics", |ui| {
+                        diagnostics::show(ui, &mut panel)
+                    })
+                });
+        }
         if panel.settings.layout.tree {
             egui::Panel::left("tree")
                 .resizable(true)
                 .default_size(240.0f32.min(room.x * 0.22))
                 .max_size(room.x * 0.35)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| tree::show(ui, tree, &mut panel))
+                    in_tab_scope(ui, scope, "tree", |ui| tree::show(ui, tree, &mut panel))
                 });
         }
         if panel.settings.layout.inspector {
@@ -217,12 +223,14 @@ impl SpratApp {
                 .default_size(360.0f32.min(room.x * 0.3))
                 .max_size(room.x * 0.4)
                 .show(ui, |ui| {
-                    ui.push_id(scope, |ui| inspector::show(ui, inspector, &mut panel))
+                    in_tab_scope(ui, scope, "inspector", |ui| {
+                        inspector::show(ui, inspector, &mut panel)
+                    })
                 });
         }
         let centre = &mut self.centre;
         egui::CentralPanel::no_frame().show(ui, |ui| {
-            ui.push_id(scope, |ui| {
+            in_tab_scope(ui, scope, "centre", |ui| {
                 let fill = ui.visuals().panel_fill;
                 ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
                 // The views this document has: the preview always, the source sheet when
@@ -261,6 +269,23 @@ impl SpratApp {
 /// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
 /// by the preview's rule (so the warnings speak of what the canvas shows; with the default
 /// settings it is `sprat check`'s).
+/// Runs `add_contents` in a Ui whose id is the tab's `scope` and the `panel`'s name alone.
+/// egui numbers widgets by what was added before them; a panel that comes and goes (the
+/// diagnostics, when a background check answers) would otherwise renumber every widget after
+/// it, and a press before it came and a release after it would land on two different widgets.
+fn in_tab_scope<R>(
+    ui: &mut egui::Ui,
+    scope: (&'static str, u64),
+    panel: &'static str,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    ui.scope_builder(
+        egui::UiBuilder::new().scope_id(egui::Id::unique((scope, panel))),
+        add_contents,
+    )
+    .inner
+}
+
 pub(super) fn check_options(settings: &settings::Settings) -> crate::check::CheckOptions {
     crate::check::CheckOptions {
         rule: crate::app::context::document::box_rule(settings.view.documented_default_box_rule),
