@@ -1,5 +1,7 @@
 //! How long the software renderer takes for a typical frame: a 48×64 character made of a body
-//! and two rotated or scaled parts, three boxes and a point, as the preview draws it.
+//! and two rotated or scaled parts, three boxes and a point, as the preview draws it; and for a
+//! high-definition frame, one 1280x720 sprite placed as it is (what the editor composes for
+//! each picture of an HD character while it plays).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{Rgba, RgbaImage};
@@ -14,6 +16,7 @@ use std::sync::Arc;
 struct Pixels {
     body: Arc<RgbaImage>,
     weapon: Arc<RgbaImage>,
+    hd: Arc<RgbaImage>,
 }
 
 impl Pixels {
@@ -30,9 +33,21 @@ impl Pixels {
         let weapon = RgbaImage::from_fn(16, 24, |x, y| {
             Rgba([200, (x * 10) as u8, (y * 8) as u8, 255])
         });
+        // A figure filling about a third of a 1280x720 sprite, the rest transparent.
+        let hd = RgbaImage::from_fn(1280, 720, |x, y| {
+            let (dx, dy) = (x as f32 - 640.0, y as f32 - 380.0);
+            let inside = (dx / 260.0).powi(2) + (dy / 330.0).powi(2) < 1.0;
+            Rgba([
+                (x / 5) as u8,
+                (y / 3) as u8,
+                90,
+                if inside { 255 } else { 0 },
+            ])
+        });
         Pixels {
             body: Arc::new(body),
             weapon: Arc::new(weapon),
+            hd: Arc::new(hd),
         }
     }
 }
@@ -41,6 +56,7 @@ impl PixelSource for Pixels {
     fn pixels(&self, _: &AnimationSet, source: &GraphicSource) -> Option<SourcePixels> {
         let image = match source {
             GraphicSource::Image(ImageId(1)) => self.body.clone(),
+            GraphicSource::Image(ImageId(3)) => self.hd.clone(),
             _ => self.weapon.clone(),
         };
         Some(SourcePixels {
@@ -108,7 +124,7 @@ fn typical_frame() -> Frame {
 
 fn document() -> AnimationSet {
     let mut set = AnimationSet::new();
-    for id in [1, 2] {
+    for id in [1, 2, 3] {
         set.images.push(SourceImage {
             id: ImageId(id),
             path: format!("{id}.png"),
@@ -174,5 +190,24 @@ fn bench_store(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_render, bench_store);
+fn bench_hd(c: &mut Criterion) {
+    let set = document();
+    let mut frame = Frame::new(FrameDuration::Ticks(2));
+    frame.elements.push(Element {
+        id: ElementId(1),
+        name: String::new(),
+        kind: ElementKind::Graphic(Graphic::new(
+            GraphicSource::Image(ImageId(3)),
+            Point::from_ints(0, 0),
+            Origin::At(Point::from_ints(640, 719)),
+        )),
+    });
+    let scene = Scene::of_frame(&frame);
+    let pixels = Pixels::new();
+    c.bench_function("render a 1280x720 sprite frame, scale 1", |b| {
+        b.iter(|| render(&set, black_box(&scene), &pixels, &RenderOptions::default()))
+    });
+}
+
+criterion_group!(benches, bench_render, bench_hd, bench_store);
 criterion_main!(benches);

@@ -17,6 +17,15 @@ fn div_round(n: u64, d: u64) -> u64 {
 
 /// A straight-alpha 8-bit pixel with an extra opacity (0..=[`FULL`]) as a premultiplied pixel.
 pub fn premultiply(pixel: [u8; 4], opacity: u32) -> Premul {
+    if pixel[3] == 255 && opacity == FULL {
+        // What the arithmetic below gives an opaque pixel, without its divisions.
+        return [
+            pixel[0] as u32 * 257,
+            pixel[1] as u32 * 257,
+            pixel[2] as u32 * 257,
+            FULL,
+        ];
+    }
     let alpha = div_round(pixel[3] as u64 * 257 * opacity as u64, FULL as u64);
     let colour = |c: u8| div_round(c as u64 * alpha, 255) as u32;
     [
@@ -29,6 +38,9 @@ pub fn premultiply(pixel: [u8; 4], opacity: u32) -> Premul {
 
 /// A premultiplied pixel scaled by an opacity (0..=[`FULL`]).
 pub fn fade(pixel: Premul, opacity: u32) -> Premul {
+    if opacity == FULL {
+        return pixel;
+    }
     pixel.map(|c| div_round(c as u64 * opacity as u64, FULL as u64) as u32)
 }
 
@@ -70,6 +82,11 @@ impl Canvas {
         self.pixels[index] = blend_pixel(dst, source, mode).map(|c| c as u16);
     }
 
+    /// The pixels, premultiplied, row by row.
+    pub fn pixels(&self) -> &[[u16; 4]] {
+        &self.pixels
+    }
+
     /// The finished picture in straight 8-bit RGBA.
     pub fn into_image(self) -> RgbaImage {
         let mut image = RgbaImage::new(self.width, self.height);
@@ -86,7 +103,15 @@ pub fn unpremultiply(p: Premul) -> [u8; 4] {
     if alpha == 0 {
         return [0; 4];
     }
-    let colour = |c: u32| div_round(c as u64 * 255, alpha).min(255) as u8;
+    let colour = |c: u32| {
+        // Opaque, the most common case, divides by a constant (a multiplication).
+        let divided = if alpha == FULL as u64 {
+            div_round(c as u64 * 255, FULL as u64)
+        } else {
+            div_round(c as u64 * 255, alpha)
+        };
+        divided.min(255) as u8
+    };
     [
         colour(p[0]),
         colour(p[1]),
@@ -103,6 +128,10 @@ pub fn unpremultiply(p: Premul) -> [u8; 4] {
 /// Alpha always combines as "over"; a transparent destination counts as black, so an additive
 /// or subtractive graphic on a transparent background looks as it does over black.
 pub fn blend_pixel(dst: Premul, src: Premul, mode: BlendMode) -> Premul {
+    if mode == BlendMode::Normal && (src[3] == FULL || dst == [0; 4]) {
+        // An opaque source, or one over nothing, is what the arithmetic below gives.
+        return src;
+    }
     let coverage = src[3] as u64;
     let keep = FULL as u64 - coverage;
     let alpha = src[3] as u64 + div_round(dst[3] as u64 * keep, FULL as u64);
@@ -200,6 +229,59 @@ mod tests {
             ),
             [100, 0, 0, 255]
         );
+    }
+
+    #[test]
+    fn the_shortcuts_give_what_the_arithmetic_gives() {
+        // The general formulas, written out again without the shortcuts.
+        let premultiplied = |p: [u8; 4]| {
+            let alpha = div_round(p[3] as u64 * 257 * FULL as u64, FULL as u64);
+            let c = |c: u8| div_round(c as u64 * alpha, 255) as u32;
+            [c(p[0]), c(p[1]), c(p[2]), alpha as u32]
+        };
+        let unpremultiplied = |p: Premul| {
+            let a = p[3] as u64;
+            let c = |c: u32| div_round(c as u64 * 255, a).min(255) as u8;
+            [c(p[0]), c(p[1]), c(p[2]), div_round(a, 257) as u8]
+        };
+        for c in [0u8, 1, 2, 127, 128, 200, 254, 255] {
+            let opaque = [c, 255 - c, c / 2, 255];
+            assert_eq!(premultiply(opaque, FULL), premultiplied(opaque));
+            assert_eq!(fade(premultiplied(opaque), FULL), premultiplied(opaque));
+            for v in [0u32, 1, 256, 257, 30_000, 65_534, 65_535] {
+                assert_eq!(
+                    unpremultiply([v, 0, 65_535 - v, FULL]),
+                    unpremultiplied([v, 0, 65_535 - v, FULL])
+                );
+            }
+            for dst in [[0; 4], [1000, 2000, 3000, 40_000], [FULL; 4]] {
+                let src = premultiplied(opaque);
+                let keep = 0u64;
+                let alpha = src[3] as u64 + div_round(dst[3] as u64 * keep, FULL as u64);
+                let general: Premul = std::array::from_fn(|i| {
+                    if i == 3 {
+                        alpha as u32
+                    } else {
+                        ((src[i] as u64 + div_round(dst[i] as u64 * keep, FULL as u64)).min(alpha))
+                            as u32
+                    }
+                });
+                assert_eq!(blend_pixel(dst, src, BlendMode::Normal), general);
+            }
+            // A translucent source over nothing.
+            let src = premultiplied([c, 10, 20, 100]);
+            let nothing = [0u64; 4];
+            let keep = FULL as u64 - src[3] as u64;
+            let alpha = src[3] as u64 + div_round(nothing[3] * keep, FULL as u64);
+            let general: Premul = std::array::from_fn(|i| {
+                if i == 3 {
+                    alpha as u32
+                } else {
+                    ((src[i] as u64 + div_round(nothing[i] * keep, FULL as u64)).min(alpha)) as u32
+                }
+            });
+            assert_eq!(blend_pixel([0; 4], src, BlendMode::Normal), general);
+        }
     }
 
     #[test]

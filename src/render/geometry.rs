@@ -167,6 +167,11 @@ pub struct InverseMap {
 }
 
 impl InverseMap {
+    /// The linear part `[a, b, c, d]`: `du = a·dx + b·dy`, `dv = c·dx + d·dy`.
+    pub fn matrix(&self) -> [f64; 4] {
+        self.matrix
+    }
+
     /// The source point under the sprite point `(x, y)`.
     pub fn to_source(&self, (x, y): (f64, f64)) -> (f64, f64) {
         let [a, b, c, d] = self.matrix;

@@ -1,8 +1,8 @@
 //! Drawing one graphic element: inverse-map every covered canvas pixel to the source and sample.
 
 use super::canvas::{Canvas, FULL, Premul, fade, premultiply};
-use super::geometry::{Placement, SpriteRect};
-use crate::model::Graphic;
+use super::geometry::{InverseMap, Placement, SpriteRect};
+use crate::model::{BlendMode, Graphic};
 use image::RgbaImage;
 
 /// How canvas pixels map to sprite space: canvas pixel `(i, j)` covers
@@ -89,8 +89,54 @@ pub fn draw_graphic(
     // Bilinear sampling bleeds half a source pixel outwards, which can reach one more canvas
     // pixel at any scale.
     let margin = if nearest { 0 } else { 1 };
-    let (i0, j0, i1, j1) = view.pixels_touching(&bounds, margin, canvas);
+    let pixels = view.pixels_touching(&bounds, margin, canvas);
     let sampler = Sampler { image, opacity };
+    match PixelShift::of(&inverse, view) {
+        Some(shift) => draw_shifted(canvas, pixels, &shift, &sampler, graphic.blend),
+        None => draw_sampled(
+            canvas,
+            view,
+            pixels,
+            &inverse,
+            &sampler,
+            nearest,
+            graphic.blend,
+        ),
+    }
+}
+
+/// Canvas pixels `[i0, i1) × [j0, j1)` read straight from the source, a row at a time: every
+/// pixel centre falls on a source pixel centre, where both samplings give that pixel.
+fn draw_shifted(
+    canvas: &mut Canvas,
+    (i0, j0, i1, j1): (i64, i64, i64, i64),
+    shift: &PixelShift,
+    sampler: &Sampler,
+    blend: BlendMode,
+) {
+    for j in j0..j1 {
+        let v = shift.y.0 + shift.y.1 * j;
+        if v < 0 || v >= sampler.image.height() as i64 {
+            continue;
+        }
+        for i in i0..i1 {
+            if let Some(pixel) = sampler.texel_faded(shift.x.0 + shift.x.1 * i, v) {
+                canvas.blend(i, j, pixel, blend);
+            }
+        }
+    }
+}
+
+/// Canvas pixels `[i0, i1) × [j0, j1)`, each centre mapped back to the source and sampled.
+fn draw_sampled(
+    canvas: &mut Canvas,
+    view: &View,
+    (i0, j0, i1, j1): (i64, i64, i64, i64),
+    inverse: &InverseMap,
+    sampler: &Sampler,
+    nearest: bool,
+    blend: BlendMode,
+) {
     for j in j0..j1 {
         for i in i0..i1 {
             let (u, v) = inverse.to_source(view.pixel_centre(i, j));
@@ -100,9 +146,37 @@ pub fn draw_graphic(
                 sampler.bilinear(u, v)
             };
             if let Some(pixel) = pixel.filter(|p| p[3] > 0) {
-                canvas.blend(i, j, pixel, graphic.blend);
+                canvas.blend(i, j, pixel, blend);
             }
         }
+    }
+}
+
+struct PixelShift {
+    x: (i64, i64),
+    y: (i64, i64),
+}
+
+impl PixelShift {
+    fn of(inverse: &InverseMap, view: &View) -> Option<PixelShift> {
+        if view.scale != 1 {
+            return None;
+        }
+        let [a, b, c, d] = inverse.matrix();
+        let unit = |s: f64| s == 1.0 || s == -1.0;
+        if b != 0.0 || c != 0.0 || !unit(a) || !unit(d) {
+            return None;
+        }
+        // The source point under canvas pixel 0's centre; it must be a source pixel's centre.
+        let (u, v) = inverse.to_source(view.pixel_centre(0, 0));
+        let whole = |t: f64| {
+            let t = t - 0.5;
+            (t.is_finite() && t == t.round() && t.abs() < 1e15).then_some(t as i64)
+        };
+        Some(PixelShift {
+            x: (whole(u)?, a as i64),
+            y: (whole(v)?, d as i64),
+        })
     }
 }
 
@@ -121,6 +195,18 @@ impl Sampler<'_> {
             self.image.get_pixel(x as u32, y as u32).0,
             FULL,
         ))
+    }
+
+    /// Source pixel `(x, y)` with the graphic's opacity; `None` outside the image or where
+    /// it is transparent (read before any arithmetic: most of a big sprite is).
+    fn texel_faded(&self, x: i64, y: i64) -> Option<Premul> {
+        if x < 0 || y < 0 || x >= self.image.width() as i64 || y >= self.image.height() as i64 {
+            return None;
+        }
+        let pixel = self.image.get_pixel(x as u32, y as u32).0;
+        (pixel[3] > 0)
+            .then(|| fade(premultiply(pixel, FULL), self.opacity))
+            .filter(|p| p[3] > 0)
     }
 
     /// The pixel whose square holds `(u, v)`.
@@ -164,5 +250,116 @@ impl Sampler<'_> {
         let alpha = sum[3].round().clamp(0.0, FULL as f64) as u32;
         let p = sum.map(|c| (c.round().max(0.0) as u32).min(alpha));
         Some(fade([p[0], p[1], p[2], alpha], self.opacity))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Fx, GraphicSource, ImageId, Origin, Point};
+
+    /// A 5x4 source with a transparent pixel and a translucent one.
+    fn source() -> RgbaImage {
+        RgbaImage::from_fn(5, 4, |x, y| match (x, y) {
+            (1, 1) => image::Rgba([0, 0, 0, 0]),
+            (3, 2) => image::Rgba([200, 10, 90, 100]),
+            _ => image::Rgba([(x * 50) as u8, (y * 60) as u8, 7, 255]),
+        })
+    }
+
+    fn canvas_after(graphic: &Graphic, shifted: Option<bool>, nearest: bool) -> Vec<u8> {
+        let view = View {
+            rect: SpriteRect {
+                x: -8,
+                y: -6,
+                width: 16,
+                height: 12,
+            },
+            scale: 1,
+        };
+        let mut canvas = Canvas::new(16, 12, [30, 40, 50, 255]);
+        let image = source();
+        match shifted {
+            None => draw_graphic(&mut canvas, &view, graphic, &image, (2, 3), nearest),
+            Some(_) => {
+                let placement = Placement::of(graphic, (2, 3)).unwrap();
+                let inverse = placement.inverse().unwrap();
+                let bounds = placement.bounds(5, 4).unwrap();
+                let pixels = view.pixels_touching(&bounds, 1, &canvas);
+                let sampler = Sampler {
+                    image: &image,
+                    opacity: graphic.opacity as u32,
+                };
+                draw_sampled(
+                    &mut canvas,
+                    &view,
+                    pixels,
+                    &inverse,
+                    &sampler,
+                    nearest,
+                    graphic.blend,
+                );
+            }
+        }
+        canvas.into_image().into_raw()
+    }
+
+    #[test]
+    fn whole_pixel_moves_and_flips_draw_what_sampling_draws() {
+        let mut shifted = 0;
+        for (flip_h, flip_v) in [(false, false), (true, false), (false, true), (true, true)] {
+            for (x, y) in [(0.0, 0.0), (3.0, -2.0), (0.5, 0.0), (-1.0, 1.5)] {
+                for opacity in [u16::MAX, 30_000] {
+                    for blend in [
+                        BlendMode::Normal,
+                        BlendMode::Add {
+                            source: 256,
+                            destination: 128,
+                        },
+                    ] {
+                        let position = Point {
+                            x: Fx::from_f64(x),
+                            y: Fx::from_f64(y),
+                        };
+                        let graphic = Graphic {
+                            flip_h,
+                            flip_v,
+                            opacity,
+                            blend,
+                            ..Graphic::new(
+                                GraphicSource::Image(ImageId(0)),
+                                position,
+                                Origin::SourceAxis,
+                            )
+                        };
+                        let placement = Placement::of(&graphic, (2, 3)).unwrap();
+                        let view = View {
+                            rect: SpriteRect {
+                                x: -8,
+                                y: -6,
+                                width: 16,
+                                height: 12,
+                            },
+                            scale: 1,
+                        };
+                        shifted += usize::from(
+                            PixelShift::of(&placement.inverse().unwrap(), &view).is_some(),
+                        );
+                        for nearest in [true, false] {
+                            assert_eq!(
+                                canvas_after(&graphic, None, nearest),
+                                canvas_after(&graphic, Some(false), nearest),
+                                "{graphic:?} nearest {nearest}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            shifted,
+            4 * 2 * 2 * 2,
+            "the whole-pixel moves take the straight path"
+        );
     }
 }

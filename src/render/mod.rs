@@ -189,6 +189,17 @@ pub fn render(
     pixels: &dyn PixelSource,
     options: &RenderOptions,
 ) -> RgbaImage {
+    render_canvas(document, scene, pixels, options).into_image()
+}
+
+/// Composites `scene` onto a canvas of premultiplied pixels: [`render`] before its last step,
+/// for a caller that wants premultiplied pixels (a texture) without the straight image between.
+pub fn render_canvas(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &dyn PixelSource,
+    options: &RenderOptions,
+) -> Canvas {
     let rect = match options.bounds {
         CanvasBounds::Fixed(rect) => rect,
         CanvasBounds::Fit => content_bounds(document, scene, pixels, options.overlay)
@@ -244,7 +255,7 @@ pub fn render(
             &scene.points(),
         );
     }
-    canvas.into_image()
+    canvas
 }
 
 /// The sprite-space rectangle the scene's visible content covers: graphics (with their

@@ -231,8 +231,11 @@ impl SpratApp {
         let centre = &mut self.centre;
         egui::CentralPanel::no_frame().show(ui, |ui| {
             in_tab_scope(ui, scope, "centre", |ui| {
-                let fill = ui.visuals().panel_fill;
-                ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
+                // The panel's colour behind the strips above the view, painted once the view
+                // has taken its place: not under the canvas, whose background covers it (with
+                // software GL, a layer fewer over most of the window, thirty times a second).
+                let backdrop = ui.painter().add(egui::Shape::Noop);
+                let area = ui.max_rect();
                 // The views this document has: the preview always, the source sheet when
                 // asked for, the sprites when it has an archive of them.
                 let has_sprites = !sprites::browser::archives(panel.doc).is_empty();
@@ -253,11 +256,25 @@ impl SpratApp {
                         }
                     });
                 }
-                match centre {
-                    CentreTab::Canvas => canvas::show(ui, canvas, &mut panel),
-                    CentreTab::Sheet => sheet::show(ui, sheet, &mut panel),
-                    CentreTab::Sprites => sprites::browser::show(ui, sprites, &mut panel),
-                }
+                let covered = match centre {
+                    CentreTab::Canvas => {
+                        canvas::show(ui, canvas, &mut panel);
+                        canvas.last_rect
+                    }
+                    CentreTab::Sheet => {
+                        sheet::show(ui, sheet, &mut panel);
+                        None
+                    }
+                    CentreTab::Sprites => {
+                        sprites::browser::show(ui, sprites, &mut panel);
+                        None
+                    }
+                };
+                let fill = ui.visuals().panel_fill;
+                ui.painter().set(
+                    backdrop,
+                    egui::Shape::rect_filled(uncovered(area, covered), 0.0, fill),
+                );
             })
         });
         let output = panel.out;
@@ -269,6 +286,22 @@ impl SpratApp {
 /// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
 /// by the preview's rule (so the warnings speak of what the canvas shows; with the default
 /// settings it is `sprat check`'s).
+/// What of `area` a view's own background leaves to the panel colour: the part above
+/// `covered` when it takes the whole width down to the bottom (the canvas), else all of it.
+fn uncovered(area: egui::Rect, covered: Option<egui::Rect>) -> egui::Rect {
+    match covered {
+        Some(view)
+            if view.left() <= area.left()
+                && view.right() >= area.right()
+                && view.bottom() >= area.bottom()
+                && view.top() > area.top() =>
+        {
+            egui::Rect::from_min_max(area.min, egui::pos2(area.max.x, view.top()))
+        }
+        _ => area,
+    }
+}
+
 /// Runs `add_contents` in a Ui whose id is the tab's `scope` and the `panel`'s name alone.
 /// egui numbers widgets by what was added before them; a panel that comes and goes (the
 /// diagnostics, when a background check answers) would otherwise renumber every widget after
@@ -430,5 +463,25 @@ impl eframe::App for SpratApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uncovered;
+    use egui::{Rect, pos2};
+
+    #[test]
+    fn the_panel_colour_goes_above_a_canvas_and_behind_any_other_view() {
+        let area = Rect::from_min_max(pos2(240.0, 50.0), pos2(920.0, 645.0));
+        let canvas = Rect::from_min_max(pos2(240.0, 142.0), area.max);
+        assert_eq!(
+            uncovered(area, Some(canvas)),
+            Rect::from_min_max(area.min, pos2(920.0, 142.0))
+        );
+        // A view that leaves a margin, or none at all: the whole area.
+        let inset = canvas.shrink(4.0);
+        assert_eq!(uncovered(area, Some(inset)), area);
+        assert_eq!(uncovered(area, None), area);
     }
 }

@@ -19,11 +19,12 @@ use super::FrameKey;
 use crate::assets::ImageStore;
 use crate::cache::ByteLru;
 use crate::model::{AnimationSet, Frame};
+use crate::render::canvas::{Canvas, unpremultiply};
 use crate::render::{
     Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
-    content_bounds, render,
+    content_bounds, render_canvas,
 };
-use egui::ColorImage;
+use egui::{Color32, ColorImage};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 use web_time::Instant;
@@ -80,13 +81,28 @@ pub fn compose(document: &AnimationSet, scene: &Scene, pixels: &ImageStore) -> O
         overlay: Overlay::NONE,
         ..RenderOptions::default()
     };
-    let image = render(document, scene, pixels, &options);
-    let size = [image.width() as usize, image.height() as usize];
+    let canvas = render_canvas(document, scene, pixels, &options);
     Some(Composed {
-        image: Arc::new(ColorImage::from_rgba_unmultiplied(size, image.as_raw())),
+        image: Arc::new(texels_of(&canvas)),
         // The renderer crops a frame too large for one canvas; the picture covers what it drew.
         rect: capped_view(rect, 1).rect,
     })
+}
+
+/// The texture's pixels straight from the canvas: what `ColorImage::from_rgba_unmultiplied`
+/// makes of the rendered image, without making that image (a pass and 3.7 MB a 1280x720
+/// picture).
+fn texels_of(canvas: &Canvas) -> ColorImage {
+    let size = [canvas.width() as usize, canvas.height() as usize];
+    let texels = canvas
+        .pixels()
+        .iter()
+        .map(|p| {
+            let [r, g, b, a] = unpremultiply(p.map(u32::from));
+            Color32::from_rgba_unmultiplied(r, g, b, a)
+        })
+        .collect();
+    ColorImage::new(size, texels)
 }
 
 /// A picture to compose: the frame as the player will show it, under its key.
@@ -321,4 +337,37 @@ fn next_job(state: &State) -> Option<Job> {
         });
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::BlendMode;
+    use crate::render::canvas::{FULL, premultiply};
+
+    #[test]
+    fn texels_are_what_egui_makes_of_the_rendered_image() {
+        let mut canvas = Canvas::new(7, 3, [0; 4]);
+        for (i, alpha) in [255u8, 254, 128, 3, 1, 0].into_iter().enumerate() {
+            let source = premultiply([200, 90, 17, alpha], FULL);
+            canvas.blend(i as i64, 0, source, BlendMode::Normal);
+            canvas.blend(i as i64, 1, source, BlendMode::Normal);
+            canvas.blend(
+                i as i64,
+                1,
+                premultiply([5, 250, 60, 100], FULL),
+                BlendMode::Normal,
+            );
+            let add = BlendMode::Add {
+                source: 256,
+                destination: 128,
+            };
+            canvas.blend(i as i64, 2, source, add);
+        }
+        let texels = texels_of(&canvas);
+        let image = canvas.into_image();
+        let expected = ColorImage::from_rgba_unmultiplied([7, 3], image.as_raw());
+        assert_eq!(texels.pixels, expected.pixels);
+        assert_eq!(texels.size, expected.size);
+    }
 }
