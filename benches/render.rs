@@ -8,7 +8,7 @@ use image::{Rgba, RgbaImage};
 use sprat::assets::ImageStore;
 use sprat::model::*;
 use sprat::pixels::{PixelSource, SourcePixels};
-use sprat::render::{Background, Overlay, RenderOptions, Scene, render};
+use sprat::render::{Background, Overlay, RenderOptions, Scene, plain_picture, render};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -206,6 +206,14 @@ fn bench_hd(c: &mut Criterion) {
     let pixels = Pixels::new();
     c.bench_function("render a 1280x720 sprite frame, scale 1", |b| {
         b.iter(|| render(&set, black_box(&scene), &pixels, &RenderOptions::default()))
+    });
+    // What the editor does with such a frame while it plays: the sprite read in place.
+    c.bench_function("a 1280x720 sprite frame read in place", |b| {
+        b.iter(|| {
+            plain_picture(&set, black_box(&scene), &pixels)
+                .expect("one sprite placed as it is")
+                .map_pixels(|p| p)
+        })
     });
 }
 

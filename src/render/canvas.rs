@@ -16,6 +16,7 @@ fn div_round(n: u64, d: u64) -> u64 {
 }
 
 /// A straight-alpha 8-bit pixel with an extra opacity (0..=[`FULL`]) as a premultiplied pixel.
+#[inline]
 pub fn premultiply(pixel: [u8; 4], opacity: u32) -> Premul {
     if pixel[3] == 255 && opacity == FULL {
         // What the arithmetic below gives an opaque pixel, without its divisions.
@@ -37,6 +38,7 @@ pub fn premultiply(pixel: [u8; 4], opacity: u32) -> Premul {
 }
 
 /// A premultiplied pixel scaled by an opacity (0..=[`FULL`]).
+#[inline]
 pub fn fade(pixel: Premul, opacity: u32) -> Premul {
     if opacity == FULL {
         return pixel;
@@ -73,6 +75,7 @@ impl Canvas {
     }
 
     /// Combines `source` into pixel `(x, y)` with `mode`; pixels outside are ignored.
+    #[inline]
     pub fn blend(&mut self, x: i64, y: i64, source: Premul, mode: BlendMode) {
         if x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 {
             return;
@@ -98,6 +101,7 @@ impl Canvas {
 }
 
 /// Straight 8-bit RGBA of a premultiplied pixel; fully transparent pixels are `[0, 0, 0, 0]`.
+#[inline]
 pub fn unpremultiply(p: Premul) -> [u8; 4] {
     let alpha = p[3] as u64;
     if alpha == 0 {
@@ -127,6 +131,7 @@ pub fn unpremultiply(p: Premul) -> [u8; 4] {
 /// transparent border never darkens what is under it, whatever the destination factor.
 /// Alpha always combines as "over"; a transparent destination counts as black, so an additive
 /// or subtractive graphic on a transparent background looks as it does over black.
+#[inline]
 pub fn blend_pixel(dst: Premul, src: Premul, mode: BlendMode) -> Premul {
     if mode == BlendMode::Normal && (src[3] == FULL || dst == [0; 4]) {
         // An opaque source, or one over nothing, is what the arithmetic below gives.
@@ -179,6 +184,16 @@ mod tests {
                 unpremultiply(premultiply([c, 0, 255 - c, 255], FULL)),
                 [c, 0, 255 - c, 255]
             );
+        }
+    }
+
+    #[test]
+    fn premultiply_round_trips_every_colour_at_every_alpha_but_zero() {
+        for a in 1..=255u8 {
+            for c in 0..=255u8 {
+                let pixel = [c, 255 - c, c / 3, a];
+                assert_eq!(unpremultiply(premultiply(pixel, FULL)), pixel);
+            }
         }
     }
 

@@ -152,12 +152,23 @@ fn draw_sampled(
     }
 }
 
-struct PixelShift {
-    x: (i64, i64),
-    y: (i64, i64),
+/// A placement that only moves and flips whole pixels at one canvas pixel per sprite pixel:
+/// canvas pixel `(i, j)` shows source pixel `(x.0 + x.1·i, y.0 + y.1·j)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PixelShift {
+    /// The source column under canvas column 0, and the step (1, or -1 flipped).
+    pub x: (i64, i64),
+    /// The source row under canvas row 0, and the step.
+    pub y: (i64, i64),
 }
 
 impl PixelShift {
+    /// How `graphic` (its source has `axis`) lands on `view`'s pixels; `None` unless it only
+    /// moves and flips whole pixels at scale 1.
+    pub fn of_graphic(graphic: &Graphic, axis: (i32, i32), view: &View) -> Option<PixelShift> {
+        PixelShift::of(&Placement::of(graphic, axis)?.inverse()?, view)
+    }
+
     fn of(inverse: &InverseMap, view: &View) -> Option<PixelShift> {
         if view.scale != 1 {
             return None;
@@ -199,6 +210,7 @@ impl Sampler<'_> {
 
     /// Source pixel `(x, y)` with the graphic's opacity; `None` outside the image or where
     /// it is transparent (read before any arithmetic: most of a big sprite is).
+    #[inline]
     fn texel_faded(&self, x: i64, y: i64) -> Option<Premul> {
         if x < 0 || y < 0 || x >= self.image.width() as i64 || y >= self.image.height() as i64 {
             return None;

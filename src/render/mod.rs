@@ -258,6 +258,85 @@ pub fn render_canvas(
     canvas
 }
 
+/// A frame that draws one graphic as its source is: moved and flipped by whole pixels, at
+/// full opacity with the normal blend, over nothing. Its picture is the source's pixels, read
+/// in place, where [`render`] would composite them onto a canvas first: what an HD character's
+/// frames are, thirty times a second.
+pub struct PlainPicture {
+    /// Where the picture goes in sprite space: the graphic's bounds.
+    pub rect: SpriteRect,
+    image: std::sync::Arc<RgbaImage>,
+    shift: graphic::PixelShift,
+}
+
+impl PlainPicture {
+    /// The picture's pixels row by row, straight RGBA as [`render`] gives them at scale 1 with
+    /// a transparent background (a transparent pixel is `[0, 0, 0, 0]`), each made into a `T`.
+    pub fn map_pixels<T>(&self, texel: impl Fn([u8; 4]) -> T) -> Vec<T> {
+        let raw = self.image.as_raw();
+        // The source is exactly as wide as the picture: a row is read forwards, or backwards
+        // when flipped.
+        let stride = self.rect.width as usize * 4;
+        let straight = |p: &[u8]| match p[3] {
+            0 => texel([0; 4]),
+            a => texel([p[0], p[1], p[2], a]),
+        };
+        let mut out = Vec::with_capacity(self.rect.width as usize * self.rect.height as usize);
+        for j in 0..self.rect.height as i64 {
+            let start = (self.shift.y.0 + self.shift.y.1 * j) as usize * stride;
+            let row = raw[start..start + stride].chunks_exact(4);
+            if self.shift.x.1 < 0 {
+                out.extend(row.rev().map(straight));
+            } else {
+                out.extend(row.map(straight));
+            }
+        }
+        out
+    }
+}
+
+/// `scene` as a [`PlainPicture`], or `None` when it draws anything else (several graphics, a
+/// turn, a scale, a blend, a fade) or nothing.
+pub fn plain_picture(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &dyn PixelSource,
+) -> Option<PlainPicture> {
+    if !scene.visible {
+        return None;
+    }
+    let mut drawn = scene
+        .frame
+        .elements
+        .iter()
+        .filter_map(|e| e.as_graphic())
+        .filter(|g| g.opacity != 0 && !g.source.is_blank());
+    let (graphic, None) = (drawn.next()?, drawn.next()) else {
+        return None;
+    };
+    if !graphic.is_plain() {
+        return None;
+    }
+    let source = pixels.pixels(document, &graphic.source)?;
+    let (width, height) = source.image.dimensions();
+    let rect = Placement::of(graphic, source.axis)?.bounds(width, height)?;
+    // The whole source, uncropped: a picture as big as the canvas cap is composited.
+    let view = capped_view(rect, 1);
+    if (rect.width, rect.height) != (width, height) || view.rect != rect {
+        return None;
+    }
+    let shift = graphic::PixelShift::of_graphic(graphic, source.axis, &view)?;
+    let inside = |(start, step): (i64, i64), len: u32| {
+        let end = start + step * (len as i64 - 1);
+        (0..len as i64).contains(&start) && (0..len as i64).contains(&end)
+    };
+    (inside(shift.x, width) && inside(shift.y, height)).then_some(PlainPicture {
+        rect,
+        image: source.image,
+        shift,
+    })
+}
+
 /// The sprite-space rectangle the scene's visible content covers: graphics (with their
 /// transforms), and with an overlay the boxes, points and origin it draws. `None` when there is
 /// nothing to show.

@@ -236,3 +236,43 @@ fn a_playing_scene_is_empty_once_the_sequence_disappeared() {
     let image = render(&set, &scene, &solid(4, 4), &RenderOptions::default());
     assert!(image.pixels().all(|p| p.0[3] == 0));
 }
+
+#[test]
+fn a_lone_graphic_moved_and_flipped_by_whole_pixels_is_its_source_read_in_place() {
+    // Opaque, translucent and transparent pixels, none alike.
+    let source = OneImage(Arc::new(RgbaImage::from_fn(5, 3, |x, y| {
+        let alpha = [255, 128, 0, 1, 254][x as usize];
+        image::Rgba([x as u8 * 40, y as u8 * 70, 9, alpha])
+    })));
+    let document = AnimationSet::new();
+    for (flip_h, flip_v) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut graphic = plain();
+        graphic.position = Point::from_ints(-2, 7);
+        graphic.flip_h = flip_h;
+        graphic.flip_v = flip_v;
+        let frame = frame_with(graphic);
+        let scene = Scene::of_frame(&frame);
+        let plain = plain_picture(&document, &scene, &source).expect("a plain picture");
+        let rendered = render(&document, &scene, &source, &RenderOptions::default());
+        assert_eq!((plain.rect.width, plain.rect.height), rendered.dimensions());
+        let read: Vec<u8> = plain.map_pixels(|p| p).concat();
+        assert_eq!(read, rendered.into_raw(), "flipped {flip_h} {flip_v}");
+    }
+    // Anything else is composited.
+    let mut turned = plain();
+    turned.rotation = 90.0;
+    let mut faded = plain();
+    faded.opacity = 100;
+    let mut halfway = plain();
+    halfway.position = Point {
+        x: Fx::from_f64(0.5),
+        y: Fx::ZERO,
+    };
+    for graphic in [turned, faded, halfway] {
+        let frame = frame_with(graphic);
+        assert!(plain_picture(&document, &Scene::of_frame(&frame), &source).is_none());
+    }
+    let mut two = frame_with(plain());
+    two.elements.push(two.elements[0].clone());
+    assert!(plain_picture(&document, &Scene::of_frame(&two), &source).is_none());
+}

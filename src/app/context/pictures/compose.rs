@@ -22,7 +22,7 @@ use crate::model::{AnimationSet, Frame};
 use crate::render::canvas::{Canvas, unpremultiply};
 use crate::render::{
     Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
-    content_bounds, render_canvas,
+    content_bounds, plain_picture, render_canvas,
 };
 use egui::{Color32, ColorImage};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -73,6 +73,15 @@ impl PictureSources {
 /// `frame` composed at one pixel per sprite pixel, cropped to what it draws; `None` when it
 /// draws nothing. The one way every frame picture is made, on the worker or not.
 pub fn compose(document: &AnimationSet, scene: &Scene, pixels: &ImageStore) -> Option<Composed> {
+    if let Some(plain) = plain_picture(document, scene, pixels) {
+        // One sprite placed as it is (most frames of most characters): its pixels as they are.
+        let size = [plain.rect.width as usize, plain.rect.height as usize];
+        let texels = plain.map_pixels(|[r, g, b, a]| Color32::from_rgba_unmultiplied(r, g, b, a));
+        return Some(Composed {
+            image: Arc::new(ColorImage::new(size, texels)),
+            rect: plain.rect,
+        });
+    }
     let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
     let options = RenderOptions {
         scale: 1,
