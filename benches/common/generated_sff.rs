@@ -47,16 +47,27 @@ pub const HEIGHT: u32 = 720;
 /// RLE8 stores it small) that walks across the picture and swings its limbs, different in
 /// every sprite.
 pub fn hd_figure(n: u32) -> SpritePixels {
-    let (width, height) = (WIDTH as i32, HEIGHT as i32);
-    let mut indices = vec![0u8; (WIDTH * HEIGHT) as usize];
+    big_figure(n, (WIDTH, HEIGHT))
+}
+
+/// [`hd_figure`] drawn at any size (1920x1080 for the full-HD variant), its proportions kept
+/// (the same pixels at 1280x720).
+pub fn big_figure(n: u32, (width, height): (u32, u32)) -> SpritePixels {
+    let mut indices = vec![0u8; (width * height) as usize];
+    // Drawn in 720-line units: `at(v)` is a length of `v` of those in pixels, and
+    // `units(v)` is `v` pixels in those units.
+    let (w, h) = (width as i32, height as i32);
+    let at = |v: i32| v * h / 720;
+    let units = |v: i32| v * 720 / h;
     let step = (n % 100) as i32;
     let action = (n / 100) as i32;
-    let centre = 640 + (step - 50) * 5;
+    let centre = w / 2 + at((step - 50) * 5);
     let swing = (step % 20) - 10;
-    for y in 0..height {
-        let row = &mut indices[(y * width) as usize..][..width as usize];
-        for x in (centre - 260).max(0)..(centre + 260).min(width) {
-            let dx = x - centre;
+    for y in 0..h {
+        let row = &mut indices[(y * w) as usize..][..w as usize];
+        let y = units(y);
+        for x in (centre - at(260)).max(0)..(centre + at(260)).min(w) {
+            let dx = units(x - centre);
             let head = dx.pow(2) + (y - 110).pow(2) < 70 * 70;
             let body = dx.abs() < 80 && (190..460).contains(&y);
             let arm = (190..420).contains(&y)
@@ -77,8 +88,8 @@ pub fn hd_figure(n: u32) -> SpritePixels {
         }
     }
     SpritePixels::Indexed {
-        width: WIDTH,
-        height: HEIGHT,
+        width,
+        height,
         indices,
     }
 }
