@@ -691,6 +691,9 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
     assert_eq!(graphic(&harness).rotation, 0.0);
     assert_eq!(selected(&harness), Some(id), "the selection survives undo");
 
+    // The turned graphic drew a warning; the check of the undone one takes it away, and the
+    // canvas gets back the room of the warnings panel (the corner is in view only then).
+    gui_support::wait_for_check(&mut harness);
     // The corner handle is the source's bottom-right corner: dragging it twice as far from
     // the pivot doubles the scale.
     let before = graphic(&harness);

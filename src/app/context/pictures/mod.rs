@@ -352,6 +352,12 @@ pub fn render_image(
     scene: &Scene,
     pixels: &ImageStore,
 ) -> Option<(SpriteRect, image::RgbaImage)> {
+    if let Some(plain) = crate::render::plain_picture(document, scene, pixels) {
+        // One sprite placed as it is: its pixels as they are, with no canvas between.
+        let pixels = plain.map_pixels(|p| p).into_flattened();
+        let image = image::RgbaImage::from_raw(plain.rect.width, plain.rect.height, pixels)?;
+        return Some((plain.rect, image));
+    }
     let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
     let options = RenderOptions {
         scale: 1,
