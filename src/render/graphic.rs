@@ -1,4 +1,5 @@
-//! Drawing one graphic element: inverse-map every covered canvas pixel to the source and sample.
+//! Drawing one graphic element: inverse-map every covered canvas pixel to the source and sample,
+//! or, when the graphic is only moved and flipped by whole pixels, copy its rows.
 
 use super::canvas::{Canvas, FULL, Premul, fade, premultiply};
 use super::geometry::{InverseMap, Placement, SpriteRect};

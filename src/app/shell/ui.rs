@@ -283,9 +283,6 @@ impl SpratApp {
     }
 }
 
-/// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
-/// by the preview's rule (so the warnings speak of what the canvas shows; with the default
-/// settings it is `sprat check`'s).
 /// What of `area` a view's own background leaves to the panel colour: the part above
 /// `covered` when it takes the whole width down to the bottom (the canvas), else all of it.
 fn uncovered(area: egui::Rect, covered: Option<egui::Rect>) -> egui::Rect {
@@ -319,6 +316,9 @@ fn in_tab_scope<R>(
     .inner
 }
 
+/// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
+/// by the preview's rule (so the warnings speak of what the canvas shows; with the default
+/// settings it is `sprat check`'s).
 pub(super) fn check_options(settings: &settings::Settings) -> crate::check::CheckOptions {
     crate::check::CheckOptions {
         rule: crate::app::context::document::box_rule(settings.view.documented_default_box_rule),
