@@ -61,6 +61,12 @@ const THUMBNAIL_PIXELS_PER_FRAME: usize = 1 << 20;
 /// A thumbnail's texture is at most this many texels on its longer side: a timeline cell is
 /// far smaller, and a 1280x720 texture per cell would hold 3.7 MB each.
 pub const THUMBNAIL_TEXELS: u32 = 160;
+/// What a thumbnail counts against its share of the memory setting, at the least: every live
+/// texture costs each paint something besides its bytes (with software rendering, the HD
+/// character's window went from 90% to 98% of a core once 18 actions had left their small
+/// thumbnails behind). 32 MiB, the default share, holds about 170 thumbnails: the cells in
+/// view of the last half-dozen sequences.
+const THUMBNAIL_LEAST_BYTES: usize = 192 * 1024;
 
 /// How much memory the editor keeps pictures in: decoded images and sprites, composed frame
 /// pictures, and the textures of frames and thumbnails (a setting).
@@ -189,8 +195,8 @@ impl FrameTextures {
         }
     }
 
-    /// Bytes of texture memory held now (frames, the playing texture and thumbnails), and
-    /// the most allowed.
+    /// Bytes of texture memory held now (frames, the playing texture and thumbnails, each
+    /// thumbnail counted at no less than `THUMBNAIL_LEAST_BYTES`), and the most allowed.
     pub fn texture_bytes(&self) -> (usize, usize) {
         let staged = self.stage.as_ref().map_or(0, texture_bytes);
         (
@@ -304,7 +310,8 @@ impl FrameTextures {
             Some(RenderedFrame { texture, rect })
         });
         let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
-        self.thumbnails.insert(key, rendered.clone(), bytes);
+        self.thumbnails
+            .insert(key, rendered.clone(), bytes.max(THUMBNAIL_LEAST_BYTES));
         rendered
     }
 }
