@@ -280,8 +280,9 @@ mod tests {
         })
     }
 
-    fn canvas_after(graphic: &Graphic, shifted: Option<bool>, nearest: bool) -> Vec<u8> {
-        let view = View {
+    /// A 16x12 canvas about the origin.
+    fn view() -> View {
+        View {
             rect: SpriteRect {
                 x: -8,
                 y: -6,
@@ -289,30 +290,34 @@ mod tests {
                 height: 12,
             },
             scale: 1,
-        };
+        }
+    }
+
+    /// The canvas after drawing `graphic`: as `draw_graphic` does, or (`sampled`) with every
+    /// pixel mapped back and sampled whatever the placement.
+    fn canvas_after(graphic: &Graphic, sampled: bool, nearest: bool) -> Vec<u8> {
         let mut canvas = Canvas::new(16, 12, [30, 40, 50, 255]);
         let image = source();
-        match shifted {
-            None => draw_graphic(&mut canvas, &view, graphic, &image, (2, 3), nearest),
-            Some(_) => {
-                let placement = Placement::of(graphic, (2, 3)).unwrap();
-                let inverse = placement.inverse().unwrap();
-                let bounds = placement.bounds(5, 4).unwrap();
-                let pixels = view.pixels_touching(&bounds, 1, &canvas);
-                let sampler = Sampler {
-                    image: &image,
-                    opacity: graphic.opacity as u32,
-                };
-                draw_sampled(
-                    &mut canvas,
-                    &view,
-                    pixels,
-                    &inverse,
-                    &sampler,
-                    nearest,
-                    graphic.blend,
-                );
-            }
+        if sampled {
+            let placement = Placement::of(graphic, (2, 3)).unwrap();
+            let inverse = placement.inverse().unwrap();
+            let bounds = placement.bounds(5, 4).unwrap();
+            let pixels = view().pixels_touching(&bounds, 1, &canvas);
+            let sampler = Sampler {
+                image: &image,
+                opacity: graphic.opacity as u32,
+            };
+            draw_sampled(
+                &mut canvas,
+                &view(),
+                pixels,
+                &inverse,
+                &sampler,
+                nearest,
+                graphic.blend,
+            );
+        } else {
+            draw_graphic(&mut canvas, &view(), graphic, &image, (2, 3), nearest);
         }
         canvas.into_image().into_raw()
     }
@@ -345,23 +350,13 @@ mod tests {
                                 Origin::SourceAxis,
                             )
                         };
-                        let placement = Placement::of(&graphic, (2, 3)).unwrap();
-                        let view = View {
-                            rect: SpriteRect {
-                                x: -8,
-                                y: -6,
-                                width: 16,
-                                height: 12,
-                            },
-                            scale: 1,
-                        };
                         shifted += usize::from(
-                            PixelShift::of(&placement.inverse().unwrap(), &view).is_some(),
+                            PixelShift::of_graphic(&graphic, (2, 3), &view()).is_some(),
                         );
                         for nearest in [true, false] {
                             assert_eq!(
-                                canvas_after(&graphic, None, nearest),
-                                canvas_after(&graphic, Some(false), nearest),
+                                canvas_after(&graphic, false, nearest),
+                                canvas_after(&graphic, true, nearest),
                                 "{graphic:?} nearest {nearest}"
                             );
                         }

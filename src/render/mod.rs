@@ -258,6 +258,23 @@ pub fn render_canvas(
     canvas
 }
 
+/// `scene` composited at one pixel per sprite pixel onto a transparent canvas cropped to what
+/// it draws, with the sprite-space rectangle the canvas covers (the renderer crops a frame too
+/// large for one canvas); `None` when it draws nothing. What the editor makes textures of.
+pub fn render_cropped(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &dyn PixelSource,
+) -> Option<(SpriteRect, Canvas)> {
+    let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
+    let options = RenderOptions {
+        bounds: CanvasBounds::Fixed(rect),
+        ..RenderOptions::default()
+    };
+    let canvas = render_canvas(document, scene, pixels, &options);
+    Some((capped_view(rect, 1).rect, canvas))
+}
+
 /// A frame that draws one graphic as its source is: moved and flipped by whole pixels, at
 /// full opacity with the normal blend, over nothing. Its picture is the source's pixels, read
 /// in place, where [`render`] would composite them onto a canvas first: what an HD character's

@@ -20,10 +20,7 @@ use crate::assets::ImageStore;
 use crate::cache::ByteLru;
 use crate::model::{AnimationSet, Frame};
 use crate::render::canvas::{Canvas, unpremultiply};
-use crate::render::{
-    Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
-    content_bounds, plain_picture, render_canvas,
-};
+use crate::render::{Scene, SpriteRect, plain_picture, render_cropped};
 use egui::{Color32, ColorImage};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -82,19 +79,10 @@ pub fn compose(document: &AnimationSet, scene: &Scene, pixels: &ImageStore) -> O
             rect: plain.rect,
         });
     }
-    let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
-    let options = RenderOptions {
-        scale: 1,
-        background: Background::Transparent,
-        bounds: CanvasBounds::Fixed(rect),
-        overlay: Overlay::NONE,
-        ..RenderOptions::default()
-    };
-    let canvas = render_canvas(document, scene, pixels, &options);
+    let (rect, canvas) = render_cropped(document, scene, pixels)?;
     Some(Composed {
         image: Arc::new(texels_of(&canvas)),
-        // The renderer crops a frame too large for one canvas; the picture covers what it drew.
-        rect: capped_view(rect, 1).rect,
+        rect,
     })
 }
 

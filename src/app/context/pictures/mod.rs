@@ -15,10 +15,7 @@ pub mod playing;
 use crate::assets::{Budgets, ImageStore};
 use crate::cache::ByteLru;
 use crate::model::{AnimationSet, SequenceId};
-use crate::render::{
-    Background, CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view,
-    content_bounds, render,
-};
+use crate::render::{Scene, SpriteRect};
 use egui::{ColorImage, TextureHandle, TextureOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -365,17 +362,8 @@ pub fn render_image(
         let image = image::RgbaImage::from_raw(plain.rect.width, plain.rect.height, pixels)?;
         return Some((plain.rect, image));
     }
-    let rect = content_bounds(document, scene, pixels, Overlay::NONE)?;
-    let options = RenderOptions {
-        scale: 1,
-        background: Background::Transparent,
-        bounds: CanvasBounds::Fixed(rect),
-        overlay: Overlay::NONE,
-        ..RenderOptions::default()
-    };
-    let image = render(document, scene, pixels, &options);
-    // The renderer crops a frame too large for one canvas; the picture covers what it drew.
-    Some((capped_view(rect, 1).rect, image))
+    let (rect, canvas) = crate::render::render_cropped(document, scene, pixels)?;
+    Some((rect, canvas.into_image()))
 }
 
 /// An RGBA picture on the GPU, named `name` (for egui's texture list).
