@@ -276,6 +276,64 @@ fn idle_duration(harness: &Harness<'_, SpratApp>, index: usize) -> FrameDuration
         .duration
 }
 
+/// Clicks the inspector's Duration field, selects its text and types `text` without Enter.
+fn type_duration(harness: &mut Harness<'_, SpratApp>, text: &str) {
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Duration")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text(text.to_string()));
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_number_typed_without_enter_goes_to_its_frame_when_another_cell_or_sequence_is_clicked() {
+    let (_path_dir, path) = showcase_file("number-left");
+    let mut harness = editor_on(&path, "idle");
+    let before: Vec<FrameDuration> = (0..2).map(|i| idle_duration(&harness, i)).collect();
+    assert_ne!(before[0], FrameDuration::Millis(150));
+
+    // The timeline is painted before the inspector: the click on the cell must not hand the
+    // typed value to the frame it selects.
+    type_duration(&mut harness, "150");
+    harness.get_by_label("frame 1").click();
+    harness.run_steps(4);
+    assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(150));
+    assert_eq!(
+        idle_duration(&harness, 1),
+        before[1],
+        "nothing leaks into the new frame"
+    );
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(
+        doc.selected_frames(),
+        vec![1],
+        "the click still selects its cell"
+    );
+    assert_eq!(doc.session.history().done_count(), 1);
+
+    // The same for a tree row: the value stays with the frame it was typed for.
+    type_duration(&mut harness, "90");
+    gui_support::click_row(&mut harness, "punch");
+    harness.run_steps(4);
+    assert_eq!(idle_duration(&harness, 1), FrameDuration::Millis(90));
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .sequence()
+            .unwrap()
+            .name,
+        "punch"
+    );
+    undo(&mut harness);
+    undo(&mut harness);
+    let after: Vec<FrameDuration> = (0..2).map(|i| idle_duration(&harness, i)).collect();
+    assert_eq!(after, before, "one undo step each");
+}
+
 #[test]
 fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
     let (_path_dir, path) = showcase_file("typed-number");

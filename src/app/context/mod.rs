@@ -3,6 +3,7 @@
 //! platform, and the one context value a panel's `show` takes. It imports the library and
 //! egui, never another part of the editor, so panels and the shell can both use it.
 
+pub mod after_typing;
 pub mod allocator;
 pub mod checking;
 pub mod clipboard;

@@ -386,7 +386,7 @@ fn cells(
                 scroll_near_edges(ui, rect);
             }
         });
-    apply_cell_events(doc, state, events, output);
+    apply_cell_events(ui.ctx(), doc, state, events, output);
     if let Some((origin, rect)) = layout {
         let geometry = Geometry {
             origin,
@@ -725,12 +725,19 @@ fn loop_marker(
 
 /// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
 fn apply_cell_events(
+    ctx: &egui::Context,
     doc: &mut OpenDocument,
     state: &mut TimelineState,
     events: CellEvents,
     output: &mut TimelineOutput,
 ) {
-    if let Some((index, modifiers)) = events.clicked {
+    let clicked = match events.clicked {
+        Some(click) => state.after_typing.offer(ctx, click),
+        None => state.after_typing.ready(ctx),
+    };
+    if let Some((index, modifiers)) = clicked
+        && index < doc.direction_frames().len()
+    {
         click_cell(doc, state, index, modifiers);
     }
     if let Some(index) = events.menu_on {

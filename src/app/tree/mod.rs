@@ -249,7 +249,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
         }
         state.rebuild_rows();
     }
-    if let Some(row) = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r))) {
+    let clicked = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r)));
+    let clicked = clicked
+        .and_then(|row| state.after_typing.offer(ui.ctx(), row))
+        .or_else(|| state.after_typing.ready(ui.ctx()));
+    if let Some(row) = clicked {
         select_row(doc, state, &row);
     }
     if let Some(row) = rename_row {

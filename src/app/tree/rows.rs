@@ -3,6 +3,7 @@
 //! filtered, selected or is renaming. The panel (`tree`) and the editing commands
 //! (`tree_edit`) both use it, without using each other's insides.
 
+use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{
     OpenDocument, matches_filter, total_duration_text, total_native,
 };
@@ -54,6 +55,8 @@ pub struct TreeState {
     /// Shared, so a paint takes them without copying every row's text.
     rows: std::sync::Arc<[Row]>,
     rows_key: Option<(u64, String, usize, usize)>,
+    /// A row clicked while another panel's field held typed text.
+    pub(crate) after_typing: AfterTyping<RowKind>,
 }
 
 /// An inline rename in progress.
