@@ -96,7 +96,13 @@ fn saving_kfm_after_editing_its_air_writes_only_the_air_and_no_backup_beside_it(
         field: FrameField::Duration(FrameDuration::Ticks(120)),
     };
     session.apply(&retime, None).unwrap();
-    session.save(None).unwrap();
+    let report = session.save(None).unwrap();
+    assert_eq!(report.companions, vec![folder.join("kfm.air")]);
+    assert_eq!(
+        report.unchanged,
+        vec![def.clone()],
+        "the report names what was not written"
+    );
 
     assert_eq!(
         modified(&def),

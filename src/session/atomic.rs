@@ -79,7 +79,8 @@ pub struct FileToSave<'a> {
 /// were, so the folder never holds a mix of old and new files. Stale temporary files a killed
 /// save left beside these files are removed first. No backup is kept (see
 /// [`save_files_with_backups`]).
-pub fn save_files(files: &[FileToSave]) -> Result<(), SaveError> {
+/// Hands back the paths it wrote, in the order given: the others already held their bytes.
+pub fn save_files(files: &[FileToSave]) -> Result<Vec<PathBuf>, SaveError> {
     save_files_with_backups(files, None)
 }
 
@@ -87,7 +88,7 @@ pub fn save_files(files: &[FileToSave]) -> Result<(), SaveError> {
 pub fn save_files_with_backups(
     files: &[FileToSave],
     backups: Option<&BackupStore>,
-) -> Result<(), SaveError> {
+) -> Result<Vec<PathBuf>, SaveError> {
     save_files_renaming(files, backups, |from, to| fs::rename(from, to))
 }
 
@@ -97,7 +98,7 @@ fn save_files_renaming(
     files: &[FileToSave],
     backups: Option<&BackupStore>,
     rename: impl Fn(&Path, &Path) -> io::Result<()>,
-) -> Result<(), SaveError> {
+) -> Result<Vec<PathBuf>, SaveError> {
     for file in files {
         remove_stale_temporaries(&file.path);
     }
@@ -150,7 +151,7 @@ fn save_files_renaming(
         remove_logged(previous);
     }
     sync_folders(staged.iter().map(|s| s.target.as_path()));
-    Ok(())
+    Ok(staged.into_iter().map(|s| s.target).collect())
 }
 
 /// Flushes the folders' entries to disk, so that a power cut after a save cannot bring the old

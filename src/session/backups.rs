@@ -161,7 +161,7 @@ impl BackupStore {
             path: backup.file.clone(),
             bytes: &bytes,
         };
-        save_files_with_backups(&[file], Some(self))
+        save_files_with_backups(&[file], Some(self)).map(|_| ())
     }
 }
 

@@ -166,6 +166,8 @@ pub struct SaveReport {
     pub path: PathBuf,
     /// Companion files written beside it.
     pub companions: Vec<PathBuf>,
+    /// Those of the files above that already held their new bytes, and were not written.
+    pub unchanged: Vec<PathBuf>,
     /// What the format could not hold (empty when saving in the file's own format).
     pub losses: Vec<Loss>,
 }
@@ -438,7 +440,12 @@ impl Session {
             &self.document,
             &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
         );
-        atomic::save_files_with_backups(&files, self.backups.as_ref())?;
+        let written = atomic::save_files_with_backups(&files, self.backups.as_ref())?;
+        let unchanged: Vec<PathBuf> = files
+            .iter()
+            .map(|f| f.path.clone())
+            .filter(|path| !written.contains(path))
+            .collect();
         // Kept whatever is undone: what an undo back to before an edit of these files means.
         self.document.companion_originals.extend(saved_over);
         self.path = Some(pending.path.clone());
@@ -453,6 +460,7 @@ impl Session {
         Ok(SaveReport {
             path: pending.path,
             companions,
+            unchanged,
             losses: pending.written.losses,
         })
     }

@@ -240,17 +240,30 @@ fn commit(
     }
 }
 
-/// "Saved x (and y), losing N things".
+/// "Saved x (and y), losing N things", naming only the files written: "Saved kfm.air
+/// (kfm.def unchanged)" when the main file already held its bytes.
 pub fn saved_text(report: &SaveReport) -> String {
-    let mut text = format!("Saved {}", report.path.display());
-    if !report.companions.is_empty() {
-        let names: Vec<String> = report
-            .companions
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        text.push_str(&format!(" (and {})", names.join(", ")));
-    }
+    let files = std::iter::once(&report.path).chain(&report.companions);
+    let (unchanged, written): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        files.partition(|path| report.unchanged.contains(path));
+    let mut text = match written.split_first() {
+        Some((first, others)) => {
+            let mut text = format!("Saved {}", first.display());
+            if !others.is_empty() {
+                let names: Vec<String> = others.iter().map(|p| p.display().to_string()).collect();
+                text.push_str(&format!(" (and {})", names.join(", ")));
+            }
+            if !unchanged.is_empty() {
+                let names: Vec<String> = unchanged.iter().map(|p| file_name(p)).collect();
+                text.push_str(&format!("; {} unchanged", names.join(", ")));
+            }
+            text
+        }
+        None => format!(
+            "Nothing written: {} already holds these bytes",
+            report.path.display()
+        ),
+    };
     if !report.losses.is_empty() {
         text.push_str(&format!(
             ", losing {}",
@@ -258,6 +271,13 @@ pub fn saved_text(report: &SaveReport) -> String {
         ));
     }
     text
+}
+
+/// A path's last part, for naming a file beside one already named in full.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// Lists what the target cannot hold (and the file it replaces) and waits for a decision.
@@ -370,6 +390,39 @@ fn failure_window(ctx: &egui::Context, state: &mut SaveAsState) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn report(unchanged: &[&str], losses: usize) -> SaveReport {
+        SaveReport {
+            path: PathBuf::from("/q/kfm.def"),
+            companions: vec![PathBuf::from("/q/kfm.air")],
+            unchanged: unchanged.iter().map(PathBuf::from).collect(),
+            losses: (0..losses)
+                .map(|i| {
+                    crate::formats::Loss::new(crate::formats::Place::document(), format!("{i}"))
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_sentence_names_only_the_files_written() {
+        assert_eq!(
+            saved_text(&report(&[], 0)),
+            "Saved /q/kfm.def (and /q/kfm.air)"
+        );
+        assert_eq!(
+            saved_text(&report(&["/q/kfm.def"], 0)),
+            "Saved /q/kfm.air; kfm.def unchanged"
+        );
+        assert_eq!(
+            saved_text(&report(&["/q/kfm.def", "/q/kfm.air"], 0)),
+            "Nothing written: /q/kfm.def already holds these bytes"
+        );
+        assert_eq!(
+            saved_text(&report(&[], 1)),
+            "Saved /q/kfm.def (and /q/kfm.air), losing 1 thing"
+        );
+    }
 
     #[test]
     fn the_extension_follows_the_format() {

@@ -104,6 +104,7 @@ fn download_save(pending: &PendingSave) -> Result<SaveReport, SaveError> {
     Ok(SaveReport {
         path: PathBuf::from(name),
         companions: Vec::new(),
+        unchanged: Vec::new(),
         losses: pending.losses().to_vec(),
     })
 }
