@@ -151,6 +151,80 @@ impl Command for CreateFrameFromRect {
     }
 }
 
+/// The frame after a direction's last on a format whose frames are cells of one grid
+/// (Solarus): the next cell of that grid, with the last frame's origin and duration, as one
+/// more in a Solarus direction's frame count. The grid is read as the writer reads it: the
+/// first frame's cell, and as many columns as frames on its row.
+pub fn next_grid_cell(
+    doc: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+) -> Result<CreateFrameFromRect, String> {
+    let frames = direction_frames(doc, sequence, direction).map_err(|e| e.message)?;
+    let cell_of = |id: &crate::model::FrameId| {
+        let frame = doc.frame(*id)?;
+        let graphic = frame.elements.iter().find_map(|e| match &e.kind {
+            ElementKind::Graphic(g) => Some(g),
+            _ => None,
+        })?;
+        let GraphicSource::Slice(slice) = graphic.source else {
+            return None;
+        };
+        let slice = doc.slice(slice)?;
+        let origin = match graphic.origin {
+            Origin::At(point) => point,
+            Origin::SourceAxis => Point::ZERO,
+        };
+        Some((slice.image, slice.rect, origin, frame.duration))
+    };
+    let cells: Vec<_> = frames.iter().map(cell_of).collect();
+    let (Some(Some(first)), Some(Some(last))) = (cells.first(), cells.last()) else {
+        return Err(
+            "a frame is added here as the next cell of the direction's picture, and this direction shows no picture to go on from"
+                .to_string(),
+        );
+    };
+    let (image, rect, ..) = *first;
+    let on_first_row = cells
+        .iter()
+        .enumerate()
+        .take_while(|(i, cell)| {
+            cell.is_some_and(|(_, r, ..)| {
+                r.y == rect.y
+                    && i64::from(r.x) == i64::from(rect.x) + *i as i64 * i64::from(rect.width)
+            })
+        })
+        .count();
+    let count = cells.len();
+    // All on one row: the row goes on; else the grid wraps after the first row's cells.
+    let columns = if on_first_row == count {
+        count + 1
+    } else {
+        on_first_row.max(1)
+    };
+    let (column, row) = (count % columns, count / columns);
+    let x = i64::from(rect.x) + column as i64 * i64::from(rect.width);
+    let y = i64::from(rect.y) + row as i64 * i64::from(rect.height);
+    let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
+        return Err("the direction's next cell lies past the largest picture".to_string());
+    };
+    let (_, _, origin, duration) = *last;
+    Ok(CreateFrameFromRect {
+        sequence,
+        direction,
+        index: count,
+        image,
+        rect: PixelRect {
+            x,
+            y,
+            width: rect.width,
+            height: rect.height,
+        },
+        origin,
+        duration,
+    })
+}
+
 /// A Solarus-style direction on a sheet: `count` cells of `width` × `height` from (`x`, `y`),
 /// left to right, wrapping after `columns` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -282,6 +282,11 @@ pub struct Capabilities {
     /// (Aseprite's tags over the file's frames): several cells may show one frame of the
     /// file, and the timeline shows each cell's frame number in the file.
     pub numbered_file_frames: bool,
+    /// A direction's frames are consecutive cells of one grid on its picture (a Solarus
+    /// direction's `x`, `y`, frame size, `num_frames` and `num_columns`): frame N always shows
+    /// cell N, so frames can be added or taken away at the end only, never moved, duplicated,
+    /// pasted or taken out of the middle.
+    pub frames_are_grid_cells: bool,
     /// The unit its frame durations count in (new frames are timed in it).
     pub time_unit: crate::model::TimeUnit,
 }

@@ -488,3 +488,74 @@ fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothin
     assert!(said.starts_with("Not saved"), "{said}");
     assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was written");
 }
+
+#[test]
+fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_deletes() {
+    let (_dir, path) = tunic_copy("grid-cells");
+    let mut harness = editor_on(&path, "walking");
+    let walking = |h: &Harness<'_, SpratApp>| {
+        document(h).sequence_by_name("walking").unwrap().directions[0]
+            .frames
+            .clone()
+    };
+    let before = walking(&harness);
+    assert_eq!(before.len(), 8);
+
+    // A frame in the middle: neither duplicated nor deleted, each button saying why.
+    harness.get_by_label("frame 3").click();
+    harness.run_steps(2);
+    for button in ["Duplicate frames", "Delete frames"] {
+        assert!(
+            harness
+                .get_by_role_and_label(Role::Button, button)
+                .accesskit_node()
+                .is_disabled(),
+            "{button}"
+        );
+    }
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(walking(&harness), before, "Delete refused");
+    let said = status(&harness);
+    assert!(said.contains("consecutive cells"), "{said}");
+
+    // Dragging a cell onto another place moves nothing.
+    let from = harness.get_by_label("frame 1").rect().center();
+    let to = harness.get_by_label("frame 5").rect().center();
+    gui_support::drag(&mut harness, from, to);
+    assert_eq!(walking(&harness), before, "no move");
+
+    // Insert adds the next cell of the direction's row; the last frame can go again.
+    harness
+        .get_by_role_and_label(Role::Button, "Insert frame")
+        .click();
+    harness.run_steps(2);
+    let after = walking(&harness);
+    assert_eq!(after.len(), 9);
+    assert_eq!(&after[..8], &before[..]);
+    harness.get_by_label("frame 8").click();
+    harness.run_steps(2);
+    assert!(
+        !harness
+            .get_by_role_and_label(Role::Button, "Delete frames")
+            .accesskit_node()
+            .is_disabled()
+    );
+
+    // Saved with no loss list: the file says 9 frames and nothing else changed.
+    let original = std::fs::read_to_string(&path).unwrap();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        harness.query_by_label("Save anyway").is_none(),
+        "nothing lost"
+    );
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<(&str, &str)> = original
+        .lines()
+        .zip(saved.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].1.contains("num_frames = 9"), "{changed:?}");
+}

@@ -2,7 +2,7 @@
 //! from one file can be pasted after opening another; pasted frames keep their elements and
 //! images where the target can refer to them (see [`crate::edit::clipboard`]).
 
-use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::document::{FrameLayoutChange, OpenDocument, box_rule};
 use crate::app::context::settings::Settings;
 use crate::edit::clipboard::{FrameClipboard, PasteFrames};
 use crate::edit::paste_special::{PastePart, PasteSpecial};
@@ -51,6 +51,9 @@ impl AppClipboard {
         };
         if doc.sequence().is_none() {
             return Err("no sequence is selected".to_string());
+        }
+        if let Some(why) = doc.frame_layout_refusal(FrameLayoutChange::Paste) {
+            return Err(why);
         }
         let index = doc
             .selected_frames()

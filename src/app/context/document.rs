@@ -315,6 +315,37 @@ impl OpenDocument {
         self.done.take()
     }
 
+    /// Why `change` cannot be made to the direction on show, on a format whose direction's
+    /// frames are consecutive cells of one grid (a Solarus direction): frame N always shows
+    /// cell N, so only the last frames can go (and Insert adds the next cell). None where it
+    /// can be made.
+    pub fn frame_layout_refusal(&self, change: FrameLayoutChange) -> Option<String> {
+        let doc = self;
+        if !doc.session.format().capabilities().frames_are_grid_cells {
+            return None;
+        }
+        let what = match change {
+            FrameLayoutChange::Move => "moved",
+            FrameLayoutChange::Duplicate => "duplicated",
+            FrameLayoutChange::Paste => "pasted",
+            FrameLayoutChange::Delete(cells) => {
+                let count = doc.direction_frames().len();
+                let mut cells = cells.to_vec();
+                cells.sort_unstable();
+                cells.dedup();
+                let last_ones = (count - cells.len().min(count)..count).collect::<Vec<_>>();
+                if cells == last_ones {
+                    return None;
+                }
+                "deleted from the middle (the last frames can go)"
+            }
+        };
+        Some(format!(
+            "{} files show a direction's frames as consecutive cells of its picture: frames cannot be {what}",
+            doc.format_name()
+        ))
+    }
+
     /// The selected cells of the direction on show (sorted); empty when the selection is elsewhere.
     pub fn selected_frames(&self) -> Vec<usize> {
         let selection = self.session.selection();
@@ -713,4 +744,18 @@ pub fn trim_float(value: f64, decimals: usize) -> String {
     } else {
         text
     }
+}
+
+/// How a change would lay out a direction's frames, for formats whose frames are cells of
+/// one grid (see [`grid_refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameLayoutChange<'a> {
+    /// Frames moved to another place.
+    Move,
+    /// Frames duplicated.
+    Duplicate,
+    /// Copied frames pasted.
+    Paste,
+    /// These cells deleted.
+    Delete(&'a [usize]),
 }

@@ -4,6 +4,7 @@
 use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::commands::UICommand;
+use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
 use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
@@ -344,6 +345,13 @@ fn duplicate_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
 
 /// Copies the selected cells and deletes them (one undo step: the delete).
 fn cut_frames(scope: EditScope) -> Result<String, String> {
+    let cells = scope.doc.selected_frames();
+    if let Some(why) = scope
+        .doc
+        .frame_layout_refusal(FrameLayoutChange::Delete(&cells))
+    {
+        return Err(why);
+    }
     let copied = scope.clipboard.copy(scope.doc)?;
     timeline::edit::delete_frames(scope.doc)?;
     Ok(copied.replacen("Copied", "Cut", 1))

@@ -3,7 +3,7 @@
 //! timeline, its context menu and the keyboard give.
 
 use crate::app::context::after_typing::AfterTyping;
-use crate::app::context::document::OpenDocument;
+use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetFrameDuration,
     SetLoopPoint,
@@ -202,9 +202,15 @@ fn apply(doc: &mut OpenDocument, command: &dyn Command) -> Result<(), String> {
 }
 
 /// Inserts a blank frame after the selected cells (or the playhead's cell), as long as its
-/// neighbour.
+/// neighbour. Where frames are cells of one grid (Solarus) the frame added is the
+/// direction's next cell, at the end.
 pub fn insert_frame(doc: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(doc);
+    if doc.session.format().capabilities().frames_are_grid_cells {
+        let cell = crate::edit::sheet::next_grid_cell(doc.document(), sequence, direction)?;
+        let add = crate::edit::Transaction::new("Add the next cell as a frame").with(cell);
+        return apply(doc, &add);
+    }
     let count = doc.direction_frames().len();
     let after = doc
         .selected_frames()
@@ -252,6 +258,9 @@ pub fn insert_sprite_frame(
 
 /// Duplicates the selected cells after the last of them.
 pub fn duplicate_frames(doc: &mut OpenDocument) -> Result<(), String> {
+    if let Some(why) = doc.frame_layout_refusal(FrameLayoutChange::Duplicate) {
+        return Err(why);
+    }
     let (sequence, direction) = here(doc);
     let positions = doc.selected_frames();
     apply(
@@ -268,6 +277,9 @@ pub fn duplicate_frames(doc: &mut OpenDocument) -> Result<(), String> {
 pub fn delete_frames(doc: &mut OpenDocument) -> Result<(), String> {
     let (sequence, direction) = here(doc);
     let positions = doc.selected_frames();
+    if let Some(why) = doc.frame_layout_refusal(FrameLayoutChange::Delete(&positions)) {
+        return Err(why);
+    }
     apply(
         doc,
         &DeleteFrames {
@@ -280,6 +292,9 @@ pub fn delete_frames(doc: &mut OpenDocument) -> Result<(), String> {
 
 /// Moves cells to a gap (counted before the move), as one undo step.
 pub fn move_frames(doc: &mut OpenDocument, positions: Vec<usize>, to: usize) -> Result<(), String> {
+    if let Some(why) = doc.frame_layout_refusal(FrameLayoutChange::Move) {
+        return Err(why);
+    }
     let (sequence, direction) = here(doc);
     apply(
         doc,

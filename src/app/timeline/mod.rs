@@ -11,7 +11,7 @@ pub mod edit;
 pub mod transport;
 
 use crate::app::context::commands::UICommand;
-use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::document::{FrameLayoutChange, OpenDocument, trim_float};
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures};
@@ -131,11 +131,22 @@ fn selection_bar(
                 _ => command.label(),
             };
             let enabled = command == UICommand::InsertFrame || !selected.is_empty();
-            if ui
-                .add_enabled(enabled, egui::Button::new(label))
-                .on_hover_text(hint)
-                .clicked()
-            {
+            // Where frames are cells of one grid (Solarus) some of these cannot be done: the
+            // button says why rather than the save's loss list later.
+            let refusal = match command {
+                UICommand::Duplicate => doc.frame_layout_refusal(FrameLayoutChange::Duplicate),
+                UICommand::DeleteSelection => {
+                    doc.frame_layout_refusal(FrameLayoutChange::Delete(&selected))
+                }
+                _ => None,
+            }
+            .filter(|_| enabled);
+            let button = ui.add_enabled(enabled && refusal.is_none(), egui::Button::new(label));
+            let button = match refusal {
+                Some(why) => button.on_disabled_hover_text(why),
+                None => button.on_hover_text(hint),
+            };
+            if button.clicked() {
                 // These buttons are about frames, whatever the canvas has selected.
                 doc.clear_elements();
                 edit::select_frames(doc, selected.clone());
@@ -728,7 +739,7 @@ fn apply_cell_events(
     ctx: &egui::Context,
     doc: &mut OpenDocument,
     state: &mut TimelineState,
-    events: CellEvents,
+    mut events: CellEvents,
     output: &mut TimelineOutput,
 ) {
     let clicked = match events.clicked {
@@ -750,6 +761,13 @@ fn apply_cell_events(
             let cells = doc.selected_frames();
             edit::select_frames(doc, cells);
         }
+    }
+    // Where frames cannot be moved (Solarus grids), a drag of cells says so at once instead
+    // of offering a drop that would be refused.
+    let unmovable = doc.frame_layout_refusal(FrameLayoutChange::Move);
+    if let (Some(TimelineDrag::Frames { .. }), Some(why)) = (&events.started, &unmovable) {
+        output.feedback = Some(Feedback::refusal(why, doc));
+        events.started = None;
     }
     if let Some(mut drag) = events.started {
         if let (TimelineDrag::Frames { positions, .. }, Some(index)) =

@@ -76,6 +76,7 @@ impl Format for IspriteFormat {
             numbered_sequences: false,
             sequences_are_a_view: false,
             one_origin_per_direction: false,
+            frames_are_grid_cells: false,
         }
     }
 

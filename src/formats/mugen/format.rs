@@ -65,6 +65,7 @@ fn capabilities() -> Capabilities {
         numbered_sequences: true,
         sequences_are_a_view: false,
         one_origin_per_direction: false,
+        frames_are_grid_cells: false,
     }
 }
 

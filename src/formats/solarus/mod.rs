@@ -69,6 +69,7 @@ fn capabilities() -> Capabilities {
         directions: true,
         disappear_at_end: true,
         one_origin_per_direction: true,
+        frames_are_grid_cells: true,
         ..Capabilities::default()
     }
 }

@@ -93,6 +93,7 @@ impl Format for SpratFormat {
             numbered_sequences: false,
             sequences_are_a_view: false,
             one_origin_per_direction: false,
+            frames_are_grid_cells: false,
             time_unit: crate::model::TimeUnit::Millis,
             numbered_file_frames: false,
         }
