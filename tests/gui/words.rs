@@ -109,7 +109,7 @@ fn clsn_words_and_air_defaults_only_on_mugen_documents() {
     harness.key_press(egui::Key::Escape);
     harness.run_steps(2);
     // The class list of the Box tool and of the Box tools menu.
-    harness.key_press(egui::Key::B);
+    harness.get_by_label("Box").click();
     harness.run_steps(2);
     open_menu(&mut harness, "Box tools");
     assert!(!shows_text_containing(&harness, "Clsn"));
@@ -273,4 +273,32 @@ fn a_tags_direction_and_repeat_count_are_edited_in_the_inspector_with_undo() {
     gui_support::undo(&mut harness);
     gui_support::undo(&mut harness);
     assert_eq!(cells(&harness), before);
+}
+
+#[test]
+fn the_box_tool_names_new_boxes_on_a_format_that_only_names_them() {
+    let dir = TempDir::new("words-new-slice");
+    let mut harness = aseprite_editor(Settings::default(), sliced(), &dir.0.join("hero.aseprite"));
+    harness.get_by_label("Box").click();
+    harness.run_steps(2);
+    // New boxes get one of the file's names, not "hit" or "hurt", which a slice cannot keep.
+    let tools = &harness.state().active_tab().unwrap().canvas.tools;
+    let class = tools.class.clone();
+    assert_eq!(class, BoxClass::Custom("Attack".to_string()));
+    assert!(harness.query_by_label("hit").is_none());
+
+    // A box drawn away from the slice is a named one.
+    let canvas = &harness.state().active_tab().unwrap().canvas;
+    let rect = canvas.last_rect.expect("the canvas was shown");
+    let view = sprat::app::canvas::view::View::new(rect, canvas.zoom, 1.0, canvas.pan);
+    let (from, to) = (view.to_screen(20.0, -30.0), view.to_screen(40.0, -10.0));
+    gui_support::drag(&mut harness, from, to);
+    let doc = harness.state().active_document().unwrap();
+    let frame = doc.frame().unwrap();
+    let classes: Vec<BoxClass> = frame.boxes().map(|(_, b)| b.class.clone()).collect();
+    assert_eq!(classes.len(), 2, "{classes:?}");
+    assert!(
+        classes.iter().all(|c| matches!(c, BoxClass::Custom(_))),
+        "{classes:?}"
+    );
 }

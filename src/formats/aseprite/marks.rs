@@ -142,6 +142,8 @@ pub fn slices_of(
     };
     let mut cells: Vec<(Slot, usize, KeyValue)> = Vec::new();
     let mut points: Vec<(usize, Slot, String, (i32, i32))> = Vec::new();
+    // Hit and hurt boxes given a slice name: a slice has a name only, so the kind is lost.
+    let mut named_kinds: Vec<(BoxClass, String)> = Vec::new();
     for (index, frame) in frames.iter().enumerate() {
         // Elements read from a slice first: they hold their slice whatever comes before them.
         let boxes: Vec<(&Element, &CollisionBox)> = frame
@@ -180,6 +182,11 @@ pub fn slices_of(
                 Some(slot) if !taken.contains(&slot) => slot,
                 _ => {
                     let base = slice_name(&element.name, &boxed.class, file_slices);
+                    if !matches!(boxed.class, BoxClass::Custom(_))
+                        && !named_kinds.iter().any(|(class, _)| *class == boxed.class)
+                    {
+                        named_kinds.push((boxed.class.clone(), base.clone()));
+                    }
                     free_slot(&base, file_slices, &taken)
                 }
             };
@@ -229,6 +236,15 @@ pub fn slices_of(
             )),
             empty @ None => *empty = Some(((at.0, at.1, 1, 1), Some((0, 0)))),
         }
+    }
+    for (class, name) in named_kinds {
+        losses.push(Loss::new(
+            Place::document(),
+            format!(
+                "which boxes are {} boxes: slices have names only, so they are written as slices named \"{name}\" and read back as boxes of that name",
+                class.name()
+            ),
+        ));
     }
     slots
         .into_iter()

@@ -95,7 +95,13 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, doc: &OpenDocument, cir
         tools.circle = false;
     }
     let capabilities = doc.session.format().capabilities();
-    let mut classes = vec![BoxClass::Hit, BoxClass::Hurt];
+    // Where the format only names its boxes (Aseprite's slices), a new box is named, never
+    // "hit" or "hurt", which it could not keep: the names the file uses, else these two.
+    let mut classes = if capabilities.box_classes_known {
+        vec![BoxClass::Hit, BoxClass::Hurt]
+    } else {
+        Vec::new()
+    };
     if capabilities.custom_box_classes {
         let mut custom: Vec<BoxClass> = doc
             .document()
@@ -106,7 +112,15 @@ fn box_options(ui: &mut egui::Ui, tools: &mut ToolState, doc: &OpenDocument, cir
             .collect();
         custom.sort();
         custom.dedup();
+        if custom.is_empty() && !capabilities.box_classes_known {
+            custom = ["hitbox", "hurtbox"]
+                .map(|name| BoxClass::Custom(name.to_string()))
+                .to_vec();
+        }
         classes.extend(custom);
+        if !capabilities.box_classes_known && !matches!(tools.class, BoxClass::Custom(_)) {
+            tools.class = classes[0].clone();
+        }
         if !classes.contains(&tools.class) {
             classes.push(tools.class.clone());
         }
