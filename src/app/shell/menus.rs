@@ -76,14 +76,28 @@ fn paste_special_items(ui: &mut egui::Ui, doc: Option<&OpenDocument>, actions: &
 /// The memory budgets offered in View > Picture memory, in MiB (256 is the default).
 const PICTURE_MEMORY_CHOICES: [u32; 6] = [64, 128, 256, 512, 1024, 2048];
 
+/// What the menus show besides the settings and the document on show.
+pub struct MenuState<'a> {
+    /// The tabs, for the Window menu.
+    pub tabs: &'a [TabEntry],
+    /// The document on show is playing.
+    pub playing: bool,
+    /// A frame is pinned as the reference.
+    pub pinned: bool,
+}
+
 /// Paints the menu bar.
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
     doc: Option<&OpenDocument>,
-    tabs: &[TabEntry],
-    playing: bool,
+    state: MenuState,
 ) -> MenuActions {
+    let MenuState {
+        tabs,
+        playing,
+        pinned,
+    } = state;
     let mut actions = MenuActions::default();
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
@@ -243,7 +257,8 @@ pub fn show(
             );
             ui.menu_button("Onion skin settings", |ui| onion_settings(ui, &mut settings.view));
             item(ui, UICommand::PinReference, &mut actions);
-            item(ui, UICommand::UnpinReference, &mut actions);
+            let unpin_refusal = (!pinned).then(|| "No frame is pinned".to_string());
+            item_unless(ui, UICommand::UnpinReference, unpin_refusal, &mut actions);
             toggle(
                 ui,
                 UICommand::ToggleProportionalTimeline,

@@ -364,12 +364,18 @@ impl eframe::App for SpratApp {
             .is_some_and(|o| o.player.is_playing());
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
+        let pinned = self.reference.is_some();
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
                 let doc = active
                     .and_then(|id| self.documents.iter().find(|t| t.id == id))
                     .map(|t| &t.doc);
-                menus::show(ui, &mut self.settings, doc, &tab_entries, playing)
+                let state = menus::MenuState {
+                    tabs: &tab_entries,
+                    playing,
+                    pinned,
+                };
+                menus::show(ui, &mut self.settings, doc, state)
             })
             .inner;
         commands.extend(menu.commands);
