@@ -89,8 +89,14 @@ fn every_edit_says_what_it_did_and_undo_says_what_it_undid() {
     box_tool(&mut harness, "Mirror horizontally");
     let mirrored = shown(&harness);
     assert!(
-        mirrored.starts_with("Mirrored boxes horizontally on 3 frames"),
+        mirrored.starts_with("Mirrored ")
+            && mirrored.ends_with(" of frame 0 horizontally onto 3 frames"),
         "{mirrored}"
+    );
+    assert_eq!(
+        harness.state().active_document().unwrap().selected_frames(),
+        vec![0, 1, 2, 3],
+        "the frames chosen stay chosen"
     );
 
     // An edit from the timeline's keys: the generic sentence, from the step's label.

@@ -216,7 +216,12 @@ fn actions(
                 axis,
                 targets: mirror_targets(&frames, context.at.index),
             };
-            apply(doc, &command, None, outcome);
+            // Said in the user's terms (the frames chosen), not in the frames whose lines
+            // changed: on M.U.G.E.N files a run of equal boxes is one default.
+            let said = mirror_sentence(doc, &command, label);
+            if apply(doc, &command, None, outcome) {
+                outcome.feedback = Some(Feedback::new(Severity::Info, said));
+            }
             ui.close();
         }
     }
@@ -325,6 +330,39 @@ fn mirrored_elements(doc: &OpenDocument, context: &FrameContext) -> Vec<crate::m
         .filter(|id| shown.contains(id))
         .collect();
     if selected.is_empty() { shown } else { selected }
+}
+
+/// "Mirrored 2 boxes and 1 point of frame 3 horizontally onto 3 frames" (or "in place").
+fn mirror_sentence(doc: &OpenDocument, command: &MirrorElements, menu_label: &str) -> String {
+    let frames = doc.direction_frames();
+    let points = frames.get(command.source).map_or(0, |frame| {
+        frame
+            .elements
+            .iter()
+            .filter(|e| command.elements.contains(&e.id) && matches!(e.kind, ElementKind::Point(_)))
+            .count()
+    });
+    let boxes = command.elements.len() - points;
+    let what = match (boxes, points) {
+        (b, 0) => crate::text::count(b, "box"),
+        (0, p) => crate::text::count(p, "point"),
+        (b, p) => format!(
+            "{} and {}",
+            crate::text::count(b, "box"),
+            crate::text::count(p, "point")
+        ),
+    };
+    // "Mirror horizontally" -> "horizontally".
+    let axis = menu_label.trim_start_matches("Mirror ");
+    let onto = if command.targets == [command.source] {
+        "in place".to_string()
+    } else {
+        format!(
+            "onto {}",
+            crate::text::count(command.targets.len(), "frame")
+        )
+    };
+    format!("Mirrored {what} of frame {} {axis} {onto}", command.source)
 }
 
 /// The selected frames other than the one on show, or that one alone (a flip in place).

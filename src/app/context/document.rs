@@ -320,8 +320,7 @@ impl OpenDocument {
     /// cell N, so only the last frames can go (and Insert adds the next cell). None where it
     /// can be made.
     pub fn frame_layout_refusal(&self, change: FrameLayoutChange) -> Option<String> {
-        let doc = self;
-        if !doc.session.format().capabilities().frames_are_grid_cells {
+        if !self.session.format().capabilities().frames_are_grid_cells {
             return None;
         }
         let what = match change {
@@ -329,7 +328,7 @@ impl OpenDocument {
             FrameLayoutChange::Duplicate => "duplicated",
             FrameLayoutChange::Paste => "pasted",
             FrameLayoutChange::Delete(cells) => {
-                let count = doc.direction_frames().len();
+                let count = self.direction_frames().len();
                 let mut cells = cells.to_vec();
                 cells.sort_unstable();
                 cells.dedup();
@@ -342,7 +341,7 @@ impl OpenDocument {
         };
         Some(format!(
             "{} files show a direction's frames as consecutive cells of its picture: frames cannot be {what}",
-            doc.format_name()
+            self.format_name()
         ))
     }
 
@@ -747,7 +746,7 @@ pub fn trim_float(value: f64, decimals: usize) -> String {
 }
 
 /// How a change would lay out a direction's frames, for formats whose frames are cells of
-/// one grid (see [`grid_refusal`]).
+/// one grid (see [`OpenDocument::frame_layout_refusal`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameLayoutChange<'a> {
     /// Frames moved to another place.

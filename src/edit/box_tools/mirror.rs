@@ -123,7 +123,10 @@ impl Command for MirrorElements {
                 }
             }
         }
+        // The frames the user chose stay chosen, the source with them, so the frame on show
+        // stays where it was.
         let mut selected = self.targets.clone();
+        selected.push(self.source);
         selected.sort_unstable();
         selected.dedup();
         tx.select(Selection::frames(

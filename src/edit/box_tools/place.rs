@@ -114,10 +114,12 @@ impl Command for PlaceBoxes {
             })
             .collect();
         set_class_boxes(tx, self.run, &self.class, &wanted)?;
+        // The frames worked on stay selected, changed or not (a frame kept as it was is still
+        // one the user chose).
         tx.select(Selection::frames(
             self.run.sequence,
             self.run.direction,
-            changed,
+            self.frames.iter().map(|(index, _)| *index).collect(),
         ));
         Ok(())
     }
