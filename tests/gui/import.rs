@@ -436,10 +436,10 @@ fn separate_sprites_are_found_merged_on_the_preview_and_imported_as_one_sequence
     harness.run_steps(2);
     assert!(harness.query_by_label("5 frames").is_some(), "five found");
 
-    // Sprites 2 and 3 selected on the preview (Shift adds), then merged.
+    // The second and third sprites (1 and 2) selected on the preview (Shift adds), merged.
     let second = on_preview(&harness, 90, 22, 5);
     click_at(&mut harness, second, Modifiers::NONE);
-    assert!(harness.query_by_label("Sprite 2 selected").is_some());
+    assert!(harness.query_by_label("Sprite 1 selected").is_some());
     let third = on_preview(&harness, 90, 36, 8);
     click_at(&mut harness, third, Modifiers::SHIFT);
     assert!(harness.query_by_label("2 sprites selected").is_some());
@@ -507,7 +507,7 @@ fn separate_sprites_are_reordered_by_dragging_split_and_dropped_on_the_preview()
     let third = on_preview(&harness, 60, 44, 8);
     let first = on_preview(&harness, 60, 5, 5);
     gui_support::drag(&mut harness, third, first);
-    assert!(harness.query_by_label("Sprite 1 selected").is_some());
+    assert!(harness.query_by_label("Sprite 0 selected").is_some());
     // The figure with its shadow, now second, split in two; the shadow dropped.
     let second = on_preview(&harness, 60, 5, 5);
     click_at(&mut harness, second, Modifiers::NONE);

@@ -152,7 +152,7 @@ fn edit_buttons(ui: &mut egui::Ui, state: &mut SeparateSprites, sheet: &RgbaImag
         let selected = &state.selected;
         ui.label(match selected.len() {
             0 => "Click a sprite to select it (Shift adds)".to_string(),
-            1 => format!("Sprite {} selected", selected[0] + 1),
+            1 => format!("Sprite {} selected", selected[0]),
             n => format!("{n} sprites selected"),
         });
         let merge = ui
@@ -285,7 +285,9 @@ fn preview(
         );
         if numbered {
             let font = egui::FontId::monospace(10.0);
-            let text = (i + 1).to_string();
+            // Numbered from 0, as the cells they become are in the timeline (and as the grid's
+            // cells are numbered).
+            let text = i.to_string();
             let galley = painter.layout_no_wrap(text, font, Color32::BLACK);
             let at = on_screen.left_top()
                 + vec2(0.0, -galley.size().y.min(on_screen.top() - rect.top()));
