@@ -197,6 +197,18 @@ fn selection_actions(
         .copied()
         .filter(|id| boxes.iter().any(|b| b.id == *id))
         .collect();
+    if context.capabilities.boxes && boxes.is_empty() {
+        // Shown greyed out rather than left out: the row keeps its height either way, and
+        // an empty row says nothing.
+        for label in [
+            "Copy boxes to previous",
+            "Copy boxes to next",
+            "Copy boxes to all",
+        ] {
+            ui.add_enabled(false, egui::Button::new(label))
+                .on_disabled_hover_text("This frame shows no boxes to copy");
+        }
+    }
     if context.capabilities.boxes && !boxes.is_empty() {
         // The selected boxes, or every box the frame shows.
         let (elements, what) = match selected_boxes.len() {
