@@ -88,6 +88,8 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
     ];
     std::fs::write(&files[3], b"not a picture").unwrap();
     let (dir, mut harness) = editor_on_demo_copy("pngs", vec![files]);
+    // From "idle", whose frames show 160 ms each.
+    gui_support::click_row(&mut harness, "idle");
     let steps = gui_support::undo_steps(&harness);
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
@@ -111,6 +113,15 @@ fn png_files_become_a_new_sequence_in_natural_order_and_save_to_images() {
         frame_images(&harness, "run"),
         ["run_1.png", "run_2.png", "run_10.png"]
     );
+    // Timed as the frames of the sequence on show when the window opened.
+    let document = harness.state().active_document().unwrap().document();
+    let run = document.sequence_by_name("run").unwrap();
+    for id in &run.directions[0].frames {
+        assert_eq!(
+            document.frame(*id).unwrap().duration,
+            sprat::model::FrameDuration::Millis(160)
+        );
+    }
     assert!(gui_support::status(&harness).contains("Imported 3 frames into \"run\""));
     assert!(gui_support::status(&harness).contains("run_3.png"));
     assert_eq!(

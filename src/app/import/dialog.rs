@@ -85,8 +85,9 @@ pub struct ImportState {
     pub groups: Groups,
     /// Where each frame's origin is.
     pub origin: OriginPlace,
-    /// The window has just opened: `origin` starts where the document's frames have theirs.
-    origin_from_document: bool,
+    /// The window has just opened: `origin` and `millis` start as the document's frames have
+    /// them (the origin where theirs is, the duration of the frame on show's neighbours).
+    from_document: bool,
     /// How long each frame shows, in milliseconds.
     pub millis: u32,
     /// Leave out the sheet's cells that are fully transparent.
@@ -111,7 +112,7 @@ impl ImportState {
                 millis: 100,
                 new_sequence: true,
                 skip_empty: true,
-                origin_from_document: true,
+                from_document: true,
                 ..ImportState::default()
             };
         }
@@ -240,13 +241,16 @@ impl ImportState {
 
     /// How long each imported frame shows, in the unit of `doc`'s frames.
     fn duration(&self, doc: &OpenDocument) -> crate::model::FrameDuration {
-        let document = doc.document();
-        let example = doc
-            .direction_frames()
+        duration_like(self.example_duration(doc), self.millis, doc.frame_rate())
+    }
+
+    /// A duration of `doc`'s frames, for the unit and the first value: the last of the
+    /// direction on show, else any.
+    fn example_duration(&self, doc: &OpenDocument) -> Option<crate::model::FrameDuration> {
+        doc.direction_frames()
             .last()
             .map(|f| f.duration)
-            .or_else(|| document.frames.values().next().map(|f| f.duration));
-        duration_like(example, self.millis, doc.frame_rate())
+            .or_else(|| doc.document().frames.values().next().map(|f| f.duration))
     }
 
     /// The edit the choices describe for `doc`, with what the status bar says once it is
@@ -319,8 +323,19 @@ fn window(
         return None;
     }
     state.take_read();
-    if std::mem::take(&mut state.origin_from_document) {
+    if std::mem::take(&mut state.from_document) {
         state.origin = OriginPlace::matching(doc.document());
+        if let Some(millis) = state.example_duration(doc).and_then(|d| {
+            let exact = d.exact(doc.frame_rate())?;
+            Some(
+                exact
+                    .as_millis_f64()
+                    .round()
+                    .clamp(1.0, f64::from(u32::MAX)) as u32,
+            )
+        }) {
+            state.millis = millis;
+        }
     }
     let mut pressed = Pressed::default();
     egui::Window::new("Import frames")
