@@ -1310,6 +1310,7 @@ fn the_box_tool_moves_a_box_dragged_from_inside_and_resizes_it_by_its_edges() {
     );
     assert_eq!(undo_steps(&harness), 1, "the move is one undo step");
     assert_eq!(selection(&harness), vec![hurt], "the moved box is selected");
+    assert_eq!(gui_support::status(&harness), "Moved box");
     gui_support::undo(&mut harness);
     assert_eq!(guard_boxes(&harness).0, vec![rect(-14, -58, 24, 58)]);
 
@@ -1332,6 +1333,7 @@ fn the_box_tool_moves_a_box_dragged_from_inside_and_resizes_it_by_its_edges() {
     drag(&mut harness, corner, corner + vec2(8.0, 12.0));
     assert_eq!(guard_boxes(&harness).0, vec![rect(-20, -58, 34, 64)]);
     assert_eq!(undo_steps(&harness), 2, "one undo step per resize");
+    assert_eq!(gui_support::status(&harness), "Resized box");
 
     // Outside every box the tool draws; with Ctrl it draws over a box too.
     let (from, to) = (

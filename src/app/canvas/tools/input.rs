@@ -484,11 +484,17 @@ impl DragStep<'_, '_> {
         if last.as_ref() == Some(&shape) {
             return None;
         }
-        let command = SetBoxShape {
+        // Named for what the drag does, as the history and the status bar tell it.
+        let what = match handle {
+            None => "Move",
+            Some(BoxHandle::Rotate) => "Rotate",
+            Some(BoxHandle::Edge { .. } | BoxHandle::Radius) => "Resize",
+        };
+        let command = crate::edit::Transaction::new(format!("{what} box")).with(SetBoxShape {
             target: self.target,
             element: *element,
             shape: shape.clone(),
-        };
+        });
         if !self.apply(&command) {
             return Some(true);
         }
@@ -622,11 +628,13 @@ impl DragStep<'_, '_> {
                 done
             }
             Some(id) => {
-                let command = SetBoxShape {
+                // The box being drawn, grown: the step stays the drawing of a box.
+                let label = format!("Add {} box", class.name());
+                let command = crate::edit::Transaction::new(label).with(SetBoxShape {
                     target: self.target,
                     element: *id,
                     shape: shape.clone(),
-                };
+                });
                 self.apply(&command)
             }
         };
