@@ -918,6 +918,27 @@ fn canvas_commands_round_trip() {
 }
 
 #[test]
+fn a_drag_step_is_named_by_its_latest_command() {
+    let doc = sample();
+    let frame = frames_of(&doc, "walk")[0];
+    let mut work = doc.clone();
+    let mut history = History::new();
+    // A cell's edge dragged from 7 to 9: the step says where the drag ended.
+    for label in ["Set duration to 7 ms", "Set duration to 9 ms"] {
+        let ms = if label.contains('7') { 7 } else { 9 };
+        let step = Transaction::new(label).with(SetFrameDuration {
+            frame,
+            duration: FrameDuration::Millis(ms),
+        });
+        history
+            .apply(&mut work, &Selection::default(), &step, Some(Gesture(4)))
+            .unwrap();
+    }
+    assert_eq!(history.entries().len(), 1);
+    assert_eq!(history.undo_label(), Some("Set duration to 9 ms"));
+}
+
+#[test]
 fn a_drag_is_one_undo_step_and_a_new_drag_is_another() {
     let doc = sample();
     let frame = frames_of(&doc, "walk")[0];

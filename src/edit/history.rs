@@ -70,8 +70,9 @@ impl History {
     /// Runs `command` on `document` as a new undo step and returns the selection to show.
     ///
     /// `selection` is what the editor has selected now; undoing the step gives it back. With a
-    /// `gesture` equal to the previous step's, the two become one step (a drag). A refused
-    /// command changes nothing, and a command that changes nothing adds no step.
+    /// `gesture` equal to the previous step's, the two become one step (a drag), named by the
+    /// later command. A refused command changes nothing, and a command that changes nothing
+    /// adds no step.
     pub fn apply(
         &mut self,
         document: &mut AnimationSet,
@@ -97,8 +98,10 @@ impl History {
             let last = self.done.pop().expect("checked above");
             let before = Snapshot::merge_before(last.before, before);
             let after = before.capture_like(document);
+            // The latest command names the whole step: a drag's label says where it ended
+            // ("Set duration to 9 ticks"), not where it began.
             self.done.push(Step {
-                label: last.label,
+                label: command.label(),
                 before,
                 after,
                 selection_before: last.selection_before,
