@@ -4,10 +4,9 @@
 //! decodes image files once ([`decode`]), cuts slices once ([`cut`]) and keeps both until told a
 //! file changed or room is needed ([`Budgets`], least recently used first); SFF sprites come
 //! from the SFF reader's own cache ([`SffStore`]), which it holds. It is `Send + Sync`: the
-//! editor decodes the next frames of a playing sequence on a worker thread ([`ahead`]) while
-//! the canvas draws from what is already cached.
+//! editor's worker composes the next frames of a playing sequence from it while the canvas
+//! draws from what is already cached.
 
-pub mod ahead;
 pub mod check;
 pub mod cut;
 pub mod decode;
@@ -209,14 +208,6 @@ impl ImageStore {
         result
     }
 
-    /// Whether `path` is decoded (or known not to decode) already, so asking for it costs
-    /// nothing.
-    pub fn has_image(&self, path: &Path) -> bool {
-        lock(&self.files)
-            .peek(path)
-            .is_some_and(|cell| cell.get().is_some())
-    }
-
     /// RGBA bytes of the decoded files, cut slices and SFF sprites kept now.
     pub fn cached_bytes(&self) -> usize {
         lock(&self.files).bytes() + lock(&self.cuts).bytes() + self.sff.cached_bytes()
@@ -313,16 +304,6 @@ impl ImageStore {
             cuts.insert(key, cut.clone(), bytes);
         }
         Some(cut)
-    }
-
-    /// Whether slice `rect` of `path` is cut already.
-    fn has_slice(&self, path: &Path, rect: PixelRect, rotated: bool) -> bool {
-        let key = CutKey {
-            path: path.to_path_buf(),
-            rect,
-            rotated,
-        };
-        lock(&self.cuts).contains(&key)
     }
 }
 
