@@ -559,3 +559,117 @@ fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_de
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert!(changed[0].1.contains("num_frames = 9"), "{changed:?}");
 }
+
+#[test]
+fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every_frame() {
+    let (_dir, path) = tunic_copy("one-origin");
+    // The picture too: the canvas picks a graphic by its opaque pixels.
+    let sheet = "solarus/lua-1.x/zsdx/sprites/hero/walking.tunic.png";
+    std::fs::copy(
+        common::corpus().join(sheet),
+        path.with_file_name("walking.tunic.png"),
+    )
+    .unwrap();
+    let original = std::fs::read_to_string(&path).unwrap();
+    let mut harness = editor_on(&path, "walking");
+    let positions = |h: &Harness<'_, SpratApp>| -> Vec<(f64, f64)> {
+        let doc = document(h);
+        let direction = &doc.sequence_by_name("walking").unwrap().directions[0];
+        direction
+            .frames
+            .iter()
+            .map(|id| {
+                let frame = doc.frame(*id).unwrap();
+                let ElementKind::Graphic(g) = &frame.elements[0].kind else {
+                    panic!("a Solarus frame draws a graphic first");
+                };
+                (g.position.x.to_f64(), g.position.y.to_f64())
+            })
+            .collect()
+    };
+    let before = positions(&harness);
+    let screen = |h: &Harness<'_, SpratApp>, x: f64, y: f64| {
+        let canvas = &h.state().active_tab().unwrap().canvas;
+        let rect = canvas.last_rect.expect("the canvas was shown");
+        sprat::app::canvas::view::View::new(rect, canvas.zoom, 1.0, canvas.pan).to_screen(x, y)
+    };
+    // The picture clicked, then dragged 2 px right by its middle.
+    let from = screen(&harness, 0.0, -12.0);
+    let to = screen(&harness, 2.0, -12.0);
+    let button = |pos: egui::Pos2, pressed: bool| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.event(button(from, false));
+    harness.run_steps(2);
+    assert_eq!(
+        harness
+            .state()
+            .active_document()
+            .unwrap()
+            .selected_elements()
+            .len(),
+        1,
+        "the click picks the picture"
+    );
+    harness.hover_at(from);
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for i in 1..=4 {
+        harness.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 4.0),
+        ));
+        harness.step();
+    }
+    harness.event(button(to, false));
+    harness.run_steps(2);
+    let after = positions(&harness);
+    assert_eq!(after.len(), 8);
+    for ((bx, by), (ax, ay)) in before.iter().zip(&after) {
+        assert_eq!(
+            (*ax, *ay),
+            (bx + 2.0, *by),
+            "every frame of the direction moved"
+        );
+    }
+    let history = harness.state().active_document().unwrap().session.history();
+    assert_eq!(history.done_count(), 1, "one undo step");
+
+    // Its graphic can be neither deleted nor given another place in the inspector.
+    assert!(
+        harness
+            .get_by_role_and_label(Role::Button, "Delete graphic")
+            .accesskit_node()
+            .is_disabled()
+    );
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(positions(&harness).len(), 8);
+    assert!(
+        status(&harness).contains("cannot be deleted"),
+        "{}",
+        status(&harness)
+    );
+
+    // Saved with no loss list: only the direction's origin changed.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        harness.query_by_label("Save anyway").is_none(),
+        "nothing lost"
+    );
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<(&str, &str)> = original
+        .lines()
+        .zip(saved.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(changed[0].1.contains("origin_x = 10"), "{changed:?}");
+}

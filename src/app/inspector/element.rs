@@ -101,13 +101,16 @@ fn graphic_fields(
     out: &mut ElementEdits,
 ) {
     field(ui, "Kind", "graphic");
-    source_row(ui, doc, element.id, &g.source, out);
+    let why_source = support.why_not(Field::GraphicSource);
+    source_row(ui, doc, element.id, &g.source, why_source.as_deref(), out);
     if let Some(image) = doc.session.document().source_image(&g.source) {
         field(ui, "Image", &image.path);
     }
     let whole = !support.holds(Field::Subpixel);
     let position = (g.position.x, g.position.y);
-    if let Some(((x, y), r)) = pixel_pair_row(ui, "Position", position, whole, None) {
+    let why_placed = support.why_not(Field::GraphicPlacement);
+    let why_placed = why_placed.as_deref();
+    if let Some(((x, y), r)) = pixel_pair_row(ui, "Position", position, whole, why_placed) {
         out.push(ElementField::Position(Point { x, y }), &r);
     }
     let origin_label = ui.label("Origin");
@@ -115,7 +118,7 @@ fn graphic_fields(
         let axis = g.origin == Origin::SourceAxis;
         let sff = matches!(g.source, GraphicSource::SffSprite { .. });
         let why = (!sff && !axis).then_some("Only SFF sprites carry their own axis.");
-        if let Some((axis, r)) = check(ui, "sprite's own axis", axis, why) {
+        if let Some((axis, r)) = check(ui, "sprite's own axis", axis, why.or(why_placed)) {
             let origin = if axis {
                 Origin::SourceAxis
             } else {
@@ -124,10 +127,10 @@ fn graphic_fields(
             out.push(ElementField::Origin(origin), &r);
         }
         if let Origin::At(p) = g.origin {
-            if let Some((x, r)) = pixels(ui, origin_label.id, p.x, whole, None) {
+            if let Some((x, r)) = pixels(ui, origin_label.id, p.x, whole, why_placed) {
                 out.push(ElementField::Origin(Origin::At(Point { x, y: p.y })), &r);
             }
-            if let Some((y, r)) = pixels(ui, origin_label.id, p.y, whole, None) {
+            if let Some((y, r)) = pixels(ui, origin_label.id, p.y, whole, why_placed) {
                 out.push(ElementField::Origin(Origin::At(Point { x: p.x, y })), &r);
             }
         }
@@ -143,6 +146,7 @@ fn source_row(
     doc: &OpenDocument,
     element: ElementId,
     source: &GraphicSource,
+    why_not: Option<&str>,
     out: &mut ElementEdits,
 ) {
     let document = doc.session.document();
@@ -159,7 +163,7 @@ fn source_row(
                     (GraphicSource::Slice(s.id), text)
                 })
                 .collect();
-            if let Some((s, r)) = choice_row(ui, "Source", element, source, &options, None) {
+            if let Some((s, r)) = choice_row(ui, "Source", element, source, &options, why_not) {
                 out.push(ElementField::Source(s), &r);
             }
         }
@@ -169,7 +173,7 @@ fn source_row(
                 .iter()
                 .map(|i| (GraphicSource::Image(i.id), i.path.clone()))
                 .collect();
-            if let Some((s, r)) = choice_row(ui, "Source", element, source, &options, None) {
+            if let Some((s, r)) = choice_row(ui, "Source", element, source, &options, why_not) {
                 out.push(ElementField::Source(s), &r);
             }
         }

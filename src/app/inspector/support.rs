@@ -34,6 +34,11 @@ pub enum Field {
     Directions,
     /// A sequence's human title (M.U.G.E.N: the comment line above the action).
     SequenceTitle,
+    /// Where one frame's graphic sits against the origin (a Solarus direction has one origin
+    /// for all its frames).
+    GraphicPlacement,
+    /// Which picture one frame's graphic shows (a Solarus frame N shows cell N of its grid).
+    GraphicSource,
 }
 
 /// What a format can hold, for the inspector.
@@ -69,6 +74,8 @@ impl Support {
             Field::Subpixel => c.subpixel,
             Field::Directions => c.directions,
             Field::SequenceTitle => c.sequence_titles,
+            Field::GraphicPlacement => !c.one_origin_per_direction,
+            Field::GraphicSource => !c.frames_are_grid_cells,
         };
         if holds {
             return None;
@@ -87,6 +94,12 @@ impl Support {
             Field::Subpixel => "keeps whole pixels only",
             Field::Directions => "has one direction per sequence",
             Field::SequenceTitle => "has no titles beside sequence names",
+            Field::GraphicPlacement => {
+                "keeps one origin for all the frames of a direction (drag the graphic on the canvas to move them all)"
+            }
+            Field::GraphicSource => {
+                "shows the direction's cells in order, one a frame (Insert frame adds the next)"
+            }
         };
         Some(format!("{} {what}.", self.name))
     }

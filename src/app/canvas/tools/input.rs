@@ -518,7 +518,8 @@ impl DragStep<'_, '_> {
             elements: elements.clone(),
             delta: self.delta - *applied,
         };
-        let done = self.apply(&command);
+        let command = with_same_place_graphics(self.doc, command);
+        let done = self.apply(command.as_ref());
         if done {
             *applied = self.delta;
             // The first step gives inherited boxes the frame's own copies: move those next.
@@ -589,7 +590,22 @@ impl DragStep<'_, '_> {
             origin,
             keep_in_place: true,
         };
-        let done = self.apply(&command);
+        // One origin per direction (Solarus): every frame's picture takes the new origin.
+        let followers = super::same_place_graphics(self.doc, &[element]);
+        let done = if followers.is_empty() {
+            self.apply(&command)
+        } else {
+            let mut all = crate::edit::Transaction::new("Move origin");
+            all.push(command);
+            for follower in followers {
+                all.push(MoveOrigin {
+                    element: follower,
+                    origin,
+                    keep_in_place: true,
+                });
+            }
+            self.apply(&all)
+        };
         if done {
             *last = Some(origin);
         }
@@ -779,5 +795,29 @@ pub fn nudge(
         elements,
         delta: Point::from_ints(dx, dy),
     };
-    apply(doc, &command, None, outcome);
+    let command = with_same_place_graphics(doc, command);
+    apply(doc, command.as_ref(), None, outcome);
+}
+
+/// `command`, with the graphics of the direction's other frames moved alike where the format
+/// keeps one origin per direction (see [`super::same_place_graphics`]), as one step.
+fn with_same_place_graphics(
+    doc: &OpenDocument,
+    command: MoveSelection,
+) -> Box<dyn crate::edit::Command> {
+    let followers = super::same_place_graphics(doc, &command.elements);
+    if followers.is_empty() {
+        return Box::new(command);
+    }
+    let label = format!(
+        "Move the pictures of all {} frames of the direction",
+        followers.len() + 1
+    );
+    let delta = command.delta;
+    Box::new(crate::edit::Transaction::new(label).with(command).with(
+        crate::edit::canvas::MoveElements {
+            elements: followers,
+            delta,
+        },
+    ))
 }

@@ -264,11 +264,75 @@ pub fn delete_selection(
     if elements.is_empty() {
         return Err("no selected element is on this frame".to_string());
     }
+    if let Some(why) = graphic_delete_refusal(doc, &elements) {
+        return Err(why);
+    }
     let command = DeleteSelection {
         target: context.box_target(scope),
         elements,
     };
     doc.apply(&command, None)
+}
+
+/// Why the graphics among `elements` cannot be deleted, on a format whose frame N always
+/// shows cell N of the direction's grid (Solarus): a frame without its picture cannot be
+/// written. None where they can.
+pub fn graphic_delete_refusal(doc: &OpenDocument, elements: &[ElementId]) -> Option<String> {
+    if !doc.session.format().capabilities().frames_are_grid_cells {
+        return None;
+    }
+    let frame = doc.frame()?;
+    let graphic = frame
+        .elements
+        .iter()
+        .any(|e| elements.contains(&e.id) && matches!(e.kind, ElementKind::Graphic(_)));
+    graphic.then(|| {
+        format!(
+            "{} files show one cell of the direction's picture on every frame: a frame's graphic cannot be deleted (delete the last frames instead)",
+            doc.format_name()
+        )
+    })
+}
+
+/// The graphics of the direction's other frames that stand where the selected graphics of
+/// the frame on show do (the same place among each frame's graphics), on a format with one
+/// origin per direction (Solarus): there moving one frame's picture moves the direction's
+/// origin, so all its frames' pictures go with it. Empty elsewhere.
+pub fn same_place_graphics(doc: &OpenDocument, elements: &[ElementId]) -> Vec<ElementId> {
+    if !doc.session.format().capabilities().one_origin_per_direction {
+        return Vec::new();
+    }
+    let Some(frame) = doc.frame() else {
+        return Vec::new();
+    };
+    let graphics_of = |frame: &crate::model::Frame| -> Vec<ElementId> {
+        frame
+            .elements
+            .iter()
+            .filter(|e| matches!(e.kind, ElementKind::Graphic(_)))
+            .map(|e| e.id)
+            .collect()
+    };
+    let places: Vec<usize> = graphics_of(frame)
+        .iter()
+        .enumerate()
+        .filter(|(_, id)| elements.contains(id))
+        .map(|(place, _)| place)
+        .collect();
+    if places.is_empty() {
+        return Vec::new();
+    }
+    doc.direction_frames()
+        .into_iter()
+        .filter(|other| !std::ptr::eq(*other, frame))
+        .flat_map(|other| {
+            let graphics = graphics_of(other);
+            places
+                .iter()
+                .filter_map(|place| graphics.get(*place).copied())
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Every element the canvas shows on the frame (Ctrl+A): graphics and points in draw order,

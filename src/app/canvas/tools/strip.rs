@@ -278,9 +278,11 @@ fn selection_actions(
         ui.separator();
         let label = delete_label(doc, &selected, boxes);
         let key = UICommand::DeleteSelection.shortcut_text(ui.ctx());
+        let refusal = super::graphic_delete_refusal(doc, &selected);
         if ui
-            .button(&label)
+            .add_enabled(refusal.is_none(), egui::Button::new(&label))
             .on_hover_text(format!("{label}, in one undo step ({key})"))
+            .on_disabled_hover_text(refusal.unwrap_or_default())
             .clicked()
             && let Err(message) = super::delete_selection(doc, boxes, context, tools.scope)
         {
