@@ -180,7 +180,7 @@ pub fn next_grid_cell(
     let cells: Vec<_> = frames.iter().map(cell_of).collect();
     let (Some(Some(first)), Some(Some(last))) = (cells.first(), cells.last()) else {
         return Err(
-            "a frame is added here as the next cell of the direction's picture, and this direction shows no picture to go on from"
+            "a frame is added here as the next cell of the direction's picture, and this direction shows none yet: cut its frames from the picture in the source sheet (View > Source sheet)"
                 .to_string(),
         );
     };
