@@ -4,7 +4,9 @@
 
 use crate::{common, gui_support};
 
-use gui_support::{TempDir, showcase_as, undo_steps};
+use gui_support::{
+    TempDir, canvas_click as click, canvas_drag as drag, primary as button, showcase_as, undo_steps,
+};
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Pos2, vec2};
@@ -89,42 +91,6 @@ fn screen(harness: &Harness<'_, SpratApp>, x: f64, y: f64) -> Pos2 {
     let canvas = &harness.state().active_tab().unwrap().canvas;
     let rect = canvas.last_rect.expect("the canvas was shown");
     View::new(rect, canvas.zoom, 1.0, canvas.pan).to_screen(x, y)
-}
-
-fn button(pos: Pos2, pressed: bool) -> egui::Event {
-    egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: Modifiers::NONE,
-    }
-}
-
-/// A primary-button drag in four moves, one frame each.
-fn drag(harness: &mut Harness<'_, SpratApp>, from: Pos2, to: Pos2) {
-    harness.hover_at(from);
-    harness.step();
-    harness.event(button(from, true));
-    harness.step();
-    for i in 1..=4 {
-        let at = if i == 4 {
-            to
-        } else {
-            from + (to - from) * (i as f32 / 4.0)
-        };
-        harness.event(egui::Event::PointerMoved(at));
-        harness.step();
-    }
-    harness.event(button(to, false));
-    harness.run_steps(2);
-}
-
-fn click(harness: &mut Harness<'_, SpratApp>, at: Pos2) {
-    harness.hover_at(at);
-    harness.step();
-    harness.event(button(at, true));
-    harness.event(button(at, false));
-    harness.run_steps(2);
 }
 
 fn rect(x: i32, y: i32, width: i32, height: i32) -> Shape {

@@ -489,6 +489,28 @@ fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothin
     assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was written");
 }
 
+/// Ctrl+S with no loss list expected; the lines of the file at `path` that differ from
+/// `original`, as (before, after).
+fn saved_changes(
+    harness: &mut Harness<'_, SpratApp>,
+    path: &Path,
+    original: &str,
+) -> Vec<(String, String)> {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        harness.query_by_label("Save anyway").is_none(),
+        "nothing lost"
+    );
+    let saved = std::fs::read_to_string(path).unwrap();
+    original
+        .lines()
+        .zip(saved.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
 #[test]
 fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_deletes() {
     let (_dir, path) = tunic_copy("grid-cells");
@@ -544,18 +566,7 @@ fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_de
 
     // Saved with no loss list: the file says 9 frames and nothing else changed.
     let original = std::fs::read_to_string(&path).unwrap();
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
-    assert!(
-        harness.query_by_label("Save anyway").is_none(),
-        "nothing lost"
-    );
-    let saved = std::fs::read_to_string(&path).unwrap();
-    let changed: Vec<(&str, &str)> = original
-        .lines()
-        .zip(saved.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = saved_changes(&mut harness, &path, &original);
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert!(changed[0].1.contains("num_frames = 9"), "{changed:?}");
 }
@@ -596,17 +607,7 @@ fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every
     // The picture clicked, then dragged 2 px right by its middle.
     let from = screen(&harness, 0.0, -12.0);
     let to = screen(&harness, 2.0, -12.0);
-    let button = |pos: egui::Pos2, pressed: bool| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: Modifiers::NONE,
-    };
-    harness.hover_at(from);
-    harness.step();
-    harness.event(button(from, true));
-    harness.event(button(from, false));
-    harness.run_steps(2);
+    gui_support::canvas_click(&mut harness, from);
     assert_eq!(
         harness
             .state()
@@ -617,18 +618,7 @@ fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every
         1,
         "the click picks the picture"
     );
-    harness.hover_at(from);
-    harness.step();
-    harness.event(button(from, true));
-    harness.step();
-    for i in 1..=4 {
-        harness.event(egui::Event::PointerMoved(
-            from + (to - from) * (i as f32 / 4.0),
-        ));
-        harness.step();
-    }
-    harness.event(button(to, false));
-    harness.run_steps(2);
+    gui_support::canvas_drag(&mut harness, from, to);
     let after = positions(&harness);
     assert_eq!(after.len(), 8);
     for ((bx, by), (ax, ay)) in before.iter().zip(&after) {
@@ -658,18 +648,7 @@ fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every
     );
 
     // Saved with no loss list: only the direction's origin changed.
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
-    assert!(
-        harness.query_by_label("Save anyway").is_none(),
-        "nothing lost"
-    );
-    let saved = std::fs::read_to_string(&path).unwrap();
-    let changed: Vec<(&str, &str)> = original
-        .lines()
-        .zip(saved.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = saved_changes(&mut harness, &path, &original);
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert!(changed[0].1.contains("origin_x = 10"), "{changed:?}");
 }

@@ -227,6 +227,46 @@ pub fn drag(harness: &mut Harness<'_, SpratApp>, from: egui::Pos2, to: egui::Pos
     harness.run_steps(2);
 }
 
+/// A press (`pressed`) or release of the primary button at `pos`.
+pub fn primary(pos: egui::Pos2, pressed: bool) -> egui::Event {
+    egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    }
+}
+
+/// A click where no widget is labelled (the canvas): the pointer rests there a frame, then
+/// the button goes down and up.
+pub fn canvas_click(harness: &mut Harness<'_, SpratApp>, at: egui::Pos2) {
+    harness.hover_at(at);
+    harness.step();
+    harness.event(primary(at, true));
+    harness.event(primary(at, false));
+    harness.run_steps(2);
+}
+
+/// A primary-button drag where no widget is labelled (the canvas), in four moves, one frame
+/// each.
+pub fn canvas_drag(harness: &mut Harness<'_, SpratApp>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.step();
+    harness.event(primary(from, true));
+    harness.step();
+    for i in 1..=4 {
+        let at = if i == 4 {
+            to
+        } else {
+            from + (to - from) * (i as f32 / 4.0)
+        };
+        harness.event(egui::Event::PointerMoved(at));
+        harness.step();
+    }
+    harness.event(primary(to, false));
+    harness.run_steps(2);
+}
+
 /// The showcase set written in `format` as `dir/name`.
 pub fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
     let path = dir.join(name);
