@@ -35,20 +35,37 @@ fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
     // A file opened while an editor runs becomes a tab of its window (see `single_instance`).
     #[cfg(unix)]
-    if let (Some(file), false) = (&file, new_window) {
-        let socket = sprat::single_instance::socket_path();
-        if socket.is_some_and(|s| sprat::single_instance::hand_over(&s, std::slice::from_ref(file)))
-        {
-            eprintln!(
-                "sprat: {} opened in the editor window already open (--new-window for a window of its own)",
-                file.display()
-            );
+    let listener = {
+        use sprat::single_instance::{hand_over, listen, socket_path};
+        let handed = |file: &std::path::PathBuf| {
+            let taken = socket_path().is_some_and(|s| hand_over(&s, std::slice::from_ref(file)));
+            if taken {
+                eprintln!(
+                    "sprat: {} opened in the editor window already open (--new-window for a window of its own)",
+                    file.display()
+                );
+            }
+            taken
+        };
+        let wanted = file.as_ref().filter(|_| !new_window);
+        if wanted.is_some_and(handed) {
             return ExitCode::SUCCESS;
         }
-    }
+        let listener = listen();
+        // Another start won the socket since the look above (several files opened at once
+        // from a file manager): its window takes this file too.
+        if listener.is_none() && wanted.is_some_and(handed) {
+            return ExitCode::SUCCESS;
+        }
+        listener
+    };
     #[cfg(not(unix))]
     let _ = new_window;
-    match sprat::app::run(file) {
+    match sprat::app::run(
+        file,
+        #[cfg(unix)]
+        listener,
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sprat: cannot open the editor window: {e}");

@@ -37,17 +37,20 @@ pub fn log_file() -> Option<PathBuf> {
     eframe::storage_dir("Sprat").map(|dir| crate::logging::log_file_in(&dir))
 }
 
-/// Opens the editor window on `path`, or on the bundled demo when `None`.
+/// Opens the editor window on `path`, or on the bundled demo when `None`. Files that later
+/// starts of sprat hand over arrive through `listener` (see `single_instance`).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn run(path: Option<PathBuf>) -> eframe::Result<()> {
+pub fn run(
+    path: Option<PathBuf>,
+    #[cfg(unix)] listener: Option<crate::single_instance::Listener>,
+) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
     let window_size = shell::native_platform::load_stored_settings("Sprat")
         .appearance
         .initial_window_size();
-    // Files opened by later starts of sprat arrive here (see `single_instance`).
     #[cfg(unix)]
-    let listener = &crate::single_instance::listen();
+    let listener = &listener;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Sprat")
