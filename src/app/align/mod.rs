@@ -12,6 +12,7 @@
 
 use crate::app::context::document::{OpenDocument, box_rule};
 use crate::app::context::ghost::FrameGhost;
+use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::edit::align::{AlignFrames, AlignLimits, AlignPlan, AlignedDirection, plan_alignment};
 use crate::edit::scope::FrameScope;
@@ -39,7 +40,7 @@ pub struct AlignState {
     pub anchor: Anchor,
     /// The plan for the last choices and document revision (finding anchors reads pixels, so
     /// it is not made at every paint).
-    preview: Option<(PreviewKey, Result<AlignPlan, String>)>,
+    preview: Memo<PreviewKey, Result<AlignPlan, String>>,
 }
 
 impl Default for AlignState {
@@ -48,7 +49,7 @@ impl Default for AlignState {
             shown: false,
             scope: AlignScope::ThisSequence,
             anchor: Anchor::Feet,
-            preview: None,
+            preview: Memo::default(),
         }
     }
 }
@@ -62,7 +63,7 @@ impl AlignState {
         } else {
             AlignScope::ThisSequence
         };
-        self.preview = None;
+        self.preview.clear();
         self.shown = true;
     }
 
@@ -72,7 +73,7 @@ impl AlignState {
         if !self.shown {
             return None;
         }
-        let (_, Ok(plan)) = self.preview.as_ref()? else {
+        let Ok(plan) = self.preview.get()? else {
             return None;
         };
         plan.directions
@@ -110,18 +111,15 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
         anchor: state.anchor.clone(),
         whole_directions,
     };
-    if state
-        .preview
-        .as_ref()
-        .is_none_or(|(made_for, _)| *made_for != key)
-    {
+    let document = panel.doc.document();
+    let pixels: &dyn PixelSource = panel.pictures.pixels.as_ref();
+    let anchor = &state.anchor;
+    let (plan, fresh) = state.preview.get_or_make(key, || {
         let limits = AlignLimits {
             per_frame_origins: true,
             subpixel: capabilities.subpixel,
         };
-        let document = panel.doc.document();
-        let pixels: &dyn PixelSource = panel.pictures.pixels.as_ref();
-        let plan = plan_alignment(document, &scope, &state.anchor, pixels, limits)
+        plan_alignment(document, &scope, anchor, pixels, limits)
             .map_err(|e| e.message)
             .map(|plan| {
                 if whole_directions {
@@ -129,15 +127,13 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
                 } else {
                     plan
                 }
-            });
-        state.preview = Some((key, plan));
+            })
+    });
+    let plan = plan.clone();
+    if fresh {
         // The canvas painted before this window: paint again so it shows the new ghost.
         ctx.request_repaint();
     }
-    let plan = match &state.preview {
-        Some((_, plan)) => plan.clone(),
-        None => Err("nothing to align".to_string()),
-    };
     let mut apply = false;
     let mut close = false;
     egui::Window::new("Align frames")

@@ -13,6 +13,7 @@ pub mod edit;
 pub mod feedback;
 pub mod ghost;
 pub mod loader;
+pub mod memo;
 pub mod number_field;
 pub mod panel;
 pub mod pictures;

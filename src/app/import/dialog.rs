@@ -13,6 +13,7 @@
 
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
+use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
 use crate::app::context::platform::{DialogOutcome, Platform};
@@ -101,7 +102,7 @@ pub struct ImportState {
     /// The sheet's picture on the GPU for the preview.
     preview: Option<egui::TextureHandle>,
     /// The frames the choices made last, and those choices.
-    cells_cache: Option<(CellsKey, Arc<Vec<Cell>>)>,
+    cells_cache: Memo<CellsKey, Arc<Vec<Cell>>>,
 }
 
 impl ImportState {
@@ -217,26 +218,23 @@ impl ImportState {
             self.skip_empty,
             self.read.pictures.len(),
         );
-        if let Some((cached, cells)) = &self.cells_cache
-            && *cached == key
-        {
-            return Arc::clone(cells);
-        }
-        let cells: Vec<Cell> = match (self.frames_from, self.read.pictures.as_slice()) {
-            (FramesFrom::SheetGrid, [sheet]) => {
-                let (width, height) = sheet.pixels.0.dimensions();
-                self.cut
-                    .cells(width, height)
-                    .into_iter()
-                    .filter(|cell| !self.skip_empty || !is_empty(&sheet.pixels.0, *cell))
-                    .map(|cell| (0, Some(cell)))
-                    .collect()
-            }
-            (_, pictures) => (0..pictures.len()).map(|i| (i, None)).collect(),
-        };
-        let cells = Arc::new(cells);
-        self.cells_cache = Some((key, Arc::clone(&cells)));
-        cells
+        let (frames_from, cut, skip_empty) = (self.frames_from, &self.cut, self.skip_empty);
+        let pictures = self.read.pictures.as_slice();
+        let (cells, _) = self.cells_cache.get_or_make(key, || {
+            let cells: Vec<Cell> = match (frames_from, pictures) {
+                (FramesFrom::SheetGrid, [sheet]) => {
+                    let (width, height) = sheet.pixels.0.dimensions();
+                    cut.cells(width, height)
+                        .into_iter()
+                        .filter(|cell| !skip_empty || !is_empty(&sheet.pixels.0, *cell))
+                        .map(|cell| (0, Some(cell)))
+                        .collect()
+                }
+                (_, pictures) => (0..pictures.len()).map(|i| (i, None)).collect(),
+            };
+            Arc::new(cells)
+        });
+        Arc::clone(cells)
     }
 
     /// How long each imported frame shows, in the unit of `doc`'s frames.

@@ -8,6 +8,7 @@
 //! greys Apply out and the window says why.
 
 use crate::app::context::document::{OpenDocument, format_millis, trim_float};
+use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::edit::retime::{Retime, RetimePlan};
 use crate::edit::scope::FrameScope;
@@ -66,7 +67,7 @@ pub struct RetimeState {
     /// What the rate counts.
     pub rate_unit: RateUnit,
     /// The plan for the last choices and document revision, so it is not made at every paint.
-    preview: Option<(PreviewKey, Result<Summary, String>)>,
+    preview: Memo<PreviewKey, Result<Summary, String>>,
 }
 
 impl Default for RetimeState {
@@ -80,7 +81,7 @@ impl Default for RetimeState {
             total_in_ticks: false,
             rate: "12".to_string(),
             rate_unit: RateUnit::FramesPerSecond,
-            preview: None,
+            preview: Memo::default(),
         }
     }
 }
@@ -102,7 +103,7 @@ impl RetimeState {
                 self.total_in_ticks = false;
             }
         }
-        self.preview = None;
+        self.preview.clear();
         self.shown = true;
     }
 }
@@ -440,18 +441,14 @@ fn preview(
         revision: doc.revision,
         retime: retime.clone(),
     };
-    if let Some((made_for, outcome)) = &state.preview
-        && *made_for == key
-    {
-        return outcome.clone();
-    }
     let document = doc.document();
-    let outcome = retime
-        .plan(document)
-        .map_err(|e| e.message)
-        .map(|plan| summary(document, &plan));
-    state.preview = Some((key, outcome.clone()));
-    outcome
+    let (outcome, _) = state.preview.get_or_make(key, || {
+        retime
+            .plan(document)
+            .map_err(|e| e.message)
+            .map(|plan| summary(document, &plan))
+    });
+    outcome.clone()
 }
 
 fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
