@@ -10,15 +10,20 @@ use gui_support::status;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
 use sprat::model::{AnimationSet, FrameDuration, GraphicSource, Origin, PixelRect, Point};
 
 /// The editor on zsdx's hero tunic, showing "walking" on the source-sheet tab.
 fn sheet_editor() -> Harness<'static, SpratApp> {
     let path = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
-    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
-    gui_support::click_row(&mut harness, "walking");
+    sheet_editor_on(&path, "walking")
+}
+
+/// The editor on `path`, showing `sequence` on the source-sheet tab.
+fn sheet_editor_on(path: &std::path::Path, sequence: &str) -> Harness<'static, SpratApp> {
+    let mut harness = gui_support::editor_opening(path, &[], egui::vec2(1400.0, 1000.0));
+    gui_support::click_row(&mut harness, sequence);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Num4);
     harness.run_steps(3);
     assert!(
@@ -109,43 +114,61 @@ fn set_cell(harness: &mut Harness<'_, SpratApp>, width: u32, height: u32) {
 
 #[test]
 fn a_dragged_rectangle_becomes_a_frame_after_the_current_one() {
-    let mut harness = sheet_editor();
-    let walking = document(&harness)
-        .sequence_by_name("walking")
-        .unwrap()
-        .clone();
-    let first = walking.directions[0].frames[0];
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat");
+    let mut harness = sheet_editor_on(&demo, "walk");
+    let walk = document(&harness).sequence_by_name("walk").unwrap().clone();
+    let count = walk.directions[0].frames.len();
+    let first = walk.directions[0].frames[0];
     let (_, origin) = cut(document(&harness), first);
 
     click(&mut harness, "draw a frame");
     click(&mut harness, "Snap to grid");
     assert!(!harness.state().active_tab().unwrap().sheet.draw.snap);
-    drag_pixels(&mut harness, (24, 0), (47, 31));
+    drag_pixels(&mut harness, (32, 0), (63, 31));
 
-    let after = document(&harness).sequence_by_name("walking").unwrap();
+    let after = document(&harness).sequence_by_name("walk").unwrap();
     let frames = &after.directions[0].frames;
-    assert_eq!(frames.len(), 9, "{}", status(&harness));
+    assert_eq!(frames.len(), count + 1, "{}", status(&harness));
     assert_eq!(frames[0], first);
     let (rect, new_origin) = cut(document(&harness), frames[1]);
     assert_eq!(
         rect,
         PixelRect {
-            x: 24,
+            x: 32,
             y: 0,
-            width: 24,
+            width: 32,
             height: 32
         }
     );
     assert_eq!(new_origin, origin, "the sequence's origin");
     assert_eq!(
         document(&harness).frame(frames[1]).unwrap().duration,
-        FrameDuration::Millis(100)
+        document(&harness).frame(first).unwrap().duration
     );
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
-    let undone = document(&harness).sequence_by_name("walking").unwrap();
-    assert_eq!(undone.directions[0].frames.len(), 8);
+    let undone = document(&harness).sequence_by_name("walk").unwrap();
+    assert_eq!(undone.directions[0].frames.len(), count);
+}
+
+#[test]
+fn a_solarus_sheet_offers_whole_directions_not_frames_cut_anywhere() {
+    let harness = sheet_editor();
+    // A Solarus frame is the next cell of its direction's grid: a rectangle drawn anywhere
+    // could not be written.
+    assert!(
+        harness
+            .get_by_label("draw a frame")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        !harness
+            .get_by_label("draw a direction")
+            .accesskit_node()
+            .is_disabled()
+    );
 }
 
 #[test]

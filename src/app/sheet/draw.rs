@@ -77,15 +77,19 @@ impl SheetDraw {
     }
 
     /// The tool and grid controls. `pixels` is the sheet shown, for detecting its grid;
-    /// `no_directions` says why the format cannot take a new direction, if it cannot.
-    /// Returns a message for the status bar.
+    /// `no_directions` says why the format cannot take a new direction, if it cannot, and
+    /// `no_free_frames` why it cannot take a frame cut anywhere (a Solarus frame is the next
+    /// cell of its direction's grid). Returns a message for the status bar.
     pub fn toolbar(
         &mut self,
         ui: &mut egui::Ui,
         pixels: Option<&RgbaImage>,
         no_directions: Option<&str>,
+        no_free_frames: Option<&str>,
     ) -> Option<String> {
-        if no_directions.is_some() && self.tool == SheetTool::Direction {
+        if no_directions.is_some() && self.tool == SheetTool::Direction
+            || no_free_frames.is_some() && self.tool == SheetTool::Frame
+        {
             self.tool = SheetTool::Look;
         }
         let mut said = None;
@@ -93,8 +97,16 @@ impl SheetDraw {
             ui.label("Drag to");
             ui.selectable_value(&mut self.tool, SheetTool::Look, "look")
                 .on_hover_text("Dragging does nothing");
-            ui.selectable_value(&mut self.tool, SheetTool::Frame, "draw a frame")
-                .on_hover_text("Drag a rectangle: a new frame after the current one");
+            let frame = ui
+                .add_enabled(
+                    no_free_frames.is_none(),
+                    egui::Button::selectable(self.tool == SheetTool::Frame, "draw a frame"),
+                )
+                .on_hover_text("Drag a rectangle: a new frame after the current one")
+                .on_disabled_hover_text(no_free_frames.unwrap_or_default());
+            if frame.clicked() {
+                self.tool = SheetTool::Frame;
+            }
             let direction = ui
                 .add_enabled(
                     no_directions.is_none(),

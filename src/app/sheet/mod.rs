@@ -160,10 +160,17 @@ fn paint(
     if let Some(frame_rect) = current_slice_on(doc, shown) {
         state.draw.follow_frame(frame_rect);
     }
-    let no_directions = Support::of_format(doc.session.format()).why_not(Field::Directions);
+    let support = Support::of_format(doc.session.format());
+    let no_directions = support.why_not(Field::Directions);
+    let no_free_frames = support.why_not(Field::GraphicSource);
     let said = state
         .draw
-        .toolbar(ui, Some(&pixels_of_sheet), no_directions.as_deref())
+        .toolbar(
+            ui,
+            Some(&pixels_of_sheet),
+            no_directions.as_deref(),
+            no_free_frames.as_deref(),
+        )
         .map(|text| Feedback::new(Severity::Info, text));
     let generation = pixels.generation();
     let stale = !matches!(&state.texture, Some((p, g, _)) if *p == path && *g == generation);
