@@ -8,7 +8,7 @@ use crate::{common, gui_support};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
 use sprat::edit::sprites::frames_naming;
 use sprat::formats::sff::SffArchive;
@@ -125,6 +125,50 @@ fn an_axis_typed_in_the_browser_is_one_undo_step_and_saves_with_the_character() 
             .document()
             .edited_files
             .is_empty()
+    );
+}
+
+/// Sprite `number`'s axis in the editor's archive now (the document's unsaved one).
+fn axis_of(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> (i32, i32) {
+    let row = harness
+        .get_all_by_role(Role::Button)
+        .find_map(|n| {
+            let label = n.accesskit_node().label()?;
+            label
+                .starts_with(&format!("{},{}  ", number.0, number.1))
+                .then_some(label)
+        })
+        .expect("the sprite's row");
+    let axis = row.split("axis ").nth(1).unwrap();
+    let mut parts = axis.split([',', ' ']);
+    let x = parts.next().unwrap().parse().unwrap();
+    let y = parts.next().unwrap().parse().unwrap();
+    (x, y)
+}
+
+#[test]
+fn an_axis_typed_then_left_by_a_click_on_another_sprite_goes_to_its_own_sprite() {
+    let (_dir, mut harness) = browser_on("0,", "0,0");
+    let (first, second) = (axis_of(&harness, (0, 0)), axis_of(&harness, (0, 1)));
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Axis x")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text((first.0 + 7).to_string()));
+    harness.run_steps(2);
+    // The list is painted before the fields: the click must not hand the typed value on.
+    harness.get_by_label_contains("0,1  ").click();
+    harness.run_steps(4);
+    assert_eq!(axis_of(&harness, (0, 0)), (first.0 + 7, first.1));
+    assert_eq!(
+        axis_of(&harness, (0, 1)),
+        second,
+        "nothing leaks into the new sprite"
+    );
+    assert!(
+        harness.query_by_label("Sprite 0,1").is_some(),
+        "the click still counts"
     );
 }
 

@@ -301,19 +301,32 @@ fn list(
                 let clicked = row.inner;
                 if clicked.clicked() {
                     let modifiers = ui.input(|i| i.modifiers);
-                    if modifiers.command || modifiers.shift {
-                        if selected {
-                            state.selected.retain(|n| *n != number);
-                        } else {
-                            state.selected.push(number);
-                        }
-                    } else {
-                        state.selected = vec![number];
-                        state.renumber_to = number;
+                    // The details beside the list are painted after it: a number typed
+                    // there goes to the sprite it was typed for before this click counts.
+                    if let Some(click) = state.after_typing.offer(ui.ctx(), (number, modifiers)) {
+                        click_row(state, click);
                     }
                 }
             }
         });
+    if let Some(click) = state.after_typing.ready(ui.ctx()) {
+        click_row(state, click);
+    }
+}
+
+/// A click on the row of sprite `number`: it alone is selected, or (with Ctrl or Shift) it
+/// joins or leaves the selection.
+fn click_row(state: &mut SpriteBrowser, (number, modifiers): (SpriteNumber, egui::Modifiers)) {
+    if modifiers.command || modifiers.shift {
+        if state.selected.contains(&number) {
+            state.selected.retain(|n| *n != number);
+        } else {
+            state.selected.push(number);
+        }
+    } else {
+        state.selected = vec![number];
+        state.renumber_to = number;
+    }
 }
 
 /// The thumbnail of a sprite, made when first on screen and kept for a while.

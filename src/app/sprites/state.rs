@@ -2,6 +2,7 @@
 //! details in [`crate::app::sprites::browser`], the buttons in [`crate::app::sprites::actions`], the
 //! palettes in [`crate::app::sprites::palettes`], the file choices in [`crate::app::sprites::files`]).
 
+use crate::app::context::after_typing::AfterTyping;
 use crate::edit::Gesture;
 use crate::edit::sprites::SpriteNumber;
 use crate::model::ImageId;
@@ -62,6 +63,8 @@ pub struct SpriteDrag {
 pub struct SpriteBrowser {
     /// The filter: a group ("20") or a sprite ("20,3").
     pub filter: String,
+    /// A row clicked while a field held typed text, with the keys held.
+    pub after_typing: AfterTyping<(SpriteNumber, egui::Modifiers)>,
     /// The selected sprites, the one shown large last.
     pub selected: Vec<SpriteNumber>,
     /// A sprite drawn faintly under the selected one, lined up at the axes.
