@@ -242,6 +242,56 @@ fn one_field_of_each_kind_is_edited_and_undone() {
 }
 
 #[test]
+fn a_number_typed_for_an_element_is_kept_when_another_element_is_chosen_in_the_list() {
+    let (_path_dir, path) = showcase_file("element-left");
+    let mut harness = editor_on(&path, "punch");
+    let hand = |h: &Harness<'_, SpratApp>| {
+        let punch = document(h).sequence_by_name("punch").unwrap();
+        let frame = document(h).frame(punch.directions[0].frames[0]).unwrap();
+        frame
+            .elements
+            .iter()
+            .find_map(|e| match &e.kind {
+                ElementKind::Point(p) if e.name == "hand" => Some(p.point_id),
+                _ => None,
+            })
+            .unwrap()
+    };
+    harness.get_by_label("point “hand”").click();
+    harness.run_steps(2);
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Point id")
+        .click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(egui::Event::Text("7".to_string()));
+    harness.run_steps(2);
+    assert_eq!(hand(&harness), 0, "not applied while typing");
+
+    // The list is above the element's fields: the click on another element waits until the
+    // field has given the point its value.
+    let hurt_box = harness
+        .get_all_by_role(Role::Button)
+        .find_map(|n| {
+            let label = n.accesskit_node().label()?;
+            label.starts_with("box hurt").then_some(label)
+        })
+        .expect("the frame has a hurt box");
+    harness.get_by_label(&hurt_box).click();
+    harness.run_steps(4);
+    assert_eq!(hand(&harness), 7);
+    let selected = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .selected_elements()
+        .to_vec();
+    assert_eq!(selected.len(), 1, "the click still chose the box");
+    undo(&mut harness);
+    assert_eq!(hand(&harness), 0, "one undo step");
+}
+
+#[test]
 fn text_typed_in_a_field_is_kept_when_another_frame_is_selected_before_enter() {
     let (_path_dir, path) = showcase_file("draft");
     let mut harness = editor_on(&path, "punch");

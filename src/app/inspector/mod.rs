@@ -11,6 +11,7 @@ pub mod element;
 pub mod support;
 pub mod widgets;
 
+use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
@@ -30,13 +31,20 @@ pub struct InspectorState {
     pub gesture: Option<Gesture>,
     /// Text typed in a field and not applied yet, applied if the field goes away.
     pub draft: Option<Draft>,
+    /// An element of the list clicked while a field (of the element shown below the list)
+    /// held typed text: the field applies it to its own element first.
+    after_typing: AfterTyping<ElementClick>,
 }
 
 /// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
 /// or takes it out). An edit the document refused is said through `ctx`.
 pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
     let doc: &mut OpenDocument = ctx.doc;
-    let InspectorState { gesture, draft } = state;
+    let InspectorState {
+        gesture,
+        draft,
+        after_typing,
+    } = state;
     let mut edits = Edits::default();
     let support = Support::of_format(doc.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
@@ -45,7 +53,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             sequence_section(ui, doc, &support, &mut edits);
-            match frame_section(ui, doc, &support, &mut edits) {
+            let click = match frame_section(ui, doc, &support, &mut edits) {
+                Some(click) => after_typing.offer(ui.ctx(), click),
+                None => after_typing.ready(ui.ctx()),
+            };
+            match click {
                 Some(ElementClick {
                     element,
                     adding: true,
@@ -355,6 +367,7 @@ fn duration_text(duration: FrameDuration, rate: u32) -> String {
 }
 
 /// A click on a row of the element list.
+#[derive(Debug)]
 struct ElementClick {
     element: crate::model::ElementId,
     /// Shift or Ctrl held: add the element to the selection or take it out.
