@@ -530,6 +530,34 @@ fn the_shortcut_list_stays_on_screen_at_ui_scale_2() {
 }
 
 #[test]
+fn notes_alone_open_no_panel_until_asked_for() {
+    use sprat::formats::{Location, Severity};
+    let mut harness = harness_with(ScriptedDialogs::default(), Start::Empty);
+    let note = Diagnostic::new(Severity::Info, Location::File, "layers composited");
+    harness.state_mut().show_document(OpenDocument::new(
+        gui_support::showcase(),
+        None,
+        &sprat::formats::sprat::SpratFormat,
+        vec![note],
+    ));
+    gui_support::wait_for_check(&mut harness);
+    let listed =
+        |h: &Harness<'_, SpratApp>| h.query_by_label_contains("layers composited").is_some();
+    assert!(
+        !listed(&harness),
+        "a note alone takes no room from the canvas"
+    );
+
+    // The counts say it; a click on them lists it, another puts it away.
+    harness.get_by_label("0 errors, 0 warnings, 1 note").click();
+    harness.run_steps(2);
+    assert!(listed(&harness));
+    harness.get_by_label("0 errors, 0 warnings, 1 note").click();
+    harness.run_steps(2);
+    assert!(!listed(&harness));
+}
+
+#[test]
 fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
     use sprat::formats::{Location, Severity};
     let mut harness = harness_with(ScriptedDialogs::default(), Start::Empty);
@@ -545,7 +573,8 @@ fn counts_agree_and_a_refusal_message_goes_after_the_next_edit() {
         diagnostics,
     ));
     gui_support::wait_for_check(&mut harness);
-    harness.get_by_label("0 errors, 1 warning");
+    // The note is said after the problems, not counted among them.
+    harness.get_by_label("0 errors, 1 warning, 1 note");
 
     harness.state_mut().say_refused("that name is taken");
     harness.run_steps(2);

@@ -43,6 +43,9 @@ pub struct OpenDocument {
     pub session: Session,
     /// The diagnostics panel lists every diagnostic, not only the first ones.
     pub all_diagnostics_listed: bool,
+    /// The diagnostics panel is shown although the check found notes only (no warning or
+    /// error): the user asked for them (a note alone does not open the panel).
+    pub notes_shown: bool,
     /// Plays the selected sequence; its frame index is the selected frame when paused.
     pub player: Player,
     /// Bumped whenever the document changes, so caches know to refresh.
@@ -74,6 +77,7 @@ impl OpenDocument {
         OpenDocument {
             session,
             all_diagnostics_listed: false,
+            notes_shown: false,
             player,
             revision: 0,
             gestures: 0,
@@ -91,6 +95,7 @@ impl OpenDocument {
         OpenDocument {
             session,
             all_diagnostics_listed: false,
+            notes_shown: false,
             player,
             revision: 0,
             gestures: 0,
@@ -113,6 +118,13 @@ impl OpenDocument {
         self.checking
             .diagnostics()
             .unwrap_or(self.session.diagnostics())
+    }
+
+    /// True when the diagnostics hold a warning or an error, not notes only.
+    pub fn has_problems(&self) -> bool {
+        self.diagnostics()
+            .iter()
+            .any(|d| d.severity != crate::formats::Severity::Info)
     }
 
     /// Whether the first check has not ended yet (the counts are not `sprat check`'s yet).

@@ -100,7 +100,17 @@ impl SpratApp {
                     CentreTab::Canvas
                 };
             }
-            UICommand::ToggleDiagnostics => layout.diagnostics = !layout.diagnostics,
+            UICommand::ToggleDiagnostics => {
+                let doc = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.doc);
+                match doc {
+                    // Notes only: they show when asked for, and go when asked again.
+                    Some(doc) if !doc.has_problems() && !doc.diagnostics().is_empty() => {
+                        doc.notes_shown = !(doc.notes_shown && layout.diagnostics);
+                        layout.diagnostics = true;
+                    }
+                    _ => layout.diagnostics = !layout.diagnostics,
+                }
+            }
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
             UICommand::PinReference => self.pin_reference(ctx),

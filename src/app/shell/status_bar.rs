@@ -32,15 +32,22 @@ pub fn show(
             }
             if let Some(doc) = doc {
                 let (errors, warnings) = error_and_warning_counts(doc.diagnostics());
+                let notes = doc.diagnostics().len() - errors - warnings;
                 // Until the first check ends the counts would be the reader's alone.
                 let text = if doc.first_check_pending() {
                     "Checking…".to_string()
                 } else {
-                    format!(
+                    let mut text = format!(
                         "{}, {}",
                         crate::text::count(errors, "error"),
                         crate::text::count(warnings, "warning")
-                    )
+                    );
+                    // Notes are not counted as problems, but said, since they no longer
+                    // open the panel by themselves.
+                    if notes > 0 {
+                        text.push_str(&format!(", {}", crate::text::count(notes, "note")));
+                    }
+                    text
                 };
                 if ui.link(text).clicked() {
                     actions.toggle_diagnostics = true;

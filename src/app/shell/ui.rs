@@ -197,7 +197,11 @@ impl SpratApp {
         }
         // Above the timeline, not below it: the background check's answer comes when it comes,
         // and a panel that appears must not move the cells under the user's pointer.
-        if panel.settings.layout.diagnostics && !panel.doc.diagnostics().is_empty() {
+        // Notes alone (a file's layers composited, a ping-pong tag spelled out) do not take
+        // room from the canvas unless asked for: warnings and errors do.
+        let listed = panel.doc.has_problems()
+            || panel.doc.notes_shown && !panel.doc.diagnostics().is_empty();
+        if panel.settings.layout.diagnostics && listed {
             egui::Panel::bottom("diagnostics")
                 .resizable(true)
                 .default_size(110.0f32.min(room.y * 0.15))
