@@ -154,6 +154,14 @@ pub struct SetFrameField {
 
 impl Command for SetFrameField {
     fn label(&self) -> String {
+        // The value says what the step did, as the timeline's duration field says it.
+        match self.field {
+            FrameField::Duration(FrameDuration::Forever) => {
+                return "Set frame to show forever".to_string();
+            }
+            FrameField::Duration(duration) => return format!("Set duration to {duration}"),
+            _ => {}
+        }
         let what = match &self.field {
             FrameField::Duration(_) => "duration",
             FrameField::Label(_) => "label",

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use web_time::Instant;
 
 /// What the last edit, undo or redo of a document did, in one sentence for the status bar
-/// ("Mirrored boxes horizontally on 4 frames", "Undid: Set frame duration"), and when.
+/// ("Mirrored boxes horizontally on 4 frames", "Undid: Set duration to 120 ms"), and when.
 #[derive(Clone, Debug)]
 pub struct DoneSentence {
     /// The sentence.
