@@ -295,7 +295,7 @@ impl OpenDocument {
     }
 
     /// The frame each cell of the direction on show shows.
-    fn direction_frame_ids(&self) -> Vec<crate::model::FrameId> {
+    pub fn direction_frame_ids(&self) -> Vec<crate::model::FrameId> {
         self.sequence()
             .and_then(|s| s.directions.get(self.player.direction()))
             .map(|d| d.frames.clone())

@@ -302,7 +302,7 @@ pub fn same_place_graphics(doc: &OpenDocument, elements: &[ElementId]) -> Vec<El
     if !doc.session.format().capabilities().one_origin_per_direction {
         return Vec::new();
     }
-    let Some(frame) = doc.frame() else {
+    let (Some(frame), Some(shown)) = (doc.frame(), doc.player.frame_id(doc.document())) else {
         return Vec::new();
     };
     let graphics_of = |frame: &crate::model::Frame| -> Vec<ElementId> {
@@ -322,9 +322,13 @@ pub fn same_place_graphics(doc: &OpenDocument, elements: &[ElementId]) -> Vec<El
     if places.is_empty() {
         return Vec::new();
     }
-    doc.direction_frames()
+    let mut others = doc.direction_frame_ids();
+    others.sort_unstable();
+    others.dedup();
+    others
         .into_iter()
-        .filter(|other| !std::ptr::eq(*other, frame))
+        .filter(|id| *id != shown)
+        .filter_map(|id| doc.document().frame(id))
         .flat_map(|other| {
             let graphics = graphics_of(other);
             places
