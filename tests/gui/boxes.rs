@@ -1,33 +1,15 @@
 //! The Box tools menu over the canvas: fit, trace, interpolate and mirror on the frames
 //! selected in the timeline, each one undo step.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 use egui::accesskit::Role;
-use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use gui_support::{TempDir, undo_steps};
+use gui_support::undo_steps;
 use sprat::app::SpratApp;
 use sprat::boxes::mirror::{MirrorAxis, mirror_shape};
 use sprat::edit::Selection;
 use sprat::model::{AnimationSet, BoxClass, DefaultBoxRule, Shape, effective_boxes};
-use std::path::PathBuf;
-
-/// KFM copied to a temporary folder, opened in the editor on its standing action (0).
-fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
-    let dir = TempDir::new("box-tools");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
-    }
-    let path: PathBuf = dir.0.join("kfm.def");
-    let mut harness = gui_support::editor_opening(&path, &[], vec2(1280.0, 800.0));
-    harness.run_steps(2);
-    (dir, harness)
-}
 
 fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
     harness.state().active_document().unwrap().document()
@@ -73,7 +55,7 @@ fn left_edge(shape: &Shape) -> i32 {
 
 #[test]
 fn fit_and_trace_act_on_the_selected_frames_in_one_undo_step_each() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("box-tools");
     let before = document(&harness).clone();
     let untouched = hurt_on(&harness, 5);
     select_frames(&mut harness, vec![1, 2, 3]);
@@ -98,7 +80,7 @@ fn fit_and_trace_act_on_the_selected_frames_in_one_undo_step_each() {
 
 #[test]
 fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("box-tools");
     select_frames(&mut harness, vec![0, 4]);
     menu_action(&mut harness, "Fit");
     let (a, b) = (hurt_on(&harness, 0), hurt_on(&harness, 4));
@@ -131,7 +113,7 @@ fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
 
 #[test]
 fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("box-tools");
     let before = document(&harness).clone();
     let original = hurt_on(&harness, 0);
     assert!(!original.is_empty());
@@ -153,7 +135,7 @@ fn mirror_flips_the_boxes_of_the_frame_in_place_in_one_step() {
 
 #[test]
 fn box_warnings_are_listed_once_without_asking_and_select_their_frame() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("box-tools");
     gui_support::wait_for_check(&mut harness);
     let box_warnings = |harness: &Harness<'_, SpratApp>| -> Vec<_> {
         harness

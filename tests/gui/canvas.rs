@@ -2,7 +2,7 @@
 //! dragged, nudged and named, sequences hung on points; every edit undone and redone from the
 //! keyboard and saved with Ctrl+S, then read back with the format's own reader.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 
 use gui_support::{
     TempDir, canvas_click as click, canvas_drag as drag, primary as button, showcase_as, undo_steps,
@@ -20,20 +20,6 @@ use sprat::model::{
     AnimationSet, AttachmentPoint, BoxClass, BoxScope, ElementId, Frame, Fx, Point, Sequence, Shape,
 };
 use std::path::{Path, PathBuf};
-
-/// KFM (.def, .air, .sff) copied into `dir`, writable.
-fn kfm_copy(dir: &Path) -> PathBuf {
-    let source = common::corpus().join("mugen/kfm");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        let to = dir.join(name);
-        std::fs::copy(source.join(name), &to).unwrap();
-        let mut permissions = std::fs::metadata(&to).unwrap().permissions();
-        #[allow(clippy::permissions_set_readonly_false)]
-        permissions.set_readonly(false);
-        std::fs::set_permissions(&to, permissions).unwrap();
-    }
-    dir.join("kfm.def")
-}
 
 /// The editor with `path` opened through File > Open; `later` answers later file dialogs.
 fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
@@ -131,7 +117,7 @@ fn inserted_lines(old: &str, new: &str) -> Vec<String> {
 /// it, saves, and finds it in the .air where the AIR rules put it for the scope chosen.
 fn draw_a_kfm_box(scope_label: &str) -> (Vec<String>, AnimationSet) {
     let dir = TempDir::new(&format!("kfm-{}", scope_label.replace(' ', "-")));
-    let def = kfm_copy(&dir.0);
+    let def = gui_support::kfm_copy(&dir.0);
     let original_air = std::fs::read_to_string(dir.0.join("kfm.air")).unwrap();
     let mut harness = editor_on(&def, &[]);
     assert_eq!(sequence(&harness).name, "0");
@@ -542,7 +528,7 @@ fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
 #[test]
 fn moving_an_inherited_clsn2_box_for_this_frame_only_gives_that_frame_its_own_boxes() {
     let dir = TempDir::new("kfm-inherited");
-    let def = kfm_copy(&dir.0);
+    let def = gui_support::kfm_copy(&dir.0);
     let original_air = std::fs::read_to_string(dir.0.join("kfm.air")).unwrap();
     let mut harness = editor_on(&def, &[]);
     harness.key_press(Key::Period);
@@ -687,7 +673,7 @@ fn a_graphic_turns_by_its_knob_and_scales_by_its_corner() {
 #[test]
 fn air_offers_no_circles_and_no_rotation_knob_since_it_cannot_save_them() {
     let dir = TempDir::new("kfm-capabilities");
-    let def = kfm_copy(&dir.0);
+    let def = gui_support::kfm_copy(&dir.0);
     let mut harness = editor_on(&def, &[]);
     zoom_to(&mut harness, 2.0);
     // The circle tool's key is refused, saying why; the rectangle tool is taken up.
@@ -1135,7 +1121,7 @@ fn ctrl_a_selects_every_element_and_delete_removes_them_in_one_undo_step() {
 #[test]
 fn inherited_air_boxes_moved_together_for_this_frame_only_change_that_frame_alone() {
     let dir = TempDir::new("kfm-multi");
-    let def = kfm_copy(&dir.0);
+    let def = gui_support::kfm_copy(&dir.0);
     let mut harness = editor_on(&def, &[]);
     harness.key_press(Key::Period);
     harness.run_steps(2);

@@ -45,20 +45,6 @@ fn counts_text(diagnostics: &[Diagnostic]) -> String {
     )
 }
 
-/// KFM copied to a fresh folder and opened.
-fn kfm_editor() -> (gui_support::TempDir, Harness<'static, SpratApp>) {
-    let dir = gui_support::TempDir::new("diagnostics");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
-    }
-    let harness = gui_support::editor_opening(&dir.0.join("kfm.def"), &[], vec2(1280.0, 800.0));
-    (dir, harness)
-}
-
 #[test]
 fn kfm_opened_shows_what_sprat_check_gives_in_the_panel_and_the_status_bar() {
     let path = common::corpus().join("mugen/kfm/kfm.def");
@@ -90,7 +76,7 @@ fn kfm_opened_shows_what_sprat_check_gives_in_the_panel_and_the_status_bar() {
 
 #[test]
 fn after_an_edit_and_a_save_the_diagnostics_carry_the_saved_file_line_numbers() {
-    let (dir, mut harness) = kfm_editor();
+    let (dir, mut harness) = gui_support::kfm_editor("diagnostics");
     gui_support::wait_for_check(&mut harness);
     let before = shown(&harness);
     // A frame of the standing action (the first in kfm.air) duplicated: every later line of

@@ -16,14 +16,6 @@ use sprat::model::{ImageId, ImageKind};
 use sprat::pixels::{PixelSource, SourcePixels};
 use std::path::PathBuf;
 
-fn kfm_copy(dir: &gui_support::TempDir) -> PathBuf {
-    let source = common::corpus().join("mugen/kfm");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(source.join(name), dir.0.join(name)).unwrap();
-    }
-    dir.0.join("kfm.def")
-}
-
 /// The character `def` open on its Sprites tab; `later` and `file_lists` answer the file
 /// dialogs that follow.
 fn sprites_tab(
@@ -41,7 +33,7 @@ fn sprites_tab(
 /// KFM open on its Sprites tab, filtered to `filter`, with the sprite `row` clicked.
 fn browser_on(filter: &str, row: &str) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
     let dir = gui_support::TempDir::new(&format!("sprites-{}", row.replace(',', "-")));
-    let def = kfm_copy(&dir);
+    let def = gui_support::kfm_copy(&dir.0);
     let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
     harness.get_by_label("Sprites").click();
     harness.run_steps(3);
@@ -329,7 +321,7 @@ fn an_axis_change_moves_every_selected_sprite_the_same_when_asked() {
 #[test]
 fn the_preview_palette_is_chosen_and_a_palette_goes_in_and_out_as_act() {
     let dir = gui_support::TempDir::new("sprites-palettes");
-    let def = kfm_copy(&dir);
+    let def = gui_support::kfm_copy(&dir.0);
     // A palette of our own: colour i is (i, 255 - i, i / 2); .act lists colours in reverse.
     let mut act = Vec::with_capacity(768);
     for i in (0..=255u8).rev() {
@@ -408,7 +400,7 @@ fn stored_format(harness: &Harness<'_, SpratApp>, number: (u16, u16)) -> String 
 #[test]
 fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_palette() {
     let dir = gui_support::TempDir::new("sprites-codec");
-    let def = kfm_copy(&dir);
+    let def = gui_support::kfm_copy(&dir.0);
     let png = dir.0.join("new.png");
     image::RgbaImage::from_fn(20, 30, |x, y| {
         if (x + y) % 3 == 0 {
@@ -487,7 +479,7 @@ fn a_v1_sprite_file_is_converted_to_v2_and_saved_so() {
 #[test]
 fn a_colour_of_a_defs_act_palette_is_saved_to_that_act_file() {
     let dir = gui_support::TempDir::new("sprites-act");
-    let def = kfm_copy(&dir);
+    let def = gui_support::kfm_copy(&dir.0);
     // KFM with a palette file of our own as pal1.
     let text = std::fs::read_to_string(&def).unwrap();
     let text = text.replacen(

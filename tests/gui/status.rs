@@ -1,29 +1,13 @@
 //! The status bar tells what every edit did, with counts, until the next action: tools over
 //! many frames, undo and redo, refusals.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 use egui::accesskit::Role;
-use egui::{Key, Modifiers, vec2};
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use gui_support::TempDir;
 use sprat::app::SpratApp;
 use sprat::edit::Selection;
-
-/// KFM copied to a temporary folder, opened in the editor on its standing action (0).
-fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
-    let dir = TempDir::new("status");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
-    }
-    let mut harness = gui_support::editor_opening(&dir.0.join("kfm.def"), &[], vec2(1280.0, 800.0));
-    harness.run_steps(2);
-    (dir, harness)
-}
 
 /// What the status bar shows now (a refusal that no longer applies is not shown).
 fn shown(harness: &Harness<'_, SpratApp>) -> String {
@@ -53,7 +37,7 @@ fn box_tool(harness: &mut Harness<'_, SpratApp>, action: &str) {
 
 #[test]
 fn every_edit_says_what_it_did_and_undo_says_what_it_undid() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("status");
     assert!(shown(&harness).starts_with("Opened"), "{}", shown(&harness));
 
     let frames = harness
@@ -108,7 +92,7 @@ fn every_edit_says_what_it_did_and_undo_says_what_it_undid() {
 
 #[test]
 fn a_refusal_goes_with_the_next_action() {
-    let (_dir, mut harness) = kfm_editor();
+    let (_dir, mut harness) = gui_support::kfm_editor("status");
     // Nothing was copied: Paste is refused.
     harness.key_press_modifiers(Modifiers::COMMAND, Key::V);
     harness.run_steps(2);

@@ -2,7 +2,7 @@
 //! format has them, and the box names the user says are hit and hurt boxes (kept per file in
 //! Sprat's settings) for the checks of a format that only names its boxes.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;
@@ -13,7 +13,7 @@ use sprat::app::context::document::OpenDocument;
 use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
 use sprat::model::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A small Aseprite-style document: two frames, the first with a slice "Attack", the second
 /// with a slice "Body".
@@ -61,21 +61,6 @@ fn aseprite_editor(
     harness
 }
 
-fn kfm_editor() -> (TempDir, Harness<'static, SpratApp>) {
-    let dir = TempDir::new("words");
-    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
-    }
-    let path: PathBuf = dir.0.join("kfm.def");
-    let mut harness = gui_support::editor_opening(&path, &[], vec2(1280.0, 800.0));
-    harness.run_steps(2);
-    (dir, harness)
-}
-
 fn open_menu(harness: &mut Harness<'_, SpratApp>, name: &str) {
     harness.get_by_label(name).click();
     harness.run_steps(2);
@@ -96,7 +81,7 @@ const DEFAULT_RULE: &str = "AIR default boxes after a one-frame override";
 
 #[test]
 fn clsn_words_and_air_defaults_only_on_mugen_documents() {
-    let (_dir, mut kfm) = kfm_editor();
+    let (_dir, mut kfm) = gui_support::kfm_editor("words");
     open_menu(&mut kfm, "Overlay");
     assert!(kfm.query_by_label(DEFAULT_RULE).is_some());
     assert!(kfm.query_by_label("hurt (Clsn2)").is_some());
@@ -217,7 +202,7 @@ fn cells_show_the_files_frame_numbers_and_an_edit_of_a_shared_frame_says_which_c
     );
 
     // Sprat's own format numbers no file frames: no numbers.
-    let (_kfm_dir, kfm) = kfm_editor();
+    let (_kfm_dir, kfm) = gui_support::kfm_editor("words");
     assert_eq!(
         kfm.state().active_document().unwrap().file_frame_numbers(),
         None

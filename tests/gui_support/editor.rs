@@ -267,6 +267,31 @@ pub fn canvas_drag(harness: &mut Harness<'_, SpratApp>, from: egui::Pos2, to: eg
     harness.run_steps(2);
 }
 
+/// KFM's `.def`, `.air` and `.sff` copied into `dir`, writable (the corpus may be read-only);
+/// the copy's `.def`.
+pub fn kfm_copy(dir: &Path) -> PathBuf {
+    let source = crate::common::corpus().join("mugen/kfm");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        let to = dir.join(name);
+        std::fs::copy(source.join(name), &to).unwrap();
+        let mut permissions = std::fs::metadata(&to).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        std::fs::set_permissions(&to, permissions).unwrap();
+    }
+    dir.join("kfm.def")
+}
+
+/// The editor at 1280x800 on a copy of KFM in a fresh folder named after `name`; the folder
+/// goes when the returned guard is dropped.
+pub fn kfm_editor(name: &str) -> (TempDir, Harness<'static, SpratApp>) {
+    let dir = TempDir::new(name);
+    let def = kfm_copy(&dir.0);
+    let mut harness = editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
+    harness.run_steps(2);
+    (dir, harness)
+}
+
 /// The showcase set written in `format` as `dir/name`.
 pub fn showcase_as(dir: &Path, format: &dyn Format, name: &str) -> PathBuf {
     let path = dir.join(name);
