@@ -14,18 +14,6 @@ use sprat::app::SpratApp;
 use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
 use std::path::{Path, PathBuf};
 
-/// zsdx's hero tunic (Solarus 1.x Lua) copied into `sprites/hero/` of a fresh folder; the
-/// folder goes when the returned guard is dropped.
-fn tunic_copy(name: &str) -> (gui_support::TempDir, PathBuf) {
-    let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
-    let root = gui_support::TempDir::new(&format!("inspector-{name}"));
-    let dir = root.0.join("sprites/hero");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("tunic1.dat");
-    std::fs::copy(source, &path).unwrap();
-    (root, path)
-}
-
 /// The showcase set as a Sprat project in a fresh folder.
 fn showcase_file(name: &str) -> (gui_support::TempDir, PathBuf) {
     gui_support::showcase_file("gui-inspector", name)
@@ -44,7 +32,7 @@ fn document<'a>(harness: &'a Harness<'_, SpratApp>) -> &'a AnimationSet {
 
 #[test]
 fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
-    let (_dir, path) = tunic_copy("delay");
+    let (_dir, path) = gui_support::tunic_copy("inspector-delay");
     let before = std::fs::read_to_string(&path).unwrap();
     let mut harness = editor_on(&path, "walking");
 
@@ -95,7 +83,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
 
 #[test]
 fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() {
-    let (_dir, path) = tunic_copy("loop");
+    let (_dir, path) = gui_support::tunic_copy("inspector-loop");
     let mut harness = editor_on(&path, "walking");
     let before = document(&harness).clone();
     let revision = harness.state().active_document().unwrap().revision;
@@ -128,7 +116,7 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
 
 #[test]
 fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
-    let (_dir, path) = tunic_copy("disabled");
+    let (_dir, path) = gui_support::tunic_copy("inspector-disabled");
     let harness = editor_on(&path, "walking");
     let field = harness.get_by_role_and_label(Role::TextInput, "Label");
     assert!(
@@ -447,7 +435,7 @@ fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
 
 #[test]
 fn the_solarus_delay_field_shows_the_delay_of_the_animation_on_show() {
-    let (_dir, path) = tunic_copy("timeline-delay-shown");
+    let (_dir, path) = gui_support::tunic_copy("inspector-timeline-delay-shown");
     let mut harness = editor_on(&path, "stopped");
     let shown = |harness: &Harness<'_, SpratApp>| {
         harness
@@ -467,7 +455,7 @@ fn the_solarus_delay_field_shows_the_delay_of_the_animation_on_show() {
 
 #[test]
 fn a_solarus_timeline_sets_the_animation_delay_and_a_cancelled_save_opens_nothing_else() {
-    let (_dir, path) = tunic_copy("timeline-delay");
+    let (_dir, path) = gui_support::tunic_copy("inspector-timeline-delay");
     let before = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, "walking");
     harness.get_by_label("frame 1").click();
@@ -563,7 +551,7 @@ fn saved_changes(
 
 #[test]
 fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_deletes() {
-    let (_dir, path) = tunic_copy("grid-cells");
+    let (_dir, path) = gui_support::tunic_copy("inspector-grid-cells");
     let mut harness = editor_on(&path, "walking");
     let walking = |h: &Harness<'_, SpratApp>| {
         document(h).sequence_by_name("walking").unwrap().directions[0]
@@ -623,7 +611,7 @@ fn a_solarus_direction_adds_its_next_cell_and_refuses_moves_copies_and_middle_de
 
 #[test]
 fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every_frame() {
-    let (_dir, path) = tunic_copy("one-origin");
+    let (_dir, path) = gui_support::tunic_copy("inspector-one-origin");
     // The picture too: the canvas picks a graphic by its opaque pixels.
     let sheet = "solarus/lua-1.x/zsdx/sprites/hero/walking.tunic.png";
     std::fs::copy(

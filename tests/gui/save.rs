@@ -20,18 +20,6 @@ use sprat::formats::{ReadContext, registry};
 use sprat::model::FrameDuration;
 use std::path::{Path, PathBuf};
 
-/// zsdx's hero tunic (Solarus 1.x Lua) copied into `<fresh folder>/sprites/hero/`; the
-/// folder goes when the returned guard is dropped.
-fn tunic_copy(name: &str) -> (gui_support::TempDir, PathBuf) {
-    let root = gui_support::TempDir::new(&format!("save-{name}"));
-    let dir = root.0.join("sprites/hero");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("tunic1.dat");
-    let source = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
-    std::fs::copy(source, &path).unwrap();
-    (root, path)
-}
-
 /// The editor on `path` (opened through File > Open) showing "walking"; `later` answers the
 /// following file dialogs.
 fn editor_on(path: &Path, later: &[PathBuf]) -> Harness<'static, SpratApp> {
@@ -91,7 +79,7 @@ fn save_as_to(harness: &mut Harness<'_, SpratApp>, format: Option<&str>) {
 
 #[test]
 fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
-    let (_dir, path) = tunic_copy("air");
+    let (_dir, path) = gui_support::tunic_copy("save-air");
     let original = std::fs::read(&path).unwrap();
     let target = path.with_file_name("tunic1.air");
     let mut harness = editor_on(&path, std::slice::from_ref(&target));
@@ -143,7 +131,7 @@ fn save_as_air_lists_the_losses_and_writes_only_once_confirmed() {
 
 #[test]
 fn save_as_isprite_cancelled_writes_nothing() {
-    let (_dir, path) = tunic_copy("isprite");
+    let (_dir, path) = gui_support::tunic_copy("save-isprite");
     let target = path.with_file_name("tunic1.isprite");
     let mut harness = editor_on(&path, std::slice::from_ref(&target));
     save_as_to(&mut harness, Some("Vision Riders Integrated Sprite"));
@@ -175,7 +163,7 @@ fn save_as_isprite_cancelled_writes_nothing() {
 
 #[test]
 fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() {
-    let (_dir, path) = tunic_copy("proc");
+    let (_dir, path) = gui_support::tunic_copy("save-proc");
     let original = std::fs::read(&path).unwrap();
     let forbidden = PathBuf::from("/proc/sprat-cannot-write-here/tunic1.dat");
     let mut harness = editor_on(&path, std::slice::from_ref(&forbidden));
@@ -210,7 +198,7 @@ fn a_save_as_where_nobody_may_write_keeps_the_file_and_the_edits_and_says_why() 
 
 #[test]
 fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
-    let (_dir, path) = tunic_copy("ctrl-s");
+    let (_dir, path) = gui_support::tunic_copy("save-ctrl-s");
     let original = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, &[]);
     edit_delay(&mut harness);
@@ -259,7 +247,7 @@ fn a_failed_ctrl_s_keeps_the_old_file_and_the_edits_and_says_why() {
 
 #[test]
 fn closing_the_window_with_unsaved_changes_asks_first() {
-    let (_dir, path) = tunic_copy("close");
+    let (_dir, path) = gui_support::tunic_copy("save-close");
     let mut harness = editor_on(&path, &[]);
     edit_delay(&mut harness);
     gui_support::request_quit(&mut harness);
@@ -289,7 +277,7 @@ fn closing_the_window_with_unsaved_changes_asks_first() {
 
 #[test]
 fn save_as_over_another_file_asks_before_replacing_it() {
-    let (_dir, path) = tunic_copy("replace");
+    let (_dir, path) = gui_support::tunic_copy("save-replace");
     let original = std::fs::read(&path).unwrap();
     let other = path.with_file_name("other.dat");
     std::fs::write(&other, b"-- another sprite\n").unwrap();
@@ -332,7 +320,7 @@ fn edit_one_frame_delay(harness: &mut Harness<'_, SpratApp>) {
 
 #[test]
 fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
-    let (_dir, path) = tunic_copy("lossy-ctrl-s");
+    let (_dir, path) = gui_support::tunic_copy("save-lossy-ctrl-s");
     let original = std::fs::read(&path).unwrap();
     let mut harness = editor_on(&path, &[]);
     edit_one_frame_delay(&mut harness);
@@ -375,7 +363,7 @@ fn ctrl_s_of_an_edit_the_format_cannot_hold_asks_first() {
 
 #[test]
 fn save_while_closing_a_tab_goes_on_to_close_it_once_the_losses_are_confirmed() {
-    let (_dir, path) = tunic_copy("lossy-close");
+    let (_dir, path) = gui_support::tunic_copy("save-lossy-close");
     let mut harness = editor_on(&path, &[]);
     edit_one_frame_delay(&mut harness);
 

@@ -282,6 +282,22 @@ pub fn kfm_copy(dir: &Path) -> PathBuf {
     dir.join("kfm.def")
 }
 
+/// zsdx's hero tunic (Solarus 1.x Lua) copied, writable, into `sprites/hero/` of a fresh
+/// folder named after `name`; the folder goes when the returned guard is dropped.
+pub fn tunic_copy(name: &str) -> (TempDir, PathBuf) {
+    let root = TempDir::new(name);
+    let dir = root.0.join("sprites/hero");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tunic1.dat");
+    let source = crate::common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    std::fs::copy(source, &path).unwrap();
+    let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    std::fs::set_permissions(&path, permissions).unwrap();
+    (root, path)
+}
+
 /// The editor at 1280x800 on a copy of KFM in a fresh folder named after `name`; the folder
 /// goes when the returned guard is dropped.
 pub fn kfm_editor(name: &str) -> (TempDir, Harness<'static, SpratApp>) {
