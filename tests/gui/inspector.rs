@@ -203,16 +203,7 @@ fn one_field_of_each_kind_is_edited_and_undone() {
         .get_by_role_and_label(Role::SpinButton, "Point id")
         .set_value_accesskit(7.0);
     harness.run_steps(2);
-    let hand = |h: &Harness<'_, SpratApp>| {
-        first_frame(h)
-            .elements
-            .iter()
-            .find_map(|e| match &e.kind {
-                ElementKind::Point(p) if e.name == "hand" => Some(p.point_id),
-                _ => None,
-            })
-            .unwrap()
-    };
+    let hand = punch_hand_id;
     assert_eq!(hand(&harness), 7);
     undo(&mut harness);
     assert_eq!(hand(&harness), 0);
@@ -229,22 +220,27 @@ fn one_field_of_each_kind_is_edited_and_undone() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
+/// The id of the "hand" point on the showcase's first "punch" frame.
+fn punch_hand_id(harness: &Harness<'_, SpratApp>) -> u16 {
+    let punch = document(harness).sequence_by_name("punch").unwrap();
+    let frame = document(harness)
+        .frame(punch.directions[0].frames[0])
+        .unwrap();
+    frame
+        .elements
+        .iter()
+        .find_map(|e| match &e.kind {
+            ElementKind::Point(p) if e.name == "hand" => Some(p.point_id),
+            _ => None,
+        })
+        .unwrap()
+}
+
 #[test]
 fn a_number_typed_for_an_element_is_kept_when_another_element_is_chosen_in_the_list() {
     let (_path_dir, path) = showcase_file("element-left");
     let mut harness = editor_on(&path, "punch");
-    let hand = |h: &Harness<'_, SpratApp>| {
-        let punch = document(h).sequence_by_name("punch").unwrap();
-        let frame = document(h).frame(punch.directions[0].frames[0]).unwrap();
-        frame
-            .elements
-            .iter()
-            .find_map(|e| match &e.kind {
-                ElementKind::Point(p) if e.name == "hand" => Some(p.point_id),
-                _ => None,
-            })
-            .unwrap()
-    };
+    let hand = punch_hand_id;
     harness.get_by_label("point “hand”").click();
     harness.run_steps(2);
     harness
