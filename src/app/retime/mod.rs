@@ -175,23 +175,29 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
                 ctx.request_repaint();
             }
             ui.separator();
-            match &outcome {
-                Ok(summary) => {
-                    ui.label(format!(
-                        "{}: {} get a new length",
-                        crate::text::capitalised(&summary.frames),
-                        summary.changed
-                    ));
-                    ui.label(&summary.total);
-                    ui.label(&summary.error);
+            // As tall as four lines whatever it says, so Apply does not move down under the
+            // pointer while a value is typed (the summary grows from one line to four).
+            let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+            ui.vertical(|ui| {
+                ui.set_min_height(4.0 * line);
+                match &outcome {
+                    Ok(summary) => {
+                        ui.label(format!(
+                            "{}: {} get a new length",
+                            crate::text::capitalised(&summary.frames),
+                            summary.changed
+                        ));
+                        ui.label(&summary.total);
+                        ui.label(&summary.error);
+                    }
+                    Err(message) => {
+                        ui.colored_label(
+                            ui.visuals().error_fg_color,
+                            crate::text::capitalised(message),
+                        );
+                    }
                 }
-                Err(message) => {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        crate::text::capitalised(message),
-                    );
-                }
-            }
+            });
             if !capabilities.per_frame_durations {
                 ui.weak(format!(
                     "{} files hold one duration per sequence: each sequence gets one.",
