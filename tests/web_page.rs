@@ -356,6 +356,20 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             }
             _ => None,
         });
+        // The editor's keys are kept from the browser (Ctrl+D would bookmark the page, Alt+Left
+        // go back); typing, paste and keys the editor has no use for are not.
+        let kept = &first["keys_kept"];
+        for (key, expected) in [
+            ("ctrl_d", true),
+            ("ctrl_1", true),
+            ("alt_left", true),
+            ("f1", true),
+            ("plain_d", false),
+            ("ctrl_v", false),
+            ("ctrl_j", false),
+        ] {
+            assert_eq!(kept[key].as_bool(), Some(expected), "{key}: {kept}");
+        }
         // Measured for the README's speed table (budget 3 s); speed is no pass or fail here.
         let shown_ms = first["at"].as_f64().unwrap();
         println!("page to first painted demo frame: {shown_ms:.0} ms");

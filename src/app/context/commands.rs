@@ -410,6 +410,21 @@ impl UICommand {
         )
     }
 
+    /// The command whose shortcut (or alternate or arrow) is `key` with `modifiers`, if any
+    /// (the web page keeps the browser from acting on such keys too).
+    pub fn answering(key: Key, modifiers: Modifiers) -> Option<UICommand> {
+        UICommand::ALL.iter().copied().find(|command| {
+            [
+                command.shortcut(),
+                command.alternate_shortcut(),
+                command.arrow_shortcut(),
+            ]
+            .into_iter()
+            .flatten()
+            .any(|s| s.logical_key == key && modifiers.matches_exact(s.modifiers))
+        })
+    }
+
     /// The commands whose shortcuts were pressed this frame (consumed from the input).
     pub fn pressed(ctx: &egui::Context) -> Vec<UICommand> {
         let typing = ctx.egui_wants_keyboard_input();
@@ -494,6 +509,29 @@ mod tests {
         assert_eq!(text(UICommand::StepBack), ", / Left");
         assert!(text(UICommand::PreviousDirection).ends_with("Alt+Left"));
         assert_eq!(text(UICommand::ToggleFacingLeft), "Shift+F");
+    }
+
+    #[test]
+    fn a_key_with_its_modifiers_names_the_command_it_gives() {
+        let ctrl = Modifiers::COMMAND;
+        assert_eq!(
+            UICommand::answering(Key::D, ctrl),
+            Some(UICommand::Duplicate)
+        );
+        assert_eq!(
+            UICommand::answering(Key::ArrowLeft, Modifiers::ALT),
+            Some(UICommand::PreviousDirection)
+        );
+        assert_eq!(
+            UICommand::answering(Key::ArrowLeft, Modifiers::NONE),
+            Some(UICommand::StepBack)
+        );
+        assert_eq!(UICommand::answering(Key::J, ctrl), None);
+        assert_eq!(
+            UICommand::answering(Key::D, ctrl | Modifiers::SHIFT),
+            None,
+            "modifiers must match, not only include"
+        );
     }
 
     #[test]

@@ -104,6 +104,31 @@ pub(super) fn start(create: impl FnOnce(&eframe::CreationContext) -> SpratApp + 
     });
 }
 
+/// Whether the editor gives a command for this key (`code`, its place on the keyboard, as
+/// `KeyboardEvent.code` names it) with these modifiers: the page's script then keeps the
+/// browser from acting on it too (Ctrl+D would bookmark the page, Ctrl+1 switch the
+/// browser's tab, Alt+Left go back a page, F1 open the browser's help). Keys without Ctrl, Alt
+/// or the Mac's Cmd are left alone but F1 (they type text), and so are Ctrl+C, Ctrl+X and
+/// Ctrl+V, which must reach the page as copy, cut and paste.
+#[wasm_bindgen(js_name = spratKeepsKey)]
+pub fn keeps_key(code: &str, ctrl: bool, shift: bool, alt: bool, meta: bool) -> bool {
+    let Some(key) = egui::Key::from_name(code) else {
+        return false;
+    };
+    let clipboard = matches!(key, egui::Key::C | egui::Key::X | egui::Key::V);
+    if (!(ctrl || alt || meta) && key != egui::Key::F1) || (clipboard && (ctrl || meta)) {
+        return false;
+    }
+    let modifiers = egui::Modifiers {
+        alt,
+        ctrl,
+        shift,
+        mac_cmd: meta,
+        command: ctrl || meta,
+    };
+    crate::app::context::commands::UICommand::answering(key, modifiers).is_some()
+}
+
 /// Which of the files the page lists (`paths` relative to what was given, with their
 /// `sizes` in bytes) it should read: their indexes. The others are refused by size or count
 /// without being read, and said so once the rest arrive.
