@@ -62,19 +62,44 @@ fn visit_shape(shape: &Shape, clip: egui::Rect, fields: &[egui::Rect], out: &mut
     }
 }
 
-#[test]
-fn kfm_fits_at_1280x800_and_1024x768_at_scale_1_and_2() {
-    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+/// What is cut when `path` is laid out at both sizes and scales, after `then` (a tool
+/// chosen, say).
+fn cut_at_every_size(
+    path: &std::path::Path,
+    then: impl Fn(&mut Harness<'_, SpratApp>),
+) -> Vec<String> {
     let mut failures = Vec::new();
     for size in [egui::vec2(1280.0, 800.0), egui::vec2(1024.0, 768.0)] {
         for scale in [1.0, 2.0] {
-            let mut harness = gui_support::editor_opening(&kfm, &[], size);
+            let mut harness = gui_support::editor_opening(path, &[], size);
             harness.state_mut().settings.appearance.ui_scale = scale;
             harness.run_steps(4);
+            then(&mut harness);
+            harness.run_steps(2);
             for cut in cut_texts(&harness) {
                 failures.push(format!("{size:?} at scale {scale}: {cut}"));
             }
         }
     }
+    failures
+}
+
+#[test]
+fn kfm_fits_at_1280x800_and_1024x768_at_scale_1_and_2() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let failures = cut_at_every_size(&kfm, |_| {});
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_layered_aseprite_file_with_the_box_tool_fits_at_both_sizes_and_scales() {
+    // Its layers make a note ("0 errors, 0 warnings, 1 note"); its frames have no slices, so
+    // the Copy boxes buttons show greyed out; the Box tool adds its class list.
+    let file = common::corpus().join("aseprite/layers_and_tags.aseprite");
+    let failures = cut_at_every_size(&file, |harness| {
+        gui_support::wait_for_check(harness);
+        harness.get_by_label("0 errors, 0 warnings, 1 note");
+        harness.get_by_label("Box").click();
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
