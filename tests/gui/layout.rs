@@ -103,3 +103,15 @@ fn a_layered_aseprite_file_with_the_box_tool_fits_at_both_sizes_and_scales() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_solarus_sprite_on_its_source_sheet_fits_at_both_sizes_and_scales() {
+    // The delay field instead of a duration per frame, directions named in the transport, the
+    // sheet's tools with "draw a frame" greyed out.
+    let tunic = common::corpus().join("solarus/lua-1.x/zsdx/sprites/hero/tunic1.dat");
+    let failures = cut_at_every_size(&tunic, |harness| {
+        gui_support::click_row(harness, "walking");
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num4);
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

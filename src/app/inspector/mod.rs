@@ -153,10 +153,7 @@ fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, ed
                     }
                     let disappear = support.why_not(Field::Disappear);
                     let ends = [
-                        (
-                            EndBehavior::HoldLastFrame,
-                            "hold the last frame".to_string(),
-                        ),
+                        (EndBehavior::HoldLastFrame, "hold last frame".to_string()),
                         (EndBehavior::Disappear, "disappear".to_string()),
                     ];
                     if let Some((on_end, response)) = choice_row(
@@ -202,7 +199,8 @@ fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, ed
 
 fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
     let loop_label = ui.label("Loop");
-    ui.horizontal(|ui| {
+    // Wrapped, so the frame field goes under its check box in a narrow inspector.
+    ui.horizontal_wrapped(|ui| {
         let mut loops = sequence.loop_point.is_some();
         let mut target = sequence.loop_point.unwrap_or(0);
         let check = ui.checkbox(&mut loops, "back to frame");

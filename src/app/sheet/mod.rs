@@ -96,12 +96,17 @@ fn paint(
         .chosen
         .or_else(|| current_image(doc))
         .unwrap_or(document.images[0].id);
-    ui.horizontal(|ui| {
+    // Wrapped, so a narrow view puts Fit and the zoom under the picture's name.
+    ui.horizontal_wrapped(|ui| {
         let image_label = ui.label("Image");
-        let name = document
+        let path = document
             .image(shown)
             .map(|i| i.path.clone())
             .unwrap_or_default();
+        // The file's name shows; its path, which can be long, is in the list and hover text.
+        let name = std::path::Path::new(&path)
+            .file_name()
+            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
         let chooser = egui::ComboBox::from_id_salt("sheet image")
             .selected_text(name)
             .show_ui(ui, |ui| {
@@ -120,7 +125,10 @@ fn paint(
                     }
                 }
             });
-        chooser.response.labelled_by(image_label.id);
+        chooser
+            .response
+            .labelled_by(image_label.id)
+            .on_hover_text(path);
 
         let mut fit = state.zoom.is_none();
         if ui.checkbox(&mut fit, "Fit").changed() {

@@ -250,7 +250,7 @@ impl SpratApp {
                     *centre = CentreTab::Canvas;
                 }
                 if sheet_shown || has_sprites {
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.selectable_value(centre, CentreTab::Canvas, "Preview");
                         if sheet_shown {
                             ui.selectable_value(centre, CentreTab::Sheet, "Source sheet");

@@ -35,7 +35,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     } = ctx;
     let doc: &mut OpenDocument = doc;
     let capabilities = doc.session.format().capabilities();
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow panel "Add direction" goes under "Add sequence", not past the edge.
+    ui.horizontal_wrapped(|ui| {
         let mut button = |ui: &mut egui::Ui, command: UICommand| {
             let hint = match command.shortcut_text(ui.ctx()) {
                 text if text.is_empty() => command.label().to_string(),
