@@ -115,3 +115,18 @@ fn a_solarus_sprite_on_its_source_sheet_fits_at_both_sizes_and_scales() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn kfm_on_its_sprites_tab_fits_at_both_sizes_and_scales() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let failures = cut_at_every_size(&kfm, |harness| {
+        harness
+            .get_by_role_and_label(Role::Button, "Sprites")
+            .click();
+        harness.run_steps(3);
+        gui_support::type_into(harness, "Find sprites", "0,0");
+        harness.run_steps(2);
+        harness.get_by_label_contains("0,0  ").click();
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

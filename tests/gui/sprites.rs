@@ -422,9 +422,7 @@ fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_pale
     harness.run_steps(3);
     assert_eq!(stored_format(&harness, (0, 0)), "Rle8");
 
-    harness
-        .get_by_label("Quantise true colour to the palette")
-        .click();
+    harness.get_by_label("Quantise to the palette").click();
     harness.run_steps(2);
     harness.get_by_label("Add sprites…").click();
     harness.run_steps(3);

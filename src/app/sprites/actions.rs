@@ -36,7 +36,7 @@ pub fn buttons(
     info: &SpriteInfo,
 ) -> Option<Feedback> {
     let mut said = None;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label("Renumber to");
         ui.add(egui::DragValue::new(&mut state.renumber_to.0))
             .labelled_by(label.id);

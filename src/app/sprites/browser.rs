@@ -119,7 +119,8 @@ fn browse(
         .map(|(i, _)| i)
         .collect();
     let mut said = None;
-    ui.horizontal(|ui| {
+    // The bars wrap, so a narrow view moves their last controls to a second line.
+    ui.horizontal_wrapped(|ui| {
         ui.strong(&name);
         let label = ui.label("Find sprites");
         ui.add(
@@ -134,12 +135,14 @@ fn browse(
             archive.sprites().len()
         ));
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Add sprites…").clicked() {
             state.asked = Some(FileUse::AddSprites);
         }
-        ui.checkbox(&mut state.quantise, "Quantise true colour to the palette")
-            .on_hover_text("Else true-colour PNGs are stored as PNG32");
+        ui.checkbox(&mut state.quantise, "Quantise to the palette")
+            .on_hover_text(
+                "True-colour PNGs added or replaced are quantised to the palette; else they are stored as PNG32",
+            );
         if archive.version().major() == 1
             && ui
                 .button("Convert to SFF v2")
