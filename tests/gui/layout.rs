@@ -130,3 +130,27 @@ fn kfm_on_its_sprites_tab_fits_at_both_sizes_and_scales() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_retime_align_and_export_windows_fit_at_both_sizes_and_scales() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let mut failures = Vec::new();
+    for (name, key) in [
+        ("Retime", egui::Modifiers::COMMAND),
+        ("Align", egui::Modifiers::COMMAND | egui::Modifiers::SHIFT),
+        ("Export", egui::Modifiers::COMMAND),
+    ] {
+        let letter = match name {
+            "Retime" => egui::Key::T,
+            "Align" => egui::Key::A,
+            _ => egui::Key::E,
+        };
+        for cut in cut_at_every_size(&kfm, |harness| {
+            harness.key_press_modifiers(key, letter);
+            harness.run_steps(3);
+        }) {
+            failures.push(format!("{name}: {cut}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -414,7 +414,14 @@ fn choice_fields(
             ui.end_row();
 
             ui.label("");
-            ui.weak(files_text(doc, choices));
+            // Wrapped within what the screen leaves: the folder can be a long path.
+            let room = ui.ctx().content_rect().width() * 0.6;
+            ui.scope(|ui| {
+                ui.set_max_width(room);
+                ui.add(
+                    egui::Label::new(egui::RichText::new(files_text(doc, choices)).weak()).wrap(),
+                );
+            });
             ui.end_row();
 
             let label = ui.label("Scale");
