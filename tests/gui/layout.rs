@@ -154,3 +154,27 @@ fn the_retime_align_and_export_windows_fit_at_both_sizes_and_scales() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_box_tools_menu_the_history_and_the_shortcuts_fit_at_both_sizes_and_scales() {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    let mut failures = Vec::new();
+    for cut in cut_at_every_size(&kfm, |harness| {
+        harness.get_by_label("Box tools").click();
+        harness.run_steps(2);
+    }) {
+        failures.push(format!("Box tools: {cut}"));
+    }
+    for (name, key, modifiers) in [
+        ("History", egui::Key::H, egui::Modifiers::COMMAND),
+        ("Shortcuts", egui::Key::F1, egui::Modifiers::NONE),
+    ] {
+        for cut in cut_at_every_size(&kfm, |harness| {
+            harness.key_press_modifiers(modifiers, key);
+            harness.run_steps(3);
+        }) {
+            failures.push(format!("{name}: {cut}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
