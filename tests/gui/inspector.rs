@@ -37,7 +37,7 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     let mut harness = editor_on(&path, "walking");
 
     // The inspector's field (the timeline's, "Frame delay of the animation", shows 100 ms too).
-    let field = harness.get_by_role_and_label(Role::SpinButton, "Frame delay");
+    let field = harness.get_by_role_and_label(Role::SpinButton, "Delay");
     assert_eq!(field.value().as_deref(), Some("100 ms"));
     field.set_value_accesskit(120.0);
     harness.run_steps(2);

@@ -34,7 +34,7 @@ fn title(harness: &Harness<'_, SpratApp>) -> String {
 
 /// Sets walking's delay to 120 ms in the inspector (an unsaved edit).
 fn edit_delay(harness: &mut Harness<'_, SpratApp>) {
-    let field = harness.get_by_role_and_label(Role::SpinButton, "Frame delay");
+    let field = harness.get_by_role_and_label(Role::SpinButton, "Delay");
     assert_eq!(field.value().as_deref(), Some("100 ms"));
     field.set_value_accesskit(120.0);
     harness.run_steps(2);

@@ -199,8 +199,7 @@ fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, ed
 
 fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
     let loop_label = ui.label("Loop");
-    // Wrapped, so the frame field goes under its check box in a narrow inspector.
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         let mut loops = sequence.loop_point.is_some();
         let mut target = sequence.loop_point.unwrap_or(0);
         let check = ui.checkbox(&mut loops, "back to frame");
@@ -315,7 +314,10 @@ fn delay_row(ui: &mut egui::Ui, doc: &OpenDocument, sequence: &Sequence, edits: 
     let Some(current) = first else {
         return;
     };
-    let label = ui.label("Frame delay");
+    // Short, so the sequence's fields fit a narrow inspector; the hover text says the rest.
+    let label = ui
+        .label("Delay")
+        .on_hover_text("The animation's frame delay: every frame of it lasts this long");
     ui.horizontal(|ui| {
         let changed = match current {
             FrameDuration::Forever | FrameDuration::Millis(_) => {

@@ -229,7 +229,7 @@ fn duration_field(
 
 /// The animation's one delay, for formats that keep no duration per frame (Solarus): every
 /// frame of every direction of the sequence gets it, one undo step, as the inspector's
-/// "Frame delay" does.
+/// "Delay" does.
 fn delay_field(
     ui: &mut egui::Ui,
     state: &mut TimelineState,
