@@ -1498,6 +1498,24 @@ fn sheet_commands_round_trip() {
         .collect();
     assert_eq!((rects[2].x, rects[2].y), (48, 32));
     assert_eq!((rects[3].x, rects[3].y), (0, 64), "wraps after 3 columns");
+
+    // The next cell of that direction goes on its grid: the second row's third column, with
+    // the last frame's origin and duration.
+    let next = sprat::edit::sheet::next_grid_cell(&after, walk, 1).unwrap();
+    assert_eq!((next.index, next.rect.x, next.rect.y), (5, 48, 64));
+    assert_eq!(next.origin, Point::from_ints(12, 29));
+    assert_eq!(next.duration, FrameDuration::Millis(100));
+    // A direction on one row grows that row.
+    let one_row = CreateDirectionFromGrid {
+        sequence: walk,
+        index: None,
+        image,
+        grid: DirectionGrid { columns: 5, ..grid },
+        duration: FrameDuration::Millis(100),
+    };
+    let (in_a_row, _) = round_trip(&doc, &one_row);
+    let next = sprat::edit::sheet::next_grid_cell(&in_a_row, walk, 1).unwrap();
+    assert_eq!((next.rect.x, next.rect.y), (5 * 24, 32));
     refused(
         &doc,
         &CreateDirectionFromGrid {

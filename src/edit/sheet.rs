@@ -196,30 +196,29 @@ pub fn next_grid_cell(
         })
         .count();
     let count = cells.len();
+    let (_, _, origin, duration) = *last;
     // All on one row: the row goes on; else the grid wraps after the first row's cells.
     let columns = if on_first_row == count {
         count + 1
     } else {
         on_first_row.max(1)
     };
-    let (column, row) = (count % columns, count / columns);
-    let x = i64::from(rect.x) + column as i64 * i64::from(rect.width);
-    let y = i64::from(rect.y) + row as i64 * i64::from(rect.height);
-    let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else {
-        return Err("the direction's next cell lies past the largest picture".to_string());
+    let grid = DirectionGrid {
+        x: rect.x,
+        y: rect.y,
+        width: rect.width,
+        height: rect.height,
+        origin,
+        count: u32::try_from(count + 1).map_err(|_| "too many frames".to_string())?,
+        columns: u32::try_from(columns).map_err(|_| "too many frames".to_string())?,
     };
-    let (_, _, origin, duration) = *last;
+    let next = *grid.cells().last().expect("the grid has count + 1 cells");
     Ok(CreateFrameFromRect {
         sequence,
         direction,
         index: count,
         image,
-        rect: PixelRect {
-            x,
-            y,
-            width: rect.width,
-            height: rect.height,
-        },
+        rect: next,
         origin,
         duration,
     })
