@@ -197,20 +197,9 @@ fn selection_actions(
         .copied()
         .filter(|id| boxes.iter().any(|b| b.id == *id))
         .collect();
-    if context.capabilities.boxes && boxes.is_empty() {
-        // Shown greyed out rather than left out: the row keeps its height either way, and
-        // an empty row says nothing.
-        for label in [
-            "Copy boxes to previous",
-            "Copy boxes to next",
-            "Copy boxes to all",
-        ] {
-            ui.add_enabled(false, egui::Button::new(label))
-                .on_disabled_hover_text("This frame shows no boxes to copy");
-        }
-    }
-    if context.capabilities.boxes && !boxes.is_empty() {
-        // The selected boxes, or every box the frame shows.
+    if context.capabilities.boxes {
+        // The selected boxes, or every box the frame shows. A frame with none shows the
+        // buttons greyed out rather than an empty row.
         let (elements, what) = match selected_boxes.len() {
             0 => (
                 boxes.iter().map(|b| b.id).collect(),
@@ -221,10 +210,25 @@ fn selection_actions(
         };
         let count = doc.direction_frames().len();
         let index = context.at.index;
-        for (to, label, enabled) in [
-            (CopyBoxesTo::Previous, "Copy boxes to previous", index > 0),
-            (CopyBoxesTo::Next, "Copy boxes to next", index + 1 < count),
-            (CopyBoxesTo::All, "Copy boxes to all", count > 1),
+        for (to, label, room, no_room) in [
+            (
+                CopyBoxesTo::Previous,
+                "Copy boxes to previous",
+                index > 0,
+                "This is the first frame",
+            ),
+            (
+                CopyBoxesTo::Next,
+                "Copy boxes to next",
+                index + 1 < count,
+                "This is the last frame",
+            ),
+            (
+                CopyBoxesTo::All,
+                "Copy boxes to all",
+                count > 1,
+                "The direction has no other frame",
+            ),
         ] {
             let whom = match to {
                 CopyBoxesTo::Previous => "the previous frame",
@@ -234,8 +238,13 @@ fn selection_actions(
             let hover =
                 format!("Copy {what} to {whom}; they replace its boxes of the same classes");
             if ui
-                .add_enabled(enabled, egui::Button::new(label))
+                .add_enabled(room && !boxes.is_empty(), egui::Button::new(label))
                 .on_hover_text(hover)
+                .on_disabled_hover_text(if boxes.is_empty() {
+                    "This frame shows no boxes to copy"
+                } else {
+                    no_room
+                })
                 .clicked()
             {
                 let command = CopyBoxes {
