@@ -1,6 +1,6 @@
 //! Words for the user: counts with the right plural ("1 frame", "2 frames"), used wherever
-//! the library, the command line and the editor print how many of something there are, and
-//! messages made sentences.
+//! the library, the command line and the editor print how many of something there are,
+//! messages made sentences, and a file named by its name alone.
 
 /// `n` and the word for that many: `count(1, "frame")` is "1 frame", `count(2, "frame")` is
 /// "2 frames", `count(0, "box")` is "0 boxes". The plural follows English spelling (`-s`;
@@ -8,6 +8,14 @@
 /// give it with [`count_as`].
 pub fn count(n: usize, singular: &str) -> String {
     format!("{n} {}", word(n, singular))
+}
+
+/// A file named by the last part of its path ("kfm.air" for "chars/kfm/kfm.air"), where the
+/// folder is said elsewhere or would not fit; the whole path when it has no last part.
+pub fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// A message as a sentence of its own: its first letter in capitals ("no frame is selected"

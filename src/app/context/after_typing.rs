@@ -4,8 +4,8 @@
 //! A field applies its typed value when it is left, in the pass of the click that leaves it.
 //! The timeline and the tree are painted before the inspector, and the sprite list before the
 //! sprite's fields: a click on a cell or a row would change what is on show first, and the
-//! field would then give its value to the new one. Held one pass, the click lets the field apply its value to
-//! what it was typed for; the click takes effect on the next pass.
+//! field would then give its value to the new one. Held one pass, the click lets the field
+//! apply its value to what it was typed for; the click takes effect on the next pass.
 
 /// One held click (or any action that changes what is on show).
 #[derive(Debug)]

@@ -87,7 +87,8 @@ pub struct ImportState {
     /// Where each frame's origin is.
     pub origin: OriginPlace,
     /// The window has just opened: `origin` and `millis` start as the document's frames have
-    /// them (the origin where theirs is, the duration of the frame on show's neighbours).
+    /// them (the origin where theirs is, the duration of the last frame of the sequence on
+    /// show).
     from_document: bool,
     /// How long each frame shows, in milliseconds.
     pub millis: u32,

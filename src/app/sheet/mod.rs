@@ -104,9 +104,7 @@ fn paint(
             .map(|i| i.path.clone())
             .unwrap_or_default();
         // The file's name shows; its path, which can be long, is in the list and hover text.
-        let name = std::path::Path::new(&path)
-            .file_name()
-            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        let name = crate::text::file_name(std::path::Path::new(&path));
         let chooser = egui::ComboBox::from_id_salt("sheet image")
             .selected_text(name)
             .show_ui(ui, |ui| {

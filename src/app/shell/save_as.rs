@@ -240,8 +240,8 @@ fn commit(
     }
 }
 
-/// "Saved x (and y), losing N things", naming only the files written: "Saved kfm.air
-/// (kfm.def unchanged)" when the main file already held its bytes.
+/// "Saved x (and y), losing N things", naming only the files written: "Saved …/kfm.air;
+/// kfm.def unchanged" when the main file already held its bytes.
 pub fn saved_text(report: &SaveReport) -> String {
     let files = std::iter::once(&report.path).chain(&report.companions);
     let (unchanged, written): (Vec<&PathBuf>, Vec<&PathBuf>) =
@@ -254,7 +254,10 @@ pub fn saved_text(report: &SaveReport) -> String {
                 text.push_str(&format!(" (and {})", names.join(", ")));
             }
             if !unchanged.is_empty() {
-                let names: Vec<String> = unchanged.iter().map(|p| file_name(p)).collect();
+                let names: Vec<String> = unchanged
+                    .iter()
+                    .map(|p| crate::text::file_name(p))
+                    .collect();
                 text.push_str(&format!("; {} unchanged", names.join(", ")));
             }
             text
@@ -271,13 +274,6 @@ pub fn saved_text(report: &SaveReport) -> String {
         ));
     }
     text
-}
-
-/// A path's last part, for naming a file beside one already named in full.
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// Lists what the target cannot hold (and the file it replaces) and waits for a decision.
