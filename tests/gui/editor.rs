@@ -56,14 +56,6 @@ fn demo_harness() -> Harness<'static, SpratApp> {
     harness_with(ScriptedDialogs::default(), Start::Showcase)
 }
 
-fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
-    let doc = harness
-        .state()
-        .active_document()
-        .expect("a document is open");
-    doc.sequence().expect("a sequence is selected").name.clone()
-}
-
 fn frame_index(harness: &Harness<'_, SpratApp>) -> usize {
     harness
         .state()
@@ -128,7 +120,7 @@ fn the_bundled_demo_opens_with_its_sprite_drawn_and_its_points_listed() {
 #[test]
 fn the_tree_marks_the_default_sequence_and_shows_groups() {
     let harness = demo_harness();
-    assert_eq!(sequence_name(&harness), "idle");
+    assert_eq!(gui_support::sequence_name(&harness), "idle");
     harness.get_by_role_and_label(Role::Button, "idle");
     harness.get_by_label_contains("default ·");
     harness.get_by_label("combat");
@@ -165,7 +157,7 @@ fn the_filter_narrows_the_tree_and_a_click_selects_a_sequence() {
     );
     harness.get_by_label("punch").click();
     harness.run_steps(2);
-    assert_eq!(sequence_name(&harness), "punch");
+    assert_eq!(gui_support::sequence_name(&harness), "punch");
 }
 
 #[test]
@@ -173,7 +165,7 @@ fn keyboard_navigation_moves_through_sequences_and_directions() {
     let mut harness = demo_harness();
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowDown);
     harness.run_steps(2);
-    assert_eq!(sequence_name(&harness), "walk");
+    assert_eq!(gui_support::sequence_name(&harness), "walk");
     // The four-way walk lists its directions by name, in the tree and in the transport bar.
     assert_eq!(harness.get_all_by_label("up").count(), 2);
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
@@ -204,7 +196,7 @@ fn keyboard_navigation_moves_through_sequences_and_directions() {
 fn select_punch(harness: &mut Harness<'_, SpratApp>) {
     harness.get_by_label("punch").click();
     harness.run_steps(2);
-    assert_eq!(sequence_name(harness), "punch");
+    assert_eq!(gui_support::sequence_name(harness), "punch");
 }
 
 #[test]
@@ -384,7 +376,7 @@ fn a_diagnostic_click_selects_the_frame_it_names() {
         .get_by_label_contains("a box is outside the sprite")
         .click();
     harness.run_steps(2);
-    assert_eq!(sequence_name(&harness), "punch");
+    assert_eq!(gui_support::sequence_name(&harness), "punch");
     assert_eq!(frame_index(&harness), 3);
 }
 
@@ -467,7 +459,7 @@ fn an_unreadable_file_says_why_and_keeps_the_current_document() {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
     harness.step();
     wait_for_load(&mut harness);
-    assert_eq!(sequence_name(&harness), "idle");
+    assert_eq!(gui_support::sequence_name(&harness), "idle");
     let status = harness.state().status.as_ref().unwrap();
     assert!(
         status.text.starts_with("Could not open the file"),
@@ -662,7 +654,7 @@ fn paused_the_editor_sleeps_and_playing_it_paints_once_per_shown_frame() {
     harness.run();
     // The background check's answer is a change to paint: let it come before counting.
     gui_support::wait_for_check(&mut harness);
-    assert_eq!(sequence_name(&harness), "walk");
+    assert_eq!(gui_support::sequence_name(&harness), "walk");
     // Paused and untouched: not one frame in ten seconds.
     assert_eq!(frames_painted_in(&mut harness, 10.0), Painting::default());
 
@@ -773,7 +765,11 @@ fn file_new_makes_an_empty_document_in_the_chosen_format_that_asks_where_to_save
     let doc = harness.state().active_document().unwrap();
     assert_eq!(doc.format_id(), "mugen-air");
     assert_eq!(doc.path(), None);
-    assert_eq!(sequence_name(&harness), "0", "an AIR action is a number");
+    assert_eq!(
+        gui_support::sequence_name(&harness),
+        "0",
+        "an AIR action is a number"
+    );
     assert_eq!(harness.state().documents.len(), 2, "a tab of its own");
     assert!(harness.state().new_document.is_none(), "the window closes");
 

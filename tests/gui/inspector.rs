@@ -243,13 +243,7 @@ fn a_number_typed_for_an_element_is_kept_when_another_element_is_chosen_in_the_l
     let hand = punch_hand_id;
     harness.get_by_label("point “hand”").click();
     harness.run_steps(2);
-    harness
-        .get_by_role_and_label(Role::SpinButton, "Point id")
-        .click();
-    harness.run_steps(2);
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.event(egui::Event::Text("7".to_string()));
-    harness.run_steps(2);
+    type_number(&mut harness, "Point id", "7");
     assert_eq!(hand(&harness), 0, "not applied while typing");
 
     // The list is above the element's fields: the click on another element waits until the
@@ -310,10 +304,10 @@ fn idle_duration(harness: &Harness<'_, SpratApp>, index: usize) -> FrameDuration
         .duration
 }
 
-/// Clicks the inspector's Duration field, selects its text and types `text` without Enter.
-fn type_duration(harness: &mut Harness<'_, SpratApp>, text: &str) {
+/// Clicks the number field labelled `label`, selects its text and types `text` without Enter.
+fn type_number(harness: &mut Harness<'_, SpratApp>, label: &str, text: &str) {
     harness
-        .get_by_role_and_label(Role::SpinButton, "Duration")
+        .get_by_role_and_label(Role::SpinButton, label)
         .click();
     harness.run_steps(2);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
@@ -330,7 +324,7 @@ fn a_number_typed_without_enter_goes_to_its_frame_when_another_cell_or_sequence_
 
     // The timeline is painted before the inspector: the click on the cell must not hand the
     // typed value to the frame it selects.
-    type_duration(&mut harness, "150");
+    type_number(&mut harness, "Duration", "150");
     harness.get_by_label("frame 1").click();
     harness.run_steps(4);
     assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(150));
@@ -348,20 +342,11 @@ fn a_number_typed_without_enter_goes_to_its_frame_when_another_cell_or_sequence_
     assert_eq!(doc.session.history().done_count(), 1);
 
     // The same for a tree row: the value stays with the frame it was typed for.
-    type_duration(&mut harness, "90");
+    type_number(&mut harness, "Duration", "90");
     gui_support::click_row(&mut harness, "punch");
     harness.run_steps(4);
     assert_eq!(idle_duration(&harness, 1), FrameDuration::Millis(90));
-    assert_eq!(
-        harness
-            .state()
-            .active_document()
-            .unwrap()
-            .sequence()
-            .unwrap()
-            .name,
-        "punch"
-    );
+    assert_eq!(gui_support::sequence_name(&harness), "punch");
     undo(&mut harness);
     undo(&mut harness);
     let after: Vec<FrameDuration> = (0..2).map(|i| idle_duration(&harness, i)).collect();
@@ -407,13 +392,7 @@ fn a_number_typed_into_a_field_is_one_undo_step_applied_on_enter() {
     );
 
     // Esc gives the field its value back and changes nothing.
-    harness
-        .get_by_role_and_label(Role::SpinButton, "Duration")
-        .click();
-    harness.run_steps(2);
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.event(egui::Event::Text("999".to_string()));
-    harness.run_steps(2);
+    type_number(&mut harness, "Duration", "999");
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     assert_eq!(idle_duration(&harness, 0), FrameDuration::Millis(400));

@@ -131,50 +131,62 @@ fn kfm_on_its_sprites_tab_fits_at_both_sizes_and_scales() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// What is cut when KFM is laid out at both sizes and scales with a window or menu open:
+/// `open` opens it, and `shown` is a label it shows (so a window that did not open fails).
+fn cut_with_open(
+    name: &str,
+    open: impl Fn(&mut Harness<'_, SpratApp>),
+    shown: &str,
+) -> Vec<String> {
+    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+    cut_at_every_size(&kfm, |harness| {
+        gui_support::wait_for_check(harness);
+        open(harness);
+        harness.run_steps(3);
+        assert!(
+            harness.query_all_by_label(shown).next().is_some(),
+            "{name} shows no {shown:?}"
+        );
+    })
+    .into_iter()
+    .map(|cut| format!("{name}: {cut}"))
+    .collect()
+}
+
 #[test]
 fn the_retime_align_and_export_windows_fit_at_both_sizes_and_scales() {
-    let kfm = common::corpus().join("mugen/kfm/kfm.def");
     let mut failures = Vec::new();
-    for (name, key) in [
-        ("Retime", egui::Modifiers::COMMAND),
-        ("Align", egui::Modifiers::COMMAND | egui::Modifiers::SHIFT),
-        ("Export", egui::Modifiers::COMMAND),
+    let ctrl = egui::Modifiers::COMMAND;
+    for (name, modifiers, key, shown) in [
+        ("Retime", ctrl, egui::Key::T, "Factor"),
+        (
+            "Align",
+            ctrl | egui::Modifiers::SHIFT,
+            egui::Key::A,
+            "Anchor",
+        ),
+        ("Export", ctrl, egui::Key::E, "Boxes and points"),
     ] {
-        let letter = match name {
-            "Retime" => egui::Key::T,
-            "Align" => egui::Key::A,
-            _ => egui::Key::E,
-        };
-        for cut in cut_at_every_size(&kfm, |harness| {
-            harness.key_press_modifiers(key, letter);
-            harness.run_steps(3);
-        }) {
-            failures.push(format!("{name}: {cut}"));
-        }
+        let open = |h: &mut Harness<'_, SpratApp>| h.key_press_modifiers(modifiers, key);
+        failures.extend(cut_with_open(name, open, shown));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
-fn the_box_tools_menu_the_history_and_the_shortcuts_fit_at_both_sizes_and_scales() {
-    let kfm = common::corpus().join("mugen/kfm/kfm.def");
+fn the_history_and_the_shortcuts_fit_at_both_sizes_and_scales() {
     let mut failures = Vec::new();
-    for cut in cut_at_every_size(&kfm, |harness| {
-        harness.get_by_label("Box tools").click();
-        harness.run_steps(2);
-    }) {
-        failures.push(format!("Box tools: {cut}"));
-    }
-    for (name, key, modifiers) in [
-        ("History", egui::Key::H, egui::Modifiers::COMMAND),
-        ("Shortcuts", egui::Key::F1, egui::Modifiers::NONE),
+    for (name, key, modifiers, shown) in [
+        ("History", egui::Key::H, egui::Modifiers::COMMAND, "History"),
+        (
+            "Shortcuts",
+            egui::Key::F1,
+            egui::Modifiers::NONE,
+            "Keyboard shortcuts",
+        ),
     ] {
-        for cut in cut_at_every_size(&kfm, |harness| {
-            harness.key_press_modifiers(modifiers, key);
-            harness.run_steps(3);
-        }) {
-            failures.push(format!("{name}: {cut}"));
-        }
+        let open = |h: &mut Harness<'_, SpratApp>| h.key_press_modifiers(modifiers, key);
+        failures.extend(cut_with_open(name, open, shown));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

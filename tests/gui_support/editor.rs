@@ -94,6 +94,15 @@ pub fn click_row(harness: &mut Harness<'_, SpratApp>, name: &str) {
     harness.run_steps(2);
 }
 
+/// The name of the sequence on show.
+pub fn sequence_name(harness: &Harness<'_, SpratApp>) -> String {
+    let doc = harness
+        .state()
+        .active_document()
+        .expect("a document is open");
+    doc.sequence().expect("a sequence is selected").name.clone()
+}
+
 /// The status bar's last message.
 pub fn status(harness: &Harness<'_, SpratApp>) -> String {
     harness
