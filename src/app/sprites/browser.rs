@@ -125,7 +125,7 @@ fn browse(
         let label = ui.label("Find sprites");
         ui.add(
             egui::TextEdit::singleline(&mut state.filter)
-                .hint_text("group or group,image")
+                .hint_text("e.g. 20 or 20,3")
                 .desired_width(140.0),
         )
         .labelled_by(label.id);
