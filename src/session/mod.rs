@@ -9,6 +9,7 @@
 pub mod atomic;
 pub mod backups;
 pub mod recovery;
+pub mod target;
 pub mod watch;
 
 pub use atomic::SaveError;
