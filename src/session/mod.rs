@@ -8,12 +8,14 @@
 
 pub mod atomic;
 pub mod backups;
+pub mod fingerprint;
 pub mod recovery;
 pub mod target;
 pub mod watch;
 
 pub use atomic::SaveError;
 pub use backups::{Backup, BackupStore};
+pub use fingerprint::{Fingerprint, Fingerprints};
 pub use recovery::{AUTOSAVE_INTERVAL, RecoveryEntry, RecoveryStore};
 pub use watch::{FileChange, FileWatch};
 
