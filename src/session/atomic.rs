@@ -26,6 +26,10 @@ pub struct SaveError {
     /// Set when the write rule ([`super::target`]) refused a file before anything was
     /// written: which file and why, so the caller can ask the user and try again.
     pub refused: Option<Refused>,
+    /// The files another program changed since the document read them (or this session last
+    /// saved them), when that stopped the save before anything was written; empty otherwise.
+    /// The caller asks the user (reload, or save anyway) and tries again.
+    pub changed_outside: Vec<PathBuf>,
 }
 
 impl SaveError {
@@ -34,6 +38,7 @@ impl SaveError {
         SaveError {
             message: message.into(),
             refused: None,
+            changed_outside: Vec::new(),
         }
     }
 
@@ -42,6 +47,28 @@ impl SaveError {
         SaveError {
             message: format!("Not saved: {refused}. Nothing was written."),
             refused: Some(refused),
+            changed_outside: Vec::new(),
+        }
+    }
+
+    /// The error for files another program changed since they were read: nothing was written.
+    pub fn changed_outside(paths: Vec<PathBuf>) -> SaveError {
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| format!("\"{}\"", p.display()))
+            .collect();
+        let (names, were, them) = match names.as_slice() {
+            [rest @ .., last] if !rest.is_empty() => {
+                (format!("{} and {last}", rest.join(", ")), "were", "them")
+            }
+            _ => (names.concat(), "was", "it"),
+        };
+        SaveError {
+            message: format!(
+                "{names} {were} changed by another program since Sprat read {them}; saving would replace that change. Nothing was written."
+            ),
+            refused: None,
+            changed_outside: paths,
         }
     }
 }
