@@ -77,7 +77,12 @@ fn two_sessions_on_one_file_the_later_save_stops_and_save_anyway_keeps_the_other
     let by_b = fs::read(&air).unwrap();
 
     let error = a.save(None).unwrap_err();
-    assert_eq!(error.changed_outside, [air.clone()], "{}", error.message);
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&air),
+        "{}",
+        error.message
+    );
     assert!(
         error.message.contains("changed by another program"),
         "{}",
@@ -88,7 +93,7 @@ fn two_sessions_on_one_file_the_later_save_stops_and_save_anyway_keeps_the_other
 
     // The editor's question: the save prepared again shows the file; "Save anyway".
     let mut pending = a.prepare_save_as(&air, "mugen-air", None).unwrap();
-    assert_eq!(pending.changed_outside(), [air.clone()]);
+    assert_eq!(pending.changed_outside(), std::slice::from_ref(&air));
     assert!(pending.needs_confirmation());
     pending.overwrite_changes_outside();
     a.commit_save_as(pending).unwrap();
@@ -114,7 +119,12 @@ fn an_outside_edit_of_the_air_a_def_names_stops_the_save_of_the_character() {
     let outside = fs::read(&air).unwrap();
 
     let error = session.save(None).unwrap_err();
-    assert_eq!(error.changed_outside, [air.clone()], "{}", error.message);
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&air),
+        "{}",
+        error.message
+    );
     assert_eq!(fs::read(&air).unwrap(), outside, "the outside edit stays");
 
     // Reloading takes the outside edit; a save then has nothing to ask.
@@ -138,7 +148,12 @@ fn a_def_changed_outside_is_not_replaced_by_a_save_of_its_air_edit() {
     text.extend_from_slice(b"\r\n; a note added in another editor\r\n");
     fs::write(&def, &text).unwrap();
     let error = session.save(None).unwrap_err();
-    assert_eq!(error.changed_outside, [def.clone()], "{}", error.message);
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&def),
+        "{}",
+        error.message
+    );
     assert_eq!(fs::read(&def).unwrap(), text);
 }
 

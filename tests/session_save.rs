@@ -474,7 +474,12 @@ fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
     assert!(session.is_dirty());
     // The file on disk is another program's now: a save asks before replacing it.
     let error = session.save(None).unwrap_err();
-    assert_eq!(error.changed_outside, [path.clone()], "{}", error.message);
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&path),
+        "{}",
+        error.message
+    );
     let mut pending = session.prepare_save_as(&path, "sprat", None).unwrap();
     pending.overwrite_changes_outside();
     session.commit_save_as(pending).unwrap();

@@ -127,17 +127,17 @@ impl Fingerprints {
     }
 
     /// Whether another program changed `path` since it was recorded: the disk holds other
-    /// bytes than were read or last saved. A file never recorded, or no longer there, has
-    /// nothing a save would lose: false. A file that cannot be read counts as changed (a save
-    /// must not replace what it cannot compare).
+    /// bytes than were read or last saved. A file never recorded, or no longer there (nor
+    /// reachable: its folder gone), has nothing a save would lose: false. A file that is there
+    /// but cannot be read counts as changed (a save must not replace what it cannot compare).
     pub fn changed_outside(&self, path: &Path) -> bool {
         let Some(recorded) = self.get(path) else {
             return false;
         };
         match fs::metadata(path) {
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return false,
+            Err(_) => return false,
             Ok(metadata) if metadata.len() != recorded.size => return true,
-            _ => {}
+            Ok(_) => {}
         }
         match Fingerprint::of_file(path) {
             Ok(Some(now)) => !now.same_bytes(recorded),
@@ -201,9 +201,15 @@ mod tests {
         fingerprints.record(&air, b"[Begin Action 0]\n0,0, 0,0, 7\n");
         assert!(!fingerprints.changed_outside(&air));
 
-        // Removed: nothing to lose. Never recorded: not ours to judge.
+        // Removed, or its folder replaced by a file: nothing to lose. Never recorded: not ours
+        // to judge.
         fs::remove_file(&air).unwrap();
         assert!(!fingerprints.changed_outside(&air));
+        let folder = dir.path().join("chars");
+        fs::write(&folder, "a file where the folder was").unwrap();
+        let mut inside = Fingerprints::new();
+        inside.record(&folder.join("kfm.air"), b"air");
+        assert!(!inside.changed_outside(&folder.join("kfm.air")));
         assert!(!fingerprints.changed_outside(&dir.path().join("other.air")));
     }
 
@@ -222,7 +228,7 @@ mod tests {
             (def.as_path(), b"def".as_slice()),
             (air.as_path(), b"new air".as_slice()),
         ];
-        assert_eq!(fingerprints.changed_before_writing(targets), [def.clone()]);
+        assert_eq!(fingerprints.changed_before_writing(targets), [def]);
     }
 
     #[test]

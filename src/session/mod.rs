@@ -2,7 +2,8 @@
 //! safe saving, autosave to a recovery file, and noticing changes on disk.
 //!
 //! Reading order: [`Session`] here, then [`atomic`] (how files are written), [`backups`]
-//! (previous versions, in Sprat's data folder), [`recovery`] (autosave and crash recovery) and
+//! (previous versions, in Sprat's data folder), [`fingerprint`] (what each file held when
+//! read, compared before a save replaces it), [`recovery`] (autosave and crash recovery) and
 //! [`watch`] (changes on disk). Time is given by the caller
 //! ([`Session::tick`]), so everything here is testable without waiting.
 
