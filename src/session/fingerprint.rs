@@ -155,15 +155,28 @@ impl Fingerprints {
     ) -> Vec<PathBuf> {
         targets
             .into_iter()
-            .filter(|(path, bytes)| {
-                self.changed_outside(path)
-                    && Fingerprint::of_file(path)
-                        .ok()
-                        .flatten()
-                        .is_none_or(|now| !now.same_bytes(&Fingerprint::of_bytes(bytes, None)))
-            })
+            .filter(|(path, bytes)| self.replaces_a_change(path, bytes))
             .map(|(path, _)| path.to_path_buf())
             .collect()
+    }
+
+    /// Whether writing `bytes` to `path` would replace another program's change (the rules
+    /// of [`Fingerprints::changed_outside`]; the file is read once).
+    fn replaces_a_change(&self, path: &Path, bytes: &[u8]) -> bool {
+        let Some(recorded) = self.get(path) else {
+            return false;
+        };
+        let Ok(metadata) = fs::metadata(path) else {
+            return false;
+        };
+        let size = metadata.len();
+        if size != recorded.size && size != bytes.len() as u64 {
+            return true;
+        }
+        match fs::read(path) {
+            Ok(now) => now != bytes && !Fingerprint::of_bytes(&now, None).same_bytes(recorded),
+            Err(_) => true,
+        }
     }
 }
 
