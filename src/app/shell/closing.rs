@@ -198,7 +198,7 @@ impl SpratApp {
 }
 
 /// "a.air", "a.air and b.def", "a.air, b.def and c.sff".
-fn list_names(names: &[String]) -> String {
+pub(super) fn list_names(names: &[String]) -> String {
     match names {
         [] => String::new(),
         [only] => only.clone(),

@@ -149,11 +149,8 @@ impl SpratApp {
                 "{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"
             )
         } else {
-            let (names, were) = match companions.as_slice() {
-                [one] => (one.clone(), "was"),
-                [rest @ .., last] => (format!("{} and {last}", rest.join(", ")), "were"),
-                [] => unreachable!("not empty"),
-            };
+            let names = super::closing::list_names(&companions);
+            let were = if companions.len() > 1 { "were" } else { "was" };
             format!(
                 "{names}, read with {name}, {were} changed by another program. Reload the document (your unsaved changes are lost), or keep your version: a save will ask before replacing the change."
             )
