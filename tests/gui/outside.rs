@@ -150,6 +150,11 @@ fn two_editors_on_one_file_the_later_save_asks_and_save_anyway_keeps_the_other_a
     assert!(status(&b).starts_with("Saved "), "{}", status(&b));
     let by_b = std::fs::read(&air).unwrap();
 
+    // A hears of B's save while still editing, before any save of its own.
+    wait_for_label(&mut a, "kfm.air was changed by another program");
+    a.get_by_label("File changed on disk");
+    click_button(&mut a, "Keep mine");
+
     // A's save stops and asks; B's save stays on disk.
     ctrl_s(&mut a);
     a.get_by_label_contains("kfm.air was changed by another program since Sprat read it");
