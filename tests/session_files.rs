@@ -31,7 +31,7 @@ fn copy_folder(from: &Path, to: &Path) {
         if entry.path().is_dir() {
             copy_folder(&entry.path(), &target);
         } else {
-            fs::copy(entry.path(), &target).unwrap();
+            common::copy_writable(&entry.path(), &target);
         }
     }
 }

@@ -472,7 +472,17 @@ fn keeping_my_version_after_an_outside_change_counts_as_unsaved() {
     assert_eq!(session.check_files().len(), 1);
     session.keep_mine();
     assert!(session.is_dirty());
-    session.save(None).unwrap();
+    // The file on disk is another program's now: a save asks before replacing it.
+    let error = session.save(None).unwrap_err();
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&path),
+        "{}",
+        error.message
+    );
+    let mut pending = session.prepare_save_as(&path, "sprat", None).unwrap();
+    pending.overwrite_changes_outside();
+    session.commit_save_as(pending).unwrap();
     assert!(!session.is_dirty());
     assert!(same_content(&reread(&path), session.document()));
 }
@@ -627,6 +637,16 @@ fn a_recovered_document_saves_exactly_like_the_one_that_was_open_in_every_format
     }
 }
 
+/// Copies a corpus file (kept read-only) as a user's own, writable copy: a save refuses to
+/// replace a file without write permission.
+fn copy_writable(from: &Path, to: &Path) {
+    fs::copy(from, to).unwrap();
+    let mut permissions = fs::metadata(to).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    fs::set_permissions(to, permissions).unwrap();
+}
+
 #[test]
 fn a_save_writes_outside_its_folder_only_once_that_path_is_confirmed() {
     let dir = tempfile::tempdir().unwrap();
@@ -634,8 +654,8 @@ fn a_save_writes_outside_its_folder_only_once_that_path_is_confirmed() {
     let (evil, outside) = (dir.path().join("evil"), dir.path().join("outside"));
     fs::create_dir_all(&evil).unwrap();
     fs::create_dir_all(&outside).unwrap();
-    fs::copy(source.join("kfm.sff"), evil.join("kfm.sff")).unwrap();
-    fs::copy(source.join("kfm.air"), outside.join("kfm.air")).unwrap();
+    copy_writable(&source.join("kfm.sff"), &evil.join("kfm.sff"));
+    copy_writable(&source.join("kfm.air"), &outside.join("kfm.air"));
     let def = fs::read_to_string(source.join("kfm.def"))
         .unwrap()
         .replace("anim    = kfm.air", "anim    = ../outside/kfm.air");
@@ -722,7 +742,7 @@ fn a_recovered_character_keeps_its_edited_archive_and_edited_act_palette() {
     let dir = tempfile::tempdir().unwrap();
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm");
     for name in ["kfm.air", "kfm.sff"] {
-        fs::copy(source.join(name), dir.path().join(name)).unwrap();
+        copy_writable(&source.join(name), &dir.path().join(name));
     }
     let def = fs::read_to_string(source.join("kfm.def"))
         .unwrap()

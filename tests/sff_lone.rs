@@ -196,7 +196,7 @@ fn a_v1_archive_converted_to_v2_saves_as_v2() {
 fn view_edits_are_listed_by_place_and_refused_by_convert_without_allow_loss() {
     let scratch = tempfile::tempdir().unwrap();
     let input = scratch.path().join("fightfx.sff");
-    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &input).unwrap();
+    common::copy_writable(&common::corpus().join("mugen/fightfx/fightfx.sff"), &input);
     let mut document = open(&input);
     let mut history = History::new();
     let sequence = document.sequences()[1].clone();
@@ -310,7 +310,7 @@ fn a_document_with_nothing_drawn_is_an_empty_archive_and_pictures_need_their_pix
 fn an_edit_after_saving_and_undoing_starts_from_the_archive_as_read_not_the_saved_file() {
     let scratch = tempfile::tempdir().unwrap();
     let path = scratch.path().join("fightfx.sff");
-    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &path).unwrap();
+    common::copy_writable(&common::corpus().join("mugen/fightfx/fightfx.sff"), &path);
     let original = std::fs::read(&path).unwrap();
     let (loaded, _) = registry().open(&path, &ReadContext::default()).unwrap();
     let mut document = loaded.document;

@@ -21,7 +21,7 @@ use std::time::Instant;
 fn character(dir: &Path) -> PathBuf {
     let source = common::corpus().join("mugen/kfm");
     for name in ["kfm.air", "kfm.sff"] {
-        fs::copy(source.join(name), dir.join(name)).unwrap();
+        common::copy_writable(&source.join(name), &dir.join(name));
     }
     let def = fs::read_to_string(source.join("kfm.def"))
         .unwrap()

@@ -12,6 +12,7 @@
 //! opens it).
 
 use super::backups::BackupStore;
+use super::target::{Refused, WriteRule, check_target, keep_owner};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct SaveError {
     /// What went wrong and what state things are in.
     pub message: String,
+    /// Set when the write rule ([`super::target`]) refused a file before anything was
+    /// written: which file and why, so the caller can ask the user and try again.
+    pub refused: Option<Refused>,
+    /// The files another program changed since the document read them (or this session last
+    /// saved them), when that stopped the save before anything was written; empty otherwise.
+    /// The caller asks the user (reload, or save anyway) and tries again.
+    pub changed_outside: Vec<PathBuf>,
 }
 
 impl SaveError {
@@ -29,6 +37,38 @@ impl SaveError {
     pub fn new(message: impl Into<String>) -> SaveError {
         SaveError {
             message: message.into(),
+            refused: None,
+            changed_outside: Vec::new(),
+        }
+    }
+
+    /// The error for a file the write rule refused; nothing was written.
+    pub fn refused(refused: Refused) -> SaveError {
+        SaveError {
+            message: format!("Not saved: {refused}. Nothing was written."),
+            refused: Some(refused),
+            changed_outside: Vec::new(),
+        }
+    }
+
+    /// The error for files another program changed since they were read: nothing was written.
+    pub fn changed_outside(paths: Vec<PathBuf>) -> SaveError {
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| format!("\"{}\"", p.display()))
+            .collect();
+        let (names, were, them) = match names.as_slice() {
+            [rest @ .., last] if !rest.is_empty() => {
+                (format!("{} and {last}", rest.join(", ")), "were", "them")
+            }
+            _ => (names.concat(), "was", "it"),
+        };
+        SaveError {
+            message: format!(
+                "{names} {were} changed by another program since Sprat read {them}; saving would replace that change. Nothing was written."
+            ),
+            refused: None,
+            changed_outside: paths,
         }
     }
 }
@@ -73,8 +113,10 @@ pub struct FileToSave<'a> {
     pub bytes: &'a [u8],
 }
 
-/// Saves several files together: all are written to temporary files first, and only if all of
-/// those succeed are they renamed into place. A file whose bytes on disk are already these is
+/// Saves several files together under the rule of a save ([`WriteRule::save`]: existing files
+/// are replaced, files without write bits and anything but regular files are refused): all are
+/// written to temporary files first, and only if all of those succeed are they renamed into
+/// place. A file whose bytes on disk are already these is
 /// left alone. If a rename fails part way, the files already renamed are put back as they
 /// were, so the folder never holds a mix of old and new files. Stale temporary files a killed
 /// save left beside these files are removed first. No backup is kept (see
@@ -89,7 +131,20 @@ pub fn save_files_with_backups(
     files: &[FileToSave],
     backups: Option<&BackupStore>,
 ) -> Result<Vec<PathBuf>, SaveError> {
-    save_files_renaming(files, backups, |from, to| fs::rename(from, to))
+    save_files_with_rule(files, backups, &WriteRule::save())
+}
+
+/// [`save_files_with_backups`] under another write rule (the command line's `--force`, a
+/// read-only file the user chose to replace, the files a document reads spared). A file that
+/// already holds its bytes is not written, so the rule does not look at it; any other file the
+/// rule refuses stops the save before anything is written, the reason in
+/// [`SaveError::refused`].
+pub fn save_files_with_rule(
+    files: &[FileToSave],
+    backups: Option<&BackupStore>,
+    rule: &WriteRule,
+) -> Result<Vec<PathBuf>, SaveError> {
+    save_files_renaming(files, backups, rule, |from, to| fs::rename(from, to))
 }
 
 /// [`save_files_with_backups`] with the rename that puts each new file in place given, so a
@@ -97,18 +152,26 @@ pub fn save_files_with_backups(
 fn save_files_renaming(
     files: &[FileToSave],
     backups: Option<&BackupStore>,
+    rule: &WriteRule,
     rename: impl Fn(&Path, &Path) -> io::Result<()>,
 ) -> Result<Vec<PathBuf>, SaveError> {
     for file in files {
+        if !holds(&file.path, file.bytes) {
+            check_target(&file.path, rule).map_err(SaveError::refused)?;
+        }
+    }
+    for file in files {
         remove_stale_temporaries(&file.path);
     }
+    let mut folders = CreatedFolders::default();
     let mut staged: Vec<Staged> = Vec::new();
     for file in files {
-        match stage(file) {
+        match stage(file, &mut folders) {
             Ok(Some(s)) => staged.push(s),
             Ok(None) => {}
             Err(error) => {
                 staged.iter().for_each(Staged::discard);
+                folders.remove();
                 return Err(SaveError::new(format!(
                     "Could not save \"{}\": {}. The file on disk is unchanged and your edits are still open.",
                     file.path.display(),
@@ -121,6 +184,9 @@ fn save_files_renaming(
         if let Err(error) = rename(&s.temp, &s.target) {
             let restored = staged[..i].iter().rev().all(Staged::put_back);
             staged[i..].iter().for_each(Staged::discard);
+            if restored {
+                folders.remove();
+            }
             let others = match (i, restored) {
                 (0, _) => String::new(),
                 (_, true) => " The files saved before it were put back as they were.".to_string(),
@@ -176,6 +242,31 @@ fn sync_folders<'p>(paths: impl Iterator<Item = &'p Path>) {
         #[cfg(unix)]
         if let Err(error) = fs::File::open(dir).and_then(|d| d.sync_all()) {
             log::warn!("could not flush the folder {}: {error}", dir.display());
+        }
+    }
+}
+
+/// The folders a save made for its files, so a save that fails leaves none behind (a
+/// conversion that fails on a full disk must not leave an empty `images/` folder).
+#[derive(Default)]
+struct CreatedFolders(Vec<PathBuf>);
+
+impl CreatedFolders {
+    /// Makes `dir` and the folders above it that are missing, remembering which were made.
+    fn create(&mut self, dir: &Path) -> io::Result<()> {
+        let missing: Vec<&Path> = dir.ancestors().take_while(|d| !d.exists()).collect();
+        fs::create_dir_all(dir)?;
+        self.0
+            .extend(missing.into_iter().rev().map(Path::to_path_buf));
+        Ok(())
+    }
+
+    /// Removes the folders made, deepest first (each only if empty).
+    fn remove(&self) {
+        for dir in self.0.iter().rev() {
+            if let Err(error) = fs::remove_dir(dir) {
+                log::warn!("could not remove the folder {}: {error}", dir.display());
+            }
         }
     }
 }
@@ -291,7 +382,7 @@ fn holds(path: &Path, bytes: &[u8]) -> bool {
 
 /// Writes `file` to its temporary name, with its old version linked aside; `None` when the
 /// file already holds these bytes (nothing to write).
-fn stage(file: &FileToSave) -> io::Result<Option<Staged>> {
+fn stage(file: &FileToSave, folders: &mut CreatedFolders) -> io::Result<Option<Staged>> {
     // Saving over a symbolic link saves into the file it points to and keeps the link.
     let is_link = fs::symlink_metadata(&file.path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {
@@ -309,13 +400,15 @@ fn stage(file: &FileToSave) -> io::Result<Option<Staged>> {
     if let Some(dir) = file.path.parent()
         && !dir.as_os_str().is_empty()
     {
-        fs::create_dir_all(dir)?;
+        folders.create(dir)?;
     }
     let temp = temp_beside(&file.path, "saving");
     let result = write_synced(&temp, file.bytes).and_then(|()| {
         let old = fs::metadata(&file.path).ok();
         if let Some(old) = &old {
-            // Keep the old file's permissions on the new one.
+            // Keep the old file's owner and permissions on the new one (the owner first:
+            // changing it may clear mode bits).
+            keep_owner(&temp, old);
             fs::set_permissions(&temp, old.permissions())?;
         }
         let backup_temp = match old {
@@ -371,8 +464,10 @@ fn keep_old_version(path: &Path) -> io::Result<PathBuf> {
     Ok(aside)
 }
 
-/// Writes one file atomically without keeping a backup (recovery files).
+/// Writes one file atomically without keeping a backup (recovery files, palettes), under the
+/// rule of a save: a file without write bits, a folder, a device or a pipe is refused.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    check_target(path, &WriteRule::save()).map_err(io::Error::other)?;
     let temp = temp_beside(path, "writing");
     let result = write_synced(&temp, bytes).and_then(|()| fs::rename(&temp, path));
     if result.is_err() {
@@ -417,7 +512,7 @@ mod tests {
                 bytes: b"new air",
             },
         ];
-        let error = save_files_renaming(&files, None, |from, to| {
+        let error = save_files_renaming(&files, None, &WriteRule::save(), |from, to| {
             if to.ends_with("kfm.air") {
                 Err(io::Error::from(io::ErrorKind::PermissionDenied))
             } else {
@@ -439,6 +534,115 @@ mod tests {
             ["kfm.air", "kfm.def"],
             "no temporary file or backup is left"
         );
+    }
+
+    #[test]
+    fn a_save_that_fails_leaves_no_folder_it_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let sheet = dir.path().join("images/sheets/atlas.png");
+        let files = [
+            FileToSave {
+                path: sheet.clone(),
+                bytes: b"png",
+            },
+            FileToSave {
+                path: dir.path().join("atlas.json"),
+                bytes: b"json",
+            },
+        ];
+        save_files_renaming(&files, None, &WriteRule::save(), |from, to| {
+            if to.ends_with("atlas.json") {
+                Err(io::Error::from(io::ErrorKind::StorageFull))
+            } else {
+                fs::rename(from, to)
+            }
+        })
+        .unwrap_err();
+        assert!(
+            !dir.path().join("images").exists(),
+            "no empty images/ folder"
+        );
+    }
+
+    #[test]
+    fn a_file_without_write_bits_is_refused_with_its_reason_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let air = dir.path().join("kfm.air");
+        fs::write(&air, "old air").unwrap();
+        let mut permissions = fs::metadata(&air).unwrap().permissions();
+        permissions.set_readonly(true);
+        fs::set_permissions(&air, permissions).unwrap();
+        let files = [FileToSave {
+            path: air.clone(),
+            bytes: b"new air",
+        }];
+        let error = save_files(&files).unwrap_err();
+        let refused = error.refused.expect("a typed reason");
+        assert_eq!(
+            refused.reason,
+            super::super::target::RefusalReason::ReadOnly
+        );
+        assert!(error.message.contains("read-only"), "{}", error.message);
+        assert_eq!(fs::read_to_string(&air).unwrap(), "old air");
+        // The user's word: replaced, and still without write bits.
+        let rule = WriteRule {
+            replace_read_only: true,
+            ..WriteRule::save()
+        };
+        save_files_with_rule(&files, None, &rule).unwrap();
+        assert_eq!(fs::read_to_string(&air).unwrap(), "new air");
+        assert!(fs::metadata(&air).unwrap().permissions().readonly());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_owner_and_group() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let air = dir.path().join("kfm.air");
+        fs::write(&air, "old air").unwrap();
+        fs::set_permissions(&air, fs::Permissions::from_mode(0o640)).unwrap();
+        // Only the administrator may give a file away; others keep their own files.
+        let (uid, gid) = {
+            let meta = fs::metadata(&air).unwrap();
+            (meta.uid(), meta.gid())
+        };
+        let given_away = std::os::unix::fs::chown(&air, Some(4321), Some(4322)).is_ok();
+        save_files(&[FileToSave {
+            path: air.clone(),
+            bytes: b"new air",
+        }])
+        .unwrap();
+        let meta = fs::metadata(&air).unwrap();
+        assert_eq!(fs::read_to_string(&air).unwrap(), "new air");
+        assert_eq!(meta.mode() & 0o7777, 0o640);
+        if given_away {
+            assert_eq!((meta.uid(), meta.gid()), (4321, 4322));
+        } else {
+            assert_eq!((meta.uid(), meta.gid()), (uid, gid));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_refused_and_stays_a_pipe() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("kfm.air");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = save_files(&[FileToSave {
+            path: pipe.clone(),
+            bytes: b"air",
+        }])
+        .unwrap_err();
+        assert!(error.refused.is_some(), "{}", error.message);
+        assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+        assert!(replace_file(&pipe, b"air").is_err());
+        assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
     }
 
     #[test]

@@ -167,7 +167,7 @@ impl BackupStore {
 
 /// The 64-bit FNV-1a hash: stable from one build to the next, unlike std's hasher, so a file
 /// keeps its backup folder across versions of Sprat.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })

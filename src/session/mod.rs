@@ -2,17 +2,21 @@
 //! safe saving, autosave to a recovery file, and noticing changes on disk.
 //!
 //! Reading order: [`Session`] here, then [`atomic`] (how files are written), [`backups`]
-//! (previous versions, in Sprat's data folder), [`recovery`] (autosave and crash recovery) and
+//! (previous versions, in Sprat's data folder), [`fingerprint`] (what each file held when
+//! read, compared before a save replaces it), [`recovery`] (autosave and crash recovery) and
 //! [`watch`] (changes on disk). Time is given by the caller
 //! ([`Session::tick`]), so everything here is testable without waiting.
 
 pub mod atomic;
 pub mod backups;
+pub mod fingerprint;
 pub mod recovery;
+pub mod target;
 pub mod watch;
 
 pub use atomic::SaveError;
 pub use backups::{Backup, BackupStore};
+pub use fingerprint::{Fingerprint, Fingerprints};
 pub use recovery::{AUTOSAVE_INTERVAL, RecoveryEntry, RecoveryStore};
 pub use watch::{FileChange, FileWatch};
 
@@ -50,6 +54,9 @@ pub struct Session {
     autosave: Option<Autosave>,
     /// Where saves keep the versions they replace; `None` keeps none.
     backups: Option<BackupStore>,
+    /// What each file of the document held when read, or when a save of this session last
+    /// wrote it: a save stops before replacing a file that holds something else now.
+    read: Fingerprints,
 }
 
 #[derive(Debug)]
@@ -118,6 +125,10 @@ pub struct PendingSave {
     outside: Vec<PathBuf>,
     /// The user agreed to write `outside`.
     outside_confirmed: bool,
+    /// Files this save would replace that another program changed since they were read.
+    changed_outside: Vec<PathBuf>,
+    /// The user chose to replace them anyway.
+    changed_outside_confirmed: bool,
 }
 
 impl PendingSave {
@@ -152,10 +163,38 @@ impl PendingSave {
         self.outside_confirmed = true;
     }
 
-    /// Whether the user must see something before this save is committed: losses, or files
-    /// outside the folder.
+    /// Files this save would replace that another program changed since the document read
+    /// them (or this session last saved them): replaced only once the user says so
+    /// ([`PendingSave::overwrite_changes_outside`]), the version replaced then kept in the
+    /// backups when the session keeps them.
+    pub fn changed_outside(&self) -> &[PathBuf] {
+        &self.changed_outside
+    }
+
+    /// The user chose "Save anyway" over the files of [`PendingSave::changed_outside`].
+    pub fn overwrite_changes_outside(&mut self) {
+        self.changed_outside_confirmed = true;
+    }
+
+    /// Whether the user must see something before this save is committed: losses, files
+    /// outside the folder, or files changed by another program.
     pub fn needs_confirmation(&self) -> bool {
-        !self.written.losses.is_empty() || (!self.outside.is_empty() && !self.outside_confirmed)
+        !self.written.losses.is_empty()
+            || (!self.outside.is_empty() && !self.outside_confirmed)
+            || (!self.changed_outside.is_empty() && !self.changed_outside_confirmed)
+    }
+
+    /// Every file this save writes, with its bytes: the main file, then its companions.
+    fn targets(&self) -> Vec<(PathBuf, &[u8])> {
+        let dir = self.path.parent().unwrap_or(Path::new(""));
+        std::iter::once((self.path.clone(), self.written.bytes.as_slice()))
+            .chain(
+                self.written
+                    .companions
+                    .iter()
+                    .map(|c| (dir.join(&c.relative_path), c.bytes.as_slice())),
+            )
+            .collect()
     }
 }
 
@@ -184,13 +223,12 @@ pub struct TickReport {
 }
 
 /// Removes what a killed save of `path` and of the other files `document` was read from left
-/// beside them (done when a document is opened; the next save does it too).
+/// beside them: its companions, and the archives, palettes and sheets a save may write too
+/// (done when a document is opened; the next save does it too).
 pub fn remove_stale_temporaries_of(path: &Path, document: &AnimationSet) {
     atomic::remove_stale_temporaries(path);
-    for companion in &document.companion_originals {
-        if let Some(companion) = &companion.path {
-            atomic::remove_stale_temporaries(companion);
-        }
+    for file in target::files_read_by(document) {
+        atomic::remove_stale_temporaries(&file);
     }
 }
 
@@ -201,6 +239,7 @@ impl Session {
         let mut session = Session::with_document(loaded.document, format, Some(path.into()));
         session.diagnostics = loaded.diagnostics;
         remove_stale_temporaries_of(path, &session.document);
+        session.read = Fingerprints::of_document(Some(path), &session.document);
         // Record the files as they are now, so a change made before the first tick is seen.
         session.check_files();
         Ok(session)
@@ -229,7 +268,20 @@ impl Session {
             last_watch: None,
             autosave: None,
             backups: None,
+            read: Fingerprints::new(),
         }
+    }
+
+    /// What each file of the document held when it was read (the editor reads a document on
+    /// a thread of its own and records this there, see [`Fingerprints::of_document`]); a
+    /// save compares the disk with it before replacing a file.
+    pub fn set_fingerprints(&mut self, read: Fingerprints) {
+        self.read = read;
+    }
+
+    /// What each file of the document held when read, or when this session last saved it.
+    pub fn fingerprints(&self) -> &Fingerprints {
+        &self.read
     }
 
     /// The document.
@@ -364,11 +416,13 @@ impl Session {
         pixels: Option<&dyn PixelSource>,
     ) -> Result<PendingSave, SaveError> {
         let target = registry().by_id(format).ok_or_else(|| {
-            SaveError::new(format!("Sprat does not know the format \"{format}\"."))
+            SaveError::new(format!(
+                "Sprat does not know the format \"{format}\". Nothing was written."
+            ))
         })?;
         if !target.capabilities().write {
             return Err(SaveError::new(format!(
-                "Sprat can read {} files but not write them.",
+                "Sprat can read {} files but not write them. Nothing was written.",
                 target.name()
             )));
         }
@@ -390,21 +444,32 @@ impl Session {
             .filter(|c| crate::formats::escapes_folder(&c.relative_path))
             .map(|c| dir.join(&c.relative_path))
             .collect();
-        Ok(PendingSave {
+        let mut pending = PendingSave {
             path: path.to_path_buf(),
             format: target,
             written,
             prepared_at: self.history.position(),
             outside,
             outside_confirmed: false,
-        })
+            changed_outside: Vec::new(),
+            changed_outside_confirmed: false,
+        };
+        pending.changed_outside = self.changed_before_writing(&pending);
+        Ok(pending)
+    }
+
+    /// The files `pending` would replace that another program changed since they were read.
+    fn changed_before_writing(&self, pending: &PendingSave) -> Vec<PathBuf> {
+        let targets = pending.targets();
+        self.read
+            .changed_before_writing(targets.iter().map(|(path, bytes)| (path.as_path(), *bytes)))
     }
 
     /// Saves a prepared write. The session then belongs to the new file and format.
     pub fn commit_save_as(&mut self, pending: PendingSave) -> Result<SaveReport, SaveError> {
         if pending.prepared_at != self.history.position() {
             return Err(SaveError::new(
-                "The document changed after the save was prepared; save again.",
+                "The document changed after the save was prepared; nothing was written. Save again.",
             ));
         }
         if !pending.outside.is_empty() && !pending.outside_confirmed {
@@ -418,6 +483,13 @@ impl Session {
                 list.join(", "),
                 pending.path.display()
             )));
+        }
+        // Looked at again: another program may have written since the save was prepared.
+        let changed = self.changed_before_writing(&pending);
+        let unconfirmed = !pending.changed_outside_confirmed
+            || changed.iter().any(|p| !pending.changed_outside.contains(p));
+        if !changed.is_empty() && unconfirmed {
+            return Err(SaveError::changed_outside(changed));
         }
         let dir = pending.path.parent().unwrap_or(Path::new(""));
         let companions: Vec<PathBuf> = pending
@@ -455,6 +527,9 @@ impl Session {
         self.watch.refresh(&pending.path);
         for path in &companions {
             self.watch.refresh(path);
+        }
+        for file in &files {
+            self.read.record(&file.path, file.bytes);
         }
         self.discard_recovery();
         Ok(SaveReport {
@@ -636,6 +711,7 @@ impl Session {
         self.history.clear();
         self.saved_at = Some(self.history.position());
         self.watch = fresh.watch;
+        self.read = fresh.read;
         self.discard_recovery();
         Ok(())
     }

@@ -24,6 +24,15 @@ pub enum FileChange {
         /// False when it no longer exists.
         exists: bool,
     },
+    /// A file read together with the open one (the `.air` a character's `.def` names)
+    /// changed (or was removed): the document no longer matches it; tell the user, who may
+    /// reload it (a save will ask before replacing the change).
+    Companion {
+        /// The file.
+        path: PathBuf,
+        /// False when it no longer exists.
+        exists: bool,
+    },
     /// An image, SFF archive or palette the document draws from changed: reload its pixels.
     Source {
         /// The image (for a palette, the SFF archive it colours).
@@ -61,8 +70,10 @@ impl FileWatch {
         self.seen.insert(path.to_path_buf(), stamp_of(path));
     }
 
-    /// Compares the files of `document` (and the document's own file) with the last poll.
-    /// Files seen for the first time are recorded, not reported.
+    /// Compares the files of `document` (the document's own file, the files read with it,
+    /// its images, archives and palettes) with the last poll. Files seen for the first time
+    /// are recorded, not reported; a file that is both a companion and a source of pixels is
+    /// reported once, as a source.
     pub fn poll(
         &mut self,
         document_path: Option<&Path>,
@@ -84,6 +95,15 @@ impl FileWatch {
                     path,
                     exists,
                 });
+            }
+        }
+        let sources: Vec<PathBuf> = source_files(document).into_iter().map(|(_, p)| p).collect();
+        for path in companion_files(document) {
+            if document_path == Some(path.as_path()) || sources.contains(&path) {
+                continue;
+            }
+            if let Some(exists) = self.check(&path) {
+                changes.push(FileChange::Companion { path, exists });
             }
         }
         changes
@@ -114,12 +134,30 @@ impl FileWatch {
     }
 }
 
-/// Every file a poll of `document` looks at: its own file and its sources.
+/// Every file a poll of `document` looks at: its own file, the files read with it and its
+/// sources, each once.
 pub fn watched_paths(document_path: Option<&Path>, document: &AnimationSet) -> Vec<PathBuf> {
-    document_path
+    let mut paths: Vec<PathBuf> = Vec::new();
+    let all = document_path
         .map(Path::to_path_buf)
         .into_iter()
         .chain(source_files(document).into_iter().map(|(_, path)| path))
+        .chain(companion_files(document));
+    for path in all {
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+/// The files read together with the document's own (the `.air` a `.def` names), and those a
+/// save wrote over whose earlier bytes the document keeps.
+pub fn companion_files(document: &AnimationSet) -> Vec<PathBuf> {
+    document
+        .companion_originals
+        .iter()
+        .filter_map(|o| o.path.clone())
         .collect()
 }
 

@@ -17,6 +17,16 @@ pub fn corpus() -> PathBuf {
     root
 }
 
+/// Copies `from` to `to` as a user's own copy: writable (the corpus is kept read-only, and a
+/// save refuses to replace a file without write permission).
+pub fn copy_writable(from: &Path, to: &Path) {
+    std::fs::copy(from, to).unwrap();
+    let mut permissions = std::fs::metadata(to).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    std::fs::set_permissions(to, permissions).unwrap();
+}
+
 /// Every file below `dir` whose name ends with one of `extensions` (lowercase, no dot), sorted.
 pub fn files_with_extensions(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -16,11 +16,10 @@ use sprat::model::FrameDuration;
 fn ctrl_s_saves_a_retimed_frame_into_the_aseprite_file() {
     let dir = gui_support::TempDir::new("aseprite-save");
     let path = dir.0.join("layers_and_tags.aseprite");
-    std::fs::copy(
-        common::corpus().join("aseprite/layers_and_tags.aseprite"),
+    common::copy_writable(
+        &common::corpus().join("aseprite/layers_and_tags.aseprite"),
         &path,
-    )
-    .unwrap();
+    );
     let original = std::fs::read(&path).unwrap();
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
     gui_support::click_row(&mut harness, "T1");

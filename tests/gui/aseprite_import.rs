@@ -13,7 +13,7 @@ use image::{Rgba, RgbaImage};
 fn pngs_imported_into_an_indexed_file_save_with_their_colours_in_its_palette() {
     let dir = gui_support::TempDir::new("aseprite-import");
     let path = dir.0.join("indexed.aseprite");
-    std::fs::copy(common::corpus().join("aseprite/indexed.aseprite"), &path).unwrap();
+    common::copy_writable(&common::corpus().join("aseprite/indexed.aseprite"), &path);
     let before = asefile::AsepriteFile::read(&std::fs::read(&path).unwrap()[..]).unwrap();
     let colours = before.palette().unwrap().num_colors();
     let art = gui_support::TempDir::new("aseprite-import-art");

@@ -27,6 +27,7 @@ mod inspector;
 mod layout;
 mod lone_sff;
 mod onion;
+mod outside;
 mod painting;
 mod restore;
 mod save;

@@ -22,6 +22,9 @@ pub struct OpenedFile {
     pub loaded: Loaded,
     /// The format that read it.
     pub format: &'static dyn crate::formats::Format,
+    /// What each file of the document held when read (recorded on the reading thread where
+    /// there is a disk; empty otherwise): a save compares the disk with it.
+    pub fingerprints: crate::session::Fingerprints,
 }
 
 /// The result of a read: the file, or why it could not be read.
@@ -43,6 +46,7 @@ fn load_watched(path: &Path, options: &ReadOptions, progress: &ReadProgress) -> 
                 path: path.to_path_buf(),
                 loaded,
                 format,
+                fingerprints: crate::session::Fingerprints::new(),
             })
         }
         Err(failure) => Err(failure.diagnostics),
@@ -75,8 +79,17 @@ impl PendingLoad {
         let worker_path = path.clone();
         let progress = Arc::new(ReadProgress::default());
         let worker_progress = Arc::clone(&progress);
+        let has_disk = platform.has_disk();
         platform.run_in_background(Box::new(move || {
-            let result = load_watched(&worker_path, &options, &worker_progress);
+            let result = load_watched(&worker_path, &options, &worker_progress).map(|mut file| {
+                if has_disk {
+                    file.fingerprints = crate::session::Fingerprints::of_document(
+                        Some(&file.path),
+                        &file.loaded.document,
+                    );
+                }
+                file
+            });
             // The editor may have been closed meanwhile; then nobody needs the result.
             let _ = sender.send(result);
             wake();

@@ -42,18 +42,35 @@ impl SpratApp {
                 }
             });
         if let Err(error) = &saved {
-            save_as.failed(error.to_string());
+            save_as.failed(error);
         }
+        let changed_outside: Vec<String> = save_as
+            .pending
+            .as_ref()
+            .map(|p| {
+                p.changed_outside()
+                    .iter()
+                    .map(|p| crate::text::file_name(p))
+                    .collect()
+            })
+            .unwrap_or_default();
         match saved {
             Ok(Some(report)) => {
                 doc.revision += 1;
                 self.say(Severity::Info, save_as::saved_text(&report));
             }
+            Ok(None) if !changed_outside.is_empty() => self.say(
+                Severity::Warning,
+                format!(
+                    "Not saved yet: {} changed on disk; choose Reload, Save anyway or Cancel.",
+                    list_names(&changed_outside)
+                ),
+            ),
             Ok(None) => self.say(
                 Severity::Warning,
                 "Not saved yet: confirm or cancel what the save window lists.",
             ),
-            Err(error) => self.say(Severity::Error, format!("Not saved: {error}")),
+            Err(error) => self.say(Severity::Error, save_as::not_saved_text(&error)),
         }
     }
 
@@ -181,7 +198,7 @@ impl SpratApp {
 }
 
 /// "a.air", "a.air and b.def", "a.air, b.def and c.sff".
-fn list_names(names: &[String]) -> String {
+pub(super) fn list_names(names: &[String]) -> String {
     match names {
         [] => String::new(),
         [only] => only.clone(),

@@ -52,8 +52,12 @@ pub struct DocumentTab {
     pub retime: RetimeState,
     /// The Align frames window, its choices and the plan its ghost shows.
     pub align: AlignState,
-    /// The file changed on disk and the user has not answered yet.
+    /// A file of the document (its own, or one read with it) changed on disk and the user
+    /// has not answered yet.
     pub changed_on_disk: bool,
+    /// Which files changed, first seen first (the document's own file, or the `.air` a
+    /// `.def` names), until the user answers.
+    pub changed_files: Vec<std::path::PathBuf>,
     /// The Restore backup window: the versions listed, the one chosen.
     pub restore_backup: RestoreBackupState,
 }
@@ -76,6 +80,7 @@ impl DocumentTab {
             retime: RetimeState::default(),
             align: AlignState::default(),
             changed_on_disk: false,
+            changed_files: Vec::new(),
             restore_backup: RestoreBackupState::default(),
         }
     }

@@ -125,12 +125,13 @@ impl SpratApp {
                     return;
                 }
                 let name = shown_path(&file.path);
-                let doc = OpenDocument::new(
+                let mut doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),
                     file.format,
                     file.loaded.diagnostics,
                 );
+                doc.session.set_fingerprints(file.fingerprints);
                 self.install(doc);
                 // The counts are the status bar's, once the full check (images and boxes
                 // too, as `sprat check` gives them) has ended.

@@ -48,7 +48,13 @@ impl SpratApp {
                         doc.session.refresh_imported(path);
                         doc.revision += 1;
                     }
-                    crate::session::FileChange::Document { .. } => tab.changed_on_disk = true,
+                    crate::session::FileChange::Document { path, .. }
+                    | crate::session::FileChange::Companion { path, .. } => {
+                        tab.changed_on_disk = true;
+                        if !tab.changed_files.contains(path) {
+                            tab.changed_files.push(path.clone());
+                        }
+                    }
                 }
             }
             errors.extend(report.autosave_error);
@@ -123,25 +129,45 @@ impl SpratApp {
     }
 
     pub(super) fn changed_on_disk_window(&mut self, ctx: &egui::Context) {
-        if !self.active_tab().is_some_and(|t| t.changed_on_disk) {
+        let Some(tab) = self.active_tab().filter(|t| t.changed_on_disk) else {
             return;
-        }
+        };
         let mut answer = None;
-        let name = self
-            .active_document()
-            .map(|o| o.display_name())
-            .unwrap_or_default();
-        egui::Window::new("File changed on disk").collapsible(false).show(ctx, |ui| {
-            ui.label(format!("{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"));
-            ui.horizontal(|ui| {
-                if ui.button("Reload").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Keep mine").clicked() {
-                    answer = Some(false);
-                }
+        let name = tab.doc.display_name();
+        let own = tab.doc.path();
+        // Files read with the document (the `.air` of a `.def`) are named; the document's own
+        // file is the document.
+        let companions: Vec<String> = tab
+            .changed_files
+            .iter()
+            .filter(|p| Some(p.as_path()) != own)
+            .map(|p| crate::text::file_name(p))
+            .collect();
+        let own_changed = tab.changed_files.iter().any(|p| Some(p.as_path()) == own);
+        let question = if companions.is_empty() || own_changed {
+            format!(
+                "{name} was changed by another program. Reload it (your unsaved changes are lost) or keep your version?"
+            )
+        } else {
+            let names = super::closing::list_names(&companions);
+            let were = if companions.len() > 1 { "were" } else { "was" };
+            format!(
+                "{names}, read with {name}, {were} changed by another program. Reload the document (your unsaved changes are lost), or keep your version: a save will ask before replacing the change."
+            )
+        };
+        egui::Window::new("File changed on disk")
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.label(question);
+                ui.horizontal(|ui| {
+                    if ui.button("Reload").clicked() {
+                        answer = Some(true);
+                    }
+                    if ui.button("Keep mine").clicked() {
+                        answer = Some(false);
+                    }
+                });
             });
-        });
         let Some(reload) = answer else {
             return;
         };
@@ -149,27 +175,35 @@ impl SpratApp {
             return;
         };
         tab.changed_on_disk = false;
+        tab.changed_files.clear();
         let doc = &mut tab.doc;
         if reload {
-            let context = crate::formats::ReadContext::for_path(
-                doc.path().map(|p| p.to_path_buf()).unwrap_or_default(),
-            );
-            match doc.session.reload(&context) {
-                Ok(()) => {
-                    doc.after_reload();
-                    self.say(Severity::Info, "Reloaded from disk.");
-                }
-                Err(failure) => {
-                    let why = failure
-                        .diagnostics
-                        .first()
-                        .map(|d| d.message.clone())
-                        .unwrap_or_default();
-                    self.say(Severity::Error, format!("Could not reload: {why}"));
-                }
-            }
+            let said = reload_document(doc);
+            self.status = Some(said);
         } else {
             doc.session.keep_mine();
+        }
+    }
+}
+
+/// Reads the document again from disk, its unsaved changes dropped; what the status bar says.
+pub(super) fn reload_document(doc: &mut OpenDocument) -> crate::app::context::feedback::Feedback {
+    use crate::app::context::feedback::Feedback;
+    let context = crate::formats::ReadContext::for_path(
+        doc.path().map(|p| p.to_path_buf()).unwrap_or_default(),
+    );
+    match doc.session.reload(&context) {
+        Ok(()) => {
+            doc.after_reload();
+            Feedback::new(Severity::Info, "Reloaded from disk.")
+        }
+        Err(failure) => {
+            let why = failure
+                .diagnostics
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            Feedback::new(Severity::Error, format!("Could not reload: {why}"))
         }
     }
 }

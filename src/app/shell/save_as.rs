@@ -11,7 +11,8 @@ use crate::app::context::feedback::Feedback;
 use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
-use crate::session::{PendingSave, SaveReport};
+use crate::session::target::RefusalReason;
+use crate::session::{PendingSave, SaveError, SaveReport};
 use std::path::{Path, PathBuf};
 
 /// What the Save As window remembers between frames.
@@ -27,6 +28,11 @@ pub struct SaveAsState {
     pub pending: Option<PendingSave>,
     /// Why the last save failed, shown until dismissed.
     pub failure: Option<String>,
+    /// The failed save was refused because a file is read-only: its window offers Save As.
+    pub offer_save_as: bool,
+    /// The user chose Reload when a save found files changed by another program (the tab's
+    /// own notice of that change is answered too).
+    pub reloaded: bool,
     /// The confirmation is for a plain Save (Ctrl+S) in the file's own format, not Save As:
     /// cancelling it closes it and opens no other window.
     pub plain_save: bool,
@@ -62,9 +68,30 @@ impl SaveAsState {
         self.shown = true;
     }
 
-    /// Records a failed save so its window shows it.
-    pub fn failed(&mut self, message: String) {
-        self.failure = Some(message);
+    /// Records a failed save so its window shows it; a file refused as read-only gets Save
+    /// As offered there.
+    pub fn failed(&mut self, error: &SaveError) {
+        self.failure = Some(error.to_string());
+        self.offer_save_as = error
+            .refused
+            .as_ref()
+            .is_some_and(|r| r.reason == RefusalReason::ReadOnly);
+    }
+
+    /// Whether the user chose Reload in the save window since the last call.
+    pub fn take_reloaded(&mut self) -> bool {
+        std::mem::take(&mut self.reloaded)
+    }
+}
+
+/// What the status bar says of a save that did not happen: "Not saved: " and why (once, when
+/// the reason already begins so).
+pub fn not_saved_text(error: &SaveError) -> String {
+    let message = error.to_string();
+    if message.starts_with("Not saved") {
+        message
+    } else {
+        format!("Not saved: {message}")
     }
 }
 
@@ -99,8 +126,11 @@ pub fn show(
     platform: &mut dyn Platform,
     pixels: &dyn PixelSource,
 ) -> Option<Feedback> {
-    failure_window(ctx, state);
+    let save_as_instead = failure_window(ctx, state);
     let doc = doc?;
+    if save_as_instead {
+        state.start(doc);
+    }
     if !state.shown {
         return None;
     }
@@ -209,11 +239,8 @@ fn prepare(
             None
         }
         Err(error) => {
-            state.failed(error.to_string());
-            Some(Feedback::new(
-                Severity::Error,
-                format!("Not saved: {error}"),
-            ))
+            state.failed(&error);
+            Some(Feedback::new(Severity::Error, not_saved_text(&error)))
         }
     }
 }
@@ -231,11 +258,8 @@ fn commit(
             Some(Feedback::new(Severity::Info, saved_text(&report)))
         }
         Err(error) => {
-            state.failed(error.to_string());
-            Some(Feedback::new(
-                Severity::Error,
-                format!("Not saved: {error}"),
-            ))
+            state.failed(&error);
+            Some(Feedback::new(Severity::Error, not_saved_text(&error)))
         }
     }
 }
@@ -288,6 +312,8 @@ fn confirm_window(
     let name = pending.format().name();
     let losses = pending.losses();
     let outside = pending.writes_outside();
+    let changed = pending.changed_outside();
+    let keeps_backups = doc.session.backup_store().is_some();
     let own_file = doc.path() == Some(pending.path());
     let title = if state.plain_save {
         "Confirm Save"
@@ -327,24 +353,48 @@ fn confirm_window(
                     ui.label(format!("• {}", path.display()));
                 }
             }
+            for path in changed {
+                ui.label(format!(
+                    "{} was changed by another program since Sprat read it.",
+                    path.display()
+                ));
+            }
+            if !changed.is_empty() {
+                ui.label(if keeps_backups {
+                    "Reload the document to take that change (your unsaved changes are lost), or save anyway: the other program's version is then kept in Sprat's backups (File > Restore backup…)."
+                } else {
+                    "Reload the document to take that change (your unsaved changes are lost), or save anyway: this editor keeps no backups, so the other program's version is lost."
+                });
+            }
             ui.label("Nothing is written until you choose \"Save anyway\".");
             ui.horizontal(|ui| {
+                if !changed.is_empty() && ui.button("Reload").clicked() {
+                    answer = Some(Answer::Reload);
+                }
                 if ui.button("Save anyway").clicked() {
-                    answer = Some(true);
+                    answer = Some(Answer::Save);
                 }
                 if ui.button("Cancel").clicked() {
-                    answer = Some(false);
+                    answer = Some(Answer::Cancel);
                 }
             });
         });
     match answer? {
-        true => {
+        Answer::Save => {
             // The user has seen the exact paths listed above.
             let mut pending = state.pending.take()?;
             pending.confirm_outside();
+            pending.overwrite_changes_outside();
             commit(state, doc, pending, platform)
         }
-        false => {
+        Answer::Reload => {
+            state.pending = None;
+            state.shown = false;
+            state.plain_save = false;
+            state.reloaded = true;
+            Some(super::recovery::reload_document(doc))
+        }
+        Answer::Cancel => {
             state.pending = None;
             if state.plain_save {
                 // A plain Save asked only this: nothing else to show.
@@ -363,24 +413,44 @@ fn confirm_window(
     }
 }
 
-/// A visible report of a failed save, until the user dismisses it.
-fn failure_window(ctx: &egui::Context, state: &mut SaveAsState) {
+/// The choices of the confirmation window.
+#[derive(Clone, Copy)]
+enum Answer {
+    Save,
+    Reload,
+    Cancel,
+}
+
+/// A visible report of a failed save, until the user dismisses it. The message says what
+/// state the files and the edits are in (each save error does). Returns true when the user
+/// chose Save As instead (offered when a file was refused as read-only).
+fn failure_window(ctx: &egui::Context, state: &mut SaveAsState) -> bool {
     let Some(message) = &state.failure else {
-        return;
+        return false;
     };
     let mut dismissed = false;
+    let mut save_as = false;
     egui::Window::new("Not saved")
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ctx, |ui| {
             ui.label(message);
-            ui.label("The file on disk is as it was, and your edits are still open.");
-            dismissed = ui.button("OK").clicked();
+            if state.offer_save_as {
+                ui.label("Sprat does not replace a file without write permission. Save your edits to another file with Save As, or give the file write permission and save again.");
+            }
+            ui.horizontal(|ui| {
+                if state.offer_save_as {
+                    save_as = ui.button("Save As…").clicked();
+                }
+                dismissed = ui.button("OK").clicked();
+            });
         });
-    if dismissed {
+    if dismissed || save_as {
         state.failure = None;
+        state.offer_save_as = false;
     }
+    save_as
 }
 
 #[cfg(test)]

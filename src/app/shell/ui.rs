@@ -448,7 +448,13 @@ impl eframe::App for SpratApp {
         let pixels: &ImageStore = &self.pixels;
         let platform = self.platform.as_mut();
         let said = active_tab_in(&mut self.documents, self.active).and_then(|tab| {
-            save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.doc), platform, pixels)
+            let said = save_as::show(&ctx, &mut tab.save_as, Some(&mut tab.doc), platform, pixels);
+            if tab.save_as.take_reloaded() {
+                // Read again: the notice of the change is answered too.
+                tab.changed_on_disk = false;
+                tab.changed_files.clear();
+            }
+            said
         });
         if let Some(feedback) = said {
             self.status = Some(feedback);
