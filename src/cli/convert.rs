@@ -302,3 +302,62 @@ pub(super) fn target_format(
     }
     Ok(format)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::load;
+    use std::fs;
+
+    /// The demo project and its sheet copied into a fresh folder; the project's path.
+    fn demo_copy(dir: &Path) -> std::path::PathBuf {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
+        for name in ["demo.sprat", "demo.png"] {
+            fs::copy(source.join(name), dir.join(name)).unwrap();
+        }
+        dir.join("demo.sprat")
+    }
+
+    fn write_in_place(path: &Path, opened: &Opened) -> (i32, String) {
+        let choices = WriteChoices {
+            force: true,
+            ..WriteChoices::read_from(path, opened, opened.format)
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = write_as(
+            &opened.loaded.document,
+            opened.format,
+            path,
+            &choices,
+            &mut out,
+            &mut err,
+        )
+        .unwrap();
+        (code, String::from_utf8_lossy(&err).into_owned())
+    }
+
+    #[test]
+    fn a_write_over_an_input_changed_since_it_was_read_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = demo_copy(dir.path());
+        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        // Another program saves the file between the read and the write.
+        fs::write(&path, "(changed by another program)").unwrap();
+        let (code, err) = write_in_place(&path, &opened);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("changed on disk after it was read"), "{err}");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "(changed by another program)"
+        );
+    }
+
+    #[test]
+    fn a_write_over_an_input_unchanged_since_it_was_read_goes_ahead() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = demo_copy(dir.path());
+        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        let (code, err) = write_in_place(&path, &opened);
+        assert_eq!(code, 0, "{err}");
+    }
+}
