@@ -119,6 +119,8 @@ pub struct PendingSave {
     outside: Vec<PathBuf>,
     /// The user agreed to write `outside`.
     outside_confirmed: bool,
+    /// The user agreed to replace files without write permission.
+    read_only_confirmed: bool,
 }
 
 impl PendingSave {
@@ -151,6 +153,12 @@ impl PendingSave {
     /// The user confirmed the exact paths of [`PendingSave::writes_outside`].
     pub fn confirm_outside(&mut self) {
         self.outside_confirmed = true;
+    }
+
+    /// The user said files without write permission may be replaced (after a save was refused
+    /// with [`target::RefusalReason::ReadOnly`]); each keeps its mode.
+    pub fn confirm_read_only(&mut self) {
+        self.read_only_confirmed = true;
     }
 
     /// Whether the user must see something before this save is committed: losses, or files
@@ -398,6 +406,7 @@ impl Session {
             prepared_at: self.history.position(),
             outside,
             outside_confirmed: false,
+            read_only_confirmed: false,
         })
     }
 
@@ -441,7 +450,11 @@ impl Session {
             &self.document,
             &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
         );
-        let written = atomic::save_files_with_backups(&files, self.backups.as_ref())?;
+        let rule = target::WriteRule {
+            replace_read_only: pending.read_only_confirmed,
+            ..target::WriteRule::save()
+        };
+        let written = atomic::save_files_with_rule(&files, self.backups.as_ref(), &rule)?;
         let unchanged: Vec<PathBuf> = files
             .iter()
             .map(|f| f.path.clone())
