@@ -13,7 +13,7 @@ use sprat::formats::sff::SffArchive;
 fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
     let dir = gui_support::TempDir::new("lone-sff");
     let path = dir.0.join("fightfx.sff");
-    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &path).unwrap();
+    crate::common::copy_writable(&common::corpus().join("mugen/fightfx/fightfx.sff"), &path);
     let original = std::fs::read(&path).unwrap();
     let before = SffArchive::parse(original.clone()).unwrap();
     let entry = &before.sprites()[before.find(0, 0).unwrap()];
@@ -86,7 +86,7 @@ fn ctrl_s_saves_a_lone_archive_to_itself_changing_only_the_edited_sprite() {
 fn ctrl_s_after_renaming_a_group_in_the_view_names_what_is_not_written_and_keeps_the_archive() {
     let dir = gui_support::TempDir::new("lone-sff-view");
     let path = dir.0.join("fightfx.sff");
-    std::fs::copy(common::corpus().join("mugen/fightfx/fightfx.sff"), &path).unwrap();
+    crate::common::copy_writable(&common::corpus().join("mugen/fightfx/fightfx.sff"), &path);
     let original = std::fs::read(&path).unwrap();
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
     gui_support::click_row(&mut harness, "group 0");

@@ -27,11 +27,10 @@ fn sequence_count(harness: &Harness<'_, SpratApp>) -> usize {
 fn a_saved_version_is_listed_and_restored_after_a_confirmation() {
     let dir = TempDir::new("restore-backup");
     for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
+        crate::common::copy_writable(
+            &common::corpus().join("mugen/kfm").join(name),
+            &dir.0.join(name),
+        );
     }
     let air = dir.0.join("kfm.air");
     let original = std::fs::read(&air).unwrap();

@@ -400,8 +400,8 @@ fn ctrl_s_of_a_character_naming_an_air_outside_its_folder_asks_with_that_path() 
     let (evil, outside) = (dir.path().join("evil"), dir.path().join("outside"));
     std::fs::create_dir_all(&evil).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
-    std::fs::copy(source.join("kfm.sff"), evil.join("kfm.sff")).unwrap();
-    std::fs::copy(source.join("kfm.air"), outside.join("kfm.air")).unwrap();
+    crate::common::copy_writable(&source.join("kfm.sff"), &evil.join("kfm.sff"));
+    crate::common::copy_writable(&source.join("kfm.air"), &outside.join("kfm.air"));
     let def = std::fs::read_to_string(source.join("kfm.def"))
         .unwrap()
         .replace("anim    = kfm.air", "anim    = ../outside/kfm.air");

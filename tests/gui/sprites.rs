@@ -444,7 +444,7 @@ fn a_v1_sprite_file_is_converted_to_v2_and_saved_so() {
     let dir = gui_support::TempDir::new("sprites-v1");
     let source = common::corpus().join("mugen/gofx");
     for entry in std::fs::read_dir(&source).unwrap().flatten() {
-        std::fs::copy(entry.path(), dir.0.join(entry.file_name())).unwrap();
+        crate::common::copy_writable(&entry.path(), &dir.0.join(entry.file_name()));
     }
     let def = dir.0.join("gofx.def");
     let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
