@@ -661,6 +661,26 @@ fn a_save_onto_a_read_only_file_fails_with_its_reason_until_the_user_allows_it()
     assert!(!session.is_dirty());
 }
 
+#[test]
+fn save_as_another_format_never_writes_over_a_file_the_document_reads() {
+    let (_guard, dir) = scratch("save-as-over-its-sheet");
+    let path = sample_file(&dir);
+    let sheet = dir.join("hero.png");
+    let before = fs::read(&sheet).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    let pending = session.prepare_save_as(&sheet, "mugen-air", None).unwrap();
+    let error = session
+        .commit_save_as(pending)
+        .expect_err("the sheet is not replaced by an .air");
+    assert_eq!(
+        error.refused.map(|r| r.reason),
+        Some(sprat::session::target::RefusalReason::ReadByDocument),
+        "{}",
+        error.message
+    );
+    assert_eq!(fs::read(&sheet).unwrap(), before);
+}
+
 /// Copies a corpus file (kept read-only) as a user's own, writable copy: a save refuses to
 /// replace a file without write permission.
 fn copy_writable(from: &Path, to: &Path) {

@@ -450,10 +450,16 @@ impl Session {
             &self.document,
             &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
         );
-        let rule = target::WriteRule {
+        let mut rule = target::WriteRule {
             replace_read_only: pending.read_only_confirmed,
             ..target::WriteRule::save()
         };
+        // Saved as another format, the document is converted: the files it reads (its own
+        // file, its archives, sheets and palettes) are never written over.
+        if pending.format.id() != self.format.id() {
+            rule = rule.sparing(target::files_read_by(&self.document));
+            rule.read_by_document.extend(self.path.clone());
+        }
         let written = atomic::save_files_with_rule(&files, self.backups.as_ref(), &rule)?;
         let unchanged: Vec<PathBuf> = files
             .iter()
