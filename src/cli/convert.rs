@@ -92,7 +92,7 @@ impl WriteChoices<'_> {
         WriteChoices {
             broken: broken(input, &opened.loaded.diagnostics),
             spared: spared_files(input, opened, target),
-            as_read: vec![(input.to_path_buf(), opened.stamp)],
+            as_read: opened.as_read.clone(),
             ..WriteChoices::default()
         }
     }
@@ -349,6 +349,28 @@ mod tests {
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             "(changed by another program)"
+        );
+    }
+
+    #[test]
+    fn a_write_over_a_file_read_with_the_input_changed_since_is_refused() {
+        // KFM in place: the .def stays, its .air is written; another program edits the .air.
+        let dir = tempfile::tempdir().unwrap();
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mugen/kfm");
+        for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+            fs::write(dir.path().join(name), fs::read(source.join(name)).unwrap()).unwrap();
+        }
+        let def = dir.path().join("kfm.def");
+        let air = dir.path().join("kfm.air");
+        let opened = load::read(&def, &ReadArgs::default()).unwrap();
+        // (The .air written is the one read, which now differs from the disk.)
+        fs::write(&air, "; changed by another program").unwrap();
+        let (code, err) = write_in_place(&def, &opened);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("kfm.air changed on disk"), "{err}");
+        assert_eq!(
+            fs::read_to_string(&air).unwrap(),
+            "; changed by another program"
         );
     }
 

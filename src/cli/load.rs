@@ -8,7 +8,7 @@ use crate::formats::{
 use crate::session::target::{RefusalReason, Refused, WriteRule, check_target};
 use crate::session::watch::{Stamp, stamp_of};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Diagnostics printed per file at most, unless `--all` is given.
 pub const MAX_PRINTED_DIAGNOSTICS: usize = crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
@@ -19,9 +19,10 @@ pub struct Opened {
     pub loaded: Loaded,
     /// The format it was read with.
     pub format: &'static dyn Format,
-    /// The file's size and modification time just before it was read: a command that writes
-    /// over its input refuses when the disk no longer shows this.
-    pub stamp: Stamp,
+    /// The size and modification time of the file just before it was read, and of the files
+    /// read with it (the `.air` of a `.def`) just after: a command that writes over one of
+    /// them refuses when the disk no longer shows this.
+    pub as_read: Vec<(PathBuf, Stamp)>,
 }
 
 /// Reads `path` with whichever format it is in; the errors that stopped the read otherwise.
@@ -36,10 +37,24 @@ pub fn read(path: &Path, read: &ReadArgs) -> Result<Opened, Vec<Diagnostic>> {
     let stamp = stamp_of(path);
     registry()
         .open(path, &context)
-        .map(|(loaded, format)| Opened {
-            loaded,
-            format,
-            stamp,
+        .map(|(loaded, format)| {
+            let mut as_read = vec![(path.to_path_buf(), stamp)];
+            as_read.extend(
+                loaded
+                    .document
+                    .companion_originals
+                    .iter()
+                    .filter_map(|o| o.path.clone())
+                    .map(|companion| {
+                        let stamp = stamp_of(&companion);
+                        (companion, stamp)
+                    }),
+            );
+            Opened {
+                loaded,
+                format,
+                as_read,
+            }
         })
         .map_err(|failure| failure.diagnostics)
 }
