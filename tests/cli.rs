@@ -104,6 +104,8 @@ fn convert_to_the_same_format_unedited_gives_the_same_bytes() {
     let dir = scratch.path();
     let demo_copy = dir.join("demo.sprat");
     std::fs::copy(demo(), &demo_copy).unwrap();
+    // The picture it names too: a project whose picture is missing has an error.
+    std::fs::copy(demo().with_file_name("demo.png"), dir.join("demo.png")).unwrap();
     let out_path = dir.join("copy.sprat");
     let (code, out, err) = sprat(&[
         "convert",
@@ -232,7 +234,7 @@ fn render_names_an_archive_that_cannot_be_found_and_writes_nothing() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("the file cannot be found"), "{err}");
+    assert!(err.contains("kfm.sff cannot be found"), "{err}");
     assert!(!out.exists());
 }
 
@@ -296,6 +298,7 @@ fn render_game_sheet_lays_out_every_adl_animation_on_its_row() {
         demo().to_str().unwrap(),
         "--strip",
         "--game-sheet",
+        "--force",
         "-o",
         out.to_str().unwrap(),
     ]);

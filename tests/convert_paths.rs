@@ -60,6 +60,7 @@ fn converts_with_relative_paths(workdir: &Path, source: &str) {
                 "render",
                 written.to_str().unwrap(),
                 "--strip",
+                "--force",
                 "-o",
                 strip.to_str().unwrap(),
             ],

@@ -637,6 +637,60 @@ fn a_recovered_document_saves_exactly_like_the_one_that_was_open_in_every_format
     }
 }
 
+#[test]
+fn a_save_onto_a_read_only_file_fails_with_its_reason_until_the_user_allows_it() {
+    let (_guard, dir) = scratch("read-only-file");
+    let path = sample_file(&dir);
+    let mut permissions = fs::metadata(&path).unwrap().permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(&path, permissions).unwrap();
+    let before = fs::read(&path).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    rename(&mut session, "stroll");
+    // Refused even for the administrator, who could open the file: its mode says read-only.
+    let error = session
+        .save(None)
+        .expect_err("a read-only file is not replaced");
+    let refused = error.refused.as_ref().expect("a typed reason");
+    assert_eq!(
+        refused.reason,
+        sprat::session::target::RefusalReason::ReadOnly
+    );
+    assert!(error.message.contains("read-only"), "{}", error.message);
+    assert_eq!(fs::read(&path).unwrap(), before, "the file is intact");
+    assert!(session.is_dirty());
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    // The user says yes: replaced, still read-only.
+    let mut pending = session
+        .prepare_save_as(&path, SpratFormat.id(), None)
+        .unwrap();
+    pending.confirm_read_only();
+    session.commit_save_as(pending).unwrap();
+    assert_ne!(fs::read(&path).unwrap(), before);
+    assert!(fs::metadata(&path).unwrap().permissions().readonly());
+    assert!(!session.is_dirty());
+}
+
+#[test]
+fn save_as_another_format_never_writes_over_a_file_the_document_reads() {
+    let (_guard, dir) = scratch("save-as-over-its-sheet");
+    let path = sample_file(&dir);
+    let sheet = dir.join("hero.png");
+    let before = fs::read(&sheet).unwrap();
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    let pending = session.prepare_save_as(&sheet, "mugen-air", None).unwrap();
+    let error = session
+        .commit_save_as(pending)
+        .expect_err("the sheet is not replaced by an .air");
+    assert_eq!(
+        error.refused.map(|r| r.reason),
+        Some(sprat::session::target::RefusalReason::ReadByDocument),
+        "{}",
+        error.message
+    );
+    assert_eq!(fs::read(&sheet).unwrap(), before);
+}
+
 /// Copies a corpus file (kept read-only) as a user's own, writable copy: a save refuses to
 /// replace a file without write permission.
 fn copy_writable(from: &Path, to: &Path) {

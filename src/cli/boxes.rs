@@ -28,6 +28,8 @@ pub struct Options {
     pub output: PathBuf,
     /// Overwrite an existing output file.
     pub force: bool,
+    /// Write even when the input has errors, listing them.
+    pub allow_errors: bool,
 }
 
 /// Parses a box class: `hit`, `hurt`, or a custom class name.
@@ -50,8 +52,16 @@ pub fn run(
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
     let output = options.output.as_path();
-    let (opened, target) = match open_to_edit(input, output, options.force, read, err)? {
-        Ok(edited) => (edited.opened, edited.target),
+    let edited = open_to_edit(
+        input,
+        output,
+        options.force,
+        options.allow_errors,
+        read,
+        err,
+    )?;
+    let (opened, target, choices) = match edited {
+        Ok(edited) => (edited.opened, edited.target, edited.choices),
         Err(code) => return Ok(code),
     };
     let capabilities = opened.format.capabilities();
@@ -173,5 +183,5 @@ pub fn run(
             String::new()
         }
     )?;
-    write_edited(&document, target, output, options.force, out, err)
+    write_edited(&document, target, output, &choices, out, err)
 }

@@ -126,13 +126,8 @@ pub fn run(
             return Ok(1);
         }
     };
-    if output.exists() && !options.force {
-        writeln!(
-            err,
-            "sprat: {} exists; add --force to overwrite it",
-            output.display()
-        )?;
-        return Ok(2);
+    if let Some(code) = super::load::refuse_target(output, options.force, err)? {
+        return Ok(code);
     }
     let sheet = match decode_file(sheet_path) {
         Ok(sheet) => sheet,
@@ -193,6 +188,8 @@ pub fn run(
     )?;
     let choices = WriteChoices {
         force: options.force,
+        // The new document names the sheet: writing over it would lose its pictures.
+        spared: vec![sheet_path.to_path_buf()],
         ..WriteChoices::default()
     };
     write_as(&document, target, output, &choices, out, err)

@@ -18,24 +18,38 @@ pub struct EditedFile {
     pub opened: Opened,
     /// The format to write.
     pub target: &'static dyn Format,
+    /// What the write of the edited document goes by: the input's errors (with
+    /// `--allow-errors`), the files it reads, the input as read.
+    pub choices: WriteChoices<'static>,
 }
 
 /// Opens `input` to write an edited copy at `output`. `Err` holds the exit code, the reason
-/// already said on `err` (an existing output without `force`, an unreadable input, an output
-/// extension no writable format has).
+/// already said on `err` (an output the write rule refuses, an unreadable input, an input with
+/// errors without `allow_errors`, an output extension no writable format has).
 pub fn open_to_edit(
     input: &Path,
     output: &Path,
     force: bool,
+    allow_errors: bool,
     read: &ReadArgs,
     err: &mut dyn Write,
 ) -> std::io::Result<Result<EditedFile, i32>> {
-    let opened = match open_for_writing(input, output, force, read, err)? {
+    let opened = match open_for_writing(input, output, force, allow_errors, read, err)? {
         Ok(opened) => opened,
         Err(code) => return Ok(Err(code)),
     };
     match target_format(output, None, Some(opened.format)) {
-        Ok(target) => Ok(Ok(EditedFile { opened, target })),
+        Ok(target) => {
+            let choices = WriteChoices {
+                force,
+                ..WriteChoices::read_from(input, &opened, target)
+            };
+            Ok(Ok(EditedFile {
+                opened,
+                target,
+                choices,
+            }))
+        }
         Err(message) => {
             writeln!(err, "sprat: {message}; nothing written")?;
             Ok(Err(1))
@@ -68,19 +82,16 @@ pub fn chosen_sequences(
 }
 
 /// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when
-/// the format cannot hold everything, and (exit 2) when a file it names exists with other
-/// bytes, unless `force`.
+/// the format cannot hold everything, (exit 2) when a file it names exists with other bytes
+/// unless `force`, or is one the document reads (its sheets and archives), and (exit 1) when
+/// the input written over changed on disk since `input` was read.
 pub fn write_edited(
     document: &AnimationSet,
     target: &'static dyn Format,
     output: &Path,
-    force: bool,
+    choices: &WriteChoices,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let choices = WriteChoices {
-        force,
-        ..WriteChoices::default()
-    };
-    write_as(document, target, output, &choices, out, err)
+    write_as(document, target, output, choices, out, err)
 }

@@ -1,9 +1,14 @@
 //! Opening a file for a command, printing its diagnostics.
 
 use super::ReadArgs;
-use crate::formats::{Diagnostic, Format, Loaded, ReadContext, ReadOptions, has_errors, registry};
+use crate::check::{CheckOptions, Checker};
+use crate::formats::{
+    Diagnostic, Format, Loaded, ReadContext, ReadOptions, Severity, has_errors, registry,
+};
+use crate::session::target::{RefusalReason, Refused, WriteRule, check_target};
+use crate::session::watch::{Stamp, stamp_of};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Diagnostics printed per file at most, unless `--all` is given.
 pub const MAX_PRINTED_DIAGNOSTICS: usize = crate::formats::diagnostics::FIRST_DIAGNOSTICS_LISTED;
@@ -14,6 +19,10 @@ pub struct Opened {
     pub loaded: Loaded,
     /// The format it was read with.
     pub format: &'static dyn Format,
+    /// The size and modification time of the file just before it was read, and of the files
+    /// read with it (the `.air` of a `.def`) just after: a command that writes over one of
+    /// them refuses when the disk no longer shows this.
+    pub as_read: Vec<(PathBuf, Stamp)>,
 }
 
 /// Reads `path` with whichever format it is in; the errors that stopped the read otherwise.
@@ -25,9 +34,28 @@ pub fn read(path: &Path, read: &ReadArgs) -> Result<Opened, Vec<Diagnostic>> {
             aseprite_layers: read.aseprite_layers,
         },
     };
+    let stamp = stamp_of(path);
     registry()
         .open(path, &context)
-        .map(|(loaded, format)| Opened { loaded, format })
+        .map(|(loaded, format)| {
+            let mut as_read = vec![(path.to_path_buf(), stamp)];
+            as_read.extend(
+                loaded
+                    .document
+                    .companion_originals
+                    .iter()
+                    .filter_map(|o| o.path.clone())
+                    .map(|companion| {
+                        let stamp = stamp_of(&companion);
+                        (companion, stamp)
+                    }),
+            );
+            Opened {
+                loaded,
+                format,
+                as_read,
+            }
+        })
         .map_err(|failure| failure.diagnostics)
 }
 
@@ -52,37 +80,103 @@ pub enum Limit {
     All,
 }
 
-/// Opens `input` to write a new file at `output`: refused (exit 2) when `output` exists
-/// without `force`, and (exit 1) when `input` cannot be read or has errors, each said on
-/// `err`. `Err` holds the exit code.
+/// Opens `input` to write a new file at `output`: refused (exit 2) when the write rule refuses
+/// `output` ([`refuse_target`]), and (exit 1) when `input` cannot be read or has errors, each
+/// said on `err`. Errors are what `sprat check` finds without the box warnings: every picture
+/// the document names is decoded (an archive's damaged sprites show only then). With
+/// `allow_errors` a file with errors is opened all the same; its diagnostics then list them
+/// ([`broken`]). `Err` holds the exit code.
 pub fn open_for_writing(
     input: &Path,
     output: &Path,
     force: bool,
+    allow_errors: bool,
     args: &ReadArgs,
     err: &mut dyn Write,
 ) -> std::io::Result<Result<Opened, i32>> {
-    if output.exists() && !force {
-        writeln!(
-            err,
-            "sprat: {} exists; add --force to overwrite it",
-            output.display()
-        )?;
-        return Ok(Err(2));
+    if let Some(code) = refuse_target(output, force, err)? {
+        return Ok(Err(code));
     }
-    let Some(opened) = open(input, args, err)? else {
+    let Some(opened) = open_checked(input, allow_errors, args, err)? else {
         return Ok(Err(1));
     };
-    if has_errors(&opened.loaded.diagnostics) {
+    Ok(Ok(opened))
+}
+
+/// Opens `input` and checks it in full (every picture decoded, no box warnings): `None` after
+/// the reason was said on `err` when it cannot be read, or has errors and `allow_errors` is
+/// not given.
+pub fn open_checked(
+    input: &Path,
+    allow_errors: bool,
+    args: &ReadArgs,
+    err: &mut dyn Write,
+) -> std::io::Result<Option<Opened>> {
+    let Some(mut opened) = open(input, args, err)? else {
+        return Ok(None);
+    };
+    let options = CheckOptions {
+        box_lint: false,
+        ..CheckOptions::default()
+    };
+    let reader = std::mem::take(&mut opened.loaded.diagnostics);
+    opened.loaded.diagnostics =
+        Checker::new().check_document(&opened.loaded.document, opened.format, reader, &options);
+    if has_errors(&opened.loaded.diagnostics) && !allow_errors {
         print_diagnostics(input, &opened.loaded.diagnostics, err)?;
         writeln!(
             err,
-            "sprat: {} has errors; nothing written",
+            "sprat: {} has errors; nothing written (add --allow-errors to write anyway)",
             input.display()
         )?;
-        return Ok(Err(1));
+        return Ok(None);
     }
-    Ok(Ok(opened))
+    Ok(Some(opened))
+}
+
+/// The errors among `diagnostics` of `path`, one line each, for the list a write made with
+/// `--allow-errors` prints beside what it lost.
+pub fn broken(path: &Path, diagnostics: &[Diagnostic]) -> Vec<String> {
+    let name = path.display().to_string();
+    diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.display_with(&name))
+        .collect()
+}
+
+/// Says on `err` why the write rule refuses `output` before anything is read (an existing file
+/// without `force`; a folder, device or pipe in any case): `Some(2)`, the exit code, then.
+pub fn refuse_target(
+    output: &Path,
+    force: bool,
+    err: &mut dyn Write,
+) -> std::io::Result<Option<i32>> {
+    match check_target(output, &WriteRule::command_line(force)) {
+        Ok(()) => Ok(None),
+        Err(refused) => {
+            say_refused(&refused, err)?;
+            Ok(Some(2))
+        }
+    }
+}
+
+/// One sentence on `err` for a write the rule refused, with what the user can do.
+pub fn say_refused(refused: &Refused, err: &mut dyn Write) -> std::io::Result<()> {
+    match refused.reason {
+        RefusalReason::Exists => writeln!(
+            err,
+            "sprat: {} exists; add --force to overwrite it",
+            refused.path.display()
+        ),
+        RefusalReason::ReadOnly => writeln!(
+            err,
+            "sprat: {refused}; nothing written (add --force to replace it anyway)"
+        ),
+        RefusalReason::ReadByDocument | RefusalReason::NotRegularFile(_) => {
+            writeln!(err, "sprat: {refused}; nothing written")
+        }
+    }
 }
 
 /// Prints diagnostics as `file:line:column: severity: message`, errors first: at most

@@ -112,6 +112,10 @@ pub enum Command {
         /// Write even when the target cannot hold everything (exit 0).
         #[arg(long)]
         allow_loss: bool,
+        /// Write even when the input has errors (a damaged sprite, a missing picture); what
+        /// was broken is listed with what was lost.
+        #[arg(long)]
+        allow_errors: bool,
         /// Atlas frame names, with Aseprite's tokens: {title} {tag} {frame} {tagframe}
         /// {layer} (default: {frame}, numbers, as Phaser's createFromAseprite needs).
         #[arg(long, value_name = "PATTERN")]
@@ -148,6 +152,13 @@ pub enum Command {
         /// Where to write the picture.
         #[arg(long, short = 'o', value_name = "OUT")]
         output: PathBuf,
+        /// Overwrite an existing output file (never a file the document reads).
+        #[arg(long)]
+        force: bool,
+        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
+        /// them.
+        #[arg(long)]
+        allow_errors: bool,
         /// Draw the origin, collision boxes and attachment points.
         #[arg(long)]
         overlay: bool,
@@ -210,6 +221,10 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
+        /// them.
+        #[arg(long)]
+        allow_errors: bool,
         /// How many threads draw and decode at once (default: one per core).
         #[arg(long, short = 'j', value_name = "N")]
         jobs: Option<usize>,
@@ -240,6 +255,10 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
+        /// them.
+        #[arg(long)]
+        allow_errors: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -297,6 +316,10 @@ pub enum Command {
         /// Overwrite an existing output file (the input included).
         #[arg(long)]
         force: bool,
+        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
+        /// them.
+        #[arg(long)]
+        allow_errors: bool,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -345,6 +368,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             to,
             force,
             allow_loss,
+            allow_errors,
             frame_names,
             jobs,
             read,
@@ -353,6 +377,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 to,
                 force,
                 allow_loss,
+                allow_errors,
                 frame_names,
             };
             on_threads(jobs, out, err, |out, err| {
@@ -368,6 +393,8 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             gif,
             apng,
             output,
+            force,
+            allow_errors,
             overlay,
             scale,
             background,
@@ -392,6 +419,8 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 scale,
                 background,
                 columns,
+                force,
+                allow_errors,
             };
             on_threads(jobs, out, err, |out, err| {
                 render::run(&file, &options, &read, out, err)
@@ -408,6 +437,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             replace,
             output,
             force,
+            allow_errors,
             jobs,
             read,
         } => {
@@ -432,6 +462,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         replace,
                         output,
                         force,
+                        allow_errors,
                     };
                     on_threads(jobs, out, err, |out, err| {
                         boxes::run(&file, &options, &read, out, err)
@@ -448,6 +479,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             fps,
             output,
             force,
+            allow_errors,
             read,
         } => {
             let options = retime::Options {
@@ -457,6 +489,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 fps,
                 output,
                 force,
+                allow_errors,
             };
             retime::run(&file, &options, &read, out, err)
         }
@@ -499,6 +532,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             sequence,
             output,
             force,
+            allow_errors,
             read,
         } => {
             let options = align::Options {
@@ -506,6 +540,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 sequences: sequence,
                 output,
                 force,
+                allow_errors,
             };
             align::run(&file, &options, &read, out, err)
         }

@@ -1,11 +1,14 @@
 //! `sprat render FILE --sequence NAME [--direction N] (--frame N | --strip | --gif | --apng) -o OUT`.
 
 use super::ReadArgs;
-use super::load::{open, print_diagnostics};
+use super::convert::{WriteChoices, save_checked};
+use super::load::{broken, open_checked, print_diagnostics, refuse_target, say_refused};
 use crate::assets::ImageStore;
 use crate::export::{encode_png, export_gif, frame_image, game_sheet_image, strip_image};
 use crate::model::{AnimationSet, Frame, GraphicSource, Sequence};
 use crate::render::{Background, Overlay, RenderOptions};
+use crate::session::atomic::FileToSave;
+use crate::session::target::files_read_by;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,6 +38,10 @@ pub struct Options {
     pub scale: u32,
     pub background: Option<[u8; 4]>,
     pub columns: Option<u32>,
+    /// Replace an existing output file (never one the document reads).
+    pub force: bool,
+    /// Render even when the input has errors, listing them.
+    pub allow_errors: bool,
 }
 
 pub fn run(
@@ -44,7 +51,10 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let Some(opened) = open(path, read, err)? else {
+    if let Some(code) = refuse_target(&options.out_path, options.force, err)? {
+        return Ok(code);
+    }
+    let Some(opened) = open_checked(path, options.allow_errors, read, err)? else {
         return Ok(1);
     };
     print_diagnostics(path, &opened.loaded.diagnostics, err)?;
@@ -156,7 +166,30 @@ pub fn run(
             return Ok(1);
         }
     };
-    crate::session::atomic::replace_file(&options.out_path, &bytes)?;
+    for error in broken(path, &opened.loaded.diagnostics) {
+        writeln!(out, "broken: {error}")?;
+    }
+    // A picture is never written over a file the document reads: its archive, its sheets,
+    // the document itself.
+    let mut spared = files_read_by(document);
+    spared.push(path.to_path_buf());
+    let choices = WriteChoices {
+        force: options.force,
+        spared,
+        ..WriteChoices::default()
+    };
+    let file = FileToSave {
+        path: options.out_path.clone(),
+        bytes: &bytes,
+    };
+    match save_checked(&[file], &choices, err)? {
+        Ok(()) => {}
+        Err(Some(refused)) => {
+            say_refused(&refused, err)?;
+            return Ok(2);
+        }
+        Err(None) => return Ok(1),
+    }
     writeln!(out, "wrote {}", options.out_path.display())?;
     Ok(0)
 }

@@ -25,6 +25,8 @@ pub struct Options {
     pub output: PathBuf,
     /// Overwrite an existing output file.
     pub force: bool,
+    /// Write even when the input has errors, listing them.
+    pub allow_errors: bool,
 }
 
 /// The change asked for, or why the value is refused.
@@ -62,8 +64,16 @@ pub fn run(
         }
     };
     let output = options.output.as_path();
-    let (opened, target) = match open_to_edit(input, output, options.force, read, err)? {
-        Ok(edited) => (edited.opened, edited.target),
+    let edited = open_to_edit(
+        input,
+        output,
+        options.force,
+        options.allow_errors,
+        read,
+        err,
+    )?;
+    let (opened, target, choices) = match edited {
+        Ok(edited) => (edited.opened, edited.target, edited.choices),
         Err(code) => return Ok(code),
     };
     let mut document = opened.loaded.document;
@@ -111,5 +121,5 @@ pub fn run(
     } else {
         writeln!(out)?;
     }
-    write_edited(&document, target, output, options.force, out, err)
+    write_edited(&document, target, output, &choices, out, err)
 }

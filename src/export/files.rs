@@ -4,7 +4,8 @@
 //! into a folder that cannot be written leaves nothing behind.
 
 use crate::formats::Written;
-use crate::session::atomic::{FileToSave, save_files};
+use crate::session::atomic::{FileToSave, save_files_with_rule};
+use crate::session::target::WriteRule;
 use std::path::{Path, PathBuf};
 
 /// Saves `written` as `path` plus its companions beside it; returns every path written.
@@ -52,6 +53,15 @@ pub fn placed_files<'a>(
 
 /// Saves `files` all or nothing; returns their paths.
 pub fn save_together(files: Vec<FileToSave>) -> Result<Vec<PathBuf>, String> {
+    save_together_sparing(files, &[])
+}
+
+/// [`save_together`], refusing to write over any of `keep` (the files the document reads):
+/// an export is never a save of the document, so the write rule spares them.
+pub fn save_together_sparing(
+    files: Vec<FileToSave>,
+    keep: &[PathBuf],
+) -> Result<Vec<PathBuf>, String> {
     // A rename onto a folder is the one failure that comes after every file is staged; it is
     // refused before anything is written.
     if let Some(folder) = files.iter().find(|f| f.path.is_dir()) {
@@ -60,6 +70,34 @@ pub fn save_together(files: Vec<FileToSave>) -> Result<Vec<PathBuf>, String> {
             folder.path.display()
         ));
     }
-    save_files(&files).map_err(|e| e.message)?;
+    let rule = WriteRule::save().sparing(keep.to_vec());
+    save_files_with_rule(&files, None, &rule).map_err(|e| e.message)?;
     Ok(files.into_iter().map(|f| f.path).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_never_writes_over_a_file_the_document_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let sheet = dir.path().join("demo.png");
+        std::fs::write(&sheet, "the sheet").unwrap();
+        let json = dir.path().join("demo.json");
+        let files = vec![
+            FileToSave {
+                path: json.clone(),
+                bytes: b"{}",
+            },
+            FileToSave {
+                path: sheet.clone(),
+                bytes: b"a new sheet",
+            },
+        ];
+        let error = save_together_sparing(files, std::slice::from_ref(&sheet)).unwrap_err();
+        assert!(error.contains("the document reads"), "{error}");
+        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), "the sheet");
+        assert!(!json.exists(), "nothing written");
+    }
 }

@@ -271,7 +271,7 @@ pub fn run(
             bytes,
         })
         .collect();
-    let files = super::files::save_together(to_save)?;
+    let files = super::files::save_together_sparing(to_save, keep)?;
     Ok(Exported { files, losses })
 }
 

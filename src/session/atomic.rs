@@ -255,6 +255,17 @@ impl CreatedFolders {
     /// Makes `dir` and the folders above it that are missing, remembering which were made.
     fn create(&mut self, dir: &Path) -> io::Result<()> {
         let missing: Vec<&Path> = dir.ancestors().take_while(|d| !d.exists()).collect();
+        // A file where a folder should be: say so, not "File exists".
+        if let Some(file) = dir
+            .ancestors()
+            .find(|d| d.exists())
+            .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+        {
+            return Err(io::Error::other(format!(
+                "\"{}\" is a file, not a folder",
+                file.display()
+            )));
+        }
         fs::create_dir_all(dir)?;
         self.0
             .extend(missing.into_iter().rev().map(Path::to_path_buf));

@@ -129,6 +129,8 @@ pub struct PendingSave {
     changed_outside: Vec<PathBuf>,
     /// The user chose to replace them anyway.
     changed_outside_confirmed: bool,
+    /// The user agreed to replace files without write permission.
+    read_only_confirmed: bool,
 }
 
 impl PendingSave {
@@ -174,6 +176,12 @@ impl PendingSave {
     /// The user chose "Save anyway" over the files of [`PendingSave::changed_outside`].
     pub fn overwrite_changes_outside(&mut self) {
         self.changed_outside_confirmed = true;
+    }
+
+    /// The user said files without write permission may be replaced (after a save was refused
+    /// with [`target::RefusalReason::ReadOnly`]); each keeps its mode.
+    pub fn confirm_read_only(&mut self) {
+        self.read_only_confirmed = true;
     }
 
     /// Whether the user must see something before this save is committed: losses, files
@@ -453,6 +461,7 @@ impl Session {
             outside_confirmed: false,
             changed_outside: Vec::new(),
             changed_outside_confirmed: false,
+            read_only_confirmed: false,
         };
         pending.changed_outside = self.changed_before_writing(&pending);
         Ok(pending)
@@ -512,7 +521,17 @@ impl Session {
             &self.document,
             &files.iter().map(|f| f.path.clone()).collect::<Vec<_>>(),
         );
-        let written = atomic::save_files_with_backups(&files, self.backups.as_ref())?;
+        let mut rule = target::WriteRule {
+            replace_read_only: pending.read_only_confirmed,
+            ..target::WriteRule::save()
+        };
+        // Saved as another format, the document is converted: the files it reads (its own
+        // file, its archives, sheets and palettes) are never written over.
+        if pending.format.id() != self.format.id() {
+            rule = rule.sparing(target::files_read_by(&self.document));
+            rule.read_by_document.extend(self.path.clone());
+        }
+        let written = atomic::save_files_with_rule(&files, self.backups.as_ref(), &rule)?;
         let unchanged: Vec<PathBuf> = files
             .iter()
             .map(|f| f.path.clone())

@@ -189,6 +189,11 @@ pub fn check_target(path: &Path, rule: &WriteRule) -> Result<(), Refused> {
     Ok(())
 }
 
+/// Whether `a` and `b` name the same file (links and `..` resolved; neither need exist).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    comparable(a) == comparable(b)
+}
+
 /// `path` in a form two spellings of one file share: absolute, with links and `..` resolved
 /// (for a file that does not exist yet, its folder's resolved path and its name).
 fn comparable(path: &Path) -> PathBuf {

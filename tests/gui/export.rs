@@ -271,11 +271,10 @@ fn a_name_the_document_reads_is_refused_before_anything_is_drawn() {
 fn cancel_stops_a_long_export_and_leaves_no_file() {
     let dir = gui_support::TempDir::new("export-cancel");
     for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(
-            crate::common::corpus().join("mugen/kfm").join(name),
-            dir.0.join(name),
-        )
-        .unwrap();
+        crate::common::copy_writable(
+            &crate::common::corpus().join("mugen/kfm").join(name),
+            &dir.0.join(name),
+        );
     }
     let mut harness =
         gui_support::editor_opening(&dir.0.join("kfm.def"), &[], egui::vec2(1280.0, 800.0));

@@ -251,7 +251,7 @@ fn an_aseprite_file_opens_with_its_tags_and_saves_as_a_project_with_its_frames()
     let dir = gui_support::TempDir::new("import-aseprite");
     let source = crate::common::corpus().join("aseprite/layers_and_tags.aseprite");
     let path = dir.0.join("layers_and_tags.aseprite");
-    std::fs::copy(&source, &path).unwrap();
+    crate::common::copy_writable(&source, &path);
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
     let document = harness
         .state()

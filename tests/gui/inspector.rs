@@ -589,11 +589,10 @@ fn a_solarus_graphic_dragged_on_the_canvas_moves_the_directions_origin_for_every
     let (_dir, path) = gui_support::tunic_copy("inspector-one-origin");
     // The picture too: the canvas picks a graphic by its opaque pixels.
     let sheet = "solarus/lua-1.x/zsdx/sprites/hero/walking.tunic.png";
-    std::fs::copy(
-        common::corpus().join(sheet),
-        path.with_file_name("walking.tunic.png"),
-    )
-    .unwrap();
+    crate::common::copy_writable(
+        &common::corpus().join(sheet),
+        &path.with_file_name("walking.tunic.png"),
+    );
     let original = std::fs::read_to_string(&path).unwrap();
     let mut harness = editor_on(&path, "walking");
     let positions = |h: &Harness<'_, SpratApp>| -> Vec<(f64, f64)> {

@@ -656,7 +656,7 @@ fn retime_on_solarus_gives_each_sequence_one_delay_and_refuses_some_of_its_frame
     let dir = root.0.join("sprites/hero");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("tunic1.dat");
-    std::fs::copy(source, &path).unwrap();
+    crate::common::copy_writable(&source, &path);
     let mut harness = editor_on(&path, &[], "walking");
     let delays = |h: &Harness<'_, SpratApp>| {
         let doc = document(h);

@@ -409,7 +409,7 @@ fn mugen_action_titles_show_in_the_tree_and_inspector_and_the_filter_finds_them(
     let dir = gui_support::TempDir::new("gui-tree-titles");
     let source = common::corpus().join("mugen/kfm");
     for name in ["kfm.def", "kfm.air", "kfm.sff"] {
-        std::fs::copy(source.join(name), dir.0.join(name)).unwrap();
+        crate::common::copy_writable(&source.join(name), &dir.0.join(name));
     }
     let mut harness = editor_on(&dir.0.join("kfm.def"));
     // The comment line above [Begin Action 0] is shown beside the number.
