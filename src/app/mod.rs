@@ -71,6 +71,15 @@ pub fn run(
             let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
+            // SIGTERM and SIGHUP write the unsaved work aside before the window closes.
+            #[cfg(unix)]
+            {
+                let ctx = cc.egui_ctx.clone();
+                let wake = move || ctx.request_repaint();
+                if let Err(e) = crate::stop_signals::forward_to(app.stop_request.clone(), wake) {
+                    log::warn!("a stop signal will end the editor without saving: {e}");
+                }
+            }
             #[cfg(unix)]
             if let Some(listener) = listener {
                 shell::opening::take_files_from(listener, &cc.egui_ctx);
