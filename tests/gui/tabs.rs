@@ -569,6 +569,39 @@ fn files_dropped_together_open_in_a_tab_each() {
 }
 
 #[test]
+fn a_window_opened_because_another_did_not_answer_says_so_once_its_file_is_open() {
+    use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+    use sprat::app::context::settings::Settings;
+    use sprat::single_instance::BUSY_NOTICE;
+
+    let dir = TempDir::new("busy");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut dialogs = ScriptedDialogs::default();
+    for path in [&a, &b] {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    }
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(dialogs));
+            // What `sprat a.sprat` gets when the window already open did not answer.
+            app.start_notice = Some(BUSY_NOTICE);
+            app
+        });
+    open_next(&mut harness);
+    assert_eq!(status(&harness), BUSY_NOTICE);
+    // Said once: the next file opened says only that.
+    open_next(&mut harness);
+    assert!(
+        status(&harness).starts_with("Opened"),
+        "{}",
+        status(&harness)
+    );
+}
+
+#[test]
 fn a_file_handed_over_by_a_second_start_opens_as_a_tab() {
     let dir = TempDir::new("handed");
     let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
@@ -580,10 +613,10 @@ fn a_file_handed_over_by_a_second_start_opens_as_a_tab() {
     sprat::app::shell::opening::take_files_from(&listener, &harness.ctx);
 
     // `sprat b.sprat` while the editor runs: it hands the path over and is told it was taken.
-    assert!(sprat::single_instance::hand_over(
-        &socket,
-        std::slice::from_ref(&b)
-    ));
+    assert_eq!(
+        sprat::single_instance::hand_over(&socket, std::slice::from_ref(&b)),
+        sprat::single_instance::HandOver::Taken
+    );
     harness.step();
     for _ in 0..1000 {
         harness.step();
