@@ -25,8 +25,10 @@
 //! the connection closed where [`OPEN`] would be: it drops the request.
 //!
 //! This is free of races because one side alone decides, once: the start, by sending [`OPEN`]
-//! or closing. The editor never decides by the clock (it waits for [`OPEN`] or the end of the
-//! connection however long that takes, on a thread per connection), so there is no moment
+//! or closing. The editor never decides by the clock once it has answered (it waits for
+//! [`OPEN`] or the end of the connection however long that takes, on a thread per
+//! connection; before answering it drops a start too slow to send its list, which cannot have
+//! decided anything yet, having had no answer), so there is no moment
 //! when both could think the file theirs: after [`OPEN`] is sent the start never opens a
 //! window, and without it the editor never opens the file. (Should the editor die between the
 //! start's [`OPEN`] and reading it, the file opens nowhere; nothing is lost, it is on disk.)
@@ -338,7 +340,9 @@ fn answer(stream: UnixStream, receive: &dyn Fn(Vec<PathBuf>)) {
             receive(paths);
             let _ = stream.write_all(TAKEN);
         }
-        Ok(None) => log::info!("a start of sprat withdrew its request: nothing opened"),
+        Ok(None) => log::debug!(
+            "a start of sprat withdrew its request, or only looked whether this editor runs"
+        ),
         Err(e) => log::warn!("a start of sprat sent an unreadable request: {e}"),
     }
 }
