@@ -21,5 +21,6 @@ pub mod render;
 pub mod session;
 #[cfg(unix)]
 pub mod single_instance;
+pub mod stop_signals;
 pub mod text;
 pub mod tools;

@@ -35,34 +35,32 @@ fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
     // A file opened while an editor runs becomes a tab of its window (see `single_instance`).
     #[cfg(unix)]
-    let listener = {
-        use sprat::single_instance::{hand_over, listen, socket_path};
-        let handed = |file: &std::path::PathBuf| {
-            let taken = socket_path().is_some_and(|s| hand_over(&s, std::slice::from_ref(file)));
-            if taken {
-                eprintln!(
-                    "sprat: {} opened in the editor window already open (--new-window for a window of its own)",
-                    file.display()
-                );
+    let (listener, notice) = {
+        use sprat::single_instance::{Start, socket_path, start};
+        let wanted = file.as_deref().filter(|_| !new_window);
+        match start(socket_path().as_deref(), wanted) {
+            Start::HandedOver => {
+                if let Some(file) = wanted {
+                    eprintln!(
+                        "sprat: {} opened in the editor window already open (--new-window for a window of its own)",
+                        file.display()
+                    );
+                }
+                return ExitCode::SUCCESS;
             }
-            taken
-        };
-        let wanted = file.as_ref().filter(|_| !new_window);
-        if wanted.is_some_and(handed) {
-            return ExitCode::SUCCESS;
+            Start::OwnWindow { listener, notice } => {
+                if let (Some(notice), Some(file)) = (notice, wanted) {
+                    eprintln!("sprat: {}: {notice}", file.display());
+                }
+                (listener, notice)
+            }
         }
-        let listener = listen();
-        // Another start won the socket since the look above (several files opened at once
-        // from a file manager): its window takes this file too.
-        if listener.is_none() && wanted.is_some_and(handed) {
-            return ExitCode::SUCCESS;
-        }
-        listener
     };
     #[cfg(not(unix))]
-    let _ = new_window;
+    let (_, notice) = (new_window, None);
     match sprat::app::run(
         file,
+        notice,
         #[cfg(unix)]
         listener,
     ) {

@@ -8,7 +8,7 @@ use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::*;
 use sprat::session::{
-    AUTOSAVE_INTERVAL, BackupStore, FileChange, RecoveryStore, Session, WATCH_INTERVAL,
+    AUTOSAVE_INTERVAL, BackupStore, FileChange, RecoveryStore, Session, TickReport, WATCH_INTERVAL,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -789,6 +789,34 @@ fn an_autosave_in_the_background_writes_the_same_recovery_and_reports_it_later()
             .unwrap()
             .any(|_| true)
     );
+}
+
+#[test]
+fn autosave_now_writes_the_last_edit_at_once_after_a_write_under_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = sample_file(dir.path());
+    let store = RecoveryStore::new(dir.path().join("recovery"));
+    let mut session = Session::open(&path, &ReadContext::default()).unwrap();
+    session.enable_autosave(store.clone());
+    session.autosave_in_background();
+    // An earlier edit is being written on its thread when a later one comes.
+    rename(&mut session, "stroll");
+    let t0 = Instant::now();
+    session.tick(t0);
+    session.tick(t0 + AUTOSAVE_INTERVAL);
+    assert!(session.autosave_writing());
+    rename(&mut session, "saunter");
+
+    // Told to stop a moment later: the recovery holds the last edit, written before it returns.
+    let report = session.autosave_now();
+    assert_eq!(report.autosaved.as_deref(), session.recovery_folder());
+    assert!(!session.autosave_writing());
+    let found = store.list();
+    assert_eq!(found.len(), 1);
+    let recovered = store.recover(&found[0]).unwrap();
+    assert_eq!(recovered.document(), session.document());
+    // Nothing new to write: nothing written.
+    assert_eq!(session.autosave_now(), TickReport::default());
 }
 
 #[test]

@@ -37,11 +37,13 @@ pub fn log_file() -> Option<PathBuf> {
     eframe::storage_dir("Sprat").map(|dir| crate::logging::log_file_in(&dir))
 }
 
-/// Opens the editor window on `path`, or on the bundled demo when `None`. Files that later
+/// Opens the editor window on `path`, or on the bundled demo when `None`; `notice` is said in
+/// the status bar once `path` has opened (why it is in a window of its own). Files that later
 /// starts of sprat hand over arrive through `listener` (see `single_instance`).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run(
     path: Option<PathBuf>,
+    notice: Option<&'static str>,
     #[cfg(unix)] listener: Option<crate::single_instance::Listener>,
 ) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
@@ -71,12 +73,24 @@ pub fn run(
             let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
+            // SIGTERM and SIGHUP write the unsaved work aside before the window closes.
+            #[cfg(unix)]
+            {
+                let ctx = cc.egui_ctx.clone();
+                let wake = move || ctx.request_repaint();
+                if let Err(e) = crate::stop_signals::forward_to(app.stop_request.clone(), wake) {
+                    log::warn!("a stop signal will end the editor without saving: {e}");
+                }
+            }
             #[cfg(unix)]
             if let Some(listener) = listener {
                 shell::opening::take_files_from(listener, &cc.egui_ctx);
             }
             match path {
-                Some(path) => app.open_path(&cc.egui_ctx, path),
+                Some(path) => {
+                    app.start_notice = notice;
+                    app.open_path(&cc.egui_ctx, path);
+                }
                 None => app.open_demo(),
             }
             Ok(Box::new(app))

@@ -678,6 +678,41 @@ impl Session {
         if now.saturating_duration_since(since) < AUTOSAVE_INTERVAL {
             return;
         }
+        self.write_recovery(report);
+    }
+
+    /// Writes the unsaved document to its recovery folder now, whatever the time since the
+    /// last edit, and waits until it is written: for a process told to stop (SIGTERM, a
+    /// logout), which keeps the last edit rather than the one of up to
+    /// [`AUTOSAVE_INTERVAL`] ago. A write under way on its thread is waited for first; a
+    /// document without unsaved changes, or already written at this point of its history,
+    /// writes nothing. Without autosave on, nothing is written.
+    pub fn autosave_now(&mut self) -> TickReport {
+        let mut report = TickReport::default();
+        let position = self.history.position();
+        let dirty = self.is_dirty();
+        let Some(autosave) = self.autosave.as_mut() else {
+            return report;
+        };
+        autosave.finish_writing(&mut report);
+        if !dirty || autosave.written_at == Some(position) {
+            return report;
+        }
+        let in_background = std::mem::replace(&mut autosave.in_background, false);
+        self.write_recovery(&mut report);
+        if let Some(autosave) = self.autosave.as_mut() {
+            autosave.in_background = in_background;
+        }
+        report
+    }
+
+    /// Writes the document to its recovery folder: on a thread of its own when autosave runs
+    /// in the background (recorded by a later tick), else now.
+    fn write_recovery(&mut self, report: &mut TickReport) {
+        let position = self.history.position();
+        let Some(autosave) = self.autosave.as_mut() else {
+            return;
+        };
         autosave.pending_since = None;
         let with_original = !autosave.original_written;
         if autosave.in_background {

@@ -449,6 +449,99 @@ fn several_documents_left_by_a_crash_come_back_as_tabs() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// The editor, autosaving into `recovery` and offering what it already holds, with `path`
+/// opened (as `sprat FILE` opens it).
+fn editor_with_recovery(path: &Path, recovery: &Path) -> Harness<'static, SpratApp> {
+    use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+    use sprat::app::context::settings::Settings;
+    let mut dialogs = ScriptedDialogs::default();
+    dialogs
+        .answers
+        .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    let recovery = recovery.to_path_buf();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(dialogs));
+            app.recovery_dir = Some(recovery);
+            app.look_for_recovery();
+            app
+        });
+    open_next(&mut harness);
+    harness
+}
+
+#[test]
+fn a_stop_signal_keeps_the_last_edit_and_the_next_start_recovers_it_in_the_files_tab() {
+    use sprat::session::RecoveryStore;
+
+    let dir = TempDir::new("stop-signal");
+    let a = dir.showcase("a.sprat");
+    let on_disk = std::fs::read(&a).unwrap();
+    let recovery = dir.0.join("recovery");
+    let mut harness = editor_with_recovery(&a, &recovery);
+    // An edit a moment before the signal: the 30 s autosave has not written it.
+    loop_the_punch(&mut harness);
+    assert_eq!(punch_loop(&harness, &a), Some(0));
+    assert!(RecoveryStore::new(&recovery).list().is_empty());
+
+    // SIGTERM raises this flag (see `stop_signals`): the next frame writes the work aside.
+    harness.state().stop_request.request();
+    harness.run_steps(2);
+    let left = RecoveryStore::new(&recovery).list();
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].source.as_deref(), Some(a.as_path()));
+    let recovered = RecoveryStore::new(&recovery).recover(&left[0]).unwrap();
+    let punch = recovered.document().sequence_by_name("punch").unwrap();
+    assert_eq!(
+        punch.loop_point,
+        Some(0),
+        "the last edit is in the recovery"
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), on_disk, "the file is untouched");
+    // The window closes without asking about the unsaved changes.
+    request_quit(&mut harness);
+    assert!(harness.query_by_label("Discard changes").is_none());
+    drop(harness);
+
+    // The next start, on the same file, offers the work back in that file's one tab.
+    let mut harness = editor_with_recovery(&a, &recovery);
+    assert_eq!(titles(&harness), ["a.sprat"]);
+    click(&mut harness, "Recover");
+    assert_eq!(titles(&harness), ["a.sprat *"], "one tab, recovered");
+    assert_eq!(punch_loop(&harness, &a), Some(0));
+}
+
+#[test]
+fn a_recovery_of_a_file_open_with_changes_of_its_own_waits() {
+    use sprat::session::RecoveryStore;
+
+    let dir = TempDir::new("recover-open");
+    let a = dir.showcase("a.sprat");
+    let recovery = dir.0.join("recovery");
+    gui_support::leave_autosaved_edit(&a, &recovery, 2);
+    let mut harness = editor_with_recovery(&a, &recovery);
+    loop_the_punch(&mut harness);
+    click(&mut harness, "Recover");
+    assert_eq!(titles(&harness), ["a.sprat *"], "still one tab");
+    assert_eq!(
+        punch_loop(&harness, &a),
+        Some(0),
+        "the tab's own change is kept"
+    );
+    assert!(
+        status(&harness).contains("changes of its own"),
+        "{}",
+        status(&harness)
+    );
+    assert_eq!(
+        RecoveryStore::new(&recovery).list().len(),
+        1,
+        "still offered"
+    );
+    assert!(harness.query_by_label("Recover").is_some());
+}
+
 #[test]
 fn files_dropped_together_open_in_a_tab_each() {
     let dir = TempDir::new("drop");
@@ -476,6 +569,39 @@ fn files_dropped_together_open_in_a_tab_each() {
 }
 
 #[test]
+fn a_window_opened_because_another_did_not_answer_says_so_once_its_file_is_open() {
+    use sprat::app::context::platform::{DialogOutcome, ScriptedDialogs};
+    use sprat::app::context::settings::Settings;
+    use sprat::single_instance::BUSY_NOTICE;
+
+    let dir = TempDir::new("busy");
+    let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
+    let mut dialogs = ScriptedDialogs::default();
+    for path in [&a, &b] {
+        dialogs
+            .answers
+            .push_back(DialogOutcome::Chosen(path.to_path_buf()));
+    }
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(dialogs));
+            // What `sprat a.sprat` gets when the window already open did not answer.
+            app.start_notice = Some(BUSY_NOTICE);
+            app
+        });
+    open_next(&mut harness);
+    assert_eq!(status(&harness), BUSY_NOTICE);
+    // Said once: the next file opened says only that.
+    open_next(&mut harness);
+    assert!(
+        status(&harness).starts_with("Opened"),
+        "{}",
+        status(&harness)
+    );
+}
+
+#[test]
 fn a_file_handed_over_by_a_second_start_opens_as_a_tab() {
     let dir = TempDir::new("handed");
     let (a, b) = (dir.showcase("a.sprat"), dir.showcase("b.sprat"));
@@ -487,10 +613,10 @@ fn a_file_handed_over_by_a_second_start_opens_as_a_tab() {
     sprat::app::shell::opening::take_files_from(&listener, &harness.ctx);
 
     // `sprat b.sprat` while the editor runs: it hands the path over and is told it was taken.
-    assert!(sprat::single_instance::hand_over(
-        &socket,
-        std::slice::from_ref(&b)
-    ));
+    assert_eq!(
+        sprat::single_instance::hand_over(&socket, std::slice::from_ref(&b)),
+        sprat::single_instance::HandOver::Taken
+    );
     harness.step();
     for _ in 0..1000 {
         harness.step();

@@ -81,6 +81,12 @@ pub struct SpratApp {
     pub recovery_dir: Option<PathBuf>,
     /// Unsaved work found from an earlier run that ended without saving.
     pub recoverable: Vec<crate::session::RecoveryEntry>,
+    /// Raised when the editor is told to stop (SIGTERM, SIGHUP: see `stop_signals`): the next
+    /// frame writes every unsaved document aside and closes.
+    pub stop_request: crate::stop_signals::StopRequest,
+    /// Said in the status bar once the next file has opened: why the editor started on it has
+    /// a window of its own (another editor window did not answer).
+    pub start_notice: Option<&'static str>,
     /// Another tab came on show: keyboard focus, which is in the other tab's widgets, is let go
     /// at the start of the next frame.
     pub(super) leave_focus: bool,
@@ -128,6 +134,8 @@ impl SpratApp {
             leave_focus: false,
             recovery_dir: None,
             recoverable: Vec::new(),
+            stop_request: crate::stop_signals::StopRequest::new(),
+            start_notice: None,
             show_history: false,
             confirm_discard: None,
             quit_confirmed: false,

@@ -187,6 +187,23 @@ impl SpratApp {
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
 
+    /// Told to stop (SIGTERM, SIGHUP; see `stop_signals`): writes every unsaved document to
+    /// its recovery folder now, with its last edit, where the next start offers it back, and
+    /// closes without asking (nobody is there to answer during a logout or a shutdown).
+    pub(super) fn stop_if_asked(&mut self, ctx: &egui::Context) {
+        if !self.stop_request.is_requested() || self.quit_confirmed {
+            return;
+        }
+        for tab in &mut self.documents {
+            let report = tab.doc.session.autosave_now();
+            if let Some(error) = report.autosave_error {
+                log::error!("{}: {error}", tab.doc.display_name());
+            }
+        }
+        self.quit_confirmed = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+
     /// Holds a window close while any tab has unsaved changes, and asks.
     pub(super) fn guard_close(&mut self, ctx: &egui::Context) {
         let closing = ctx.input(|i| i.viewport().close_requested());

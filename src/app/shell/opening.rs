@@ -136,8 +136,13 @@ impl SpratApp {
                 // The counts are the status bar's, once the full check (images and boxes
                 // too, as `sprat check` gives them) has ended.
                 self.say(Severity::Info, format!("Opened {name}"));
+                if let Some(notice) = self.start_notice.take() {
+                    self.say(Severity::Warning, notice);
+                }
             }
             Err(diagnostics) => {
+                // Why the file could not be read says more than why its window is new.
+                self.start_notice = None;
                 let text = diagnostics
                     .iter()
                     .map(|d| d.display_with("file"))

@@ -3,8 +3,11 @@
 //! changed on disk.
 
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::shown_path;
 use crate::app::shell::app::SpratApp;
 use crate::app::shell::disk_waker;
+use crate::app::shell::document_tab::DocumentTab;
+use crate::app::shell::tabs::TabId;
 use crate::formats::Severity;
 use std::time::{Duration, Instant};
 
@@ -113,18 +116,56 @@ impl SpratApp {
             }
         }
         if let Some(i) = recover {
-            let entry = self.recoverable.remove(i);
-            match store.recover(&entry) {
-                Ok(session) => {
-                    let doc = OpenDocument::from_session(session);
-                    self.install(doc);
-                    self.say(
-                        Severity::Info,
-                        "Recovered unsaved work; save it to keep it.",
-                    );
+            self.recover(&store, i);
+        }
+    }
+
+    /// Opens recovery `i` of the ones offered: in a tab of its own, or in place of the tab
+    /// of the same file (opened from the command line, say) while that tab has no changes of
+    /// its own, so a file is never open in two tabs. A tab with changes of its own is shown
+    /// and the recovery stays offered until that tab is saved or closed.
+    fn recover(&mut self, store: &crate::session::RecoveryStore, i: usize) {
+        let source = self.recoverable[i].source.clone();
+        let open_tab = source.as_deref().and_then(|path| self.tab_of_file(path));
+        let changed = |tab: &DocumentTab| Some(tab.id) == open_tab && tab.doc.session.is_dirty();
+        if let (Some(tab), Some(path)) = (open_tab, &source)
+            && self.documents.iter().any(changed)
+        {
+            self.show_tab(tab);
+            self.say(
+                Severity::Warning,
+                format!(
+                    "{} is open with changes of its own: save or close its tab, then recover.",
+                    shown_path(path)
+                ),
+            );
+            return;
+        }
+        let entry = self.recoverable.remove(i);
+        match store.recover(&entry) {
+            Ok(session) => {
+                let doc = OpenDocument::from_session(session);
+                match open_tab {
+                    Some(tab) => self.replace_tab(tab, doc),
+                    None => self.install(doc),
                 }
-                Err(e) => self.say(Severity::Error, format!("Could not recover: {e}")),
+                self.say(
+                    Severity::Info,
+                    "Recovered unsaved work; save it to keep it.",
+                );
             }
+            Err(e) => self.say(Severity::Error, format!("Could not recover: {e}")),
+        }
+    }
+
+    /// Closes `tab` and shows `doc` in a new tab where it was.
+    fn replace_tab(&mut self, tab: TabId, doc: OpenDocument) {
+        let at = self.documents.iter().position(|t| t.id == tab);
+        self.close_tab_now(tab);
+        self.install(doc);
+        if let (Some(at), Some(now)) = (at, self.active_index()) {
+            let moved = self.documents.remove(now);
+            self.documents.insert(at.min(self.documents.len()), moved);
         }
     }
 

@@ -345,6 +345,7 @@ impl eframe::App for SpratApp {
             ctx.memory_mut(|m| m.stop_text_input());
         }
         self.poll_pending(&ctx);
+        self.stop_if_asked(&ctx);
         self.guard_close(&ctx);
         self.handle_dropped_files(&ctx);
 
