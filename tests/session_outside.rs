@@ -215,3 +215,34 @@ fn opening_a_character_removes_what_a_killed_save_of_its_archive_left() {
     let _session = open(&def);
     assert!(!stale.exists());
 }
+
+#[test]
+fn a_recovered_document_still_stops_before_replacing_a_change_made_after_it_was_read() {
+    let (dir, _def, air) = kfm();
+    let store = sprat::session::RecoveryStore::new(dir.path().join("recovery"));
+    let mut a = open(&air);
+    a.enable_autosave(store.clone());
+    lengthen(&mut a, "0");
+    a.autosave_now();
+    // The editor is stopped (a crash); meanwhile another window saves its own edit.
+    drop(a);
+    let mut b = open(&air);
+    lengthen(&mut b, "5");
+    b.save(None).unwrap();
+    let by_b = fs::read(&air).unwrap();
+
+    let entry = store
+        .list()
+        .into_iter()
+        .next()
+        .expect("the stopped editor's work is offered back");
+    let mut recovered = store.recover(&entry).unwrap();
+    let error = recovered.save(None).unwrap_err();
+    assert_eq!(
+        error.changed_outside,
+        std::slice::from_ref(&air),
+        "the recovered document's save must stop and name the file changed since it was read: {}",
+        error.message
+    );
+    assert_eq!(fs::read(&air).unwrap(), by_b, "the other window's save is kept");
+}

@@ -13,6 +13,7 @@
 //! [`Fingerprints::changed_outside`] tells whether the disk still holds what was recorded.
 
 use crate::model::AnimationSet;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs;
 use std::io;
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 /// What a file held at one moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// Its size in bytes.
     pub size: u64,
@@ -67,8 +68,9 @@ fn key(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| crate::formats::absolute(path.to_path_buf()))
 }
 
-/// The fingerprint of each file of a document, as read or as last saved by this session.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The fingerprint of each file of a document, as read or as last saved by this session (kept
+/// with a recovery too, so a recovered document's save still compares the disk with them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprints {
     files: HashMap<PathBuf, Fingerprint>,
 }

@@ -721,6 +721,7 @@ impl Session {
             let (store, folder) = (autosave.store.clone(), autosave.folder.clone());
             let (path, format) = (self.path.clone(), self.format.id());
             let (document, diagnostics) = (self.document.clone(), self.diagnostics.clone());
+            let read = self.read.clone();
             let handle = std::thread::spawn(move || {
                 store.write(
                     &folder,
@@ -728,6 +729,7 @@ impl Session {
                     format,
                     &document,
                     &diagnostics,
+                    &read,
                     with_original,
                 )
             });
@@ -740,6 +742,7 @@ impl Session {
             self.format.id(),
             &self.document,
             &self.diagnostics,
+            &self.read,
             with_original,
         );
         autosave.record(position, result, report);

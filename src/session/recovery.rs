@@ -13,6 +13,7 @@
 
 use super::Session;
 use super::atomic::replace_file;
+use super::fingerprint::Fingerprints;
 use crate::formats::Diagnostic;
 use crate::model::{AnimationSet, EditedFile, ImageId, ImageKind, OriginalSource, PaletteSource};
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,11 @@ struct RecoveryInfo {
     companions: Vec<(String, Option<PathBuf>)>,
     /// When the recovery was written, in seconds since 1970.
     written: u64,
+    /// What each file of the document held when the session read or last saved it, so the
+    /// recovered document's save stops before replacing a change another program made since
+    /// (empty in a recovery written before it was kept: then nothing is compared).
+    #[serde(default)]
+    read: Fingerprints,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -206,6 +212,7 @@ impl RecoveryStore {
             .ok_or_else(|| format!("Sprat does not know the format \"{}\"", info.format))?;
         let mut session = Session::with_document(document, format, info.source);
         session.diagnostics = recovered.diagnostics;
+        session.set_fingerprints(info.read);
         session.mark_unsaved();
         session.adopt_recovery_folder(self.clone(), entry.folder.clone());
         Ok(session)
@@ -216,7 +223,9 @@ impl RecoveryStore {
         remove_folder(&entry.folder)
     }
 
-    /// Writes `document` into `folder`; `with_original` also writes its original bytes.
+    /// Writes `document` into `folder`, with `read`, what its files held when the session
+    /// read or last saved them; `with_original` also writes its original bytes.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn write(
         &self,
         folder: &Path,
@@ -224,6 +233,7 @@ impl RecoveryStore {
         format: &str,
         document: &AnimationSet,
         diagnostics: &[Diagnostic],
+        read: &Fingerprints,
         with_original: bool,
     ) -> io::Result<()> {
         fs::create_dir_all(folder)?;
@@ -269,6 +279,7 @@ impl RecoveryStore {
             written: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            read: read.clone(),
         };
         let text = ron::to_string(&info).map_err(io::Error::other)?;
         replace_file(&folder.join(INFO), text.as_bytes())
