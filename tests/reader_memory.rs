@@ -3,16 +3,24 @@
 //! file's length, the file itself not counted; and the pictures of one file have one budget,
 //! past which the read fails with a sentence rather than exhausting memory.
 //!
-//! The inputs are generated, 10 to 30 MB each, from the corpus's files where a format has
-//! one: large enough that a cost per byte shows, small enough for a debug build.
+//! The inputs are generated, 3 to 20 MB each, from the corpus's files where a format has one
+//! (kfm's actions many times over, written by each format's own writer): large enough that a
+//! cost per byte shows, small enough for a debug build. The multiples asserted are those
+//! docs/command-line.md states, measured with some room: the document model dominates (a
+//! frame, its elements and their names), the lexers hold no more than the text.
 
+mod adversarial;
 mod common;
 
 use common::allocation::{Tracking, peak_allocation};
 use common::corpus;
+use sprat::assets::ImageStore;
 use sprat::formats::adl::AdlFormat;
 use sprat::formats::aseprite::AsepriteFormat;
+use sprat::formats::atlas_json::AsepriteJsonFormat;
+use sprat::formats::isprite::IspriteFormat;
 use sprat::formats::mugen::AirFormat;
+use sprat::formats::sff::SffFormat;
 use sprat::formats::solarus::SolarusLuaFormat;
 use sprat::formats::sprat::SpratFormat;
 use sprat::formats::{Format, Loaded, ReadContext, ReadFailure, Severity, WriteContext};
@@ -65,19 +73,34 @@ fn repeated(text: &str, copies: usize, rename: impl Fn(&str, usize) -> String) -
     out.into_bytes()
 }
 
-/// An ADL file as the game's are, with `animations` more four-frame animations.
+/// `number` spelled in capital letters (ADL animation names are letters only).
+fn letters(mut number: usize) -> String {
+    let mut name = String::new();
+    loop {
+        name.insert(0, char::from(b'A' + (number % 26) as u8));
+        number /= 26;
+        if number == 0 {
+            return name;
+        }
+    }
+}
+
+/// An ADL file as the game's are, with `animations` more four-frame animations, each on a row
+/// of its own.
 fn large_adl(animations: usize) -> Vec<u8> {
     let base = std::fs::read_to_string(corpus().join("adl/mods/basegame/sprites/taimu.properties"))
         .unwrap();
     let mut out = base.into_bytes();
     for i in 0..animations {
+        let name = letters(i);
+        let row = i + 3;
         write!(
             out,
-            "ANIM_R{i}X=DELAY 0.18;ROW 2;SKELETON SKELETON_STAND\n\
-             ANIM_R{i}X_1=LEG_REST_RIGHT 2,2;LEG_REST_LEFT -2,0;TAIL_0 1,0;TORSO_1 0,-999\n\
-             ANIM_R{i}X_2=ALL 0,2;LEG_REST_RIGHT 0,-2;LEG_REST_LEFT 0,2;TAIL_0 -1,0;TORSO_1 0,-999\n\
-             ANIM_R{i}X_3=LEG_REST_RIGHT -2,0;LEG_REST_LEFT 2,2;\\\n    TAIL_0 -1,0;TORSO_1 0,-999\n\
-             ANIM_R{i}X_4=ALL 0,2;LEG_REST_RIGHT 0,2;LEG_REST_LEFT 0,-2;TAIL_0 1,0;TORSO_1 0,-999\n"
+            "ANIM_RUN{name}=DELAY 0.18;ROW {row};SKELETON SKELETON_STAND\n\
+             ANIM_RUN{name}_1=LEG_REST_RIGHT 2,2;LEG_REST_LEFT -2,0;TAIL_0 1,0;TORSO_1 0,-999\n\
+             ANIM_RUN{name}_2=ALL 0,2;LEG_REST_RIGHT 0,-2;LEG_REST_LEFT 0,2;TAIL_0 -1,0;TORSO_1 0,-999\n\
+             ANIM_RUN{name}_3=LEG_REST_RIGHT -2,0;LEG_REST_LEFT 2,2;\\\n    TAIL_0 -1,0;TORSO_1 0,-999\n\
+             ANIM_RUN{name}_4=ALL 0,2;LEG_REST_RIGHT 0,2;LEG_REST_LEFT 0,-2;TAIL_0 1,0;TORSO_1 0,-999\n"
         )
         .unwrap();
     }
@@ -111,15 +134,64 @@ fn adl_lexes_one_endless_line_without_a_struct_per_character() {
         bytes.extend_from_slice(b"\\t");
     }
     let (_, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
-    assert_within("ADL, one line of escapes", peak, &bytes, 32);
+    assert_within("ADL, one line of escapes", peak, &bytes, 16);
+}
+
+/// The most an ADL file can ask of the model: a skeleton of `joints` joints and `frames`
+/// frames of a few bytes each, every frame drawing every joint.
+fn adl_with_many_joints(joints: usize, frames: usize) -> Vec<u8> {
+    let names: Vec<String> = (0..joints).map(|j| format!("P{}", letters(j))).collect();
+    let mut out = String::from("SPRITESHEET=s/a_\nEXTENSION=.tga\nCONFIG=SIZE 64,98;ORIGINX 40\n");
+    out.push_str("BODYPARTS=");
+    out.push_str(
+        &names
+            .iter()
+            .map(|n| format!("{n} 0,0"))
+            .collect::<Vec<_>>()
+            .join(";"),
+    );
+    out.push_str("\nSKELETON_STAND=");
+    out.push_str(
+        &names
+            .iter()
+            .map(|n| format!("{n} 0,0"))
+            .collect::<Vec<_>>()
+            .join(";"),
+    );
+    out.push_str("\nANIM_RUN=DELAY 0.1;ROW 1;SKELETON SKELETON_STAND\n");
+    for frame in 1..=frames {
+        out.push_str(&format!("ANIM_RUN_{frame}=ALL 0,0\n"));
+    }
+    out.into_bytes()
 }
 
 #[test]
-fn air_reads_a_large_file_within_a_small_multiple_of_it() {
+fn adl_refuses_more_frames_times_joints_than_its_length_allows() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = adl_with_many_joints(200, 10_000);
+    let (outcome, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
+    // 400 elements a frame line of 20 bytes: the frames past one element a byte are not made.
+    let loaded = outcome.unwrap();
+    assert!(
+        loaded.document.frames.len() < 1_000,
+        "{}",
+        loaded.document.frames.len()
+    );
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.message.contains("more frames and joints")),
+        "{:?}",
+        loaded.diagnostics
+    );
+    assert_within("ADL, every frame every joint", peak, &bytes, 256);
+}
+
+/// kfm's actions `copies` times, each copy numbered anew so that none repeats another.
+fn kfm_air(copies: usize) -> Vec<u8> {
     let air = std::fs::read_to_string(corpus().join("mugen/kfm/kfm.air")).unwrap();
-    // Each copy of kfm's actions numbered anew, so none repeats another.
-    let bytes = repeated(&air, 300, |line, copy| {
+    repeated(&air, copies, |line, copy| {
         match line
             .trim()
             .strip_prefix("[Begin Action ")
@@ -129,11 +201,36 @@ fn air_reads_a_large_file_within_a_small_multiple_of_it() {
             Some(number) => format!("[Begin Action {}]", number + copy as u64 * 100_000),
             None => line.to_string(),
         }
-    });
+    })
+}
+
+/// `format`'s file of kfm's actions `copies` times over, as its writer makes it (drawing
+/// kfm's sprites from the corpus, for writers that pack pictures).
+fn written_as(format: &dyn Format, copies: usize) -> Vec<u8> {
+    let beside_kfm = ReadContext::for_path(corpus().join("mugen/kfm/kfm.air"));
+    let document = AirFormat
+        .read(&kfm_air(copies), &beside_kfm)
+        .unwrap()
+        .document;
+    let pixels = ImageStore::new();
+    let context = WriteContext {
+        path: None,
+        pixels: Some(&pixels),
+    };
+    format
+        .write(&document, &context)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .bytes
+}
+
+#[test]
+fn air_reads_a_large_file_within_a_small_multiple_of_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = kfm_air(300);
     assert!(bytes.len() > 10 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&AirFormat, &bytes, &ReadContext::default());
     assert!(outcome.unwrap().document.sequences().len() > 10_000);
-    assert_within("AIR", peak, &bytes, 40);
+    assert_within("AIR", peak, &bytes, 24);
 }
 
 #[test]
@@ -149,37 +246,49 @@ fn solarus_reads_a_large_file_within_a_small_multiple_of_it() {
     let (outcome, peak) = measured(&SolarusLuaFormat, &bytes, &ReadContext::default());
     let loaded = outcome.unwrap();
     assert!(loaded.document.sequences().len() > 3_000);
-    assert_within("Solarus", peak, &bytes, 40);
+    assert_within("Solarus", peak, &bytes, 36);
 }
 
 #[test]
 fn sprat_reads_a_large_project_within_a_small_multiple_of_it() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // kfm's actions many times over, written as a Sprat project.
-    let air = std::fs::read_to_string(corpus().join("mugen/kfm/kfm.air")).unwrap();
-    let air = repeated(&air, 40, |line, copy| {
-        match line
-            .trim()
-            .strip_prefix("[Begin Action ")
-            .and_then(|rest| rest.strip_suffix(']'))
-            .and_then(|n| n.trim().parse::<u64>().ok())
-        {
-            Some(number) => format!("[Begin Action {}]", number + copy as u64 * 100_000),
-            None => line.to_string(),
-        }
-    });
-    let document = AirFormat
-        .read(&air, &ReadContext::default())
-        .unwrap()
-        .document;
-    let bytes = SpratFormat
-        .write(&document, &WriteContext::default())
-        .unwrap()
-        .bytes;
+    let bytes = written_as(&SpratFormat, 40);
     assert!(bytes.len() > 10 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&SpratFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
-    assert_within("Sprat", peak, &bytes, 40);
+    assert_within("Sprat", peak, &bytes, 4);
+}
+
+#[test]
+fn isprite_reads_a_large_file_within_a_small_multiple_of_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = written_as(&IspriteFormat, 50);
+    assert!(bytes.len() > 3 * MB, "{}", bytes.len());
+    let (outcome, peak) = measured(&IspriteFormat, &bytes, &ReadContext::default());
+    outcome.unwrap();
+    assert_within("ISPRITE", peak, &bytes, 16);
+}
+
+#[test]
+fn atlas_json_reads_a_large_file_within_a_small_multiple_of_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = written_as(&AsepriteJsonFormat, 20);
+    assert!(bytes.len() > 4 * MB, "{}", bytes.len());
+    let (outcome, peak) = measured(&AsepriteJsonFormat, &bytes, &ReadContext::default());
+    outcome.unwrap();
+    assert_within("atlas JSON", peak, &bytes, 6);
+}
+
+#[test]
+fn sff_reads_a_large_archive_within_a_small_multiple_of_it() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // One sprite and 400,000 sprites linking to it: the index is the file.
+    let bytes = adversarial::sff_with_links(64, 32, 400_000);
+    assert!(bytes.len() > 10 * MB, "{}", bytes.len());
+    let (outcome, peak) = measured(&SffFormat, &bytes, &ReadContext::default());
+    outcome.unwrap();
+    assert_within("SFF", peak, &bytes, 36);
 }
 
 /// Writes an Aseprite file's fields little-endian.
@@ -300,7 +409,7 @@ fn aseprite_reads_a_large_file_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 15 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&AsepriteFormat, &bytes, &ReadContext::default());
     assert_eq!(outcome.unwrap().document.frames.len(), 1200);
-    assert_within("Aseprite", peak, &bytes, 8);
+    assert_within("Aseprite", peak, &bytes, 4);
 }
 
 /// Sixteen layers of one 8192x8192 cel each: 4 MB of file, 4 GiB of pixels.

@@ -36,8 +36,10 @@ pub struct Property {
     /// Where the value's raw bytes stop matching its decoded bytes one for one: each entry is
     /// a decoded offset and the raw offset of the character there, after an escape, a line
     /// continuation or a malformed byte. Empty for a value spelled as it reads, so a file
-    /// costs memory by its escapes, not by its characters.
-    breaks: Vec<(usize, usize)>,
+    /// costs memory by its escapes, not by its characters. 32-bit: files are at most 2 GiB,
+    /// and past 4 GiB of decoded text (only malformed bytes, each decoded to three, reach it)
+    /// no more are noted; [`Property::clean_raw_range`] compares bytes, so an edit stays safe.
+    breaks: Vec<(u32, u32)>,
     /// Raw bytes of the whole logical line, key to end of its last natural line.
     pub span: Range<usize>,
 }
@@ -49,10 +51,15 @@ impl Property {
         if at >= self.value.len() {
             return self.value_span.end;
         }
-        let run = self.breaks.partition_point(|&(decoded, _)| decoded <= at);
+        let run = self
+            .breaks
+            .partition_point(|&(decoded, _)| decoded as usize <= at);
         let (decoded, raw) = match run {
             0 => (0, self.value_span.start),
-            _ => self.breaks[run - 1],
+            _ => {
+                let (decoded, raw) = self.breaks[run - 1];
+                (decoded as usize, raw as usize)
+            }
         };
         raw + (at - decoded)
     }
@@ -298,13 +305,17 @@ fn unescape(
     first_raw: usize,
     raw_len: usize,
     problems: &mut Vec<LexProblem>,
-) -> (String, Vec<(usize, usize)>) {
+) -> (String, Vec<(u32, u32)>) {
     let mut text = String::with_capacity(raw_len);
-    let mut breaks: Vec<(usize, usize)> = Vec::new();
+    let mut breaks: Vec<(u32, u32)> = Vec::new();
     let mut push = |text: &mut String, ch: char, raw: usize| {
-        let (decoded, from) = breaks.last().copied().unwrap_or((0, first_raw));
-        if from + (text.len() - decoded) != raw {
-            breaks.push((text.len(), raw));
+        let (decoded, from) = breaks
+            .last()
+            .map_or((0, first_raw), |&(d, r)| (d as usize, r as usize));
+        if from + (text.len() - decoded) != raw
+            && let (Ok(decoded), Ok(raw)) = (u32::try_from(text.len()), u32::try_from(raw))
+        {
+            breaks.push((decoded, raw));
         }
         text.push(ch);
     };
