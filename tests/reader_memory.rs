@@ -430,7 +430,9 @@ fn aseprite_cels_past_the_files_picture_budget_fail_with_a_sentence() {
     assert!(bytes.len() < 8 * MB, "{}", bytes.len());
     // It took 4.2 GB, and under a memory limit the process aborted.
     let (outcome, peak) = measured(&AsepriteFormat, &bytes, &ReadContext::default());
-    let failure = outcome.err().expect("the read fails");
+    let Err(failure) = outcome else {
+        panic!("the read succeeds");
+    };
     let [diagnostic] = &failure.diagnostics[..] else {
         panic!("{:?}", failure.diagnostics);
     };

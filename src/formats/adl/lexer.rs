@@ -256,7 +256,7 @@ fn split_property(bytes: &[u8], start: usize, problems: &mut Vec<LexProblem>) ->
     let mut has_separator = false;
     let mut backslash = false;
     let mut value = line.clone();
-    while let Some(c) = value.next() {
+    for c in value.by_ref() {
         if (c.ch == '=' || c.ch == ':') && !backslash {
             has_separator = true;
             break;
