@@ -445,7 +445,8 @@ fn aseprite_cels_past_the_files_picture_budget_fail_with_a_sentence() {
         "{}",
         diagnostic.message
     );
-    assert_within("Aseprite past the budget", peak, &bytes, 4);
+    // Refused from the cels' headers: not one of them was inflated.
+    assert!(peak < MB, "{peak} bytes held before the refusal");
     // The command line says the same sentence and exits 1.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("layers.aseprite");
