@@ -383,3 +383,71 @@ fn a_missing_image_is_one_error_at_the_line_that_names_it() {
         "{out}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_broken_link_in_a_folder_is_checked_and_fails_not_skipped() {
+    let dir = folder_with_demos(&[]);
+    std::os::unix::fs::symlink(dir.path().join("gone.sprat"), dir.path().join("link.sprat"))
+        .unwrap();
+    let (code, out, err) = sprat(&["check", text(dir.path())]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(format!("{out}{err}").contains("link.sprat"), "{out}{err}");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "3 files: 2 clean, 1 with errors"
+    );
+}
+
+#[test]
+fn an_empty_solarus_sprite_is_not_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.dat");
+    std::fs::write(&path, b"").unwrap();
+    let (code, out, err) = sprat(&["check", text(&path)]);
+    // The specification allows a sprite without animations: a warning, not an error.
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 errors, 1 warning"), "{out}{err}");
+    assert!(out.contains("no animation"), "{out}{err}");
+}
+
+/// kfm's folder copied into a temporary one.
+fn kfm_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(common::corpus().join("mugen/kfm")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_def_cut_before_its_files_section_is_an_error() {
+    let dir = kfm_copy();
+    let def = std::fs::read(dir.path().join("kfm.def")).unwrap();
+    let cut = dir.path().join("cut.def");
+    std::fs::write(&cut, &def[..118]).unwrap();
+    let (code, out, err) = sprat(&["check", text(&cut)]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("no [Files] section"), "{out}{err}");
+    // The whole file is clean.
+    let (code, out, err) = sprat(&["check", text(&dir.path().join("kfm.def"))]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn two_defs_naming_each_other_as_their_air_are_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.def"), "[Files]\nanim = b.def\n").unwrap();
+    std::fs::write(dir.path().join("b.def"), "[Files]\nanim = a.def\n").unwrap();
+    let (code, out, err) = sprat(&["check", text(&dir.path().join("a.def"))]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("the animation file b.def is a .def file"),
+        "{out}{err}"
+    );
+    // A [Files] section naming no animation file at all is a warning.
+    std::fs::write(dir.path().join("c.def"), "[Files]\nsprite = c.sff\n").unwrap();
+    let (_, out, err) = sprat(&["check", text(&dir.path().join("c.def"))]);
+    assert!(out.contains("names no animation file"), "{out}{err}");
+}

@@ -10,7 +10,8 @@ use std::sync::mpsc;
 
 /// The files named on the command line: files as given, folders expanded (recursively) to
 /// the files whose extension some format reads, in name order. Symbolic links to folders are
-/// not followed, so a link loop cannot make the walk endless.
+/// not followed, so a link loop cannot make the walk endless; other links are read, broken
+/// ones included (reading them fails with a sentence).
 #[derive(Debug, Default)]
 pub struct Inputs {
     /// The files, in order.
@@ -65,8 +66,10 @@ fn walk(folder: &Path, found: &mut Inputs) {
         if kind.is_dir() {
             walk(&path, found);
         } else if registry().is_known_document(&path)
-            && (kind.is_file() || (kind.is_symlink() && path.is_file()))
+            && (kind.is_file() || (kind.is_symlink() && !path.is_dir()))
         {
+            // A link whose target is missing (or not a regular file) is read all the same, so
+            // its read error is reported rather than the file left out without a word.
             found.files.push(path);
         }
     }

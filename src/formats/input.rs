@@ -22,6 +22,20 @@ use std::time::SystemTime;
 /// ships, and small enough that a mistaken path cannot exhaust memory.
 pub const MAX_FILE_BYTES: u64 = 2 << 30;
 
+/// The decoded pictures one file may hold while it is read (an Aseprite file's cels and
+/// tilesets, counted together): a file whose pictures need more is refused with a sentence
+/// rather than left to exhaust memory, however well its pixels compress.
+pub const MAX_PICTURE_BYTES: u64 = 2 << 30;
+
+/// The sentence of a file whose pictures pass [`MAX_PICTURE_BYTES`]: `needed` bytes in all
+/// once `what` is decoded.
+pub fn pictures_too_large(what: &str, needed: u64) -> String {
+    format!(
+        "{what} would bring this file's decoded pictures to {needed} bytes, more than the {} MiB Sprat holds for one file",
+        MAX_PICTURE_BYTES >> 20
+    )
+}
+
 /// Why a file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {

@@ -28,7 +28,7 @@ pub mod sprat;
 pub use diagnostics::{
     Diagnostic, Location, Severity, Subject, error_and_warning_counts, has_errors, line_column,
 };
-pub use input::{InputError, MAX_FILE_BYTES, read_file};
+pub use input::{InputError, MAX_FILE_BYTES, MAX_PICTURE_BYTES, pictures_too_large, read_file};
 pub use line_index::LineIndex;
 pub use loss::{Loss, Place};
 pub use registry::{Registry, registry};

@@ -33,21 +33,41 @@ pub struct Property {
     /// Raw bytes of the value (from its first character to the end of its last line, before
     /// the line terminator); empty (at the end of the line) for an empty value.
     pub value_span: Range<usize>,
-    /// For every byte offset of `value` (and its end), the raw offset of the character there.
-    raw_of: Vec<usize>,
+    /// Where the value's raw bytes stop matching its decoded bytes one for one: each entry is
+    /// a decoded offset and the raw offset of the character there, after an escape, a line
+    /// continuation or a malformed byte. Empty for a value spelled as it reads, so a file
+    /// costs memory by its escapes, not by its characters. 32-bit: files are at most 2 GiB,
+    /// and past 4 GiB of decoded text (only malformed bytes, each decoded to three, reach it)
+    /// no more are noted; [`Property::clean_raw_range`] compares bytes, so an edit stays safe.
+    breaks: Vec<(u32, u32)>,
     /// Raw bytes of the whole logical line, key to end of its last natural line.
     pub span: Range<usize>,
 }
 
 impl Property {
+    /// The raw offset of the character at decoded offset `at` of the value (the end of the
+    /// value's raw bytes at or past its end).
+    fn raw_at(&self, at: usize) -> usize {
+        if at >= self.value.len() {
+            return self.value_span.end;
+        }
+        let run = self
+            .breaks
+            .partition_point(|&(decoded, _)| decoded as usize <= at);
+        let (decoded, raw) = match run {
+            0 => (0, self.value_span.start),
+            _ => {
+                let (decoded, raw) = self.breaks[run - 1];
+                (decoded as usize, raw as usize)
+            }
+        };
+        raw + (at - decoded)
+    }
+
     /// The raw byte range holding the decoded `range` of the value.
     pub fn raw_range(&self, range: Range<usize>) -> Range<usize> {
-        let start = self.raw_of[range.start.min(self.value.len())];
-        let end = if range.end >= self.value.len() {
-            self.value_span.end
-        } else {
-            self.raw_of[range.end]
-        };
+        let start = self.raw_at(range.start);
+        let end = self.raw_at(range.end);
         start..end.max(start)
     }
 
@@ -138,9 +158,8 @@ pub fn lex(bytes: &[u8]) -> Lexed {
             pos = natural_line_end(bytes, pos);
             continue;
         }
-        let (line, next) = logical_line(bytes, pos);
-        out.properties
-            .push(split_property(&line, pos, &mut out.problems));
+        let (property, next) = split_property(bytes, pos, &mut out.problems);
+        out.properties.push(property);
         pos = next;
     }
     out
@@ -163,127 +182,164 @@ fn after_terminator(bytes: &[u8], end: usize) -> usize {
     }
 }
 
-/// Reads one logical line starting at `start`: its characters with their raw positions
-/// (continuation backslashes, terminators and continuation indentation removed) and where the
-/// next natural line begins.
-fn logical_line(bytes: &[u8], start: usize) -> (Vec<RawChar>, usize) {
-    let mut chars: Vec<RawChar> = Vec::new();
-    let mut pos = start;
-    loop {
-        let end = natural_line_end(bytes, pos);
-        let mut backslash = false;
-        while pos < end {
-            let (ch, w) = char_at(bytes, pos);
-            backslash = if ch == '\\' { !backslash } else { false };
-            chars.push(RawChar {
-                ch,
-                raw: pos,
-                raw_end: pos + w,
-            });
-            pos += w;
+/// The characters of one logical line, decoded as they are walked (continuation
+/// backslashes, terminators and continuation indentation left out), so no line is ever held
+/// as a list of characters. Cloning it is cheap: a clone walks the same line again.
+#[derive(Clone)]
+struct LineChars<'a> {
+    bytes: &'a [u8],
+    /// The next character's raw offset.
+    pos: usize,
+    /// The end of the current natural line.
+    end: usize,
+    /// True after an odd run of backslashes on the current natural line.
+    backslash: bool,
+}
+
+impl<'a> LineChars<'a> {
+    fn new(bytes: &'a [u8], start: usize) -> Self {
+        LineChars {
+            bytes,
+            pos: start,
+            end: natural_line_end(bytes, start),
+            backslash: false,
         }
-        if !backslash {
-            return (chars, after_terminator(bytes, end));
-        }
-        chars.pop();
-        pos = after_terminator(bytes, end);
-        if pos >= bytes.len() {
-            return (chars, pos);
-        }
-        while pos < bytes.len() {
-            let (ch, w) = char_at(bytes, pos);
-            if !is_blank(ch) {
-                break;
-            }
-            pos += w;
-        }
+    }
+
+    /// Where the natural line after the current one begins; once the walk is over, where
+    /// the next logical line begins.
+    fn next_line(&self) -> usize {
+        after_terminator(self.bytes, self.end)
     }
 }
 
-fn split_property(line: &[RawChar], start: usize, problems: &mut Vec<LexProblem>) -> Property {
-    let mut key_len = 0;
-    let mut value_start = line.len();
+impl Iterator for LineChars<'_> {
+    type Item = RawChar;
+
+    fn next(&mut self) -> Option<RawChar> {
+        while self.pos < self.end {
+            let raw = self.pos;
+            let (ch, w) = char_at(self.bytes, raw);
+            self.pos += w;
+            self.backslash = ch == '\\' && !self.backslash;
+            if !(self.backslash && self.pos >= self.end) {
+                return Some(RawChar {
+                    ch,
+                    raw,
+                    raw_end: raw + w,
+                });
+            }
+            // An odd backslash ends the natural line: the line goes on after the terminator
+            // and the next line's indentation.
+            self.pos = self.next_line();
+            while self.pos < self.bytes.len() {
+                let (ch, w) = char_at(self.bytes, self.pos);
+                if !is_blank(ch) {
+                    break;
+                }
+                self.pos += w;
+            }
+            self.end = natural_line_end(self.bytes, self.pos);
+            self.backslash = false;
+        }
+        None
+    }
+}
+
+/// Reads the logical line starting at `start` as a property; returns it and where the next
+/// natural line begins.
+fn split_property(bytes: &[u8], start: usize, problems: &mut Vec<LexProblem>) -> (Property, usize) {
+    let line = LineChars::new(bytes, start);
+    // The key ends at the first unescaped separator or blank.
+    let mut key_chars = 0;
+    let mut key_end = start;
     let mut has_separator = false;
     let mut backslash = false;
-    while key_len < line.len() {
-        let ch = line[key_len].ch;
-        if (ch == '=' || ch == ':') && !backslash {
-            value_start = key_len + 1;
+    let mut value = line.clone();
+    for c in value.by_ref() {
+        if (c.ch == '=' || c.ch == ':') && !backslash {
             has_separator = true;
             break;
         }
-        if is_blank(ch) && !backslash {
-            value_start = key_len + 1;
+        if is_blank(c.ch) && !backslash {
             break;
         }
-        backslash = if ch == '\\' { !backslash } else { false };
-        key_len += 1;
+        backslash = c.ch == '\\' && !backslash;
+        key_chars += 1;
+        key_end = c.raw_end;
     }
-    while value_start < line.len() {
-        let ch = line[value_start].ch;
-        if !is_blank(ch) {
-            if !has_separator && (ch == '=' || ch == ':') {
+    // Blanks and at most one separator before the value.
+    loop {
+        let before = value.clone();
+        let Some(c) = value.next() else { break };
+        if !is_blank(c.ch) {
+            if !has_separator && (c.ch == '=' || c.ch == ':') {
                 has_separator = true;
             } else {
+                value = before;
                 break;
             }
         }
-        value_start += 1;
     }
-    let line_end = line.last().map_or(start, |c| c.raw_end);
-    let (key, _) = unescape(&line[..key_len], problems);
-    let (value, raw_of) = unescape(&line[value_start..], problems);
-    let key_end = if key_len > 0 {
-        line[key_len - 1].raw_end
-    } else {
-        start
-    };
-    let value_raw_start = line.get(value_start).map_or(line_end, |c| c.raw);
-    Property {
+    let mut rest = line.clone();
+    let line_end = rest.by_ref().last().map_or(start, |c| c.raw_end);
+    let value_raw_start = value.clone().next().map_or(line_end, |c| c.raw);
+    let (key, _) = unescape(line.take(key_chars), start, key_end - start, problems);
+    let (value, breaks) = unescape(value, value_raw_start, line_end - value_raw_start, problems);
+    let property = Property {
         key,
         key_span: start..key_end,
         value,
         value_span: value_raw_start..line_end,
-        raw_of,
+        breaks,
         span: start..line_end,
-    }
+    };
+    (property, rest.next_line())
 }
 
-/// Resolves escapes; returns the text and, for each of its bytes plus the end, the raw offset.
-fn unescape(chars: &[RawChar], problems: &mut Vec<LexProblem>) -> (String, Vec<usize>) {
-    let mut text = String::with_capacity(chars.len());
-    let mut raw_of = Vec::with_capacity(chars.len() + 1);
-    let mut i = 0;
-    let push = |text: &mut String, raw_of: &mut Vec<usize>, ch: char, raw: usize| {
+/// Resolves escapes in `chars` (whose first character is at raw offset `first_raw`, spread
+/// over `raw_len` raw bytes); returns the text and where its bytes stop following the raw
+/// bytes one for one ([`Property::breaks`]).
+fn unescape(
+    mut chars: impl Iterator<Item = RawChar> + Clone,
+    first_raw: usize,
+    raw_len: usize,
+    problems: &mut Vec<LexProblem>,
+) -> (String, Vec<(u32, u32)>) {
+    let mut text = String::with_capacity(raw_len);
+    let mut breaks: Vec<(u32, u32)> = Vec::new();
+    let mut push = |text: &mut String, ch: char, raw: usize| {
+        let (decoded, from) = breaks
+            .last()
+            .map_or((0, first_raw), |&(d, r)| (d as usize, r as usize));
+        if from + (text.len() - decoded) != raw
+            && let (Ok(decoded), Ok(raw)) = (u32::try_from(text.len()), u32::try_from(raw))
+        {
+            breaks.push((decoded, raw));
+        }
         text.push(ch);
-        raw_of.resize(text.len(), raw);
     };
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(c) = chars.next() {
         if c.ch != '\\' {
-            push(&mut text, &mut raw_of, c.ch, c.raw);
-            i += 1;
+            push(&mut text, c.ch, c.raw);
             continue;
         }
-        let Some(next) = chars.get(i + 1) else {
-            i += 1;
+        let Some(next) = chars.next() else {
             continue;
         };
         match next.ch {
             'u' => {
-                let hex: String = chars[i + 2..(i + 6).min(chars.len())]
-                    .iter()
-                    .map(|c| c.ch)
-                    .collect();
-                match (hex.len() == 4)
+                let mut ahead = chars.clone();
+                let hex: String = ahead.by_ref().take(4).map(|c| c.ch).collect();
+                match (hex.chars().count() == 4)
                     .then(|| u32::from_str_radix(&hex, 16).ok())
                     .flatten()
                 {
                     Some(code) => {
                         // A lone surrogate cannot be a Rust char; Java keeps it, we show U+FFFD.
                         let ch = char::from_u32(code).unwrap_or('\u{fffd}');
-                        push(&mut text, &mut raw_of, ch, c.raw);
-                        i += 6;
+                        push(&mut text, ch, c.raw);
+                        chars = ahead;
                     }
                     None => {
                         problems.push(LexProblem {
@@ -292,8 +348,7 @@ fn unescape(chars: &[RawChar], problems: &mut Vec<LexProblem>) -> (String, Vec<u
                                 .into(),
                             fatal: true,
                         });
-                        push(&mut text, &mut raw_of, 'u', c.raw);
-                        i += 2;
+                        push(&mut text, 'u', c.raw);
                     }
                 }
             }
@@ -305,13 +360,11 @@ fn unescape(chars: &[RawChar], problems: &mut Vec<LexProblem>) -> (String, Vec<u
                     'f' => '\x0c',
                     x => x,
                 };
-                push(&mut text, &mut raw_of, ch, c.raw);
-                i += 2;
+                push(&mut text, ch, c.raw);
             }
         }
     }
-    raw_of.push(chars.last().map_or(0, |c| c.raw_end));
-    (text, raw_of)
+    (text, breaks)
 }
 
 #[cfg(test)]
@@ -362,6 +415,21 @@ mod tests {
         let lexed = lex(b"A=\\u12\nB=2");
         assert!(lexed.problems[0].fatal);
         assert_eq!(lexed.properties.len(), 2);
+    }
+
+    #[test]
+    fn raw_offsets_follow_continuations_and_malformed_bytes() {
+        let text = b"A=ab\\\n   c\xffd";
+        let p = &lex(text).properties[0];
+        assert_eq!(p.value, "abc\u{fffd}d");
+        // "ab" ends where "c" starts: the continuation between them is part of its bytes.
+        assert_eq!(p.raw_range(0..2), 2..9);
+        assert_eq!(p.clean_raw_range(text, 0..2), None);
+        assert_eq!(p.clean_raw_range(text, 0..1), Some(2..3));
+        assert_eq!(p.raw_range(2..3), 9..10);
+        assert_eq!(p.raw_range(3..6), 10..11);
+        assert_eq!(p.raw_range(6..7), 11..12);
+        assert_eq!(p.breaks, [(2, 9), (6, 11)]);
     }
 
     #[test]

@@ -22,8 +22,11 @@ use indexmap::IndexMap;
 use std::path::PathBuf;
 
 /// Each byte of input may produce at most this many elements (plus a fixed allowance), so a
-/// small file cannot ask for millions of frames times joints.
-const ELEMENTS_PER_INPUT_BYTE: usize = 64;
+/// small file cannot ask for millions of frames times joints. An element holds about 160
+/// bytes in the document, so this bounds the document by the file's length; the game's files
+/// make about one element for every four bytes (a frame line of 80 bytes moves 11 joints, a
+/// picture and a point each).
+const ELEMENTS_PER_INPUT_BYTE: usize = 1;
 
 /// The image of a body part and the anchor it is placed by.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +137,16 @@ pub fn build(
                 nanos: animation.delay_nanos,
             });
             if let Some(skeleton) = skeleton {
+                // Exactly as many as are pushed: a frame's elements, grown by doubling, left
+                // a third of a large file's document unused.
+                let drawn = skeleton
+                    .joints
+                    .iter()
+                    .filter(|joint| parts.contains_key(&joint.name))
+                    .count();
+                model_frame
+                    .elements
+                    .reserve_exact(drawn + skeleton.joints.len());
                 let landed = landings(skeleton, &frame.transforms);
                 for (joint, landing) in skeleton.joints.iter().zip(&landed).rev() {
                     let Some(part) = parts.get(&joint.name) else {

@@ -24,6 +24,8 @@ pub(crate) const CHUNK_OLD_PALETTE: u16 = 0x0004;
 pub(crate) const CHUNK_OLD_PALETTE_6BIT: u16 = 0x0011;
 pub(crate) const CHUNK_USER_DATA: u16 = 0x2020;
 pub(crate) const CHUNK_SLICE: u16 = 0x2022;
+/// A tileset chunk.
+pub(crate) const CHUNK_TILESET: u16 = 0x2023;
 /// A cel that shows another frame's cel of the same layer.
 pub(crate) const CEL_LINKED: u16 = 1;
 /// A cel of zlib-compressed pixels.

@@ -10,6 +10,7 @@
 use super::chunks::{self, Attach};
 pub use super::cursor::{Cursor, ParseError, fail};
 use super::file::{CHUNK_HEADER_SIZE, FRAME_HEADER_SIZE, FRAME_MAGIC, dword, word};
+use super::pixels::check_picture_budget;
 use super::scan::{COMPOSITE_LIMIT, HEADER_SIZE, MAX_INFLATE_RATIO, SMALL_CANVAS_BYTES, has_magic};
 use super::sprite::{ColorDepth, FrameHeader, Header, Sprite};
 
@@ -18,6 +19,8 @@ use super::sprite::{ColorDepth, FrameHeader, Header, Sprite};
 pub fn parse(bytes: &[u8]) -> Result<Sprite, ParseError> {
     let header = header(bytes)?;
     let frames = layout(bytes, header.frames)?;
+    let chunks = frames.iter().flat_map(|frame| frame.chunks.iter().cloned());
+    check_picture_budget(bytes, chunks, header.depth)?;
     let speed = header.speed;
     let mut sprite = Sprite {
         header,

@@ -74,6 +74,29 @@ fn is_def_section(name: &str) -> bool {
     ["info", "files", "bgdef", "scenedef"].contains(&name)
 }
 
+/// What a `.def` without actions of its own and without an animation file lacks: a `.def`
+/// with neither [Files] nor a stage's [BGdef] or a storyboard's [SceneDef] names nothing to
+/// show (an error: a cut or damaged file), and a character's [Files] without `anim` opens with
+/// no animations (a warning).
+fn missing_files(def: &DefFile) -> Option<Diagnostic> {
+    let has = |name: &str| def.sections.iter().any(|s| s.name == name);
+    if def.has_actions() || has("bgdef") || has("scenedef") {
+        return None;
+    }
+    let (severity, message) = if has("files") {
+        (
+            Severity::Warning,
+            "the [Files] section names no animation file (anim = ...): the .def opens with no animations",
+        )
+    } else {
+        (
+            Severity::Error,
+            "the .def has no [Files] section (nor [BGdef] or [SceneDef]): it names no sprite file and no animation file",
+        )
+    };
+    Some(Diagnostic::new(severity, Location::File, message))
+}
+
 /// The section names of a text, lowercased, in order (a cheap look for sniffing).
 fn section_names(bytes: &[u8]) -> Vec<String> {
     split_lines(bytes)
@@ -242,6 +265,9 @@ impl Format for DefFormat {
         let (sprites, mut diagnostics) = sources::from_def(&def, bytes, dir);
         document.images.push(sprites.image(archive));
         let anim = def.anim().filter(|_| !def.has_actions());
+        if anim.is_none() {
+            diagnostics.extend(missing_files(&def));
+        }
         if let Some(anim) = anim {
             let spelled = path_text(&anim.value);
             let line = def.lines[anim.line];
@@ -258,6 +284,15 @@ impl Format for DefFormat {
                 Some(dir) => {
                     let path = normalise(&dir.join(&spelled));
                     match crate::formats::read_file(&path) {
+                        // A .def naming a .def (two naming each other, or a slip of the
+                        // extension) would read as an AIR without actions, silently.
+                        Ok(air) if section_names(&air).iter().any(|n| is_def_section(n)) => {
+                            diagnostics.push(Diagnostic::new(
+                                Severity::Error,
+                                location,
+                                format!("the animation file {spelled} is a .def file (it has an [Info], [Files], [BGdef] or [SceneDef] section), not an AIR file: its animations are not read"),
+                            ));
+                        }
                         Ok(air) => {
                             let mut syntax = parse_air(&air, true);
                             add_to_model(&mut syntax, &mut document, archive);

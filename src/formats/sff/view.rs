@@ -51,11 +51,12 @@ pub fn add_group_sequences(
         for number in images.keys() {
             let frame_id = FrameId(document.alloc_id());
             let mut frame = Frame::new(FrameDuration::Ticks(BROWSE_TICKS));
-            frame.elements.push(Element {
+            // One element, held in a vector of one (a push would reserve four).
+            frame.elements = vec![Element {
                 id: ElementId(document.alloc_id()),
                 name: String::new(),
                 kind: ElementKind::Graphic(sprite_graphic(image, group, *number)),
-            });
+            }];
             document.frames.insert(frame_id, frame);
             sequence.directions[0].frames.push(frame_id);
         }

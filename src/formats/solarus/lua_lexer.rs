@@ -46,21 +46,56 @@ fn error<T>(at: usize, message: impl Into<String>) -> Result<T, LexError> {
     })
 }
 
-/// Splits `text` into tokens, ending with [`TokenKind::End`].
+/// Splits `text` into tokens, ending with [`TokenKind::End`] (the lexer's own tests).
+#[cfg(test)]
 pub fn tokenize(text: &[u8]) -> Result<Vec<Token>, LexError> {
-    let mut lexer = Lexer { text, pos: 0 };
+    let mut stream = TokenStream::new(text);
     // Sprite files run about one token per five bytes; one allocation covers most of them.
     let mut tokens = Vec::with_capacity(text.len() / 5 + 1);
     loop {
+        let token = stream.next_token()?;
+        let end = token.kind == TokenKind::End;
+        tokens.push(token);
+        if end {
+            return Ok(tokens);
+        }
+    }
+}
+
+/// The first lexical error of `text`, if any, found without holding its tokens.
+pub fn check_tokens(text: &[u8]) -> Result<(), LexError> {
+    let mut stream = TokenStream::new(text);
+    while stream.next_token()?.kind != TokenKind::End {}
+    Ok(())
+}
+
+/// The tokens of `text` one at a time, so a reader holds a few of them rather than the whole
+/// file's (a token takes about ten times the bytes it spells); after the last,
+/// [`TokenKind::End`] again and again.
+pub struct TokenStream<'a> {
+    lexer: Lexer<'a>,
+}
+
+impl<'a> TokenStream<'a> {
+    /// The tokens of `text`, from its start.
+    pub fn new(text: &'a [u8]) -> TokenStream<'a> {
+        TokenStream {
+            lexer: Lexer { text, pos: 0 },
+        }
+    }
+
+    /// The next token.
+    pub fn next_token(&mut self) -> Result<Token, LexError> {
+        let lexer = &mut self.lexer;
+        let text = lexer.text;
         lexer.skip_trivia()?;
         let start = lexer.pos;
         let Some(&byte) = text.get(start) else {
-            tokens.push(Token {
+            return Ok(Token {
                 kind: TokenKind::End,
                 start,
                 end: start,
             });
-            return Ok(tokens);
         };
         let kind = match byte {
             b'"' | b'\'' => TokenKind::Str(lexer.quoted_string(byte)?),
@@ -95,11 +130,11 @@ pub fn tokenize(text: &[u8]) -> Result<Vec<Token>, LexError> {
                 );
             }
         };
-        tokens.push(Token {
+        Ok(Token {
             kind,
             start,
             end: lexer.pos,
-        });
+        })
     }
 }
 

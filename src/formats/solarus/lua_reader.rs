@@ -3,8 +3,9 @@
 //! tables. Anything else is refused with its line and column.
 
 use super::data::{AnimationData, DirectionData, Entry, EntryExtra};
-use super::lua_lexer::{Token, TokenKind, tokenize};
+use super::lua_lexer::{Token, TokenKind, TokenStream, check_tokens};
 use super::problems::Problems;
+use std::collections::VecDeque;
 
 /// Tables deeper than this are refused (sprite files need three levels).
 const MAX_DEPTH: usize = 16;
@@ -49,16 +50,18 @@ struct Field {
 /// Reads every animation call. A syntax error stops the read: `Err` holds its offset and
 /// message. Errors inside an animation are recorded in `problems` and make that entry unusable.
 pub fn read_entries(text: &[u8], problems: &mut Problems) -> Result<Vec<Entry>, (usize, String)> {
-    let tokens = tokenize(text).map_err(|e| (e.at, e.message))?;
-    let mut parser = Parser { tokens, index: 0 };
+    // A lexical error anywhere is the error, as before any animation is read; then the tokens
+    // are read again one at a time, never all held.
+    check_tokens(text).map_err(|e| (e.at, e.message))?;
+    let mut parser = Parser::new(text);
     let mut entries = Vec::new();
     loop {
         let token = parser.peek().clone();
         match &token.kind {
             TokenKind::End => return Ok(entries),
-            TokenKind::Punct(';') => parser.index += 1,
+            TokenKind::Punct(';') => parser.advance(),
             TokenKind::Name(name) if name == "animation" => {
-                parser.index += 1;
+                parser.advance();
                 let (fields, end) = parser.call_argument()?;
                 entries.push(animation_entry(text, &fields, token.start..end, problems));
             }
@@ -72,21 +75,56 @@ pub fn read_entries(text: &[u8], problems: &mut Problems) -> Result<Vec<Entry>, 
     }
 }
 
-struct Parser {
-    tokens: Vec<Token>,
-    index: usize,
+struct Parser<'a> {
+    stream: TokenStream<'a>,
+    /// The tokens read ahead: always the current one, and at most one more.
+    ahead: VecDeque<Token>,
 }
 
-impl Parser {
+impl<'a> Parser<'a> {
+    fn new(text: &'a [u8]) -> Parser<'a> {
+        let mut parser = Parser {
+            stream: TokenStream::new(text),
+            ahead: VecDeque::with_capacity(2),
+        };
+        parser.fill(1);
+        parser
+    }
+
+    /// Reads ahead until `count` tokens are waiting. The text was checked whole first, so
+    /// the stream has no error to give; were there one, it would read as the end.
+    fn fill(&mut self, count: usize) {
+        while self.ahead.len() < count {
+            let token = self.stream.next_token().unwrap_or_else(|e| Token {
+                kind: TokenKind::End,
+                start: e.at,
+                end: e.at,
+            });
+            self.ahead.push_back(token);
+        }
+    }
+
     fn peek(&self) -> &Token {
-        // `tokenize` always ends with `End`, and the parser never moves past it.
-        &self.tokens[self.index.min(self.tokens.len() - 1)]
+        // `fill` keeps the current token waiting; the stream gives `End` again after the end.
+        &self.ahead[0]
+    }
+
+    /// The token after the current one.
+    fn peek_second(&mut self) -> &Token {
+        self.fill(2);
+        &self.ahead[1]
+    }
+
+    /// Moves past the current token.
+    fn advance(&mut self) {
+        self.ahead.pop_front();
+        self.fill(1);
     }
 
     fn next(&mut self) -> Token {
         let token = self.peek().clone();
         if token.kind != TokenKind::End {
-            self.index += 1;
+            self.advance();
         }
         token
     }
@@ -108,7 +146,7 @@ impl Parser {
                 Ok((fields, end))
             }
             TokenKind::Punct('(') => {
-                self.index += 1;
+                self.advance();
                 let open = self.peek().clone();
                 if open.kind != TokenKind::Punct('{') {
                     return Err((
@@ -169,17 +207,17 @@ impl Parser {
 
     /// `name =` or `["name"] =` before a value, if present.
     fn field_key(&mut self) -> Result<Option<String>, (usize, String)> {
-        let here = self.index;
         match self.peek().kind.clone() {
             TokenKind::Name(name) => {
-                if self.tokens.get(here + 1).map(|t| &t.kind) == Some(&TokenKind::Punct('=')) {
-                    self.index += 2;
+                if self.peek_second().kind == TokenKind::Punct('=') {
+                    self.advance();
+                    self.advance();
                     return Ok(Some(name));
                 }
                 Ok(None)
             }
             TokenKind::Punct('[') => {
-                self.index += 1;
+                self.advance();
                 let key = self.next();
                 let name = match key.kind {
                     TokenKind::Str(s) => s,
@@ -203,7 +241,7 @@ impl Parser {
                 Ok((Value::Table(fields), end))
             }
             TokenKind::Punct('-') => {
-                self.index += 1;
+                self.advance();
                 let number = self.next();
                 match number.kind {
                     TokenKind::Int(i) => Ok((Value::Int(i.wrapping_neg()), number.end)),
@@ -212,23 +250,23 @@ impl Parser {
                 }
             }
             TokenKind::Str(s) => {
-                self.index += 1;
+                self.advance();
                 Ok((Value::Str(s), token.end))
             }
             TokenKind::Int(i) => {
-                self.index += 1;
+                self.advance();
                 Ok((Value::Int(i), token.end))
             }
             TokenKind::Float(f) => {
-                self.index += 1;
+                self.advance();
                 Ok((Value::Float(f), token.end))
             }
             TokenKind::Name(name) if name == "true" || name == "false" => {
-                self.index += 1;
+                self.advance();
                 Ok((Value::Bool, token.end))
             }
             TokenKind::Name(name) if name == "nil" => {
-                self.index += 1;
+                self.advance();
                 Ok((Value::Nil, token.end))
             }
             TokenKind::Name(name) => Err((

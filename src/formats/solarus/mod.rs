@@ -31,8 +31,8 @@ pub use quest::{sprites_folder, tileset_candidates};
 
 use super::fidelity;
 use super::{
-    Capabilities, Diagnostic, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
-    WriteError, Written, has_errors, line_column,
+    Capabilities, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure, Severity, Sniff,
+    WriteContext, WriteError, Written, has_errors, line_column,
 };
 use crate::model::{AnimationSet, SequenceId};
 use data::Entry;
@@ -108,7 +108,16 @@ fn parse(
         }
     };
     let (mut document, made) = to_model::build_document(&entries, context, &mut problems);
-    let diagnostics = problems.into_diagnostics(bytes);
+    let mut diagnostics = problems.into_diagnostics(bytes);
+    if entries.is_empty() {
+        // Valid (the specification allows zero animations), but a sprite the engine finds
+        // nothing in is most often a file cut or emptied by mistake: check says so.
+        diagnostics.push(Diagnostic::new(
+            Severity::Warning,
+            Location::File,
+            "the file holds no animation: the engine finds nothing to show in this sprite",
+        ));
+    }
     if made.iter().all(Option::is_none) && has_errors(&diagnostics) {
         return Err(ReadFailure { diagnostics });
     }

@@ -69,12 +69,18 @@ fn lua_maps_animations_directions_and_grid_frames() {
 }
 
 #[test]
-fn empty_lua_file_is_a_set_without_animations() {
+fn empty_lua_file_is_a_set_without_animations_and_a_warning() {
     let loaded = read_lua("");
     assert!(loaded.document.sequences().is_empty());
-    assert!(loaded.diagnostics.is_empty());
+    // Valid, but a 0-byte sprite is most often a damaged one: check does not call it clean.
+    let [warning] = &loaded.diagnostics[..] else {
+        panic!("{:?}", loaded.diagnostics);
+    };
+    assert_eq!(warning.severity, crate::formats::Severity::Warning);
+    assert!(warning.message.contains("no animation"), "{warning:?}");
     let loaded = read_lua("-- nothing yet\n");
     assert!(loaded.document.sequences().is_empty());
+    assert_eq!(loaded.diagnostics.len(), 1);
 }
 
 #[test]

@@ -210,7 +210,8 @@ fn add_sequence(
             let frame_id = FrameId(document.alloc_id());
             let element = ElementId(document.alloc_id());
             let mut frame = Frame::new(duration);
-            frame.elements.push(Element {
+            // One element, held in a vector of one (a push would reserve four).
+            frame.elements = vec![Element {
                 id: element,
                 name: String::new(),
                 kind: ElementKind::Graphic(Graphic::new(
@@ -218,7 +219,7 @@ fn add_sequence(
                     Point::ZERO,
                     Origin::At(Point::from_ints(direction.origin_x, direction.origin_y)),
                 )),
-            });
+            }];
             document.frames.insert(frame_id, frame);
             frames.push(frame_id);
         }
