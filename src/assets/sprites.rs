@@ -284,7 +284,10 @@ impl FoundSprites {
             return Err("no sprite is selected".to_string());
         }
         // Sprites are named by the numbers the preview draws on them, from 0.
-        match (indices.iter().find(|&&i| i >= self.rects.len()), self.rects.len()) {
+        match (
+            indices.iter().find(|&&i| i >= self.rects.len()),
+            self.rects.len(),
+        ) {
             (Some(bad), 0) => Err(format!("there is no sprite {bad}: none was found")),
             (Some(bad), len) => Err(format!(
                 "there is no sprite {bad}: they are numbered 0 to {}",

@@ -85,7 +85,8 @@ pub(crate) fn check_positions(positions: &[usize], len: usize) -> EditResult {
     }
     if let Some(bad) = positions.iter().find(|&&p| p >= len) {
         return Err(EditError::new(format!(
-            "there is no frame {bad} (the direction has {len} frames)"
+            "there is no frame {bad} (the direction has {})",
+            crate::text::count(len, "frame")
         )));
     }
     Ok(())

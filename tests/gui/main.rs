@@ -19,6 +19,7 @@ mod boxes;
 mod canvas;
 mod diagnostics;
 mod document;
+mod duration;
 mod editing;
 mod editor;
 mod export;

@@ -641,7 +641,7 @@ fn paste_special_refuses_an_empty_clipboard_and_an_empty_selection() {
         &["Edit", "Paste special", "Paste timing only"],
     );
     assert!(
-        gui_support::status(&harness).contains("2 frames were copied and 3 are selected"),
+        gui_support::status(&harness).contains("2 frames were copied and 3 frames selected"),
         "{}",
         gui_support::status(&harness)
     );

@@ -604,8 +604,9 @@ fn progress_window(ctx: &egui::Context, state: &mut ExportState) {
                 egui::ProgressBar::new(fraction)
                     .desired_width(280.0)
                     .text(format!(
-                        "{} of {total} frames · {seconds:.1} s",
-                        done.min(total)
+                        "{} of {} · {seconds:.1} s",
+                        done.min(total),
+                        crate::text::count(total, "frame")
                     )),
             );
             cancel = ui.button("Cancel").clicked();

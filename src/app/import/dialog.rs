@@ -487,7 +487,10 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
             ui.add(
                 egui::ProgressBar::new(done as f32 / reading.total.max(1) as f32)
                     .desired_width(240.0)
-                    .text(format!("Reading {done} of {} files", reading.total)),
+                    .text(format!(
+                        "Reading {done} of {}",
+                        crate::text::count(reading.total, "file")
+                    )),
             );
             pressed.stop_reading = ui.button("Stop").clicked();
         });

@@ -32,8 +32,8 @@ pub struct InterpolateBoxes {
 impl Command for InterpolateBoxes {
     fn label(&self) -> String {
         format!(
-            "Interpolate boxes over {} frames",
-            self.to.saturating_sub(self.from + 1)
+            "Interpolate boxes over {}",
+            crate::text::count(self.to.saturating_sub(self.from + 1), "frame")
         )
     }
 
