@@ -135,6 +135,8 @@ struct Summary {
     frames: String,
     /// "Total: 1.25 s (75 ticks), then 0.83 s (50 ticks)".
     total: String,
+    /// The total before, for the status bar ("1.25 s").
+    before: String,
     /// The new total, for the status bar ("0.83 s").
     after: String,
     /// The largest rounding error, or that there is none.
@@ -219,16 +221,25 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
     if let (true, Ok(retime), Ok(summary)) = (apply, &retime, &outcome) {
         match panel.doc.apply(retime, None) {
             Ok(()) => {
-                let change = retime.change.describe();
-                panel.say(
-                    Severity::Info,
-                    format!("Retimed {} ({change}) to {}", summary.frames, summary.after),
-                );
+                panel.say(Severity::Info, done_sentence(retime.change, summary));
                 state.shown = false;
             }
             Err(message) => panel.refuse(&message),
         }
     }
+}
+
+/// What Apply did, for the status bar, with the total before and after: "Retimed 4 frames of
+/// "punch" (×1.5) from 350 ms to 533.3 ms"; a fit to a total says no more than its new total.
+fn done_sentence(change: RetimeChange, summary: &Summary) -> String {
+    let how = match change {
+        RetimeChange::TotalMillis(_) => String::new(),
+        other => format!(" ({})", other.describe()),
+    };
+    format!(
+        "Retimed {}{how} from {} to {}",
+        summary.frames, summary.before, summary.after
+    )
 }
 
 /// The choices: which frames, how, and the value.
@@ -532,6 +543,7 @@ fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
     Summary {
         frames,
         total,
+        before: format_millis(before),
         after: format_millis(after),
         error,
         changed: plan.changed(),
