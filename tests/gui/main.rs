@@ -27,6 +27,7 @@ mod import;
 mod inspector;
 mod layout;
 mod lone_sff;
+mod messages;
 mod onion;
 mod painting;
 mod restore;

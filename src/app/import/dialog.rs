@@ -12,7 +12,7 @@
 //! cannot be read is named and skipped.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
@@ -401,11 +401,7 @@ fn window(
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
                 state.focus_path = true;
-                return Some(Feedback::new(
-                    Severity::Warning,
-                    "No file dialog can be shown on this desktop; type the path instead."
-                        .to_string(),
-                ));
+                return Some(Feedback::no_file_dialog(PathWindow::Import));
             }
         }
         return None;

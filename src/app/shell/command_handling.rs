@@ -6,6 +6,7 @@ use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
@@ -38,10 +39,7 @@ impl SpratApp {
                     DialogOutcome::Chosen(path) => self.open_path(ctx, path),
                     DialogOutcome::Cancelled => {}
                     DialogOutcome::Unavailable => {
-                        self.say(
-                            Severity::Warning,
-                            "No file dialog can be shown on this desktop; type the path instead.",
-                        );
+                        self.status = Some(Feedback::no_file_dialog(PathWindow::Open));
                         self.path_field.get_or_insert_with(String::new);
                     }
                 }

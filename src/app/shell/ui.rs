@@ -467,6 +467,7 @@ impl eframe::App for SpratApp {
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.forget_message_of_closed_window();
         self.tell_what_was_done(&ctx);
         self.update_title(&ctx);
     }
