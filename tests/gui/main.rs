@@ -34,6 +34,7 @@ mod restore;
 mod save;
 mod screenshots;
 mod sheet;
+mod sheet_tab;
 mod sprites;
 mod status;
 mod tabs;

@@ -11,7 +11,7 @@ use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::tree::rows::TreeState;
-use crate::app::{import, timeline, tree};
+use crate::app::{import, sheet, timeline, tree};
 use crate::edit::paste_special::PastePart;
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
@@ -91,12 +91,23 @@ impl SpratApp {
             UICommand::ToggleInspector => layout.inspector = !layout.inspector,
             UICommand::ToggleTimeline => layout.timeline = !layout.timeline,
             UICommand::ToggleSheet => {
-                layout.sheet = !layout.sheet;
-                self.centre = if layout.sheet {
-                    CentreTab::Sheet
+                let always = active_tab_in(&mut self.documents, self.active)
+                    .is_some_and(|t| sheet::frames_come_from_sheets(&t.doc));
+                if always {
+                    // The tab stays: the command goes to it, or back to the preview.
+                    self.centre = if self.centre == CentreTab::Sheet {
+                        CentreTab::Canvas
+                    } else {
+                        CentreTab::Sheet
+                    };
                 } else {
-                    CentreTab::Canvas
-                };
+                    layout.sheet = !layout.sheet;
+                    self.centre = if layout.sheet {
+                        CentreTab::Sheet
+                    } else {
+                        CentreTab::Canvas
+                    };
+                }
             }
             UICommand::ToggleDiagnostics => {
                 let doc = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.doc);
