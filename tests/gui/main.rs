@@ -25,6 +25,7 @@ mod editor;
 mod export;
 mod import;
 mod inspector;
+mod inspector_layout;
 mod layout;
 mod lone_sff;
 mod messages;

@@ -397,20 +397,29 @@ fn frame_section(
         .id_salt("frame section")
         .default_open(true)
         .show(ui, |ui| {
+            // Above the grid, not in it, and wrapped: as a row its label would widen the
+            // grid's first column for this frame alone, and in the paint where egui lays the
+            // grid out again the sentence would lie over its label.
+            let sharing = doc.cells_sharing_frames();
+            if let Some(others) = sharing.get(index).filter(|o| !o.is_empty()) {
+                let cells: Vec<String> = others.iter().map(usize::to_string).collect();
+                let cells = match cells.as_slice() {
+                    [one] => format!("cell {one}"),
+                    _ => format!("cells {}", cells.join(", ")),
+                };
+                let them = if others.len() == 1 { "it" } else { "them" };
+                ui.add(
+                    egui::Label::new(format!(
+                        "Same frame as {cells}: edits here change {them} too"
+                    ))
+                    .wrap(),
+                );
+            }
             egui::Grid::new("frame fields")
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", frame_id.to_string());
-                    let sharing = doc.cells_sharing_frames();
-                    if let Some(others) = sharing.get(index).filter(|o| !o.is_empty()) {
-                        let cells: Vec<String> = others.iter().map(usize::to_string).collect();
-                        field(
-                            ui,
-                            "Same frame as",
-                            format!("cell {}: edits here change it too", cells.join(", ")),
-                        );
-                    }
                     duration_row(ui, doc, frame.duration, support, &mut |d, r| {
                         edits.push(set(FrameField::Duration(d)), r)
                     });
