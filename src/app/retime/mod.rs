@@ -568,7 +568,15 @@ fn native_total(durations: impl Iterator<Item = FrameDuration>) -> Option<String
         unit = Some(name);
         total += value;
     }
-    unit.map(|u| format!("{total} {u}"))
+    unit.map(|u| {
+        // "1 tick", "1 hold"; "ms" is the same for one.
+        let word = match (total, u) {
+            (1, "ticks") => "tick",
+            (1, "holds") => "hold",
+            _ => u,
+        };
+        format!("{total} {word}")
+    })
 }
 
 /// The total length of `frames` in milliseconds, when none lasts forever.
@@ -578,4 +586,21 @@ fn total_millis(frames: &[&crate::model::Frame], frame_rate: u32) -> Option<f64>
         millis += frame.duration.exact(frame_rate)?.as_millis_f64();
     }
     (millis > 0.0).then_some(millis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_total_of_one_unit_is_said_in_the_singular() {
+        let ticks = [FrameDuration::Ticks(1), FrameDuration::Ticks(0)];
+        assert_eq!(native_total(ticks.into_iter()).as_deref(), Some("1 tick"));
+        let ticks = [FrameDuration::Ticks(1), FrameDuration::Ticks(2)];
+        assert_eq!(native_total(ticks.into_iter()).as_deref(), Some("3 ticks"));
+        let holds = [FrameDuration::Holds(1)];
+        assert_eq!(native_total(holds.into_iter()).as_deref(), Some("1 hold"));
+        let mixed = [FrameDuration::Holds(1), FrameDuration::Millis(1)];
+        assert_eq!(native_total(mixed.into_iter()), None);
+    }
 }
