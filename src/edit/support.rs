@@ -145,3 +145,20 @@ pub(crate) fn loop_point_after_removal(
         (lp - before).min(new_max_frames.saturating_sub(1))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_past_a_one_frame_direction_is_refused_in_plain_words() {
+        assert_eq!(
+            check_positions(&[2], 1).unwrap_err().message,
+            "there is no frame 2 (the direction has 1 frame)"
+        );
+        assert_eq!(
+            check_positions(&[5], 3).unwrap_err().message,
+            "there is no frame 5 (the direction has 3 frames)"
+        );
+    }
+}
