@@ -4,9 +4,10 @@
 //! panel that shows it: the tree's folding and filter, the timeline's range and drag, the
 //! canvas's zoom, pan, tools and the sequences hung on its points, the sheet view, text being
 //! typed in the inspector, a pending Save As, the last export's choices, the Retime and Align
-//! windows' choices, an unanswered change on disk and the status bar's last sentence about it. Switching tabs
-//! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
-//! in an id scope of their own, so typed text cannot show up in another document.
+//! windows' choices, an unanswered change on disk and the status bar's last sentence about
+//! it. Switching tabs only changes which tab is on show; nothing moves between tabs, and each
+//! tab's widgets live in an id scope of their own, so typed text cannot show up in another
+//! document.
 
 use crate::app::align::AlignState;
 use crate::app::canvas::CanvasState;
