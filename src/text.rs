@@ -28,6 +28,30 @@ pub fn capitalised(message: &str) -> String {
     }
 }
 
+/// What one box of the class named `class` is called: "hit box", "shield box"; a class whose
+/// name already says it is a box ("hitbox", "Hurt Box") by its name alone, not "hitbox box".
+pub fn box_of(class: &str) -> String {
+    if class.to_ascii_lowercase().ends_with("box") {
+        class.to_string()
+    } else {
+        format!("{class} box")
+    }
+}
+
+/// What several boxes of the class named `class` are called: "hit boxes", "hitboxes".
+pub fn boxes_of(class: &str) -> String {
+    plural(&box_of(class))
+}
+
+/// `n` boxes of the class named `class`: "1 hit box", "3 hitboxes".
+pub fn count_boxes(n: usize, class: &str) -> String {
+    if n == 1 {
+        format!("1 {}", box_of(class))
+    } else {
+        format!("{n} {}", boxes_of(class))
+    }
+}
+
 /// `n` and `singular` or `plural` as `n` says: `count_as(2, "child", "children")`.
 pub fn count_as(n: usize, singular: &str, plural: &str) -> String {
     let word = if n == 1 { singular } else { plural };
@@ -160,5 +184,16 @@ mod tests {
         assert_eq!(done("Loop from frame 2", 0), "Set to loop from frame 2");
         assert_eq!(past_tense("Frobnicate"), "Done: Frobnicate");
         assert_eq!(past_tense("Duplicate"), "Duplicated");
+    }
+
+    #[test]
+    fn a_class_named_box_is_not_called_a_box_box() {
+        assert_eq!(box_of("hit"), "hit box");
+        assert_eq!(box_of("hitbox"), "hitbox");
+        assert_eq!(box_of("Hurt Box"), "Hurt Box");
+        assert_eq!(boxes_of("hurt"), "hurt boxes");
+        assert_eq!(boxes_of("hitbox"), "hitboxes");
+        assert_eq!(count_boxes(1, "shield"), "1 shield box");
+        assert_eq!(count_boxes(2, "hurtbox"), "2 hurtboxes");
     }
 }

@@ -283,13 +283,17 @@ impl FoundSprites {
         if indices.is_empty() {
             return Err("no sprite is selected".to_string());
         }
-        match indices.iter().find(|&&i| i >= self.rects.len()) {
-            Some(bad) => Err(format!(
-                "there is no sprite {} (there are {})",
-                bad + 1,
-                self.rects.len()
+        // Sprites are named by the numbers the preview draws on them, from 0.
+        match (
+            indices.iter().find(|&&i| i >= self.rects.len()),
+            self.rects.len(),
+        ) {
+            (Some(bad), 0) => Err(format!("there is no sprite {bad}: none was found")),
+            (Some(bad), len) => Err(format!(
+                "there is no sprite {bad}: they are numbered 0 to {}",
+                len - 1
             )),
-            None => Ok(()),
+            (None, _) => Ok(()),
         }
     }
 
@@ -339,7 +343,7 @@ impl FoundSprites {
             || rect.width == 0
             || rect.height == 0
         {
-            return Err(format!("sprite {} is not inside the sheet", index + 1));
+            return Err(format!("sprite {index} is not inside the sheet"));
         }
         let parts = find_in(
             sheet,
@@ -351,8 +355,7 @@ impl FoundSprites {
         );
         if parts.len() < 2 {
             return Err(format!(
-                "sprite {} is one piece of touching pixels; it cannot be split",
-                index + 1
+                "sprite {index} is one piece of touching pixels; it cannot be split"
             ));
         }
         let count = parts.len();
@@ -476,5 +479,23 @@ mod tests {
         assert!(found.merge(&[]).is_err());
         found.drop(&[0]).unwrap();
         assert_eq!(found.rects.len(), 1);
+    }
+
+    #[test]
+    fn refusals_name_sprites_by_the_numbers_drawn_on_them() {
+        let mut sheet = RgbaImage::new(40, 20);
+        fill(&mut sheet, 0, 0, 4, 4);
+        fill(&mut sheet, 20, 0, 4, 4);
+        let mut found = FoundSprites::find(&sheet, SpriteOptions::DEFAULT);
+        assert_eq!(found.rects.len(), 2);
+        // The preview numbers sprites from 0, and "Sprite 0 selected" is said above.
+        assert_eq!(
+            found.split(&sheet, 0),
+            Err("sprite 0 is one piece of touching pixels; it cannot be split".to_string())
+        );
+        assert_eq!(
+            found.drop(&[2]),
+            Err("there is no sprite 2: they are numbered 0 to 1".to_string())
+        );
     }
 }

@@ -72,9 +72,9 @@ fn frame_id_at(doc: &AnimationSet, at: FrameAt) -> EditResult<FrameId> {
     let frames = direction_frames(doc, at.sequence, at.direction)?;
     frames.get(at.index).copied().ok_or_else(|| {
         EditError::new(format!(
-            "there is no frame {} (the direction has {} frames)",
+            "there is no frame {} (the direction has {})",
             at.index,
-            frames.len()
+            crate::text::count(frames.len(), "frame")
         ))
     })
 }
@@ -231,7 +231,7 @@ pub struct AddBox {
 
 impl Command for AddBox {
     fn label(&self) -> String {
-        format!("Add {} box", self.class.name())
+        format!("Add {}", crate::text::box_of(self.class.name()))
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

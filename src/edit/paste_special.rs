@@ -76,8 +76,8 @@ impl PasteSpecial {
             1 => Ok(targets.into_iter().map(|t| (t, 0)).collect()),
             n if n == targets.len() => Ok(targets.into_iter().zip(0..n).collect()),
             n => Err(EditError::new(format!(
-                "{n} frames were copied and {} are selected: select {n} frames, or copy one frame to paste onto all",
-                targets.len()
+                "{n} frames were copied and {} selected: select {n} frames, or copy one frame to paste onto all",
+                crate::text::count(targets.len(), "frame")
             ))),
         }
     }

@@ -85,7 +85,8 @@ pub(crate) fn check_positions(positions: &[usize], len: usize) -> EditResult {
     }
     if let Some(bad) = positions.iter().find(|&&p| p >= len) {
         return Err(EditError::new(format!(
-            "there is no frame {bad} (the direction has {len} frames)"
+            "there is no frame {bad} (the direction has {})",
+            crate::text::count(len, "frame")
         )));
     }
     Ok(())
@@ -143,4 +144,21 @@ pub(crate) fn loop_point_after_removal(
         let before = removed.iter().filter(|&&r| r < lp).count();
         (lp - before).min(new_max_frames.saturating_sub(1))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_past_a_one_frame_direction_is_refused_in_plain_words() {
+        assert_eq!(
+            check_positions(&[2], 1).unwrap_err().message,
+            "there is no frame 2 (the direction has 1 frame)"
+        );
+        assert_eq!(
+            check_positions(&[5], 3).unwrap_err().message,
+            "there is no frame 5 (the direction has 3 frames)"
+        );
+    }
 }

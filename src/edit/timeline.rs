@@ -90,7 +90,8 @@ pub(crate) fn insert_ids(
     let len = direction_frames(tx.doc(), sequence_id, direction)?.len();
     if index > len {
         return Err(EditError::new(format!(
-            "cannot insert at frame {index}: the direction has {len} frames"
+            "cannot insert at frame {index}: the direction has {}",
+            crate::text::count(len, "frame")
         )));
     }
     let seq = tx.sequence_mut(sequence_id)?;
@@ -220,8 +221,9 @@ impl Command for MoveFrames {
         check_positions(&self.positions, len)?;
         if self.to > len {
             return Err(EditError::new(format!(
-                "cannot move to frame {}: the direction has {len} frames",
-                self.to
+                "cannot move to frame {}: the direction has {}",
+                self.to,
+                crate::text::count(len, "frame")
             )));
         }
         let positions = sorted_unique(&self.positions);

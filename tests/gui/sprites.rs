@@ -427,7 +427,7 @@ fn a_sprite_is_stored_again_in_the_codec_picked_and_added_pngs_can_take_the_pale
     harness.get_by_label("Add sprites…").click();
     harness.run_steps(3);
     assert!(
-        gui_support::status(&harness).starts_with("Added 1 sprites to group 0"),
+        gui_support::status(&harness).starts_with("Added 1 sprite to group 0"),
         "{}",
         gui_support::status(&harness)
     );

@@ -152,7 +152,7 @@ fn retime_scales_a_sequence_by_a_factor_showing_the_rounding_first() {
     assert_eq!(undo_steps(&harness), steps + 1, "one undo step");
     assert_eq!(
         gui_support::status(&harness),
-        "Retimed 4 frames of \"punch\" (×1.5) to 533.3 ms"
+        "Retimed 4 frames of \"punch\" (×1.5) from 350 ms to 533.3 ms"
     );
     assert!(
         harness.query_by_label("Factor").is_none(),
@@ -178,7 +178,8 @@ fn retime_scales_a_sequence_by_a_factor_showing_the_rounding_first() {
     );
     assert_eq!(
         gui_support::status(&harness),
-        "Retimed 4 frames of \"punch\" (500 ms in all) to 500 ms"
+        "Retimed 4 frames of \"punch\" from 350 ms to 500 ms",
+        "the old total and the new"
     );
 }
 
@@ -641,7 +642,7 @@ fn paste_special_refuses_an_empty_clipboard_and_an_empty_selection() {
         &["Edit", "Paste special", "Paste timing only"],
     );
     assert!(
-        gui_support::status(&harness).contains("2 frames were copied and 3 are selected"),
+        gui_support::status(&harness).contains("2 frames were copied and 3 frames selected"),
         "{}",
         gui_support::status(&harness)
     );

@@ -287,3 +287,61 @@ fn the_box_tool_names_new_boxes_on_a_format_that_only_names_them() {
         "{classes:?}"
     );
 }
+
+#[test]
+fn a_box_of_a_class_named_hitbox_is_added_as_a_hitbox_not_a_hitbox_box() {
+    let dir = TempDir::new("words-hitbox");
+    let mut set = sliced();
+    for frame in set.frames.values_mut() {
+        for element in &mut frame.elements {
+            if let ElementKind::Box(collision) = &mut element.kind {
+                collision.class = BoxClass::Custom("hitbox".to_string());
+                element.name = "hitbox".to_string();
+            }
+        }
+    }
+    let mut harness = aseprite_editor(Settings::default(), set, &dir.0.join("hero.aseprite"));
+    harness.get_by_label("Box").click();
+    harness.run_steps(2);
+    let canvas = &harness.state().active_tab().unwrap().canvas;
+    let rect = canvas.last_rect.expect("the canvas was shown");
+    let view = sprat::app::canvas::view::View::new(rect, canvas.zoom, 1.0, canvas.pan);
+    let (from, to) = (view.to_screen(20.0, -30.0), view.to_screen(40.0, -10.0));
+    gui_support::drag(&mut harness, from, to);
+    let history = harness.state().active_document().unwrap().session.history();
+    assert_eq!(history.undo_label(), Some("Add hitbox"));
+    assert_eq!(gui_support::status(&harness), "Added hitbox");
+}
+
+#[test]
+fn the_picture_of_a_two_frame_solarus_direction_moves_on_both_frames_not_all_2() {
+    let (_dir, path) = gui_support::tunic_copy("words-both-frames");
+    let mut harness = gui_support::editor_opening(&path, &[], vec2(1280.0, 800.0));
+    // "swimming_stopped": four directions of two frames, one origin each (its row is below
+    // the tree's fold, so it is clicked as a screen reader clicks it).
+    harness
+        .get_by_role_and_label(Role::Button, "swimming_stopped")
+        .click_accesskit();
+    harness.run_steps(2);
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let name = doc.sequence().map(|s| s.name.clone());
+    assert_eq!(doc.direction_frames().len(), 2, "{name:?}");
+    let graphic = doc.frame().unwrap().elements[0].id;
+    doc.select_element(graphic);
+    harness.run_steps(2);
+    let canvas = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .canvas
+        .last_rect
+        .unwrap();
+    harness.hover_at(canvas.center());
+    harness.key_press(egui::Key::ArrowRight);
+    harness.run_steps(2);
+    let history = harness.state().active_document().unwrap().session.history();
+    assert_eq!(
+        history.undo_label(),
+        Some("Move the pictures of both frames of the direction")
+    );
+}

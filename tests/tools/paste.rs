@@ -123,7 +123,7 @@ fn points_replace_the_targets_points_and_bad_selections_are_refused() {
     assert!(
         refused
             .message
-            .contains("2 frames were copied and 3 are selected"),
+            .contains("2 frames were copied and 3 frames selected"),
         "{refused}"
     );
     assert_eq!(doc, original);

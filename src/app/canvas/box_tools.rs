@@ -174,7 +174,11 @@ fn actions(
                 } else {
                     ExistingBoxes::Keep
                 },
-                label: format!("{} {} boxes", method.verb(), choices.class.name()),
+                label: format!(
+                    "{} {}",
+                    method.verb(),
+                    crate::text::boxes_of(choices.class.name())
+                ),
             };
             let changed = command.changed_frames(doc.document()).unwrap_or_default();
             if apply(doc, &command, None, outcome) {

@@ -1,6 +1,7 @@
 //! What the status bar says: one sentence with its severity, from whichever panel, window or
 //! command said it. A panel pushes it into its [`PanelCtx`](super::panel::PanelCtx); the shell
-//! shows the last one said.
+//! shows the last one said in the tab on show (each tab keeps its own), and lets a sentence
+//! about a window go when that window closes.
 
 use crate::app::context::document::OpenDocument;
 use crate::edit::HistoryPosition;
@@ -24,6 +25,22 @@ pub fn shown_path(path: &Path) -> String {
     }
 }
 
+/// A window that asks for a path typed in where no file dialog could be shown: the sentence
+/// saying so is about that window, and goes when it closes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathWindow {
+    /// "Open a file by path".
+    Open,
+    /// The Import window.
+    Import,
+    /// The Export window.
+    Export,
+    /// The Save As window.
+    SaveAs,
+    /// The sprite browser's path field (add sprites, replace an image, import a palette).
+    Sprites,
+}
+
 /// A sentence for the status bar.
 #[derive(Clone, Debug)]
 pub struct Feedback {
@@ -37,6 +54,9 @@ pub struct Feedback {
     /// goes once the document changes (a later edit succeeded), instead of staying to
     /// contradict it.
     pub refused_at: Option<HistoryPosition>,
+    /// The window the sentence is about: it goes when that window closes (the action was
+    /// cancelled or done), instead of staying to speak of a window no longer there.
+    pub while_open: Option<PathWindow>,
 }
 
 impl Feedback {
@@ -47,6 +67,19 @@ impl Feedback {
             text: text.into(),
             at: Instant::now(),
             refused_at: None,
+            while_open: None,
+        }
+    }
+
+    /// "No file dialog can be shown…", said when `window` asks for the path instead; it goes
+    /// when `window` closes.
+    pub fn no_file_dialog(window: PathWindow) -> Feedback {
+        Feedback {
+            while_open: Some(window),
+            ..Feedback::new(
+                Severity::Warning,
+                "No file dialog can be shown on this desktop; type the path instead.",
+            )
         }
     }
 

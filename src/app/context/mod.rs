@@ -9,6 +9,7 @@ pub mod checking;
 pub mod clipboard;
 pub mod commands;
 pub mod document;
+pub mod duration_field;
 pub mod edit;
 pub mod feedback;
 pub mod ghost;

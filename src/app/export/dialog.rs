@@ -19,7 +19,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Dialogs, ExportDelivery, Platform};
 
 /// What the user chose last in a tab's Export window.
@@ -306,10 +306,8 @@ pub fn show(
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some(ExportAction::Say(Feedback::new(
-                    Severity::Warning,
-                    "No file dialog can be shown on this desktop; type the path instead."
-                        .to_string(),
+                return Some(ExportAction::Say(Feedback::no_file_dialog(
+                    PathWindow::Export,
                 )));
             }
         }
@@ -604,8 +602,9 @@ fn progress_window(ctx: &egui::Context, state: &mut ExportState) {
                 egui::ProgressBar::new(fraction)
                     .desired_width(280.0)
                     .text(format!(
-                        "{} of {total} frames · {seconds:.1} s",
-                        done.min(total)
+                        "{} of {} · {seconds:.1} s",
+                        done.min(total),
+                        crate::text::count(total, "frame")
                     )),
             );
             cancel = ui.button("Cancel").clicked();

@@ -12,7 +12,7 @@
 //! cannot be read is named and skipped.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
@@ -401,11 +401,7 @@ fn window(
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
                 state.focus_path = true;
-                return Some(Feedback::new(
-                    Severity::Warning,
-                    "No file dialog can be shown on this desktop; type the path instead."
-                        .to_string(),
-                ));
+                return Some(Feedback::no_file_dialog(PathWindow::Import));
             }
         }
         return None;
@@ -487,7 +483,10 @@ fn files_section(ui: &mut egui::Ui, state: &mut ImportState, pressed: &mut Press
             ui.add(
                 egui::ProgressBar::new(done as f32 / reading.total.max(1) as f32)
                     .desired_width(240.0)
-                    .text(format!("Reading {done} of {} files", reading.total)),
+                    .text(format!(
+                        "Reading {done} of {}",
+                        crate::text::count(reading.total, "file")
+                    )),
             );
             pressed.stop_reading = ui.button("Stop").clicked();
         });

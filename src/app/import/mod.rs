@@ -4,9 +4,8 @@ pub mod dialog;
 pub mod groups;
 pub mod sprites;
 
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Platform};
-use crate::formats::Severity;
 use dialog::ImportState;
 
 /// Opens the Import window and asks for the files to import; where no file dialog can be
@@ -36,10 +35,7 @@ pub fn start(
         DialogOutcome::Unavailable => {
             // Typed letters go to the path field, not to the shortcuts.
             state.focus_path = true;
-            Some(Feedback::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop; type the path instead.".to_string(),
-            ))
+            Some(Feedback::no_file_dialog(PathWindow::Import))
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod widgets;
 
 use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::duration_field;
 use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
 use crate::app::inspector::support::{Field, Support};
@@ -396,20 +397,29 @@ fn frame_section(
         .id_salt("frame section")
         .default_open(true)
         .show(ui, |ui| {
+            // Above the grid, not in it, and wrapped: as a row its label would widen the
+            // grid's first column for this frame alone, and in the paint where egui lays the
+            // grid out again the sentence would lie over its label.
+            let sharing = doc.cells_sharing_frames();
+            if let Some(others) = sharing.get(index).filter(|o| !o.is_empty()) {
+                let cells: Vec<String> = others.iter().map(usize::to_string).collect();
+                let cells = match cells.as_slice() {
+                    [one] => format!("cell {one}"),
+                    _ => format!("cells {}", cells.join(", ")),
+                };
+                let them = if others.len() == 1 { "it" } else { "them" };
+                ui.add(
+                    egui::Label::new(format!(
+                        "Same frame as {cells}: edits here change {them} too"
+                    ))
+                    .wrap(),
+                );
+            }
             egui::Grid::new("frame fields")
                 .num_columns(2)
                 .striped(true)
                 .show(ui, |ui| {
                     field(ui, "Id", frame_id.to_string());
-                    let sharing = doc.cells_sharing_frames();
-                    if let Some(others) = sharing.get(index).filter(|o| !o.is_empty()) {
-                        let cells: Vec<String> = others.iter().map(usize::to_string).collect();
-                        field(
-                            ui,
-                            "Same frame as",
-                            format!("cell {}: edits here change it too", cells.join(", ")),
-                        );
-                    }
                     duration_row(ui, doc, frame.duration, support, &mut |d, r| {
                         edits.push(set(FrameField::Duration(d)), r)
                     });
@@ -496,7 +506,7 @@ fn duration_row(
     ui.horizontal_wrapped(|ui| {
         let mut forever = duration == FrameDuration::Forever;
         if why_not.is_none() {
-            if let Some((d, r)) = duration_editor_enabled(ui, label.id, duration) {
+            if let Some((d, r)) = duration_editor(ui, label.id, duration) {
                 changed(d, &r);
             }
             // Back from "forever", the frame takes the unit the document counts in.
@@ -540,17 +550,6 @@ fn duration_row(
     ui.end_row();
 }
 
-fn duration_editor_enabled(
-    ui: &mut egui::Ui,
-    label: egui::Id,
-    duration: FrameDuration,
-) -> Option<(FrameDuration, egui::Response)> {
-    if duration == FrameDuration::Forever {
-        return None;
-    }
-    duration_editor(ui, label, duration)
-}
-
 /// The unit the document counts durations in, from any frame that is not shown forever.
 fn unit_of(doc: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
     let found = doc
@@ -571,41 +570,21 @@ fn unit_of(doc: &OpenDocument) -> Option<fn(u32) -> FrameDuration> {
     })
 }
 
-/// A number field for a duration in its own unit (ticks, milliseconds, holds, or seconds shown
-/// in milliseconds exact to the nanosecond).
+/// The duration field (see [`duration_field`]): a duration in its own unit (ticks,
+/// milliseconds, holds, or seconds shown in milliseconds exact to the nanosecond).
 fn duration_editor(
     ui: &mut egui::Ui,
     label: egui::Id,
     duration: FrameDuration,
 ) -> Option<(FrameDuration, egui::Response)> {
-    let (value, unit, make): (u32, &str, fn(u32) -> FrameDuration) = match duration {
-        FrameDuration::Ticks(t) => (t, "ticks", FrameDuration::Ticks),
-        FrameDuration::Millis(m) => (m, "ms", FrameDuration::Millis),
-        FrameDuration::Holds(h) => (h, "holds", FrameDuration::Holds),
-        FrameDuration::Seconds { nanos } => {
-            let ms = nanos as f64 / 1_000_000.0;
-            return number(
-                ui,
-                label,
-                ms,
-                |d| d.range(0.0..=3_600_000.0).max_decimals(6).suffix(" ms"),
-                None,
-            )
-            .map(|(ms, r)| {
-                let nanos = (ms * 1_000_000.0).round().max(0.0) as u64;
-                (FrameDuration::Seconds { nanos }, r)
-            });
-        }
-        FrameDuration::Forever => return None,
-    };
-    number(
-        ui,
-        label,
-        value,
-        |d| d.range(0..=u32::MAX).suffix(format!(" {unit}")),
-        None,
-    )
-    .map(|(v, r)| (make(v), r))
+    if duration == FrameDuration::Forever {
+        return None;
+    }
+    let mut value = duration_field::shown_number(duration);
+    let response = duration_field::add(ui, true, duration, &mut value).labelled_by(label);
+    response
+        .changed()
+        .then(|| (duration_field::typed_duration(duration, value), response))
 }
 
 /// Reaches one interpolation flag.

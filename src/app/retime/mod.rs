@@ -135,6 +135,8 @@ struct Summary {
     frames: String,
     /// "Total: 1.25 s (75 ticks), then 0.83 s (50 ticks)".
     total: String,
+    /// The total before, for the status bar ("1.25 s").
+    before: String,
     /// The new total, for the status bar ("0.83 s").
     after: String,
     /// The largest rounding error, or that there is none.
@@ -219,16 +221,25 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
     if let (true, Ok(retime), Ok(summary)) = (apply, &retime, &outcome) {
         match panel.doc.apply(retime, None) {
             Ok(()) => {
-                let change = retime.change.describe();
-                panel.say(
-                    Severity::Info,
-                    format!("Retimed {} ({change}) to {}", summary.frames, summary.after),
-                );
+                panel.say(Severity::Info, done_sentence(retime.change, summary));
                 state.shown = false;
             }
             Err(message) => panel.refuse(&message),
         }
     }
+}
+
+/// What Apply did, for the status bar, with the total before and after: "Retimed 4 frames of
+/// "punch" (×1.5) from 350 ms to 533.3 ms"; a fit to a total says no more than its new total.
+fn done_sentence(change: RetimeChange, summary: &Summary) -> String {
+    let how = match change {
+        RetimeChange::TotalMillis(_) => String::new(),
+        other => format!(" ({})", other.describe()),
+    };
+    format!(
+        "Retimed {}{how} from {} to {}",
+        summary.frames, summary.before, summary.after
+    )
 }
 
 /// The choices: which frames, how, and the value.
@@ -532,6 +543,7 @@ fn summary(document: &AnimationSet, plan: &RetimePlan) -> Summary {
     Summary {
         frames,
         total,
+        before: format_millis(before),
         after: format_millis(after),
         error,
         changed: plan.changed(),
@@ -556,7 +568,15 @@ fn native_total(durations: impl Iterator<Item = FrameDuration>) -> Option<String
         unit = Some(name);
         total += value;
     }
-    unit.map(|u| format!("{total} {u}"))
+    unit.map(|u| {
+        // "1 tick", "1 hold"; "ms" is the same for one.
+        let word = match (total, u) {
+            (1, "ticks") => "tick",
+            (1, "holds") => "hold",
+            _ => u,
+        };
+        format!("{total} {word}")
+    })
 }
 
 /// The total length of `frames` in milliseconds, when none lasts forever.
@@ -566,4 +586,21 @@ fn total_millis(frames: &[&crate::model::Frame], frame_rate: u32) -> Option<f64>
         millis += frame.duration.exact(frame_rate)?.as_millis_f64();
     }
     (millis > 0.0).then_some(millis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_total_of_one_unit_is_said_in_the_singular() {
+        let ticks = [FrameDuration::Ticks(1), FrameDuration::Ticks(0)];
+        assert_eq!(native_total(ticks.into_iter()).as_deref(), Some("1 tick"));
+        let ticks = [FrameDuration::Ticks(1), FrameDuration::Ticks(2)];
+        assert_eq!(native_total(ticks.into_iter()).as_deref(), Some("3 ticks"));
+        let holds = [FrameDuration::Holds(1)];
+        assert_eq!(native_total(holds.into_iter()).as_deref(), Some("1 hold"));
+        let mixed = [FrameDuration::Holds(1), FrameDuration::Millis(1)];
+        assert_eq!(native_total(mixed.into_iter()), None);
+    }
 }

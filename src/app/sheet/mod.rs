@@ -15,6 +15,18 @@ use crate::model::{GraphicSource, ImageId, ImageKind, PixelRect};
 use egui::{Color32, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, pos2, vec2};
 use std::path::PathBuf;
 
+/// Whether the Source sheet tab shows beside the preview for `doc`: when View > Source sheet
+/// is on (`asked`), and always for a document whose frames come from sheets.
+pub fn tab_shown(asked: bool, doc: Option<&OpenDocument>) -> bool {
+    asked || doc.is_some_and(frames_come_from_sheets)
+}
+
+/// The format's frames are cells cut from a sheet (a Solarus direction's grid): the sheet is
+/// where every frame comes from, so its tab is there from the start.
+pub fn frames_come_from_sheets(doc: &OpenDocument) -> bool {
+    doc.session.format().capabilities().frames_are_grid_cells
+}
+
 /// What the sheet view remembers.
 #[derive(Default)]
 pub struct SheetState {

@@ -4,7 +4,7 @@
 
 use crate::app::context::clipboard;
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::loader::PendingLoad;
 use crate::app::context::pictures;
 use crate::app::context::platform::{Dialogs, Platform};
@@ -54,7 +54,8 @@ pub struct SpratApp {
     /// File dialogs, background work, where saves and exports go (the desktop, with its
     /// own dialogs or scripted ones in tests; or the web page).
     pub platform: Box<dyn Platform>,
-    /// The last message for the status bar.
+    /// The last message for the status bar, about the tab on show (each tab keeps its own
+    /// while another is on show) or about no tab.
     pub status: Option<Feedback>,
     /// Frames copied, kept across documents.
     pub frame_clipboard: clipboard::AppClipboard,
@@ -185,6 +186,25 @@ impl SpratApp {
     /// Posts a message to the status bar.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
         self.status = Some(Feedback::new(severity, text));
+    }
+
+    /// Lets the status bar's sentence about a window (see [`Feedback::while_open`]) go once
+    /// that window has closed: the action it spoke of was cancelled or done.
+    pub(super) fn forget_message_of_closed_window(&mut self) {
+        let Some(window) = self.status.as_ref().and_then(|s| s.while_open) else {
+            return;
+        };
+        let tab = self.active_tab();
+        let open = match window {
+            PathWindow::Open => self.path_field.is_some(),
+            PathWindow::Import => tab.is_some_and(|t| t.import.shown),
+            PathWindow::Export => tab.is_some_and(|t| t.export.shown),
+            PathWindow::SaveAs => tab.is_some_and(|t| t.save_as.shown),
+            PathWindow::Sprites => tab.is_some_and(|t| t.sprites.typed_path.is_some()),
+        };
+        if !open {
+            self.status = None;
+        }
     }
 
     /// Says that an edit of the document on show was refused, and why; the message goes

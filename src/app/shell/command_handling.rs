@@ -6,11 +6,12 @@ use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::tree::rows::TreeState;
-use crate::app::{import, timeline, tree};
+use crate::app::{import, sheet, timeline, tree};
 use crate::edit::paste_special::PastePart;
 use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
@@ -38,10 +39,7 @@ impl SpratApp {
                     DialogOutcome::Chosen(path) => self.open_path(ctx, path),
                     DialogOutcome::Cancelled => {}
                     DialogOutcome::Unavailable => {
-                        self.say(
-                            Severity::Warning,
-                            "No file dialog can be shown on this desktop; type the path instead.",
-                        );
+                        self.status = Some(Feedback::no_file_dialog(PathWindow::Open));
                         self.path_field.get_or_insert_with(String::new);
                     }
                 }
@@ -93,12 +91,23 @@ impl SpratApp {
             UICommand::ToggleInspector => layout.inspector = !layout.inspector,
             UICommand::ToggleTimeline => layout.timeline = !layout.timeline,
             UICommand::ToggleSheet => {
-                layout.sheet = !layout.sheet;
-                self.centre = if layout.sheet {
-                    CentreTab::Sheet
+                let always = active_tab_in(&mut self.documents, self.active)
+                    .is_some_and(|t| sheet::frames_come_from_sheets(&t.doc));
+                if always {
+                    // The tab stays: the command goes to it, or back to the preview.
+                    self.centre = if self.centre == CentreTab::Sheet {
+                        CentreTab::Canvas
+                    } else {
+                        CentreTab::Sheet
+                    };
                 } else {
-                    CentreTab::Canvas
-                };
+                    layout.sheet = !layout.sheet;
+                    self.centre = if layout.sheet {
+                        CentreTab::Sheet
+                    } else {
+                        CentreTab::Canvas
+                    };
+                }
             }
             UICommand::ToggleDiagnostics => {
                 let doc = active_tab_in(&mut self.documents, self.active).map(|t| &mut t.doc);

@@ -4,14 +4,15 @@
 //! panel that shows it: the tree's folding and filter, the timeline's range and drag, the
 //! canvas's zoom, pan, tools and the sequences hung on its points, the sheet view, text being
 //! typed in the inspector, a pending Save As, the last export's choices, the Retime and Align
-//! windows' choices and an unanswered
-//! change on disk. Switching tabs
-//! only changes which tab is on show; nothing moves between tabs, and each tab's widgets live
-//! in an id scope of their own, so typed text cannot show up in another document.
+//! windows' choices, an unanswered change on disk and the status bar's last sentence about
+//! it. Switching tabs only changes which tab is on show; nothing moves between tabs, and each
+//! tab's widgets live in an id scope of their own, so typed text cannot show up in another
+//! document.
 
 use crate::app::align::AlignState;
 use crate::app::canvas::CanvasState;
 use crate::app::context::document::OpenDocument;
+use crate::app::context::feedback::Feedback;
 use crate::app::context::tab_id::TabId;
 use crate::app::export::dialog::ExportState;
 use crate::app::import::dialog::ImportState;
@@ -60,6 +61,9 @@ pub struct DocumentTab {
     pub changed_files: Vec<std::path::PathBuf>,
     /// The Restore backup window: the versions listed, the one chosen.
     pub restore_backup: RestoreBackupState,
+    /// The status bar's last sentence about this tab, kept while another tab is on show and
+    /// said again when this one comes back.
+    pub status: Option<Feedback>,
 }
 
 impl DocumentTab {
@@ -82,6 +86,7 @@ impl DocumentTab {
             changed_on_disk: false,
             changed_files: Vec::new(),
             restore_backup: RestoreBackupState::default(),
+            status: None,
         }
     }
 

@@ -198,7 +198,8 @@ pub fn show(
                 &mut actions,
             );
             toggle(ui, UICommand::ToggleTimeline, layout.timeline, &mut actions);
-            toggle(ui, UICommand::ToggleSheet, layout.sheet, &mut actions);
+            let sheet_shown = crate::app::sheet::tab_shown(layout.sheet, doc);
+            toggle(ui, UICommand::ToggleSheet, sheet_shown, &mut actions);
             toggle(
                 ui,
                 UICommand::ToggleDiagnostics,

@@ -7,7 +7,7 @@
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Platform};
 use crate::formats::{Format, Severity, registry};
 use crate::pixels::PixelSource;
@@ -204,11 +204,7 @@ pub fn show(
             }
             DialogOutcome::Cancelled => {}
             DialogOutcome::Unavailable => {
-                return Some(Feedback::new(
-                    Severity::Warning,
-                    "No file dialog can be shown on this desktop; type the path instead."
-                        .to_string(),
-                ));
+                return Some(Feedback::no_file_dialog(PathWindow::SaveAs));
             }
         }
     }

@@ -197,7 +197,22 @@ impl SpratApp {
             self.confirm_discard = None;
         }
         self.apply_inspector_draft();
+        self.bring_message_of(tab);
         self.came_on_show(tab);
+    }
+
+    /// The status bar speaks of the tab on show: the tab left keeps what was said about it,
+    /// and `tab` says its own again (nothing if nothing was said about it).
+    fn bring_message_of(&mut self, tab: TabId) {
+        let said = self.status.take();
+        if let Some(left) = self.active_tab_mut() {
+            left.status = said;
+        }
+        self.status = self
+            .documents
+            .iter_mut()
+            .find(|t| t.id == tab)
+            .and_then(|t| t.status.take());
     }
 
     /// `tab` is now the one on show: what the editor caches for the document on show (rendered
@@ -269,7 +284,11 @@ impl SpratApp {
             .or_else(|| self.documents.last())
             .map(|t| t.id);
         match neighbour {
-            Some(neighbour) => self.came_on_show(neighbour),
+            Some(neighbour) => {
+                // What was said about the closed tab goes with it.
+                self.bring_message_of(neighbour);
+                self.came_on_show(neighbour);
+            }
             // Nothing on show: its textures and composed pictures go, and the worker ends.
             None => self.textures.release(),
         }

@@ -241,9 +241,10 @@ impl SpratApp {
                 let backdrop = ui.painter().add(egui::Shape::Noop);
                 let area = ui.max_rect();
                 // The views this document has: the preview always, the source sheet when
-                // asked for, the sprites when it has an archive of them.
+                // asked for or where its frames come from, the sprites when it has an archive
+                // of them.
                 let has_sprites = !sprites::browser::archives(panel.doc).is_empty();
-                let sheet_shown = panel.settings.layout.sheet;
+                let sheet_shown = sheet::tab_shown(panel.settings.layout.sheet, Some(panel.doc));
                 if (*centre == CentreTab::Sheet && !sheet_shown)
                     || (*centre == CentreTab::Sprites && !has_sprites)
                 {
@@ -474,6 +475,7 @@ impl eframe::App for SpratApp {
         self.changed_on_disk_window(&ctx);
         self.history_window(&ctx);
         menus::shortcuts_window(&ctx, &mut self.show_shortcuts);
+        self.forget_message_of_closed_window();
         self.tell_what_was_done(&ctx);
         self.update_title(&ctx);
     }

@@ -111,7 +111,10 @@ pub fn add_files(
         .unwrap_or(0);
     match edit::add_pngs(doc, pixels, archive, group, files, state.quantise) {
         Ok((added, skipped)) => {
-            let mut text = format!("Added {} sprites to group {group}.", added.len());
+            let mut text = format!(
+                "Added {} to group {group}.",
+                crate::text::count(added.len(), "sprite")
+            );
             let severity = if skipped.is_empty() {
                 Severity::Info
             } else {

@@ -130,9 +130,9 @@ fn browse(
         )
         .labelled_by(label.id);
         ui.weak(format!(
-            "{} of {} sprites",
+            "{} of {}",
             shown.len(),
-            archive.sprites().len()
+            crate::text::count(archive.sprites().len(), "sprite")
         ));
     });
     ui.horizontal_wrapped(|ui| {

@@ -51,7 +51,10 @@ pub fn set_axis(
     gesture: Option<Gesture>,
 ) -> Result<(), String> {
     let label = if also.iter().any(|n| *n != sprite) {
-        format!("Move the axes of {} sprites", also.len().max(1))
+        format!(
+            "Move the axes of {}",
+            crate::text::count(also.len().max(1), "sprite")
+        )
     } else {
         format!("Move the axis of {},{}", sprite.0, sprite.1)
     };
@@ -163,7 +166,10 @@ pub fn add_pngs(
 ) -> Result<(Vec<SpriteNumber>, Vec<String>), String> {
     let mut added = Vec::new();
     let mut skipped = Vec::new();
-    let label = format!("Add {} sprites to group {group}", files.len());
+    let label = format!(
+        "Add {} to group {group}",
+        crate::text::count(files.len(), "sprite")
+    );
     change(doc, pixels, archive, label, None, |sff| {
         for file in files {
             let name = file

@@ -4,13 +4,12 @@
 //! shortcuts. Either way the same action follows.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::context::feedback::Feedback;
+use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Dialogs};
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
 use crate::app::sprites::state::{FileUse, SpriteBrowser, TypedPath};
 use crate::assets::ImageStore;
-use crate::formats::Severity;
 use crate::formats::sff::SffArchive;
 use crate::model::ImageId;
 use std::path::PathBuf;
@@ -52,10 +51,7 @@ pub fn ask(
                 text: String::new(),
                 focus: true,
             });
-            Some(Feedback::new(
-                Severity::Warning,
-                "No file dialog can be shown on this desktop; type the path instead.",
-            ))
+            Some(Feedback::no_file_dialog(PathWindow::Sprites))
         }
     }
 }

@@ -47,8 +47,8 @@ pub struct DurationField {
     /// The duration it was filled from: another sequence or direction on show (the same
     /// cells and revision) shows its own.
     pub filled_from: FrameDuration,
-    /// The value in the field's unit.
-    pub value: u64,
+    /// The number in the field (see [`crate::app::context::duration_field`]).
+    pub value: f64,
 }
 
 /// A drag on the timeline.
@@ -389,37 +389,6 @@ pub fn duration_unit(doc: &OpenDocument) -> FrameDuration {
         .unwrap_or(FrameDuration::Millis(100))
 }
 
-/// A value in the unit of `like`: ticks, milliseconds, holds, or milliseconds for seconds.
-pub fn with_value(like: FrameDuration, value: u64) -> FrameDuration {
-    let small = value.min(u32::MAX as u64) as u32;
-    match like {
-        FrameDuration::Ticks(_) => FrameDuration::Ticks(small),
-        FrameDuration::Holds(_) => FrameDuration::Holds(small),
-        FrameDuration::Seconds { .. } => FrameDuration::Seconds {
-            nanos: value.saturating_mul(1_000_000),
-        },
-        FrameDuration::Millis(_) | FrameDuration::Forever => FrameDuration::Millis(small),
-    }
-}
-
-/// The value a duration shows in its unit's field (seconds in whole milliseconds).
-pub fn field_value(duration: FrameDuration) -> u64 {
-    match duration {
-        FrameDuration::Ticks(v) | FrameDuration::Holds(v) | FrameDuration::Millis(v) => v as u64,
-        FrameDuration::Seconds { nanos } => nanos / 1_000_000,
-        FrameDuration::Forever => 0,
-    }
-}
-
-/// The unit the field shows for durations like `like`.
-pub fn field_unit(like: FrameDuration) -> &'static str {
-    match like {
-        FrameDuration::Ticks(_) => "ticks",
-        FrameDuration::Holds(_) => "holds",
-        FrameDuration::Seconds { .. } | FrameDuration::Millis(_) | FrameDuration::Forever => "ms",
-    }
-}
-
 /// Points of pointer travel per step of the duration when cells all have the same width.
 pub const EDGE_STEP_POINTS: f32 = 8.0;
 
@@ -476,31 +445,6 @@ pub fn edge_duration(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_keep_the_unit_they_are_typed_in() {
-        assert_eq!(
-            with_value(FrameDuration::Ticks(4), 7),
-            FrameDuration::Ticks(7)
-        );
-        assert_eq!(
-            with_value(FrameDuration::Millis(100), 250),
-            FrameDuration::Millis(250)
-        );
-        assert_eq!(
-            with_value(FrameDuration::Holds(1), 3),
-            FrameDuration::Holds(3)
-        );
-        assert_eq!(
-            with_value(FrameDuration::Seconds { nanos: 5 }, 180),
-            FrameDuration::Seconds { nanos: 180_000_000 }
-        );
-        assert_eq!(
-            field_value(FrameDuration::Seconds { nanos: 180_000_000 }),
-            180
-        );
-        assert_eq!(field_unit(FrameDuration::Seconds { nanos: 1 }), "ms");
-    }
 
     #[test]
     fn a_dragged_edge_changes_the_duration_in_the_frames_own_unit() {

@@ -12,6 +12,7 @@ pub mod transport;
 
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::{FrameLayoutChange, OpenDocument, trim_float};
+use crate::app::context::duration_field;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures};
@@ -219,7 +220,7 @@ fn duration_field(
     // Enter on mixed durations gives them all the value shown.
     let committed = field.changed || (field.entered && common.is_none());
     if committed || set {
-        let duration = edit::with_value(unit, field.value);
+        let duration = duration_field::typed_duration(unit, field.value);
         if let Err(why) = edit::set_selected_durations(doc, duration) {
             output.feedback = Some(Feedback::refusal(&why, doc));
         }
@@ -255,7 +256,7 @@ fn delay_field(
     );
     field.response.on_hover_text(hint);
     if field.changed {
-        let duration = match edit::with_value(unit, field.value) {
+        let duration = match duration_field::typed_duration(unit, field.value) {
             FrameDuration::Millis(0) => FrameDuration::Forever,
             other => other,
         };
@@ -270,8 +271,8 @@ fn delay_field(
 /// What the number field of the selection bar said this pass.
 struct NumberField {
     response: egui::Response,
-    /// The value in the field.
-    value: u64,
+    /// The number in the field.
+    value: f64,
     /// The field was left (Enter, a click elsewhere, the end of a drag) with a new value.
     changed: bool,
     /// Enter was pressed in it.
@@ -289,7 +290,7 @@ fn number_field(
     label: &str,
 ) -> NumberField {
     let revision = doc.revision;
-    let initial = edit::field_value(unit);
+    let initial = duration_field::shown_number(unit);
     if state
         .duration_field
         .as_ref()
@@ -304,10 +305,7 @@ fn number_field(
     }
     let value = &mut state.duration_field.as_mut().expect("filled above").value;
     let label = ui.label(label);
-    let field = egui::DragValue::new(value)
-        .range(0..=u32::MAX as u64)
-        .suffix(format!(" {}", edit::field_unit(unit)));
-    let response = crate::app::context::number_field::add(ui, true, field).labelled_by(label.id);
+    let response = duration_field::add(ui, true, unit, value).labelled_by(label.id);
     let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
     let left = (response.lost_focus() && !escaped) || response.drag_stopped();
     let entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

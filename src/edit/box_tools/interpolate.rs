@@ -32,8 +32,8 @@ pub struct InterpolateBoxes {
 impl Command for InterpolateBoxes {
     fn label(&self) -> String {
         format!(
-            "Interpolate boxes over {} frames",
-            self.to.saturating_sub(self.from + 1)
+            "Interpolate boxes over {}",
+            crate::text::count(self.to.saturating_sub(self.from + 1), "frame")
         )
     }
 
@@ -237,4 +237,30 @@ fn put_point(
         }),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DefaultBoxRule, SequenceId};
+
+    #[test]
+    fn the_label_counts_the_frames_between_in_plain_words() {
+        let over = |from, to| {
+            InterpolateBoxes {
+                run: BoxRun {
+                    sequence: SequenceId(1),
+                    direction: 0,
+                    rule: DefaultBoxRule::default(),
+                    default_boxes: false,
+                },
+                from,
+                to,
+                easing: Easing::Linear,
+            }
+            .label()
+        };
+        assert_eq!(over(0, 2), "Interpolate boxes over 1 frame");
+        assert_eq!(over(0, 4), "Interpolate boxes over 3 frames");
+    }
 }

@@ -79,8 +79,8 @@ pub(crate) fn set_class_boxes(
     let ids: Vec<FrameId> = direction_frames(tx.doc(), run.sequence, run.direction)?.to_vec();
     if let Some((index, _)) = wanted.iter().find(|(i, _)| **i >= ids.len()) {
         return Err(EditError::new(format!(
-            "there is no frame {index} (the direction has {} frames)",
-            ids.len()
+            "there is no frame {index} (the direction has {})",
+            crate::text::count(ids.len(), "frame")
         )));
     }
     let before: Vec<Vec<CollisionBox>> = (0..ids.len())

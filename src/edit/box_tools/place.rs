@@ -54,21 +54,32 @@ impl PlaceBoxes {
     }
 
     /// What placing these boxes on the frames at `changed` (from
-    /// [`PlaceBoxes::changed_frames`]) did, for the status bar: "Traced hurt boxes on 8
-    /// frames, 3 at most each".
+    /// [`PlaceBoxes::changed_frames`]) did, for the status bar: "Traced hurt boxes on frame
+    /// 3: 2 boxes", "Traced hurt boxes on 8 frames, 2 boxes each", "… on 8 frames, up to 3
+    /// boxes each".
     pub fn done_sentence(&self, changed: &[usize]) -> String {
-        let most = self
+        let counts: Vec<usize> = self
             .frames
             .iter()
             .filter(|(i, _)| changed.contains(i))
             .map(|(_, shapes)| shapes.len())
-            .max()
-            .unwrap_or(0);
-        format!(
-            "{} on {}, {most} at most each",
-            crate::text::past_tense(&self.label),
-            crate::text::count(changed.len(), "frame")
-        )
+            .collect();
+        let most = counts.iter().copied().max().unwrap_or(0);
+        let least = counts.iter().copied().min().unwrap_or(0);
+        let done = crate::text::past_tense(&self.label);
+        match changed {
+            [one] => format!("{done} on frame {one}: {}", crate::text::count(most, "box")),
+            _ if least == most => format!(
+                "{done} on {}, {} each",
+                crate::text::count(changed.len(), "frame"),
+                crate::text::count(most, "box")
+            ),
+            _ => format!(
+                "{done} on {}, up to {} each",
+                crate::text::count(changed.len(), "frame"),
+                crate::text::count(most, "box")
+            ),
+        }
     }
 }
 
@@ -90,8 +101,8 @@ impl Command for PlaceBoxes {
                     "the frames have no opaque pixels, so no box was added".to_string()
                 } else {
                     format!(
-                        "every frame already has {} boxes; choose to replace them",
-                        self.class.name()
+                        "every frame already has {}; choose to replace them",
+                        crate::text::boxes_of(self.class.name())
                     )
                 },
             ));
@@ -122,5 +133,57 @@ impl Command for PlaceBoxes {
             self.frames.iter().map(|(index, _)| *index).collect(),
         ));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DefaultBoxRule, Fx, SequenceId};
+
+    fn placing(counts: &[usize]) -> PlaceBoxes {
+        let square = Shape::Rect {
+            x: Fx::from_int(0),
+            y: Fx::from_int(0),
+            width: Fx::from_int(4),
+            height: Fx::from_int(4),
+            rotation: 0.0,
+        };
+        PlaceBoxes {
+            run: BoxRun {
+                sequence: SequenceId(1),
+                direction: 0,
+                rule: DefaultBoxRule::default(),
+                default_boxes: false,
+            },
+            class: BoxClass::Hurt,
+            frames: counts
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (i, vec![square.clone(); *n]))
+                .collect(),
+            existing: ExistingBoxes::Replace,
+            label: "Fit hurt boxes".to_string(),
+        }
+    }
+
+    #[test]
+    fn the_sentence_counts_frames_and_boxes_in_plain_words() {
+        assert_eq!(
+            placing(&[1]).done_sentence(&[0]),
+            "Fitted hurt boxes on frame 0: 1 box"
+        );
+        assert_eq!(
+            placing(&[0, 2]).done_sentence(&[1]),
+            "Fitted hurt boxes on frame 1: 2 boxes"
+        );
+        assert_eq!(
+            placing(&[1, 1]).done_sentence(&[0, 1]),
+            "Fitted hurt boxes on 2 frames, 1 box each"
+        );
+        assert_eq!(
+            placing(&[1, 3, 2]).done_sentence(&[0, 1, 2]),
+            "Fitted hurt boxes on 3 frames, up to 3 boxes each"
+        );
     }
 }

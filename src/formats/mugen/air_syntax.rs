@@ -513,7 +513,14 @@ impl<'a> Parser<'a> {
             && count != group.boxes.len() as i64
         {
             let (line, class, found) = (group.line, group.class, group.boxes.len());
-            let message = format!("Clsn{class} declares {count} boxes but {found} follow");
+            let message = format!(
+                "Clsn{class} declares {} but {found} {}",
+                match count {
+                    1 => "1 box".to_string(),
+                    n => format!("{n} boxes"),
+                },
+                if found == 1 { "follows" } else { "follow" }
+            );
             self.warn(line, span.0, message);
         }
     }
@@ -975,7 +982,7 @@ mod tests {
             "line: 5, column: 15 } action 5 is already defined on line 1",
             "line: 6, column: 1 } a frame line needs at least 5 fields",
             "line: 7, column: 3 } the sprite image is not a whole number",
-            "line: 8, column: 8 } Clsn1 declares 2 boxes but 1 follow",
+            "line: 8, column: 8 } Clsn1 declares 2 boxes but 1 follows",
             "line: 11, column: 1 } Loopstart after the last frame is ignored",
         ];
         assert_eq!(messages.len(), expected.len(), "{messages:#?}");

@@ -645,7 +645,7 @@ impl DragStep<'_, '_> {
             }
             Some(id) => {
                 // The box being drawn, grown: the step stays the drawing of a box.
-                let label = format!("Add {} box", class.name());
+                let label = format!("Add {}", crate::text::box_of(class.name()));
                 let command = crate::edit::Transaction::new(label).with(SetBoxShape {
                     target: self.target,
                     element: *id,
@@ -809,10 +809,11 @@ fn with_same_place_graphics(
     if followers.is_empty() {
         return Box::new(command);
     }
-    let label = format!(
-        "Move the pictures of all {} frames of the direction",
-        followers.len() + 1
-    );
+    // The frame moved and at least one other.
+    let label = match followers.len() + 1 {
+        2 => "Move the pictures of both frames of the direction".to_string(),
+        n => format!("Move the pictures of all {n} frames of the direction"),
+    };
     let delta = command.delta;
     Box::new(crate::edit::Transaction::new(label).with(command).with(
         crate::edit::canvas::MoveElements {
