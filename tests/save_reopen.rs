@@ -27,9 +27,11 @@ use sprat::edit::paste_special::{PastePart, PasteSpecial};
 use sprat::edit::points::AddPoint;
 use sprat::edit::retime::Retime;
 use sprat::edit::scope::FrameScope;
+use sprat::edit::sheet::CreateFrameFromRect;
+use sprat::edit::sprites::InsertSpriteFrame;
 use sprat::edit::timeline::{
-    DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetFrameDuration,
-    SetLoopPoint, SetPlayOrder, SetSequenceDelay,
+    DeleteFrames, DuplicateFrames, InsertBlankFrame, InsertFrames, MoveFrames, SetDurations,
+    SetFrameDuration, SetLoopPoint, SetPlayOrder, SetSequenceDelay,
 };
 use sprat::edit::tree::{
     AddDirection, AddGroup, AddSequence, Delete, DeleteDirection, DuplicateDirection,
@@ -40,8 +42,8 @@ use sprat::edit::{Command, EditError, Transaction};
 use sprat::formats::{Capabilities, Format, Loss, ReadContext};
 use sprat::model::{
     AnimationSet, BlendMode, BoxClass, DefaultBoxRule, ElementId, ElementKind, EndBehavior, Frame,
-    FrameDuration, FrameId, Fx, GraphicSource, MemoryImage, PlayDirection, Point, SequenceId,
-    Shape, effective_boxes,
+    FrameDuration, FrameId, Fx, GraphicSource, ImageId, ImageKind, Interpolation, MemoryImage,
+    PixelRect, PlayDirection, Point, SequenceId, Shape, effective_boxes,
 };
 use sprat::render::{Scene, render_cropped};
 use sprat::session::Session;
@@ -252,6 +254,27 @@ impl<'a> On<'a> {
             .map(|e| e.id)
     }
 
+    /// A box of the edited frame's own (not inherited).
+    fn own_box(&self) -> Option<ElementId> {
+        self.element(|k| matches!(k, ElementKind::Box(_)))
+    }
+
+    /// The document's first picture file (a sheet, a PNG), where frames are cut from.
+    fn picture_file(&self) -> Option<ImageId> {
+        let image = self.doc.images.iter().find(|i| i.kind == ImageKind::File)?;
+        Some(image.id)
+    }
+
+    /// The document's SFF archive, where sprite frames come from.
+    fn sprite_archive(&self) -> Option<ImageId> {
+        let image = self
+            .doc
+            .images
+            .iter()
+            .find(|i| matches!(i.kind, ImageKind::Sff { .. }))?;
+        Some(image.id)
+    }
+
     fn graphic(&self) -> Option<ElementId> {
         self.element(|k| matches!(k, ElementKind::Graphic(_)))
     }
@@ -300,7 +323,7 @@ fn boxed(command: impl Command + 'static) -> Result<Box<dyn Command>, EditError>
 }
 
 fn missing(what: &str) -> EditError {
-    EditError::new(format!("not applicable: the frame has no {what}"))
+    EditError::new(format!("not applicable: no {what} to work on"))
 }
 
 /// The box class a new box of the format gets: a hit box where the format knows classes, a
@@ -963,6 +986,91 @@ fn commands() -> Vec<Case> {
             },
         ),
         Case::new(
+            "InsertFrames",
+            |c| !c.frames_are_grid_cells,
+            |on| {
+                boxed(InsertFrames {
+                    sequence: on.sequence,
+                    direction: 0,
+                    index: on.frame_count,
+                    frames: vec![on.edited_frame().clone()],
+                })
+            },
+        ),
+        Case::new(
+            "SetFrameField Interpolation",
+            |c| c.interpolation,
+            |on| {
+                boxed(SetFrameField {
+                    frame: on.frame,
+                    field: FrameField::Interpolation(Interpolation {
+                        offset: true,
+                        ..Interpolation::default()
+                    }),
+                })
+            },
+        ),
+        Case::new(
+            "SetElementField FlipV",
+            |c| c.transforms,
+            |on| {
+                let element = on.graphic().ok_or_else(|| missing("graphic"))?;
+                boxed(SetElementField {
+                    element,
+                    field: ElementField::FlipV(true),
+                })
+            },
+        ),
+        Case::new(
+            "SetElementField Shape (box)",
+            |c| c.boxes,
+            |on| {
+                let element = on.own_box().ok_or_else(|| missing("box of its own"))?;
+                boxed(SetElementField {
+                    element,
+                    field: ElementField::Shape(rect(-6, -20, 12, 14)),
+                })
+            },
+        ),
+        Case::new(
+            "CreateFrameFromRect",
+            |c| !c.frames_are_grid_cells,
+            |on| {
+                let image = on.picture_file().ok_or_else(|| missing("picture file"))?;
+                boxed(CreateFrameFromRect {
+                    sequence: on.sequence,
+                    direction: 0,
+                    index: on.frame_count,
+                    image,
+                    rect: PixelRect {
+                        x: 0,
+                        y: 0,
+                        width: 8,
+                        height: 8,
+                    },
+                    origin: Point::from_ints(4, 8),
+                    duration: on.duration(),
+                })
+            },
+        ),
+        Case::new(
+            "InsertSpriteFrame",
+            |_| true,
+            |on| {
+                let archive = on
+                    .sprite_archive()
+                    .ok_or_else(|| missing("sprite archive"))?;
+                boxed(InsertSpriteFrame {
+                    sequence: on.sequence,
+                    direction: 0,
+                    index: on.frame_count,
+                    archive,
+                    number: (0, 0),
+                    duration: on.duration(),
+                })
+            },
+        ),
+        Case::new(
             "PasteFrames",
             |c| !c.frames_are_grid_cells,
             |on| {
@@ -1021,6 +1129,8 @@ struct FrameView {
     boxes: Vec<String>,
     /// `(name, position)` of each point, sorted.
     points: Vec<String>,
+    /// Its label, triggers, notes and interpolation, as the inspector shows them.
+    text: String,
     /// The opaque pixels as rendered: their bounds and a digest, or the graphics when the frame
     /// is not rendered.
     picture: String,
@@ -1154,7 +1264,13 @@ fn view(
                             } else {
                                 graphics(doc, &scene.frame)
                             };
+                            let frame = &scene.frame;
+                            let text = format!(
+                                "label {:?} triggers {:?} notes {:?} {:?}",
+                                frame.label, frame.triggers, frame.notes, frame.interpolation
+                            );
                             FrameView {
+                                text,
                                 duration: scene.frame.duration,
                                 boxes,
                                 points,
@@ -1261,6 +1377,7 @@ fn differences(shown: &[SequenceView], reopened: &[SequenceView]) -> Vec<Differe
                         format!("{:?}", p.points),
                         format!("{:?}", q.points),
                     ),
+                    ("text", p.text.clone(), q.text.clone()),
                     ("picture", p.picture.clone(), q.picture.clone()),
                 ];
                 for (field, shown, back) in fields.iter().filter(|(_, a, b)| a != b) {
