@@ -1521,16 +1521,6 @@ const OPEN: &[(&str, &str, &str)] = &[
         "deleting the only sequence is accepted, then no save is possible (no frame left)",
     ),
     (
-        "SetElementField Position (graphic)",
-        "Aseprite (layers, linked cels, slices)",
-        "the writer keeps cels where they were: a moved picture is listed as lost for the whole document, not refused",
-    ),
-    (
-        "MoveElements (graphic)",
-        "Aseprite (layers, linked cels, slices)",
-        "the writer keeps cels where they were: a moved picture is listed as lost for the whole document, not refused",
-    ),
-    (
         "AddBox",
         "Aseprite (layers, linked cels, slices)",
         "a second slice of a class on a frame is written as a slice named \"Hitbox 2\", unlisted",
@@ -1589,8 +1579,9 @@ fn every_edit_saved_and_reopened_shows_what_the_editor_showed() {
                 .any(|(command, format, _)| *command == name && *format == fixture.name);
             let outcome = run_pair(fixture, case);
             if open {
+                known += 1;
                 match outcome {
-                    Outcome::Differs(_) => known += 1,
+                    Outcome::Differs(_) => {}
                     _ => failures.push(format!(
                         "{name} on {}: listed as open but the rule now holds; take it off OPEN",
                         fixture.name

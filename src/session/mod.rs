@@ -8,6 +8,7 @@
 
 pub mod atomic;
 pub mod backups;
+mod kept_pictures;
 pub mod recovery;
 pub mod watch;
 
@@ -50,6 +51,9 @@ pub struct Session {
     autosave: Option<Autosave>,
     /// Where saves keep the versions they replace; `None` keeps none.
     backups: Option<BackupStore>,
+    /// The frames whose pictures the format writes as the file has them: edits that would
+    /// change them are refused ([`kept_pictures`]).
+    frames_as_read: std::collections::HashSet<crate::model::FrameId>,
 }
 
 #[derive(Debug)]
@@ -199,6 +203,7 @@ impl Session {
     pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
         let (loaded, format) = registry().open(path, options)?;
         let mut session = Session::with_document(loaded.document, format, Some(path.into()));
+        session.frames_as_read = kept_pictures::frames_as_read(&session.document, format);
         session.diagnostics = loaded.diagnostics;
         remove_stale_temporaries_of(path, &session.document);
         // Record the files as they are now, so a change made before the first tick is seen.
@@ -229,6 +234,7 @@ impl Session {
             last_watch: None,
             autosave: None,
             backups: None,
+            frames_as_read: std::collections::HashSet::new(),
         }
     }
 
@@ -310,7 +316,16 @@ impl Session {
     }
 
     /// Runs a command as an undo step (see [`History::apply`]) and takes the selection it reports.
+    /// Refused, nothing changed, when it changes the pictures of frames the format writes as
+    /// the file has them (an Aseprite file's cels).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> EditResult {
+        kept_pictures::check(
+            &self.document,
+            &self.selection,
+            command,
+            self.format,
+            &self.frames_as_read,
+        )?;
         self.selection =
             self.history
                 .apply(&mut self.document, &self.selection, command, gesture)?;
@@ -632,6 +647,7 @@ impl Session {
         self.selection = self.selection.valid_in(&fresh.document);
         self.document = fresh.document;
         self.format = fresh.format;
+        self.frames_as_read = fresh.frames_as_read;
         self.set_diagnostics(fresh.diagnostics);
         self.history.clear();
         self.saved_at = Some(self.history.position());
