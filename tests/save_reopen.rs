@@ -1621,3 +1621,59 @@ fn every_edit_saved_and_reopened_shows_what_the_editor_showed() {
     );
     println!("save_reopen: {pairs} (command, format) pairs, every one equal");
 }
+
+#[test]
+fn an_aseprite_frames_own_pictures_stay_put_and_a_frame_added_since_takes_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::layered_aseprite_with_slices(dir.path());
+    let context = ReadContext::for_path(&path);
+    let mut session = Session::open(&path, &context).unwrap();
+    let before = session.document().clone();
+    let on = On::of(&before, session.format());
+    let graphic = on.graphic().unwrap();
+    // Up and left by one: the picture stays on the canvas (Aseprite cuts cels off at its edge).
+    let nudge = |elements| MoveElements {
+        elements,
+        delta: Point::from_ints(-1, -1),
+    };
+    let refused = session.apply(&nudge(vec![graphic]), None).unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("files keep the pictures of their frames as the file has them"),
+        "{refused}"
+    );
+    assert_eq!(session.document(), &before, "nothing changed");
+    assert!(!session.is_dirty());
+
+    // A copy of frame 1 is a frame of Sprat's: its cels are written anew, moved.
+    let duplicate = DuplicateFrames {
+        sequence: on.sequence,
+        direction: 0,
+        positions: vec![on.index],
+    };
+    session.apply(&duplicate, None).unwrap();
+    let copy = session.document().sequence(on.sequence).unwrap().directions[0].frames[on.index + 1];
+    let copied_graphic = session
+        .document()
+        .frame(copy)
+        .unwrap()
+        .elements
+        .iter()
+        .find(|e| e.as_graphic().is_some())
+        .unwrap()
+        .id;
+    session.apply(&nudge(vec![copied_graphic]), None).unwrap();
+    let edited = session.document().clone();
+    let pixels = ImageStore::new();
+    let drawn = |doc: &AnimationSet, pixels: &ImageStore| {
+        let id = doc.sequences()[0].id;
+        let scene = Scene::at(doc, id, 0, on.index + 1, DefaultBoxRule::default()).unwrap();
+        picture(doc, &scene, pixels)
+    };
+    let shown = drawn(&edited, &pixels);
+    let report = session.save(Some(&pixels)).unwrap();
+    assert!(report.losses.is_empty(), "{:?}", report.losses);
+    let reopened = Session::open(&path, &context).unwrap();
+    assert_eq!(drawn(reopened.document(), &ImageStore::new()), shown);
+}
