@@ -18,7 +18,9 @@ use sprat::edit::boxes::{
 use sprat::edit::canvas::{MoveElements, MoveOrigin, RotateElement, ScaleElement};
 use sprat::edit::clipboard::{FrameClipboard, PasteFrames};
 use sprat::edit::elements::{DeleteElements, DeleteSelection, MoveSelection};
-use sprat::edit::import::{ImportFrames, ImportTarget, ImportedImage, OriginPlace};
+use sprat::edit::import::{
+    ImportFrames, ImportSequences, ImportTarget, ImportedImage, OriginPlace,
+};
 use sprat::edit::inspector::{
     DocumentField, ElementField, FrameField, SequenceField, SetDocumentField, SetElementField,
     SetFrameField, SetSequenceField,
@@ -27,7 +29,7 @@ use sprat::edit::paste_special::{PastePart, PasteSpecial};
 use sprat::edit::points::AddPoint;
 use sprat::edit::retime::Retime;
 use sprat::edit::scope::FrameScope;
-use sprat::edit::sheet::CreateFrameFromRect;
+use sprat::edit::sheet::{CreateDirectionFromGrid, CreateFrameFromRect, DirectionGrid};
 use sprat::edit::sprites::InsertSpriteFrame;
 use sprat::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, InsertFrames, MoveFrames, SetDurations,
@@ -1071,6 +1073,48 @@ fn commands() -> Vec<Case> {
             },
         ),
         Case::new(
+            "CreateDirectionFromGrid",
+            |c| c.directions,
+            |on| {
+                let image = on.picture_file().ok_or_else(|| missing("picture file"))?;
+                boxed(CreateDirectionFromGrid {
+                    sequence: on.sequence,
+                    index: None,
+                    image,
+                    grid: DirectionGrid {
+                        x: 0,
+                        y: 0,
+                        width: 8,
+                        height: 8,
+                        origin: Point::from_ints(4, 8),
+                        count: 2,
+                        columns: 2,
+                    },
+                    duration: on.duration(),
+                })
+            },
+        ),
+        Case::new(
+            "ImportSequences",
+            |_| true,
+            |on| {
+                let blue = image::RgbaImage::from_pixel(5, 7, image::Rgba([30, 30, 200, 255]));
+                boxed(ImportSequences {
+                    sequences: vec![ImportFrames {
+                        images: vec![ImportedImage {
+                            name: "blue.png".into(),
+                            source: None,
+                            pixels: MemoryImage::new(blue),
+                        }],
+                        cells: vec![(0, None)],
+                        origin: OriginPlace::BottomCentre,
+                        duration: on.duration(),
+                        target: ImportTarget::NewSequence(on.fresh_name("imported")),
+                    }],
+                })
+            },
+        ),
+        Case::new(
             "PasteFrames",
             |c| !c.frames_are_grid_cells,
             |on| {
@@ -1534,6 +1578,16 @@ const OPEN: &[(&str, &str, &str)] = &[
         "ImportFrames",
         "Aseprite (layers, linked cels, slices)",
         "a picture imported around the origin lies above and left of the canvas, where the new layer's cel is cut away, unlisted",
+    ),
+    (
+        "ImportSequences",
+        "Aseprite (layers, linked cels, slices)",
+        "the imported picture lies off the canvas and is cut away, unlisted; the new sequence's tag is written first",
+    ),
+    (
+        "ImportSequences",
+        "Solarus",
+        "the imported sequence reopens drawing nothing, unlisted",
     ),
     (
         "SetSequenceField LoopPoint",
