@@ -1593,11 +1593,6 @@ const OPEN: &[(&str, &str, &str)] = &[
         "the imported picture lies off the canvas and is cut away, unlisted; the new sequence's tag is written first",
     ),
     (
-        "ImportSequences",
-        "Solarus",
-        "the imported sequence reopens drawing nothing, unlisted",
-    ),
-    (
         "SetSequenceField LoopPoint",
         "KFM (.def + .air + .sff)",
         "an action that stops is written with a last frame of -1, which reopens as a looping action held forever on it",
