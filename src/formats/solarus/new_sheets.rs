@@ -322,7 +322,10 @@ pub fn lay_out_whole_images<'a>(
         let resolved = context.dir().map(|dir| dir.join(&relative));
         // Named as a Solarus file names its pictures, from the quest's sprites folder (a
         // document read from Solarus is written with its images' names as they are).
-        let sprites = context.path.as_deref().and_then(super::quest::sprites_folder);
+        let sprites = context
+            .path
+            .as_deref()
+            .and_then(super::quest::sprites_folder);
         let path = resolved
             .as_deref()
             .zip(sprites)
