@@ -290,3 +290,38 @@ fn comments_longer_than_a_user_data_text_are_cut_and_named() {
     let text = file.sprite_user_data().unwrap().text.as_deref().unwrap();
     assert_eq!(text.len(), 65_535);
 }
+
+#[test]
+fn an_untagged_sequence_looping_back_later_and_an_empty_sequence_are_listed_as_lost() {
+    // The file has no tags: its one sequence is the whole file, written untagged. A loop
+    // back to frame 1 and a new sequence with no frame have no place in it: both are listed,
+    // where the save wrote nothing before.
+    let path = corpus_file("linked_cels.aseprite");
+    let mut document = read(&path);
+    let id = document.sequences()[0].id;
+    document.sequence_mut(id).unwrap().loop_point = Some(1);
+    let written = save(&document, &path);
+    let lost: Vec<String> = written.losses.iter().map(ToString::to_string).collect();
+    assert!(
+        lost.iter()
+            .any(|l| l.contains("its loop back to a frame other than the first")),
+        "{lost:?}"
+    );
+
+    let mut document = read(&path);
+    let history = &mut sprat::edit::History::new();
+    let add = sprat::edit::tree::AddSequence {
+        parent: document.root.id,
+        index: None,
+        name: "empty".into(),
+    };
+    history
+        .apply(&mut document, &sprat::edit::Selection::none(), &add, None)
+        .unwrap();
+    let written = save(&document, &path);
+    let lost: Vec<String> = written.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lost,
+        vec!["sequence \"empty\": direction 0: it has no frame (an Aseprite tag spans frames)"]
+    );
+}

@@ -5,7 +5,7 @@ use super::ReadArgs;
 use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
 use super::render::missing_pixels;
 use crate::assets::ImageStore;
-use crate::edit::align::{AlignFrames, AlignLimits, plan_alignment};
+use crate::edit::align::{OnePerDirection, align_for_format};
 use crate::edit::scope::FrameScope;
 use crate::edit::{History, Selection};
 use crate::model::{DefaultBoxRule, Frame};
@@ -60,13 +60,9 @@ pub fn run(
         Ok(ids) => ids,
         Err(code) => return Ok(code),
     };
-    let limits = AlignLimits {
-        per_frame_origins: !capabilities.one_origin_per_direction,
-        subpixel: capabilities.subpixel,
-    };
     let pixels = ImageStore::new();
     // (A format that cannot hold the result is refused by the plan before any picture counts.)
-    if anchor.needs_pixels() && limits.per_frame_origins {
+    if anchor.needs_pixels() && !capabilities.one_origin_per_direction {
         let drawn: Vec<&Frame> = sequences
             .iter()
             .filter_map(|id| document.sequence(*id))
@@ -86,8 +82,16 @@ pub fn run(
         }
     }
     let scope = FrameScope::Sequences(sequences);
-    let plan = match plan_alignment(&document, &scope, &anchor, &pixels, limits) {
-        Ok(plan) => plan,
+    let command = match align_for_format(
+        &document,
+        &scope,
+        &anchor,
+        &pixels,
+        target,
+        OnePerDirection::Refuse,
+        DefaultBoxRule::default(),
+    ) {
+        Ok(command) => command,
         Err(e) => {
             writeln!(
                 err,
@@ -97,17 +101,12 @@ pub fn run(
             return Ok(1);
         }
     };
+    let plan = &command.plan;
     for line in plan.skipped_lines(&document) {
         writeln!(err, "sprat: warning: {line}; left as it is")?;
     }
     let moved = plan.moved();
     let planned: usize = plan.directions.iter().map(|d| d.moves.len()).sum();
-    let command = AlignFrames {
-        plan,
-        anchor: anchor.clone(),
-        rule: DefaultBoxRule::default(),
-        default_boxes: capabilities.default_boxes,
-    };
     if let Err(e) = History::new().apply(&mut document, &Selection::none(), &command, None) {
         writeln!(err, "sprat: {}; nothing written", e.message)?;
         return Ok(1);

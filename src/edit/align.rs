@@ -12,6 +12,11 @@
 //! share one origin per direction (ask
 //! [`crate::formats::Capabilities::one_origin_per_direction`]; a Solarus direction has one)
 //! cannot hold per-frame moves, and the plan is refused with a sentence saying so.
+//!
+//! The editor's window and `sprat align` both decide through [`align_for_format`]: the plan,
+//! then a trial save of the aligned document in the file's format, refused before anything
+//! changes when that save could not hold what the alignment moved (an Aseprite file keeps its
+//! cels where they were, so its slices would leave the pictures behind).
 
 use super::box_tools::{BoxRun, set_class_boxes, shown_boxes};
 use super::command::Command;
@@ -19,6 +24,7 @@ use super::error::{EditError, EditResult};
 use super::scope::FrameScope;
 use super::snapshot::Tx;
 use super::support::sequence;
+use crate::formats::{Format, Loss, Place, WriteContext};
 use crate::model::{
     AnimationSet, BoxClass, CollisionBox, DefaultBoxRule, ElementKind, FrameId, Fx, Point,
     SequenceId,
@@ -158,6 +164,128 @@ pub fn plan_alignment(
         )));
     }
     Ok(plan)
+}
+
+/// What to do where the format holds one origin per direction (a Solarus direction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnePerDirection {
+    /// Refuse, saying why (`sprat align`).
+    Refuse,
+    /// Move each whole direction by the mean of its frames' moves (the editor's window, which
+    /// says so before Apply).
+    MeanMove,
+}
+
+/// The alignment of a document saved in `format`, as both the editor and `sprat align` decide
+/// it: [`plan_alignment`] with the format's limits, then the aligned document written in
+/// `format` (nowhere: only the loss list is read). Refused, nothing changed, when that save
+/// would lose something the unaligned document's save keeps: what the editor would show
+/// after Apply could not be saved, so it is not applied. `rule` is the default-box rule the
+/// editor shows.
+pub fn align_for_format(
+    doc: &AnimationSet,
+    scope: &FrameScope,
+    anchor: &Anchor,
+    pixels: &dyn PixelSource,
+    format: &dyn Format,
+    one_per_direction: OnePerDirection,
+    rule: DefaultBoxRule,
+) -> EditResult<AlignFrames> {
+    let capabilities = format.capabilities();
+    let whole_directions =
+        capabilities.one_origin_per_direction && one_per_direction == OnePerDirection::MeanMove;
+    let limits = AlignLimits {
+        per_frame_origins: !capabilities.one_origin_per_direction || whole_directions,
+        subpixel: capabilities.subpixel,
+    };
+    let mut plan = plan_alignment(doc, scope, anchor, pixels, limits)?;
+    if whole_directions {
+        plan = one_move_per_direction(doc, plan, capabilities.subpixel);
+    }
+    let command = AlignFrames {
+        plan,
+        anchor: anchor.clone(),
+        rule,
+        default_boxes: capabilities.default_boxes,
+    };
+    let mut aligned = doc.clone();
+    super::History::new().apply(&mut aligned, &super::Selection::none(), &command, None)?;
+    let context = WriteContext {
+        path: doc.original.as_ref().and_then(|o| o.path.clone()),
+        pixels: Some(pixels),
+    };
+    let losses = |document: &AnimationSet| -> EditResult<Vec<Loss>> {
+        let written = format.write(document, &context).map_err(|e| {
+            EditError::new(format!(
+                "{} cannot write the aligned frames ({e}); nothing changed",
+                format.name()
+            ))
+        })?;
+        Ok(written.losses)
+    };
+    let before = losses(doc)?;
+    let new: Vec<Loss> = losses(&aligned)?
+        .into_iter()
+        .filter(|loss| !before.contains(loss))
+        .collect();
+    if let Some(first) = new.first() {
+        let first = if first.place == Place::document() {
+            first.what.clone()
+        } else {
+            first.to_string()
+        };
+        let more = match new.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return Err(EditError::new(format!(
+            "{} files cannot hold these frames aligned: saving would lose {first}{more}, so the boxes and points would part from the pictures; nothing changed",
+            format.name()
+        )));
+    }
+    Ok(command)
+}
+
+/// The plan a format with one origin per direction can hold: every frame of each planned
+/// direction moves by one move, the mean of the frames' own moves (whole pixels unless the
+/// format holds fractions). Frames without the anchor move with their direction.
+fn one_move_per_direction(document: &AnimationSet, plan: AlignPlan, subpixel: bool) -> AlignPlan {
+    let directions = plan
+        .directions
+        .into_iter()
+        .map(|d| {
+            let count = d.moves.len().max(1) as f64;
+            let mean = |pick: fn(&Point) -> Fx| {
+                d.moves.iter().map(|(_, m)| pick(m).to_f64()).sum::<f64>() / count
+            };
+            let (x, y) = (mean(|p| p.x), mean(|p| p.y));
+            let by = if subpixel {
+                Point {
+                    x: Fx::from_f64(x),
+                    y: Fx::from_f64(y),
+                }
+            } else {
+                let whole = |v: f64| Fx::from_int((v + 0.5).floor() as i32);
+                Point {
+                    x: whole(x),
+                    y: whole(y),
+                }
+            };
+            let len = document
+                .sequence(d.sequence)
+                .and_then(|s| s.directions.get(d.direction))
+                .map_or(0, |listed| listed.frames.len());
+            AlignedDirection {
+                sequence: d.sequence,
+                direction: d.direction,
+                moves: (0..len).map(|position| (position, by)).collect(),
+            }
+        })
+        .collect();
+    AlignPlan {
+        directions,
+        skipped: Vec::new(),
+    }
 }
 
 /// The move that takes (`x`, `y`) to the origin: whole pixels (nearest, halves up) unless the

@@ -287,6 +287,10 @@ pub struct Capabilities {
     /// cell N, so frames can be added or taken away at the end only, never moved, duplicated,
     /// pasted or taken out of the middle.
     pub frames_are_grid_cells: bool,
+    /// The frames read from a file keep the pictures the file gives them (an Aseprite file's
+    /// cels are written as they were, copied or linked): an edit that moves, changes or
+    /// removes a graphic of one of them is refused ([`crate::session::Session::apply`]).
+    pub pictures_as_read: bool,
     /// The unit its frame durations count in (new frames are timed in it).
     pub time_unit: crate::model::TimeUnit,
 }

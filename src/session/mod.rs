@@ -10,6 +10,7 @@
 pub mod atomic;
 pub mod backups;
 pub mod fingerprint;
+mod kept_pictures;
 pub mod recovery;
 pub mod target;
 pub mod watch;
@@ -57,6 +58,9 @@ pub struct Session {
     /// What each file of the document held when read, or when a save of this session last
     /// wrote it: a save stops before replacing a file that holds something else now.
     read: Fingerprints,
+    /// The frames whose pictures the format writes as the file has them: edits that would
+    /// change them are refused ([`kept_pictures`]).
+    frames_as_read: std::collections::HashSet<crate::model::FrameId>,
 }
 
 #[derive(Debug)]
@@ -245,6 +249,7 @@ impl Session {
     pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
         let (loaded, format) = registry().open(path, options)?;
         let mut session = Session::with_document(loaded.document, format, Some(path.into()));
+        session.frames_as_read = kept_pictures::frames_as_read(&session.document, format);
         session.diagnostics = loaded.diagnostics;
         remove_stale_temporaries_of(path, &session.document);
         session.read = Fingerprints::of_document(Some(path), &session.document);
@@ -277,6 +282,7 @@ impl Session {
             autosave: None,
             backups: None,
             read: Fingerprints::new(),
+            frames_as_read: std::collections::HashSet::new(),
         }
     }
 
@@ -370,7 +376,16 @@ impl Session {
     }
 
     /// Runs a command as an undo step (see [`History::apply`]) and takes the selection it reports.
+    /// Refused, nothing changed, when it changes the pictures of frames the format writes as
+    /// the file has them (an Aseprite file's cels).
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> EditResult {
+        kept_pictures::check(
+            &self.document,
+            &self.selection,
+            command,
+            self.format,
+            &self.frames_as_read,
+        )?;
         self.selection =
             self.history
                 .apply(&mut self.document, &self.selection, command, gesture)?;
@@ -764,6 +779,7 @@ impl Session {
         self.selection = self.selection.valid_in(&fresh.document);
         self.document = fresh.document;
         self.format = fresh.format;
+        self.frames_as_read = fresh.frames_as_read;
         self.set_diagnostics(fresh.diagnostics);
         self.history.clear();
         self.saved_at = Some(self.history.position());

@@ -101,3 +101,46 @@ pub fn sprat(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(err).unwrap(),
     )
 }
+
+/// A layered Aseprite character written by the library into `dir`: the corpus'
+/// `linked_cels.aseprite` (three layers, linked cels) with "Hitbox" and "Damage" slices added
+/// on its first two frames, saved through the Aseprite writer (which splices the slices into
+/// the original file). No corpus file has layers, linked cels and slices together.
+pub fn layered_aseprite_with_slices(dir: &Path) -> PathBuf {
+    use sprat::edit::boxes::{AddBox, BoxTarget, FrameAt};
+    use sprat::formats::ReadContext;
+    use sprat::model::{BoxClass, Fx, Shape};
+    use sprat::session::Session;
+
+    let source = corpus().join("aseprite/linked_cels.aseprite");
+    let mut session = Session::open(&source, &ReadContext::for_path(&source)).unwrap();
+    let sequence = session.document().sequences()[0].id;
+    for (index, name, (x, y, width, height)) in [
+        (0, "Hitbox", (2, 3, 6, 5)),
+        (0, "Damage", (1, 1, 4, 4)),
+        (1, "Hitbox", (3, 2, 5, 6)),
+    ] {
+        let at = FrameAt {
+            sequence,
+            direction: 0,
+            index,
+        };
+        let add = AddBox {
+            target: BoxTarget::new(at),
+            class: BoxClass::Custom(name.to_string()),
+            shape: Shape::Rect {
+                x: Fx::from_int(x),
+                y: Fx::from_int(y),
+                width: Fx::from_int(width),
+                height: Fx::from_int(height),
+                rotation: 0.0,
+            },
+        };
+        session.apply(&add, None).unwrap();
+    }
+    let path = dir.join("character.aseprite");
+    let pending = session.prepare_save_as(&path, "aseprite", None).unwrap();
+    let report = session.commit_save_as(pending).unwrap();
+    assert!(report.losses.is_empty(), "{:?}", report.losses);
+    path
+}

@@ -786,3 +786,35 @@ fn paste_special_from_a_mugen_character_onto_the_demo() {
         gui_support::status(&harness)
     );
 }
+
+#[test]
+fn align_on_a_layered_aseprite_character_is_refused_before_anything_moves() {
+    // Layers, linked cels and slices: the Aseprite writer keeps the cels where they were, so
+    // aligned slices would part from the pictures at the next save. The window refuses, as
+    // `sprat align` does, instead of applying and listing the pictures as lost at Ctrl+S.
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::common::layered_aseprite_with_slices(dir.path());
+    let mut harness = editor_on(&path, &[], "character");
+    let before = document(&harness);
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::A);
+    harness.run_steps(3);
+    click(&mut harness, "This sequence (character)");
+    click(&mut harness, "Feet");
+    refused(
+        &mut harness,
+        "Aseprite sprite files cannot hold these frames aligned: saving would lose frame 0: changes to its pictures",
+    );
+    assert!(
+        harness.state().active_tab().unwrap().canvas.ghost.is_none(),
+        "no ghost of moves that will not be made"
+    );
+    assert_eq!(document(&harness), before);
+    assert!(
+        !harness
+            .state()
+            .active_document()
+            .unwrap()
+            .session
+            .is_dirty()
+    );
+}

@@ -3,7 +3,9 @@
 
 use super::{common::sprat, copy_of, kfm_copy, load, out_folder, text};
 use sprat::assets::ImageStore;
-use sprat::edit::align::{AlignFrames, AlignLimits, plan_alignment};
+use sprat::edit::align::{
+    AlignFrames, AlignLimits, OnePerDirection, align_for_format, plan_alignment,
+};
 use sprat::edit::scope::FrameScope;
 use sprat::edit::{History, Selection};
 use sprat::model::{AnimationSet, DefaultBoxRule, Shape, effective_boxes};
@@ -215,4 +217,66 @@ fn a_format_with_one_origin_per_direction_is_refused() {
     assert_eq!(code, 1);
     assert!(stderr.contains("no sequence named"), "{stderr}");
     assert!(!out.exists());
+}
+
+#[test]
+fn a_layered_aseprite_character_is_refused_alike_by_the_window_and_the_command_line() {
+    // The Aseprite writer keeps a file's cels where they were: aligning would move the slices
+    // and leave the pictures behind, so both the editor's plan and `sprat align` refuse.
+    let dir = tempfile::tempdir().unwrap();
+    let input = super::common::layered_aseprite_with_slices(dir.path());
+    let doc = load(&input);
+    let pixels = ImageStore::new();
+    let scope = FrameScope::Sequences(vec![doc.sequences()[0].id]);
+    let limits = AlignLimits {
+        per_frame_origins: true,
+        subpixel: false,
+    };
+    let plan = plan_alignment(&doc, &scope, &Anchor::Feet, &pixels, limits).unwrap();
+    assert!(plan.moved() > 0, "the frames would move: {plan:?}");
+    let format = sprat::formats::registry().by_id("aseprite").unwrap();
+    for one_per_direction in [OnePerDirection::Refuse, OnePerDirection::MeanMove] {
+        let refused = align_for_format(
+            &doc,
+            &scope,
+            &Anchor::Feet,
+            &pixels,
+            format,
+            one_per_direction,
+            DefaultBoxRule::default(),
+        )
+        .unwrap_err();
+        assert!(
+            refused.message.contains("files cannot hold these frames aligned: saving would lose frame 0: changes to its pictures")
+                && refused.message.contains("changes to its pictures")
+                && refused.message.ends_with("nothing changed"),
+            "{refused}"
+        );
+    }
+    let out = dir.path().join("aligned.aseprite");
+    let (code, stdout, stderr) =
+        sprat(&["align", text(&input), "--anchor", "feet", "-o", text(&out)]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("files cannot hold these frames aligned")
+            && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    // Where the format holds moved pictures, the same function plans the alignment.
+    let (_kfm_dir, def) = kfm_copy();
+    let kfm = load(&def);
+    let stand = FrameScope::Sequences(vec![kfm.sequence_by_name("0").unwrap().id]);
+    let mugen = sprat::formats::registry().by_id("mugen-def").unwrap();
+    let aligned = align_for_format(
+        &kfm,
+        &stand,
+        &Anchor::Feet,
+        &pixels,
+        mugen,
+        OnePerDirection::Refuse,
+        DefaultBoxRule::default(),
+    )
+    .unwrap();
+    assert!(!aligned.plan.directions.is_empty());
 }

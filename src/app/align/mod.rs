@@ -14,10 +14,10 @@ use crate::app::context::document::{OpenDocument, box_rule};
 use crate::app::context::ghost::FrameGhost;
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
-use crate::edit::align::{AlignFrames, AlignLimits, AlignPlan, AlignedDirection, plan_alignment};
+use crate::edit::align::{AlignFrames, AlignPlan, OnePerDirection, align_for_format};
 use crate::edit::scope::FrameScope;
 use crate::formats::Severity;
-use crate::model::{AnimationSet, Fx, Point};
+use crate::model::{AnimationSet, DefaultBoxRule, Fx};
 use crate::pixels::PixelSource;
 use crate::tools::anchor::Anchor;
 
@@ -40,7 +40,7 @@ pub struct AlignState {
     pub anchor: Anchor,
     /// The plan for the last choices and document revision (finding anchors reads pixels, so
     /// it is not made at every paint).
-    preview: Memo<PreviewKey, Result<AlignPlan, String>>,
+    preview: Memo<PreviewKey, Result<AlignFrames, String>>,
 }
 
 impl Default for AlignState {
@@ -73,10 +73,12 @@ impl AlignState {
         if !self.shown {
             return None;
         }
-        let Ok(plan) = self.preview.get()? else {
+        let Ok(command) = self.preview.get()? else {
             return None;
         };
-        plan.directions
+        command
+            .plan
+            .directions
             .iter()
             .find(|d| d.sequence == doc.player.sequence() && d.direction == doc.player.direction())
             .map(|d| FrameGhost {
@@ -93,7 +95,7 @@ struct PreviewKey {
     revision: u64,
     scope: FrameScope,
     anchor: Anchor,
-    whole_directions: bool,
+    rule: DefaultBoxRule,
 }
 
 /// Paints the window of the tab on show; Apply aligns the frames as one undo step and says so
@@ -105,31 +107,32 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
     let capabilities = panel.doc.session.format().capabilities();
     let whole_directions = capabilities.one_origin_per_direction;
     let scope = frame_scope(state.scope, panel.doc);
+    let rule = box_rule(panel.settings.view.documented_default_box_rule);
     let key = PreviewKey {
         revision: panel.doc.revision,
         scope: scope.clone(),
         anchor: state.anchor.clone(),
-        whole_directions,
+        rule,
     };
     let document = panel.doc.document();
+    let format = panel.doc.session.format();
     let pixels: &dyn PixelSource = panel.pictures.pixels.as_ref();
     let anchor = &state.anchor;
-    let (plan, fresh) = state.preview.get_or_make(key, || {
-        let limits = AlignLimits {
-            per_frame_origins: true,
-            subpixel: capabilities.subpixel,
-        };
-        plan_alignment(document, &scope, anchor, pixels, limits)
-            .map_err(|e| e.message)
-            .map(|plan| {
-                if whole_directions {
-                    one_move_per_direction(document, plan, capabilities.subpixel)
-                } else {
-                    plan
-                }
-            })
+    // The same decision as `sprat align`, but a format with one origin per direction is
+    // offered one move per direction (the window says so) where the command line refuses.
+    let (planned, fresh) = state.preview.get_or_make(key, || {
+        align_for_format(
+            document,
+            &scope,
+            anchor,
+            pixels,
+            format,
+            OnePerDirection::MeanMove,
+            rule,
+        )
+        .map_err(|e| e.message)
     });
-    let plan = plan.clone();
+    let planned = planned.clone();
     if fresh {
         // The canvas painted before this window: paint again so it shows the new ghost.
         ctx.request_repaint();
@@ -157,8 +160,8 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
                 ));
             }
             ui.separator();
-            match &plan {
-                Ok(plan) => outcome_lines(ui, panel.doc, plan),
+            match &planned {
+                Ok(command) => outcome_lines(ui, panel.doc, &command.plan),
                 Err(message) => {
                     ui.colored_label(
                         ui.visuals().error_fg_color,
@@ -167,9 +170,14 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
                 }
             }
             ui.horizontal(|ui| {
-                apply = ui
-                    .add_enabled(plan.is_ok(), egui::Button::new("Apply"))
-                    .clicked();
+                let button = ui.add_enabled(planned.is_ok(), egui::Button::new("Apply"));
+                apply = match &planned {
+                    Ok(_) => button.clicked(),
+                    Err(why) => {
+                        button.on_disabled_hover_text(crate::text::capitalised(why));
+                        false
+                    }
+                };
                 close = ui.button("Close").clicked();
             });
         });
@@ -178,17 +186,11 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
         state.shown = false;
         return;
     }
-    let (true, Ok(plan)) = (apply, plan) else {
+    let (true, Ok(command)) = (apply, planned) else {
         return;
     };
-    let moved = plan.moved();
-    let planned = planned_frames(&plan);
-    let command = AlignFrames {
-        plan,
-        anchor: state.anchor.clone(),
-        rule: box_rule(panel.settings.view.documented_default_box_rule),
-        default_boxes: capabilities.default_boxes,
-    };
+    let moved = command.plan.moved();
+    let planned = planned_frames(&command.plan);
     match panel.doc.apply(&command, None) {
         Ok(()) => {
             panel.say(
@@ -330,46 +332,4 @@ fn point_names(document: &AnimationSet, scope: &FrameScope) -> Vec<String> {
     }
     names.sort();
     names
-}
-
-/// The plan a format with one origin per direction can hold: every frame of each planned
-/// direction moves by one move, the mean of the frames' own moves (whole pixels unless the
-/// format holds fractions). Frames without the anchor move with their direction.
-fn one_move_per_direction(document: &AnimationSet, plan: AlignPlan, subpixel: bool) -> AlignPlan {
-    let directions = plan
-        .directions
-        .into_iter()
-        .map(|d| {
-            let count = d.moves.len().max(1) as f64;
-            let mean = |pick: fn(&Point) -> Fx| {
-                d.moves.iter().map(|(_, m)| pick(m).to_f64()).sum::<f64>() / count
-            };
-            let (x, y) = (mean(|p| p.x), mean(|p| p.y));
-            let by = if subpixel {
-                Point {
-                    x: Fx::from_f64(x),
-                    y: Fx::from_f64(y),
-                }
-            } else {
-                let whole = |v: f64| Fx::from_int((v + 0.5).floor() as i32);
-                Point {
-                    x: whole(x),
-                    y: whole(y),
-                }
-            };
-            let len = document
-                .sequence(d.sequence)
-                .and_then(|s| s.directions.get(d.direction))
-                .map_or(0, |listed| listed.frames.len());
-            AlignedDirection {
-                sequence: d.sequence,
-                direction: d.direction,
-                moves: (0..len).map(|position| (position, by)).collect(),
-            }
-        })
-        .collect();
-    AlignPlan {
-        directions,
-        skipped: Vec::new(),
-    }
 }

@@ -66,6 +66,7 @@ impl Format for AsepriteFormat {
             box_classes_known: false,
             box_noun: Some("slice"),
             numbered_file_frames: true,
+            pictures_as_read: true,
             ..Capabilities::default()
         }
     }

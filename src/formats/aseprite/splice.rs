@@ -697,6 +697,12 @@ fn tags_unit(
                 .filter_map(|id| order.iter().position(|o| o == id))
                 .collect();
             if positions.is_empty() {
+                if direction.frames.is_empty() {
+                    losses.push(Loss::new(
+                        Place::sequence(&sequence.name),
+                        format!("direction {d}: it has no frame (an Aseprite tag spans frames)"),
+                    ));
+                }
                 continue;
             }
             let loops = sequence.loop_point.is_some();
@@ -713,16 +719,17 @@ fn tags_unit(
                 repeat: t.repeat,
             });
             let rule = tag_keeping(&positions, loops, previous);
-            if untagged
-                && rule.is_some_and(|r| r.direction == TagDirection::Forward && r.repeat == 0)
-            {
-                continue;
-            }
+            // Said before an untagged sequence is left untagged: it loops whole too.
             if sequence.loop_point.is_some_and(|l| l > 0) {
                 losses.push(Loss::new(
                     Place::sequence(&sequence.name),
                     "its loop back to a frame other than the first (the tag loops whole)",
                 ));
+            }
+            if untagged
+                && rule.is_some_and(|r| r.direction == TagDirection::Forward && r.repeat == 0)
+            {
+                continue;
             }
             let rule = rule.unwrap_or_else(|| {
                 losses.push(Loss::new(

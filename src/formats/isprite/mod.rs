@@ -77,6 +77,7 @@ impl Format for IspriteFormat {
             sequences_are_a_view: false,
             one_origin_per_direction: false,
             frames_are_grid_cells: false,
+            pictures_as_read: false,
         }
     }
 

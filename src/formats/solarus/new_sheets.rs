@@ -319,10 +319,22 @@ pub fn lay_out_whole_images<'a>(
                 path.display()
             )));
         }
+        let resolved = context.dir().map(|dir| dir.join(&relative));
+        // Named as a Solarus file names its pictures, from the quest's sprites folder (a
+        // document read from Solarus is written with its images' names as they are).
+        let sprites = context
+            .path
+            .as_deref()
+            .and_then(super::quest::sprites_folder);
+        let path = resolved
+            .as_deref()
+            .zip(sprites)
+            .and_then(|(file, sprites)| crate::formats::paths::relative_to(&sprites, file))
+            .unwrap_or_else(|| relative.clone());
         let image = SourceImage {
             id: image_id,
-            path: relative.clone(),
-            resolved: context.dir().map(|dir| dir.join(&relative)),
+            path,
+            resolved,
             kind: ImageKind::File,
             nearest_neighbour: true,
         };

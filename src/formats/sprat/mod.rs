@@ -94,6 +94,7 @@ impl Format for SpratFormat {
             sequences_are_a_view: false,
             one_origin_per_direction: false,
             frames_are_grid_cells: false,
+            pictures_as_read: false,
             time_unit: crate::model::TimeUnit::Millis,
             numbered_file_frames: false,
         }
