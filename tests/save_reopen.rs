@@ -1734,3 +1734,32 @@ fn an_aseprite_frames_own_pictures_stay_put_and_a_frame_added_since_takes_the_mo
     let reopened = Session::open(&path, &context).unwrap();
     assert_eq!(drawn(reopened.document(), &ImageStore::new()), shown);
 }
+
+#[test]
+fn the_editors_session_of_an_aseprite_file_holds_its_pictures_until_saved_as_another_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::layered_aseprite_with_slices(dir.path());
+    let context = ReadContext::for_path(&path);
+    // The editor reads on a thread of its own, then makes its session from what was read.
+    let (loaded, format) = sprat::formats::registry().open(&path, &context).unwrap();
+    let mut session = Session::with_document(loaded.document, format, Some(path.clone()));
+    let before = session.document().clone();
+    let graphic = On::of(&before, session.format()).graphic().unwrap();
+    let nudge = MoveElements {
+        elements: vec![graphic],
+        delta: Point::from_ints(-1, -1),
+    };
+    assert!(
+        session.apply(&nudge, None).is_err(),
+        "the editor's session refuses the move as the command line's does"
+    );
+    assert_eq!(session.document(), &before, "nothing changed");
+
+    // Saved as a Sprat project, every picture is written anew: the move is kept then.
+    let project = dir.path().join("converted.sprat");
+    let pending = session
+        .prepare_save_as(&project, "sprat", Some(&ImageStore::new()))
+        .unwrap();
+    session.commit_save_as(pending).unwrap();
+    session.apply(&nudge, None).unwrap();
+}

@@ -249,7 +249,6 @@ impl Session {
     pub fn open(path: &Path, options: &ReadContext) -> Result<Session, ReadFailure> {
         let (loaded, format) = registry().open(path, options)?;
         let mut session = Session::with_document(loaded.document, format, Some(path.into()));
-        session.frames_as_read = kept_pictures::frames_as_read(&session.document, format);
         session.diagnostics = loaded.diagnostics;
         remove_stale_temporaries_of(path, &session.document);
         session.read = Fingerprints::of_document(Some(path), &session.document);
@@ -258,8 +257,9 @@ impl Session {
         Ok(session)
     }
 
-    /// A session for a document that came from elsewhere (a new document, a recovery). It
-    /// counts as saved until edited; `path` is `None` for a document never saved.
+    /// A session for a document read elsewhere (the editor reads on a thread of its own), or
+    /// that came from elsewhere (a new document, a recovery). It counts as saved until edited;
+    /// `path` is `None` for a document never saved.
     pub fn with_document(
         document: AnimationSet,
         format: &'static dyn Format,
@@ -267,6 +267,8 @@ impl Session {
     ) -> Session {
         let history = History::new();
         let saved_at = Some(history.position());
+        // Whoever read it, the frames a format writes as read are held to that.
+        let frames_as_read = kept_pictures::frames_as_read(&document, format);
         Session {
             document,
             history,
@@ -282,7 +284,7 @@ impl Session {
             autosave: None,
             backups: None,
             read: Fingerprints::new(),
-            frames_as_read: std::collections::HashSet::new(),
+            frames_as_read,
         }
     }
 
@@ -555,6 +557,11 @@ impl Session {
         // Kept whatever is undone: what an undo back to before an edit of these files means.
         self.document.companion_originals.extend(saved_over);
         self.path = Some(pending.path.clone());
+        if pending.format.id() != self.format.id() {
+            // Converted: the new format writes every frame's pictures anew, or holds the
+            // frames read from a file of its own (none, since the document came from another).
+            self.frames_as_read = kept_pictures::frames_as_read(&self.document, pending.format);
+        }
         self.format = pending.format;
         self.saved_at = Some(self.history.position());
         self.saves += 1;
