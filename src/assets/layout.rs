@@ -314,6 +314,21 @@ fn lattice_at(
     let margin = origin + first;
     let count = (hi as i64 - origin) / pitch as i64 + 1;
     let cell = last - first + 1;
+    // A transparent line inside every cell's frame at least as wide as the room between the
+    // frames is a gutter too: the true pitch is smaller (several frames a cell), or it does
+    // not fit them all.
+    let mut inside = vec![false; cell as usize];
+    for r in (0..pitch).filter(|&r| occupied[r]) {
+        inside[(relative(r) - first) as usize] = true;
+    }
+    let widest_inside = inside
+        .split(|&used| used)
+        .map(<[bool]>::len)
+        .max()
+        .unwrap_or(0);
+    if widest_inside as i64 >= pitch as i64 - cell {
+        return None;
+    }
     if margin < 0 || margin + (count - 1) * pitch as i64 + cell > counts.len() as i64 {
         return None;
     }

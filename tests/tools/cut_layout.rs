@@ -4,6 +4,7 @@
 
 use super::{common::sprat, text};
 use image::{Rgba, RgbaImage};
+use sprat::assets::layout::{CutMethod, Layout, cut_frames};
 use sprat::assets::sprites::{SpriteOptions, find_sprites};
 use sprat::model::PixelRect;
 use std::collections::HashSet;
@@ -289,4 +290,28 @@ fn a_packed_sheet_joined_at_the_default_gap_is_doubted_and_cut_apart_at_gap_0() 
         "{stdout}"
     );
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+#[test]
+fn a_real_engine_grid_is_read_at_its_cell_size() {
+    // Solarus's hero walking sheet: its project cuts 24 x 32 cells from it, one direction a
+    // row of cells; the lattice read must be that grid, each frame inside one of its cells.
+    let path = super::common::corpus().join("solarus/zsd/sprites/hero/walking.tunic.png");
+    let sheet = sprat::assets::decode::decode_file(&path).unwrap();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?}", cut.doubts);
+    };
+    assert_eq!((lattice.columns.pitch, lattice.rows.pitch), (24, 32));
+    for (x, y) in [(0, 160), (0, 192), (0, 256), (0, 288)] {
+        assert!(
+            cut.rects.iter().any(|r| r.x >= x
+                && r.y >= y
+                && r.x + r.width as i32 <= x + 24
+                && r.y + r.height as i32 <= y + 32),
+            "no frame in the cell at ({x}, {y}): {:?}",
+            lattice
+        );
+    }
+    assert!(cut.doubts.is_empty(), "{:?}", cut.doubts);
 }
