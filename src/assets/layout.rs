@@ -369,7 +369,7 @@ fn touching_lattice(counts: &[u32]) -> Option<AxisLattice> {
     }
     let average = filled.iter().sum::<u64>() / filled.len() as u64;
     (MIN_PITCH.max(8)..=length / 2)
-        .filter(|pitch| length % pitch == 0)
+        .filter(|pitch| length.is_multiple_of(*pitch))
         .find(|&pitch| {
             (1..length / pitch).all(|k| {
                 let line = k * pitch;
