@@ -147,11 +147,11 @@ pub struct SheetFrames {
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
     let lattice = find_lattice(sheet, &sprites);
-    let frames = lattice
-        .filter(|_| method == CutMethod::Automatic)
-        .map(|lattice| lattice_frames(sheet, &lattice, options.min_size));
-    let (rects, layout) = match frames {
-        Some(rects) => (rects, Layout::Lattice(lattice.expect("found"))),
+    let (rects, layout) = match lattice.filter(|_| method == CutMethod::Automatic) {
+        Some(lattice) => (
+            lattice_frames(sheet, &lattice, options.min_size),
+            Layout::Lattice(lattice),
+        ),
         None => (sprites.clone(), Layout::Sprites),
     };
     let doubts = doubts(sheet, &rects, layout, lattice, sprites.len(), options);
