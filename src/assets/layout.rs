@@ -428,7 +428,9 @@ fn doubts(
         .iter()
         .filter(|r| r.width as u64 * r.height as u64 * 100 >= sheet_area * LARGE_SHARE_PERCENT)
         .count();
-    if large > 0 && rects.len() > 1 || (large == 1 && sprites > 1 && layout == Layout::Sprites) {
+    // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
+    // cells are as large as the sheet makes them.
+    if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
         out.push(format!(
             "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely may \
              have been joined; lower the gap (--gap 0 joins only touching pixels) or give \
