@@ -5,6 +5,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use image::{Rgba, RgbaImage};
 use sprat::assets::ImageStore;
+use sprat::assets::layout::{CutMethod, cut_frames};
 use sprat::assets::sprites::{SpriteOptions, find_sprites};
 use sprat::edit::align::{AlignFrames, AlignLimits, plan_alignment};
 use sprat::edit::retime::Retime;
@@ -187,6 +188,15 @@ fn cut(c: &mut Criterion) {
     assert!(find_sprites(&sheet, SpriteOptions::DEFAULT).len() >= 2000);
     group.bench_function("4096x4096, 2000 sprites", |b| {
         b.iter(|| find_sprites(black_box(&sheet), SpriteOptions::DEFAULT))
+    });
+    group.bench_function("4096x4096, 2000 sprites, layout read", |b| {
+        b.iter(|| {
+            cut_frames(
+                black_box(&sheet),
+                SpriteOptions::DEFAULT,
+                CutMethod::Automatic,
+            )
+        })
     });
     let many = blob_sheet(4096, 50_000, 18);
     group.bench_function("4096x4096, 50000 sprites", |b| {

@@ -12,6 +12,7 @@ pub mod cut;
 pub mod decode;
 pub mod groups;
 pub mod import;
+pub mod layout;
 pub mod sprites;
 
 use crate::cache::ByteLru;

@@ -4,10 +4,11 @@
 //! reorder) before it is imported; the cells go into a document through
 //! [`crate::edit::import::ImportFrames`] like the grid's.
 //!
-//! How: the opaque pixels of each row form runs; runs that touch (8-connected) across rows are
-//! one region (union-find over runs, so the picture is read once); regions whose rectangles
-//! come within the gap of each other, or overlap, are joined until none do. Each sprite's
-//! rectangle is therefore exactly the bounds of its opaque pixels.
+//! How: the opaque pixels of each row form runs; a run joins the runs of its own row and of
+//! the rows above that come within the gap of it (union-find over runs, so the picture is read
+//! once). Pixels are compared, never rectangles: sprites packed so that their rectangles
+//! overlap, but whose pixels stay apart, are separate sprites. Each sprite's rectangle is
+//! exactly the bounds of its opaque pixels.
 
 use crate::model::PixelRect;
 use image::RgbaImage;
@@ -60,15 +61,6 @@ impl Bounds {
             right: self.right.max(other.right),
             bottom: self.bottom.max(other.bottom),
         }
-    }
-
-    /// True when no more than `gap` transparent pixels part the two boxes on either axis.
-    fn within(self, other: Bounds, gap: u32) -> bool {
-        let reach = gap as u64 + 1;
-        (other.left as u64) <= self.right as u64 + reach
-            && (self.left as u64) <= other.right as u64 + reach
-            && (other.top as u64) <= self.bottom as u64 + reach
-            && (self.top as u64) <= other.bottom as u64 + reach
     }
 
     fn rect(self) -> PixelRect {
@@ -131,8 +123,7 @@ fn find_in(sheet: &RgbaImage, area: Option<Bounds>, options: SpriteOptions) -> V
         right: width - 1,
         bottom: height - 1,
     });
-    let regions = connected_regions(sheet, area);
-    let mut boxes = join_within(regions, options.gap);
+    let mut boxes = connected_regions(sheet, area, options.gap);
     boxes.retain(|b| {
         let r = b.rect();
         r.width >= options.min_size || r.height >= options.min_size
@@ -143,22 +134,30 @@ fn find_in(sheet: &RgbaImage, area: Option<Bounds>, options: SpriteOptions) -> V
     rects
 }
 
-/// The bounds of each 8-connected region of opaque pixels inside `area`.
-fn connected_regions(sheet: &RgbaImage, area: Bounds) -> Vec<Bounds> {
+/// The bounds of each set of opaque pixels inside `area` that reach each other in steps of at
+/// most `gap` transparent pixels (Chebyshev distance `gap + 1`; at gap 0, the 8-connected
+/// regions). Only pixels are compared, never rectangles: two sprites packed so that their
+/// rectangles overlap (an L beside a bush) stay apart as long as their pixels do.
+fn connected_regions(sheet: &RgbaImage, area: Bounds, gap: u32) -> Vec<Bounds> {
     let width = sheet.width() as usize;
     let raw = sheet.as_raw();
-    // Runs of opaque pixels: (left, right inclusive, id); the previous row's and this row's.
-    let mut previous: Vec<(u32, u32, u32)> = Vec::new();
-    let mut current: Vec<(u32, u32, u32)> = Vec::new();
+    // Pixels this far apart (or nearer) on both axes join.
+    let reach = gap as usize + 1;
+    // The runs of opaque pixels, (left, right inclusive, id), of the last `reach` rows, oldest
+    // first; rows further up are out of reach.
+    let rows_kept = reach.min(area.bottom as usize - area.top as usize + 1);
+    let mut above: std::collections::VecDeque<Vec<(u32, u32, u32)>> =
+        std::collections::VecDeque::with_capacity(rows_kept + 1);
+    let mut cursors: Vec<usize> = vec![0; rows_kept];
+    let mut spare: Vec<(u32, u32, u32)> = Vec::new();
     let mut roots = Roots(Vec::new());
     let mut bounds: Vec<Bounds> = Vec::new();
     for y in area.top..=area.bottom {
-        current.clear();
+        let mut current = std::mem::take(&mut spare);
+        cursors.iter_mut().for_each(|c| *c = 0);
         let row = &raw[(y as usize * width) * 4..(y as usize * width + width) * 4];
         let mut x = area.left as usize;
         let end = area.right as usize;
-        // `above` walks the previous row's runs alongside.
-        let mut above = 0usize;
         while x <= end {
             if row[x * 4 + 3] == 0 {
                 x += 1;
@@ -177,18 +176,32 @@ fn connected_regions(sheet: &RgbaImage, area: Bounds) -> Vec<Bounds> {
                 right: right as u32,
                 bottom: y,
             });
-            // Runs above touching [left - 1, right + 1] (diagonals count).
-            while above < previous.len() && (previous[above].1 as usize) + 1 < left {
-                above += 1;
+            // The run before on this row, when no more than `gap` pixels part them.
+            if let Some(&(_, before_right, before_id)) = current.last()
+                && before_right as usize + reach >= left
+            {
+                roots.join(id, before_id);
             }
-            let mut k = above;
-            while k < previous.len() && (previous[k].0 as usize) <= right + 1 {
-                roots.join(id, previous[k].2);
-                k += 1;
+            // Runs of the rows above reaching [left - reach, right + reach]. Runs of a row come
+            // left to right, so each row's cursor only moves forward.
+            for (runs, cursor) in above.iter().zip(cursors.iter_mut()) {
+                while *cursor < runs.len() && (runs[*cursor].1 as usize) + reach < left {
+                    *cursor += 1;
+                }
+                let mut k = *cursor;
+                while k < runs.len() && (runs[k].0 as usize) <= right + reach {
+                    roots.join(id, runs[k].2);
+                    k += 1;
+                }
             }
             current.push((left as u32, right as u32, id));
         }
-        std::mem::swap(&mut previous, &mut current);
+        above.push_back(current);
+        if above.len() > rows_kept {
+            // Out of reach of the next row; its vector is reused.
+            spare = above.pop_front().unwrap_or_default();
+            spare.clear();
+        }
     }
     collect(&mut roots, &bounds)
 }
@@ -208,32 +221,6 @@ fn collect(roots: &mut Roots, bounds: &[Bounds]) -> Vec<Bounds> {
         }
     }
     out
-}
-
-/// Joins boxes that overlap or come within `gap` pixels, again until no two do (a joined box
-/// is larger and may reach others).
-fn join_within(mut boxes: Vec<Bounds>, gap: u32) -> Vec<Bounds> {
-    loop {
-        boxes.sort_unstable_by_key(|b| (b.left, b.top));
-        let mut roots = Roots((0..boxes.len() as u32).collect());
-        let mut joined = false;
-        let reach = gap as u64 + 1;
-        for (i, a) in boxes.iter().enumerate() {
-            let limit = a.right as u64 + reach;
-            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
-                if b.left as u64 > limit {
-                    break;
-                }
-                if a.within(*b, gap) {
-                    joined |= roots.join(i as u32, j as u32);
-                }
-            }
-        }
-        if !joined {
-            return boxes;
-        }
-        boxes = collect(&mut roots, &boxes);
-    }
 }
 
 /// Orders rectangles row by row: a row is the rectangles whose vertical extents overlap (a

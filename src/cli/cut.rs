@@ -1,13 +1,16 @@
-//! `sprat cut SHEET.png (--grid WxH [--margin M] [--spacing S] | --sprites [--gap PX]
-//! [--min PX]) [--sequence NAME] [--fps F] -o OUT`: a new document of one sequence whose frames
-//! are the cells of a sheet, in any writable format (by OUT's extension). The document names
-//! the sheet itself with each frame's rectangle; no picture is copied out (a format that holds
-//! its pictures inside, such as Aseprite, takes them from the sheet).
+//! `sprat cut SHEET.png [--grid WxH [--margin M] [--spacing S] | --sprites | --auto] [--gap PX]
+//! [--min PX] [--explain] [--sequence NAME] [--fps F] -o OUT`: a new document of one sequence
+//! whose frames are the cells of a sheet, in any writable format (by OUT's extension). By
+//! default the layout is read: a lattice when the sprites sit on one, else separate sprites
+//! ([`crate::assets::layout`]); doubts about the cut are warnings. The document names the
+//! sheet itself with each frame's rectangle; no picture is copied out (a format that holds its
+//! pictures inside, such as Aseprite, takes them from the sheet).
 
 use super::convert::{WriteChoices, target_format, write_as};
 use crate::assets::decode::decode_file;
 use crate::assets::import::SheetCut;
-use crate::assets::sprites::{SpriteOptions, find_sprites};
+use crate::assets::layout::{CutMethod, Layout, SheetFrames, cut_frames};
+use crate::assets::sprites::SpriteOptions;
 use crate::edit::import::{ImportFrames, ImportTarget, ImportedImage, OriginPlace};
 use crate::edit::retime::Retime;
 use crate::edit::scope::FrameScope;
@@ -28,14 +31,18 @@ pub enum Method {
         /// Pixels between cells.
         spacing: u32,
     },
-    /// Separate sprites.
+    /// Separate sprites, even on a lattice.
     Sprites(SpriteOptions),
+    /// The layout read: a lattice when there is one, else separate sprites.
+    Automatic(SpriteOptions),
 }
 
 /// The command's options.
 pub struct Options {
     /// How to cut.
     pub method: Method,
+    /// Say which layout was found.
+    pub explain: bool,
     /// The sequence's name (default: the sheet's file name without extension).
     pub sequence: Option<String>,
     /// `--fps`, as typed (default 10).
@@ -61,10 +68,19 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
-/// The cells of `sheet`, without cells that are wholly transparent (for a grid).
-fn cells(sheet: &image::RgbaImage, method: &Method) -> Result<Vec<PixelRect>, String> {
+/// The cells of `sheet`, without cells that are wholly transparent (for a grid); with how
+/// they were found unless they come from a grid.
+fn cells(
+    sheet: &image::RgbaImage,
+    method: &Method,
+) -> Result<(Vec<PixelRect>, Option<SheetFrames>), String> {
+    let found = |options: &SpriteOptions, how| {
+        let frames = cut_frames(sheet, *options, how);
+        (frames.rects.clone(), Some(frames))
+    };
     match method {
-        Method::Sprites(options) => Ok(find_sprites(sheet, *options)),
+        Method::Sprites(options) => Ok(found(options, CutMethod::Sprites)),
+        Method::Automatic(options) => Ok(found(options, CutMethod::Automatic)),
         Method::Grid {
             size,
             margin,
@@ -82,7 +98,7 @@ fn cells(sheet: &image::RgbaImage, method: &Method) -> Result<Vec<PixelRect>, St
                 column_major: false,
             };
             let (width, height) = sheet.dimensions();
-            Ok(cut
+            let rects = cut
                 .cells(width, height)
                 .into_iter()
                 .filter(|c| {
@@ -91,7 +107,8 @@ fn cells(sheet: &image::RgbaImage, method: &Method) -> Result<Vec<PixelRect>, St
                             .any(|x| sheet.get_pixel(c.x as u32 + x, c.y as u32 + y)[3] != 0)
                     })
                 })
-                .collect())
+                .collect();
+            Ok((rects, None))
         }
     }
 }
@@ -140,13 +157,38 @@ pub fn run(
             return Ok(1);
         }
     };
-    let rects = match cells(&sheet, &options.method) {
-        Ok(rects) => rects,
+    let (rects, found) = match cells(&sheet, &options.method) {
+        Ok(cut) => cut,
         Err(message) => {
             writeln!(err, "sprat: {message}; nothing written")?;
             return Ok(1);
         }
     };
+    if let Some(found) = &found {
+        if options.explain {
+            let layout = match found.layout {
+                Layout::Lattice(lattice) => lattice.describe(),
+                Layout::Sprites => match found.lattice {
+                    Some(lattice) => {
+                        format!("separate sprites (--sprites; {})", lattice.describe())
+                    }
+                    None => "separate sprites (no common column and row pitch)".to_string(),
+                },
+            };
+            writeln!(
+                out,
+                "layout: {layout}; {} at gap {}",
+                crate::text::count(found.sprites, "separate sprite"),
+                match &options.method {
+                    Method::Sprites(o) | Method::Automatic(o) => o.gap,
+                    Method::Grid { .. } => 0,
+                }
+            )?;
+        }
+        for doubt in &found.doubts {
+            writeln!(err, "sprat: warning: {}: {doubt}", sheet_path.display())?;
+        }
+    }
     if rects.is_empty() {
         writeln!(
             err,

@@ -264,7 +264,7 @@ pub enum Command {
     },
     /// Cut a sprite sheet into the frames of a new document: by a grid, or by finding the
     /// separate sprites on it.
-    #[command(group(clap::ArgGroup::new("how").required(true).args(["grid", "sprites"])))]
+    #[command(group(clap::ArgGroup::new("how").args(["grid", "sprites", "auto"])))]
     Cut {
         /// The sheet (PNG, TGA or GIF).
         sheet: PathBuf,
@@ -277,14 +277,21 @@ pub enum Command {
         /// With --grid: pixels between cells.
         #[arg(long, value_name = "S", default_value_t = 0, requires = "grid")]
         spacing: u32,
-        /// Each connected region of opaque pixels is a frame, row by row.
+        /// Each separate sprite is a frame, row by row, even on a lattice.
         #[arg(long)]
         sprites: bool,
-        /// With --sprites: parts this many transparent pixels apart are one sprite.
-        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, requires = "sprites")]
+        /// Read the layout (the default): a lattice of cells when the sprites sit on one,
+        /// else separate sprites.
+        #[arg(long)]
+        auto: bool,
+        /// Say which layout was found and how the sheet was cut.
+        #[arg(long)]
+        explain: bool,
+        /// Without --grid: parts this many transparent pixels apart are one sprite.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, conflicts_with = "grid")]
         gap: u32,
-        /// With --sprites: regions narrower and shorter than this are specks, left out.
-        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.min_size, requires = "sprites")]
+        /// Without --grid: sprites narrower and shorter than this are specks, left out.
+        #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.min_size, conflicts_with = "grid")]
         min: u32,
         /// The new sequence's name (default: the sheet's file name).
         #[arg(long, short = 's', value_name = "NAME")]
@@ -498,7 +505,9 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             grid,
             margin,
             spacing,
-            sprites: _,
+            sprites,
+            auto: _,
+            explain,
             gap,
             min,
             sequence,
@@ -506,19 +515,19 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             output,
             force,
         } => {
+            let found = crate::assets::sprites::SpriteOptions { gap, min_size: min };
             let method = match grid {
                 Some(size) => cut::Method::Grid {
                     size,
                     margin,
                     spacing,
                 },
-                None => cut::Method::Sprites(crate::assets::sprites::SpriteOptions {
-                    gap,
-                    min_size: min,
-                }),
+                None if sprites => cut::Method::Sprites(found),
+                None => cut::Method::Automatic(found),
             };
             let options = cut::Options {
                 method,
+                explain,
                 sequence,
                 fps,
                 output,

@@ -4,6 +4,7 @@
 use super::{common, common::sprat, load, text};
 use image::RgbaImage;
 use sprat::assets::cut::cut_slice;
+use sprat::assets::layout::{CutMethod, Layout, cut_frames};
 use sprat::assets::sprites::{FoundSprites, SpriteOptions, find_sprites};
 use sprat::model::{FrameDuration, PixelRect};
 use std::collections::HashSet;
@@ -138,6 +139,9 @@ fn packed_sheets_of_real_frames_are_cut_at_their_exact_opaque_bounds() {
             "characters, seed {seed}: {share:.1}% of {} frames",
             truth.len()
         );
+        // A packed sheet is no lattice: the default cut finds the same sprites.
+        let automatic = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+        assert_eq!(automatic.layout, Layout::Sprites, "seed {seed}");
         assert!(
             share >= 95.0,
             "seed {seed}: {share:.1}% of {} frames",

@@ -6,6 +6,7 @@ mod common;
 
 mod align;
 mod cut;
+mod cut_layout;
 mod paste;
 mod retime;
 

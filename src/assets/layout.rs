@@ -1,0 +1,476 @@
+//! Reading a sheet's layout: whether its sprites sit on a lattice (a common column and row
+//! pitch, as hand-made sheets and engine grids have), and then cutting it by that lattice, so
+//! every piece inside a cell belongs to that cell's frame (an effect drawn in separate strokes
+//! is one frame) and an empty cell is no frame. A sheet with no lattice is cut into separate
+//! sprites ([`super::sprites`]). The cut also says where it doubts: a frame covering much of
+//! the sheet, cells holding far more pieces than frames, sprites touching at the lattice's
+//! lines.
+//!
+//! How, for each axis: the number of opaque pixels in each column (row) is counted once. A
+//! pitch is a lattice when lines at that pitch, starting near the sheet's edge, cross only
+//! transparent columns and at least two cells hold pixels; of those, the pitch the sheet is
+//! most nearly a whole number of, then the one leaving the most room between frames. Sprites that touch their neighbours leave
+//! no transparent column: then a pitch dividing the sheet whose lines cross far fewer pixels
+//! than the columns around them is taken. The frame in each cell is the box that holds every
+//! cell's pixels at the same place, so the frames keep their registration, as a grid does.
+
+use super::sprites::{SpriteOptions, find_sprites};
+use crate::model::PixelRect;
+use image::RgbaImage;
+
+/// Pitches smaller than this are not looked for (a lattice of 2-pixel cells is noise).
+const MIN_PITCH: usize = 4;
+
+/// A frame covering at least this share of the sheet (in percent) is doubted.
+const LARGE_SHARE_PERCENT: u64 = 25;
+
+/// One axis of a lattice: `count` cells `pitch` pixels apart, the frame in each `cell` pixels
+/// long from `margin` (the first cell's) on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisLattice {
+    /// Pixels from one cell's start to the next's.
+    pub pitch: u32,
+    /// Where the first cell's frame starts.
+    pub margin: u32,
+    /// The frame's length in each cell.
+    pub cell: u32,
+    /// How many cells, from the first to the last holding pixels.
+    pub count: u32,
+    /// Sprites touch across this axis's lines (no transparent line parts them).
+    pub touching: bool,
+}
+
+impl AxisLattice {
+    /// Pixels between one cell's frame and the next's.
+    pub fn spacing(&self) -> u32 {
+        self.pitch - self.cell
+    }
+
+    /// The frame's start in cell `k`.
+    fn start(&self, k: u32) -> u32 {
+        self.margin + k * self.pitch
+    }
+}
+
+/// A lattice of columns and rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    /// Along x.
+    pub columns: AxisLattice,
+    /// Along y.
+    pub rows: AxisLattice,
+}
+
+impl Lattice {
+    /// Every cell's frame rectangle, row by row.
+    pub fn cells(&self) -> Vec<PixelRect> {
+        let mut out = Vec::new();
+        for row in 0..self.rows.count {
+            for column in 0..self.columns.count {
+                out.push(PixelRect {
+                    x: self.columns.start(column) as i32,
+                    y: self.rows.start(row) as i32,
+                    width: self.columns.cell,
+                    height: self.rows.cell,
+                });
+            }
+        }
+        out
+    }
+
+    /// The lattice in words, with the `sprat cut --grid` options that cut the same cells
+    /// where one margin fits both axes.
+    pub fn describe(&self) -> String {
+        let (c, r) = (self.columns, self.rows);
+        let mut text = format!(
+            "a lattice of {} x {} cells, pitch {}x{}: frames of {}x{} from ({}, {}), {}x{} \
+             pixels apart",
+            c.count,
+            r.count,
+            c.pitch,
+            r.pitch,
+            c.cell,
+            r.cell,
+            c.margin,
+            r.margin,
+            c.spacing(),
+            r.spacing()
+        );
+        if c.margin == r.margin && c.spacing() == r.spacing() {
+            text += &format!(
+                " (as --grid {}x{} --margin {} --spacing {})",
+                c.cell,
+                r.cell,
+                c.margin,
+                c.spacing()
+            );
+        }
+        text
+    }
+}
+
+/// How a sheet was cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// By a lattice found on it.
+    Lattice(Lattice),
+    /// Into separate sprites.
+    Sprites,
+}
+
+/// How to cut: read the layout, or separate sprites whatever it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutMethod {
+    /// A lattice when there is one, else separate sprites.
+    Automatic,
+    /// Separate sprites (the lattice, if any, is still read to voice doubts).
+    Sprites,
+}
+
+/// A sheet cut into frames.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SheetFrames {
+    /// The frames' rectangles, row by row.
+    pub rects: Vec<PixelRect>,
+    /// How they were found.
+    pub layout: Layout,
+    /// The lattice read on the sheet, also when the cut was by sprites.
+    pub lattice: Option<Lattice>,
+    /// How many separate sprites the sheet holds at the options' gap.
+    pub sprites: usize,
+    /// Sentences saying what looks wrong and the likely fix; empty when nothing does.
+    pub doubts: Vec<String>,
+}
+
+/// Cuts `sheet` into frames by `method`, with `options` for the sprites (the gap joining
+/// pieces, the minimum size; a lattice cell whose pixels are smaller than that is empty).
+pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
+    let sprites = find_sprites(sheet, options);
+    let lattice = find_lattice(sheet, &sprites);
+    let (rects, layout) = match lattice.filter(|_| method == CutMethod::Automatic) {
+        Some(lattice) => (
+            lattice_frames(sheet, &lattice, options.min_size),
+            Layout::Lattice(lattice),
+        ),
+        None => (sprites.clone(), Layout::Sprites),
+    };
+    let doubts = doubts(sheet, &rects, layout, lattice, sprites.len(), options);
+    SheetFrames {
+        rects,
+        layout,
+        lattice,
+        sprites: sprites.len(),
+        doubts,
+    }
+}
+
+/// The cells of `lattice` with pixels in their frame whose opaque bounds reach `min_size` on
+/// either axis, row by row.
+fn lattice_frames(sheet: &RgbaImage, lattice: &Lattice, min_size: u32) -> Vec<PixelRect> {
+    lattice
+        .cells()
+        .into_iter()
+        .filter(|cell| {
+            opaque_bounds(sheet, *cell).is_some_and(|(w, h)| w >= min_size || h >= min_size)
+        })
+        .collect()
+}
+
+/// The width and height of the opaque pixels' bounds inside `rect` (`None`: none).
+fn opaque_bounds(sheet: &RgbaImage, rect: PixelRect) -> Option<(u32, u32)> {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    let (left, top) = (rect.x.max(0) as u32, rect.y.max(0) as u32);
+    let right = (left + rect.width).min(sheet.width());
+    let bottom = (top + rect.height).min(sheet.height());
+    for y in top..bottom {
+        for x in left..right {
+            if sheet.get_pixel(x, y)[3] != 0 {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+    }
+    (x0 != u32::MAX).then(|| (x1 - x0 + 1, y1 - y0 + 1))
+}
+
+/// The number of opaque pixels in each column and in each row.
+fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
+    let (width, height) = sheet.dimensions();
+    let mut columns = vec![0u32; width as usize];
+    let mut rows = vec![0u32; height as usize];
+    for (y, row) in sheet.as_raw().chunks_exact(width as usize * 4).enumerate() {
+        for (x, pixel) in row.chunks_exact(4).enumerate() {
+            if pixel[3] != 0 {
+                columns[x] += 1;
+                rows[y] += 1;
+            }
+        }
+    }
+    (columns, rows)
+}
+
+/// The lattice the sheet's pixels sit on, if any: one that has two cells or more holding
+/// pixels on at least one axis, whose frames are not long strips across it, and that does not
+/// put two large sprites of `sprites` into one cell.
+pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice> {
+    if sheet.width() == 0 || sheet.height() == 0 {
+        return None;
+    }
+    let (column_counts, row_counts) = profiles(sheet);
+    let columns = axis_lattice(&column_counts)?;
+    let rows = axis_lattice(&row_counts)?;
+    if columns.count < 2 && rows.count < 2 {
+        return None;
+    }
+    // One cell on an axis: a row (column) of frames. A frame far longer across the row than
+    // the pitch along it is a shelf of sprites, not a frame.
+    if (columns.count == 1 && columns.cell > 4 * rows.pitch)
+        || (rows.count == 1 && rows.cell > 4 * columns.pitch)
+    {
+        return None;
+    }
+    let lattice = Lattice { columns, rows };
+    (!joins_large_sprites(&lattice, sprites)).then_some(lattice)
+}
+
+/// True when two sprites that each cover a quarter of a cell's frame or more fall in one
+/// cell: those are two frames, and the lattice is not the sheet's.
+fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+    let (c, r) = (lattice.columns, lattice.rows);
+    let frame_area = c.cell as u64 * r.cell as u64;
+    let mut large_in: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
+    for sprite in sprites {
+        if (sprite.width as u64 * sprite.height as u64) * 4 < frame_area {
+            continue;
+        }
+        let cell = (
+            (sprite.x as i64 - c.margin as i64).div_euclid(c.pitch as i64),
+            (sprite.y as i64 - r.margin as i64).div_euclid(r.pitch as i64),
+        );
+        if !large_in.insert(cell) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
+/// transparent lines between them, else cells whose sprites touch; one cell holding all the
+/// pixels when neither fits. `None` when the axis has no pixels.
+fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
+    let lo = counts.iter().position(|&c| c > 0)?;
+    let hi = counts.iter().rposition(|&c| c > 0)?;
+    let one_cell = AxisLattice {
+        pitch: counts.len() as u32,
+        margin: lo as u32,
+        cell: (hi - lo + 1) as u32,
+        count: 1,
+        touching: false,
+    };
+    // Of the pitches that fit, the one the sheet's length is the nearest whole number of
+    // (grids are drawn on sheets of whole cells; a pitch a little off the true one also fits a
+    // few cells with wide gutters, but not the sheet), then the one leaving the most room
+    // between frames (a multiple of the pitch holds two frames a cell).
+    let length = counts.len();
+    let mut occupied = Vec::new();
+    let best = (MIN_PITCH..=length / 2)
+        .filter_map(|pitch| lattice_at(counts, lo, hi, pitch, &mut occupied))
+        .min_by_key(|found| {
+            let over = length % found.pitch as usize;
+            let off = over.min(found.pitch as usize - over);
+            (off, std::cmp::Reverse(found.spacing()), found.pitch)
+        });
+    Some(
+        best.or_else(|| touching_lattice(counts))
+            .unwrap_or(one_cell),
+    )
+}
+
+/// The lattice at `pitch` when lines at that pitch, starting within an eighth of a pitch of
+/// the sheet's edge, cross only transparent pixels and two cells or more hold pixels.
+fn lattice_at(
+    counts: &[u32],
+    lo: usize,
+    hi: usize,
+    pitch: usize,
+    occupied: &mut Vec<bool>,
+) -> Option<AxisLattice> {
+    occupied.clear();
+    occupied.resize(pitch, false);
+    for (x, &count) in counts.iter().enumerate().take(hi + 1).skip(lo) {
+        if count > 0 {
+            occupied[x % pitch] = true;
+        }
+    }
+    // The line nearest the sheet's edge (a margin or spacing of a few pixels moves it).
+    let tolerance = (pitch / 8).max(2).min(pitch - 1);
+    let line = (0..=tolerance)
+        .flat_map(|d| [d, (pitch - d) % pitch])
+        .find(|&r| !occupied[r])?;
+    // The first cell starts on a line at or before the first pixel.
+    let origin = lo as i64 - (lo as i64 - line as i64).rem_euclid(pitch as i64);
+    let relative = |residue: usize| (residue as i64 - origin).rem_euclid(pitch as i64);
+    let first = (0..pitch).filter(|&r| occupied[r]).map(relative).min()?;
+    let last = (0..pitch).filter(|&r| occupied[r]).map(relative).max()?;
+    let margin = origin + first;
+    let count = (hi as i64 - origin) / pitch as i64 + 1;
+    let cell = last - first + 1;
+    // A transparent line inside every cell's frame at least as wide as the room between the
+    // frames is a gutter too: the true pitch is smaller (several frames a cell), or it does
+    // not fit them all.
+    let mut inside = vec![false; cell as usize];
+    for r in (0..pitch).filter(|&r| occupied[r]) {
+        inside[(relative(r) - first) as usize] = true;
+    }
+    let widest_inside = inside
+        .split(|&used| used)
+        .map(<[bool]>::len)
+        .max()
+        .unwrap_or(0);
+    if widest_inside as i64 >= pitch as i64 - cell {
+        return None;
+    }
+    if margin < 0 || margin + (count - 1) * pitch as i64 + cell > counts.len() as i64 {
+        return None;
+    }
+    let lattice = AxisLattice {
+        pitch: pitch as u32,
+        margin: margin as u32,
+        cell: cell as u32,
+        count: count as u32,
+        touching: false,
+    };
+    (used_cells(counts, &lattice).len() >= 2).then_some(lattice)
+}
+
+/// The indices of the cells of `lattice` holding pixels.
+fn used_cells(counts: &[u32], lattice: &AxisLattice) -> Vec<u32> {
+    (0..lattice.count)
+        .filter(|&k| {
+            let start = lattice.start(k) as usize;
+            counts[start..start + lattice.cell as usize]
+                .iter()
+                .any(|&c| c > 0)
+        })
+        .collect()
+}
+
+/// Sprites touching their neighbours on a grid: the smallest pitch dividing the axis into two
+/// cells or more whose every line (the columns on both sides of it) crosses at most a quarter
+/// of the pixels of an average column holding any.
+fn touching_lattice(counts: &[u32]) -> Option<AxisLattice> {
+    let length = counts.len();
+    let filled: Vec<u64> = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| c as u64)
+        .collect();
+    if filled.is_empty() {
+        return None;
+    }
+    let average = filled.iter().sum::<u64>() / filled.len() as u64;
+    (MIN_PITCH.max(8)..=length / 2)
+        .filter(|pitch| length.is_multiple_of(*pitch))
+        .find(|&pitch| {
+            (1..length / pitch).all(|k| {
+                let line = k * pitch;
+                (counts[line - 1] as u64).min(counts[line] as u64) * 4 <= average
+            })
+        })
+        .map(|pitch| AxisLattice {
+            pitch: pitch as u32,
+            margin: 0,
+            cell: pitch as u32,
+            count: (length / pitch) as u32,
+            touching: true,
+        })
+}
+
+/// What looks wrong about the cut, each with its likely fix.
+fn doubts(
+    sheet: &RgbaImage,
+    rects: &[PixelRect],
+    layout: Layout,
+    lattice: Option<Lattice>,
+    sprites: usize,
+    options: SpriteOptions,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let sheet_area = sheet.width() as u64 * sheet.height() as u64;
+    if let Some(lattice) = lattice {
+        let (c, r) = (lattice.columns, lattice.rows);
+        if c.touching || r.touching {
+            out.push(format!(
+                "sprites touch their neighbours at the lattice's lines (every {} px across, {} \
+                 px down): the cut follows those lines; if the frames are another size, give \
+                 --grid WxH",
+                c.pitch, r.pitch
+            ));
+        }
+        let cells = lattice_frames(sheet, &lattice, options.min_size).len();
+        match layout {
+            Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(format!(
+                "the {cells} frames hold {sprites} separate pieces, joined by the lattice; if \
+                 the pieces are frames themselves, cut with --sprites"
+            )),
+            Layout::Sprites if rects.len() >= 2 * cells.max(1) || 2 * rects.len() <= cells => out
+                .push(format!(
+                    "the sheet looks like a lattice of {cells} frames but {} sprites were found; \
+                     to cut by it, give --grid {}x{} or leave out --sprites",
+                    rects.len(),
+                    c.cell,
+                    r.cell
+                )),
+            _ => {}
+        }
+    }
+    let suffix = |n: usize| if n == 1 { "" } else { "s" };
+    let large = rects
+        .iter()
+        .filter(|r| r.width as u64 * r.height as u64 * 100 >= sheet_area * LARGE_SHARE_PERCENT)
+        .count();
+    // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
+    // cells are as large as the sheet makes them.
+    if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
+        out.push(format!(
+            "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely may \
+             have been joined; lower the gap (--gap 0 joins only touching pixels) or give \
+             --grid WxH",
+            suffix(large),
+            if large == 1 { "s" } else { "" }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_lines_at_a_pitch_fitting_the_sheet_are_a_lattice() {
+        // Content 3 wide at 2..5 in cells of 10, in cells 0, 2 and 4 only, on a sheet of 60.
+        let mut counts = vec![0u32; 60];
+        for cell in [0, 2, 4] {
+            for x in 2..5 {
+                counts[cell * 10 + x] = 7;
+            }
+        }
+        let found = axis_lattice(&counts).unwrap();
+        assert_eq!(found.pitch, 20);
+        assert_eq!((found.margin, found.cell, found.count), (2, 3, 3));
+        assert!(!found.touching);
+    }
+
+    #[test]
+    fn touching_sprites_split_where_their_columns_thin_out() {
+        // Three 16-wide blobs touching at one pixel on each line.
+        let counts: Vec<u32> = (0..48)
+            .map(|x| {
+                let inside = x % 16;
+                if inside == 0 || inside == 15 { 1 } else { 12 }
+            })
+            .collect();
+        let found = axis_lattice(&counts).unwrap();
+        assert_eq!((found.pitch, found.count, found.touching), (16, 3, true));
+    }
+}

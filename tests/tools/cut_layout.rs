@@ -1,0 +1,317 @@
+//! Cutting sheets drawn by the test for the cases the cut once got wrong: irregular sprites
+//! packed so closely that their rectangles overlap, an effect drawn in separate strokes on a
+//! lattice of cells, sprites touching their neighbours on a grid.
+
+use super::{common::sprat, text};
+use image::{Rgba, RgbaImage};
+use sprat::assets::layout::{CutMethod, Layout, cut_frames};
+use sprat::assets::sprites::{SpriteOptions, find_sprites};
+use sprat::model::PixelRect;
+use std::collections::HashSet;
+
+const INK: Rgba<u8> = Rgba([40, 120, 60, 255]);
+
+fn fill(sheet: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32) {
+    for yy in y..y + h {
+        for xx in x..x + w {
+            sheet.put_pixel(xx, yy, INK);
+        }
+    }
+}
+
+fn rect(x: u32, y: u32, width: u32, height: u32) -> PixelRect {
+    PixelRect {
+        x: x as i32,
+        y: y as i32,
+        width,
+        height,
+    }
+}
+
+/// Pairs of L shapes packed into each other's empty corner, one transparent pixel apart
+/// everywhere (as a packer with 1 px of padding leaves them), the pairs themselves one pixel
+/// apart. Each L's rectangle overlaps its partner's. Returns the sheet and each L's rectangle.
+fn interlocked_ls() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(256, 256);
+    let mut truth = Vec::new();
+    let (mut x, mut y, mut row) = (0u32, 0u32, 0u32);
+    for i in 0..24u32 {
+        // Sizes vary so the sheet is no grid.
+        let (arm, bar) = (18 + i % 5 * 3, 4 + i % 3);
+        if x + bar + arm + 3 > 256 {
+            (x, y, row) = (0, y + row + 1, 0);
+        }
+        row = row.max(arm);
+        // An L: a bar down the left, a foot along the bottom.
+        fill(&mut sheet, x, y, bar, arm);
+        fill(&mut sheet, x, y + arm - bar, arm, bar);
+        truth.push(rect(x, y, arm, arm));
+        // Its partner, turned half a turn: a bar along the top from one pixel right of the
+        // first L's bar, down the right to one pixel above its foot.
+        let (px, pw) = (x + bar + 1, arm + 1);
+        fill(&mut sheet, px, y, pw, bar);
+        fill(&mut sheet, px + pw - bar, y, bar, arm - bar - 1);
+        truth.push(rect(px, y, pw, arm - bar - 1));
+        x = px + pw + 1;
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn packed_l_shapes_whose_rectangles_overlap_are_cut_apart() {
+    let (sheet, truth) = interlocked_ls();
+    // The rectangles do overlap: the case the finder must not join on.
+    assert!(
+        truth
+            .chunks(2)
+            .all(|pair| pair[1].x < pair[0].x + pair[0].width as i32)
+    );
+    let found = find_sprites(
+        &sheet,
+        SpriteOptions {
+            gap: 0,
+            min_size: 3,
+        },
+    );
+    let found: HashSet<PixelRect> = found.into_iter().collect();
+    assert_eq!(found.len(), truth.len(), "{found:?}");
+    for r in &truth {
+        assert!(found.contains(r), "{r:?} not found");
+    }
+    // Two pixels apart, the default gap of 1 keeps them apart too.
+    let mut wide = RgbaImage::new(64, 32);
+    fill(&mut wide, 0, 0, 4, 20);
+    fill(&mut wide, 0, 16, 20, 4);
+    fill(&mut wide, 6, 0, 20, 4);
+    fill(&mut wide, 22, 0, 4, 13);
+    let found = find_sprites(&wide, SpriteOptions::DEFAULT);
+    assert_eq!(found, vec![rect(0, 0, 20, 20), rect(6, 0, 20, 13)]);
+}
+
+#[test]
+fn packed_l_shapes_are_cut_apart_on_the_command_line() {
+    let (sheet, truth) = interlocked_ls();
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("packed.png");
+    sheet.save(&png).unwrap();
+    let out = dir.path().join("packed.sprat");
+    let (code, stdout, stderr) = sprat(&[
+        "cut",
+        text(&png),
+        "--sprites",
+        "--gap",
+        "0",
+        "-o",
+        text(&out),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("cut {} frames", truth.len())),
+        "{stdout}"
+    );
+}
+
+/// A small deterministic random sequence (the sheets must be the same every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % below as u64) as u32
+    }
+}
+
+/// A stroke from (`x0`, `y0`) down to (`x1`, `y1`), every row joined to the next.
+fn stroke(sheet: &mut RgbaImage, (x0, y0): (u32, u32), (x1, y1): (u32, u32)) {
+    let rows = y1 - y0;
+    let at = |r: u32| (x0 as i64 + (x1 as i64 - x0 as i64) * r as i64 / rows.max(1) as i64) as u32;
+    for r in 0..=rows {
+        let (a, b) = (at(r), at((r + 1).min(rows)));
+        for x in a.min(b)..=a.max(b) {
+            sheet.put_pixel(x, y0 + r, INK);
+        }
+    }
+}
+
+/// Lightning in a row of five 40 x 48 cells: each frame a bolt zigzagging down its cell,
+/// broken into separate strokes (two or more transparent rows between them, so the default
+/// gap keeps them apart) at different heights in each frame. Returns the sheet and how many
+/// strokes it holds.
+fn lightning() -> (RgbaImage, usize) {
+    let mut sheet = RgbaImage::new(200, 48);
+    let mut random = Lcg(5);
+    let mut strokes = 0;
+    for cell in 0..5u32 {
+        let mut y = 3 + random.next(3);
+        let mut x = 6 + random.next(28);
+        while y < 40 {
+            let height = 3 + random.next(5);
+            let to = 5 + random.next(30);
+            stroke(
+                &mut sheet,
+                (cell * 40 + x, y),
+                (cell * 40 + to, (y + height).min(44)),
+            );
+            strokes += 1;
+            x = 5 + random.next(30);
+            y += height + 3 + random.next(2);
+        }
+    }
+    (sheet, strokes)
+}
+
+#[test]
+fn an_effect_in_pieces_on_a_lattice_is_one_frame_a_cell() {
+    let (sheet, strokes) = lightning();
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("lightning.png");
+    sheet.save(&png).unwrap();
+    // Separate sprites: every stroke is a frame.
+    let pieces = find_sprites(&sheet, SpriteOptions::DEFAULT);
+    assert_eq!(pieces.len(), strokes);
+    assert!(strokes >= 20, "{strokes} strokes");
+    // The default reads the lattice: one frame a cell, all at the same place in their cells.
+    let out = dir.path().join("lightning.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cut 5 frames"), "{stdout}");
+    assert!(
+        stdout.contains("layout: a lattice of 5 x 1 cells, pitch 40x"),
+        "{stdout}"
+    );
+    // The slices, made in frame order.
+    let rects: Vec<PixelRect> = super::load(&out).slices.iter().map(|s| s.rect).collect();
+    for (k, r) in rects.iter().enumerate() {
+        assert_eq!(r.x, rects[0].x + 40 * k as i32, "{rects:?}");
+        assert_eq!(
+            (r.y, r.width, r.height),
+            (rects[0].y, rects[0].width, rects[0].height)
+        );
+    }
+    // Every stroke lies inside the frame of its cell.
+    for piece in &pieces {
+        let cell = (piece.x / 40) as usize;
+        let frame = rects[cell];
+        assert!(
+            piece.x >= frame.x
+                && piece.y >= frame.y
+                && piece.x + piece.width as i32 <= frame.x + frame.width as i32
+                && piece.y + piece.height as i32 <= frame.y + frame.height as i32,
+            "{piece:?} outside {frame:?}"
+        );
+    }
+    // Forced to separate sprites, the cut says the sheet looks like a lattice.
+    let forced = dir.path().join("strokes.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--sprites", "-o", text(&forced)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("cut {strokes} frames")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("warning") && stderr.contains("looks like a lattice of 5 frames"),
+        "{stderr}"
+    );
+}
+
+/// Eight diamonds in two rows of four 24 x 24 cells, each as wide as its cell so that it
+/// touches its neighbours at its middle rows; a transparent row above and below each.
+fn touching_diamonds() -> RgbaImage {
+    let mut sheet = RgbaImage::new(96, 48);
+    for row in 0..2u32 {
+        for column in 0..4u32 {
+            // Each frame a little different, as an animation's are.
+            let notch = column + row;
+            for y in 1..23u32 {
+                let reach = 12 - (2 * y as i64 - 23).unsigned_abs() as u32 / 2;
+                for x in 12 - reach..12 + reach {
+                    if !(x == 12 && y < 4 + notch) {
+                        sheet.put_pixel(column * 24 + x, row * 24 + y, INK);
+                    }
+                }
+            }
+        }
+    }
+    sheet
+}
+
+#[test]
+fn sprites_touching_on_a_grid_are_cut_at_its_lines_with_a_warning() {
+    let sheet = touching_diamonds();
+    // Touching, they are one sprite a row.
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("diamonds.png");
+    sheet.save(&png).unwrap();
+    let out = dir.path().join("diamonds.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cut 8 frames"), "{stdout}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("touch their neighbours"),
+        "{stderr}"
+    );
+    // The slices, made in frame order.
+    let rects: Vec<PixelRect> = super::load(&out).slices.iter().map(|s| s.rect).collect();
+    let expected: Vec<PixelRect> = (0..8u32)
+        .map(|i| rect(i % 4 * 24, 1 + i / 4 * 24, 24, 22))
+        .collect();
+    assert_eq!(rects, expected);
+    // Forced to separate sprites: two frames, each a large share of the sheet, doubted.
+    let forced = dir.path().join("rows.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--sprites", "-o", text(&forced)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cut 2 frames"), "{stdout}");
+    assert!(stderr.contains("a quarter of the sheet"), "{stderr}");
+    assert!(stderr.contains("--grid 24x22"), "{stderr}");
+}
+
+#[test]
+fn a_packed_sheet_joined_at_the_default_gap_is_doubted_and_cut_apart_at_gap_0() {
+    let (sheet, truth) = interlocked_ls();
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("packed.png");
+    sheet.save(&png).unwrap();
+    let out = dir.path().join("packed.sprat");
+    // One transparent pixel apart, the default gap joins them: the cut says so.
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("layout: separate sprites"), "{stdout}");
+    assert!(stderr.contains("--gap 0"), "{stdout}{stderr}");
+    // At gap 0 the default cut finds every L, and doubts nothing.
+    let (code, stdout, stderr) =
+        sprat(&["cut", text(&png), "--gap", "0", "-o", text(&out), "--force"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("cut {} frames", truth.len())),
+        "{stdout}"
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+#[test]
+fn a_real_engine_grid_is_read_at_its_cell_size() {
+    // Solarus's hero walking sheet: its project cuts 24 x 32 cells from it, one direction a
+    // row of cells; the lattice read must be that grid, each frame inside one of its cells.
+    let path = super::common::corpus().join("solarus/zsd/sprites/hero/walking.tunic.png");
+    let sheet = sprat::assets::decode::decode_file(&path).unwrap();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?}", cut.doubts);
+    };
+    assert_eq!((lattice.columns.pitch, lattice.rows.pitch), (24, 32));
+    for (x, y) in [(0, 160), (0, 192), (0, 256), (0, 288)] {
+        assert!(
+            cut.rects.iter().any(|r| r.x >= x
+                && r.y >= y
+                && r.x + r.width as i32 <= x + 24
+                && r.y + r.height as i32 <= y + 32),
+            "no frame in the cell at ({x}, {y}): {:?}",
+            lattice
+        );
+    }
+    assert!(cut.doubts.is_empty(), "{:?}", cut.doubts);
+}
