@@ -13,6 +13,7 @@ use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
 use crate::formats::Severity;
 use crate::model::{BoxClass, ElementKind, effective_boxes};
+use egui::containers::menu::{MenuButton, MenuConfig};
 
 /// The menu's choices.
 #[derive(Clone, Debug)]
@@ -51,13 +52,19 @@ pub fn show(
     };
     let id = egui::Id::unique("sprat box tools choices");
     let mut choices: Choices = ui.data(|d| d.get_temp(id)).unwrap_or_default();
-    ui.menu_button("Box tools", |ui| {
-        options(ui, doc, &context, &mut choices);
-        ui.separator();
-        actions(ui, doc, &context, &choices, pixels, outcome);
-    })
-    .response
-    .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
+    // Clicks inside the menu (its fields, its Class and Easing lists) leave it open: only a
+    // click outside it, or one of its actions, closes it. The lists are submenus, not combo
+    // boxes: egui keeps one popup open at a time, so a combo box's list would close the menu.
+    let config = MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    MenuButton::new("Box tools")
+        .config(config)
+        .ui(ui, |ui| {
+            options(ui, doc, &context, &mut choices);
+            ui.separator();
+            actions(ui, doc, &context, &choices, pixels, outcome);
+        })
+        .0
+        .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
     ui.data_mut(|d| d.insert_temp(id, choices));
 }
 
@@ -67,16 +74,12 @@ fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choice
         classes.extend(doc.session.document().box_classes());
     }
     classes.dedup();
-    ui.horizontal(|ui| {
-        ui.label("Class");
-        egui::ComboBox::from_id_salt("sprat box tools class")
-            .selected_text(context.capabilities.box_class_label(&choices.class))
-            .show_ui(ui, |ui| {
-                for class in classes {
-                    let label = context.capabilities.box_class_label(&class);
-                    ui.selectable_value(&mut choices.class, class, label);
-                }
-            });
+    let class_label = context.capabilities.box_class_label(&choices.class);
+    ui.menu_button(format!("Class: {class_label}"), |ui| {
+        for class in classes {
+            let label = context.capabilities.box_class_label(&class);
+            ui.selectable_value(&mut choices.class, class, label);
+        }
     });
     ui.horizontal(|ui| {
         ui.label("Margin");
@@ -98,15 +101,10 @@ fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choice
                 .suffix(" px"),
         );
     });
-    ui.horizontal(|ui| {
-        ui.label("Easing");
-        egui::ComboBox::from_id_salt("sprat box tools easing")
-            .selected_text(choices.easing.label())
-            .show_ui(ui, |ui| {
-                for easing in Easing::ALL {
-                    ui.selectable_value(&mut choices.easing, easing, easing.label());
-                }
-            });
+    ui.menu_button(format!("Easing: {}", choices.easing.label()), |ui| {
+        for easing in Easing::ALL {
+            ui.selectable_value(&mut choices.easing, easing, easing.label());
+        }
     });
     ui.checkbox(&mut choices.replace, "Replace boxes the frames have")
         .on_hover_text("Off: frames that already show boxes of the class are left alone");
