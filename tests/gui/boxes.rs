@@ -181,7 +181,10 @@ fn open_list(harness: &mut Harness<'_, SpratApp>, label: &str) {
 fn the_class_and_easing_lists_open_inside_the_box_tools_menu_and_keep_it_open() {
     let (_dir, mut harness) = gui_support::kfm_editor("box-tools-lists");
     select_frames(&mut harness, vec![1]);
-    assert!(hit_on(&harness, 1).is_empty(), "KFM stands without hit boxes");
+    assert!(
+        hit_on(&harness, 1).is_empty(),
+        "KFM stands without hit boxes"
+    );
     harness.get_by_label("Box tools").click();
     harness.run_steps(2);
     // The Class list: open it, pick "hit"; the menu stays open with the choice shown.
