@@ -1400,3 +1400,58 @@ fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone
     harness.run_steps(2);
     assert!(!harness.state().settings.view.facing_left);
 }
+
+/// The hurt boxes frame `index` of the sequence on show shows (own or inherited), sorted.
+fn hurt_shown(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
+    let doc = harness.state().active_document().unwrap();
+    let frames = doc.direction_frames();
+    let shapes: Vec<Shape> =
+        sprat::model::effective_boxes(&frames, index, sprat::model::DefaultBoxRule::default())
+            .into_iter()
+            .filter(|b| b.collision.class == BoxClass::Hurt)
+            .map(|b| b.collision.shape.clone())
+            .collect();
+    sorted(shapes)
+}
+
+fn sorted(mut shapes: Vec<Shape>) -> Vec<Shape> {
+    shapes.sort_by_key(|s| format!("{s:?}"));
+    shapes
+}
+
+#[test]
+fn copying_the_selected_box_to_the_next_frame_keeps_that_frames_other_boxes() {
+    let (_dir, mut harness) = gui_support::kfm_editor("copy-one-box");
+    // Stand Light Punch: frame 2 has boxes of its own, frame 3 inherits the body and head.
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let punch = doc.document().sequence_by_name("200").unwrap().id;
+    let document = doc.session.document().clone();
+    doc.player.set_sequence(&document, punch);
+    doc.select_frame(2);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+    let head = rect(0, -94, 12, 14);
+    assert_eq!(
+        hurt_shown(&harness, 3),
+        sorted(vec![head.clone(), rect(-10, -80, 29, 80)])
+    );
+    // The body box, nudged a pixel to the right; it stays selected.
+    let at = screen(&harness, 0.0, -40.0);
+    click(&mut harness, at);
+    assert!(selected(&harness).is_some(), "the body box is selected");
+    harness.hover_at(at);
+    harness.key_press(Key::ArrowRight);
+    harness.run_steps(2);
+    harness.get_by_label("Copy boxes to next").click();
+    harness.run_steps(2);
+    assert_eq!(
+        hurt_shown(&harness, 3),
+        sorted(vec![head, rect(-9, -80, 29, 80)]),
+        "frame 3 keeps its head box; the body box is the copy: {}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        gui_support::status(&harness),
+        "Copied the selected box to frame 3, in place of the box there it overlaps"
+    );
+}
