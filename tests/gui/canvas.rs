@@ -1375,7 +1375,7 @@ fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone
         let canvas = &h.state().active_tab().unwrap().canvas;
         let rect = canvas.last_rect.unwrap();
         View::new(rect, canvas.zoom, 1.0, canvas.pan)
-            .facing_left(true)
+            .facing_left(true, 0.0)
             .to_screen(x, y)
     };
     let at = mirrored(&harness, 24.0, -36.0);
@@ -1454,4 +1454,63 @@ fn copying_the_selected_box_to_the_next_frame_keeps_that_frames_other_boxes() {
         gui_support::status(&harness),
         "Copied the selected box to frame 3, in place of the box there it overlaps"
     );
+}
+
+#[test]
+fn facing_left_turns_an_aseprite_sprite_about_the_middle_of_its_canvas_and_keeps_it_in_view() {
+    // Aseprite has no origin: its pixels are placed from the canvas's top-left corner.
+    let path = crate::common::corpus().join("aseprite/layers_and_tags.aseprite");
+    let mut harness = editor_on(&path, &[]);
+    harness.run_steps(2);
+    // The frame's picture on screen (the canvas fits it in view when it opens).
+    let picture_on_screen = |h: &Harness<'_, SpratApp>| {
+        let doc = h.state().active_document().unwrap();
+        let document = doc.session.document();
+        let scene = sprat::render::Scene::at(
+            document,
+            doc.player.sequence(),
+            doc.player.direction(),
+            doc.player.frame_index(),
+            sprat::model::DefaultBoxRule::default(),
+        )
+        .unwrap();
+        let (r, _) =
+            sprat::app::context::pictures::render_image(document, &scene, &h.state().pixels)
+                .expect("the frame draws");
+        let view = h.state().active_tab().unwrap().canvas.last_view.unwrap();
+        let a = view.to_screen(r.x as f64, r.y as f64);
+        let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+        egui::Rect::from_two_pos(a, b)
+    };
+    let facing_right = picture_on_screen(&harness);
+    let canvas = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .canvas
+        .last_rect
+        .unwrap();
+    assert!(
+        canvas.contains_rect(facing_right),
+        "{facing_right:?} in {canvas:?}"
+    );
+
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::F);
+    harness.run_steps(2);
+    assert!(harness.state().settings.view.facing_left);
+    let facing_left = picture_on_screen(&harness);
+    assert!(
+        (facing_left.min - facing_right.min).length() < 0.01
+            && (facing_left.max - facing_right.max).length() < 0.01,
+        "the sprite moved from {facing_right:?} to {facing_left:?} when turned"
+    );
+    // Turned: the canvas's left edge is drawn on the right.
+    let view = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .canvas
+        .last_view
+        .unwrap();
+    assert!(view.to_screen(0.0, 0.0).x > view.to_screen(1.0, 0.0).x);
 }

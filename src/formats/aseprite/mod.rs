@@ -66,6 +66,8 @@ impl Format for AsepriteFormat {
             box_classes_known: false,
             box_noun: Some("slice"),
             numbered_file_frames: true,
+            // The pixels are placed from the canvas's corner; an origin slice marks an origin.
+            origin_at_canvas_corner: true,
             ..Capabilities::default()
         }
     }

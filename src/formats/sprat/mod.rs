@@ -95,6 +95,7 @@ impl Format for SpratFormat {
             one_origin_per_direction: false,
             frames_are_grid_cells: false,
             time_unit: crate::model::TimeUnit::Millis,
+            origin_at_canvas_corner: false,
             numbered_file_frames: false,
         }
     }
