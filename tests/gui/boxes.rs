@@ -87,7 +87,23 @@ fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
     assert_eq!((a.len(), b.len()), (1, 1));
     let fitted = document(&harness).clone();
     let steps = undo_steps(&harness);
-    menu_action(&mut harness, "Interpolate");
+    // Interpolate… first shows what the frames between would get, changing nothing.
+    menu_action(&mut harness, "Interpolate…");
+    assert_eq!(
+        undo_steps(&harness),
+        steps,
+        "nothing is applied before Apply"
+    );
+    assert_eq!(document(&harness), &fitted);
+    for index in 1..4 {
+        let line = format!("Frame {index}: hurt (Clsn2) ");
+        assert!(
+            harness.query_by_label_contains(&line).is_some(),
+            "the preview lists frame {index}'s box"
+        );
+    }
+    harness.get_by_role_and_label(Role::Button, "Apply").click();
+    harness.run_steps(3);
     assert_eq!(
         undo_steps(&harness),
         steps + 1,

@@ -195,7 +195,7 @@ fn paint(
         let boxes = tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()));
         tools::strip::show(ui, &mut state.tools, doc, context, &boxes, &mut outcome);
     }
-    box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
+    let interpolate_preview = box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
     let context = FrameContext::of(doc, rule);
     // During a drag the canvas stays where it was when the drag began, even when the strip
@@ -302,6 +302,9 @@ fn paint(
     let overlay_shown = settings.view.overlay && doc.player.visible();
     if overlay_shown {
         paint_overlay(&painter, &view, settings, doc);
+    }
+    if let Some(preview) = &interpolate_preview {
+        box_tools::paint_preview(&painter, &view, doc, preview);
     }
 
     state.hover_pixel = response.hover_pos().map(|p| {
