@@ -176,9 +176,7 @@ fn actions(
             ))
             .clicked()
         {
-            let Some(sequence) = doc.sequence().cloned() else {
-                return None;
-            };
+            let sequence = doc.sequence().cloned()?;
             let planned = plan_boxes(
                 doc.document(),
                 &sequence,
