@@ -99,7 +99,7 @@ impl Canvas {
             ..
         } = self;
         let output = ctx.run_pass(egui::RawInput::default(), |ctx| {
-            textures.begin_frame(doc.revision, pixels);
+            textures.begin_frame(doc.identity, doc.revision, pixels);
             textures.set_memory(*memory, pixels);
             let scene = || Scene::playing(document, player, DefaultBoxRule::default());
             let picture = textures.playing_frame(ctx, document, player, key, scene, pixels);

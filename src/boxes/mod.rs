@@ -4,7 +4,8 @@
 //! Reading order: [`mask`] (a frame's opaque pixels, drawn by the renderer), [`mask_cache`]
 //! (those kept by picture, across frames and documents), [`fit`] (one box
 //! around them), [`trace`] (a few boxes covering them closely), [`plan`] (those over the frames
-//! of a direction), [`interpolate`] and [`mirror`] (geometry for in-between and flipped
+//! of a direction), [`matching`] (which box of one frame goes with which of another),
+//! [`interpolate`] and [`mirror`] (geometry for in-between and flipped
 //! frames), [`roles`] (which boxes are hit and hurt boxes), [`lint`] (warnings about boxes a
 //! user can act on). The edit commands that apply
 //! them live in [`crate::edit::box_tools`].
@@ -14,6 +15,7 @@ pub mod interpolate;
 pub mod lint;
 pub mod mask;
 pub mod mask_cache;
+pub mod matching;
 pub mod mirror;
 pub mod plan;
 pub mod roles;

@@ -13,6 +13,7 @@ use super::inspector::check_shape;
 use super::selection::Selection;
 use super::snapshot::Tx;
 use super::support::direction_frames;
+use crate::boxes::matching::{overlap, pair_boxes};
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxOrigin, BoxScope, CollisionBox, DefaultBoxRule,
     Element, ElementId, ElementKind, Frame, FrameId, Point, SequenceId, Shape, effective_boxes,
@@ -402,8 +403,11 @@ pub enum CopyBoxesTo {
     All,
 }
 
-/// Copies boxes a frame shows to other frames of its direction. On each target frame they
-/// replace that frame's own boxes of the same classes.
+/// Copies boxes a frame shows to other frames of its direction. Every box the frame shows
+/// copied: on each target frame they replace that frame's own boxes of the same classes. Some
+/// of them (a selection): each replaces the target's box of its class it overlaps most (the
+/// one covering the same part of the body), or is added where none overlaps; the target's
+/// other boxes stay.
 #[derive(Clone, Debug)]
 pub struct CopyBoxes {
     /// The frame copied from.
@@ -412,6 +416,230 @@ pub struct CopyBoxes {
     pub elements: Vec<ElementId>,
     /// Where to.
     pub to: CopyBoxesTo,
+}
+
+/// What copying boxes did, for the status line: frames reached, boxes that replaced one there,
+/// boxes added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CopiedBoxes {
+    /// The boxes copied.
+    pub boxes: usize,
+    /// Whether every box the frame shows was copied (the targets' boxes of those classes were
+    /// replaced).
+    pub whole_frame: bool,
+    /// The frames copied to.
+    pub frames: usize,
+    /// The first of them (its position in the direction).
+    pub first_frame: usize,
+    /// Copies that took the place of a box they overlap, over all frames.
+    pub replaced: usize,
+    /// Copies added beside the boxes already there, over all frames.
+    pub added: usize,
+}
+
+impl CopiedBoxes {
+    /// "Copied the selected box to frame 3, in place of the box there it overlaps", "Copied 2
+    /// boxes to 5 frames: 4 in place of boxes they overlap, 6 added", "Copied 3 boxes to
+    /// frame 4 in place of its boxes".
+    pub fn sentence(&self) -> String {
+        let what = if self.whole_frame {
+            crate::text::count(self.boxes, "box")
+        } else if self.boxes == 1 {
+            "the selected box".to_string()
+        } else {
+            format!("the {} selected boxes", self.boxes)
+        };
+        let place = if self.frames == 1 {
+            format!("frame {}", self.first_frame)
+        } else {
+            crate::text::count(self.frames, "frame")
+        };
+        if self.whole_frame {
+            let theirs = if self.frames == 1 { "its" } else { "their" };
+            return format!("Copied {what} to {place} in place of {theirs} boxes");
+        }
+        match (self.replaced, self.added) {
+            (_, 0) if self.boxes == 1 && self.frames == 1 => {
+                format!("Copied {what} to {place}, in place of the box there it overlaps")
+            }
+            (0, _) if self.frames == 1 => {
+                format!("Copied {what} to {place}, beside its boxes (none overlaps)")
+            }
+            (replaced, added) => format!(
+                "Copied {what} to {place}: {replaced} in place of boxes they overlap, {added} added"
+            ),
+        }
+    }
+}
+
+impl CopyBoxes {
+    /// The boxes copied, as elements, and whether they are every box the frame shows.
+    fn copied(&self, doc: &AnimationSet) -> EditResult<(Vec<Element>, bool)> {
+        if self.elements.is_empty() {
+            return Err(EditError::new("no box is selected"));
+        }
+        let at = self.target.at;
+        let shown = frames_of(doc, at)?;
+        let effective = effective_boxes(&shown, at.index, self.target.rule);
+        let mut copied: Vec<Element> = Vec::new();
+        for id in &self.elements {
+            let found = effective
+                .iter()
+                .find(|b| b.element.id == *id)
+                .ok_or_else(|| EditError::new(format!("box {id} is not shown on this frame")))?;
+            copied.push(found.element.clone());
+        }
+        let whole = effective
+            .iter()
+            .all(|b| self.elements.contains(&b.element.id));
+        Ok((copied, whole))
+    }
+
+    /// The positions copied to.
+    fn positions(&self, doc: &AnimationSet) -> EditResult<Vec<usize>> {
+        let at = self.target.at;
+        let count = direction_frames(doc, at.sequence, at.direction)?.len();
+        Ok(match self.to {
+            CopyBoxesTo::Previous => vec![
+                at.index
+                    .checked_sub(1)
+                    .ok_or_else(|| EditError::new("the first frame has no previous frame"))?,
+            ],
+            CopyBoxesTo::Next if at.index + 1 < count => vec![at.index + 1],
+            CopyBoxesTo::Next => return Err(EditError::new("the last frame has no next frame")),
+            CopyBoxesTo::All => (0..count).filter(|p| *p != at.index).collect(),
+        })
+    }
+
+    /// What the copy does to `doc`, without changing it (the editor says it once applied).
+    pub fn outcome(&self, doc: &AnimationSet) -> EditResult<CopiedBoxes> {
+        let mut scratch = doc.clone();
+        let mut tx = Tx::new(&mut scratch, &Selection::none());
+        self.copy(&mut tx)
+    }
+
+    fn copy(&self, tx: &mut Tx) -> EditResult<CopiedBoxes> {
+        let at = self.target.at;
+        let (copied, whole_frame) = self.copied(tx.doc())?;
+        let source_frame = frame_id_at(tx.doc(), at)?;
+        let frames = direction_frames(tx.doc(), at.sequence, at.direction)?.to_vec();
+        let classes: Vec<BoxClass> = copied.iter().fold(Vec::new(), |mut acc, e| {
+            if let ElementKind::Box(b) = &e.kind
+                && !acc.contains(&b.class)
+            {
+                acc.push(b.class.clone());
+            }
+            acc
+        });
+        let positions = self.positions(tx.doc())?;
+        let mut outcome = CopiedBoxes {
+            boxes: copied.len(),
+            whole_frame,
+            first_frame: positions.first().copied().unwrap_or_default(),
+            ..CopiedBoxes::default()
+        };
+        let mut done = vec![source_frame];
+        for p in positions {
+            let target = frames[p];
+            if done.contains(&target) {
+                continue;
+            }
+            done.push(target);
+            outcome.frames += 1;
+            if whole_frame {
+                let mut copies = Vec::new();
+                for element in &copied {
+                    copies.push(Element {
+                        id: ElementId(tx.alloc_id()),
+                        ..element.clone()
+                    });
+                }
+                let frame = tx.frame_mut(target)?;
+                frame.elements.retain(
+                    |e| !matches!(&e.kind, ElementKind::Box(b) if classes.contains(&b.class)),
+                );
+                frame.elements.extend(copies);
+                continue;
+            }
+            let there = BoxTarget {
+                at: FrameAt { index: p, ..at },
+                rule: self.target.rule,
+                inherited: Some(InheritedBoxes::ThisFrameOnly),
+            };
+            for class in &classes {
+                let (replaced, added) = copy_into(tx, there, target, class, &copied)?;
+                outcome.replaced += replaced;
+                outcome.added += added;
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+/// Copies the boxes of `class` among `copied` onto frame `frame_id` (at `there`): each takes
+/// the place of the frame's box it overlaps most, else is added. Inherited boxes of the class
+/// become the frame's own first (for this frame only), so none is lost. Gives (replaced, added).
+fn copy_into(
+    tx: &mut Tx,
+    there: BoxTarget,
+    frame_id: FrameId,
+    class: &BoxClass,
+    copied: &[Element],
+) -> EditResult<(usize, usize)> {
+    let copied: Vec<(&Element, &CollisionBox)> = copied
+        .iter()
+        .filter_map(|e| e.as_box().filter(|b| &b.class == class).map(|b| (e, b)))
+        .collect();
+    claim_class(tx, there, class)?;
+    let own: Vec<(ElementId, CollisionBox)> = tx
+        .doc()
+        .frame(frame_id)
+        .ok_or_else(|| EditError::new(format!("frame {frame_id} does not exist")))?
+        .elements
+        .iter()
+        .filter_map(|e| {
+            e.as_box()
+                .filter(|b| &b.class == class)
+                .map(|b| (e.id, b.clone()))
+        })
+        .collect();
+    let pairs = pair_boxes(
+        &copied
+            .iter()
+            .map(|(_, b)| b.shape.clone())
+            .collect::<Vec<_>>(),
+        &own.iter().map(|(_, b)| b.shape.clone()).collect::<Vec<_>>(),
+    );
+    let mut replaced = 0;
+    let mut added = Vec::new();
+    for (i, (element, collision)) in copied.iter().enumerate() {
+        let over = pairs
+            .iter()
+            .find(|(a, _)| *a == i)
+            .map(|(_, j)| &own[*j])
+            .filter(|(_, b)| overlap(&b.shape, &collision.shape) > 0.0);
+        match over {
+            Some((id, old)) => {
+                let id = *id;
+                let new = CollisionBox {
+                    box_id: old.box_id,
+                    ..(*collision).clone()
+                };
+                let frame = tx.frame_mut(frame_id)?;
+                if let Some(e) = frame.elements.iter_mut().find(|e| e.id == id) {
+                    e.kind = ElementKind::Box(new);
+                }
+                replaced += 1;
+            }
+            None => added.push(Element {
+                id: ElementId(tx.alloc_id()),
+                ..(*element).clone()
+            }),
+        }
+    }
+    let count = added.len();
+    tx.frame_mut(frame_id)?.elements.extend(added);
+    Ok((replaced, count))
 }
 
 impl Command for CopyBoxes {
@@ -425,61 +653,7 @@ impl Command for CopyBoxes {
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
-        if self.elements.is_empty() {
-            return Err(EditError::new("no box is selected"));
-        }
-        let at = self.target.at;
-        let source_frame = frame_id_at(tx.doc(), at)?;
-        let frames = direction_frames(tx.doc(), at.sequence, at.direction)?.to_vec();
-        let shown = frames_of(tx.doc(), at)?;
-        let effective = effective_boxes(&shown, at.index, self.target.rule);
-        let mut copied: Vec<Element> = Vec::new();
-        for id in &self.elements {
-            let found = effective
-                .iter()
-                .find(|b| b.element.id == *id)
-                .ok_or_else(|| EditError::new(format!("box {id} is not shown on this frame")))?;
-            copied.push(found.element.clone());
-        }
-        let classes: Vec<BoxClass> = copied.iter().fold(Vec::new(), |mut acc, e| {
-            if let ElementKind::Box(b) = &e.kind
-                && !acc.contains(&b.class)
-            {
-                acc.push(b.class.clone());
-            }
-            acc
-        });
-        let positions: Vec<usize> = match self.to {
-            CopyBoxesTo::Previous => vec![
-                at.index
-                    .checked_sub(1)
-                    .ok_or_else(|| EditError::new("the first frame has no previous frame"))?,
-            ],
-            CopyBoxesTo::Next if at.index + 1 < frames.len() => vec![at.index + 1],
-            CopyBoxesTo::Next => return Err(EditError::new("the last frame has no next frame")),
-            CopyBoxesTo::All => (0..frames.len()).filter(|p| *p != at.index).collect(),
-        };
-        let mut done = vec![source_frame];
-        for p in positions {
-            let target = frames[p];
-            if done.contains(&target) {
-                continue;
-            }
-            done.push(target);
-            let mut copies = Vec::new();
-            for element in &copied {
-                copies.push(Element {
-                    id: ElementId(tx.alloc_id()),
-                    ..element.clone()
-                });
-            }
-            let frame = tx.frame_mut(target)?;
-            frame
-                .elements
-                .retain(|e| !matches!(&e.kind, ElementKind::Box(b) if classes.contains(&b.class)));
-            frame.elements.extend(copies);
-        }
-        Ok(())
+        self.copy(tx).map(|_| ())
     }
 }
 
@@ -538,5 +712,165 @@ mod tests {
             assert_eq!(frame.declared_scope(&BoxClass::Hit), Some(scope));
             assert_eq!(shown_on(&doc, at, 1), shown_after, "{choice:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod copy_tests {
+    use super::*;
+    use crate::edit::{History, Selection};
+    use crate::model::{DirectionId, FrameDuration, Sequence, TreeItem};
+
+    fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
+        CollisionBox::rect_from_corners(
+            BoxClass::Hurt,
+            Point::from_ints(a.0, a.1),
+            Point::from_ints(b.0, b.1),
+        )
+    }
+
+    /// Frames showing these hurt boxes (as their own), and where the first is.
+    fn frames_showing(boxes: &[Vec<CollisionBox>]) -> (AnimationSet, FrameAt) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "200", DirectionId(doc.alloc_id()));
+        for frame_boxes in boxes {
+            let mut frame = Frame::new(FrameDuration::Ticks(4));
+            for b in frame_boxes {
+                frame.elements.push(Element {
+                    id: ElementId(doc.alloc_id()),
+                    name: String::new(),
+                    kind: ElementKind::Box(b.clone()),
+                });
+            }
+            let frame_id = FrameId(doc.alloc_id());
+            doc.frames.insert(frame_id, frame);
+            sequence.directions[0].frames.push(frame_id);
+        }
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        let at = FrameAt {
+            sequence: id,
+            direction: 0,
+            index: 0,
+        };
+        (doc, at)
+    }
+
+    fn shapes_on(doc: &AnimationSet, at: FrameAt, index: usize) -> Vec<Shape> {
+        let frames = frames_of(doc, FrameAt { index, ..at }).unwrap();
+        effective_boxes(&frames, index, DefaultBoxRule::default())
+            .into_iter()
+            .map(|b| b.collision.shape.clone())
+            .collect()
+    }
+
+    fn copy(doc: &mut AnimationSet, command: &CopyBoxes) -> CopiedBoxes {
+        let said = command.outcome(doc).unwrap();
+        History::new()
+            .apply(doc, &Selection::none(), command, None)
+            .unwrap();
+        said
+    }
+
+    #[test]
+    fn copying_one_selected_box_replaces_the_box_it_overlaps_and_keeps_the_others() {
+        // A body and a head on both frames; the body of the first was made taller.
+        let (body, head) = (hurt((-13, -82), (16, 0)), hurt((5, -79), (-7, -93)));
+        let (next_body, next_head) = (hurt((-12, 0), (17, -79)), hurt((6, -79), (-6, -93)));
+        let (mut doc, at) = frames_showing(&[
+            vec![body.clone(), head.clone()],
+            vec![next_head.clone(), next_body],
+        ]);
+        let first = frame_id_at(&doc, at).unwrap();
+        let body_id = doc.frame(first).unwrap().elements[0].id;
+        let command = CopyBoxes {
+            target: BoxTarget::new(at),
+            elements: vec![body_id],
+            to: CopyBoxesTo::Next,
+        };
+        let said = copy(&mut doc, &command);
+        assert_eq!(
+            shapes_on(&doc, at, 1),
+            vec![next_head.shape.clone(), body.shape.clone()],
+            "the head box stays; the body box is the copy, where the old body box was"
+        );
+        assert_eq!((said.replaced, said.added, said.frames), (1, 0, 1));
+        assert_eq!(
+            said.sentence(),
+            "Copied the selected box to frame 1, in place of the box there it overlaps"
+        );
+
+        // A box that overlaps nothing there is added beside the others.
+        let (mut doc, at) = frames_showing(&[
+            vec![hurt((40, -20), (60, -10)), head.clone()],
+            vec![next_head.clone()],
+        ]);
+        let first = frame_id_at(&doc, at).unwrap();
+        let arm = doc.frame(first).unwrap().elements[0].id;
+        let said = copy(
+            &mut doc,
+            &CopyBoxes {
+                target: BoxTarget::new(at),
+                elements: vec![arm],
+                to: CopyBoxesTo::Next,
+            },
+        );
+        assert_eq!(shapes_on(&doc, at, 1).len(), 2);
+        assert_eq!((said.replaced, said.added), (0, 1));
+    }
+
+    #[test]
+    fn copying_one_box_onto_a_frame_that_inherits_its_boxes_keeps_the_inherited_others() {
+        let (body, head) = (hurt((-13, -80), (16, 0)), hurt((5, -79), (-7, -93)));
+        let (mut doc, at) = frames_showing(&[vec![body.clone(), head.clone()], vec![], vec![]]);
+        // The first frame's boxes are the default from there on (M.U.G.E.N `Clsn2Default`).
+        let first = frame_id_at(&doc, at).unwrap();
+        doc.frames
+            .get_mut(&first)
+            .unwrap()
+            .box_declarations
+            .push(BoxDeclaration {
+                class: BoxClass::Hurt,
+                scope: BoxScope::FromHereOn,
+            });
+        let taller = hurt((-13, -84), (16, 0));
+        let second = frame_id_at(&doc, FrameAt { index: 1, ..at }).unwrap();
+        let body_id = doc.frame(first).unwrap().elements[0].id;
+        doc.frames
+            .get_mut(&first)
+            .unwrap()
+            .elements
+            .retain(|e| e.id != body_id);
+        let body_id = ElementId(doc.alloc_id());
+        doc.frames.get_mut(&first).unwrap().elements.insert(
+            0,
+            Element {
+                id: body_id,
+                name: String::new(),
+                kind: ElementKind::Box(taller.clone()),
+            },
+        );
+        let said = copy(
+            &mut doc,
+            &CopyBoxes {
+                target: BoxTarget::new(at),
+                elements: vec![body_id],
+                to: CopyBoxesTo::Next,
+            },
+        );
+        let mut on_second = shapes_on(&doc, at, 1);
+        on_second.sort_by_key(|s| format!("{s:?}"));
+        let mut expected = vec![taller.shape.clone(), head.shape.clone()];
+        expected.sort_by_key(|s| format!("{s:?}"));
+        assert_eq!(on_second, expected);
+        assert_eq!(said.replaced, 1);
+        // The frame after it still inherits the first frame's default.
+        assert_eq!(shapes_on(&doc, at, 2).len(), 2);
+        assert!(
+            doc.frame(second)
+                .unwrap()
+                .declared_scope(&BoxClass::Hurt)
+                .is_some()
+        );
     }
 }

@@ -293,6 +293,10 @@ pub struct Capabilities {
     pub pictures_as_read: bool,
     /// The unit its frame durations count in (new frames are timed in it).
     pub time_unit: crate::model::TimeUnit,
+    /// Frames have no origin of their own: sprite space's (0, 0) is the top-left corner of the
+    /// file's canvas (Aseprite, unless the file marks an origin). Facing left, the editor turns
+    /// such a frame about the middle of its canvas rather than about that corner.
+    pub origin_at_canvas_corner: bool,
 }
 
 impl Capabilities {

@@ -87,7 +87,23 @@ fn interpolate_fills_the_frames_between_two_keyframes_in_one_step() {
     assert_eq!((a.len(), b.len()), (1, 1));
     let fitted = document(&harness).clone();
     let steps = undo_steps(&harness);
-    menu_action(&mut harness, "Interpolate");
+    // Interpolate… first shows what the frames between would get, changing nothing.
+    menu_action(&mut harness, "Interpolate…");
+    assert_eq!(
+        undo_steps(&harness),
+        steps,
+        "nothing is applied before Apply"
+    );
+    assert_eq!(document(&harness), &fitted);
+    for index in 1..4 {
+        let line = format!("Frame {index}: hurt (Clsn2) ");
+        assert!(
+            harness.query_by_label_contains(&line).is_some(),
+            "the preview lists frame {index}'s box"
+        );
+    }
+    harness.get_by_role_and_label(Role::Button, "Apply").click();
+    harness.run_steps(3);
     assert_eq!(
         undo_steps(&harness),
         steps + 1,
@@ -158,4 +174,60 @@ fn box_warnings_are_listed_once_without_asking_and_select_their_frame() {
     gui_support::undo(&mut harness);
     gui_support::wait_for_check(&mut harness);
     assert_eq!(box_warnings(&harness), warnings);
+}
+
+/// The hit boxes frame `index` of the sequence on show shows.
+fn hit_on(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
+    let doc = harness.state().active_document().unwrap();
+    let frames = doc.direction_frames();
+    effective_boxes(&frames, index, DefaultBoxRule::default())
+        .into_iter()
+        .filter(|b| b.collision.class == BoxClass::Hit)
+        .map(|b| b.collision.shape.clone())
+        .collect()
+}
+
+/// Opens the Box tools list (a submenu) whose button says `label`.
+fn open_list(harness: &mut Harness<'_, SpratApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_class_and_easing_lists_open_inside_the_box_tools_menu_and_keep_it_open() {
+    let (_dir, mut harness) = gui_support::kfm_editor("box-tools-lists");
+    select_frames(&mut harness, vec![1]);
+    assert!(
+        hit_on(&harness, 1).is_empty(),
+        "KFM stands without hit boxes"
+    );
+    harness.get_by_label("Box tools").click();
+    harness.run_steps(2);
+    // The Class list: open it, pick "hit"; the menu stays open with the choice shown.
+    open_list(&mut harness, "Class: hurt (Clsn2)");
+    harness.get_by_label("hit (Clsn1)").click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Fit").is_some(),
+        "picking a class closed the Box tools menu"
+    );
+    assert!(harness.query_by_label("Class: hit (Clsn1)").is_some());
+    // The Easing list likewise.
+    open_list(&mut harness, "Easing: linear");
+    harness.get_by_label("ease in").click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Fit").is_some(),
+        "picking an easing closed the Box tools menu"
+    );
+    assert!(harness.query_by_label("Easing: ease in").is_some());
+    // Fit now places a hit box.
+    harness.get_by_role_and_label(Role::Button, "Fit").click();
+    harness.run_steps(3);
+    assert_eq!(
+        hit_on(&harness, 1).len(),
+        1,
+        "{}",
+        gui_support::status(&harness)
+    );
 }

@@ -1375,7 +1375,7 @@ fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone
         let canvas = &h.state().active_tab().unwrap().canvas;
         let rect = canvas.last_rect.unwrap();
         View::new(rect, canvas.zoom, 1.0, canvas.pan)
-            .facing_left(true)
+            .facing_left(true, 0.0)
             .to_screen(x, y)
     };
     let at = mirrored(&harness, 24.0, -36.0);
@@ -1399,4 +1399,118 @@ fn facing_left_mirrors_the_canvas_about_the_origin_and_leaves_the_document_alone
         .click();
     harness.run_steps(2);
     assert!(!harness.state().settings.view.facing_left);
+}
+
+/// The hurt boxes frame `index` of the sequence on show shows (own or inherited), sorted.
+fn hurt_shown(harness: &Harness<'_, SpratApp>, index: usize) -> Vec<Shape> {
+    let doc = harness.state().active_document().unwrap();
+    let frames = doc.direction_frames();
+    let shapes: Vec<Shape> =
+        sprat::model::effective_boxes(&frames, index, sprat::model::DefaultBoxRule::default())
+            .into_iter()
+            .filter(|b| b.collision.class == BoxClass::Hurt)
+            .map(|b| b.collision.shape.clone())
+            .collect();
+    sorted(shapes)
+}
+
+fn sorted(mut shapes: Vec<Shape>) -> Vec<Shape> {
+    shapes.sort_by_key(|s| format!("{s:?}"));
+    shapes
+}
+
+#[test]
+fn copying_the_selected_box_to_the_next_frame_keeps_that_frames_other_boxes() {
+    let (_dir, mut harness) = gui_support::kfm_editor("copy-one-box");
+    // Stand Light Punch: frame 2 has boxes of its own, frame 3 inherits the body and head.
+    let doc = harness.state_mut().active_document_mut().unwrap();
+    let punch = doc.document().sequence_by_name("200").unwrap().id;
+    let document = doc.session.document().clone();
+    doc.player.set_sequence(&document, punch);
+    doc.select_frame(2);
+    harness.run_steps(2);
+    zoom_to(&mut harness, 2.0);
+    let head = rect(0, -94, 12, 14);
+    assert_eq!(
+        hurt_shown(&harness, 3),
+        sorted(vec![head.clone(), rect(-10, -80, 29, 80)])
+    );
+    // The body box, nudged a pixel to the right; it stays selected.
+    let at = screen(&harness, 0.0, -40.0);
+    click(&mut harness, at);
+    assert!(selected(&harness).is_some(), "the body box is selected");
+    harness.hover_at(at);
+    harness.key_press(Key::ArrowRight);
+    harness.run_steps(2);
+    harness.get_by_label("Copy boxes to next").click();
+    harness.run_steps(2);
+    assert_eq!(
+        hurt_shown(&harness, 3),
+        sorted(vec![head, rect(-9, -80, 29, 80)]),
+        "frame 3 keeps its head box; the body box is the copy: {}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(
+        gui_support::status(&harness),
+        "Copied the selected box to frame 3, in place of the box there it overlaps"
+    );
+}
+
+#[test]
+fn facing_left_turns_an_aseprite_sprite_about_the_middle_of_its_canvas_and_keeps_it_in_view() {
+    // Aseprite has no origin: its pixels are placed from the canvas's top-left corner.
+    let path = crate::common::corpus().join("aseprite/layers_and_tags.aseprite");
+    let mut harness = editor_on(&path, &[]);
+    harness.run_steps(2);
+    // The frame's picture on screen (the canvas fits it in view when it opens).
+    let picture_on_screen = |h: &Harness<'_, SpratApp>| {
+        let doc = h.state().active_document().unwrap();
+        let document = doc.session.document();
+        let scene = sprat::render::Scene::at(
+            document,
+            doc.player.sequence(),
+            doc.player.direction(),
+            doc.player.frame_index(),
+            sprat::model::DefaultBoxRule::default(),
+        )
+        .unwrap();
+        let (r, _) =
+            sprat::app::context::pictures::render_image(document, &scene, &h.state().pixels)
+                .expect("the frame draws");
+        let view = h.state().active_tab().unwrap().canvas.last_view.unwrap();
+        let a = view.to_screen(r.x as f64, r.y as f64);
+        let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+        egui::Rect::from_two_pos(a, b)
+    };
+    let facing_right = picture_on_screen(&harness);
+    let canvas = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .canvas
+        .last_rect
+        .unwrap();
+    assert!(
+        canvas.contains_rect(facing_right),
+        "{facing_right:?} in {canvas:?}"
+    );
+
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::F);
+    harness.run_steps(2);
+    assert!(harness.state().settings.view.facing_left);
+    let facing_left = picture_on_screen(&harness);
+    assert!(
+        (facing_left.min - facing_right.min).length() < 0.01
+            && (facing_left.max - facing_right.max).length() < 0.01,
+        "the sprite moved from {facing_right:?} to {facing_left:?} when turned"
+    );
+    // Turned: the canvas's left edge is drawn on the right.
+    let view = harness
+        .state()
+        .active_tab()
+        .unwrap()
+        .canvas
+        .last_view
+        .unwrap();
+    assert!(view.to_screen(0.0, 0.0).x > view.to_screen(1.0, 0.0).x);
 }

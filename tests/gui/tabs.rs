@@ -648,3 +648,103 @@ fn a_waiting_tab_whose_file_changed_on_disk_is_marked_and_asks_when_shown() {
     harness.get_by_label("File changed on disk");
     assert_eq!(titles(&harness), ["a.sprat", "b.sprat"]);
 }
+
+/// Plays the sequence on show for about a second of UI frames, then pauses it.
+fn play_a_while(harness: &mut Harness<'_, SpratApp>) {
+    harness.get_by_label("Play").click();
+    for _ in 0..60 {
+        harness.step();
+        // Let the worker composing pictures ahead have its turn, as a display's refresh would.
+        std::thread::sleep(std::time::Duration::from_millis(4));
+    }
+    harness.get_by_label("Pause").click();
+    harness.run_steps(3);
+}
+
+/// The sprite-space rectangle of the picture the canvas is given for frame `index` of the
+/// sequence on show, and that of the frame drawn afresh from the document.
+fn picture_and_drawn(
+    harness: &mut Harness<'_, SpratApp>,
+    index: usize,
+) -> (
+    Option<sprat::render::SpriteRect>,
+    Option<sprat::render::SpriteRect>,
+) {
+    use sprat::app::context::pictures::{FrameKey, render_image};
+    use sprat::render::Scene;
+    let ctx = harness.ctx.clone();
+    let app = harness.state_mut();
+    let doc = app.active_document().unwrap();
+    let document = doc.session.document().clone();
+    let key = FrameKey {
+        sequence: doc.player.sequence(),
+        direction: doc.player.direction(),
+        index,
+        progress: 0,
+    };
+    let rule = sprat::model::DefaultBoxRule::default();
+    let scene = || Scene::at(&document, key.sequence, key.direction, index, rule);
+    let given = app
+        .textures
+        .frame(&ctx, &document, key, scene, &app.pixels)
+        .map(|p| p.rect);
+    let drawn = scene().and_then(|s| render_image(&document, &s, &app.pixels).map(|(r, _)| r));
+    (given, drawn)
+}
+
+#[test]
+fn a_tab_shows_its_own_pictures_after_another_tab_played_a_sequence_of_the_same_id() {
+    let dir = TempDir::new("tabs-pictures");
+    let (first, second) = (dir.0.join("a"), dir.0.join("b"));
+    std::fs::create_dir_all(&first).unwrap();
+    std::fs::create_dir_all(&second).unwrap();
+    // The first character stands in its get-hit pose: same actions, same frames, other pictures.
+    let other = gui_support::kfm_copy(&first);
+    let air = first.join("kfm.air");
+    let text = std::fs::read_to_string(&air).unwrap();
+    let standing = text.find("[Begin Action 0]").unwrap();
+    let end = standing + text[standing..].find("; Turning").unwrap();
+    let mut changed = text[..standing].to_string();
+    for line in text[standing..end].lines() {
+        match line.strip_prefix("0,").and_then(|l| l.split_once(", ")) {
+            Some((_, rest)) => changed.push_str(&format!("5000,0, {rest}\n")),
+            None => changed.push_str(&format!("{line}\n")),
+        }
+    }
+    changed.push_str(&text[end..]);
+    std::fs::write(&air, changed).unwrap();
+    let kfm = gui_support::kfm_copy(&second);
+
+    let mut harness = gui_support::editor_opening(&other, &[kfm], egui::vec2(1280.0, 800.0));
+    let first_sequence = harness.state().active_document().unwrap().player.sequence();
+    play_a_while(&mut harness);
+    open_next(&mut harness);
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(
+        doc.player.sequence(),
+        first_sequence,
+        "both characters' standing actions have one id, as any two documents may"
+    );
+    let frames = doc.direction_frames().len();
+    play_a_while(&mut harness);
+    harness
+        .state_mut()
+        .active_document_mut()
+        .unwrap()
+        .select_frame(2);
+    harness.run_steps(3);
+    for index in 0..frames {
+        harness
+            .state_mut()
+            .active_document_mut()
+            .unwrap()
+            .select_frame(index);
+        harness.run_steps(2);
+        let (given, drawn) = picture_and_drawn(&mut harness, index);
+        assert!(drawn.is_some(), "frame {index} draws a sprite");
+        assert_eq!(
+            given, drawn,
+            "the picture of frame {index} is another tab's"
+        );
+    }
+}

@@ -10,9 +10,13 @@ use crate::assets::ImageStore;
 use crate::boxes::roles::Role;
 use crate::boxes::trace::MAX_TRACE_BOXES;
 use crate::boxes::{BoxMethod, Easing, MirrorAxis, TraceOptions, plan_boxes};
-use crate::edit::box_tools::{BoxRun, ExistingBoxes, InterpolateBoxes, MirrorElements, PlaceBoxes};
+use crate::edit::box_tools::{
+    BoxRun, ExistingBoxes, InterpolateBoxes, InterpolationPlan, MirrorElements, PlaceBoxes,
+};
 use crate::formats::Severity;
-use crate::model::{BoxClass, ElementKind, effective_boxes};
+use crate::model::{BoxClass, CollisionBox, ElementKind, SequenceId, effective_boxes};
+use egui::containers::menu::{MenuButton, MenuConfig};
+use std::collections::BTreeMap;
 
 /// The menu's choices.
 #[derive(Clone, Debug)]
@@ -23,6 +27,9 @@ struct Choices {
     thin: u32,
     easing: Easing,
     replace: bool,
+    /// Interpolate was asked for: the menu shows what the frames between would get, with
+    /// Apply and Cancel.
+    previewing: bool,
 }
 
 impl Default for Choices {
@@ -34,31 +41,55 @@ impl Default for Choices {
             thin: 0,
             easing: Easing::Linear,
             replace: true,
+            previewing: false,
         }
     }
 }
 
-/// Shows the menu button; nothing where the format has no boxes or no frame is on show.
+/// What Interpolate would give the frames between two keyframes, shown before it is applied:
+/// the boxes each in-between frame (by position) would show, of every class interpolated.
+pub struct InterpolatePreview {
+    /// The sequence.
+    pub sequence: SequenceId,
+    /// The direction index.
+    pub direction: usize,
+    /// The boxes of each frame between.
+    pub frames: BTreeMap<usize, Vec<CollisionBox>>,
+}
+
+/// Shows the menu button; nothing where the format has no boxes or no frame is on show. Gives
+/// what Interpolate would do while the menu shows it, for the canvas to draw.
 pub fn show(
     ui: &mut egui::Ui,
     doc: &mut OpenDocument,
     context: Option<FrameContext>,
     pixels: &ImageStore,
     outcome: &mut CanvasOutcome,
-) {
-    let Some(context) = context.filter(|c| c.capabilities.boxes) else {
-        return;
-    };
+) -> Option<InterpolatePreview> {
+    let context = context.filter(|c| c.capabilities.boxes)?;
     let id = egui::Id::unique("sprat box tools choices");
     let mut choices: Choices = ui.data(|d| d.get_temp(id)).unwrap_or_default();
-    ui.menu_button("Box tools", |ui| {
+    // Clicks inside the menu (its fields, its Class and Easing lists) leave it open: only a
+    // click outside it, or one of its actions, closes it. The lists are submenus, not combo
+    // boxes: egui keeps one popup open at a time, so a combo box's list would close the menu.
+    let config = MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    let (button, shown) = MenuButton::new("Box tools").config(config).ui(ui, |ui| {
         options(ui, doc, &context, &mut choices);
         ui.separator();
-        actions(ui, doc, &context, &choices, pixels, outcome);
-    })
-    .response
-    .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
+        actions(ui, doc, &context, &mut choices, pixels, outcome)
+    });
+    button
+        .on_hover_text("Fit, trace, interpolate and mirror boxes on the selected timeline frames");
+    let preview = match shown {
+        Some(shown) => shown.inner,
+        // A closed menu shows no preview, and opens again without one.
+        None => {
+            choices.previewing = false;
+            None
+        }
+    };
     ui.data_mut(|d| d.insert_temp(id, choices));
+    preview
 }
 
 fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choices: &mut Choices) {
@@ -67,16 +98,12 @@ fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choice
         classes.extend(doc.session.document().box_classes());
     }
     classes.dedup();
-    ui.horizontal(|ui| {
-        ui.label("Class");
-        egui::ComboBox::from_id_salt("sprat box tools class")
-            .selected_text(context.capabilities.box_class_label(&choices.class))
-            .show_ui(ui, |ui| {
-                for class in classes {
-                    let label = context.capabilities.box_class_label(&class);
-                    ui.selectable_value(&mut choices.class, class, label);
-                }
-            });
+    let class_label = context.capabilities.box_class_label(&choices.class);
+    ui.menu_button(format!("Class: {class_label}"), |ui| {
+        for class in classes {
+            let label = context.capabilities.box_class_label(&class);
+            ui.selectable_value(&mut choices.class, class, label);
+        }
     });
     ui.horizontal(|ui| {
         ui.label("Margin");
@@ -98,15 +125,10 @@ fn options(ui: &mut egui::Ui, doc: &OpenDocument, context: &FrameContext, choice
                 .suffix(" px"),
         );
     });
-    ui.horizontal(|ui| {
-        ui.label("Easing");
-        egui::ComboBox::from_id_salt("sprat box tools easing")
-            .selected_text(choices.easing.label())
-            .show_ui(ui, |ui| {
-                for easing in Easing::ALL {
-                    ui.selectable_value(&mut choices.easing, easing, easing.label());
-                }
-            });
+    ui.menu_button(format!("Easing: {}", choices.easing.label()), |ui| {
+        for easing in Easing::ALL {
+            ui.selectable_value(&mut choices.easing, easing, easing.label());
+        }
     });
     ui.checkbox(&mut choices.replace, "Replace boxes the frames have")
         .on_hover_text("Off: frames that already show boxes of the class are left alone");
@@ -116,10 +138,10 @@ fn actions(
     ui: &mut egui::Ui,
     doc: &mut OpenDocument,
     context: &FrameContext,
-    choices: &Choices,
+    choices: &mut Choices,
     pixels: &ImageStore,
     outcome: &mut CanvasOutcome,
-) {
+) -> Option<InterpolatePreview> {
     let mut frames = doc.selected_frames();
     if frames.is_empty() {
         frames.push(context.at.index);
@@ -154,9 +176,7 @@ fn actions(
             ))
             .clicked()
         {
-            let Some(sequence) = doc.sequence().cloned() else {
-                return;
-            };
+            let sequence = doc.sequence().cloned()?;
             let planned = plan_boxes(
                 doc.document(),
                 &sequence,
@@ -189,20 +209,26 @@ fn actions(
         }
     }
     let (first, last) = (frames[0], frames[count - 1]);
-    if ui
-        .add_enabled(last >= first + 2, egui::Button::new("Interpolate"))
-        .on_hover_text("Fill the frames between the first and last selected frames from their boxes and points")
-        .on_disabled_hover_text("Select two keyframes with frames between them in the timeline")
-        .clicked()
-    {
-        let command = InterpolateBoxes {
-            run,
-            from: first,
-            to: last,
-            easing: choices.easing,
-        };
-        apply(doc, &command, None, outcome);
-        ui.close();
+    let between = last >= first + 2;
+    let command = InterpolateBoxes {
+        run,
+        from: first,
+        to: last,
+        easing: choices.easing,
+    };
+    let mut preview = None;
+    if choices.previewing && between {
+        preview = interpolate_preview(ui, doc, context, &command, choices, outcome);
+    } else {
+        choices.previewing = false;
+        if ui
+            .add_enabled(between, egui::Button::new("Interpolate…"))
+            .on_hover_text("Show what the frames between the first and last selected frames would get from their boxes and points, then apply it")
+            .on_disabled_hover_text("Select two keyframes with frames between them in the timeline")
+            .clicked()
+        {
+            choices.previewing = true;
+        }
     }
     for (label, axis) in [
         ("Mirror horizontally", MirrorAxis::Horizontal),
@@ -231,6 +257,124 @@ fn actions(
     }
     if !context.capabilities.box_classes_known {
         roles(ui, doc, context, outcome);
+    }
+    preview
+}
+
+/// What Interpolate would give each frame between the keyframes, listed in the menu (and
+/// returned for the canvas to draw), with Apply and Cancel.
+fn interpolate_preview(
+    ui: &mut egui::Ui,
+    doc: &mut OpenDocument,
+    context: &FrameContext,
+    command: &InterpolateBoxes,
+    choices: &mut Choices,
+    outcome: &mut CanvasOutcome,
+) -> Option<InterpolatePreview> {
+    let plan = command.plan(doc.document());
+    ui.label(format!(
+        "Interpolate from frame {} to frame {}; the frames between get:",
+        command.from, command.to
+    ));
+    let applicable = match &plan {
+        Err(refusal) => {
+            ui.label(crate::text::capitalised(&refusal.message));
+            false
+        }
+        Ok(plan) if plan.is_empty() => {
+            ui.label("Nothing: the two keyframes have no boxes of the same class and no points of the same name");
+            false
+        }
+        Ok(plan) => {
+            for index in command.from + 1..command.to {
+                ui.label(frame_line(index, plan, context));
+            }
+            true
+        }
+    };
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(applicable, egui::Button::new("Apply"))
+            .on_hover_text("Give the frames between these boxes and points, in one undo step")
+            .clicked()
+        {
+            choices.previewing = false;
+            apply(doc, command, None, outcome);
+            ui.close();
+        }
+        if ui.button("Cancel").clicked() {
+            choices.previewing = false;
+        }
+    });
+    let plan = plan.ok()?;
+    let mut frames: BTreeMap<usize, Vec<CollisionBox>> = BTreeMap::new();
+    for index in command.from + 1..command.to {
+        let boxes: Vec<CollisionBox> = plan.boxes_of(index).into_iter().cloned().collect();
+        if !boxes.is_empty() {
+            frames.insert(index, boxes);
+        }
+    }
+    Some(InterpolatePreview {
+        sequence: command.run.sequence,
+        direction: command.run.direction,
+        frames,
+    })
+}
+
+/// "Frame 2: hurt (Clsn2) −13,−80 30×80, hurt (Clsn2) 0,−94 12×14; 1 point".
+fn frame_line(index: usize, plan: &InterpolationPlan, context: &FrameContext) -> String {
+    let boxes: Vec<String> = plan
+        .boxes_of(index)
+        .iter()
+        .map(|b| {
+            let [left, top, right, bottom] = crate::boxes::matching::bounds(&b.shape);
+            format!(
+                "{} {},{} {}×{}",
+                context.capabilities.box_class_label(&b.class),
+                left.round(),
+                top.round(),
+                (right - left).round(),
+                (bottom - top).round()
+            )
+        })
+        .collect();
+    let points = plan.points.get(&index).map_or(0, Vec::len);
+    let mut line = format!("Frame {index}: ");
+    line.push_str(&if boxes.is_empty() {
+        "no boxes".to_string()
+    } else {
+        boxes.join(", ")
+    });
+    if points > 0 {
+        line.push_str(&format!("; {}", crate::text::count(points, "point")));
+    }
+    line
+}
+
+/// Draws the boxes Interpolate would give the frame on show, dashed, while the menu shows
+/// them: what the frame will look like before anything is applied.
+pub fn paint_preview(
+    painter: &egui::Painter,
+    view: &crate::app::canvas::view::View,
+    doc: &OpenDocument,
+    preview: &InterpolatePreview,
+) {
+    if preview.sequence != doc.player.sequence() || preview.direction != doc.player.direction() {
+        return;
+    }
+    let Some(boxes) = preview.frames.get(&doc.player.frame_index()) else {
+        return;
+    };
+    for b in boxes {
+        let outline: Vec<egui::Pos2> = crate::app::canvas::overlay::shape_outline(&b.shape)
+            .into_iter()
+            .map(|(x, y)| view.to_screen(x, y))
+            .collect();
+        let mut closed = outline.clone();
+        closed.extend(outline.first().copied());
+        let colour = crate::app::canvas::overlay::class_colour(&b.class);
+        let stroke = egui::Stroke::new(2.0, colour.gamma_multiply(0.9));
+        painter.extend(egui::Shape::dashed_line(&closed, stroke, 6.0, 4.0));
     }
 }
 

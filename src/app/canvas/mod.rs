@@ -52,6 +52,8 @@ pub struct CanvasState {
     pub ghost: Option<FrameGhost>,
     /// The onion skin's silhouettes.
     silhouettes: onion::Silhouettes,
+    /// The mapping the canvas last drew and read the pointer with (facing left included).
+    pub last_view: Option<View>,
 }
 
 impl Default for CanvasState {
@@ -70,6 +72,7 @@ impl Default for CanvasState {
             keyboard: false,
             ghost: None,
             silhouettes: onion::Silhouettes::default(),
+            last_view: None,
         }
     }
 }
@@ -97,6 +100,21 @@ impl CanvasState {
         self.zoom = zoom;
         self.pan = pan;
     }
+}
+
+/// Whether the frame on show has an origin of its own to turn about when facing left: always
+/// where the format has origins; in a format whose pixels are placed from the canvas's corner
+/// (Aseprite), only when the file marks one (its graphics are placed about it).
+fn has_origin(doc: &OpenDocument) -> bool {
+    if !doc.session.format().capabilities().origin_at_canvas_corner {
+        return true;
+    }
+    doc.frame().is_some_and(|frame| {
+        frame.elements.iter().any(|e| {
+            e.as_graphic()
+                .is_some_and(|g| g.origin != crate::model::Origin::At(crate::model::Point::ZERO))
+        })
+    })
 }
 
 /// The key of what the player shows now.
@@ -177,7 +195,7 @@ fn paint(
         let boxes = tools::shown_boxes(doc, rule, |c| settings.box_class_visible(c.label()));
         tools::strip::show(ui, &mut state.tools, doc, context, &boxes, &mut outcome);
     }
-    box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
+    let interpolate_preview = box_tools::show(ui, doc, context, pictures.pixels, &mut outcome);
     // The strip may have changed the document: look at the frame again.
     let context = FrameContext::of(doc, rule);
     // During a drag the canvas stays where it was when the drag began, even when the strip
@@ -197,6 +215,12 @@ fn paint(
     let picture = current_picture(&ctx, doc, settings, pictures);
 
     let facing_left = settings.view.facing_left;
+    let axis = view::mirror_axis(
+        has_origin(doc),
+        picture
+            .as_ref()
+            .map(|p| (p.rect.x as f64, p.rect.width as f64)),
+    );
     if state.fit_requested {
         state.fit_requested = false;
         let mut points = doc.frame().map(overlay::overlay_extent).unwrap_or_default();
@@ -206,15 +230,18 @@ fn paint(
             points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
         }
         // Fitted where the points are on screen: turned round when facing left.
-        let sign = if facing_left { -1.0 } else { 1.0 };
-        let points = points.into_iter().map(|(x, y)| (x * sign, y));
+        let points = points.into_iter().map(|(x, y)| {
+            let x = if facing_left { 2.0 * axis - x } else { x };
+            (x, y)
+        });
         let (zoom, pan) = view::fit(rect, view::bounds_of(points), ppp);
         state.zoom = zoom;
         state.pan = pan;
     }
 
     handle_pan_and_zoom(ui, &response, rect, state);
-    let view = View::new(rect, state.zoom, ppp, state.pan).facing_left(facing_left);
+    let view = View::new(rect, state.zoom, ppp, state.pan).facing_left(facing_left, axis);
+    state.last_view = Some(view);
 
     paint_background(ui.ctx(), &painter, rect, settings, state);
     if let Some(reference) = reference {
@@ -275,6 +302,9 @@ fn paint(
     let overlay_shown = settings.view.overlay && doc.player.visible();
     if overlay_shown {
         paint_overlay(&painter, &view, settings, doc);
+    }
+    if let Some(preview) = &interpolate_preview {
+        box_tools::paint_preview(&painter, &view, doc, preview);
     }
 
     state.hover_pixel = response.hover_pos().map(|p| {

@@ -22,9 +22,13 @@ pub struct View {
     pub scale: f32,
     /// The sprite origin's offset from the canvas centre, in points.
     pub pan: Vec2,
-    /// Facing left: sprite x grows to the left of the origin, as engines draw a character
-    /// turned round (everything drawn, and every pointer position read, goes through here).
+    /// Facing left: sprite x grows to the left, as engines draw a character turned round
+    /// (everything drawn, and every pointer position read, goes through here).
     pub mirrored: bool,
+    /// The sprite-space x the picture turns about when facing left: the frame's origin (0)
+    /// where the format has one, the middle of the canvas where it has none (Aseprite), so
+    /// the sprite stays in view ([`mirror_axis`]).
+    pub axis: f64,
 }
 
 impl View {
@@ -35,14 +39,26 @@ impl View {
             scale: zoom / pixels_per_point.max(0.01),
             pan,
             mirrored: false,
+            axis: 0.0,
         }
     }
 
-    /// The same view, mirrored about the origin's vertical axis when `facing_left`.
-    pub fn facing_left(self, facing_left: bool) -> View {
+    /// The same view, mirrored about the vertical line through sprite x `axis` when
+    /// `facing_left`.
+    pub fn facing_left(self, facing_left: bool, axis: f64) -> View {
         View {
             mirrored: facing_left,
+            axis: if facing_left { axis } else { 0.0 },
             ..self
+        }
+    }
+
+    /// Sprite x as it lies across the screen: turned about the axis when facing left.
+    fn turned(&self, x: f64) -> f64 {
+        if self.mirrored {
+            2.0 * self.axis - x
+        } else {
+            x
         }
     }
 
@@ -51,21 +67,37 @@ impl View {
         vec2(if self.mirrored { -x } else { x }, y)
     }
 
+    /// Where sprite x 0 would be on screen unturned: the canvas centre moved by the pan.
+    fn anchor(&self) -> Pos2 {
+        self.canvas.center() + self.pan
+    }
+
     /// The sprite origin on screen.
     pub fn origin(&self) -> Pos2 {
-        self.canvas.center() + self.pan
+        self.to_screen(0.0, 0.0)
     }
 
     /// A sprite-space point on screen.
     pub fn to_screen(&self, x: f64, y: f64) -> Pos2 {
-        self.origin() + self.direction(x as f32, y as f32) * self.scale
+        self.anchor() + vec2(self.turned(x) as f32, y as f32) * self.scale
     }
 
     /// The sprite-space point under a screen position.
     pub fn to_sprite(&self, screen: Pos2) -> (f64, f64) {
-        let d = (screen - self.origin()) / self.scale;
-        let d = self.direction(d.x, d.y);
-        (d.x as f64, d.y as f64)
+        let d = (screen - self.anchor()) / self.scale;
+        (self.turned(d.x as f64), d.y as f64)
+    }
+}
+
+/// The sprite-space x a frame turns about when facing left: its origin (0) where the format
+/// has origins, else the middle of `picture` (the frame's picture, as wide as the canvas of a
+/// format whose frames are whole canvases). Engines turn a character about its origin; a
+/// picture whose origin is its canvas's top-left corner turned about that corner would leave
+/// the view.
+pub fn mirror_axis(has_origin: bool, picture: Option<(f64, f64)>) -> f64 {
+    match picture {
+        Some((left, width)) if !has_origin => left + width / 2.0,
+        _ => 0.0,
     }
 }
 
@@ -193,11 +225,27 @@ mod tests {
 
     #[test]
     fn facing_left_mirrors_about_the_origin_both_ways() {
-        let view = View::new(canvas(), 2.0, 1.0, vec2(10.0, 0.0)).facing_left(true);
+        let view = View::new(canvas(), 2.0, 1.0, vec2(10.0, 0.0)).facing_left(true, 0.0);
         let origin = view.origin();
         assert_eq!(view.to_screen(5.0, -3.0), origin + vec2(-10.0, -6.0));
         assert_eq!(view.to_sprite(origin + vec2(-10.0, -6.0)), (5.0, -3.0));
         assert_eq!(view.direction(1.0, 1.0), vec2(-1.0, 1.0));
+    }
+
+    #[test]
+    fn facing_left_about_the_middle_of_a_canvas_keeps_the_picture_where_it_was() {
+        // A 64-pixel-wide canvas whose origin is its top-left corner.
+        let axis = mirror_axis(false, Some((0.0, 64.0)));
+        assert_eq!(axis, 32.0);
+        let right = View::new(canvas(), 2.0, 1.0, vec2(-64.0, 0.0));
+        let left = right.facing_left(true, axis);
+        // The picture's edges swap places on screen; its middle stays put.
+        assert_eq!(left.to_screen(0.0, 5.0), right.to_screen(64.0, 5.0));
+        assert_eq!(left.to_screen(64.0, 5.0), right.to_screen(0.0, 5.0));
+        assert_eq!(left.to_screen(32.0, 5.0), right.to_screen(32.0, 5.0));
+        assert_eq!(left.to_sprite(right.to_screen(10.0, 5.0)), (54.0, 5.0));
+        // Where the format has an origin, the frame turns about it.
+        assert_eq!(mirror_axis(true, Some((0.0, 64.0))), 0.0);
     }
 
     #[test]

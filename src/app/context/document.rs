@@ -50,6 +50,10 @@ pub struct OpenDocument {
     pub player: Player,
     /// Bumped whenever the document changes, so caches know to refresh.
     pub revision: u64,
+    /// Tells this document from every other one opened while the editor runs: its sequence ids
+    /// and its revision can be another open document's too (both start from 0), so caches of
+    /// pictures keep to one document by this.
+    pub identity: u64,
     /// The last gesture handed out, so each drag becomes one undo step.
     gestures: u64,
     /// The full check of the document (`sprat check`'s diagnostics), kept current.
@@ -59,6 +63,12 @@ pub struct OpenDocument {
     /// The box names the user said are hit and hurt boxes, for the box checks of a format
     /// that only names its boxes (kept in Sprat's settings by the file's path).
     pub box_roles: crate::boxes::roles::BoxRoles,
+}
+
+/// A number no document opened before in this run has (see [`OpenDocument::identity`]).
+fn next_identity() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl OpenDocument {
@@ -80,6 +90,7 @@ impl OpenDocument {
             notes_shown: false,
             player,
             revision: 0,
+            identity: next_identity(),
             gestures: 0,
             checking: Checking::default(),
             done: None,
@@ -98,6 +109,7 @@ impl OpenDocument {
             notes_shown: false,
             player,
             revision: 0,
+            identity: next_identity(),
             gestures: 0,
             checking: Checking::default(),
             done: None,

@@ -167,7 +167,8 @@ impl SpratApp {
         // than a share of it.
         let room = ui.available_size();
         timeline::edit::sync_with_player(doc, timeline);
-        self.textures.begin_frame(doc.revision, &self.pixels);
+        self.textures
+            .begin_frame(doc.identity, doc.revision, &self.pixels);
         self.textures
             .set_memory(self.settings.picture_memory, &self.pixels);
         let pictures = Pictures {

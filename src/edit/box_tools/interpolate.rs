@@ -2,6 +2,7 @@
 
 use super::{BoxRun, set_class_boxes, shown_boxes};
 use crate::boxes::interpolate::{Easing, interpolate_point, interpolate_shape};
+use crate::boxes::matching::pair_boxes;
 use crate::edit::command::Command;
 use crate::edit::error::{EditError, EditResult};
 use crate::edit::selection::Selection;
@@ -13,10 +14,12 @@ use crate::model::{
 };
 use std::collections::BTreeMap;
 
-/// Fills the frames strictly between two keyframes with boxes (matched by class and order) and
-/// points (matched by name, unnamed ones by order) moved and resized over time. The results
-/// are ordinary boxes and points; on each in-between frame they replace the boxes of the
-/// classes interpolated and the matching points.
+/// Fills the frames strictly between two keyframes with boxes and points moved and resized
+/// over time. Boxes of a class are paired by how much they overlap and how alike their sizes
+/// are (their order only breaking ties: [`pair_boxes`]); points by name, unnamed ones by
+/// order. The results are ordinary boxes and points; on each in-between frame they replace
+/// the boxes of the classes interpolated and the matching points. [`InterpolateBoxes::plan`]
+/// tells what the frames will get before anything changes (the editor's preview).
 #[derive(Clone, Debug)]
 pub struct InterpolateBoxes {
     /// Where.
@@ -29,34 +32,58 @@ pub struct InterpolateBoxes {
     pub easing: Easing,
 }
 
-impl Command for InterpolateBoxes {
-    fn label(&self) -> String {
-        format!(
-            "Interpolate boxes over {}",
-            crate::text::count(self.to.saturating_sub(self.from + 1), "frame")
-        )
+/// What the frames between two keyframes get from [`InterpolateBoxes`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InterpolationPlan {
+    /// For each class interpolated, the boxes each in-between frame (by position) will show.
+    pub boxes: Vec<(BoxClass, BTreeMap<usize, Vec<CollisionBox>>)>,
+    /// For each in-between frame (by position), its points: `(name, order among unnamed
+    /// ones, value)`.
+    pub points: BTreeMap<usize, Vec<(String, usize, AttachmentPoint)>>,
+}
+
+impl InterpolationPlan {
+    /// The boxes frame `index` will show, of every class interpolated.
+    pub fn boxes_of(&self, index: usize) -> Vec<&CollisionBox> {
+        self.boxes
+            .iter()
+            .filter_map(|(_, frames)| frames.get(&index))
+            .flatten()
+            .collect()
     }
 
-    fn apply(&self, tx: &mut Tx) -> EditResult {
+    /// Whether nothing would be interpolated.
+    pub fn is_empty(&self) -> bool {
+        self.boxes.is_empty() && self.points.is_empty()
+    }
+}
+
+impl InterpolateBoxes {
+    /// What the in-between frames will get, without changing anything.
+    pub fn plan(&self, doc: &AnimationSet) -> EditResult<InterpolationPlan> {
         let ids: Vec<FrameId> =
-            direction_frames(tx.doc(), self.run.sequence, self.run.direction)?.to_vec();
+            direction_frames(doc, self.run.sequence, self.run.direction)?.to_vec();
         if self.to >= ids.len() || self.from + 1 >= self.to {
             return Err(EditError::new(
                 "select two keyframes of one direction with at least one frame between them",
             ));
         }
-        let shares = time_shares(tx.doc(), self.run, &ids, self.from, self.to);
-        let mut did_something = false;
-        for class in classes_of(tx.doc(), self.run, self.from, self.to)? {
-            let a = shown_boxes(tx.doc(), self.run, self.from, &class)?;
-            let b = shown_boxes(tx.doc(), self.run, self.to, &class)?;
+        let shares = time_shares(doc, self.run, &ids, self.from, self.to);
+        let mut plan = InterpolationPlan::default();
+        for class in classes_of(doc, self.run, self.from, self.to)? {
+            let a = shown_boxes(doc, self.run, self.from, &class)?;
+            let b = shown_boxes(doc, self.run, self.to, &class)?;
+            let pairs = pair_boxes(
+                &a.iter().map(|x| x.shape.clone()).collect::<Vec<_>>(),
+                &b.iter().map(|x| x.shape.clone()).collect::<Vec<_>>(),
+            );
             let mut wanted: BTreeMap<usize, Vec<CollisionBox>> = BTreeMap::new();
             for (index, share) in (self.from + 1..self.to).zip(&shares) {
                 let s = self.easing.apply(*share);
-                let boxes: Vec<CollisionBox> = a
+                let boxes: Vec<CollisionBox> = pairs
                     .iter()
-                    .zip(&b)
-                    .filter_map(|(p, q)| {
+                    .filter_map(|&(i, j)| {
+                        let (p, q) = (&a[i], &b[j]);
                         interpolate_shape(&p.shape, &q.shape, s).map(|shape| CollisionBox {
                             shape,
                             // A new box: written in the order most of the file uses.
@@ -70,23 +97,48 @@ impl Command for InterpolateBoxes {
                 }
             }
             if !wanted.is_empty() {
-                did_something = true;
-                set_class_boxes(tx, self.run, &class, &wanted)?;
+                plan.boxes.push((class, wanted));
             }
         }
-        let pairs = point_pairs(tx.doc(), ids[self.from], ids[self.to]);
-        for (index, share) in (self.from + 1..self.to).zip(&shares) {
-            let s = self.easing.apply(*share);
-            for (name, order, a, b) in &pairs {
-                did_something = true;
-                let value = interpolate_point(a, b, s);
-                put_point(tx, ids[index], name, *order, value)?;
+        let pairs = point_pairs(doc, ids[self.from], ids[self.to]);
+        if !pairs.is_empty() {
+            for (index, share) in (self.from + 1..self.to).zip(&shares) {
+                let s = self.easing.apply(*share);
+                let points = pairs
+                    .iter()
+                    .map(|(name, order, a, b)| (name.clone(), *order, interpolate_point(a, b, s)))
+                    .collect();
+                plan.points.insert(index, points);
             }
         }
-        if !did_something {
+        Ok(plan)
+    }
+}
+
+impl Command for InterpolateBoxes {
+    fn label(&self) -> String {
+        format!(
+            "Interpolate boxes over {}",
+            crate::text::count(self.to.saturating_sub(self.from + 1), "frame")
+        )
+    }
+
+    fn apply(&self, tx: &mut Tx) -> EditResult {
+        let plan = self.plan(tx.doc())?;
+        if plan.is_empty() {
             return Err(EditError::new(
                 "the two keyframes have no boxes of the same class and no points of the same name to interpolate",
             ));
+        }
+        for (class, wanted) in &plan.boxes {
+            set_class_boxes(tx, self.run, class, wanted)?;
+        }
+        let ids: Vec<FrameId> =
+            direction_frames(tx.doc(), self.run.sequence, self.run.direction)?.to_vec();
+        for (index, points) in plan.points {
+            for (name, order, value) in points {
+                put_point(tx, ids[index], &name, order, value)?;
+            }
         }
         tx.select(Selection::frames(
             self.run.sequence,
@@ -242,7 +294,84 @@ fn put_point(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DefaultBoxRule, SequenceId};
+    use crate::boxes::matching::overlap;
+    use crate::edit::History;
+    use crate::model::{
+        DefaultBoxRule, DirectionId, FrameDuration, Point, Sequence, SequenceId, TreeItem,
+    };
+
+    fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
+        CollisionBox::rect_from_corners(
+            BoxClass::Hurt,
+            Point::from_ints(a.0, a.1),
+            Point::from_ints(b.0, b.1),
+        )
+    }
+
+    /// Three frames: the first and last show `first` and `last` as their hurt boxes.
+    fn keyframes(first: &[CollisionBox], last: &[CollisionBox]) -> (AnimationSet, BoxRun) {
+        let mut doc = AnimationSet::new();
+        let id = SequenceId(doc.alloc_id());
+        let mut sequence = Sequence::new(id, "walk", DirectionId(doc.alloc_id()));
+        for boxes in [first, &[], last] {
+            let mut frame = Frame::new(FrameDuration::Ticks(5));
+            for b in boxes {
+                frame.elements.push(Element {
+                    id: ElementId(doc.alloc_id()),
+                    name: String::new(),
+                    kind: ElementKind::Box(b.clone()),
+                });
+            }
+            let frame_id = FrameId(doc.alloc_id());
+            doc.frames.insert(frame_id, frame);
+            sequence.directions[0].frames.push(frame_id);
+        }
+        doc.root.items.push(TreeItem::Sequence(sequence));
+        let run = BoxRun {
+            sequence: id,
+            direction: 0,
+            rule: DefaultBoxRule::default(),
+            default_boxes: false,
+        };
+        (doc, run)
+    }
+
+    #[test]
+    fn boxes_listed_in_another_order_are_paired_by_overlap_and_the_plan_is_what_is_applied() {
+        // Traced boxes come largest first: the body leads on one keyframe, the legs (now
+        // wider, the figure mid-stride) on the other.
+        let (body, legs) = (hurt((-15, -80), (15, -30)), hurt((-8, -30), (8, 0)));
+        let (body_later, legs_later) = (hurt((-13, -80), (17, -30)), hurt((-30, -34), (30, 0)));
+        let (mut doc, run) = keyframes(
+            &[body.clone(), legs.clone()],
+            &[legs_later.clone(), body_later.clone()],
+        );
+        let command = InterpolateBoxes {
+            run,
+            from: 0,
+            to: 2,
+            easing: Easing::Linear,
+        };
+        let plan = command.plan(&doc).unwrap();
+        let between = plan.boxes_of(1);
+        assert_eq!(between.len(), 2, "{between:?}");
+        // Each in-between box lies over the same part of the body on both keyframes.
+        for (key, later) in [(&body, &body_later), (&legs, &legs_later)] {
+            assert!(
+                between.iter().any(|b| overlap(&b.shape, &key.shape) > 0.3
+                    && overlap(&b.shape, &later.shape) > 0.3),
+                "no in-between box over {key:?}: {between:?}"
+            );
+        }
+        History::new()
+            .apply(&mut doc, &Selection::none(), &command, None)
+            .unwrap();
+        let shown: Vec<CollisionBox> = shown_boxes(&doc, run, 1, &BoxClass::Hurt).unwrap();
+        let planned: Vec<CollisionBox> = between.into_iter().cloned().collect();
+        let shapes =
+            |boxes: &[CollisionBox]| boxes.iter().map(|b| b.shape.clone()).collect::<Vec<_>>();
+        assert_eq!(shapes(&shown), shapes(&planned));
+    }
 
     #[test]
     fn the_label_counts_the_frames_between_in_plain_words() {

@@ -12,7 +12,7 @@ mod interpolate;
 mod mirror;
 mod place;
 
-pub use interpolate::InterpolateBoxes;
+pub use interpolate::{InterpolateBoxes, InterpolationPlan};
 pub use mirror::MirrorElements;
 pub use place::{ExistingBoxes, PlaceBoxes};
 

@@ -67,6 +67,8 @@ impl Format for AsepriteFormat {
             box_noun: Some("slice"),
             numbered_file_frames: true,
             pictures_as_read: true,
+            // The pixels are placed from the canvas's corner; an origin slice marks an origin.
+            origin_at_canvas_corner: true,
             ..Capabilities::default()
         }
     }

@@ -48,6 +48,7 @@ impl Format for IspriteFormat {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             time_unit: crate::model::TimeUnit::Holds,
+            origin_at_canvas_corner: false,
             numbered_file_frames: false,
             read: true,
             write: true,

@@ -37,6 +37,7 @@ pub struct DefFormat;
 fn capabilities() -> Capabilities {
     Capabilities {
         time_unit: crate::model::TimeUnit::Ticks,
+        origin_at_canvas_corner: false,
         numbered_file_frames: false,
         read: true,
         write: true,

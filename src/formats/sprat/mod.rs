@@ -96,6 +96,7 @@ impl Format for SpratFormat {
             frames_are_grid_cells: false,
             pictures_as_read: false,
             time_unit: crate::model::TimeUnit::Millis,
+            origin_at_canvas_corner: false,
             numbered_file_frames: false,
         }
     }

@@ -10,6 +10,7 @@ use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::edit::boxes::{CopyBoxes, CopyBoxesTo, InheritedBoxes};
+use crate::formats::Severity;
 use crate::model::{BoxClass, ElementId, ElementKind};
 
 /// Shows the strip.
@@ -235,8 +236,13 @@ fn selection_actions(
                 CopyBoxesTo::Next => "the next frame",
                 CopyBoxesTo::All => "every other frame of the direction",
             };
-            let hover =
-                format!("Copy {what} to {whom}; they replace its boxes of the same classes");
+            let hover = if selected_boxes.is_empty() {
+                format!("Copy {what} to {whom}; they replace its boxes of the same classes")
+            } else {
+                format!(
+                    "Copy {what} to {whom}; each replaces the box there it overlaps, or is added beside its boxes"
+                )
+            };
             if ui
                 .add_enabled(room && !boxes.is_empty(), egui::Button::new(label))
                 .on_hover_text(hover)
@@ -252,7 +258,14 @@ fn selection_actions(
                     elements: elements.clone(),
                     to,
                 };
-                apply(doc, &command, None, outcome);
+                // Said in the user's terms: which boxes went where, and what they took the
+                // place of.
+                let said = command.outcome(doc.document()).map(|c| c.sentence());
+                if apply(doc, &command, None, outcome)
+                    && let Ok(said) = said
+                {
+                    outcome.feedback = Some(Feedback::new(Severity::Info, said));
+                }
             }
         }
     }

@@ -15,7 +15,7 @@
 //! The web has no threads: there no worker is started and the frame on show is composed when
 //! it is drawn ([`super::FrameTextures::frame`]).
 
-use super::FrameKey;
+use super::{FrameKey, PictureStamp};
 use crate::assets::ImageStore;
 use crate::cache::ByteLru;
 use crate::model::{AnimationSet, Frame};
@@ -116,8 +116,9 @@ pub struct Job {
 struct State {
     /// What drawing reads, as of `stamp`.
     sources: Arc<PictureSources>,
-    /// (document revision, image store generation) of `sources` and of the composed pictures.
-    stamp: (u64, u64),
+    /// The document, revision and image store generation of `sources` and of the composed
+    /// pictures.
+    stamp: PictureStamp,
     /// Pictures to compose, soonest due first (kept while composed, so the worker knows how
     /// far ahead it is).
     wanted: Vec<Job>,
@@ -166,7 +167,7 @@ impl ComposeAhead {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 sources: Arc::new(PictureSources::of(&AnimationSet::new())),
-                stamp: (u64::MAX, u64::MAX),
+                stamp: PictureStamp::NONE,
                 wanted: Vec::new(),
                 composed: ByteLru::new(budget),
                 awaited: None,
@@ -191,7 +192,7 @@ impl ComposeAhead {
 
     /// Forgets every composed picture and what was wanted when the document or its images
     /// changed since `stamp` was last given; `sources` makes what drawing reads then.
-    pub fn follow(&self, stamp: (u64, u64), sources: impl FnOnce() -> PictureSources) {
+    pub fn follow(&self, stamp: PictureStamp, sources: impl FnOnce() -> PictureSources) {
         let mut state = self.shared.lock();
         if state.stamp != stamp {
             state.stamp = stamp;
@@ -241,9 +242,13 @@ impl ComposeAhead {
         self.shared.lock().compose_time
     }
 
-    /// Lets every composed picture and everything wanted go.
+    /// Lets every composed picture and everything wanted go, and what drawing reads: the next
+    /// [`ComposeAhead::follow`] takes it again, and a picture the worker is composing now is
+    /// not kept.
     pub fn clear(&self) {
         let mut state = self.shared.lock();
+        state.stamp = PictureStamp::NONE;
+        state.sources = Arc::new(PictureSources::of(&AnimationSet::new()));
         state.composed.clear();
         state.wanted.clear();
         state.awaited = None;

@@ -41,6 +41,28 @@ pub struct FrameKey {
     pub progress: u64,
 }
 
+/// Which pictures a cache holds: those of one document at one revision, drawn from the image
+/// store at one generation. A [`FrameKey`] is only told apart from another within one stamp:
+/// two documents can have the same sequence ids and revisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PictureStamp {
+    /// The document ([`crate::app::context::document::OpenDocument::identity`]).
+    pub document: u64,
+    /// Its revision.
+    pub revision: u64,
+    /// The image store's generation.
+    pub images: u64,
+}
+
+impl PictureStamp {
+    /// No document's: what an empty cache holds.
+    pub const NONE: PictureStamp = PictureStamp {
+        document: 0,
+        revision: u64::MAX,
+        images: u64::MAX,
+    };
+}
+
 /// A rendered frame: the texture and the sprite-space rectangle it covers.
 #[derive(Clone)]
 pub struct RenderedFrame {
@@ -116,8 +138,8 @@ impl PictureMemory {
 /// Cached frame textures for the canvas, the onion skin and the timeline, each cache bounded
 /// by bytes (the least recently shown go first).
 pub struct FrameTextures {
-    /// (document revision, image store generation) the caches were filled at.
-    stamp: (u64, u64),
+    /// The pictures of what the caches hold: see [`PictureStamp`].
+    stamp: PictureStamp,
     frames: ByteLru<FrameKey, Option<RenderedFrame>>,
     thumbnails: ByteLru<FrameKey, Option<RenderedFrame>>,
     thumbnails_this_frame: usize,
@@ -141,7 +163,7 @@ impl Default for FrameTextures {
     fn default() -> FrameTextures {
         let memory = PictureMemory::default();
         FrameTextures {
-            stamp: (0, 0),
+            stamp: PictureStamp::NONE,
             frames: ByteLru::new(memory.frames()),
             thumbnails: ByteLru::new(memory.thumbnails()),
             thumbnails_this_frame: 0,
@@ -156,9 +178,15 @@ impl Default for FrameTextures {
 }
 
 impl FrameTextures {
-    /// Starts a UI frame: forgets everything if the document or its images changed.
-    pub fn begin_frame(&mut self, revision: u64, pixels: &ImageStore) {
-        let stamp = (revision, pixels.generation());
+    /// Starts a UI frame on the document `identity` ([`crate::app::context::document::OpenDocument::identity`])
+    /// at `revision`: forgets everything if another document is on show, or the document or
+    /// its images changed.
+    pub fn begin_frame(&mut self, identity: u64, revision: u64, pixels: &ImageStore) {
+        let stamp = PictureStamp {
+            document: identity,
+            revision,
+            images: pixels.generation(),
+        };
         if stamp != self.stamp {
             self.clear();
             self.stamp = stamp;
