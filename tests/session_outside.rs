@@ -244,5 +244,9 @@ fn a_recovered_document_still_stops_before_replacing_a_change_made_after_it_was_
         "the recovered document's save must stop and name the file changed since it was read: {}",
         error.message
     );
-    assert_eq!(fs::read(&air).unwrap(), by_b, "the other window's save is kept");
+    assert_eq!(
+        fs::read(&air).unwrap(),
+        by_b,
+        "the other window's save is kept"
+    );
 }
