@@ -96,10 +96,11 @@ const FORMATS: &[Fixture] = &[
     },
 ];
 
+/// Copies `names` from `folder` into `dir` as files the test may save over (the corpus is
+/// read-only, and a save never replaces a read-only file).
 fn copy_into(dir: &Path, folder: &Path, names: &[&str]) {
     for name in names {
-        let from = folder.join(name);
-        std::fs::copy(&from, dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        common::copy_writable(&folder.join(name), &dir.join(name));
     }
 }
 
