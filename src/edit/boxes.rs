@@ -438,8 +438,8 @@ pub struct CopiedBoxes {
 }
 
 impl CopiedBoxes {
-    /// "Copied the selected box to frame 3, in place of the box there it overlaps", "Copied 2
-    /// boxes to 5 frames: 4 in place of boxes they overlap, 6 added", "Copied 3 boxes to
+    /// "Copied the selected box to frame 3, replacing the box it overlaps there", "Copied 2
+    /// boxes to 5 frames: 4 replacing boxes they overlap, 6 added", "Copied 3 boxes to
     /// frame 4 in place of its boxes".
     pub fn sentence(&self) -> String {
         let what = if self.whole_frame {
@@ -460,13 +460,13 @@ impl CopiedBoxes {
         }
         match (self.replaced, self.added) {
             (_, 0) if self.boxes == 1 && self.frames == 1 => {
-                format!("Copied {what} to {place}, in place of the box there it overlaps")
+                format!("Copied {what} to {place}, replacing the box it overlaps there")
             }
             (0, _) if self.frames == 1 => {
                 format!("Copied {what} to {place}, beside its boxes (none overlaps)")
             }
             (replaced, added) => format!(
-                "Copied {what} to {place}: {replaced} in place of boxes they overlap, {added} added"
+                "Copied {what} to {place}: {replaced} replacing boxes they overlap, {added} added"
             ),
         }
     }
@@ -797,7 +797,7 @@ mod copy_tests {
         assert_eq!((said.replaced, said.added, said.frames), (1, 0, 1));
         assert_eq!(
             said.sentence(),
-            "Copied the selected box to frame 1, in place of the box there it overlaps"
+            "Copied the selected box to frame 1, replacing the box it overlaps there"
         );
 
         // A box that overlaps nothing there is added beside the others.

@@ -1452,7 +1452,7 @@ fn copying_the_selected_box_to_the_next_frame_keeps_that_frames_other_boxes() {
     );
     assert_eq!(
         gui_support::status(&harness),
-        "Copied the selected box to frame 3, in place of the box there it overlaps"
+        "Copied the selected box to frame 3, replacing the box it overlaps there"
     );
 }
 

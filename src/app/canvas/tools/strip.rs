@@ -240,7 +240,7 @@ fn selection_actions(
                 format!("Copy {what} to {whom}; they replace its boxes of the same classes")
             } else {
                 format!(
-                    "Copy {what} to {whom}; each replaces the box there it overlaps, or is added beside its boxes"
+                    "Copy {what} to {whom}; each replaces the box it overlaps there, or is added beside the boxes there"
                 )
             };
             if ui
