@@ -1,7 +1,8 @@
-//! What every panel stands on: the open document, the settings, the commands, tab ids, the
-//! picture cache, the frame clipboard, what an edit works on, a tool's preview of moved frames, what the status bar says, the
-//! platform, and the one context value a panel's `show` takes. It imports the library and
-//! egui, never another part of the editor, so panels and the shell can both use it.
+//! What every panel stands on: the open document, the settings, the commands, tab ids, which
+//! fields a format can hold, drag payloads, the picture cache, the frame clipboard, what an
+//! edit works on, a tool's preview of moved frames, what the status bar says, the platform,
+//! and the one context value a panel's `show` takes. It imports the library and egui, never
+//! another part of the editor, so panels and the shell can both use it.
 
 pub mod after_typing;
 pub mod allocator;
@@ -9,9 +10,11 @@ pub mod checking;
 pub mod clipboard;
 pub mod commands;
 pub mod document;
+pub mod drag;
 pub mod duration_field;
 pub mod edit;
 pub mod feedback;
+pub mod field_support;
 pub mod ghost;
 pub mod loader;
 pub mod memo;

@@ -2,7 +2,7 @@
 //! collision box, edited through `edit::inspector::SetElementField`.
 
 use crate::app::context::document::OpenDocument;
-use crate::app::inspector::support::{Field, Support};
+use crate::app::context::field_support::{Field, Support};
 use crate::app::inspector::widgets::{
     Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
 };

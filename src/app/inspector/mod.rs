@@ -5,18 +5,17 @@
 //!
 //! Reading order: [`show`], the sequence section, the frame section here; the element section
 //! in [`crate::app::inspector::element`]; the widgets in [`crate::app::inspector::widgets`]; which fields a
-//! format holds in [`crate::app::inspector::support`].
+//! format holds in [`crate::app::context::field_support`].
 
 pub mod element;
-pub mod support;
 pub mod widgets;
 
 use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{OpenDocument, trim_float};
 use crate::app::context::duration_field;
+use crate::app::context::field_support::{Field, Support};
 use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
-use crate::app::inspector::support::{Field, Support};
 use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
 use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};

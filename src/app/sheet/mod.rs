@@ -6,8 +6,8 @@ pub mod draw;
 
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
+use crate::app::context::field_support::{Field, Support};
 use crate::app::context::panel::PanelCtx;
-use crate::app::inspector::support::{Field, Support};
 use crate::app::sheet::draw::SheetDraw;
 use crate::assets::ImageStore;
 use crate::formats::Severity;

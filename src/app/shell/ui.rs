@@ -190,7 +190,7 @@ impl SpratApp {
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
-                .dnd_release_payload::<sprites::state::SpriteDrag>()
+                .dnd_release_payload::<crate::app::context::drag::SpriteDrag>()
                 && let Err(message) = timeline::edit::insert_sprite_frame(panel.doc, *drag)
             {
                 panel.refuse(&message);

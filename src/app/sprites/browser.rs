@@ -8,6 +8,7 @@
 //! them); dragging a row onto the timeline makes a frame of it.
 
 use crate::app::context::document::OpenDocument;
+use crate::app::context::drag::SpriteDrag;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::texture_of;
@@ -16,7 +17,7 @@ use crate::app::sprites::actions;
 use crate::app::sprites::edit;
 use crate::app::sprites::files;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, SpriteBrowser, SpriteDrag, Users};
+use crate::app::sprites::state::{FileUse, SpriteBrowser, Users};
 use crate::assets::ImageStore;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;

@@ -49,15 +49,6 @@ pub struct TypedPath {
 /// The sequences that show each sprite.
 pub type Users = HashMap<SpriteNumber, Vec<String>>;
 
-/// A sprite dragged from the browser (onto the timeline).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpriteDrag {
-    /// The archive.
-    pub archive: ImageId,
-    /// The sprite.
-    pub number: SpriteNumber,
-}
-
 /// What the browser remembers.
 #[derive(Default)]
 pub struct SpriteBrowser {

@@ -232,7 +232,7 @@ pub fn insert_frame(doc: &mut OpenDocument) -> Result<(), String> {
 /// (at the end when none is selected), lasting as long as its neighbour.
 pub fn insert_sprite_frame(
     doc: &mut OpenDocument,
-    drag: crate::app::sprites::state::SpriteDrag,
+    drag: crate::app::context::drag::SpriteDrag,
 ) -> Result<(), String> {
     let (sequence, direction) = here(doc);
     let frames = doc.direction_frames();
