@@ -2,7 +2,8 @@
 
 use crate::gui_support;
 
-use sprat::app::context::document::{OpenDocument, total_duration_text, total_native};
+use sprat::app::context::document::OpenDocument;
+use sprat::app::context::duration_text::{total_duration_text, total_native};
 
 fn demo() -> OpenDocument {
     OpenDocument::new(

@@ -131,11 +131,11 @@ fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
     let name = harness.get_by_role_and_label(Role::TextInput, "Name");
     assert_eq!(name.value().as_deref(), Some("walking"));
     assert!(!name.accesskit_node().is_disabled());
-    let support = sprat::app::inspector::support::Support::of_format(
+    let support = sprat::app::context::field_support::Support::of_format(
         &sprat::formats::solarus::SolarusLuaFormat,
     );
     let why = support
-        .why_not(sprat::app::inspector::support::Field::FrameText)
+        .why_not(sprat::app::context::field_support::Field::FrameText)
         .unwrap();
     assert!(why.starts_with("Solarus 1.x sprite (Lua)"), "{why}");
     let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());

@@ -289,7 +289,7 @@ fn outcome_lines(ui: &mut egui::Ui, doc: &OpenDocument, plan: &AlignPlan) {
 
 /// A position for reading: `3`, `-2.5`.
 fn trim(value: Fx) -> String {
-    crate::app::context::document::trim_float(value.to_f64(), 3)
+    crate::app::context::duration_text::trim_float(value.to_f64(), 3)
 }
 
 fn planned_frames(plan: &AlignPlan) -> usize {

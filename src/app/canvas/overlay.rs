@@ -129,7 +129,7 @@ pub fn paint_points(painter: &Painter, view: &View, frame: &Frame, selected: Opt
         let label = if point.rotation != 0.0 {
             format!(
                 "{name} {}°",
-                crate::app::context::document::trim_float(point.rotation, 2)
+                crate::app::context::duration_text::trim_float(point.rotation, 2)
             )
         } else {
             name

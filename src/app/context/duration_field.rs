@@ -64,7 +64,7 @@ pub fn add(
         // number typed back would not be the frame's: every nanosecond is written out.
         FrameDuration::Seconds { .. } => field
             .max_decimals(NANOSECOND_DECIMALS)
-            .custom_formatter(|ms, _| super::document::trim_float(ms, NANOSECOND_DECIMALS)),
+            .custom_formatter(|ms, _| super::duration_text::trim_float(ms, NANOSECOND_DECIMALS)),
         _ => field.fixed_decimals(0).speed(1.0),
     };
     super::number_field::add(ui, enabled, field)

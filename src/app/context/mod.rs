@@ -12,6 +12,7 @@ pub mod commands;
 pub mod document;
 pub mod drag;
 pub mod duration_field;
+pub mod duration_text;
 pub mod edit;
 pub mod feedback;
 pub mod field_support;

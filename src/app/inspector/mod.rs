@@ -11,8 +11,9 @@ pub mod element;
 pub mod widgets;
 
 use crate::app::context::after_typing::AfterTyping;
-use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::document::OpenDocument;
 use crate::app::context::duration_field;
+use crate::app::context::duration_text::trim_float;
 use crate::app::context::field_support::{Field, Support};
 use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;

@@ -7,7 +7,8 @@
 //! (0, negative, not a number, a total shorter than one unit a frame, an empty selection)
 //! greys Apply out and the window says why.
 
-use crate::app::context::document::{OpenDocument, format_millis, trim_float};
+use crate::app::context::document::OpenDocument;
+use crate::app::context::duration_text::{format_millis, trim_float};
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::edit::retime::{Retime, RetimePlan};

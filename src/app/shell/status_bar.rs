@@ -1,6 +1,7 @@
 //! The status bar: the last thing said ([`Feedback`]), load progress, diagnostics count, cursor position, zoom.
 
-use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::document::OpenDocument;
+use crate::app::context::duration_text::trim_float;
 use crate::app::context::feedback::Feedback;
 use crate::app::diagnostics::severity_colour;
 use crate::formats::error_and_warning_counts;

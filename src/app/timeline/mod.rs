@@ -11,8 +11,9 @@ pub mod edit;
 pub mod transport;
 
 use crate::app::context::commands::UICommand;
-use crate::app::context::document::{FrameLayoutChange, OpenDocument, trim_float};
+use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::app::context::duration_field;
+use crate::app::context::duration_text::trim_float;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
 use crate::app::context::pictures::{FrameKey, Pictures};

@@ -1,7 +1,8 @@
 //! Transport controls: play, step, loop, speed, time read-outs and the direction switcher.
 
 use crate::app::context::commands::UICommand;
-use crate::app::context::document::{OpenDocument, trim_float};
+use crate::app::context::document::OpenDocument;
+use crate::app::context::duration_text::trim_float;
 use crate::app::context::panel::PanelCtx;
 use crate::model::{FrameDuration, TICKS_PER_SECOND};
 use crate::playback::{SPEED_PRESETS_MILLI, SPEED_RANGE_MILLI};

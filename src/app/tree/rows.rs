@@ -4,9 +4,8 @@
 //! (`tree_edit`) both use it, without using each other's insides.
 
 use crate::app::context::after_typing::AfterTyping;
-use crate::app::context::document::{
-    OpenDocument, matches_filter, total_duration_text, total_native,
-};
+use crate::app::context::document::{OpenDocument, matches_filter};
+use crate::app::context::duration_text::{total_duration_text, total_native};
 use crate::model::{Group, GroupId, SequenceId, TreeItem};
 use std::collections::HashSet;
 
