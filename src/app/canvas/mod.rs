@@ -7,7 +7,7 @@ pub mod overlay;
 pub mod tools;
 pub mod view;
 
-use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, input};
+use crate::app::canvas::tools::{CanvasOutcome, FrameContext, ToolState, click, input};
 use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
 use crate::app::context::ghost::FrameGhost;
@@ -452,7 +452,7 @@ fn edit_with_pointer(
     {
         let at = view.to_sprite(pos);
         let adding = adding_to_selection(ui);
-        input::click(&mut state.tools, doc, scene, at, adding, outcome);
+        click::click(&mut state.tools, doc, scene, at, adding, outcome);
     }
     if response.double_clicked()
         && let Some(id) = doc.single_element()
@@ -515,7 +515,7 @@ fn keys_on_selection(
     for (dx, dy) in steps {
         // An arrow moves the selection the way it looks: turned round when facing left.
         let dx = if scene.view.mirrored { -dx } else { dx };
-        input::nudge(&state.tools, doc, scene, (dx, dy), outcome);
+        click::nudge(&state.tools, doc, scene, (dx, dy), outcome);
     }
 }
 

@@ -16,6 +16,7 @@
 //! Every change goes through the commands of [`crate::edit`]; a refusal comes back to the app
 //! as a status message in [`CanvasOutcome`].
 
+pub mod click;
 pub mod geometry;
 pub mod hang;
 pub mod hit;
