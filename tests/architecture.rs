@@ -5,7 +5,8 @@
 //! resolves each path it writes (`use` trees with their braces, `crate::`, `self::` and
 //! `super::` paths, paths through a child module), so an import that climbs out with
 //! `super::super::` counts as much as one spelled from `crate::`. Also here: every relative
-//! link of the README and `docs/` leads to a file that exists.
+//! link of the README and `docs/` leads to a file that exists, no panel uses another panel, and
+//! no file of the editor grows past its size budget.
 //!
 //! This binary reads files only; it does not link the editor.
 
@@ -486,6 +487,70 @@ fn the_context_uses_nothing_else_of_the_editor() {
         "{} uses of the editor from the context:\n{}",
         found.len(),
         listed(&found)
+    );
+}
+
+/// The panels: every folder of `src/app` but the context, the shell and the web page.
+fn panels() -> Vec<String> {
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let mut names: Vec<String> = std::fs::read_dir(app)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .filter_map(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|name| !["context", "shell", "web"].contains(&name.as_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// (e) No panel uses another panel: what two panels share belongs in the context.
+#[test]
+fn no_panel_uses_another_panel() {
+    let panels = panels();
+    assert!(panels.len() >= 5, "the panels are found: {panels:?}");
+    let found: Vec<Reference> = app_references()
+        .into_iter()
+        .filter(|r| {
+            let Some(own) = panels.iter().find(|p| is_under(&r.file, p)) else {
+                return false;
+            };
+            r.path.len() >= 3
+                && r.path[0] == "crate"
+                && r.path[1] == "app"
+                && r.path[2] != *own
+                && panels.contains(&r.path[2])
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} uses of another panel's insides (move what they share to src/app/context):\n{}",
+        found.len(),
+        listed(&found)
+    );
+}
+
+/// The longest a file of the editor may grow before it is split by job.
+const MOST_LINES: usize = 764;
+
+/// No file of the editor is past [`MOST_LINES`]; the five longest are printed.
+#[test]
+fn no_file_of_the_editor_is_past_the_size_budget() {
+    let mut sizes: Vec<(usize, String)> = app_sources()
+        .into_iter()
+        .map(|(file, _, text)| (text.lines().count(), file))
+        .collect();
+    sizes.sort_by(|a, b| b.cmp(a));
+    let longest: Vec<String> = sizes
+        .iter()
+        .take(5)
+        .map(|(lines, file)| format!("  {file}: {lines}"))
+        .collect();
+    println!("the longest files of src/app:\n{}", longest.join("\n"));
+    let over: Vec<&(usize, String)> = sizes.iter().filter(|(n, _)| *n > MOST_LINES).collect();
+    assert!(
+        over.is_empty(),
+        "files of src/app past {MOST_LINES} lines (split them by job): {over:?}"
     );
 }
 
