@@ -371,74 +371,50 @@ fn render_exit_codes() {
     assert_eq!(code, 2, "an existing output without --force");
 }
 
-#[test]
-fn boxes_exit_codes() {
+/// The exit codes of a command that edits a character and writes it in its own format, on a
+/// KFM whose archive is damaged: 1 and nothing written on the errors, 0 with `--allow-errors`
+/// (the errors listed as `broken:` lines), 2 for the output that then exists.
+fn edit_exit_codes(command: &str, options: &[&str], output: &str) {
     let dir = tempfile::tempdir().unwrap();
     let def = damaged_kfm(dir.path());
     let out_dir = dir.path().join("out");
     fs::create_dir(&out_dir).unwrap();
-    let out = out_dir.join("boxed.def");
-    let boxes = |extra: &[&str]| {
-        let mut args = vec!["boxes", text(&def), "--fit", "hurt", "-o", text(&out)];
+    let out = out_dir.join(output);
+    let run = |extra: &[&str]| {
+        let mut args = vec![command, text(&def)];
+        args.extend_from_slice(options);
+        args.extend_from_slice(&["-o", text(&out)]);
         args.extend_from_slice(extra);
         sprat(&args)
     };
-    let (code, _, err) = boxes(&[]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("has errors; nothing written"), "{err}");
+    let (code, _, err) = run(&[]);
+    assert_eq!(code, 1, "{command}: {err}");
+    assert!(
+        err.contains("has errors; nothing written"),
+        "{command}: {err}"
+    );
     assert!(names_in(&out_dir).is_empty(), "{:?}", names_in(&out_dir));
-    let (code, stdout, err) = boxes(&["--allow-errors"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("broken: "), "{stdout}");
-    assert!(out.exists());
-    let (code, _, _) = boxes(&["--allow-errors"]);
-    assert_eq!(code, 2, "an existing output without --force");
+    let (code, stdout, err) = run(&["--allow-errors"]);
+    assert_eq!(code, 0, "{command}: {err}");
+    assert!(stdout.contains("broken: "), "{command}: {stdout}");
+    assert!(out.exists(), "{command}");
+    let (code, _, _) = run(&["--allow-errors"]);
+    assert_eq!(code, 2, "{command}: an existing output without --force");
+}
+
+#[test]
+fn boxes_exit_codes() {
+    edit_exit_codes("boxes", &["--fit", "hurt"], "boxed.def");
 }
 
 #[test]
 fn retime_exit_codes() {
-    let dir = tempfile::tempdir().unwrap();
-    let def = damaged_kfm(dir.path());
-    let out_dir = dir.path().join("out");
-    fs::create_dir(&out_dir).unwrap();
-    let out = out_dir.join("slow.def");
-    let retime = |extra: &[&str]| {
-        let mut args = vec!["retime", text(&def), "--scale", "2", "-o", text(&out)];
-        args.extend_from_slice(extra);
-        sprat(&args)
-    };
-    let (code, _, err) = retime(&[]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("has errors; nothing written"), "{err}");
-    assert!(names_in(&out_dir).is_empty());
-    let (code, stdout, err) = retime(&["--allow-errors"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("broken: "), "{stdout}");
-    let (code, _, _) = retime(&["--allow-errors"]);
-    assert_eq!(code, 2, "an existing output without --force");
+    edit_exit_codes("retime", &["--scale", "2"], "slow.def");
 }
 
 #[test]
 fn align_exit_codes() {
-    let dir = tempfile::tempdir().unwrap();
-    let def = damaged_kfm(dir.path());
-    let out_dir = dir.path().join("out");
-    fs::create_dir(&out_dir).unwrap();
-    let out = out_dir.join("aligned.def");
-    let align = |extra: &[&str]| {
-        let mut args = vec!["align", text(&def), "--anchor", "feet", "-o", text(&out)];
-        args.extend_from_slice(extra);
-        sprat(&args)
-    };
-    let (code, _, err) = align(&[]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("has errors; nothing written"), "{err}");
-    assert!(names_in(&out_dir).is_empty());
-    let (code, stdout, err) = align(&["--allow-errors"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("broken: "), "{stdout}");
-    let (code, _, _) = align(&["--allow-errors"]);
-    assert_eq!(code, 2, "an existing output without --force");
+    edit_exit_codes("align", &["--anchor", "feet"], "aligned.def");
 }
 
 #[test]
