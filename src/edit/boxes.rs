@@ -719,7 +719,6 @@ mod tests {
 mod copy_tests {
     use super::*;
     use crate::edit::{History, Selection};
-    use crate::model::{DirectionId, FrameDuration, Sequence, TreeItem};
 
     fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
         CollisionBox::rect_from_corners(
@@ -731,25 +730,10 @@ mod copy_tests {
 
     /// Frames showing these hurt boxes (as their own), and where the first is.
     fn frames_showing(boxes: &[Vec<CollisionBox>]) -> (AnimationSet, FrameAt) {
-        let mut doc = AnimationSet::new();
-        let id = SequenceId(doc.alloc_id());
-        let mut sequence = Sequence::new(id, "200", DirectionId(doc.alloc_id()));
-        for frame_boxes in boxes {
-            let mut frame = Frame::new(FrameDuration::Ticks(4));
-            for b in frame_boxes {
-                frame.elements.push(Element {
-                    id: ElementId(doc.alloc_id()),
-                    name: String::new(),
-                    kind: ElementKind::Box(b.clone()),
-                });
-            }
-            let frame_id = FrameId(doc.alloc_id());
-            doc.frames.insert(frame_id, frame);
-            sequence.directions[0].frames.push(frame_id);
-        }
-        doc.root.items.push(TreeItem::Sequence(sequence));
+        let boxes: Vec<&[CollisionBox]> = boxes.iter().map(Vec::as_slice).collect();
+        let (doc, sequence) = crate::model::fixtures::frames_with_boxes("200", 4, &boxes);
         let at = FrameAt {
-            sequence: id,
+            sequence,
             direction: 0,
             index: 0,
         };

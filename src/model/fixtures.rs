@@ -129,3 +129,30 @@ pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> Anim
     }
     set
 }
+
+/// One sequence named `name` with a frame of `ticks` ticks for each list of `boxes`, showing
+/// those boxes as its own; the set and the sequence's id.
+pub fn frames_with_boxes(
+    name: &str,
+    ticks: u32,
+    boxes: &[&[CollisionBox]],
+) -> (AnimationSet, SequenceId) {
+    let mut doc = AnimationSet::new();
+    let id = SequenceId(doc.alloc_id());
+    let mut sequence = Sequence::new(id, name, DirectionId(doc.alloc_id()));
+    for frame_boxes in boxes {
+        let mut frame = Frame::new(FrameDuration::Ticks(ticks));
+        for b in *frame_boxes {
+            frame.elements.push(Element {
+                id: ElementId(doc.alloc_id()),
+                name: String::new(),
+                kind: ElementKind::Box(b.clone()),
+            });
+        }
+        let frame_id = FrameId(doc.alloc_id());
+        doc.frames.insert(frame_id, frame);
+        sequence.directions[0].frames.push(frame_id);
+    }
+    doc.root.items.push(TreeItem::Sequence(sequence));
+    (doc, id)
+}

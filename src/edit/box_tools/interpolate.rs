@@ -296,9 +296,7 @@ mod tests {
     use super::*;
     use crate::boxes::matching::overlap;
     use crate::edit::History;
-    use crate::model::{
-        DefaultBoxRule, DirectionId, FrameDuration, Point, Sequence, SequenceId, TreeItem,
-    };
+    use crate::model::{DefaultBoxRule, Point, SequenceId};
 
     fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
         CollisionBox::rect_from_corners(
@@ -310,23 +308,7 @@ mod tests {
 
     /// Three frames: the first and last show `first` and `last` as their hurt boxes.
     fn keyframes(first: &[CollisionBox], last: &[CollisionBox]) -> (AnimationSet, BoxRun) {
-        let mut doc = AnimationSet::new();
-        let id = SequenceId(doc.alloc_id());
-        let mut sequence = Sequence::new(id, "walk", DirectionId(doc.alloc_id()));
-        for boxes in [first, &[], last] {
-            let mut frame = Frame::new(FrameDuration::Ticks(5));
-            for b in boxes {
-                frame.elements.push(Element {
-                    id: ElementId(doc.alloc_id()),
-                    name: String::new(),
-                    kind: ElementKind::Box(b.clone()),
-                });
-            }
-            let frame_id = FrameId(doc.alloc_id());
-            doc.frames.insert(frame_id, frame);
-            sequence.directions[0].frames.push(frame_id);
-        }
-        doc.root.items.push(TreeItem::Sequence(sequence));
+        let (doc, id) = crate::model::fixtures::frames_with_boxes("walk", 5, &[first, &[], last]);
         let run = BoxRun {
             sequence: id,
             direction: 0,
