@@ -163,39 +163,15 @@ mod handler {
     // The interrupted code may look at `errno` right after the signal: the handler leaves it
     // as it found it.
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    fn errno_location() -> *mut libc::c_int {
+    fn errno_location() -> Option<*mut libc::c_int> {
         // SAFETY: returns the calling thread's errno, always valid.
-        unsafe { libc::__errno_location() }
+        Some(unsafe { libc::__errno_location() })
     }
 
     #[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
-    fn errno_location() -> *mut libc::c_int {
+    fn errno_location() -> Option<*mut libc::c_int> {
         // SAFETY: returns the calling thread's errno, always valid.
-        unsafe { libc::__error() }
-    }
-
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd"
-    ))]
-    fn errno() -> libc::c_int {
-        // SAFETY: the calling thread's errno.
-        unsafe { *errno_location() }
-    }
-
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd"
-    ))]
-    fn set_errno(value: libc::c_int) {
-        // SAFETY: the calling thread's errno.
-        unsafe { *errno_location() = value }
+        Some(unsafe { libc::__error() })
     }
 
     // Elsewhere `errno` is not reachable through `libc` under one name: a failed write (a full
@@ -207,18 +183,21 @@ mod handler {
         target_os = "ios",
         target_os = "freebsd"
     )))]
-    fn errno() -> libc::c_int {
-        0
+    fn errno_location() -> Option<*mut libc::c_int> {
+        None
     }
 
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "macos",
-        target_os = "ios",
-        target_os = "freebsd"
-    )))]
-    fn set_errno(_value: libc::c_int) {}
+    fn errno() -> libc::c_int {
+        // SAFETY: the calling thread's errno.
+        errno_location().map_or(0, |errno| unsafe { *errno })
+    }
+
+    fn set_errno(value: libc::c_int) {
+        if let Some(errno) = errno_location() {
+            // SAFETY: the calling thread's errno.
+            unsafe { *errno = value }
+        }
+    }
 
     #[cfg(test)]
     mod tests {
