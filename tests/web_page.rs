@@ -389,7 +389,9 @@ fn the_page_shows_plays_opens_kfm_and_saves_as_the_native_editor() {
             origin[0].as_f64().unwrap() as f32,
             origin[1].as_f64().unwrap() as f32,
         );
-        let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web_page_rendered.png");
+        // A fresh folder: `render` never replaces an existing file without --force.
+        let rendered_dir = tempfile::tempdir().unwrap();
+        let out = rendered_dir.path().join("web_page_rendered.png");
         let rendered = Command::new(env!("CARGO_BIN_EXE_sprat"))
             .arg("render")
             .arg(demo_dir.join("demo.sprat"))
