@@ -1564,34 +1564,9 @@ fn run_pair(fixture: &Fixture, case: &Case) -> Outcome {
 /// not counted among the equal pairs.
 const OPEN: &[(&str, &str, &str)] = &[
     (
-        "DuplicateSequence",
-        "Aseprite (layers, linked cels, slices)",
-        "the copy's tag is written before the original's, so the sequences reopen swapped",
-    ),
-    (
-        "Delete",
-        "Aseprite (layers, linked cels, slices)",
-        "deleting the only sequence is accepted, then no save is possible (no frame left)",
-    ),
-    (
-        "AddBox",
-        "Aseprite (layers, linked cels, slices)",
-        "a second slice of a class on a frame is written as a slice named \"Hitbox 2\", unlisted",
-    ),
-    (
         "SetPlayOrder",
         "KFM (.def + .air + .sff)",
         "a reversed action that ended on a -1 frame reopens with that frame first, looping",
-    ),
-    (
-        "ImportFrames",
-        "Aseprite (layers, linked cels, slices)",
-        "a picture imported around the origin lies above and left of the canvas, where the new layer's cel is cut away, unlisted",
-    ),
-    (
-        "ImportSequences",
-        "Aseprite (layers, linked cels, slices)",
-        "the imported picture lies off the canvas and is cut away, unlisted; the new sequence's tag is written first",
     ),
     (
         "SetSequenceField LoopPoint",

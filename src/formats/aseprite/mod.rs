@@ -69,6 +69,7 @@ impl Format for AsepriteFormat {
             pictures_as_read: true,
             // The pixels are placed from the canvas's corner; an origin slice marks an origin.
             origin_at_canvas_corner: true,
+            needs_a_frame: true,
             ..Capabilities::default()
         }
     }

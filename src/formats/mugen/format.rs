@@ -38,6 +38,7 @@ fn capabilities() -> Capabilities {
     Capabilities {
         time_unit: crate::model::TimeUnit::Ticks,
         origin_at_canvas_corner: false,
+        needs_a_frame: false,
         numbered_file_frames: false,
         read: true,
         write: true,
