@@ -1564,16 +1564,6 @@ fn run_pair(fixture: &Fixture, case: &Case) -> Outcome {
 /// not counted among the equal pairs.
 const OPEN: &[(&str, &str, &str)] = &[
     (
-        "SetPlayOrder",
-        "KFM (.def + .air + .sff)",
-        "a reversed action that ended on a -1 frame reopens with that frame first, looping",
-    ),
-    (
-        "SetSequenceField LoopPoint",
-        "KFM (.def + .air + .sff)",
-        "an action that stops is written with a last frame of -1, which reopens as a looping action held forever on it",
-    ),
-    (
         "InsertBlankFrame",
         "ADL",
         "a blank frame is written with the whole skeleton",
