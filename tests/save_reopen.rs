@@ -1562,29 +1562,7 @@ fn run_pair(fixture: &Fixture, case: &Case) -> Outcome {
 /// Pairs known to break the rule, each with what goes wrong: they are run, and must still
 /// differ (a pair that comes back equal fails the test, so this list only shrinks). They are
 /// not counted among the equal pairs.
-const OPEN: &[(&str, &str, &str)] = &[
-    (
-        "InsertBlankFrame",
-        "ADL",
-        "a blank frame is written with the whole skeleton",
-    ),
-    ("MoveNode", "ADL", "the sequences' order is not written"),
-    (
-        "SetElementField Position (graphic)",
-        "ADL",
-        "a moved body part moves its joint points when read back",
-    ),
-    (
-        "SetElementField Name (point)",
-        "ADL",
-        "a renamed joint reopens under its skeleton name, unlisted",
-    ),
-    (
-        "MoveElements (graphic)",
-        "ADL",
-        "a moved body part moves its joint points when read back",
-    ),
-];
+const OPEN: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn every_edit_saved_and_reopened_shows_what_the_editor_showed() {
