@@ -197,8 +197,16 @@ fn the_demo_converts_to_a_file_that_draws_the_same_frames() {
     let target = dir.path().join("demo.aseprite");
     let written = save(&document, &target);
     // What the demo holds that Aseprite cannot: walk's loop back to its second frame,
-    // attack's follow-up, and which boxes are hit and which hurt boxes (slices are named).
-    assert_eq!(written.losses.len(), 4, "{:?}", written.losses);
+    // attack's follow-up, which boxes are hit and which hurt boxes (slices are named), and
+    // its title, author and copyright (the file keeps comments only).
+    assert_eq!(written.losses.len(), 5, "{:?}", written.losses);
+    assert!(
+        written.losses.iter().any(|l| l
+            .what
+            .starts_with("the document's title, author, copyright")),
+        "{:?}",
+        written.losses
+    );
     for (kind, slice) in [("hit", "hitbox"), ("hurt", "hurtbox")] {
         assert!(
             written

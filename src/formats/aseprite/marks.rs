@@ -462,9 +462,35 @@ pub fn sprite_user_data(document: &AnimationSet) -> UserData {
     }
 }
 
-/// The sprite's comments when they are longer than a user data text holds.
-pub fn comment_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
-    let length = document.metadata.comments.len();
+/// The document's information an Aseprite file has no place for: all but the comments (the
+/// sprite's user data text), and the comments beyond what that text holds.
+pub fn information_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let m = &document.metadata;
+    let fields = [
+        ("title", &m.title),
+        ("author", &m.author),
+        ("tags", &m.tags),
+        ("project", &m.project),
+        ("company", &m.company),
+        ("contact", &m.contact),
+        ("web address", &m.url),
+        ("copyright", &m.copyright),
+    ];
+    let lost: Vec<&str> = fields
+        .iter()
+        .filter(|(_, value)| !value.is_empty())
+        .map(|(name, _)| *name)
+        .collect();
+    if !lost.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            format!(
+                "the document's {} (an Aseprite file keeps only the comments, as the sprite's user data)",
+                lost.join(", ")
+            ),
+        ));
+    }
+    let length = m.comments.len();
     if length > usize::from(u16::MAX) {
         losses.push(Loss::new(
             Place::document(),

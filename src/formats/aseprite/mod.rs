@@ -31,7 +31,7 @@ mod user_data;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::fidelity::unchanged_original;
-use super::loss::title_losses;
+use super::loss::{title_losses, unused_picture_losses};
 use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
@@ -129,6 +129,7 @@ impl Format for AsepriteFormat {
             None => convert::write_new(document, context)?,
         };
         written.losses.extend(title_losses(document));
+        written.losses.extend(unused_picture_losses(document));
         marks::sequence_losses(document, &mut written.losses);
         Ok(written)
     }

@@ -23,7 +23,8 @@ use super::file::{
 };
 use super::mapping::{UNTAGGED_KEY, is_point_only};
 use super::marks::{
-    TagRule, comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_keeping,
+    TagRule, information_losses, keep_centres, origin_of, per_frame, slices_of, tag_color,
+    tag_keeping,
 };
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
@@ -632,7 +633,7 @@ fn global_units(
     slice_chunks.extend(wanted.iter().map(|w| file::slice_chunk(&w.record)));
     let tags = tags_unit(bytes, &view.frames[0].units, document, first, order, losses);
     write_sprite_user_data(bytes, view, document, first, rewrites);
-    comment_losses(document, losses);
+    information_losses(document, losses);
     let mut out = Vec::new();
     let mut tags_written = false;
     let mut slices_written = false;

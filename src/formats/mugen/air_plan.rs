@@ -267,4 +267,5 @@ pub fn set_losses(set: &AnimationSet, losses: &mut Vec<Loss>) {
             "the metadata (title, author, ...)",
         ));
     }
+    losses.extend(crate::formats::loss::unused_picture_losses(set));
 }
