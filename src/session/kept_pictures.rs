@@ -40,11 +40,20 @@ pub fn check(
         });
     if changed {
         return Err(EditError::new(format!(
-            "{} files keep the pictures of their frames as the file has them (Sprat writes the cels as they were), so a frame's graphics cannot be moved, changed or removed; nothing changed",
-            format.name()
+            "{}; nothing changed",
+            why_kept(format)
         )));
     }
     Ok(())
+}
+
+/// Why the graphics of a frame read from a `format` file cannot be edited (the editor greys
+/// their fields out with it).
+pub fn why_kept(format: &dyn Format) -> String {
+    format!(
+        "{} files keep the pictures of their frames as the file has them (Sprat writes the cels as they were), so a frame's graphics cannot be moved, changed or removed",
+        format.name()
+    )
 }
 
 /// A frame's graphics, without the element ids.

@@ -399,6 +399,14 @@ impl Session {
         Ok(())
     }
 
+    /// Why the graphics of `frame` cannot be edited: it was read from the file and the format
+    /// writes its pictures as the file has them (an Aseprite file's cels); `None` when they can.
+    pub fn why_pictures_kept(&self, frame: crate::model::FrameId) -> Option<String> {
+        self.frames_as_read
+            .contains(&frame)
+            .then(|| kept_pictures::why_kept(self.format))
+    }
+
     /// Undoes the last step; false if there was none.
     pub fn undo(&mut self) -> bool {
         match self.history.undo(&mut self.document) {
