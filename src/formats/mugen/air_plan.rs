@@ -267,5 +267,4 @@ pub fn set_losses(set: &AnimationSet, losses: &mut Vec<Loss>) {
             "the metadata (title, author, ...)",
         ));
     }
-    losses.extend(crate::formats::loss::unused_picture_losses(set));
 }
