@@ -450,3 +450,103 @@ fn a_delay_below_the_games_minimum_is_written_and_named() {
     assert_eq!(after, text.replace("DELAY 1;", "DELAY 0.02;"));
     assert!(written.losses[0].to_string().contains("at least 0.0625 s"));
 }
+
+/// The losses of `losses` that mention `words`.
+fn naming<'a>(losses: &'a [String], words: &str) -> Vec<&'a String> {
+    losses.iter().filter(|l| l.contains(words)).collect()
+}
+
+#[test]
+fn a_part_moved_without_its_joint_names_the_joint_that_follows() {
+    let (mut doc, _, path) = open("test_sprite.properties");
+    let id = frame(&doc, "ANIM_IDLE", 1);
+    let part = doc
+        .frame_mut(id)
+        .unwrap()
+        .elements
+        .iter_mut()
+        .find(|e| e.name == "LEG_REST_LEFT" && matches!(e.kind, ElementKind::Graphic(_)));
+    let ElementKind::Graphic(graphic) = &mut part.unwrap().kind else {
+        unreachable!()
+    };
+    graphic.position = graphic.position + Point::from_ints(3, 2);
+    let (text, losses) = save(&doc, &path);
+    let named = naming(&losses, "in ADL a part moves with its joint");
+    assert_eq!(named.len(), 1, "{losses:?}");
+    assert!(
+        named[0].starts_with(
+            "sequence \"ANIM_IDLE\", direction 0, frame 1, point LEG_REST_LEFT: staying put"
+        ),
+        "{losses:?}"
+    );
+    // Read back, the joint has moved with its part.
+    let back = reread(&text, &path);
+    let joint = back
+        .frame(frame(&back, "ANIM_IDLE", 1))
+        .unwrap()
+        .elements
+        .iter()
+        .find_map(|e| (e.name == "LEG_REST_LEFT").then(|| e.as_point()).flatten());
+    assert_eq!(joint.unwrap().position, Point::from_ints(2 + 3, -7 + 2));
+}
+
+#[test]
+fn a_renamed_joint_keeps_its_skeleton_name_and_says_so() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    let id = frame(&doc, "ANIM_IDLE", 1);
+    let point = doc
+        .frame_mut(id)
+        .unwrap()
+        .elements
+        .iter_mut()
+        .find(|e| e.name == "HEADGEAR" && matches!(e.kind, ElementKind::Point(_)));
+    point.unwrap().name = "HAT".into();
+    let (text, losses) = save(&doc, &path);
+    assert_eq!(text, before, "nothing written");
+    let named = naming(&losses, "the name \"HAT\"");
+    assert_eq!(named.len(), 1, "{losses:?}");
+    assert!(named[0].contains("it stays \"HEADGEAR\""), "{losses:?}");
+}
+
+#[test]
+fn a_blank_frame_names_the_skeleton_it_comes_back_with() {
+    let (mut doc, _, path) = open("test_sprite.properties");
+    let blank = FrameId(doc.alloc_id());
+    doc.frames.insert(
+        blank,
+        sprat::model::Frame::new(FrameDuration::Seconds {
+            nanos: 2_000_000_000,
+        }),
+    );
+    let idle = doc.sequence_by_name("ANIM_IDLE").unwrap().id;
+    doc.sequence_mut(idle).unwrap().directions[0]
+        .frames
+        .insert(1, blank);
+    let (text, losses) = save(&doc, &path);
+    assert!(text.contains("ANIM_IDLE_2=\n"), "{text}");
+    let named = naming(&losses, "joints of SKELETON_STAND it does not show");
+    assert_eq!(named.len(), 1, "{losses:?}");
+    assert!(
+        named[0].starts_with("sequence \"ANIM_IDLE\", direction 0, frame 1: 16 of the 16"),
+        "{losses:?}"
+    );
+}
+
+#[test]
+fn reordered_animations_name_the_order_rows_keep() {
+    let (mut doc, before, path) = open("test_sprite.properties");
+    let (_, losses) = save(&doc, &path);
+    assert!(naming(&losses, "the order of the animations").is_empty());
+    doc.root.items.reverse();
+    let (text, losses) = save(&doc, &path);
+    assert_eq!(text, before, "the rows stay");
+    assert_eq!(
+        naming(
+            &losses,
+            "the order of the animations: ADL orders them by ROW"
+        )
+        .len(),
+        1,
+        "{losses:?}"
+    );
+}

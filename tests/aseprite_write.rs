@@ -15,7 +15,7 @@ use sprat::formats::aseprite::AsepriteFormat;
 use sprat::formats::aseprite::file::FileView;
 use sprat::formats::{Format, ReadContext, registry};
 use sprat::model::*;
-use sprat::render::{CanvasBounds, RenderOptions, Scene, render};
+use sprat::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, render};
 use std::path::Path;
 
 const HEADER: usize = 128;
@@ -197,8 +197,16 @@ fn the_demo_converts_to_a_file_that_draws_the_same_frames() {
     let target = dir.path().join("demo.aseprite");
     let written = save(&document, &target);
     // What the demo holds that Aseprite cannot: walk's loop back to its second frame,
-    // attack's follow-up, and which boxes are hit and which hurt boxes (slices are named).
-    assert_eq!(written.losses.len(), 4, "{:?}", written.losses);
+    // attack's follow-up, which boxes are hit and which hurt boxes (slices are named), and
+    // its title, author and copyright (the file keeps comments only).
+    assert_eq!(written.losses.len(), 5, "{:?}", written.losses);
+    assert!(
+        written.losses.iter().any(|l| l
+            .what
+            .starts_with("the document's title, author, copyright")),
+        "{:?}",
+        written.losses
+    );
     for (kind, slice) in [("hit", "hitbox"), ("hurt", "hurtbox")] {
         assert!(
             written
@@ -371,4 +379,100 @@ fn every_corpus_file_converted_afresh_draws_the_same_frames() {
             );
         }
     }
+}
+
+#[test]
+fn a_new_picture_reaching_off_the_canvas_is_listed_as_lost_on_its_frame() {
+    let path = folder().join("layers_and_tags.aseprite");
+    let mut document = read(&path);
+    let picture = image::RgbaImage::from_pixel(3, 2, image::Rgba([200, 30, 30, 255]));
+    // Two columns left of the canvas and one row above it: 5 of its 6 pixels are off it.
+    let id = picture_frame(&mut document, &picture, (-2, -1), 80);
+    let t2 = document.sequence_by_name("T2").unwrap().id;
+    let frames = &mut document.sequence_mut(t2).unwrap().directions[0].frames;
+    frames.push(id);
+    let index = frames.len() - 1;
+    let written = save(&document, &path);
+    let lost: Vec<String> = written.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(written.losses.len(), 1, "{lost:?}");
+    let loss = &written.losses[0];
+    assert_eq!(loss.place.sequence.as_deref(), Some("T2"));
+    assert_eq!(
+        (loss.place.direction, loss.place.frame),
+        (Some(0), Some(index))
+    );
+    assert!(
+        loss.what.starts_with("5 pixels of its new picture"),
+        "{lost:?}"
+    );
+    // The cel keeps every pixel: Aseprite shows the one on the canvas.
+    let file = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let drawn = file.frame(file.num_frames() - 1).image();
+    assert_eq!(drawn.get_pixel(0, 0).0, [200, 30, 30, 255]);
+}
+
+#[test]
+fn a_new_picture_in_a_file_marking_an_origin_is_placed_from_that_origin() {
+    // Pictures up and left of (0, 0): the new file marks its origin inside the canvas.
+    let mut source = AnimationSet::new();
+    let square = image::RgbaImage::from_pixel(4, 4, image::Rgba([20, 200, 90, 255]));
+    let first = picture_frame(&mut source, &square, (-4, -4), 100);
+    let sequence = Sequence {
+        id: SequenceId(source.alloc_id()),
+        name: "all".into(),
+        directions: vec![Direction {
+            id: DirectionId(source.alloc_id()),
+            name: None,
+            frames: vec![first],
+        }],
+        loop_point: Some(0),
+        on_end: EndBehavior::HoldLastFrame,
+        follow_up: None,
+        frame_rate: None,
+        title: None,
+    };
+    source.root.items.push(TreeItem::Sequence(sequence));
+    let path = Path::new("origin.aseprite");
+    let bytes = save(&source, path).bytes;
+    let file = asefile::AsepriteFile::read(&bytes[..]).unwrap();
+    assert!(
+        file.slices().iter().any(|s| s.name == "origin"),
+        "the file marks its origin"
+    );
+    let mut document = aseprite_write_support::read_bytes(&bytes, path);
+    let red = image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 30, 30, 255]));
+    let added = picture_frame(&mut document, &red, (-4, -4), 100);
+    let sequence = document.sequences()[0].id;
+    document.sequence_mut(sequence).unwrap().directions[0]
+        .frames
+        .push(added);
+    let written = save(&document, path);
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let again = aseprite_write_support::read_bytes(&written.bytes, path);
+    // Drawn around the origin, where the picture lies.
+    let drawn = |document: &AnimationSet| {
+        let options = RenderOptions {
+            bounds: CanvasBounds::Fixed(SpriteRect {
+                x: -8,
+                y: -8,
+                width: 16,
+                height: 16,
+            }),
+            ..RenderOptions::default()
+        };
+        let frame = document.frames.get_index(1).unwrap().1;
+        render(
+            document,
+            &Scene::of_frame(frame),
+            &ImageStore::new(),
+            &options,
+        )
+    };
+    let shown = drawn(&document);
+    assert_eq!(
+        shown.get_pixel(4, 4).0,
+        [200, 30, 30, 255],
+        "drawn at (-4, -4)"
+    );
+    assert_same(&drawn(&again), &shown, "the new frame, where it was shown");
 }

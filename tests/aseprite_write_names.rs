@@ -283,3 +283,74 @@ fn the_corpus_aseprite_files_get_no_box_warnings() {
         assert!(!out.contains(phrase), "{phrase}: {out}{err}");
     }
 }
+
+/// The names of `document`'s sequences, in order.
+fn sequence_names(document: &AnimationSet) -> Vec<String> {
+    document
+        .sequences()
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+#[test]
+fn an_untagged_sequence_placed_before_a_tagged_one_is_written_as_a_tag_to_keep_its_place() {
+    // Frames 0-1 are in no tag (read as "marks", after the tags); frame 2 is "Jump".
+    let file = with_marks(
+        &new_file(&squares(3)),
+        &[tags_chunk(&[Tag(2, 2, 0, 0, "Jump")])],
+    );
+    let mut document = read_bytes(&file, path());
+    assert_eq!(sequence_names(&document), ["Jump", "marks"]);
+    let unedited = save(&document, path());
+    assert!(unedited.bytes == file, "left last, it stays untagged");
+    document.root.items.reverse();
+    let written = save(&document, path());
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let again = read_bytes(&written.bytes, path());
+    assert_eq!(sequence_names(&again), ["marks", "Jump"]);
+    let ase = asefile::AsepriteFile::read(&written.bytes[..]).unwrap();
+    let tags: Vec<(String, u32, u32)> = (0..ase.num_tags())
+        .map(|i| ase.tag(i))
+        .map(|t| (t.name().to_string(), t.from_frame(), t.to_frame()))
+        .collect();
+    assert_eq!(tags, [("marks".into(), 0, 1), ("Jump".into(), 2, 2)]);
+}
+
+#[test]
+fn a_box_added_beside_a_slice_of_its_name_is_written_as_another_slice_of_that_name() {
+    let file = with_marks(
+        &new_file(&squares(2)),
+        &[tags_chunk(&[]), slice_chunk("Hitbox", &[(0, 1, 1, 3, 3)])],
+    );
+    let mut document = read_bytes(&file, path());
+    let added = Element {
+        id: ElementId(document.alloc_id()),
+        name: "Hitbox".into(),
+        kind: ElementKind::Box(CollisionBox::rect_from_corners(
+            BoxClass::Custom("Hitbox".into()),
+            Point::from_ints(4, 4),
+            Point::from_ints(6, 6),
+        )),
+    };
+    document
+        .frames
+        .get_index_mut(1)
+        .unwrap()
+        .1
+        .elements
+        .push(added);
+    let written = save(&document, path());
+    assert!(written.losses.is_empty(), "{:?}", written.losses);
+    let again = read_bytes(&written.bytes, path());
+    let names: Vec<&str> = again.frames[1]
+        .boxes()
+        .map(|(e, _)| e.name.as_str())
+        .collect();
+    assert_eq!(names, ["Hitbox", "Hitbox"], "not renamed \"Hitbox 2\"");
+    let first: Vec<&str> = again.frames[0]
+        .boxes()
+        .map(|(e, _)| e.name.as_str())
+        .collect();
+    assert_eq!(first, ["Hitbox"], "the new slice starts on frame 1");
+}

@@ -209,6 +209,7 @@ fn another_format_saved_as_air_names_sprites_and_reports_every_loss() {
             "sequence \"attack\", direction 0, frame 1, element \"body\": an image that is not a sprite of an SFF archive",
             "sequence \"attack\", direction 0, frame 1, element 1: a rotated box",
             "sequence \"attack\", direction 0, frame 1, element 2: a \"grab\" box (AIR has only Clsn1 and Clsn2)",
+            "sequence \"attack\": playing once: AIR actions always loop, so it holds its last frame forever (its 4 ticks written as -1) and reads back as looping to frame 0, a loop it never reaches",
         ]
     );
     // What was written reads back to the same sprites, timing and boxes.

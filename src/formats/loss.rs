@@ -118,3 +118,70 @@ pub fn frame_text_losses(place: &Place, frame: &crate::model::Frame) -> Vec<Loss
     .map(|(text, what)| Loss::new(place.clone(), format!("its {what} \"{text}\"")))
     .collect()
 }
+
+/// The picture files no frame shows (a sheet added to cut frames from), for a format whose
+/// files name only the pictures their frames show: each a loss of the document.
+pub fn unused_picture_losses(document: &crate::model::AnimationSet) -> Vec<Loss> {
+    use crate::model::{GraphicSource, ImageKind};
+    let shown: std::collections::HashSet<crate::model::ImageId> = document
+        .frames
+        .values()
+        .flat_map(|frame| frame.elements.iter().filter_map(|e| e.as_graphic()))
+        .filter_map(|graphic| match &graphic.source {
+            GraphicSource::Image(id) => Some(*id),
+            GraphicSource::Slice(id) => document
+                .slices
+                .iter()
+                .find(|s| s.id == *id)
+                .map(|s| s.image),
+            _ => None,
+        })
+        .collect();
+    document
+        .images
+        .iter()
+        .filter(|image| image.kind == ImageKind::File && !shown.contains(&image.id))
+        .map(|image| {
+            Loss::new(
+                Place::document(),
+                format!(
+                    "the picture \"{}\", which no frame shows (the file names only the pictures its frames show)",
+                    image.path
+                ),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod unused_picture_tests {
+    use super::*;
+    use crate::model::{ImageId, ImageKind, SourceImage, fixtures::long_sequence};
+
+    #[test]
+    fn only_a_picture_no_frame_shows_is_named() {
+        let mut document = long_sequence(2);
+        assert!(
+            unused_picture_losses(&document).is_empty(),
+            "the sheet is shown"
+        );
+        let id = ImageId(document.alloc_id());
+        document.images.push(SourceImage {
+            id,
+            path: "added.png".into(),
+            resolved: None,
+            kind: ImageKind::File,
+            nearest_neighbour: true,
+        });
+        let losses: Vec<String> = unused_picture_losses(&document)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            losses,
+            [
+                "document: the picture \"added.png\", which no frame shows (the file names only the pictures its frames show)"
+            ]
+        );
+    }
+}

@@ -297,6 +297,9 @@ pub struct Capabilities {
     /// file's canvas (Aseprite, unless the file marks an origin). Facing left, the editor turns
     /// such a frame about the middle of its canvas rather than about that corner.
     pub origin_at_canvas_corner: bool,
+    /// A file of it holds at least one frame (an Aseprite file): an edit that would leave the
+    /// document without any is refused ([`crate::session::Session::apply`]).
+    pub needs_a_frame: bool,
 }
 
 impl Capabilities {

@@ -4,7 +4,7 @@
 //! session refuses it before it changes anything, instead of showing it and then listing the
 //! pictures as lost at the next save.
 
-use crate::edit::{Command, EditError, EditResult, History, Selection};
+use crate::edit::{EditError, EditResult};
 use crate::formats::Format;
 use crate::model::{AnimationSet, ElementKind, Frame, FrameId};
 use std::collections::HashSet;
@@ -23,21 +23,15 @@ pub fn frames_as_read(document: &AnimationSet, format: &dyn Format) -> HashSet<F
     }
 }
 
-/// Refuses `command` when, tried on a copy of `document`, it changes the graphics of a frame
-/// in `kept` (one still there afterwards). Frames added since the file was read are free:
-/// their pictures are written anew.
+/// Refuses an edit when `tried` (the document as the edit leaves it) changes the graphics of
+/// a frame in `kept` (one still there afterwards). Frames added since the file was read are
+/// free: their pictures are written anew.
 pub fn check(
     document: &AnimationSet,
-    selection: &Selection,
-    command: &dyn Command,
+    tried: &AnimationSet,
     format: &dyn Format,
     kept: &HashSet<FrameId>,
 ) -> EditResult {
-    if kept.is_empty() {
-        return Ok(());
-    }
-    let mut tried = document.clone();
-    History::new().apply(&mut tried, selection, command, None)?;
     let changed = kept
         .iter()
         .any(|id| match (document.frame(*id), tried.frame(*id)) {
@@ -46,11 +40,20 @@ pub fn check(
         });
     if changed {
         return Err(EditError::new(format!(
-            "{} files keep the pictures of their frames as the file has them (Sprat writes the cels as they were), so a frame's graphics cannot be moved, changed or removed; nothing changed",
-            format.name()
+            "{}; nothing changed",
+            why_kept(format)
         )));
     }
     Ok(())
+}
+
+/// Why the graphics of a frame read from a `format` file cannot be edited (the editor greys
+/// their fields out with it).
+pub fn why_kept(format: &dyn Format) -> String {
+    format!(
+        "{} files keep the pictures of their frames as the file has them (Sprat writes the cels as they were), so a frame's graphics cannot be moved, changed or removed",
+        format.name()
+    )
 }
 
 /// A frame's graphics, without the element ids.

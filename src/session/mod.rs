@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod backups;
 pub mod fingerprint;
 mod kept_pictures;
+mod needs_a_frame;
 pub mod recovery;
 pub mod target;
 pub mod watch;
@@ -379,19 +380,31 @@ impl Session {
 
     /// Runs a command as an undo step (see [`History::apply`]) and takes the selection it reports.
     /// Refused, nothing changed, when it changes the pictures of frames the format writes as
-    /// the file has them (an Aseprite file's cels).
+    /// the file has them (an Aseprite file's cels), or leaves no frame in a format whose files
+    /// need one.
     pub fn apply(&mut self, command: &dyn Command, gesture: Option<Gesture>) -> EditResult {
-        kept_pictures::check(
-            &self.document,
-            &self.selection,
-            command,
-            self.format,
-            &self.frames_as_read,
-        )?;
+        let needs_a_frame = self.format.capabilities().needs_a_frame;
+        if needs_a_frame || !self.frames_as_read.is_empty() {
+            // Tried on a copy first: what the format cannot hold is refused unchanged.
+            let mut tried = self.document.clone();
+            History::new().apply(&mut tried, &self.selection, command, None)?;
+            kept_pictures::check(&self.document, &tried, self.format, &self.frames_as_read)?;
+            if needs_a_frame {
+                needs_a_frame::check(&tried, self.format)?;
+            }
+        }
         self.selection =
             self.history
                 .apply(&mut self.document, &self.selection, command, gesture)?;
         Ok(())
+    }
+
+    /// Why the graphics of `frame` cannot be edited: it was read from the file and the format
+    /// writes its pictures as the file has them (an Aseprite file's cels); `None` when they can.
+    pub fn why_pictures_kept(&self, frame: crate::model::FrameId) -> Option<String> {
+        self.frames_as_read
+            .contains(&frame)
+            .then(|| kept_pictures::why_kept(self.format))
     }
 
     /// Undoes the last step; false if there was none.

@@ -101,14 +101,24 @@ fn graphic_fields(
     out: &mut ElementEdits,
 ) {
     field(ui, "Kind", "graphic");
-    let why_source = support.why_not(Field::GraphicSource);
+    // A frame read from a file whose pictures are written as read keeps its graphics whole.
+    let why_kept = doc
+        .player
+        .frame_id(doc.session.document())
+        .and_then(|frame| doc.session.why_pictures_kept(frame))
+        .map(|why| format!("{why}."));
+    let why_source = why_kept
+        .clone()
+        .or_else(|| support.why_not(Field::GraphicSource));
     source_row(ui, doc, element.id, &g.source, why_source.as_deref(), out);
     if let Some(image) = doc.session.document().source_image(&g.source) {
         field(ui, "Image", &image.path);
     }
     let whole = !support.holds(Field::Subpixel);
     let position = (g.position.x, g.position.y);
-    let why_placed = support.why_not(Field::GraphicPlacement);
+    let why_placed = why_kept
+        .clone()
+        .or_else(|| support.why_not(Field::GraphicPlacement));
     let why_placed = why_placed.as_deref();
     if let Some(((x, y), r)) = pixel_pair_row(ui, "Position", position, whole, why_placed) {
         out.push(ElementField::Position(Point { x, y }), &r);

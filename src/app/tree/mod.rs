@@ -111,6 +111,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     let selected_sequence = doc.player.sequence();
     let selected_direction = doc.player.direction();
     let default_sequence = doc.session.document().default_sequence;
+    let keeps_its_frames = last_frames_sequence(doc);
     let row_height = ui.spacing().interact_size.y;
     let mut clicked = None;
     let mut fold = None;
@@ -222,7 +223,18 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
             }
             response.context_menu(|ui| {
                 menu_row = Some(row.kind.clone());
-                context_menu(ui, &row.kind, default_sequence, capabilities, output);
+                let why_kept = match (&row.kind, &keeps_its_frames) {
+                    (RowKind::Sequence(id), Some((kept, why))) if id == kept => Some(why.as_str()),
+                    _ => None,
+                };
+                context_menu(
+                    ui,
+                    &row.kind,
+                    default_sequence,
+                    capabilities,
+                    why_kept,
+                    output,
+                );
             });
         });
         row_rects.push((row.kind.clone(), line.response.rect));
@@ -267,31 +279,65 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
 /// longer one lays out only the rows in view, one line each.
 const WRAPPED_ROWS: usize = 400;
 
-/// The context menu of a row: every action with its shortcut.
+/// The sequence holding the document's last frames, where the format's files need a frame (an
+/// Aseprite file), with why it cannot be deleted.
+fn last_frames_sequence(doc: &OpenDocument) -> Option<(SequenceId, String)> {
+    if !doc.session.format().capabilities().needs_a_frame {
+        return None;
+    }
+    let sequences = doc.session.document().sequences();
+    let mut with_frames = sequences
+        .iter()
+        .filter(|s| s.directions.iter().any(|d| !d.frames.is_empty()));
+    let only = with_frames.next()?;
+    if with_frames.next().is_some() {
+        return None;
+    }
+    let why = format!(
+        "{} files hold at least one frame: this sequence has the last ones",
+        doc.format_name()
+    );
+    Some((only.id, why))
+}
+
+/// The context menu of a row: every action with its shortcut; Delete disabled, saying why,
+/// where `why_kept` says the row cannot go.
 fn context_menu(
     ui: &mut egui::Ui,
     row: &RowKind,
     default_sequence: Option<SequenceId>,
     capabilities: crate::formats::Capabilities,
+    why_kept: Option<&str>,
     output: &mut PanelOutput,
 ) {
-    let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
+    let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str, why_not: Option<&str>| {
         let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
-        if ui.add(button).clicked() {
+        let response = ui.add_enabled(why_not.is_none(), button);
+        let response = match why_not {
+            Some(why) => response.on_disabled_hover_text(why),
+            None => response,
+        };
+        if response.clicked() {
             output.commands.push(command);
             ui.close();
         }
     };
+
     let what = match row {
         RowKind::Group(_) => "group",
         RowKind::Sequence(_) => "sequence",
         RowKind::Direction(..) => "direction",
     };
-    item(ui, UICommand::Rename, &format!("Rename {what}"));
+    item(ui, UICommand::Rename, &format!("Rename {what}"), None);
     if !matches!(row, RowKind::Group(_)) {
-        item(ui, UICommand::Duplicate, &format!("Duplicate {what}"));
+        item(ui, UICommand::Duplicate, &format!("Duplicate {what}"), None);
     }
-    item(ui, UICommand::DeleteSelection, &format!("Delete {what}"));
+    item(
+        ui,
+        UICommand::DeleteSelection,
+        &format!("Delete {what}"),
+        why_kept,
+    );
     if let RowKind::Sequence(id) = row
         && default_sequence != Some(*id)
     {
@@ -299,15 +345,26 @@ fn context_menu(
             ui,
             UICommand::SetDefaultSequence,
             UICommand::SetDefaultSequence.label(),
+            None,
         );
     }
     ui.separator();
-    item(ui, UICommand::AddSequence, UICommand::AddSequence.label());
+    item(
+        ui,
+        UICommand::AddSequence,
+        UICommand::AddSequence.label(),
+        None,
+    );
     if capabilities.groups {
-        item(ui, UICommand::AddGroup, UICommand::AddGroup.label());
+        item(ui, UICommand::AddGroup, UICommand::AddGroup.label(), None);
     }
     if capabilities.directions && !matches!(row, RowKind::Group(_)) {
-        item(ui, UICommand::AddDirection, UICommand::AddDirection.label());
+        item(
+            ui,
+            UICommand::AddDirection,
+            UICommand::AddDirection.label(),
+            None,
+        );
     }
 }
 

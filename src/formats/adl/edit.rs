@@ -182,6 +182,7 @@ pub fn write_edited(document: &AnimationSet, original: &crate::model::OriginalSo
             &mut losses,
         );
     }
+    order_losses(document, &before_sequences, &mut losses);
     let bytes = apply(bytes, &file, plan);
     Written {
         bytes,
@@ -215,6 +216,28 @@ fn document_losses(document: &AnimationSet, before: &AnimationSet, losses: &mut 
         losses.push(Loss::new(
             Place::document(),
             "groups: ADL animations are flat",
+        ));
+    }
+}
+
+/// The animations read back in ROW order (then file order), new ones after them: a document
+/// that orders its sequences otherwise loses that order.
+fn order_losses(
+    document: &AnimationSet,
+    before: &[&crate::model::Sequence],
+    losses: &mut Vec<Loss>,
+) {
+    let shown: Vec<SequenceId> = document.sequences().iter().map(|s| s.id).collect();
+    let kept = before.iter().map(|s| s.id).filter(|id| shown.contains(id));
+    let added = shown
+        .iter()
+        .copied()
+        .filter(|id| !before.iter().any(|s| s.id == *id));
+    let written: Vec<SequenceId> = kept.chain(added).collect();
+    if written != shown {
+        losses.push(Loss::new(
+            Place::document(),
+            "the order of the animations: ADL orders them by ROW (the row of the game's sheet), which stays as it was",
         ));
     }
 }
@@ -329,6 +352,15 @@ fn joint_delta(
             return None;
         };
         let place = place.clone().element(element_label(after));
+        if after.name != before.name {
+            losses.push(Loss::new(
+                place.clone(),
+                format!(
+                    "the name \"{}\": parts and joints are named by the skeleton, for every frame, so it stays \"{}\"",
+                    after.name, before.name
+                ),
+            ));
+        }
         let (p0, p1) = match (&before.kind, &after.kind) {
             (ElementKind::Graphic(a), ElementKind::Graphic(b)) => {
                 if a.source != b.source || a.origin != b.origin {
@@ -415,12 +447,26 @@ fn joint_delta(
                 with_part: part == Some(p),
             }
         }
-        (Some(g), _) => Delta {
-            x: g.0,
-            y: g.1,
-            by_joint: false,
-            with_part: true,
-        },
+        (Some(g), _) => {
+            if g != (0, 0) {
+                let name = old
+                    .get(&joint.point)
+                    .map_or(String::new(), |e| e.name.clone());
+                losses.push(Loss::new(
+                    place.clone().element(format!("point {name}")),
+                    format!(
+                        "staying put while its part moves: in ADL a part moves with its joint, so the joint moves {},{} too",
+                        g.0, g.1
+                    ),
+                ));
+            }
+            Delta {
+                x: g.0,
+                y: g.1,
+                by_joint: false,
+                with_part: true,
+            }
+        }
         _ => Delta::default(),
     }
 }

@@ -59,6 +59,7 @@ fn generated_value(
     losses: &mut Vec<Loss>,
 ) -> String {
     let mut items = Vec::new();
+    let mut not_shown = 0;
     for (joint, &(jx, jy)) in skeleton.joints.iter().zip(joints) {
         let graphic = frame
             .elements
@@ -69,8 +70,17 @@ fn generated_value(
             .iter()
             .find_map(|e| (e.name == joint.name).then(|| e.as_point()).flatten());
         let Some(at) = graphic.map(|g| g.position).or(point.map(|p| p.position)) else {
+            not_shown += 1;
             continue;
         };
+        if let (Some(g), Some(p)) = (graphic, point)
+            && g.position != p.position
+        {
+            losses.push(Loss::new(
+                place.clone().element(format!("point {}", joint.name)),
+                "apart from its part: in ADL a part is drawn on its joint, so the joint comes back where the part is",
+            ));
+        }
         let (Some(x), Some(y)) = (at.x.to_int_exact(), at.y.to_int_exact()) else {
             losses.push(Loss::new(
                 place.clone().element(joint.name.clone()),
@@ -82,6 +92,16 @@ fn generated_value(
         if (dx, dy) != (0, 0) {
             items.push(format!("{} {dx},{dy}", joint.name));
         }
+    }
+    if not_shown > 0 {
+        losses.push(Loss::new(
+            place.clone(),
+            format!(
+                "{not_shown} of the {} joints of {} it does not show: every ADL frame draws its skeleton's parts and joints, so they come back where the skeleton puts them",
+                skeleton.joints.len(),
+                skeleton.key
+            ),
+        ));
     }
     for element in &frame.elements {
         let known = skeleton.joints.iter().any(|j| j.name == element.name);

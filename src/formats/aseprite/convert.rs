@@ -13,7 +13,7 @@
 
 use super::file::{self, CHUNK_OLD_PALETTE, CHUNK_PALETTE, Out, SliceRecord, TagRecord};
 use super::marks::{
-    TagRule, comment_losses, origin_slice, slices_of, sprite_user_data, tag_color, tag_for,
+    TagRule, information_losses, origin_slice, slices_of, sprite_user_data, tag_color, tag_for,
 };
 use super::scan::{HEADER_SIZE, TagDirection};
 use crate::formats::atlas::frames::{Placed, render_frame};
@@ -106,7 +106,7 @@ pub fn write_new(document: &AnimationSet, context: &WriteContext) -> Result<Writ
             format!("frame {index}: {note}"),
         ));
     }
-    comment_losses(document, &mut losses);
+    information_losses(document, &mut losses);
     let shift = (-left as i32, -top as i32);
     let mut slices: Vec<SliceRecord> = slices_of(&frames, shift, &[], &HashMap::new(), &mut losses)
         .into_iter()

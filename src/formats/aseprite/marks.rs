@@ -100,11 +100,13 @@ pub struct WantedSlice {
     pub record: SliceRecord,
 }
 
-/// Where a box or point goes: a slice of the file (by place) or a new slice (by name).
+/// Where a box or point goes: a slice of the file (by place) or a new slice (by name, and
+/// which of the new slices of that name: the second box of a name on a frame needs a second
+/// slice of its own).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Slot {
     File(usize),
-    New(String),
+    New(String, usize),
 }
 
 /// The slices holding the boxes and points of `frames` (the file's frames in order), moved by
@@ -114,7 +116,8 @@ enum Slot {
 /// them each element was read from: such an element (still bearing its slice's name) goes back
 /// into that slice, so two slices of one name stay two slices with their own names and keys.
 /// Other elements go into the first slice of their name free on their frame, else a new
-/// slice (named `name 2`, `name 3`, ... when the frame already holds one of that name).
+/// slice of that same name (another slice of one name when the frame already holds one: a
+/// box keeps its name, as Aseprite lets several slices share one).
 pub fn slices_of(
     frames: &[&Frame],
     shift: (i32, i32),
@@ -211,7 +214,7 @@ pub fn slices_of(
             let slot = owner_of(element).map_or_else(
                 || match file_slices.iter().position(|n| *n == name) {
                     Some(i) => Slot::File(i),
-                    None => Slot::New(name.clone()),
+                    None => Slot::New(name.clone(), 0),
                 },
                 Slot::File,
             );
@@ -252,7 +255,7 @@ pub fn slices_of(
         .map(|(slot, per_frame)| {
             let (file_slice, name) = match slot {
                 Slot::File(i) => (Some(i), file_slices[i].clone()),
-                Slot::New(name) => (None, name),
+                Slot::New(name, _) => (None, name),
             };
             WantedSlice {
                 file_slice,
@@ -266,23 +269,19 @@ pub fn slices_of(
 }
 
 /// The slot of a box named `base` on a frame where `taken` are already used: the first file
-/// slice of that name still free, else a new slice `base`, `base 2`, `base 3`, ...
+/// slice of that name still free, else the first new slice of that name still free. Renaming
+/// the box (`base 2`) would change what it reads back as.
 fn free_slot(base: &str, file_slices: &[String], taken: &[Slot]) -> Slot {
     let file =
         (0..file_slices.len()).find(|&i| file_slices[i] == base && !taken.contains(&Slot::File(i)));
     if let Some(i) = file {
         return Slot::File(i);
     }
-    let mut name = base.to_string();
-    let mut number = 2;
-    let used = |name: &str| {
-        taken.contains(&Slot::New(name.to_string())) || file_slices.iter().any(|n| n == name)
-    };
-    while used(&name) {
-        name = format!("{base} {number}");
-        number += 1;
+    let mut nth = 0;
+    while taken.contains(&Slot::New(base.to_string(), nth)) {
+        nth += 1;
     }
-    Slot::New(name)
+    Slot::New(base.to_string(), nth)
 }
 
 /// Keys where the value changes; a zero-size key where the slice stops showing.
@@ -463,9 +462,35 @@ pub fn sprite_user_data(document: &AnimationSet) -> UserData {
     }
 }
 
-/// The sprite's comments when they are longer than a user data text holds.
-pub fn comment_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
-    let length = document.metadata.comments.len();
+/// The document's information an Aseprite file has no place for: all but the comments (the
+/// sprite's user data text), and the comments beyond what that text holds.
+pub fn information_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
+    let m = &document.metadata;
+    let fields = [
+        ("title", &m.title),
+        ("author", &m.author),
+        ("tags", &m.tags),
+        ("project", &m.project),
+        ("company", &m.company),
+        ("contact", &m.contact),
+        ("web address", &m.url),
+        ("copyright", &m.copyright),
+    ];
+    let lost: Vec<&str> = fields
+        .iter()
+        .filter(|(_, value)| !value.is_empty())
+        .map(|(name, _)| *name)
+        .collect();
+    if !lost.is_empty() {
+        losses.push(Loss::new(
+            Place::document(),
+            format!(
+                "the document's {} (an Aseprite file keeps only the comments, as the sprite's user data)",
+                lost.join(", ")
+            ),
+        ));
+    }
+    let length = m.comments.len();
     if length > usize::from(u16::MAX) {
         losses.push(Loss::new(
             Place::document(),
@@ -599,6 +624,48 @@ mod tests {
         assert_eq!(clamp_centre((3, 3, 2, 2), (4, 4)), (3, 3, 1, 1));
         assert_eq!(clamp_centre((3, 3, 2, 2), (2, 9)), (2, 3, 0, 2));
         assert_eq!(clamp_centre((-1, 0, 4, 1), (8, 8)), (0, 0, 3, 1));
+    }
+
+    #[test]
+    fn a_second_box_of_a_name_on_a_frame_is_a_second_slice_of_that_name() {
+        let hitbox = |id, x| Element {
+            id: ElementId(id),
+            name: "Hitbox".into(),
+            kind: ElementKind::Box(CollisionBox::rect_from_corners(
+                BoxClass::Custom("Hitbox".into()),
+                crate::model::Point::from_ints(x, 0),
+                crate::model::Point::from_ints(x + 2, 2),
+            )),
+        };
+        let mut first = Frame::new(crate::model::FrameDuration::Millis(100));
+        first.elements = vec![hitbox(1, 0), hitbox(2, 4), hitbox(3, 8)];
+        let mut second = Frame::new(crate::model::FrameDuration::Millis(100));
+        second.elements = vec![hitbox(4, 0), hitbox(5, 4)];
+        // Box 1 was read from the file's slice; the others were added since.
+        let owners = HashMap::from([(ElementId(1), 0)]);
+        let mut losses = Vec::new();
+        let wanted = slices_of(
+            &[&first, &second],
+            (0, 0),
+            &["Hitbox".to_string()],
+            &owners,
+            &mut losses,
+        );
+        assert!(losses.is_empty(), "{losses:?}");
+        let written: Vec<(Option<usize>, &str, usize)> = wanted
+            .iter()
+            .map(|w| (w.file_slice, w.record.name.as_str(), w.record.keys.len()))
+            .collect();
+        // Frame 1's two boxes go into the file's slice and the first new one; frame 0's third
+        // into a second new one, which stops showing on frame 1.
+        assert_eq!(
+            written,
+            [
+                (Some(0), "Hitbox", 1),
+                (None, "Hitbox", 1),
+                (None, "Hitbox", 2)
+            ]
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod user_data;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::fidelity::unchanged_original;
-use super::loss::title_losses;
+use super::loss::{title_losses, unused_picture_losses};
 use super::{
     Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
     Written,
@@ -69,6 +69,7 @@ impl Format for AsepriteFormat {
             pictures_as_read: true,
             // The pixels are placed from the canvas's corner; an origin slice marks an origin.
             origin_at_canvas_corner: true,
+            needs_a_frame: true,
             ..Capabilities::default()
         }
     }
@@ -128,6 +129,7 @@ impl Format for AsepriteFormat {
             None => convert::write_new(document, context)?,
         };
         written.losses.extend(title_losses(document));
+        written.losses.extend(unused_picture_losses(document));
         marks::sequence_losses(document, &mut written.losses);
         Ok(written)
     }

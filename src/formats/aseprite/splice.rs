@@ -23,7 +23,8 @@ use super::file::{
 };
 use super::mapping::{UNTAGGED_KEY, is_point_only};
 use super::marks::{
-    TagRule, comment_losses, keep_centres, origin_of, per_frame, slices_of, tag_color, tag_keeping,
+    TagRule, information_losses, keep_centres, origin_of, per_frame, slices_of, tag_color,
+    tag_keeping,
 };
 use super::scan::TagDirection;
 use crate::formats::atlas::frames::render_frame;
@@ -84,6 +85,9 @@ pub fn splice(
         .count();
     let mut rewrites = Rewrites::default();
     let mut encoding = Encoding::of(bytes, &view);
+    let (canvas, origin) = canvas_and_origin(bytes, &view);
+    // Sprite space is placed on the canvas from the origin the file marks.
+    let shift = origin.unwrap_or((0, 0));
     // Output position -> its cel (none when the picture shows nothing).
     let mut imported: HashMap<usize, Option<Vec<u8>>> = HashMap::new();
     if let (Ok(encoding), Some(pixels)) = (&mut encoding, pixels) {
@@ -104,6 +108,20 @@ pub fn splice(
                         "frame {position}: {} pixels of its new picture {}",
                         encoded.changed,
                         encoding.change()
+                    ),
+                ));
+            }
+            let place = (
+                place.0.saturating_add(shift.0),
+                place.1.saturating_add(shift.1),
+            );
+            let outside = pixels_outside(&image, place, canvas);
+            if outside > 0 {
+                losses.push(Loss::new(
+                    place_of(document, *id),
+                    format!(
+                        "{outside} pixels of its new picture, which lie outside the {}x{} canvas (Aseprite keeps them in the cel but shows only the canvas)",
+                        canvas.0, canvas.1
                     ),
                 ));
             }
@@ -371,6 +389,54 @@ fn source_of(
         .map_or(Source::Foreign, Source::CopyOf)
 }
 
+/// The canvas's size, and the sprite's origin on it where a slice marks one.
+fn canvas_and_origin(bytes: &[u8], view: &FileView) -> ((u32, u32), Option<(i32, i32)>) {
+    let canvas = (
+        u32::from(file::word(bytes, 8).unwrap_or(0)),
+        u32::from(file::word(bytes, 10).unwrap_or(0)),
+    );
+    let origin = view
+        .frames
+        .iter()
+        .flat_map(|f| f.units.iter().filter(|u| u.kind == CHUNK_SLICE))
+        .filter_map(|u| file::slice_of(&bytes[u.chunk.clone()]))
+        .find_map(|s| origin_of(&s, canvas));
+    (canvas, origin)
+}
+
+/// How many visible pixels of `image`, placed at `place` on the canvas, lie outside it.
+fn pixels_outside(image: &image::RgbaImage, place: (i32, i32), canvas: (u32, u32)) -> usize {
+    let inside = |at: i32, offset: u32, size: u32| {
+        let at = i64::from(at) + i64::from(offset);
+        (0..i64::from(size)).contains(&at)
+    };
+    image
+        .enumerate_pixels()
+        .filter(|(x, y, p)| {
+            p[3] > 0 && !(inside(place.0, *x, canvas.0) && inside(place.1, *y, canvas.1))
+        })
+        .count()
+}
+
+/// Where a frame is shown: the first sequence and direction listing it, at its place there
+/// (the document as a whole when no sequence lists it).
+fn place_of(document: &AnimationSet, id: FrameId) -> Place {
+    document
+        .sequences()
+        .iter()
+        .find_map(|sequence| {
+            sequence
+                .directions
+                .iter()
+                .enumerate()
+                .find_map(|(d, direction)| {
+                    let at = direction.frames.iter().position(|f| *f == id)?;
+                    Some(Place::frame(&sequence.name, d, at))
+                })
+        })
+        .unwrap_or_else(Place::document)
+}
+
 /// Edits to pictures are not written into the file's cels: they are named, as are new
 /// pictures that could not be written (`unwritable` says why).
 fn picture_losses(
@@ -530,11 +596,7 @@ fn global_units(
         .flat_map(|f| f.units.iter().filter(|u| u.kind == CHUNK_SLICE))
         .filter_map(|u| Some((u.clone(), file::slice_of(&bytes[u.chunk.clone()])?)))
         .collect();
-    let canvas = (
-        u32::from(file::word(bytes, 8).unwrap_or(0)),
-        u32::from(file::word(bytes, 10).unwrap_or(0)),
-    );
-    let origin = all_slices.iter().find_map(|(_, s)| origin_of(s, canvas));
+    let (canvas, origin) = canvas_and_origin(bytes, view);
     let records: Vec<&SliceRecord> = all_slices.iter().map(|(_, s)| s).collect();
     let marks_origin = |slice: &SliceRecord| origin.is_some() && origin_of(slice, canvas).is_some();
     let names: Vec<String> = records.iter().map(|s| s.name.clone()).collect();
@@ -571,7 +633,7 @@ fn global_units(
     slice_chunks.extend(wanted.iter().map(|w| file::slice_chunk(&w.record)));
     let tags = tags_unit(bytes, &view.frames[0].units, document, first, order, losses);
     write_sprite_user_data(bytes, view, document, first, rewrites);
-    comment_losses(document, losses);
+    information_losses(document, losses);
     let mut out = Vec::new();
     let mut tags_written = false;
     let mut slices_written = false;
@@ -689,6 +751,8 @@ fn tags_unit(
     }
     let mut tags: Vec<TagRecord> = Vec::new();
     let mut sources: Vec<Option<usize>> = Vec::new();
+    // Which tags are of untagged frames still playing forward: written only when needed.
+    let mut stays_untagged: Vec<bool> = Vec::new();
     for sequence in document.sequences() {
         for (d, direction) in sequence.directions.iter().enumerate() {
             let positions: Vec<usize> = direction
@@ -726,11 +790,8 @@ fn tags_unit(
                     "its loop back to a frame other than the first (the tag loops whole)",
                 ));
             }
-            if untagged
-                && rule.is_some_and(|r| r.direction == TagDirection::Forward && r.repeat == 0)
-            {
-                continue;
-            }
+            let plays_untagged = untagged
+                && rule.is_some_and(|r| r.direction == TagDirection::Forward && r.repeat == 0);
             let rule = rule.unwrap_or_else(|| {
                 losses.push(Loss::new(
                     Place::sequence(&sequence.name),
@@ -766,8 +827,10 @@ fn tags_unit(
                 name,
             });
             sources.push(source);
+            stays_untagged.push(plays_untagged);
         }
     }
+    leave_untagged_tail(&mut tags, &mut sources, &stays_untagged);
     let same_sources = sources.iter().enumerate().all(|(i, s)| *s == Some(i));
     if let Some(unit) = unit
         && tags == old
@@ -789,6 +852,28 @@ fn tags_unit(
         }
     }
     out
+}
+
+/// Drops the tags of sequences that can stay untagged. A file reads its tags first and its
+/// untagged frames after them, run by run in frame order, so only the last sequences can stay
+/// untagged, in frame order: an untagged sequence the document places before a tagged one (a
+/// duplicate, an import or a move put after it) is written as a tag, or it would reopen after.
+fn leave_untagged_tail(
+    tags: &mut Vec<TagRecord>,
+    sources: &mut Vec<Option<usize>>,
+    stays_untagged: &[bool],
+) {
+    let mut kept = tags.len();
+    while kept > 0
+        && stays_untagged[kept - 1]
+        && tags
+            .get(kept)
+            .is_none_or(|next| tags[kept - 1].from.max(tags[kept - 1].to) < next.from.min(next.to))
+    {
+        kept -= 1;
+    }
+    tags.truncate(kept);
+    sources.truncate(kept);
 }
 
 /// The user data chunks in `bytes` (chunks following one another).

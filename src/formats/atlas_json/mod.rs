@@ -95,7 +95,11 @@ impl Format for AsepriteJsonFormat {
                 ..Written::default()
             });
         }
-        write_with_frame_names(document, context, "")
+        let mut written = write_with_frame_names(document, context, "")?;
+        written
+            .losses
+            .extend(crate::formats::loss::unused_picture_losses(document));
+        Ok(written)
     }
 }
 

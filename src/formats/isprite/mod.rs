@@ -49,6 +49,7 @@ impl Format for IspriteFormat {
         Capabilities {
             time_unit: crate::model::TimeUnit::Holds,
             origin_at_canvas_corner: false,
+            needs_a_frame: false,
             numbered_file_frames: false,
             read: true,
             write: true,

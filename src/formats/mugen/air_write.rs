@@ -99,8 +99,20 @@ fn plan_sequence<'a>(
             0
         }
         None => {
-            // AIR always loops; holding the last frame forever is the same as stopping there.
+            // AIR always loops: an action stops by holding its last frame forever (time -1),
+            // which reads back as an action looping to frame 0, a loop it never reaches.
             if let Some((_, last)) = frames.last_mut() {
+                let held = if last.values.ticks < 0 {
+                    String::new()
+                } else {
+                    format!(" (its {} ticks written as -1)", last.values.ticks)
+                };
+                losses.push(Loss::new(
+                    crate::formats::Place::sequence(&sequence.name),
+                    format!(
+                        "playing once: AIR actions always loop, so it holds its last frame forever{held} and reads back as looping to frame 0, a loop it never reaches"
+                    ),
+                ));
                 last.values.ticks = -1;
             }
             0

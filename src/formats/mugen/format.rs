@@ -13,6 +13,7 @@ use super::air_write::write_air;
 use super::def::{DefFile, is_action_section, parse_def, path_text};
 use super::lexis::{split_lines, trim};
 use super::sources;
+use crate::formats::loss::unused_picture_losses;
 use crate::formats::paths::{normalise, relative_to};
 use crate::formats::sff::build::build_archive;
 use crate::formats::{
@@ -38,6 +39,7 @@ fn capabilities() -> Capabilities {
     Capabilities {
         time_unit: crate::model::TimeUnit::Ticks,
         origin_at_canvas_corner: false,
+        needs_a_frame: false,
         numbered_file_frames: false,
         read: true,
         write: true,
@@ -171,9 +173,11 @@ impl Format for AirFormat {
                 .and_then(|(file, dir)| relative_to(dir, file))
                 .unwrap_or_else(|| spelled.to_string())
         });
+        let mut losses = output.losses;
+        losses.extend(unused_picture_losses(document));
         Ok(Written {
             bytes: output.bytes,
-            losses: output.losses,
+            losses,
             companions,
         })
     }
@@ -331,47 +335,56 @@ impl Format for DefFormat {
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
-        let Some(original) = original else {
-            return fresh_def(document, context);
-        };
-        let def = parse_def(&original.bytes);
-        if let Some(moved) = moved_character(document, original, &def, context) {
-            return Ok(moved);
-        }
-        // The `.def` is copied unchanged, so the archive goes where it spells it.
-        let archives = edited_archives(document, |spelled, _| spelled.to_string());
-        match def.anim().filter(|_| !def.has_actions()) {
-            Some(anim) => {
-                let baseline = air_baseline(document);
-                // An `.air` that could not be read is not replaced by an empty one.
-                if baseline.is_none() && document.sequences().is_empty() {
-                    return Ok(Written {
-                        bytes: original.bytes.to_vec(),
-                        companions: archives,
-                        ..Written::default()
-                    });
-                }
-                let output = write_air(document, baseline);
-                let mut companions = vec![CompanionFile {
-                    relative_path: path_text(&anim.value),
-                    bytes: output.bytes,
-                }];
-                companions.extend(archives);
-                Ok(Written {
+        // Named from the document as given: a new archive is built from the pictures its
+        // frames show, which then show sprites instead.
+        let mut written = write_def(document, context)?;
+        written.losses.extend(unused_picture_losses(document));
+        Ok(written)
+    }
+}
+
+/// The `.def` of `document` (with its `.air` and edited archives as companions).
+fn write_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
+    let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
+    let Some(original) = original else {
+        return fresh_def(document, context);
+    };
+    let def = parse_def(&original.bytes);
+    if let Some(moved) = moved_character(document, original, &def, context) {
+        return Ok(moved);
+    }
+    // The `.def` is copied unchanged, so the archive goes where it spells it.
+    let archives = edited_archives(document, |spelled, _| spelled.to_string());
+    match def.anim().filter(|_| !def.has_actions()) {
+        Some(anim) => {
+            let baseline = air_baseline(document);
+            // An `.air` that could not be read is not replaced by an empty one.
+            if baseline.is_none() && document.sequences().is_empty() {
+                return Ok(Written {
                     bytes: original.bytes.to_vec(),
-                    losses: output.losses,
-                    companions,
-                })
-            }
-            None => {
-                let output = write_air(document, Some(&original.bytes));
-                Ok(Written {
-                    bytes: output.bytes,
-                    losses: output.losses,
                     companions: archives,
-                })
+                    ..Written::default()
+                });
             }
+            let output = write_air(document, baseline);
+            let mut companions = vec![CompanionFile {
+                relative_path: path_text(&anim.value),
+                bytes: output.bytes,
+            }];
+            companions.extend(archives);
+            Ok(Written {
+                bytes: original.bytes.to_vec(),
+                losses: output.losses,
+                companions,
+            })
+        }
+        None => {
+            let output = write_air(document, Some(&original.bytes));
+            Ok(Written {
+                bytes: output.bytes,
+                losses: output.losses,
+                companions: archives,
+            })
         }
     }
 }

@@ -62,6 +62,7 @@ pub fn describe(
 
 fn document_losses(document: &AnimationSet, losses: &mut Vec<Loss>) {
     losses.extend(crate::formats::loss::title_losses(document));
+    losses.extend(crate::formats::loss::unused_picture_losses(document));
     if !document.metadata.is_empty() {
         losses.push(Loss::new(
             Place::document(),

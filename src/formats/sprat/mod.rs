@@ -97,6 +97,7 @@ impl Format for SpratFormat {
             pictures_as_read: false,
             time_unit: crate::model::TimeUnit::Millis,
             origin_at_canvas_corner: false,
+            needs_a_frame: false,
             numbered_file_frames: false,
         }
     }

@@ -277,22 +277,31 @@ pub fn delete_selection(
 
 /// Why the graphics among `elements` cannot be deleted, on a format whose frame N always
 /// shows cell N of the direction's grid (Solarus): a frame without its picture cannot be
-/// written. None where they can.
+/// written; or on a frame read from a file whose pictures are written as read (an Aseprite
+/// file's cels). None where they can.
 pub fn graphic_delete_refusal(doc: &OpenDocument, elements: &[ElementId]) -> Option<String> {
-    if !doc.session.format().capabilities().frames_are_grid_cells {
-        return None;
-    }
     let frame = doc.frame()?;
     let graphic = frame
         .elements
         .iter()
         .any(|e| elements.contains(&e.id) && matches!(e.kind, ElementKind::Graphic(_)));
-    graphic.then(|| {
-        format!(
-            "{} files show one cell of the direction's picture on every frame: a frame's graphic cannot be deleted (delete the last frames instead)",
-            doc.format_name()
-        )
-    })
+    if !graphic {
+        return None;
+    }
+    let shown = doc.player.frame_id(doc.document())?;
+    if let Some(why) = doc.session.why_pictures_kept(shown) {
+        return Some(why);
+    }
+    doc.session
+        .format()
+        .capabilities()
+        .frames_are_grid_cells
+        .then(|| {
+            format!(
+                "{} files show one cell of the direction's picture on every frame: a frame's graphic cannot be deleted (delete the last frames instead)",
+                doc.format_name()
+            )
+        })
 }
 
 /// The graphics of the direction's other frames that stand where the selected graphics of
