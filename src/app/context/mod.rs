@@ -6,6 +6,7 @@
 
 pub mod after_typing;
 pub mod allocator;
+pub mod availability;
 pub mod checking;
 pub mod clipboard;
 pub mod commands;

@@ -2,6 +2,7 @@
 //! settings, the pictures, the platform, and the [`PanelOutput`] where the panel puts the
 //! commands it gives and what the status bar should say.
 
+use crate::app::context::availability::CommandView;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
@@ -42,6 +43,15 @@ impl<'a> PanelCtx<'a> {
             platform,
             reference: None,
             out: PanelOutput::default(),
+        }
+    }
+
+    /// What the commands need to know to say whether they apply (see
+    /// [`UICommand::availability`]).
+    pub fn command_view(&self) -> CommandView<'_> {
+        CommandView {
+            doc: Some(&*self.doc),
+            reference_pinned: self.reference.is_some(),
         }
     }
 

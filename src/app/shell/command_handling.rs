@@ -3,6 +3,7 @@
 
 use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
+use crate::app::context::availability::{CommandView, Reason};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
@@ -17,11 +18,24 @@ use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
 
 impl SpratApp {
-    /// Carries out a command.
+    /// What the commands need to know to say whether they apply (see
+    /// [`UICommand::availability`]).
+    pub fn command_view(&self) -> CommandView<'_> {
+        CommandView {
+            doc: self.active_document(),
+            reference_pinned: self.reference.is_some(),
+        }
+    }
+
+    /// Carries out a command, or says why it does not apply now.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
         // A refusal holds until the next thing the user does.
         if self.status.as_ref().is_some_and(|s| s.refused_at.is_some()) {
             self.status = None;
+        }
+        if let Err(why) = command.availability(&self.command_view()) {
+            self.say_unavailable(why);
+            return;
         }
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
@@ -66,17 +80,13 @@ impl SpratApp {
                 }
             }
             UICommand::Undo => {
-                if let Some(doc) = self.active_document_mut()
-                    && !doc.undo()
-                {
-                    self.say(Severity::Info, "Nothing to undo.");
+                if let Some(doc) = self.active_document_mut() {
+                    doc.undo();
                 }
             }
             UICommand::Redo => {
-                if let Some(doc) = self.active_document_mut()
-                    && !doc.redo()
-                {
-                    self.say(Severity::Info, "Nothing to redo.");
+                if let Some(doc) = self.active_document_mut() {
+                    doc.redo();
                 }
             }
             UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
@@ -123,13 +133,12 @@ impl SpratApp {
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
             UICommand::PinReference => self.pin_reference(ctx),
-            UICommand::UnpinReference => match self.reference.take() {
-                Some(reference) => {
+            UICommand::UnpinReference => {
+                if let Some(reference) = self.reference.take() {
                     let said = format!("Unpinned the reference {}.", reference.label);
                     self.say(Severity::Info, said);
                 }
-                None => self.say(Severity::Info, "No reference is pinned."),
-            },
+            }
             UICommand::ToggleOverlay => view.overlay = !view.overlay,
             UICommand::ToggleFacingLeft => view.facing_left = !view.facing_left,
             UICommand::ToggleProportionalTimeline => {
@@ -151,13 +160,7 @@ impl SpratApp {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Select, false))
             }
             UICommand::BoxTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, false)),
-            UICommand::CircleTool => match self.active_document() {
-                Some(open) if !open.session.format().capabilities().circles => {
-                    let said = format!("{} files cannot hold circles", open.format_name());
-                    self.say_refused(&said);
-                }
-                _ => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
-            },
+            UICommand::CircleTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
             UICommand::PointTool => {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Point, false))
             }
@@ -243,6 +246,15 @@ impl SpratApp {
         }
     }
 
+    /// Says why a command does not apply: a sentence when there is nothing for it to act on,
+    /// a refused edit when the document's format cannot hold what it would make.
+    fn say_unavailable(&mut self, why: Reason) {
+        match why {
+            Reason::NothingToActOn(text) => self.say(Severity::Info, format!("{text}.")),
+            Reason::FormatCannotHold(text) => self.say_refused(&text),
+        }
+    }
+
     /// Paste special: one part of the copied frames onto the selected frames.
     fn paste_part(&mut self, part: PastePart) {
         self.edit(|s, _| s.clipboard.paste_part(s.doc, s.settings, part).map(Some));
@@ -277,7 +289,6 @@ impl SpratApp {
     fn pin_reference(&mut self, ctx: &egui::Context) {
         let documented = self.settings.view.documented_default_box_rule;
         let Some(doc) = self.active_document() else {
-            self.say(Severity::Info, "Open a document to pin one of its frames.");
             return;
         };
         match PinnedReference::of_frame_on_show(ctx, doc, &self.pixels, documented) {

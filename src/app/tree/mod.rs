@@ -30,11 +30,21 @@ enum DropTarget {
 
 /// Paints the tree panel.
 pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
+    // The commands that add to the tree, where they apply (groups and directions only where
+    // the format has them).
+    let view = ctx.command_view();
+    let adds: Vec<UICommand> = [
+        UICommand::AddSequence,
+        UICommand::AddGroup,
+        UICommand::AddDirection,
+    ]
+    .into_iter()
+    .filter(|command| command.availability(&view).is_ok())
+    .collect();
     let PanelCtx {
         doc, out: output, ..
     } = ctx;
     let doc: &mut OpenDocument = doc;
-    let capabilities = doc.session.format().capabilities();
     // Wrapped: in a narrow panel "Add direction" goes under "Add sequence", not past the edge.
     ui.horizontal_wrapped(|ui| {
         let mut button = |ui: &mut egui::Ui, command: UICommand| {
@@ -46,12 +56,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                 output.commands.push(command);
             }
         };
-        button(ui, UICommand::AddSequence);
-        if capabilities.groups {
-            button(ui, UICommand::AddGroup);
-        }
-        if capabilities.directions {
-            button(ui, UICommand::AddDirection);
+        for command in &adds {
+            button(ui, *command);
         }
     });
     ui.horizontal(|ui| {
@@ -222,7 +228,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
             }
             response.context_menu(|ui| {
                 menu_row = Some(row.kind.clone());
-                context_menu(ui, &row.kind, default_sequence, capabilities, output);
+                context_menu(ui, &row.kind, default_sequence, &adds, output);
             });
         });
         row_rects.push((row.kind.clone(), line.response.rect));
@@ -272,7 +278,7 @@ fn context_menu(
     ui: &mut egui::Ui,
     row: &RowKind,
     default_sequence: Option<SequenceId>,
-    capabilities: crate::formats::Capabilities,
+    adds: &[UICommand],
     output: &mut PanelOutput,
 ) {
     let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
@@ -302,12 +308,11 @@ fn context_menu(
         );
     }
     ui.separator();
-    item(ui, UICommand::AddSequence, UICommand::AddSequence.label());
-    if capabilities.groups {
-        item(ui, UICommand::AddGroup, UICommand::AddGroup.label());
-    }
-    if capabilities.directions && !matches!(row, RowKind::Group(_)) {
-        item(ui, UICommand::AddDirection, UICommand::AddDirection.label());
+    for &command in adds {
+        // A direction is added to a sequence, not a group.
+        if command != UICommand::AddDirection || !matches!(row, RowKind::Group(_)) {
+            item(ui, command, command.label());
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use super::hit::ShownBox;
 use super::naming::Naming;
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::canvas::overlay::class_colour;
+use crate::app::context::availability::CommandView;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
@@ -66,13 +67,20 @@ fn tool_row(
         ),
         (Tool::Point, UICommand::PointTool, "Place attachment points"),
     ] {
-        let enabled = tool.usable_with(&capabilities);
+        let view = CommandView {
+            doc: Some(doc),
+            ..CommandView::default()
+        };
+        let availability = command.availability(&view);
         let key = command.shortcut_text(ui.ctx());
         let button = egui::Button::selectable(tools.tool == tool, tool.label());
         let response = ui
-            .add_enabled(enabled, button)
-            .on_hover_text(format!("{hint} ({key})"))
-            .on_disabled_hover_text(format!("{} files cannot hold these", doc.format_name()));
+            .add_enabled(availability.is_ok(), button)
+            .on_hover_text(format!("{hint} ({key})"));
+        let response = match availability {
+            Err(why) => response.on_disabled_hover_text(why.text()),
+            Ok(()) => response,
+        };
         if response.clicked() {
             tools.choose(tool, false);
         }
