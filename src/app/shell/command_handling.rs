@@ -1,9 +1,10 @@
-//! Every [`UICommand`] carried out, in one exhaustive match, with the small helpers that run
-//! a change on the player, the canvas or the document on show.
+//! Every [`UICommand`] and [`SystemCommand`] carried out, each in one exhaustive match, with
+//! the small helpers that run a change on the player, the canvas or the document on show.
 
 use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::availability::{CommandView, Reason};
+use crate::app::context::command_sender::{Command, SystemCommand};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
@@ -243,6 +244,64 @@ impl SpratApp {
                 s.doc.clear_elements();
                 Ok(None)
             }),
+        }
+    }
+
+    /// Carries out the commands given this pass, in the order given, once every panel has
+    /// painted.
+    pub(super) fn execute_all(&mut self, ctx: &egui::Context, commands: Vec<Command>) {
+        for command in commands {
+            match command {
+                Command::Ui(command) => self.execute(ctx, command),
+                Command::System(command) => self.apply(ctx, command),
+            }
+        }
+    }
+
+    /// Carries out a command that carries what it acts on: a file to open, a tab, a loop
+    /// point, a click that selects. Applied once every panel has painted, so a field painted
+    /// after the click, which applies its typed value when the click leaves it, gives it to
+    /// what it was typed for.
+    pub fn apply(&mut self, ctx: &egui::Context, command: SystemCommand) {
+        // What the click selects is painted at the next pass.
+        ctx.request_repaint();
+        match command {
+            SystemCommand::OpenFile(path) => self.open_path(ctx, path),
+            SystemCommand::ShowTab(tab) => self.show_tab(tab),
+            SystemCommand::CloseTab(tab) => self.request_close_tab(tab),
+            SystemCommand::SetLoopPoint(loop_point) => {
+                let Some(doc) = self.active_document_mut() else {
+                    return;
+                };
+                if let Err(why) = timeline::edit::set_loop_point(doc, loop_point) {
+                    self.say_refused(&why);
+                }
+            }
+            SystemCommand::SelectCell { index, modifiers } => {
+                if let Some(tab) = self.active_tab_mut()
+                    && index < tab.doc.direction_frames().len()
+                {
+                    timeline::edit::click_cell(&mut tab.doc, &mut tab.timeline, index, modifiers);
+                }
+            }
+            SystemCommand::SelectRow(row) => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tree::edit::select_row(&mut tab.doc, &mut tab.tree, &row);
+                }
+            }
+            SystemCommand::SelectElement { element, adding } => {
+                if let Some(doc) = self.active_document_mut() {
+                    match adding {
+                        true => doc.toggle_element(element),
+                        false => doc.select_element(element),
+                    }
+                }
+            }
+            SystemCommand::SelectSprite { number, modifiers } => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.sprites.click(number, modifiers);
+                }
+            }
         }
     }
 

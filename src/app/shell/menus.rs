@@ -1,32 +1,22 @@
-//! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
-//! depend on the document: recent files, open tabs, box classes, backgrounds.
+//! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut, and is greyed out
+//! where it does not apply) except the lists that depend on the document: recent files and open
+//! tabs (picked as [`SystemCommand`]s), box classes, backgrounds.
 
 use crate::app::context::availability::CommandView;
+use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
 use crate::app::context::settings::{
     Background, OnionStyle, Settings, Theme, UI_SCALES, ViewSettings,
 };
-use crate::app::shell::tabs::{TabEntry, TabId};
-use std::path::PathBuf;
-
-/// What the menus asked for besides commands.
-#[derive(Default)]
-pub struct MenuActions {
-    /// Commands chosen.
-    pub commands: Vec<UICommand>,
-    /// A recent file chosen.
-    pub open_recent: Option<PathBuf>,
-    /// A tab chosen in the Window menu.
-    pub show_tab: Option<TabId>,
-}
+use crate::app::shell::tabs::TabEntry;
 
 /// The menus being painted: what the commands need to know to say whether they apply, and
 /// what was picked so far.
 struct Menu<'a> {
     view: CommandView<'a>,
-    picked: MenuActions,
+    picked: CommandSender,
 }
 
 /// A menu item for `command`, under its own label.
@@ -55,7 +45,7 @@ fn add_item(ui: &mut egui::Ui, command: UICommand, button: egui::Button, menu: &
         Err(why) => {
             response.on_disabled_hover_text(why.text());
         }
-        Ok(()) if response.clicked() => menu.picked.commands.push(command),
+        Ok(()) if response.clicked() => menu.picked.send_ui(command),
         Ok(()) => {}
     }
 }
@@ -73,13 +63,13 @@ pub struct MenuState<'a> {
     pub pinned: bool,
 }
 
-/// Paints the menu bar.
+/// Paints the menu bar; returns the commands picked.
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
     doc: Option<&OpenDocument>,
     state: MenuState,
-) -> MenuActions {
+) -> CommandSender {
     let MenuState {
         tabs,
         playing,
@@ -90,7 +80,7 @@ pub fn show(
             doc,
             reference_pinned: pinned,
         },
-        picked: MenuActions::default(),
+        picked: CommandSender::default(),
     };
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
@@ -103,7 +93,8 @@ pub fn show(
                 }
                 for path in &settings.recent_files {
                     if ui.button(path.display().to_string()).clicked() {
-                        menu.picked.open_recent = Some(path.clone());
+                        let open = SystemCommand::OpenFile(path.clone());
+                        menu.picked.send_system(open);
                     }
                 }
             });
@@ -363,7 +354,7 @@ pub fn show(
             for entry in tabs {
                 let button = egui::Button::selectable(entry.active, entry.title());
                 if ui.add(button).on_hover_text(&entry.location).clicked() {
-                    menu.picked.show_tab = Some(entry.tab);
+                    menu.picked.send_system(SystemCommand::ShowTab(entry.tab));
                 }
             }
         });

@@ -11,10 +11,11 @@
 pub mod edit;
 pub mod rows;
 
+use crate::app::context::command_sender::SystemCommand;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
-use crate::app::tree::edit::{current_node, select_row};
+use crate::app::tree::edit::current_node;
 pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
 use crate::edit::tree::{TreeNode, parent_of};
 use crate::model::{GroupId, SequenceId};
@@ -53,7 +54,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                 text => format!("{} ({text})", command.label()),
             };
             if ui.button(command.label()).on_hover_text(hint).clicked() {
-                output.commands.push(command);
+                output.commands.send_ui(command);
             }
         };
         for command in &adds {
@@ -256,12 +257,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
         }
         state.rebuild_rows();
     }
+    // Selected once every panel has painted: a field of the inspector applies what was typed
+    // in it to the row it was typed for first.
     let clicked = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r)));
-    let clicked = clicked
-        .and_then(|row| state.after_typing.offer(ui.ctx(), row))
-        .or_else(|| state.after_typing.ready(ui.ctx()));
     if let Some(row) = clicked {
-        select_row(doc, state, &row);
+        output.commands.send_system(SystemCommand::SelectRow(row));
     }
     if let Some(row) = rename_row {
         state.start_rename(doc, row);
@@ -284,7 +284,7 @@ fn context_menu(
     let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
         let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
         if ui.add(button).clicked() {
-            output.commands.push(command);
+            output.commands.send_ui(command);
             ui.close();
         }
     };
