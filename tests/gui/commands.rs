@@ -145,3 +145,48 @@ fn a_recent_file_and_a_tab_picked_from_the_menus_are_shown() {
     harness.run_steps(2);
     assert_eq!(shown(&harness), Some(a));
 }
+
+/// Opens each menu of the menu bar in turn and checks that every command item found there is
+/// greyed out exactly when the command does not apply; returns how many items were checked.
+fn menu_items_follow_availability(harness: &mut Harness<'_, SpratApp>) -> usize {
+    let mut checked = 0;
+    for menu in [
+        "File", "Edit", "View", "Overlay", "Tools", "Playback", "Window", "Help",
+    ] {
+        harness.get_by_label(menu).click();
+        harness.run_steps(2);
+        for command in UICommand::ALL {
+            let view = harness.state().command_view();
+            let applies = command.availability(&view).is_ok();
+            let shortcut = command.shortcut_text(&harness.ctx);
+            let label = match shortcut.is_empty() {
+                true => command.label().to_string(),
+                false => format!("{} {shortcut}", command.label()),
+            };
+            for item in harness.query_all_by_label(&label) {
+                assert_eq!(
+                    item.accesskit_node().is_disabled(),
+                    !applies,
+                    "{menu} > {label}"
+                );
+                checked += 1;
+            }
+        }
+        harness.key_press(Key::Escape);
+        harness.run_steps(2);
+    }
+    checked
+}
+
+#[test]
+fn every_menu_item_is_greyed_exactly_when_its_command_does_not_apply() {
+    let mut harness = empty_editor(Settings::default());
+    let without_document = menu_items_follow_availability(&mut harness);
+    let (_dir, path) = gui_support::tunic_copy("commands-menus");
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
+    harness.run_steps(2);
+    let on_solarus = menu_items_follow_availability(&mut harness);
+    // Most commands are in a menu (the paste special ones are in a submenu).
+    assert!(without_document > 40, "{without_document} items checked");
+    assert!(on_solarus > 40, "{on_solarus} items checked");
+}
