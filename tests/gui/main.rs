@@ -17,6 +17,7 @@ mod aseprite_import;
 mod big_sprites;
 mod boxes;
 mod canvas;
+mod commands;
 mod diagnostics;
 mod document;
 mod duration;

@@ -4,10 +4,11 @@
 //! and the one context value a panel's `show` takes. It imports the library and egui, never
 //! another part of the editor, so panels and the shell can both use it.
 
-pub mod after_typing;
 pub mod allocator;
+pub mod availability;
 pub mod checking;
 pub mod clipboard;
+pub mod command_sender;
 pub mod commands;
 pub mod document;
 pub mod drag;
@@ -26,3 +27,4 @@ pub mod platform;
 pub mod reference;
 pub mod settings;
 pub mod tab_id;
+pub mod tree_row;

@@ -2,7 +2,8 @@
 //! settings, the pictures, the platform, and the [`PanelOutput`] where the panel puts the
 //! commands it gives and what the status bar should say.
 
-use crate::app::context::commands::UICommand;
+use crate::app::context::availability::CommandView;
+use crate::app::context::command_sender::CommandSender;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::pictures::Pictures;
@@ -45,6 +46,15 @@ impl<'a> PanelCtx<'a> {
         }
     }
 
+    /// What the commands need to know to say whether they apply (see
+    /// [`UICommand::availability`](crate::app::context::commands::UICommand::availability)).
+    pub fn command_view(&self) -> CommandView<'_> {
+        CommandView {
+            doc: Some(&*self.doc),
+            reference_pinned: self.reference.is_some(),
+        }
+    }
+
     /// Tells the user something.
     pub fn say(&mut self, severity: Severity, text: impl Into<String>) {
         self.out.say(severity, text);
@@ -56,12 +66,13 @@ impl<'a> PanelCtx<'a> {
     }
 }
 
-/// What panels give back: the commands they gave (buttons, context menus), carried out once
-/// every panel has painted, and what the status bar should say (the last said is shown).
+/// What panels give back: the commands they gave (buttons, context menus, clicks that
+/// select), carried out once every panel has painted, and what the status bar should say (the
+/// last said is shown).
 #[derive(Default)]
 pub struct PanelOutput {
     /// The commands, in the order given.
-    pub commands: Vec<UICommand>,
+    pub commands: CommandSender,
     /// What the status bar should say.
     pub feedback: Option<Feedback>,
 }

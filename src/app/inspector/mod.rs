@@ -10,7 +10,7 @@
 pub mod element;
 pub mod widgets;
 
-use crate::app::context::after_typing::AfterTyping;
+use crate::app::context::command_sender::SystemCommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::duration_field;
 use crate::app::context::duration_text::trim_float;
@@ -32,20 +32,13 @@ pub struct InspectorState {
     pub gesture: Option<Gesture>,
     /// Text typed in a field and not applied yet, applied if the field goes away.
     pub draft: Option<Draft>,
-    /// An element of the list clicked while a field (of the element shown below the list)
-    /// held typed text: the field applies it to its own element first.
-    after_typing: AfterTyping<ElementClick>,
 }
 
 /// Paints the inspector; clicking an element in the list selects it (Shift/Ctrl+click adds it
 /// or takes it out). An edit the document refused is said through `ctx`.
 pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
     let doc: &mut OpenDocument = ctx.doc;
-    let InspectorState {
-        gesture,
-        draft,
-        after_typing,
-    } = state;
+    let InspectorState { gesture, draft } = state;
     let mut edits = Edits::default();
     let support = Support::of_format(doc.session.format());
     // Both ways: content wider than the panel scrolls instead of widening the panel, which
@@ -54,17 +47,13 @@ pub fn show(ui: &mut egui::Ui, state: &mut InspectorState, ctx: &mut PanelCtx) {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             sequence_section(ui, doc, &support, &mut edits);
-            let click = match frame_section(ui, doc, &support, &mut edits) {
-                Some(click) => after_typing.offer(ui.ctx(), click),
-                None => after_typing.ready(ui.ctx()),
-            };
-            match click {
-                Some(ElementClick {
-                    element,
-                    adding: true,
-                }) => doc.toggle_element(element),
-                Some(ElementClick { element, .. }) => doc.select_element(element),
-                None => {}
+            // Selected once every panel has painted: a field of the element shown below the
+            // list applies what was typed in it to its own element first.
+            if let Some(ElementClick { element, adding }) =
+                frame_section(ui, doc, &support, &mut edits)
+            {
+                let select = SystemCommand::SelectElement { element, adding };
+                ctx.out.commands.send_system(select);
             }
             element_section(ui, doc, &support, &mut edits);
         });

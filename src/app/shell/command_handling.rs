@@ -1,8 +1,10 @@
-//! Every [`UICommand`] carried out, in one exhaustive match, with the small helpers that run
-//! a change on the player, the canvas or the document on show.
+//! Every [`UICommand`] and [`SystemCommand`] carried out, each in one exhaustive match, with
+//! the small helpers that run a change on the player, the canvas or the document on show.
 
 use crate::app::canvas::tools::ToolState;
 use crate::app::canvas::{self, tools::Tool};
+use crate::app::context::availability::{CommandView, Reason};
+use crate::app::context::command_sender::{Command, SystemCommand};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::FrameLayoutChange;
 use crate::app::context::edit::{EditOutcome, EditScope};
@@ -17,11 +19,24 @@ use crate::formats::{Severity, registry};
 use crate::model::AnimationSet;
 
 impl SpratApp {
-    /// Carries out a command.
+    /// What the commands need to know to say whether they apply (see
+    /// [`UICommand::availability`]).
+    pub fn command_view(&self) -> CommandView<'_> {
+        CommandView {
+            doc: self.active_document(),
+            reference_pinned: self.reference.is_some(),
+        }
+    }
+
+    /// Carries out a command, or says why it does not apply now.
     pub fn execute(&mut self, ctx: &egui::Context, command: UICommand) {
         // A refusal holds until the next thing the user does.
         if self.status.as_ref().is_some_and(|s| s.refused_at.is_some()) {
             self.status = None;
+        }
+        if let Err(why) = command.availability(&self.command_view()) {
+            self.say_unavailable(why);
+            return;
         }
         let layout = &mut self.settings.layout;
         let view = &mut self.settings.view;
@@ -66,17 +81,13 @@ impl SpratApp {
                 }
             }
             UICommand::Undo => {
-                if let Some(doc) = self.active_document_mut()
-                    && !doc.undo()
-                {
-                    self.say(Severity::Info, "Nothing to undo.");
+                if let Some(doc) = self.active_document_mut() {
+                    doc.undo();
                 }
             }
             UICommand::Redo => {
-                if let Some(doc) = self.active_document_mut()
-                    && !doc.redo()
-                {
-                    self.say(Severity::Info, "Nothing to redo.");
+                if let Some(doc) = self.active_document_mut() {
+                    doc.redo();
                 }
             }
             UICommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
@@ -123,13 +134,12 @@ impl SpratApp {
             UICommand::ToggleGrid => view.pixel_grid = !view.pixel_grid,
             UICommand::ToggleOnionSkin => view.onion_skin = !view.onion_skin,
             UICommand::PinReference => self.pin_reference(ctx),
-            UICommand::UnpinReference => match self.reference.take() {
-                Some(reference) => {
+            UICommand::UnpinReference => {
+                if let Some(reference) = self.reference.take() {
                     let said = format!("Unpinned the reference {}.", reference.label);
                     self.say(Severity::Info, said);
                 }
-                None => self.say(Severity::Info, "No reference is pinned."),
-            },
+            }
             UICommand::ToggleOverlay => view.overlay = !view.overlay,
             UICommand::ToggleFacingLeft => view.facing_left = !view.facing_left,
             UICommand::ToggleProportionalTimeline => {
@@ -151,13 +161,7 @@ impl SpratApp {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Select, false))
             }
             UICommand::BoxTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, false)),
-            UICommand::CircleTool => match self.active_document() {
-                Some(open) if !open.session.format().capabilities().circles => {
-                    let said = format!("{} files cannot hold circles", open.format_name());
-                    self.say_refused(&said);
-                }
-                _ => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
-            },
+            UICommand::CircleTool => self.on_canvas(|canvas| canvas.tools.choose(Tool::Box, true)),
             UICommand::PointTool => {
                 self.on_canvas(|canvas| canvas.tools.choose(Tool::Point, false))
             }
@@ -243,6 +247,73 @@ impl SpratApp {
         }
     }
 
+    /// Carries out the commands given this pass, in the order given, once every panel has
+    /// painted.
+    pub(super) fn execute_all(&mut self, ctx: &egui::Context, commands: Vec<Command>) {
+        for command in commands {
+            match command {
+                Command::Ui(command) => self.execute(ctx, command),
+                Command::System(command) => self.apply(ctx, command),
+            }
+        }
+    }
+
+    /// Carries out a command that carries what it acts on: a file to open, a tab, a loop
+    /// point, a click that selects. Applied once every panel has painted, so a field painted
+    /// after the click, which applies its typed value when the click leaves it, gives it to
+    /// what it was typed for.
+    pub fn apply(&mut self, ctx: &egui::Context, command: SystemCommand) {
+        // What the click selects is painted at the next pass.
+        ctx.request_repaint();
+        match command {
+            SystemCommand::OpenFile(path) => self.open_path(ctx, path),
+            SystemCommand::ShowTab(tab) => self.show_tab(tab),
+            SystemCommand::CloseTab(tab) => self.request_close_tab(tab),
+            SystemCommand::SetLoopPoint(loop_point) => {
+                let Some(doc) = self.active_document_mut() else {
+                    return;
+                };
+                if let Err(why) = timeline::edit::set_loop_point(doc, loop_point) {
+                    self.say_refused(&why);
+                }
+            }
+            SystemCommand::SelectCell { index, modifiers } => {
+                if let Some(tab) = self.active_tab_mut()
+                    && index < tab.doc.direction_frames().len()
+                {
+                    timeline::edit::click_cell(&mut tab.doc, &mut tab.timeline, index, modifiers);
+                }
+            }
+            SystemCommand::SelectRow(row) => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tree::edit::select_row(&mut tab.doc, &mut tab.tree, &row);
+                }
+            }
+            SystemCommand::SelectElement { element, adding } => {
+                if let Some(doc) = self.active_document_mut() {
+                    match adding {
+                        true => doc.toggle_element(element),
+                        false => doc.select_element(element),
+                    }
+                }
+            }
+            SystemCommand::SelectSprite { number, modifiers } => {
+                if let Some(tab) = self.active_tab_mut() {
+                    tab.sprites.click(number, modifiers);
+                }
+            }
+        }
+    }
+
+    /// Says why a command does not apply: a sentence when there is nothing for it to act on,
+    /// a refused edit when the document's format cannot hold what it would make.
+    fn say_unavailable(&mut self, why: Reason) {
+        match why {
+            Reason::NothingToActOn(text) => self.say(Severity::Info, format!("{text}.")),
+            Reason::FormatCannotHold(text) => self.say_refused(&text),
+        }
+    }
+
     /// Paste special: one part of the copied frames onto the selected frames.
     fn paste_part(&mut self, part: PastePart) {
         self.edit(|s, _| s.clipboard.paste_part(s.doc, s.settings, part).map(Some));
@@ -277,7 +348,6 @@ impl SpratApp {
     fn pin_reference(&mut self, ctx: &egui::Context) {
         let documented = self.settings.view.documented_default_box_rule;
         let Some(doc) = self.active_document() else {
-            self.say(Severity::Info, "Open a document to pin one of its frames.");
             return;
         };
         match PinnedReference::of_frame_on_show(ctx, doc, &self.pixels, documented) {

@@ -1,75 +1,52 @@
-//! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut) except the lists that
-//! depend on the document: recent files, open tabs, box classes, backgrounds.
+//! The menu bar. Every item is a [`UICommand`] (so it shows its shortcut, and is greyed out
+//! where it does not apply) except the lists that depend on the document: recent files and open
+//! tabs (picked as [`SystemCommand`]s), box classes, backgrounds.
 
+use crate::app::context::availability::CommandView;
+use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
 use crate::app::context::settings::{
     Background, OnionStyle, Settings, Theme, UI_SCALES, ViewSettings,
 };
-use crate::app::shell::tabs::{TabEntry, TabId};
-use crate::formats::Capabilities;
-use std::path::PathBuf;
+use crate::app::shell::tabs::TabEntry;
 
-/// What the menus asked for besides commands.
-#[derive(Default)]
-pub struct MenuActions {
-    /// Commands chosen.
-    pub commands: Vec<UICommand>,
-    /// A recent file chosen.
-    pub open_recent: Option<PathBuf>,
-    /// A tab chosen in the Window menu.
-    pub show_tab: Option<TabId>,
+/// The menus being painted: what the commands need to know to say whether they apply, and
+/// what was picked so far.
+struct Menu<'a> {
+    view: CommandView<'a>,
+    picked: CommandSender,
 }
 
-fn item(ui: &mut egui::Ui, command: UICommand, actions: &mut MenuActions) {
-    let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
-    if ui.add(button).clicked() {
-        actions.commands.push(command);
-    }
+/// A menu item for `command`, under its own label.
+fn item(ui: &mut egui::Ui, command: UICommand, menu: &mut Menu) {
+    labelled(ui, command, command.label().to_string(), menu);
 }
 
-/// A menu item the document's format may not allow: greyed out, saying why when `refusal` is
-/// set.
-fn item_unless(
-    ui: &mut egui::Ui,
-    command: UICommand,
-    refusal: Option<String>,
-    actions: &mut MenuActions,
-) {
-    let button = egui::Button::new(command.label()).shortcut_text(command.shortcut_text(ui.ctx()));
-    let response = ui.add_enabled(refusal.is_none(), button);
-    if let Some(why) = refusal {
-        response.on_disabled_hover_text(why);
-    } else if response.clicked() {
-        actions.commands.push(command);
-    }
+/// A menu item for `command` under `label`: greyed out, saying why as its hover text, where
+/// the command does not apply (see [`UICommand::availability`]).
+fn labelled(ui: &mut egui::Ui, command: UICommand, label: String, menu: &mut Menu) {
+    let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
+    add_item(ui, command, button, menu);
 }
 
-fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, actions: &mut MenuActions) {
+/// A menu item that shows whether what `command` switches is `on`.
+fn toggle(ui: &mut egui::Ui, command: UICommand, on: bool, menu: &mut Menu) {
     let button = egui::Button::selectable(on, command.label())
         .shortcut_text(command.shortcut_text(ui.ctx()));
-    if ui.add(button).clicked() {
-        actions.commands.push(command);
-    }
+    add_item(ui, command, button, menu);
 }
 
-/// Edit > Paste special: the timing, boxes or points of the copied frames, each greyed out
-/// (saying why) where the document's format cannot hold it.
-fn paste_special_items(ui: &mut egui::Ui, doc: Option<&OpenDocument>, actions: &mut MenuActions) {
-    type Holds = fn(&Capabilities) -> bool;
-    let parts: [(UICommand, &str, Holds); 3] = [
-        (UICommand::PasteTiming, "a duration per frame", |c| {
-            c.per_frame_durations
-        }),
-        (UICommand::PasteBoxes, "collision boxes", |c| c.boxes),
-        (UICommand::PastePoints, "attachment points", |c| c.points),
-    ];
-    for (command, what, holds) in parts {
-        let refusal = doc
-            .filter(|o| !holds(&o.session.format().capabilities()))
-            .map(|o| format!("{} files cannot hold {what}", o.format_name()));
-        item_unless(ui, command, refusal, actions);
+fn add_item(ui: &mut egui::Ui, command: UICommand, button: egui::Button, menu: &mut Menu) {
+    let availability = command.availability(&menu.view);
+    let response = ui.add_enabled(availability.is_ok(), button);
+    match availability {
+        Err(why) => {
+            response.on_disabled_hover_text(why.text());
+        }
+        Ok(()) if response.clicked() => menu.picked.send_ui(command),
+        Ok(()) => {}
     }
 }
 
@@ -86,35 +63,42 @@ pub struct MenuState<'a> {
     pub pinned: bool,
 }
 
-/// Paints the menu bar.
+/// Paints the menu bar; returns the commands picked.
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
     doc: Option<&OpenDocument>,
     state: MenuState,
-) -> MenuActions {
+) -> CommandSender {
     let MenuState {
         tabs,
         playing,
         pinned,
     } = state;
-    let mut actions = MenuActions::default();
+    let mut menu = Menu {
+        view: CommandView {
+            doc,
+            reference_pinned: pinned,
+        },
+        picked: CommandSender::default(),
+    };
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            item(ui, UICommand::NewDocument, &mut actions);
-            item(ui, UICommand::Open, &mut actions);
-            item(ui, UICommand::OpenPath, &mut actions);
+            item(ui, UICommand::NewDocument, &mut menu);
+            item(ui, UICommand::Open, &mut menu);
+            item(ui, UICommand::OpenPath, &mut menu);
             ui.menu_button("Open Recent", |ui| {
                 if settings.recent_files.is_empty() {
                     ui.weak("No recent files");
                 }
                 for path in &settings.recent_files {
                     if ui.button(path.display().to_string()).clicked() {
-                        actions.open_recent = Some(path.clone());
+                        let open = SystemCommand::OpenFile(path.clone());
+                        menu.picked.send_system(open);
                     }
                 }
             });
-            item(ui, UICommand::OpenDemo, &mut actions);
+            item(ui, UICommand::OpenDemo, &mut menu);
             ui.checkbox(
                 &mut settings.aseprite_layers,
                 "Open Aseprite files with a graphic per layer",
@@ -123,17 +107,17 @@ pub fn show(
                 "Else each frame is one picture, composited as Aseprite shows it (every blend mode)",
             );
             ui.separator();
-            item(ui, UICommand::Save, &mut actions);
-            item(ui, UICommand::SaveAs, &mut actions);
-            item(ui, UICommand::Import, &mut actions);
-            item(ui, UICommand::Export, &mut actions);
-            item(ui, UICommand::RestoreBackup, &mut actions);
+            item(ui, UICommand::Save, &mut menu);
+            item(ui, UICommand::SaveAs, &mut menu);
+            item(ui, UICommand::Import, &mut menu);
+            item(ui, UICommand::Export, &mut menu);
+            item(ui, UICommand::RestoreBackup, &mut menu);
             ui.separator();
-            item(ui, UICommand::CloseTab, &mut actions);
-            item(ui, UICommand::NextTab, &mut actions);
-            item(ui, UICommand::PreviousTab, &mut actions);
+            item(ui, UICommand::CloseTab, &mut menu);
+            item(ui, UICommand::NextTab, &mut menu);
+            item(ui, UICommand::PreviousTab, &mut menu);
             ui.separator();
-            item(ui, UICommand::Quit, &mut actions);
+            item(ui, UICommand::Quit, &mut menu);
         });
         ui.menu_button("Edit", |ui| {
             let history = doc.map(|o| o.session.history());
@@ -144,25 +128,27 @@ pub fn show(
                 .and_then(|h| h.redo_label())
                 .map(|l| format!("Redo {l}"));
             for (command, label) in [(UICommand::Undo, undo), (UICommand::Redo, redo)] {
-                let enabled = label.is_some();
                 let text = label.unwrap_or_else(|| command.label().to_string());
-                let button = egui::Button::new(text).shortcut_text(command.shortcut_text(ui.ctx()));
-                if ui.add_enabled(enabled, button).clicked() {
-                    actions.commands.push(command);
-                }
+                labelled(ui, command, text, &mut menu);
             }
             ui.separator();
-            item(ui, UICommand::ShowHistory, &mut actions);
+            item(ui, UICommand::ShowHistory, &mut menu);
             ui.separator();
             for command in [
                 UICommand::CutFrames,
                 UICommand::CopyFrames,
                 UICommand::PasteFrames,
             ] {
-                item(ui, command, &mut actions);
+                item(ui, command, &mut menu);
             }
             ui.menu_button("Paste special", |ui| {
-                paste_special_items(ui, doc, &mut actions);
+                for command in [
+                    UICommand::PasteTiming,
+                    UICommand::PasteBoxes,
+                    UICommand::PastePoints,
+                ] {
+                    item(ui, command, &mut menu);
+                }
             });
             for command in [
                 UICommand::Duplicate,
@@ -170,14 +156,14 @@ pub fn show(
                 UICommand::InsertFrame,
                 UICommand::Rename,
             ] {
-                item(ui, command, &mut actions);
+                item(ui, command, &mut menu);
             }
             ui.separator();
-            item(ui, UICommand::Retime, &mut actions);
-            item(ui, UICommand::AlignFrames, &mut actions);
+            item(ui, UICommand::Retime, &mut menu);
+            item(ui, UICommand::AlignFrames, &mut menu);
             ui.separator();
-            item(ui, UICommand::SelectAllElements, &mut actions);
-            item(ui, UICommand::ClearElementSelection, &mut actions);
+            item(ui, UICommand::SelectAllElements, &mut menu);
+            item(ui, UICommand::ClearElementSelection, &mut menu);
             ui.separator();
             for command in [
                 UICommand::AddSequence,
@@ -185,26 +171,26 @@ pub fn show(
                 UICommand::AddDirection,
                 UICommand::SetDefaultSequence,
             ] {
-                item(ui, command, &mut actions);
+                item(ui, command, &mut menu);
             }
         });
         ui.menu_button("View", |ui| {
             let layout = &settings.layout;
-            toggle(ui, UICommand::ToggleTree, layout.tree, &mut actions);
+            toggle(ui, UICommand::ToggleTree, layout.tree, &mut menu);
             toggle(
                 ui,
                 UICommand::ToggleInspector,
                 layout.inspector,
-                &mut actions,
+                &mut menu,
             );
-            toggle(ui, UICommand::ToggleTimeline, layout.timeline, &mut actions);
+            toggle(ui, UICommand::ToggleTimeline, layout.timeline, &mut menu);
             let sheet_shown = crate::app::sheet::tab_shown(layout.sheet, doc);
-            toggle(ui, UICommand::ToggleSheet, sheet_shown, &mut actions);
+            toggle(ui, UICommand::ToggleSheet, sheet_shown, &mut menu);
             toggle(
                 ui,
                 UICommand::ToggleDiagnostics,
                 layout.diagnostics,
-                &mut actions,
+                &mut menu,
             );
             ui.menu_button("Appearance", |ui| {
                 let appearance = &mut settings.appearance;
@@ -232,39 +218,38 @@ pub fn show(
                 }
             });
             ui.separator();
-            item(ui, UICommand::ZoomIn, &mut actions);
-            item(ui, UICommand::ZoomOut, &mut actions);
-            item(ui, UICommand::ZoomFit, &mut actions);
-            item(ui, UICommand::ZoomActualSize, &mut actions);
+            item(ui, UICommand::ZoomIn, &mut menu);
+            item(ui, UICommand::ZoomOut, &mut menu);
+            item(ui, UICommand::ZoomFit, &mut menu);
+            item(ui, UICommand::ZoomActualSize, &mut menu);
             ui.separator();
             toggle(
                 ui,
                 UICommand::ToggleGrid,
                 settings.view.pixel_grid,
-                &mut actions,
+                &mut menu,
             );
             ui.checkbox(&mut settings.view.axis_cross, "Origin cross");
             toggle(
                 ui,
                 UICommand::ToggleFacingLeft,
                 settings.view.facing_left,
-                &mut actions,
+                &mut menu,
             );
             toggle(
                 ui,
                 UICommand::ToggleOnionSkin,
                 settings.view.onion_skin,
-                &mut actions,
+                &mut menu,
             );
             ui.menu_button("Onion skin settings", |ui| onion_settings(ui, &mut settings.view));
-            item(ui, UICommand::PinReference, &mut actions);
-            let unpin_refusal = (!pinned).then(|| "No frame is pinned".to_string());
-            item_unless(ui, UICommand::UnpinReference, unpin_refusal, &mut actions);
+            item(ui, UICommand::PinReference, &mut menu);
+            item(ui, UICommand::UnpinReference, &mut menu);
             toggle(
                 ui,
                 UICommand::ToggleProportionalTimeline,
                 settings.view.proportional_timeline,
-                &mut actions,
+                &mut menu,
             );
             ui.menu_button("Background", |ui| {
                 let bg = &mut settings.view.background;
@@ -288,7 +273,7 @@ pub fn show(
                 ui,
                 UICommand::ToggleOverlay,
                 settings.view.overlay,
-                &mut actions,
+                &mut menu,
             );
             ui.checkbox(&mut settings.view.points, "Attachment points");
 
@@ -324,26 +309,18 @@ pub fn show(
         });
         ui.menu_button("Tools", |ui| {
             // Only the tools whose work the document's format can save.
-            type Holds = fn(&Capabilities) -> bool;
-            let tools: [(UICommand, &str, Holds); 4] = [
-                (UICommand::SelectTool, "", |_| true),
-                (UICommand::BoxTool, "boxes", |c| c.boxes),
-                (UICommand::CircleTool, "circles", |c| c.boxes && c.circles),
-                (UICommand::PointTool, "attachment points", |c| c.points),
-            ];
-            for (command, what, holds) in tools {
-                let refusal = doc
-                    .filter(|o| !holds(&o.session.format().capabilities()))
-                    .map(|o| format!("{} files cannot hold {what}", o.format_name()));
-                item_unless(ui, command, refusal, &mut actions);
+            for command in [
+                UICommand::SelectTool,
+                UICommand::BoxTool,
+                UICommand::CircleTool,
+                UICommand::PointTool,
+            ] {
+                item(ui, command, &mut menu);
             }
         });
         ui.menu_button("Playback", |ui| {
-            let play = egui::Button::new(if playing { "Pause" } else { "Play" })
-                .shortcut_text(UICommand::PlayPause.shortcut_text(ui.ctx()));
-            if ui.add(play).clicked() {
-                actions.commands.push(UICommand::PlayPause);
-            }
+            let play = if playing { "Pause" } else { "Play" };
+            labelled(ui, UICommand::PlayPause, play.to_string(), &mut menu);
             for command in [
                 UICommand::StepBack,
                 UICommand::StepForward,
@@ -354,7 +331,7 @@ pub fn show(
                 UICommand::FasterSpeed,
                 UICommand::ResetSpeed,
             ] {
-                item(ui, command, &mut actions);
+                item(ui, command, &mut menu);
             }
             ui.separator();
             for command in [
@@ -364,12 +341,12 @@ pub fn show(
                 UICommand::NextDirection,
                 UICommand::FocusFilter,
             ] {
-                item(ui, command, &mut actions);
+                item(ui, command, &mut menu);
             }
         });
         ui.menu_button("Window", |ui| {
-            item(ui, UICommand::NextTab, &mut actions);
-            item(ui, UICommand::PreviousTab, &mut actions);
+            item(ui, UICommand::NextTab, &mut menu);
+            item(ui, UICommand::PreviousTab, &mut menu);
             ui.separator();
             if tabs.is_empty() {
                 ui.weak("No file open");
@@ -377,15 +354,15 @@ pub fn show(
             for entry in tabs {
                 let button = egui::Button::selectable(entry.active, entry.title());
                 if ui.add(button).on_hover_text(&entry.location).clicked() {
-                    actions.show_tab = Some(entry.tab);
+                    menu.picked.send_system(SystemCommand::ShowTab(entry.tab));
                 }
             }
         });
         ui.menu_button("Help", |ui| {
-            item(ui, UICommand::ShowShortcuts, &mut actions);
+            item(ui, UICommand::ShowShortcuts, &mut menu);
         });
     });
-    actions
+    menu.picked
 }
 
 /// The shortcuts window: every command with its shortcut.

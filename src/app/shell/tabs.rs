@@ -9,6 +9,7 @@
 //! Every document keeps autosaving while it waits (see `SpratApp::tick_sessions` in
 //! `recovery.rs`), and closing a tab with unsaved changes asks first.
 
+use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::document::OpenDocument;
 use crate::app::shell::app::{AfterConfirm, SpratApp};
 use crate::app::shell::document_tab::DocumentTab;
@@ -85,19 +86,9 @@ pub fn entries(tabs: &[DocumentTab], active: Option<TabId>) -> Vec<TabEntry> {
         .collect()
 }
 
-/// What the tab bar asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TabAction {
-    /// Show this tab.
-    Show(TabId),
-    /// Close this tab (asking first if it has unsaved changes).
-    Close(TabId),
-}
-
 /// Paints the tab bar: a tab per document (click to show it, middle-click to close it), each
-/// with a close button.
-pub fn tab_bar(ui: &mut egui::Ui, entries: &[TabEntry]) -> Option<TabAction> {
-    let mut action = None;
+/// with a close button. What is asked for goes into `commands`.
+pub fn tab_bar(ui: &mut egui::Ui, entries: &[TabEntry], commands: &mut CommandSender) {
     egui::ScrollArea::horizontal()
         .auto_shrink([false, true])
         .show(ui, |ui| {
@@ -107,10 +98,10 @@ pub fn tab_bar(ui: &mut egui::Ui, entries: &[TabEntry]) -> Option<TabAction> {
                         .add(egui::Button::selectable(entry.active, entry.title()))
                         .on_hover_text(&entry.location);
                     if tab.clicked() {
-                        action = Some(TabAction::Show(entry.tab));
+                        commands.send_system(SystemCommand::ShowTab(entry.tab));
                     }
                     if tab.middle_clicked() {
-                        action = Some(TabAction::Close(entry.tab));
+                        commands.send_system(SystemCommand::CloseTab(entry.tab));
                     }
                     let close_label = format!("Close {}", entry.name);
                     let close = ui
@@ -120,13 +111,12 @@ pub fn tab_bar(ui: &mut egui::Ui, entries: &[TabEntry]) -> Option<TabAction> {
                         egui::WidgetInfo::labeled(egui::Role::Button, true, &close_label)
                     });
                     if close.clicked() {
-                        action = Some(TabAction::Close(entry.tab));
+                        commands.send_system(SystemCommand::CloseTab(entry.tab));
                     }
                     ui.separator();
                 }
             });
         });
-    action
 }
 
 /// True when `a` and `b` name the same file (through links and `..` when both exist).

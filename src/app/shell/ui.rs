@@ -2,6 +2,7 @@
 //! panels of the document on show, then the windows, in the order they paint.
 
 use crate::app::canvas;
+use crate::app::context::command_sender::CommandSender;
 use crate::app::context::commands::UICommand;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
@@ -46,8 +47,8 @@ impl SpratApp {
     }
 
     /// Takes what the panels gave back: their commands, to carry out, and what they said.
-    fn take_output(&mut self, output: PanelOutput, commands: &mut Vec<UICommand>) {
-        commands.extend(output.commands);
+    fn take_output(&mut self, output: PanelOutput, commands: &mut CommandSender) {
+        commands.append(output.commands);
         if let Some(feedback) = output.feedback {
             self.status = Some(feedback);
         }
@@ -133,7 +134,7 @@ impl SpratApp {
         retime::window(ctx, &mut tab.retime, &mut panel);
         align::window(ctx, &mut tab.align, &mut panel);
         let output = panel.out;
-        self.take_output(output, &mut Vec::new());
+        self.take_output(output, &mut CommandSender::default());
     }
 
     /// The panels of the document in tab `id`: diagnostics, timeline, tree, inspector and the
@@ -143,7 +144,7 @@ impl SpratApp {
         &mut self,
         ui: &mut egui::Ui,
         id: TabId,
-        commands: &mut Vec<UICommand>,
+        commands: &mut CommandSender,
     ) {
         let Some(tab) = self.documents.iter_mut().find(|t| t.id == id) else {
             return;
@@ -353,17 +354,22 @@ impl eframe::App for SpratApp {
 
         self.advance_playback(&ctx);
 
-        let mut commands = UICommand::pressed(&ctx);
+        let mut commands = CommandSender::default();
+        for command in UICommand::pressed(&ctx) {
+            commands.send_ui(command);
+        }
         // Left and Right step frames unless they nudge what is selected on the canvas.
         let settings = &self.settings;
         if !self
             .active_document()
             .is_some_and(|doc| canvas::has_selection_on_frame(doc, settings))
         {
-            commands.extend(UICommand::pressed_arrows(&ctx));
+            for command in UICommand::pressed_arrows(&ctx) {
+                commands.send_ui(command);
+            }
         }
         if self.handle_space(&ctx) {
-            commands.push(UICommand::PlayPause);
+            commands.send_ui(UICommand::PlayPause);
         }
 
         let playing = self
@@ -385,18 +391,9 @@ impl eframe::App for SpratApp {
                 menus::show(ui, &mut self.settings, doc, state)
             })
             .inner;
-        commands.extend(menu.commands);
-        if let Some(path) = menu.open_recent {
-            self.open_path(&ctx, path);
-        }
-        // Tabs change after every panel has painted, so the inspector has said what is being
-        // typed for the document on show before it leaves.
-        let mut tab_action = menu.show_tab.map(tabs::TabAction::Show);
+        commands.append(menu);
         if !tab_entries.is_empty() {
-            let clicked = egui::Panel::top("tabs")
-                .show(ui, |ui| tabs::tab_bar(ui, &tab_entries))
-                .inner;
-            tab_action = tab_action.or(clicked);
+            egui::Panel::top("tabs").show(ui, |ui| tabs::tab_bar(ui, &tab_entries, &mut commands));
         }
         self.offer_documents_to_hang(&tab_entries);
 
@@ -413,7 +410,7 @@ impl eframe::App for SpratApp {
             })
             .inner;
         if status.toggle_diagnostics {
-            commands.push(UICommand::ToggleDiagnostics);
+            commands.send_ui(UICommand::ToggleDiagnostics);
         }
 
         match self.active {
@@ -427,14 +424,10 @@ impl eframe::App for SpratApp {
             }
         }
 
-        for command in commands {
-            self.execute(&ctx, command);
-        }
-        match tab_action {
-            Some(tabs::TabAction::Show(tab)) => self.show_tab(tab),
-            Some(tabs::TabAction::Close(tab)) => self.request_close_tab(tab),
-            None => {}
-        }
+        // Every panel has painted: the inspector has said what is being typed for the
+        // document on show before a tab change, and a field has given its typed value to what
+        // it was typed for before a click selects something else.
+        self.execute_all(&ctx, commands.take());
         self.schedule_next_picture(&ctx);
         self.path_field_window(&ctx);
         if let Some(format) = new_document::show(&ctx, &mut self.new_document) {

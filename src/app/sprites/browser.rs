@@ -7,6 +7,7 @@
 //! PNG files, replaced, renumbered (frames follow) and deleted (asking first when frames show
 //! them); dragging a row onto the timeline makes a frame of it.
 
+use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::document::OpenDocument;
 use crate::app::context::drag::SpriteDrag;
 use crate::app::context::feedback::Feedback;
@@ -90,17 +91,20 @@ pub fn show(ui: &mut egui::Ui, state: &mut SpriteBrowser, ctx: &mut PanelCtx) {
         ctx.doc,
         ctx.pictures.pixels,
         ctx.platform.dialogs(),
+        &mut ctx.out.commands,
     );
     ctx.out.tell(said);
 }
 
-/// Paints the browser; returns what the status bar should say.
+/// Paints the browser; a click on a sprite of the list goes into `commands`. Returns what the
+/// status bar should say.
 fn browse(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
     doc: &mut OpenDocument,
     pixels: &ImageStore,
     dialogs: &mut dyn Dialogs,
+    commands: &mut CommandSender,
 ) -> Option<Feedback> {
     let Some((archive_id, name)) = archives(doc).into_iter().next() else {
         ui.label("This document has no sprite archive.");
@@ -168,12 +172,17 @@ fn browse(
     let edition = edition(doc, archive_id);
     let available = ui.available_size();
     ui.horizontal_top(|ui| {
-        ui.vertical(|ui| {
+        let clicked = ui.vertical(|ui| {
             ui.set_width((available.x * 0.45).clamp(260.0, 520.0));
             list(
                 ui, state, doc, pixels, &archive, archive_id, &shown, &users, edition,
-            );
+            )
         });
+        // Selected once every panel has painted: a number typed in the details beside the
+        // list goes to the sprite it was typed for first.
+        if let Some((number, modifiers)) = clicked.inner {
+            commands.send_system(SystemCommand::SelectSprite { number, modifiers });
+        }
         ui.separator();
         state.column_height = ui.available_height();
         ui.vertical(|ui| {
@@ -239,7 +248,8 @@ fn users_of(state: &mut SpriteBrowser, doc: &OpenDocument, archive: ImageId) -> 
     users
 }
 
-/// The rows on screen only: number, thumbnail, size, axis, format, users.
+/// The rows on screen only: number, thumbnail, size, axis, format, users. Returns the sprite
+/// clicked, with the keys held.
 #[allow(clippy::too_many_arguments)]
 fn list(
     ui: &mut egui::Ui,
@@ -251,7 +261,8 @@ fn list(
     shown: &[usize],
     users: &Users,
     edition: usize,
-) {
+) -> Option<(SpriteNumber, egui::Modifiers)> {
+    let mut click = None;
     egui::ScrollArea::vertical()
         .id_salt("sprite list")
         .auto_shrink([false, false])
@@ -304,33 +315,11 @@ fn list(
                 });
                 let clicked = row.inner;
                 if clicked.clicked() {
-                    let modifiers = ui.input(|i| i.modifiers);
-                    // The details beside the list are painted after it: a number typed
-                    // there goes to the sprite it was typed for before this click counts.
-                    if let Some(click) = state.after_typing.offer(ui.ctx(), (number, modifiers)) {
-                        click_row(state, click);
-                    }
+                    click = Some((number, ui.input(|i| i.modifiers)));
                 }
             }
         });
-    if let Some(click) = state.after_typing.ready(ui.ctx()) {
-        click_row(state, click);
-    }
-}
-
-/// A click on the row of sprite `number`: it alone is selected, or (with Ctrl or Shift) it
-/// joins or leaves the selection.
-fn click_row(state: &mut SpriteBrowser, (number, modifiers): (SpriteNumber, egui::Modifiers)) {
-    if modifiers.command || modifiers.shift {
-        if state.selected.contains(&number) {
-            state.selected.retain(|n| *n != number);
-        } else {
-            state.selected.push(number);
-        }
-    } else {
-        state.selected = vec![number];
-        state.renumber_to = number;
-    }
+    click
 }
 
 /// The thumbnail of a sprite, made when first on screen and kept for a while.

@@ -2,7 +2,6 @@
 //! details in [`crate::app::sprites::browser`], the buttons in [`crate::app::sprites::actions`], the
 //! palettes in [`crate::app::sprites::palettes`], the file choices in [`crate::app::sprites::files`]).
 
-use crate::app::context::after_typing::AfterTyping;
 use crate::edit::Gesture;
 use crate::edit::sprites::SpriteNumber;
 use crate::model::ImageId;
@@ -54,8 +53,6 @@ pub type Users = HashMap<SpriteNumber, Vec<String>>;
 pub struct SpriteBrowser {
     /// The filter: a group ("20") or a sprite ("20,3").
     pub filter: String,
-    /// A row clicked while a field held typed text, with the keys held.
-    pub after_typing: AfterTyping<(SpriteNumber, egui::Modifiers)>,
     /// The selected sprites, the one shown large last.
     pub selected: Vec<SpriteNumber>,
     /// A sprite drawn faintly under the selected one, lined up at the axes.
@@ -88,6 +85,23 @@ pub struct SpriteBrowser {
     pub(crate) large: Option<((usize, SpriteNumber, usize), TextureHandle)>,
     pub(crate) ghost_texture: Option<((usize, SpriteNumber), TextureHandle)>,
     pub(crate) clock: u64,
+}
+
+impl SpriteBrowser {
+    /// A click on the row of sprite `number`: it alone is selected, or (with Ctrl or Shift)
+    /// it joins or leaves the selection.
+    pub fn click(&mut self, number: SpriteNumber, modifiers: egui::Modifiers) {
+        if modifiers.command || modifiers.shift {
+            if self.selected.contains(&number) {
+                self.selected.retain(|n| *n != number);
+            } else {
+                self.selected.push(number);
+            }
+        } else {
+            self.selected = vec![number];
+            self.renumber_to = number;
+        }
+    }
 }
 
 /// What the palettes section remembers.

@@ -50,7 +50,7 @@ pub(super) fn selection_bar(
                 // These buttons are about frames, whatever the canvas has selected.
                 doc.clear_elements();
                 edit::select_frames(doc, selected.clone());
-                output.commands.push(command);
+                output.commands.send_ui(command);
             }
         }
         ui.separator();

@@ -2,7 +2,6 @@
 //! survives undo), how it and the player follow each other, and the frame commands the
 //! timeline, its context menu and the keyboard give.
 
-use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::edit::timeline::{
     DeleteFrames, DuplicateFrames, InsertBlankFrame, MoveFrames, SetDurations, SetFrameDuration,
@@ -31,8 +30,6 @@ pub struct TimelineState {
     pub drag: Option<TimelineDrag>,
     /// The "duration of selected frames" field.
     pub duration_field: Option<DurationField>,
-    /// A cell clicked while another panel's field held typed text.
-    pub after_typing: AfterTyping<(usize, egui::Modifiers)>,
     seen: Option<Seen>,
 }
 

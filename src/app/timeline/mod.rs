@@ -18,6 +18,7 @@ pub mod transport;
 use bar::selection_bar;
 use drag::{Geometry, continue_drag, scroll_near_edges};
 
+use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::app::context::duration_text::trim_float;
@@ -58,12 +59,10 @@ const POINTS_PER_MS: f32 = 0.6;
 /// What the cells asked for this frame.
 #[derive(Default)]
 struct TimelineOutput {
-    /// Commands from the context menu and the buttons.
-    commands: Vec<UICommand>,
+    /// Commands from the context menu, the buttons and clicks on cells.
+    commands: CommandSender,
     /// What the status bar should say (a refused edit).
     feedback: Option<Feedback>,
-    /// "Loop from this frame" (`Some(Some(i))`) or "play once" (`Some(None)`) was chosen.
-    loop_from: Option<Option<usize>>,
 }
 
 /// The width of each cell.
@@ -112,7 +111,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TimelineState, ctx: &mut PanelCtx) {
     let mut output = TimelineOutput::default();
     selection_bar(ui, state, doc, &mut output);
     cells(ui, settings, state, doc, pictures, &mut output);
-    out.commands.extend(output.commands);
+    out.commands.append(output.commands);
     out.tell(output.feedback);
 }
 
@@ -194,7 +193,7 @@ fn cells(
                 scroll_near_edges(ui, rect);
             }
         });
-    apply_cell_events(ui.ctx(), doc, state, events, output);
+    apply_cell_events(doc, state, events, output);
     if let Some((origin, rect)) = layout {
         let geometry = Geometry {
             origin,
@@ -531,22 +530,19 @@ fn loop_marker(
     }
 }
 
-/// Carries out what the cells asked for: selection, the menu's frame, a drag's start, the loop.
+/// Carries out what the cells asked for: the menu's frame, a drag's start; a click on a cell
+/// is queued in `output`.
 fn apply_cell_events(
-    ctx: &egui::Context,
     doc: &mut OpenDocument,
     state: &mut TimelineState,
     mut events: CellEvents,
     output: &mut TimelineOutput,
 ) {
-    let clicked = match events.clicked {
-        Some(click) => state.after_typing.offer(ctx, click),
-        None => state.after_typing.ready(ctx),
-    };
-    if let Some((index, modifiers)) = clicked
-        && index < doc.direction_frames().len()
-    {
-        click_cell(doc, state, index, modifiers);
+    // Selected once every panel has painted: a field of the inspector applies what was typed
+    // in it to the frame it was typed for first.
+    if let Some((index, modifiers)) = events.clicked {
+        let select = SystemCommand::SelectCell { index, modifiers };
+        output.commands.send_system(select);
     }
     if let Some(index) = events.menu_on {
         if !doc.selected_frames().contains(&index) {
@@ -577,11 +573,6 @@ fn apply_cell_events(
         }
         state.drag = Some(drag);
     }
-    if let Some(loop_point) = output.loop_from.take()
-        && let Err(why) = edit::set_loop_point(doc, loop_point)
-    {
-        output.feedback = Some(Feedback::refusal(&why, doc));
-    }
 }
 
 /// The frame actions of a cell's (or the empty timeline's) context menu, with their shortcuts.
@@ -591,33 +582,34 @@ fn frame_menu(
     loop_point: Option<usize>,
     output: &mut TimelineOutput,
 ) {
-    let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str| {
+    let commands = &mut output.commands;
+    let item = |ui: &mut egui::Ui, commands: &mut CommandSender, command: UICommand, label| {
         let button = egui::Button::new(label).shortcut_text(command.shortcut_text(ui.ctx()));
         if ui.add(button).clicked() {
-            output.commands.push(command);
+            commands.send_ui(command);
             ui.close();
         }
     };
-    item(ui, UICommand::InsertFrame, "Insert frame");
+    item(ui, commands, UICommand::InsertFrame, "Insert frame");
     if cell.is_some() {
-        item(ui, UICommand::Duplicate, "Duplicate frames");
-        item(ui, UICommand::DeleteSelection, "Delete frames");
+        item(ui, commands, UICommand::Duplicate, "Duplicate frames");
+        item(ui, commands, UICommand::DeleteSelection, "Delete frames");
         ui.separator();
-        item(ui, UICommand::CopyFrames, "Copy frames");
-        item(ui, UICommand::CutFrames, "Cut frames");
+        item(ui, commands, UICommand::CopyFrames, "Copy frames");
+        item(ui, commands, UICommand::CutFrames, "Cut frames");
     }
-    item(ui, UICommand::PasteFrames, "Paste frames");
+    item(ui, commands, UICommand::PasteFrames, "Paste frames");
     if let Some(cell) = cell {
         ui.separator();
         if loop_point != Some(cell) && ui.button("Loop from this frame").clicked() {
-            output.loop_from = Some(Some(cell));
+            commands.send_system(SystemCommand::SetLoopPoint(Some(cell)));
             ui.close();
         }
         if loop_point.is_some() && ui.button("Play once (no loop point)").clicked() {
-            output.loop_from = Some(None);
+            commands.send_system(SystemCommand::SetLoopPoint(None));
             ui.close();
         }
         ui.separator();
-        item(ui, UICommand::PinReference, "Pin as reference");
+        item(ui, commands, UICommand::PinReference, "Pin as reference");
     }
 }

@@ -117,7 +117,7 @@ pub fn show(ui: &mut egui::Ui, ctx: &mut PanelCtx) {
         let mut button = |ui: &mut egui::Ui, text: &str, command: UICommand| {
             let hint = format!("{} ({})", command.label(), command.shortcut_text(ui.ctx()));
             if ui.button(text).on_hover_text(hint).clicked() {
-                commands.push(command);
+                commands.send_ui(command);
             }
         };
         button(ui, "First", UICommand::FirstFrame);

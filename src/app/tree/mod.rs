@@ -11,10 +11,11 @@
 pub mod edit;
 pub mod rows;
 
+use crate::app::context::command_sender::SystemCommand;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
-use crate::app::tree::edit::{current_node, select_row};
+use crate::app::tree::edit::current_node;
 pub use crate::app::tree::rows::{Renaming, Row, RowKind, TreeState, sequence_label};
 use crate::edit::tree::{TreeNode, parent_of};
 use crate::model::{GroupId, SequenceId};
@@ -30,11 +31,21 @@ enum DropTarget {
 
 /// Paints the tree panel.
 pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
+    // The commands that add to the tree, where they apply (groups and directions only where
+    // the format has them).
+    let view = ctx.command_view();
+    let adds: Vec<UICommand> = [
+        UICommand::AddSequence,
+        UICommand::AddGroup,
+        UICommand::AddDirection,
+    ]
+    .into_iter()
+    .filter(|command| command.availability(&view).is_ok())
+    .collect();
     let PanelCtx {
         doc, out: output, ..
     } = ctx;
     let doc: &mut OpenDocument = doc;
-    let capabilities = doc.session.format().capabilities();
     // Wrapped: in a narrow panel "Add direction" goes under "Add sequence", not past the edge.
     ui.horizontal_wrapped(|ui| {
         let mut button = |ui: &mut egui::Ui, command: UICommand| {
@@ -43,15 +54,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                 text => format!("{} ({text})", command.label()),
             };
             if ui.button(command.label()).on_hover_text(hint).clicked() {
-                output.commands.push(command);
+                output.commands.send_ui(command);
             }
         };
-        button(ui, UICommand::AddSequence);
-        if capabilities.groups {
-            button(ui, UICommand::AddGroup);
-        }
-        if capabilities.directions {
-            button(ui, UICommand::AddDirection);
+        for command in &adds {
+            button(ui, *command);
         }
     });
     ui.horizontal(|ui| {
@@ -231,7 +238,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                     ui,
                     &row.kind,
                     default_sequence,
-                    capabilities,
+                    &adds,
                     why_kept,
                     output,
                 );
@@ -262,12 +269,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
         }
         state.rebuild_rows();
     }
+    // Selected once every panel has painted: a field of the inspector applies what was typed
+    // in it to the row it was typed for first.
     let clicked = clicked.or(menu_row.filter(|r| current.as_ref() != Some(r)));
-    let clicked = clicked
-        .and_then(|row| state.after_typing.offer(ui.ctx(), row))
-        .or_else(|| state.after_typing.ready(ui.ctx()));
     if let Some(row) = clicked {
-        select_row(doc, state, &row);
+        output.commands.send_system(SystemCommand::SelectRow(row));
     }
     if let Some(row) = rename_row {
         state.start_rename(doc, row);
@@ -306,7 +312,7 @@ fn context_menu(
     ui: &mut egui::Ui,
     row: &RowKind,
     default_sequence: Option<SequenceId>,
-    capabilities: crate::formats::Capabilities,
+    adds: &[UICommand],
     why_kept: Option<&str>,
     output: &mut PanelOutput,
 ) {
@@ -318,7 +324,7 @@ fn context_menu(
             None => response,
         };
         if response.clicked() {
-            output.commands.push(command);
+            output.commands.send_ui(command);
             ui.close();
         }
     };
@@ -349,22 +355,11 @@ fn context_menu(
         );
     }
     ui.separator();
-    item(
-        ui,
-        UICommand::AddSequence,
-        UICommand::AddSequence.label(),
-        None,
-    );
-    if capabilities.groups {
-        item(ui, UICommand::AddGroup, UICommand::AddGroup.label(), None);
-    }
-    if capabilities.directions && !matches!(row, RowKind::Group(_)) {
-        item(
-            ui,
-            UICommand::AddDirection,
-            UICommand::AddDirection.label(),
-            None,
-        );
+    for &command in adds {
+        // A direction is added to a sequence, not a group.
+        if command != UICommand::AddDirection || !matches!(row, RowKind::Group(_)) {
+            item(ui, command, command.label(), None);
+        }
     }
 }
 

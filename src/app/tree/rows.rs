@@ -3,22 +3,12 @@
 //! filtered, selected or is renaming. The panel (`tree`) and the editing commands
 //! (`tree_edit`) both use it, without using each other's insides.
 
-use crate::app::context::after_typing::AfterTyping;
 use crate::app::context::document::{OpenDocument, matches_filter};
 use crate::app::context::duration_text::{total_duration_text, total_native};
-use crate::model::{Group, GroupId, SequenceId, TreeItem};
+use crate::model::{Group, GroupId, TreeItem};
 use std::collections::HashSet;
 
-/// One line of the tree.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RowKind {
-    /// A group header.
-    Group(GroupId),
-    /// A sequence.
-    Sequence(SequenceId),
-    /// One direction of a multi-direction sequence.
-    Direction(SequenceId, usize),
-}
+pub use crate::app::context::tree_row::RowKind;
 
 /// A line of the tree with its text.
 #[derive(Clone, Debug)]
@@ -54,8 +44,6 @@ pub struct TreeState {
     /// Shared, so a paint takes them without copying every row's text.
     rows: std::sync::Arc<[Row]>,
     rows_key: Option<(u64, String, usize, usize)>,
-    /// A row clicked while another panel's field held typed text.
-    pub(crate) after_typing: AfterTyping<RowKind>,
 }
 
 /// An inline rename in progress.

@@ -109,7 +109,10 @@ pub(super) fn start(create: impl FnOnce(&eframe::CreationContext) -> SpratApp + 
 /// browser from acting on it too (Ctrl+D would bookmark the page, Ctrl+1 switch the
 /// browser's tab, Alt+Left go back a page, F1 open the browser's help). Keys without Ctrl, Alt
 /// or the Mac's Cmd are left alone but F1 (they type text), and so are Ctrl+C, Ctrl+X and
-/// Ctrl+V, which must reach the page as copy, cut and paste.
+/// Ctrl+V, which must reach the page as copy, cut and paste. Whether the command applies now
+/// ([`UICommand::availability`](crate::app::context::commands::UICommand::availability)) does
+/// not matter here: the editor answers each such key, by carrying out the command or by
+/// saying in the status bar why it does not apply, so the browser never acts on it.
 #[wasm_bindgen(js_name = spratKeepsKey)]
 pub fn keeps_key(code: &str, ctrl: bool, shift: bool, alt: bool, meta: bool) -> bool {
     let Some(key) = egui::Key::from_name(code) else {

@@ -27,6 +27,8 @@ pub mod strip;
 pub mod transform_handles;
 
 use crate::app::canvas::overlay;
+use crate::app::context::availability::CommandView;
+use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::edit::Command;
@@ -51,13 +53,23 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// Whether a document whose format has these capabilities can use the tool.
-    pub fn usable_with(self, capabilities: &Capabilities) -> bool {
+    /// The command that chooses the tool; whether `doc` can use the tool is that command's
+    /// [`UICommand::availability`].
+    pub fn command(self) -> UICommand {
         match self {
-            Tool::Select => true,
-            Tool::Box => capabilities.boxes,
-            Tool::Point => capabilities.points,
+            Tool::Select => UICommand::SelectTool,
+            Tool::Box => UICommand::BoxTool,
+            Tool::Point => UICommand::PointTool,
         }
+    }
+
+    /// Whether `doc` (its format) can use the tool.
+    pub fn usable_on(self, doc: &OpenDocument) -> bool {
+        let view = CommandView {
+            doc: Some(doc),
+            ..CommandView::default()
+        };
+        self.command().availability(&view).is_ok()
     }
 
     /// The name on the tool strip.

@@ -6,6 +6,7 @@ use super::hit::ShownBox;
 use super::naming::Naming;
 use super::{CanvasOutcome, FrameContext, Tool, ToolState, apply};
 use crate::app::canvas::overlay::class_colour;
+use crate::app::context::availability::CommandView;
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
@@ -25,7 +26,7 @@ pub fn show(
     let capabilities = doc.session.format().capabilities();
     // A tool chosen in another tab that this format cannot use (points in an AIR file)
     // gives way to Select, rather than staying chosen and refusing every click.
-    if !tools.tool.usable_with(&capabilities) {
+    if !tools.tool.usable_on(doc) {
         tools.tool = Tool::Select;
     }
     // Two rows that wrap in a narrow canvas rather than hiding buttons past its edge: the
@@ -52,27 +53,30 @@ fn tool_row(
     context: Option<FrameContext>,
     capabilities: crate::formats::Capabilities,
 ) {
-    for (tool, command, hint) in [
-        (
-            Tool::Select,
-            UICommand::SelectTool,
-            "Select, move, resize and rotate",
-        ),
+    let view = CommandView {
+        doc: Some(doc),
+        ..CommandView::default()
+    };
+    for (tool, hint) in [
+        (Tool::Select, "Select, move, resize and rotate"),
         (
             Tool::Box,
-            UICommand::BoxTool,
             "Draw collision boxes from outside boxes; drag a box from inside to move it, by an \
              edge or corner to resize it; hold Ctrl to draw a new box over others",
         ),
-        (Tool::Point, UICommand::PointTool, "Place attachment points"),
+        (Tool::Point, "Place attachment points"),
     ] {
-        let enabled = tool.usable_with(&capabilities);
+        let command = tool.command();
+        let availability = command.availability(&view);
         let key = command.shortcut_text(ui.ctx());
         let button = egui::Button::selectable(tools.tool == tool, tool.label());
         let response = ui
-            .add_enabled(enabled, button)
-            .on_hover_text(format!("{hint} ({key})"))
-            .on_disabled_hover_text(format!("{} files cannot hold these", doc.format_name()));
+            .add_enabled(availability.is_ok(), button)
+            .on_hover_text(format!("{hint} ({key})"));
+        let response = match availability {
+            Err(why) => response.on_disabled_hover_text(why.text()),
+            Ok(()) => response,
+        };
         if response.clicked() {
             tools.choose(tool, false);
         }
