@@ -3,10 +3,12 @@
 //! (`src/app/mod.rs` for the desktop, `src/app/web` for the page). Each count reads every file
 //! under `src/app`, follows the module it is in (its file, then any inline `mod` block) and
 //! resolves each path it writes (`use` trees with their braces, `crate::`, `self::` and
-//! `super::` paths, paths through a child module), so an import that climbs out with
-//! `super::super::` counts as much as one spelled from `crate::`. Also here: every relative
-//! link of the README and `docs/` leads to a file that exists, no panel uses another panel, and
-//! no file of the editor grows past its size budget.
+//! `super::` paths, paths through a child module, names given with `as`, glob imports, raw
+//! identifiers), so an import that climbs out with `super::super::` or hides behind
+//! `use crate::app as a;` counts as much as one spelled from `crate::`; `#[path]` and
+//! `include!` are refused in `src/app`. Also here: every relative link of the README and
+//! `docs/` leads to a file that exists, no panel uses another panel, the library does not name
+//! the editor, and no file of the editor grows past its size budget.
 //!
 //! This binary reads files only; it does not link the editor.
 
