@@ -17,10 +17,9 @@ pub mod read;
 pub mod schema;
 
 use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
-use crate::formats::fidelity::unchanged_original;
 use crate::formats::{
-    Capabilities, CompanionFile, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
-    WriteError, Written,
+    Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, ReadContext, ReadFailure,
+    Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -37,31 +36,28 @@ pub const DIRECTION_DATA: &str = "direction:";
 /// Texture atlas + JSON (Aseprite layout).
 pub struct AsepriteJsonFormat;
 
+/// What the atlas + JSON format is.
+const INFO: FormatInfo = FormatInfo {
+    id: FORMAT_ID,
+    name: "Texture atlas + JSON (Aseprite layout)",
+    extensions: &["json"],
+    capabilities: Capabilities {
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        directions: true,
+        boxes: true,
+        points: true,
+        custom_box_classes: true,
+        box_classes_known: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for AsepriteJsonFormat {
-    fn id(&self) -> &'static str {
-        FORMAT_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Texture atlas + JSON (Aseprite layout)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["json"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            read: true,
-            write: true,
-            per_frame_durations: true,
-            directions: true,
-            boxes: true,
-            points: true,
-            custom_box_classes: true,
-            box_classes_known: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -84,17 +80,11 @@ impl Format for AsepriteJsonFormat {
         read::read(bytes, context)
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
         write_with_frame_names(document, context, "")
     }
 }

@@ -15,8 +15,8 @@ pub mod tres;
 use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
 use crate::formats::diagnostics::{Diagnostic, Severity};
 use crate::formats::{
-    Capabilities, CompanionFile, Format, Loaded, Location, Loss, Place, ReadContext, ReadFailure,
-    Sniff, WriteContext, WriteError, Written,
+    Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, Location, Loss, Place,
+    ReadContext, ReadFailure, Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -28,26 +28,23 @@ pub const FORMAT_ID: &str = "godot-spriteframes";
 /// Godot 4 SpriteFrames resource.
 pub struct GodotSpriteFramesFormat;
 
+/// What the SpriteFrames format is (written only).
+const INFO: FormatInfo = FormatInfo {
+    id: FORMAT_ID,
+    name: "Godot 4 SpriteFrames (.tres + atlas PNG)",
+    extensions: &["tres"],
+    capabilities: Capabilities {
+        write: true,
+        per_frame_durations: true,
+        directions: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for GodotSpriteFramesFormat {
-    fn id(&self) -> &'static str {
-        FORMAT_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Godot 4 SpriteFrames (.tres + atlas PNG)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["tres"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            write: true,
-            per_frame_durations: true,
-            directions: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, _bytes: &[u8]) -> Sniff {
@@ -62,7 +59,7 @@ impl Format for GodotSpriteFramesFormat {
         )))
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
