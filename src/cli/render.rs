@@ -152,12 +152,24 @@ pub fn run(
                 return Ok(2);
             }
         },
-        Output::Gif => export_gif(document, sequence.id, direction, &pixels, &render_options)
-            .map(|gif| gif.bytes),
-        Output::Apng => {
-            crate::export::export_apng(document, sequence.id, direction, &pixels, &render_options)
-                .map(|apng| apng.bytes)
-        }
+        Output::Gif => export_gif(
+            document,
+            sequence.id,
+            direction,
+            &pixels,
+            &render_options,
+            None,
+        )
+        .map(|gif| gif.bytes),
+        Output::Apng => crate::export::export_apng(
+            document,
+            sequence.id,
+            direction,
+            &pixels,
+            &render_options,
+            None,
+        )
+        .map(|apng| apng.bytes),
     };
     let bytes = match result {
         Ok(bytes) => bytes,

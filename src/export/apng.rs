@@ -38,19 +38,10 @@ struct Planned {
 /// it, on one canvas for every frame (the union of the frames unless `options` fix one). It
 /// repeats forever when the sequence loops (or follows up with itself) and plays once
 /// otherwise.
-pub fn export_apng(
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<ApngExport, ExportError> {
-    export_apng_watched(document, sequence, direction, pixels, options, None)
-}
-
-/// [`export_apng`] counting each drawn picture in `progress` and stopping with
+///
+/// With a `progress`, each drawn picture is counted in it, and the export stops with
 /// [`ExportError::Cancelled`] when it is cancelled.
-pub fn export_apng_watched(
+pub fn export_apng(
     document: &AnimationSet,
     sequence: SequenceId,
     direction: usize,
@@ -59,7 +50,7 @@ pub fn export_apng_watched(
     progress: Option<&ExportProgress>,
 ) -> Result<ApngExport, ExportError> {
     let mut bytes = Vec::new();
-    let (frames, repeats, rounded) = write_apng_watched(
+    let (frames, repeats, rounded) = write_apng(
         &mut bytes, document, sequence, direction, pixels, options, progress,
     )?;
     Ok(ApngExport {
@@ -72,18 +63,7 @@ pub fn export_apng_watched(
 
 /// Writes the APNG to `out`; returns the frame count, whether it repeats and how many delays
 /// were rounded.
-pub fn write_apng<W: Write>(
-    out: W,
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<(usize, bool, usize), ExportError> {
-    write_apng_watched(out, document, sequence, direction, pixels, options, None)
-}
-
-fn write_apng_watched<W: Write>(
+fn write_apng<W: Write>(
     out: W,
     document: &AnimationSet,
     sequence: SequenceId,

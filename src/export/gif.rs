@@ -67,19 +67,10 @@ pub struct GifExport {
 ///
 /// GIF has no partial transparency: pixels under half opacity become transparent, the others
 /// opaque, so give a background colour for soft edges or translucent boxes.
-pub fn export_gif(
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<GifExport, ExportError> {
-    export_gif_watched(document, sequence, direction, pixels, options, None)
-}
-
-/// [`export_gif`] counting each drawn picture in `progress` and stopping with
+///
+/// With a `progress`, each drawn picture is counted in it, and the export stops with
 /// [`ExportError::Cancelled`] when it is cancelled.
-pub fn export_gif_watched(
+pub fn export_gif(
     document: &AnimationSet,
     sequence: SequenceId,
     direction: usize,
