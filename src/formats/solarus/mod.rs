@@ -50,18 +50,6 @@ pub struct SolarusLegacyFormat;
 /// Solarus 1.1+ `.dat`: `animation{...}` calls in Lua.
 pub struct SolarusLuaFormat;
 
-/// The extension a legacy document is saved with: the one it was read from (`zsd` for Zelda
-/// Solarus DX files, `dat` for Solarus 0.9/1.0), else `dat`.
-pub fn legacy_extension(document: &AnimationSet) -> &'static str {
-    let from_zsd = document
-        .original
-        .as_ref()
-        .and_then(|o| o.path.as_deref())
-        .and_then(|p| p.extension())
-        .is_some_and(|e| e.eq_ignore_ascii_case("zsd"));
-    if from_zsd { "zsd" } else { "dat" }
-}
-
 /// What both Solarus syntaxes hold.
 const CAPABILITIES: Capabilities = Capabilities {
     read: true,
