@@ -248,7 +248,7 @@ fn retiming_the_demo_walk_by_a_factor() {
     harness.run_steps(2);
     {
         let retime = &mut harness.state_mut().active_tab_mut().unwrap().retime;
-        retime.scope = sprat::app::retime::RetimeScope::ThisSequence;
+        retime.scope = sprat::app::context::frames_window::WindowScope::ThisSequence;
         retime.mode = sprat::app::retime::RetimeMode::Scale;
         retime.factor = "2/3".to_string();
     }
@@ -281,7 +281,7 @@ fn aligning_the_demo_attack_with_its_ghost() {
     harness.run_steps(2);
     {
         let tab = harness.state_mut().active_tab_mut().unwrap();
-        tab.align.scope = sprat::app::align::AlignScope::ThisSequence;
+        tab.align.scope = sprat::app::context::frames_window::WindowScope::ThisSequence;
         tab.align.anchor = sprat::tools::anchor::Anchor::Centre;
         // Zoomed out enough to see the frames where they go, below where they are.
         tab.canvas.fit_requested = false;
