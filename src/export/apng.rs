@@ -6,7 +6,7 @@
 
 use super::ExportError;
 use super::gif::{fixed_canvas, picture_of};
-use super::timeline::{Ending, Step, timeline};
+use super::timeline::{Step, timeline};
 use crate::formats::atlas::ExportProgress;
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
@@ -74,11 +74,7 @@ fn write_apng<W: Write>(
 ) -> Result<(usize, bool, usize), ExportError> {
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
-    let repeats = match pass.ending {
-        Ending::Loops { .. } => true,
-        Ending::FollowUp(next) => next == sequence,
-        _ => false,
-    };
+    let repeats = pass.ending.repeats(sequence);
     let (plan, rounded) = plan_delays(&pass.steps);
     let first = picture_of(
         document,

@@ -81,11 +81,7 @@ pub fn export_gif(
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
     let delays = spread_delays(&pass.steps.iter().map(|s| s.length).collect::<Vec<_>>());
-    let repeats = match pass.ending {
-        Ending::Loops { .. } => true,
-        Ending::FollowUp(next) => next == sequence,
-        _ => false,
-    };
+    let repeats = pass.ending.repeats(sequence);
     let shown = shown_steps(&pass.steps, &delays);
     let mut bytes = Vec::new();
     let mut frame_count = 0;
