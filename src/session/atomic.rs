@@ -497,6 +497,17 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// The names of the files in `dir`, sorted: what a save left there.
+#[cfg(test)]
+pub(super) fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,13 +556,8 @@ mod tests {
         assert_eq!(fs::read_to_string(&def).unwrap(), "old def");
         assert_eq!(fs::read_to_string(&air).unwrap(), "old air");
         assert!(!sff.exists(), "a file the save created is removed again");
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
         assert_eq!(
-            left,
+            names_in(dir.path()),
             ["kfm.air", "kfm.def"],
             "no temporary file or backup is left"
         );

@@ -232,13 +232,8 @@ mod tests {
         let kept = store.list(&other);
         assert_eq!(kept.len(), 1);
         assert_eq!(fs::read(&kept[0].path).unwrap(), b"air");
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
         assert_eq!(
-            left,
+            crate::session::atomic::names_in(dir.path()),
             ["kfm.air", "kfm.def", "store"],
             "nothing beside the files"
         );
