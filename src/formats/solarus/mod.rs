@@ -138,15 +138,14 @@ fn write(
             .ok()
             .map(|parsed| (o, parsed))
     });
-    if let Some((o, parsed)) = &reread {
-        if fidelity::written_beside(o, context)
-            && fidelity::same_content(&parsed.loaded.document, document)
-        {
-            return Ok(Written {
-                bytes: o.bytes.as_ref().clone(),
-                ..Written::default()
-            });
-        }
+    if let Some((o, parsed)) = &reread
+        && fidelity::written_beside(o, context)
+        && fidelity::same_content(&parsed.loaded.document, document)
+    {
+        return Ok(Written {
+            bytes: o.bytes.as_ref().clone(),
+            ..Written::default()
+        });
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
     let copied = quest_images::copy_outside_images(document, context, solarus_source)?;
