@@ -96,12 +96,7 @@ pub fn write_with_frame_names(
     context: &WriteContext,
     pattern: &str,
 ) -> Result<Written, WriteError> {
-    let Some(pixels) = context.pixels else {
-        return Err(WriteError::new(
-            "writing an atlas renders every frame and needs the document's pixels",
-        ));
-    };
-    let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
+    let (pixels, path) = atlas::sheet_target(context, "an atlas", "atlas.json")?;
     let options = AtlasOptions {
         frame_names: pattern.to_string(),
         ..AtlasOptions::default()
@@ -128,21 +123,14 @@ pub fn write_atlas(
     };
     let stem = atlas::file_stem(path, "atlas");
     let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
-    let page_stem = |base: &str, k: usize| {
-        if k == 0 {
-            base.to_string()
-        } else {
-            format!("{base}-{k}")
-        }
-    };
     let related: Vec<String> = (1..built.pages.len())
-        .map(|k| format!("{}.json", page_stem(&stem, k)))
+        .map(|k| format!("{}.json", atlas::page_stem(&stem, k)))
         .collect();
     let mut main = Vec::new();
     let mut companions = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
-        let title = page_stem(&stem, k);
-        let image = format!("{}.png", page_stem(&sheet_stem, k));
+        let title = atlas::page_stem(&stem, k);
+        let image = format!("{}.png", atlas::page_stem(&sheet_stem, k));
         let names = PageNames {
             title: &title,
             frame_pattern: &frame_pattern,
@@ -150,8 +138,7 @@ pub fn write_atlas(
             related: if k == 0 { &related } else { &[] },
         };
         let text = layout::page_json(&built, k, &names)?;
-        let png = crate::formats::pack::png(&page.sheet)
-            .map_err(|e| WriteError::new(format!("cannot encode the sheet {image}: {e}")))?;
+        let png = atlas::sheet_png(page, &image)?;
         companions.push(CompanionFile {
             relative_path: image,
             bytes: png,

@@ -64,15 +64,7 @@ impl Format for GodotSpriteFramesFormat {
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        let Some(pixels) = context.pixels else {
-            return Err(WriteError::new(
-                "writing SpriteFrames renders every frame and needs the document's pixels",
-            ));
-        };
-        let path = context
-            .path
-            .clone()
-            .unwrap_or_else(|| "sprite_frames.tres".into());
+        let (pixels, path) = atlas::sheet_target(context, "SpriteFrames", "sprite_frames.tres")?;
         write_sprite_frames(document, pixels, &path, &AtlasOptions::default(), None)
     }
 }
@@ -116,13 +108,8 @@ pub fn write_sprite_frames(
     let mut companions = Vec::new();
     let mut sheet_paths = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
-        let name = if k == 0 {
-            format!("{sheet_stem}.png")
-        } else {
-            format!("{sheet_stem}-{k}.png")
-        };
-        let bytes = crate::formats::pack::png(&page.sheet)
-            .map_err(|e| WriteError::new(format!("cannot encode the sheet {name}: {e}")))?;
+        let name = format!("{}.png", atlas::page_stem(&sheet_stem, k));
+        let bytes = atlas::sheet_png(page, &name)?;
         sheet_paths.push(match &res_dir {
             Some(dir) => format!("{dir}{name}"),
             None => name.clone(),
