@@ -122,18 +122,10 @@ proptest! {
     #[test]
     fn mutated_corpus_files_never_panic(
         file in 0usize..8,
-        edits in proptest::collection::vec((any::<u16>(), any::<u8>(), 0u8..3), 1..8),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
     ) {
         let mut bytes = corpus_files()[file % corpus_files().len()].clone();
-        for (at, byte, kind) in edits {
-            let at = usize::from(at) % (bytes.len() + 1);
-            match kind {
-                0 if at < bytes.len() => bytes[at] = byte,
-                1 => bytes.insert(at, byte),
-                _ if at < bytes.len() => { bytes.remove(at); }
-                _ => {}
-            }
-        }
+        common::fuzz::edit_bytes(&mut bytes, &edits);
         read_and_save(&bytes);
     }
 

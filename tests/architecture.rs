@@ -3,10 +3,12 @@
 //! (`src/app/mod.rs` for the desktop, `src/app/web` for the page). Each count reads every file
 //! under `src/app`, follows the module it is in (its file, then any inline `mod` block) and
 //! resolves each path it writes (`use` trees with their braces, `crate::`, `self::` and
-//! `super::` paths, paths through a child module), so an import that climbs out with
-//! `super::super::` counts as much as one spelled from `crate::`. Also here: every relative
-//! link of the README and `docs/` leads to a file that exists, no panel uses another panel, and
-//! no file of the editor grows past its size budget.
+//! `super::` paths, paths through a child module, names given with `as`, glob imports, raw
+//! identifiers), so an import that climbs out with `super::super::` or hides behind
+//! `use crate::app as a;` counts as much as one spelled from `crate::`; `#[path]` and
+//! `include!` are refused in `src/app`. Also here: every relative link of the README and
+//! `docs/` leads to a file that exists, no panel uses another panel, the library does not name
+//! the editor, and no file of the editor grows past its size budget.
 //!
 //! This binary reads files only; it does not link the editor.
 
@@ -117,12 +119,18 @@ fn tokens(source: &str) -> Vec<(Token, usize)> {
                 }
             }
         } else if c.is_alphabetic() || c == '_' {
-            let start = i;
+            // A raw identifier (`r#shell`) is the name after its `r#`.
+            let raw = c == 'r'
+                && next == Some('#')
+                && chars
+                    .get(i + 2)
+                    .is_some_and(|&ch| ch.is_alphabetic() || ch == '_');
+            let start = if raw { i + 2 } else { i };
+            i = start;
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            let word = word.strip_prefix("r#").map(str::to_string).unwrap_or(word);
             out.push((Token::Ident(word), line));
         } else if c == ':' && next == Some(':') {
             out.push((Token::PathSep, line));
@@ -187,10 +195,23 @@ fn module_of(relative: &Path) -> Vec<String> {
     module
 }
 
+/// A path as written at one place: the module it is written in, its names, its line, and in
+/// a `use` the name it is imported as (`as a`) or whether it imports everything (`::*`).
+#[derive(Clone, Debug, Default)]
+struct Written {
+    here: Vec<String>,
+    names: Vec<String>,
+    line: usize,
+    alias: Option<String>,
+    glob: bool,
+}
+
 /// Every path written in `source` (a file that is module `module`), resolved from the crate
 /// root. `children` says which names are modules of the crate below a given module, so a
 /// path through a child module (`shell::app::SpratApp` in `app/mod.rs`) resolves as well;
-/// any other first name is another crate or a local item, and is left out.
+/// any other first name is another crate or a local item, and is left out. A name imported
+/// with `as` stands for what it imports, and after `use path::*;` a child module of `path`
+/// may be written bare, so neither hides a path.
 fn references(
     file: &str,
     module: &[String],
@@ -198,7 +219,7 @@ fn references(
     children: &dyn Fn(&[String], &str) -> bool,
 ) -> Vec<Reference> {
     let tokens = tokens(source);
-    let mut found = Vec::new();
+    let mut written = Vec::new();
     // The module each open brace belongs to: inline `mod name { ... }` blocks nest.
     let mut scopes: Vec<Option<String>> = Vec::new();
     let current = |scopes: &[Option<String>]| -> Vec<String> {
@@ -225,44 +246,100 @@ fn references(
             // A module declared (`mod web;`, `mod tests {`) is no use of it.
             Token::Ident(_) if i > 0 && tokens[i - 1].0 == Token::Ident("mod".into()) => i += 1,
             Token::Ident(_) if i == 0 || tokens[i - 1].0 != Token::PathSep => {
-                let here = current(&scopes);
+                let in_use = i > 0 && tokens[i - 1].0 == Token::Ident("use".into());
                 let mut leaves = Vec::new();
-                let end = path_tree(&tokens, i, Vec::new(), &mut leaves);
-                for (written, line) in leaves {
-                    if let Some(path) = resolve(&here, &written, children) {
-                        found.push(Reference {
-                            file: file.to_string(),
-                            line,
-                            path,
-                        });
-                    }
-                }
+                let end = path_tree(&tokens, i, Vec::new(), in_use, &mut leaves);
+                let here = current(&scopes);
+                written.extend(leaves.into_iter().map(|leaf| Written {
+                    here: here.clone(),
+                    ..leaf
+                }));
                 i = end.max(i + 1);
             }
             _ => i += 1,
         }
     }
-    found
+    // What each `as` name and glob stands for; a name may be imported through another
+    // (`use crate::app as a; use a::shell as s;`), so this runs until nothing changes.
+    let mut aliases: Vec<(String, Vec<String>)> = Vec::new();
+    let mut globs: Vec<Vec<String>> = Vec::new();
+    loop {
+        let before = (aliases.len(), globs.len());
+        for w in &written {
+            let Some(path) = resolve_written(w, &aliases, &globs, children) else {
+                continue;
+            };
+            if let Some(alias) = &w.alias
+                && !aliases.iter().any(|(name, _)| name == alias)
+            {
+                aliases.push((alias.clone(), path));
+            } else if w.glob && !globs.contains(&path) {
+                globs.push(path);
+            }
+        }
+        if (aliases.len(), globs.len()) == before {
+            break;
+        }
+    }
+    written
+        .iter()
+        .filter_map(|w| {
+            resolve_written(w, &aliases, &globs, children).map(|path| Reference {
+                file: file.to_string(),
+                line: w.line,
+                path,
+            })
+        })
+        .collect()
 }
 
-/// Reads the path (tree) starting at token `start`: `a::b::c`, `a::{b, c::{d, e}}`, `a::*`.
-/// Each complete path goes into `leaves` with its line; returns the token after the tree.
+/// A written path from the crate root: through an `as` name, as written, or below a module
+/// imported whole.
+fn resolve_written(
+    w: &Written,
+    aliases: &[(String, Vec<String>)],
+    globs: &[Vec<String>],
+    children: &dyn Fn(&[String], &str) -> bool,
+) -> Option<Vec<String>> {
+    let first = w.names.first()?;
+    if let Some((_, target)) = aliases.iter().find(|(name, _)| name == first) {
+        let mut path = target.clone();
+        path.extend(w.names[1..].iter().cloned());
+        return Some(path);
+    }
+    resolve(&w.here, &w.names, children).or_else(|| {
+        globs.iter().find(|base| children(base, first)).map(|base| {
+            let mut path = base.clone();
+            path.extend(w.names.iter().cloned());
+            path
+        })
+    })
+}
+
+/// Reads the path (tree) starting at token `start`: `a::b::c`, `a::{b, c::{d, e}}`, `a::*`,
+/// and in a `use`, `a::b as c`. Each complete path goes into `leaves` with its line; returns
+/// the token after the tree.
 fn path_tree(
     tokens: &[(Token, usize)],
     start: usize,
     prefix: Vec<String>,
-    leaves: &mut Vec<(Vec<String>, usize)>,
+    in_use: bool,
+    leaves: &mut Vec<Written>,
 ) -> usize {
     let mut path = prefix;
     let mut i = start;
     let line = tokens[start].1;
+    let mut glob = false;
     loop {
         match tokens.get(i).map(|t| &t.0) {
+            // `a::{self, b}`: `self` is `a` itself.
+            Some(Token::Ident(name)) if name == "self" && !path.is_empty() => i += 1,
             Some(Token::Ident(name)) => {
                 path.push(name.clone());
                 i += 1;
             }
             Some(Token::Star) => {
+                glob = true;
                 i += 1;
                 break;
             }
@@ -275,7 +352,18 @@ fn path_tree(
                             break;
                         }
                         Some(Token::Comma) => i += 1,
-                        Some(Token::Ident(_)) => i = path_tree(tokens, i, path.clone(), leaves),
+                        Some(Token::Ident(_)) => {
+                            i = path_tree(tokens, i, path.clone(), in_use, leaves)
+                        }
+                        Some(Token::Star) => {
+                            leaves.push(Written {
+                                names: path.clone(),
+                                line: tokens[i].1,
+                                glob: true,
+                                ..Written::default()
+                            });
+                            i += 1;
+                        }
                         Some(_) => i += 1,
                         None => break,
                     }
@@ -290,7 +378,20 @@ fn path_tree(
             break;
         }
     }
-    leaves.push((path, line));
+    let mut alias = None;
+    if in_use && tokens.get(i).map(|t| &t.0) == Some(&Token::Ident("as".into())) {
+        if let Some((Token::Ident(name), _)) = tokens.get(i + 1) {
+            alias = (name != "_").then(|| name.clone());
+        }
+        i += 2;
+    }
+    leaves.push(Written {
+        names: path,
+        line,
+        alias,
+        glob,
+        ..Written::default()
+    });
     i
 }
 
@@ -324,9 +425,18 @@ fn resolve(
 /// The editor's sources: each file under `src/app` (relative to the crate root), its module
 /// and its text.
 fn app_sources() -> Vec<(String, Vec<String>, String)> {
+    crate_sources()
+        .into_iter()
+        .filter(|(file, _, _)| file.starts_with("src/app/"))
+        .collect()
+}
+
+/// Every source file of the crate under `src/` (relative to the crate root), its module and
+/// its text.
+fn crate_sources() -> Vec<(String, Vec<String>, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    collect_rust_files(&root.join("src/app"), &mut files);
+    collect_rust_files(&root.join("src"), &mut files);
     files.sort();
     files
         .into_iter()
@@ -353,9 +463,9 @@ fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether `name` is a module of the editor directly below `module` (a file or folder there).
-fn is_app_child(module: &[String], name: &str) -> bool {
-    if module.len() < 2 || module[1] != "app" {
+/// Whether `name` is a module of the crate directly below `module` (a file or folder there).
+fn is_crate_child(module: &[String], name: &str) -> bool {
+    if module.first().map(String::as_str) != Some("crate") {
         return false;
     }
     let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -369,7 +479,7 @@ fn is_app_child(module: &[String], name: &str) -> bool {
 fn app_references() -> Vec<Reference> {
     app_sources()
         .iter()
-        .flat_map(|(file, module, text)| references(file, module, text, &is_app_child))
+        .flat_map(|(file, module, text)| references(file, module, text, &is_crate_child))
         .collect()
 }
 
@@ -386,7 +496,7 @@ fn shell_reexports() -> BTreeSet<String> {
         let Some(rest) = statement.strip_prefix("pub use ") else {
             continue;
         };
-        for reference in references("src/app/mod.rs", &module, rest, &is_app_child) {
+        for reference in references("src/app/mod.rs", &module, rest, &is_crate_child) {
             if reference
                 .path
                 .starts_with(&["crate".into(), "app".into(), "shell".into()])
@@ -530,6 +640,91 @@ fn no_panel_uses_another_panel() {
     );
 }
 
+/// The files of the library that may name the editor: the desktop program's entry.
+const LIBRARY_ENTRY_POINTS: [&str; 1] = ["src/main.rs"];
+
+/// (f) The library stands below the editor: no file outside `src/app` (but the program's entry
+/// point) names `crate::app`, however the path is written.
+#[test]
+fn the_library_does_not_name_the_editor() {
+    let library: Vec<_> = crate_sources()
+        .into_iter()
+        .filter(|(file, _, _)| !file.starts_with("src/app/"))
+        .filter(|(file, _, _)| !LIBRARY_ENTRY_POINTS.contains(&file.as_str()))
+        .collect();
+    assert!(
+        library.len() > 100,
+        "the library is found: {}",
+        library.len()
+    );
+    let found: Vec<Reference> = library
+        .iter()
+        .flat_map(|(file, module, text)| references(file, module, text, &is_crate_child))
+        .filter(|r| r.path.len() >= 2 && r.path[0] == "crate" && r.path[1] == "app")
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} uses of the editor from the library:\n{}",
+        found.len(),
+        listed(&found)
+    );
+}
+
+/// Where `source` brings in code the path reader would not see as a module of its own: a
+/// `#[path = ...]` attribute (a module read from another folder) or an `include!` (another
+/// file's text pasted in). Each: its line and what it is.
+fn hidden_code(source: &str) -> Vec<(usize, &'static str)> {
+    let tokens = tokens(source);
+    let mut found = Vec::new();
+    // How deep in the brackets of an attribute (`#[...]`, `#![...]`) the reader is.
+    let mut attribute_depth = 0usize;
+    for (i, (token, line)) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1).map(|t| &t.0);
+        match token {
+            Token::Other('[') if attribute_depth > 0 => attribute_depth += 1,
+            Token::Other('[') => {
+                let opens_attribute = match i.checked_sub(1).map(|j| &tokens[j].0) {
+                    Some(Token::Other('#')) => true,
+                    Some(Token::Other('!')) => i >= 2 && tokens[i - 2].0 == Token::Other('#'),
+                    _ => false,
+                };
+                attribute_depth = usize::from(opens_attribute);
+            }
+            Token::Other(']') => attribute_depth = attribute_depth.saturating_sub(1),
+            Token::Ident(name)
+                if name == "path" && attribute_depth > 0 && next == Some(&Token::Other('=')) =>
+            {
+                found.push((*line, "#[path = ...]"));
+            }
+            Token::Ident(name) if name == "include" && next == Some(&Token::Other('!')) => {
+                found.push((*line, "include!"));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// No file of the editor reads a module from elsewhere with `#[path]` or pastes a file in with
+/// `include!`: the layer counts follow each file as the module its place says it is.
+#[test]
+fn the_editor_hides_no_code_from_the_counts() {
+    let found: Vec<String> = app_sources()
+        .into_iter()
+        .flat_map(|(file, _, text)| {
+            hidden_code(&text)
+                .into_iter()
+                .map(move |(line, what)| format!("  {file}:{line}: {what}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} places in src/app bring in code by another path:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
 /// The longest a file of the editor may grow before it is split by job.
 const MOST_LINES: usize = 764;
 
@@ -598,6 +793,112 @@ fn the_reader_finds_every_way_of_writing_a_path() {
         "#[cfg(not(target_arch = \"wasm32\"))]\nfn f() {}"
     ));
     assert!(!mentions_wasm32("// target_arch = \"wasm32\" in a comment"));
+}
+
+/// The modules of a small made-up editor, for the cases below: `crate::app` holds `shell`
+/// (with `status_bar`) and `canvas` (with `tools`).
+fn made_up_child(module: &[String], name: &str) -> bool {
+    let module: Vec<&str> = module.iter().map(String::as_str).collect();
+    matches!(
+        (module.as_slice(), name),
+        (["crate"], "app" | "cache")
+            | (["crate", "app"], "shell" | "canvas")
+            | (["crate", "app", "shell"], "status_bar")
+            | (["crate", "app", "canvas"], "tools")
+    )
+}
+
+/// The paths `source` writes as a file of `module` (`crate::app::canvas::tools` unless said)
+/// in the made-up editor.
+fn paths_in(module: &[&str], source: &str) -> Vec<String> {
+    let module: Vec<String> = module.iter().map(|m| m.to_string()).collect();
+    references("x.rs", &module, source, &made_up_child)
+        .into_iter()
+        .map(|r| r.path.join("::"))
+        .collect()
+}
+
+const TOOLS: [&str; 4] = ["crate", "app", "canvas", "tools"];
+const SHOW: &str = "crate::app::shell::status_bar::show";
+
+/// A glob import, then a child module written bare: `use crate::app::*;` then `shell::…`.
+#[test]
+fn the_reader_follows_a_glob_import() {
+    let paths = paths_in(
+        &TOOLS,
+        "use crate::app::*;\nfn f() { shell::status_bar::show(); }",
+    );
+    assert!(paths.contains(&SHOW.to_string()), "{paths:?}");
+    let nested = paths_in(
+        &TOOLS,
+        "use crate::{app::*, model};\nfn f() { shell::status_bar::show(); }",
+    );
+    assert!(nested.contains(&SHOW.to_string()), "{nested:?}");
+}
+
+/// A name given with `as`: `use crate::app as a;` then `a::shell::…`, also in braces, through
+/// `self`, and through a second name.
+#[test]
+fn the_reader_follows_an_import_under_another_name() {
+    for source in [
+        "use crate::app as a;\nfn f() { a::shell::status_bar::show(); }",
+        "use crate::{app::shell as s, model};\nfn f() { s::status_bar::show(); }",
+        "use crate::app::{self as a};\nfn f() { a::shell::status_bar::show(); }",
+        "use b::shell as s;\nuse crate::app as b;\nfn f() { s::status_bar::show(); }",
+    ] {
+        let paths = paths_in(&TOOLS, source);
+        assert!(paths.contains(&SHOW.to_string()), "{source}: {paths:?}");
+    }
+    // A cast is no import: `as` outside a `use` names nothing.
+    let cast = paths_in(
+        &TOOLS,
+        "fn f() { let n = self::count as a; a::shell::x(); }",
+    );
+    assert!(!cast.iter().any(|p| p.contains("shell")), "{cast:?}");
+}
+
+/// A raw identifier is the name it spells: `crate::app::r#shell`.
+#[test]
+fn the_reader_reads_raw_identifiers() {
+    let paths = paths_in(
+        &TOOLS,
+        "fn f() { crate::app::r#shell::status_bar::show(); }",
+    );
+    assert_eq!(paths, [SHOW]);
+    let used = paths_in(&TOOLS, "use crate::r#app::{r#shell::r#status_bar};");
+    assert_eq!(used, ["crate::app::shell::status_bar"]);
+}
+
+/// `#[path = ...]` and `include!` are found, in any attribute form; a variable named `path`
+/// and `include_str!` are not.
+#[test]
+fn the_reader_finds_code_brought_in_by_another_path() {
+    let found = hidden_code(
+        "#[path = \"../shell/status_bar.rs\"]\nmod x;\n\
+         #[cfg_attr(unix, path = \"u.rs\")]\nmod y;\n\
+         include!(\"../shell/status_bar.rs\");\n",
+    );
+    assert_eq!(
+        found,
+        [(1, "#[path = ...]"), (3, "#[path = ...]"), (5, "include!")]
+    );
+    let plain = "fn f(mut path: u8) { path = 2; let _ = [path]; }\n\
+                 const T: &str = include_str!(\"a.txt\");\n#[doc = \"path = x\"]\nfn g() {}";
+    assert_eq!(hidden_code(plain), []);
+}
+
+/// A library file naming the editor is found however it writes the path: from the root, by
+/// `super::`, through a child module of `lib.rs`.
+#[test]
+fn the_reader_finds_the_editor_named_from_the_library() {
+    assert_eq!(
+        paths_in(&["crate", "cache"], "use super::app::shell;"),
+        ["crate::app::shell"]
+    );
+    assert_eq!(
+        paths_in(&["crate"], "fn f() { app::shell::status_bar::show(); }"),
+        [SHOW]
+    );
 }
 
 /// Every relative link in the README and `docs/` leads to a file that exists, and to a

@@ -86,24 +86,8 @@ fn corpus_file(name: &str) -> Vec<u8> {
     std::fs::read(common::corpus().join("aseprite").join(name)).unwrap()
 }
 
-/// Applies `edits` (position, value) to `bytes`: positions below 0x8000 0000 land in the first
-/// 256 bytes (the header and the first chunk headers), the rest anywhere; then cuts the file
-/// to `keep` thousandths.
-fn mutate(mut bytes: Vec<u8>, edits: &[(u32, u8)], keep: u16) -> Vec<u8> {
-    let len = bytes.len();
-    for &(position, value) in edits {
-        let at = if position < 0x8000_0000 {
-            position as usize % len.min(256)
-        } else {
-            position as usize % len
-        };
-        bytes[at] = value;
-    }
-    if keep < 1000 {
-        bytes.truncate(len * keep as usize / 1000);
-    }
-    bytes
-}
+/// The first bytes of a file (the header and the first chunk headers), where most edits land.
+const HEAD: usize = 256;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
@@ -132,7 +116,7 @@ proptest! {
         edits in prop::collection::vec((any::<u32>(), any::<u8>()), 1..16),
         keep in prop_oneof![3 => Just(1000u16), 1 => 0..1000u16],
     ) {
-        check(&mutate(corpus_file(SEEDS[seed]), &edits, keep))?;
+        check(&common::fuzz::overwrite_and_cut(corpus_file(SEEDS[seed]), &edits, keep, HEAD))?;
     }
 }
 

@@ -49,7 +49,7 @@ fn kfm_delays_are_ticks_over_60_and_pixels_match_the_renderer() {
     let sequence = document.sequence_by_name("0").expect("action 0");
     let store = ImageStore::new();
     let options = RenderOptions::default();
-    let apng = export_apng(&document, sequence.id, 0, &store, &options).unwrap();
+    let apng = export_apng(&document, sequence.id, 0, &store, &options, None).unwrap();
     let (count, plays, frames) = decode(&apng.bytes);
     assert_eq!(count as usize, frames.len());
     assert_eq!(plays, 0, "action 0 loops");
@@ -86,7 +86,7 @@ fn the_demo_keeps_full_alpha_and_every_frame_is_the_renderers_picture() {
     let sequence = document.sequences()[0];
     let store = ImageStore::new();
     let options = RenderOptions::default();
-    let apng = export_apng(&document, sequence.id, 0, &store, &options).unwrap();
+    let apng = export_apng(&document, sequence.id, 0, &store, &options, None).unwrap();
     let (_, _, frames) = decode(&apng.bytes);
     let pass = timeline(&document, sequence.id, 0).unwrap();
     let shown: Vec<_> = pass

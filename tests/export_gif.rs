@@ -109,7 +109,7 @@ fn seven_one_tick_frames_take_exactly_120_ms_and_loop() {
         Some(0),
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     let frames = decode(&gif.bytes);
     let delays: Vec<u32> = frames.iter().map(|f| f.1).collect();
     assert_eq!(delays, vec![20, 10, 20, 20, 10, 20, 20]);
@@ -125,7 +125,7 @@ fn every_frame_shares_one_canvas_so_the_sprite_does_not_jump() {
         Some(0),
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     let frames = decode(&gif.bytes);
     // Frames sit at x = 0, 1, 2 and are 2 wide: the canvas is 4 wide for all.
     assert!(frames.iter().all(|f| f.0.dimensions() == (4, 2)));
@@ -141,7 +141,7 @@ fn a_sequence_without_loop_plays_once_and_holds_its_last_frame() {
         None,
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     assert!(!gif.repeats && !loops_forever(&gif.bytes));
     assert_eq!(gif.ending, Ending::HoldsLastFrame);
     let frames = decode(&gif.bytes);
@@ -160,7 +160,7 @@ fn a_solarus_disappearing_sequence_ends_on_an_empty_frame() {
         background: Background::Colour([0, 0, 255, 255]),
         ..RenderOptions::default()
     };
-    let gif = export_gif(&set, id, 0, &Squares, &options).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &options, None).unwrap();
     let frames = decode(&gif.bytes);
     assert_eq!(gif.ending, Ending::Disappears);
     assert!(!loops_forever(&gif.bytes));
@@ -181,7 +181,7 @@ fn a_forever_frame_ends_the_gif_there() {
         Some(0),
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     assert_eq!(gif.ending, Ending::Forever);
     assert!(!gif.repeats);
     let frames = decode(&gif.bytes);
@@ -203,7 +203,7 @@ fn zero_length_frames_are_skipped_like_the_engine_does() {
     let pass = timeline(&set, id, 0).unwrap();
     let indices: Vec<usize> = pass.steps.iter().map(|s| s.index).collect();
     assert_eq!(indices, vec![0, 2]);
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     assert_eq!(decode(&gif.bytes).len(), 2);
 }
 
@@ -214,7 +214,7 @@ fn a_loop_point_after_the_first_frame_is_reported() {
         Some(2),
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     assert_eq!(gif.ending, Ending::Loops { to: 2 });
     assert!(gif.repeats);
     assert_eq!(decode(&gif.bytes).len(), 4);
@@ -238,7 +238,7 @@ fn a_follow_up_ends_the_pass_and_plays_once() {
             None,
         ),
     ]);
-    let gif = export_gif(&set, ids[0], 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, ids[0], 0, &Squares, &RenderOptions::default(), None).unwrap();
     assert_eq!(gif.ending, Ending::FollowUp(ids[1]));
     assert!(!gif.repeats);
     assert_eq!(gif.total_centiseconds, 16);
@@ -253,7 +253,7 @@ fn holds_use_the_sequence_frame_rate() {
     );
     set.frame_rate = Some(30);
     set.sequence_mut(id).unwrap().frame_rate = Some(12);
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     let delays: Vec<u32> = decode(&gif.bytes).iter().map(|f| f.1).collect();
     assert_eq!(delays, vec![80, 90, 80]);
 }
@@ -266,7 +266,7 @@ fn very_long_frames_are_split_across_gif_frames() {
         Some(0),
         EndBehavior::HoldLastFrame,
     );
-    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default()).unwrap();
+    let gif = export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).unwrap();
     let delays: Vec<u32> = decode(&gif.bytes).iter().map(|f| f.1).collect();
     assert_eq!(delays, vec![655_350, 44_650, 10]);
 }
@@ -274,15 +274,16 @@ fn very_long_frames_are_split_across_gif_frames() {
 #[test]
 fn missing_sequences_and_empty_directions_are_errors() {
     let (set, id) = one(vec![], Some(0), EndBehavior::HoldLastFrame);
-    assert!(export_gif(&set, id, 0, &Squares, &RenderOptions::default()).is_err());
-    assert!(export_gif(&set, id, 3, &Squares, &RenderOptions::default()).is_err());
+    assert!(export_gif(&set, id, 0, &Squares, &RenderOptions::default(), None).is_err());
+    assert!(export_gif(&set, id, 3, &Squares, &RenderOptions::default(), None).is_err());
     assert!(
         export_gif(
             &set,
             SequenceId(999),
             0,
             &Squares,
-            &RenderOptions::default()
+            &RenderOptions::default(),
+            None
         )
         .is_err()
     );

@@ -121,15 +121,7 @@ proptest! {
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..16)
     ) {
         let mut bytes = kfm_air().to_vec();
-        for (at, byte, kind) in edits {
-            let i = at.index(bytes.len().max(1));
-            match kind {
-                0 if i < bytes.len() => bytes[i] = byte,
-                1 => bytes.insert(i.min(bytes.len()), byte),
-                _ if i < bytes.len() => { bytes.remove(i); }
-                _ => {}
-            }
-        }
+        common::fuzz::edit_bytes(&mut bytes, &edits);
         prop_assert_eq!(resave(&AirFormat, &bytes), bytes);
     }
 

@@ -123,7 +123,15 @@ fn kfm_standing_is_drawn_and_its_gif_keeps_the_exact_tick_count() {
         })
         .sum();
     assert_eq!(ticks, declared);
-    let gif = export_gif(&document, stand.id, 0, &store, &RenderOptions::default()).unwrap();
+    let gif = export_gif(
+        &document,
+        stand.id,
+        0,
+        &store,
+        &RenderOptions::default(),
+        None,
+    )
+    .unwrap();
     assert_eq!(gif.total_centiseconds, (ticks * 100 + 30) / 60);
     assert!(gif.repeats);
 }

@@ -57,17 +57,7 @@ proptest! {
     ) {
         let samples = corpus_samples();
         let mut bytes = samples[index.index(samples.len())].clone();
-        for (at, byte, kind) in edits {
-            if bytes.is_empty() {
-                break;
-            }
-            let at = at.index(bytes.len());
-            match kind {
-                0 => bytes[at] = byte,
-                1 => { bytes.remove(at); }
-                _ => bytes.insert(at, byte),
-            }
-        }
+        common::fuzz::edit_bytes(&mut bytes, &edits);
         read_and_write(&bytes);
     }
 }

@@ -2,13 +2,13 @@
 //! frame so the anchor sits on the origin, written in the input's format.
 
 use super::ReadArgs;
-use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
-use super::render::missing_pixels;
+use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit, write_edited};
+use super::render::say_missing_pixels;
 use crate::assets::ImageStore;
 use crate::edit::align::{OnePerDirection, align_for_format};
 use crate::edit::scope::FrameScope;
 use crate::edit::{History, Selection};
-use crate::model::{DefaultBoxRule, Frame};
+use crate::model::DefaultBoxRule;
 use crate::tools::anchor::Anchor;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,21 +63,8 @@ pub fn run(
     let pixels = ImageStore::new();
     // (A format that cannot hold the result is refused by the plan before any picture counts.)
     if anchor.needs_pixels() && !capabilities.one_origin_per_direction {
-        let drawn: Vec<&Frame> = sequences
-            .iter()
-            .filter_map(|id| document.sequence(*id))
-            .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
-            .collect();
-        let (problems, _) = missing_pixels(&document, &drawn, &pixels);
-        if !problems.is_empty() {
-            for problem in &problems {
-                writeln!(err, "sprat: {problem}")?;
-            }
-            writeln!(
-                err,
-                "sprat: {} the frames draw cannot be loaded; nothing written",
-                crate::text::count(problems.len(), "picture")
-            )?;
+        let drawn = frames_of(&document, &sequences);
+        if say_missing_pixels(&document, &drawn, &pixels, false, err, cannot_be_loaded)? {
             return Ok(1);
         }
     }

@@ -2,14 +2,14 @@
 //! collision boxes for whole files, from the pictures.
 
 use super::ReadArgs;
-use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
-use super::render::missing_pixels;
+use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit, write_edited};
+use super::render::say_missing_pixels;
 use crate::assets::ImageStore;
 use crate::boxes::{BoxMethod, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
 use crate::edit::{History, Selection};
 use crate::formats::Place;
-use crate::model::{BoxClass, DefaultBoxRule, Frame, SequenceId};
+use crate::model::{BoxClass, DefaultBoxRule, SequenceId};
 use crate::text::count;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -88,24 +88,8 @@ pub fn run(
         Err(code) => return Ok(code),
     };
     let pixels = ImageStore::new();
-    let drawn: Vec<&Frame> = chosen
-        .iter()
-        .filter_map(|id| document.sequence(*id))
-        .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
-        .collect();
-    let (problems, warnings) = missing_pixels(&document, &drawn, &pixels);
-    for warning in &warnings {
-        writeln!(err, "sprat: warning: {warning}")?;
-    }
-    if !problems.is_empty() {
-        for problem in &problems {
-            writeln!(err, "sprat: {problem}")?;
-        }
-        writeln!(
-            err,
-            "sprat: {} the frames draw cannot be loaded; nothing written",
-            count(problems.len(), "picture")
-        )?;
+    let drawn = frames_of(&document, &chosen);
+    if say_missing_pixels(&document, &drawn, &pixels, true, err, cannot_be_loaded)? {
         return Ok(1);
     }
     let mut history = History::new();

@@ -8,7 +8,7 @@ use super::convert::{WriteChoices, target_format, write_as};
 use super::load::{Opened, open_for_writing};
 use super::render::pick_sequence;
 use crate::formats::Format;
-use crate::model::{AnimationSet, SequenceId};
+use crate::model::{AnimationSet, Frame, SequenceId};
 use std::io::Write;
 use std::path::Path;
 
@@ -79,6 +79,23 @@ pub fn chosen_sequences(
         }
     }
     Ok(Ok(ids))
+}
+
+/// Every frame the `sequences` show, in every direction (a frame shown twice is listed twice).
+pub fn frames_of<'a>(document: &'a AnimationSet, sequences: &[SequenceId]) -> Vec<&'a Frame> {
+    sequences
+        .iter()
+        .filter_map(|id| document.sequence(*id))
+        .flat_map(|s| (0..s.directions.len()).flat_map(|d| document.direction_frames(s, d)))
+        .collect()
+}
+
+/// The last line of an edit refused for pictures that cannot be loaded.
+pub fn cannot_be_loaded(pictures: usize) -> String {
+    format!(
+        "{} the frames draw cannot be loaded; nothing written",
+        crate::text::count(pictures, "picture")
+    )
 }
 
 /// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when

@@ -94,20 +94,14 @@ pub fn run(
     };
     // A picture with holes where the images should be is not what was asked for: say what
     // is missing and write nothing.
-    let (problems, sprite_warnings) = missing_pixels(document, &drawn, &pixels);
-    for warning in &sprite_warnings {
-        writeln!(err, "sprat: warning: {warning}")?;
-    }
-    if !problems.is_empty() {
-        for problem in &problems {
-            writeln!(err, "sprat: {problem}")?;
-        }
-        writeln!(
-            err,
-            "sprat: cannot render \"{}\": {} it draws cannot be loaded",
+    let missing = say_missing_pixels(document, &drawn, &pixels, true, err, |n| {
+        format!(
+            "cannot render \"{}\": {} it draws cannot be loaded",
             sequence.name,
-            crate::text::count(problems.len(), "image")
-        )?;
+            crate::text::count(n, "image")
+        )
+    })?;
+    if missing {
         return Ok(1);
     }
     let render_options = RenderOptions {
@@ -152,12 +146,24 @@ pub fn run(
                 return Ok(2);
             }
         },
-        Output::Gif => export_gif(document, sequence.id, direction, &pixels, &render_options)
-            .map(|gif| gif.bytes),
-        Output::Apng => {
-            crate::export::export_apng(document, sequence.id, direction, &pixels, &render_options)
-                .map(|apng| apng.bytes)
-        }
+        Output::Gif => export_gif(
+            document,
+            sequence.id,
+            direction,
+            &pixels,
+            &render_options,
+            None,
+        )
+        .map(|gif| gif.bytes),
+        Output::Apng => crate::export::export_apng(
+            document,
+            sequence.id,
+            direction,
+            &pixels,
+            &render_options,
+            None,
+        )
+        .map(|apng| apng.bytes),
     };
     let bytes = match result {
         Ok(bytes) => bytes,
@@ -233,6 +239,33 @@ fn pick_direction(sequence: &Sequence, given: &str) -> Option<usize> {
     }
     (0..sequence.directions.len())
         .find(|&i| sequence.direction_label(i).eq_ignore_ascii_case(given))
+}
+
+/// Says on `err` what cannot be drawn of `frames` ([`missing_pixels`]): the warnings when
+/// `warn`, then each problem, and last `refusal` of how many there are. True when a picture
+/// is missing, so the command writes nothing.
+pub(super) fn say_missing_pixels(
+    document: &AnimationSet,
+    frames: &[&Frame],
+    pixels: &ImageStore,
+    warn: bool,
+    err: &mut dyn Write,
+    refusal: impl FnOnce(usize) -> String,
+) -> std::io::Result<bool> {
+    let (problems, warnings) = missing_pixels(document, frames, pixels);
+    if warn {
+        for warning in &warnings {
+            writeln!(err, "sprat: warning: {warning}")?;
+        }
+    }
+    if problems.is_empty() {
+        return Ok(false);
+    }
+    for problem in &problems {
+        writeln!(err, "sprat: {problem}")?;
+    }
+    writeln!(err, "sprat: {}", refusal(problems.len()))?;
+    Ok(true)
 }
 
 /// What cannot be drawn of the `frames`: image files never found, files and archives that cannot be loaded

@@ -20,10 +20,10 @@
 
 use super::box_tools::{BoxRun, set_class_boxes, shown_boxes};
 use super::command::Command;
+use super::common_steps::sequence;
 use super::error::{EditError, EditResult};
 use super::scope::FrameScope;
 use super::snapshot::Tx;
-use super::support::sequence;
 use crate::formats::{Format, Loss, Place, WriteContext};
 use crate::model::{
     AnimationSet, BoxClass, CollisionBox, DefaultBoxRule, ElementKind, FrameId, Fx, Point,
@@ -337,8 +337,8 @@ impl Command for AlignFrames {
             if self.default_boxes {
                 move_shown_boxes(tx, run, &direction.moves)?;
             }
-            let ids =
-                super::support::direction_frames(tx.doc(), run.sequence, run.direction)?.to_vec();
+            let ids = super::common_steps::direction_frames(tx.doc(), run.sequence, run.direction)?
+                .to_vec();
             for &(position, by) in &direction.moves {
                 let id = *ids.get(position).ok_or_else(|| {
                     EditError::new(format!("there is no frame {position} any more"))

@@ -8,11 +8,11 @@
 
 use super::canvas::translate_shape;
 use super::command::Command;
+use super::common_steps::direction_frames;
 use super::error::{EditError, EditResult};
 use super::inspector::check_shape;
 use super::selection::Selection;
 use super::snapshot::Tx;
-use super::support::direction_frames;
 use crate::boxes::matching::{overlap, pair_boxes};
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxOrigin, BoxScope, CollisionBox, DefaultBoxRule,

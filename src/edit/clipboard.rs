@@ -5,9 +5,9 @@
 //! the same file, a slice that is the same rectangle) and gives everything new ids.
 
 use super::command::Command;
+use super::common_steps::{check_positions, direction_frames, sorted_unique};
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
-use super::support::{check_positions, direction_frames, sorted_unique};
 use super::timeline::{check_duration_unit, insert_ids};
 use crate::model::{
     AnimationSet, CollisionBox, DefaultBoxRule, ElementId, ElementKind, Frame, FrameId,

@@ -6,10 +6,10 @@
 use super::boxes::{BoxTarget, DeleteBoxes, FrameAt, MoveBoxes};
 use super::canvas::MoveElements;
 use super::command::Command;
+use super::common_steps::direction_frames;
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use super::snapshot::Tx;
-use super::support::direction_frames;
 use crate::model::{AnimationSet, ElementId, ElementKind, Point};
 use std::collections::HashMap;
 

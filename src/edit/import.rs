@@ -7,11 +7,11 @@
 //! [`crate::formats::sprat::images`]).
 
 use super::Command;
+use super::common_steps::{check_sequence_name, direction_frames};
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use super::sheet::{slice_for, slice_frame};
 use super::snapshot::Tx;
-use super::support::{check_sequence_name, direction_frames};
 use super::timeline::insert_ids;
 use crate::model::{
     AnimationSet, DirectionId, FrameDuration, GraphicSource, ImageId, ImageKind, MemoryImage,

@@ -2,9 +2,9 @@
 //! inspector).
 
 use super::command::Command;
+use super::common_steps::{check_sequence_name, sequence};
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
-use super::support::{check_sequence_name, sequence};
 use super::timeline::{SetFrameDuration, SetLoopPoint};
 use crate::model::{
     AnimationSet, BlendMode, BoxClass, ElementId, ElementKind, EndBehavior, FrameDuration, FrameId,

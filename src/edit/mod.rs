@@ -42,6 +42,7 @@ pub mod boxes;
 pub mod canvas;
 pub mod clipboard;
 pub mod command;
+mod common_steps;
 pub mod elements;
 pub mod error;
 pub mod history;
@@ -55,7 +56,6 @@ pub mod selection;
 pub mod sheet;
 pub mod snapshot;
 pub mod sprites;
-mod support;
 pub mod timeline;
 pub mod tree;
 

@@ -13,9 +13,9 @@
 use super::box_tools::{BoxRun, set_class_boxes, shown_boxes};
 use super::clipboard::FrameClipboard;
 use super::command::Command;
+use super::common_steps::{check_positions, direction_frames, sorted_unique};
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
-use super::support::{check_positions, direction_frames, sorted_unique};
 use crate::model::{
     AnimationSet, BoxClass, CollisionBox, DefaultBoxRule, Element, ElementId, ElementKind,
     FrameDuration, FrameId, SequenceId, TICKS_PER_SECOND,

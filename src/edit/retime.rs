@@ -10,10 +10,10 @@
 //! of the exact ones, and the error report says how far each frame is from its exact length.
 
 use super::command::Command;
+use super::common_steps::sequence;
 use super::error::{EditError, EditResult};
 use super::scope::FrameScope;
 use super::snapshot::Tx;
-use super::support::sequence;
 use crate::model::{AnimationSet, FrameDuration, FrameId, SequenceId};
 use crate::tools::retime::{RetimeChange, error_units, spread};
 use std::collections::HashSet;

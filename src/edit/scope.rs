@@ -1,8 +1,8 @@
 //! Which frames a multi-frame tool works on: the timeline's selected cells, some sequences,
 //! or every sequence.
 
+use super::common_steps::{check_positions, sequence, sorted_unique};
 use super::error::{EditError, EditResult};
-use super::support::{check_positions, sequence, sorted_unique};
 use crate::model::{AnimationSet, SequenceId};
 
 /// Which frames a tool works on.

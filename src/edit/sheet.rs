@@ -2,10 +2,10 @@
 //! directions from a grid, snapping to a grid, and finding the grid of a sprite sheet.
 
 use super::command::Command;
+use super::common_steps::direction_frames;
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use super::snapshot::Tx;
-use super::support::direction_frames;
 use super::timeline::{check_duration_unit, insert_ids};
 use crate::model::{
     AnimationSet, Direction, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration,
@@ -301,7 +301,7 @@ impl Command for CreateDirectionFromGrid {
         for cell in &cells {
             check_rect(*cell)?;
         }
-        super::support::sequence(tx.doc(), self.sequence)?;
+        super::common_steps::sequence(tx.doc(), self.sequence)?;
         let mut ids = Vec::with_capacity(cells.len());
         for cell in cells {
             let slice = slice_for(tx, self.image, cell);

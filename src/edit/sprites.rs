@@ -5,9 +5,9 @@
 //! deleted sprite lose that graphic. One undo step, which gives the previous archive back.
 
 use super::Command;
+use super::common_steps::direction_frames;
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
-use super::support::direction_frames;
 use super::timeline::insert_ids;
 use crate::formats::sff::edit::EditableSff;
 use crate::formats::sff::write::write_sff;

@@ -2,13 +2,13 @@
 //! loop point, and the order its frames play in (an Aseprite tag's direction and repeat).
 
 use super::command::Command;
-use super::error::{EditError, EditResult};
-use super::selection::Selection;
-use super::snapshot::Tx;
-use super::support::{
+use super::common_steps::{
     add_frame_copy, check_positions, direction_frames, direction_frames_mut, drop_orphans,
     loop_point_after_removal, sequence, sorted_unique,
 };
+use super::error::{EditError, EditResult};
+use super::selection::Selection;
+use super::snapshot::Tx;
 use crate::model::play_order::{play_order, play_rule};
 use crate::model::{AnimationSet, Frame, FrameDuration, FrameId, PlayDirection, SequenceId};
 use std::mem::discriminant;

@@ -1,12 +1,12 @@
 //! Commands on the hierarchy tree: sequences, groups and directions.
 
 use super::command::Command;
+use super::common_steps::{
+    add_frame_copy, check_sequence_name, drop_orphans, sequence, unique_sequence_name,
+};
 use super::error::{EditError, EditResult};
 use super::selection::Selection;
 use super::snapshot::Tx;
-use super::support::{
-    add_frame_copy, check_sequence_name, drop_orphans, sequence, unique_sequence_name,
-};
 use crate::model::{
     AnimationSet, Direction, DirectionId, FrameId, Group, GroupId, Sequence, SequenceId, TreeItem,
 };

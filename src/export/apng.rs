@@ -6,7 +6,7 @@
 
 use super::ExportError;
 use super::gif::{fixed_canvas, picture_of};
-use super::timeline::{Ending, Step, timeline};
+use super::timeline::{Step, timeline};
 use crate::formats::atlas::ExportProgress;
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
@@ -38,19 +38,10 @@ struct Planned {
 /// it, on one canvas for every frame (the union of the frames unless `options` fix one). It
 /// repeats forever when the sequence loops (or follows up with itself) and plays once
 /// otherwise.
-pub fn export_apng(
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<ApngExport, ExportError> {
-    export_apng_watched(document, sequence, direction, pixels, options, None)
-}
-
-/// [`export_apng`] counting each drawn picture in `progress` and stopping with
+///
+/// With a `progress`, each drawn picture is counted in it, and the export stops with
 /// [`ExportError::Cancelled`] when it is cancelled.
-pub fn export_apng_watched(
+pub fn export_apng(
     document: &AnimationSet,
     sequence: SequenceId,
     direction: usize,
@@ -59,7 +50,7 @@ pub fn export_apng_watched(
     progress: Option<&ExportProgress>,
 ) -> Result<ApngExport, ExportError> {
     let mut bytes = Vec::new();
-    let (frames, repeats, rounded) = write_apng_watched(
+    let (frames, repeats, rounded) = write_apng(
         &mut bytes, document, sequence, direction, pixels, options, progress,
     )?;
     Ok(ApngExport {
@@ -72,18 +63,7 @@ pub fn export_apng_watched(
 
 /// Writes the APNG to `out`; returns the frame count, whether it repeats and how many delays
 /// were rounded.
-pub fn write_apng<W: Write>(
-    out: W,
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<(usize, bool, usize), ExportError> {
-    write_apng_watched(out, document, sequence, direction, pixels, options, None)
-}
-
-fn write_apng_watched<W: Write>(
+fn write_apng<W: Write>(
     out: W,
     document: &AnimationSet,
     sequence: SequenceId,
@@ -94,11 +74,7 @@ fn write_apng_watched<W: Write>(
 ) -> Result<(usize, bool, usize), ExportError> {
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
-    let repeats = match pass.ending {
-        Ending::Loops { .. } => true,
-        Ending::FollowUp(next) => next == sequence,
-        _ => false,
-    };
+    let repeats = pass.ending.repeats(sequence);
     let (plan, rounded) = plan_delays(&pass.steps);
     let first = picture_of(
         document,

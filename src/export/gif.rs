@@ -67,19 +67,10 @@ pub struct GifExport {
 ///
 /// GIF has no partial transparency: pixels under half opacity become transparent, the others
 /// opaque, so give a background colour for soft edges or translucent boxes.
-pub fn export_gif(
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-) -> Result<GifExport, ExportError> {
-    export_gif_watched(document, sequence, direction, pixels, options, None)
-}
-
-/// [`export_gif`] counting each drawn picture in `progress` and stopping with
+///
+/// With a `progress`, each drawn picture is counted in it, and the export stops with
 /// [`ExportError::Cancelled`] when it is cancelled.
-pub fn export_gif_watched(
+pub fn export_gif(
     document: &AnimationSet,
     sequence: SequenceId,
     direction: usize,
@@ -90,11 +81,7 @@ pub fn export_gif_watched(
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
     let delays = spread_delays(&pass.steps.iter().map(|s| s.length).collect::<Vec<_>>());
-    let repeats = match pass.ending {
-        Ending::Loops { .. } => true,
-        Ending::FollowUp(next) => next == sequence,
-        _ => false,
-    };
+    let repeats = pass.ending.repeats(sequence);
     let shown = shown_steps(&pass.steps, &delays);
     let mut bytes = Vec::new();
     let mut frame_count = 0;

@@ -10,7 +10,7 @@
 use super::ExportError;
 use super::png::{encode_png, frame_image, strip_image};
 use super::timeline::timeline;
-use super::{export_apng_watched, export_gif_watched};
+use super::{export_apng, export_gif};
 use crate::formats::atlas::{AtlasOptions, ExportProgress};
 use crate::formats::atlas_json::write_atlas;
 use crate::formats::godot::write_sprite_frames;
@@ -391,10 +391,10 @@ fn draw_pictures(
             ExportKind::Gif | ExportKind::Apng => {
                 let watched = Some(progress);
                 let bytes = if request.kind == ExportKind::Gif {
-                    export_gif_watched(document, sequence, direction, pixels, &options, watched)
+                    export_gif(document, sequence, direction, pixels, &options, watched)
                         .map(|gif| gif.bytes)
                 } else {
-                    export_apng_watched(document, sequence, direction, pixels, &options, watched)
+                    export_apng(document, sequence, direction, pixels, &options, watched)
                         .map(|apng| apng.bytes)
                 }
                 .map_err(|e| failed(piece, e))?;

@@ -12,9 +12,9 @@ pub mod job;
 pub mod png;
 pub mod timeline;
 
-pub use apng::{ApngExport, export_apng, export_apng_watched};
+pub use apng::{ApngExport, export_apng};
 pub use files::{save_together, save_written};
-pub use gif::{GifExport, export_gif, export_gif_watched, spread_delays};
+pub use gif::{GifExport, export_gif, spread_delays};
 pub use png::{encode_png, frame_image, game_sheet_image, strip_image};
 pub use timeline::{Ending, Step, Timeline};
 

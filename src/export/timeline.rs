@@ -55,6 +55,18 @@ pub struct Timeline {
     pub ending: Ending,
 }
 
+impl Ending {
+    /// Whether an animation of the pass through `sequence` repeats forever (it loops, or
+    /// follows up with itself) rather than plays once.
+    pub fn repeats(self, sequence: SequenceId) -> bool {
+        match self {
+            Ending::Loops { .. } => true,
+            Ending::FollowUp(next) => next == sequence,
+            _ => false,
+        }
+    }
+}
+
 /// Plays `direction` of `sequence` once through with the engine, from its first frame until it
 /// loops, stops, reaches a frame that lasts forever or hands over to a follow-up.
 pub fn timeline(

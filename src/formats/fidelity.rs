@@ -2,27 +2,21 @@
 //! bytes read to, those bytes are the answer.
 
 use super::{Format, ReadContext, WriteContext};
-use crate::model::{AnimationSet, ImageKind, PaletteSource, SourceImage};
+use crate::model::{AnimationSet, ImageKind, OriginalSource, PaletteSource, SourceImage};
 
 /// The original bytes of `document` if it was read by `format` and has not been changed since,
 /// and the output goes to the same folder (so relative paths still hold).
 ///
-/// Formats call this first in `write`; the per-edit preservation (only touched text changes)
-/// is each format's own work.
-pub fn unchanged_original(
-    format: &dyn Format,
+/// [`Format::write`] applies this for every format whose [`super::Baseline`] is shared, before
+/// the format's writer runs; the per-edit preservation (only touched text changes) is each
+/// format's own work.
+pub fn unchanged_original<F: Format + ?Sized>(
+    format: &F,
     document: &AnimationSet,
     context: &WriteContext,
 ) -> Option<Vec<u8>> {
-    let original = document.original.as_ref()?;
-    if original.format != format.id() {
-        return None;
-    }
-    let same_folder = match (&original.path, &context.path) {
-        (Some(a), Some(b)) => a.parent() == b.parent(),
-        _ => true,
-    };
-    if !same_folder {
+    let original = format.own_original(document)?;
+    if !written_beside(original, context) {
         return None;
     }
     let read_context = ReadContext {
@@ -31,6 +25,15 @@ pub fn unchanged_original(
     };
     let reread = format.read(&original.bytes, &read_context).ok()?;
     same_content(&reread.document, document).then(|| original.bytes.as_ref().clone())
+}
+
+/// Whether the output goes to the folder `original` was read from (or either is unknown), so
+/// the relative paths its bytes spell still lead where they did.
+pub fn written_beside(original: &OriginalSource, context: &WriteContext) -> bool {
+    match (&original.path, &context.path) {
+        (Some(read), Some(written)) => read.parent() == written.parent(),
+        _ => true,
+    }
 }
 
 /// True when two documents hold the same content, ignoring where images were found on disk

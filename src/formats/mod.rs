@@ -214,7 +214,7 @@ impl std::fmt::Display for WriteError {
 }
 
 /// What a format can hold, so converters and the user interface know in advance.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     /// It can be read.
     pub read: bool,
@@ -302,7 +302,51 @@ pub struct Capabilities {
     pub needs_a_frame: bool,
 }
 
+impl Default for Capabilities {
+    fn default() -> Capabilities {
+        Capabilities::NONE
+    }
+}
+
 impl Capabilities {
+    /// A format that can hold nothing, timed in milliseconds: what each format's constant
+    /// starts from (`..Capabilities::NONE`), being the default a constant can name.
+    pub const NONE: Capabilities = Capabilities {
+        read: false,
+        write: false,
+        per_frame_durations: false,
+        directions: false,
+        boxes: false,
+        circles: false,
+        rotated_boxes: false,
+        points: false,
+        layered_graphics: false,
+        transforms: false,
+        blending: false,
+        frame_text: false,
+        groups: false,
+        subpixel: false,
+        follow_ups: false,
+        sequence_frame_rate: false,
+        disappear_at_end: false,
+        interpolation: false,
+        default_boxes: false,
+        custom_box_classes: false,
+        box_classes_known: false,
+        hit_hurt_words: None,
+        box_noun: None,
+        sequence_titles: false,
+        numbered_sequences: false,
+        sequences_are_a_view: false,
+        one_origin_per_direction: false,
+        numbered_file_frames: false,
+        frames_are_grid_cells: false,
+        pictures_as_read: false,
+        time_unit: crate::model::TimeUnit::Millis,
+        origin_at_canvas_corner: false,
+        needs_a_frame: false,
+    };
+
     /// A box class as this format's users know it: "hit (Clsn1)" on M.U.G.E.N, "hit"
     /// elsewhere, a named class (an Aseprite slice's name) as written.
     pub fn box_class_label(&self, class: &BoxClass) -> String {
@@ -340,23 +384,190 @@ impl std::fmt::Debug for dyn Format {
     }
 }
 
+/// What a format states about itself, once, as a constant of its module: what it is called,
+/// the extensions it claims, what it can hold and who answers an unedited save.
+#[derive(Clone, Copy, Debug)]
+pub struct FormatInfo {
+    /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.
+    pub id: &'static str,
+    /// A human name ("Solarus 1.x sprite (Lua)").
+    pub name: &'static str,
+    /// File extensions without the dot, lowercase.
+    pub extensions: &'static [&'static str],
+    /// What it can hold.
+    pub capabilities: Capabilities,
+    /// Who gives back the bytes read when a document is saved unedited.
+    pub baseline: Baseline,
+}
+
+/// Who answers the save of a document that has not changed since this format read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Baseline {
+    /// The shared rule ([`fidelity::unchanged_original`]): [`Format::write`] gives back the
+    /// bytes read before the format's writer runs.
+    Shared,
+    /// The format's writer: it keeps its own baseline (M.U.G.E.N's AIR and `.def` rewrite the
+    /// text they read only where it changed, an SFF archive is saved from the bytes it holds,
+    /// Solarus reads the original once for both the unchanged answer and its splice).
+    Own,
+}
+
 /// One file format.
 pub trait Format: Sync + Send {
+    /// What the format states about itself.
+    fn info(&self) -> &'static FormatInfo;
     /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.
-    fn id(&self) -> &'static str;
+    fn id(&self) -> &'static str {
+        self.info().id
+    }
     /// A human name ("Solarus 1.x sprite (Lua)").
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
     /// File extensions without the dot, lowercase.
-    fn extensions(&self) -> &'static [&'static str];
+    fn extensions(&self) -> &'static [&'static str] {
+        self.info().extensions
+    }
     /// What it can hold.
-    fn capabilities(&self) -> Capabilities;
+    fn capabilities(&self) -> Capabilities {
+        self.info().capabilities
+    }
     /// Whether `bytes` look like this format.
     fn sniff(&self, bytes: &[u8]) -> Sniff;
     /// Reads a document. Never panics, hangs or allocates beyond a bound tied to `bytes.len()`.
     fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure>;
     /// Writes a document; an unedited document read by this format gives back the same bytes.
-    fn write(&self, document: &AnimationSet, context: &WriteContext)
-    -> Result<Written, WriteError>;
+    /// Formats do not replace this: it applies the shared unedited-save rule (unless the
+    /// format keeps its own [`Baseline`]) and otherwise runs [`Format::write_document`].
+    fn write(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
+        if self.info().baseline == Baseline::Shared
+            && let Some(bytes) = fidelity::unchanged_original(self, document, context)
+        {
+            return Ok(Written {
+                bytes,
+                ..Written::default()
+            });
+        }
+        self.write_document(document, context)
+    }
+    /// The format's writer, behind [`Format::write`]: a document it read, edited (or, with its
+    /// own baseline, perhaps not), or a document from elsewhere.
+    fn write_document(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError>;
+    /// What this format read `document` from, if it did.
+    fn own_original<'a>(
+        &self,
+        document: &'a AnimationSet,
+    ) -> Option<&'a crate::model::OriginalSource> {
+        document.original.as_ref().filter(|o| o.format == self.id())
+    }
+}
+
+#[cfg(test)]
+mod baseline_tests {
+    use super::*;
+
+    /// A format whose writer always writes `new`, reading any bytes as an empty document.
+    struct Plain(&'static FormatInfo);
+
+    const SHARED: FormatInfo = FormatInfo {
+        id: "plain",
+        name: "Plain",
+        extensions: &["plain"],
+        capabilities: Capabilities {
+            read: true,
+            write: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+    const OWN: FormatInfo = FormatInfo {
+        baseline: Baseline::Own,
+        ..SHARED
+    };
+
+    impl Format for Plain {
+        fn info(&self) -> &'static FormatInfo {
+            self.0
+        }
+        fn sniff(&self, _bytes: &[u8]) -> Sniff {
+            Sniff::Maybe
+        }
+        fn read(&self, bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> {
+            let mut document = AnimationSet::new();
+            document.original = Some(context.original(self.id(), bytes));
+            Ok(Loaded {
+                document,
+                diagnostics: Vec::new(),
+            })
+        }
+        fn write_document(
+            &self,
+            _document: &AnimationSet,
+            _context: &WriteContext,
+        ) -> Result<Written, WriteError> {
+            Ok(Written {
+                bytes: b"new".to_vec(),
+                ..Written::default()
+            })
+        }
+    }
+
+    fn saved(format: &Plain, edit: impl Fn(&mut AnimationSet)) -> Vec<u8> {
+        let mut document = format
+            .read(b"as read", &ReadContext::default())
+            .unwrap()
+            .document;
+        edit(&mut document);
+        format
+            .write(&document, &WriteContext::default())
+            .unwrap()
+            .bytes
+    }
+
+    #[test]
+    fn the_shared_baseline_answers_an_unedited_save_before_the_writer() {
+        let shared = Plain(&SHARED);
+        assert_eq!(saved(&shared, |_| {}), b"as read");
+        assert_eq!(saved(&shared, |d| d.frame_rate = Some(7)), b"new");
+        // A format with its own baseline is asked every time.
+        assert_eq!(saved(&Plain(&OWN), |_| {}), b"new");
+    }
+
+    #[test]
+    fn a_format_states_itself_once_and_only_the_listed_keep_their_own_baseline() {
+        let own: Vec<&str> = registry()
+            .formats()
+            .filter(|f| f.info().baseline == Baseline::Own)
+            .map(|f| f.id())
+            .collect();
+        assert_eq!(
+            own,
+            [
+                "mugen-sff",
+                "solarus-lua",
+                "solarus-legacy",
+                "mugen-air",
+                "mugen-def"
+            ]
+        );
+        for format in registry().formats() {
+            let info = format.info();
+            assert_eq!(
+                (format.id(), format.name(), format.extensions()),
+                (info.id, info.name, info.extensions)
+            );
+            assert_eq!(format.capabilities(), info.capabilities);
+        }
+        assert_eq!(Capabilities::default(), Capabilities::NONE);
+    }
 }
 
 #[cfg(test)]

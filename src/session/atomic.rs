@@ -3,15 +3,14 @@
 //! Each file is written in full to a temporary file in its own folder, flushed to disk, and
 //! only then renamed over the old one (a rename within a folder is atomic). A file whose bytes
 //! would not change is not written at all (its modification time stays). The old version is
-//! kept aside until every file is in place, then goes into the backup store when one is given
-//! ([`super::backups`], in Sprat's own data folder; never beside the files) or is dropped. If
+//! kept aside until every file is in place, then goes to the sink for old versions when one is
+//! given (the backup store, in Sprat's own data folder; never beside the files) or is dropped. If
 //! anything fails before the renames, the temporary files are removed and the old files are
 //! untouched; if a rename fails part way, the files already renamed are put back. Then the
 //! folders are flushed, so a power cut cannot bring the old names back. Temporary files a
 //! killed save left behind are removed by the next save of the same file (and when the editor
 //! opens it).
 
-use super::backups::BackupStore;
 use super::target::{Refused, WriteRule, check_target, keep_owner};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -105,6 +104,17 @@ fn temp_beside(path: &Path, tag: &str) -> PathBuf {
     path.with_file_name(format!(".{name}.{tag}-{}-{n}.tmp", std::process::id()))
 }
 
+/// Where a save hands the versions it replaces (the backup store): the save decides when a
+/// version is replaced, the sink how it is kept. The store uses the save to restore a version,
+/// so the save names no store.
+pub trait OldVersionSink {
+    /// Keeps `previous`, a file holding the version of `file` a save just replaced (the save
+    /// removes `previous` afterwards if it is still there).
+    fn keep_old_version(&self, file: &Path, previous: &Path) -> io::Result<()>;
+    /// Where the versions go, for the log when one cannot be kept.
+    fn place(&self) -> &Path;
+}
+
 /// One file to save.
 pub struct FileToSave<'a> {
     /// Where it goes.
@@ -129,7 +139,7 @@ pub fn save_files(files: &[FileToSave]) -> Result<Vec<PathBuf>, SaveError> {
 /// [`save_files`], keeping each replaced version in `backups` when given.
 pub fn save_files_with_backups(
     files: &[FileToSave],
-    backups: Option<&BackupStore>,
+    backups: Option<&dyn OldVersionSink>,
 ) -> Result<Vec<PathBuf>, SaveError> {
     save_files_with_rule(files, backups, &WriteRule::save())
 }
@@ -141,7 +151,7 @@ pub fn save_files_with_backups(
 /// [`SaveError::refused`].
 pub fn save_files_with_rule(
     files: &[FileToSave],
-    backups: Option<&BackupStore>,
+    backups: Option<&dyn OldVersionSink>,
     rule: &WriteRule,
 ) -> Result<Vec<PathBuf>, SaveError> {
     save_files_renaming(files, backups, rule, |from, to| fs::rename(from, to))
@@ -151,7 +161,7 @@ pub fn save_files_with_rule(
 /// test can make one fail part way.
 fn save_files_renaming(
     files: &[FileToSave],
-    backups: Option<&BackupStore>,
+    backups: Option<&dyn OldVersionSink>,
     rule: &WriteRule,
     rename: impl Fn(&Path, &Path) -> io::Result<()>,
 ) -> Result<Vec<PathBuf>, SaveError> {
@@ -205,13 +215,13 @@ fn save_files_renaming(
         let Some(previous) = &s.backup_temp else {
             continue;
         };
-        if let Some(store) = backups
-            && let Err(error) = store.keep(&s.target, previous)
+        if let Some(sink) = backups
+            && let Err(error) = sink.keep_old_version(&s.target, previous)
         {
             log::warn!(
                 "could not keep the previous version of {} in {}: {error}",
                 s.target.display(),
-                store.folder().display()
+                sink.place().display()
             );
         }
         remove_logged(previous);
@@ -487,6 +497,17 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// The names of the files in `dir`, sorted: what a save left there.
+#[cfg(test)]
+pub(super) fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,13 +556,8 @@ mod tests {
         assert_eq!(fs::read_to_string(&def).unwrap(), "old def");
         assert_eq!(fs::read_to_string(&air).unwrap(), "old air");
         assert!(!sff.exists(), "a file the save created is removed again");
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
         assert_eq!(
-            left,
+            names_in(dir.path()),
             ["kfm.air", "kfm.def"],
             "no temporary file or backup is left"
         );
@@ -664,59 +680,5 @@ mod tests {
         assert_eq!(temporary_owner("saving-x-1.tmp"), None);
         assert_eq!(temporary_owner("bak"), None);
         assert_eq!(temporary_owner("saving-12-1.tmp.png"), None);
-    }
-
-    #[test]
-    fn a_file_that_would_not_change_is_not_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let (same, other) = (dir.path().join("kfm.def"), dir.path().join("kfm.air"));
-        fs::write(&same, "def").unwrap();
-        fs::write(&other, "air").unwrap();
-        let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
-        for path in [&same, &other] {
-            fs::File::options()
-                .write(true)
-                .open(path)
-                .unwrap()
-                .set_modified(long_ago)
-                .unwrap();
-        }
-        let store = BackupStore::new(dir.path().join("store"));
-        let files = [
-            FileToSave {
-                path: same.clone(),
-                bytes: b"def",
-            },
-            FileToSave {
-                path: other.clone(),
-                bytes: b"new air",
-            },
-        ];
-        save_files_with_backups(&files, Some(&store)).unwrap();
-        let modified = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
-        assert_eq!(
-            modified(&same),
-            long_ago,
-            "the unchanged file is not touched"
-        );
-        assert_ne!(modified(&other), long_ago);
-        assert_eq!(fs::read(&other).unwrap(), b"new air");
-        assert!(
-            store.list(&same).is_empty(),
-            "no backup of an unchanged file"
-        );
-        let kept = store.list(&other);
-        assert_eq!(kept.len(), 1);
-        assert_eq!(fs::read(&kept[0].path).unwrap(), b"air");
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(
-            left,
-            ["kfm.air", "kfm.def", "store"],
-            "nothing beside the files"
-        );
     }
 }

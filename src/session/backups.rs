@@ -7,7 +7,9 @@
 //! first. File > Restore backup lists them ([`BackupStore::list`]) and puts one back
 //! ([`BackupStore::restore`]), which keeps the version it replaces as a backup in turn.
 
-use super::atomic::{FileToSave, SaveError, plain_io_error, save_files_with_backups};
+use super::atomic::{
+    FileToSave, OldVersionSink, SaveError, plain_io_error, save_files_with_backups,
+};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -173,9 +175,69 @@ pub(super) fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A save's replaced versions go into the store.
+impl OldVersionSink for BackupStore {
+    fn keep_old_version(&self, file: &Path, previous: &Path) -> io::Result<()> {
+        self.keep(file, previous).map(|_| ())
+    }
+
+    fn place(&self) -> &Path {
+        self.folder()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_would_not_change_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let (same, other) = (dir.path().join("kfm.def"), dir.path().join("kfm.air"));
+        fs::write(&same, "def").unwrap();
+        fs::write(&other, "air").unwrap();
+        let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        for path in [&same, &other] {
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        let store = BackupStore::new(dir.path().join("store"));
+        let files = [
+            FileToSave {
+                path: same.clone(),
+                bytes: b"def",
+            },
+            FileToSave {
+                path: other.clone(),
+                bytes: b"new air",
+            },
+        ];
+        save_files_with_backups(&files, Some(&store)).unwrap();
+        let modified = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
+        assert_eq!(
+            modified(&same),
+            long_ago,
+            "the unchanged file is not touched"
+        );
+        assert_ne!(modified(&other), long_ago);
+        assert_eq!(fs::read(&other).unwrap(), b"new air");
+        assert!(
+            store.list(&same).is_empty(),
+            "no backup of an unchanged file"
+        );
+        let kept = store.list(&other);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(fs::read(&kept[0].path).unwrap(), b"air");
+        assert_eq!(
+            crate::session::atomic::names_in(dir.path()),
+            ["kfm.air", "kfm.def", "store"],
+            "nothing beside the files"
+        );
+    }
 
     #[test]
     fn versions_are_listed_newest_first_and_the_oldest_pruned() {

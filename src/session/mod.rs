@@ -561,7 +561,13 @@ impl Session {
             rule = rule.sparing(target::files_read_by(&self.document));
             rule.read_by_document.extend(self.path.clone());
         }
-        let written = atomic::save_files_with_rule(&files, self.backups.as_ref(), &rule)?;
+        let written = atomic::save_files_with_rule(
+            &files,
+            self.backups
+                .as_ref()
+                .map(|b| b as &dyn atomic::OldVersionSink),
+            &rule,
+        )?;
         let unchanged: Vec<PathBuf> = files
             .iter()
             .map(|f| f.path.clone())

@@ -3,6 +3,7 @@
 
 pub mod allocation;
 pub mod browser;
+pub mod fuzz;
 
 use std::path::{Path, PathBuf};
 

@@ -78,7 +78,6 @@ fn a_solarus_delay_edited_in_the_inspector_changes_only_its_own_text_on_save() {
     );
     let after = std::fs::read_to_string(&path).unwrap();
     assert_eq!(after, expected);
-    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
 }
 
 #[test]
@@ -111,7 +110,6 @@ fn a_loop_point_past_the_frames_is_refused_with_a_message_and_nothing_changes() 
     let said = status(&harness);
     assert!(said.starts_with("Not changed:"), "{said}");
     assert!(said.contains("past the end"), "{said}");
-    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
 }
 
 #[test]
@@ -138,7 +136,6 @@ fn fields_solarus_cannot_hold_are_disabled_and_say_why() {
         .why_not(sprat::app::context::field_support::Field::FrameText)
         .unwrap();
     assert!(why.starts_with("Solarus 1.x sprite (Lua)"), "{why}");
-    let _ = std::fs::remove_dir_all(path.ancestors().nth(3).unwrap());
 }
 
 #[test]
@@ -217,7 +214,6 @@ fn one_field_of_each_kind_is_edited_and_undone() {
             .session
             .is_dirty()
     );
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 /// The id of the "hand" point on the showcase's first "punch" frame.

@@ -248,7 +248,7 @@ fn retiming_the_demo_walk_by_a_factor() {
     harness.run_steps(2);
     {
         let retime = &mut harness.state_mut().active_tab_mut().unwrap().retime;
-        retime.scope = sprat::app::retime::RetimeScope::ThisSequence;
+        retime.scope = sprat::app::context::frames_window::WindowScope::ThisSequence;
         retime.mode = sprat::app::retime::RetimeMode::Scale;
         retime.factor = "2/3".to_string();
     }
@@ -281,7 +281,7 @@ fn aligning_the_demo_attack_with_its_ghost() {
     harness.run_steps(2);
     {
         let tab = harness.state_mut().active_tab_mut().unwrap();
-        tab.align.scope = sprat::app::align::AlignScope::ThisSequence;
+        tab.align.scope = sprat::app::context::frames_window::WindowScope::ThisSequence;
         tab.align.anchor = sprat::tools::anchor::Anchor::Centre;
         // Zoomed out enough to see the frames where they go, below where they are.
         tab.canvas.fit_requested = false;
@@ -389,9 +389,8 @@ fn the_onion_skin_with_a_pinned_reference() {
 fn importing_a_folder_of_image_sequences_one_sequence_each() {
     // The demo sheet's rows as a folder of numbered pictures, as an artist's exporter leaves
     // them: float_0.png … swim_5.png … bite_4.png.
-    let folder = std::env::temp_dir().join(format!("sprat-shot-groups-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
+    let guard = crate::gui_support::TempDir::new("shot-groups");
+    let folder = guard.0.clone();
     let sheet = image::open(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.png"))
         .unwrap()
         .to_rgba8();
@@ -430,7 +429,6 @@ fn importing_a_folder_of_image_sequences_one_sequence_each() {
     );
     // The demo's blue fish knight is on the canvas beside the window.
     picture(&mut harness, "import-groups", [66, 135, 245]);
-    let _ = std::fs::remove_dir_all(&folder);
 }
 
 #[test]

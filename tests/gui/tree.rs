@@ -130,7 +130,6 @@ fn f2_renames_in_place_enter_commits_and_a_taken_name_is_shown_not_lost() {
     );
     undo(&mut harness);
     assert!(document(&harness).sequence_by_name("punch").is_some());
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -184,7 +183,6 @@ fn add_duplicate_and_delete_a_sequence_and_undo_each() {
     assert_eq!(doc.frames.len(), opened.frames.len() - 5);
     undo(&mut harness);
     assert_eq!(document(&harness), opened);
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -230,7 +228,6 @@ fn sequences_are_reordered_by_dragging_them_in_the_tree() {
         names(&document(&harness).root.items),
         ["idle", "walk", "[combat]"]
     );
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -254,7 +251,6 @@ fn the_context_menu_sets_the_default_sequence() {
     harness.get_by_label_contains("default ·");
     undo(&mut harness);
     assert_ne!(document(&harness).default_sequence, Some(walk));
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -368,7 +364,6 @@ fn a_group_is_renamed_and_deleted_with_its_sequences() {
     undo(&mut harness);
     undo(&mut harness);
     assert_eq!(document(&harness), opened);
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]

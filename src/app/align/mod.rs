@@ -11,6 +11,7 @@
 //! land on the origin on average.
 
 use crate::app::context::document::{OpenDocument, box_rule};
+use crate::app::context::frames_window::{self, WindowScope};
 use crate::app::context::ghost::FrameGhost;
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
@@ -21,21 +22,12 @@ use crate::model::{AnimationSet, DefaultBoxRule, Fx};
 use crate::pixels::PixelSource;
 use crate::tools::anchor::Anchor;
 
-/// Which frames are aligned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AlignScope {
-    /// The cells selected in the timeline.
-    SelectedFrames,
-    /// Every direction of the sequence on show.
-    ThisSequence,
-}
-
 /// A tab's Align frames window: shown or not, the choices, and the plan they give.
 pub struct AlignState {
     /// The window is shown.
     pub shown: bool,
-    /// Which frames.
-    pub scope: AlignScope,
+    /// Which frames (the selected ones or the sequence on show).
+    pub scope: WindowScope,
     /// What lines up.
     pub anchor: Anchor,
     /// The plan for the last choices and document revision (finding anchors reads pixels, so
@@ -47,7 +39,7 @@ impl Default for AlignState {
     fn default() -> AlignState {
         AlignState {
             shown: false,
-            scope: AlignScope::ThisSequence,
+            scope: WindowScope::ThisSequence,
             anchor: Anchor::Feet,
             preview: Memo::default(),
         }
@@ -58,11 +50,7 @@ impl AlignState {
     /// Opens the window: on the selected frames when several are selected, else on the
     /// sequence on show.
     pub fn start(&mut self, doc: &OpenDocument) {
-        self.scope = if doc.selected_frames().len() > 1 {
-            AlignScope::SelectedFrames
-        } else {
-            AlignScope::ThisSequence
-        };
+        self.scope = WindowScope::opening(doc, true);
         self.preview.clear();
         self.shown = true;
     }
@@ -106,7 +94,7 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
     }
     let capabilities = panel.doc.session.format().capabilities();
     let whole_directions = capabilities.one_origin_per_direction;
-    let scope = frame_scope(state.scope, panel.doc);
+    let scope = state.scope.frames(panel.doc);
     let rule = box_rule(panel.settings.view.documented_default_box_rule);
     let key = PreviewKey {
         revision: panel.doc.revision,
@@ -137,52 +125,38 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
         // The canvas painted before this window: paint again so it shows the new ghost.
         ctx.request_repaint();
     }
-    let mut apply = false;
-    let mut close = false;
-    egui::Window::new("Align frames")
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            let before = (state.scope, state.anchor.clone());
-            fields(ui, state, panel.doc, &scope);
-            if (state.scope, state.anchor.clone()) != before {
-                // The plan shown below is the one for the choices before this change.
-                ctx.request_repaint();
-            }
-            if whole_directions {
-                ui.separator();
-                ui.label(format!(
-                    "{} files hold one origin for all the frames of a direction, so frames \
+    let (mut apply, mut close) = (false, false);
+    let escape = frames_window::show(ctx, "Align frames", |ui| {
+        let before = (state.scope, state.anchor.clone());
+        fields(ui, state, panel.doc, &scope);
+        if (state.scope, state.anchor.clone()) != before {
+            // The plan shown below is the one for the choices before this change.
+            ctx.request_repaint();
+        }
+        if whole_directions {
+            ui.separator();
+            ui.label(format!(
+                "{} files hold one origin for all the frames of a direction, so frames \
                      cannot be placed one by one. Apply moves each whole direction by one \
                      move instead: the mean of its frames' moves, so their anchors land on \
                      the origin on average.",
-                    panel.doc.format_name()
-                ));
+                panel.doc.format_name()
+            ));
+        }
+        ui.separator();
+        match &planned {
+            Ok(command) => outcome_lines(ui, panel.doc, &command.plan),
+            Err(message) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    crate::text::capitalised(message),
+                );
             }
-            ui.separator();
-            match &planned {
-                Ok(command) => outcome_lines(ui, panel.doc, &command.plan),
-                Err(message) => {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        crate::text::capitalised(message),
-                    );
-                }
-            }
-            ui.horizontal(|ui| {
-                let button = ui.add_enabled(planned.is_ok(), egui::Button::new("Apply"));
-                apply = match &planned {
-                    Ok(_) => button.clicked(),
-                    Err(why) => {
-                        button.on_disabled_hover_text(crate::text::capitalised(why));
-                        false
-                    }
-                };
-                close = ui.button("Close").clicked();
-            });
-        });
-    close |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
-    if close {
+        }
+        let blocked = planned.as_ref().err().map(|why| Some(why.as_str()));
+        (apply, close) = frames_window::apply_close_row(ui, blocked);
+    });
+    if close || escape {
         state.shown = false;
         return;
     }
@@ -209,27 +183,12 @@ pub fn window(ctx: &egui::Context, state: &mut AlignState, panel: &mut PanelCtx)
 
 /// The choices: which frames and which anchor (the points the frames have listed by name).
 fn fields(ui: &mut egui::Ui, state: &mut AlignState, doc: &OpenDocument, scope: &FrameScope) {
-    let sequence = doc.sequence().map(|s| s.name.clone()).unwrap_or_default();
-    let selected = doc.selected_frames().len();
     let points = point_names(doc.document(), scope);
     egui::Grid::new("align fields")
         .num_columns(2)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            ui.label("Frames");
-            ui.vertical(|ui| {
-                ui.radio_value(
-                    &mut state.scope,
-                    AlignScope::SelectedFrames,
-                    format!("Selected frames ({selected})"),
-                );
-                ui.radio_value(
-                    &mut state.scope,
-                    AlignScope::ThisSequence,
-                    format!("This sequence ({sequence})"),
-                );
-            });
-            ui.end_row();
+            frames_window::scope_row(ui, &mut state.scope, doc, false);
 
             ui.label("Anchor");
             ui.vertical(|ui| {
@@ -294,20 +253,6 @@ fn trim(value: Fx) -> String {
 
 fn planned_frames(plan: &AlignPlan) -> usize {
     plan.directions.iter().map(|d| d.moves.len()).sum()
-}
-
-/// The frames the scope names in `doc`.
-fn frame_scope(scope: AlignScope, doc: &OpenDocument) -> FrameScope {
-    match scope {
-        AlignScope::SelectedFrames => FrameScope::Frames {
-            sequence: doc.player.sequence(),
-            direction: doc.player.direction(),
-            positions: doc.selected_frames(),
-        },
-        AlignScope::ThisSequence => {
-            FrameScope::Sequences(doc.sequence().map(|s| s.id).into_iter().collect())
-        }
-    }
 }
 
 /// The names of the attachment points of the frames in `scope`, sorted, once each.

@@ -9,6 +9,7 @@
 
 use crate::app::context::document::OpenDocument;
 use crate::app::context::duration_text::{format_millis, trim_float};
+use crate::app::context::frames_window::{self, WindowScope};
 use crate::app::context::memo::Memo;
 use crate::app::context::panel::PanelCtx;
 use crate::edit::retime::{Retime, RetimePlan};
@@ -16,17 +17,6 @@ use crate::edit::scope::FrameScope;
 use crate::formats::Severity;
 use crate::model::{AnimationSet, FrameDuration, SequenceId, TICKS_PER_SECOND};
 use crate::tools::retime::{Ratio, RetimeChange};
-
-/// Which frames are retimed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RetimeScope {
-    /// The cells selected in the timeline.
-    SelectedFrames,
-    /// Every direction of the sequence on show.
-    ThisSequence,
-    /// Every sequence of the document.
-    EverySequence,
-}
 
 /// How the new durations are asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +43,7 @@ pub struct RetimeState {
     /// The window is shown.
     pub shown: bool,
     /// Which frames.
-    pub scope: RetimeScope,
+    pub scope: WindowScope,
     /// How.
     pub mode: RetimeMode,
     /// The factor, as typed (`1.5`, `2/3`).
@@ -75,7 +65,7 @@ impl Default for RetimeState {
     fn default() -> RetimeState {
         RetimeState {
             shown: false,
-            scope: RetimeScope::ThisSequence,
+            scope: WindowScope::ThisSequence,
             mode: RetimeMode::Scale,
             factor: "1".to_string(),
             total: String::new(),
@@ -92,11 +82,7 @@ impl RetimeState {
     /// gives each frame its own duration), else on the sequence on show.
     pub fn start(&mut self, doc: &OpenDocument) {
         let per_frame = doc.session.format().capabilities().per_frame_durations;
-        self.scope = if per_frame && doc.selected_frames().len() > 1 {
-            RetimeScope::SelectedFrames
-        } else {
-            RetimeScope::ThisSequence
-        };
+        self.scope = WindowScope::opening(doc, per_frame);
         if self.total.is_empty() {
             let frames = doc.direction_frames();
             if let Some(millis) = total_millis(&frames, doc.frame_rate()) {
@@ -111,7 +97,7 @@ impl RetimeState {
 
 impl RetimeState {
     /// The choices as typed, to tell when they change.
-    fn choices(&self) -> (RetimeScope, RetimeMode, RateUnit, bool, [String; 3]) {
+    fn choices(&self) -> (WindowScope, RetimeMode, RateUnit, bool, [String; 3]) {
         (
             self.scope,
             self.mode,
@@ -153,9 +139,8 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
         return;
     }
     let capabilities = panel.doc.session.format().capabilities();
-    let mut apply = false;
-    let mut close = false;
-    let scope = frame_scope(state.scope, panel.doc);
+    let (mut apply, mut close) = (false, false);
+    let scope = state.scope.frames(panel.doc);
     let unit = frames_unit(panel.doc.document(), &scope);
     let asked = change_asked(state, unit);
     let retime = asked.map(|change| Retime {
@@ -167,55 +152,48 @@ pub fn window(ctx: &egui::Context, state: &mut RetimeState, panel: &mut PanelCtx
         Ok(retime) => preview(state, panel.doc, retime),
         Err(message) => Err(message.clone()),
     };
-    egui::Window::new("Retime")
-        .collapsible(false)
-        .resizable(false)
-        .show(ctx, |ui| {
-            let before = state.choices();
-            fields(ui, state, panel.doc, unit);
-            if state.choices() != before {
-                // What is shown below was worked out from the choices before this change.
-                ctx.request_repaint();
-            }
-            ui.separator();
-            // As tall as four lines whatever it says, so Apply does not move down under the
-            // pointer while a value is typed (the summary grows from one line to four).
-            let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-            ui.vertical(|ui| {
-                ui.set_min_height(4.0 * line);
-                match &outcome {
-                    Ok(summary) => {
-                        ui.label(format!(
-                            "{}: {} get a new length",
-                            crate::text::capitalised(&summary.frames),
-                            summary.changed
-                        ));
-                        ui.label(&summary.total);
-                        ui.label(&summary.error);
-                    }
-                    Err(message) => {
-                        ui.colored_label(
-                            ui.visuals().error_fg_color,
-                            crate::text::capitalised(message),
-                        );
-                    }
+    let escape = frames_window::show(ctx, "Retime", |ui| {
+        let before = state.choices();
+        fields(ui, state, panel.doc, unit);
+        if state.choices() != before {
+            // What is shown below was worked out from the choices before this change.
+            ctx.request_repaint();
+        }
+        ui.separator();
+        // As tall as four lines whatever it says, so Apply does not move down under the
+        // pointer while a value is typed (the summary grows from one line to four).
+        let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+        ui.vertical(|ui| {
+            ui.set_min_height(4.0 * line);
+            match &outcome {
+                Ok(summary) => {
+                    ui.label(format!(
+                        "{}: {} get a new length",
+                        crate::text::capitalised(&summary.frames),
+                        summary.changed
+                    ));
+                    ui.label(&summary.total);
+                    ui.label(&summary.error);
                 }
-            });
-            if !capabilities.per_frame_durations {
-                ui.weak(format!(
-                    "{} files hold one duration per sequence: each sequence gets one.",
-                    panel.doc.format_name()
-                ));
+                Err(message) => {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        crate::text::capitalised(message),
+                    );
+                }
             }
-            ui.horizontal(|ui| {
-                apply = ui
-                    .add_enabled(outcome.is_ok(), egui::Button::new("Apply"))
-                    .clicked();
-                close = ui.button("Close").clicked();
-            });
         });
-    close |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
-    if close {
+        if !capabilities.per_frame_durations {
+            ui.weak(format!(
+                "{} files hold one duration per sequence: each sequence gets one.",
+                panel.doc.format_name()
+            ));
+        }
+        // The reason Apply is greyed out is written above it already.
+        let blocked = outcome.is_err().then_some(None);
+        (apply, close) = frames_window::apply_close_row(ui, blocked);
+    });
+    if close || escape {
         state.shown = false;
         return;
     }
@@ -245,31 +223,11 @@ fn done_sentence(change: RetimeChange, summary: &Summary) -> String {
 
 /// The choices: which frames, how, and the value.
 fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: Option<&str>) {
-    let sequence = doc.sequence().map(|s| s.name.clone()).unwrap_or_default();
-    let selected = doc.selected_frames().len();
     egui::Grid::new("retime fields")
         .num_columns(2)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            ui.label("Frames");
-            ui.vertical(|ui| {
-                ui.radio_value(
-                    &mut state.scope,
-                    RetimeScope::SelectedFrames,
-                    format!("Selected frames ({selected})"),
-                );
-                ui.radio_value(
-                    &mut state.scope,
-                    RetimeScope::ThisSequence,
-                    format!("This sequence ({sequence})"),
-                );
-                ui.radio_value(
-                    &mut state.scope,
-                    RetimeScope::EverySequence,
-                    "Every sequence",
-                );
-            });
-            ui.end_row();
+            frames_window::scope_row(ui, &mut state.scope, doc, true);
 
             ui.label("Change");
             ui.vertical(|ui| {
@@ -431,21 +389,6 @@ fn change_asked(state: &RetimeState, unit: Option<&str>) -> Result<RetimeChange,
                 .map(RetimeChange::FramesPerSecond)
                 .map_err(|e| format!("frames per second: {e}")),
         },
-    }
-}
-
-/// The frames the scope names in `doc`.
-fn frame_scope(scope: RetimeScope, doc: &OpenDocument) -> FrameScope {
-    match scope {
-        RetimeScope::SelectedFrames => FrameScope::Frames {
-            sequence: doc.player.sequence(),
-            direction: doc.player.direction(),
-            positions: doc.selected_frames(),
-        },
-        RetimeScope::ThisSequence => {
-            FrameScope::Sequences(doc.sequence().map(|s| s.id).into_iter().collect())
-        }
-        RetimeScope::EverySequence => FrameScope::Everything,
     }
 }
 

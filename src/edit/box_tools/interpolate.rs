@@ -4,10 +4,10 @@ use super::{BoxRun, set_class_boxes, shown_boxes};
 use crate::boxes::interpolate::{Easing, interpolate_point, interpolate_shape};
 use crate::boxes::matching::pair_boxes;
 use crate::edit::command::Command;
+use crate::edit::common_steps::direction_frames;
 use crate::edit::error::{EditError, EditResult};
 use crate::edit::selection::Selection;
 use crate::edit::snapshot::Tx;
-use crate::edit::support::direction_frames;
 use crate::model::{
     AnimationSet, AttachmentPoint, BoxClass, CollisionBox, Element, ElementId, ElementKind, Frame,
     FrameId,

@@ -3,10 +3,10 @@
 use super::{BoxRun, set_class_boxes, shown_boxes};
 use crate::boxes::mirror::{MirrorAxis, mirror_point, mirror_shape};
 use crate::edit::command::Command;
+use crate::edit::common_steps::direction_frames;
 use crate::edit::error::{EditError, EditResult};
 use crate::edit::selection::Selection;
 use crate::edit::snapshot::Tx;
-use crate::edit::support::direction_frames;
 use crate::model::{BoxClass, CollisionBox, Element, ElementId, ElementKind, effective_boxes};
 use std::collections::BTreeMap;
 

@@ -16,9 +16,9 @@ pub use interpolate::{InterpolateBoxes, InterpolationPlan};
 pub use mirror::MirrorElements;
 pub use place::{ExistingBoxes, PlaceBoxes};
 
+use super::common_steps::direction_frames;
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
-use super::support::direction_frames;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, Element,
     ElementId, ElementKind, Frame, FrameId, SequenceId, Shape, effective_boxes,

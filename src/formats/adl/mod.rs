@@ -24,10 +24,9 @@ pub use semantics::{AdlFile, Dialect, parse};
 pub use sheet::{SheetCell, SheetLayout, game_sheet_layout};
 
 use super::diagnostics::{Diagnostic, Location, Severity};
-use super::fidelity::unchanged_original;
 use super::{
-    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
-    Written,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 
@@ -37,29 +36,26 @@ pub struct AdlFormat;
 /// How much of a file sniffing looks at.
 const SNIFF_BYTES: usize = 16 * 1024;
 
+/// What the ADL format is.
+const INFO: FormatInfo = FormatInfo {
+    id: "adl",
+    name: "Terrarum ADL body-part animation (.properties)",
+    extensions: &["properties"],
+    capabilities: Capabilities {
+        time_unit: crate::model::TimeUnit::Seconds,
+        read: true,
+        write: true,
+        points: true,
+        layered_graphics: true,
+        disappear_at_end: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for AdlFormat {
-    fn id(&self) -> &'static str {
-        "adl"
-    }
-
-    fn name(&self) -> &'static str {
-        "Terrarum ADL body-part animation (.properties)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["properties"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            time_unit: crate::model::TimeUnit::Seconds,
-            read: true,
-            write: true,
-            points: true,
-            layered_graphics: true,
-            disappear_at_end: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -112,22 +108,14 @@ impl Format for AdlFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
-        match &document.original {
-            Some(original) if original.format == self.id() => {
-                Ok(edit::write_edited(document, original))
-            }
-            _ => convert::write_new(document, context),
+        match self.own_original(document) {
+            Some(original) => Ok(edit::write_edited(document, original)),
+            None => convert::write_new(document, context),
         }
     }
 }

@@ -169,12 +169,6 @@ impl AdlFile {
         &self.lexed.properties[index]
     }
 
-    /// The body part drawn at a joint, following the game's case rule (exact match of the
-    /// uppercased joint name), in the current form.
-    pub fn part_for_joint(&self, joint: &str) -> Option<&BodyPart> {
-        self.body_parts.get(joint)
-    }
-
     /// True when the file has none of the keys an ADL file needs.
     pub fn looks_empty(&self) -> bool {
         self.animations.is_empty()

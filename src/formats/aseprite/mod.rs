@@ -30,48 +30,45 @@ mod test_files;
 mod user_data;
 
 use super::diagnostics::{Diagnostic, Location, Severity};
-use super::fidelity::unchanged_original;
 use super::loss::{title_losses, unused_picture_losses};
 use super::{
-    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
-    Written,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 
 /// The Aseprite format.
 pub struct AsepriteFormat;
 
+/// What the Aseprite format is. An unedited file is saved by the shared rule; an edited one
+/// is spliced into the file read ([`splice`]).
+const INFO: FormatInfo = FormatInfo {
+    id: "aseprite",
+    name: "Aseprite sprite",
+    extensions: &["aseprite", "ase"],
+    capabilities: Capabilities {
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        boxes: true,
+        points: true,
+        custom_box_classes: true,
+        // A slice is a name: nothing in the file says what it is for.
+        box_classes_known: false,
+        box_noun: Some("slice"),
+        numbered_file_frames: true,
+        pictures_as_read: true,
+        // The pixels are placed from the canvas's corner; an origin slice marks an origin.
+        origin_at_canvas_corner: true,
+        needs_a_frame: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for AsepriteFormat {
-    fn id(&self) -> &'static str {
-        "aseprite"
-    }
-
-    fn name(&self) -> &'static str {
-        "Aseprite sprite"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["aseprite", "ase"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            read: true,
-            write: true,
-            per_frame_durations: true,
-            boxes: true,
-            points: true,
-            custom_box_classes: true,
-            // A slice is a name: nothing in the file says what it is for.
-            box_classes_known: false,
-            box_noun: Some("slice"),
-            numbered_file_frames: true,
-            pictures_as_read: true,
-            // The pixels are placed from the canvas's corner; an origin slice marks an origin.
-            origin_at_canvas_corner: true,
-            needs_a_frame: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -113,18 +110,12 @@ impl Format for AsepriteFormat {
         Ok(loaded)
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
-        let mut written = match document.original.as_ref().filter(|o| o.format == self.id()) {
+        let mut written = match self.own_original(document) {
             Some(original) => splice::splice(original, document, context.pixels)?,
             None => convert::write_new(document, context)?,
         };

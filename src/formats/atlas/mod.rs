@@ -14,7 +14,7 @@ pub mod marks;
 pub mod timing;
 
 use crate::formats::pack::{self, PackLimits, Placement};
-use crate::formats::{Loss, WriteError};
+use crate::formats::{Loss, WriteContext, WriteError};
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
 use crate::render::SpriteRect;
@@ -22,7 +22,7 @@ use frames::Picture;
 use image::RgbaImage;
 use marks::Mark;
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The JSON shape of an Aseprite-style atlas.
@@ -257,6 +257,39 @@ pub fn file_stem(path: &Path, fallback: &str) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| fallback.to_string())
+}
+
+/// The stem of page `k` of a set of pages named after `base`: `base` for the first, then
+/// `base-1`, `base-2`, ...
+pub fn page_stem(base: &str, k: usize) -> String {
+    if k == 0 {
+        base.to_string()
+    } else {
+        format!("{base}-{k}")
+    }
+}
+
+/// A page's sheet as the PNG file `name`.
+pub fn sheet_png(page: &Page, name: &str) -> Result<Vec<u8>, WriteError> {
+    pack::png(&page.sheet)
+        .map_err(|e| WriteError::new(format!("cannot encode the sheet {name}: {e}")))
+}
+
+/// What a writer of sheets takes from its write context: the document's pixels (refused,
+/// naming `what` it writes, when they are not at hand) and the main file's path
+/// (`fallback` when the output has none).
+pub fn sheet_target<'a>(
+    context: &WriteContext<'a>,
+    what: &str,
+    fallback: &str,
+) -> Result<(&'a dyn PixelSource, PathBuf), WriteError> {
+    let Some(pixels) = context.pixels else {
+        return Err(WriteError::new(format!(
+            "writing {what} renders every frame and needs the document's pixels"
+        )));
+    };
+    let path = context.path.clone().unwrap_or_else(|| fallback.into());
+    Ok((pixels, path))
 }
 
 /// Renders, trims, deduplicates and packs every frame of `document`.

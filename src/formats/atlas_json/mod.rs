@@ -17,10 +17,9 @@ pub mod read;
 pub mod schema;
 
 use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
-use crate::formats::fidelity::unchanged_original;
 use crate::formats::{
-    Capabilities, CompanionFile, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext,
-    WriteError, Written,
+    Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, ReadContext, ReadFailure,
+    Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -37,31 +36,28 @@ pub const DIRECTION_DATA: &str = "direction:";
 /// Texture atlas + JSON (Aseprite layout).
 pub struct AsepriteJsonFormat;
 
+/// What the atlas + JSON format is.
+const INFO: FormatInfo = FormatInfo {
+    id: FORMAT_ID,
+    name: "Texture atlas + JSON (Aseprite layout)",
+    extensions: &["json"],
+    capabilities: Capabilities {
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        directions: true,
+        boxes: true,
+        points: true,
+        custom_box_classes: true,
+        box_classes_known: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for AsepriteJsonFormat {
-    fn id(&self) -> &'static str {
-        FORMAT_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Texture atlas + JSON (Aseprite layout)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["json"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            read: true,
-            write: true,
-            per_frame_durations: true,
-            directions: true,
-            boxes: true,
-            points: true,
-            custom_box_classes: true,
-            box_classes_known: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -84,17 +80,11 @@ impl Format for AsepriteJsonFormat {
         read::read(bytes, context)
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
         let mut written = write_with_frame_names(document, context, "")?;
         written
             .losses
@@ -110,12 +100,7 @@ pub fn write_with_frame_names(
     context: &WriteContext,
     pattern: &str,
 ) -> Result<Written, WriteError> {
-    let Some(pixels) = context.pixels else {
-        return Err(WriteError::new(
-            "writing an atlas renders every frame and needs the document's pixels",
-        ));
-    };
-    let path = context.path.clone().unwrap_or_else(|| "atlas.json".into());
+    let (pixels, path) = atlas::sheet_target(context, "an atlas", "atlas.json")?;
     let options = AtlasOptions {
         frame_names: pattern.to_string(),
         ..AtlasOptions::default()
@@ -142,21 +127,14 @@ pub fn write_atlas(
     };
     let stem = atlas::file_stem(path, "atlas");
     let sheet_stem = atlas::sheet_stem(document, path.parent(), &stem);
-    let page_stem = |base: &str, k: usize| {
-        if k == 0 {
-            base.to_string()
-        } else {
-            format!("{base}-{k}")
-        }
-    };
     let related: Vec<String> = (1..built.pages.len())
-        .map(|k| format!("{}.json", page_stem(&stem, k)))
+        .map(|k| format!("{}.json", atlas::page_stem(&stem, k)))
         .collect();
     let mut main = Vec::new();
     let mut companions = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
-        let title = page_stem(&stem, k);
-        let image = format!("{}.png", page_stem(&sheet_stem, k));
+        let title = atlas::page_stem(&stem, k);
+        let image = format!("{}.png", atlas::page_stem(&sheet_stem, k));
         let names = PageNames {
             title: &title,
             frame_pattern: &frame_pattern,
@@ -164,8 +142,7 @@ pub fn write_atlas(
             related: if k == 0 { &related } else { &[] },
         };
         let text = layout::page_json(&built, k, &names)?;
-        let png = crate::formats::pack::png(&page.sheet)
-            .map_err(|e| WriteError::new(format!("cannot encode the sheet {image}: {e}")))?;
+        let png = atlas::sheet_png(page, &image)?;
         companions.push(CompanionFile {
             relative_path: image,
             bytes: png,

@@ -15,8 +15,8 @@ pub mod tres;
 use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
 use crate::formats::diagnostics::{Diagnostic, Severity};
 use crate::formats::{
-    Capabilities, CompanionFile, Format, Loaded, Location, Loss, Place, ReadContext, ReadFailure,
-    Sniff, WriteContext, WriteError, Written,
+    Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, Location, Loss, Place,
+    ReadContext, ReadFailure, Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -28,26 +28,23 @@ pub const FORMAT_ID: &str = "godot-spriteframes";
 /// Godot 4 SpriteFrames resource.
 pub struct GodotSpriteFramesFormat;
 
+/// What the SpriteFrames format is (written only).
+const INFO: FormatInfo = FormatInfo {
+    id: FORMAT_ID,
+    name: "Godot 4 SpriteFrames (.tres + atlas PNG)",
+    extensions: &["tres"],
+    capabilities: Capabilities {
+        write: true,
+        per_frame_durations: true,
+        directions: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for GodotSpriteFramesFormat {
-    fn id(&self) -> &'static str {
-        FORMAT_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Godot 4 SpriteFrames (.tres + atlas PNG)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["tres"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            write: true,
-            per_frame_durations: true,
-            directions: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, _bytes: &[u8]) -> Sniff {
@@ -62,20 +59,12 @@ impl Format for GodotSpriteFramesFormat {
         )))
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        let Some(pixels) = context.pixels else {
-            return Err(WriteError::new(
-                "writing SpriteFrames renders every frame and needs the document's pixels",
-            ));
-        };
-        let path = context
-            .path
-            .clone()
-            .unwrap_or_else(|| "sprite_frames.tres".into());
+        let (pixels, path) = atlas::sheet_target(context, "SpriteFrames", "sprite_frames.tres")?;
         write_sprite_frames(document, pixels, &path, &AtlasOptions::default(), None)
     }
 }
@@ -119,13 +108,8 @@ pub fn write_sprite_frames(
     let mut companions = Vec::new();
     let mut sheet_paths = Vec::new();
     for (k, page) in built.pages.iter().enumerate() {
-        let name = if k == 0 {
-            format!("{sheet_stem}.png")
-        } else {
-            format!("{sheet_stem}-{k}.png")
-        };
-        let bytes = crate::formats::pack::png(&page.sheet)
-            .map_err(|e| WriteError::new(format!("cannot encode the sheet {name}: {e}")))?;
+        let name = format!("{}.png", atlas::page_stem(&sheet_stem, k));
+        let bytes = atlas::sheet_png(page, &name)?;
         sheet_paths.push(match &res_dir {
             Some(dir) => format!("{dir}{name}"),
             None => name.clone(),

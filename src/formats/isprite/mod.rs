@@ -19,10 +19,9 @@ pub mod textures;
 pub mod tier;
 pub mod write;
 
-use super::fidelity::unchanged_original;
 use super::{
-    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
-    Written,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 
@@ -32,55 +31,38 @@ pub const ID: &str = "isprite";
 /// The ISPRITE format.
 pub struct IspriteFormat;
 
+/// What the ISPRITE format is.
+const INFO: FormatInfo = FormatInfo {
+    id: ID,
+    name: "Vision Riders Integrated Sprite",
+    extensions: &["isprite", "sprite"],
+    capabilities: Capabilities {
+        time_unit: crate::model::TimeUnit::Holds,
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        boxes: true,
+        circles: true,
+        rotated_boxes: true,
+        points: true,
+        layered_graphics: true,
+        transforms: true,
+        frame_text: true,
+        groups: true,
+        subpixel: true,
+        follow_ups: true,
+        sequence_frame_rate: true,
+        disappear_at_end: true,
+        custom_box_classes: true,
+        box_classes_known: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for IspriteFormat {
-    fn id(&self) -> &'static str {
-        ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Vision Riders Integrated Sprite"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["isprite", "sprite"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            time_unit: crate::model::TimeUnit::Holds,
-            origin_at_canvas_corner: false,
-            needs_a_frame: false,
-            numbered_file_frames: false,
-            read: true,
-            write: true,
-            per_frame_durations: true,
-            directions: false,
-            boxes: true,
-            circles: true,
-            rotated_boxes: true,
-            points: true,
-            layered_graphics: true,
-            transforms: true,
-            blending: false,
-            frame_text: true,
-            groups: true,
-            subpixel: true,
-            follow_ups: true,
-            sequence_frame_rate: true,
-            disappear_at_end: true,
-            interpolation: false,
-            default_boxes: false,
-            custom_box_classes: true,
-            box_classes_known: true,
-            hit_hurt_words: None,
-            box_noun: None,
-            sequence_titles: false,
-            numbered_sequences: false,
-            sequences_are_a_view: false,
-            one_origin_per_direction: false,
-            frames_are_grid_cells: false,
-            pictures_as_read: false,
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -102,17 +84,11 @@ impl Format for IspriteFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
         let original = document
             .original
             .as_ref()

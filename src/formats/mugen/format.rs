@@ -17,8 +17,8 @@ use crate::formats::loss::unused_picture_losses;
 use crate::formats::paths::{normalise, relative_to};
 use crate::formats::sff::build::build_archive;
 use crate::formats::{
-    Capabilities, CompanionFile, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure,
-    Severity, Sniff, WriteContext, WriteError, Written,
+    Baseline, Capabilities, CompanionFile, Diagnostic, Format, FormatInfo, Loaded, Location,
+    ReadContext, ReadFailure, Severity, Sniff, WriteContext, WriteError, Written,
 };
 use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
 use std::path::Path;
@@ -35,43 +35,23 @@ pub struct AirFormat;
 /// M.U.G.E.N definition files (`.def`): characters, effects, stages, storyboards, lifebars.
 pub struct DefFormat;
 
-fn capabilities() -> Capabilities {
-    Capabilities {
-        time_unit: crate::model::TimeUnit::Ticks,
-        origin_at_canvas_corner: false,
-        needs_a_frame: false,
-        numbered_file_frames: false,
-        read: true,
-        write: true,
-        per_frame_durations: true,
-        directions: false,
-        boxes: true,
-        circles: false,
-        rotated_boxes: false,
-        points: false,
-        layered_graphics: false,
-        transforms: true,
-        blending: true,
-        frame_text: false,
-        groups: false,
-        subpixel: false,
-        follow_ups: false,
-        sequence_frame_rate: false,
-        disappear_at_end: false,
-        interpolation: true,
-        default_boxes: true,
-        custom_box_classes: false,
-        box_classes_known: true,
-        hit_hurt_words: Some(("Clsn1", "Clsn2")),
-        box_noun: None,
-        sequence_titles: true,
-        numbered_sequences: true,
-        sequences_are_a_view: false,
-        one_origin_per_direction: false,
-        frames_are_grid_cells: false,
-        pictures_as_read: false,
-    }
-}
+/// What both M.U.G.E.N text formats hold: AIR's actions, timed in ticks.
+const CAPABILITIES: Capabilities = Capabilities {
+    time_unit: crate::model::TimeUnit::Ticks,
+    read: true,
+    write: true,
+    per_frame_durations: true,
+    boxes: true,
+    transforms: true,
+    blending: true,
+    interpolation: true,
+    default_boxes: true,
+    box_classes_known: true,
+    hit_hurt_words: Some(("Clsn1", "Clsn2")),
+    sequence_titles: true,
+    numbered_sequences: true,
+    ..Capabilities::NONE
+};
 
 /// The sections that make a text a `.def` (characters and effects, stages, storyboards).
 fn is_def_section(name: &str) -> bool {
@@ -116,21 +96,19 @@ fn section_names(bytes: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// What the AIR format is: it keeps its own baseline (the text read, rewritten only where
+/// edited).
+const AIR_INFO: FormatInfo = FormatInfo {
+    id: AIR_ID,
+    name: "M.U.G.E.N animation (AIR)",
+    extensions: &["air"],
+    capabilities: CAPABILITIES,
+    baseline: Baseline::Own,
+};
+
 impl Format for AirFormat {
-    fn id(&self) -> &'static str {
-        AIR_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "M.U.G.E.N animation (AIR)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["air"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        capabilities()
+    fn info(&self) -> &'static FormatInfo {
+        &AIR_INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -158,7 +136,7 @@ impl Format for AirFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
@@ -226,21 +204,19 @@ fn air_baseline(document: &AnimationSet) -> Option<&Arc<Vec<u8>>> {
         .map(|o| &o.bytes)
 }
 
+/// What the `.def` format is: it keeps its own baseline (the `.def` copied, the AIR text it
+/// names rewritten only where edited).
+const DEF_INFO: FormatInfo = FormatInfo {
+    id: DEF_ID,
+    name: "M.U.G.E.N definition (.def)",
+    extensions: &["def"],
+    capabilities: CAPABILITIES,
+    baseline: Baseline::Own,
+};
+
 impl Format for DefFormat {
-    fn id(&self) -> &'static str {
-        DEF_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "M.U.G.E.N definition (.def)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["def"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        capabilities()
+    fn info(&self) -> &'static FormatInfo {
+        &DEF_INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -330,61 +306,66 @@ impl Format for DefFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
         // Named from the document as given: a new archive is built from the pictures its
         // frames show, which then show sprites instead.
-        let mut written = write_def(document, context)?;
+        let mut written = self.write_def(document, context)?;
         written.losses.extend(unused_picture_losses(document));
         Ok(written)
     }
 }
 
-/// The `.def` of `document` (with its `.air` and edited archives as companions).
-fn write_def(document: &AnimationSet, context: &WriteContext) -> Result<Written, WriteError> {
-    let original = document.original.as_ref().filter(|o| o.format == DEF_ID);
-    let Some(original) = original else {
-        return fresh_def(document, context);
-    };
-    let def = parse_def(&original.bytes);
-    if let Some(moved) = moved_character(document, original, &def, context) {
-        return Ok(moved);
-    }
-    // The `.def` is copied unchanged, so the archive goes where it spells it.
-    let archives = edited_archives(document, |spelled, _| spelled.to_string());
-    match def.anim().filter(|_| !def.has_actions()) {
-        Some(anim) => {
-            let baseline = air_baseline(document);
-            // An `.air` that could not be read is not replaced by an empty one.
-            if baseline.is_none() && document.sequences().is_empty() {
-                return Ok(Written {
-                    bytes: original.bytes.to_vec(),
-                    companions: archives,
-                    ..Written::default()
-                });
-            }
-            let output = write_air(document, baseline);
-            let mut companions = vec![CompanionFile {
-                relative_path: path_text(&anim.value),
-                bytes: output.bytes,
-            }];
-            companions.extend(archives);
-            Ok(Written {
-                bytes: original.bytes.to_vec(),
-                losses: output.losses,
-                companions,
-            })
+impl DefFormat {
+    /// The `.def` of `document` (with its `.air` and edited archives as companions).
+    fn write_def(
+        &self,
+        document: &AnimationSet,
+        context: &WriteContext,
+    ) -> Result<Written, WriteError> {
+        let Some(original) = self.own_original(document) else {
+            return fresh_def(document, context);
+        };
+        let def = parse_def(&original.bytes);
+        if let Some(moved) = moved_character(document, original, &def, context) {
+            return Ok(moved);
         }
-        None => {
-            let output = write_air(document, Some(&original.bytes));
-            Ok(Written {
-                bytes: output.bytes,
-                losses: output.losses,
-                companions: archives,
-            })
+        // The `.def` is copied unchanged, so the archive goes where it spells it.
+        let archives = edited_archives(document, |spelled, _| spelled.to_string());
+        match def.anim().filter(|_| !def.has_actions()) {
+            Some(anim) => {
+                let baseline = air_baseline(document);
+                // An `.air` that could not be read is not replaced by an empty one.
+                if baseline.is_none() && document.sequences().is_empty() {
+                    return Ok(Written {
+                        bytes: original.bytes.to_vec(),
+                        companions: archives,
+                        ..Written::default()
+                    });
+                }
+                let output = write_air(document, baseline);
+                let mut companions = vec![CompanionFile {
+                    relative_path: path_text(&anim.value),
+                    bytes: output.bytes,
+                }];
+                companions.extend(archives);
+                Ok(Written {
+                    bytes: original.bytes.to_vec(),
+                    losses: output.losses,
+                    companions,
+                })
+            }
+            None => {
+                let output = write_air(document, Some(&original.bytes));
+                Ok(Written {
+                    bytes: output.bytes,
+                    losses: output.losses,
+                    companions: archives,
+                })
+            }
         }
     }
 }

@@ -170,11 +170,6 @@ impl EditableSff {
         self.set_palette(n, colours)
     }
 
-    /// Palette `n` as a `.act` file.
-    pub fn export_act(&self, n: usize) -> Option<Vec<u8>> {
-        self.palette(n).map(Palette::to_act)
-    }
-
     /// Decodes sprite (group, image) to its indices or RGBA as edited.
     pub fn pixels(&self, group: u16, image: u16) -> Result<SpritePixels, EditError> {
         let sprite = &self.sprites[self.position(group, image)?];

@@ -20,8 +20,8 @@ use super::palette::Palette;
 use super::view::add_group_sequences;
 use super::write::write_sff;
 use crate::formats::{
-    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
-    Written, read_file,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    WriteContext, WriteError, Written, read_file,
 };
 use crate::model::{
     AnimationSet, ElementKind, ImageId, ImageKind, OriginalSource, PaletteSource, SourceImage,
@@ -33,28 +33,25 @@ pub const SFF_ID: &str = "mugen-sff";
 /// The `.sff` format.
 pub struct SffFormat;
 
+/// What the `.sff` format is: the archive keeps its own baseline (its edited bytes, else the
+/// bytes read). An archive holds sprites and palettes only: none of the animation features, so the
+/// editor offers none of them for its view.
+const INFO: FormatInfo = FormatInfo {
+    id: SFF_ID,
+    name: "M.U.G.E.N sprite archive (SFF v1/v2)",
+    extensions: &["sff"],
+    capabilities: Capabilities {
+        read: true,
+        write: true,
+        sequences_are_a_view: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Own,
+};
+
 impl Format for SffFormat {
-    fn id(&self) -> &'static str {
-        SFF_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "M.U.G.E.N sprite archive (SFF v1/v2)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["sff"]
-    }
-
-    /// An archive holds sprites and palettes only: none of the animation features, so the
-    /// editor offers none of them for its view.
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            read: true,
-            write: true,
-            sequences_are_a_view: true,
-            ..Capabilities::default()
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -97,12 +94,12 @@ impl Format for SffFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        match document.original.as_ref().filter(|o| o.format == SFF_ID) {
+        match self.own_original(document) {
             Some(original) => write_lone(document, original),
             None => write_converted(document, context),
         }

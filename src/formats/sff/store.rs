@@ -465,37 +465,6 @@ impl SffStore {
             request.number,
         )
     }
-
-    /// Whether [`SffStore::requested`] would find the pixels decoded already (or know there
-    /// are none: the blank sprite, a missing archive or sprite), so a caller that must not
-    /// wait can tell.
-    pub fn has_requested(&self, request: &SpriteRequest) -> bool {
-        if request.group < 0 {
-            return true;
-        }
-        let place = self.cache_place(
-            &request.archive,
-            request.edited.as_ref(),
-            request.edited_palette.as_ref(),
-        );
-        let Some((path, palette)) = place else {
-            return true;
-        };
-        let state = self.lock();
-        let archive = match state.archives.get(&path) {
-            Some(Some(archive)) => archive,
-            Some(None) => return true,
-            None => return false,
-        };
-        let Some(index) = archive.find(request.group, request.number) else {
-            return true;
-        };
-        state.sprites.contains(&SpriteKey {
-            archive: path,
-            palette,
-            index: archive.same_pixels_as(index),
-        })
-    }
 }
 
 impl PixelSource for SffStore {

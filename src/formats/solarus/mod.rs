@@ -31,8 +31,8 @@ pub use quest::{sprites_folder, tileset_candidates};
 
 use super::fidelity;
 use super::{
-    Capabilities, Diagnostic, Format, Loaded, Location, ReadContext, ReadFailure, Severity, Sniff,
-    WriteContext, WriteError, Written, has_errors, line_column,
+    Baseline, Capabilities, Diagnostic, Format, FormatInfo, Loaded, Location, ReadContext,
+    ReadFailure, Severity, Sniff, WriteContext, WriteError, Written, has_errors, line_column,
 };
 use crate::model::{AnimationSet, SequenceId};
 use data::Entry;
@@ -50,29 +50,16 @@ pub struct SolarusLegacyFormat;
 /// Solarus 1.1+ `.dat`: `animation{...}` calls in Lua.
 pub struct SolarusLuaFormat;
 
-/// The extension a legacy document is saved with: the one it was read from (`zsd` for Zelda
-/// Solarus DX files, `dat` for Solarus 0.9/1.0), else `dat`.
-pub fn legacy_extension(document: &AnimationSet) -> &'static str {
-    let from_zsd = document
-        .original
-        .as_ref()
-        .and_then(|o| o.path.as_deref())
-        .and_then(|p| p.extension())
-        .is_some_and(|e| e.eq_ignore_ascii_case("zsd"));
-    if from_zsd { "zsd" } else { "dat" }
-}
-
-fn capabilities() -> Capabilities {
-    Capabilities {
-        read: true,
-        write: true,
-        directions: true,
-        disappear_at_end: true,
-        one_origin_per_direction: true,
-        frames_are_grid_cells: true,
-        ..Capabilities::default()
-    }
-}
+/// What both Solarus syntaxes hold.
+const CAPABILITIES: Capabilities = Capabilities {
+    read: true,
+    write: true,
+    directions: true,
+    disappear_at_end: true,
+    one_origin_per_direction: true,
+    frames_are_grid_cells: true,
+    ..Capabilities::NONE
+};
 
 /// The entries of a file in one syntax, or the syntax error that stops the read.
 type EntryReader = fn(&[u8], &mut Problems) -> Result<Vec<Entry>, (usize, String)>;
@@ -142,7 +129,7 @@ fn write(
     let original = document.original.as_ref();
     // One re-read of the original serves both the byte-exact answer for an unchanged document
     // (the rule of `fidelity::unchanged_original`) and the splice of an edited one.
-    let reread = original.filter(|o| o.format == format.id()).and_then(|o| {
+    let reread = format.own_original(document).and_then(|o| {
         let read_context = ReadContext {
             path: o.path.clone(),
             ..ReadContext::default()
@@ -151,17 +138,14 @@ fn write(
             .ok()
             .map(|parsed| (o, parsed))
     });
-    if let Some((o, parsed)) = &reread {
-        let same_folder = match (&o.path, &context.path) {
-            (Some(a), Some(b)) => a.parent() == b.parent(),
-            _ => true,
-        };
-        if same_folder && fidelity::same_content(&parsed.loaded.document, document) {
-            return Ok(Written {
-                bytes: o.bytes.as_ref().clone(),
-                ..Written::default()
-            });
-        }
+    if let Some((o, parsed)) = &reread
+        && fidelity::written_beside(o, context)
+        && fidelity::same_content(&parsed.loaded.document, document)
+    {
+        return Ok(Written {
+            bytes: o.bytes.as_ref().clone(),
+            ..Written::default()
+        });
     }
     let solarus_source = original.is_some_and(|o| o.format == LEGACY_ID || o.format == LUA_ID);
     let copied = quest_images::copy_outside_images(document, context, solarus_source)?;
@@ -217,21 +201,19 @@ fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
     ))
 }
 
+/// What the older Solarus syntax is: it keeps its own baseline (one read of the original
+/// serves the unchanged answer and the splice).
+const LEGACY_INFO: FormatInfo = FormatInfo {
+    id: LEGACY_ID,
+    name: "Solarus sprite, .zsd / 0.9 .dat (text lines)",
+    extensions: &["zsd", "dat"],
+    capabilities: CAPABILITIES,
+    baseline: Baseline::Own,
+};
+
 impl Format for SolarusLegacyFormat {
-    fn id(&self) -> &'static str {
-        LEGACY_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Solarus sprite, .zsd / 0.9 .dat (text lines)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["zsd", "dat"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        capabilities()
+    fn info(&self) -> &'static FormatInfo {
+        &LEGACY_INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -242,7 +224,7 @@ impl Format for SolarusLegacyFormat {
         parse(LEGACY_ID, read_legacy_entries, bytes, context).map(|p| p.loaded)
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
@@ -257,21 +239,18 @@ impl Format for SolarusLegacyFormat {
     }
 }
 
+/// What the Lua Solarus syntax is: it keeps its own baseline, as the older one.
+const LUA_INFO: FormatInfo = FormatInfo {
+    id: LUA_ID,
+    name: "Solarus 1.x sprite (Lua)",
+    extensions: &["dat"],
+    capabilities: CAPABILITIES,
+    baseline: Baseline::Own,
+};
+
 impl Format for SolarusLuaFormat {
-    fn id(&self) -> &'static str {
-        LUA_ID
-    }
-
-    fn name(&self) -> &'static str {
-        "Solarus 1.x sprite (Lua)"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["dat"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        capabilities()
+    fn info(&self) -> &'static FormatInfo {
+        &LUA_INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -282,7 +261,7 @@ impl Format for SolarusLuaFormat {
         parse(LUA_ID, lua_reader::read_entries, bytes, context).map(|p| p.loaded)
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,

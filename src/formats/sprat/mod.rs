@@ -10,11 +10,10 @@
 //! does not cover.
 
 use super::diagnostics::{Diagnostic, Location, Severity};
-use super::fidelity::unchanged_original;
 use super::paths::relative_to;
 use super::{
-    Capabilities, Format, Loaded, ReadContext, ReadFailure, Sniff, WriteContext, WriteError,
-    Written,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    WriteContext, WriteError, Written,
 };
 use crate::model::{AnimationSet, SourceImage};
 use serde::{Deserialize, Serialize};
@@ -51,55 +50,41 @@ fn declared_version(text: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// What the `.sprat` format is: it holds the whole model.
+const INFO: FormatInfo = FormatInfo {
+    id: "sprat",
+    name: "Sprat project",
+    extensions: &["sprat"],
+    capabilities: Capabilities {
+        read: true,
+        write: true,
+        per_frame_durations: true,
+        directions: true,
+        boxes: true,
+        circles: true,
+        rotated_boxes: true,
+        points: true,
+        layered_graphics: true,
+        transforms: true,
+        blending: true,
+        frame_text: true,
+        groups: true,
+        subpixel: true,
+        follow_ups: true,
+        sequence_frame_rate: true,
+        disappear_at_end: true,
+        interpolation: true,
+        custom_box_classes: true,
+        box_classes_known: true,
+        sequence_titles: true,
+        ..Capabilities::NONE
+    },
+    baseline: Baseline::Shared,
+};
+
 impl Format for SpratFormat {
-    fn id(&self) -> &'static str {
-        "sprat"
-    }
-
-    fn name(&self) -> &'static str {
-        "Sprat project"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["sprat"]
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            read: true,
-            write: true,
-            per_frame_durations: true,
-            directions: true,
-            boxes: true,
-            circles: true,
-            rotated_boxes: true,
-            points: true,
-            layered_graphics: true,
-            transforms: true,
-            blending: true,
-            frame_text: true,
-            groups: true,
-            subpixel: true,
-            follow_ups: true,
-            sequence_frame_rate: true,
-            disappear_at_end: true,
-            interpolation: true,
-            default_boxes: false,
-            custom_box_classes: true,
-            box_classes_known: true,
-            hit_hurt_words: None,
-            box_noun: None,
-            sequence_titles: true,
-            numbered_sequences: false,
-            sequences_are_a_view: false,
-            one_origin_per_direction: false,
-            frames_are_grid_cells: false,
-            pictures_as_read: false,
-            time_unit: crate::model::TimeUnit::Millis,
-            origin_at_canvas_corner: false,
-            needs_a_frame: false,
-            numbered_file_frames: false,
-        }
+    fn info(&self) -> &'static FormatInfo {
+        &INFO
     }
 
     fn sniff(&self, bytes: &[u8]) -> Sniff {
@@ -178,17 +163,11 @@ impl Format for SpratFormat {
         })
     }
 
-    fn write(
+    fn write_document(
         &self,
         document: &AnimationSet,
         context: &WriteContext,
     ) -> Result<Written, WriteError> {
-        if let Some(bytes) = unchanged_original(self, document, context) {
-            return Ok(Written {
-                bytes,
-                ..Written::default()
-            });
-        }
         // In-memory pictures (an imported Aseprite file's frames) become PNG files beside it.
         let with_files;
         let (document, companions) = match images::materialise(document, context)? {

@@ -126,15 +126,6 @@ impl ToolState {
         }
         self.drag = None;
     }
-
-    /// Another document replaced the open one: its ids mean nothing here, so the drag, the
-    /// name field and what hung from it go; the tool, its options and sequences hung from
-    /// other files stay.
-    pub fn document_replaced(&mut self) {
-        self.drag = None;
-        self.naming = None;
-        self.hang.forget_this_file();
-    }
 }
 
 /// What the canvas's parts ask for during a frame.

@@ -260,11 +260,6 @@ impl FrameTextures {
         self.shown.as_ref().map(|(key, _)| *key)
     }
 
-    /// Whether the texture of `key` is rendered already.
-    pub fn has_frame(&self, key: &FrameKey) -> bool {
-        self.frames.contains(key)
-    }
-
     /// The texture of a scene (frame `key.index` of direction `key.direction` of sequence
     /// `key.sequence`, as `scene` makes it): made on first use from the picture composed
     /// ahead when there is one, else composed now; then kept until room is needed.

@@ -1,5 +1,5 @@
-//! Small helpers the commands share: copying frames under new ids, dropping frames nothing
-//! uses any more, finding directions, and naming copies.
+//! The steps and look-ups the commands share: copying frames under new ids, dropping frames
+//! nothing uses any more, finding directions, and naming copies.
 
 use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
