@@ -27,6 +27,7 @@ pub mod panel;
 pub mod pictures;
 pub mod platform;
 pub mod reference;
+pub mod reload;
 pub mod settings;
 pub mod tab_id;
 pub mod tree_row;

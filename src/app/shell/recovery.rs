@@ -219,32 +219,10 @@ impl SpratApp {
         tab.changed_files.clear();
         let doc = &mut tab.doc;
         if reload {
-            let said = reload_document(doc);
+            let said = crate::app::context::reload::reload_from_disk(doc);
             self.status = Some(said);
         } else {
             doc.session.keep_mine();
-        }
-    }
-}
-
-/// Reads the document again from disk, its unsaved changes dropped; what the status bar says.
-pub(super) fn reload_document(doc: &mut OpenDocument) -> crate::app::context::feedback::Feedback {
-    use crate::app::context::feedback::Feedback;
-    let context = crate::formats::ReadContext::for_path(
-        doc.path().map(|p| p.to_path_buf()).unwrap_or_default(),
-    );
-    match doc.session.reload(&context) {
-        Ok(()) => {
-            doc.after_reload();
-            Feedback::new(Severity::Info, "Reloaded from disk.")
-        }
-        Err(failure) => {
-            let why = failure
-                .diagnostics
-                .first()
-                .map(|d| d.message.clone())
-                .unwrap_or_default();
-            Feedback::new(Severity::Error, format!("Could not reload: {why}"))
         }
     }
 }

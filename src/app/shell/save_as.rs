@@ -388,7 +388,7 @@ fn confirm_window(
             state.shown = false;
             state.plain_save = false;
             state.reloaded = true;
-            Some(super::recovery::reload_document(doc))
+            Some(crate::app::context::reload::reload_from_disk(doc))
         }
         Answer::Cancel => {
             state.pending = None;

@@ -234,14 +234,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                     (RowKind::Sequence(id), Some((kept, why))) if id == kept => Some(why.as_str()),
                     _ => None,
                 };
-                context_menu(
-                    ui,
-                    &row.kind,
-                    default_sequence,
-                    &adds,
-                    why_kept,
-                    output,
-                );
+                context_menu(ui, &row.kind, default_sequence, &adds, why_kept, output);
             });
         });
         row_rects.push((row.kind.clone(), line.response.rect));
