@@ -10,7 +10,8 @@
 //!   part's anchor pixel is placed there (adl-rules.md rule 11).
 
 use super::assets_root::{RootEvidence, find_assets_root};
-use super::semantics::{AdlFile, Dialect, Skeleton, Target};
+use super::lexer::Lexed;
+use super::semantics::{AdlFile, AnimFrame, Dialect, Skeleton, Target};
 use crate::formats::ReadContext;
 use crate::formats::diagnostics::{Diagnostic, Location, Severity, Subject};
 use crate::model::{
@@ -19,6 +20,7 @@ use crate::model::{
     SequenceId, SourceImage, TreeItem,
 };
 use indexmap::IndexMap;
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 /// Each byte of input may produce at most this many elements (plus a fixed allowance), so a
@@ -77,7 +79,38 @@ pub fn build(
     input_len: usize,
     context: &ReadContext,
 ) -> (AnimationSet, Vec<Diagnostic>) {
-    let mut diagnostics = file.diagnostics.clone();
+    build_from(file, None, file.diagnostics.clone(), input_len, context)
+}
+
+/// [`build`], using the file up on the way (a read, which keeps nothing of it): its
+/// properties go first (the writer reads the original bytes again), and each animation's
+/// frames as soon as they are in the document, so the parsed file and the document it becomes
+/// are not both held whole at once.
+pub fn build_consuming(
+    mut file: AdlFile,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
+    file.lexed = Lexed::default();
+    file.table = IndexMap::new();
+    let mut frames: Vec<Vec<AnimFrame>> = file
+        .animations
+        .iter_mut()
+        .map(|animation| std::mem::take(&mut animation.frames))
+        .collect();
+    let diagnostics = std::mem::take(&mut file.diagnostics);
+    build_from(&file, Some(&mut frames), diagnostics, input_len, context)
+}
+
+/// Builds the document from `file`, whose animations' frames are in `taken` (by animation,
+/// each taken out once mapped) when given, else in the file.
+fn build_from(
+    file: &AdlFile,
+    mut taken: Option<&mut [Vec<AnimFrame>]>,
+    mut diagnostics: Vec<Diagnostic>,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
     let severity = match file.dialect {
         Dialect::Current => Severity::Info,
         Dialect::Legacy => Severity::Warning,
@@ -117,7 +150,11 @@ pub fn build(
         );
         sequence.loop_point = Some(0);
         let skeleton = animation.skeleton.map(|s| &file.skeletons[s]);
-        for frame in &animation.frames {
+        let frames: Cow<'_, [AnimFrame]> = match taken.as_deref_mut() {
+            Some(taken) => Cow::Owned(std::mem::take(&mut taken[index])),
+            None => Cow::Borrowed(&animation.frames),
+        };
+        for frame in frames.iter() {
             let joint_count = skeleton.map_or(0, |s| s.joints.len());
             let cost = joint_count.saturating_mul(2).max(1);
             if cost > budget {

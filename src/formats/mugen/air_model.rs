@@ -28,7 +28,8 @@ pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: Ima
     let mut map = SyntaxMap::default();
     // Room for every frame at once: the arena would otherwise grow (and move) a dozen times.
     set.frames
-        .reserve(syntax.actions.iter().map(|a| a.frames.len()).sum());
+        .reserve_exact(syntax.actions.iter().map(|a| a.frames.len()).sum());
+    set.root.items.reserve_exact(syntax.actions.len());
     for action in &syntax.actions {
         let sequence_id = SequenceId(set.alloc_id());
         let direction_id = DirectionId(set.alloc_id());
@@ -119,6 +120,8 @@ fn frame_to_model(
         .filter(|(i, g)| !clsn[i + 1..].iter().any(|later| later.class == g.class))
         .map(|(_, g)| g)
         .collect();
+    // Exactly as many as are pushed: grown from empty, the first push makes room for four.
+    frame.box_declarations.reserve_exact(counted.len());
     for group in counted {
         let class = class_of(group.class);
         frame.box_declarations.push(BoxDeclaration {

@@ -147,8 +147,13 @@ impl Format for AirFormat {
         let (sprites, mut diagnostics) = sources::for_air(context.path.as_deref());
         document.images.push(sprites.image(archive));
         let mut syntax = parse_air(bytes, true);
+        // The model is built from the actions alone; the line table (a fifth of the syntax
+        // tree) goes before the document is built beside the rest.
+        syntax.lines = Vec::new();
         add_to_model(&mut syntax, &mut document, archive);
-        diagnostics.splice(0..0, syntax.diagnostics);
+        diagnostics.splice(0..0, std::mem::take(&mut syntax.diagnostics));
+        // Gone before the file's bytes are copied into the document.
+        drop(syntax);
         document.original = Some(context.original(AIR_ID, bytes));
         Ok(Loaded {
             document,
