@@ -44,10 +44,16 @@ pub fn add_group_sequences(
             ));
         }
     }
+    // Exactly the room needed: a large archive's frames grown by doubling left a third unused.
+    document
+        .frames
+        .reserve_exact(groups.values().map(BTreeMap::len).sum());
+    document.root.items.reserve_exact(groups.len());
     for (group, images) in groups {
         let id = SequenceId(document.alloc_id());
         let direction = DirectionId(document.alloc_id());
         let mut sequence = Sequence::new(id, format!("group {group}"), direction);
+        sequence.directions[0].frames.reserve_exact(images.len());
         for number in images.keys() {
             let frame_id = FrameId(document.alloc_id());
             let mut frame = Frame::new(FrameDuration::Ticks(BROWSE_TICKS));
