@@ -7,7 +7,7 @@
 //! `.def` spells. A `.def` that holds actions itself (lifebar `fight.def`, stages, storyboards)
 //! is read and saved as AIR text: its other sections are copied as they are.
 
-use super::air_model::add_to_model;
+use super::air_model::take_into_model;
 use super::air_syntax::parse_air;
 use super::air_write::write_air;
 use super::def::{DefFile, is_action_section, parse_def, path_text};
@@ -150,7 +150,7 @@ impl Format for AirFormat {
         // The model is built from the actions alone; the line table (a fifth of the syntax
         // tree) goes before the document is built beside the rest.
         syntax.lines = Vec::new();
-        add_to_model(&mut syntax, &mut document, archive);
+        take_into_model(&mut syntax, &mut document, archive);
         diagnostics.splice(0..0, std::mem::take(&mut syntax.diagnostics));
         // Gone before the file's bytes are copied into the document.
         drop(syntax);
@@ -302,7 +302,7 @@ impl Format for DefFormat {
                         }
                         Ok(air) => {
                             let mut syntax = parse_air(&air, true);
-                            add_to_model(&mut syntax, &mut document, archive);
+                            take_into_model(&mut syntax, &mut document, archive);
                             let file = spelled.clone();
                             diagnostics.extend(syntax.diagnostics.into_iter().map(|d| d.in_file(file.clone())));
                             document.companion_originals.push(OriginalSource {
@@ -321,7 +321,7 @@ impl Format for DefFormat {
             }
         } else {
             let mut syntax = parse_air(bytes, false);
-            add_to_model(&mut syntax, &mut document, archive);
+            take_into_model(&mut syntax, &mut document, archive);
             diagnostics.splice(0..0, syntax.diagnostics);
         }
         document.original = Some(context.original(DEF_ID, bytes));
