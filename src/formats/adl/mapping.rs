@@ -23,12 +23,14 @@ use indexmap::IndexMap;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-/// Each byte of input may produce at most this many elements (plus a fixed allowance), so a
-/// small file cannot ask for millions of frames times joints. An element holds about 160
-/// bytes in the document, so this bounds the document by the file's length; the game's files
-/// make about one element for every four bytes (a frame line of 80 bytes moves 11 joints, a
-/// picture and a point each).
-const ELEMENTS_PER_INPUT_BYTE: usize = 1;
+/// Each element of the document takes at least this many bytes of input (plus a fixed
+/// allowance), so a small file cannot ask for millions of frames times joints. An element
+/// holds about 125 bytes in the document (120 in place, and its name), so this bounds the
+/// document by about 64 times the file's length. The game's files are far below it: a frame
+/// line of 80 bytes makes 22 elements (11 joints, a picture and a point each), one for every
+/// four bytes, and a whole file (its header, body parts and skeletons) one for every nine to
+/// sixteen.
+const INPUT_BYTES_PER_ELEMENT: usize = 2;
 
 /// The image of a body part and the anchor it is placed by.
 #[derive(Clone, Copy, Debug)]
@@ -125,9 +127,7 @@ fn build_from(
     let parts = images(file, root.as_ref(), &mut set, &mut diagnostics);
     let order = animation_order(file);
     let mut rows: IndexMap<i32, &str> = IndexMap::new();
-    let mut budget = input_len
-        .saturating_mul(ELEMENTS_PER_INPUT_BYTE)
-        .saturating_add(4096);
+    let mut budget = (input_len / INPUT_BYTES_PER_ELEMENT).saturating_add(4096);
     for index in order {
         let animation = &file.animations[index];
         if let Some(row) = animation.row
