@@ -294,7 +294,7 @@ fn sff_reads_a_large_archive_within_a_small_multiple_of_it() {
     let (outcome, peak) = measured(&SffFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
     // For every 28 bytes of index entry: the archive's entry (96 bytes) and a frame holding
-    // one picture (about 330 bytes with its place in the document), 18.6 a byte with the
+    // one picture (about 370 bytes with its place in the document), 18.6 a byte with the
     // archive's copy of the file. The read decodes no picture.
     assert_within("SFF", peak, &bytes, 22);
 }
