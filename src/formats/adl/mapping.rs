@@ -16,8 +16,8 @@ use crate::formats::ReadContext;
 use crate::formats::diagnostics::{Diagnostic, Location, Severity, Subject};
 use crate::model::{
     AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame,
-    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence,
-    SequenceId, SourceImage, TreeItem,
+    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Name, Origin, Point,
+    Sequence, SequenceId, SourceImage, TreeItem,
 };
 use indexmap::IndexMap;
 use std::borrow::Cow;
@@ -25,8 +25,8 @@ use std::path::PathBuf;
 
 /// Each element of the document takes at least this many bytes of input (plus a fixed
 /// allowance), so a small file cannot ask for millions of frames times joints. An element
-/// holds about 125 bytes in the document (120 in place, and its name), so this bounds the
-/// document by about 64 times the file's length. The game's files are far below it: a frame
+/// holds 112 bytes in the document (its name is shared with the joint's other elements), so
+/// this bounds the document by about 56 times the file's length. The game's files are far below it: a frame
 /// line of 80 bytes makes 22 elements (11 joints, a picture and a point each), one for every
 /// four bytes, and a whole file (its header, body parts and skeletons) one for every nine to
 /// sixteen.
@@ -126,6 +126,17 @@ fn build_from(
     let root = assets_root(file, context, &mut diagnostics);
     let parts = images(file, root.as_ref(), &mut set, &mut diagnostics);
     let order = animation_order(file);
+    // Each joint's name, made once: the elements of every frame drawing the joint share it.
+    let joint_names: Vec<Vec<Name>> = file
+        .skeletons
+        .iter()
+        .map(|s| {
+            s.joints
+                .iter()
+                .map(|j| Name::from(j.name.as_str()))
+                .collect()
+        })
+        .collect();
     let mut rows: IndexMap<i32, &str> = IndexMap::new();
     let mut budget = (input_len / INPUT_BYTES_PER_ELEMENT).saturating_add(4096);
     for index in order {
@@ -150,6 +161,7 @@ fn build_from(
         );
         sequence.loop_point = Some(0);
         let skeleton = animation.skeleton.map(|s| &file.skeletons[s]);
+        let names = animation.skeleton.map_or(&[][..], |s| &joint_names[s][..]);
         let frames: Cow<'_, [AnimFrame]> = match taken.as_deref_mut() {
             Some(taken) => Cow::Owned(std::mem::take(&mut taken[index])),
             None => Cow::Borrowed(&animation.frames),
@@ -185,7 +197,8 @@ fn build_from(
                     .elements
                     .reserve_exact(drawn + skeleton.joints.len());
                 let landed = landings(skeleton, &frame.transforms);
-                for (joint, landing) in skeleton.joints.iter().zip(&landed).rev() {
+                for ((joint, name), landing) in skeleton.joints.iter().zip(names).zip(&landed).rev()
+                {
                     let Some(part) = parts.get(&joint.name) else {
                         continue;
                     };
@@ -196,14 +209,14 @@ fn build_from(
                     );
                     model_frame.elements.push(Element {
                         id: ElementId(set.alloc_id()),
-                        name: joint.name.clone(),
+                        name: name.clone(),
                         kind: ElementKind::Graphic(graphic),
                     });
                 }
-                for (joint, landing) in skeleton.joints.iter().zip(&landed) {
+                for (name, landing) in names.iter().zip(&landed) {
                     model_frame.elements.push(Element {
                         id: ElementId(set.alloc_id()),
-                        name: joint.name.clone(),
+                        name: name.clone(),
                         kind: ElementKind::Point(AttachmentPoint::at(sprite_point(*landing))),
                     });
                 }

@@ -282,7 +282,7 @@ impl Builder {
                 let element_id = ElementId(self.doc.alloc_id());
                 frame.elements.push(Element {
                     id: element_id,
-                    name,
+                    name: name.into(),
                     kind,
                 });
                 self.origins.elements.push(Some(element_id));

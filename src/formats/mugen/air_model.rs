@@ -10,7 +10,7 @@ use crate::formats::Subject;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, CornerOrder, DirectionId,
     Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource,
-    ImageId, Origin, Point, Sequence, SequenceId, TreeItem,
+    ImageId, Name, Origin, Point, Sequence, SequenceId, TreeItem,
 };
 
 /// Which model object each action and frame line became.
@@ -144,7 +144,7 @@ fn frame_to_model(
     }
     frame.elements.push(Element {
         id: ElementId(set.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(graphic_from_values(archive, values)),
     });
     // A class declared twice before one frame: the later declaration counts.
@@ -181,7 +181,7 @@ fn frame_to_model(
             };
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(boxed),
             });
         }

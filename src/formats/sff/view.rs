@@ -12,7 +12,7 @@ use super::archive::SffArchive;
 use crate::formats::Diagnostic;
 use crate::model::{
     AnimationSet, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
-    Graphic, GraphicSource, ImageId, Origin, Point, Sequence, SequenceId, TreeItem,
+    Graphic, GraphicSource, ImageId, Name, Origin, Point, Sequence, SequenceId, TreeItem,
 };
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -60,7 +60,7 @@ pub fn add_group_sequences(
             // One element, held in a vector of one (a push would reserve four).
             frame.elements = vec![Element {
                 id: ElementId(document.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(sprite_graphic(image, group, *number)),
             }];
             document.frames.insert(frame_id, frame);
