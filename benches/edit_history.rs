@@ -44,7 +44,7 @@ fn large_document() -> AnimationSet {
             for kind in kinds {
                 frame.elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: String::new(),
+                    name: Name::default(),
                     kind,
                 });
             }

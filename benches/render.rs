@@ -115,7 +115,7 @@ fn typical_frame() -> Frame {
     for (i, kind) in kinds.into_iter().enumerate() {
         frame.elements.push(Element {
             id: ElementId(i as u64 + 1),
-            name: String::new(),
+            name: Name::default(),
             kind,
         });
     }
@@ -195,7 +195,7 @@ fn bench_hd(c: &mut Criterion) {
     let mut frame = Frame::new(FrameDuration::Ticks(2));
     frame.elements.push(Element {
         id: ElementId(1),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(Graphic::new(
             GraphicSource::Image(ImageId(3)),
             Point::from_ints(0, 0),

@@ -83,7 +83,7 @@ fn long_action(count: usize) -> AnimationSet {
             );
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(shape),
             });
         }

@@ -173,7 +173,7 @@ fn main() {
             for b in [hurt, legs] {
                 frame.elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: String::new(),
+                    name: Name::default(),
                     kind: ElementKind::Box(b),
                 });
             }
@@ -185,7 +185,7 @@ fn main() {
                 );
                 frame.elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: String::new(),
+                    name: Name::default(),
                     kind: ElementKind::Box(hit),
                 });
             }

@@ -77,7 +77,7 @@ fn sample() -> AnimationSet {
             }
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(CollisionBox::rect_from_corners(
                     BoxClass::Hit,
                     Point::from_ints(0, 0),

@@ -33,7 +33,7 @@ fn graphics(doc: &AnimationSet, seq: &str, index: usize) -> Vec<(String, Point, 
         .iter()
         .filter_map(|e| match &e.kind {
             ElementKind::Graphic(g) => match g.origin {
-                Origin::At(a) => Some((e.name.clone(), g.position, a)),
+                Origin::At(a) => Some((e.name.to_string(), g.position, a)),
                 Origin::SourceAxis => None,
             },
             _ => None,

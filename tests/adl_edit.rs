@@ -328,7 +328,7 @@ fn placed(doc: &AnimationSet) -> Vec<(String, usize, String, Point)> {
         for (i, id) in sequence.directions[0].frames.iter().enumerate() {
             for e in &doc.frame(*id).unwrap().elements {
                 if let ElementKind::Graphic(g) = &e.kind {
-                    out.push((sequence.name.clone(), i, e.name.clone(), g.position));
+                    out.push((sequence.name.clone(), i, e.name.to_string(), g.position));
                 }
             }
         }

@@ -141,7 +141,7 @@ proptest! {
             let frame = frames[usize::from(f) % frames.len()];
             let names: Vec<String> = doc.frame(frame).unwrap().elements.iter()
                 .filter(|e| e.as_graphic().is_some())
-                .map(|e| e.name.clone())
+                .map(|e| e.name.to_string())
                 .collect();
             let name = &names[usize::from(part) % names.len()];
             move_part(&mut doc, frame, name, Point::from_ints(dx, dy));
@@ -164,7 +164,7 @@ fn placed(doc: &AnimationSet) -> Vec<(String, usize, String, Point)> {
                     ElementKind::Point(p) => p.position,
                     ElementKind::Box(_) => continue,
                 };
-                out.push((sequence.name.clone(), i, e.name.clone(), p));
+                out.push((sequence.name.clone(), i, e.name.to_string(), p));
             }
         }
     }

@@ -270,7 +270,7 @@ fn solarus_pads_a_direction_whose_frames_differ_in_size() {
         let mut frame = Frame::new(FrameDuration::Millis(100));
         frame.elements.push(Element {
             id: ElementId(document.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Graphic(Graphic::new(
                 GraphicSource::Image(image),
                 Point::ZERO,

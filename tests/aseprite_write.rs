@@ -59,7 +59,7 @@ fn retiming_renaming_a_tag_and_adding_a_hitbox_touch_only_their_chunks() {
     let id = ElementId(document.alloc_id());
     frame_mut(&mut document, 2).elements.push(Element {
         id,
-        name: String::new(),
+        name: Name::default(),
         // Named, as the editor's Box tool names a new slice: a slice keeps nothing else.
         kind: ElementKind::Box(CollisionBox::rect_from_corners(
             BoxClass::Custom("hitbox".to_string()),

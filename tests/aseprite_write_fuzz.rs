@@ -63,7 +63,7 @@ fn edit(document: &mut AnimationSet) {
         let box_id = ElementId(document.alloc_id());
         document.frames[&id].elements.push(Element {
             id: box_id,
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Box(CollisionBox::rect_from_corners(
                 BoxClass::Hurt,
                 Point::from_ints(1, 1),

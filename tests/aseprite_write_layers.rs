@@ -124,7 +124,7 @@ fn placed(
     graphic.blend = blend;
     Element {
         id: ElementId(document.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(graphic),
     }
 }
@@ -209,7 +209,7 @@ fn frames_that_show_nothing_still_sit_on_one_layer() {
     let mut frame = Frame::new(FrameDuration::Millis(40));
     frame.elements.push(Element {
         id: ElementId(document.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Box(CollisionBox::rect_from_corners(
             BoxClass::Hit,
             Point::from_ints(0, 0),

@@ -119,7 +119,7 @@ fn points(
                 if e.name.is_empty() {
                     "point".to_string()
                 } else {
-                    e.name.clone()
+                    e.name.to_string()
                 },
                 p.position.x.to_f64().round() as i64,
                 p.position.y.to_f64().round() as i64,

@@ -25,7 +25,7 @@ fn sample() -> AnimationSet {
             if i == 0 {
                 frame.elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: String::new(),
+                    name: Name::default(),
                     kind: ElementKind::Box(hurt),
                 });
                 frame.box_declarations.push(BoxDeclaration {

@@ -50,7 +50,7 @@ fn document(specs: Vec<SequenceSpec>) -> (AnimationSet, Vec<SequenceId>) {
             let element = ElementId(set.alloc_id());
             frame.elements.push(Element {
                 id: element,
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(Graphic::new(
                     GraphicSource::Image(ImageId(i as u64 + 1)),
                     Point::from_ints(i as i32, 0),

@@ -95,7 +95,7 @@ fn walk(sheet: PathBuf) -> (AnimationSet, SequenceId) {
             let id = ElementId(set.alloc_id());
             frame.elements.push(Element {
                 id,
-                name: String::new(),
+                name: Name::default(),
                 kind,
             });
         }

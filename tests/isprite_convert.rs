@@ -55,7 +55,7 @@ fn sprite_element(
 ) -> Element {
     Element {
         id: ElementId(doc.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(Graphic::new(
             GraphicSource::SffSprite {
                 archive,
@@ -71,7 +71,7 @@ fn sprite_element(
 fn hurt_box(doc: &mut AnimationSet, x: i32) -> Element {
     Element {
         id: ElementId(doc.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Box(CollisionBox::rect_from_corners(
             BoxClass::Hurt,
             Point::from_ints(x, 0),
@@ -384,7 +384,7 @@ fn directions_become_sequences_and_sheet_paths_lose_their_extension() {
             let mut frame = Frame::new(FrameDuration::Millis(ms));
             frame.elements.push(Element {
                 id: ElementId(doc.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(Graphic::new(
                     GraphicSource::Slice(slice),
                     Point::from_ints(0, d),

@@ -387,7 +387,7 @@ fn build(spec: &DocSpec) -> AnimationSet {
             let eid = ElementId(doc.alloc_id());
             frame.elements.push(Element {
                 id: eid,
-                name: name.clone(),
+                name: name.as_str().into(),
                 kind,
             });
         }

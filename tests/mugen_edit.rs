@@ -8,8 +8,8 @@ use sprat::formats::mugen::{AirFormat, DefFormat};
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, DirectionId,
-    Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Point, Sequence, SequenceId,
-    TreeItem, effective_boxes,
+    Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Name, Point, Sequence,
+    SequenceId, TreeItem, effective_boxes,
 };
 
 fn kfm_air() -> Vec<u8> {
@@ -88,7 +88,7 @@ fn graphic_mut(frame: &mut Frame) -> &mut sprat::model::Graphic {
 fn hurt_box(set: &mut AnimationSet, left: i32, top: i32, right: i32, bottom: i32) -> Element {
     Element {
         id: ElementId(set.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Box(CollisionBox::rect_from_corners(
             BoxClass::Hurt,
             Point::from_ints(left, top),

@@ -9,7 +9,7 @@ use sprat::formats::mugen::{AirFormat, DefFormat};
 use sprat::formats::{Format, ReadContext, WriteContext};
 use sprat::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, Element, ElementId,
-    ElementKind, Frame, FrameDuration, FrameId, Point,
+    ElementKind, Frame, FrameDuration, FrameId, Name, Point,
 };
 
 fn kfm_air() -> &'static [u8] {
@@ -182,7 +182,7 @@ fn edit(set: &mut AnimationSet, kind: u8, at: prop::sample::Index, value: u32) {
         4 => {
             let element = Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(CollisionBox::rect_from_corners(
                     if value.is_multiple_of(2) {
                         BoxClass::Hit

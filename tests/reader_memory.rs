@@ -6,8 +6,9 @@
 //! The inputs are generated, 3 to 20 MB each, from the corpus's files where a format has one
 //! (kfm's actions many times over, written by each format's own writer): large enough that a
 //! cost per byte shows, small enough for a debug build. The multiples asserted are those
-//! docs/command-line.md states, measured with some room: the document model dominates (a
-//! frame, its elements and their names), the lexers hold no more than the text.
+//! docs/command-line.md states: each measured figure (printed with `--nocapture`) plus about
+//! 15%, rounded up, so a reader that comes to hold more fails here. The document model
+//! dominates (a frame, its elements and their names); the lexers hold no more than the text.
 
 mod adversarial;
 mod common;
@@ -115,8 +116,9 @@ fn adl_reads_a_large_file_within_a_small_multiple_of_it() {
     let (outcome, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
     let loaded = outcome.unwrap();
     assert!(loaded.document.sequences().len() > 50_000);
-    // The document dominates: each frame line becomes a frame with an element per body part.
-    assert_within("ADL", peak, &bytes, 48);
+    // The document dominates: each frame line becomes a frame with a picture and a point per
+    // joint, 22 elements of 112 bytes for a line of 80 (28.6 a byte).
+    assert_within("ADL", peak, &bytes, 33);
 }
 
 #[test]
@@ -126,7 +128,7 @@ fn adl_lexes_one_endless_line_without_a_struct_per_character() {
     let mut bytes = b"SPRITESHEET=".to_vec();
     bytes.resize(20 * MB, 0);
     let (_, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
-    assert_within("ADL, one line of zeros", peak, &bytes, 6);
+    assert_within("ADL, one line of zeros", peak, &bytes, 5);
     // The same line, every character escaped: each escape notes where the raw bytes part
     // from the decoded ones.
     let mut bytes = b"SPRITESHEET=".to_vec();
@@ -134,7 +136,7 @@ fn adl_lexes_one_endless_line_without_a_struct_per_character() {
         bytes.extend_from_slice(b"\\t");
     }
     let (_, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
-    assert_within("ADL, one line of escapes", peak, &bytes, 16);
+    assert_within("ADL, one line of escapes", peak, &bytes, 15);
 }
 
 /// The most an ADL file can ask of the model: a skeleton of `joints` joints and `frames`
@@ -170,7 +172,8 @@ fn adl_refuses_more_frames_times_joints_than_its_length_allows() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let bytes = adl_with_many_joints(200, 10_000);
     let (outcome, peak) = measured(&AdlFormat, &bytes, &ReadContext::default());
-    // 400 elements a frame line of 20 bytes: the frames past one element a byte are not made.
+    // 400 elements a frame line of 20 bytes: the frames past one element for two bytes are not
+    // made.
     let loaded = outcome.unwrap();
     assert!(
         loaded.document.frames.len() < 1_000,
@@ -185,7 +188,8 @@ fn adl_refuses_more_frames_times_joints_than_its_length_allows() {
         "{:?}",
         loaded.diagnostics
     );
-    assert_within("ADL, every frame every joint", peak, &bytes, 192);
+    // One element of 112 bytes for two bytes, and the parsed frames not made (73.8).
+    assert_within("ADL, every frame every joint", peak, &bytes, 85);
 }
 
 /// kfm's actions `copies` times, each copy numbered anew so that none repeats another.
@@ -230,7 +234,8 @@ fn air_reads_a_large_file_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 10 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&AirFormat, &bytes, &ReadContext::default());
     assert!(outcome.unwrap().document.sequences().len() > 10_000);
-    assert_within("AIR", peak, &bytes, 24);
+    // The syntax tree's actions, groups and boxes, and the document (9.3).
+    assert_within("AIR", peak, &bytes, 11);
 }
 
 #[test]
@@ -246,7 +251,7 @@ fn solarus_reads_a_large_file_within_a_small_multiple_of_it() {
     let (outcome, peak) = measured(&SolarusLuaFormat, &bytes, &ReadContext::default());
     let loaded = outcome.unwrap();
     assert!(loaded.document.sequences().len() > 3_000);
-    assert_within("Solarus", peak, &bytes, 8);
+    assert_within("Solarus", peak, &bytes, 6);
 }
 
 #[test]
@@ -257,7 +262,7 @@ fn sprat_reads_a_large_project_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 10 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&SpratFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
-    assert_within("Sprat", peak, &bytes, 4);
+    assert_within("Sprat", peak, &bytes, 3);
 }
 
 #[test]
@@ -267,7 +272,7 @@ fn isprite_reads_a_large_file_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 3 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&IspriteFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
-    assert_within("ISPRITE", peak, &bytes, 16);
+    assert_within("ISPRITE", peak, &bytes, 12);
 }
 
 #[test]
@@ -277,7 +282,7 @@ fn atlas_json_reads_a_large_file_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 4 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&AsepriteJsonFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
-    assert_within("atlas JSON", peak, &bytes, 6);
+    assert_within("atlas JSON", peak, &bytes, 5);
 }
 
 #[test]
@@ -288,7 +293,10 @@ fn sff_reads_a_large_archive_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 10 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&SffFormat, &bytes, &ReadContext::default());
     outcome.unwrap();
-    assert_within("SFF", peak, &bytes, 32);
+    // For every 28 bytes of index entry: the archive's entry (96 bytes) and a frame holding
+    // one picture (about 370 bytes with its place in the document), 18.5 a byte with the
+    // archive's copy of the file. The read decodes no picture.
+    assert_within("SFF", peak, &bytes, 22);
 }
 
 /// Writes an Aseprite file's fields little-endian.
@@ -409,7 +417,7 @@ fn aseprite_reads_a_large_file_within_a_small_multiple_of_it() {
     assert!(bytes.len() > 15 * MB, "{}", bytes.len());
     let (outcome, peak) = measured(&AsepriteFormat, &bytes, &ReadContext::default());
     assert_eq!(outcome.unwrap().document.frames.len(), 1200);
-    assert_within("Aseprite", peak, &bytes, 4);
+    assert_within("Aseprite", peak, &bytes, 3);
 }
 
 /// Sixteen layers of one 8192x8192 cel each: 4 MB of file, 4 GiB of pixels.

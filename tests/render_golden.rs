@@ -111,7 +111,7 @@ fn frame(kinds: Vec<ElementKind>) -> Frame {
     for (i, kind) in kinds.into_iter().enumerate() {
         frame.elements.push(Element {
             id: ElementId(i as u64 + 1),
-            name: String::new(),
+            name: Name::default(),
             kind,
         });
     }

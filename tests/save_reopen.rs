@@ -1455,7 +1455,7 @@ fn view(
                                     .elements
                                     .iter()
                                     .filter(|e| e.as_point().is_some())
-                                    .map(|e| e.name.clone()),
+                                    .map(|e| e.name.to_string()),
                             );
                             points.sort();
                             let picture = if rendered(&sequence.name, d, i) {

@@ -40,7 +40,7 @@ fn sample() -> AnimationSet {
         let mut frame = Frame::new(FrameDuration::Millis(ms));
         frame.elements.push(Element {
             id: ElementId(set.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Graphic(Graphic::new(
                 GraphicSource::Image(image),
                 Point::ZERO,

@@ -229,7 +229,7 @@ fn digest(image: &RgbaImage) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ElementId, FrameDuration, Graphic, GraphicSource, ImageId};
+    use crate::model::{ElementId, FrameDuration, Graphic, GraphicSource, ImageId, Name};
     use crate::pixels::SourcePixels;
 
     /// Hands out one fixed image for every source.
@@ -252,7 +252,7 @@ mod tests {
         let mut frame = Frame::new(FrameDuration::Millis(100));
         frame.elements.push(Element {
             id: ElementId(1),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Graphic(Graphic::new(
                 GraphicSource::Image(ImageId(1)),
                 Point::from_ints(x, 0),

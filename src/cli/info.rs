@@ -206,8 +206,8 @@ fn describe_sequence(
                     ElementKind::Graphic(_) => graphics += 1,
                     ElementKind::Box(_) => {}
                     ElementKind::Point(_) => {
-                        if !points.contains(&element.name) {
-                            points.push(element.name.clone());
+                        if !points.iter().any(|p| *p == element.name) {
+                            points.push(element.name.to_string());
                         }
                     }
                 }

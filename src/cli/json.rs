@@ -404,7 +404,7 @@ fn frame(
             }),
             ElementKind::Box(_) => {}
             ElementKind::Point(p) => out.points.push(JsonPoint {
-                name: element.name.clone(),
+                name: element.name.to_string(),
                 x: p.position.x.to_f64(),
                 y: p.position.y.to_f64(),
                 angle: p.rotation,

@@ -16,7 +16,8 @@ use super::snapshot::Tx;
 use crate::boxes::matching::{overlap, pair_boxes};
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxOrigin, BoxScope, CollisionBox, DefaultBoxRule,
-    Element, ElementId, ElementKind, Frame, FrameId, Point, SequenceId, Shape, effective_boxes,
+    Element, ElementId, ElementKind, Frame, FrameId, Name, Point, SequenceId, Shape,
+    effective_boxes,
 };
 use std::collections::HashMap;
 
@@ -274,7 +275,7 @@ impl Command for AddBox {
             .map_or(0, |m| m.saturating_add(1));
         frame.elements.push(Element {
             id,
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Box(CollisionBox {
                 class: self.class.clone(),
                 shape: self.shape.clone(),
@@ -830,7 +831,7 @@ mod copy_tests {
             0,
             Element {
                 id: body_id,
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(taller.clone()),
             },
         );

@@ -216,8 +216,8 @@ mod tests {
     use crate::edit::{Gesture, History};
     use crate::model::{
         AttachmentPoint, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule,
-        DirectionId, Element, Frame, FrameDuration, FrameId, Sequence, SequenceId, Shape, TreeItem,
-        effective_boxes,
+        DirectionId, Element, Frame, FrameDuration, FrameId, Name, Sequence, SequenceId, Shape,
+        TreeItem, effective_boxes,
     };
 
     /// One sequence with one frame holding a point and a box.
@@ -229,13 +229,13 @@ mod tests {
         let point = ElementId(doc.alloc_id());
         frame.elements.push(Element {
             id: point,
-            name: "hand".to_string(),
+            name: "hand".into(),
             kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(1, 2))),
         });
         let hurt = ElementId(doc.alloc_id());
         frame.elements.push(Element {
             id: hurt,
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Box(CollisionBox::rect_from_corners(
                 BoxClass::Hurt,
                 Point::from_ints(0, 0),
@@ -356,7 +356,7 @@ mod tests {
                     ids.push(element);
                     frame.elements.push(Element {
                         id: element,
-                        name: String::new(),
+                        name: Name::default(),
                         kind: ElementKind::Box(CollisionBox::rect_from_corners(
                             BoxClass::Hurt,
                             Point::from_ints(x, 0),
@@ -374,7 +374,7 @@ mod tests {
                 ids.push(point);
                 frame.elements.push(Element {
                     id: point,
-                    name: "hand".to_string(),
+                    name: "hand".into(),
                     kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(1, 2))),
                 });
             }

@@ -277,7 +277,7 @@ impl Command for SetElementField {
             ))
         };
         match (&mut element.kind, field) {
-            (_, ElementField::Name(name)) => element.name = name.clone(),
+            (_, ElementField::Name(name)) => element.name = name.as_str().into(),
             (ElementKind::Graphic(g), ElementField::Position(p)) => g.position = *p,
             (ElementKind::Point(a), ElementField::Position(p)) => a.position = *p,
             (ElementKind::Graphic(g), ElementField::Origin(o)) => g.origin = *o,

@@ -47,7 +47,7 @@ impl Command for AddPoint {
         point.point_id = point_id;
         tx.frame_mut(self.frame)?.elements.push(Element {
             id,
-            name: self.name.clone(),
+            name: self.name.as_str().into(),
             kind: ElementKind::Point(point),
         });
         let selection = tx.selection().clone().with_elements(vec![id]);

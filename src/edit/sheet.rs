@@ -9,7 +9,7 @@ use super::snapshot::Tx;
 use super::timeline::{check_duration_unit, insert_ids};
 use crate::model::{
     AnimationSet, Direction, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration,
-    Graphic, GraphicSource, ImageId, ImageKind, Origin, PixelRect, Point, SequenceId, Slice,
+    Graphic, GraphicSource, ImageId, ImageKind, Name, Origin, PixelRect, Point, SequenceId, Slice,
     SliceId, SourceImage,
 };
 use image::RgbaImage;
@@ -45,7 +45,7 @@ pub(crate) fn slice_frame(
     let mut frame = Frame::new(duration);
     frame.elements.push(Element {
         id: ElementId(tx.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(Graphic::new(
             GraphicSource::Slice(slice),
             Point::ZERO,

@@ -13,7 +13,7 @@ use crate::formats::sff::edit::EditableSff;
 use crate::formats::sff::write::write_sff;
 use crate::model::{
     AnimationSet, EditedFile, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
-    Graphic, GraphicSource, ImageId, Origin, Point, SequenceId,
+    Graphic, GraphicSource, ImageId, Name, Origin, Point, SequenceId,
 };
 use std::sync::Arc;
 
@@ -117,7 +117,7 @@ impl Command for InsertSpriteFrame {
         let mut frame = Frame::new(self.duration);
         frame.elements.push(Element {
             id: ElementId(tx.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Graphic(Graphic::new(
                 GraphicSource::SffSprite {
                     archive: self.archive,

@@ -126,7 +126,7 @@ fn default_source(
 mod tests {
     use super::*;
     use crate::model::{
-        BoxDeclaration, ElementId, ElementKind, FrameDuration, Point, element::CollisionBox,
+        BoxDeclaration, ElementId, ElementKind, FrameDuration, Name, Point, element::CollisionBox,
     };
 
     fn frame_with(scope: Option<BoxScope>, boxes: usize, first_id: u64) -> Frame {
@@ -139,7 +139,7 @@ mod tests {
             );
             frame.elements.push(Element {
                 id: ElementId(first_id + i as u64),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(b),
             });
         }

@@ -2,6 +2,7 @@
 
 use super::fixed::{Fx, Point};
 use super::ids::{ElementId, ImageId, SliceId};
+use super::name::Name;
 use serde::{Deserialize, Serialize};
 
 /// Full opacity (ISPRITE stores opacity as a 16-bit value; 0xFFFF is opaque).
@@ -13,9 +14,10 @@ pub struct Element {
     /// Stable id for selection and undo.
     pub id: ElementId,
     /// The element's name; empty when unnamed. ISPRITE shares names across frames (interpolation
-    /// and collision classes use them); ADL names body parts and joints.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub name: String,
+    /// and collision classes use them); ADL names body parts and joints. Clones share the text
+    /// ([`Name`]), so the same name in every frame is held once.
+    #[serde(default, skip_serializing_if = "Name::is_empty")]
+    pub name: Name,
     /// What the element is.
     pub kind: ElementKind,
 }

@@ -109,7 +109,7 @@ pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> Anim
                 for kind in kinds {
                     frame.elements.push(Element {
                         id: ElementId(set.alloc_id()),
-                        name: String::new(),
+                        name: Name::default(),
                         kind,
                     });
                 }
@@ -145,7 +145,7 @@ pub fn frames_with_boxes(
         for b in *frame_boxes {
             frame.elements.push(Element {
                 id: ElementId(doc.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(b.clone()),
             });
         }

@@ -10,6 +10,7 @@ pub mod fixed;
 pub mod fixtures;
 pub mod frame;
 pub mod ids;
+pub mod name;
 pub mod play_order;
 pub mod sequence;
 pub mod set;
@@ -23,6 +24,7 @@ pub use element::{
 pub use fixed::{Fx, Point};
 pub use frame::{BoxDeclaration, BoxScope, Frame, Interpolation};
 pub use ids::*;
+pub use name::Name;
 pub use play_order::PlayDirection;
 pub use sequence::{Direction, EndBehavior, Sequence};
 pub use set::{

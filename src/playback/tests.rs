@@ -362,7 +362,7 @@ fn interpolated_offset_moves_linearly_into_the_flagged_frame() {
         );
         frame.elements.push(Element {
             id: ElementId(set.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Graphic(g),
         });
         set.frames.insert(id, frame);

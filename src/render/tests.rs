@@ -29,7 +29,7 @@ fn frame_with(graphic: Graphic) -> Frame {
     let mut frame = Frame::new(FrameDuration::Millis(100));
     frame.elements.push(Element {
         id: ElementId(1),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(graphic),
     });
     frame

@@ -59,7 +59,7 @@ pub fn picture_frame(
     let mut frame = Frame::new(FrameDuration::Millis(duration));
     frame.elements.push(Element {
         id: ElementId(document.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(Graphic::new(
             GraphicSource::Image(image),
             Point::from_ints(place.0, place.1),

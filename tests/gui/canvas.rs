@@ -504,7 +504,7 @@ fn the_point_tool_places_a_named_point_and_the_name_field_renames_it() {
             .elements
             .iter()
             .find(|e| e.as_point().is_some())
-            .map(|e| (e.name.clone(), e.as_point().unwrap().position))
+            .map(|e| (e.name.to_string(), e.as_point().unwrap().position))
     };
     assert_eq!(
         point(&harness),

@@ -556,7 +556,7 @@ fn paste_special_pastes_timing_boxes_and_points_into_another_tab() {
         let points: Vec<(String, Point)> = frame
             .elements
             .iter()
-            .filter_map(|e| e.as_point().map(|p| (e.name.clone(), p.position)))
+            .filter_map(|e| e.as_point().map(|p| (e.name.to_string(), p.position)))
             .collect();
         assert_eq!(points, vec![("hand".to_string(), Point::from_ints(x, -44))]);
     }

@@ -31,7 +31,7 @@ fn sliced() -> AnimationSet {
         );
         frame.elements.push(Element {
             id: ElementId(set.alloc_id()),
-            name: name.to_string(),
+            name: name.into(),
             kind: ElementKind::Box(collision),
         });
         let frame_id = FrameId(set.alloc_id());
@@ -296,7 +296,7 @@ fn a_box_of_a_class_named_hitbox_is_added_as_a_hitbox_not_a_hitbox_box() {
         for element in &mut frame.elements {
             if let ElementKind::Box(collision) = &mut element.kind {
                 collision.class = BoxClass::Custom("hitbox".to_string());
-                element.name = "hitbox".to_string();
+                element.name = "hitbox".into();
             }
         }
     }

@@ -128,7 +128,7 @@ pub fn showcase() -> AnimationSet {
 fn push_element(set: &mut AnimationSet, frame: &mut Frame, name: &str, kind: ElementKind) {
     frame.elements.push(Element {
         id: ElementId(set.alloc_id()),
-        name: name.to_string(),
+        name: name.into(),
         kind,
     });
 }

@@ -137,7 +137,7 @@ fn points_replace_the_targets_points_and_bad_selections_are_refused() {
         frames[i]
             .elements
             .iter()
-            .filter_map(|e| e.as_point().map(|p| (e.name.clone(), p.position)))
+            .filter_map(|e| e.as_point().map(|p| (e.name.to_string(), p.position)))
             .collect::<Vec<_>>()
     };
     let copied = ("hand".to_string(), sprat::model::Point::from_ints(2, -3));

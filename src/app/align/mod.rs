@@ -269,8 +269,8 @@ fn point_names(document: &AnimationSet, scope: &FrameScope) -> Vec<String> {
             .filter_map(|p| document.frame(ids[*p]))
         {
             for element in &frame.elements {
-                if element.as_point().is_some() && !names.contains(&element.name) {
-                    names.push(element.name.clone());
+                if element.as_point().is_some() && !names.iter().any(|n| *n == element.name) {
+                    names.push(element.name.to_string());
                 }
             }
         }

@@ -461,7 +461,7 @@ fn edit_with_pointer(
             .and_then(|f| f.elements.iter().find(|e| e.id == id))
         && element.as_point().is_some()
     {
-        state.tools.naming = Some(tools::naming::Naming::new(id, element.name.clone()));
+        state.tools.naming = Some(tools::naming::Naming::new(id, element.name.to_string()));
     }
 }
 

@@ -124,7 +124,7 @@ pub fn paint_points(painter: &Painter, view: &View, frame: &Frame, selected: Opt
         let name = if element.name.is_empty() {
             format!("#{}", point.point_id)
         } else {
-            element.name.clone()
+            element.name.to_string()
         };
         let label = if point.rotation != 0.0 {
             format!(

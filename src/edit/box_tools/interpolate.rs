@@ -238,7 +238,7 @@ fn point_pairs(
             .map(|f| {
                 f.elements
                     .iter()
-                    .filter_map(|e| e.as_point().map(|p| (e.name.clone(), p.clone())))
+                    .filter_map(|e| e.as_point().map(|p| (e.name.to_string(), p.clone())))
                     .collect()
             })
             .unwrap_or_default()
@@ -284,7 +284,7 @@ fn put_point(
         Some(element) => element.kind = ElementKind::Point(value),
         None => frame.elements.push(Element {
             id: new_id,
-            name: name.to_string(),
+            name: name.into(),
             kind: ElementKind::Point(value),
         }),
     }

@@ -21,7 +21,7 @@ use super::error::{EditError, EditResult};
 use super::snapshot::Tx;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, DefaultBoxRule, Element,
-    ElementId, ElementKind, Frame, FrameId, SequenceId, Shape, effective_boxes,
+    ElementId, ElementKind, Frame, FrameId, Name, SequenceId, Shape, effective_boxes,
 };
 use std::collections::BTreeMap;
 
@@ -214,7 +214,7 @@ fn give_own_boxes(
     for b in added {
         elements.push(Element {
             id: ElementId(tx.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Box(CollisionBox {
                 box_id: next_id,
                 ..b.clone()

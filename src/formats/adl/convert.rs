@@ -239,7 +239,7 @@ fn write_animation(
             let at = place.clone().element(if element.name.is_empty() {
                 format!("element {}", element.id)
             } else {
-                element.name.clone()
+                element.name.to_string()
             });
             match &element.kind {
                 ElementKind::Box(_) => losses.push(Loss::new(at, "collision box")),

@@ -431,7 +431,7 @@ fn joint_delta(
             {
                 let name = new
                     .get(&joint.point)
-                    .map_or(String::new(), |e| e.name.clone());
+                    .map_or(String::new(), |e| e.name.to_string());
                 losses.push(Loss::new(
                     place.clone().element(format!("graphic {name}")),
                     format!(

@@ -10,23 +10,27 @@
 //!   part's anchor pixel is placed there (adl-rules.md rule 11).
 
 use super::assets_root::{RootEvidence, find_assets_root};
-use super::semantics::{AdlFile, Dialect, Skeleton, Target};
+use super::lexer::Lexed;
+use super::semantics::{AdlFile, AnimFrame, Dialect, Skeleton, Target};
 use crate::formats::ReadContext;
 use crate::formats::diagnostics::{Diagnostic, Location, Severity, Subject};
 use crate::model::{
     AnimationSet, AttachmentPoint, DirectionId, Element, ElementId, ElementKind, Frame,
-    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, Point, Sequence,
-    SequenceId, SourceImage, TreeItem,
+    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Name, Origin, Point,
+    Sequence, SequenceId, SourceImage, TreeItem,
 };
 use indexmap::IndexMap;
+use std::borrow::Cow;
 use std::path::PathBuf;
 
-/// Each byte of input may produce at most this many elements (plus a fixed allowance), so a
-/// small file cannot ask for millions of frames times joints. An element holds about 160
-/// bytes in the document, so this bounds the document by the file's length; the game's files
-/// make about one element for every four bytes (a frame line of 80 bytes moves 11 joints, a
-/// picture and a point each).
-const ELEMENTS_PER_INPUT_BYTE: usize = 1;
+/// Each element of the document takes at least this many bytes of input (plus a fixed
+/// allowance), so a small file cannot ask for millions of frames times joints. An element
+/// holds 112 bytes in the document (its name is shared with the joint's other elements), so
+/// this bounds the document by about 56 times the file's length. The game's files are far below it: a frame
+/// line of 80 bytes makes 22 elements (11 joints, a picture and a point each), one for every
+/// four bytes, and a whole file (its header, body parts and skeletons) one for every nine to
+/// sixteen.
+const INPUT_BYTES_PER_ELEMENT: usize = 2;
 
 /// The image of a body part and the anchor it is placed by.
 #[derive(Clone, Copy, Debug)]
@@ -77,7 +81,38 @@ pub fn build(
     input_len: usize,
     context: &ReadContext,
 ) -> (AnimationSet, Vec<Diagnostic>) {
-    let mut diagnostics = file.diagnostics.clone();
+    build_from(file, None, file.diagnostics.clone(), input_len, context)
+}
+
+/// [`build`], using the file up on the way (a read, which keeps nothing of it): its
+/// properties go first (the writer reads the original bytes again), and each animation's
+/// frames as soon as they are in the document, so the parsed file and the document it becomes
+/// are not both held whole at once.
+pub fn build_consuming(
+    mut file: AdlFile,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
+    file.lexed = Lexed::default();
+    file.table = IndexMap::new();
+    let mut frames: Vec<Vec<AnimFrame>> = file
+        .animations
+        .iter_mut()
+        .map(|animation| std::mem::take(&mut animation.frames))
+        .collect();
+    let diagnostics = std::mem::take(&mut file.diagnostics);
+    build_from(&file, Some(&mut frames), diagnostics, input_len, context)
+}
+
+/// Builds the document from `file`, whose animations' frames are in `taken` (by animation,
+/// each taken out once mapped) when given, else in the file.
+fn build_from(
+    file: &AdlFile,
+    mut taken: Option<&mut [Vec<AnimFrame>]>,
+    mut diagnostics: Vec<Diagnostic>,
+    input_len: usize,
+    context: &ReadContext,
+) -> (AnimationSet, Vec<Diagnostic>) {
     let severity = match file.dialect {
         Dialect::Current => Severity::Info,
         Dialect::Legacy => Severity::Warning,
@@ -91,10 +126,19 @@ pub fn build(
     let root = assets_root(file, context, &mut diagnostics);
     let parts = images(file, root.as_ref(), &mut set, &mut diagnostics);
     let order = animation_order(file);
+    // Each joint's name, made once: the elements of every frame drawing the joint share it.
+    let joint_names: Vec<Vec<Name>> = file
+        .skeletons
+        .iter()
+        .map(|s| {
+            s.joints
+                .iter()
+                .map(|j| Name::from(j.name.as_str()))
+                .collect()
+        })
+        .collect();
     let mut rows: IndexMap<i32, &str> = IndexMap::new();
-    let mut budget = input_len
-        .saturating_mul(ELEMENTS_PER_INPUT_BYTE)
-        .saturating_add(4096);
+    let mut budget = (input_len / INPUT_BYTES_PER_ELEMENT).saturating_add(4096);
     for index in order {
         let animation = &file.animations[index];
         if let Some(row) = animation.row
@@ -117,7 +161,12 @@ pub fn build(
         );
         sequence.loop_point = Some(0);
         let skeleton = animation.skeleton.map(|s| &file.skeletons[s]);
-        for frame in &animation.frames {
+        let names = animation.skeleton.map_or(&[][..], |s| &joint_names[s][..]);
+        let frames: Cow<'_, [AnimFrame]> = match taken.as_deref_mut() {
+            Some(taken) => Cow::Owned(std::mem::take(&mut taken[index])),
+            None => Cow::Borrowed(&animation.frames),
+        };
+        for frame in frames.iter() {
             let joint_count = skeleton.map_or(0, |s| s.joints.len());
             let cost = joint_count.saturating_mul(2).max(1);
             if cost > budget {
@@ -148,7 +197,8 @@ pub fn build(
                     .elements
                     .reserve_exact(drawn + skeleton.joints.len());
                 let landed = landings(skeleton, &frame.transforms);
-                for (joint, landing) in skeleton.joints.iter().zip(&landed).rev() {
+                for ((joint, name), landing) in skeleton.joints.iter().zip(names).zip(&landed).rev()
+                {
                     let Some(part) = parts.get(&joint.name) else {
                         continue;
                     };
@@ -159,14 +209,14 @@ pub fn build(
                     );
                     model_frame.elements.push(Element {
                         id: ElementId(set.alloc_id()),
-                        name: joint.name.clone(),
+                        name: name.clone(),
                         kind: ElementKind::Graphic(graphic),
                     });
                 }
-                for (joint, landing) in skeleton.joints.iter().zip(&landed) {
+                for (name, landing) in names.iter().zip(&landed) {
                     model_frame.elements.push(Element {
                         id: ElementId(set.alloc_id()),
-                        name: joint.name.clone(),
+                        name: name.clone(),
                         kind: ElementKind::Point(AttachmentPoint::at(sprite_point(*landing))),
                     });
                 }

@@ -99,7 +99,7 @@ impl Format for AdlFormat {
                 "not an ADL file: no SPRITESHEET, EXTENSION, CONFIG or BODYPARTS, and no animation (a property with SKELETON)",
             )));
         }
-        let (mut document, mut diagnostics) = mapping::build(&file, bytes.len(), context);
+        let (mut document, mut diagnostics) = mapping::build_consuming(file, bytes.len(), context);
         document.original = Some(context.original(self.id(), bytes));
         diagnostics.sort_by_key(|d| d.severity);
         Ok(Loaded {

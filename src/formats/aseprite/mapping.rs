@@ -114,7 +114,7 @@ fn memory_image(set: &mut AnimationSet, name: String, pixels: RgbaImage) -> Imag
 fn whole_image(set: &mut AnimationSet, image: ImageId, name: &str) -> Element {
     Element {
         id: ElementId(set.alloc_id()),
-        name: name.to_string(),
+        name: name.into(),
         kind: ElementKind::Graphic(Graphic::new(
             GraphicSource::Image(image),
             Point::ZERO,
@@ -524,7 +524,7 @@ fn add_slices(set: &mut AnimationSet, sprite: &Sprite, frame_ids: &[FrameId], or
             if !is_point_only(key.size, key.pivot) {
                 elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: slice.name.clone(),
+                    name: slice.name.as_str().into(),
                     kind: ElementKind::Box(boxed),
                 });
             }
@@ -535,7 +535,7 @@ fn add_slices(set: &mut AnimationSet, sprite: &Sprite, frame_ids: &[FrameId], or
                 };
                 elements.push(Element {
                     id: ElementId(set.alloc_id()),
-                    name: slice.name.clone(),
+                    name: slice.name.as_str().into(),
                     kind: ElementKind::Point(AttachmentPoint::at(at)),
                 });
             }

@@ -209,7 +209,7 @@ pub fn slices_of(
             let name = if element.name.is_empty() {
                 "point".to_string()
             } else {
-                element.name.clone()
+                element.name.to_string()
             };
             let slot = owner_of(element).map_or_else(
                 || match file_slices.iter().position(|n| *n == name) {

@@ -217,7 +217,7 @@ impl Reader {
             );
             frame.elements.push(Element {
                 id: ElementId(self.doc.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(Graphic::new(
                     GraphicSource::Slice(slice),
                     position,
@@ -365,7 +365,7 @@ impl Reader {
             };
             frame.elements.push(Element {
                 id: ElementId(self.doc.alloc_id()),
-                name,
+                name: name.into(),
                 kind,
             });
         }

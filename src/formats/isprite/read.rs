@@ -123,7 +123,7 @@ pub fn read<'a>(bytes: &'a [u8], dir: Option<&Path>) -> Result<Reading<'a>, Vec<
         builder.slices(s);
     }
     if let Some(RawChunk::Names(n)) = raw.chunk(ChunkKind::Names) {
-        builder.names = n.names.iter().map(|b| text(b)).collect();
+        builder.names = n.names.iter().map(|b| Name::from(text(b))).collect();
     }
     if let Some(RawChunk::Frames(f)) = raw.chunk(ChunkKind::Frames) {
         builder.frames(f);
@@ -155,7 +155,8 @@ struct Builder {
     doc: AnimationSet,
     origins: Origins,
     diagnostics: Vec<Diagnostic>,
-    names: Vec<String>,
+    /// The name table, each name made once: the elements naming it in every frame share it.
+    names: Vec<Name>,
 }
 
 impl Builder {
@@ -235,9 +236,9 @@ impl Builder {
         }
     }
 
-    fn name(&mut self, index: u16, frame: usize) -> String {
+    fn name(&mut self, index: u16, frame: usize) -> Name {
         if index == u16::MAX {
-            return String::new();
+            return Name::default();
         }
         match self.names.get(index as usize) {
             Some(name) => name.clone(),
@@ -246,7 +247,7 @@ impl Builder {
                     "an element of frame {frame} uses name {index}, past the {} names; it is unnamed",
                     self.names.len()
                 ));
-                String::new()
+                Name::default()
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::formats::Subject;
 use crate::model::{
     AnimationSet, BoxClass, BoxDeclaration, BoxScope, CollisionBox, CornerOrder, DirectionId,
     Element, ElementId, ElementKind, Frame, FrameDuration, FrameId, Graphic, GraphicSource,
-    ImageId, Origin, Point, Sequence, SequenceId, TreeItem,
+    ImageId, Name, Origin, Point, Sequence, SequenceId, TreeItem,
 };
 
 /// Which model object each action and frame line became.
@@ -25,15 +25,46 @@ pub struct SyntaxMap {
 /// Adds the actions of `syntax` to `set` as sequences drawing from the SFF `archive`.
 /// Diagnostics about actions and frames get their subject.
 pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: ImageId) -> SyntaxMap {
+    build_model(syntax, set, archive, false)
+}
+
+/// [`add_to_model`] for a read, which keeps nothing of the syntax but its diagnostics: each
+/// action's frames are dropped as soon as they are in the document, so the syntax tree and
+/// the document it becomes are not both held whole at once. The actions keep no frames.
+pub fn take_into_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: ImageId) {
+    build_model(syntax, set, archive, true);
+}
+
+fn build_model(
+    syntax: &mut AirSyntax,
+    set: &mut AnimationSet,
+    archive: ImageId,
+    drop_frames: bool,
+) -> SyntaxMap {
     let mut map = SyntaxMap::default();
     // Room for every frame at once: the arena would otherwise grow (and move) a dozen times.
     set.frames
-        .reserve(syntax.actions.iter().map(|a| a.frames.len()).sum());
-    for action in &syntax.actions {
+        .reserve_exact(syntax.actions.iter().map(|a| a.frames.len()).sum());
+    set.root.items.reserve_exact(syntax.actions.len());
+    // The diagnostics on text lines, by line: each action gives those inside it their subject
+    // while its frames are at hand.
+    let mut by_line: Vec<(usize, usize)> = syntax
+        .diagnostics
+        .iter()
+        .enumerate()
+        .filter_map(|(index, diagnostic)| match diagnostic.location {
+            crate::formats::Location::Text { line, .. } => Some((line as usize - 1, index)),
+            _ => None,
+        })
+        .collect();
+    by_line.sort_unstable();
+    for a in 0..syntax.actions.len() {
+        let action = &syntax.actions[a];
         let sequence_id = SequenceId(set.alloc_id());
         let direction_id = DirectionId(set.alloc_id());
         let mut sequence = Sequence::new(sequence_id, action.number.to_string(), direction_id);
         sequence.title = action.title.as_ref().map(|t| t.text.clone());
+        sequence.loop_point = Some(action.loop_frame);
         let mut frame_ids = Vec::with_capacity(action.frames.len());
         for frame in &action.frames {
             let id = FrameId(set.alloc_id());
@@ -41,43 +72,47 @@ pub fn add_to_model(syntax: &mut AirSyntax, set: &mut AnimationSet, archive: Ima
             set.frames.insert(id, model);
             frame_ids.push(id);
         }
-        sequence.directions[0].frames = frame_ids.clone();
-        sequence.loop_point = Some(action.loop_frame);
+        attach_subjects(syntax, a, &by_line, sequence_id, &frame_ids);
+        if drop_frames {
+            syntax.actions[a].frames = Vec::new();
+            sequence.directions[0].frames = frame_ids;
+        } else {
+            sequence.directions[0].frames = frame_ids.clone();
+            map.frames.push(frame_ids);
+        }
         set.root.items.push(TreeItem::Sequence(sequence));
         map.sequences.push(sequence_id);
-        map.frames.push(frame_ids);
     }
-    attach_subjects(syntax, &map);
     map
 }
 
-/// Gives each diagnostic inside an action the action (or frame) as subject.
-fn attach_subjects(syntax: &mut AirSyntax, map: &SyntaxMap) {
-    for diagnostic in syntax.diagnostics.iter_mut() {
-        let crate::formats::Location::Text { line, .. } = diagnostic.location else {
-            continue;
-        };
-        let line = line as usize - 1;
-        let Some(a) = syntax
-            .actions
-            .iter()
-            .position(|a| a.header <= line && line < a.end)
-        else {
-            continue;
-        };
-        let action = &syntax.actions[a];
+/// Gives each diagnostic inside action `a` (found by `by_line`: the diagnostics' lines and
+/// indices, sorted) the action, or the frame it is in, as subject.
+fn attach_subjects(
+    syntax: &mut AirSyntax,
+    a: usize,
+    by_line: &[(usize, usize)],
+    sequence: SequenceId,
+    frame_ids: &[FrameId],
+) {
+    let action = &syntax.actions[a];
+    let first = by_line.partition_point(|&(line, _)| line < action.header);
+    let inside = by_line[first..]
+        .iter()
+        .take_while(|&&(line, _)| line < action.end);
+    for &(line, index) in inside {
         let frame = action
             .frames
             .iter()
             .position(|f| f.lead <= line && line <= f.line);
-        diagnostic.subject = Some(match frame {
+        syntax.diagnostics[index].subject = Some(match frame {
             Some(index) => Subject::Frame {
-                sequence: map.sequences[a],
+                sequence,
                 direction: 0,
                 index,
-                frame: map.frames[a][index],
+                frame: frame_ids[index],
             },
-            None => Subject::Sequence(map.sequences[a]),
+            None => Subject::Sequence(sequence),
         });
     }
 }
@@ -109,7 +144,7 @@ fn frame_to_model(
     }
     frame.elements.push(Element {
         id: ElementId(set.alloc_id()),
-        name: String::new(),
+        name: Name::default(),
         kind: ElementKind::Graphic(graphic_from_values(archive, values)),
     });
     // A class declared twice before one frame: the later declaration counts.
@@ -119,6 +154,8 @@ fn frame_to_model(
         .filter(|(i, g)| !clsn[i + 1..].iter().any(|later| later.class == g.class))
         .map(|(_, g)| g)
         .collect();
+    // Exactly as many as are pushed: grown from empty, the first push makes room for four.
+    frame.box_declarations.reserve_exact(counted.len());
     for group in counted {
         let class = class_of(group.class);
         frame.box_declarations.push(BoxDeclaration {
@@ -144,7 +181,7 @@ fn frame_to_model(
             };
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(boxed),
             });
         }

@@ -262,6 +262,11 @@ pub fn parse_air(bytes: &[u8], standalone: bool) -> AirSyntax {
         parser.line(index);
     }
     parser.finish_action(lines.len());
+    // Grown by doubling, the lists were up to half empty; a read holds them while it builds
+    // the document beside them.
+    parser.actions.shrink_to_fit();
+    parser.groups.shrink_to_fit();
+    parser.boxes.shrink_to_fit();
     AirSyntax {
         actions: parser.actions,
         groups: parser.groups,
@@ -489,6 +494,7 @@ impl<'a> Parser<'a> {
             self.warn(action.header, at, message);
         }
         action.end = end;
+        action.frames.shrink_to_fit();
         self.actions.push(action);
     }
 

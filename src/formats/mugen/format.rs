@@ -7,7 +7,7 @@
 //! `.def` spells. A `.def` that holds actions itself (lifebar `fight.def`, stages, storyboards)
 //! is read and saved as AIR text: its other sections are copied as they are.
 
-use super::air_model::add_to_model;
+use super::air_model::take_into_model;
 use super::air_syntax::parse_air;
 use super::air_write::write_air;
 use super::def::{DefFile, is_action_section, parse_def, path_text};
@@ -127,8 +127,13 @@ impl Format for AirFormat {
         let (sprites, mut diagnostics) = sources::for_air(context.path.as_deref());
         document.images.push(sprites.image(archive));
         let mut syntax = parse_air(bytes, true);
-        add_to_model(&mut syntax, &mut document, archive);
-        diagnostics.splice(0..0, syntax.diagnostics);
+        // The model is built from the actions alone; the line table (a fifth of the syntax
+        // tree) goes before the document is built beside the rest.
+        syntax.lines = Vec::new();
+        take_into_model(&mut syntax, &mut document, archive);
+        diagnostics.splice(0..0, std::mem::take(&mut syntax.diagnostics));
+        // Gone before the file's bytes are copied into the document.
+        drop(syntax);
         document.original = Some(context.original(AIR_ID, bytes));
         Ok(Loaded {
             document,
@@ -277,7 +282,7 @@ impl Format for DefFormat {
                         }
                         Ok(air) => {
                             let mut syntax = parse_air(&air, true);
-                            add_to_model(&mut syntax, &mut document, archive);
+                            take_into_model(&mut syntax, &mut document, archive);
                             let file = spelled.clone();
                             diagnostics.extend(syntax.diagnostics.into_iter().map(|d| d.in_file(file.clone())));
                             document.companion_originals.push(OriginalSource {
@@ -296,7 +301,7 @@ impl Format for DefFormat {
             }
         } else {
             let mut syntax = parse_air(bytes, false);
-            add_to_model(&mut syntax, &mut document, archive);
+            take_into_model(&mut syntax, &mut document, archive);
             diagnostics.splice(0..0, syntax.diagnostics);
         }
         document.original = Some(context.original(DEF_ID, bytes));

@@ -259,7 +259,7 @@ impl SffArchive {
         })?;
         let data = &self.index.data[index];
         if let Some(broken) = &data.broken {
-            return Err(broken.clone());
+            return Err((**broken).clone());
         }
         let stored = &self.bytes[data.range.clone()];
         let base = data.range.start as u64;

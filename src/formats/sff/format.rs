@@ -87,6 +87,8 @@ impl Format for SffFormat {
         });
         let mut diagnostics = archive.diagnostics().to_vec();
         diagnostics.extend(add_group_sequences(&mut document, &archive, image));
+        // The archive holds a copy of the file: gone before the document takes its own.
+        drop(archive);
         document.original = Some(context.original(self.id(), bytes));
         Ok(Loaded {
             document,

@@ -86,7 +86,7 @@ pub fn resolve_links(index: &mut Index, links: &[Option<usize>]) {
                     ),
                 );
                 index.diagnostics.push(d.clone());
-                index.data[i].broken = Some(d);
+                index.data[i].broken = Some(Box::new(d));
                 continue;
             }
             LinkEnd::Loop => {
@@ -95,7 +95,7 @@ pub fn resolve_links(index: &mut Index, links: &[Option<usize>]) {
                     format!("sprite {group},{image} is part of a loop of linked sprites"),
                 );
                 index.diagnostics.push(d.clone());
-                index.data[i].broken = Some(d);
+                index.data[i].broken = Some(Box::new(d));
                 continue;
             }
         };
@@ -110,13 +110,13 @@ pub fn resolve_links(index: &mut Index, links: &[Option<usize>]) {
         data.range = source_data.range;
         data.pcx_has_palette = source_data.pcx_has_palette;
         data.broken = source_data.broken.map(|d| {
-            Diagnostic::error_at_byte(
+            Box::new(Diagnostic::error_at_byte(
                 offset,
                 format!(
                     "sprite {group},{image} links to a damaged sprite: {}",
                     d.message
                 ),
-            )
+            ))
         });
     }
 }

@@ -128,10 +128,10 @@ pub fn parse_v1(bytes: &[u8]) -> Index {
                     info.height = header.height;
                 }
                 Err(e) => {
-                    data.broken = Some(Diagnostic::error_at_byte(
+                    data.broken = Some(Box::new(Diagnostic::error_at_byte(
                         (data_start + e.offset) as u64,
                         format!("sprite {group},{image}: {}", e.message),
-                    ));
+                    )));
                 }
             }
         }

@@ -187,6 +187,10 @@ fn parse_sprites(
         &mut index.diagnostics,
     );
     let palette_count = index.palettes.palettes.len();
+    // The count fits in the file (checked above): room for every entry at once, where growth
+    // by doubling left up to half of a large index unused.
+    index.sprites.reserve_exact(count);
+    index.data.reserve_exact(count);
     let mut links = Vec::with_capacity(count);
     for number in 0..count {
         let at = table + number * SPRITE_ENTRY_LEN;
@@ -248,10 +252,10 @@ fn parse_sprites(
                 ));
             }
             if let SpriteFormat::Unknown(code) = info.format {
-                data.broken = Some(Diagnostic::error_at_byte(
+                data.broken = Some(Box::new(Diagnostic::error_at_byte(
                     at as u64 + 14,
                     format!("sprite {group},{image} uses unknown format {code}"),
-                ));
+                )));
             }
         }
         index.sprites.push(info);

@@ -12,7 +12,7 @@ use super::archive::SffArchive;
 use crate::formats::Diagnostic;
 use crate::model::{
     AnimationSet, DirectionId, Element, ElementId, ElementKind, Frame, FrameDuration, FrameId,
-    Graphic, GraphicSource, ImageId, Origin, Point, Sequence, SequenceId, TreeItem,
+    Graphic, GraphicSource, ImageId, Name, Origin, Point, Sequence, SequenceId, TreeItem,
 };
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -44,17 +44,23 @@ pub fn add_group_sequences(
             ));
         }
     }
+    // Exactly the room needed: a large archive's frames grown by doubling left a third unused.
+    document
+        .frames
+        .reserve_exact(groups.values().map(BTreeMap::len).sum());
+    document.root.items.reserve_exact(groups.len());
     for (group, images) in groups {
         let id = SequenceId(document.alloc_id());
         let direction = DirectionId(document.alloc_id());
         let mut sequence = Sequence::new(id, format!("group {group}"), direction);
+        sequence.directions[0].frames.reserve_exact(images.len());
         for number in images.keys() {
             let frame_id = FrameId(document.alloc_id());
             let mut frame = Frame::new(FrameDuration::Ticks(BROWSE_TICKS));
             // One element, held in a vector of one (a push would reserve four).
             frame.elements = vec![Element {
                 id: ElementId(document.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(sprite_graphic(image, group, *number)),
             }];
             document.frames.insert(frame_id, frame);

@@ -170,7 +170,7 @@ pub fn lay_out_whole_images<'a>(
     document: &'a AnimationSet,
     context: &WriteContext,
 ) -> Result<NewSheets<'a>, WriteError> {
-    use crate::model::{GraphicSource, Slice, SliceId, SourceImage};
+    use crate::model::{GraphicSource, Name, Slice, SliceId, SourceImage};
     let shows_whole_image = |id: &crate::model::FrameId| {
         document.frame(*id).is_some_and(|f| {
             f.elements
@@ -381,7 +381,7 @@ pub fn lay_out_whole_images<'a>(
                             0,
                             crate::model::Element {
                                 id,
-                                name: String::new(),
+                                name: Name::default(),
                                 kind: ElementKind::Graphic(graphic),
                             },
                         );

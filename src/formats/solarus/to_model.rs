@@ -8,8 +8,8 @@ use super::quest::sprites_folder;
 use crate::formats::{ReadContext, Subject};
 use crate::model::{
     AnimationSet, Direction, DirectionId, Element, ElementId, ElementKind, EndBehavior, Frame,
-    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Origin, PixelRect, Point,
-    Sequence, SequenceId, Slice, SliceId, SourceImage, TreeItem,
+    FrameDuration, FrameId, Graphic, GraphicSource, ImageId, ImageKind, Name, Origin, PixelRect,
+    Point, Sequence, SequenceId, Slice, SliceId, SourceImage, TreeItem,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -213,7 +213,7 @@ fn add_sequence(
             // One element, held in a vector of one (a push would reserve four).
             frame.elements = vec![Element {
                 id: element,
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Graphic(Graphic::new(
                     GraphicSource::Slice(slice),
                     Point::ZERO,

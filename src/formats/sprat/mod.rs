@@ -381,7 +381,7 @@ mod tests {
         });
         f.elements.push(Element {
             id: ElementId(set.alloc_id()),
-            name: String::new(),
+            name: Name::default(),
             kind: ElementKind::Box(CollisionBox::rect_from_corners(
                 BoxClass::Hit,
                 Point::from_ints(-5, 0),

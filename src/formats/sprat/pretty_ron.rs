@@ -574,7 +574,7 @@ mod tests {
             });
             frame.elements.push(Element {
                 id: ElementId(set.alloc_id()),
-                name: String::new(),
+                name: Name::default(),
                 kind: ElementKind::Box(CollisionBox {
                     class: BoxClass::Custom("weak spot".into()),
                     shape: Shape::Circle {

@@ -370,7 +370,7 @@ mod tests {
         let mut frame = Frame::new(FrameDuration::Ticks(1));
         frame.elements.push(Element {
             id: ElementId(9),
-            name: "hand".to_string(),
+            name: "hand".into(),
             kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(4, -4))),
         });
         let document = AnimationSet::new();
@@ -385,7 +385,7 @@ mod tests {
         let mut frame = Frame::new(FrameDuration::Ticks(1));
         frame.elements.push(Element {
             id: ElementId(9),
-            name: "hand".to_string(),
+            name: "hand".into(),
             kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(4, -4))),
         });
         assert_eq!(point_under(&frame, (5.5, -3.0), 2.0), Some(ElementId(9)));

@@ -54,7 +54,7 @@ pub fn suggested_name(doc: &OpenDocument) -> String {
                 && !element.name.is_empty()
                 && !here.contains(&element.name.as_str())
             {
-                return element.name.clone();
+                return element.name.to_string();
             }
         }
     }

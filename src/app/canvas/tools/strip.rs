@@ -287,7 +287,7 @@ fn selection_actions(
             .on_hover_text("Name the selected point (double-click it on the canvas)")
             .clicked()
         {
-            tools.naming = Some(Naming::new(id, name.clone()));
+            tools.naming = Some(Naming::new(id, name.to_string()));
         }
         if ui
             .button("Hang sequence…")
@@ -296,7 +296,7 @@ fn selection_actions(
             ))
             .clicked()
         {
-            tools.hang.open_picker(name);
+            tools.hang.open_picker(name.to_string());
         }
     }
     // Last, so the buttons before it stay where they were whatever is selected.
