@@ -451,7 +451,7 @@ fn joint_delta(
             if g != (0, 0) {
                 let name = old
                     .get(&joint.point)
-                    .map_or(String::new(), |e| e.name.clone());
+                    .map_or(String::new(), |e| e.name.to_string());
                 losses.push(Loss::new(
                     place.clone().element(format!("point {name}")),
                     format!(
