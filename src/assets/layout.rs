@@ -138,8 +138,8 @@ pub struct SheetFrames {
     pub lattice: Option<Lattice>,
     /// How many separate sprites the sheet holds at the options' gap.
     pub sprites: usize,
-    /// Sentences saying what looks wrong and the likely fix; empty when nothing does.
-    pub doubts: Vec<String>,
+    /// What looks wrong, each with the likely fix; empty when nothing does.
+    pub doubts: Vec<Doubt>,
 }
 
 /// Cuts `sheet` into frames by `method`, with `options` for the sprites (the gap joining
@@ -385,6 +385,36 @@ fn touching_lattice(counts: &[u32]) -> Option<AxisLattice> {
         })
 }
 
+/// Something that looks wrong about a cut, with its likely fix said for the command line and
+/// for the Import window (whose controls have other names than the options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    /// What looks wrong.
+    pub what: String,
+    /// The likely fix, in the command line's words (its options).
+    pub fix: String,
+    /// The same fix in the Import window's words (its choices and fields).
+    pub fix_in_window: String,
+}
+
+impl Doubt {
+    /// The doubt and its fix in the Import window's words, as a sentence.
+    pub fn in_window(&self) -> String {
+        format!(
+            "{}: {}.",
+            crate::text::capitalised(&self.what),
+            self.fix_in_window
+        )
+    }
+}
+
+impl std::fmt::Display for Doubt {
+    /// The doubt and its fix in the command line's words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", self.what, self.fix)
+    }
+}
+
 /// What looks wrong about the cut, each with its likely fix.
 fn doubts(
     sheet: &RgbaImage,
@@ -393,32 +423,50 @@ fn doubts(
     lattice: Option<Lattice>,
     sprites: usize,
     options: SpriteOptions,
-) -> Vec<String> {
+) -> Vec<Doubt> {
     let mut out = Vec::new();
+    let doubt = |what: String, fix: String, fix_in_window: String| Doubt {
+        what,
+        fix,
+        fix_in_window,
+    };
     let sheet_area = sheet.width() as u64 * sheet.height() as u64;
     if let Some(lattice) = lattice {
         let (c, r) = (lattice.columns, lattice.rows);
         if c.touching || r.touching {
-            out.push(format!(
-                "sprites touch their neighbours at the lattice's lines (every {} px across, {} \
-                 px down): the cut follows those lines; if the frames are another size, give \
-                 --grid WxH",
-                c.pitch, r.pitch
+            out.push(doubt(
+                format!(
+                    "sprites touch their neighbours at the lattice's lines (every {} px \
+                     across, {} px down): the cut follows those lines",
+                    c.pitch, r.pitch
+                ),
+                "if the frames are another size, give --grid WxH".to_string(),
+                "if the frames are another size, cut the sheet into a grid of that cell size"
+                    .to_string(),
             ));
         }
         let cells = lattice_frames(sheet, &lattice, options.min_size).len();
         match layout {
-            Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(format!(
-                "the {cells} frames hold {sprites} separate pieces, joined by the lattice; if \
-                 the pieces are frames themselves, cut with --sprites"
+            Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(doubt(
+                format!("the {cells} frames hold {sprites} separate pieces, joined by the lattice"),
+                "if the pieces are frames themselves, cut with --sprites".to_string(),
+                "if the pieces are frames themselves, choose Separate sprites".to_string(),
             )),
             Layout::Sprites if rects.len() >= 2 * cells.max(1) || 2 * rects.len() <= cells => out
-                .push(format!(
-                    "the sheet looks like a lattice of {cells} frames but {} sprites were found; \
-                     to cut by it, give --grid {}x{} or leave out --sprites",
-                    rects.len(),
-                    c.cell,
-                    r.cell
+                .push(doubt(
+                    format!(
+                        "the sheet looks like a lattice of {cells} frames but {} sprites were \
+                         found",
+                        rects.len()
+                    ),
+                    format!(
+                        "to cut by it, give --grid {}x{} or leave out --sprites",
+                        c.cell, r.cell
+                    ),
+                    format!(
+                        "to cut by it, choose Automatic, or a grid of {}x{} cells",
+                        c.cell, r.cell
+                    ),
                 )),
             _ => {}
         }
@@ -431,12 +479,16 @@ fn doubts(
     // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
     // cells are as large as the sheet makes them.
     if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
-        out.push(format!(
-            "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely may \
-             have been joined; lower the gap (--gap 0 joins only touching pixels) or give \
-             --grid WxH",
-            suffix(large),
-            if large == 1 { "s" } else { "" }
+        out.push(doubt(
+            format!(
+                "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely \
+                 may have been joined",
+                suffix(large),
+                if large == 1 { "s" } else { "" }
+            ),
+            "lower the gap (--gap 0 joins only touching pixels) or give --grid WxH".to_string(),
+            "lower the gap tolerance (0 joins only touching pixels) or cut the sheet into a grid"
+                .to_string(),
         ));
     }
     out

@@ -39,11 +39,10 @@ impl SheetData {
         format!(
             "read {} from {}",
             crate::text::count(self.rects.len(), "frame"),
-            self.file
-                .file_name()
-                .map_or_else(|| self.file.display().to_string(), |n| {
-                    n.to_string_lossy().into_owned()
-                })
+            self.file.file_name().map_or_else(
+                || self.file.display().to_string(),
+                |n| { n.to_string_lossy().into_owned() }
+            )
         )
     }
 }
@@ -89,7 +88,12 @@ fn candidates(sheet: &Path) -> Vec<PathBuf> {
                 .is_some_and(|e| DATA_EXTENSIONS.iter().any(|d| e.eq_ignore_ascii_case(d)))
         })
         .collect();
-    files.sort_by_key(|path| (path.file_stem().map(|s| s.to_os_string()) != stem, path.clone()));
+    files.sort_by_key(|path| {
+        (
+            path.file_stem().map(|s| s.to_os_string()) != stem,
+            path.clone(),
+        )
+    });
     files.truncate(MAX_CANDIDATES);
     files
 }
@@ -100,9 +104,7 @@ fn read_data(file: &Path, sheet: &Path) -> Option<SheetData> {
     if facts.len > MAX_DATA_BYTES || !input::is_file(file) {
         return None;
     }
-    let (loaded, _) = registry()
-        .open(file, &ReadContext::for_path(file))
-        .ok()?;
+    let (loaded, _) = registry().open(file, &ReadContext::for_path(file)).ok()?;
     let rects = rects_on(&loaded.document, sheet);
     (!rects.is_empty()).then(|| SheetData {
         file: file.to_path_buf(),

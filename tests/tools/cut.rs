@@ -355,10 +355,12 @@ fn frame_rects(path: &std::path::Path) -> Vec<PixelRect> {
     let sequence = doc.first_sequence().unwrap();
     doc.direction_frames(sequence, 0)
         .iter()
-        .map(|frame| match frame.elements[0].as_graphic().map(|g| &g.source) {
-            Some(sprat::model::GraphicSource::Slice(id)) => doc.slice(*id).unwrap().rect,
-            other => panic!("{other:?}"),
-        })
+        .map(
+            |frame| match frame.elements[0].as_graphic().map(|g| &g.source) {
+                Some(sprat::model::GraphicSource::Slice(id)) => doc.slice(*id).unwrap().rect,
+                other => panic!("{other:?}"),
+            },
+        )
         .collect()
 }
 
@@ -390,11 +392,11 @@ fn a_sheet_with_its_atlas_json_beside_is_read_for_its_frames_not_cut() {
     let out = dir.path().join("walk.sprat");
     let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
     assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("read 3 frames from walk.json"), "{stdout}");
     assert!(
-        stdout.contains("read 3 frames from walk.json"),
-        "{stdout}"
+        stdout.contains("--auto"),
+        "the explanation says how to cut: {stdout}"
     );
-    assert!(stdout.contains("--auto"), "the explanation says how to cut: {stdout}");
     assert_eq!(frame_rects(&out), named);
     // Written again over its own output, the .sprat just written is not taken for the data:
     // the JSON still is.
@@ -434,5 +436,8 @@ fn a_solarus_sheet_is_read_from_the_dat_that_cuts_it() {
     );
     // A sheet cut by a file named otherwise is found too.
     let eye = sprat::assets::sheet_data::data_beside(&folder.join("flora_gohma.png"), None);
-    assert_eq!(eye.map(|d| d.file), Some(folder.join("flora_gohma_eye.dat")));
+    assert_eq!(
+        eye.map(|d| d.file),
+        Some(folder.join("flora_gohma_eye.dat"))
+    );
 }
