@@ -11,8 +11,10 @@
 //! another frame's rectangle, and none touches (diagonals included) an opaque pixel inside
 //! another frame's rectangle. It is **found** when some frame of the cut at the default
 //! options (`cut_frames`, automatic) has opaque bounds whose intersection over union with the
-//! frame's opaque bounds is at least 0.9. Printed: each sheet whose frames are not all found
-//! (found of counted, the layout read), then the totals, per repository folder and overall.
+//! frame's opaque bounds is at least 0.9. A picture met twice with the same frames (quests
+//! share sheets) counts once. Printed: each sheet whose frames are not all found (found of
+//! counted, the layout read), then the totals, per repository folder and overall. With
+//! `CUT_RECALL_SPRITES` set, the cut is `--sprites` instead, for comparison.
 
 use image::RgbaImage;
 use sprat::assets::layout::{CutMethod, Layout, cut_frames};
@@ -105,10 +107,21 @@ fn main() {
     }
 
     let mut totals: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    // Quests share sheets (a hero's sword in every game of a series): each picture with its
+    // frames counts once, where it is met first.
+    let mut seen = std::collections::HashSet::new();
     for (sheet_path, (frames, source)) in &truth {
-        let Ok(sheet) = image::open(sheet_path).map(|i| i.to_rgba8()) else {
+        let Ok(bytes) = std::fs::read(sheet_path) else {
             continue;
         };
+        let Ok(sheet) = image::load_from_memory(&bytes).map(|i| i.to_rgba8()) else {
+            continue;
+        };
+        let mut sorted = frames.clone();
+        sorted.sort_by_key(|r| (r.y, r.x, r.width, r.height));
+        if !seen.insert((sheet.as_raw().clone(), sheet.dimensions(), sorted)) {
+            continue;
+        }
         let apart = standing_apart(&sheet, frames);
         if apart.is_empty() {
             continue;

@@ -229,7 +229,8 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let lattice = Lattice { columns, rows };
-    (!joins_large_sprites(&lattice, sprites)).then_some(lattice)
+    (!joins_large_sprites(&lattice, sprites) && !cells_hold_several_frames(&lattice, sprites))
+        .then_some(lattice)
 }
 
 /// True when two sprites that each cover a quarter of a cell's frame or more fall in one
@@ -251,6 +252,54 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
         }
     }
     false
+}
+
+/// True when the cells look like they hold several frames each: in more than a quarter of the
+/// cells, figures side by side. In a cell, that is two sprites or more, the widest spanning
+/// less than half of what the cell holds across, two of them at least half as tall as the
+/// tallest there standing side by side (on common rows). The pieces of one frame drawn in
+/// strokes (an effect) follow each other down the frame or span most of it across; a lattice
+/// coarser than the sheet's (a few large cells over rows of small figures, one column over
+/// shelves of them) holds figures side by side.
+fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+    let (c, r) = (lattice.columns, lattice.rows);
+    let mut cells: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
+        std::collections::HashMap::new();
+    for sprite in sprites {
+        let centre = (
+            sprite.x as i64 + sprite.width as i64 / 2,
+            sprite.y as i64 + sprite.height as i64 / 2,
+        );
+        let cell = (
+            (centre.0 - c.margin as i64).div_euclid(c.pitch as i64),
+            (centre.1 - r.margin as i64).div_euclid(r.pitch as i64),
+        );
+        cells.entry(cell).or_default().push(*sprite);
+    }
+    let several = cells
+        .values()
+        .filter(|held| held.len() >= 2)
+        .filter(|held| {
+            let Some(bounds) = super::sprites::union(held) else {
+                return false;
+            };
+            let widest = held.iter().map(|s| s.width).max().unwrap_or(0);
+            let tallest = held.iter().map(|s| s.height).max().unwrap_or(0);
+            2 * widest < bounds.width && figures_side_by_side(held, tallest)
+        })
+        .count();
+    several > 0 && several * 4 > cells.len()
+}
+
+/// True when two of `held`, each at least half as tall as `tallest`, share rows.
+fn figures_side_by_side(held: &[PixelRect], tallest: u32) -> bool {
+    let figures: Vec<&PixelRect> = held.iter().filter(|s| 2 * s.height >= tallest).collect();
+    figures.iter().enumerate().any(|(i, a)| {
+        figures[i + 1..].iter().any(|b| {
+            let (a_end, b_end) = (a.y + a.height as i32, b.y + b.height as i32);
+            a.y < b_end && b.y < a_end
+        })
+    })
 }
 
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with

@@ -315,3 +315,64 @@ fn a_real_engine_grid_is_read_at_its_cell_size() {
     }
     assert!(cut.doubts.is_empty(), "{:?}", cut.doubts);
 }
+
+/// Three blocks of figures, 98 pixels apart, as quests lay out one animation a block: in each
+/// block eight figures of different widths in two rows, a few pixels apart, the rows at other
+/// heights in each block (so only the blocks share a pitch). Returns the sheet and each
+/// figure's rectangle.
+fn blocks_of_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(294, 90);
+    let mut truth = Vec::new();
+    for block in 0..3u32 {
+        for row in 0..2u32 {
+            let y = 2 + block * 5 + row * 40;
+            let mut x = block * 98 + 2;
+            for figure in 0..4u32 {
+                let width = 14 + (figure * 5 + block * 3) % 9;
+                fill(&mut sheet, x, y, width, 30);
+                truth.push(rect(x, y, width, 30));
+                x += width + 3;
+            }
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn blocks_of_figures_on_a_coarse_pitch_are_cut_into_their_figures() {
+    let (sheet, truth) = blocks_of_figures();
+    // The blocks alone share a pitch: read as a lattice, each block would be one frame.
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
+
+/// A row-packed sheet as Aseprite's "rows" export lays them out: shelves of small figures
+/// side by side 2 pixels apart, each shelf 64 pixels below the last, one short of the
+/// sheet's width. Returns the sheet and each figure's rectangle.
+fn shelves_of_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(256, 256);
+    let mut truth = Vec::new();
+    for shelf in 0..4u32 {
+        let mut x = 0;
+        let mut figure = 0;
+        while x + 16 < 250 {
+            let (width, height) = (8 + (figure + shelf) % 3 * 4, 8 + figure % 4 * 4);
+            fill(&mut sheet, x, shelf * 64, width, height);
+            truth.push(rect(x, shelf * 64, width, height));
+            x += width + 2;
+            figure += 1;
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn shelves_of_figures_are_not_one_frame_a_shelf() {
+    let (sheet, truth) = shelves_of_figures();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
