@@ -256,9 +256,10 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
 
 /// True when the cells look like they hold several frames each: in more than a quarter of the
 /// cells, figures side by side. In a cell, that is two sprites or more, the widest spanning
-/// less than half of what the cell holds across, two of them at least half as tall as the
-/// tallest there standing side by side (on common rows). The pieces of one frame drawn in
-/// strokes (an effect) follow each other down the frame or span most of it across; a lattice
+/// less than half of what the cell holds across, three of them at least half as tall as the
+/// tallest there standing side by side (a row crosses them all). The pieces of one frame drawn in
+/// strokes (an effect: a bolt, a sword's trail) follow each other down the frame, span most of
+/// it across, or stand two abreast; a lattice
 /// coarser than the sheet's (a few large cells over rows of small figures, one column over
 /// shelves of them) holds figures side by side.
 fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
@@ -291,14 +292,17 @@ fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     several > 0 && several * 4 > cells.len()
 }
 
-/// True when two of `held`, each at least half as tall as `tallest`, share rows.
+/// True when three of `held`, each at least half as tall as `tallest`, share rows.
 fn figures_side_by_side(held: &[PixelRect], tallest: u32) -> bool {
     let figures: Vec<&PixelRect> = held.iter().filter(|s| 2 * s.height >= tallest).collect();
-    figures.iter().enumerate().any(|(i, a)| {
-        figures[i + 1..].iter().any(|b| {
-            let (a_end, b_end) = (a.y + a.height as i32, b.y + b.height as i32);
-            a.y < b_end && b.y < a_end
-        })
+    // A row through the middle of a figure, crossing two others.
+    figures.iter().any(|a| {
+        let middle = a.y + a.height as i32 / 2;
+        figures
+            .iter()
+            .filter(|b| b.y <= middle && middle < b.y + b.height as i32)
+            .count()
+            >= 3
     })
 }
 
