@@ -376,3 +376,31 @@ fn shelves_of_figures_are_not_one_frame_a_shelf() {
     let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
     assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
 }
+
+/// Columns of figures 24 pixels apart, five figures stacked in each band of 160 rows, each
+/// column's figures a little higher or lower than its neighbours' (so only the bands share a
+/// row pitch), as quests lay out one direction's frames a column. Returns the sheet and each
+/// figure's rectangle.
+fn stacked_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(144, 320);
+    let mut truth = Vec::new();
+    for band in 0..2u32 {
+        for column in 0..6u32 {
+            for k in 0..5u32 {
+                let (x, y) = (column * 24 + 3, band * 160 + column % 3 + k * 31);
+                fill(&mut sheet, x, y, 18, 28);
+                truth.push(rect(x, y, 18, 28));
+            }
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn figures_stacked_in_bands_on_a_coarse_row_pitch_are_cut_into_their_figures() {
+    let (sheet, truth) = stacked_figures();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
