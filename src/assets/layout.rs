@@ -286,31 +286,37 @@ fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
             };
             let widest = held.iter().map(|s| s.width).max().unwrap_or(0);
             let tallest = held.iter().map(|s| s.height).max().unwrap_or(0);
-            (2 * widest < bounds.width && figures_side_by_side(held, tallest))
-                || (2 * tallest < bounds.height && figures_stacked(held, widest, tallest))
+            let narrow = 2 * widest < bounds.width;
+            let short = 2 * tallest < bounds.height;
+            (narrow && figures_side_by_side(held, tallest, 3))
+                || (short && figures_stacked(held, widest, tallest, 3))
+                || (narrow
+                    && short
+                    && figures_side_by_side(held, tallest, 2)
+                    && figures_stacked(held, widest, tallest, 2))
         })
         .count();
     several > 0 && several * 4 > cells.len()
 }
 
-/// True when three of `held`, each at least half as tall as `tallest`, share rows.
-fn figures_side_by_side(held: &[PixelRect], tallest: u32) -> bool {
+/// True when `count` of `held`, each at least half as tall as `tallest`, share rows.
+fn figures_side_by_side(held: &[PixelRect], tallest: u32, count: usize) -> bool {
     let figures: Vec<&PixelRect> = held.iter().filter(|s| 2 * s.height >= tallest).collect();
-    // A row through the middle of a figure, crossing two others.
+    // A row through the middle of a figure, crossing the others.
     figures.iter().any(|a| {
         let middle = a.y + a.height as i32 / 2;
         figures
             .iter()
             .filter(|b| b.y <= middle && middle < b.y + b.height as i32)
             .count()
-            >= 3
+            >= count
     })
 }
 
-/// True when three of `held`, each at least half as wide as `widest` and half as tall as
+/// True when `count` of `held`, each at least half as wide as `widest` and half as tall as
 /// `tallest`, and not flat (at least half as tall as wide: a figure, not a stroke), stand one
 /// above another (a column crosses them all).
-fn figures_stacked(held: &[PixelRect], widest: u32, tallest: u32) -> bool {
+fn figures_stacked(held: &[PixelRect], widest: u32, tallest: u32, count: usize) -> bool {
     let figures: Vec<&PixelRect> = held
         .iter()
         .filter(|s| 2 * s.width >= widest && 2 * s.height >= tallest && 2 * s.height >= s.width)
@@ -321,7 +327,7 @@ fn figures_stacked(held: &[PixelRect], widest: u32, tallest: u32) -> bool {
             .iter()
             .filter(|b| b.x <= middle && middle < b.x + b.width as i32)
             .count()
-            >= 3
+            >= count
     })
 }
 
