@@ -299,9 +299,13 @@ fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     several > 0 && several * 4 > cells.len()
 }
 
-/// True when `count` of `held`, each at least half as tall as `tallest`, share rows.
+/// True when `count` of `held`, each at least half as tall as `tallest` and not thin (at least a
+/// third as wide as tall: a figure, not a stroke), share rows.
 fn figures_side_by_side(held: &[PixelRect], tallest: u32, count: usize) -> bool {
-    let figures: Vec<&PixelRect> = held.iter().filter(|s| 2 * s.height >= tallest).collect();
+    let figures: Vec<&PixelRect> = held
+        .iter()
+        .filter(|s| 2 * s.height >= tallest && 3 * s.width >= s.height)
+        .collect();
     // A row through the middle of a figure, crossing the others.
     figures.iter().any(|a| {
         let middle = a.y + a.height as i32 / 2;

@@ -681,7 +681,7 @@ fn effect_sheet() -> RgbaImage {
         for stroke in 0..3u32 {
             let (x0, y0) = (cell * 40 + 4 + stroke * 11, 4 + (cell + stroke) % 3 * 6);
             for step in 0..(20 + cell * 3) {
-                let x = x0 + (step / 4) % 3;
+                let x = x0 + (step / 4) % 2;
                 sheet.put_pixel(x, y0 + step, Rgba([255, 240, 120, 255]));
             }
         }

@@ -270,26 +270,28 @@ fn sprites_touching_on_a_grid_are_cut_at_its_lines_with_a_warning() {
 }
 
 #[test]
-fn a_packed_sheet_joined_at_the_default_gap_is_doubted_and_cut_apart_at_gap_0() {
+fn a_packed_sheet_of_like_sprites_a_pixel_apart_is_cut_apart_at_the_default_gap() {
     let (sheet, truth) = interlocked_ls();
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("packed.png");
     sheet.save(&png).unwrap();
     let out = dir.path().join("packed.sprat");
-    // One transparent pixel apart, the default gap joins them: the cut says so.
-    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("layout: separate sprites"), "{stdout}");
-    assert!(stderr.contains("--gap 0"), "{stdout}{stderr}");
-    // At gap 0 the default cut finds every L, and doubts nothing.
-    let (code, stdout, stderr) =
-        sprat(&["cut", text(&png), "--gap", "0", "-o", text(&out), "--force"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stdout.contains(&format!("cut {} frames", truth.len())),
-        "{stdout}"
-    );
-    assert!(!stderr.contains("warning"), "{stderr}");
+    // One transparent pixel apart, within the default gap: but each L is as large as its
+    // neighbour, not a part of it, so they stay apart, and nothing is doubted.
+    for gap in [None, Some("0")] {
+        let mut argv = vec!["cut", text(&png), "--explain", "--force", "-o", text(&out)];
+        if let Some(gap) = gap {
+            argv.extend(["--gap", gap]);
+        }
+        let (code, stdout, stderr) = sprat(&argv);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("layout: separate sprites"), "{stdout}");
+        assert!(
+            stdout.contains(&format!("cut {} frames", truth.len())),
+            "{gap:?}: {stdout}"
+        );
+        assert!(!stderr.contains("warning"), "{stderr}");
+    }
 }
 
 #[test]
