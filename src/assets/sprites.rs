@@ -1,12 +1,14 @@
-//! Finding separate sprites on a sheet that is not a grid: connected opaque regions, joined
-//! when a gap of at most a few pixels parts them (a shadow, a weapon, a strand of hair), specks
-//! dropped, numbered row by row. The list found can then be edited (merge, split, drop,
+//! Finding separate sprites on a sheet that is not a grid: connected opaque regions, joined to
+//! the parts a gap of at most a few pixels parts them from (a shadow, a weapon, a strand of
+//! hair: small beside the sprite, or halves of a usual frame), specks dropped, numbered row by
+//! row. The list found can then be edited (merge, split, drop,
 //! reorder) before it is imported; the cells go into a document through
 //! [`crate::edit::import::ImportFrames`] like the grid's.
 //!
-//! How: the opaque pixels of each row form runs; a run joins the runs of its own row and of
-//! the rows above that come within the gap of it (union-find over runs, so the picture is read
-//! once). Pixels are compared, never rectangles: sprites packed so that their rectangles
+//! How: the opaque pixels of each row form runs; a run joins the runs of the row above that
+//! touch it (union-find over runs, so the picture is read once), and the runs of its own row
+//! and of the rows above within the gap are noted; once the regions are known, the noted
+//! neighbours join where one is a part of the other (see [`SpriteOptions::gap`]). Pixels are compared, never rectangles: sprites packed so that their rectangles
 //! overlap, but whose pixels stay apart, are separate sprites. Each sprite's rectangle is
 //! exactly the bounds of its opaque pixels.
 
@@ -17,7 +19,10 @@ use image::RgbaImage;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpriteOptions {
     /// Parts of one sprite may be this many transparent pixels apart and still be joined (0:
-    /// only touching pixels, diagonals included, are one sprite).
+    /// only touching pixels, diagonals included, are one sprite): a region joins a neighbour
+    /// that near when it is a part of it (its box under a quarter of the other's), or when
+    /// both are at most two thirds of the usual region and together no more than one and a
+    /// half of it. Regions of like size, a frame each, stay apart however near.
     pub gap: u32,
     /// A region narrower and shorter than this many pixels is a speck and dropped (0 or 1
     /// keeps every pixel).
@@ -26,8 +31,8 @@ pub struct SpriteOptions {
 
 impl SpriteOptions {
     /// The defaults: parts one transparent pixel apart are joined; regions smaller than
-    /// 3 × 3 are dropped. Packers leave 1-2 pixels between frames, so a larger default gap
-    /// would join neighbouring frames; a larger one is a choice for sheets drawn apart.
+    /// 3 × 3 are dropped. A part further away is rarer than a frame that near (packers leave
+    /// 0-2 pixels between frames); a larger gap is a choice for sheets drawn apart.
     pub const DEFAULT: SpriteOptions = SpriteOptions {
         gap: 1,
         min_size: 3,

@@ -289,7 +289,8 @@ pub enum Command {
         /// Say which layout was found and how the sheet was cut.
         #[arg(long)]
         explain: bool,
-        /// Without --grid: parts this many transparent pixels apart are one sprite.
+        /// Without --grid: parts this many transparent pixels apart are one sprite (a part
+        /// small beside its sprite, or halves of a usual frame; sprites of like size stay apart).
         #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, conflicts_with = "grid")]
         gap: u32,
         /// Without --grid: sprites narrower and shorter than this are specks, left out.
