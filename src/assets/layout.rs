@@ -257,7 +257,8 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
 /// True when the cells look like they hold several frames each: in more than a quarter of the
 /// cells, figures side by side. In a cell, that is two sprites or more, the widest spanning
 /// less than half of what the cell holds across, three of them at least half as tall as the
-/// tallest there standing side by side (a row crosses them all). The pieces of one frame drawn in
+/// cell's median sprite standing side by side (a row crosses them all; the median, since a
+/// column of figures touching each other is one tall sprite beside them). The pieces of one frame drawn in
 /// strokes (an effect: a bolt, a sword's trail) follow each other down the frame, span most of
 /// it across, or stand two abreast; a lattice
 /// coarser than the sheet's (a few large cells over rows of small figures, one column over
@@ -286,25 +287,30 @@ fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
             };
             let widest = held.iter().map(|s| s.width).max().unwrap_or(0);
             let tallest = held.iter().map(|s| s.height).max().unwrap_or(0);
+            // Figures are compared with the cell's usual sprite, not its tallest: a column of
+            // figures touching each other is one tall sprite beside them.
+            let mut heights: Vec<u32> = held.iter().map(|s| s.height).collect();
+            heights.sort_unstable();
+            let usual = heights[heights.len() / 2];
             let narrow = 2 * widest < bounds.width;
             let short = 2 * tallest < bounds.height;
-            (narrow && figures_side_by_side(held, tallest, 3))
+            (narrow && figures_side_by_side(held, usual, 3))
                 || (short && figures_stacked(held, widest, tallest, 3))
                 || (narrow
                     && short
-                    && figures_side_by_side(held, tallest, 2)
+                    && figures_side_by_side(held, usual, 2)
                     && figures_stacked(held, widest, tallest, 2))
         })
         .count();
     several > 0 && several * 4 > cells.len()
 }
 
-/// True when `count` of `held`, each at least half as tall as `tallest` and not thin (at least a
+/// True when `count` of `held`, each at least half as tall as `usual` and not thin (at least a
 /// third as wide as tall: a figure, not a stroke), share rows.
-fn figures_side_by_side(held: &[PixelRect], tallest: u32, count: usize) -> bool {
+fn figures_side_by_side(held: &[PixelRect], usual: u32, count: usize) -> bool {
     let figures: Vec<&PixelRect> = held
         .iter()
-        .filter(|s| 2 * s.height >= tallest && 3 * s.width >= s.height)
+        .filter(|s| 2 * s.height >= usual && 3 * s.width >= s.height)
         .collect();
     // A row through the middle of a figure, crossing the others.
     figures.iter().any(|a| {

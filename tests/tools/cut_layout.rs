@@ -406,3 +406,38 @@ fn figures_stacked_in_bands_on_a_coarse_row_pitch_are_cut_into_their_figures() {
     let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
     assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
 }
+
+/// Blocks of figures 98 pixels apart as in `blocks_of_figures`, four columns of four figures
+/// each, the second column's figures touching one another (one tall sprite), the others a
+/// pixel apart. Returns the sheet and the sprites it holds: each separate figure, and each
+/// touching column whole.
+fn blocks_with_a_touching_column() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(294, 110);
+    let mut sprites = Vec::new();
+    for block in 0..3u32 {
+        let top = 2 + block * 4;
+        for column in 0..4u32 {
+            let x = block * 98 + 2 + column * 19;
+            if column == 1 {
+                fill(&mut sheet, x, top, 16, 92);
+                sprites.push(rect(x, top, 16, 92));
+                continue;
+            }
+            for row in 0..4u32 {
+                let y = top + row * 24;
+                fill(&mut sheet, x, y, 16, 23);
+                sprites.push(rect(x, y, 16, 23));
+            }
+        }
+    }
+    (sheet, sprites)
+}
+
+#[test]
+fn blocks_of_figures_with_a_touching_column_are_cut_into_their_sprites() {
+    let (sheet, sprites) = blocks_with_a_touching_column();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, sprites.iter().copied().collect::<HashSet<_>>());
+}
