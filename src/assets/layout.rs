@@ -138,8 +138,8 @@ pub struct SheetFrames {
     pub lattice: Option<Lattice>,
     /// How many separate sprites the sheet holds at the options' gap.
     pub sprites: usize,
-    /// Sentences saying what looks wrong and the likely fix; empty when nothing does.
-    pub doubts: Vec<String>,
+    /// What looks wrong, each with the likely fix; empty when nothing does.
+    pub doubts: Vec<Doubt>,
 }
 
 /// Cuts `sheet` into frames by `method`, with `options` for the sprites (the gap joining
@@ -229,7 +229,8 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let lattice = Lattice { columns, rows };
-    (!joins_large_sprites(&lattice, sprites)).then_some(lattice)
+    (!joins_large_sprites(&lattice, sprites) && !cells_hold_several_frames(&lattice, sprites))
+        .then_some(lattice)
 }
 
 /// True when two sprites that each cover a quarter of a cell's frame or more fall in one
@@ -251,6 +252,93 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
         }
     }
     false
+}
+
+/// True when the cells look like they hold several frames each: in more than a quarter of the
+/// cells, figures side by side. In a cell, that is two sprites or more, the widest spanning
+/// less than half of what the cell holds across, three of them at least half as tall as the
+/// cell's median sprite standing side by side (a row crosses them all; the median, since a
+/// column of figures touching each other is one tall sprite beside them). The pieces of one frame drawn in
+/// strokes (an effect: a bolt, a sword's trail) follow each other down the frame, span most of
+/// it across, or stand two abreast; a lattice
+/// coarser than the sheet's (a few large cells over rows of small figures, one column over
+/// shelves of them) holds figures side by side.
+fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+    let (c, r) = (lattice.columns, lattice.rows);
+    let mut cells: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
+        std::collections::HashMap::new();
+    for sprite in sprites {
+        let centre = (
+            sprite.x as i64 + sprite.width as i64 / 2,
+            sprite.y as i64 + sprite.height as i64 / 2,
+        );
+        let cell = (
+            (centre.0 - c.margin as i64).div_euclid(c.pitch as i64),
+            (centre.1 - r.margin as i64).div_euclid(r.pitch as i64),
+        );
+        cells.entry(cell).or_default().push(*sprite);
+    }
+    let several = cells
+        .values()
+        .filter(|held| held.len() >= 2)
+        .filter(|held| {
+            let Some(bounds) = super::sprites::union(held) else {
+                return false;
+            };
+            let widest = held.iter().map(|s| s.width).max().unwrap_or(0);
+            let tallest = held.iter().map(|s| s.height).max().unwrap_or(0);
+            // Figures are compared with the cell's usual sprite, not its tallest: a column of
+            // figures touching each other is one tall sprite beside them.
+            let mut heights: Vec<u32> = held.iter().map(|s| s.height).collect();
+            heights.sort_unstable();
+            let usual = heights[heights.len() / 2];
+            let narrow = 2 * widest < bounds.width;
+            let short = 2 * tallest < bounds.height;
+            (narrow && figures_side_by_side(held, usual, 3))
+                || (short && figures_stacked(held, widest, tallest, 3))
+                || (narrow
+                    && short
+                    && figures_side_by_side(held, usual, 2)
+                    && figures_stacked(held, widest, tallest, 2))
+        })
+        .count();
+    several > 0 && several * 4 > cells.len()
+}
+
+/// True when `count` of `held`, each at least half as tall as `usual` and not thin (at least a
+/// third as wide as tall: a figure, not a stroke), share rows.
+fn figures_side_by_side(held: &[PixelRect], usual: u32, count: usize) -> bool {
+    let figures: Vec<&PixelRect> = held
+        .iter()
+        .filter(|s| 2 * s.height >= usual && 3 * s.width >= s.height)
+        .collect();
+    // A row through the middle of a figure, crossing the others.
+    figures.iter().any(|a| {
+        let middle = a.y + a.height as i32 / 2;
+        figures
+            .iter()
+            .filter(|b| b.y <= middle && middle < b.y + b.height as i32)
+            .count()
+            >= count
+    })
+}
+
+/// True when `count` of `held`, each at least half as wide as `widest` and half as tall as
+/// `tallest`, and not flat (at least half as tall as wide: a figure, not a stroke), stand one
+/// above another (a column crosses them all).
+fn figures_stacked(held: &[PixelRect], widest: u32, tallest: u32, count: usize) -> bool {
+    let figures: Vec<&PixelRect> = held
+        .iter()
+        .filter(|s| 2 * s.width >= widest && 2 * s.height >= tallest && 2 * s.height >= s.width)
+        .collect();
+    figures.iter().any(|a| {
+        let middle = a.x + a.width as i32 / 2;
+        figures
+            .iter()
+            .filter(|b| b.x <= middle && middle < b.x + b.width as i32)
+            .count()
+            >= count
+    })
 }
 
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
@@ -385,6 +473,36 @@ fn touching_lattice(counts: &[u32]) -> Option<AxisLattice> {
         })
 }
 
+/// Something that looks wrong about a cut, with its likely fix said for the command line and
+/// for the Import window (whose controls have other names than the options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    /// What looks wrong.
+    pub what: String,
+    /// The likely fix, in the command line's words (its options).
+    pub fix: String,
+    /// The same fix in the Import window's words (its choices and fields).
+    pub fix_in_window: String,
+}
+
+impl Doubt {
+    /// The doubt and its fix in the Import window's words, as a sentence.
+    pub fn in_window(&self) -> String {
+        format!(
+            "{}: {}.",
+            crate::text::capitalised(&self.what),
+            self.fix_in_window
+        )
+    }
+}
+
+impl std::fmt::Display for Doubt {
+    /// The doubt and its fix in the command line's words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", self.what, self.fix)
+    }
+}
+
 /// What looks wrong about the cut, each with its likely fix.
 fn doubts(
     sheet: &RgbaImage,
@@ -393,32 +511,50 @@ fn doubts(
     lattice: Option<Lattice>,
     sprites: usize,
     options: SpriteOptions,
-) -> Vec<String> {
+) -> Vec<Doubt> {
     let mut out = Vec::new();
+    let doubt = |what: String, fix: String, fix_in_window: String| Doubt {
+        what,
+        fix,
+        fix_in_window,
+    };
     let sheet_area = sheet.width() as u64 * sheet.height() as u64;
     if let Some(lattice) = lattice {
         let (c, r) = (lattice.columns, lattice.rows);
         if c.touching || r.touching {
-            out.push(format!(
-                "sprites touch their neighbours at the lattice's lines (every {} px across, {} \
-                 px down): the cut follows those lines; if the frames are another size, give \
-                 --grid WxH",
-                c.pitch, r.pitch
+            out.push(doubt(
+                format!(
+                    "sprites touch their neighbours at the lattice's lines (every {} px \
+                     across, {} px down): the cut follows those lines",
+                    c.pitch, r.pitch
+                ),
+                "if the frames are another size, give --grid WxH".to_string(),
+                "if the frames are another size, cut the sheet into a grid of that cell size"
+                    .to_string(),
             ));
         }
         let cells = lattice_frames(sheet, &lattice, options.min_size).len();
         match layout {
-            Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(format!(
-                "the {cells} frames hold {sprites} separate pieces, joined by the lattice; if \
-                 the pieces are frames themselves, cut with --sprites"
+            Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(doubt(
+                format!("the {cells} frames hold {sprites} separate pieces, joined by the lattice"),
+                "if the pieces are frames themselves, cut with --sprites".to_string(),
+                "if the pieces are frames themselves, choose Separate sprites".to_string(),
             )),
             Layout::Sprites if rects.len() >= 2 * cells.max(1) || 2 * rects.len() <= cells => out
-                .push(format!(
-                    "the sheet looks like a lattice of {cells} frames but {} sprites were found; \
-                     to cut by it, give --grid {}x{} or leave out --sprites",
-                    rects.len(),
-                    c.cell,
-                    r.cell
+                .push(doubt(
+                    format!(
+                        "the sheet looks like a lattice of {cells} frames but {} sprites were \
+                         found",
+                        rects.len()
+                    ),
+                    format!(
+                        "to cut by it, give --grid {}x{} or leave out --sprites",
+                        c.cell, r.cell
+                    ),
+                    format!(
+                        "to cut by it, choose Automatic, or a grid of {}x{} cells",
+                        c.cell, r.cell
+                    ),
                 )),
             _ => {}
         }
@@ -431,12 +567,16 @@ fn doubts(
     // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
     // cells are as large as the sheet makes them.
     if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
-        out.push(format!(
-            "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely may \
-             have been joined; lower the gap (--gap 0 joins only touching pixels) or give \
-             --grid WxH",
-            suffix(large),
-            if large == 1 { "s" } else { "" }
+        out.push(doubt(
+            format!(
+                "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely \
+                 may have been joined",
+                suffix(large),
+                if large == 1 { "s" } else { "" }
+            ),
+            "lower the gap (--gap 0 joins only touching pixels) or give --grid WxH".to_string(),
+            "lower the gap tolerance (0 joins only touching pixels) or cut the sheet into a grid"
+                .to_string(),
         ));
     }
     out

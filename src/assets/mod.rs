@@ -13,6 +13,7 @@ pub mod decode;
 pub mod groups;
 pub mod import;
 pub mod layout;
+pub mod sheet_data;
 pub mod sprites;
 
 use crate::cache::ByteLru;

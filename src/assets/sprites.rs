@@ -1,12 +1,14 @@
-//! Finding separate sprites on a sheet that is not a grid: connected opaque regions, joined
-//! when a gap of at most a few pixels parts them (a shadow, a weapon, a strand of hair), specks
-//! dropped, numbered row by row. The list found can then be edited (merge, split, drop,
+//! Finding separate sprites on a sheet that is not a grid: connected opaque regions, joined to
+//! the parts a gap of at most a few pixels parts them from (a shadow, a weapon, a strand of
+//! hair: small beside the sprite, or halves of a usual frame), specks dropped, numbered row by
+//! row. The list found can then be edited (merge, split, drop,
 //! reorder) before it is imported; the cells go into a document through
 //! [`crate::edit::import::ImportFrames`] like the grid's.
 //!
-//! How: the opaque pixels of each row form runs; a run joins the runs of its own row and of
-//! the rows above that come within the gap of it (union-find over runs, so the picture is read
-//! once). Pixels are compared, never rectangles: sprites packed so that their rectangles
+//! How: the opaque pixels of each row form runs; a run joins the runs of the row above that
+//! touch it (union-find over runs, so the picture is read once), and the runs of its own row
+//! and of the rows above within the gap are noted; once the regions are known, the noted
+//! neighbours join where one is a part of the other (see [`SpriteOptions::gap`]). Pixels are compared, never rectangles: sprites packed so that their rectangles
 //! overlap, but whose pixels stay apart, are separate sprites. Each sprite's rectangle is
 //! exactly the bounds of its opaque pixels.
 
@@ -17,7 +19,10 @@ use image::RgbaImage;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpriteOptions {
     /// Parts of one sprite may be this many transparent pixels apart and still be joined (0:
-    /// only touching pixels, diagonals included, are one sprite).
+    /// only touching pixels, diagonals included, are one sprite): a region joins a neighbour
+    /// that near when it is a part of it (its box under a quarter of the other's), or when
+    /// both are at most two thirds of the usual region and together no more than one and a
+    /// half of it. Regions of like size, a frame each, stay apart however near.
     pub gap: u32,
     /// A region narrower and shorter than this many pixels is a speck and dropped (0 or 1
     /// keeps every pixel).
@@ -26,8 +31,8 @@ pub struct SpriteOptions {
 
 impl SpriteOptions {
     /// The defaults: parts one transparent pixel apart are joined; regions smaller than
-    /// 3 × 3 are dropped. Packers leave 1-2 pixels between frames, so a larger default gap
-    /// would join neighbouring frames; a larger one is a choice for sheets drawn apart.
+    /// 3 × 3 are dropped. A part further away is rarer than a frame that near (packers leave
+    /// 0-2 pixels between frames); a larger gap is a choice for sheets drawn apart.
     pub const DEFAULT: SpriteOptions = SpriteOptions {
         gap: 1,
         min_size: 3,
@@ -134,10 +139,12 @@ fn find_in(sheet: &RgbaImage, area: Option<Bounds>, options: SpriteOptions) -> V
     rects
 }
 
-/// The bounds of each set of opaque pixels inside `area` that reach each other in steps of at
-/// most `gap` transparent pixels (Chebyshev distance `gap + 1`; at gap 0, the 8-connected
-/// regions). Only pixels are compared, never rectangles: two sprites packed so that their
-/// rectangles overlap (an L beside a bush) stay apart as long as their pixels do.
+/// The bounds of each sprite inside `area`: the 8-connected regions of opaque pixels, and a
+/// region joined to another whose pixels come within `gap` transparent pixels of it
+/// (Chebyshev distance `gap + 1`) when it is the smaller by far (its box under a quarter of
+/// the other's): a shadow, a sword, a strand of hair joins its body, but two figures packed a
+/// pixel apart stay two. Only pixels are compared, never rectangles: two sprites packed so that
+/// their rectangles overlap (an L beside a bush) stay apart as long as their pixels do.
 fn connected_regions(sheet: &RgbaImage, area: Bounds, gap: u32) -> Vec<Bounds> {
     let width = sheet.width() as usize;
     let raw = sheet.as_raw();
@@ -152,6 +159,8 @@ fn connected_regions(sheet: &RgbaImage, area: Bounds, gap: u32) -> Vec<Bounds> {
     let mut spare: Vec<(u32, u32, u32)> = Vec::new();
     let mut roots = Roots(Vec::new());
     let mut bounds: Vec<Bounds> = Vec::new();
+    // Runs of different regions within the gap of each other, joined once the regions are known.
+    let mut near: Vec<(u32, u32)> = Vec::new();
     for y in area.top..=area.bottom {
         let mut current = std::mem::take(&mut spare);
         cursors.iter_mut().for_each(|c| *c = 0);
@@ -176,21 +185,34 @@ fn connected_regions(sheet: &RgbaImage, area: Bounds, gap: u32) -> Vec<Bounds> {
                 right: right as u32,
                 bottom: y,
             });
-            // The run before on this row, when no more than `gap` pixels part them.
+            // The run before on this row, when no more than `gap` pixels part them (never
+            // touching: a run ends at a transparent pixel).
             if let Some(&(_, before_right, before_id)) = current.last()
                 && before_right as usize + reach >= left
             {
-                roots.join(id, before_id);
+                near.push((id, before_id));
             }
-            // Runs of the rows above reaching [left - reach, right + reach]. Runs of a row come
-            // left to right, so each row's cursor only moves forward.
-            for (runs, cursor) in above.iter().zip(cursors.iter_mut()) {
+            // Runs of the rows above reaching [left - reach, right + reach]: those of the row
+            // just above that touch this one (diagonals included) are one region with it, the
+            // others near it. Runs of a row come left to right, so each row's cursor only moves
+            // forward.
+            let rows_above = above.len();
+            for (distance, (runs, cursor)) in above.iter().zip(cursors.iter_mut()).enumerate() {
+                let just_above = distance + 1 == rows_above;
                 while *cursor < runs.len() && (runs[*cursor].1 as usize) + reach < left {
                     *cursor += 1;
                 }
                 let mut k = *cursor;
                 while k < runs.len() && (runs[k].0 as usize) <= right + reach {
-                    roots.join(id, runs[k].2);
+                    let (other_left, other_right, other) = runs[k];
+                    if just_above
+                        && other_right as usize + 1 >= left
+                        && other_left as usize <= right + 1
+                    {
+                        roots.join(id, other);
+                    } else {
+                        near.push((id, other));
+                    }
                     k += 1;
                 }
             }
@@ -203,7 +225,53 @@ fn connected_regions(sheet: &RgbaImage, area: Bounds, gap: u32) -> Vec<Bounds> {
             spare.clear();
         }
     }
+    join_small_parts(&mut roots, &mut bounds, &near);
     collect(&mut roots, &bounds)
+}
+
+/// Joins the regions of each pair of runs in `near` when one region's box is under a quarter
+/// of the other's (a part beside its body); `bounds` of a root become its region's box.
+fn join_small_parts(roots: &mut Roots, bounds: &mut [Bounds], near: &[(u32, u32)]) {
+    if near.is_empty() {
+        return;
+    }
+    for i in 0..bounds.len() {
+        let root = roots.find(i as u32) as usize;
+        if root != i {
+            bounds[root] = bounds[root].union(bounds[i]);
+        }
+    }
+    let area = |b: Bounds| (b.right - b.left + 1) as u64 * (b.bottom - b.top + 1) as u64;
+    // The median region's box, of regions larger than specks: what one frame covers, mostly.
+    let mut areas: Vec<u64> = (0..bounds.len())
+        .filter(|&i| roots.find(i as u32) as usize == i)
+        .map(|i| area(bounds[i]))
+        .filter(|&a| a > 9)
+        .collect();
+    areas.sort_unstable();
+    let typical = areas.get(areas.len() / 2).copied().unwrap_or(0);
+    // A part beside a part of like size joins once the other has joined its body: again
+    // until nothing joins.
+    let mut joined = true;
+    while joined {
+        joined = false;
+        for &(a, b) in near {
+            let (a, b) = (roots.find(a), roots.find(b));
+            if a == b {
+                continue;
+            }
+            let (box_a, box_b) = (bounds[a as usize], bounds[b as usize]);
+            let (small, large) = (area(box_a).min(area(box_b)), area(box_a).max(area(box_b)));
+            if small * 4 < large
+                || (large * 3 <= typical * 2 && area(box_a.union(box_b)) * 2 <= typical * 3)
+            {
+                roots.join(a, b);
+                let root = roots.find(a) as usize;
+                bounds[root] = box_a.union(box_b);
+                joined = true;
+            }
+        }
+    }
 }
 
 /// The union of the bounds of each set of `roots`.
@@ -449,23 +517,43 @@ mod tests {
     #[test]
     fn merge_split_drop_and_move_edit_the_list() {
         let mut sheet = RgbaImage::new(40, 20);
+        // A body with a small part one pixel beside it (joined at the default gap), and
+        // another body.
         fill(&mut sheet, 0, 0, 4, 4);
-        fill(&mut sheet, 5, 0, 4, 4);
+        fill(&mut sheet, 5, 0, 1, 2);
         fill(&mut sheet, 20, 0, 4, 4);
         let mut found = FoundSprites::find(&sheet, SpriteOptions::DEFAULT);
-        assert_eq!(found.rects, vec![rect(0, 0, 9, 4), rect(20, 0, 4, 4)]);
+        assert_eq!(found.rects, vec![rect(0, 0, 6, 4), rect(20, 0, 4, 4)]);
         assert_eq!(found.split(&sheet, 0), Ok(0..2));
-        assert_eq!(found.rects[1], rect(5, 0, 4, 4));
+        assert_eq!(found.rects[1], rect(5, 0, 1, 2));
         assert!(found.split(&sheet, 1).is_err(), "one piece");
         found.move_to(2, 0).unwrap();
         assert_eq!(found.rects[0], rect(20, 0, 4, 4));
         assert_eq!(found.merge(&[1, 2]), Ok(1));
-        assert_eq!(found.rects, vec![rect(20, 0, 4, 4), rect(0, 0, 9, 4)]);
+        assert_eq!(found.rects, vec![rect(20, 0, 4, 4), rect(0, 0, 6, 4)]);
         assert_eq!(found.at(21, 1), Some(0));
         assert!(found.drop(&[5]).is_err());
         assert!(found.merge(&[]).is_err());
         found.drop(&[0]).unwrap();
         assert_eq!(found.rects.len(), 1);
+    }
+
+    #[test]
+    fn figures_of_like_size_a_pixel_apart_stay_apart_and_their_parts_join_them() {
+        // Two 10 x 16 figures one transparent pixel apart, as a packer with 1 px of padding
+        // leaves them; the first has a sword one pixel above it, the second a shadow below.
+        let mut sheet = RgbaImage::new(60, 40);
+        fill(&mut sheet, 2, 5, 10, 16);
+        fill(&mut sheet, 13, 5, 10, 16);
+        fill(&mut sheet, 5, 1, 2, 3);
+        fill(&mut sheet, 14, 22, 8, 2);
+        // A third figure on its own, to make the usual size plain.
+        fill(&mut sheet, 40, 5, 10, 16);
+        let found = find_sprites(&sheet, SpriteOptions::DEFAULT);
+        assert_eq!(
+            found,
+            vec![rect(2, 1, 10, 20), rect(13, 5, 10, 19), rect(40, 5, 10, 16)]
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `sprat cut SHEET.png [--grid WxH [--margin M] [--spacing S] | --sprites | --auto] [--gap PX]
 //! [--min PX] [--explain] [--sequence NAME] [--fps F] -o OUT`: a new document of one sequence
 //! whose frames are the cells of a sheet, in any writable format (by OUT's extension). By
-//! default the layout is read: a lattice when the sprites sit on one, else separate sprites
+//! default a data file beside the sheet that names its frames (an Aseprite or TexturePacker
+//! JSON, a Solarus `.dat`, a `.sprat`: [`crate::assets::sheet_data`]) is read for them; where
+//! there is none, or with `--auto`, the layout is read: a lattice when the sprites sit on one, else separate sprites
 //! ([`crate::assets::layout`]); doubts about the cut are warnings. The document names the
 //! sheet itself with each frame's rectangle; no picture is copied out (a format that holds its
 //! pictures inside, such as Aseprite, takes them from the sheet).
@@ -10,6 +12,7 @@ use super::convert::{WriteChoices, target_format, write_as};
 use crate::assets::decode::decode_file;
 use crate::assets::import::SheetCut;
 use crate::assets::layout::{CutMethod, Layout, SheetFrames, cut_frames};
+use crate::assets::sheet_data::data_beside;
 use crate::assets::sprites::SpriteOptions;
 use crate::edit::import::{ImportFrames, ImportTarget, ImportedImage, OriginPlace};
 use crate::edit::retime::Retime;
@@ -41,6 +44,9 @@ pub enum Method {
 pub struct Options {
     /// How to cut.
     pub method: Method,
+    /// Read the frames from a data file beside the sheet when there is one
+    /// ([`crate::assets::sheet_data`]), cutting only where there is none.
+    pub read_data: bool,
     /// Say which layout was found.
     pub explain: bool,
     /// The sequence's name (default: the sheet's file name without extension).
@@ -157,13 +163,29 @@ pub fn run(
             return Ok(1);
         }
     };
-    let (rects, found) = match cells(&sheet, &options.method) {
-        Ok(cut) => cut,
-        Err(message) => {
-            writeln!(err, "sprat: {message}; nothing written")?;
-            return Ok(1);
-        }
+    let data = options
+        .read_data
+        .then(|| data_beside(sheet_path, Some(output)))
+        .flatten();
+    let (rects, found) = match &data {
+        Some(data) => (data.rects.clone(), None),
+        None => match cells(&sheet, &options.method) {
+            Ok(cut) => cut,
+            Err(message) => {
+                writeln!(err, "sprat: {message}; nothing written")?;
+                return Ok(1);
+            }
+        },
     };
+    if let Some(data) = &data
+        && options.explain
+    {
+        writeln!(
+            out,
+            "layout: the rectangles {} names (give --auto to cut by the pixels instead)",
+            data.file.display()
+        )?;
+    }
     if let Some(found) = &found {
         if options.explain {
             let layout = match found.layout {
@@ -222,12 +244,15 @@ pub fn run(
             return Ok(1);
         }
     };
-    writeln!(
-        out,
-        "cut {} from {} into \"{name}\"",
-        crate::text::count(rects.len(), "frame"),
-        sheet_path.display()
-    )?;
+    match &data {
+        Some(data) => writeln!(out, "{} into \"{name}\"", data.describe())?,
+        None => writeln!(
+            out,
+            "cut {} from {} into \"{name}\"",
+            crate::text::count(rects.len(), "frame"),
+            sheet_path.display()
+        )?,
+    }
     let choices = WriteChoices {
         force: options.force,
         // The new document names the sheet: writing over it would lose its pictures.

@@ -280,14 +280,17 @@ pub enum Command {
         /// Each separate sprite is a frame, row by row, even on a lattice.
         #[arg(long)]
         sprites: bool,
-        /// Read the layout (the default): a lattice of cells when the sprites sit on one,
-        /// else separate sprites.
+        /// Read the layout even when a data file beside the sheet (an Aseprite or
+        /// TexturePacker JSON, a Solarus .dat, a .sprat) names its frames: a lattice of cells
+        /// when the sprites sit on one, else separate sprites. Without --grid, --sprites or
+        /// --auto, such a file is read for the frames, and the layout only where there is none.
         #[arg(long)]
         auto: bool,
         /// Say which layout was found and how the sheet was cut.
         #[arg(long)]
         explain: bool,
-        /// Without --grid: parts this many transparent pixels apart are one sprite.
+        /// Without --grid: parts this many transparent pixels apart are one sprite (a part
+        /// small beside its sprite, or halves of a usual frame; sprites of like size stay apart).
         #[arg(long, value_name = "PX", default_value_t = crate::assets::sprites::SpriteOptions::DEFAULT.gap, conflicts_with = "grid")]
         gap: u32,
         /// Without --grid: sprites narrower and shorter than this are specks, left out.
@@ -506,7 +509,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             margin,
             spacing,
             sprites,
-            auto: _,
+            auto,
             explain,
             gap,
             min,
@@ -526,6 +529,8 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 None => cut::Method::Automatic(found),
             };
             let options = cut::Options {
+                // Only when no way of cutting was asked for.
+                read_data: matches!(method, cut::Method::Automatic(_)) && !auto,
                 method,
                 explain,
                 sequence,

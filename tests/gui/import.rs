@@ -183,6 +183,10 @@ fn a_sheet_is_cut_by_its_grid_into_the_end_of_the_sequence_on_show() {
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
     wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Cut the sheet into a grid")
+        .click();
+    harness.run_steps(2);
     assert!(
         harness.query_by_label("4 frames").is_some(),
         "the grid is found"
@@ -667,4 +671,136 @@ fn a_folder_of_sub_folders_chosen_in_the_window_names_each_sequence_after_its_fo
         ["00.png", "01.png", "02.png"]
     );
     assert_eq!(frame_images(&harness, "rest").len(), 2);
+}
+
+/// A row of five cells of 40 x 48, each frame of a lightning effect drawn in three strokes
+/// apart from each other (as effects are), some cells' strokes placed differently.
+fn effect_sheet() -> RgbaImage {
+    let mut sheet = RgbaImage::new(200, 48);
+    for cell in 0..5u32 {
+        for stroke in 0..3u32 {
+            let (x0, y0) = (cell * 40 + 4 + stroke * 11, 4 + (cell + stroke) % 3 * 6);
+            for step in 0..(20 + cell * 3) {
+                let x = x0 + (step / 4) % 2;
+                sheet.put_pixel(x, y0 + step, Rgba([255, 240, 120, 255]));
+            }
+        }
+    }
+    sheet
+}
+
+#[test]
+fn a_sheet_opens_cut_automatically_as_sprat_cut_cuts_it_with_its_lattice_shown() {
+    let art = gui_support::TempDir::new("import-automatic");
+    let sheet = effect_sheet();
+    let path = art.0.join("zap.png");
+    sheet.save(&path).unwrap();
+    let library = sprat::assets::layout::cut_frames(
+        &sheet,
+        sprat::assets::sprites::SpriteOptions::DEFAULT,
+        sprat::assets::layout::CutMethod::Automatic,
+    );
+    assert_eq!(library.rects.len(), 5, "one frame a cell");
+    let (_dir, mut harness) = editor_on_demo_copy("automatic", vec![vec![path]]);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    // Automatic is chosen, and says the lattice in words.
+    assert_eq!(
+        harness.state().active_tab().unwrap().import.frames_from,
+        sprat::app::import::dialog::FramesFrom::Automatic
+    );
+    assert!(harness.query_by_label("5 frames").is_some());
+    assert!(
+        harness
+            .query_by_label_contains("Layout: A lattice of 5 x 1 cells, pitch 40x48")
+            .is_some()
+    );
+    // The pieces are many more than the frames: the window says so, and what to do.
+    assert!(
+        harness
+            .query_by_label_contains("if the pieces are frames themselves, choose Separate sprites")
+            .is_some()
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    let expected: Vec<_> = library
+        .rects
+        .iter()
+        .map(|r| (r.x, r.y, r.width, r.height))
+        .collect();
+    assert_eq!(frame_rects(&harness, "zap"), expected);
+}
+
+#[test]
+fn separate_sprites_in_the_window_are_those_of_sprat_cut_sprites_with_its_doubt() {
+    let art = gui_support::TempDir::new("import-doubt");
+    let sheet = effect_sheet();
+    let path = art.0.join("zap.png");
+    sheet.save(&path).unwrap();
+    let library = sprat::assets::layout::cut_frames(
+        &sheet,
+        sprat::assets::sprites::SpriteOptions::DEFAULT,
+        sprat::assets::layout::CutMethod::Sprites,
+    );
+    let (_dir, mut harness) = editor_on_demo_copy("doubt", vec![vec![path]]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    harness
+        .get_by_role_and_label(Role::RadioButton, "Separate sprites")
+        .click();
+    harness.run_steps(2);
+    let count = library.rects.len();
+    assert!(count >= 10, "the strokes apart: {count}");
+    assert!(harness.query_by_label(&format!("{count} frames")).is_some());
+    // Separate sprites on a sheet that reads as a lattice: doubted, with the window's fix.
+    assert!(
+        harness
+            .query_by_label_contains("to cut by it, choose Automatic, or a grid of")
+            .is_some()
+    );
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    let expected: Vec<_> = library
+        .rects
+        .iter()
+        .map(|r| (r.x, r.y, r.width, r.height))
+        .collect();
+    assert_eq!(frame_rects(&harness, "zap"), expected);
+}
+
+#[test]
+fn a_sheet_with_its_atlas_json_is_imported_with_the_frames_it_names() {
+    let art = gui_support::TempDir::new("import-atlas-data");
+    let sheet = effect_sheet();
+    let path = art.0.join("zap.png");
+    sheet.save(&path).unwrap();
+    // Two frames, each two cells wide, named in the atlas's JSON.
+    let json = r#"{ "frames": [
+        { "filename": "zap 0", "frame": { "x": 0, "y": 0, "w": 80, "h": 48 }, "duration": 100 },
+        { "filename": "zap 1", "frame": { "x": 80, "y": 0, "w": 80, "h": 48 }, "duration": 100 }
+      ], "meta": { "app": "https://www.aseprite.org/", "image": "zap.png",
+        "size": { "w": 200, "h": 48 }, "scale": "1" } }"#;
+    std::fs::write(art.0.join("zap.json"), json).unwrap();
+    let (_dir, mut harness) = editor_on_demo_copy("atlas-data", vec![vec![path]]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::I);
+    wait_for_read(&mut harness);
+    assert!(
+        harness
+            .query_by_label_contains("Read 2 frames from zap.json")
+            .is_some()
+    );
+    assert!(harness.query_by_label("2 frames").is_some());
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(
+        frame_rects(&harness, "zap"),
+        [(0, 0, 80, 48), (80, 0, 80, 48)]
+    );
 }

@@ -325,3 +325,119 @@ fn bad_cuts_write_nothing() {
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept");
 }
+
+/// An atlas JSON in the hash form Aseprite and TexturePacker write, naming `rects` on `image`.
+fn atlas_json(image: &str, rects: &[PixelRect]) -> String {
+    let frames: Vec<String> = rects
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            format!(
+                "\"walk {i}.png\": {{ \"frame\": {{ \"x\": {}, \"y\": {}, \"w\": {}, \"h\": {} }}, \
+                 \"rotated\": false, \"trimmed\": false, \
+                 \"spriteSourceSize\": {{ \"x\": 0, \"y\": 0, \"w\": {}, \"h\": {} }}, \
+                 \"sourceSize\": {{ \"w\": {}, \"h\": {} }}, \"duration\": 100 }}",
+                r.x, r.y, r.width, r.height, r.width, r.height, r.width, r.height
+            )
+        })
+        .collect();
+    format!(
+        "{{ \"frames\": {{ {} }}, \"meta\": {{ \"app\": \"https://www.aseprite.org/\", \
+         \"image\": \"{image}\", \"format\": \"RGBA8888\", \"size\": {{ \"w\": 64, \"h\": 32 }}, \
+         \"scale\": \"1\" }} }}",
+        frames.join(", ")
+    )
+}
+
+/// The rectangles of the frames of the first sequence of the document at `path`.
+fn frame_rects(path: &std::path::Path) -> Vec<PixelRect> {
+    let doc = load(path);
+    let sequence = doc.first_sequence().unwrap();
+    doc.direction_frames(sequence, 0)
+        .iter()
+        .map(
+            |frame| match frame.elements[0].as_graphic().map(|g| &g.source) {
+                Some(sprat::model::GraphicSource::Slice(id)) => doc.slice(*id).unwrap().rect,
+                other => panic!("{other:?}"),
+            },
+        )
+        .collect()
+}
+
+#[test]
+fn a_sheet_with_its_atlas_json_beside_is_read_for_its_frames_not_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three sprites 10x24 in cells of 16x32: cut, they would be 10x24 boxes (or a lattice).
+    let mut sheet = RgbaImage::new(64, 32);
+    for cell in 0..3u32 {
+        for y in 4..28 {
+            for x in 3..13 {
+                sheet.put_pixel(cell * 16 + x, y, image::Rgba([200, 40, 40, 255]));
+            }
+        }
+    }
+    let png = dir.path().join("walk.png");
+    sheet.save(&png).unwrap();
+    // The data gives the frames in another order, with their padding.
+    let named: Vec<PixelRect> = [32, 0, 16]
+        .into_iter()
+        .map(|x| PixelRect {
+            x,
+            y: 0,
+            width: 16,
+            height: 32,
+        })
+        .collect();
+    std::fs::write(dir.path().join("walk.json"), atlas_json("walk.png", &named)).unwrap();
+    let out = dir.path().join("walk.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("read 3 frames from walk.json"), "{stdout}");
+    assert!(
+        stdout.contains("--auto"),
+        "the explanation says how to cut: {stdout}"
+    );
+    assert_eq!(frame_rects(&out), named);
+    // Written again over its own output, the .sprat just written is not taken for the data:
+    // the JSON still is.
+    let (code, stdout, _) = sprat(&["cut", text(&png), "--force", "-o", text(&out)]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("from walk.json"), "{stdout}");
+    // --auto cuts by the pixels whatever lies beside the sheet.
+    let auto = dir.path().join("auto.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--auto", "-o", text(&auto)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("cut 3 frames"), "{stdout}");
+    assert_ne!(frame_rects(&auto), named);
+}
+
+#[test]
+fn a_solarus_sheet_is_read_from_the_dat_that_cuts_it() {
+    // The quest's own folder, read in place: khorneth.dat cuts khorneth.png, and the other
+    // sprites' files there cut other sheets.
+    let folder = common::corpus().join("solarus/lua-1.x/zsdx/sprites/enemies");
+    let sheet = folder.join("khorneth.png");
+    let data = sprat::assets::sheet_data::data_beside(&sheet, None).expect("a .dat names it");
+    assert_eq!(data.file, folder.join("khorneth.dat"));
+    let doc = load(&folder.join("khorneth.dat"));
+    let mut distinct: Vec<PixelRect> = Vec::new();
+    for slice in &doc.slices {
+        if doc.image(slice.image).and_then(|i| i.resolved.as_deref()) == Some(sheet.as_path())
+            && !distinct.contains(&slice.rect)
+        {
+            distinct.push(slice.rect);
+        }
+    }
+    assert!(distinct.len() > 1);
+    assert_eq!(data.rects, distinct);
+    assert_eq!(
+        data.describe(),
+        format!("read {} frames from khorneth.dat", distinct.len())
+    );
+    // A sheet cut by a file named otherwise is found too.
+    let eye = sprat::assets::sheet_data::data_beside(&folder.join("flora_gohma.png"), None);
+    assert_eq!(
+        eye.map(|d| d.file),
+        Some(folder.join("flora_gohma_eye.dat"))
+    );
+}

@@ -270,26 +270,28 @@ fn sprites_touching_on_a_grid_are_cut_at_its_lines_with_a_warning() {
 }
 
 #[test]
-fn a_packed_sheet_joined_at_the_default_gap_is_doubted_and_cut_apart_at_gap_0() {
+fn a_packed_sheet_of_like_sprites_a_pixel_apart_is_cut_apart_at_the_default_gap() {
     let (sheet, truth) = interlocked_ls();
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("packed.png");
     sheet.save(&png).unwrap();
     let out = dir.path().join("packed.sprat");
-    // One transparent pixel apart, the default gap joins them: the cut says so.
-    let (code, stdout, stderr) = sprat(&["cut", text(&png), "--explain", "-o", text(&out)]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("layout: separate sprites"), "{stdout}");
-    assert!(stderr.contains("--gap 0"), "{stdout}{stderr}");
-    // At gap 0 the default cut finds every L, and doubts nothing.
-    let (code, stdout, stderr) =
-        sprat(&["cut", text(&png), "--gap", "0", "-o", text(&out), "--force"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stdout.contains(&format!("cut {} frames", truth.len())),
-        "{stdout}"
-    );
-    assert!(!stderr.contains("warning"), "{stderr}");
+    // One transparent pixel apart, within the default gap: but each L is as large as its
+    // neighbour, not a part of it, so they stay apart, and nothing is doubted.
+    for gap in [None, Some("0")] {
+        let mut argv = vec!["cut", text(&png), "--explain", "--force", "-o", text(&out)];
+        if let Some(gap) = gap {
+            argv.extend(["--gap", gap]);
+        }
+        let (code, stdout, stderr) = sprat(&argv);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("layout: separate sprites"), "{stdout}");
+        assert!(
+            stdout.contains(&format!("cut {} frames", truth.len())),
+            "{gap:?}: {stdout}"
+        );
+        assert!(!stderr.contains("warning"), "{stderr}");
+    }
 }
 
 #[test]
@@ -314,4 +316,128 @@ fn a_real_engine_grid_is_read_at_its_cell_size() {
         );
     }
     assert!(cut.doubts.is_empty(), "{:?}", cut.doubts);
+}
+
+/// Three blocks of figures, 98 pixels apart, as quests lay out one animation a block: in each
+/// block eight figures of different widths in two rows, a few pixels apart, the rows at other
+/// heights in each block (so only the blocks share a pitch). Returns the sheet and each
+/// figure's rectangle.
+fn blocks_of_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(294, 90);
+    let mut truth = Vec::new();
+    for block in 0..3u32 {
+        for row in 0..2u32 {
+            let y = 2 + block * 5 + row * 40;
+            let mut x = block * 98 + 2;
+            for figure in 0..4u32 {
+                let width = 14 + (figure * 5 + block * 3) % 9;
+                fill(&mut sheet, x, y, width, 30);
+                truth.push(rect(x, y, width, 30));
+                x += width + 3;
+            }
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn blocks_of_figures_on_a_coarse_pitch_are_cut_into_their_figures() {
+    let (sheet, truth) = blocks_of_figures();
+    // The blocks alone share a pitch: read as a lattice, each block would be one frame.
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
+
+/// A row-packed sheet as Aseprite's "rows" export lays them out: shelves of small figures
+/// side by side 2 pixels apart, each shelf 64 pixels below the last, one short of the
+/// sheet's width. Returns the sheet and each figure's rectangle.
+fn shelves_of_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(256, 256);
+    let mut truth = Vec::new();
+    for shelf in 0..4u32 {
+        let mut x = 0;
+        let mut figure = 0;
+        while x + 16 < 250 {
+            let (width, height) = (8 + (figure + shelf) % 3 * 4, 8 + figure % 4 * 4);
+            fill(&mut sheet, x, shelf * 64, width, height);
+            truth.push(rect(x, shelf * 64, width, height));
+            x += width + 2;
+            figure += 1;
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn shelves_of_figures_are_not_one_frame_a_shelf() {
+    let (sheet, truth) = shelves_of_figures();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
+
+/// Columns of figures 24 pixels apart, five figures stacked in each band of 160 rows, each
+/// column's figures a little higher or lower than its neighbours' (so only the bands share a
+/// row pitch), as quests lay out one direction's frames a column. Returns the sheet and each
+/// figure's rectangle.
+fn stacked_figures() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(144, 320);
+    let mut truth = Vec::new();
+    for band in 0..2u32 {
+        for column in 0..6u32 {
+            for k in 0..5u32 {
+                let (x, y) = (column * 24 + 3, band * 160 + column % 3 + k * 31);
+                fill(&mut sheet, x, y, 18, 28);
+                truth.push(rect(x, y, 18, 28));
+            }
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn figures_stacked_in_bands_on_a_coarse_row_pitch_are_cut_into_their_figures() {
+    let (sheet, truth) = stacked_figures();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+}
+
+/// Blocks of figures 98 pixels apart as in `blocks_of_figures`, four columns of four figures
+/// each, the second column's figures touching one another (one tall sprite), the others a
+/// pixel apart. Returns the sheet and the sprites it holds: each separate figure, and each
+/// touching column whole.
+fn blocks_with_a_touching_column() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(294, 110);
+    let mut sprites = Vec::new();
+    for block in 0..3u32 {
+        let top = 2 + block * 4;
+        for column in 0..4u32 {
+            let x = block * 98 + 2 + column * 19;
+            if column == 1 {
+                fill(&mut sheet, x, top, 16, 92);
+                sprites.push(rect(x, top, 16, 92));
+                continue;
+            }
+            for row in 0..4u32 {
+                let y = top + row * 24;
+                fill(&mut sheet, x, y, 16, 23);
+                sprites.push(rect(x, y, 16, 23));
+            }
+        }
+    }
+    (sheet, sprites)
+}
+
+#[test]
+fn blocks_of_figures_with_a_touching_column_are_cut_into_their_sprites() {
+    let (sheet, sprites) = blocks_with_a_touching_column();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
+    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
+    assert_eq!(found, sprites.iter().copied().collect::<HashSet<_>>());
 }

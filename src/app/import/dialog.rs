@@ -2,7 +2,9 @@
 //! document on show. Several pictures become one frame each in natural name order; one sprite
 //! sheet is cut by a grid (found from its transparent gutters, or given as a cell size or as
 //! rows × columns, with margin, spacing, frame count and order) with a live preview of the cut,
-//! or into the separate sprites found on it (see [`super::sprites`]). Pictures of several
+//! or into the separate sprites found on it, or (the default for a sheet) automatically: the
+//! frames its data file names, else its layout read, as `sprat cut` does (see
+//! [`super::sprites`]). Pictures of several
 //! sequences (a folder of sub-folders, or names such as `run_0` … `run_7` beside `jump_0` …
 //! `jump_5`) can become one named sequence per group (see [`super::groups`]).
 //! The frames go to the end of the sequence on show or into a new sequence named after the
@@ -22,6 +24,8 @@ use crate::app::import::sprites::{self as separate, SeparateSprites};
 use crate::assets::import::{
     ImportProgress, ReadPictures, SheetCut, common_name, natural_sort, read_pictures,
 };
+use crate::assets::layout::CutMethod;
+use crate::assets::sheet_data::{SheetData, data_beside};
 use crate::edit::Command;
 use crate::edit::import::{
     ImportFrames, ImportSequences, ImportTarget, OriginPlace, duration_like,
@@ -39,6 +43,9 @@ pub enum FramesFrom {
     /// Each picture is one frame.
     #[default]
     EachPicture,
+    /// The one picture is a sheet whose layout is read: the frames its data file names, else
+    /// a lattice's cells, else its separate sprites (as `sprat cut` does by default).
+    Automatic,
     /// The one picture is a sheet cut by a grid.
     SheetGrid,
     /// The one picture is a sheet of separate sprites, each a frame.
@@ -58,7 +65,8 @@ type CellsKey = (FramesFrom, SheetCut, bool, usize);
 /// Files being read on a thread of their own.
 struct Reading {
     progress: Arc<ImportProgress>,
-    result: Receiver<ReadPictures>,
+    /// The pictures, and for one sheet the data file beside it naming its frames.
+    result: Receiver<(ReadPictures, Option<SheetData>)>,
     total: usize,
 }
 
@@ -164,7 +172,12 @@ impl ImportState {
         let files = self.files.clone();
         let counted = Arc::clone(&progress);
         platform.run_in_background(Box::new(move || {
-            let _ = send.send(read_pictures(&files, &counted));
+            let read = read_pictures(&files, &counted);
+            let data = match (read.pictures.as_slice(), files.as_slice()) {
+                ([_], [file]) => data_beside(file, None),
+                _ => None,
+            };
+            let _ = send.send((read, data));
             wake();
         }));
         self.reading = Some(Reading {
@@ -175,13 +188,14 @@ impl ImportState {
         self.preview = None;
     }
 
-    /// Takes the read's result when it has come: one picture with a grid in it is offered as
-    /// a sheet, cut where its gutters are.
+    /// Takes the read's result when it has come: one picture is offered as a sheet whose
+    /// layout is read when its data names frames or the layout finds more than one, else cut
+    /// by its grid when it has one.
     fn take_read(&mut self) {
         let Some(reading) = &self.reading else {
             return;
         };
-        let Ok(read) = reading.result.try_recv() else {
+        let Ok((read, data)) = reading.result.try_recv() else {
             return;
         };
         self.reading = None;
@@ -191,6 +205,7 @@ impl ImportState {
         self.read = read;
         self.frames_from = FramesFrom::EachPicture;
         self.sprites.forget();
+        self.sprites.data = data;
         self.groups.keep_read(&self.read);
         if self.groups.offered_first() {
             self.frames_from = FramesFrom::Groups;
@@ -198,7 +213,10 @@ impl ImportState {
         if let [only] = self.read.pictures.as_slice() {
             self.cut = SheetCut::detected(&only.pixels.0);
             let (width, height) = only.pixels.0.dimensions();
-            if self.cut.cells(width, height).len() > 1 {
+            self.sprites.refresh(&only.pixels.0, CutMethod::Automatic);
+            if self.sprites.found.rects.len() > 1 {
+                self.frames_from = FramesFrom::Automatic;
+            } else if self.cut.cells(width, height).len() > 1 {
                 self.frames_from = FramesFrom::SheetGrid;
             }
         }
@@ -207,7 +225,7 @@ impl ImportState {
     /// The frames the choices make: (picture, cell) in order. Worked out again only when a
     /// choice changed: skipping empty cells looks at every pixel of the sheet.
     fn cells(&mut self) -> Arc<Vec<Cell>> {
-        if let (FramesFrom::SeparateSprites, [_]) =
+        if let (FramesFrom::Automatic | FramesFrom::SeparateSprites, [_]) =
             (self.frames_from, self.read.pictures.as_slice())
         {
             let cells = self.sprites.cells().into_iter().map(|r| (0, Some(r)));
@@ -382,6 +400,7 @@ fn window(
         state.preview = None;
         state.groups = Groups::default();
         state.sprites.forget();
+        state.sprites.data = None;
     }
     if pressed.add_typed {
         let path = PathBuf::from(state.path_field.trim());
@@ -521,6 +540,11 @@ fn frames_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument
             );
         });
         ui.add_enabled_ui(one, |ui| {
+            ui.radio_value(&mut state.frames_from, FramesFrom::Automatic, "Automatic")
+                .on_hover_text(
+                    "The frames the sheet's data file names, else its lattice of cells, else \
+                     its separate sprites, as sprat cut finds them",
+                );
             ui.radio_value(
                 &mut state.frames_from,
                 FramesFrom::SheetGrid,
@@ -538,7 +562,12 @@ fn frames_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument
             grid_fields(ui, state);
             sheet_preview(ui, state);
         }
-        FramesFrom::SeparateSprites if one => {
+        FramesFrom::Automatic | FramesFrom::SeparateSprites if one => {
+            let method = if state.frames_from == FramesFrom::Automatic {
+                CutMethod::Automatic
+            } else {
+                CutMethod::Sprites
+            };
             let sheet = &state.read.pictures[0].pixels.0;
             let texture = state.preview.get_or_insert_with(|| {
                 texture_of(
@@ -548,7 +577,7 @@ fn frames_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument
                     egui::TextureOptions::NEAREST,
                 )
             });
-            separate::section(ui, &mut state.sprites, sheet, texture);
+            separate::section(ui, &mut state.sprites, sheet, texture, method);
         }
         FramesFrom::Groups if grouped => group_list::section(ui, &mut state.groups, doc),
         _ => {}

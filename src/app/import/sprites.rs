@@ -1,24 +1,34 @@
-//! The Import window's "Separate sprites" way of cutting a sheet: the opaque regions found on
-//! it (with a gap tolerance that joins a sprite's detached parts and a minimum size that drops
-//! specks), drawn and numbered on the sheet's preview, and edited there before importing:
-//! click to select (Shift or Ctrl adds), merge, split, drop, move earlier or later, or drag a
-//! sprite onto another to put it at that place. The list itself is
+//! The Import window's ways of cutting a sheet by its pixels, as `sprat cut` does with the
+//! same options: **Automatic** (the layout read: a lattice of cells when the sprites sit on
+//! one, drawn over the sheet and said in words, else separate sprites; or the frames a data
+//! file beside the sheet names) and **Separate sprites** (the opaque regions found, with a gap
+//! tolerance that joins a sprite's detached parts and a minimum size that drops specks). The
+//! doubts about the cut are shown with their likely fix. The frames are drawn and numbered on
+//! the sheet's preview and edited there before importing: click to select (Shift or Ctrl
+//! adds), merge, split, drop, move earlier or later, or drag a sprite onto another to put it at
+//! that place. The cut is [`crate::assets::layout::cut_frames`], the list
 //! [`crate::assets::sprites::FoundSprites`].
 
+use crate::assets::layout::{CutMethod, Layout, SheetFrames, cut_frames};
+use crate::assets::sheet_data::SheetData;
 use crate::assets::sprites::{FoundSprites, SpriteOptions};
 use crate::model::PixelRect;
 use egui::{Color32, Rect, Sense, Stroke, pos2, vec2};
 use image::RgbaImage;
 
-/// The sprites found on the sheet and how the user has edited them.
+/// The frames found on the sheet and how the user has edited them.
 #[derive(Debug, Default)]
 pub struct SeparateSprites {
     /// How they are found.
     pub options: SpriteOptions,
-    /// The sprites, in frame order.
+    /// The frames, in frame order.
     pub found: FoundSprites,
-    /// The options `found` was found with (`None`: find again).
-    found_with: Option<SpriteOptions>,
+    /// The options and the method `found` was found with (`None`: find again).
+    found_with: Option<(SpriteOptions, CutMethod)>,
+    /// The frames a data file beside the sheet names (read instead of cutting, automatically).
+    pub data: Option<SheetData>,
+    /// How the sheet was cut, for the lattice and the doubts (`None` when read from `data`).
+    pub cut: Option<SheetFrames>,
     /// The selected sprites (indices into `found`), in the order selected.
     pub selected: Vec<usize>,
     /// The sprite a drag on the preview started on.
@@ -35,14 +45,34 @@ const NUMBERED_AT_MOST: usize = 400;
 
 const OUTLINE: Color32 = Color32::from_rgb(255, 200, 0);
 const SELECTED: Color32 = Color32::from_rgb(0, 200, 255);
+const LATTICE: Color32 = Color32::from_rgba_premultiplied(120, 255, 120, 160);
 
 impl SeparateSprites {
-    /// Finds the sprites of `sheet` again when the options changed since they were found
-    /// (edits are kept while the options stay as they are).
-    pub fn refresh(&mut self, sheet: &RgbaImage) {
-        if self.found_with != Some(self.options) {
-            self.found = FoundSprites::find(sheet, self.options);
-            self.found_with = Some(self.options);
+    /// Cuts `sheet` by `method` again when the options or the method changed since it was
+    /// cut (edits are kept while they stay as they are). Automatically, the frames of the data
+    /// file beside the sheet are taken when there is one.
+    pub fn refresh(&mut self, sheet: &RgbaImage, method: CutMethod) {
+        if self.found_with != Some((self.options, method)) {
+            match self
+                .data
+                .as_ref()
+                .filter(|_| method == CutMethod::Automatic)
+            {
+                Some(data) => {
+                    self.found = FoundSprites {
+                        rects: data.rects.clone(),
+                    };
+                    self.cut = None;
+                }
+                None => {
+                    let cut = cut_frames(sheet, self.options, method);
+                    self.found = FoundSprites {
+                        rects: cut.rects.clone(),
+                    };
+                    self.cut = Some(cut);
+                }
+            }
+            self.found_with = Some((self.options, method));
             self.any_opaque = !self.found.rects.is_empty() || sheet.pixels().any(|p| p.0[3] != 0);
             self.selected.clear();
             self.dragging = None;
@@ -53,6 +83,35 @@ impl SeparateSprites {
     /// Forgets the sprites found (a new sheet): they are found again at the next frame.
     pub fn forget(&mut self) {
         self.found_with = None;
+    }
+
+    /// True when the frames are those a data file names rather than cut.
+    pub fn from_data(&self) -> bool {
+        self.cut.is_none() && self.data.is_some() && self.found_with.is_some()
+    }
+
+    /// What the cut found, in words: the data file read, the lattice, or separate sprites.
+    pub fn layout_text(&self) -> Option<String> {
+        if self.from_data() {
+            let data = self.data.as_ref()?;
+            return Some(format!(
+                "{}. Separate sprites or a grid cut the sheet by its pixels instead.",
+                crate::text::capitalised(&data.describe())
+            ));
+        }
+        let cut = self.cut.as_ref()?;
+        Some(match (cut.layout, cut.lattice) {
+            (Layout::Lattice(lattice), _) => {
+                format!("Layout: {}.", crate::text::capitalised(&lattice.describe()))
+            }
+            (Layout::Sprites, Some(lattice)) => format!(
+                "Separate sprites; the sheet also reads as {}.",
+                lattice.describe()
+            ),
+            (Layout::Sprites, None) => {
+                "Layout: separate sprites (no common column and row pitch).".to_string()
+            }
+        })
     }
 
     /// The rectangles to import, in frame order.
@@ -96,12 +155,14 @@ fn nothing_found(state: &SeparateSprites) -> Option<String> {
     })
 }
 
-/// The fields, the preview and the edit buttons.
+/// The fields, what was found (the layout, the doubts), the preview and the edit buttons, for
+/// a cut by `method`.
 pub fn section(
     ui: &mut egui::Ui,
     state: &mut SeparateSprites,
     sheet: &RgbaImage,
     texture: &egui::TextureHandle,
+    method: CutMethod,
 ) {
     let (width, height) = sheet.dimensions();
     ui.horizontal(|ui| {
@@ -129,7 +190,13 @@ pub fn section(
             state.forget();
         }
     });
-    state.refresh(sheet);
+    state.refresh(sheet, method);
+    if let Some(text) = state.layout_text() {
+        ui.label(text);
+    }
+    for doubt in state.cut.iter().flat_map(|cut| &cut.doubts) {
+        ui.colored_label(ui.visuals().warn_fg_color, doubt.in_window());
+    }
     preview(ui, state, sheet, texture);
     if let Some(why) = nothing_found(state) {
         ui.colored_label(ui.visuals().warn_fg_color, why);
@@ -269,6 +336,49 @@ fn preview(
             vec2(r.width as f32 * scale, r.height as f32 * scale),
         )
     };
+    // The lattice read, under the frames: a line midway between each cell's frame and the
+    // next, so its pitch shows, and each frame's place, faintly.
+    if let Some(SheetFrames {
+        layout: Layout::Lattice(lattice),
+        ..
+    }) = &state.cut
+    {
+        let line = Stroke::new(1.0, LATTICE);
+        let (c, r) = (lattice.columns, lattice.rows);
+        let cut_at = |axis: crate::assets::layout::AxisLattice, k: u32| {
+            (axis.margin + k * axis.pitch).saturating_sub(axis.spacing().div_ceil(2)) as f32
+        };
+        let (top, bottom) = (cut_at(r, 0), cut_at(r, r.count));
+        let (left, right) = (cut_at(c, 0), cut_at(c, c.count));
+        for k in 0..=c.count {
+            let x = rect.min.x + cut_at(c, k) * scale;
+            painter.line_segment(
+                [
+                    pos2(x, rect.min.y + top * scale),
+                    pos2(x, rect.min.y + bottom * scale),
+                ],
+                line,
+            );
+        }
+        for k in 0..=r.count {
+            let y = rect.min.y + cut_at(r, k) * scale;
+            painter.line_segment(
+                [
+                    pos2(rect.min.x + left * scale, y),
+                    pos2(rect.min.x + right * scale, y),
+                ],
+                line,
+            );
+        }
+        for cell in lattice.cells() {
+            painter.rect_stroke(
+                screen(&cell),
+                0.0,
+                Stroke::new(1.0, LATTICE.gamma_multiply(0.5)),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
     let numbered = state.found.rects.len() <= NUMBERED_AT_MOST;
     for (i, sprite) in state.found.rects.iter().enumerate() {
         let on_screen = screen(sprite);
