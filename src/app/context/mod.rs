@@ -7,6 +7,7 @@
 
 pub mod allocator;
 pub mod availability;
+pub mod centred_window;
 pub mod checking;
 pub mod clipboard;
 pub mod command_sender;
