@@ -154,16 +154,7 @@ fn snap(v: Fx, whole: bool) -> Fx {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rect(x: i32, y: i32, w: i32, h: i32) -> Shape {
-        Shape::Rect {
-            x: Fx::from_int(x),
-            y: Fx::from_int(y),
-            width: Fx::from_int(w),
-            height: Fx::from_int(h),
-            rotation: 0.0,
-        }
-    }
+    use crate::boxes::test_shapes::rect;
 
     #[test]
     fn halfway_is_the_mean_on_whole_pixels() {

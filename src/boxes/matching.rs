@@ -103,17 +103,7 @@ pub fn pair_boxes(a: &[Shape], b: &[Shape]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Fx;
-
-    fn rect(x: i32, y: i32, width: i32, height: i32) -> Shape {
-        Shape::Rect {
-            x: Fx::from_int(x),
-            y: Fx::from_int(y),
-            width: Fx::from_int(width),
-            height: Fx::from_int(height),
-            rotation: 0.0,
-        }
-    }
+    use crate::boxes::test_shapes::{rect, turned_rect};
 
     #[test]
     fn boxes_pair_by_overlap_whatever_their_order() {
@@ -144,13 +134,7 @@ mod tests {
 
     #[test]
     fn a_rotated_box_covers_its_turned_corners() {
-        let turned = Shape::Rect {
-            x: Fx::from_int(0),
-            y: Fx::from_int(0),
-            width: Fx::from_int(10),
-            height: Fx::from_int(4),
-            rotation: 90.0,
-        };
+        let turned = turned_rect(0, 0, 10, 4, 90.0);
         let [left, top, right, bottom] = bounds(&turned);
         assert!(
             (left + 4.0).abs() < 1e-9 && top.abs() < 1e-9,

@@ -98,27 +98,18 @@ pub fn mirror_point(point: &AttachmentPoint, axis: MirrorAxis) -> AttachmentPoin
 mod tests {
     use super::*;
     use crate::boxes::mask::shape_contains;
-
-    fn rect(x: i32, y: i32, w: i32, h: i32, rotation: f64) -> Shape {
-        Shape::Rect {
-            x: Fx::from_int(x),
-            y: Fx::from_int(y),
-            width: Fx::from_int(w),
-            height: Fx::from_int(h),
-            rotation,
-        }
-    }
+    use crate::boxes::test_shapes::turned_rect;
 
     #[test]
     fn an_upright_box_flips_about_the_origin() {
-        let b = rect(-13, -79, 29, 79, 0.0);
+        let b = turned_rect(-13, -79, 29, 79, 0.0);
         assert_eq!(
             mirror_shape(&b, MirrorAxis::Horizontal),
-            rect(-16, -79, 29, 79, 0.0)
+            turned_rect(-16, -79, 29, 79, 0.0)
         );
         assert_eq!(
             mirror_shape(&b, MirrorAxis::Vertical),
-            rect(-13, 0, 29, 79, 0.0)
+            turned_rect(-13, 0, 29, 79, 0.0)
         );
         assert_eq!(
             mirror_shape(
@@ -131,7 +122,7 @@ mod tests {
 
     #[test]
     fn a_rotated_box_covers_the_mirrored_points() {
-        let b = rect(3, 4, 20, 10, 30.0);
+        let b = turned_rect(3, 4, 20, 10, 30.0);
         for axis in [MirrorAxis::Horizontal, MirrorAxis::Vertical] {
             let m = mirror_shape(&b, axis);
             for (px, py) in [

@@ -19,6 +19,8 @@ pub mod matching;
 pub mod mirror;
 pub mod plan;
 pub mod roles;
+#[cfg(test)]
+pub(crate) mod test_shapes;
 pub mod trace;
 
 pub use interpolate::Easing;

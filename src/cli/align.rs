@@ -2,7 +2,7 @@
 //! frame so the anchor sits on the origin, written in the input's format.
 
 use super::ReadArgs;
-use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit, write_edited};
+use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit};
 use super::render::say_missing_pixels;
 use crate::assets::ImageStore;
 use crate::edit::align::{OnePerDirection, align_for_format};
@@ -41,40 +41,38 @@ pub fn run(
             return Ok(1);
         }
     };
-    let output = options.output.as_path();
-    let edited = open_to_edit(
+    let mut edited = match open_to_edit(
         input,
-        output,
+        &options.output,
         options.force,
         options.allow_errors,
         read,
         err,
-    )?;
-    let (opened, target, choices) = match edited {
-        Ok(edited) => (edited.opened, edited.target, edited.choices),
+    )? {
+        Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
-    let capabilities = opened.format.capabilities();
-    let mut document = opened.loaded.document;
-    let sequences = match chosen_sequences(&document, &options.sequences, err)? {
+    let capabilities = edited.format.capabilities();
+    let document = &mut edited.document;
+    let sequences = match chosen_sequences(document, &options.sequences, err)? {
         Ok(ids) => ids,
         Err(code) => return Ok(code),
     };
     let pixels = ImageStore::new();
     // (A format that cannot hold the result is refused by the plan before any picture counts.)
     if anchor.needs_pixels() && !capabilities.one_origin_per_direction {
-        let drawn = frames_of(&document, &sequences);
-        if say_missing_pixels(&document, &drawn, &pixels, false, err, cannot_be_loaded)? {
+        let drawn = frames_of(document, &sequences);
+        if say_missing_pixels(document, &drawn, &pixels, false, err, cannot_be_loaded)? {
             return Ok(1);
         }
     }
     let scope = FrameScope::Sequences(sequences);
     let command = match align_for_format(
-        &document,
+        document,
         &scope,
         &anchor,
         &pixels,
-        target,
+        edited.target,
         OnePerDirection::Refuse,
         DefaultBoxRule::default(),
     ) {
@@ -89,12 +87,12 @@ pub fn run(
         }
     };
     let plan = &command.plan;
-    for line in plan.skipped_lines(&document) {
+    for line in plan.skipped_lines(document) {
         writeln!(err, "sprat: warning: {line}; left as it is")?;
     }
     let moved = plan.moved();
     let planned: usize = plan.directions.iter().map(|d| d.moves.len()).sum();
-    if let Err(e) = History::new().apply(&mut document, &Selection::none(), &command, None) {
+    if let Err(e) = History::new().apply(document, &Selection::none(), &command, None) {
         writeln!(err, "sprat: {}; nothing written", e.message)?;
         return Ok(1);
     }
@@ -104,5 +102,5 @@ pub fn run(
         crate::text::count(planned, "frame"),
         planned - moved
     )?;
-    write_edited(&document, target, output, &choices, out, err)
+    edited.write(&options.output, out, err)
 }

@@ -2,7 +2,7 @@
 //! collision boxes for whole files, from the pictures.
 
 use super::ReadArgs;
-use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit, write_edited};
+use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit};
 use super::render::say_missing_pixels;
 use crate::assets::ImageStore;
 use crate::boxes::{BoxMethod, plan_boxes};
@@ -51,25 +51,23 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let output = options.output.as_path();
-    let edited = open_to_edit(
+    let mut edited = match open_to_edit(
         input,
-        output,
+        &options.output,
         options.force,
         options.allow_errors,
         read,
         err,
-    )?;
-    let (opened, target, choices) = match edited {
-        Ok(edited) => (edited.opened, edited.target, edited.choices),
+    )? {
+        Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
-    let capabilities = opened.format.capabilities();
+    let capabilities = edited.format.capabilities();
     if !capabilities.boxes {
         writeln!(
             err,
             "sprat: {} files cannot hold collision boxes; nothing written",
-            opened.format.name()
+            edited.format.name()
         )?;
         return Ok(1);
     }
@@ -77,19 +75,19 @@ pub fn run(
         writeln!(
             err,
             "sprat: {} files hold only hit and hurt boxes, not \"{}\"; nothing written",
-            opened.format.name(),
+            edited.format.name(),
             options.class.label()
         )?;
         return Ok(1);
     }
-    let mut document = opened.loaded.document;
-    let chosen: Vec<SequenceId> = match chosen_sequences(&document, &options.sequences, err)? {
+    let document = &mut edited.document;
+    let chosen: Vec<SequenceId> = match chosen_sequences(document, &options.sequences, err)? {
         Ok(ids) => ids,
         Err(code) => return Ok(code),
     };
     let pixels = ImageStore::new();
-    let drawn = frames_of(&document, &chosen);
-    if say_missing_pixels(&document, &drawn, &pixels, true, err, cannot_be_loaded)? {
+    let drawn = frames_of(document, &chosen);
+    if say_missing_pixels(document, &drawn, &pixels, true, err, cannot_be_loaded)? {
         return Ok(1);
     }
     let mut history = History::new();
@@ -102,7 +100,7 @@ pub fn run(
             let count = sequence.directions[direction].frames.len();
             let indices: Vec<usize> = (0..count).collect();
             let frames = plan_boxes(
-                &document,
+                document,
                 &sequence,
                 direction,
                 &indices,
@@ -134,13 +132,13 @@ pub fn run(
                 },
                 label: format!("{} {} boxes", options.method.verb(), options.class.label()),
             };
-            let will_change = place.changed_frames(&document).unwrap_or_default();
+            let will_change = place.changed_frames(document).unwrap_or_default();
             let with_shapes = place.frames.iter().filter(|(_, s)| !s.is_empty()).count();
             kept += with_shapes - will_change.len();
             if will_change.is_empty() {
                 continue;
             }
-            if let Err(e) = history.apply(&mut document, &Selection::none(), &place, None) {
+            if let Err(e) = history.apply(document, &Selection::none(), &place, None) {
                 writeln!(
                     err,
                     "sprat: {}: {}; nothing written",
@@ -167,5 +165,5 @@ pub fn run(
             String::new()
         }
     )?;
-    write_edited(&document, target, output, &choices, out, err)
+    edited.write(&options.output, out, err)
 }

@@ -5,7 +5,7 @@
 
 use super::ReadArgs;
 use super::convert::{WriteChoices, target_format, write_as};
-use super::load::{Opened, open_for_writing};
+use super::load::open_for_writing;
 use super::render::pick_sequence;
 use crate::formats::Format;
 use crate::model::{AnimationSet, Frame, SequenceId};
@@ -14,8 +14,10 @@ use std::path::Path;
 
 /// An input opened for editing, with the format the output will be written in.
 pub struct EditedFile {
-    /// What was read.
-    pub opened: Opened,
+    /// The document read, to be edited.
+    pub document: AnimationSet,
+    /// The format it was read with.
+    pub format: &'static dyn Format,
     /// The format to write.
     pub target: &'static dyn Format,
     /// What the write of the edited document goes by: the input's errors (with
@@ -45,7 +47,8 @@ pub fn open_to_edit(
                 ..WriteChoices::read_from(input, &opened, target)
             };
             Ok(Ok(EditedFile {
-                opened,
+                document: opened.loaded.document,
+                format: opened.format,
                 target,
                 choices,
             }))
@@ -98,17 +101,17 @@ pub fn cannot_be_loaded(pictures: usize) -> String {
     )
 }
 
-/// Writes the edited document to `output` in `target`, all or nothing; refused (exit 3) when
-/// the format cannot hold everything, (exit 2) when a file it names exists with other bytes
-/// unless `force`, or is one the document reads (its sheets and archives), and (exit 1) when
-/// the input written over changed on disk since `input` was read.
-pub fn write_edited(
-    document: &AnimationSet,
-    target: &'static dyn Format,
-    output: &Path,
-    choices: &WriteChoices,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> std::io::Result<i32> {
-    write_as(document, target, output, choices, out, err)
+impl EditedFile {
+    /// Writes the edited document to `output` in the target format, all or nothing; refused
+    /// (exit 3) when the format cannot hold everything, (exit 2) when a file it names exists
+    /// with other bytes unless `force`, or is one the document reads (its sheets and
+    /// archives), and (exit 1) when the input written over changed on disk since it was read.
+    pub fn write(
+        &self,
+        output: &Path,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> std::io::Result<i32> {
+        write_as(&self.document, self.target, output, &self.choices, out, err)
+    }
 }

@@ -2,7 +2,7 @@
 //! durations for whole sequences, in the file's own unit, written in its format.
 
 use super::ReadArgs;
-use super::edit_file::{chosen_sequences, open_to_edit, write_edited};
+use super::edit_file::{chosen_sequences, open_to_edit};
 use crate::edit::retime::Retime;
 use crate::edit::scope::FrameScope;
 use crate::edit::{History, Selection};
@@ -63,30 +63,28 @@ pub fn run(
             return Ok(1);
         }
     };
-    let output = options.output.as_path();
-    let edited = open_to_edit(
+    let mut edited = match open_to_edit(
         input,
-        output,
+        &options.output,
         options.force,
         options.allow_errors,
         read,
         err,
-    )?;
-    let (opened, target, choices) = match edited {
-        Ok(edited) => (edited.opened, edited.target, edited.choices),
+    )? {
+        Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
-    let mut document = opened.loaded.document;
-    let sequences = match chosen_sequences(&document, &options.sequences, err)? {
+    let document = &mut edited.document;
+    let sequences = match chosen_sequences(document, &options.sequences, err)? {
         Ok(ids) => ids,
         Err(code) => return Ok(code),
     };
     let retime = Retime {
         scope: FrameScope::Sequences(sequences),
         change,
-        per_frame_durations: opened.format.capabilities().per_frame_durations,
+        per_frame_durations: edited.format.capabilities().per_frame_durations,
     };
-    let plan = match retime.plan(&document) {
+    let plan = match retime.plan(document) {
         Ok(plan) => plan,
         Err(e) => {
             writeln!(
@@ -97,7 +95,7 @@ pub fn run(
             return Ok(1);
         }
     };
-    if let Err(e) = History::new().apply(&mut document, &Selection::none(), &retime, None) {
+    if let Err(e) = History::new().apply(document, &Selection::none(), &retime, None) {
         writeln!(err, "sprat: {}; nothing written", e.message)?;
         return Ok(1);
     }
@@ -121,5 +119,5 @@ pub fn run(
     } else {
         writeln!(out)?;
     }
-    write_edited(&document, target, output, &choices, out, err)
+    edited.write(&options.output, out, err)
 }

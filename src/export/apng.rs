@@ -11,7 +11,6 @@ use crate::formats::atlas::ExportProgress;
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
 use crate::render::RenderOptions;
-use std::io::Write;
 
 /// A finished APNG.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,29 +48,6 @@ pub fn export_apng(
     options: &RenderOptions,
     progress: Option<&ExportProgress>,
 ) -> Result<ApngExport, ExportError> {
-    let mut bytes = Vec::new();
-    let (frames, repeats, rounded) = write_apng(
-        &mut bytes, document, sequence, direction, pixels, options, progress,
-    )?;
-    Ok(ApngExport {
-        bytes,
-        frames,
-        repeats,
-        rounded,
-    })
-}
-
-/// Writes the APNG to `out`; returns the frame count, whether it repeats and how many delays
-/// were rounded.
-fn write_apng<W: Write>(
-    out: W,
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-    pixels: &dyn PixelSource,
-    options: &RenderOptions,
-    progress: Option<&ExportProgress>,
-) -> Result<(usize, bool, usize), ExportError> {
     let pass = timeline(document, sequence, direction)?;
     let options = fixed_canvas(document, &pass, pixels, options);
     let repeats = pass.ending.repeats(sequence);
@@ -84,7 +60,8 @@ fn write_apng<W: Write>(
         progress,
     )?;
     let (width, height) = first.dimensions();
-    let mut encoder = png::Encoder::new(out, width, height);
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder
@@ -119,7 +96,12 @@ fn write_apng<W: Write>(
             .map_err(encode_error)?;
     }
     writer.finish().map_err(encode_error)?;
-    Ok((plan.len(), repeats, rounded))
+    Ok(ApngExport {
+        bytes,
+        frames: plan.len(),
+        repeats,
+        rounded,
+    })
 }
 
 /// The APNG frames for the steps: zero-length steps are left out (at least one step stays),

@@ -153,6 +153,15 @@ impl ReadFailure {
             diagnostics: vec![diagnostic],
         }
     }
+
+    /// The first error's sentence, to say why the read failed in one line (empty when there
+    /// is none).
+    pub fn first_message(&self) -> String {
+        self.diagnostics
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// A file a writer produces besides the main one (ISPRITE's packed PNG sheets).

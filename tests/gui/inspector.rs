@@ -11,7 +11,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sprat::app::SpratApp;
-use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration};
+use sprat::model::{AnimationSet, ElementKind, EndBehavior, FrameDuration, Graphic, GraphicSource};
 use std::path::{Path, PathBuf};
 
 /// The showcase set as a Sprat project in a fresh folder.
@@ -214,6 +214,85 @@ fn one_field_of_each_kind_is_edited_and_undone() {
             .session
             .is_dirty()
     );
+}
+
+/// The graphic chosen in the element list.
+fn chosen_graphic(harness: &Harness<'_, SpratApp>) -> Graphic {
+    let doc = harness.state().active_document().unwrap();
+    let chosen = doc.selected_elements()[0];
+    doc.session
+        .document()
+        .frames
+        .values()
+        .flat_map(|frame| &frame.elements)
+        .find_map(|e| match &e.kind {
+            ElementKind::Graphic(g) if e.id == chosen => Some(g.clone()),
+            _ => None,
+        })
+        .expect("a graphic is chosen")
+}
+
+/// Types `value` into the `index`th of the number fields labelled `label`.
+fn set_nth_number(harness: &mut Harness<'static, SpratApp>, label: &str, index: usize, value: f64) {
+    harness
+        .get_all_by_role(Role::SpinButton)
+        .filter(|n| n.accesskit_node().label().as_deref() == Some(label))
+        .nth(index)
+        .expect("the field is shown")
+        .set_value_accesskit(value);
+    harness.run_steps(2);
+}
+
+#[test]
+fn each_number_of_a_sprite_is_edited_on_its_own_in_one_undo_step() {
+    let dir = gui_support::TempDir::new("gui-inspector-pair-rows");
+    let def = gui_support::kfm_copy(&dir.0);
+    let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1400.0, 1000.0));
+    harness.run_steps(2);
+    let graphic = harness
+        .get_all_by_role(Role::Button)
+        .find_map(|n| {
+            let label = n.accesskit_node().label()?;
+            label.starts_with("graphic").then_some(label)
+        })
+        .expect("the frame has a graphic");
+    harness.get_by_label(&graphic).click();
+    harness.run_steps(4);
+    let GraphicSource::SffSprite {
+        archive,
+        group,
+        image,
+    } = chosen_graphic(&harness).source
+    else {
+        panic!("KFM draws SFF sprites");
+    };
+
+    // The sprite's image number changes and its group stays, then the other way round.
+    set_nth_number(&mut harness, "Sprite", 1, f64::from(image + 1));
+    let next_image = GraphicSource::SffSprite {
+        archive,
+        group,
+        image: image + 1,
+    };
+    assert_eq!(chosen_graphic(&harness).source, next_image);
+    set_nth_number(&mut harness, "Sprite", 0, f64::from(group + 1));
+    let next_group = GraphicSource::SffSprite {
+        archive,
+        group: group + 1,
+        image: image + 1,
+    };
+    assert_eq!(chosen_graphic(&harness).source, next_group);
+
+    // One undo step each.
+    undo(&mut harness);
+    assert_eq!(chosen_graphic(&harness).source, next_image);
+    undo(&mut harness);
+    let first = GraphicSource::SffSprite {
+        archive,
+        group,
+        image,
+    };
+    assert_eq!(chosen_graphic(&harness).source, first);
 }
 
 /// The id of the "hand" point on the showcase's first "punch" frame.

@@ -79,22 +79,9 @@ impl OpenDocument {
         format: &'static dyn Format,
         diagnostics: Vec<Diagnostic>,
     ) -> OpenDocument {
-        let first = document.first_sequence().map(|s| s.id).unwrap_or_default();
-        let player = Player::new(&document, first, 0);
         let mut session = Session::with_document(document, format, path);
         session.set_diagnostics(diagnostics);
-        OpenDocument {
-            session,
-            all_diagnostics_listed: false,
-            notes_shown: false,
-            player,
-            revision: 0,
-            identity: next_identity(),
-            gestures: 0,
-            checking: Checking::default(),
-            done: None,
-            box_roles: Default::default(),
-        }
+        OpenDocument::from_session(session)
     }
 
     /// A document the session already holds (a recovered one), with its diagnostics.
@@ -258,20 +245,26 @@ impl OpenDocument {
     /// Undoes the last step; false if there was none. Says which step it undid.
     pub fn undo(&mut self) -> bool {
         let label = self.session.history().undo_label().map(str::to_string);
-        let done = self.session.undo();
-        if done {
-            self.done = DoneSentence::now(format!("Undid: {}", label.unwrap_or_default()));
-            self.after_change();
-        }
-        done
+        self.history_step("Undid", label, Session::undo)
     }
 
     /// Redoes the last undone step; false if there was none. Says which step it redid.
     pub fn redo(&mut self) -> bool {
         let label = self.session.history().redo_label().map(str::to_string);
-        let done = self.session.redo();
+        self.history_step("Redid", label, Session::redo)
+    }
+
+    /// Takes one step through the history with `step`; when it moved, says `verb` and the
+    /// step's `label`, and refreshes what depends on the document.
+    fn history_step(
+        &mut self,
+        verb: &str,
+        label: Option<String>,
+        step: impl FnOnce(&mut Session) -> bool,
+    ) -> bool {
+        let done = step(&mut self.session);
         if done {
-            self.done = DoneSentence::now(format!("Redid: {}", label.unwrap_or_default()));
+            self.done = DoneSentence::now(format!("{verb}: {}", label.unwrap_or_default()));
             self.after_change();
         }
         done

@@ -15,11 +15,7 @@ pub fn reload_from_disk(doc: &mut OpenDocument) -> Feedback {
             Feedback::new(Severity::Info, "Reloaded from disk.")
         }
         Err(failure) => {
-            let why = failure
-                .diagnostics
-                .first()
-                .map(|d| d.message.clone())
-                .unwrap_or_default();
+            let why = failure.first_message();
             Feedback::new(Severity::Error, format!("Could not reload: {why}"))
         }
     }

@@ -5,6 +5,7 @@
 //! progress bar and Cancel, and asks before replacing files. Each tab keeps its own last
 //! choices, so exporting a document again is one click.
 
+use crate::app::context::centred_window::centred_window;
 use crate::app::context::feedback::shown_path;
 use crate::export::job::{self, ExportKind, ExportRequest, Exported};
 use crate::formats::Severity;
@@ -587,28 +588,24 @@ fn progress_window(ctx: &egui::Context, state: &mut ExportState) {
     };
     let (done, total) = running.counts();
     let mut cancel = false;
-    egui::Window::new("Exporting")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-        .show(ctx, |ui| {
-            let seconds = running.started.elapsed().as_secs_f32();
-            let fraction = if total == 0 {
-                0.0
-            } else {
-                done.min(total) as f32 / total as f32
-            };
-            ui.add(
-                egui::ProgressBar::new(fraction)
-                    .desired_width(280.0)
-                    .text(format!(
-                        "{} of {} · {seconds:.1} s",
-                        done.min(total),
-                        crate::text::count(total, "frame")
-                    )),
-            );
-            cancel = ui.button("Cancel").clicked();
-        });
+    centred_window("Exporting").show(ctx, |ui| {
+        let seconds = running.started.elapsed().as_secs_f32();
+        let fraction = if total == 0 {
+            0.0
+        } else {
+            done.min(total) as f32 / total as f32
+        };
+        ui.add(
+            egui::ProgressBar::new(fraction)
+                .desired_width(280.0)
+                .text(format!(
+                    "{} of {} · {seconds:.1} s",
+                    done.min(total),
+                    crate::text::count(total, "frame")
+                )),
+        );
+        cancel = ui.button("Cancel").clicked();
+    });
     if cancel {
         running.cancel();
     }

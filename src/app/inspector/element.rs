@@ -4,7 +4,7 @@
 use crate::app::context::document::OpenDocument;
 use crate::app::context::field_support::{Field, Support};
 use crate::app::inspector::widgets::{
-    Edits, check, choice_row, field, number, pixel_pair_row, pixels, text_row,
+    Edits, check, choice_row, field, number, number_pair_row, pixel_pair_row, pixels, text_row,
 };
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::{
@@ -192,28 +192,18 @@ fn source_row(
             group,
             image,
         } => {
-            let label = ui.label("Sprite");
-            ui.horizontal(|ui| {
-                if let Some((group, r)) = number(ui, label.id, *group, |d| d.prefix("group "), None)
-                {
-                    let s = GraphicSource::SffSprite {
-                        archive: *archive,
-                        group,
-                        image: *image,
-                    };
-                    out.push(ElementField::Source(s), &r);
-                }
-                if let Some((image, r)) = number(ui, label.id, *image, |d| d.prefix("image "), None)
-                {
-                    let s = GraphicSource::SffSprite {
-                        archive: *archive,
-                        group: *group,
-                        image,
-                    };
-                    out.push(ElementField::Source(s), &r);
-                }
-            });
-            ui.end_row();
+            let numbers = (*group, *image);
+            let prefixes = ["group ", "image "];
+            if let Some(((group, image), r)) =
+                number_pair_row(ui, "Sprite", numbers, prefixes, |d| d, None)
+            {
+                let s = GraphicSource::SffSprite {
+                    archive: *archive,
+                    group,
+                    image,
+                };
+                out.push(ElementField::Source(s), &r);
+            }
         }
     }
 }
@@ -350,36 +340,22 @@ fn blend_row(
         destination,
     } = blend
     {
-        let label = ui.label("Add factors");
-        ui.horizontal(|ui| {
-            if let Some((source, r)) = number(
-                ui,
-                label.id,
+        let factors = (source, destination);
+        let prefixes = ["source ", "destination "];
+        if let Some(((source, destination), r)) = number_pair_row(
+            ui,
+            "Add factors",
+            factors,
+            prefixes,
+            |d| d.range(0..=256),
+            why,
+        ) {
+            let mode = BlendMode::Add {
                 source,
-                |d| d.range(0..=256).prefix("source "),
-                why,
-            ) {
-                let mode = BlendMode::Add {
-                    source,
-                    destination,
-                };
-                out.push(ElementField::Blend(mode), &r);
-            }
-            if let Some((destination, r)) = number(
-                ui,
-                label.id,
                 destination,
-                |d| d.range(0..=256).prefix("destination "),
-                why,
-            ) {
-                let mode = BlendMode::Add {
-                    source,
-                    destination,
-                };
-                out.push(ElementField::Blend(mode), &r);
-            }
-        });
-        ui.end_row();
+            };
+            out.push(ElementField::Blend(mode), &r);
+        }
     }
 }
 

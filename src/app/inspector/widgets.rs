@@ -247,6 +247,41 @@ pub fn pixel_pair_row(
     changed
 }
 
+/// A row of two number fields, told apart by `prefixes` ("group ", "image ") and set up alike
+/// by `configure`; hands back the pair with the field that changed.
+pub fn number_pair_row<N: egui::emath::Numeric>(
+    ui: &mut egui::Ui,
+    name: &str,
+    (first, second): (N, N),
+    prefixes: [&str; 2],
+    configure: impl Fn(egui::DragValue<'_>) -> egui::DragValue<'_>,
+    why_not: Option<&str>,
+) -> Option<((N, N), egui::Response)> {
+    let label = ui.label(name);
+    let changed = ui
+        .horizontal(|ui| {
+            let mut pair = [first, second];
+            let mut changed = None;
+            for (value, prefix) in pair.iter_mut().zip(prefixes) {
+                let edited = number(
+                    ui,
+                    label.id,
+                    *value,
+                    |d| configure(d).prefix(prefix),
+                    why_not,
+                );
+                if let Some((typed, r)) = edited {
+                    *value = typed;
+                    changed = changed.or(Some(r));
+                }
+            }
+            changed.map(|r| ((pair[0], pair[1]), r))
+        })
+        .inner;
+    ui.end_row();
+    changed
+}
+
 /// A combo box row choosing among `options` (value, text); hands back the chosen value.
 pub fn choice_row<T: Clone + PartialEq>(
     ui: &mut egui::Ui,

@@ -1,6 +1,7 @@
 //! Saving and closing: Save to the document's own file, the unsaved-changes question before
 //! a tab closes or the editor quits, and going on once the save it asked for is written.
 
+use crate::app::context::centred_window::centred_window;
 use crate::app::shell::app::{AfterConfirm, SpratApp, active_tab_in};
 use crate::app::shell::save_as;
 use crate::assets::ImageStore;
@@ -102,23 +103,19 @@ impl SpratApp {
         };
         let has = if names.len() > 1 { "have" } else { "has" };
         let mut choice = None;
-        egui::Window::new("Unsaved changes")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-            .show(ctx, |ui| {
-                ui.label(format!(
-                    "{} {has} changes that are not saved. {question}",
-                    list_names(&names)
-                ));
-                ui.horizontal(|ui| {
-                    for (label, answer) in [("Save", 0), ("Discard changes", 1), ("Cancel", 2)] {
-                        if ui.button(label).clicked() {
-                            choice = Some(answer);
-                        }
+        centred_window("Unsaved changes").show(ctx, |ui| {
+            ui.label(format!(
+                "{} {has} changes that are not saved. {question}",
+                list_names(&names)
+            ));
+            ui.horizontal(|ui| {
+                for (label, answer) in [("Save", 0), ("Discard changes", 1), ("Cancel", 2)] {
+                    if ui.button(label).clicked() {
+                        choice = Some(answer);
                     }
-                });
+                }
             });
+        });
         let proceed = match choice {
             // Go on only if the saves worked: a failed save keeps the edits on screen.
             Some(0) => {

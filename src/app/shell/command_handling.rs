@@ -12,6 +12,7 @@ use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
+use crate::app::shell::document_tab::DocumentTab;
 use crate::app::tree::rows::TreeState;
 use crate::app::{import, sheet, timeline, tree};
 use crate::edit::paste_special::PastePart;
@@ -64,22 +65,10 @@ impl SpratApp {
             }
             UICommand::OpenDemo => self.open_demo(),
             UICommand::Save => self.save(),
-            UICommand::SaveAs => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.save_as.start(&tab.doc);
-                }
-            }
-            UICommand::Export => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.export.start(&tab.doc);
-                }
-            }
+            UICommand::SaveAs => self.on_active_tab(|tab| tab.save_as.start(&tab.doc)),
+            UICommand::Export => self.on_active_tab(|tab| tab.export.start(&tab.doc)),
             UICommand::Import => self.import_files(ctx),
-            UICommand::RestoreBackup => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.restore_backup.open(&tab.doc);
-                }
-            }
+            UICommand::RestoreBackup => self.on_active_tab(|tab| tab.restore_backup.open(&tab.doc)),
             UICommand::Undo => {
                 if let Some(doc) = self.active_document_mut() {
                     doc.undo();
@@ -211,16 +200,8 @@ impl SpratApp {
             UICommand::PasteTiming => self.paste_part(PastePart::Timing),
             UICommand::PasteBoxes => self.paste_part(PastePart::Boxes),
             UICommand::PastePoints => self.paste_part(PastePart::Points),
-            UICommand::Retime => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.retime.start(&tab.doc);
-                }
-            }
-            UICommand::AlignFrames => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.align.start(&tab.doc);
-                }
-            }
+            UICommand::Retime => self.on_active_tab(|tab| tab.retime.start(&tab.doc)),
+            UICommand::AlignFrames => self.on_active_tab(|tab| tab.align.start(&tab.doc)),
             UICommand::InsertFrame => {
                 self.edit(|s, _| timeline::edit::insert_frame(s.doc).map(|_| None))
             }
@@ -285,9 +266,7 @@ impl SpratApp {
                 }
             }
             SystemCommand::SelectRow(row) => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tree::edit::select_row(&mut tab.doc, &mut tab.tree, &row);
-                }
+                self.on_active_tab(|tab| tree::edit::select_row(&mut tab.doc, &mut tab.tree, &row))
             }
             SystemCommand::SelectElement { element, adding } => {
                 if let Some(doc) = self.active_document_mut() {
@@ -298,9 +277,7 @@ impl SpratApp {
                 }
             }
             SystemCommand::SelectSprite { number, modifiers } => {
-                if let Some(tab) = self.active_tab_mut() {
-                    tab.sprites.click(number, modifiers);
-                }
+                self.on_active_tab(|tab| tab.sprites.click(number, modifiers))
             }
         }
     }
@@ -329,11 +306,16 @@ impl SpratApp {
         }
     }
 
+    /// Runs `act` on the tab on show, if any.
+    fn on_active_tab(&mut self, act: impl FnOnce(&mut DocumentTab)) {
+        if let Some(tab) = self.active_tab_mut() {
+            act(tab);
+        }
+    }
+
     /// Runs `change` on the canvas of the tab on show, if any.
     pub(super) fn on_canvas(&mut self, change: impl FnOnce(&mut canvas::CanvasState)) {
-        if let Some(tab) = self.active_tab_mut() {
-            change(&mut tab.canvas);
-        }
+        self.on_active_tab(|tab| change(&mut tab.canvas));
     }
 
     /// Shows the sequence `step` rows away among those the tree's filter lets through.

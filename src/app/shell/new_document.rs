@@ -2,6 +2,7 @@
 //! unless another is chosen — with one empty sequence, in a tab of its own. It has no file
 //! until the first save, which asks where to put it.
 
+use crate::app::context::centred_window::centred_window;
 use crate::app::context::document::OpenDocument;
 use crate::formats::sprat::SpratFormat;
 use crate::formats::{Format, registry};
@@ -41,32 +42,28 @@ pub fn show(
 ) -> Option<&'static dyn Format> {
     let dialog = shown.as_mut()?;
     let (mut create, mut cancel) = (false, false);
-    egui::Window::new("New document")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                let label = ui.label("Format");
-                egui::ComboBox::from_id_salt("new document format")
-                    .selected_text(dialog.format.name())
-                    .show_ui(ui, |ui| {
-                        for format in formats() {
-                            let chosen = format.id() == dialog.format.id();
-                            if ui.selectable_label(chosen, format.name()).clicked() {
-                                dialog.format = format;
-                            }
+    centred_window("New document").show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            let label = ui.label("Format");
+            egui::ComboBox::from_id_salt("new document format")
+                .selected_text(dialog.format.name())
+                .show_ui(ui, |ui| {
+                    for format in formats() {
+                        let chosen = format.id() == dialog.format.id();
+                        if ui.selectable_label(chosen, format.name()).clicked() {
+                            dialog.format = format;
                         }
-                    })
-                    .response
-                    .labelled_by(label.id);
-            });
-            ui.weak("It has one empty sequence; the first save asks where to put the file.");
-            ui.horizontal(|ui| {
-                create = ui.button("Create").clicked();
-                cancel = ui.button("Cancel").clicked();
-            });
+                    }
+                })
+                .response
+                .labelled_by(label.id);
         });
+        ui.weak("It has one empty sequence; the first save asks where to put the file.");
+        ui.horizontal(|ui| {
+            create = ui.button("Create").clicked();
+            cancel = ui.button("Cancel").clicked();
+        });
+    });
     cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
     if cancel {
         *shown = None;

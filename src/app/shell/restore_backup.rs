@@ -178,11 +178,7 @@ fn restore(doc: &mut OpenDocument, backup: &Backup) -> Feedback {
             )
         }
         Err(failure) => {
-            let why = failure
-                .diagnostics
-                .first()
-                .map(|d| d.message.clone())
-                .unwrap_or_default();
+            let why = failure.first_message();
             Feedback::new(
                 Severity::Error,
                 format!(

@@ -6,6 +6,7 @@
 //! (`Session::prepare_save_as`); a lossless write is committed at once, a lossy one waits for
 //! "Save anyway" (`Session::commit_save_as`) or "Cancel" (nothing written).
 
+use crate::app::context::centred_window::centred_window;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Platform};
@@ -426,10 +427,7 @@ fn failure_window(ctx: &egui::Context, state: &mut SaveAsState) -> bool {
     };
     let mut dismissed = false;
     let mut save_as = false;
-    egui::Window::new("Not saved")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+    centred_window("Not saved")
         .show(ctx, |ui| {
             ui.label(message);
             if state.offer_save_as {

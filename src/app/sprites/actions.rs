@@ -1,6 +1,7 @@
 //! What the sprite browser's buttons do: add sprites from PNG files, renumber, store in
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
+use crate::app::context::centred_window::centred_window;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::app::sprites::edit;
@@ -200,21 +201,17 @@ pub fn delete_question(
 ) -> Option<Feedback> {
     let (sprites, question) = state.confirm_delete.clone()?;
     let mut answer = None;
-    egui::Window::new("Delete sprites")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
-        .show(ctx, |ui| {
-            ui.label(&question);
-            ui.horizontal(|ui| {
-                if ui.button("Delete and clear").clicked() {
-                    answer = Some(true);
-                }
-                if ui.button("Cancel").clicked() {
-                    answer = Some(false);
-                }
-            });
+    centred_window("Delete sprites").show(ctx, |ui| {
+        ui.label(&question);
+        ui.horizontal(|ui| {
+            if ui.button("Delete and clear").clicked() {
+                answer = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(false);
+            }
         });
+    });
     let agreed = answer?;
     state.confirm_delete = None;
     if !agreed {

@@ -3,6 +3,7 @@
 //! Every read checks the bytes that are left first, so a reader built on [`Reader`] can take
 //! arbitrary input without panicking; every failure names the absolute byte offset.
 
+use crate::formats::Diagnostic;
 use crate::model::Fx;
 
 /// Why a read stopped: the absolute byte offset and a plain message.
@@ -170,6 +171,19 @@ pub struct RawString<'a> {
     pub truncated: bool,
 }
 
+impl RawString<'_> {
+    /// When the string ran past the end of `chunk` and was cut, warns on `diagnostics` that
+    /// `what` ("a texture filename") was cut there.
+    pub fn warn_if_cut(&self, what: &str, chunk: &str, diagnostics: &mut Vec<Diagnostic>) {
+        if self.truncated {
+            diagnostics.push(Diagnostic::warning_at_byte(
+                self.at as u64,
+                format!("{what} runs past the end of {chunk}; it is cut there"),
+            ));
+        }
+    }
+}
+
 /// The text of a stored string (UTF-8, invalid bytes replaced).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -234,6 +248,24 @@ mod tests {
         let s = r.string("s").unwrap();
         assert_eq!(s.bytes, b"ab");
         assert!(s.truncated);
+    }
+
+    #[test]
+    fn only_a_cut_string_is_warned_about_at_its_length_field() {
+        let mut r = Reader::new(&[1, 0, b'a', 9, 0, b'b'], 40);
+        let whole = r.string("whole").unwrap();
+        let cut = r.string("cut").unwrap();
+        let mut diagnostics = Vec::new();
+        whole.warn_if_cut("a name", "NAME", &mut diagnostics);
+        assert!(diagnostics.is_empty());
+        cut.warn_if_cut("a name", "NAME", &mut diagnostics);
+        assert_eq!(
+            diagnostics,
+            [Diagnostic::warning_at_byte(
+                43,
+                "a name runs past the end of NAME; it is cut there"
+            )]
+        );
     }
 
     #[test]

@@ -259,12 +259,7 @@ fn parse_frame<'a>(
     let triggers = r.string("the frame triggers")?;
     let notes = r.string("the frame notes")?;
     for s in [&label, &triggers, &notes] {
-        if s.truncated {
-            diagnostics.push(Diagnostic::warning_at_byte(
-                s.at as u64,
-                format!("a string of frame {index} runs past the end of FRAM; it is cut there"),
-            ));
-        }
+        s.warn_if_cut(&format!("a string of frame {index}"), "FRAM", diagnostics);
     }
     if element_count.saturating_mul(ELEMENT_HEAD) > r.remaining() {
         return Err(ByteError::new(

@@ -34,12 +34,7 @@ impl RawMeta {
         let mut strings = Vec::new();
         while strings.len() < META_STRINGS && r.remaining() >= 2 {
             let s = r.string("a metadata string")?;
-            if s.truncated {
-                diagnostics.push(Diagnostic::warning_at_byte(
-                    s.at as u64,
-                    "a metadata string runs past the end of META; it is cut there",
-                ));
-            }
+            s.warn_if_cut("a metadata string", "META", diagnostics);
             strings.push(s.bytes.to_vec());
         }
         Ok(RawMeta {

@@ -54,12 +54,7 @@ impl RawTextures {
         for _ in 0..count {
             let fixed = r.take(stride as usize, "a texture entry")?;
             let name = r.string("a texture filename")?;
-            if name.truncated {
-                diagnostics.push(Diagnostic::warning_at_byte(
-                    name.at as u64,
-                    "a texture filename runs past the end of TEX; it is cut there",
-                ));
-            }
+            name.warn_if_cut("a texture filename", "TEX", diagnostics);
             textures.push(RawTexture {
                 flags: fixed[0],
                 extra: fixed[1..].to_vec(),
@@ -214,12 +209,7 @@ impl RawNames {
         let mut names = Vec::with_capacity(count);
         for _ in 0..count {
             let s = r.string("an element name")?;
-            if s.truncated {
-                diagnostics.push(Diagnostic::warning_at_byte(
-                    s.at as u64,
-                    "an element name runs past the end of NAME; it is cut there",
-                ));
-            }
+            s.warn_if_cut("an element name", "NAME", diagnostics);
             names.push(s.bytes.to_vec());
         }
         Ok(RawNames {

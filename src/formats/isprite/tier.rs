@@ -103,7 +103,7 @@ impl RawTier {
                     }
                     r.u8("a group marker")?;
                     let name = r.string("a group name")?;
-                    warn_truncated(diagnostics, name.truncated, name.at);
+                    name.warn_if_cut("a name", "TIER", diagnostics);
                     items.push(RawTierItem::Group(name.bytes.to_vec()));
                 }
                 SEQUENCE if r.remaining() < 13 => {
@@ -120,9 +120,9 @@ impl RawTier {
                     let count = r.u32("the sequence frame count")? as usize;
                     let loop_point = r.u32("the loop point")?;
                     let name = r.string("a sequence name")?;
-                    warn_truncated(diagnostics, name.truncated, name.at);
+                    name.warn_if_cut("a name", "TIER", diagnostics);
                     let follow_up = r.string("a follow-up name")?;
-                    warn_truncated(diagnostics, follow_up.truncated, follow_up.at);
+                    follow_up.warn_if_cut("a name", "TIER", diagnostics);
                     if count.saturating_mul(4) > r.remaining() {
                         return Err(ByteError::new(
                             at + 1,
@@ -190,14 +190,5 @@ impl RawTier {
         }
         out.extend_from_slice(&self.tail);
         out
-    }
-}
-
-fn warn_truncated(diagnostics: &mut Vec<Diagnostic>, truncated: bool, at: usize) {
-    if truncated {
-        diagnostics.push(Diagnostic::warning_at_byte(
-            at as u64,
-            "a name runs past the end of TIER; it is cut there",
-        ));
     }
 }

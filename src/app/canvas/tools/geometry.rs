@@ -344,16 +344,7 @@ pub fn has_area(shape: &Shape) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rect(x: i32, y: i32, w: i32, h: i32) -> Shape {
-        Shape::Rect {
-            x: Fx::from_int(x),
-            y: Fx::from_int(y),
-            width: Fx::from_int(w),
-            height: Fx::from_int(h),
-            rotation: 0.0,
-        }
-    }
+    use crate::boxes::test_shapes::{rect, turned_rect};
 
     #[test]
     fn whole_pixel_formats_round_and_isprite_keeps_256ths() {
@@ -408,13 +399,7 @@ mod tests {
 
     #[test]
     fn a_rotated_box_resizes_along_its_own_axes() {
-        let turned = Shape::Rect {
-            x: Fx::from_int(0),
-            y: Fx::from_int(0),
-            width: Fx::from_int(10),
-            height: Fx::from_int(4),
-            rotation: 90.0,
-        };
+        let turned = turned_rect(0, 0, 10, 4, 90.0);
         // Turned 90° clockwise, the box's right edge points down the screen: dragging the
         // right-edge handle down to y = 16 makes it 16 wide.
         let out = reshaped(
@@ -522,13 +507,7 @@ mod tests {
 
     #[test]
     fn a_rotated_box_is_gripped_along_its_own_edges() {
-        let turned = Shape::Rect {
-            x: Fx::from_int(0),
-            y: Fx::from_int(0),
-            width: Fx::from_int(20),
-            height: Fx::from_int(10),
-            rotation: 90.0,
-        };
+        let turned = turned_rect(0, 0, 20, 10, 90.0);
         // Turned a quarter clockwise, its right edge lies along y = 20, x from -10 to 0.
         let (handle, _) = edge_grip(&turned, (-5.0, 20.5), 2.0).unwrap();
         assert_eq!(

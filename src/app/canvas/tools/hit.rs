@@ -257,6 +257,15 @@ mod tests {
         }
     }
 
+    /// The boxes a band dragged from `a` to `b` touches on an empty frame (half a pixel of
+    /// tolerance).
+    fn band_over(boxes: &[ShownBox], a: (f64, f64), b: (f64, f64)) -> Vec<ElementId> {
+        let frame = Frame::new(FrameDuration::Ticks(1));
+        let document = AnimationSet::new();
+        let pixels = crate::assets::ImageStore::default();
+        touched_by_band(&document, &frame, boxes, &pixels, (a, b), 0.5)
+    }
+
     #[test]
     fn a_frames_own_box_wins_over_an_inherited_one_and_later_boxes_over_earlier() {
         let boxes = [
@@ -316,10 +325,7 @@ mod tests {
                 inherited: false,
             },
         ];
-        let frame = Frame::new(FrameDuration::Ticks(1));
-        let document = AnimationSet::new();
-        let pixels = crate::assets::ImageStore::default();
-        let band = |a, b| touched_by_band(&document, &frame, &boxes, &pixels, (a, b), 0.5);
+        let band = |a, b| band_over(&boxes, a, b);
         // Dragged either way, touching an edge counts.
         assert_eq!(
             band((9.0, 9.0), (20.0, 12.0)),
@@ -353,11 +359,8 @@ mod tests {
             },
             inherited: false,
         };
-        let frame = Frame::new(FrameDuration::Ticks(1));
-        let document = AnimationSet::new();
-        let pixels = crate::assets::ImageStore::default();
         let boxes = [diamond];
-        let band = |a, b| touched_by_band(&document, &frame, &boxes, &pixels, (a, b), 0.5);
+        let band = |a, b| band_over(&boxes, a, b);
         // Turned about its top-left corner (-5, -5), the square is a diamond with its right
         // corner at (2.07, 2.07) and its bottom one at (-5, 9.14): a band in the bottom-right
         // corner of its bounds misses it, one over its right corner touches it.
@@ -365,14 +368,20 @@ mod tests {
         assert_eq!(band((1.5, 1.5), (3.0, 3.0)), vec![ElementId(4)]);
     }
 
-    #[test]
-    fn a_band_touches_points_within_the_tolerance() {
+    /// A frame holding one point, "hand" (element 9), at (4, -4).
+    fn frame_with_hand() -> Frame {
         let mut frame = Frame::new(FrameDuration::Ticks(1));
         frame.elements.push(Element {
             id: ElementId(9),
             name: "hand".into(),
             kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(4, -4))),
         });
+        frame
+    }
+
+    #[test]
+    fn a_band_touches_points_within_the_tolerance() {
+        let frame = frame_with_hand();
         let document = AnimationSet::new();
         let pixels = crate::assets::ImageStore::default();
         let band = |a, b| touched_by_band(&document, &frame, &[], &pixels, (a, b), 1.0);
@@ -382,12 +391,7 @@ mod tests {
 
     #[test]
     fn points_are_found_within_the_tolerance() {
-        let mut frame = Frame::new(FrameDuration::Ticks(1));
-        frame.elements.push(Element {
-            id: ElementId(9),
-            name: "hand".into(),
-            kind: ElementKind::Point(AttachmentPoint::at(Point::from_ints(4, -4))),
-        });
+        let frame = frame_with_hand();
         assert_eq!(point_under(&frame, (5.5, -3.0), 2.0), Some(ElementId(9)));
         assert_eq!(point_under(&frame, (7.0, -4.0), 2.0), None);
     }
