@@ -8,6 +8,21 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// When the program started, as near as it can tell: the first thing `main` does is note it.
+static STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// Notes that the program starts now (the first call counts).
+pub fn mark_start() {
+    STARTED.get_or_init(Instant::now);
+}
+
+/// How long ago [`mark_start`] was called; `None` when it was not (tests, the web).
+pub fn since_start() -> Option<Duration> {
+    STARTED.get().map(Instant::elapsed)
+}
 
 /// The log file grows to this size; then the next start moves it to `sprat.log.old`, so the
 /// log never fills a disk.

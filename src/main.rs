@@ -19,6 +19,7 @@ compile_error!("the web build is the editor: build it with the `gui` feature (sc
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
+    sprat::logging::mark_start();
     let cli = Cli::parse();
     match cli.command {
         Some(command) => {

@@ -18,6 +18,7 @@ pub mod sprites;
 
 use crate::cache::ByteLru;
 use crate::formats::sff::SffStore;
+use crate::formats::sff::store::SpriteRequest;
 use crate::model::{
     AnimationSet, GraphicSource, ImageKind, MemoryImage, PaletteSource, PixelRect, SourceImage,
 };
@@ -270,6 +271,37 @@ impl ImageStore {
             return self.sff_problem(image, *group, *number);
         }
         self.image(ImageStore::file_of(image)?).err()
+    }
+
+    /// The size and axis `source`'s pixels have, when they are known without reading or
+    /// decoding anything: a slice's rectangle, an image held in memory or decoded already, an
+    /// SFF sprite of an archive whose index is read. For a placeholder drawn while the
+    /// pixels are made elsewhere.
+    pub fn known_size(
+        &self,
+        document: &AnimationSet,
+        source: &GraphicSource,
+    ) -> Option<((u32, u32), (i32, i32))> {
+        let image = document.source_image(source)?;
+        let size = match source {
+            GraphicSource::Slice(id) => {
+                let rect = document.slice(*id)?.rect;
+                (rect.width, rect.height)
+            }
+            GraphicSource::Image(_) => match &image.kind {
+                ImageKind::Memory(memory) => memory.0.dimensions(),
+                _ => {
+                    let files = lock(&self.files);
+                    let cell = files.peek(ImageStore::file_of(image)?)?;
+                    cell.get()?.as_ref().ok()?.dimensions()
+                }
+            },
+            GraphicSource::SffSprite { .. } => {
+                let request = SpriteRequest::of(document, source)?;
+                return self.sff.indexed_size(&request);
+            }
+        };
+        Some((size, (0, 0)))
     }
 
     fn sff_problem(&self, archive: &SourceImage, group: i32, number: i32) -> Option<AssetError> {

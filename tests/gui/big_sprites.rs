@@ -12,11 +12,12 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use sprat::app::SpratApp;
-use sprat::app::context::pictures::PictureMemory;
 use sprat::app::context::pictures::playing::FRAMES_AHEAD;
+use sprat::app::context::pictures::{PictureMemory, placeholder_rect, render_image};
 use sprat::app::context::platform::ScriptedDialogs;
 use sprat::app::context::settings::Settings;
 use sprat::formats::sff::encode::SpritePixels;
+use sprat::render::Scene;
 
 const ACTIONS: u32 = 4;
 const FRAMES: u32 = 20;
@@ -127,5 +128,85 @@ fn playing_action_after_action_keeps_pictures_within_the_memory_setting() {
     assert!(
         pictures_shown >= (ACTIONS * FRAMES) as usize,
         "every action showed its frames: {pictures_shown} pictures"
+    );
+}
+
+/// Steps the editor until the thumbnails asked for are made and shown (at most ten seconds).
+fn wait_for_thumbnails(harness: &mut Harness<'_, SpratApp>) {
+    let started = std::time::Instant::now();
+    while harness.state().textures.thumbnails_pending() {
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the thumbnails were not made"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        harness.step();
+    }
+    harness.step();
+}
+
+#[test]
+fn a_chosen_actions_thumbnails_are_made_on_the_worker_with_placeholders_of_their_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = generated_sff::archive_of(ACTIONS * 100, (160, 239), |n| block(n % 100));
+    let def = generated_sff::write_character(dir.path(), &archive, ACTIONS, FRAMES, 2);
+    let doc = opened::opened(&def);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| {
+            let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+            app.show_document(doc);
+            app
+        });
+    harness.run_steps(2);
+    wait_for_thumbnails(&mut harness);
+    let renders = harness.state().textures.renders;
+    let made = harness.state().textures.thumbnails_made_on_worker();
+    assert!(
+        made > 0,
+        "the first action's thumbnails came from the worker"
+    );
+
+    harness
+        .get_by_role_and_label(Role::Button, "1 · Move 1")
+        .click();
+    // The first UI frame takes the click (the timeline, above the tree, still shows the
+    // action before) and draws the chosen action's canvas picture (paused); the second shows
+    // its cells. Neither draws a thumbnail: each cell has a placeholder of the picture's size
+    // while the worker makes them.
+    harness.step();
+    harness.step();
+    assert!(harness.state().textures.thumbnails_pending());
+    assert_eq!(
+        harness.state().textures.renders,
+        renders + 1,
+        "only the canvas picture is drawn on the UI thread"
+    );
+    let app = harness.state();
+    let doc = app.active_document().expect("a document is open");
+    let document = doc.session.document();
+    let sequence = doc.player.sequence();
+    for index in 0..FRAMES as usize {
+        let scene = Scene::at(document, sequence, 0, index, Default::default()).unwrap();
+        let placeholder = placeholder_rect(document, &scene, &app.pixels);
+        let drawn = render_image(document, &scene, &app.pixels).map(|(rect, _)| rect);
+        assert!(placeholder.is_some(), "frame {index} has a placeholder");
+        assert_eq!(
+            placeholder, drawn,
+            "frame {index}'s placeholder has its size"
+        );
+    }
+
+    wait_for_thumbnails(&mut harness);
+    let textures = &harness.state().textures;
+    assert!(
+        textures.thumbnails_made_on_worker() >= made + 10,
+        "the chosen action's thumbnails in view came from the worker: {} made",
+        textures.thumbnails_made_on_worker() - made
+    );
+    assert_eq!(
+        textures.renders,
+        renders + 1,
+        "none was made on the UI thread"
     );
 }

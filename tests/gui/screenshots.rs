@@ -47,6 +47,15 @@ fn editor(
 
 /// Renders the editor, checks some colour is on screen, and writes the picture when asked.
 fn picture(harness: &mut Harness<'_, SpratApp>, name: &str, must_show: [u8; 3]) {
+    // The timeline's thumbnails are made on a worker: the picture shows them all.
+    for _ in 0..1000 {
+        if !harness.state().textures.thumbnails_pending() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        harness.step();
+    }
+    harness.step();
     let image = harness.render().expect("the editor renders on the CPU");
     let close =
         |p: &image::Rgba<u8>| (0..3).all(|c| (p.0[c] as i32 - must_show[c] as i32).abs() <= 24);

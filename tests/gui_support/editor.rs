@@ -70,7 +70,8 @@ pub fn open_next(harness: &mut Harness<'_, SpratApp>) {
 }
 
 /// Steps the editor until the check of the document on show (its diagnostics as
-/// `sprat check` gives them, computed in the background) has ended.
+/// `sprat check` gives them, computed in the background) has ended and the timeline's
+/// thumbnails (made on a worker) have come.
 pub fn wait_for_check(harness: &mut Harness<'_, SpratApp>) {
     let options = sprat::check::CheckOptions::default();
     for _ in 0..3000 {
@@ -79,7 +80,8 @@ pub fn wait_for_check(harness: &mut Harness<'_, SpratApp>) {
             .state()
             .active_document()
             .expect("a document is open");
-        if !doc.is_checking(&options) {
+        // The timeline's thumbnails are made on a worker too, each a change to paint.
+        if !doc.is_checking(&options) && !harness.state().textures.thumbnails_pending() {
             harness.run_steps(2);
             return;
         }

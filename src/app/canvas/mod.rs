@@ -135,6 +135,26 @@ fn current_key(doc: &OpenDocument) -> FrameKey {
     }
 }
 
+/// With `RUST_LOG=sprat::app::canvas=debug`: how long after the program started, and after
+/// its tab was made, a document's first picture is drawn (docs/speed.md); the paint that shows
+/// it follows this UI frame.
+fn log_first_picture(doc: &OpenDocument) {
+    let name = doc
+        .path()
+        .and_then(|p| p.file_name())
+        .map_or_else(|| "the new document".into(), |n| n.to_string_lossy());
+    let since_tab = doc.opened.0.elapsed().as_secs_f64() * 1e3;
+    match crate::logging::since_start() {
+        Some(since_start) => log::debug!(
+            "first picture of {name} drawn {:.0} ms after the program started, {since_tab:.0} ms after its tab was made",
+            since_start.as_secs_f64() * 1e3
+        ),
+        None => {
+            log::debug!("first picture of {name} drawn {since_tab:.0} ms after its tab was made")
+        }
+    }
+}
+
 /// The rendered picture of what the player shows now.
 fn current_picture(
     ctx: &egui::Context,
@@ -213,6 +233,10 @@ fn paint(
     let painter = ui.painter_at(rect);
     let ctx = ui.ctx().clone();
     let picture = current_picture(&ctx, doc, settings, pictures);
+    if picture.is_some() && !doc.opened.1 {
+        doc.opened.1 = true;
+        log_first_picture(doc);
+    }
 
     let facing_left = settings.view.facing_left;
     let axis = view::mirror_axis(

@@ -62,6 +62,9 @@ pub struct OpenDocument {
     /// The box names the user said are hit and hurt boxes, for the box checks of a format
     /// that only names its boxes (kept in Sprat's settings by the file's path).
     pub box_roles: crate::boxes::roles::BoxRoles,
+    /// When the tab was made, and whether the canvas has shown its first picture since (the
+    /// time between is logged: docs/speed.md).
+    pub opened: (Instant, bool),
 }
 
 /// A number no document opened before in this run has (see [`OpenDocument::identity`]).
@@ -100,6 +103,7 @@ impl OpenDocument {
             checking: Checking::default(),
             done: None,
             box_roles: Default::default(),
+            opened: (Instant::now(), false),
         }
     }
 

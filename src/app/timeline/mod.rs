@@ -24,10 +24,11 @@ use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::app::context::duration_text::trim_float;
 use crate::app::context::feedback::Feedback;
 use crate::app::context::panel::PanelCtx;
-use crate::app::context::pictures::{FrameKey, Pictures};
+use crate::app::context::pictures::{CellPicture, FrameKey, Pictures};
 use crate::app::context::settings::Settings;
 use crate::app::timeline::edit::{TimelineDrag, TimelineState, click_cell};
 use crate::model::FrameDuration;
+use crate::render::SpriteRect;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, pos2, vec2};
 
 /// Width of the grab zone on a cell's right edge.
@@ -172,9 +173,11 @@ fn cells(
                     origin + vec2(starts[i], MARKER_STRIP),
                     vec2(widths[i], CELL_HEIGHT),
                 );
-                let thumbnail = (widths[i] >= 20.0)
-                    .then(|| thumbnail(ui.ctx(), doc, pictures, i))
-                    .flatten();
+                let thumbnail = if widths[i] >= 20.0 {
+                    thumbnail(ui.ctx(), doc, pictures, i)
+                } else {
+                    CellPicture::Nothing
+                };
                 paint_cell(&painter, &look, i, cell, rect, thumbnail);
                 cell_controls(ui, base_id, &look, i, cell, doc, &mut events, output);
                 if look.loop_point == Some(i) {
@@ -271,13 +274,13 @@ struct CellEvents {
     started_on: Option<usize>,
 }
 
-/// Frame `index`'s thumbnail, when it is ready.
+/// Frame `index`'s thumbnail, or its placeholder while it is made.
 fn thumbnail(
     ctx: &egui::Context,
     doc: &OpenDocument,
     pictures: &mut Pictures,
     index: usize,
-) -> Option<crate::app::context::pictures::RenderedFrame> {
+) -> CellPicture {
     let key = FrameKey {
         sequence: doc.player.sequence(),
         direction: doc.player.direction(),
@@ -296,7 +299,7 @@ fn paint_cell(
     i: usize,
     cell: Rect,
     strip: Rect,
-    thumbnail: Option<crate::app::context::pictures::RenderedFrame>,
+    thumbnail: CellPicture,
 ) {
     let visuals = &look.visuals;
     let is_selected = look.selected.contains(&i);
@@ -318,13 +321,28 @@ fn paint_cell(
         visuals.widgets.noninteractive.bg_stroke
     };
     painter.rect_stroke(cell, 3.0, border, StrokeKind::Inside);
-    if let Some(thumb) = thumbnail {
-        let area = Rect::from_min_max(cell.min + vec2(2.0, 14.0), cell.max - vec2(2.0, 14.0));
-        let size = vec2(thumb.rect.width as f32, thumb.rect.height as f32);
+    let area = Rect::from_min_max(cell.min + vec2(2.0, 14.0), cell.max - vec2(2.0, 14.0));
+    // Where a picture of `rect`'s size is shown in the cell: as large as fits, up to 4x.
+    let fitted = |rect: &SpriteRect| {
+        let size = vec2(rect.width as f32, rect.height as f32);
         let fit = (area.width() / size.x).min(area.height() / size.y).min(4.0);
-        let shown = Rect::from_center_size(area.center(), size * fit);
-        let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
-        painter.image(thumb.texture.id(), shown, uv, Color32::WHITE);
+        Rect::from_center_size(area.center(), size * fit)
+    };
+    match thumbnail {
+        CellPicture::Ready(thumb) => {
+            let uv = Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0));
+            painter.image(thumb.texture.id(), fitted(&thumb.rect), uv, Color32::WHITE);
+        }
+        // The thumbnail is being made: a faint block where it will be, so the cell does not
+        // change its look twice.
+        CellPicture::Coming(Some(rect)) => {
+            painter.rect_filled(
+                fitted(&rect),
+                1.0,
+                visuals.weak_text_color().gamma_multiply(0.25),
+            );
+        }
+        CellPicture::Coming(None) | CellPicture::Nothing => {}
     }
     painter.text(
         cell.left_top() + vec2(3.0, 2.0),

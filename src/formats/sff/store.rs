@@ -465,6 +465,26 @@ impl SffStore {
             request.number,
         )
     }
+
+    /// The size and axis of the sprite `request` asks for, as the archive's index gives them,
+    /// without decoding its pixels; `None` when the archive is not read yet or has no such
+    /// sprite (a caller that must not wait, such as a placeholder's, does without).
+    pub fn indexed_size(&self, request: &SpriteRequest) -> Option<((u32, u32), (i32, i32))> {
+        if request.group < 0 {
+            return None;
+        }
+        let (path, _) = self.cache_place(
+            &request.archive,
+            request.edited.as_ref(),
+            request.edited_palette.as_ref(),
+        )?;
+        let state = self.lock();
+        let archive = state.archives.get(&path)?.as_ref()?;
+        let info = archive
+            .sprites()
+            .get(archive.find(request.group, request.number)?)?;
+        Some(((info.width, info.height), info.axis))
+    }
 }
 
 impl PixelSource for SffStore {

@@ -12,8 +12,12 @@
 //! over the pictures it could not finish before their frame is due and composes the ones it
 //! can, so the frames it skips are skipped on time rather than every picture coming late.
 //!
+//! The worker also makes the timeline's thumbnails, when no picture of the playing sequence
+//! is to be composed: a newly chosen action's cells are drawn and shrunk here, not on the UI
+//! thread, which only uploads the small pictures as they come.
+//!
 //! The web has no threads: there no worker is started and the frame on show is composed when
-//! it is drawn ([`super::FrameTextures::frame`]).
+//! it is drawn ([`super::FrameTextures::frame`]), the thumbnails a few a paint.
 
 use super::{FrameKey, PictureStamp};
 use crate::assets::ImageStore;
@@ -112,6 +116,44 @@ pub struct Job {
     pub due: Instant,
 }
 
+/// A timeline thumbnail to make: the frame of a cell, under its key.
+pub struct ThumbnailJob {
+    /// Which picture.
+    pub key: FrameKey,
+    /// The frame (elements only are read).
+    pub frame: Frame,
+}
+
+/// A thumbnail as the worker made it: the frame's picture shrunk to at most
+/// [`super::THUMBNAIL_TEXELS`] on its longer side, ready for a texture.
+#[derive(Clone)]
+pub struct Thumbnail {
+    /// The shrunk pixels.
+    pub image: Arc<ColorImage>,
+    /// Where the whole picture goes in sprite space.
+    pub rect: SpriteRect,
+    /// Whether it was shrunk (then drawn with linear filtering).
+    pub shrunk: bool,
+}
+
+/// The thumbnail of `frame` (`None` when it draws nothing).
+pub fn thumbnail_of(
+    document: &AnimationSet,
+    frame: &Frame,
+    pixels: &ImageStore,
+) -> Option<Thumbnail> {
+    let scene = Scene::of_frame(frame);
+    let (rect, image) = super::render_image(document, &scene, pixels)?;
+    let small = super::shrunk_to(&image, super::THUMBNAIL_TEXELS);
+    let shrunk = small.dimensions() != image.dimensions();
+    let size = [small.width() as usize, small.height() as usize];
+    Some(Thumbnail {
+        image: Arc::new(ColorImage::from_rgba_unmultiplied(size, small.as_raw())),
+        rect,
+        shrunk,
+    })
+}
+
 /// What the UI thread and the worker share.
 struct State {
     /// What drawing reads, as of `stamp`.
@@ -128,6 +170,14 @@ struct State {
     awaited: Option<FrameKey>,
     /// How long composing a picture takes lately (an average of the last few).
     compose_time: Duration,
+    /// Thumbnails to make, in the order they were asked for (those of cells in view).
+    thumbnails_wanted: Vec<ThumbnailJob>,
+    /// Thumbnails made and not taken yet by the UI thread (`None`: the frame draws nothing).
+    thumbnails_made: Vec<(FrameKey, Option<Thumbnail>)>,
+    /// The thumbnail the worker is making now, if any.
+    thumbnail_making: Option<FrameKey>,
+    /// Thumbnails made since the worker started.
+    thumbnails_count: u64,
     /// The owner is gone: the worker ends.
     closed: bool,
 }
@@ -158,7 +208,7 @@ pub struct ComposeAhead {
 impl ComposeAhead {
     /// An empty cache of at most `budget` bytes of composed pictures, with a worker composing
     /// from `pixels` (natively) that calls `awaited_ready` when the picture the canvas waits
-    /// for is composed.
+    /// for is composed, and when a thumbnail is made.
     pub fn start(
         budget: usize,
         pixels: Arc<ImageStore>,
@@ -172,6 +222,10 @@ impl ComposeAhead {
                 composed: ByteLru::new(budget),
                 awaited: None,
                 compose_time: Duration::ZERO,
+                thumbnails_wanted: Vec::new(),
+                thumbnails_made: Vec::new(),
+                thumbnail_making: None,
+                thumbnails_count: 0,
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -200,6 +254,7 @@ impl ComposeAhead {
             state.composed.clear();
             state.wanted.clear();
             state.awaited = None;
+            state.forget_thumbnails();
         }
     }
 
@@ -252,6 +307,57 @@ impl ComposeAhead {
         state.composed.clear();
         state.wanted.clear();
         state.awaited = None;
+        state.forget_thumbnails();
+    }
+
+    /// Asks for the thumbnail of `job.key`, unless it is asked for, being made or made
+    /// already; the worker makes it when no picture of the playing sequence is to be composed.
+    pub fn want_thumbnail(&self, job: ThumbnailJob) {
+        let mut state = self.shared.lock();
+        let key = job.key;
+        if state.thumbnail_making == Some(key)
+            || state.thumbnails_wanted.iter().any(|j| j.key == key)
+            || state.thumbnails_made.iter().any(|(k, _)| *k == key)
+        {
+            return;
+        }
+        state.thumbnails_wanted.push(job);
+        self.shared.changed.notify_one();
+    }
+
+    /// Forgets the thumbnails asked for but for those of `keys` (the cells still in view).
+    pub fn keep_thumbnails(&self, keys: &[FrameKey]) {
+        let mut state = self.shared.lock();
+        state
+            .thumbnails_wanted
+            .retain(|job| keys.contains(&job.key));
+    }
+
+    /// The thumbnails made since the last call.
+    pub fn take_thumbnails(&self) -> Vec<(FrameKey, Option<Thumbnail>)> {
+        std::mem::take(&mut self.shared.lock().thumbnails_made)
+    }
+
+    /// Whether thumbnails are asked for and not all taken yet.
+    pub fn thumbnails_pending(&self) -> bool {
+        let state = self.shared.lock();
+        !state.thumbnails_wanted.is_empty()
+            || state.thumbnail_making.is_some()
+            || !state.thumbnails_made.is_empty()
+    }
+
+    /// How many thumbnails the worker has made since it started.
+    pub fn thumbnails_made(&self) -> u64 {
+        self.shared.lock().thumbnails_count
+    }
+}
+
+impl State {
+    /// Lets go of every thumbnail asked for or made (another document, or it changed).
+    fn forget_thumbnails(&mut self) {
+        self.thumbnails_wanted.clear();
+        self.thumbnails_made.clear();
+        self.thumbnail_making = None;
     }
 }
 
@@ -261,22 +367,41 @@ impl Drop for ComposeAhead {
         state.closed = true;
         state.wanted.clear();
         state.composed.clear();
+        state.forget_thumbnails();
         self.shared.changed.notify_one();
     }
 }
 
+/// What the worker does next.
+enum Task {
+    /// Composes a picture of the playing sequence.
+    Compose(Job),
+    /// Makes a timeline thumbnail.
+    Thumbnail(ThumbnailJob),
+}
+
 /// The worker's loop: takes the soonest due picture and composes it, unless the pictures
-/// composed ahead of it already fill the cache; sleeps while there is nothing to do.
-fn work(shared: &Shared, pixels: &ImageStore, awaited_ready: &dyn Fn()) {
+/// composed ahead of it already fill the cache; else makes the first thumbnail asked for;
+/// sleeps while there is nothing to do.
+fn work(shared: &Shared, pixels: &ImageStore, wake: &dyn Fn()) {
     loop {
-        let (job, sources, stamp) = {
+        let (task, sources, stamp) = {
             let mut state = shared.lock();
             loop {
                 if state.closed {
                     return;
                 }
                 if let Some(job) = next_job(&state) {
-                    break (job, Arc::clone(&state.sources), state.stamp);
+                    break (Task::Compose(job), Arc::clone(&state.sources), state.stamp);
+                }
+                if !state.thumbnails_wanted.is_empty() {
+                    let job = state.thumbnails_wanted.remove(0);
+                    state.thumbnail_making = Some(job.key);
+                    break (
+                        Task::Thumbnail(job),
+                        Arc::clone(&state.sources),
+                        state.stamp,
+                    );
                 }
                 state = shared
                     .changed
@@ -284,22 +409,50 @@ fn work(shared: &Shared, pixels: &ImageStore, awaited_ready: &dyn Fn()) {
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
             }
         };
-        let started = Instant::now();
-        let scene = Scene::of_frame(&job.frame);
-        let composed = compose(&sources.document, &scene, pixels);
-        let bytes = composed.as_ref().map_or(0, Composed::bytes);
-        let mut state = shared.lock();
-        state.compose_time = (state.compose_time * 3 + started.elapsed()) / 4;
-        // A picture of a document that changed meanwhile is of no use.
-        if state.stamp != stamp {
-            continue;
+        match task {
+            Task::Compose(job) => compose_job(shared, job, &sources, stamp, pixels, wake),
+            Task::Thumbnail(job) => {
+                let made = thumbnail_of(&sources.document, &job.frame, pixels);
+                let mut state = shared.lock();
+                // A thumbnail of a document that changed meanwhile, or no longer asked for
+                // (forgotten while it was made), is of no use.
+                if state.stamp != stamp || state.thumbnail_making != Some(job.key) {
+                    continue;
+                }
+                state.thumbnail_making = None;
+                state.thumbnails_made.push((job.key, made));
+                state.thumbnails_count += 1;
+                drop(state);
+                wake();
+            }
         }
-        state.composed.insert(job.key, composed, bytes);
-        if state.awaited == Some(job.key) {
-            state.awaited = None;
-            drop(state);
-            awaited_ready();
-        }
+    }
+}
+
+/// Composes `job`'s picture and keeps it; wakes the UI when the canvas waits for it.
+fn compose_job(
+    shared: &Shared,
+    job: Job,
+    sources: &PictureSources,
+    stamp: PictureStamp,
+    pixels: &ImageStore,
+    wake: &dyn Fn(),
+) {
+    let started = Instant::now();
+    let scene = Scene::of_frame(&job.frame);
+    let composed = compose(&sources.document, &scene, pixels);
+    let bytes = composed.as_ref().map_or(0, Composed::bytes);
+    let mut state = shared.lock();
+    state.compose_time = (state.compose_time * 3 + started.elapsed()) / 4;
+    // A picture of a document that changed meanwhile is of no use.
+    if state.stamp != stamp {
+        return;
+    }
+    state.composed.insert(job.key, composed, bytes);
+    if state.awaited == Some(job.key) {
+        state.awaited = None;
+        drop(state);
+        wake();
     }
 }
 

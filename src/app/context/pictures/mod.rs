@@ -72,7 +72,20 @@ pub struct RenderedFrame {
     pub rect: SpriteRect,
 }
 
-/// At most this many thumbnails are rendered per UI frame; the rest come on later frames.
+/// What the timeline shows of a cell's frame.
+#[derive(Clone)]
+pub enum CellPicture {
+    /// Its thumbnail.
+    Ready(RenderedFrame),
+    /// Its thumbnail is being made: a placeholder covering the sprite-space rectangle the
+    /// picture will, when that is known without decoding (`None` otherwise).
+    Coming(Option<SpriteRect>),
+    /// The frame draws nothing.
+    Nothing,
+}
+
+/// Where there is no worker (the web), at most this many thumbnails are rendered per UI frame;
+/// the rest come on later frames.
 pub const THUMBNAILS_PER_FRAME: usize = 6;
 /// Nor more than this many pixels of frames drawn for thumbnails per UI frame (past the
 /// first one): six 1280x720 frames would hold a UI frame for a long time.
@@ -144,6 +157,10 @@ pub struct FrameTextures {
     thumbnails: ByteLru<FrameKey, Option<RenderedFrame>>,
     thumbnails_this_frame: usize,
     thumbnail_pixels_this_frame: usize,
+    /// The thumbnails asked of the worker during this UI frame (those of the cells in view).
+    thumbnails_asked: Vec<FrameKey>,
+    /// Whether the thumbnails the worker made were taken during this UI frame.
+    thumbnails_taken: bool,
     /// The budget in force.
     memory: PictureMemory,
     /// Composed pictures, and the worker composing the next frames' while a sequence plays
@@ -168,6 +185,8 @@ impl Default for FrameTextures {
             thumbnails: ByteLru::new(memory.thumbnails()),
             thumbnails_this_frame: 0,
             thumbnail_pixels_this_frame: 0,
+            thumbnails_asked: Vec::new(),
+            thumbnails_taken: false,
             memory,
             ahead: None,
             stage: None,
@@ -193,6 +212,12 @@ impl FrameTextures {
         }
         self.thumbnails_this_frame = 0;
         self.thumbnail_pixels_this_frame = 0;
+        self.thumbnails_taken = false;
+        // Thumbnails of cells no longer in view are not made.
+        if let Some(ahead) = &self.ahead {
+            ahead.keep_thumbnails(&self.thumbnails_asked);
+        }
+        self.thumbnails_asked.clear();
     }
 
     /// Keeps pictures within `memory` from now on: these textures and `pixels`' decoded
@@ -241,6 +266,7 @@ impl FrameTextures {
     pub fn clear(&mut self) {
         self.frames.clear();
         self.thumbnails.clear();
+        self.thumbnails_asked.clear();
         self.shown = None;
         self.stage = None;
         self.fit_frames_budget();
@@ -290,50 +316,127 @@ impl FrameTextures {
         rendered
     }
 
-    /// A timeline thumbnail; `None` while it waits its turn (then a repaint is requested) or
-    /// when the frame draws nothing.
+    /// What the timeline shows of the frame `key`: its thumbnail once made, else a
+    /// placeholder while it is made. Natively the thumbnails are made on the worker (the UI
+    /// thread only uploads the small pictures as they come); where no thread can start, a
+    /// few are made each paint here.
     pub fn thumbnail(
         &mut self,
         ctx: &egui::Context,
         document: &AnimationSet,
         key: FrameKey,
-        pixels: &ImageStore,
-    ) -> Option<RenderedFrame> {
+        pixels: &Arc<ImageStore>,
+    ) -> CellPicture {
+        self.start_ahead(ctx, pixels);
+        let stamp = self.stamp;
+        let worker = self.ahead.as_ref().filter(|ahead| ahead.has_worker());
+        if let Some(ahead) = worker {
+            ahead.follow(stamp, || compose::PictureSources::of(document));
+            if !self.thumbnails_taken {
+                self.thumbnails_taken = true;
+                let made = ahead.take_thumbnails();
+                for (made_key, thumbnail) in made {
+                    self.keep_thumbnail(ctx, made_key, thumbnail);
+                }
+            }
+        }
         if let Some(done) = self.thumbnails.get(&key) {
-            return done.clone();
+            return done
+                .clone()
+                .map_or(CellPicture::Nothing, CellPicture::Ready);
         }
-        if self.thumbnails_this_frame >= THUMBNAILS_PER_FRAME
-            || self.thumbnail_pixels_this_frame >= THUMBNAIL_PIXELS_PER_FRAME
-        {
-            ctx.request_repaint();
-            return None;
-        }
-        self.thumbnails_this_frame += 1;
-        let scene = Scene::at(
+        let Some(scene) = Scene::at(
             document,
             key.sequence,
             key.direction,
             key.index,
             Default::default(),
-        );
-        let rendered = scene.and_then(|s| {
-            let (rect, image) = render_image(document, &s, pixels)?;
-            self.renders += 1;
-            self.thumbnail_pixels_this_frame += (rect.width * rect.height) as usize;
-            let small = shrunk_to(&image, THUMBNAIL_TEXELS);
-            let filter = if small.dimensions() == image.dimensions() {
-                TextureOptions::NEAREST
-            } else {
+        ) else {
+            return CellPicture::Nothing;
+        };
+        if let Some(ahead) = self.ahead.as_ref().filter(|ahead| ahead.has_worker()) {
+            ahead.want_thumbnail(compose::ThumbnailJob {
+                key,
+                frame: scene.frame.clone().into_owned(),
+            });
+            self.thumbnails_asked.push(key);
+            return CellPicture::Coming(placeholder_rect(document, &scene, pixels));
+        }
+        if self.thumbnails_this_frame >= THUMBNAILS_PER_FRAME
+            || self.thumbnail_pixels_this_frame >= THUMBNAIL_PIXELS_PER_FRAME
+        {
+            ctx.request_repaint();
+            return CellPicture::Coming(placeholder_rect(document, &scene, pixels));
+        }
+        self.thumbnails_this_frame += 1;
+        self.renders += 1;
+        let made = compose::thumbnail_of(document, &scene.frame, pixels);
+        if let Some(made) = &made {
+            self.thumbnail_pixels_this_frame += (made.rect.width * made.rect.height) as usize;
+        }
+        self.keep_thumbnail(ctx, key, made)
+            .map_or(CellPicture::Nothing, CellPicture::Ready)
+    }
+
+    /// Uploads a thumbnail made and keeps its texture.
+    fn keep_thumbnail(
+        &mut self,
+        ctx: &egui::Context,
+        key: FrameKey,
+        made: Option<compose::Thumbnail>,
+    ) -> Option<RenderedFrame> {
+        let rendered = made.map(|made| {
+            let filter = if made.shrunk {
                 TextureOptions::LINEAR
+            } else {
+                TextureOptions::NEAREST
             };
-            let texture = texture_of(ctx, "sprat-thumbnail", &small, filter);
-            Some(RenderedFrame { texture, rect })
+            RenderedFrame {
+                texture: ctx.load_texture("sprat-thumbnail", made.image, filter),
+                rect: made.rect,
+            }
         });
         let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));
         self.thumbnails
             .insert(key, rendered.clone(), bytes.max(THUMBNAIL_LEAST_BYTES));
         rendered
     }
+
+    /// Whether thumbnails asked for are still being made (tests and screenshots wait for
+    /// them).
+    pub fn thumbnails_pending(&self) -> bool {
+        self.ahead
+            .as_ref()
+            .is_some_and(compose::ComposeAhead::thumbnails_pending)
+    }
+
+    /// How many thumbnails the worker has made (none where there is no worker).
+    pub fn thumbnails_made_on_worker(&self) -> u64 {
+        self.ahead
+            .as_ref()
+            .map_or(0, compose::ComposeAhead::thumbnails_made)
+    }
+}
+
+/// The sprite-space rectangle `scene`'s picture will cover, when the size of every graphic it
+/// draws is known without decoding ([`ImageStore::known_size`]); `None` otherwise.
+pub fn placeholder_rect(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &ImageStore,
+) -> Option<SpriteRect> {
+    let mut bounds = None;
+    for graphic in scene.frame.elements.iter().filter_map(|e| e.as_graphic()) {
+        if graphic.opacity == 0 || graphic.source.is_blank() {
+            continue;
+        }
+        let ((width, height), axis) = pixels.known_size(document, &graphic.source)?;
+        let rect = crate::render::Placement::of(graphic, axis)
+            .and_then(|p| p.bounds(width, height))
+            .filter(|r| r.width > 0 && r.height > 0);
+        bounds = SpriteRect::union_opt(bounds, rect);
+    }
+    bounds
 }
 
 /// The bytes a texture holds on the GPU (RGBA, one byte a channel).

@@ -146,7 +146,7 @@ impl FrameTextures {
     }
 
     /// Starts the composer unless it runs already.
-    fn start_ahead(&mut self, ctx: &egui::Context, pixels: &Arc<ImageStore>) {
+    pub(super) fn start_ahead(&mut self, ctx: &egui::Context, pixels: &Arc<ImageStore>) {
         if self.ahead.is_none() {
             let ctx = ctx.clone();
             let wake = move || ctx.request_repaint();
