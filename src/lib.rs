@@ -10,6 +10,8 @@ pub mod boxes;
 pub mod cache;
 pub mod check;
 pub mod cli;
+#[cfg(windows)]
+pub mod console;
 pub mod edit;
 pub mod export;
 pub mod formats;

@@ -1,5 +1,8 @@
 //! The `sprat` program: the editor, or a command-line tool over the same library. Built for
 //! the web (`scripts/web`), it is the editor on the page's canvas (see `sprat::app::web`).
+//! On Windows it is a window program, opening no console from Explorer; the command line
+//! prints in the terminal it was started from (see `sprat::console`).
+#![cfg_attr(windows, windows_subsystem = "windows")]
 
 #[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
@@ -19,6 +22,8 @@ compile_error!("the web build is the editor: build it with the `gui` feature (sc
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
+    #[cfg(windows)]
+    sprat::console::attach_to_parent();
     let cli = Cli::parse();
     match cli.command {
         Some(command) => {
