@@ -21,7 +21,7 @@ pub mod pixels;
 pub mod playback;
 pub mod render;
 pub mod session;
-#[cfg(unix)]
+#[cfg(not(target_arch = "wasm32"))]
 pub mod single_instance;
 pub mod stop_signals;
 pub mod text;

@@ -39,7 +39,6 @@ fn main() -> ExitCode {
 fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
     // A file opened while an editor runs becomes a tab of its window (see `single_instance`).
-    #[cfg(unix)]
     let (listener, notice) = {
         use sprat::single_instance::{Start, socket_path, start};
         let wanted = file.as_deref().filter(|_| !new_window);
@@ -61,14 +60,7 @@ fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
             }
         }
     };
-    #[cfg(not(unix))]
-    let (_, notice) = (new_window, None);
-    match sprat::app::run(
-        file,
-        notice,
-        #[cfg(unix)]
-        listener,
-    ) {
+    match sprat::app::run(file, notice, listener) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sprat: cannot open the editor window: {e}");
