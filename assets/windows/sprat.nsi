@@ -3,7 +3,9 @@
 ; OUTFILE. A per-user install: no administrator, everything under the user's own folders and
 ; registry (HKCU). docs/windows.md lists what it registers; the uninstaller removes all of it.
 
-Unicode true
+; A 64-bit installer, as sprat.exe is a 64-bit program: it runs wherever Sprat does, and
+; under a 64-bit Wine without its 32-bit half.
+Target amd64-unicode
 !include "MUI2.nsh"
 !include "LogicLib.nsh"
 
