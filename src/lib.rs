@@ -10,6 +10,8 @@ pub mod boxes;
 pub mod cache;
 pub mod check;
 pub mod cli;
+#[cfg(windows)]
+pub mod console;
 pub mod edit;
 pub mod export;
 pub mod formats;
@@ -19,7 +21,7 @@ pub mod pixels;
 pub mod playback;
 pub mod render;
 pub mod session;
-#[cfg(unix)]
+#[cfg(not(target_arch = "wasm32"))]
 pub mod single_instance;
 pub mod stop_signals;
 pub mod text;

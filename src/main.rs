@@ -1,5 +1,8 @@
 //! The `sprat` program: the editor, or a command-line tool over the same library. Built for
 //! the web (`scripts/web`), it is the editor on the page's canvas (see `sprat::app::web`).
+//! On Windows it is a window program, opening no console from Explorer; the command line
+//! prints in the terminal it was started from (see `sprat::console`).
+#![cfg_attr(windows, windows_subsystem = "windows")]
 
 #[cfg(not(target_arch = "wasm32"))]
 use clap::Parser;
@@ -20,6 +23,8 @@ compile_error!("the web build is the editor: build it with the `gui` feature (sc
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     sprat::logging::mark_start();
+    #[cfg(windows)]
+    sprat::console::attach_to_parent();
     let cli = Cli::parse();
     match cli.command {
         Some(command) => {
@@ -35,7 +40,6 @@ fn main() -> ExitCode {
 fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
     sprat::logging::init(sprat::app::log_file().as_deref());
     // A file opened while an editor runs becomes a tab of its window (see `single_instance`).
-    #[cfg(unix)]
     let (listener, notice) = {
         use sprat::single_instance::{Start, socket_path, start};
         let wanted = file.as_deref().filter(|_| !new_window);
@@ -57,14 +61,7 @@ fn open_editor(file: Option<std::path::PathBuf>, new_window: bool) -> ExitCode {
             }
         }
     };
-    #[cfg(not(unix))]
-    let (_, notice) = (new_window, None);
-    match sprat::app::run(
-        file,
-        notice,
-        #[cfg(unix)]
-        listener,
-    ) {
+    match sprat::app::run(file, notice, listener) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sprat: cannot open the editor window: {e}");

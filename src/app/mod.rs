@@ -44,14 +44,13 @@ pub fn log_file() -> Option<PathBuf> {
 pub fn run(
     path: Option<PathBuf>,
     notice: Option<&'static str>,
-    #[cfg(unix)] listener: Option<crate::single_instance::Listener>,
+    listener: Option<crate::single_instance::Listener>,
 ) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
     let window_size = shell::native_platform::load_stored_settings("Sprat")
         .appearance
         .initial_window_size();
-    #[cfg(unix)]
     let listener = &listener;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -82,7 +81,6 @@ pub fn run(
                     log::warn!("a stop signal will end the editor without saving: {e}");
                 }
             }
-            #[cfg(unix)]
             if let Some(listener) = listener {
                 shell::opening::take_files_from(listener, &cc.egui_ctx);
             }

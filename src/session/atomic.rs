@@ -82,7 +82,18 @@ impl std::error::Error for SaveError {}
 
 /// A short explanation of an I/O error for someone who is not a programmer.
 pub fn plain_io_error(error: &io::Error) -> String {
+    // Windows refuses to replace or write a file another program holds open
+    // (ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION), or says "access denied" for it.
+    #[cfg(windows)]
+    if matches!(error.raw_os_error(), Some(32 | 33)) {
+        return "another program has the file open (close it there, then save again)".to_string();
+    }
     match error.kind() {
+        #[cfg(windows)]
+        io::ErrorKind::PermissionDenied => "permission denied (the folder or file is read-only, \
+            belongs to another user, or another program has it open)"
+            .to_string(),
+        #[cfg(not(windows))]
         io::ErrorKind::PermissionDenied => {
             "permission denied (the folder or file is read-only, or belongs to another user)"
                 .to_string()

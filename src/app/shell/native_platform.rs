@@ -49,18 +49,29 @@ impl Platform for NativePlatform {
         true
     }
 
-    /// Where the bundled demo lives: where the package installs it beside the program
-    /// (`/usr/share/sprat/demo/` for `/usr/bin/sprat`), else in the source tree it was built
-    /// from.
+    /// Where the bundled demo lives: installed with the program (see [`installed_demo`]),
+    /// else in the source tree it was built from.
     fn demo_path(&self) -> PathBuf {
-        let installed = std::env::current_exe().ok().and_then(|program| {
-            let prefix = program.parent()?.parent()?;
-            Some(prefix.join("share/sprat/demo/demo.sprat"))
-        });
-        installed
-            .filter(|path| path.is_file())
+        std::env::current_exe()
+            .ok()
+            .and_then(|program| installed_demo(&program))
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/demo.sprat"))
     }
+}
+
+/// The demo installed with `program`: where the Debian package puts it
+/// (`/usr/share/sprat/demo/` for `/usr/bin/sprat`), or in `demo` beside the program, as
+/// the Windows zip and installer do (`demo\demo.sprat` beside `sprat.exe`).
+fn installed_demo(program: &Path) -> Option<PathBuf> {
+    let folder = program.parent()?;
+    let beside = folder.join("demo").join("demo.sprat");
+    let shared = folder
+        .parent()
+        .map(|prefix| prefix.join("share/sprat/demo/demo.sprat"));
+    shared
+        .into_iter()
+        .chain(std::iter::once(beside))
+        .find(|path| path.is_file())
 }
 
 /// The desktop's own dialogs, through rfd (the XDG portal on Linux).
@@ -144,4 +155,31 @@ pub fn load_stored_settings(app_id: &str) -> Settings {
         .and_then(|map| map.get(STORAGE_KEY).cloned())
         .and_then(|value| ron::from_str::<Settings>(&value).ok());
     stored.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_is_found_where_the_package_or_the_windows_zip_puts_it() {
+        let root = tempfile::tempdir().unwrap();
+        let program = root.path().join("Sprat").join("sprat.exe");
+        std::fs::create_dir_all(program.parent().unwrap()).unwrap();
+        assert_eq!(installed_demo(&program), None, "no demo installed");
+
+        let beside = root.path().join("Sprat").join("demo").join("demo.sprat");
+        std::fs::create_dir_all(beside.parent().unwrap()).unwrap();
+        std::fs::write(&beside, "").unwrap();
+        assert_eq!(installed_demo(&program), Some(beside));
+
+        let shared = root.path().join("share/sprat/demo/demo.sprat");
+        std::fs::create_dir_all(shared.parent().unwrap()).unwrap();
+        std::fs::write(&shared, "").unwrap();
+        assert_eq!(
+            installed_demo(&program),
+            Some(shared),
+            "the package's place first"
+        );
+    }
 }

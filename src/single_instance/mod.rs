@@ -1,10 +1,11 @@
 //! One editor window: a second `sprat FILE` (a file opened from the file manager while the
 //! editor runs) hands FILE to the window already open, where it opens as a tab.
 //!
-//! The first editor listens on a Unix socket in the user's runtime folder
-//! (`$XDG_RUNTIME_DIR/sprat.sock`, or `sprat-UID/sprat.sock` under the temporary folder, a
-//! folder only the user can enter). A socket left behind by an editor that was killed refuses
-//! connections: the next editor removes it and listens in its place, so a stale socket never
+//! The first editor listens where later starts of the same user find it (see [`socket_path`]):
+//! on Unix a Unix socket in the user's runtime folder ([`unix`]); on Windows a loopback TCP
+//! port named, with a secret the start must send first, by a file in the user's own local
+//! data folder ([`loopback`]). An endpoint left behind by an editor that was killed refuses
+//! connections: the next editor removes it and listens in its place, so a stale endpoint never
 //! blocks a start.
 //!
 //! A later start and the editor speak in three steps:
@@ -33,12 +34,44 @@
 //! window, and without it the editor never opens the file. (Should the editor die between the
 //! start's [`OPEN`] and reading it, the file opens nowhere; nothing is lost, it is on disk.)
 
+pub mod loopback;
+#[cfg(unix)]
+pub mod unix;
+
+#[cfg(not(unix))]
+use loopback as platform;
+#[cfg(unix)]
+use unix as platform;
+
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
-use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Where the user's editor listens: on Unix the socket, on Windows the file naming the
+/// loopback port (`None` where no place can be trusted to be the user's own: the editor then
+/// always opens a window of its own).
+pub use platform::endpoint_path as socket_path;
+
+/// One connection between a start and the editor, whatever carries it.
+pub trait Connection: Read + Write + Send {
+    /// How long a read may wait (`None`: for ever).
+    fn set_read_timeout(&self, timeout: Option<Duration>) -> io::Result<()>;
+    /// How long a write may wait (`None`: for ever).
+    fn set_write_timeout(&self, timeout: Option<Duration>) -> io::Result<()>;
+}
+
+/// Where the editor takes the connections of later starts.
+pub trait Server: Send + Sync + std::fmt::Debug {
+    /// The next connection (blocking until one comes).
+    fn accept(&self) -> io::Result<Box<dyn Connection>>;
+    /// Checks that a connection comes from a start of this user's sprat (on the thread of
+    /// that connection, so a slow one holds up no other): an error drops it unread.
+    fn admit(&self, connection: &mut dyn Connection) -> io::Result<()>;
+    /// Removes the endpoint, if it is still this editor's (a later editor may have taken
+    /// the place): the editor is going.
+    fn release(&self);
+}
 
 /// How long a second start waits for the running editor's answer before it opens a window of
 /// its own: an editor that hangs must not keep the user's file from opening.
@@ -122,54 +155,19 @@ pub fn start(socket: Option<&Path>, file: Option<&Path>) -> Start {
     }
 }
 
-/// The socket of the user's editor: `$XDG_RUNTIME_DIR/sprat.sock`, or, without a runtime
-/// folder, `sprat-UID/sprat.sock` under the temporary folder, created for the user alone.
-/// `None` when no folder can be trusted to be the user's own (the editor then always opens
-/// a window of its own).
-pub fn socket_path() -> Option<PathBuf> {
-    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        let runtime = PathBuf::from(runtime);
-        if runtime.is_dir() {
-            return Some(runtime.join("sprat.sock"));
-        }
-    }
-    let uid = own_uid()?;
-    let folder = std::env::temp_dir().join(format!("sprat-{uid}"));
-    match std::fs::DirBuilder::new().mode(0o700).create(&folder) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => {
-            log::warn!("cannot create {}: {e}", folder.display());
-            return None;
-        }
-    }
-    // A folder someone else made (or opened to others) could hand us their files, or read
-    // ours: then no single window.
-    let meta = std::fs::symlink_metadata(&folder).ok()?;
-    let private = meta.is_dir() && meta.uid() == uid && meta.permissions().mode() & 0o077 == 0;
-    if !private {
-        log::warn!(
-            "{} is not a folder of this user's alone: every start opens a window of its own",
-            folder.display()
-        );
-        return None;
-    }
-    Some(folder.join("sprat.sock"))
-}
-
-/// This process's user id, as the owner of its `/proc` entry (Linux) or of the home folder.
-fn own_uid() -> Option<u32> {
-    let meta = match std::fs::metadata("/proc/self") {
-        Ok(meta) => meta,
-        Err(_) => std::fs::metadata(std::env::var_os("HOME")?).ok()?,
-    };
-    Some(meta.uid())
-}
-
 /// Hands `paths` to the editor listening at `socket`, waiting [`ANSWER_TIMEOUT`] at most
 /// for its answer.
 pub fn hand_over(socket: &Path, paths: &[PathBuf]) -> HandOver {
-    let stream = match UnixStream::connect(socket) {
+    hand_over_through(platform::connect, socket, paths)
+}
+
+/// [`hand_over`] through the endpoint `connect` reaches.
+fn hand_over_through(
+    connect: fn(&Path) -> io::Result<Box<dyn Connection>>,
+    socket: &Path,
+    paths: &[PathBuf],
+) -> HandOver {
+    let stream = match connect(socket) {
         Ok(stream) => stream,
         Err(e) => {
             if !matches!(
@@ -197,7 +195,7 @@ pub fn hand_over(socket: &Path, paths: &[PathBuf]) -> HandOver {
 
 /// Sends the paths, waits for [`READY`] until `deadline` and then sends [`OPEN`]: true when
 /// it was sent (the editor has the files).
-fn ask(mut stream: UnixStream, paths: &[PathBuf], deadline: Instant) -> io::Result<bool> {
+fn ask(mut stream: Box<dyn Connection>, paths: &[PathBuf], deadline: Instant) -> io::Result<bool> {
     let mut message = Vec::new();
     for path in paths {
         // The editor runs in another folder: relative paths are made absolute here.
@@ -246,72 +244,57 @@ fn ask(mut stream: UnixStream, paths: &[PathBuf], deadline: Instant) -> io::Resu
     // that; whatever comes (or nothing), the decision stands.
     stream.set_read_timeout(Some(ANSWER_TIMEOUT))?;
     let mut taken = Vec::new();
-    let _ = stream.take(TAKEN.len() as u64).read_to_end(&mut taken);
+    let _ = (&mut stream)
+        .take(TAKEN.len() as u64)
+        .read_to_end(&mut taken);
     Ok(true)
 }
 
-/// The editor's end: the socket it listens on, removed when it is dropped (if it is still
-/// this editor's: a later editor may have taken the place).
+/// The editor's end: where it listens, given up when it is dropped (if it is still this
+/// editor's: a later editor may have taken the place).
 #[derive(Debug)]
 pub struct Listener {
-    listener: UnixListener,
-    path: PathBuf,
-    /// The socket file's device and inode as bound, to know it is still ours.
-    identity: (u64, u64),
+    server: Arc<dyn Server>,
 }
 
 impl Listener {
-    /// Listens at `socket`, unless an editor already does there (`Ok(None)`). A socket
+    /// Listens at `socket`, unless an editor already does there (`Ok(None)`). An endpoint
     /// nobody listens on, left by an editor that was killed, is removed first.
     pub fn bind(socket: &Path) -> io::Result<Option<Listener>> {
-        match UnixStream::connect(socket) {
-            Ok(_) => return Ok(None),
-            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
-                log::info!(
-                    "removing {}, left by an editor that has gone",
-                    socket.display()
-                );
-                std::fs::remove_file(socket)?;
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-        }
-        let listener = match UnixListener::bind(socket) {
-            Ok(listener) => listener,
-            // Another editor started between the look and the bind: it is the one.
-            Err(e) if e.kind() == io::ErrorKind::AddrInUse => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let meta = std::fs::symlink_metadata(socket)?;
-        Ok(Some(Listener {
-            listener,
-            path: socket.to_path_buf(),
-            identity: (meta.dev(), meta.ino()),
-        }))
+        Ok(platform::bind(socket)?.map(Listener::over))
+    }
+
+    /// The listener taking its connections from `server`.
+    pub fn over(server: Arc<dyn Server>) -> Listener {
+        Listener { server }
     }
 
     /// Starts a thread that takes the requests of later starts, each on a thread of its own,
     /// and gives the paths of every request the start went on with to `receive` (called on
     /// that request's thread).
     pub fn serve(&self, receive: impl Fn(Vec<PathBuf>) + Send + Sync + 'static) -> io::Result<()> {
-        let listener = self.listener.try_clone()?;
-        let receive = std::sync::Arc::new(receive);
+        let server = Arc::clone(&self.server);
+        let receive = Arc::new(receive);
         std::thread::Builder::new()
             .name("sprat single window".into())
             .spawn(move || {
-                for stream in listener.incoming() {
-                    let stream = match stream {
+                loop {
+                    let mut stream = match server.accept() {
                         Ok(stream) => stream,
                         Err(e) => {
                             log::warn!("a start of sprat could not connect: {e}");
                             continue;
                         }
                     };
-                    let receive = std::sync::Arc::clone(&receive);
+                    let receive = Arc::clone(&receive);
+                    let server = Arc::clone(&server);
                     // A start that stops between READY and OPEN must not hold up the next.
                     let spawned = std::thread::Builder::new()
                         .name("sprat single window request".into())
-                        .spawn(move || answer(stream, &*receive));
+                        .spawn(move || match server.admit(stream.as_mut()) {
+                            Ok(()) => answer(stream, &*receive),
+                            Err(e) => log::warn!("a connection that is not a start of sprat: {e}"),
+                        });
                     if let Err(e) = spawned {
                         log::warn!("cannot answer a start of sprat: {e}");
                     }
@@ -323,18 +306,14 @@ impl Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        let ours = std::fs::symlink_metadata(&self.path)
-            .is_ok_and(|meta| (meta.dev(), meta.ino()) == self.identity);
-        if ours {
-            let _ = std::fs::remove_file(&self.path);
-        }
+        self.server.release();
     }
 }
 
 /// Reads one request, answers [`READY`] and gives its paths to `receive` if the start
 /// goes on with [`OPEN`]; a start that gave up meanwhile has closed the connection, and its
 /// request is dropped.
-fn answer(stream: UnixStream, receive: &dyn Fn(Vec<PathBuf>)) {
+fn answer(stream: Box<dyn Connection>, receive: &dyn Fn(Vec<PathBuf>)) {
     match take_request(stream) {
         Ok(Some((paths, mut stream))) => {
             receive(paths);
@@ -350,16 +329,20 @@ fn answer(stream: UnixStream, receive: &dyn Fn(Vec<PathBuf>)) {
 /// The paths of a request once the start said [`OPEN`], with the connection to answer
 /// [`TAKEN`] on; `None` for one withdrawn, or empty (an editor looking whether this one is
 /// alive).
-fn take_request(stream: UnixStream) -> io::Result<Option<(Vec<PathBuf>, UnixStream)>> {
+#[allow(clippy::type_complexity)]
+fn take_request(
+    stream: Box<dyn Connection>,
+) -> io::Result<Option<(Vec<PathBuf>, Box<dyn Connection>)>> {
     // A start that never finishes its list must not keep a thread forever: it has not been
     // answered yet, so dropping it decides nothing.
     stream.set_read_timeout(Some(ANSWER_TIMEOUT))?;
     stream.set_write_timeout(Some(ANSWER_TIMEOUT))?;
-    let mut reader = BufReader::new((&stream).take(MAX_MESSAGE));
+    let mut reader = BufReader::new(stream);
+    let mut request = (&mut reader).take(MAX_MESSAGE);
     let mut paths = Vec::new();
     loop {
         let mut entry = Vec::new();
-        reader.read_until(0, &mut entry)?;
+        request.read_until(0, &mut entry)?;
         if entry.last() != Some(&0) {
             // The end of the connection (or the size limit) before the list ended.
             return Ok(None);
@@ -374,14 +357,15 @@ fn take_request(stream: UnixStream) -> io::Result<Option<(Vec<PathBuf>, UnixStre
     if paths.is_empty() {
         return Ok(None);
     }
-    if (&stream).write_all(READY).is_err() {
+    if reader.get_mut().write_all(READY).is_err() {
         return Ok(None);
     }
     // No timeout from here: the start decides, by OPEN or by closing (see the module's doc).
-    stream.set_read_timeout(None)?;
+    reader.get_ref().set_read_timeout(None)?;
     let mut go = Vec::with_capacity(OPEN.len());
-    reader.take(OPEN.len() as u64).read_to_end(&mut go)?;
-    Ok((go == OPEN).then_some((paths, stream)))
+    (&mut reader).take(OPEN.len() as u64).read_to_end(&mut go)?;
+    // The start sends nothing after OPEN: nothing is left in the reader's buffer.
+    Ok((go == OPEN).then_some((paths, reader.into_inner())))
 }
 
 /// The absolute paths among a request's entries (anything else is not from a start of
@@ -389,15 +373,31 @@ fn take_request(stream: UnixStream) -> io::Result<Option<(Vec<PathBuf>, UnixStre
 fn paths_of(entries: &[Vec<u8>]) -> Vec<PathBuf> {
     entries
         .iter()
-        // On Unix any bytes but NUL make a path.
-        .map(|bytes| PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+        .map(Vec::as_slice)
+        .filter_map(path_of)
         .filter(|path| path.is_absolute())
         .collect()
 }
 
-#[cfg(test)]
+/// The path a start sent: on Unix any bytes but NUL make a path.
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+}
+
+/// The path a start sent: elsewhere, a start sends its path's text (UTF-8); anything else
+/// did not come from a start of sprat.
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> Option<PathBuf> {
+    std::str::from_utf8(bytes).ok().map(PathBuf::from)
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::net::{UnixListener, UnixStream};
     use std::sync::mpsc;
 
     /// An editor listening at a new socket in `folder`, handing what it opens to the receiver.
