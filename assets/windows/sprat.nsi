@@ -1,5 +1,5 @@
 ; Sprat's Windows installer, built by scripts/windows with NSIS (makensis), which defines
-; VERSION, STAGE (the folder of the zip: sprat.exe, README.txt, demo\), ICON (sprat.ico) and
+; VERSION, STAGE (the folder of the zip: sprat.exe, README.txt, the licences, demo\), ICON (sprat.ico) and
 ; OUTFILE. A per-user install: no administrator, everything under the user's own folders and
 ; registry (HKCU). docs/windows.md lists what it registers; the uninstaller removes all of it.
 
@@ -65,6 +65,8 @@ Section "Sprat"
   SetOutPath "$INSTDIR"
   File "${STAGE}\sprat.exe"
   File "${STAGE}\README.txt"
+  File "${STAGE}\LICENSE-MIT.txt"
+  File "${STAGE}\LICENSE-APACHE.txt"
   SetOutPath "$INSTDIR\demo"
   File "${STAGE}\demo\demo.sprat"
   File "${STAGE}\demo\demo.png"
@@ -123,6 +125,8 @@ Section "Uninstall"
   ; %APPDATA%\Sprat) stay, as their documents do.
   Delete "$INSTDIR\sprat.exe"
   Delete "$INSTDIR\README.txt"
+  Delete "$INSTDIR\LICENSE-MIT.txt"
+  Delete "$INSTDIR\LICENSE-APACHE.txt"
   Delete "$INSTDIR\demo\demo.sprat"
   Delete "$INSTDIR\demo\demo.png"
   RMDir "$INSTDIR\demo"
