@@ -25,7 +25,8 @@ fn handed_files_id() -> egui::Id {
 /// manager) hands to `listener` as a tab of this window: the listener's thread leaves the
 /// paths in the context's memory, brings the window forward and wakes the editor, whose next
 /// frame opens them.
-#[cfg(not(target_arch = "wasm32"))]
+/// (The desktop platforms have a single window; the web page is one tab of a browser.)
+#[cfg(any(unix, windows))]
 pub fn take_files_from(listener: &crate::single_instance::Listener, ctx: &egui::Context) {
     let ctx = ctx.clone();
     let served = listener.serve(move |paths| {
