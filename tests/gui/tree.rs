@@ -439,6 +439,34 @@ fn mugen_action_titles_show_in_the_tree_and_inspector_and_the_filter_finds_them(
 }
 
 #[test]
+fn enter_in_the_filter_shows_the_first_match_when_the_sequence_on_show_is_filtered_out() {
+    let dir = gui_support::TempDir::new("gui-tree-filter-enter");
+    let source = common::corpus().join("mugen/kfm");
+    for name in ["kfm.def", "kfm.air", "kfm.sff"] {
+        crate::common::copy_writable(&source.join(name), &dir.0.join(name));
+    }
+    let mut harness = editor_on(&dir.0.join("kfm.def"));
+    let shown = |harness: &Harness<'_, SpratApp>| {
+        let doc = harness.state().active_document().unwrap();
+        doc.sequence().unwrap().name.clone()
+    };
+    assert_eq!(shown(&harness), "0");
+    gui_support::type_into(&mut harness, "Filter", "200");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(shown(&harness), "200", "Enter takes the first match");
+
+    // A match already on show stays: Enter again does not move on to the next match (1200).
+    harness
+        .get_by_role_and_label(Role::TextInput, "Filter")
+        .focus();
+    harness.run();
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(shown(&harness), "200");
+}
+
+#[test]
 fn clicking_a_rows_grey_counts_selects_the_row_as_its_name_does() {
     let (_path_dir, path) = showcase_file("whole-row");
     let mut harness = editor_on(&path);

@@ -101,6 +101,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
                 doc.select_neighbour_sequence(&state.filter, 1);
             }
         }
+        // Enter takes the first match when the sequence on show is filtered out, as a
+        // command palette does; a match already on show stays.
+        if response.lost_focus()
+            && ui.input(|i| i.key_pressed(egui::Key::Enter))
+            && !doc
+                .filtered_sequences(&state.filter)
+                .contains(&doc.player.sequence())
+        {
+            doc.select_neighbour_sequence(&state.filter, 1);
+        }
     });
     ui.separator();
 
