@@ -539,22 +539,25 @@ fn frames_section(ui: &mut egui::Ui, state: &mut ImportState, doc: &OpenDocument
                 "One sequence per group",
             );
         });
+        // The three ways of cutting one sheet stay on one line, as the list's second row.
         ui.add_enabled_ui(one, |ui| {
-            ui.radio_value(&mut state.frames_from, FramesFrom::Automatic, "Automatic")
-                .on_hover_text(
-                    "The frames the sheet's data file names, else its lattice of cells, else \
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut state.frames_from, FramesFrom::Automatic, "Automatic")
+                    .on_hover_text(
+                        "The frames the sheet's data file names, else its lattice of cells, else \
                      its separate sprites, as sprat cut finds them",
+                    );
+                ui.radio_value(
+                    &mut state.frames_from,
+                    FramesFrom::SheetGrid,
+                    "Cut the sheet into a grid",
                 );
-            ui.radio_value(
-                &mut state.frames_from,
-                FramesFrom::SheetGrid,
-                "Cut the sheet into a grid",
-            );
-            ui.radio_value(
-                &mut state.frames_from,
-                FramesFrom::SeparateSprites,
-                "Separate sprites",
-            );
+                ui.radio_value(
+                    &mut state.frames_from,
+                    FramesFrom::SeparateSprites,
+                    "Separate sprites",
+                );
+            })
         });
     });
     match state.frames_from {
