@@ -402,6 +402,29 @@ fn click_at(harness: &mut Harness<'_, SpratApp>, pos: egui::Pos2, modifiers: Mod
 }
 
 /// The rectangles the frames of `sequence` show.
+/// Presses the window's Import button and lets the import land.
+fn click_import(harness: &mut Harness<'_, SpratApp>) {
+    harness
+        .get_by_role_and_label(Role::Button, "Import")
+        .click();
+    harness.run_steps(3);
+}
+
+/// Imports into the new sequence "zap" and checks its frames are `library`'s, as `sprat cut`
+/// cuts them.
+fn import_into_zap_gives(
+    harness: &mut Harness<'_, SpratApp>,
+    library: &sprat::assets::layout::SheetFrames,
+) {
+    click_import(harness);
+    let expected: Vec<_> = library
+        .rects
+        .iter()
+        .map(|r| (r.x, r.y, r.width, r.height))
+        .collect();
+    assert_eq!(frame_rects(harness, "zap"), expected);
+}
+
 fn frame_rects(harness: &Harness<'_, SpratApp>, sequence: &str) -> Vec<(i32, i32, u32, u32)> {
     let document = harness.state().active_document().unwrap().document();
     let sequence = document.sequence_by_name(sequence).unwrap();
@@ -722,16 +745,7 @@ fn a_sheet_opens_cut_automatically_as_sprat_cut_cuts_it_with_its_lattice_shown()
             .query_by_label_contains("if the pieces are frames themselves, choose Separate sprites")
             .is_some()
     );
-    harness
-        .get_by_role_and_label(Role::Button, "Import")
-        .click();
-    harness.run_steps(3);
-    let expected: Vec<_> = library
-        .rects
-        .iter()
-        .map(|r| (r.x, r.y, r.width, r.height))
-        .collect();
-    assert_eq!(frame_rects(&harness, "zap"), expected);
+    import_into_zap_gives(&mut harness, &library);
 }
 
 #[test]
@@ -761,16 +775,7 @@ fn separate_sprites_in_the_window_are_those_of_sprat_cut_sprites_with_its_doubt(
             .query_by_label_contains("to cut by it, choose Automatic, or a grid of")
             .is_some()
     );
-    harness
-        .get_by_role_and_label(Role::Button, "Import")
-        .click();
-    harness.run_steps(3);
-    let expected: Vec<_> = library
-        .rects
-        .iter()
-        .map(|r| (r.x, r.y, r.width, r.height))
-        .collect();
-    assert_eq!(frame_rects(&harness, "zap"), expected);
+    import_into_zap_gives(&mut harness, &library);
 }
 
 #[test]
@@ -795,10 +800,7 @@ fn a_sheet_with_its_atlas_json_is_imported_with_the_frames_it_names() {
             .is_some()
     );
     assert!(harness.query_by_label("2 frames").is_some());
-    harness
-        .get_by_role_and_label(Role::Button, "Import")
-        .click();
-    harness.run_steps(3);
+    click_import(&mut harness);
     assert_eq!(
         frame_rects(&harness, "zap"),
         [(0, 0, 80, 48), (80, 0, 80, 48)]
