@@ -313,14 +313,7 @@ fn figures_side_by_side(held: &[PixelRect], usual: u32, count: usize) -> bool {
         .filter(|s| 2 * s.height >= usual && 3 * s.width >= s.height)
         .collect();
     // A row through the middle of a figure, crossing the others.
-    figures.iter().any(|a| {
-        let middle = a.y + a.height as i32 / 2;
-        figures
-            .iter()
-            .filter(|b| b.y <= middle && middle < b.y + b.height as i32)
-            .count()
-            >= count
-    })
+    a_line_crosses(&figures, count, |r| (r.y, r.height))
 }
 
 /// True when `count` of `held`, each at least half as wide as `widest` and half as tall as
@@ -331,11 +324,25 @@ fn figures_stacked(held: &[PixelRect], widest: u32, tallest: u32, count: usize) 
         .iter()
         .filter(|s| 2 * s.width >= widest && 2 * s.height >= tallest && 2 * s.height >= s.width)
         .collect();
+    a_line_crosses(&figures, count, |r| (r.x, r.width))
+}
+
+/// True when a line through the middle of one of `figures` crosses `count` of them (itself
+/// included); `span` gives a figure's start and length across the line.
+fn a_line_crosses(
+    figures: &[&PixelRect],
+    count: usize,
+    span: impl Fn(&PixelRect) -> (i32, u32),
+) -> bool {
     figures.iter().any(|a| {
-        let middle = a.x + a.width as i32 / 2;
+        let (start, length) = span(a);
+        let middle = start + length as i32 / 2;
         figures
             .iter()
-            .filter(|b| b.x <= middle && middle < b.x + b.width as i32)
+            .filter(|b| {
+                let (start, length) = span(b);
+                start <= middle && middle < start + length as i32
+            })
             .count()
             >= count
     })
