@@ -341,26 +341,7 @@ mod tests {
 
     pub(super) fn sample() -> AnimationSet {
         let mut set = AnimationSet::new();
-        let image = ImageId(set.alloc_id());
-        set.images.push(SourceImage {
-            id: image,
-            path: "sheet.png".into(),
-            resolved: None,
-            kind: ImageKind::File,
-            nearest_neighbour: true,
-        });
-        let slice = SliceId(set.alloc_id());
-        set.slices.push(Slice {
-            id: slice,
-            image,
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: 16,
-                height: 24,
-            },
-            rotated: false,
-        });
+        let slice = fixtures::sheet_slice(&mut set, 16, 24);
         let frame = FrameId(set.alloc_id());
         let mut f = Frame::new(FrameDuration::Ticks(7));
         let mut g = Graphic::new(
