@@ -120,6 +120,17 @@ impl Writer<'_> {
     }
 }
 
+/// Serializer methods that write an integer as `Display` does (as `ron` writes every integer).
+macro_rules! integers_by_display {
+    ($($method:ident: $integer:ty,)*) => {
+        $(
+            fn $method(self, v: $integer) -> Result {
+                self.display(v)
+            }
+        )*
+    };
+}
+
 /// An open list, map, struct or tuple.
 pub struct Compound<'w, 'a> {
     writer: &'w mut Writer<'a>,
@@ -143,37 +154,16 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
         Ok(())
     }
 
-    fn serialize_i8(self, v: i8) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i16(self, v: i16) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i32(self, v: i32) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i64(self, v: i64) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u8(self, v: u8) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u16(self, v: u16) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u32(self, v: u32) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u64(self, v: u64) -> Result {
-        self.display(v)
-    }
+    integers_by_display!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+    );
 
     fn serialize_f32(self, v: f32) -> Result {
         if v.is_nan() && v.is_sign_negative() {
