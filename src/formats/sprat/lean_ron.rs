@@ -13,34 +13,16 @@
 //! and column. Where this reader does accept a text, it reads the same values `ron` reads; a
 //! property test in this module checks that on mutated project files.
 
+use super::unsupported::Unsupported;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
-use std::fmt;
 
 /// Nesting deeper than this is left to `ron` (which has its own, higher limit), so hostile input
 /// cannot overflow the stack here.
 const MAX_DEPTH: usize = 64;
-
-/// The text uses something this reader leaves to `ron`, or is not valid.
-#[derive(Debug)]
-pub struct Unsupported;
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("outside the RON subset of the fast reader")
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-impl de::Error for Unsupported {
-    fn custom<T: fmt::Display>(_message: T) -> Self {
-        Unsupported
-    }
-}
 
 type Result<T> = std::result::Result<T, Unsupported>;
 

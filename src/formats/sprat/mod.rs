@@ -22,6 +22,7 @@ use std::collections::HashSet;
 pub mod images;
 mod lean_ron;
 mod pretty_ron;
+mod unsupported;
 
 /// The project file version this build writes and reads.
 pub const VERSION: u32 = 1;

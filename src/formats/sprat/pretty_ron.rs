@@ -8,6 +8,7 @@
 //! after look the same. A test compares the two byte for byte. Anything the model does not use
 //! (byte strings, odd identifiers) is refused with [`Unsupported`], and the caller uses `ron`.
 
+use super::unsupported::Unsupported;
 use serde::ser::{self, Serialize};
 use std::fmt::{self, Write as _};
 
@@ -15,24 +16,6 @@ use std::fmt::{self, Write as _};
 pub const DEPTH_LIMIT: usize = 6;
 
 const INDENT: &str = "  ";
-
-/// The value needs something only `ron` writes.
-#[derive(Debug)]
-pub struct Unsupported;
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("outside what the fast writer encodes")
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-impl ser::Error for Unsupported {
-    fn custom<T: fmt::Display>(_message: T) -> Self {
-        Unsupported
-    }
-}
 
 type Result<T = ()> = std::result::Result<T, Unsupported>;
 
