@@ -57,6 +57,15 @@ fn reads_as(stored: &[u8], model: &str) -> bool {
     }
 }
 
+/// The records of a chunk as read, by the model id each became (`ids` lists them in the
+/// chunk's order, as the reading's origins do).
+fn records_by_id<'r, K: Copy + Eq + std::hash::Hash, R>(
+    ids: &[K],
+    records: &'r [R],
+) -> HashMap<K, &'r R> {
+    ids.iter().copied().zip(records).collect()
+}
+
 /// Where something may be lost: a frame, or an element of it. Cheap to pass around; the
 /// [`Place`] (with its strings) is only built when a loss is actually reported.
 #[derive(Clone, Copy)]
@@ -451,13 +460,7 @@ impl<'a> Writer<'a> {
         {
             (Some(reading), Some(RawChunk::Textures(t))) => (
                 t.stride.max(1),
-                reading
-                    .origins
-                    .images
-                    .iter()
-                    .zip(&t.textures)
-                    .map(|(id, raw)| (*id, raw))
-                    .collect(),
+                records_by_id(&reading.origins.images, &t.textures),
                 t.tail.clone(),
             ),
             _ => (1, HashMap::new(), Vec::new()),
@@ -488,13 +491,7 @@ impl<'a> Writer<'a> {
         let (stride, by_id, tail) = match (self.original, self.original_chunk(ChunkKind::Slices)) {
             (Some(reading), Some(RawChunk::Slices(s))) => (
                 s.stride,
-                reading
-                    .origins
-                    .slices
-                    .iter()
-                    .zip(&s.slices)
-                    .map(|(id, raw)| (*id, raw))
-                    .collect(),
+                records_by_id(&reading.origins.slices, &s.slices),
                 s.tail.clone(),
             ),
             _ => (SLICE_LEN as u8, HashMap::new(), Vec::new()),
