@@ -108,6 +108,22 @@ pub fn title_losses(document: &crate::model::AnimationSet) -> impl Iterator<Item
 
 /// A frame's label, triggers and notes, each a loss at `place`, for a format that holds none.
 pub fn frame_text_losses(place: &Place, frame: &crate::model::Frame) -> Vec<Loss> {
+    frame_text_losses_worded(place, frame, its_text)
+}
+
+/// The usual words for a lost frame text: `its label "..."` (`what` is "label", "triggers" or
+/// "notes").
+pub fn its_text(what: &str, text: &str) -> String {
+    format!("its {what} \"{text}\"")
+}
+
+/// A frame's label, triggers and notes, each a loss at `place` in the words `phrase` gives it
+/// (from what it is and its text), for a format that holds none.
+pub fn frame_text_losses_worded(
+    place: &Place,
+    frame: &crate::model::Frame,
+    phrase: impl Fn(&str, &str) -> String,
+) -> Vec<Loss> {
     [
         (&frame.label, "label"),
         (&frame.triggers, "triggers"),
@@ -115,8 +131,25 @@ pub fn frame_text_losses(place: &Place, frame: &crate::model::Frame) -> Vec<Loss
     ]
     .into_iter()
     .filter(|(text, _)| !text.is_empty())
-    .map(|(text, what)| Loss::new(place.clone(), format!("its {what} \"{text}\"")))
+    .map(|(text, what)| Loss::new(place.clone(), phrase(what, text)))
     .collect()
+}
+
+/// A frame's text (worded by `phrase`, as in [`frame_text_losses_worded`]), interpolation and
+/// box declarations, each a loss at `place`, for a format that holds none of them.
+pub fn frame_extra_losses(
+    place: &Place,
+    frame: &crate::model::Frame,
+    phrase: impl Fn(&str, &str) -> String,
+) -> Vec<Loss> {
+    let mut losses = frame_text_losses_worded(place, frame, phrase);
+    if !frame.interpolation.is_none() {
+        losses.push(Loss::new(place.clone(), "interpolation between frames"));
+    }
+    if !frame.box_declarations.is_empty() {
+        losses.push(Loss::new(place.clone(), "collision box declarations"));
+    }
+    losses
 }
 
 /// The picture files no frame shows (a sheet added to cut frames from), for a format whose

@@ -393,8 +393,8 @@ impl std::fmt::Debug for dyn Format {
     }
 }
 
-/// What a format states about itself, once, as a constant of its module: what it is called,
-/// the extensions it claims, what it can hold and who answers an unedited save.
+/// What a format states about itself, once, as the constant [`Stated::INFO`] of its type: what
+/// it is called, the extensions it claims, what it can hold and who answers an unedited save.
 #[derive(Clone, Copy, Debug)]
 pub struct FormatInfo {
     /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.
@@ -421,10 +421,28 @@ pub enum Baseline {
     Own,
 }
 
-/// One file format.
-pub trait Format: Sync + Send {
+/// A format type's statement of itself, as a constant: every type that states one answers
+/// [`Described::info`] with it, so a format writes what it is and nothing more.
+pub trait Stated {
+    /// What the format states about itself.
+    const INFO: FormatInfo;
+}
+
+/// What a format states about itself, asked of a format behind `dyn` (a trait with a constant
+/// cannot be one, hence this one beside [`Stated`]).
+pub trait Described {
     /// What the format states about itself.
     fn info(&self) -> &'static FormatInfo;
+}
+
+impl<T: Stated> Described for T {
+    fn info(&self) -> &'static FormatInfo {
+        &T::INFO
+    }
+}
+
+/// One file format: a type that states what it is ([`Stated`]) and sniffs, reads and writes.
+pub trait Format: Described + Sync + Send {
     /// A short stable id ("sprat", "solarus-lua", "mugen-air", ...), also used by `--to`.
     fn id(&self) -> &'static str {
         self.info().id
@@ -502,10 +520,14 @@ mod baseline_tests {
         ..SHARED
     };
 
-    impl Format for Plain {
+    /// Its statement is chosen when it is made, so one type serves both baselines.
+    impl Described for Plain {
         fn info(&self) -> &'static FormatInfo {
             self.0
         }
+    }
+
+    impl Format for Plain {
         fn sniff(&self, _bytes: &[u8]) -> Sniff {
             Sniff::Maybe
         }

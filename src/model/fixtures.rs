@@ -2,10 +2,8 @@
 
 use super::*;
 
-/// A set with one sequence of `n` frames; each frame has a graphic on a slice of one image,
-/// a hurt box and an attachment point "hand". Durations cycle through 1..=7 ticks.
-pub fn long_sequence(n: usize) -> AnimationSet {
-    let mut set = AnimationSet::new();
+/// Adds the picture the fixtures' graphics show, "sheet.png", to `set`.
+pub fn sheet_image(set: &mut AnimationSet) -> ImageId {
     let image = ImageId(set.alloc_id());
     set.images.push(SourceImage {
         id: image,
@@ -14,6 +12,13 @@ pub fn long_sequence(n: usize) -> AnimationSet {
         kind: ImageKind::File,
         nearest_neighbour: true,
     });
+    image
+}
+
+/// Adds "sheet.png" ([`sheet_image`]) and a slice of its top-left `width` by `height` pixels to
+/// `set`.
+pub fn sheet_slice(set: &mut AnimationSet, width: u32, height: u32) -> SliceId {
+    let image = sheet_image(set);
     let slice = SliceId(set.alloc_id());
     set.slices.push(Slice {
         id: slice,
@@ -21,11 +26,19 @@ pub fn long_sequence(n: usize) -> AnimationSet {
         rect: PixelRect {
             x: 0,
             y: 0,
-            width: 8,
-            height: 8,
+            width,
+            height,
         },
         rotated: false,
     });
+    slice
+}
+
+/// A set with one sequence of `n` frames; each frame has a graphic on a slice of one image,
+/// a hurt box and an attachment point "hand". Durations cycle through 1..=7 ticks.
+pub fn long_sequence(n: usize) -> AnimationSet {
+    let mut set = AnimationSet::new();
+    let slice = sheet_slice(&mut set, 8, 8);
     let mut ids = Vec::with_capacity(n);
     for i in 0..n {
         let mut frame = Frame::new(FrameDuration::Ticks(1 + (i % 7) as u32));
@@ -76,14 +89,7 @@ pub fn long_sequence(n: usize) -> AnimationSet {
 /// "group 0" ...
 pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> AnimationSet {
     let mut set = AnimationSet::new();
-    let image = ImageId(set.alloc_id());
-    set.images.push(SourceImage {
-        id: image,
-        path: "sheet.png".into(),
-        resolved: None,
-        kind: ImageKind::File,
-        nearest_neighbour: true,
-    });
+    let image = sheet_image(&mut set);
     for g in 0..groups {
         let mut group = Group {
             id: GroupId(set.alloc_id()),

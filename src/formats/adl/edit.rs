@@ -22,7 +22,7 @@ use super::plan::{MissingFrame, Plan, escape_value, line_ending};
 use super::restructure;
 use super::semantics::{AdlFile, Animation, Target, parse};
 use super::values::nanos_decimal;
-use crate::formats::loss::{Loss, Place};
+use crate::formats::loss::{Loss, Place, frame_extra_losses};
 use crate::formats::{ReadContext, Written};
 use crate::model::{
     AnimationSet, Element, ElementId, ElementKind, FrameDuration, FrameId, Fx, Point, SequenceId,
@@ -280,21 +280,9 @@ pub(super) fn frame_text_losses(
     place: &Place,
     losses: &mut Vec<Loss>,
 ) {
-    for (what, text) in [
-        ("label", &frame.label),
-        ("triggers", &frame.triggers),
-        ("notes", &frame.notes),
-    ] {
-        if !text.is_empty() {
-            losses.push(Loss::new(place.clone(), format!("frame {what} \"{text}\"")));
-        }
-    }
-    if !frame.interpolation.is_none() {
-        losses.push(Loss::new(place.clone(), "interpolation between frames"));
-    }
-    if !frame.box_declarations.is_empty() {
-        losses.push(Loss::new(place.clone(), "collision box declarations"));
-    }
+    losses.extend(frame_extra_losses(place, frame, |what, text| {
+        format!("frame {what} \"{text}\"")
+    }));
 }
 
 fn element_label(element: &Element) -> String {

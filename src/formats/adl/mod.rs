@@ -25,7 +25,7 @@ pub use sheet::{SheetCell, SheetLayout, game_sheet_layout};
 
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::{
-    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff, Stated,
     WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
@@ -36,28 +36,26 @@ pub struct AdlFormat;
 /// How much of a file sniffing looks at.
 const SNIFF_BYTES: usize = 16 * 1024;
 
-/// What the ADL format is.
-const INFO: FormatInfo = FormatInfo {
-    id: "adl",
-    name: "Terrarum ADL body-part animation (.properties)",
-    extensions: &["properties"],
-    capabilities: Capabilities {
-        time_unit: crate::model::TimeUnit::Seconds,
-        read: true,
-        write: true,
-        points: true,
-        layered_graphics: true,
-        disappear_at_end: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for AdlFormat {
+    /// What the ADL format is.
+    const INFO: FormatInfo = FormatInfo {
+        id: "adl",
+        name: "Terrarum ADL body-part animation (.properties)",
+        extensions: &["properties"],
+        capabilities: Capabilities {
+            time_unit: crate::model::TimeUnit::Seconds,
+            read: true,
+            write: true,
+            points: true,
+            layered_graphics: true,
+            disappear_at_end: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for AdlFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
         // Every answer but No needs one of these words, so files of other formats (sniffed on

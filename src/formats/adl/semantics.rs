@@ -308,34 +308,46 @@ impl Reader<'_> {
         };
         let property = property.clone();
         let list = items(&property.value);
-        let find = |wanted: &str| {
-            list.iter()
-                .find(|i| &property.value[i.name.clone()] == wanted)
+        let pair = |input| match input {
+            Input::Ivec2(w, h) => Some((w, h)),
+            _ => None,
         };
-        match find("SIZE") {
-            Some(item) => match input_of(&property, item) {
-                Some(Input::Ivec2(w, h)) => file.size = Some((w, h)),
-                _ => self.report_in(
-                    &property,
-                    item.range.clone(),
-                    true,
-                    "CONFIG SIZE needs \"w,h\"".into(),
-                ),
-            },
-            None => self.missing_config(&property, &list, "SIZE"),
+        let number = |input| match input {
+            Input::Float(text) => Some(float_to_int(&text)),
+            _ => None,
+        };
+        // Both are `None` until here: CONFIG is read once.
+        file.size = self.config_value(&property, &list, "SIZE", "\"w,h\"", pair);
+        file.origin_x = self.config_value(&property, &list, "ORIGINX", "a number", number);
+    }
+
+    /// The value of the CONFIG item `name` as `accept` takes its input, or `None` with what is
+    /// wrong said: the item is missing, or its input is not what it `needs`.
+    fn config_value<T>(
+        &mut self,
+        property: &Property,
+        list: &[Item],
+        name: &str,
+        needs: &str,
+        accept: impl FnOnce(Input) -> Option<T>,
+    ) -> Option<T> {
+        let Some(item) = list
+            .iter()
+            .find(|i| property.value[i.name.clone()] == *name)
+        else {
+            self.missing_config(property, list, name);
+            return None;
+        };
+        let value = input_of(property, item).and_then(accept);
+        if value.is_none() {
+            self.report_in(
+                property,
+                item.range.clone(),
+                true,
+                format!("CONFIG {name} needs {needs}"),
+            );
         }
-        match find("ORIGINX") {
-            Some(item) => match input_of(&property, item) {
-                Some(Input::Float(text)) => file.origin_x = Some(float_to_int(&text)),
-                _ => self.report_in(
-                    &property,
-                    item.range.clone(),
-                    true,
-                    "CONFIG ORIGINX needs a number".into(),
-                ),
-            },
-            None => self.missing_config(&property, &list, "ORIGINX"),
-        }
+        value
     }
 
     fn missing_config(&mut self, property: &Property, list: &[Item], name: &str) {

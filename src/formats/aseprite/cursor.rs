@@ -77,18 +77,27 @@ impl<'a> Cursor<'a> {
         Ok(self.take(1)?[0])
     }
 
-    /// A WORD.
-    pub fn word(&mut self) -> Result<u16, ParseError> {
-        match (self.left() >= 2)
-            .then(|| word(self.bytes, self.at))
+    /// A field of `size` bytes, as `decode` reads it at an offset of the file.
+    fn fixed<T>(
+        &mut self,
+        size: usize,
+        decode: fn(&[u8], usize) -> Option<T>,
+    ) -> Result<T, ParseError> {
+        match (self.left() >= size)
+            .then(|| decode(self.bytes, self.at))
             .flatten()
         {
             Some(value) => {
-                self.at += 2;
+                self.at += size;
                 Ok(value)
             }
             None => self.short(),
         }
+    }
+
+    /// A WORD.
+    pub fn word(&mut self) -> Result<u16, ParseError> {
+        self.fixed(2, word)
     }
 
     /// A SHORT.
@@ -98,16 +107,7 @@ impl<'a> Cursor<'a> {
 
     /// A DWORD.
     pub fn dword(&mut self) -> Result<u32, ParseError> {
-        match (self.left() >= 4)
-            .then(|| dword(self.bytes, self.at))
-            .flatten()
-        {
-            Some(value) => {
-                self.at += 4;
-                Ok(value)
-            }
-            None => self.short(),
-        }
+        self.fixed(4, dword)
     }
 
     /// A LONG (or FIXED).

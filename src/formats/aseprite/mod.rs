@@ -32,7 +32,7 @@ mod user_data;
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::loss::{title_losses, unused_picture_losses};
 use super::{
-    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff, Stated,
     WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
@@ -40,37 +40,35 @@ use crate::model::AnimationSet;
 /// The Aseprite format.
 pub struct AsepriteFormat;
 
-/// What the Aseprite format is. An unedited file is saved by the shared rule; an edited one
-/// is spliced into the file read ([`splice`]).
-const INFO: FormatInfo = FormatInfo {
-    id: "aseprite",
-    name: "Aseprite sprite",
-    extensions: &["aseprite", "ase"],
-    capabilities: Capabilities {
-        read: true,
-        write: true,
-        per_frame_durations: true,
-        boxes: true,
-        points: true,
-        custom_box_classes: true,
-        // A slice is a name: nothing in the file says what it is for.
-        box_classes_known: false,
-        box_noun: Some("slice"),
-        numbered_file_frames: true,
-        pictures_as_read: true,
-        // The pixels are placed from the canvas's corner; an origin slice marks an origin.
-        origin_at_canvas_corner: true,
-        needs_a_frame: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for AsepriteFormat {
+    /// What the Aseprite format is. An unedited file is saved by the shared rule; an edited one
+    /// is spliced into the file read ([`splice`]).
+    const INFO: FormatInfo = FormatInfo {
+        id: "aseprite",
+        name: "Aseprite sprite",
+        extensions: &["aseprite", "ase"],
+        capabilities: Capabilities {
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            boxes: true,
+            points: true,
+            custom_box_classes: true,
+            // A slice is a name: nothing in the file says what it is for.
+            box_classes_known: false,
+            box_noun: Some("slice"),
+            numbered_file_frames: true,
+            pictures_as_read: true,
+            // The pixels are placed from the canvas's corner; an origin slice marks an origin.
+            origin_at_canvas_corner: true,
+            needs_a_frame: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for AsepriteFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         if !scan::has_magic(bytes) {
             return Sniff::No;

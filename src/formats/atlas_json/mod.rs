@@ -19,7 +19,7 @@ pub mod schema;
 use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
 use crate::formats::{
     Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, ReadContext, ReadFailure,
-    Sniff, WriteContext, WriteError, Written,
+    Sniff, Stated, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -36,30 +36,28 @@ pub const DIRECTION_DATA: &str = "direction:";
 /// Texture atlas + JSON (Aseprite layout).
 pub struct AsepriteJsonFormat;
 
-/// What the atlas + JSON format is.
-const INFO: FormatInfo = FormatInfo {
-    id: FORMAT_ID,
-    name: "Texture atlas + JSON (Aseprite layout)",
-    extensions: &["json"],
-    capabilities: Capabilities {
-        read: true,
-        write: true,
-        per_frame_durations: true,
-        directions: true,
-        boxes: true,
-        points: true,
-        custom_box_classes: true,
-        box_classes_known: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for AsepriteJsonFormat {
+    /// What the atlas + JSON format is.
+    const INFO: FormatInfo = FormatInfo {
+        id: FORMAT_ID,
+        name: "Texture atlas + JSON (Aseprite layout)",
+        extensions: &["json"],
+        capabilities: Capabilities {
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            directions: true,
+            boxes: true,
+            points: true,
+            custom_box_classes: true,
+            box_classes_known: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for AsepriteJsonFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         let head = &bytes[..bytes.len().min(4096)];
         let starts_object = head

@@ -16,7 +16,7 @@ use crate::formats::atlas::{self, AtlasOptions, ExportProgress};
 use crate::formats::diagnostics::{Diagnostic, Severity};
 use crate::formats::{
     Baseline, Capabilities, CompanionFile, Format, FormatInfo, Loaded, Location, Loss, Place,
-    ReadContext, ReadFailure, Sniff, WriteContext, WriteError, Written,
+    ReadContext, ReadFailure, Sniff, Stated, WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
@@ -28,25 +28,23 @@ pub const FORMAT_ID: &str = "godot-spriteframes";
 /// Godot 4 SpriteFrames resource.
 pub struct GodotSpriteFramesFormat;
 
-/// What the SpriteFrames format is (written only).
-const INFO: FormatInfo = FormatInfo {
-    id: FORMAT_ID,
-    name: "Godot 4 SpriteFrames (.tres + atlas PNG)",
-    extensions: &["tres"],
-    capabilities: Capabilities {
-        write: true,
-        per_frame_durations: true,
-        directions: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for GodotSpriteFramesFormat {
+    /// What the SpriteFrames format is (written only).
+    const INFO: FormatInfo = FormatInfo {
+        id: FORMAT_ID,
+        name: "Godot 4 SpriteFrames (.tres + atlas PNG)",
+        extensions: &["tres"],
+        capabilities: Capabilities {
+            write: true,
+            per_frame_durations: true,
+            directions: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for GodotSpriteFramesFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, _bytes: &[u8]) -> Sniff {
         Sniff::No
     }

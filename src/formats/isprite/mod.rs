@@ -20,7 +20,7 @@ pub mod tier;
 pub mod write;
 
 use super::{
-    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff, Stated,
     WriteContext, WriteError, Written,
 };
 use crate::model::AnimationSet;
@@ -31,40 +31,38 @@ pub const ID: &str = "isprite";
 /// The ISPRITE format.
 pub struct IspriteFormat;
 
-/// What the ISPRITE format is.
-const INFO: FormatInfo = FormatInfo {
-    id: ID,
-    name: "Vision Riders Integrated Sprite",
-    extensions: &["isprite", "sprite"],
-    capabilities: Capabilities {
-        time_unit: crate::model::TimeUnit::Holds,
-        read: true,
-        write: true,
-        per_frame_durations: true,
-        boxes: true,
-        circles: true,
-        rotated_boxes: true,
-        points: true,
-        layered_graphics: true,
-        transforms: true,
-        frame_text: true,
-        groups: true,
-        subpixel: true,
-        follow_ups: true,
-        sequence_frame_rate: true,
-        disappear_at_end: true,
-        custom_box_classes: true,
-        box_classes_known: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for IspriteFormat {
+    /// What the ISPRITE format is.
+    const INFO: FormatInfo = FormatInfo {
+        id: ID,
+        name: "Vision Riders Integrated Sprite",
+        extensions: &["isprite", "sprite"],
+        capabilities: Capabilities {
+            time_unit: crate::model::TimeUnit::Holds,
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            boxes: true,
+            circles: true,
+            rotated_boxes: true,
+            points: true,
+            layered_graphics: true,
+            transforms: true,
+            frame_text: true,
+            groups: true,
+            subpixel: true,
+            follow_ups: true,
+            sequence_frame_rate: true,
+            disappear_at_end: true,
+            custom_box_classes: true,
+            box_classes_known: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for IspriteFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         if bytes.starts_with(raw::MAGIC) {
             Sniff::Yes

@@ -559,7 +559,16 @@ pub fn default_origin(rect: &PixelRect) -> Point {
 /// Every sequence by its MET+ path (the first of equal paths wins).
 pub fn sequence_paths(doc: &AnimationSet) -> HashMap<String, SequenceId> {
     let mut out = HashMap::new();
-    fn walk<'a>(group: &'a Group, path: &mut Vec<&'a str>, out: &mut HashMap<String, SequenceId>) {
+    for (path, sequence) in sequences_with_paths(&doc.root) {
+        out.entry(path).or_insert(sequence.id);
+    }
+    out
+}
+
+/// Every sequence under `group` in tree order, with its MET+ path ([`sequence_path`]) from
+/// `group`.
+pub fn sequences_with_paths(group: &Group) -> Vec<(String, &Sequence)> {
+    fn walk<'a>(group: &'a Group, path: &mut Vec<&'a str>, out: &mut Vec<(String, &'a Sequence)>) {
         for item in &group.items {
             match item {
                 TreeItem::Group(g) => {
@@ -567,13 +576,12 @@ pub fn sequence_paths(doc: &AnimationSet) -> HashMap<String, SequenceId> {
                     walk(g, path, out);
                     path.pop();
                 }
-                TreeItem::Sequence(s) => {
-                    out.entry(sequence_path(path, &s.name)).or_insert(s.id);
-                }
+                TreeItem::Sequence(s) => out.push((sequence_path(path, &s.name), s)),
             }
         }
     }
-    walk(&doc.root, &mut Vec::new(), &mut out);
+    let mut out = Vec::new();
+    walk(group, &mut Vec::new(), &mut out);
     out
 }
 

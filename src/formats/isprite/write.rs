@@ -10,7 +10,7 @@ use super::meta::{META_STRINGS, RawMeta, RawMetaPlus, read_date, write_date};
 use super::raw::{ChunkKind, RawChunk, RawFile, RawHeader};
 use super::read::{
     DEFAULT_SEQUENCE_KEY, Reading, SEQUENCE_RATE_KEY, default_origin, loop_point, name_gives_class,
-    sequence_path,
+    sequence_path, sequences_with_paths,
 };
 use super::textures::{RawNames, RawSlice, RawSlices, RawTexture, RawTextures, SLICE_LEN};
 use super::tier::{NO_LOOP, RawSequence, RawTier, RawTierItem, loop_flags_by_tree};
@@ -55,6 +55,15 @@ fn reads_as(stored: &[u8], model: &str) -> bool {
         Ok(stored) => stored == model,
         Err(_) => text(stored) == model,
     }
+}
+
+/// The records of a chunk as read, by the model id each became (`ids` lists them in the
+/// chunk's order, as the reading's origins do).
+fn records_by_id<'r, K: Copy + Eq + std::hash::Hash, R>(
+    ids: &[K],
+    records: &'r [R],
+) -> HashMap<K, &'r R> {
+    ids.iter().copied().zip(records).collect()
 }
 
 /// Where something may be lost: a frame, or an element of it. Cheap to pass around; the
@@ -395,9 +404,13 @@ impl<'a> Writer<'a> {
             _ => None,
         };
         // The pairs the model holds outside `extra`.
-        let mut rates: Vec<(String, String)> = Vec::new();
-        let mut groups: Vec<&str> = Vec::new();
-        collect_rates(&self.doc.root, &mut groups, &mut rates);
+        let mut rates: Vec<(String, String)> = sequences_with_paths(&self.doc.root)
+            .into_iter()
+            .filter_map(|(path, sequence)| {
+                let rate = sequence.frame_rate?;
+                Some((format!("{SEQUENCE_RATE_KEY}{path}"), rate.to_string()))
+            })
+            .collect();
         let mut default = self.doc.default_sequence.and_then(|id| {
             let path = self.doc.group_path(id);
             let sequence = self.doc.sequence(id)?;
@@ -451,13 +464,7 @@ impl<'a> Writer<'a> {
         {
             (Some(reading), Some(RawChunk::Textures(t))) => (
                 t.stride.max(1),
-                reading
-                    .origins
-                    .images
-                    .iter()
-                    .zip(&t.textures)
-                    .map(|(id, raw)| (*id, raw))
-                    .collect(),
+                records_by_id(&reading.origins.images, &t.textures),
                 t.tail.clone(),
             ),
             _ => (1, HashMap::new(), Vec::new()),
@@ -488,13 +495,7 @@ impl<'a> Writer<'a> {
         let (stride, by_id, tail) = match (self.original, self.original_chunk(ChunkKind::Slices)) {
             (Some(reading), Some(RawChunk::Slices(s))) => (
                 s.stride,
-                reading
-                    .origins
-                    .slices
-                    .iter()
-                    .zip(&s.slices)
-                    .map(|(id, raw)| (*id, raw))
-                    .collect(),
+                records_by_id(&reading.origins.slices, &s.slices),
                 s.tail.clone(),
             ),
             _ => (SLICE_LEN as u8, HashMap::new(), Vec::new()),
@@ -1053,25 +1054,5 @@ impl<'a> Writer<'a> {
         };
         let name = self.name_index(&name, stored_name, site);
         Some((name, body))
-    }
-}
-
-fn collect_rates<'d>(group: &'d Group, path: &mut Vec<&'d str>, out: &mut Vec<(String, String)>) {
-    for item in &group.items {
-        match item {
-            TreeItem::Group(g) => {
-                path.push(&g.name);
-                collect_rates(g, path, out);
-                path.pop();
-            }
-            TreeItem::Sequence(s) => {
-                if let Some(rate) = s.frame_rate {
-                    out.push((
-                        format!("{SEQUENCE_RATE_KEY}{}", sequence_path(path, &s.name)),
-                        rate.to_string(),
-                    ));
-                }
-            }
-        }
     }
 }

@@ -18,7 +18,7 @@ use crate::formats::paths::{normalise, relative_to};
 use crate::formats::sff::build::build_archive;
 use crate::formats::{
     Baseline, Capabilities, CompanionFile, Diagnostic, Format, FormatInfo, Loaded, Location,
-    ReadContext, ReadFailure, Severity, Sniff, WriteContext, WriteError, Written,
+    ReadContext, ReadFailure, Severity, Sniff, Stated, WriteContext, WriteError, Written,
 };
 use crate::model::{AnimationSet, ImageId, ImageKind, OriginalSource, PaletteSource};
 use std::path::Path;
@@ -96,21 +96,19 @@ fn section_names(bytes: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// What the AIR format is: it keeps its own baseline (the text read, rewritten only where
-/// edited).
-const AIR_INFO: FormatInfo = FormatInfo {
-    id: AIR_ID,
-    name: "M.U.G.E.N animation (AIR)",
-    extensions: &["air"],
-    capabilities: CAPABILITIES,
-    baseline: Baseline::Own,
-};
+impl Stated for AirFormat {
+    /// What the AIR format is: it keeps its own baseline (the text read, rewritten only where
+    /// edited).
+    const INFO: FormatInfo = FormatInfo {
+        id: AIR_ID,
+        name: "M.U.G.E.N animation (AIR)",
+        extensions: &["air"],
+        capabilities: CAPABILITIES,
+        baseline: Baseline::Own,
+    };
+}
 
 impl Format for AirFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &AIR_INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         let names = section_names(bytes);
         let actions = names.iter().filter(|n| is_action_section(n)).count();
@@ -209,21 +207,19 @@ fn air_baseline(document: &AnimationSet) -> Option<&Arc<Vec<u8>>> {
         .map(|o| &o.bytes)
 }
 
-/// What the `.def` format is: it keeps its own baseline (the `.def` copied, the AIR text it
-/// names rewritten only where edited).
-const DEF_INFO: FormatInfo = FormatInfo {
-    id: DEF_ID,
-    name: "M.U.G.E.N definition (.def)",
-    extensions: &["def"],
-    capabilities: CAPABILITIES,
-    baseline: Baseline::Own,
-};
+impl Stated for DefFormat {
+    /// What the `.def` format is: it keeps its own baseline (the `.def` copied, the AIR text it
+    /// names rewritten only where edited).
+    const INFO: FormatInfo = FormatInfo {
+        id: DEF_ID,
+        name: "M.U.G.E.N definition (.def)",
+        extensions: &["def"],
+        capabilities: CAPABILITIES,
+        baseline: Baseline::Own,
+    };
+}
 
 impl Format for DefFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &DEF_INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         // Any text with a line in brackets is not a .def: only the sections it defines say so.
         if section_names(bytes).iter().any(|n| is_def_section(n)) {

@@ -20,7 +20,7 @@ use super::palette::Palette;
 use super::view::add_group_sequences;
 use super::write::write_sff;
 use crate::formats::{
-    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff, Stated,
     WriteContext, WriteError, Written, read_file,
 };
 use crate::model::{
@@ -33,27 +33,25 @@ pub const SFF_ID: &str = "mugen-sff";
 /// The `.sff` format.
 pub struct SffFormat;
 
-/// What the `.sff` format is: the archive keeps its own baseline (its edited bytes, else the
-/// bytes read). An archive holds sprites and palettes only: none of the animation features, so the
-/// editor offers none of them for its view.
-const INFO: FormatInfo = FormatInfo {
-    id: SFF_ID,
-    name: "M.U.G.E.N sprite archive (SFF v1/v2)",
-    extensions: &["sff"],
-    capabilities: Capabilities {
-        read: true,
-        write: true,
-        sequences_are_a_view: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Own,
-};
+impl Stated for SffFormat {
+    /// What the `.sff` format is: the archive keeps its own baseline (its edited bytes, else the
+    /// bytes read). An archive holds sprites and palettes only: none of the animation features, so the
+    /// editor offers none of them for its view.
+    const INFO: FormatInfo = FormatInfo {
+        id: SFF_ID,
+        name: "M.U.G.E.N sprite archive (SFF v1/v2)",
+        extensions: &["sff"],
+        capabilities: Capabilities {
+            read: true,
+            write: true,
+            sequences_are_a_view: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Own,
+    };
+}
 
 impl Format for SffFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         if bytes.starts_with(SIGNATURE) {
             Sniff::Yes

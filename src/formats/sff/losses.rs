@@ -12,6 +12,7 @@
 //!   sprites, and everything else is listed.
 
 use super::view::is_plain_sprite;
+use crate::formats::loss::{frame_extra_losses, its_text};
 use crate::formats::{Loss, Place};
 use crate::model::{
     AnimationSet, Element, ElementKind, Frame, Graphic, GraphicSource, ImageId, Point, Sequence,
@@ -158,21 +159,7 @@ fn sequence_field_losses(sequence: &Sequence, as_read: &Sequence, losses: &mut V
 
 /// A frame's text, interpolation and box declarations, which no archive holds.
 fn frame_text_losses(frame: &Frame, place: &Place, losses: &mut Vec<Loss>) {
-    for (what, text) in [
-        ("label", &frame.label),
-        ("triggers", &frame.triggers),
-        ("notes", &frame.notes),
-    ] {
-        if !text.is_empty() {
-            losses.push(Loss::new(place.clone(), format!("its {what} \"{text}\"")));
-        }
-    }
-    if !frame.interpolation.is_none() {
-        losses.push(Loss::new(place.clone(), "interpolation between frames"));
-    }
-    if !frame.box_declarations.is_empty() {
-        losses.push(Loss::new(place.clone(), "collision box declarations"));
-    }
+    losses.extend(frame_extra_losses(place, frame, its_text));
 }
 
 /// What is lost of an element in an archive of image `archive`'s sprites, if anything.

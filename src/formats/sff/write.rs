@@ -347,12 +347,7 @@ fn sprite_data<'a>(
             })
         }
         SpriteContent::Kept(n) => {
-            let base = base.ok_or_else(|| EditError {
-                message: format!(
-                    "sprite {},{} refers to an archive that is not there",
-                    sprite.group, sprite.image
-                ),
-            })?;
+            let base = kept_base(base, sprite)?;
             let source = kept_source(base, *n);
             let info = &base.sprites()[source];
             let bytes = base.bytes();
@@ -457,6 +452,19 @@ fn length_as_read(base: Option<&SffArchive>, sprite: &SpriteEntry, written: &[u8
         .flatten()
 }
 
+/// The archive whose data a kept sprite keeps, or why there is none to keep.
+fn kept_base<'a>(
+    base: Option<&'a SffArchive>,
+    sprite: &SpriteEntry,
+) -> Result<&'a SffArchive, EditError> {
+    base.ok_or_else(|| EditError {
+        message: format!(
+            "sprite {},{} refers to an archive that is not there",
+            sprite.group, sprite.image
+        ),
+    })
+}
+
 /// A v1 sprite's PCX data without a trailing palette, and whether it carried one in the file
 /// as read (such a sprite keeps carrying it).
 fn pcx_without_palette<'a>(
@@ -466,12 +474,7 @@ fn pcx_without_palette<'a>(
     match &sprite.content {
         SpriteContent::Stored(s) => Ok((&s.data, false)),
         SpriteContent::Kept(n) => {
-            let base = base.ok_or_else(|| EditError {
-                message: format!(
-                    "sprite {},{} refers to an archive that is not there",
-                    sprite.group, sprite.image
-                ),
-            })?;
+            let base = kept_base(base, sprite)?;
             let data = base.stored(kept_source(base, *n));
             let bytes = &base.bytes()[data.range.clone()];
             if data.pcx_has_palette {

@@ -4,6 +4,7 @@
 
 use super::data::{AnimationData, DirectionData, TILESET_KEYWORD};
 use super::quest::sprites_folder;
+use crate::formats::loss::frame_text_losses_worded;
 use crate::formats::paths::relative_to;
 use crate::formats::{Loss, Place, WriteContext, WriteError};
 use crate::model::{
@@ -335,15 +336,9 @@ fn image_path(
 }
 
 fn frame_text_losses(frame: &crate::model::Frame, place: &Place, losses: &mut Vec<Loss>) {
-    for (what, text) in [
-        ("label", &frame.label),
-        ("triggers", &frame.triggers),
-        ("notes", &frame.notes),
-    ] {
-        if !text.is_empty() {
-            losses.push(Loss::new(place.clone(), format!("frame {what} '{text}'")));
-        }
-    }
+    losses.extend(frame_text_losses_worded(place, frame, |what, text| {
+        format!("frame {what} '{text}'")
+    }));
     if !frame.interpolation.is_none() {
         losses.push(Loss::new(
             place.clone(),

@@ -32,7 +32,8 @@ pub use quest::{sprites_folder, tileset_candidates};
 use super::fidelity;
 use super::{
     Baseline, Capabilities, Diagnostic, Format, FormatInfo, Loaded, Location, ReadContext,
-    ReadFailure, Severity, Sniff, WriteContext, WriteError, Written, has_errors, line_column,
+    ReadFailure, Severity, Sniff, Stated, WriteContext, WriteError, Written, has_errors,
+    line_column,
 };
 use crate::model::{AnimationSet, SequenceId};
 use data::Entry;
@@ -201,21 +202,19 @@ fn nothing_to_write(losses: &[crate::formats::Loss]) -> WriteError {
     ))
 }
 
-/// What the older Solarus syntax is: it keeps its own baseline (one read of the original
-/// serves the unchanged answer and the splice).
-const LEGACY_INFO: FormatInfo = FormatInfo {
-    id: LEGACY_ID,
-    name: "Solarus sprite, .zsd / 0.9 .dat (text lines)",
-    extensions: &["zsd", "dat"],
-    capabilities: CAPABILITIES,
-    baseline: Baseline::Own,
-};
+impl Stated for SolarusLegacyFormat {
+    /// What the older Solarus syntax is: it keeps its own baseline (one read of the original
+    /// serves the unchanged answer and the splice).
+    const INFO: FormatInfo = FormatInfo {
+        id: LEGACY_ID,
+        name: "Solarus sprite, .zsd / 0.9 .dat (text lines)",
+        extensions: &["zsd", "dat"],
+        capabilities: CAPABILITIES,
+        baseline: Baseline::Own,
+    };
+}
 
 impl Format for SolarusLegacyFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &LEGACY_INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         sniff_legacy(bytes)
     }
@@ -239,20 +238,18 @@ impl Format for SolarusLegacyFormat {
     }
 }
 
-/// What the Lua Solarus syntax is: it keeps its own baseline, as the older one.
-const LUA_INFO: FormatInfo = FormatInfo {
-    id: LUA_ID,
-    name: "Solarus 1.x sprite (Lua)",
-    extensions: &["dat"],
-    capabilities: CAPABILITIES,
-    baseline: Baseline::Own,
-};
+impl Stated for SolarusLuaFormat {
+    /// What the Lua Solarus syntax is: it keeps its own baseline, as the older one.
+    const INFO: FormatInfo = FormatInfo {
+        id: LUA_ID,
+        name: "Solarus 1.x sprite (Lua)",
+        extensions: &["dat"],
+        capabilities: CAPABILITIES,
+        baseline: Baseline::Own,
+    };
+}
 
 impl Format for SolarusLuaFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &LUA_INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         sniff_lua(bytes)
     }

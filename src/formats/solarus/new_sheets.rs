@@ -98,20 +98,19 @@ fn pad_to_one_cell(
     pictures: &[std::sync::Arc<image::RgbaImage>],
     origins: &[(i32, i32)],
 ) -> PaddedCells {
-    let left = origins.iter().map(|o| o.0).max().unwrap_or(0);
-    let top = origins.iter().map(|o| o.1).max().unwrap_or(0);
-    let right = pictures
-        .iter()
-        .zip(origins)
-        .map(|(p, o)| p.width() as i32 - o.0)
-        .max()
-        .unwrap_or(0);
-    let bottom = pictures
-        .iter()
-        .zip(origins)
-        .map(|(p, o)| p.height() as i32 - o.1)
-        .max()
-        .unwrap_or(0);
+    // How far the pictures reach from their origins on each side, the furthest of them.
+    let furthest = |reach: fn(&image::RgbaImage, (i32, i32)) -> i32| {
+        pictures
+            .iter()
+            .zip(origins)
+            .map(|(p, &o)| reach(p, o))
+            .max()
+            .unwrap_or(0)
+    };
+    let left = furthest(|_, o| o.0);
+    let top = furthest(|_, o| o.1);
+    let right = furthest(|p, o| p.width() as i32 - o.0);
+    let bottom = furthest(|p, o| p.height() as i32 - o.1);
     let (width, height) = ((left + right).max(1) as u32, (top + bottom).max(1) as u32);
     let cells = pictures
         .iter()

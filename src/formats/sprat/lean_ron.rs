@@ -13,34 +13,16 @@
 //! and column. Where this reader does accept a text, it reads the same values `ron` reads; a
 //! property test in this module checks that on mutated project files.
 
+use super::unsupported::Unsupported;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
-use std::fmt;
 
 /// Nesting deeper than this is left to `ron` (which has its own, higher limit), so hostile input
 /// cannot overflow the stack here.
 const MAX_DEPTH: usize = 64;
-
-/// The text uses something this reader leaves to `ron`, or is not valid.
-#[derive(Debug)]
-pub struct Unsupported;
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("outside the RON subset of the fast reader")
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-impl de::Error for Unsupported {
-    fn custom<T: fmt::Display>(_message: T) -> Self {
-        Unsupported
-    }
-}
 
 type Result<T> = std::result::Result<T, Unsupported>;
 
@@ -318,6 +300,18 @@ enum StringValue<'de> {
     Owned(String),
 }
 
+/// Deserializer methods for the integers narrower than 64 bits: read as an `i64` (`signed`) or
+/// `u64` (`unsigned`), and left to `ron` when out of the type's range.
+macro_rules! narrow_integers {
+    ($($method:ident => $visit:ident from $read:ident,)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                visitor.$visit(self.$read()?.try_into().map_err(|_| Unsupported)?)
+            }
+        )*
+    };
+}
+
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     type Error = Unsupported;
 
@@ -339,32 +333,17 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_bool(value)
     }
 
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i8(self.signed()?.try_into().map_err(|_| Unsupported)?)
-    }
-
-    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i16(self.signed()?.try_into().map_err(|_| Unsupported)?)
-    }
-
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i32(self.signed()?.try_into().map_err(|_| Unsupported)?)
-    }
+    narrow_integers!(
+        deserialize_i8 => visit_i8 from signed,
+        deserialize_i16 => visit_i16 from signed,
+        deserialize_i32 => visit_i32 from signed,
+        deserialize_u8 => visit_u8 from unsigned,
+        deserialize_u16 => visit_u16 from unsigned,
+        deserialize_u32 => visit_u32 from unsigned,
+    );
 
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_i64(self.signed()?)
-    }
-
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u8(self.unsigned()?.try_into().map_err(|_| Unsupported)?)
-    }
-
-    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u16(self.unsigned()?.try_into().map_err(|_| Unsupported)?)
-    }
-
-    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_u32(self.unsigned()?.try_into().map_err(|_| Unsupported)?)
     }
 
     fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -12,7 +12,7 @@
 use super::diagnostics::{Diagnostic, Location, Severity};
 use super::paths::relative_to;
 use super::{
-    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff,
+    Baseline, Capabilities, Format, FormatInfo, Loaded, ReadContext, ReadFailure, Sniff, Stated,
     WriteContext, WriteError, Written,
 };
 use crate::model::{AnimationSet, SourceImage};
@@ -22,6 +22,7 @@ use std::collections::HashSet;
 pub mod images;
 mod lean_ron;
 mod pretty_ron;
+mod unsupported;
 
 /// The project file version this build writes and reads.
 pub const VERSION: u32 = 1;
@@ -50,43 +51,41 @@ fn declared_version(text: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// What the `.sprat` format is: it holds the whole model.
-const INFO: FormatInfo = FormatInfo {
-    id: "sprat",
-    name: "Sprat project",
-    extensions: &["sprat"],
-    capabilities: Capabilities {
-        read: true,
-        write: true,
-        per_frame_durations: true,
-        directions: true,
-        boxes: true,
-        circles: true,
-        rotated_boxes: true,
-        points: true,
-        layered_graphics: true,
-        transforms: true,
-        blending: true,
-        frame_text: true,
-        groups: true,
-        subpixel: true,
-        follow_ups: true,
-        sequence_frame_rate: true,
-        disappear_at_end: true,
-        interpolation: true,
-        custom_box_classes: true,
-        box_classes_known: true,
-        sequence_titles: true,
-        ..Capabilities::NONE
-    },
-    baseline: Baseline::Shared,
-};
+impl Stated for SpratFormat {
+    /// What the `.sprat` format is: it holds the whole model.
+    const INFO: FormatInfo = FormatInfo {
+        id: "sprat",
+        name: "Sprat project",
+        extensions: &["sprat"],
+        capabilities: Capabilities {
+            read: true,
+            write: true,
+            per_frame_durations: true,
+            directions: true,
+            boxes: true,
+            circles: true,
+            rotated_boxes: true,
+            points: true,
+            layered_graphics: true,
+            transforms: true,
+            blending: true,
+            frame_text: true,
+            groups: true,
+            subpixel: true,
+            follow_ups: true,
+            sequence_frame_rate: true,
+            disappear_at_end: true,
+            interpolation: true,
+            custom_box_classes: true,
+            box_classes_known: true,
+            sequence_titles: true,
+            ..Capabilities::NONE
+        },
+        baseline: Baseline::Shared,
+    };
+}
 
 impl Format for SpratFormat {
-    fn info(&self) -> &'static FormatInfo {
-        &INFO
-    }
-
     fn sniff(&self, bytes: &[u8]) -> Sniff {
         let head = &bytes[..bytes.len().min(256)];
         let text = String::from_utf8_lossy(head);
@@ -343,26 +342,7 @@ mod tests {
 
     pub(super) fn sample() -> AnimationSet {
         let mut set = AnimationSet::new();
-        let image = ImageId(set.alloc_id());
-        set.images.push(SourceImage {
-            id: image,
-            path: "sheet.png".into(),
-            resolved: None,
-            kind: ImageKind::File,
-            nearest_neighbour: true,
-        });
-        let slice = SliceId(set.alloc_id());
-        set.slices.push(Slice {
-            id: slice,
-            image,
-            rect: PixelRect {
-                x: 0,
-                y: 0,
-                width: 16,
-                height: 24,
-            },
-            rotated: false,
-        });
+        let slice = fixtures::sheet_slice(&mut set, 16, 24);
         let frame = FrameId(set.alloc_id());
         let mut f = Frame::new(FrameDuration::Ticks(7));
         let mut g = Graphic::new(

@@ -8,6 +8,7 @@
 //! after look the same. A test compares the two byte for byte. Anything the model does not use
 //! (byte strings, odd identifiers) is refused with [`Unsupported`], and the caller uses `ron`.
 
+use super::unsupported::Unsupported;
 use serde::ser::{self, Serialize};
 use std::fmt::{self, Write as _};
 
@@ -15,24 +16,6 @@ use std::fmt::{self, Write as _};
 pub const DEPTH_LIMIT: usize = 6;
 
 const INDENT: &str = "  ";
-
-/// The value needs something only `ron` writes.
-#[derive(Debug)]
-pub struct Unsupported;
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("outside what the fast writer encodes")
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
-impl ser::Error for Unsupported {
-    fn custom<T: fmt::Display>(_message: T) -> Self {
-        Unsupported
-    }
-}
 
 type Result<T = ()> = std::result::Result<T, Unsupported>;
 
@@ -120,6 +103,17 @@ impl Writer<'_> {
     }
 }
 
+/// Serializer methods that write an integer as `Display` does (as `ron` writes every integer).
+macro_rules! integers_by_display {
+    ($($method:ident: $integer:ty,)*) => {
+        $(
+            fn $method(self, v: $integer) -> Result {
+                self.display(v)
+            }
+        )*
+    };
+}
+
 /// An open list, map, struct or tuple.
 pub struct Compound<'w, 'a> {
     writer: &'w mut Writer<'a>,
@@ -143,37 +137,16 @@ impl<'w, 'a> ser::Serializer for &'w mut Writer<'a> {
         Ok(())
     }
 
-    fn serialize_i8(self, v: i8) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i16(self, v: i16) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i32(self, v: i32) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_i64(self, v: i64) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u8(self, v: u8) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u16(self, v: u16) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u32(self, v: u32) -> Result {
-        self.display(v)
-    }
-
-    fn serialize_u64(self, v: u64) -> Result {
-        self.display(v)
-    }
+    integers_by_display!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+    );
 
     fn serialize_f32(self, v: f32) -> Result {
         if v.is_nan() && v.is_sign_negative() {
