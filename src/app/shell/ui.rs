@@ -378,6 +378,7 @@ impl eframe::App for SpratApp {
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
         let pinned = self.reference.is_some();
+        let deletion = self.deletion();
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
                 let doc = active
@@ -387,6 +388,7 @@ impl eframe::App for SpratApp {
                     tabs: &tab_entries,
                     playing,
                     pinned,
+                    deletion,
                 };
                 menus::show(ui, &mut self.settings, doc, state)
             })
