@@ -2,7 +2,7 @@
 //! menus, and its shortcut changes nothing but says why; commands that carry data (a recent
 //! file, a tab) still take effect when picked from a menu.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -193,12 +193,8 @@ fn every_menu_item_is_greyed_exactly_when_its_command_does_not_apply() {
 
 #[test]
 fn delete_on_the_sequence_holding_an_aseprite_files_last_frames_is_refused_by_key_and_menu_alike() {
-    let dir = TempDir::new("commands-last-frames");
-    let path = dir.0.join("linked_cels.aseprite");
-    common::copy_writable(
-        &common::corpus().join("aseprite/linked_cels.aseprite"),
-        &path,
-    );
+    let (_dir, path) =
+        gui_support::corpus_copy("commands-last-frames", "aseprite/linked_cels.aseprite");
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
     gui_support::click_row(&mut harness, "linked_cels");
     let before = harness
