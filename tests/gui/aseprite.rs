@@ -2,7 +2,7 @@
 //! retimed frame is in the file (as an independent reader sees it), and the file opens again
 //! with the edit.
 
-use crate::{common, gui_support};
+use crate::gui_support;
 
 use gui_support::status;
 
@@ -14,12 +14,8 @@ use sprat::model::FrameDuration;
 
 #[test]
 fn ctrl_s_saves_a_retimed_frame_into_the_aseprite_file() {
-    let dir = gui_support::TempDir::new("aseprite-save");
-    let path = dir.0.join("layers_and_tags.aseprite");
-    common::copy_writable(
-        &common::corpus().join("aseprite/layers_and_tags.aseprite"),
-        &path,
-    );
+    let (_dir, path) =
+        gui_support::corpus_copy("aseprite-save", "aseprite/layers_and_tags.aseprite");
     let original = std::fs::read(&path).unwrap();
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
     gui_support::click_row(&mut harness, "T1");
@@ -66,12 +62,8 @@ fn ctrl_s_saves_a_retimed_frame_into_the_aseprite_file() {
 
 #[test]
 fn the_graphic_fields_of_a_frame_read_from_an_aseprite_file_are_disabled_saying_why() {
-    let dir = gui_support::TempDir::new("aseprite-kept-graphic");
-    let path = dir.0.join("layers_and_tags.aseprite");
-    common::copy_writable(
-        &common::corpus().join("aseprite/layers_and_tags.aseprite"),
-        &path,
-    );
+    let (_dir, path) =
+        gui_support::corpus_copy("aseprite-kept-graphic", "aseprite/layers_and_tags.aseprite");
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
     gui_support::click_row(&mut harness, "T1");
     let doc = harness.state_mut().active_document_mut().unwrap();
@@ -115,12 +107,8 @@ fn the_graphic_fields_of_a_frame_read_from_an_aseprite_file_are_disabled_saying_
 
 #[test]
 fn the_only_sequence_of_an_aseprite_file_cannot_be_deleted_and_the_menu_says_why() {
-    let dir = gui_support::TempDir::new("aseprite-last-sequence");
-    let path = dir.0.join("linked_cels.aseprite");
-    common::copy_writable(
-        &common::corpus().join("aseprite/linked_cels.aseprite"),
-        &path,
-    );
+    let (_dir, path) =
+        gui_support::corpus_copy("aseprite-last-sequence", "aseprite/linked_cels.aseprite");
     let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1400.0, 1000.0));
     let sequences = |h: &egui_kittest::Harness<'_, sprat::app::SpratApp>| {
         let doc = h.state().active_document().unwrap().session.document();

@@ -190,3 +190,43 @@ fn every_menu_item_is_greyed_exactly_when_its_command_does_not_apply() {
     assert!(without_document > 40, "{without_document} items checked");
     assert!(on_solarus > 40, "{on_solarus} items checked");
 }
+
+#[test]
+fn delete_on_the_sequence_holding_an_aseprite_files_last_frames_is_refused_by_key_and_menu_alike() {
+    let (_dir, path) =
+        gui_support::corpus_copy("commands-last-frames", "aseprite/linked_cels.aseprite");
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
+    gui_support::click_row(&mut harness, "linked_cels");
+    let before = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .session
+        .document()
+        .clone();
+    let reason = "Aseprite sprite files hold at least one frame: this sequence has the last ones";
+    let why = UICommand::DeleteSelection
+        .availability(&harness.state().command_view())
+        .expect_err("the sequence holding the last frames is kept");
+    assert_eq!(why.text(), reason);
+
+    // The Edit menu greys Delete out, saying why when hovered.
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    assert!(is_greyed(&harness, UICommand::DeleteSelection));
+    let shortcut = UICommand::DeleteSelection.shortcut_text(&harness.ctx);
+    harness.get_by_label(&format!("Delete {shortcut}")).hover();
+    // Tooltips wait for the pointer to rest.
+    harness.run_steps(60);
+    assert!(harness.query_by_label(reason).is_some(), "the hover text");
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+
+    // The key says the same sentence, and nothing changes.
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(status(&harness), format!("Not changed: {reason}"));
+    let doc = harness.state().active_document().unwrap();
+    assert_eq!(doc.session.document(), &before);
+    assert!(!doc.session.history().can_undo(), "no step was taken");
+}

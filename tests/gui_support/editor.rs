@@ -293,6 +293,16 @@ pub fn kfm_copy(dir: &Path) -> PathBuf {
     dir.join("kfm.def")
 }
 
+/// The corpus file at `relative` copied, writable, under its own name into a fresh folder
+/// named after `name`; the folder goes when the returned guard is dropped.
+pub fn corpus_copy(name: &str, relative: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new(name);
+    let source = crate::common::corpus().join(relative);
+    let path = dir.0.join(source.file_name().unwrap());
+    crate::common::copy_writable(&source, &path);
+    (dir, path)
+}
+
 /// zsdx's hero tunic (Solarus 1.x Lua) copied, writable, into `sprites/hero/` of a fresh
 /// folder named after `name`; the folder goes when the returned guard is dropped.
 pub fn tunic_copy(name: &str) -> (TempDir, PathBuf) {

@@ -6,17 +6,21 @@
 //! gives each command an `onEnabled`; here one exhaustive match answers for every command.
 
 use crate::app::context::commands::UICommand;
+use crate::app::context::deletion::{Deletion, keeps_the_last_frames};
 use crate::app::context::document::OpenDocument;
 use crate::formats::Capabilities;
 
 /// What a command needs to know to say whether it applies: the document on show (its
-/// history, its format's capabilities) and whether a reference is pinned.
-#[derive(Clone, Copy, Default)]
+/// history, its format's capabilities), whether a reference is pinned and what Delete removes.
+#[derive(Clone, Default)]
 pub struct CommandView<'a> {
     /// The document of the tab on show, if a tab is open.
     pub doc: Option<&'a OpenDocument>,
     /// A frame is pinned as the reference drawn under the canvas.
     pub reference_pinned: bool,
+    /// What Delete removes, where the asker knows it (the shell, the tree's context menu);
+    /// `None` asks nothing of Delete's rules.
+    pub deletion: Option<Deletion>,
 }
 
 /// Why a command does not apply now, as the user reads it (no final full stop).
@@ -127,13 +131,18 @@ impl UICommand {
             | UICommand::SelectAllElements
             | UICommand::ClearElementSelection => match view.doc {
                 None => nothing("No document is open"),
-                Some(doc) => self.availability_on(doc),
+                Some(doc) => self.availability_on(doc, view.deletion.as_ref()),
             },
         }
     }
 
-    /// Whether a command that acts on the document on show applies to `doc`.
-    fn availability_on(self, doc: &OpenDocument) -> Result<(), Reason> {
+    /// Whether a command that acts on the document on show applies to `doc`, Delete removing
+    /// `deletion`.
+    fn availability_on(
+        self,
+        doc: &OpenDocument,
+        deletion: Option<&Deletion>,
+    ) -> Result<(), Reason> {
         let history = doc.session.history();
         let capabilities = doc.session.format().capabilities();
         let format = doc.format_name();
@@ -166,6 +175,10 @@ impl UICommand {
             UICommand::AddDirection if !capabilities.directions => {
                 cannot(format!("{format} sequences have one direction"))
             }
+            UICommand::DeleteSelection => match deletion {
+                Some(Deletion::TreeItem(Some(item))) => keeps_the_last_frames(doc, item),
+                _ => Ok(()),
+            },
             _ => Ok(()),
         }
     }
@@ -234,7 +247,7 @@ mod tests {
         let doc = document_in(&crate::formats::solarus::SolarusLegacyFormat);
         let view = CommandView {
             doc: Some(&doc),
-            reference_pinned: false,
+            ..CommandView::default()
         };
         let refused = unavailable(&view);
         let cannot_hold = |command: UICommand| {
@@ -274,7 +287,7 @@ mod tests {
         let doc = document_in(&crate::formats::sprat::SpratFormat);
         let mut view = CommandView {
             doc: Some(&doc),
-            reference_pinned: false,
+            ..CommandView::default()
         };
         let refused: Vec<UICommand> = unavailable(&view).into_iter().map(|(c, _)| c).collect();
         assert_eq!(

@@ -1,9 +1,10 @@
-//! What every panel stands on: the open document, the settings, the commands, tab ids, which
-//! fields a format can hold, drag payloads, the skeleton of the frame windows and of the small
-//! centred windows that ask one thing, the picture cache, the frame clipboard, what an edit
-//! works on, a tool's preview of moved frames, what the status bar says, the platform, and the
-//! one context value a panel's `show` takes. It imports the library and egui, never another
-//! part of the editor, so panels and the shell can both use it.
+//! What every panel stands on: the open document, the settings, the commands (and what Delete
+//! removes), tab ids, which fields a format can hold, drag payloads, the skeleton of the frame
+//! windows and of the small centred windows that ask one thing, the picture cache, the frame
+//! clipboard, what an edit works on, a tool's preview of moved frames, what the status bar
+//! says, the platform, and the one context value a panel's `show` takes. It imports the
+//! library and egui, never another part of the editor, so panels and the shell can both use
+//! it.
 
 pub mod allocator;
 pub mod availability;
@@ -12,6 +13,7 @@ pub mod checking;
 pub mod clipboard;
 pub mod command_sender;
 pub mod commands;
+pub mod deletion;
 pub mod document;
 pub mod drag;
 pub mod duration_field;

@@ -52,6 +52,7 @@ impl<'a> PanelCtx<'a> {
         CommandView {
             doc: Some(&*self.doc),
             reference_pinned: self.reference.is_some(),
+            deletion: None,
         }
     }
 

@@ -14,3 +14,14 @@ pub enum RowKind {
     /// One direction of a multi-direction sequence.
     Direction(SequenceId, usize),
 }
+
+impl RowKind {
+    /// What the row is, as the user names it ("group", "sequence", "direction").
+    pub fn noun(&self) -> &'static str {
+        match self {
+            RowKind::Group(_) => "group",
+            RowKind::Sequence(_) => "sequence",
+            RowKind::Direction(..) => "direction",
+        }
+    }
+}

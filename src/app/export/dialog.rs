@@ -12,6 +12,7 @@ use crate::formats::Severity;
 use crate::formats::atlas::{AtlasOptions, ExportProgress, JsonForm};
 use crate::model::AnimationSet;
 use crate::pixels::PixelSource;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -493,29 +494,16 @@ fn atlas_fields(ui: &mut egui::Ui, choices: &mut ExportChoices) {
         ui.checkbox(&mut atlas.power_of_two, "Power-of-two sheets");
     });
     ui.end_row();
-    let label = ui.label("Padding");
-    ui.add(
-        egui::DragValue::new(&mut atlas.padding)
-            .range(0..=64)
-            .suffix(" px"),
-    )
-    .labelled_by(label.id);
-    ui.end_row();
-    let label = ui.label("Extrude");
-    ui.add(
-        egui::DragValue::new(&mut atlas.extrude)
-            .range(0..=16)
-            .suffix(" px"),
-    )
-    .labelled_by(label.id);
-    ui.end_row();
-    let label = ui.label("Largest sheet");
-    ui.add(
-        egui::DragValue::new(&mut atlas.max_sheet)
-            .range(64..=16384)
-            .suffix(" px"),
-    )
-    .labelled_by(label.id);
+    pixels_row(ui, "Padding", &mut atlas.padding, 0..=64);
+    pixels_row(ui, "Extrude", &mut atlas.extrude, 0..=16);
+    pixels_row(ui, "Largest sheet", &mut atlas.max_sheet, 64..=16384);
+}
+
+/// A grid row of a length in pixels, between the bounds of `range`.
+fn pixels_row(ui: &mut egui::Ui, label: &str, value: &mut u32, range: RangeInclusive<u32>) {
+    let label = ui.label(label);
+    let field = egui::DragValue::new(value).range(range).suffix(" px");
+    ui.add(field).labelled_by(label.id);
     ui.end_row();
 }
 

@@ -4,7 +4,8 @@
 use crate::app::context::document::OpenDocument;
 use crate::app::context::field_support::{Field, Support};
 use crate::app::inspector::widgets::{
-    Edits, check, choice_row, field, number, number_pair_row, pixel_pair_row, pixels, text_row,
+    Edits, check, choice_row, field, number, number_pair_row, pixel_pair_row, pixels, section,
+    text_row,
 };
 use crate::edit::inspector::{ElementField, SetElementField};
 use crate::model::{
@@ -71,25 +72,16 @@ pub fn element_section(
         element: element.id,
         edits,
     };
-    egui::CollapsingHeader::new("Element")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("element fields")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| {
-                    field(ui, "Id", element.id.to_string());
-                    let name = text_row(ui, "Name", element.id, &element.name, false, None);
-                    out.text(name, ElementField::Name);
-                    match &element.kind {
-                        ElementKind::Graphic(g) => {
-                            graphic_fields(ui, doc, element, g, support, &mut out)
-                        }
-                        ElementKind::Point(p) => point_fields(ui, p, support, &mut out),
-                        ElementKind::Box(b) => box_fields(ui, element, b, support, &mut out),
-                    }
-                });
-        });
+    section(ui, "Element", "element fields", |ui| {
+        field(ui, "Id", element.id.to_string());
+        let name = text_row(ui, "Name", element.id, &element.name, false, None);
+        out.text(name, ElementField::Name);
+        match &element.kind {
+            ElementKind::Graphic(g) => graphic_fields(ui, doc, element, g, support, &mut out),
+            ElementKind::Point(p) => point_fields(ui, p, support, &mut out),
+            ElementKind::Box(b) => box_fields(ui, element, b, support, &mut out),
+        }
+    });
 }
 
 fn graphic_fields(

@@ -17,7 +17,9 @@ use crate::app::context::duration_text::trim_float;
 use crate::app::context::field_support::{Field, Support};
 use crate::app::context::panel::PanelCtx;
 use crate::app::inspector::element::element_section;
-use crate::app::inspector::widgets::{Draft, Edits, check, choice_row, field, number, text_row};
+use crate::app::inspector::widgets::{
+    Draft, Edits, check, choice_row, field, fields_grid, number, section, text_row,
+};
 use crate::edit::Gesture;
 use crate::edit::inspector::{FrameField, SequenceField, SetFrameField, SetSequenceField};
 use crate::edit::timeline::{SetPlayOrder, SetSequenceDelay, play_order_of};
@@ -86,105 +88,98 @@ fn sequence_section(ui: &mut egui::Ui, doc: &OpenDocument, support: &Support, ed
         return;
     };
     let document = doc.session.document();
-    egui::CollapsingHeader::new("Sequence")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("sequence fields")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| {
-                    let name = text_row(ui, "Name", sequence.id, &sequence.name, false, None);
-                    edits.text(name, |name| {
-                        set_sequence(sequence, SequenceField::Name(name))
-                    });
-                    // A title is shown where the format keeps one, or where the file had one
-                    // (so the user sees what a conversion would lose).
-                    let why_not_title = support.why_not(Field::SequenceTitle);
-                    if why_not_title.is_none() || sequence.title.is_some() {
-                        let title = text_row(
-                            ui,
-                            "Title",
-                            sequence.id,
-                            sequence.title.as_deref().unwrap_or(""),
-                            false,
-                            why_not_title.as_deref(),
-                        );
-                        edits.text(title, |title| {
-                            set_sequence(sequence, SequenceField::Title(Some(title)))
-                        });
-                    }
-                    let path: Vec<String> = document
-                        .group_path(sequence.id)
-                        .iter()
-                        .skip(1)
-                        .map(|g| g.name.clone())
-                        .collect();
-                    if !path.is_empty() {
-                        field(ui, "Group", path.join(" / "));
-                    }
-                    field(ui, "Directions", sequence.directions.len().to_string());
-                    field(
-                        ui,
-                        "Direction",
-                        sequence.direction_label(doc.player.direction()),
-                    );
-                    field(
-                        ui,
-                        "Frames",
-                        sequence
-                            .directions
-                            .get(doc.player.direction())
-                            .map_or(0, |d| d.frames.len())
-                            .to_string(),
-                    );
-                    loop_row(ui, sequence, edits);
-                    if doc.session.format().capabilities().numbered_file_frames {
-                        play_order_row(ui, doc, sequence, edits);
-                    }
-                    let disappear = support.why_not(Field::Disappear);
-                    let ends = [
-                        (EndBehavior::HoldLastFrame, "hold last frame".to_string()),
-                        (EndBehavior::Disappear, "disappear".to_string()),
-                    ];
-                    if let Some((on_end, response)) = choice_row(
-                        ui,
-                        "At the end",
-                        sequence.id,
-                        &sequence.on_end,
-                        &ends,
-                        disappear.as_deref(),
-                    ) {
-                        edits.push(
-                            set_sequence(sequence, SequenceField::OnEnd(on_end)),
-                            &response,
-                        );
-                    }
-                    let mut follow_ups = vec![(None, "none".to_string())];
-                    follow_ups.extend(
-                        document
-                            .sequences()
-                            .iter()
-                            .map(|s| (Some(s.name.clone()), s.name.clone())),
-                    );
-                    if let Some((follow_up, response)) = choice_row(
-                        ui,
-                        "Follow-up",
-                        sequence.id,
-                        &sequence.follow_up,
-                        &follow_ups,
-                        support.why_not(Field::FollowUp).as_deref(),
-                    ) {
-                        let field = SequenceField::FollowUp(follow_up);
-                        edits.push(set_sequence(sequence, field), &response);
-                    }
-                    frame_rate_row(ui, doc, sequence, support, edits);
-                    if !support.holds(Field::FrameDuration) {
-                        delay_row(ui, doc, sequence, edits);
-                    }
-                    let default = document.default_sequence == Some(sequence.id);
-                    field(ui, "Default", if default { "yes" } else { "no" });
-                });
+    section(ui, "Sequence", "sequence fields", |ui| {
+        let name = text_row(ui, "Name", sequence.id, &sequence.name, false, None);
+        edits.text(name, |name| {
+            set_sequence(sequence, SequenceField::Name(name))
         });
+        // A title is shown where the format keeps one, or where the file had one
+        // (so the user sees what a conversion would lose).
+        let why_not_title = support.why_not(Field::SequenceTitle);
+        if why_not_title.is_none() || sequence.title.is_some() {
+            let title = text_row(
+                ui,
+                "Title",
+                sequence.id,
+                sequence.title.as_deref().unwrap_or(""),
+                false,
+                why_not_title.as_deref(),
+            );
+            edits.text(title, |title| {
+                set_sequence(sequence, SequenceField::Title(Some(title)))
+            });
+        }
+        let path: Vec<String> = document
+            .group_path(sequence.id)
+            .iter()
+            .skip(1)
+            .map(|g| g.name.clone())
+            .collect();
+        if !path.is_empty() {
+            field(ui, "Group", path.join(" / "));
+        }
+        field(ui, "Directions", sequence.directions.len().to_string());
+        field(
+            ui,
+            "Direction",
+            sequence.direction_label(doc.player.direction()),
+        );
+        field(
+            ui,
+            "Frames",
+            sequence
+                .directions
+                .get(doc.player.direction())
+                .map_or(0, |d| d.frames.len())
+                .to_string(),
+        );
+        loop_row(ui, sequence, edits);
+        if doc.session.format().capabilities().numbered_file_frames {
+            play_order_row(ui, doc, sequence, edits);
+        }
+        let disappear = support.why_not(Field::Disappear);
+        let ends = [
+            (EndBehavior::HoldLastFrame, "hold last frame".to_string()),
+            (EndBehavior::Disappear, "disappear".to_string()),
+        ];
+        if let Some((on_end, response)) = choice_row(
+            ui,
+            "At the end",
+            sequence.id,
+            &sequence.on_end,
+            &ends,
+            disappear.as_deref(),
+        ) {
+            edits.push(
+                set_sequence(sequence, SequenceField::OnEnd(on_end)),
+                &response,
+            );
+        }
+        let mut follow_ups = vec![(None, "none".to_string())];
+        follow_ups.extend(
+            document
+                .sequences()
+                .iter()
+                .map(|s| (Some(s.name.clone()), s.name.clone())),
+        );
+        if let Some((follow_up, response)) = choice_row(
+            ui,
+            "Follow-up",
+            sequence.id,
+            &sequence.follow_up,
+            &follow_ups,
+            support.why_not(Field::FollowUp).as_deref(),
+        ) {
+            let field = SequenceField::FollowUp(follow_up);
+            edits.push(set_sequence(sequence, field), &response);
+        }
+        frame_rate_row(ui, doc, sequence, support, edits);
+        if !support.holds(Field::FrameDuration) {
+            delay_row(ui, doc, sequence, edits);
+        }
+        let default = document.default_sequence == Some(sequence.id);
+        field(ui, "Default", if default { "yes" } else { "no" });
+    });
 }
 
 fn loop_row(ui: &mut egui::Ui, sequence: &Sequence, edits: &mut Edits) {
@@ -404,26 +399,23 @@ fn frame_section(
                     .wrap(),
                 );
             }
-            egui::Grid::new("frame fields")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| {
-                    field(ui, "Id", frame_id.to_string());
-                    duration_row(ui, doc, frame.duration, support, &mut |d, r| {
-                        edits.push(set(FrameField::Duration(d)), r)
-                    });
-                    let text = support.why_not(Field::FrameText);
-                    let text = text.as_deref();
-                    let label = text_row(ui, "Label", frame_id, &frame.label, false, text);
-                    edits.text(label, |t| set(FrameField::Label(t)));
-                    let triggers = text_row(ui, "Triggers", frame_id, &frame.triggers, false, text);
-                    edits.text(triggers, |t| set(FrameField::Triggers(t)));
-                    let notes = text_row(ui, "Notes", frame_id, &frame.notes, true, text);
-                    edits.text(notes, |t| set(FrameField::Notes(t)));
-                    interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
-                        edits.push(set(FrameField::Interpolation(i)), r)
-                    });
+            fields_grid(ui, "frame fields", |ui| {
+                field(ui, "Id", frame_id.to_string());
+                duration_row(ui, doc, frame.duration, support, &mut |d, r| {
+                    edits.push(set(FrameField::Duration(d)), r)
                 });
+                let text = support.why_not(Field::FrameText);
+                let text = text.as_deref();
+                let label = text_row(ui, "Label", frame_id, &frame.label, false, text);
+                edits.text(label, |t| set(FrameField::Label(t)));
+                let triggers = text_row(ui, "Triggers", frame_id, &frame.triggers, false, text);
+                edits.text(triggers, |t| set(FrameField::Triggers(t)));
+                let notes = text_row(ui, "Notes", frame_id, &frame.notes, true, text);
+                edits.text(notes, |t| set(FrameField::Notes(t)));
+                interpolation_row(ui, frame.interpolation, support, &mut |i, r| {
+                    edits.push(set(FrameField::Interpolation(i)), r)
+                });
+            });
             // Below the grid, not in it: a frame that declares boxes would otherwise widen
             // the grid's first column for that frame alone, and egui lays a grid out again
             // (two more paints) whenever its columns change.

@@ -5,6 +5,23 @@
 use crate::edit::Command;
 use crate::model::Fx;
 
+/// A section of the inspector: a header, open at first, over a grid of its rows (see
+/// [`fields_grid`]; `grid` names the grid across passes).
+pub fn section(ui: &mut egui::Ui, title: &str, grid: &str, rows: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(title)
+        .default_open(true)
+        .show(ui, |ui| fields_grid(ui, grid, rows));
+}
+
+/// The striped two-column grid of a section's rows (a label, then its field), `id` naming
+/// it across passes.
+pub fn fields_grid(ui: &mut egui::Ui, id: &str, rows: impl FnOnce(&mut egui::Ui)) {
+    egui::Grid::new(id)
+        .num_columns(2)
+        .striped(true)
+        .show(ui, rows);
+}
+
 /// An edit asked for in the inspector, applied after painting.
 pub struct Edit {
     /// The change.

@@ -221,6 +221,21 @@ fn done_sentence(change: RetimeChange, summary: &Summary) -> String {
     )
 }
 
+/// The text field of the amount a retime takes (a factor, a total time, a rate), labelled by
+/// `label`, with `hint` shown while it is empty.
+fn amount_field(
+    ui: &mut egui::Ui,
+    label: egui::Id,
+    text: &mut String,
+    hint: &str,
+    width: f32,
+) -> egui::Response {
+    let field = egui::TextEdit::singleline(text)
+        .hint_text(hint)
+        .desired_width(width);
+    ui.add(field).labelled_by(label)
+}
+
 /// The choices: which frames, how, and the value.
 fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: Option<&str>) {
     egui::Grid::new("retime fields")
@@ -240,26 +255,16 @@ fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: 
             match state.mode {
                 RetimeMode::Scale => {
                     let label = ui.label("Factor");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut state.factor)
-                            .hint_text("2, 1.5 or 2/3")
-                            .desired_width(120.0),
-                    )
-                    .labelled_by(label.id)
-                    .on_hover_text("Above 1 slows down, below 1 speeds up; the ratios between frames are kept");
+                    let hover = "Above 1 slows down, below 1 speeds up; the ratios between frames are kept";
+                    amount_field(ui, label.id, &mut state.factor, "2, 1.5 or 2/3", 120.0)
+                        .on_hover_text(hover);
                 }
                 RetimeMode::Total => {
                     let label = ui.label("Total time");
                     ui.horizontal(|ui| {
-                        ui.add(
-                            egui::TextEdit::singleline(&mut state.total)
-                                .hint_text("1200")
-                                .desired_width(80.0),
-                        )
-                        .labelled_by(label.id)
-                        .on_hover_text(
-                            "Each direction lasts this long, shared in proportion to the frames' lengths",
-                        );
+                        let hover = "Each direction lasts this long, shared in proportion to the frames' lengths";
+                        amount_field(ui, label.id, &mut state.total, "1200", 80.0)
+                            .on_hover_text(hover);
                         let before = state.total_in_ticks;
                         ui.radio_value(&mut state.total_in_ticks, false, "ms");
                         if unit == Some("ticks") {
@@ -273,12 +278,7 @@ fn fields(ui: &mut egui::Ui, state: &mut RetimeState, doc: &OpenDocument, unit: 
                 RetimeMode::Rate => {
                     let label = ui.label("Rate");
                     ui.horizontal(|ui| {
-                        ui.add(
-                            egui::TextEdit::singleline(&mut state.rate)
-                                .hint_text("12")
-                                .desired_width(80.0),
-                        )
-                        .labelled_by(label.id);
+                        amount_field(ui, label.id, &mut state.rate, "12", 80.0);
                         ui.radio_value(
                             &mut state.rate_unit,
                             RateUnit::FramesPerSecond,

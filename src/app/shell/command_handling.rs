@@ -6,11 +6,13 @@ use crate::app::canvas::{self, tools::Tool};
 use crate::app::context::availability::{CommandView, Reason};
 use crate::app::context::command_sender::{Command, SystemCommand};
 use crate::app::context::commands::UICommand;
-use crate::app::context::document::FrameLayoutChange;
+use crate::app::context::deletion::Deletion;
+use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::app::context::edit::{EditOutcome, EditScope};
 use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::DialogOutcome;
 use crate::app::context::reference::PinnedReference;
+use crate::app::context::settings::Settings;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::tree::rows::TreeState;
@@ -26,7 +28,14 @@ impl SpratApp {
         CommandView {
             doc: self.active_document(),
             reference_pinned: self.reference.is_some(),
+            deletion: self.deletion(),
         }
+    }
+
+    /// What Delete removes in the tab on show, if a tab is open.
+    pub(super) fn deletion(&self) -> Option<Deletion> {
+        let tab = self.active_tab()?;
+        Some(deletion(&tab.doc, &self.settings, &tab.tree))
     }
 
     /// Carries out a command, or says why it does not apply now.
@@ -391,15 +400,26 @@ pub(super) struct TabPanels<'a> {
     tools: &'a ToolState,
 }
 
-/// Delete: the selected elements on the canvas, else the selected frames, else the tree node.
+/// What Delete removes: the selected elements on the canvas, else the selected frames, else
+/// the tree node.
+fn deletion(doc: &OpenDocument, settings: &Settings, tree: &TreeState) -> Deletion {
+    // Most passes have no element selected: the boxes in force are not worked out then.
+    if !doc.selected_elements().is_empty() && canvas::has_selection_on_frame(doc, settings) {
+        Deletion::Elements
+    } else if !doc.selected_frames().is_empty() {
+        Deletion::Frames
+    } else {
+        Deletion::TreeItem(tree::edit::current_node(doc, tree))
+    }
+}
+
+/// Delete: removes what [`deletion`] says.
 fn delete_selection(scope: EditScope, panels: TabPanels) -> EditOutcome {
     let EditScope { doc, settings, .. } = scope;
-    if canvas::has_selection_on_frame(doc, settings) {
-        canvas::delete_selected_elements(doc, settings, panels.tools)?;
-    } else if !doc.selected_frames().is_empty() {
-        timeline::edit::delete_frames(doc)?;
-    } else {
-        tree::edit::delete_node(doc, panels.tree)?;
+    match deletion(doc, settings, panels.tree) {
+        Deletion::Elements => canvas::delete_selected_elements(doc, settings, panels.tools)?,
+        Deletion::Frames => timeline::edit::delete_frames(doc)?,
+        Deletion::TreeItem(_) => tree::edit::delete_node(doc, panels.tree)?,
     }
     Ok(None)
 }

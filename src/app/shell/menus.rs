@@ -5,6 +5,7 @@
 use crate::app::context::availability::CommandView;
 use crate::app::context::command_sender::{CommandSender, SystemCommand};
 use crate::app::context::commands::UICommand;
+use crate::app::context::deletion::Deletion;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::pictures::PictureMemory;
 use crate::app::context::settings::{
@@ -61,6 +62,8 @@ pub struct MenuState<'a> {
     pub playing: bool,
     /// A frame is pinned as the reference.
     pub pinned: bool,
+    /// What Delete removes, if a tab is open.
+    pub deletion: Option<Deletion>,
 }
 
 /// Paints the menu bar; returns the commands picked.
@@ -74,11 +77,13 @@ pub fn show(
         tabs,
         playing,
         pinned,
+        deletion,
     } = state;
     let mut menu = Menu {
         view: CommandView {
             doc,
             reference_pinned: pinned,
+            deletion,
         },
         picked: CommandSender::default(),
     };

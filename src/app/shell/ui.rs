@@ -179,15 +179,11 @@ impl SpratApp {
         let mut panel = PanelCtx::new(doc, &mut self.settings, pictures, self.platform.as_mut());
         panel.reference = self.reference.as_ref();
         if panel.settings.layout.timeline {
-            let shown = egui::Panel::bottom("timeline")
-                .resizable(true)
-                .default_size(150.0f32.min(room.y * 0.3))
-                .max_size(room.y * 0.5)
-                .show(ui, |ui| {
-                    in_tab_scope(ui, scope, "timeline", |ui| {
-                        timeline::show(ui, timeline, &mut panel)
-                    })
-                });
+            let sizes = (150.0f32.min(room.y * 0.3), room.y * 0.5);
+            let bottom = egui::Panel::bottom("timeline");
+            let shown = tab_panel(ui, bottom, sizes, (scope, "timeline"), |ui| {
+                timeline::show(ui, timeline, &mut panel)
+            });
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
@@ -204,35 +200,28 @@ impl SpratApp {
         let listed = panel.doc.has_problems()
             || panel.doc.notes_shown && !panel.doc.diagnostics().is_empty();
         if panel.settings.layout.diagnostics && listed {
-            egui::Panel::bottom("diagnostics")
-                .resizable(true)
-                .default_size(110.0f32.min(room.y * 0.15))
-                .max_size(room.y * 0.4)
-                .show(ui, |ui| {
-                    in_tab_scope(ui, scope, "diagnostics", |ui| {
-                        diagnostics::show(ui, &mut panel)
-                    })
-                });
+            let sizes = (110.0f32.min(room.y * 0.15), room.y * 0.4);
+            let bottom = egui::Panel::bottom("diagnostics");
+            tab_panel(ui, bottom, sizes, (scope, "diagnostics"), |ui| {
+                diagnostics::show(ui, &mut panel)
+            });
         }
         if panel.settings.layout.tree {
-            egui::Panel::left("tree")
-                .resizable(true)
-                .default_size(240.0f32.min(room.x * 0.22))
-                .max_size(room.x * 0.35)
-                .show(ui, |ui| {
-                    in_tab_scope(ui, scope, "tree", |ui| tree::show(ui, tree, &mut panel))
-                });
+            let sizes = (240.0f32.min(room.x * 0.22), room.x * 0.35);
+            tab_panel(
+                ui,
+                egui::Panel::left("tree"),
+                sizes,
+                (scope, "tree"),
+                |ui| tree::show(ui, tree, &mut panel),
+            );
         }
         if panel.settings.layout.inspector {
-            egui::Panel::right("inspector")
-                .resizable(true)
-                .default_size(360.0f32.min(room.x * 0.3))
-                .max_size(room.x * 0.4)
-                .show(ui, |ui| {
-                    in_tab_scope(ui, scope, "inspector", |ui| {
-                        inspector::show(ui, inspector, &mut panel)
-                    })
-                });
+            let sizes = (360.0f32.min(room.x * 0.3), room.x * 0.4);
+            let right = egui::Panel::right("inspector");
+            tab_panel(ui, right, sizes, (scope, "inspector"), |ui| {
+                inspector::show(ui, inspector, &mut panel)
+            });
         }
         let centre = &mut self.centre;
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -323,6 +312,21 @@ fn in_tab_scope<R>(
     .inner
 }
 
+/// A resizable side or bottom panel of the tab on show, at `default` size and `max` at most,
+/// its contents in the tab's scope for `panel` (see [`in_tab_scope`]).
+fn tab_panel<R>(
+    ui: &mut egui::Ui,
+    side: egui::Panel,
+    (default, max): (f32, f32),
+    (scope, panel): ((&'static str, u64), &'static str),
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> egui::InnerResponse<R> {
+    side.resizable(true)
+        .default_size(default)
+        .max_size(max)
+        .show(ui, |ui| in_tab_scope(ui, scope, panel, add_contents))
+}
+
 /// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
 /// by the preview's rule (so the warnings speak of what the canvas shows; with the default
 /// settings it is `sprat check`'s).
@@ -378,6 +382,7 @@ impl eframe::App for SpratApp {
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
         let pinned = self.reference.is_some();
+        let deletion = self.deletion();
         let menu = egui::Panel::top("menu bar")
             .show(ui, |ui| {
                 let doc = active
@@ -387,6 +392,7 @@ impl eframe::App for SpratApp {
                     tabs: &tab_entries,
                     playing,
                     pinned,
+                    deletion,
                 };
                 menus::show(ui, &mut self.settings, doc, state)
             })

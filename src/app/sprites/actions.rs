@@ -2,16 +2,13 @@
 //! another codec, replace the image, and delete (asking first when frames show the sprite).
 
 use crate::app::context::centred_window::centred_window;
-use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
 use crate::app::sprites::edit;
-use crate::app::sprites::state::{FileUse, SpriteBrowser};
-use crate::assets::ImageStore;
+use crate::app::sprites::state::{FileUse, ShownArchive, SpriteBrowser};
 use crate::edit::sprites::SpriteNumber;
 use crate::formats::Severity;
 use crate::formats::sff::SpriteInfo;
 use crate::formats::sff::encode::Codec;
-use crate::model::ImageId;
 use std::path::{Path, PathBuf};
 
 /// The codecs a sprite can be stored with (the archive's version refuses those it lacks).
@@ -26,13 +23,10 @@ const CODECS: [Codec; 7] = [
 ];
 
 /// Renumber, store as, replace and delete for the sprite shown large.
-#[allow(clippy::too_many_arguments)]
 pub fn buttons(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
     number: SpriteNumber,
     info: &SpriteInfo,
 ) -> Option<Feedback> {
@@ -46,7 +40,7 @@ pub fn buttons(
             .labelled_by(label.id);
         if ui.button("Renumber").clicked() {
             let to = state.renumber_to;
-            match edit::renumber(doc, pixels, archive_id, number, to) {
+            match edit::renumber(shown.doc, shown.pixels, shown.id, number, to) {
                 Ok(()) => {
                     state.selected = vec![to];
                 }
@@ -67,7 +61,8 @@ pub fn buttons(
             .show_ui(ui, |ui| {
                 for codec in CODECS {
                     if ui.selectable_label(false, format!("{codec:?}")).clicked()
-                        && let Err(message) = edit::store_as(doc, pixels, archive_id, number, codec)
+                        && let Err(message) =
+                            edit::store_as(shown.doc, shown.pixels, shown.id, number, codec)
                     {
                         said = Some(Feedback::new(
                             Severity::Warning,
@@ -90,7 +85,7 @@ pub fn buttons(
             "Delete".to_string()
         };
         if ui.button(delete_label).clicked() {
-            said = ask_delete(state, doc, pixels, archive_id).or(said.take());
+            said = ask_delete(state, shown).or(said.take());
         }
     });
     said
@@ -99,9 +94,7 @@ pub fn buttons(
 /// Adds PNG files as sprites of the selected sprite's group (or the filtered group).
 pub fn add_files(
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
     files: &[PathBuf],
 ) -> Option<Feedback> {
     let group = state
@@ -110,7 +103,8 @@ pub fn add_files(
         .map(|n| n.0)
         .or_else(|| state.filter.split(',').next()?.trim().parse().ok())
         .unwrap_or(0);
-    match edit::add_pngs(doc, pixels, archive, group, files, state.quantise) {
+    let quantise = state.quantise;
+    match edit::add_pngs(shown.doc, shown.pixels, shown.id, group, files, quantise) {
         Ok((added, skipped)) => {
             let mut text = format!(
                 "Added {} to group {group}.",
@@ -134,13 +128,11 @@ pub fn add_files(
 
 /// Replaces the pixels of sprite `number` with a PNG file's.
 pub fn replace_with(
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
     number: SpriteNumber,
     file: &Path,
 ) -> Option<Feedback> {
-    match edit::replace_image(doc, pixels, archive, number, file) {
+    match edit::replace_image(shown.doc, shown.pixels, shown.id, number, file) {
         Ok(()) => None,
         Err(message) => Some(Feedback::new(
             Severity::Warning,
@@ -150,17 +142,12 @@ pub fn replace_with(
 }
 
 /// Deletes the selected sprites at once when no frame shows them; else asks first.
-fn ask_delete(
-    state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
-) -> Option<Feedback> {
+fn ask_delete(state: &mut SpriteBrowser, shown: &mut ShownArchive) -> Option<Feedback> {
     let sprites = state.selected.clone();
     let mut frames = 0;
     let mut names: Vec<String> = Vec::new();
     for sprite in &sprites {
-        let (count, users) = edit::users(doc, archive, *sprite);
+        let (count, users) = edit::users(shown.doc, shown.id, *sprite);
         frames += count;
         for name in users {
             if !names.contains(&name) {
@@ -188,16 +175,14 @@ fn ask_delete(
         state.confirm_delete = Some((sprites, question));
         return None;
     }
-    delete_now(state, doc, pixels, archive, &sprites)
+    delete_now(state, shown, &sprites)
 }
 
 /// The question before deleting sprites that frames show.
 pub fn delete_question(
     ctx: &egui::Context,
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
 ) -> Option<Feedback> {
     let (sprites, question) = state.confirm_delete.clone()?;
     let mut answer = None;
@@ -217,18 +202,16 @@ pub fn delete_question(
     if !agreed {
         return None;
     }
-    delete_now(state, doc, pixels, archive, &sprites)
+    delete_now(state, shown, &sprites)
 }
 
 /// Deletes `sprites` (frames showing them lose that graphic) and clears the selection.
 fn delete_now(
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
     sprites: &[SpriteNumber],
 ) -> Option<Feedback> {
-    match edit::delete(doc, pixels, archive, sprites) {
+    match edit::delete(shown.doc, shown.pixels, shown.id, sprites) {
         Ok(()) => {
             state.selected.clear();
             None

@@ -18,7 +18,7 @@ use crate::app::sprites::actions;
 use crate::app::sprites::edit;
 use crate::app::sprites::files;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, SpriteBrowser, Users};
+use crate::app::sprites::state::{FileUse, ShownArchive, SpriteBrowser, Users};
 use crate::assets::ImageStore;
 use crate::edit::sprites::{SpriteNumber, frames_naming};
 use crate::formats::Severity;
@@ -116,13 +116,19 @@ fn browse(
     };
     state.clock += 1;
     let users = users_of(state, doc, archive_id);
-    let shown: Vec<usize> = archive
+    let rows: Vec<usize> = archive
         .sprites()
         .iter()
         .enumerate()
         .filter(|(_, s)| matches(&state.filter, (s.group, s.image)))
         .map(|(i, _)| i)
         .collect();
+    let mut shown = ShownArchive {
+        doc,
+        pixels,
+        archive: &archive,
+        id: archive_id,
+    };
     let mut said = None;
     // The bars wrap, so a narrow view moves their last controls to a second line.
     ui.horizontal_wrapped(|ui| {
@@ -136,7 +142,7 @@ fn browse(
         .labelled_by(label.id);
         ui.weak(format!(
             "{} of {}",
-            shown.len(),
+            rows.len(),
             crate::text::count(archive.sprites().len(), "sprite")
         ));
     });
@@ -154,7 +160,7 @@ fn browse(
                 .on_hover_text("SFF v1 holds only PCX sprites; v2.01 is what M.U.G.E.N 1.1 and Ikemen GO write")
                 .clicked()
         {
-            said = Some(match edit::convert_to_v2(doc, pixels, archive_id) {
+            said = Some(match edit::convert_to_v2(shown.doc, pixels, archive_id) {
                 Ok(()) => Feedback::new(
                     Severity::Info,
                     "The sprite file will be saved as SFF v2.01 (sprites as RLE8).",
@@ -165,18 +171,16 @@ fn browse(
             });
         }
     });
-    if let Some(message) = files::typed_path_row(ui, state, doc, pixels, &archive, archive_id) {
+    if let Some(message) = files::typed_path_row(ui, state, &mut shown) {
         said = Some(message);
     }
     ui.separator();
-    let edition = edition(doc, archive_id);
+    let edition = edition(shown.doc, archive_id);
     let available = ui.available_size();
     ui.horizontal_top(|ui| {
         let clicked = ui.vertical(|ui| {
             ui.set_width((available.x * 0.45).clamp(260.0, 520.0));
-            list(
-                ui, state, doc, pixels, &archive, archive_id, &shown, &users, edition,
-            )
+            list(ui, state, &shown, &rows, &users, edition)
         });
         // Selected once every panel has painted: a number typed in the details beside the
         // list goes to the sprite it was typed for first.
@@ -189,9 +193,7 @@ fn browse(
             egui::ScrollArea::vertical()
                 .id_salt("sprite details")
                 .show(ui, |ui| {
-                    let outcome = details(
-                        ui, state, doc, pixels, &archive, archive_id, &users, edition,
-                    );
+                    let outcome = details(ui, state, &mut shown, &users, edition);
                     said = said.take().or(outcome);
                     ui.separator();
                     egui::CollapsingHeader::new("Palettes")
@@ -200,10 +202,7 @@ fn browse(
                             let outcome = palettes::show(
                                 ui,
                                 &mut state.palettes,
-                                doc,
-                                pixels,
-                                &archive,
-                                archive_id,
+                                &mut shown,
                                 &mut state.asked,
                             );
                             said = said.take().or(outcome);
@@ -211,11 +210,11 @@ fn browse(
                 });
         });
     });
-    if let Some(message) = actions::delete_question(ui.ctx(), state, doc, pixels, archive_id) {
+    if let Some(message) = actions::delete_question(ui.ctx(), state, &mut shown) {
         said = Some(message);
     }
     // A file a button asked for: the desktop's dialog, else the path field above.
-    files::ask(state, doc, pixels, &archive, archive_id, dialogs).or(said)
+    files::ask(state, &mut shown, dialogs).or(said)
 }
 
 /// The sequences that show each sprite, counted again when the document changed.
@@ -250,15 +249,11 @@ fn users_of(state: &mut SpriteBrowser, doc: &OpenDocument, archive: ImageId) -> 
 
 /// The rows on screen only: number, thumbnail, size, axis, format, users. Returns the sprite
 /// clicked, with the keys held.
-#[allow(clippy::too_many_arguments)]
 fn list(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
-    shown: &[usize],
+    shown: &ShownArchive,
+    rows: &[usize],
     users: &Users,
     edition: usize,
 ) -> Option<(SpriteNumber, egui::Modifiers)> {
@@ -266,20 +261,19 @@ fn list(
     egui::ScrollArea::vertical()
         .id_salt("sprite list")
         .auto_shrink([false, false])
-        .show_rows(ui, ROW_HEIGHT, shown.len(), |ui, rows| {
-            for &index in &shown[rows] {
-                let info = &archive.sprites()[index];
+        .show_rows(ui, ROW_HEIGHT, rows.len(), |ui, range| {
+            for &index in &rows[range] {
+                let info = &shown.archive.sprites()[index];
                 let number = (info.group, info.image);
                 let selected = state.selected.contains(&number);
                 let used = users.get(&number).map_or(String::new(), |u| u.join(", "));
                 let payload = SpriteDrag {
-                    archive: archive_id,
+                    archive: shown.id,
                     number,
                 };
                 let row = ui.horizontal(|ui| {
                     ui.set_height(ROW_HEIGHT - 4.0);
-                    let texture =
-                        thumbnail(state, doc, pixels, archive_id, number, edition, ui.ctx());
+                    let texture = thumbnail(state, shown, number, edition, ui.ctx());
                     let (rect, _) = ui.allocate_exact_size(vec2(32.0, 32.0), Sense::hover());
                     if let Some(texture) = texture {
                         let size = texture.size_vec2();
@@ -325,9 +319,7 @@ fn list(
 /// The thumbnail of a sprite, made when first on screen and kept for a while.
 fn thumbnail(
     state: &mut SpriteBrowser,
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &ShownArchive,
     number: SpriteNumber,
     edition: usize,
     ctx: &egui::Context,
@@ -337,7 +329,7 @@ fn thumbnail(
         *used = now;
         return Some(texture.clone());
     }
-    let sprite = sprite_pixels(doc, pixels, archive, number)?;
+    let sprite = sprite_pixels(shown, number)?;
     let (width, height) = sprite.image.dimensions();
     let fit = (32.0 / width.max(height).max(1) as f32).min(1.0);
     let small = image::imageops::thumbnail(
@@ -369,28 +361,24 @@ fn thumbnail(
 
 /// A sprite's pixels and axis as the document holds the archive.
 fn sprite_pixels(
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &ShownArchive,
     number: SpriteNumber,
 ) -> Option<crate::pixels::SourcePixels> {
     let source = GraphicSource::SffSprite {
-        archive,
+        archive: shown.id,
         group: i32::from(number.0),
         image: i32::from(number.1),
     };
-    pixels.pixels(doc.document(), &source)
+    shown.pixels.pixels(shown.doc.document(), &source)
 }
 
 /// A sprite's full-size texture.
 fn full_texture(
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &ShownArchive,
     number: SpriteNumber,
     ctx: &egui::Context,
 ) -> Option<(TextureHandle, (i32, i32))> {
-    let sprite = sprite_pixels(doc, pixels, archive, number)?;
+    let sprite = sprite_pixels(shown, number)?;
     let texture = texture_of(
         ctx,
         format!("sprite large {},{}", number.0, number.1),
@@ -401,14 +389,10 @@ fn full_texture(
 }
 
 /// The selected sprite large, its axis, ghost, numbers and actions.
-#[allow(clippy::too_many_arguments)]
 fn details(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
     users: &Users,
     edition: usize,
 ) -> Option<Feedback> {
@@ -417,11 +401,11 @@ fn details(
         return None;
     };
     // A sprite added or renumbered this frame is in the archive from the next one on.
-    let Some(index) = archive.find(number.0 as i32, number.1 as i32) else {
+    let Some(index) = shown.archive.find(number.0 as i32, number.1 as i32) else {
         ui.weak(format!("There is no sprite {},{}.", number.0, number.1));
         return None;
     };
-    let info = archive.sprites()[index].clone();
+    let info = shown.archive.sprites()[index].clone();
     ui.heading(format!("Sprite {},{}", number.0, number.1));
     ui.label(format!(
         "{}×{} · {:?}{}",
@@ -438,21 +422,16 @@ fn details(
         Some(list) => ui.label(format!("Shown by: {}", list.join(", "))),
         None => ui.weak("No frame shows it."),
     };
-    let said = axis_editor(
-        ui, state, doc, pixels, archive_id, number, info.axis, edition,
-    );
+    let said = axis_editor(ui, state, shown, number, info.axis, edition);
     ui.separator();
-    actions::buttons(ui, state, doc, pixels, archive_id, number, &info).or(said)
+    actions::buttons(ui, state, shown, number, &info).or(said)
 }
 
 /// The axis typed or dragged on the large view (one undo step per drag), with the ghost.
-#[allow(clippy::too_many_arguments)]
 fn axis_editor(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
     number: SpriteNumber,
     current: (i32, i32),
     edition: usize,
@@ -477,10 +456,10 @@ fn axis_editor(
         "Move the selected sprites' axes the same",
     );
     // The large view; dragging in it moves the axis.
-    let view = preview(ui, state, doc, pixels, archive_id, number, edition);
+    let view = preview(ui, state, shown, number, edition);
     if let Some((response, scale)) = view {
         if response.drag_started() {
-            state.gesture = Some(doc.new_gesture());
+            state.gesture = Some(shown.doc.new_gesture());
             let pressed = ui.input(|i| i.pointer.press_origin());
             state.drag_from = pressed.map(|at| (at, axis));
         }
@@ -502,15 +481,14 @@ fn axis_editor(
         }
     }
     if axis_changed {
-        let gesture = *state.gesture.get_or_insert_with(|| doc.new_gesture());
+        let gesture = *state.gesture.get_or_insert_with(|| shown.doc.new_gesture());
         let also = if state.apply_to_selected {
             state.selected.clone()
         } else {
             Vec::new()
         };
-        if let Err(message) =
-            edit::set_axis(doc, pixels, archive_id, number, axis, &also, Some(gesture))
-        {
+        let (doc, pixels, id) = (&mut *shown.doc, shown.pixels, shown.id);
+        if let Err(message) = edit::set_axis(doc, pixels, id, number, axis, &also, Some(gesture)) {
             said = Some(Feedback::new(
                 Severity::Warning,
                 format!("Not changed: {message}"),
@@ -552,17 +530,15 @@ fn axis_field(value: &mut i32) -> egui::DragValue<'_> {
 fn preview(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &ShownArchive,
     number: SpriteNumber,
     edition: usize,
 ) -> Option<(egui::Response, f32)> {
-    let key = (edition, number, doc.revision as usize);
+    let key = (edition, number, shown.doc.revision as usize);
     if state.large.as_ref().map(|(k, _)| *k) != Some(key) {
-        state.large = full_texture(doc, pixels, archive, number, ui.ctx()).map(|(t, _)| (key, t));
+        state.large = full_texture(shown, number, ui.ctx()).map(|(t, _)| (key, t));
     }
-    let sprite = sprite_pixels(doc, pixels, archive, number)?;
+    let sprite = sprite_pixels(shown, number)?;
     let (_, texture) = state.large.as_ref()?;
     // A share of the panel's height, so the fields below stay on screen at 1280x800.
     let size = vec2(
@@ -587,13 +563,11 @@ fn preview(
     if let Some(ghost) = state.ghost.filter(|g| *g != number) {
         let gkey = (edition, ghost);
         if state.ghost_texture.as_ref().map(|(k, _)| *k) != Some(gkey) {
-            state.ghost_texture =
-                full_texture(doc, pixels, archive, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
+            state.ghost_texture = full_texture(shown, ghost, ui.ctx()).map(|(t, _)| (gkey, t));
         }
-        if let (Some((_, gtexture)), Some(gsprite)) = (
-            &state.ghost_texture,
-            sprite_pixels(doc, pixels, archive, ghost),
-        ) {
+        if let (Some((_, gtexture)), Some(gsprite)) =
+            (&state.ghost_texture, sprite_pixels(shown, ghost))
+        {
             let gaxis = vec2(gsprite.axis.0 as f32, gsprite.axis.1 as f32);
             let gsize = vec2(gsprite.image.width() as f32, gsprite.image.height() as f32);
             let gmin = centre - gaxis * scale;

@@ -3,31 +3,25 @@
 //! shown — typed in a path field that takes the keyboard at once, so typed letters never run
 //! shortcuts. Either way the same action follows.
 
-use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::{Feedback, PathWindow};
 use crate::app::context::platform::{DialogOutcome, Dialogs};
 use crate::app::sprites::actions;
 use crate::app::sprites::palettes;
-use crate::app::sprites::state::{FileUse, SpriteBrowser, TypedPath};
-use crate::assets::ImageStore;
-use crate::formats::sff::SffArchive;
-use crate::model::ImageId;
+use crate::app::sprites::state::{FileUse, ShownArchive, SpriteBrowser, TypedPath};
 use std::path::PathBuf;
 
 /// Asks for the file a button wanted this frame, if any, and does what it is for; where no
 /// dialog can be shown, offers the path field instead.
 pub fn ask(
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
     dialogs: &mut dyn Dialogs,
 ) -> Option<Feedback> {
     let purpose = state.asked.take()?;
     let outcome = match purpose {
         FileUse::ExportAct => {
-            let suggested = doc
+            let suggested = shown
+                .doc
                 .path()
                 .map(|p| p.with_extension("act"))
                 .unwrap_or_else(|| "palette.act".into());
@@ -41,9 +35,7 @@ pub fn ask(
         FileUse::AddSprites | FileUse::Replace(_) => dialogs.pick_files_to_import(&["png"]),
     };
     match outcome {
-        DialogOutcome::Chosen(files) => {
-            use_files(purpose, &files, state, doc, pixels, archive, archive_id)
-        }
+        DialogOutcome::Chosen(files) => use_files(purpose, &files, state, shown),
         DialogOutcome::Cancelled => None,
         DialogOutcome::Unavailable => {
             state.typed_path = Some(TypedPath {
@@ -60,10 +52,7 @@ pub fn ask(
 pub fn typed_path_row(
     ui: &mut egui::Ui,
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
 ) -> Option<Feedback> {
     let typed = state.typed_path.as_mut()?;
     let (mut done, mut cancel) = (false, false);
@@ -90,7 +79,7 @@ pub fn typed_path_row(
     let purpose = typed.purpose;
     state.typed_path = None;
     let files = [PathBuf::from(text)];
-    use_files(purpose, &files, state, doc, pixels, archive, archive_id)
+    use_files(purpose, &files, state, shown)
 }
 
 /// Does what the files were asked for.
@@ -98,16 +87,13 @@ fn use_files(
     purpose: FileUse,
     files: &[PathBuf],
     state: &mut SpriteBrowser,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
 ) -> Option<Feedback> {
     let first = files.first()?;
     match purpose {
-        FileUse::AddSprites => actions::add_files(state, doc, pixels, archive_id, files),
-        FileUse::Replace(number) => actions::replace_with(doc, pixels, archive_id, number, first),
-        FileUse::ImportAct => palettes::import_act_file(doc, pixels, archive, archive_id, first),
-        FileUse::ExportAct => palettes::export_act_to(doc, pixels, archive, archive_id, first),
+        FileUse::AddSprites => actions::add_files(state, shown, files),
+        FileUse::Replace(number) => actions::replace_with(shown, number, first),
+        FileUse::ImportAct => palettes::import_act_file(shown, first),
+        FileUse::ExportAct => palettes::export_act_to(shown, first),
     }
 }

@@ -3,30 +3,24 @@
 //! edit a colour of the palette in use — saved to the `.act` it came from, or in the `.sff`
 //! for the archive's own — one undo step per change; import a `.act` into it or export it.
 
-use crate::app::context::document::OpenDocument;
 use crate::app::context::feedback::Feedback;
-use crate::app::sprites::state::{FileUse, PaletteState};
-use crate::assets::ImageStore;
+use crate::app::sprites::state::{FileUse, PaletteState, ShownArchive};
 use crate::edit::Gesture;
 use crate::edit::sprites::{ChangeSprites, SetActPalette, SetPreviewPalette};
 use crate::formats::Severity;
-use crate::formats::sff::SffArchive;
 use crate::formats::sff::document::edit_archive;
-use crate::model::{ImageId, ImageKind, PaletteSource};
+use crate::model::{ImageKind, PaletteSource};
 use egui::{Color32, Sense, Stroke, vec2};
 use std::path::Path;
 
 /// The choices of the preview palette: each `.act` the `.def` names, then each of the
 /// archive's palettes; and the one in use.
-fn choices(
-    doc: &OpenDocument,
-    archive: &SffArchive,
-    archive_id: ImageId,
-) -> (Vec<(PaletteSource, String)>, Option<PaletteSource>) {
+fn choices(shown: &ShownArchive) -> (Vec<(PaletteSource, String)>, Option<PaletteSource>) {
+    let archive = shown.archive;
     let Some(ImageKind::Sff {
         palettes,
         active_palette,
-    }) = doc.document().image(archive_id).map(|i| &i.kind)
+    }) = shown.doc.document().image(shown.id).map(|i| &i.kind)
     else {
         return (Vec::new(), None);
     };
@@ -55,14 +49,11 @@ fn choices(
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut PaletteState,
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
+    shown: &mut ShownArchive,
     asked: &mut Option<FileUse>,
 ) -> Option<Feedback> {
     let mut said = None;
-    let (list, active) = choices(doc, archive, archive_id);
+    let (list, active) = choices(shown);
     ui.horizontal(|ui| {
         let label = ui.label("Preview palette");
         let current = active
@@ -83,16 +74,16 @@ pub fn show(
             .labelled_by(label.id);
         if chosen != active {
             let command = SetPreviewPalette {
-                image: archive_id,
+                image: shown.id,
                 palette: chosen,
             };
-            if let Err(message) = doc.apply(&command, None) {
+            if let Err(message) = shown.doc.apply(&command, None) {
                 said = Some(Feedback::new(Severity::Warning, message));
             }
         }
     });
     // The palette edited is the one in use: a `.def`'s `.act`, else the archive's own.
-    let Some((target, colours, title)) = edited_palette(doc, pixels, archive, archive_id) else {
+    let Some((target, colours, title)) = edited_palette(shown) else {
         ui.weak("The archive holds no palette (its sprites are true colour).");
         return said;
     };
@@ -129,18 +120,11 @@ pub fn show(
         let mut rgba = colours.colour(state.index);
         let picker = ui.color_edit_button_srgba_unmultiplied(&mut rgba);
         if picker.changed() {
-            let gesture = *state.gesture.get_or_insert_with(|| doc.new_gesture());
+            let gesture = *state.gesture.get_or_insert_with(|| shown.doc.new_gesture());
             let mut changed = colours.clone();
             changed.set_colour(state.index, rgba);
-            if let Err(message) = set_colours(
-                doc,
-                pixels,
-                archive_id,
-                target,
-                changed,
-                Some(state.index),
-                Some(gesture),
-            ) {
+            let index = Some(state.index);
+            if let Err(message) = set_colours(shown, target, changed, index, Some(gesture)) {
                 said = Some(Feedback::new(
                     Severity::Warning,
                     format!("Not changed: {message}"),
@@ -172,13 +156,9 @@ enum Target {
 }
 
 /// The palette in use, its colours as the document holds them, and a title.
-fn edited_palette(
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
-) -> Option<(Target, crate::formats::sff::Palette, String)> {
-    let document = doc.document();
+fn edited_palette(shown: &ShownArchive) -> Option<(Target, crate::formats::sff::Palette, String)> {
+    let (archive, archive_id) = (shown.archive, shown.id);
+    let document = shown.doc.document();
     if let Some(ImageKind::Sff {
         palettes,
         active_palette: Some(n),
@@ -189,7 +169,7 @@ fn edited_palette(
             Some(bytes) => crate::formats::sff::Palette::from_act(bytes).ok(),
             None => resolved
                 .as_deref()
-                .and_then(|file| pixels.sff().act_palette(file))
+                .and_then(|file| shown.pixels.sff().act_palette(file))
                 .map(|p| (*p).clone()),
         };
         return colours.map(|c| (Target::Act(*n), c, format!("The palette file {path}")));
@@ -208,56 +188,53 @@ fn edited_palette(
 /// `changed` names the one colour changed, else the whole palette is replaced (an archive
 /// palette then holds all 256 colours).
 fn set_colours(
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
     target: Target,
     colours: crate::formats::sff::Palette,
     changed: Option<u8>,
     gesture: Option<Gesture>,
 ) -> Result<(), String> {
     match target {
-        Target::Act(n) => doc.apply(
+        Target::Act(n) => shown.doc.apply(
             &SetActPalette {
-                image: archive,
+                image: shown.id,
                 palette: n,
                 bytes: std::sync::Arc::new(colours.to_act()),
             },
             gesture,
         ),
-        Target::Archive(main) => change_palette(
-            doc,
-            pixels,
-            archive,
-            "Change a palette colour",
-            gesture,
-            |sff| match changed {
-                Some(index) => sff
-                    .set_colour(main, index, colours.colour(index))
-                    .map_err(|e| e.message),
-                None => sff
-                    .import_act(main, &colours.to_act())
-                    .map_err(|e| e.message),
-            },
-        ),
+        Target::Archive(main) => {
+            change_palette(
+                shown,
+                "Change a palette colour",
+                gesture,
+                |sff| match changed {
+                    Some(index) => sff
+                        .set_colour(main, index, colours.colour(index))
+                        .map_err(|e| e.message),
+                    None => sff
+                        .import_act(main, &colours.to_act())
+                        .map_err(|e| e.message),
+                },
+            )
+        }
     }
 }
 
 /// Opens the archive, changes its palettes, and applies it as one step.
 fn change_palette(
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: ImageId,
+    shown: &mut ShownArchive,
     label: &str,
     gesture: Option<Gesture>,
     change: impl FnOnce(&mut crate::formats::sff::edit::EditableSff) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut sff = edit_archive(doc.document(), archive, pixels.sff()).map_err(|e| e.message)?;
+    let (document, pixels) = (shown.doc.document(), shown.pixels);
+    let mut sff = edit_archive(document, shown.id, pixels.sff()).map_err(|e| e.message)?;
     change(&mut sff)?;
-    doc.apply(
+    shown.doc.apply(
         &ChangeSprites {
             label: label.to_string(),
-            image: archive,
+            image: shown.id,
             archive: sff,
             renumbered: Vec::new(),
             cleared: Vec::new(),
@@ -267,18 +244,12 @@ fn change_palette(
 }
 
 /// Puts the colours of the `.act` file `file` into the palette in use.
-pub fn import_act_file(
-    doc: &mut OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
-    file: &Path,
-) -> Option<Feedback> {
-    let (target, _, _) = edited_palette(doc, pixels, archive, archive_id)?;
+pub fn import_act_file(shown: &mut ShownArchive, file: &Path) -> Option<Feedback> {
+    let (target, _, _) = edited_palette(shown)?;
     let result = crate::formats::input::read_file(file)
         .map_err(|e| e.to_string())
         .and_then(|bytes| crate::formats::sff::Palette::from_act(&bytes))
-        .and_then(|colours| set_colours(doc, pixels, archive_id, target, colours, None, None));
+        .and_then(|colours| set_colours(shown, target, colours, None, None));
     Some(match result {
         Ok(()) => Feedback::new(
             Severity::Info,
@@ -289,14 +260,8 @@ pub fn import_act_file(
 }
 
 /// Writes the palette in use, as the document holds it, to the `.act` file `path`.
-pub fn export_act_to(
-    doc: &OpenDocument,
-    pixels: &ImageStore,
-    archive: &SffArchive,
-    archive_id: ImageId,
-    path: &Path,
-) -> Option<Feedback> {
-    let (_, colours, _) = edited_palette(doc, pixels, archive, archive_id)?;
+pub fn export_act_to(shown: &ShownArchive, path: &Path) -> Option<Feedback> {
+    let (_, colours, _) = edited_palette(shown)?;
     Some(
         match crate::session::atomic::replace_file(path, &colours.to_act()) {
             Ok(()) => Feedback::new(Severity::Info, format!("Wrote {}.", path.display())),

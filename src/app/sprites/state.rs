@@ -2,8 +2,11 @@
 //! details in [`crate::app::sprites::browser`], the buttons in [`crate::app::sprites::actions`], the
 //! palettes in [`crate::app::sprites::palettes`], the file choices in [`crate::app::sprites::files`]).
 
+use crate::app::context::document::OpenDocument;
+use crate::assets::ImageStore;
 use crate::edit::Gesture;
 use crate::edit::sprites::SpriteNumber;
+use crate::formats::sff::SffArchive;
 use crate::model::ImageId;
 use egui::TextureHandle;
 use std::collections::HashMap;
@@ -43,6 +46,19 @@ pub struct TypedPath {
     pub text: String,
     /// The field takes the keyboard at the next frame.
     pub focus: bool,
+}
+
+/// The archive the browser shows this frame, with the document that holds it and the store
+/// its pixels are read from: what every part of the browser reads and edits it through.
+pub struct ShownArchive<'a> {
+    /// The document holding the archive.
+    pub doc: &'a mut OpenDocument,
+    /// Where the sprites' pixels are read and the archive is opened for editing.
+    pub pixels: &'a ImageStore,
+    /// The archive as the document holds it now (unsaved edits included).
+    pub archive: &'a SffArchive,
+    /// The archive's id among the document's images.
+    pub id: ImageId,
 }
 
 /// The sequences that show each sprite.

@@ -121,18 +121,22 @@ pub fn add_sequence(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), 
         },
         None,
     )?;
-    if let Some(id) = doc.session.selection().sequence {
-        tree.active = Some(RowKind::Sequence(id));
-        tree.start_rename(doc, RowKind::Sequence(id));
-    }
+    let added = doc.session.selection().sequence.map(RowKind::Sequence);
+    rename_added(doc, tree, added);
     Ok(())
 }
 
-/// Adds a group (where the format nests groups) and opens its name for editing.
-pub fn add_group(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    if !doc.session.format().capabilities().groups {
-        return Err(format!("{} files have no groups", doc.format_name()));
+/// Makes the item just added the tree's current row and opens its name for editing.
+fn rename_added(doc: &OpenDocument, tree: &mut TreeState, added: Option<RowKind>) {
+    if let Some(row) = added {
+        tree.active = Some(row.clone());
+        tree.start_rename(doc, row);
     }
+}
+
+/// Adds a group and opens its name for editing (the command applies only where the format
+/// nests groups, see `UICommand::availability`).
+pub fn add_group(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
     let (parent, index) = insertion_point(doc, tree);
     doc.apply(
         &AddGroup {
@@ -142,21 +146,14 @@ pub fn add_group(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), Str
         },
         None,
     )?;
-    if let Some(id) = doc.session.selection().group {
-        tree.active = Some(RowKind::Group(id));
-        tree.start_rename(doc, RowKind::Group(id));
-    }
+    let added = doc.session.selection().group.map(RowKind::Group);
+    rename_added(doc, tree, added);
     Ok(())
 }
 
-/// Adds a direction after the last one of the sequence on show (where the format has them).
+/// Adds a direction after the last one of the sequence on show (the command applies only
+/// where the format has directions, see `UICommand::availability`).
 pub fn add_direction(doc: &mut OpenDocument, tree: &mut TreeState) -> Result<(), String> {
-    if !doc.session.format().capabilities().directions {
-        return Err(format!(
-            "{} sequences have one direction",
-            doc.format_name()
-        ));
-    }
     let sequence = doc.player.sequence();
     doc.apply(
         &AddDirection {

@@ -11,8 +11,10 @@
 pub mod edit;
 pub mod rows;
 
+use crate::app::context::availability::{CommandView, Reason};
 use crate::app::context::command_sender::SystemCommand;
 use crate::app::context::commands::UICommand;
+use crate::app::context::deletion::Deletion;
 use crate::app::context::document::OpenDocument;
 use crate::app::context::panel::{PanelCtx, PanelOutput};
 use crate::app::tree::edit::current_node;
@@ -128,7 +130,6 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
     let selected_sequence = doc.player.sequence();
     let selected_direction = doc.player.direction();
     let default_sequence = doc.session.document().default_sequence;
-    let keeps_its_frames = last_frames_sequence(doc);
     let row_height = ui.spacing().interact_size.y;
     let mut clicked = None;
     let mut fold = None;
@@ -240,10 +241,13 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
             }
             response.context_menu(|ui| {
                 menu_row = Some(row.kind.clone());
-                let why_kept = match (&row.kind, &keeps_its_frames) {
-                    (RowKind::Sequence(id), Some((kept, why))) if id == kept => Some(why.as_str()),
-                    _ => None,
+                // Picked, the row is selected first: Delete then removes it.
+                let deleting_row = CommandView {
+                    doc: Some(doc),
+                    deletion: Some(Deletion::TreeItem(Some(row.kind.clone()))),
+                    ..CommandView::default()
                 };
+                let why_kept = UICommand::DeleteSelection.availability(&deleting_row).err();
                 context_menu(ui, &row.kind, default_sequence, &adds, why_kept, output);
             });
         });
@@ -288,27 +292,6 @@ pub fn show(ui: &mut egui::Ui, state: &mut TreeState, ctx: &mut PanelCtx) {
 /// longer one lays out only the rows in view, one line each.
 const WRAPPED_ROWS: usize = 400;
 
-/// The sequence holding the document's last frames, where the format's files need a frame (an
-/// Aseprite file), with why it cannot be deleted.
-fn last_frames_sequence(doc: &OpenDocument) -> Option<(SequenceId, String)> {
-    if !doc.session.format().capabilities().needs_a_frame {
-        return None;
-    }
-    let sequences = doc.session.document().sequences();
-    let mut with_frames = sequences
-        .iter()
-        .filter(|s| s.directions.iter().any(|d| !d.frames.is_empty()));
-    let only = with_frames.next()?;
-    if with_frames.next().is_some() {
-        return None;
-    }
-    let why = format!(
-        "{} files hold at least one frame: this sequence has the last ones",
-        doc.format_name()
-    );
-    Some((only.id, why))
-}
-
 /// The context menu of a row: every action with its shortcut; Delete disabled, saying why,
 /// where `why_kept` says the row cannot go.
 fn context_menu(
@@ -316,7 +299,7 @@ fn context_menu(
     row: &RowKind,
     default_sequence: Option<SequenceId>,
     adds: &[UICommand],
-    why_kept: Option<&str>,
+    why_kept: Option<Reason>,
     output: &mut PanelOutput,
 ) {
     let mut item = |ui: &mut egui::Ui, command: UICommand, label: &str, why_not: Option<&str>| {
@@ -332,11 +315,7 @@ fn context_menu(
         }
     };
 
-    let what = match row {
-        RowKind::Group(_) => "group",
-        RowKind::Sequence(_) => "sequence",
-        RowKind::Direction(..) => "direction",
-    };
+    let what = row.noun();
     item(ui, UICommand::Rename, &format!("Rename {what}"), None);
     if !matches!(row, RowKind::Group(_)) {
         item(ui, UICommand::Duplicate, &format!("Duplicate {what}"), None);
@@ -345,7 +324,7 @@ fn context_menu(
         ui,
         UICommand::DeleteSelection,
         &format!("Delete {what}"),
-        why_kept,
+        why_kept.as_ref().map(Reason::text),
     );
     if let RowKind::Sequence(id) = row
         && default_sequence != Some(*id)
