@@ -230,3 +230,62 @@ fn delete_on_the_sequence_holding_an_aseprite_files_last_frames_is_refused_by_ke
     assert_eq!(doc.session.document(), &before);
     assert!(!doc.session.history().can_undo(), "no step was taken");
 }
+
+#[test]
+fn delete_of_every_frame_an_aseprite_file_has_left_is_refused_by_key_menu_and_timeline_alike() {
+    let (_dir, path) =
+        gui_support::corpus_copy("commands-last-cells", "aseprite/linked_cels.aseprite");
+    let mut harness = gui_support::editor_opening(&path, &[], egui::vec2(1280.0, 800.0));
+    gui_support::click_row(&mut harness, "linked_cels");
+    let document = |harness: &Harness<'_, SpratApp>| {
+        let doc = harness.state().active_document().unwrap();
+        doc.session.document().clone()
+    };
+    let before = document(&harness);
+    let frames = harness
+        .state()
+        .active_document()
+        .unwrap()
+        .direction_frames()
+        .len();
+    assert!(frames > 1, "the file has several frames to select");
+    // Every cell selected as a user does: the first clicked, the last shift-clicked.
+    harness.get_by_label("frame 0").click();
+    harness.run_steps(2);
+    let last = format!("frame {}", frames - 1);
+    harness
+        .get_by_label(&last)
+        .click_modifiers(Modifiers::SHIFT);
+    harness.run_steps(2);
+    let selected = harness.state().active_document().unwrap().selected_frames();
+    assert_eq!(selected, (0..frames).collect::<Vec<_>>());
+
+    let reason = "Aseprite sprite files hold at least one frame: these are the last ones";
+    let why = UICommand::DeleteSelection
+        .availability(&harness.state().command_view())
+        .expect_err("the last frames are kept");
+    assert_eq!(why.text(), reason);
+    // The timeline's own button is greyed out as the menu item is.
+    let button = harness.get_by_label("Delete frames");
+    assert!(button.accesskit_node().is_disabled(), "Delete frames");
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    assert!(is_greyed(&harness, UICommand::DeleteSelection));
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(status(&harness), format!("Not changed: {reason}"));
+    assert_eq!(document(&harness), before);
+    let doc = harness.state().active_document().unwrap();
+    assert!(!doc.session.history().can_undo(), "no step was taken");
+
+    // One frame fewer may go.
+    harness
+        .get_by_label(&last)
+        .click_modifiers(Modifiers::COMMAND);
+    harness.run_steps(2);
+    let view = harness.state().command_view();
+    assert_eq!(UICommand::DeleteSelection.availability(&view), Ok(()));
+}

@@ -6,7 +6,7 @@
 //! gives each command an `onEnabled`; here one exhaustive match answers for every command.
 
 use crate::app::context::commands::UICommand;
-use crate::app::context::deletion::{Deletion, keeps_the_last_frames};
+use crate::app::context::deletion::{Deletion, keeps_the_last_frames, keeps_the_selected_frames};
 use crate::app::context::document::OpenDocument;
 use crate::formats::Capabilities;
 
@@ -177,6 +177,7 @@ impl UICommand {
             }
             UICommand::DeleteSelection => match deletion {
                 Some(Deletion::TreeItem(Some(item))) => keeps_the_last_frames(doc, item),
+                Some(Deletion::Frames) => keeps_the_selected_frames(doc),
                 _ => Ok(()),
             },
             _ => Ok(()),

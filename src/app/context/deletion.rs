@@ -5,7 +5,7 @@
 //! command handler refuse it alike, with one sentence.
 
 use crate::app::context::availability::Reason;
-use crate::app::context::document::OpenDocument;
+use crate::app::context::document::{FrameLayoutChange, OpenDocument};
 use crate::app::context::tree_row::RowKind;
 use crate::model::SequenceId;
 
@@ -54,6 +54,26 @@ pub fn keeps_the_last_frames(doc: &OpenDocument, item: &RowKind) -> Result<(), R
         doc.format_name(),
         item.noun()
     )))
+}
+
+/// Refuses deleting the frames selected in the timeline where the format lays a direction's
+/// frames out as cells of one picture and they are not the last ones, or where they are every
+/// frame the document has left and its format needs a frame.
+pub fn keeps_the_selected_frames(doc: &OpenDocument) -> Result<(), Reason> {
+    let selected = doc.selected_frames();
+    if let Some(why) = doc.frame_layout_refusal(FrameLayoutChange::Delete(&selected)) {
+        return Err(Reason::FormatCannotHold(why));
+    }
+    if selected.len() < doc.direction_frames().len() {
+        return Ok(());
+    }
+    let direction = RowKind::Direction(doc.player.sequence(), doc.player.direction());
+    keeps_the_last_frames(doc, &direction).map_err(|_| {
+        Reason::FormatCannotHold(format!(
+            "{} files hold at least one frame: these are the last ones",
+            doc.format_name()
+        ))
+    })
 }
 
 #[cfg(test)]

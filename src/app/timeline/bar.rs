@@ -4,8 +4,8 @@
 use super::{SAME_FRAME_COLOUR, TimelineOutput, list_of_cells};
 use crate::app::context::commands::UICommand;
 use crate::app::context::document::{FrameLayoutChange, OpenDocument};
-use crate::app::context::duration_field;
 use crate::app::context::feedback::Feedback;
+use crate::app::context::{deletion, duration_field};
 use crate::app::timeline::edit::{self, DurationField, TimelineState};
 use crate::model::FrameDuration;
 
@@ -35,9 +35,9 @@ pub(super) fn selection_bar(
             // button says why rather than the save's loss list later.
             let refusal = match command {
                 UICommand::Duplicate => doc.frame_layout_refusal(FrameLayoutChange::Duplicate),
-                UICommand::DeleteSelection => {
-                    doc.frame_layout_refusal(FrameLayoutChange::Delete(&selected))
-                }
+                UICommand::DeleteSelection => deletion::keeps_the_selected_frames(doc)
+                    .err()
+                    .map(|why| why.to_string()),
                 _ => None,
             }
             .filter(|_| enabled);
