@@ -6,14 +6,7 @@ use super::*;
 /// a hurt box and an attachment point "hand". Durations cycle through 1..=7 ticks.
 pub fn long_sequence(n: usize) -> AnimationSet {
     let mut set = AnimationSet::new();
-    let image = ImageId(set.alloc_id());
-    set.images.push(SourceImage {
-        id: image,
-        path: "sheet.png".into(),
-        resolved: None,
-        kind: ImageKind::File,
-        nearest_neighbour: true,
-    });
+    let image = add_sheet(&mut set);
     let slice = SliceId(set.alloc_id());
     set.slices.push(Slice {
         id: slice,
@@ -28,7 +21,7 @@ pub fn long_sequence(n: usize) -> AnimationSet {
     });
     let mut ids = Vec::with_capacity(n);
     for i in 0..n {
-        let mut frame = Frame::new(FrameDuration::Ticks(1 + (i % 7) as u32));
+        let frame = Frame::new(FrameDuration::Ticks(1 + (i % 7) as u32));
         let position = Point {
             x: Fx(i as i32),
             y: Fx(-(i as i32) / 3),
@@ -44,28 +37,14 @@ pub fn long_sequence(n: usize) -> AnimationSet {
             Point::from_ints(4, 0),
         );
         let hand = AttachmentPoint::at(Point::from_ints(2, -3));
-        for (name, kind) in [
+        let elements = [
             ("", ElementKind::Graphic(graphic)),
             ("", ElementKind::Box(hurt)),
             ("hand", ElementKind::Point(hand)),
-        ] {
-            let id = ElementId(set.alloc_id());
-            frame.elements.push(Element {
-                id,
-                name: name.into(),
-                kind,
-            });
-        }
-        let id = FrameId(set.alloc_id());
-        set.frames.insert(id, frame);
-        ids.push(id);
+        ];
+        ids.push(add_frame(&mut set, frame, elements));
     }
-    let mut sequence = Sequence::new(
-        SequenceId(set.alloc_id()),
-        "long",
-        DirectionId(set.alloc_id()),
-    );
-    sequence.directions[0].frames = ids;
+    let sequence = sequence_of(&mut set, "long", ids);
     set.root.items.push(TreeItem::Sequence(sequence));
     set
 }
@@ -76,14 +55,7 @@ pub fn long_sequence(n: usize) -> AnimationSet {
 /// "group 0" ...
 pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> AnimationSet {
     let mut set = AnimationSet::new();
-    let image = ImageId(set.alloc_id());
-    set.images.push(SourceImage {
-        id: image,
-        path: "sheet.png".into(),
-        resolved: None,
-        kind: ImageKind::File,
-        nearest_neighbour: true,
-    });
+    let image = add_sheet(&mut set);
     for g in 0..groups {
         let mut group = Group {
             id: GroupId(set.alloc_id()),
@@ -93,7 +65,7 @@ pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> Anim
         for s in 0..sequences {
             let mut ids = Vec::with_capacity(frames);
             for f in 0..frames {
-                let mut frame = Frame::new(FrameDuration::Millis(100));
+                let frame = Frame::new(FrameDuration::Millis(100));
                 let kinds = [
                     ElementKind::Graphic(Graphic::new(
                         GraphicSource::Image(image),
@@ -106,23 +78,9 @@ pub fn grouped_sequences(groups: usize, sequences: usize, frames: usize) -> Anim
                         Point::from_ints(4, f as i32),
                     )),
                 ];
-                for kind in kinds {
-                    frame.elements.push(Element {
-                        id: ElementId(set.alloc_id()),
-                        name: Name::default(),
-                        kind,
-                    });
-                }
-                let id = FrameId(set.alloc_id());
-                set.frames.insert(id, frame);
-                ids.push(id);
+                ids.push(add_frame(&mut set, frame, kinds.map(|kind| ("", kind))));
             }
-            let mut sequence = Sequence::new(
-                SequenceId(set.alloc_id()),
-                format!("{g}-{s}"),
-                DirectionId(set.alloc_id()),
-            );
-            sequence.directions[0].frames = ids;
+            let sequence = sequence_of(&mut set, format!("{g}-{s}"), ids);
             group.items.push(TreeItem::Sequence(sequence));
         }
         set.root.items.push(TreeItem::Group(group));
@@ -141,18 +99,56 @@ pub fn frames_with_boxes(
     let id = SequenceId(doc.alloc_id());
     let mut sequence = Sequence::new(id, name, DirectionId(doc.alloc_id()));
     for frame_boxes in boxes {
-        let mut frame = Frame::new(FrameDuration::Ticks(ticks));
-        for b in *frame_boxes {
-            frame.elements.push(Element {
-                id: ElementId(doc.alloc_id()),
-                name: Name::default(),
-                kind: ElementKind::Box(b.clone()),
-            });
-        }
-        let frame_id = FrameId(doc.alloc_id());
-        doc.frames.insert(frame_id, frame);
+        let frame = Frame::new(FrameDuration::Ticks(ticks));
+        let boxes = frame_boxes
+            .iter()
+            .map(|b| ("", ElementKind::Box(b.clone())));
+        let frame_id = add_frame(&mut doc, frame, boxes);
         sequence.directions[0].frames.push(frame_id);
     }
     doc.root.items.push(TreeItem::Sequence(sequence));
     (doc, id)
+}
+
+/// Adds the image "sheet.png" to `set`; its id.
+fn add_sheet(set: &mut AnimationSet) -> ImageId {
+    let image = ImageId(set.alloc_id());
+    set.images.push(SourceImage {
+        id: image,
+        path: "sheet.png".into(),
+        resolved: None,
+        kind: ImageKind::File,
+        nearest_neighbour: true,
+    });
+    image
+}
+
+/// A sequence named `name` showing `frames` in its one direction, given the next two ids.
+fn sequence_of(set: &mut AnimationSet, name: impl Into<String>, frames: Vec<FrameId>) -> Sequence {
+    let mut sequence = Sequence::new(
+        SequenceId(set.alloc_id()),
+        name,
+        DirectionId(set.alloc_id()),
+    );
+    sequence.directions[0].frames = frames;
+    sequence
+}
+
+/// Adds `frame` to `set` with the named `elements` after its own, each given the next id, then
+/// the frame; the frame's id.
+fn add_frame<'a>(
+    set: &mut AnimationSet,
+    mut frame: Frame,
+    elements: impl IntoIterator<Item = (&'a str, ElementKind)>,
+) -> FrameId {
+    for (name, kind) in elements {
+        frame.elements.push(Element {
+            id: ElementId(set.alloc_id()),
+            name: name.into(),
+            kind,
+        });
+    }
+    let id = FrameId(set.alloc_id());
+    set.frames.insert(id, frame);
+    id
 }
