@@ -58,6 +58,16 @@ pub fn count_as(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {word}")
 }
 
+/// An action on `n` things, as a history label names it: `acting_on("Delete", 1, "box")` is
+/// "Delete box", `acting_on("Delete", 3, "box")` "Delete 3 boxes".
+pub fn acting_on(verb: &str, n: usize, singular: &str) -> String {
+    if n == 1 {
+        format!("{verb} {singular}")
+    } else {
+        format!("{verb} {}", count(n, singular))
+    }
+}
+
 /// The word alone for `n` of them: `word(1, "frame")` is "frame", `word(3, "frame")` "frames".
 pub fn word(n: usize, singular: &str) -> String {
     if n == 1 {
@@ -150,6 +160,13 @@ pub fn past_tense(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_on_one_thing_leaves_the_number_out() {
+        assert_eq!(acting_on("Delete", 1, "box"), "Delete box");
+        assert_eq!(acting_on("Delete", 3, "box"), "Delete 3 boxes");
+        assert_eq!(acting_on("Move", 0, "element"), "Move 0 elements");
+    }
 
     #[test]
     fn counts_take_the_plural_only_when_not_one() {

@@ -351,10 +351,7 @@ pub struct DeleteBoxes {
 
 impl Command for DeleteBoxes {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Delete box".to_string(),
-            n => format!("Delete {n} boxes"),
-        }
+        crate::text::acting_on("Delete", self.elements.len(), "box")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

@@ -140,10 +140,7 @@ pub struct ImportFrames {
 
 impl Command for ImportFrames {
     fn label(&self) -> String {
-        match self.cells.len() {
-            1 => "Import 1 frame".to_string(),
-            n => format!("Import {n} frames"),
-        }
+        format!("Import {}", crate::text::count(self.cells.len(), "frame"))
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -221,10 +218,10 @@ pub struct ImportSequences {
 
 impl Command for ImportSequences {
     fn label(&self) -> String {
-        match self.sequences.len() {
-            1 => "Import 1 sequence".to_string(),
-            n => format!("Import {n} sequences"),
-        }
+        format!(
+            "Import {}",
+            crate::text::count(self.sequences.len(), "sequence")
+        )
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
