@@ -666,12 +666,7 @@ mod tests {
     fn a_named_pipe_is_refused_and_stays_a_pipe() {
         use std::os::unix::fs::FileTypeExt;
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("kfm.air");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        let pipe = super::super::target::named_pipe_in(dir.path(), "kfm.air");
         let error = save_files(&[FileToSave {
             path: pipe.clone(),
             bytes: b"air",

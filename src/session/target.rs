@@ -248,6 +248,18 @@ pub(super) fn keep_owner(temp: &Path, old: &fs::Metadata) {
 #[cfg(not(unix))]
 pub(super) fn keep_owner(_temp: &Path, _old: &fs::Metadata) {}
 
+/// A named pipe made in `folder` (for the tests of what is not a regular file); its path.
+#[cfg(all(test, unix))]
+pub(super) fn named_pipe_in(folder: &Path, name: &str) -> PathBuf {
+    let pipe = folder.join(name);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    pipe
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,12 +305,7 @@ mod tests {
     #[test]
     fn a_named_pipe_is_never_written() {
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("pipe.air");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        let pipe = named_pipe_in(dir.path(), "pipe.air");
         assert_eq!(
             reason(&pipe, &WriteRule::command_line(true)),
             Some(RefusalReason::NotRegularFile(NodeKind::Pipe))
