@@ -18,7 +18,7 @@ use crate::formats::paths::normalise;
 use crate::formats::{Loss, Written};
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
-use crate::render::{Background, CanvasBounds, Overlay, RenderOptions, direction_bounds};
+use crate::render::{CanvasBounds, RenderOptions, direction_bounds};
 use crate::session::atomic::FileToSave;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -309,18 +309,8 @@ pub fn draw(
 
 /// The look every picture is drawn with.
 fn render_options(request: &ExportRequest) -> RenderOptions {
-    RenderOptions {
-        scale: request.scale.clamp(1, crate::formats::atlas::MAX_SCALE),
-        background: request
-            .background
-            .map_or(Background::Transparent, Background::Colour),
-        overlay: if request.overlay {
-            Overlay::ALL
-        } else {
-            Overlay::NONE
-        },
-        ..RenderOptions::default()
-    }
+    let scale = request.scale.clamp(1, crate::formats::atlas::MAX_SCALE);
+    RenderOptions::picture(scale, request.background, request.overlay)
 }
 
 /// PNG frames, strips, GIFs or APNGs, one file each as [`plan`] names them.
