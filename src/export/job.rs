@@ -170,16 +170,7 @@ fn pieces(document: &AnimationSet, only: Option<SequenceId>) -> Vec<Piece> {
 
 /// A name as a file-name part: letters, digits, `-`, `_` and `.` kept, anything else `_`.
 pub fn file_safe(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let safe = crate::text::file_name_characters(name);
     let safe = safe.trim_matches('.');
     if safe.is_empty() {
         "_".to_string()
