@@ -14,6 +14,8 @@ mod kept_pictures;
 mod needs_a_frame;
 pub mod recovery;
 pub mod target;
+#[cfg(test)]
+mod test_files;
 pub mod watch;
 
 pub use atomic::SaveError;

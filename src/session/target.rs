@@ -248,18 +248,6 @@ pub(super) fn keep_owner(temp: &Path, old: &fs::Metadata) {
 #[cfg(not(unix))]
 pub(super) fn keep_owner(_temp: &Path, _old: &fs::Metadata) {}
 
-/// A named pipe made in `folder` (for the tests of what is not a regular file); its path.
-#[cfg(all(test, unix))]
-pub(super) fn named_pipe_in(folder: &Path, name: &str) -> PathBuf {
-    let pipe = folder.join(name);
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(made.success());
-    pipe
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,7 +293,7 @@ mod tests {
     #[test]
     fn a_named_pipe_is_never_written() {
         let dir = tempfile::tempdir().unwrap();
-        let pipe = named_pipe_in(dir.path(), "pipe.air");
+        let pipe = crate::session::test_files::named_pipe_in(dir.path(), "pipe.air");
         assert_eq!(
             reason(&pipe, &WriteRule::command_line(true)),
             Some(RefusalReason::NotRegularFile(NodeKind::Pipe))
@@ -315,11 +303,7 @@ mod tests {
     #[test]
     fn a_file_without_write_bits_is_read_only_even_where_it_can_be_opened() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("kfm.air");
-        fs::write(&file, "air").unwrap();
-        let mut permissions = fs::metadata(&file).unwrap().permissions();
-        permissions.set_readonly(true);
-        fs::set_permissions(&file, permissions).unwrap();
+        let file = crate::session::test_files::read_only_file_in(dir.path(), "kfm.air", "air");
         assert_eq!(
             reason(&file, &WriteRule::save()),
             Some(RefusalReason::ReadOnly)
