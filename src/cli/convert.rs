@@ -309,13 +309,16 @@ mod tests {
     use crate::cli::load;
     use std::fs;
 
-    /// The demo project and its sheet copied into a fresh folder; the project's path.
-    fn demo_copy(dir: &Path) -> std::path::PathBuf {
+    /// The demo project and its sheet copied into a fresh folder; the project's path, and the
+    /// project read from there.
+    fn demo_read(dir: &Path) -> (std::path::PathBuf, Opened) {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
         for name in ["demo.sprat", "demo.png"] {
             fs::copy(source.join(name), dir.join(name)).unwrap();
         }
-        dir.join("demo.sprat")
+        let path = dir.join("demo.sprat");
+        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        (path, opened)
     }
 
     fn write_in_place(path: &Path, opened: &Opened) -> (i32, String) {
@@ -350,8 +353,7 @@ mod tests {
     #[test]
     fn a_write_over_an_input_changed_since_it_was_read_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let path = demo_copy(dir.path());
-        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        let (path, opened) = demo_read(dir.path());
         // Another program saves the file between the read and the write.
         let changed = (path.as_path(), "(changed by another program)");
         refused_after_a_change(&path, &opened, changed, "changed on disk after it was read");
@@ -376,8 +378,7 @@ mod tests {
     #[test]
     fn a_write_over_an_input_unchanged_since_it_was_read_goes_ahead() {
         let dir = tempfile::tempdir().unwrap();
-        let path = demo_copy(dir.path());
-        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        let (path, opened) = demo_read(dir.path());
         let (code, err) = write_in_place(&path, &opened);
         assert_eq!(code, 0, "{err}");
     }
