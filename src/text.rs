@@ -1,6 +1,6 @@
 //! Words for the user: counts with the right plural ("1 frame", "2 frames"), used wherever
 //! the library, the command line and the editor print how many of something there are,
-//! messages made sentences, and a file named by its name alone.
+//! messages made sentences, and a file named by its name alone or a name made fit for one.
 
 /// `n` and the word for that many: `count(1, "frame")` is "1 frame", `count(2, "frame")` is
 /// "2 frames", `count(0, "box")` is "0 boxes". The plural follows English spelling (`-s`;
@@ -16,6 +16,20 @@ pub fn file_name(path: &std::path::Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
+}
+
+/// `name` with every character but letters, digits, `-`, `_` and `.` replaced by `_`, so it
+/// can stand in a file name on any system.
+pub fn file_name_characters(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// A message as a sentence of its own: its first letter in capitals ("no frame is selected"
@@ -56,6 +70,16 @@ pub fn count_boxes(n: usize, class: &str) -> String {
 pub fn count_as(n: usize, singular: &str, plural: &str) -> String {
     let word = if n == 1 { singular } else { plural };
     format!("{n} {word}")
+}
+
+/// An action on `n` things, as a history label names it: `acting_on("Delete", 1, "box")` is
+/// "Delete box", `acting_on("Delete", 3, "box")` "Delete 3 boxes".
+pub fn acting_on(verb: &str, n: usize, singular: &str) -> String {
+    if n == 1 {
+        format!("{verb} {singular}")
+    } else {
+        format!("{verb} {}", count(n, singular))
+    }
 }
 
 /// The word alone for `n` of them: `word(1, "frame")` is "frame", `word(3, "frame")` "frames".
@@ -150,6 +174,19 @@ pub fn past_tense(label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_letters_digits_dashes_underscores_and_dots_stand_in_a_file_name() {
+        assert_eq!(file_name_characters("walk left/2:b"), "walk_left_2_b");
+        assert_eq!(file_name_characters("Gehen-2_x.ü"), "Gehen-2_x.ü");
+    }
+
+    #[test]
+    fn an_action_on_one_thing_leaves_the_number_out() {
+        assert_eq!(acting_on("Delete", 1, "box"), "Delete box");
+        assert_eq!(acting_on("Delete", 3, "box"), "Delete 3 boxes");
+        assert_eq!(acting_on("Move", 0, "element"), "Move 0 elements");
+    }
 
     #[test]
     fn counts_take_the_plural_only_when_not_one() {

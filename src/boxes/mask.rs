@@ -3,7 +3,7 @@
 //! The mask is built by the same renderer the canvas draws with, so flips, scale, rotation and
 //! several layered graphics count exactly as the user sees them.
 
-use crate::model::{AnimationSet, Frame, Shape};
+use crate::model::{AnimationSet, Frame, RectF64, Shape, ShapeF64};
 use crate::pixels::PixelSource;
 use crate::render::{
     CanvasBounds, Overlay, RenderOptions, Scene, SpriteRect, capped_view, content_bounds, render,
@@ -265,14 +265,9 @@ impl OpaqueMask {
             cover.fill(0);
             for test in &tests {
                 match test {
-                    ShapeTest::Upright {
-                        left,
-                        top,
-                        width,
-                        height,
-                    } => {
-                        if (0.0..*height).contains(&(cy - top)) {
-                            let (x0, x1) = self.columns_within(*left, *width);
+                    ShapeTest::Upright(rect) => {
+                        if (0.0..rect.height).contains(&(cy - rect.y)) {
+                            let (x0, x1) = self.columns_within(rect.x, rect.width);
                             set_bits(&mut cover, x0, x1);
                         }
                     }
@@ -331,84 +326,39 @@ fn set_bits(words: &mut [u64], x0: usize, x1: usize) {
 /// A shape ready to test many points: its rotation's sine and cosine worked out once.
 enum ShapeTest {
     /// A box with no rotation.
-    Upright {
-        left: f64,
-        top: f64,
-        width: f64,
-        height: f64,
-    },
-    /// A rotated box.
-    Rotated {
-        left: f64,
-        top: f64,
-        width: f64,
-        height: f64,
-        sin: f64,
-        cos: f64,
-    },
+    Upright(RectF64),
+    /// A rotated box, with its rotation's sine and cosine.
+    Rotated { rect: RectF64, sin: f64, cos: f64 },
     /// A circle.
     Circle { x: f64, y: f64, radius: f64 },
 }
 
 impl ShapeTest {
     fn of(shape: &Shape) -> ShapeTest {
-        match shape {
-            Shape::Rect {
-                x,
-                y,
-                width,
-                height,
-                rotation,
-            } => {
-                let (sin, cos) = crate::render::geometry::exact_sin_cos(*rotation);
-                let (left, top, width, height) =
-                    (x.to_f64(), y.to_f64(), width.to_f64(), height.to_f64());
+        match shape.to_f64() {
+            ShapeF64::Rect(rect) => {
+                let (sin, cos) = crate::render::geometry::exact_sin_cos(rect.rotation);
                 if (sin, cos) == (0.0, 1.0) {
-                    ShapeTest::Upright {
-                        left,
-                        top,
-                        width,
-                        height,
-                    }
+                    ShapeTest::Upright(rect)
                 } else {
-                    ShapeTest::Rotated {
-                        left,
-                        top,
-                        width,
-                        height,
-                        sin,
-                        cos,
-                    }
+                    ShapeTest::Rotated { rect, sin, cos }
                 }
             }
-            Shape::Circle { center, radius } => ShapeTest::Circle {
-                x: center.x.to_f64(),
-                y: center.y.to_f64(),
-                radius: radius.to_f64(),
-            },
+            ShapeF64::Circle { x, y, radius } => ShapeTest::Circle { x, y, radius },
         }
     }
 
     /// As [`shape_contains`] says, with the same arithmetic.
     fn contains(&self, x: f64, y: f64) -> bool {
         match *self {
-            ShapeTest::Upright {
-                left,
-                top,
-                width,
-                height,
-            } => (0.0..width).contains(&(x - left)) && (0.0..height).contains(&(y - top)),
-            ShapeTest::Rotated {
-                left,
-                top,
-                width,
-                height,
-                sin,
-                cos,
-            } => {
-                let (dx, dy) = (x - left, y - top);
+            ShapeTest::Upright(rect) => {
+                (0.0..rect.width).contains(&(x - rect.x))
+                    && (0.0..rect.height).contains(&(y - rect.y))
+            }
+            ShapeTest::Rotated { rect, sin, cos } => {
+                let (dx, dy) = (x - rect.x, y - rect.y);
                 let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
-                (0.0..width).contains(&u) && (0.0..height).contains(&v)
+                (0.0..rect.width).contains(&u) && (0.0..rect.height).contains(&v)
             }
             ShapeTest::Circle {
                 x: cx,

@@ -3,25 +3,19 @@
 //! the frame only breaking ties. Traced boxes come in no particular order (largest part first,
 //! say), so pairing them by order would pair a leg with the body.
 
-use crate::model::Shape;
+use crate::model::{Shape, ShapeF64};
 
 /// The axis-aligned rectangle `[left, top, right, bottom]` a shape covers (a rotated box's
 /// corners included).
 pub fn bounds(shape: &Shape) -> [f64; 4] {
-    match shape {
-        Shape::Rect {
-            x,
-            y,
-            width,
-            height,
-            rotation,
-        } => {
-            let (x, y, w, h) = (x.to_f64(), y.to_f64(), width.to_f64(), height.to_f64());
-            if *rotation == 0.0 {
+    match shape.to_f64() {
+        ShapeF64::Rect(rect) => {
+            let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height);
+            if rect.rotation == 0.0 {
                 return [x, y, x + w, y + h];
             }
             // Clockwise about (x, y), with y pointing down.
-            let (sin, cos) = rotation.to_radians().sin_cos();
+            let (sin, cos) = rect.rotation.to_radians().sin_cos();
             let corners = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
                 .map(|(dx, dy)| (x + dx * cos - dy * sin, y + dx * sin + dy * cos));
             corners.iter().fold(
@@ -29,10 +23,7 @@ pub fn bounds(shape: &Shape) -> [f64; 4] {
                 |[l, t, r, b], (cx, cy)| [l.min(*cx), t.min(*cy), r.max(*cx), b.max(*cy)],
             )
         }
-        Shape::Circle { center, radius } => {
-            let (cx, cy, r) = (center.x.to_f64(), center.y.to_f64(), radius.to_f64());
-            [cx - r, cy - r, cx + r, cy + r]
-        }
+        ShapeF64::Circle { x, y, radius: r } => [x - r, y - r, x + r, y + r],
     }
 }
 

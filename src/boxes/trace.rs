@@ -129,39 +129,33 @@ fn best_cut(mask: &OpaqueMask, r: Region) -> Option<(u64, Region, Region)> {
             best = Some((saving, a, b));
         }
     };
-    for (cut, first, second) in cuts(&rows) {
-        consider(
-            Region {
-                x0: r.x0 + first.0,
-                y0: r.y0 + first.2,
-                x1: r.x0 + first.1 + 1,
-                y1: r.y0 + first.3 + 1,
-            },
-            Region {
-                x0: r.x0 + second.0,
-                y0: r.y0 + cut.max(second.2),
-                x1: r.x0 + second.1 + 1,
-                y1: r.y0 + second.3 + 1,
-            },
-        );
-    }
-    for (cut, first, second) in cuts(&cols) {
-        consider(
-            Region {
-                x0: r.x0 + first.2,
-                y0: r.y0 + first.0,
-                x1: r.x0 + first.3 + 1,
-                y1: r.y0 + first.1 + 1,
-            },
-            Region {
-                x0: r.x0 + cut.max(second.2),
-                y0: r.y0 + second.0,
-                x1: r.x0 + second.3 + 1,
-                y1: r.y0 + second.1 + 1,
-            },
-        );
+    for (lines, lines_are_rows) in [(&rows, true), (&cols, false)] {
+        for (cut, first, second) in cuts(lines) {
+            // The second half starts at the cut at the earliest.
+            let second = (second.0, second.1, cut.max(second.2), second.3);
+            consider(
+                side_region(r, lines_are_rows, first),
+                side_region(r, lines_are_rows, second),
+            );
+        }
     }
     best
+}
+
+/// The region of `r` one side of a cut covers, tight: its extent across the lines and its
+/// first and last line, relative to `r`, on lines that are rows or columns of `r`.
+fn side_region(r: Region, lines_are_rows: bool, (low, high, first, last): Side) -> Region {
+    let (x, y) = if lines_are_rows {
+        ((low, high), (first, last))
+    } else {
+        ((first, last), (low, high))
+    };
+    Region {
+        x0: r.x0 + x.0,
+        y0: r.y0 + y.0,
+        x1: r.x0 + x.1 + 1,
+        y1: r.y0 + y.1 + 1,
+    }
 }
 
 /// Every cut of a line of extents into `[0, cut)` and `[cut, len)` with pixels on both sides:

@@ -1,9 +1,9 @@
 //! `sprat align FILE --anchor feet|centre|point:NAME [--sequence S]... -o OUT`: move each
 //! frame so the anchor sits on the origin, written in the input's format.
 
-use super::ReadArgs;
 use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit};
 use super::render::say_missing_pixels;
+use super::{EditedCopyArgs, ReadArgs};
 use crate::assets::ImageStore;
 use crate::edit::align::{OnePerDirection, align_for_format};
 use crate::edit::scope::FrameScope;
@@ -11,7 +11,7 @@ use crate::edit::{History, Selection};
 use crate::model::DefaultBoxRule;
 use crate::tools::anchor::Anchor;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The command's options.
 pub struct Options {
@@ -19,12 +19,8 @@ pub struct Options {
     pub anchor: String,
     /// The sequences to align; all when empty.
     pub sequences: Vec<String>,
-    /// Where to write.
-    pub output: PathBuf,
-    /// Overwrite an existing output file.
-    pub force: bool,
-    /// Write even when the input has errors, listing them.
-    pub allow_errors: bool,
+    /// Where to write, overwriting or not, and whether an input with errors is written.
+    pub copy: EditedCopyArgs,
 }
 
 pub fn run(
@@ -41,14 +37,7 @@ pub fn run(
             return Ok(1);
         }
     };
-    let mut edited = match open_to_edit(
-        input,
-        &options.output,
-        options.force,
-        options.allow_errors,
-        read,
-        err,
-    )? {
+    let mut edited = match open_to_edit(input, &options.copy, read, err)? {
         Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
@@ -102,5 +91,5 @@ pub fn run(
         crate::text::count(planned, "frame"),
         planned - moved
     )?;
-    edited.write(&options.output, out, err)
+    edited.write(&options.copy.output, out, err)
 }

@@ -1,9 +1,9 @@
 //! `sprat boxes FILE (--fit CLASS | --trace CLASS) [--sequence S]... -o OUT`: first-pass
 //! collision boxes for whole files, from the pictures.
 
-use super::ReadArgs;
 use super::edit_file::{cannot_be_loaded, chosen_sequences, frames_of, open_to_edit};
 use super::render::say_missing_pixels;
+use super::{EditedCopyArgs, ReadArgs};
 use crate::assets::ImageStore;
 use crate::boxes::{BoxMethod, plan_boxes};
 use crate::edit::box_tools::{BoxRun, ExistingBoxes, PlaceBoxes};
@@ -12,7 +12,7 @@ use crate::formats::Place;
 use crate::model::{BoxClass, DefaultBoxRule, SequenceId};
 use crate::text::count;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The command's options.
 pub struct Options {
@@ -24,12 +24,8 @@ pub struct Options {
     pub sequences: Vec<String>,
     /// Replace boxes of the class frames already show.
     pub replace: bool,
-    /// Where to write.
-    pub output: PathBuf,
-    /// Overwrite an existing output file.
-    pub force: bool,
-    /// Write even when the input has errors, listing them.
-    pub allow_errors: bool,
+    /// Where to write, overwriting or not, and whether an input with errors is written.
+    pub copy: EditedCopyArgs,
 }
 
 /// Parses a box class: `hit`, `hurt`, or a custom class name.
@@ -51,14 +47,7 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> std::io::Result<i32> {
-    let mut edited = match open_to_edit(
-        input,
-        &options.output,
-        options.force,
-        options.allow_errors,
-        read,
-        err,
-    )? {
+    let mut edited = match open_to_edit(input, &options.copy, read, err)? {
         Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
@@ -165,5 +154,5 @@ pub fn run(
             String::new()
         }
     )?;
-    edited.write(&options.output, out, err)
+    edited.write(&options.copy.output, out, err)
 }

@@ -309,13 +309,16 @@ mod tests {
     use crate::cli::load;
     use std::fs;
 
-    /// The demo project and its sheet copied into a fresh folder; the project's path.
-    fn demo_copy(dir: &Path) -> std::path::PathBuf {
+    /// The demo project and its sheet copied into a fresh folder; the project's path, and the
+    /// project read from there.
+    fn demo_read(dir: &Path) -> (std::path::PathBuf, Opened) {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo");
         for name in ["demo.sprat", "demo.png"] {
             fs::copy(source.join(name), dir.join(name)).unwrap();
         }
-        dir.join("demo.sprat")
+        let path = dir.join("demo.sprat");
+        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        (path, opened)
     }
 
     fn write_in_place(path: &Path, opened: &Opened) -> (i32, String) {
@@ -336,20 +339,24 @@ mod tests {
         (code, String::from_utf8_lossy(&err).into_owned())
     }
 
+    /// Writes `opened` back to `path` after another program wrote `changed.1` into the file
+    /// `changed.0`: the write is refused, saying `said`, and leaves that file as it is.
+    fn refused_after_a_change(path: &Path, opened: &Opened, changed: (&Path, &str), said: &str) {
+        let (file, text) = changed;
+        fs::write(file, text).unwrap();
+        let (code, err) = write_in_place(path, opened);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(said), "{err}");
+        assert_eq!(fs::read_to_string(file).unwrap(), text);
+    }
+
     #[test]
     fn a_write_over_an_input_changed_since_it_was_read_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        let path = demo_copy(dir.path());
-        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        let (path, opened) = demo_read(dir.path());
         // Another program saves the file between the read and the write.
-        fs::write(&path, "(changed by another program)").unwrap();
-        let (code, err) = write_in_place(&path, &opened);
-        assert_eq!(code, 1, "{err}");
-        assert!(err.contains("changed on disk after it was read"), "{err}");
-        assert_eq!(
-            fs::read_to_string(&path).unwrap(),
-            "(changed by another program)"
-        );
+        let changed = (path.as_path(), "(changed by another program)");
+        refused_after_a_change(&path, &opened, changed, "changed on disk after it was read");
     }
 
     #[test]
@@ -364,21 +371,14 @@ mod tests {
         let air = dir.path().join("kfm.air");
         let opened = load::read(&def, &ReadArgs::default()).unwrap();
         // (The .air written is the one read, which now differs from the disk.)
-        fs::write(&air, "; changed by another program").unwrap();
-        let (code, err) = write_in_place(&def, &opened);
-        assert_eq!(code, 1, "{err}");
-        assert!(err.contains("kfm.air changed on disk"), "{err}");
-        assert_eq!(
-            fs::read_to_string(&air).unwrap(),
-            "; changed by another program"
-        );
+        let changed = (air.as_path(), "; changed by another program");
+        refused_after_a_change(&def, &opened, changed, "kfm.air changed on disk");
     }
 
     #[test]
     fn a_write_over_an_input_unchanged_since_it_was_read_goes_ahead() {
         let dir = tempfile::tempdir().unwrap();
-        let path = demo_copy(dir.path());
-        let opened = load::read(&path, &ReadArgs::default()).unwrap();
+        let (path, opened) = demo_read(dir.path());
         let (code, err) = write_in_place(&path, &opened);
         assert_eq!(code, 0, "{err}");
     }

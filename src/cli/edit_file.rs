@@ -3,10 +3,10 @@
 //! (the input's own, as the output's extension allows), pick the sequences named on the
 //! command line, and write the result all or nothing.
 
-use super::ReadArgs;
 use super::convert::{WriteChoices, target_format, write_as};
 use super::load::open_for_writing;
 use super::render::pick_sequence;
+use super::{EditedCopyArgs, ReadArgs};
 use crate::formats::Format;
 use crate::model::{AnimationSet, Frame, SequenceId};
 use std::io::Write;
@@ -25,18 +25,17 @@ pub struct EditedFile {
     pub choices: WriteChoices<'static>,
 }
 
-/// Opens `input` to write an edited copy at `output`. `Err` holds the exit code, the reason
-/// already said on `err` (an output the write rule refuses, an unreadable input, an input with
-/// errors without `allow_errors`, an output extension no writable format has).
+/// Opens `input` to write an edited copy at `copy.output`. `Err` holds the exit code, the
+/// reason already said on `err` (an output the write rule refuses, an unreadable input, an
+/// input with errors without `allow_errors`, an output extension no writable format has).
 pub fn open_to_edit(
     input: &Path,
-    output: &Path,
-    force: bool,
-    allow_errors: bool,
+    copy: &EditedCopyArgs,
     read: &ReadArgs,
     err: &mut dyn Write,
 ) -> std::io::Result<Result<EditedFile, i32>> {
-    let opened = match open_for_writing(input, output, force, allow_errors, read, err)? {
+    let (output, force) = (copy.output.as_path(), copy.force);
+    let opened = match open_for_writing(input, output, force, copy.allow_errors, read, err)? {
         Ok(opened) => opened,
         Err(code) => return Ok(Err(code)),
     };

@@ -54,6 +54,21 @@ pub struct ReadArgs {
     pub aseprite_layers: bool,
 }
 
+/// Where the commands that edit a file (`boxes`, `retime`, `align`) write the edited copy.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EditedCopyArgs {
+    /// Where to write the result (in the input's format).
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub output: PathBuf,
+    /// Overwrite an existing output file (the input included).
+    #[arg(long)]
+    pub force: bool,
+    /// Write even when the input has errors (a damaged sprite, a missing picture), listing
+    /// them.
+    #[arg(long)]
+    pub allow_errors: bool,
+}
+
 /// Options of the commands that take several files and folders.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct BatchArgs {
@@ -215,16 +230,8 @@ pub enum Command {
         /// alone).
         #[arg(long)]
         replace: bool,
-        /// Where to write the result (in the input's format).
-        #[arg(long, short = 'o', value_name = "OUT")]
-        output: PathBuf,
-        /// Overwrite an existing output file (the input included).
-        #[arg(long)]
-        force: bool,
-        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
-        /// them.
-        #[arg(long)]
-        allow_errors: bool,
+        #[command(flatten)]
+        copy: EditedCopyArgs,
         /// How many threads draw and decode at once (default: one per core).
         #[arg(long, short = 'j', value_name = "N")]
         jobs: Option<usize>,
@@ -249,16 +256,8 @@ pub enum Command {
         /// Make every frame last one frame at F frames per second.
         #[arg(long, value_name = "F", allow_negative_numbers = true)]
         fps: Option<String>,
-        /// Where to write the result (in the input's format).
-        #[arg(long, short = 'o', value_name = "OUT")]
-        output: PathBuf,
-        /// Overwrite an existing output file (the input included).
-        #[arg(long)]
-        force: bool,
-        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
-        /// them.
-        #[arg(long)]
-        allow_errors: bool,
+        #[command(flatten)]
+        copy: EditedCopyArgs,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -320,16 +319,8 @@ pub enum Command {
         /// Only this sequence (name or M.U.G.E.N action number); repeat for more. Default: all.
         #[arg(long, short = 's', value_name = "S")]
         sequence: Vec<String>,
-        /// Where to write the result (in the input's format).
-        #[arg(long, short = 'o', value_name = "OUT")]
-        output: PathBuf,
-        /// Overwrite an existing output file (the input included).
-        #[arg(long)]
-        force: bool,
-        /// Write even when the input has errors (a damaged sprite, a missing picture), listing
-        /// them.
-        #[arg(long)]
-        allow_errors: bool,
+        #[command(flatten)]
+        copy: EditedCopyArgs,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -445,9 +436,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             margin,
             thin,
             replace,
-            output,
-            force,
-            allow_errors,
+            copy,
             jobs,
             read,
         } => {
@@ -470,9 +459,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         method,
                         sequences: sequence,
                         replace,
-                        output,
-                        force,
-                        allow_errors,
+                        copy,
                     };
                     on_threads(jobs, out, err, |out, err| {
                         boxes::run(&file, &options, &read, out, err)
@@ -487,9 +474,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             scale,
             total,
             fps,
-            output,
-            force,
-            allow_errors,
+            copy,
             read,
         } => {
             let options = retime::Options {
@@ -497,9 +482,7 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 scale,
                 total,
                 fps,
-                output,
-                force,
-                allow_errors,
+                copy,
             };
             retime::run(&file, &options, &read, out, err)
         }
@@ -544,17 +527,13 @@ pub fn run(command: Command, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             file,
             anchor,
             sequence,
-            output,
-            force,
-            allow_errors,
+            copy,
             read,
         } => {
             let options = align::Options {
                 anchor,
                 sequences: sequence,
-                output,
-                force,
-                allow_errors,
+                copy,
             };
             align::run(&file, &options, &read, out, err)
         }

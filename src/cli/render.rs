@@ -6,7 +6,7 @@ use super::load::{broken, open_checked, print_diagnostics, refuse_target, say_re
 use crate::assets::ImageStore;
 use crate::export::{encode_png, export_gif, frame_image, game_sheet_image, strip_image};
 use crate::model::{AnimationSet, Frame, GraphicSource, Sequence};
-use crate::render::{Background, Overlay, RenderOptions};
+use crate::render::RenderOptions;
 use crate::session::atomic::FileToSave;
 use crate::session::target::files_read_by;
 use std::collections::HashSet;
@@ -104,18 +104,8 @@ pub fn run(
     if missing {
         return Ok(1);
     }
-    let render_options = RenderOptions {
-        scale: options.scale.max(1),
-        background: options
-            .background
-            .map_or(Background::Transparent, Background::Colour),
-        overlay: if options.overlay {
-            Overlay::ALL
-        } else {
-            Overlay::NONE
-        },
-        ..RenderOptions::default()
-    };
+    let render_options =
+        RenderOptions::picture(options.scale.max(1), options.background, options.overlay);
     let result = match options.output {
         Output::Frame(index) => frame_image(
             document,

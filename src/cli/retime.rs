@@ -1,14 +1,14 @@
 //! `sprat retime FILE [--sequence S]... (--scale K | --total MS | --fps F) -o OUT`: new frame
 //! durations for whole sequences, in the file's own unit, written in its format.
 
-use super::ReadArgs;
 use super::edit_file::{chosen_sequences, open_to_edit};
+use super::{EditedCopyArgs, ReadArgs};
 use crate::edit::retime::Retime;
 use crate::edit::scope::FrameScope;
 use crate::edit::{History, Selection};
 use crate::tools::retime::{Ratio, RetimeChange};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The command's options, as typed (values are checked by [`run`], so a bad one is a plain
 /// refusal with exit 1 like any other).
@@ -21,12 +21,8 @@ pub struct Options {
     pub total: Option<String>,
     /// `--fps F`.
     pub fps: Option<String>,
-    /// Where to write.
-    pub output: PathBuf,
-    /// Overwrite an existing output file.
-    pub force: bool,
-    /// Write even when the input has errors, listing them.
-    pub allow_errors: bool,
+    /// Where to write, overwriting or not, and whether an input with errors is written.
+    pub copy: EditedCopyArgs,
 }
 
 /// The change asked for, or why the value is refused.
@@ -63,14 +59,7 @@ pub fn run(
             return Ok(1);
         }
     };
-    let mut edited = match open_to_edit(
-        input,
-        &options.output,
-        options.force,
-        options.allow_errors,
-        read,
-        err,
-    )? {
+    let mut edited = match open_to_edit(input, &options.copy, read, err)? {
         Ok(edited) => edited,
         Err(code) => return Ok(code),
     };
@@ -119,5 +108,5 @@ pub fn run(
     } else {
         writeln!(out)?;
     }
-    edited.write(&options.output, out, err)
+    edited.write(&options.copy.output, out, err)
 }

@@ -351,10 +351,7 @@ pub struct DeleteBoxes {
 
 impl Command for DeleteBoxes {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Delete box".to_string(),
-            n => format!("Delete {n} boxes"),
-        }
+        crate::text::acting_on("Delete", self.elements.len(), "box")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -719,15 +716,8 @@ mod tests {
 #[cfg(test)]
 mod copy_tests {
     use super::*;
+    use crate::boxes::test_shapes::hurt_box as hurt;
     use crate::edit::{History, Selection};
-
-    fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
-        CollisionBox::rect_from_corners(
-            BoxClass::Hurt,
-            Point::from_ints(a.0, a.1),
-            Point::from_ints(b.0, b.1),
-        )
-    }
 
     /// Frames showing these hurt boxes (as their own), and where the first is.
     fn frames_showing(boxes: &[Vec<CollisionBox>]) -> (AnimationSet, FrameAt) {

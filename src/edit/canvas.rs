@@ -20,10 +20,7 @@ pub struct MoveElements {
 
 impl Command for MoveElements {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Move element".to_string(),
-            n => format!("Move {n} elements"),
-        }
+        crate::text::acting_on("Move", self.elements.len(), "element")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

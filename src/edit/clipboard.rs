@@ -112,10 +112,7 @@ pub struct PasteFrames {
 
 impl Command for PasteFrames {
     fn label(&self) -> String {
-        match self.clipboard.frames.len() {
-            1 => "Paste frame".to_string(),
-            n => format!("Paste {n} frames"),
-        }
+        crate::text::acting_on("Paste", self.clipboard.frames.len(), "frame")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

@@ -25,10 +25,7 @@ pub struct DeleteElements {
 
 impl Command for DeleteElements {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Delete element".to_string(),
-            n => format!("Delete {n} elements"),
-        }
+        crate::text::acting_on("Delete", self.elements.len(), "element")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -81,10 +78,7 @@ pub struct MoveSelection {
 
 impl Command for MoveSelection {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Move element".to_string(),
-            n => format!("Move {n} elements"),
-        }
+        crate::text::acting_on("Move", self.elements.len(), "element")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -138,10 +132,7 @@ pub struct DeleteSelection {
 
 impl Command for DeleteSelection {
     fn label(&self) -> String {
-        match self.elements.len() {
-            1 => "Delete element".to_string(),
-            n => format!("Delete {n} elements"),
-        }
+        crate::text::acting_on("Delete", self.elements.len(), "element")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {

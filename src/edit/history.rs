@@ -27,6 +27,25 @@ struct Step {
     serial: u64,
 }
 
+/// Which side of a step undo or redo puts the document back to.
+#[derive(Clone, Copy)]
+enum Side {
+    Before,
+    After,
+}
+
+impl Step {
+    /// Restores the document as it was on `side` of the step; the selection it had then.
+    fn put_back(&self, document: &mut AnimationSet, side: Side) -> Selection {
+        let (snapshot, selection) = match side {
+            Side::Before => (&self.before, &self.selection_before),
+            Side::After => (&self.after, &self.selection_after),
+        };
+        snapshot.restore(document);
+        selection.clone()
+    }
+}
+
 /// One line of the history list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryEntry {
@@ -135,8 +154,7 @@ impl History {
     /// Undoes the last step; returns the selection from before it, or `None` if nothing to undo.
     pub fn undo(&mut self, document: &mut AnimationSet) -> Option<Selection> {
         let step = self.done.pop()?;
-        step.before.restore(document);
-        let selection = step.selection_before.clone();
+        let selection = step.put_back(document, Side::Before);
         self.undone.push(step);
         Some(selection)
     }
@@ -144,8 +162,7 @@ impl History {
     /// Redoes the last undone step; returns the selection after it, or `None` if nothing to redo.
     pub fn redo(&mut self, document: &mut AnimationSet) -> Option<Selection> {
         let step = self.undone.pop()?;
-        step.after.restore(document);
-        let selection = step.selection_after.clone();
+        let selection = step.put_back(document, Side::After);
         self.done.push(step);
         Some(selection)
     }

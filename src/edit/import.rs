@@ -140,10 +140,7 @@ pub struct ImportFrames {
 
 impl Command for ImportFrames {
     fn label(&self) -> String {
-        match self.cells.len() {
-            1 => "Import 1 frame".to_string(),
-            n => format!("Import {n} frames"),
-        }
+        format!("Import {}", crate::text::count(self.cells.len(), "frame"))
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -221,10 +218,10 @@ pub struct ImportSequences {
 
 impl Command for ImportSequences {
     fn label(&self) -> String {
-        match self.sequences.len() {
-            1 => "Import 1 sequence".to_string(),
-            n => format!("Import {n} sequences"),
-        }
+        format!(
+            "Import {}",
+            crate::text::count(self.sequences.len(), "sequence")
+        )
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -284,6 +281,22 @@ mod tests {
         }
     }
 
+    /// Importing the `cells` of `images` as a new sequence `name`, frames of 80 ms.
+    fn new_sequence(
+        name: &str,
+        images: Vec<ImportedImage>,
+        cells: Vec<(usize, Option<PixelRect>)>,
+        origin: OriginPlace,
+    ) -> ImportFrames {
+        ImportFrames {
+            images,
+            cells,
+            origin,
+            duration: FrameDuration::Millis(80),
+            target: ImportTarget::NewSequence(name.into()),
+        }
+    }
+
     #[test]
     fn the_place_matching_a_document_is_where_its_frames_have_their_origin() {
         assert_eq!(
@@ -293,13 +306,7 @@ mod tests {
         );
         for place in OriginPlace::ALL {
             let mut doc = AnimationSet::new();
-            let command = ImportFrames {
-                images: vec![picture("a.png", 9, 7)],
-                cells: vec![(0, None)],
-                origin: place,
-                duration: FrameDuration::Millis(80),
-                target: ImportTarget::NewSequence("a".into()),
-            };
+            let command = new_sequence("a", vec![picture("a.png", 9, 7)], vec![(0, None)], place);
             History::new()
                 .apply(&mut doc, &Selection::default(), &command, None)
                 .unwrap();
@@ -311,15 +318,12 @@ mod tests {
     fn pictures_become_a_new_sequence_in_one_undo_step() {
         let mut doc = AnimationSet::new();
         let mut history = History::new();
-        let selection = Selection::default();
-        let command = ImportFrames {
-            images: vec![picture("run_1.png", 8, 10), picture("run_2.png", 8, 10)],
-            cells: vec![(0, None), (1, None)],
-            origin: OriginPlace::BottomCentre,
-            duration: FrameDuration::Millis(80),
-            target: ImportTarget::NewSequence("run".into()),
-        };
-        history.apply(&mut doc, &selection, &command, None).unwrap();
+        let images = vec![picture("run_1.png", 8, 10), picture("run_2.png", 8, 10)];
+        let cells = vec![(0, None), (1, None)];
+        let command = new_sequence("run", images, cells, OriginPlace::BottomCentre);
+        history
+            .apply(&mut doc, &Selection::default(), &command, None)
+            .unwrap();
         let run = doc.sequence_by_name("run").unwrap();
         assert_eq!(run.directions[0].frames.len(), 2);
         assert_eq!(doc.images.len(), 2);
@@ -346,14 +350,12 @@ mod tests {
         let mut doc = AnimationSet::new();
         let mut history = History::new();
         let selection = Selection::default();
-        let group = |name: &str, count: usize| ImportFrames {
-            images: (0..count)
+        let group = |name: &str, count: usize| {
+            let images = (0..count)
                 .map(|i| picture(&format!("{name}_{i}.png"), 4, 6))
-                .collect(),
-            cells: (0..count).map(|i| (i, None)).collect(),
-            origin: OriginPlace::BottomCentre,
-            duration: FrameDuration::Millis(100),
-            target: ImportTarget::NewSequence(name.into()),
+                .collect();
+            let cells = (0..count).map(|i| (i, None)).collect();
+            new_sequence(name, images, cells, OriginPlace::BottomCentre)
         };
         let command = ImportSequences {
             sequences: vec![group("run", 8), group("jump", 6)],
@@ -377,27 +379,16 @@ mod tests {
     #[test]
     fn a_cell_outside_its_picture_is_refused_and_nothing_lands() {
         let mut doc = AnimationSet::new();
-        let mut history = History::new();
-        let selection = Selection::default();
-        let command = ImportFrames {
-            images: vec![picture("sheet.png", 16, 16)],
-            cells: vec![
-                (0, None),
-                (
-                    0,
-                    Some(PixelRect {
-                        x: 8,
-                        y: 8,
-                        width: 16,
-                        height: 8,
-                    }),
-                ),
-            ],
-            origin: OriginPlace::TopLeft,
-            duration: FrameDuration::Millis(100),
-            target: ImportTarget::NewSequence("sheet".into()),
+        let outside = PixelRect {
+            x: 8,
+            y: 8,
+            width: 16,
+            height: 8,
         };
-        let refused = history.apply(&mut doc, &selection, &command, None);
+        let images = vec![picture("sheet.png", 16, 16)];
+        let cells = vec![(0, None), (0, Some(outside))];
+        let command = new_sequence("sheet", images, cells, OriginPlace::TopLeft);
+        let refused = History::new().apply(&mut doc, &Selection::default(), &command, None);
         assert!(refused.is_err());
         assert!(doc.images.is_empty() && doc.sequences().is_empty());
     }

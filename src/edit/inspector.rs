@@ -8,7 +8,7 @@ use super::snapshot::Tx;
 use super::timeline::{SetFrameDuration, SetLoopPoint};
 use crate::model::{
     AnimationSet, BlendMode, BoxClass, ElementId, ElementKind, EndBehavior, FrameDuration, FrameId,
-    GraphicSource, Interpolation, Metadata, Origin, Point, SequenceId, Shape,
+    GraphicSource, Interpolation, Metadata, Origin, Point, SequenceId, Shape, ShapeF64,
 };
 
 /// A sequence field and its new value.
@@ -407,23 +407,18 @@ pub(crate) fn check_scale(value: f64) -> EditResult {
 
 /// Refuses negative sizes and non-numbers.
 pub(crate) fn check_shape(shape: &Shape) -> EditResult {
-    match shape {
-        Shape::Rect {
-            width,
-            height,
-            rotation,
-            ..
-        } => {
-            if width.0 < 0 || height.0 < 0 {
+    match shape.to_f64() {
+        ShapeF64::Rect(rect) => {
+            if rect.width < 0.0 || rect.height < 0.0 {
                 return Err(EditError::new(
                     "a box cannot have a negative width or height",
                 ));
             }
-            check_finite(*rotation, "rotation")
+            check_finite(rect.rotation, "rotation")
         }
-        Shape::Circle { radius, .. } if radius.0 < 0 => {
+        ShapeF64::Circle { radius, .. } if radius < 0.0 => {
             Err(EditError::new("a circle cannot have a negative radius"))
         }
-        Shape::Circle { .. } => Ok(()),
+        ShapeF64::Circle { .. } => Ok(()),
     }
 }

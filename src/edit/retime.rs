@@ -220,17 +220,8 @@ impl Retime {
         };
         let (numerators, denominator) = self.targets(doc, run, &timed)?;
         let lengths = spread(&numerators, denominator);
-        for (i, length) in lengths.into_iter().enumerate() {
-            plan.frames.push(retimed(
-                doc,
-                run.sequence,
-                timed.frames[i],
-                timed.unit.expect("timed"),
-                length,
-                numerators[i],
-                denominator,
-            )?);
-        }
+        plan.frames
+            .extend(timed.retimed(doc, run.sequence, &lengths, &numerators, denominator)?);
         Ok(())
     }
 
@@ -256,17 +247,9 @@ impl Retime {
         let count = numerators.len() as u128;
         let sum: u128 = numerators.iter().sum();
         let mean = spread(&[sum], denominator * count)[0].max(1);
-        for (i, &numerator) in numerators.iter().enumerate() {
-            plan.frames.push(retimed(
-                doc,
-                all.sequence,
-                timed.frames[i],
-                timed.unit.expect("timed"),
-                mean,
-                numerator,
-                denominator,
-            )?);
-        }
+        let lengths = vec![mean; numerators.len()];
+        plan.frames
+            .extend(timed.retimed(doc, all.sequence, &lengths, &numerators, denominator)?);
         Ok(())
     }
 }
@@ -290,6 +273,27 @@ struct Timed {
     frames: Vec<FrameId>,
     old: Vec<u64>,
     unit: Option<Unit>,
+}
+
+impl Timed {
+    /// Each frame with its new whole length from `lengths`, beside its exact one (the
+    /// numerators over one denominator), as the plan lists it.
+    fn retimed(
+        &self,
+        doc: &AnimationSet,
+        sequence: SequenceId,
+        lengths: &[u128],
+        numerators: &[u128],
+        denominator: u128,
+    ) -> EditResult<Vec<RetimedFrame>> {
+        let unit = self.unit.expect("timed");
+        let frames = self.frames.iter().zip(lengths).zip(numerators);
+        frames
+            .map(|((&frame, &length), &numerator)| {
+                retimed(doc, sequence, frame, unit, length, numerator, denominator)
+            })
+            .collect()
+    }
 }
 
 /// A duration's unit, with the frame rate for holds.

@@ -28,7 +28,7 @@ pub struct InsertFrames {
 
 impl Command for InsertFrames {
     fn label(&self) -> String {
-        plural("Insert", self.frames.len())
+        crate::text::acting_on("Insert", self.frames.len(), "frame")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -126,7 +126,7 @@ pub struct DuplicateFrames {
 
 impl Command for DuplicateFrames {
     fn label(&self) -> String {
-        plural("Duplicate", sorted_unique(&self.positions).len())
+        crate::text::acting_on("Duplicate", sorted_unique(&self.positions).len(), "frame")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -159,7 +159,7 @@ pub struct DeleteFrames {
 
 impl Command for DeleteFrames {
     fn label(&self) -> String {
-        plural("Delete", sorted_unique(&self.positions).len())
+        crate::text::acting_on("Delete", sorted_unique(&self.positions).len(), "frame")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -213,7 +213,7 @@ pub struct MoveFrames {
 
 impl Command for MoveFrames {
     fn label(&self) -> String {
-        plural("Move", sorted_unique(&self.positions).len())
+        crate::text::acting_on("Move", sorted_unique(&self.positions).len(), "frame")
     }
 
     fn apply(&self, tx: &mut Tx) -> EditResult {
@@ -476,14 +476,6 @@ impl Command for SetLoopPoint {
         }
         tx.sequence_mut(self.sequence)?.loop_point = self.loop_point;
         Ok(())
-    }
-}
-
-fn plural(verb: &str, count: usize) -> String {
-    if count == 1 {
-        format!("{verb} frame")
-    } else {
-        format!("{verb} {count} frames")
     }
 }
 

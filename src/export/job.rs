@@ -18,7 +18,7 @@ use crate::formats::paths::normalise;
 use crate::formats::{Loss, Written};
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
-use crate::render::{Background, CanvasBounds, Overlay, RenderOptions, direction_bounds};
+use crate::render::{CanvasBounds, RenderOptions, direction_bounds};
 use crate::session::atomic::FileToSave;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -170,16 +170,7 @@ fn pieces(document: &AnimationSet, only: Option<SequenceId>) -> Vec<Piece> {
 
 /// A name as a file-name part: letters, digits, `-`, `_` and `.` kept, anything else `_`.
 pub fn file_safe(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let safe = crate::text::file_name_characters(name);
     let safe = safe.trim_matches('.');
     if safe.is_empty() {
         "_".to_string()
@@ -309,18 +300,8 @@ pub fn draw(
 
 /// The look every picture is drawn with.
 fn render_options(request: &ExportRequest) -> RenderOptions {
-    RenderOptions {
-        scale: request.scale.clamp(1, crate::formats::atlas::MAX_SCALE),
-        background: request
-            .background
-            .map_or(Background::Transparent, Background::Colour),
-        overlay: if request.overlay {
-            Overlay::ALL
-        } else {
-            Overlay::NONE
-        },
-        ..RenderOptions::default()
-    }
+    let scale = request.scale.clamp(1, crate::formats::atlas::MAX_SCALE);
+    RenderOptions::picture(scale, request.background, request.overlay)
 }
 
 /// PNG frames, strips, GIFs or APNGs, one file each as [`plan`] names them.

@@ -1,6 +1,7 @@
 //! PNG export: one frame, or every frame of a direction side by side.
 
 use super::ExportError;
+use super::timeline::frames_to_export;
 use crate::model::{AnimationSet, SequenceId};
 use crate::pixels::PixelSource;
 use crate::render::{CanvasBounds, RenderOptions, Scene, SpriteRect, direction_bounds, render};
@@ -36,7 +37,7 @@ pub fn strip_image(
     pixels: &dyn PixelSource,
     options: &RenderOptions,
 ) -> Result<RgbaImage, ExportError> {
-    let count = frame_count(document, sequence, direction)?;
+    let count = frames_to_export(document, sequence, direction)?.len();
     let bounds = match options.bounds {
         CanvasBounds::Fixed(rect) => rect,
         fit => {
@@ -100,26 +101,6 @@ pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, ExportError> {
     Ok(bytes)
 }
 
-fn frame_count(
-    document: &AnimationSet,
-    sequence: SequenceId,
-    direction: usize,
-) -> Result<usize, ExportError> {
-    let seq = document
-        .sequence(sequence)
-        .ok_or(ExportError::NoSequence(sequence))?;
-    let count = seq
-        .directions
-        .get(direction)
-        .ok_or(ExportError::NoDirection(direction))?
-        .frames
-        .len();
-    if count == 0 {
-        return Err(ExportError::NoFrames);
-    }
-    Ok(count)
-}
-
 fn scene_at<'a>(
     document: &'a AnimationSet,
     sequence: SequenceId,
@@ -127,7 +108,7 @@ fn scene_at<'a>(
     index: usize,
     options: &RenderOptions,
 ) -> Result<Scene<'a>, ExportError> {
-    let count = frame_count(document, sequence, direction)?;
+    let count = frames_to_export(document, sequence, direction)?.len();
     if index >= count {
         return Err(ExportError::NoFrame(index));
     }

@@ -4,7 +4,7 @@
 //! engine's, not a second copy of them.
 
 use super::ExportError;
-use crate::model::{AnimationSet, ExactTime, SequenceId};
+use crate::model::{AnimationSet, ExactTime, FrameId, SequenceId};
 use crate::playback::{PlaybackEvent, Player};
 use std::time::Duration;
 
@@ -67,6 +67,27 @@ impl Ending {
     }
 }
 
+/// The frames `direction` of `sequence` shows, refused when there are none to export (no such
+/// sequence or direction, or an empty direction).
+pub(super) fn frames_to_export(
+    document: &AnimationSet,
+    sequence: SequenceId,
+    direction: usize,
+) -> Result<&[FrameId], ExportError> {
+    let seq = document
+        .sequence(sequence)
+        .ok_or(ExportError::NoSequence(sequence))?;
+    let frames = &seq
+        .directions
+        .get(direction)
+        .ok_or(ExportError::NoDirection(direction))?
+        .frames;
+    if frames.is_empty() {
+        return Err(ExportError::NoFrames);
+    }
+    Ok(frames)
+}
+
 /// Plays `direction` of `sequence` once through with the engine, from its first frame until it
 /// loops, stops, reaches a frame that lasts forever or hands over to a follow-up.
 pub fn timeline(
@@ -74,16 +95,7 @@ pub fn timeline(
     sequence: SequenceId,
     direction: usize,
 ) -> Result<Timeline, ExportError> {
-    let seq = document
-        .sequence(sequence)
-        .ok_or(ExportError::NoSequence(sequence))?;
-    let frames = seq
-        .directions
-        .get(direction)
-        .ok_or(ExportError::NoDirection(direction))?;
-    if frames.frames.is_empty() {
-        return Err(ExportError::NoFrames);
-    }
+    frames_to_export(document, sequence, direction)?;
     let mut player = Player::new(document, sequence, direction);
     player.play(document);
     // Exact elapsed time, and the whole nanoseconds handed to the engine so far (always the

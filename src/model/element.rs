@@ -305,6 +305,56 @@ impl Shape {
     }
 }
 
+/// A rectangle shape's numbers in floating point (see [`Shape::Rect`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RectF64 {
+    /// Left edge before rotation.
+    pub x: f64,
+    /// Top edge before rotation.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+    /// Degrees clockwise about the top-left corner.
+    pub rotation: f64,
+}
+
+/// A shape's numbers in floating point, for geometry that works in `f64` (hit tests, overlaps).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeF64 {
+    /// A rectangle.
+    Rect(RectF64),
+    /// A circle: its centre and radius.
+    Circle { x: f64, y: f64, radius: f64 },
+}
+
+impl Shape {
+    /// The shape's numbers in floating point.
+    pub fn to_f64(&self) -> ShapeF64 {
+        match *self {
+            Shape::Rect {
+                x,
+                y,
+                width,
+                height,
+                rotation,
+            } => ShapeF64::Rect(RectF64 {
+                x: x.to_f64(),
+                y: y.to_f64(),
+                width: width.to_f64(),
+                height: height.to_f64(),
+                rotation,
+            }),
+            Shape::Circle { center, radius } => ShapeF64::Circle {
+                x: center.x.to_f64(),
+                y: center.y.to_f64(),
+                radius: radius.to_f64(),
+            },
+        }
+    }
+}
+
 /// A collision shape with its class.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CollisionBox {

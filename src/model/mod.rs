@@ -19,7 +19,7 @@ pub mod timing;
 pub use boxes::{BoxOrigin, DefaultBoxRule, EffectiveBox, effective_boxes};
 pub use element::{
     AttachmentPoint, BlendMode, BoxClass, CollisionBox, CornerOrder, Element, ElementKind, Graphic,
-    GraphicSource, OPAQUE, Origin, Shape,
+    GraphicSource, OPAQUE, Origin, RectF64, Shape, ShapeF64,
 };
 pub use fixed::{Fx, Point};
 pub use frame::{BoxDeclaration, BoxScope, Frame, Interpolation};

@@ -223,14 +223,7 @@ impl Player {
             self.direction = 0;
         }
         self.clock = self.clock_for(document);
-        self.in_frame = 0;
-        self.index = 0;
-        self.visible = true;
-        if self.state == PlayState::Finished {
-            self.state = PlayState::Playing;
-        }
-        self.skip_zero_length(document);
-        self.frame_started(document);
+        self.restart(document);
     }
 
     /// ISPRITE's set-animation-by-name: case-insensitive, searched in the active group, then

@@ -38,6 +38,11 @@ fn playing(set: &AnimationSet, id: SequenceId) -> Player {
     p
 }
 
+/// Frames lasting these numbers of ticks.
+fn ticks(counts: &[u32]) -> Vec<FrameDuration> {
+    counts.iter().map(|&n| FrameDuration::Ticks(n)).collect()
+}
+
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
@@ -45,11 +50,7 @@ fn ms(n: u64) -> Duration {
 #[test]
 fn ten_minutes_at_60hz_lands_on_the_exact_frame() {
     // Three frames of 1, 2 and 3 ticks: a 6-tick cycle.
-    let durations = [
-        FrameDuration::Ticks(1),
-        FrameDuration::Ticks(2),
-        FrameDuration::Ticks(3),
-    ];
+    let durations = ticks(&[1, 2, 3]);
     let (set, id) = set_with(&durations, Some(0));
     let mut p = playing(&set, id);
     // Uneven steps (a 144 Hz display with jitter) that add up to exactly 600 s.
@@ -170,12 +171,7 @@ fn forever_frame_never_advances() {
 
 #[test]
 fn zero_length_frames_are_skipped() {
-    let durations = [
-        FrameDuration::Ticks(0),
-        FrameDuration::Ticks(2),
-        FrameDuration::Ticks(0),
-        FrameDuration::Ticks(2),
-    ];
+    let durations = ticks(&[0, 2, 0, 2]);
     let (set, id) = set_with(&durations, Some(0));
     let p = playing(&set, id);
     assert_eq!(

@@ -182,6 +182,19 @@ impl Default for RenderOptions {
     }
 }
 
+impl RenderOptions {
+    /// A picture at `scale`, on a `background` colour (transparent when `None`), with every
+    /// overlay or none: what the exports and `sprat render` ask for.
+    pub fn picture(scale: u32, background: Option<[u8; 4]>, overlay: bool) -> RenderOptions {
+        RenderOptions {
+            scale,
+            background: background.map_or(Background::Transparent, Background::Colour),
+            overlay: if overlay { Overlay::ALL } else { Overlay::NONE },
+            ..RenderOptions::default()
+        }
+    }
+}
+
 /// Composites `scene` into an image.
 pub fn render(
     document: &AnimationSet,

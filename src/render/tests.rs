@@ -35,6 +35,16 @@ fn frame_with(graphic: Graphic) -> Frame {
     frame
 }
 
+/// `frame` drawn on its own, in a document with nothing else.
+fn render_lone(frame: &Frame, pixels: &dyn PixelSource, options: &RenderOptions) -> RgbaImage {
+    render(
+        &AnimationSet::new(),
+        &Scene::of_frame(frame),
+        pixels,
+        options,
+    )
+}
+
 fn plain() -> Graphic {
     Graphic::new(
         GraphicSource::Image(ImageId(1)),
@@ -48,12 +58,7 @@ fn fit_canvas_is_exactly_the_graphic() {
     let mut g = plain();
     g.position = Point::from_ints(-3, -5);
     let frame = frame_with(g);
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(4, 6),
-        &RenderOptions::default(),
-    );
+    let image = render_lone(&frame, &solid(4, 6), &RenderOptions::default());
     assert_eq!(image.dimensions(), (4, 6));
     assert!(image.pixels().all(|p| p.0 == [200, 10, 10, 255]));
 }
@@ -65,12 +70,7 @@ fn integer_scale_multiplies_the_canvas() {
         scale: 3,
         ..RenderOptions::default()
     };
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(4, 6),
-        &options,
-    );
+    let image = render_lone(&frame, &solid(4, 6), &options);
     assert_eq!(image.dimensions(), (12, 18));
 }
 
@@ -112,20 +112,10 @@ fn nan_scale_and_empty_images_draw_nothing() {
     let mut g = plain();
     g.scale_x = f64::NAN;
     let frame = frame_with(g);
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(4, 4),
-        &RenderOptions::default(),
-    );
+    let image = render_lone(&frame, &solid(4, 4), &RenderOptions::default());
     assert_eq!(image.dimensions(), (1, 1));
     let frame = frame_with(plain());
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(0, 0),
-        &RenderOptions::default(),
-    );
+    let image = render_lone(&frame, &solid(0, 0), &RenderOptions::default());
     assert_eq!(image.dimensions(), (1, 1));
     assert_eq!(image.get_pixel(0, 0).0, [0, 0, 0, 0]);
 }
@@ -143,12 +133,7 @@ fn a_fixed_rectangle_is_honoured_even_when_content_is_outside() {
         background: Background::Colour([1, 2, 3, 255]),
         ..RenderOptions::default()
     };
-    let image = render(
-        &AnimationSet::new(),
-        &Scene::of_frame(&frame),
-        &solid(4, 4),
-        &options,
-    );
+    let image = render_lone(&frame, &solid(4, 4), &options);
     assert_eq!(image.dimensions(), (5, 2));
     assert!(image.pixels().all(|p| p.0 == [1, 2, 3, 255]));
 }
@@ -212,13 +197,19 @@ fn moving_sequence() -> (AnimationSet, SequenceId) {
     (set, id)
 }
 
-#[test]
-fn a_playing_scene_shows_interpolated_values() {
+/// [`moving_sequence`] played from its start for `elapsed`.
+fn moving_after(elapsed: std::time::Duration) -> (AnimationSet, crate::playback::Player) {
     let (set, id) = moving_sequence();
     let mut player = crate::playback::Player::new(&set, id, 0);
     player.play(&set);
+    player.advance(&set, elapsed);
+    (set, player)
+}
+
+#[test]
+fn a_playing_scene_shows_interpolated_values() {
     // Halfway through the first frame: halfway to x = 10.
-    player.advance(&set, std::time::Duration::from_nanos(83_333_334));
+    let (set, player) = moving_after(std::time::Duration::from_nanos(83_333_334));
     let scene = Scene::playing(&set, &player, DefaultBoxRule::default()).unwrap();
     let g = scene.frame.elements[0].as_graphic().unwrap();
     assert_eq!(g.position.x, Fx::from_int(5));
@@ -226,10 +217,7 @@ fn a_playing_scene_shows_interpolated_values() {
 
 #[test]
 fn a_playing_scene_is_empty_once_the_sequence_disappeared() {
-    let (set, id) = moving_sequence();
-    let mut player = crate::playback::Player::new(&set, id, 0);
-    player.play(&set);
-    player.advance(&set, std::time::Duration::from_secs(1));
+    let (set, player) = moving_after(std::time::Duration::from_secs(1));
     assert!(!player.visible());
     let scene = Scene::playing(&set, &player, DefaultBoxRule::default()).unwrap();
     assert!(!scene.visible);

@@ -605,11 +605,7 @@ mod tests {
     #[test]
     fn a_file_without_write_bits_is_refused_with_its_reason_and_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let air = dir.path().join("kfm.air");
-        fs::write(&air, "old air").unwrap();
-        let mut permissions = fs::metadata(&air).unwrap().permissions();
-        permissions.set_readonly(true);
-        fs::set_permissions(&air, permissions).unwrap();
+        let air = crate::session::test_files::read_only_file_in(dir.path(), "kfm.air", "old air");
         let files = [FileToSave {
             path: air.clone(),
             bytes: b"new air",
@@ -666,12 +662,7 @@ mod tests {
     fn a_named_pipe_is_refused_and_stays_a_pipe() {
         use std::os::unix::fs::FileTypeExt;
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("kfm.air");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        let pipe = crate::session::test_files::named_pipe_in(dir.path(), "kfm.air");
         let error = save_files(&[FileToSave {
             path: pipe.clone(),
             bytes: b"air",

@@ -239,6 +239,15 @@ mod tests {
         );
     }
 
+    /// The text of each version the store keeps of `file`, newest first.
+    fn kept_texts(store: &BackupStore, file: &Path) -> Vec<String> {
+        store
+            .list(file)
+            .iter()
+            .map(|b| fs::read_to_string(&b.path).unwrap())
+            .collect()
+    }
+
     #[test]
     fn versions_are_listed_newest_first_and_the_oldest_pruned() {
         let dir = tempfile::tempdir().unwrap();
@@ -250,11 +259,7 @@ mod tests {
             store.keep(&file, &previous).unwrap();
             assert!(!previous.exists(), "moved into the store");
         }
-        let kept: Vec<String> = store
-            .list(&file)
-            .iter()
-            .map(|b| fs::read_to_string(&b.path).unwrap())
-            .collect();
+        let kept = kept_texts(&store, &file);
         assert_eq!(kept, ["v3", "v2"]);
         assert_eq!(store.files(), [crate::formats::absolute(file.clone())]);
         assert!(store.list(&dir.path().join("game/other.dat")).is_empty());
@@ -272,11 +277,7 @@ mod tests {
         let backup = store.list(&file).remove(0);
         store.restore(&backup).unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "before");
-        let kept: Vec<String> = store
-            .list(&file)
-            .iter()
-            .map(|b| fs::read_to_string(&b.path).unwrap())
-            .collect();
+        let kept = kept_texts(&store, &file);
         assert_eq!(kept, ["now", "before"]);
     }
 

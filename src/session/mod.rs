@@ -14,6 +14,8 @@ mod kept_pictures;
 mod needs_a_frame;
 pub mod recovery;
 pub mod target;
+#[cfg(test)]
+mod test_files;
 pub mod watch;
 
 pub use atomic::SaveError;
@@ -409,31 +411,29 @@ impl Session {
 
     /// Undoes the last step; false if there was none.
     pub fn undo(&mut self) -> bool {
-        match self.history.undo(&mut self.document) {
-            Some(selection) => {
-                self.selection = selection;
-                true
-            }
-            None => false,
-        }
+        let selection = self.history.undo(&mut self.document);
+        self.take_selection(selection)
     }
 
     /// Redoes the last undone step; false if there was none.
     pub fn redo(&mut self) -> bool {
-        match self.history.redo(&mut self.document) {
-            Some(selection) => {
-                self.selection = selection;
-                true
-            }
-            None => false,
-        }
+        let selection = self.history.redo(&mut self.document);
+        self.take_selection(selection)
     }
 
     /// Goes to a point of the history list (`done_count` steps in effect).
     pub fn jump_to(&mut self, done_count: usize) {
-        if let Some(selection) = self.history.jump_to(&mut self.document, done_count) {
+        let selection = self.history.jump_to(&mut self.document, done_count);
+        self.take_selection(selection);
+    }
+
+    /// Takes the selection a step through the history reports; false when there was no step.
+    fn take_selection(&mut self, selection: Option<Selection>) -> bool {
+        let stepped = selection.is_some();
+        if let Some(selection) = selection {
             self.selection = selection;
         }
+        stepped
     }
 
     /// Saves in the file's own format, to its own path.

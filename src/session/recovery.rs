@@ -119,16 +119,7 @@ impl RecoveryStore {
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "untitled".to_string());
-        let stem: String = stem
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '.' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let stem = crate::text::file_name_characters(&stem);
         let n = FOLDER_COUNTER.fetch_add(1, Ordering::Relaxed);
         let hash = source.map_or(0, |p| fnv1a(p.to_string_lossy().as_bytes()));
         self.dir

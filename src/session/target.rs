@@ -293,12 +293,7 @@ mod tests {
     #[test]
     fn a_named_pipe_is_never_written() {
         let dir = tempfile::tempdir().unwrap();
-        let pipe = dir.path().join("pipe.air");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&pipe)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        let pipe = crate::session::test_files::named_pipe_in(dir.path(), "pipe.air");
         assert_eq!(
             reason(&pipe, &WriteRule::command_line(true)),
             Some(RefusalReason::NotRegularFile(NodeKind::Pipe))
@@ -308,11 +303,7 @@ mod tests {
     #[test]
     fn a_file_without_write_bits_is_read_only_even_where_it_can_be_opened() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("kfm.air");
-        fs::write(&file, "air").unwrap();
-        let mut permissions = fs::metadata(&file).unwrap().permissions();
-        permissions.set_readonly(true);
-        fs::set_permissions(&file, permissions).unwrap();
+        let file = crate::session::test_files::read_only_file_in(dir.path(), "kfm.air", "air");
         assert_eq!(
             reason(&file, &WriteRule::save()),
             Some(RefusalReason::ReadOnly)

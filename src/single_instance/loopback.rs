@@ -175,26 +175,30 @@ mod tests {
     fn serving(folder: &Path) -> (PathBuf, Listener, mpsc::Receiver<Vec<PathBuf>>) {
         let endpoint = folder.join("single-window");
         let listener = Listener::over(bind(&endpoint).unwrap().expect("nobody listens yet"));
-        let (sender, received) = mpsc::channel();
-        let sender = std::sync::Mutex::new(sender);
-        listener
-            .serve(move |paths| sender.lock().unwrap().send(paths).unwrap())
-            .unwrap();
+        let received = listener.serve_to_channel();
         (endpoint, listener, received)
+    }
+
+    /// Hands `file` over through the port file at `endpoint`, and checks the editor took it.
+    fn taken(endpoint: &Path, received: &mpsc::Receiver<Vec<PathBuf>>, file: PathBuf) {
+        assert_eq!(
+            hand_over_through(connect, endpoint, std::slice::from_ref(&file)),
+            HandOver::Taken
+        );
+        assert_eq!(
+            received.recv_timeout(Duration::from_secs(5)).unwrap(),
+            vec![file]
+        );
     }
 
     #[test]
     fn a_second_start_hands_its_paths_to_the_editor_on_the_loopback_port() {
         let folder = tempfile::tempdir().unwrap();
         let (endpoint, listener, received) = serving(folder.path());
-        let file = std::path::absolute("chars/kfm/kfm.def").unwrap();
-        assert_eq!(
-            hand_over_through(connect, &endpoint, std::slice::from_ref(&file)),
-            HandOver::Taken
-        );
-        assert_eq!(
-            received.recv_timeout(Duration::from_secs(5)).unwrap(),
-            vec![file]
+        taken(
+            &endpoint,
+            &received,
+            std::path::absolute("chars/kfm/kfm.def").unwrap(),
         );
         // While it listens, another editor does not take its place.
         assert!(bind(&endpoint).unwrap().is_none());
@@ -242,14 +246,7 @@ mod tests {
             HandOver::NoEditor
         );
         let (endpoint, _listener, received) = serving(folder.path());
-        assert_eq!(
-            hand_over_through(connect, &endpoint, &[PathBuf::from("/a.sff")]),
-            HandOver::Taken
-        );
-        assert_eq!(
-            received.recv_timeout(Duration::from_secs(5)).unwrap(),
-            vec![PathBuf::from("/a.sff")]
-        );
+        taken(&endpoint, &received, PathBuf::from("/a.sff"));
     }
 
     #[test]
@@ -278,21 +275,9 @@ mod tests {
         assert!(started.elapsed() >= ANSWER_TIMEOUT);
         assert!(started.elapsed() < ANSWER_TIMEOUT * 2);
         // Awake, it finds the request withdrawn and takes only the next one.
-        let (sender, received) = mpsc::channel();
-        let sender = std::sync::Mutex::new(sender);
-        frozen
-            .serve(move |paths| sender.lock().unwrap().send(paths).unwrap())
-            .unwrap();
+        let received = frozen.serve_to_channel();
         assert!(received.recv_timeout(Duration::from_millis(700)).is_err());
-        let next = PathBuf::from("/home/me/villain.air");
-        assert_eq!(
-            hand_over_through(connect, &endpoint, std::slice::from_ref(&next)),
-            HandOver::Taken
-        );
-        assert_eq!(
-            received.recv_timeout(Duration::from_secs(5)).unwrap(),
-            vec![next]
-        );
+        taken(&endpoint, &received, PathBuf::from("/home/me/villain.air"));
     }
 
     #[test]

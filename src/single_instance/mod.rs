@@ -393,6 +393,18 @@ fn path_of(bytes: &[u8]) -> Option<PathBuf> {
     std::str::from_utf8(bytes).ok().map(PathBuf::from)
 }
 
+#[cfg(test)]
+impl Listener {
+    /// Serves, sending the paths of each request taken to the receiver returned.
+    fn serve_to_channel(&self) -> std::sync::mpsc::Receiver<Vec<PathBuf>> {
+        let (sender, received) = std::sync::mpsc::channel();
+        let sender = std::sync::Mutex::new(sender);
+        self.serve(move |paths| sender.lock().unwrap().send(paths).unwrap())
+            .unwrap();
+        received
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -406,11 +418,7 @@ mod tests {
         let listener = Listener::bind(&socket)
             .unwrap()
             .expect("nobody listens yet");
-        let (sender, received) = mpsc::channel();
-        let sender = std::sync::Mutex::new(sender);
-        listener
-            .serve(move |paths| sender.lock().unwrap().send(paths).unwrap())
-            .unwrap();
+        let received = listener.serve_to_channel();
         (socket, listener, received)
     }
 
@@ -551,11 +559,7 @@ mod tests {
         assert_eq!(notice, Some(BUSY_NOTICE), "the new window says why");
 
         // The editor wakes up and reads the queued request: the start has withdrawn it.
-        let (sender, received) = mpsc::channel();
-        let sender = std::sync::Mutex::new(sender);
-        frozen
-            .serve(move |paths| sender.lock().unwrap().send(paths).unwrap())
-            .unwrap();
+        let received = frozen.serve_to_channel();
         assert!(
             received.recv_timeout(Duration::from_millis(700)).is_err(),
             "the withdrawn request is dropped"

@@ -295,16 +295,9 @@ fn put_point(
 mod tests {
     use super::*;
     use crate::boxes::matching::overlap;
+    use crate::boxes::test_shapes::hurt_box as hurt;
     use crate::edit::History;
-    use crate::model::{DefaultBoxRule, Point, SequenceId};
-
-    fn hurt(a: (i32, i32), b: (i32, i32)) -> CollisionBox {
-        CollisionBox::rect_from_corners(
-            BoxClass::Hurt,
-            Point::from_ints(a.0, a.1),
-            Point::from_ints(b.0, b.1),
-        )
-    }
+    use crate::model::{DefaultBoxRule, SequenceId};
 
     /// Three frames: the first and last show `first` and `last` as their hurt boxes.
     fn keyframes(first: &[CollisionBox], last: &[CollisionBox]) -> (AnimationSet, BoxRun) {
