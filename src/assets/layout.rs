@@ -9,10 +9,13 @@
 //! How, for each axis: the number of opaque pixels in each column (row) is counted once. A
 //! pitch is a lattice when lines at that pitch, starting near the sheet's edge, cross only
 //! transparent columns and at least two cells hold pixels; of those, the pitch the sheet is
-//! most nearly a whole number of, then the one leaving the most room between frames. Sprites that touch their neighbours leave
+//! most nearly a whole number of, then the one leaving the most room between frames, unless a
+//! finer one fitting as well has pixels in most of its cells. Sprites that touch their neighbours leave
 //! no transparent column: then a pitch dividing the sheet whose lines cross far fewer pixels
 //! than the columns around them is taken. The frame in each cell is the box that holds every
 //! cell's pixels at the same place, so the frames keep their registration, as a grid does.
+//! A sheet with no lattice in common may still have one in each band of rows
+//! ([`super::bands`]).
 
 use super::sprites::{SpriteOptions, find_sprites};
 use crate::model::PixelRect;
@@ -114,8 +117,36 @@ impl Lattice {
 pub enum Layout {
     /// By a lattice found on it.
     Lattice(Lattice),
+    /// Band by band: the sheet's bands of rows (parted by transparent rows) have no lattice
+    /// in common, but `lattices` of the `bands` each have one of their own (a hero's rows of
+    /// frames of several sizes); the other bands are cut into separate sprites.
+    Bands {
+        /// How many bands of rows the sheet holds.
+        bands: usize,
+        /// How many of them were cut by a lattice of their own.
+        lattices: usize,
+    },
     /// Into separate sprites.
     Sprites,
+}
+
+impl Layout {
+    /// The cut by bands in words; `None` for the other layouts, which say it otherwise.
+    pub fn describe_bands(&self) -> Option<String> {
+        let Layout::Bands { bands, lattices } = *self else {
+            return None;
+        };
+        Some(format!(
+            "{} of rows with no lattice in common, {lattices} cut by a lattice of {}, the \
+             rest into separate sprites",
+            crate::text::count(bands, "band"),
+            if lattices == 1 {
+                "its own"
+            } else {
+                "their own"
+            }
+        ))
+    }
 }
 
 /// How to cut: read the layout, or separate sprites whatever it is.
@@ -147,12 +178,14 @@ pub struct SheetFrames {
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
     let lattice = find_lattice(sheet, &sprites);
-    let (rects, layout) = match lattice.filter(|_| method == CutMethod::Automatic) {
-        Some(lattice) => (
+    let (rects, layout) = match (method, lattice) {
+        (CutMethod::Automatic, Some(lattice)) => (
             lattice_frames(sheet, &lattice, options.min_size),
             Layout::Lattice(lattice),
         ),
-        None => (sprites.clone(), Layout::Sprites),
+        (CutMethod::Automatic, None) => super::bands::band_frames(sheet, &sprites, options)
+            .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
+        (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
     let doubts = doubts(sheet, &rects, layout, lattice, sprites.len(), options);
     SheetFrames {
@@ -166,7 +199,11 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
 
 /// The cells of `lattice` with pixels in their frame whose opaque bounds reach `min_size` on
 /// either axis, row by row.
-fn lattice_frames(sheet: &RgbaImage, lattice: &Lattice, min_size: u32) -> Vec<PixelRect> {
+pub(super) fn lattice_frames(
+    sheet: &RgbaImage,
+    lattice: &Lattice,
+    min_size: u32,
+) -> Vec<PixelRect> {
     lattice
         .cells()
         .into_iter()
@@ -193,7 +230,7 @@ fn opaque_bounds(sheet: &RgbaImage, rect: PixelRect) -> Option<(u32, u32)> {
 }
 
 /// The number of opaque pixels in each column and in each row.
-fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
+pub(super) fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
     let (width, height) = sheet.dimensions();
     let mut columns = vec![0u32; width as usize];
     let mut rows = vec![0u32; height as usize];
@@ -235,7 +272,7 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
 
 /// True when two sprites that each cover a quarter of a cell's frame or more fall in one
 /// cell: those are two frames, and the lattice is not the sheet's.
-fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+pub(super) fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     let (c, r) = (lattice.columns, lattice.rows);
     let frame_area = c.cell as u64 * r.cell as u64;
     let mut large_in: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
@@ -263,7 +300,7 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
 /// it across, or stand two abreast; a lattice
 /// coarser than the sheet's (a few large cells over rows of small figures, one column over
 /// shelves of them) holds figures side by side.
-fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+pub(super) fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     let (c, r) = (lattice.columns, lattice.rows);
     let mut cells: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
         std::collections::HashMap::new();
@@ -351,7 +388,7 @@ fn a_line_crosses(
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
 /// pixels when neither fits. `None` when the axis has no pixels.
-fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
+pub(super) fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
     let lo = counts.iter().position(|&c| c > 0)?;
     let hi = counts.iter().rposition(|&c| c > 0)?;
     let one_cell = AxisLattice {
@@ -367,13 +404,35 @@ fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
     // between frames (a multiple of the pitch holds two frames a cell).
     let length = counts.len();
     let mut occupied = Vec::new();
-    let best = (MIN_PITCH..=length / 2)
+    let fitting: Vec<AxisLattice> = (MIN_PITCH..=length / 2)
         .filter_map(|pitch| lattice_at(counts, lo, hi, pitch, &mut occupied))
-        .min_by_key(|found| {
-            let over = length % found.pitch as usize;
-            let off = over.min(found.pitch as usize - over);
-            (off, std::cmp::Reverse(found.spacing()), found.pitch)
-        });
+        .collect();
+    let off = |found: &AxisLattice| {
+        let over = length % found.pitch as usize;
+        over.min(found.pitch as usize - over)
+    };
+    let best = fitting
+        .iter()
+        .min_by_key(|found| (off(found), std::cmp::Reverse(found.spacing()), found.pitch))
+        .map(|best| {
+            // Frames placed higher in some rows of cells than in others leave more room
+            // between pairs of rows than between rows, so the most room can hold two frames
+            // a cell. A finer pitch that fits the sheet as well is the frames' own when its
+            // cells holding pixels span more than half the length the coarse one's do (each
+            // coarse cell splits into cells that all hold some); one that only fits between
+            // the pieces of frames leaves most of its cells empty.
+            let used = |found: &AxisLattice| used_cells(counts, found).len() as u64;
+            fitting
+                .iter()
+                .filter(|finer| {
+                    finer.pitch < best.pitch
+                        && off(finer) == off(best)
+                        && 2 * used(finer) * finer.pitch as u64 > used(best) * best.pitch as u64
+                })
+                .min_by_key(|finer| finer.pitch)
+                .unwrap_or(best)
+        })
+        .copied();
     Some(
         best.or_else(|| touching_lattice(counts))
             .unwrap_or(one_cell),
@@ -573,7 +632,7 @@ fn doubts(
         .count();
     // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
     // cells are as large as the sheet makes them.
-    if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
+    if matches!(layout, Layout::Sprites | Layout::Bands { .. }) && large > 0 && rects.len() > 1 {
         out.push(doubt(
             format!(
                 "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely \
