@@ -7,8 +7,8 @@
 //! cut into its separate sprites.
 
 use super::layout::{
-    AxisLattice, Lattice, Layout, axis_lattice, cells_hold_several_frames, joins_large_sprites,
-    lattice_frames, profiles,
+    AxisLattice, Lattice, Layout, cells_hold_several_frames, joins_large_sprites, lattice_frames,
+    lattice_of, profiles,
 };
 use super::sprites::{SpriteOptions, sort_rows};
 use crate::model::PixelRect;
@@ -102,8 +102,10 @@ fn band_lattice(
             }
         }
     }
-    let columns = axis_lattice(&column_counts)?;
-    let rows = axis_lattice(&row_counts[band.top as usize..=band.bottom as usize])?;
+    let Lattice { columns, rows } = lattice_of(
+        &column_counts,
+        &row_counts[band.top as usize..=band.bottom as usize],
+    )?;
     if columns.count < 2 {
         return None;
     }

@@ -253,8 +253,7 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let (column_counts, row_counts) = profiles(sheet);
-    let columns = axis_lattice(&column_counts)?;
-    let rows = axis_lattice(&row_counts)?;
+    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
     }
@@ -329,9 +328,16 @@ pub(super) fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]
             let mut heights: Vec<u32> = held.iter().map(|s| s.height).collect();
             heights.sort_unstable();
             let usual = heights[heights.len() / 2];
+            let mut widths: Vec<u32> = held.iter().map(|s| s.width).collect();
+            widths.sort_unstable();
+            let usual_width = widths[widths.len() / 2];
             let narrow = 2 * widest < bounds.width;
             let short = 2 * tallest < bounds.height;
-            (narrow && figures_side_by_side(held, usual, 3))
+            // Rows and columns of figures of the usual size in one cell (beside a wide
+            // caption or a large sprite) are a grid of frames, however wide the widest.
+            let grid = figures_side_by_side(held, usual, 3)
+                && figures_stacked(held, usual_width, usual, 3);
+            grid || (narrow && figures_side_by_side(held, usual, 3))
                 || (short && figures_stacked(held, widest, tallest, 3))
                 || (narrow
                     && short
@@ -387,8 +393,9 @@ fn a_line_crosses(
 
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
-/// pixels when neither fits. `None` when the axis has no pixels.
-pub(super) fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
+/// pixels when neither fits. `None` when the axis has no pixels. With it, when a finer pitch
+/// was taken over the one leaving the most room, that one (see [`lattice_of`]).
+fn axis_lattice(counts: &[u32]) -> Option<(AxisLattice, Option<AxisLattice>)> {
     let lo = counts.iter().position(|&c| c > 0)?;
     let hi = counts.iter().rposition(|&c| c > 0)?;
     let one_cell = AxisLattice {
@@ -411,9 +418,10 @@ pub(super) fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
         let over = length % found.pitch as usize;
         over.min(found.pitch as usize - over)
     };
-    let best = fitting
+    let roomiest = fitting
         .iter()
-        .min_by_key(|found| (off(found), std::cmp::Reverse(found.spacing()), found.pitch))
+        .min_by_key(|found| (off(found), std::cmp::Reverse(found.spacing()), found.pitch));
+    let best = roomiest
         .map(|best| {
             // Frames placed higher in some rows of cells than in others leave more room
             // between pairs of rows than between rows, so the most room can hold two frames
@@ -433,10 +441,35 @@ pub(super) fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
                 .unwrap_or(best)
         })
         .copied();
-    Some(
+    let coarser = roomiest
+        .filter(|roomiest| Some(**roomiest) != best)
+        .copied();
+    Some((
         best.or_else(|| touching_lattice(counts))
             .unwrap_or(one_cell),
-    )
+        coarser,
+    ))
+}
+
+/// The lattice of a sheet (or a band of it) whose opaque pixels are `column_counts` a column
+/// and `row_counts` a row, each axis's as [`axis_lattice`] reads it. A finer pitch whose
+/// cells are far thinner across than the frames are long the other way (under a third)
+/// cuts between the strokes of effects, not between frames: the pitch leaving the most room
+/// is kept then.
+pub(super) fn lattice_of(column_counts: &[u32], row_counts: &[u32]) -> Option<Lattice> {
+    let (mut columns, coarser_columns) = axis_lattice(column_counts)?;
+    let (mut rows, coarser_rows) = axis_lattice(row_counts)?;
+    if let Some(coarser) = coarser_columns
+        && 3 * columns.cell < rows.cell
+    {
+        columns = coarser;
+    }
+    if let Some(coarser) = coarser_rows
+        && 3 * rows.cell < columns.cell
+    {
+        rows = coarser;
+    }
+    Some(Lattice { columns, rows })
 }
 
 /// The lattice at `pitch` when lines at that pitch, starting within an eighth of a pitch of
@@ -661,7 +694,7 @@ mod tests {
                 counts[cell * 10 + x] = 7;
             }
         }
-        let found = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts).unwrap();
         assert_eq!(found.pitch, 20);
         assert_eq!((found.margin, found.cell, found.count), (2, 3, 3));
         assert!(!found.touching);
@@ -676,7 +709,7 @@ mod tests {
                 if inside == 0 || inside == 15 { 1 } else { 12 }
             })
             .collect();
-        let found = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts).unwrap();
         assert_eq!((found.pitch, found.count, found.touching), (16, 3, true));
     }
 }
