@@ -14,6 +14,11 @@ use super::sprites::{SpriteOptions, sort_rows};
 use crate::model::PixelRect;
 use image::RgbaImage;
 
+/// A band's cells are at most this many times as wide as the band is tall (a row of frames
+/// wider than that is no row of frames): the column pitches looked for stop there, which keeps
+/// reading the many bands of a large sheet quick.
+const WIDEST_CELL_PER_HEIGHT: usize = 8;
+
 /// A band of rows: from `top` to `bottom` inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Band {
@@ -102,9 +107,11 @@ fn band_lattice(
             }
         }
     }
+    let height = (band.bottom - band.top + 1) as usize;
     let Lattice { columns, rows } = lattice_of(
         &column_counts,
         &row_counts[band.top as usize..=band.bottom as usize],
+        WIDEST_CELL_PER_HEIGHT * height,
     )?;
     if columns.count < 2 {
         return None;

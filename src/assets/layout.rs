@@ -253,7 +253,7 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let (column_counts, row_counts) = profiles(sheet);
-    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts)?;
+    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts, usize::MAX)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
     }
@@ -393,9 +393,10 @@ fn a_line_crosses(
 
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
-/// pixels when neither fits. `None` when the axis has no pixels. With it, when a finer pitch
+/// pixels when neither fits; pitches above `longest` are not tried. `None` when the axis has
+/// no pixels. With it, when a finer pitch
 /// was taken over the one leaving the most room, that one (see [`lattice_of`]).
-fn axis_lattice(counts: &[u32]) -> Option<(AxisLattice, Option<AxisLattice>)> {
+fn axis_lattice(counts: &[u32], longest: usize) -> Option<(AxisLattice, Option<AxisLattice>)> {
     let lo = counts.iter().position(|&c| c > 0)?;
     let hi = counts.iter().rposition(|&c| c > 0)?;
     let one_cell = AxisLattice {
@@ -410,9 +411,10 @@ fn axis_lattice(counts: &[u32]) -> Option<(AxisLattice, Option<AxisLattice>)> {
     // few cells with wide gutters, but not the sheet), then the one leaving the most room
     // between frames (a multiple of the pitch holds two frames a cell).
     let length = counts.len();
-    let mut occupied = Vec::new();
-    let fitting: Vec<AxisLattice> = (MIN_PITCH..=length / 2)
-        .filter_map(|pitch| lattice_at(counts, lo, hi, pitch, &mut occupied))
+    let runs = filled_runs(counts);
+    let mut scratch = Scratch::default();
+    let fitting: Vec<AxisLattice> = (MIN_PITCH..=(length / 2).min(longest))
+        .filter_map(|pitch| lattice_at(counts, &runs, pitch, &mut scratch))
         .collect();
     let off = |found: &AxisLattice| {
         let over = length % found.pitch as usize;
@@ -452,13 +454,18 @@ fn axis_lattice(counts: &[u32]) -> Option<(AxisLattice, Option<AxisLattice>)> {
 }
 
 /// The lattice of a sheet (or a band of it) whose opaque pixels are `column_counts` a column
-/// and `row_counts` a row, each axis's as [`axis_lattice`] reads it. A finer pitch whose
+/// and `row_counts` a row, each axis's as [`axis_lattice`] reads it, the column pitch at most
+/// `widest`. A finer pitch whose
 /// cells are far thinner across than the frames are long the other way (under a third)
 /// cuts between the strokes of effects, not between frames: the pitch leaving the most room
 /// is kept then.
-pub(super) fn lattice_of(column_counts: &[u32], row_counts: &[u32]) -> Option<Lattice> {
-    let (mut columns, coarser_columns) = axis_lattice(column_counts)?;
-    let (mut rows, coarser_rows) = axis_lattice(row_counts)?;
+pub(super) fn lattice_of(
+    column_counts: &[u32],
+    row_counts: &[u32],
+    widest: usize,
+) -> Option<Lattice> {
+    let (mut columns, coarser_columns) = axis_lattice(column_counts, widest)?;
+    let (mut rows, coarser_rows) = axis_lattice(row_counts, usize::MAX)?;
     if let Some(coarser) = coarser_columns
         && 3 * columns.cell < rows.cell
     {
@@ -472,24 +479,109 @@ pub(super) fn lattice_of(column_counts: &[u32], row_counts: &[u32]) -> Option<La
     Some(Lattice { columns, rows })
 }
 
+/// The runs of lines holding pixels in `counts`, (first, last) inclusive, in order.
+fn filled_runs(counts: &[u32]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (at, _) in counts.iter().enumerate().filter(|(_, count)| **count > 0) {
+        match runs.last_mut() {
+            Some(run) if run.1 + 1 == at => run.1 = at,
+            _ => runs.push((at, at)),
+        }
+    }
+    runs
+}
+
+/// Whether some residue within `tolerance` of 0 modulo `pitch` holds no pixel of `runs`:
+/// where a lattice's lines may lie. Most pitches have none, and this costs the runs and the
+/// tolerance, not the pitch (`ends` is a buffer).
+fn edge_has_free_line(
+    runs: &[(usize, usize)],
+    pitch: usize,
+    tolerance: usize,
+    ends: &mut Vec<i32>,
+) -> bool {
+    // The window of residues from -tolerance to +tolerance, shifted to start at 0.
+    let span = 2 * tolerance + 1;
+    if span >= pitch {
+        return true;
+    }
+    ends.clear();
+    ends.resize(span + 1, 0);
+    let mut mark = |from: usize, to: usize| {
+        // Residues `from..=to` (shifted, not wrapping) that fall in the window.
+        if from < span {
+            ends[from] += 1;
+            ends[to.min(span - 1) + 1] -= 1;
+        }
+    };
+    for &(start, end) in runs {
+        if end - start + 1 >= pitch {
+            return false;
+        }
+        let from = (start + tolerance) % pitch;
+        let to = (end + tolerance) % pitch;
+        if from <= to {
+            mark(from, to);
+        } else {
+            mark(from, pitch - 1);
+            mark(0, to);
+        }
+    }
+    let mut depth = 0;
+    ends[..span].iter().any(|&d| {
+        depth += d;
+        depth == 0
+    })
+}
+
+/// Buffers [`lattice_at`] reuses from one pitch to the next.
+#[derive(Default)]
+struct Scratch {
+    /// Where runs of residues holding pixels start (+1) and end (-1).
+    ends: Vec<i32>,
+    /// Whether each residue holds pixels.
+    occupied: Vec<bool>,
+}
+
 /// The lattice at `pitch` when lines at that pitch, starting within an eighth of a pitch of
 /// the sheet's edge, cross only transparent pixels and two cells or more hold pixels.
 fn lattice_at(
     counts: &[u32],
-    lo: usize,
-    hi: usize,
+    runs: &[(usize, usize)],
     pitch: usize,
-    occupied: &mut Vec<bool>,
+    scratch: &mut Scratch,
 ) -> Option<AxisLattice> {
-    occupied.clear();
-    occupied.resize(pitch, false);
-    for (x, &count) in counts.iter().enumerate().take(hi + 1).skip(lo) {
-        if count > 0 {
-            occupied[x % pitch] = true;
+    let (lo, hi) = (runs.first()?.0, runs.last()?.1);
+    let tolerance = (pitch / 8).max(2).min(pitch - 1);
+    if !edge_has_free_line(runs, pitch, tolerance, &mut scratch.ends) {
+        return None;
+    }
+    // Which residues modulo the pitch hold pixels, from the runs of lines holding some: a
+    // run marks its residues by their ends (a difference array), so each pitch costs the
+    // runs and the pitch, not the sheet's length (bands of a large sheet are many).
+    let Scratch { ends, occupied } = scratch;
+    ends.clear();
+    ends.resize(pitch + 1, 0);
+    for &(start, end) in runs {
+        if end - start + 1 >= pitch {
+            return None;
+        }
+        let (from, to) = (start % pitch, end % pitch);
+        ends[from] += 1;
+        ends[to + 1] -= 1;
+        if from > to {
+            ends[0] += 1;
+            ends[pitch] -= 1;
         }
     }
+    occupied.clear();
+    let mut depth = 0;
+    occupied.extend(ends[..pitch].iter().map(|&d| {
+        depth += d;
+        depth > 0
+    }));
+    let occupied = &*occupied;
     // The line nearest the sheet's edge (a margin or spacing of a few pixels moves it).
-    let tolerance = (pitch / 8).max(2).min(pitch - 1);
     let line = (0..=tolerance)
         .flat_map(|d| [d, (pitch - d) % pitch])
         .find(|&r| !occupied[r])?;
@@ -694,7 +786,7 @@ mod tests {
                 counts[cell * 10 + x] = 7;
             }
         }
-        let (found, _) = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts, usize::MAX).unwrap();
         assert_eq!(found.pitch, 20);
         assert_eq!((found.margin, found.cell, found.count), (2, 3, 3));
         assert!(!found.touching);
@@ -709,7 +801,7 @@ mod tests {
                 if inside == 0 || inside == 15 { 1 } else { 12 }
             })
             .collect();
-        let (found, _) = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts, usize::MAX).unwrap();
         assert_eq!((found.pitch, found.count, found.touching), (16, 3, true));
     }
 }
