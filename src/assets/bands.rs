@@ -39,14 +39,18 @@ pub(super) fn band_frames(
     if bands.len() < 2 {
         return None;
     }
+    // Each sprite in the band holding its top row (it lies wholly inside: bands are parted
+    // by more transparent rows than the gap joins across).
+    let mut inside: Vec<Vec<PixelRect>> = vec![Vec::new(); bands.len()];
+    for sprite in sprites {
+        let band = bands.partition_point(|band| band.bottom < sprite.y as u32);
+        if let Some(held) = inside.get_mut(band) {
+            held.push(*sprite);
+        }
+    }
     let mut rects = Vec::new();
     let mut lattices = 0;
-    for band in &bands {
-        let inside: Vec<PixelRect> = sprites
-            .iter()
-            .filter(|s| (band.top..=band.bottom).contains(&(s.y as u32)))
-            .copied()
-            .collect();
+    for (band, inside) in bands.iter().zip(inside) {
         match band_lattice(sheet, *band, &row_counts, &inside) {
             Some(lattice) => {
                 rects.extend(lattice_frames(sheet, &lattice, options.min_size));

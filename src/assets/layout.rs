@@ -179,10 +179,16 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
     let sprites = find_sprites(sheet, options);
     let lattice = find_lattice(sheet, &sprites);
     let (rects, layout) = match (method, lattice) {
-        (CutMethod::Automatic, Some(lattice)) => (
-            lattice_frames(sheet, &lattice, options.min_size),
-            Layout::Lattice(lattice),
-        ),
+        (CutMethod::Automatic, Some(lattice)) => {
+            let frames = lattice_frames(sheet, &lattice, options.min_size);
+            // Only where sprites stand abreast in the cells can the bands' frames (read
+            // only then: a large sheet has many bands).
+            let by_bands = holds_abreast(&lattice, &frames, &sprites)
+                .then(|| super::bands::band_frames(sheet, &sprites, options))
+                .flatten()
+                .filter(|(by_bands, _)| holds_abreast(&lattice, &frames, by_bands));
+            by_bands.unwrap_or((frames, Layout::Lattice(lattice)))
+        }
         (CutMethod::Automatic, None) => super::bands::band_frames(sheet, &sprites, options)
             .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
         (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
@@ -195,6 +201,45 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
         sprites: sprites.len(),
         doubts,
     }
+}
+
+/// True when more than half of `frames` (the cells of `lattice` holding pixels) each hold
+/// two or more of `rects` side by side. Of the frames cut band by band: the bands' own
+/// lattices are finer than the sheet's (a caption or a palette under rows of frames leaves
+/// only a coarse pitch in common); frames of bands one above another in a cell are the
+/// pieces of one frame parted by transparent rows.
+fn holds_abreast(lattice: &Lattice, frames: &[PixelRect], rects: &[PixelRect]) -> bool {
+    let (c, r) = (lattice.columns, lattice.rows);
+    let cell_of =
+        |x: i32, axis: AxisLattice| (x as i64 - axis.margin as i64).div_euclid(axis.pitch as i64);
+    // The rectangles inside each cell's frame, by cell.
+    let mut held: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
+        std::collections::HashMap::new();
+    for b in rects {
+        let cell = (cell_of(b.x, c), cell_of(b.y, r));
+        let (left, top) = (
+            c.margin as i64 + cell.0 * c.pitch as i64,
+            r.margin as i64 + cell.1 * r.pitch as i64,
+        );
+        let inside = b.x as i64 + b.width as i64 <= left + c.cell as i64
+            && b.y as i64 + b.height as i64 <= top + r.cell as i64;
+        if inside {
+            held.entry(cell).or_default().push(*b);
+        }
+    }
+    let abreast = held
+        .values()
+        .filter(|held| {
+            held.iter().enumerate().any(|(i, a)| {
+                held[i + 1..].iter().any(|b| {
+                    let rows_shared = a.y < b.y + b.height as i32 && b.y < a.y + a.height as i32;
+                    let columns_apart = a.x + a.width as i32 <= b.x || b.x + b.width as i32 <= a.x;
+                    rows_shared && columns_apart
+                })
+            })
+        })
+        .count();
+    2 * abreast > frames.len()
 }
 
 /// The cells of `lattice` with pixels in their frame whose opaque bounds reach `min_size` on

@@ -548,3 +548,41 @@ fn blocks_of_figures_with_a_touching_column_are_cut_into_their_sprites() {
     let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
     assert_eq!(found, sprites.iter().copied().collect::<HashSet<_>>());
 }
+
+/// Rows of figures on cells 48 pixels wide, with their author's caption under them as
+/// quests' sheets carry one: the caption spans almost two cells, so the only column pitch
+/// the whole sheet has in common is 96, two figures a cell. Returns the sheet and each
+/// figure's rectangle.
+fn rows_of_figures_over_a_caption() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(480, 233);
+    let mut truth = Vec::new();
+    for row in 0..4u32 {
+        for column in 0..10u32 {
+            let (x, y) = (column * 48 + 6 + column % 3, 9 + row * 48);
+            let width = 14 + (column + row) % 4;
+            fill(&mut sheet, x, y, width, 23);
+            truth.push(rect(x, y, width, 23));
+        }
+    }
+    fill(&mut sheet, 2, 202, 88, 24);
+    (sheet, truth)
+}
+
+#[test]
+fn rows_of_figures_over_a_caption_are_cut_by_their_rows_own_pitch() {
+    let (sheet, truth) = rows_of_figures_over_a_caption();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    // The sheet reads as a lattice of 96 pixels; each row of figures, as one of 48 (and the
+    // caption as its own band).
+    assert_eq!(cut.lattice.map(|l| l.columns.pitch), Some(96));
+    assert!(
+        matches!(cut.layout, Layout::Bands { bands: 5, .. }),
+        "{:?}",
+        cut.layout
+    );
+    let found = opaque_found(&sheet, &cut.rects);
+    for figure in &truth {
+        assert!(found.contains(figure), "{figure:?} not found: {found:?}");
+    }
+    assert_eq!(found.len(), truth.len() + 1, "the figures and the caption");
+}
