@@ -149,6 +149,7 @@ fn main() {
         if found < apart.len() {
             let layout = match cut.layout {
                 Layout::Lattice(lattice) => lattice.describe(),
+                bands @ Layout::Bands { .. } => bands.describe_bands().unwrap_or_default(),
                 Layout::Sprites => format!("{} separate sprites", cut.rects.len()),
             };
             println!(

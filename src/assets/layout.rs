@@ -118,8 +118,9 @@ pub enum Layout {
     /// By a lattice found on it.
     Lattice(Lattice),
     /// Band by band: the sheet's bands of rows (parted by transparent rows) have no lattice
-    /// in common, but `lattices` of the `bands` each have one of their own (a hero's rows of
-    /// frames of several sizes); the other bands are cut into separate sprites.
+    /// in common that parts their frames, but `lattices` of the `bands` each have one of
+    /// their own (a hero's rows of frames of several sizes); the other bands are cut into
+    /// separate sprites.
     Bands {
         /// How many bands of rows the sheet holds.
         bands: usize,
@@ -137,8 +138,7 @@ impl Layout {
             return None;
         };
         Some(format!(
-            "{} of rows with no lattice in common, {lattices} cut by a lattice of {}, the \
-             rest into separate sprites",
+            "{} of rows, {lattices} cut by a lattice of {}, the rest into separate sprites",
             crate::text::count(bands, "band"),
             if lattices == 1 {
                 "its own"
