@@ -106,7 +106,7 @@ fn main() {
         }
     }
 
-    let mut totals: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    let mut totals: BTreeMap<String, Total> = BTreeMap::new();
     // Quests share sheets (a hero's sword in every game of a series): each picture with its
     // frames counts once, where it is met first.
     let mut seen = std::collections::HashSet::new();
@@ -137,29 +137,40 @@ fn main() {
             .iter()
             .filter_map(|r| opaque_bounds(&sheet, *r))
             .collect();
-        let found = apart
-            .iter()
-            .filter(|t| found_bounds.iter().any(|f| iou(**t, *f) >= MIN_IOU))
-            .count();
+        let mut misses = Misses::default();
+        for frame in &apart {
+            misses.add(Miss::of(*frame, &found_bounds));
+        }
+        let found = misses.found;
         let total = totals.entry(source.clone()).or_default();
-        *total = (total.0 + 1, total.1 + found, total.2 + apart.len());
+        total.sheets += 1;
+        total.counted += apart.len();
+        total.misses.sum(&misses);
         if found < apart.len() {
             let layout = match cut.layout {
                 Layout::Lattice(lattice) => lattice.describe(),
+                bands @ Layout::Bands { .. } => bands.describe_bands().unwrap_or_default(),
                 Layout::Sprites => format!("{} separate sprites", cut.rects.len()),
             };
             println!(
-                "{}: {found} of {} ({layout})",
+                "{}: {found} of {}, missed {} ({layout})",
                 sheet_path.display(),
-                apart.len()
+                apart.len(),
+                misses.describe()
             );
         }
     }
     let (mut sheets, mut found, mut counted) = (0, 0, 0);
     println!();
-    for (source, (s, f, c)) in &totals {
-        println!("{source}: {f} of {c} frames in {s} sheets");
-        (sheets, found, counted) = (sheets + s, found + f, counted + c);
+    for (source, total) in &totals {
+        let f = total.misses.found;
+        println!(
+            "{source}: {f} of {} frames in {} sheets, missed {}",
+            total.counted,
+            total.sheets,
+            total.misses.describe()
+        );
+        (sheets, found, counted) = (sheets + total.sheets, found + f, counted + total.counted);
     }
     println!(
         "recall: {found} of {counted} frames that stand apart ({:.1}%), {sheets} sheets from {} \
@@ -167,6 +178,109 @@ fn main() {
         100.0 * found as f64 / counted.max(1) as f64,
         totals.len()
     );
+}
+
+/// What one source's sheets add up to.
+#[derive(Default)]
+struct Total {
+    sheets: usize,
+    counted: usize,
+    misses: Misses,
+}
+
+/// How a frame of the truth fared in the cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Miss {
+    /// A frame of the cut matches it (intersection over union 0.9 or more).
+    Found,
+    /// A frame of the cut holds it with more beside it: merged with a neighbour (or a
+    /// lattice cell too large).
+    Merged,
+    /// Frames of the cut lie inside it, none covering it: split into parts.
+    Split,
+    /// Frames of the cut cross it, none holding it or held by it: cut across.
+    CutAcross,
+    /// No frame of the cut touches it.
+    Missing,
+}
+
+impl Miss {
+    /// How `frame` (opaque bounds) fared among `cut` (opaque bounds).
+    fn of(frame: PixelRect, cut: &[PixelRect]) -> Miss {
+        if cut.iter().any(|f| iou(frame, *f) >= MIN_IOU) {
+            return Miss::Found;
+        }
+        let area = |r: PixelRect| r.width as i64 * r.height as i64;
+        let overlapping: Vec<(PixelRect, i64)> = cut
+            .iter()
+            .map(|f| (*f, intersection(frame, *f)))
+            .filter(|(_, i)| *i > 0)
+            .collect();
+        if overlapping.is_empty() {
+            Miss::Missing
+        } else if overlapping
+            .iter()
+            .any(|(_, i)| *i as f64 >= MIN_IOU * area(frame) as f64)
+        {
+            Miss::Merged
+        } else if overlapping
+            .iter()
+            .all(|(f, i)| *i as f64 >= MIN_IOU * area(*f) as f64)
+        {
+            Miss::Split
+        } else {
+            Miss::CutAcross
+        }
+    }
+}
+
+/// Frames found and missed, by how.
+#[derive(Default)]
+struct Misses {
+    found: usize,
+    merged: usize,
+    split: usize,
+    cut_across: usize,
+    missing: usize,
+}
+
+impl Misses {
+    fn add(&mut self, miss: Miss) {
+        *match miss {
+            Miss::Found => &mut self.found,
+            Miss::Merged => &mut self.merged,
+            Miss::Split => &mut self.split,
+            Miss::CutAcross => &mut self.cut_across,
+            Miss::Missing => &mut self.missing,
+        } += 1;
+    }
+
+    fn sum(&mut self, other: &Misses) {
+        self.found += other.found;
+        self.merged += other.merged;
+        self.split += other.split;
+        self.cut_across += other.cut_across;
+        self.missing += other.missing;
+    }
+
+    /// "3 merged, 2 split" (the kinds that happened), or "none".
+    fn describe(&self) -> String {
+        let parts: Vec<String> = [
+            (self.merged, "merged"),
+            (self.split, "split"),
+            (self.cut_across, "cut across"),
+            (self.missing, "missing"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 /// The first folder of `path` under `root` (a repository's folder as `gather` lays them out),
@@ -300,8 +414,8 @@ fn opaque_bounds(sheet: &RgbaImage, rect: PixelRect) -> Option<PixelRect> {
     })
 }
 
-/// Intersection over union of two rectangles.
-fn iou(a: PixelRect, b: PixelRect) -> f64 {
+/// The area two rectangles share.
+fn intersection(a: PixelRect, b: PixelRect) -> i64 {
     let ix = (
         a.x.max(b.x) as i64,
         (a.x as i64 + a.width as i64).min(b.x as i64 + b.width as i64),
@@ -310,7 +424,12 @@ fn iou(a: PixelRect, b: PixelRect) -> f64 {
         a.y.max(b.y) as i64,
         (a.y as i64 + a.height as i64).min(b.y as i64 + b.height as i64),
     );
-    let inter = (ix.1 - ix.0).max(0) * (iy.1 - iy.0).max(0);
+    (ix.1 - ix.0).max(0) * (iy.1 - iy.0).max(0)
+}
+
+/// Intersection over union of two rectangles.
+fn iou(a: PixelRect, b: PixelRect) -> f64 {
+    let inter = intersection(a, b);
     let union = a.width as i64 * a.height as i64 + b.width as i64 * b.height as i64 - inter;
     inter as f64 / union.max(1) as f64
 }

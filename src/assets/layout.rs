@@ -9,10 +9,13 @@
 //! How, for each axis: the number of opaque pixels in each column (row) is counted once. A
 //! pitch is a lattice when lines at that pitch, starting near the sheet's edge, cross only
 //! transparent columns and at least two cells hold pixels; of those, the pitch the sheet is
-//! most nearly a whole number of, then the one leaving the most room between frames. Sprites that touch their neighbours leave
+//! most nearly a whole number of, then the one leaving the most room between frames, unless a
+//! finer one fitting as well has pixels in most of its cells. Sprites that touch their neighbours leave
 //! no transparent column: then a pitch dividing the sheet whose lines cross far fewer pixels
 //! than the columns around them is taken. The frame in each cell is the box that holds every
 //! cell's pixels at the same place, so the frames keep their registration, as a grid does.
+//! A sheet with no lattice in common may still have one in each band of rows
+//! ([`super::bands`]).
 
 use super::sprites::{SpriteOptions, find_sprites};
 use crate::model::PixelRect;
@@ -114,8 +117,36 @@ impl Lattice {
 pub enum Layout {
     /// By a lattice found on it.
     Lattice(Lattice),
+    /// Band by band: the sheet's bands of rows (parted by transparent rows) have no lattice
+    /// in common that parts their frames, but `lattices` of the `bands` each have one of
+    /// their own (a hero's rows of frames of several sizes); the other bands are cut into
+    /// separate sprites.
+    Bands {
+        /// How many bands of rows the sheet holds.
+        bands: usize,
+        /// How many of them were cut by a lattice of their own.
+        lattices: usize,
+    },
     /// Into separate sprites.
     Sprites,
+}
+
+impl Layout {
+    /// The cut by bands in words; `None` for the other layouts, which say it otherwise.
+    pub fn describe_bands(&self) -> Option<String> {
+        let Layout::Bands { bands, lattices } = *self else {
+            return None;
+        };
+        Some(format!(
+            "{} of rows, {lattices} cut by a lattice of {}, the rest into separate sprites",
+            crate::text::count(bands, "band"),
+            if lattices == 1 {
+                "its own"
+            } else {
+                "their own"
+            }
+        ))
+    }
 }
 
 /// How to cut: read the layout, or separate sprites whatever it is.
@@ -147,12 +178,20 @@ pub struct SheetFrames {
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
     let lattice = find_lattice(sheet, &sprites);
-    let (rects, layout) = match lattice.filter(|_| method == CutMethod::Automatic) {
-        Some(lattice) => (
-            lattice_frames(sheet, &lattice, options.min_size),
-            Layout::Lattice(lattice),
-        ),
-        None => (sprites.clone(), Layout::Sprites),
+    let (rects, layout) = match (method, lattice) {
+        (CutMethod::Automatic, Some(lattice)) => {
+            let frames = lattice_frames(sheet, &lattice, options.min_size);
+            // Only where sprites stand abreast in the cells can the bands' frames (read
+            // only then: a large sheet has many bands).
+            let by_bands = holds_abreast(&lattice, &frames, &sprites)
+                .then(|| super::bands::band_frames(sheet, &sprites, options))
+                .flatten()
+                .filter(|(by_bands, _)| holds_abreast(&lattice, &frames, by_bands));
+            by_bands.unwrap_or((frames, Layout::Lattice(lattice)))
+        }
+        (CutMethod::Automatic, None) => super::bands::band_frames(sheet, &sprites, options)
+            .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
+        (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
     let doubts = doubts(sheet, &rects, layout, lattice, sprites.len(), options);
     SheetFrames {
@@ -164,9 +203,52 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
     }
 }
 
+/// True when more than half of `frames` (the cells of `lattice` holding pixels) each hold
+/// two or more of `rects` side by side. Of the frames cut band by band: the bands' own
+/// lattices are finer than the sheet's (a caption or a palette under rows of frames leaves
+/// only a coarse pitch in common); frames of bands one above another in a cell are the
+/// pieces of one frame parted by transparent rows.
+fn holds_abreast(lattice: &Lattice, frames: &[PixelRect], rects: &[PixelRect]) -> bool {
+    let (c, r) = (lattice.columns, lattice.rows);
+    let cell_of =
+        |x: i32, axis: AxisLattice| (x as i64 - axis.margin as i64).div_euclid(axis.pitch as i64);
+    // The rectangles inside each cell's frame, by cell.
+    let mut held: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
+        std::collections::HashMap::new();
+    for b in rects {
+        let cell = (cell_of(b.x, c), cell_of(b.y, r));
+        let (left, top) = (
+            c.margin as i64 + cell.0 * c.pitch as i64,
+            r.margin as i64 + cell.1 * r.pitch as i64,
+        );
+        let inside = b.x as i64 + b.width as i64 <= left + c.cell as i64
+            && b.y as i64 + b.height as i64 <= top + r.cell as i64;
+        if inside {
+            held.entry(cell).or_default().push(*b);
+        }
+    }
+    let abreast = held
+        .values()
+        .filter(|held| {
+            held.iter().enumerate().any(|(i, a)| {
+                held[i + 1..].iter().any(|b| {
+                    let rows_shared = a.y < b.y + b.height as i32 && b.y < a.y + a.height as i32;
+                    let columns_apart = a.x + a.width as i32 <= b.x || b.x + b.width as i32 <= a.x;
+                    rows_shared && columns_apart
+                })
+            })
+        })
+        .count();
+    2 * abreast > frames.len()
+}
+
 /// The cells of `lattice` with pixels in their frame whose opaque bounds reach `min_size` on
 /// either axis, row by row.
-fn lattice_frames(sheet: &RgbaImage, lattice: &Lattice, min_size: u32) -> Vec<PixelRect> {
+pub(super) fn lattice_frames(
+    sheet: &RgbaImage,
+    lattice: &Lattice,
+    min_size: u32,
+) -> Vec<PixelRect> {
     lattice
         .cells()
         .into_iter()
@@ -193,7 +275,7 @@ fn opaque_bounds(sheet: &RgbaImage, rect: PixelRect) -> Option<(u32, u32)> {
 }
 
 /// The number of opaque pixels in each column and in each row.
-fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
+pub(super) fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
     let (width, height) = sheet.dimensions();
     let mut columns = vec![0u32; width as usize];
     let mut rows = vec![0u32; height as usize];
@@ -216,8 +298,7 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let (column_counts, row_counts) = profiles(sheet);
-    let columns = axis_lattice(&column_counts)?;
-    let rows = axis_lattice(&row_counts)?;
+    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts, usize::MAX)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
     }
@@ -235,7 +316,7 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
 
 /// True when two sprites that each cover a quarter of a cell's frame or more fall in one
 /// cell: those are two frames, and the lattice is not the sheet's.
-fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+pub(super) fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     let (c, r) = (lattice.columns, lattice.rows);
     let frame_area = c.cell as u64 * r.cell as u64;
     let mut large_in: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
@@ -263,7 +344,7 @@ fn joins_large_sprites(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
 /// it across, or stand two abreast; a lattice
 /// coarser than the sheet's (a few large cells over rows of small figures, one column over
 /// shelves of them) holds figures side by side.
-fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
+pub(super) fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
     let (c, r) = (lattice.columns, lattice.rows);
     let mut cells: std::collections::HashMap<(i64, i64), Vec<PixelRect>> =
         std::collections::HashMap::new();
@@ -292,9 +373,16 @@ fn cells_hold_several_frames(lattice: &Lattice, sprites: &[PixelRect]) -> bool {
             let mut heights: Vec<u32> = held.iter().map(|s| s.height).collect();
             heights.sort_unstable();
             let usual = heights[heights.len() / 2];
+            let mut widths: Vec<u32> = held.iter().map(|s| s.width).collect();
+            widths.sort_unstable();
+            let usual_width = widths[widths.len() / 2];
             let narrow = 2 * widest < bounds.width;
             let short = 2 * tallest < bounds.height;
-            (narrow && figures_side_by_side(held, usual, 3))
+            // Rows and columns of figures of the usual size in one cell (beside a wide
+            // caption or a large sprite) are a grid of frames, however wide the widest.
+            let grid = figures_side_by_side(held, usual, 3)
+                && figures_stacked(held, usual_width, usual, 3);
+            grid || (narrow && figures_side_by_side(held, usual, 3))
                 || (short && figures_stacked(held, widest, tallest, 3))
                 || (narrow
                     && short
@@ -350,8 +438,10 @@ fn a_line_crosses(
 
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
-/// pixels when neither fits. `None` when the axis has no pixels.
-fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
+/// pixels when neither fits; pitches above `longest` are not tried. `None` when the axis has
+/// no pixels. With it, when a finer pitch
+/// was taken over the one leaving the most room, that one (see [`lattice_of`]).
+fn axis_lattice(counts: &[u32], longest: usize) -> Option<(AxisLattice, Option<AxisLattice>)> {
     let lo = counts.iter().position(|&c| c > 0)?;
     let hi = counts.iter().rposition(|&c| c > 0)?;
     let one_cell = AxisLattice {
@@ -366,38 +456,177 @@ fn axis_lattice(counts: &[u32]) -> Option<AxisLattice> {
     // few cells with wide gutters, but not the sheet), then the one leaving the most room
     // between frames (a multiple of the pitch holds two frames a cell).
     let length = counts.len();
-    let mut occupied = Vec::new();
-    let best = (MIN_PITCH..=length / 2)
-        .filter_map(|pitch| lattice_at(counts, lo, hi, pitch, &mut occupied))
-        .min_by_key(|found| {
-            let over = length % found.pitch as usize;
-            let off = over.min(found.pitch as usize - over);
-            (off, std::cmp::Reverse(found.spacing()), found.pitch)
-        });
-    Some(
+    let runs = filled_runs(counts);
+    let mut scratch = Scratch::default();
+    let fitting: Vec<AxisLattice> = (MIN_PITCH..=(length / 2).min(longest))
+        .filter_map(|pitch| lattice_at(counts, &runs, pitch, &mut scratch))
+        .collect();
+    let off = |found: &AxisLattice| {
+        let over = length % found.pitch as usize;
+        over.min(found.pitch as usize - over)
+    };
+    let roomiest = fitting
+        .iter()
+        .min_by_key(|found| (off(found), std::cmp::Reverse(found.spacing()), found.pitch));
+    let best = roomiest
+        .map(|best| {
+            // Frames placed higher in some rows of cells than in others leave more room
+            // between pairs of rows than between rows, so the most room can hold two frames
+            // a cell. A finer pitch that fits the sheet as well is the frames' own when its
+            // cells holding pixels span more than half the length the coarse one's do (each
+            // coarse cell splits into cells that all hold some); one that only fits between
+            // the pieces of frames leaves most of its cells empty.
+            let used = |found: &AxisLattice| used_cells(counts, found).len() as u64;
+            fitting
+                .iter()
+                .filter(|finer| {
+                    finer.pitch < best.pitch
+                        && off(finer) == off(best)
+                        && 2 * used(finer) * finer.pitch as u64 > used(best) * best.pitch as u64
+                })
+                .min_by_key(|finer| finer.pitch)
+                .unwrap_or(best)
+        })
+        .copied();
+    let coarser = roomiest
+        .filter(|roomiest| Some(**roomiest) != best)
+        .copied();
+    Some((
         best.or_else(|| touching_lattice(counts))
             .unwrap_or(one_cell),
-    )
+        coarser,
+    ))
+}
+
+/// The lattice of a sheet (or a band of it) whose opaque pixels are `column_counts` a column
+/// and `row_counts` a row, each axis's as [`axis_lattice`] reads it, the column pitch at most
+/// `widest`. A finer pitch whose
+/// cells are far thinner across than the frames are long the other way (under a third)
+/// cuts between the strokes of effects, not between frames: the pitch leaving the most room
+/// is kept then.
+pub(super) fn lattice_of(
+    column_counts: &[u32],
+    row_counts: &[u32],
+    widest: usize,
+) -> Option<Lattice> {
+    let (mut columns, coarser_columns) = axis_lattice(column_counts, widest)?;
+    let (mut rows, coarser_rows) = axis_lattice(row_counts, usize::MAX)?;
+    if let Some(coarser) = coarser_columns
+        && 3 * columns.cell < rows.cell
+    {
+        columns = coarser;
+    }
+    if let Some(coarser) = coarser_rows
+        && 3 * rows.cell < columns.cell
+    {
+        rows = coarser;
+    }
+    Some(Lattice { columns, rows })
+}
+
+/// The runs of lines holding pixels in `counts`, (first, last) inclusive, in order.
+fn filled_runs(counts: &[u32]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (at, _) in counts.iter().enumerate().filter(|(_, count)| **count > 0) {
+        match runs.last_mut() {
+            Some(run) if run.1 + 1 == at => run.1 = at,
+            _ => runs.push((at, at)),
+        }
+    }
+    runs
+}
+
+/// Whether some residue within `tolerance` of 0 modulo `pitch` holds no pixel of `runs`:
+/// where a lattice's lines may lie. Most pitches have none, and this costs the runs and the
+/// tolerance, not the pitch (`ends` is a buffer).
+fn edge_has_free_line(
+    runs: &[(usize, usize)],
+    pitch: usize,
+    tolerance: usize,
+    ends: &mut Vec<i32>,
+) -> bool {
+    // The window of residues from -tolerance to +tolerance, shifted to start at 0.
+    let span = 2 * tolerance + 1;
+    if span >= pitch {
+        return true;
+    }
+    ends.clear();
+    ends.resize(span + 1, 0);
+    let mut mark = |from: usize, to: usize| {
+        // Residues `from..=to` (shifted, not wrapping) that fall in the window.
+        if from < span {
+            ends[from] += 1;
+            ends[to.min(span - 1) + 1] -= 1;
+        }
+    };
+    for &(start, end) in runs {
+        if end - start + 1 >= pitch {
+            return false;
+        }
+        let from = (start + tolerance) % pitch;
+        let to = (end + tolerance) % pitch;
+        if from <= to {
+            mark(from, to);
+        } else {
+            mark(from, pitch - 1);
+            mark(0, to);
+        }
+    }
+    let mut depth = 0;
+    ends[..span].iter().any(|&d| {
+        depth += d;
+        depth == 0
+    })
+}
+
+/// Buffers [`lattice_at`] reuses from one pitch to the next.
+#[derive(Default)]
+struct Scratch {
+    /// Where runs of residues holding pixels start (+1) and end (-1).
+    ends: Vec<i32>,
+    /// Whether each residue holds pixels.
+    occupied: Vec<bool>,
 }
 
 /// The lattice at `pitch` when lines at that pitch, starting within an eighth of a pitch of
 /// the sheet's edge, cross only transparent pixels and two cells or more hold pixels.
 fn lattice_at(
     counts: &[u32],
-    lo: usize,
-    hi: usize,
+    runs: &[(usize, usize)],
     pitch: usize,
-    occupied: &mut Vec<bool>,
+    scratch: &mut Scratch,
 ) -> Option<AxisLattice> {
-    occupied.clear();
-    occupied.resize(pitch, false);
-    for (x, &count) in counts.iter().enumerate().take(hi + 1).skip(lo) {
-        if count > 0 {
-            occupied[x % pitch] = true;
+    let (lo, hi) = (runs.first()?.0, runs.last()?.1);
+    let tolerance = (pitch / 8).max(2).min(pitch - 1);
+    if !edge_has_free_line(runs, pitch, tolerance, &mut scratch.ends) {
+        return None;
+    }
+    // Which residues modulo the pitch hold pixels, from the runs of lines holding some: a
+    // run marks its residues by their ends (a difference array), so each pitch costs the
+    // runs and the pitch, not the sheet's length (bands of a large sheet are many).
+    let Scratch { ends, occupied } = scratch;
+    ends.clear();
+    ends.resize(pitch + 1, 0);
+    for &(start, end) in runs {
+        if end - start + 1 >= pitch {
+            return None;
+        }
+        let (from, to) = (start % pitch, end % pitch);
+        ends[from] += 1;
+        ends[to + 1] -= 1;
+        if from > to {
+            ends[0] += 1;
+            ends[pitch] -= 1;
         }
     }
+    occupied.clear();
+    let mut depth = 0;
+    occupied.extend(ends[..pitch].iter().map(|&d| {
+        depth += d;
+        depth > 0
+    }));
+    let occupied = &*occupied;
     // The line nearest the sheet's edge (a margin or spacing of a few pixels moves it).
-    let tolerance = (pitch / 8).max(2).min(pitch - 1);
     let line = (0..=tolerance)
         .flat_map(|d| [d, (pitch - d) % pitch])
         .find(|&r| !occupied[r])?;
@@ -573,7 +802,7 @@ fn doubts(
         .count();
     // Among several sprites only: one sprite filling the sheet is a picture, and a lattice's
     // cells are as large as the sheet makes them.
-    if layout == Layout::Sprites && large > 0 && rects.len() > 1 {
+    if matches!(layout, Layout::Sprites | Layout::Bands { .. }) && large > 0 && rects.len() > 1 {
         out.push(doubt(
             format!(
                 "{large} frame{} cover{} a quarter of the sheet or more: sprites packed closely \
@@ -602,7 +831,7 @@ mod tests {
                 counts[cell * 10 + x] = 7;
             }
         }
-        let found = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts, usize::MAX).unwrap();
         assert_eq!(found.pitch, 20);
         assert_eq!((found.margin, found.cell, found.count), (2, 3, 3));
         assert!(!found.touching);
@@ -617,7 +846,7 @@ mod tests {
                 if inside == 0 || inside == 15 { 1 } else { 12 }
             })
             .collect();
-        let found = axis_lattice(&counts).unwrap();
+        let (found, _) = axis_lattice(&counts, usize::MAX).unwrap();
         assert_eq!((found.pitch, found.count, found.touching), (16, 3, true));
     }
 }

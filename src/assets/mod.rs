@@ -7,6 +7,7 @@
 //! editor's worker composes the next frames of a playing sequence from it while the canvas
 //! draws from what is already cached.
 
+pub mod bands;
 pub mod check;
 pub mod cut;
 pub mod decode;

@@ -190,6 +190,7 @@ pub fn run(
         if options.explain {
             let layout = match found.layout {
                 Layout::Lattice(lattice) => lattice.describe(),
+                bands @ Layout::Bands { .. } => bands.describe_bands().unwrap_or_default(),
                 Layout::Sprites => match found.lattice {
                     Some(lattice) => {
                         format!("separate sprites (--sprites; {})", lattice.describe())

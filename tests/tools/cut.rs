@@ -412,6 +412,62 @@ fn a_sheet_with_its_atlas_json_beside_is_read_for_its_frames_not_cut() {
 }
 
 #[test]
+fn a_phaser_3_multi_atlas_beside_its_sheets_is_read_for_each_sheets_frames() {
+    // Phaser 3's atlas JSON (TexturePacker's "Phaser 3" export): a `textures` list, each
+    // sheet with its image and frames, and no `frames` at the top.
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["city-0.png", "city-1.png"] {
+        let mut sheet = RgbaImage::new(64, 32);
+        sheet.put_pixel(5, 5, image::Rgba([1, 2, 3, 255]));
+        sheet.save(dir.path().join(name)).unwrap();
+    }
+    let frame = |name: &str, x: i32, w: u32| {
+        format!(
+            "{{ \"filename\": \"{name}\", \"rotated\": false, \"trimmed\": true, \
+             \"sourceSize\": {{ \"w\": 40, \"h\": 32 }}, \
+             \"spriteSourceSize\": {{ \"x\": 2, \"y\": 0, \"w\": {w}, \"h\": 30 }}, \
+             \"frame\": {{ \"x\": {x}, \"y\": 1, \"w\": {w}, \"h\": 30 }}, \
+             \"anchor\": {{ \"x\": 0.5, \"y\": 0.5 }} }}"
+        )
+    };
+    let texture = |image: &str, frames: &[String]| {
+        format!(
+            "{{ \"image\": \"{image}\", \"format\": \"RGBA8888\", \
+             \"size\": {{ \"w\": 64, \"h\": 32 }}, \"scale\": 1, \"frames\": [{}] }}",
+            frames.join(", ")
+        )
+    };
+    let json = format!(
+        "{{ \"textures\": [{}, {}], \"meta\": {{ \"app\": \
+         \"https://www.codeandweb.com/texturepacker\", \"version\": \"3.0\" }} }}",
+        texture(
+            "city-0.png",
+            &[frame("walk/1.png", 1, 20), frame("walk/2.png", 23, 18)]
+        ),
+        texture("city-1.png", &[frame("walk/3.png", 40, 22)])
+    );
+    std::fs::write(dir.path().join("city.json"), json).unwrap();
+    let rect = |x, width| PixelRect {
+        x,
+        y: 1,
+        width,
+        height: 30,
+    };
+    let first = sprat::assets::sheet_data::data_beside(&dir.path().join("city-0.png"), None)
+        .expect("the atlas names frames on the first sheet");
+    assert_eq!(first.rects, vec![rect(1, 20), rect(23, 18)]);
+    assert_eq!(first.describe(), "read 2 frames from city.json");
+    let second = sprat::assets::sheet_data::data_beside(&dir.path().join("city-1.png"), None)
+        .expect("and on the second");
+    assert_eq!(second.rects, vec![rect(40, 22)]);
+    // A file with neither frames nor textures is refused with a sentence.
+    std::fs::write(dir.path().join("empty.json"), "{ \"meta\": {} }").unwrap();
+    let (code, _, stderr) = sprat(&["check", text(&dir.path().join("empty.json"))]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("no \"frames\""), "{stderr}");
+}
+
+#[test]
 fn a_solarus_sheet_is_read_from_the_dat_that_cuts_it() {
     // The quest's own folder, read in place: khorneth.dat cuts khorneth.png, and the other
     // sprites' files there cut other sheets.

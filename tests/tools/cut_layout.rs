@@ -402,9 +402,116 @@ fn stacked_figures() -> (RgbaImage, Vec<PixelRect>) {
 fn figures_stacked_in_bands_on_a_coarse_row_pitch_are_cut_into_their_figures() {
     let (sheet, truth) = stacked_figures();
     let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
-    assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
-    let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
-    assert_eq!(found, truth.iter().copied().collect::<HashSet<_>>());
+    // Each band has its own row pitch (its figures a cell each); the sheet has none.
+    assert!(
+        !matches!(cut.layout, Layout::Lattice(_)),
+        "{:?}",
+        cut.lattice
+    );
+    assert_eq!(
+        opaque_found(&sheet, &cut.rects),
+        truth.iter().copied().collect()
+    );
+}
+
+/// The opaque bounds of what each of `rects` holds on `sheet` (a lattice's frame is its
+/// cell's box, a sprite's its own bounds: both hold one figure when the cut is right).
+fn opaque_found(sheet: &RgbaImage, rects: &[PixelRect]) -> HashSet<PixelRect> {
+    rects
+        .iter()
+        .filter_map(|r| {
+            let opaque: Vec<PixelRect> = (r.y..r.y + r.height as i32)
+                .flat_map(|y| (r.x..r.x + r.width as i32).map(move |x| (x as u32, y as u32)))
+                .filter(|&(x, y)| sheet.get_pixel(x, y)[3] != 0)
+                .map(|(x, y)| rect(x, y, 1, 1))
+                .collect();
+            sprat::assets::sprites::union(&opaque)
+        })
+        .collect()
+}
+
+/// A hero's sheet as Solarus quests lay one out: each direction of an animation a row of
+/// cells, rows of 40 x 24 cells above rows of 24 x 40 ones (so no column pitch is common to
+/// the whole sheet), a few transparent rows between the rows of cells. Each frame is a
+/// figure with its sword three pixels away (further than the gap: two separate sprites), the
+/// sword beside the figure in the wide cells, below it in the tall ones. Returns the sheet
+/// and each frame's rectangle (figure and sword).
+fn rows_of_cells_of_two_sizes() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(280, 136);
+    let mut truth = Vec::new();
+    for pair in 0..2u32 {
+        let top = pair * 68;
+        for k in 0..7u32 {
+            // Wide cells: the figure, then the sword to its right, a little higher each frame.
+            let (x, y) = (k * 40 + 4, top + 4);
+            fill(&mut sheet, x, y, 10, 16);
+            fill(&mut sheet, x + 13, y + k % 3, 12, 3);
+            truth.push(rect(x, y, 25, 16));
+        }
+        for k in 0..7u32 {
+            // Tall cells: the figure, then the sword below it (the figures of several
+            // heights, so no transparent row parts every figure from its sword).
+            let (x, y, height) = (k * 24 + 4, top + 28, 16 + k % 3 * 2);
+            fill(&mut sheet, x, y, 12, height);
+            fill(&mut sheet, x + k % 3 * 2, y + height + 3, 3, 12);
+            truth.push(rect(x, y, 12, height + 15));
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn rows_of_cells_of_two_sizes_are_cut_row_by_row_each_frame_whole() {
+    let (sheet, truth) = rows_of_cells_of_two_sizes();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert!(
+        matches!(cut.layout, Layout::Bands { lattices: 4, .. }),
+        "{:?}",
+        cut.layout
+    );
+    assert_eq!(
+        opaque_found(&sheet, &cut.rects),
+        truth.iter().copied().collect()
+    );
+    let text = cut.layout.describe_bands().unwrap();
+    assert!(text.contains("4 bands"), "{text}");
+    // Separate sprites alone split each frame into figure and sword.
+    assert_eq!(
+        find_sprites(&sheet, SpriteOptions::DEFAULT).len(),
+        2 * truth.len()
+    );
+}
+
+/// A sword's swing as Solarus draws it beside the hero: twelve columns of 72 x 72 cells, four
+/// rows, each frame a thin stroke, lower in the cells of the even rows than in the odd ones.
+/// Lines every 144 rows cross only transparent pixels too, and leave more room between
+/// frames; but each such cell holds two frames. Returns the sheet and each frame's rectangle.
+fn strokes_on_rows_at_two_heights() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(864, 288);
+    let mut truth = Vec::new();
+    for row in 0..4u32 {
+        let (top, reach) = if row % 2 == 0 { (22, 30) } else { (10, 26) };
+        for column in 0..12u32 {
+            let (x, y) = (column * 72 + 30 + column % 3 * 2, row * 72 + top);
+            fill(&mut sheet, x, y, 3, reach);
+            truth.push(rect(x, y, 3, reach));
+        }
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn of_two_fitting_row_pitches_the_finer_is_taken() {
+    let (sheet, truth) = strokes_on_rows_at_two_heights();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?}", cut.layout);
+    };
+    assert_eq!((lattice.columns.pitch, lattice.rows.pitch), (72, 72));
+    assert_eq!(
+        opaque_found(&sheet, &cut.rects),
+        truth.iter().copied().collect()
+    );
 }
 
 /// Blocks of figures 98 pixels apart as in `blocks_of_figures`, four columns of four figures
@@ -440,4 +547,42 @@ fn blocks_of_figures_with_a_touching_column_are_cut_into_their_sprites() {
     assert_eq!(cut.layout, Layout::Sprites, "{:?}", cut.lattice);
     let found: HashSet<PixelRect> = cut.rects.iter().copied().collect();
     assert_eq!(found, sprites.iter().copied().collect::<HashSet<_>>());
+}
+
+/// Rows of figures on cells 48 pixels wide, with their author's caption under them as
+/// quests' sheets carry one: the caption spans almost two cells, so the only column pitch
+/// the whole sheet has in common is 96, two figures a cell. Returns the sheet and each
+/// figure's rectangle.
+fn rows_of_figures_over_a_caption() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(480, 233);
+    let mut truth = Vec::new();
+    for row in 0..4u32 {
+        for column in 0..10u32 {
+            let (x, y) = (column * 48 + 6 + column % 3, 9 + row * 48);
+            let width = 14 + (column + row) % 4;
+            fill(&mut sheet, x, y, width, 23);
+            truth.push(rect(x, y, width, 23));
+        }
+    }
+    fill(&mut sheet, 2, 202, 88, 24);
+    (sheet, truth)
+}
+
+#[test]
+fn rows_of_figures_over_a_caption_are_cut_by_their_rows_own_pitch() {
+    let (sheet, truth) = rows_of_figures_over_a_caption();
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    // The sheet reads as a lattice of 96 pixels; each row of figures, as one of 48 (and the
+    // caption as its own band).
+    assert_eq!(cut.lattice.map(|l| l.columns.pitch), Some(96));
+    assert!(
+        matches!(cut.layout, Layout::Bands { bands: 5, .. }),
+        "{:?}",
+        cut.layout
+    );
+    let found = opaque_found(&sheet, &cut.rects);
+    for figure in &truth {
+        assert!(found.contains(figure), "{figure:?} not found: {found:?}");
+    }
+    assert_eq!(found.len(), truth.len() + 1, "the figures and the caption");
 }

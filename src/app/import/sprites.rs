@@ -104,6 +104,10 @@ impl SeparateSprites {
             (Layout::Lattice(lattice), _) => {
                 format!("Layout: {}.", crate::text::capitalised(&lattice.describe()))
             }
+            (bands @ Layout::Bands { .. }, _) => format!(
+                "Layout: {}.",
+                crate::text::capitalised(&bands.describe_bands().unwrap_or_default())
+            ),
             (Layout::Sprites, Some(lattice)) => format!(
                 "Separate sprites; the sheet also reads as {}.",
                 lattice.describe()

@@ -29,9 +29,12 @@ pub fn read(bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> 
         .and_then(Path::file_stem)
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "frames".to_string());
-    reader.add_sheet(bytes, &sheet, context.dir(), None, &stem)?;
+    let related_packs = sheet.meta.related_multi_packs.clone();
+    for page in sheet.pages() {
+        reader.add_sheet(bytes, &page, context.dir(), None, &stem)?;
+    }
     if let Some(dir) = context.dir() {
-        for related in &sheet.meta.related_multi_packs {
+        for related in &related_packs {
             let path = dir.join(related);
             let file = Some(related.as_str());
             let more = crate::formats::read_file(&path).map_err(|e| {
@@ -47,7 +50,9 @@ pub fn read(bytes: &[u8], context: &ReadContext) -> Result<Loaded, ReadFailure> 
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            reader.add_sheet(&more, &pack, path.parent(), file, &stem)?;
+            for page in pack.pages() {
+                reader.add_sheet(&more, &page, path.parent(), file, &stem)?;
+            }
         }
     }
     reader.group_directions();

@@ -1,18 +1,68 @@
 //! The JSON an atlas holds, as serde reads it: `frames` (a hash keyed by frame name or an
-//! array with `filename`s, in file order either way) and `meta` (image, size, tags, slices).
-//! Unknown keys are ignored, so sheets from TexturePacker and other tools read too.
+//! array with `filename`s, in file order either way) and `meta` (image, size, tags, slices),
+//! or Phaser 3's multi-atlas, a `textures` list of sheets each with its own `image` and
+//! `frames`. Unknown keys are ignored, so sheets from TexturePacker and other tools read too.
 
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
 /// A whole atlas JSON file.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct SheetJson {
-    /// The frames, in file order.
+    /// The frames, in file order (none in a Phaser 3 multi-atlas: see `textures`).
     pub frames: Frames,
     /// Everything else.
     pub meta: Meta,
+    /// Phaser 3's multi-atlas: the sheets, each with its frames.
+    pub textures: Vec<TextureJson>,
+}
+
+/// A whole atlas JSON file as it is written: `frames`, or a `textures` list in their place.
+#[derive(Debug, Deserialize)]
+struct SheetText {
+    #[serde(default)]
+    frames: Option<Frames>,
+    meta: Meta,
+    #[serde(default)]
+    textures: Vec<TextureJson>,
+}
+
+/// One sheet of a Phaser 3 multi-atlas (`textures`): its image and the frames cut from it.
+#[derive(Debug, Deserialize)]
+pub struct TextureJson {
+    /// The sheet image, relative to the JSON file.
+    pub image: String,
+    /// The sheet's size.
+    #[serde(default)]
+    pub size: Option<Size>,
+    /// The frames, in file order.
+    #[serde(default)]
+    pub frames: Frames,
+}
+
+impl SheetJson {
+    /// The sheets the file describes, each with its frames and its image in `meta`: the file
+    /// itself, or each texture of a Phaser 3 multi-atlas (with the file's `meta.app`).
+    pub fn pages(self) -> Vec<SheetJson> {
+        if self.textures.is_empty() {
+            return vec![self];
+        }
+        let app = self.meta.app;
+        self.textures
+            .into_iter()
+            .map(|texture| SheetJson {
+                frames: texture.frames,
+                meta: Meta {
+                    app: app.clone(),
+                    image: Some(texture.image),
+                    size: texture.size,
+                    ..Meta::default()
+                },
+                textures: Vec::new(),
+            })
+            .collect()
+    }
 }
 
 /// The frames in file order, from either form.
@@ -205,9 +255,10 @@ impl<'de> Visitor<'de> for FramesVisitor {
     }
 }
 
-/// Parses the text; an error carries serde's one-based line and column.
+/// Parses the text; an error carries serde's one-based line and column (0 and 0 for the
+/// whole file).
 pub fn parse(bytes: &[u8]) -> Result<SheetJson, (u32, u32, String)> {
-    serde_json::from_slice(bytes).map_err(|e| {
+    let text: SheetText = serde_json::from_slice(bytes).map_err(|e| {
         let text = e.to_string();
         // serde_json appends " at line L column C"; the location goes in front instead.
         let message = match text.rfind(" at line ") {
@@ -215,5 +266,18 @@ pub fn parse(bytes: &[u8]) -> Result<SheetJson, (u32, u32, String)> {
             None => text,
         };
         (e.line() as u32, e.column() as u32, message)
-    })
+    })?;
+    match (text.frames, text.textures.is_empty()) {
+        (None, true) => Err((
+            0,
+            0,
+            "the atlas has no \"frames\" (nor a \"textures\" list of sheets with frames)"
+                .to_string(),
+        )),
+        (frames, _) => Ok(SheetJson {
+            frames: frames.unwrap_or_default(),
+            meta: text.meta,
+            textures: text.textures,
+        }),
+    }
 }
