@@ -147,7 +147,7 @@ fn main() {
         total.counted += apart.len();
         total.misses.sum(&misses);
         if found < apart.len() {
-            let layout = match cut.layout {
+            let layout = match &cut.layout {
                 Layout::Lattice(lattice) => lattice.describe(),
                 bands @ Layout::Bands { .. } => bands.describe_bands().unwrap_or_default(),
                 Layout::Sprites => format!("{} separate sprites", cut.rects.len()),

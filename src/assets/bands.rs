@@ -49,17 +49,17 @@ pub(super) fn band_frames(
         }
     }
     let mut rects = Vec::new();
-    let mut lattices = 0;
+    let mut lattices = Vec::new();
     for (band, inside) in bands.iter().zip(inside) {
         match band_lattice(sheet, *band, &row_counts, &inside) {
             Some(lattice) => {
                 rects.extend(lattice_frames(sheet, &lattice, options.min_size));
-                lattices += 1;
+                lattices.push(lattice);
             }
             None => rects.extend(inside),
         }
     }
-    if lattices == 0 {
+    if lattices.is_empty() {
         return None;
     }
     sort_rows(&mut rects);

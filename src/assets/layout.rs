@@ -113,7 +113,7 @@ impl Lattice {
 }
 
 /// How a sheet was cut.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// By a lattice found on it.
     Lattice(Lattice),
@@ -124,8 +124,9 @@ pub enum Layout {
     Bands {
         /// How many bands of rows the sheet holds.
         bands: usize,
-        /// How many of them were cut by a lattice of their own.
-        lattices: usize,
+        /// The lattices of the bands cut by one of their own, top to bottom (each spans its
+        /// band's rows only).
+        lattices: Vec<Lattice>,
     },
     /// Into separate sprites.
     Sprites,
@@ -134,9 +135,10 @@ pub enum Layout {
 impl Layout {
     /// The cut by bands in words; `None` for the other layouts, which say it otherwise.
     pub fn describe_bands(&self) -> Option<String> {
-        let Layout::Bands { bands, lattices } = *self else {
+        let Layout::Bands { bands, lattices } = self else {
             return None;
         };
+        let (bands, lattices) = (*bands, lattices.len());
         Some(format!(
             "{} of rows, {lattices} cut by a lattice of {}, the rest into separate sprites",
             crate::text::count(bands, "band"),
@@ -193,7 +195,7 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
             .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
         (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
-    let doubts = doubts(sheet, &rects, layout, lattice, sprites.len(), options);
+    let doubts = doubts(sheet, &rects, &layout, lattice, sprites.len(), options);
     SheetFrames {
         rects,
         layout,
@@ -743,7 +745,7 @@ impl std::fmt::Display for Doubt {
 fn doubts(
     sheet: &RgbaImage,
     rects: &[PixelRect],
-    layout: Layout,
+    layout: &Layout,
     lattice: Option<Lattice>,
     sprites: usize,
     options: SpriteOptions,
@@ -755,20 +757,31 @@ fn doubts(
         fix_in_window,
     };
     let sheet_area = sheet.width() as u64 * sheet.height() as u64;
+    // Sprites touching at lattice lines matter where the cut followed those lines: the sheet's
+    // lattice, or the bands' own when it was cut band by band.
+    let followed = match layout {
+        Layout::Bands { lattices, .. } => lattices.clone(),
+        Layout::Lattice(lattice) => vec![*lattice],
+        Layout::Sprites => lattice.into_iter().collect(),
+    };
+    if let Some(touching) = followed
+        .iter()
+        .find(|l| l.columns.touching || l.rows.touching)
+    {
+        let (c, r) = (touching.columns, touching.rows);
+        out.push(doubt(
+            format!(
+                "sprites touch their neighbours at the lattice's lines (every {} px \
+                 across, {} px down): the cut follows those lines",
+                c.pitch, r.pitch
+            ),
+            "if the frames are another size, give --grid WxH".to_string(),
+            "if the frames are another size, cut the sheet into a grid of that cell size"
+                .to_string(),
+        ));
+    }
     if let Some(lattice) = lattice {
         let (c, r) = (lattice.columns, lattice.rows);
-        if c.touching || r.touching {
-            out.push(doubt(
-                format!(
-                    "sprites touch their neighbours at the lattice's lines (every {} px \
-                     across, {} px down): the cut follows those lines",
-                    c.pitch, r.pitch
-                ),
-                "if the frames are another size, give --grid WxH".to_string(),
-                "if the frames are another size, cut the sheet into a grid of that cell size"
-                    .to_string(),
-            ));
-        }
         let cells = lattice_frames(sheet, &lattice, options.min_size).len();
         match layout {
             Layout::Lattice(_) if sprites >= 2 * cells.max(1) => out.push(doubt(

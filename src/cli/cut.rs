@@ -188,7 +188,7 @@ pub fn run(
     }
     if let Some(found) = &found {
         if options.explain {
-            let layout = match found.layout {
+            let layout = match &found.layout {
                 Layout::Lattice(lattice) => lattice.describe(),
                 bands @ Layout::Bands { .. } => bands.describe_bands().unwrap_or_default(),
                 Layout::Sprites => match found.lattice {

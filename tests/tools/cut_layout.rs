@@ -465,7 +465,7 @@ fn rows_of_cells_of_two_sizes_are_cut_row_by_row_each_frame_whole() {
     let (sheet, truth) = rows_of_cells_of_two_sizes();
     let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
     assert!(
-        matches!(cut.layout, Layout::Bands { lattices: 4, .. }),
+        matches!(&cut.layout, Layout::Bands { lattices, .. } if lattices.len() == 4),
         "{:?}",
         cut.layout
     );
@@ -475,6 +475,20 @@ fn rows_of_cells_of_two_sizes_are_cut_row_by_row_each_frame_whole() {
     );
     let text = cut.layout.describe_bands().unwrap();
     assert!(text.contains("4 bands"), "{text}");
+    // Each band's own lattice is kept for the window to draw: wide cells over tall ones.
+    let Layout::Bands { lattices, .. } = &cut.layout else {
+        unreachable!()
+    };
+    let pitches: Vec<u32> = lattices.iter().map(|l| l.columns.pitch).collect();
+    let wide_over_tall = pitches.len() == 4
+        && pitches.iter().step_by(2).all(|&p| p == 40)
+        && pitches
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .all(|&p| p.abs_diff(24) <= 1);
+    assert!(wide_over_tall, "{pitches:?}");
+    assert!(cut.doubts.is_empty(), "{:?}", cut.doubts);
     // Separate sprites alone split each frame into figure and sword.
     assert_eq!(
         find_sprites(&sheet, SpriteOptions::DEFAULT).len(),

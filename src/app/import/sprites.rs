@@ -9,7 +9,7 @@
 //! that place. The cut is [`crate::assets::layout::cut_frames`], the list
 //! [`crate::assets::sprites::FoundSprites`].
 
-use crate::assets::layout::{CutMethod, Layout, SheetFrames, cut_frames};
+use crate::assets::layout::{AxisLattice, CutMethod, Lattice, Layout, SheetFrames, cut_frames};
 use crate::assets::sheet_data::SheetData;
 use crate::assets::sprites::{FoundSprites, SpriteOptions};
 use crate::model::PixelRect;
@@ -100,7 +100,7 @@ impl SeparateSprites {
             ));
         }
         let cut = self.cut.as_ref()?;
-        Some(match (cut.layout, cut.lattice) {
+        Some(match (&cut.layout, cut.lattice) {
             (Layout::Lattice(lattice), _) => {
                 format!("Layout: {}.", crate::text::capitalised(&lattice.describe()))
             }
@@ -340,48 +340,15 @@ fn preview(
             vec2(r.width as f32 * scale, r.height as f32 * scale),
         )
     };
-    // The lattice read, under the frames: a line midway between each cell's frame and the
-    // next, so its pitch shows, and each frame's place, faintly.
-    if let Some(SheetFrames {
-        layout: Layout::Lattice(lattice),
-        ..
-    }) = &state.cut
-    {
-        let line = Stroke::new(1.0, LATTICE);
-        let (c, r) = (lattice.columns, lattice.rows);
-        let cut_at = |axis: crate::assets::layout::AxisLattice, k: u32| {
-            (axis.margin + k * axis.pitch).saturating_sub(axis.spacing().div_ceil(2)) as f32
-        };
-        let (top, bottom) = (cut_at(r, 0), cut_at(r, r.count));
-        let (left, right) = (cut_at(c, 0), cut_at(c, c.count));
-        for k in 0..=c.count {
-            let x = rect.min.x + cut_at(c, k) * scale;
-            painter.line_segment(
-                [
-                    pos2(x, rect.min.y + top * scale),
-                    pos2(x, rect.min.y + bottom * scale),
-                ],
-                line,
-            );
-        }
-        for k in 0..=r.count {
-            let y = rect.min.y + cut_at(r, k) * scale;
-            painter.line_segment(
-                [
-                    pos2(rect.min.x + left * scale, y),
-                    pos2(rect.min.x + right * scale, y),
-                ],
-                line,
-            );
-        }
-        for cell in lattice.cells() {
-            painter.rect_stroke(
-                screen(&cell),
-                0.0,
-                Stroke::new(1.0, LATTICE.gamma_multiply(0.5)),
-                egui::StrokeKind::Inside,
-            );
-        }
+    // The lattice read, under the frames (each band's own, where the sheet was cut band by
+    // band).
+    let lattices = match state.cut.as_ref().map(|cut| &cut.layout) {
+        Some(Layout::Lattice(lattice)) => std::slice::from_ref(lattice),
+        Some(Layout::Bands { lattices, .. }) => lattices.as_slice(),
+        _ => &[],
+    };
+    for lattice in lattices {
+        draw_lattice(&painter, rect.min, scale, lattice);
     }
     let numbered = state.found.rects.len() <= NUMBERED_AT_MOST;
     for (i, sprite) in state.found.rects.iter().enumerate() {
@@ -417,5 +384,41 @@ fn preview(
     {
         let start = screen(start).center();
         painter.arrow(start, pointer - start, Stroke::new(2.0, SELECTED));
+    }
+}
+
+/// Draws `lattice` over a sheet shown from `origin` at `scale`: a line midway between each
+/// cell's frame and the next, so its pitch shows, and each frame's place, faintly.
+fn draw_lattice(painter: &egui::Painter, origin: egui::Pos2, scale: f32, lattice: &Lattice) {
+    let line = Stroke::new(1.0, LATTICE);
+    let (c, r) = (lattice.columns, lattice.rows);
+    let cut_at = |axis: AxisLattice, k: u32| {
+        (axis.margin + k * axis.pitch).saturating_sub(axis.spacing().div_ceil(2)) as f32
+    };
+    let (top, bottom) = (cut_at(r, 0), cut_at(r, r.count));
+    let (left, right) = (cut_at(c, 0), cut_at(c, c.count));
+    for k in 0..=c.count {
+        let x = origin.x + cut_at(c, k) * scale;
+        let ends = [
+            pos2(x, origin.y + top * scale),
+            pos2(x, origin.y + bottom * scale),
+        ];
+        painter.line_segment(ends, line);
+    }
+    for k in 0..=r.count {
+        let y = origin.y + cut_at(r, k) * scale;
+        let ends = [
+            pos2(origin.x + left * scale, y),
+            pos2(origin.x + right * scale, y),
+        ];
+        painter.line_segment(ends, line);
+    }
+    for cell in lattice.cells() {
+        let on_screen = Rect::from_min_size(
+            origin + vec2(cell.x as f32 * scale, cell.y as f32 * scale),
+            vec2(cell.width as f32 * scale, cell.height as f32 * scale),
+        );
+        let faint = Stroke::new(1.0, LATTICE.gamma_multiply(0.5));
+        painter.rect_stroke(on_screen, 0.0, faint, egui::StrokeKind::Inside);
     }
 }
