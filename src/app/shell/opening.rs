@@ -114,6 +114,12 @@ impl SpratApp {
         self.pending.is_some()
     }
 
+    /// Shows a file read by [`loader::load_now`] in a new tab, as one read in the background
+    /// is shown when it arrives (benchmarks, tests).
+    pub fn show_file(&mut self, file: loader::OpenedFile) {
+        self.adopt(Ok(file));
+    }
+
     pub(super) fn adopt(&mut self, result: LoadResult) {
         match result {
             Ok(file) => {
@@ -126,6 +132,10 @@ impl SpratApp {
                     return;
                 }
                 let name = shown_path(&file.path);
+                // Read with the document: the first sprite drawn reads no file.
+                for (path, archive) in file.archives {
+                    self.pixels.sff().keep_archive(&path, archive);
+                }
                 let mut doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),

@@ -279,6 +279,17 @@ impl SffStore {
         self.lock().archive(path)
     }
 
+    /// Takes `archive`, read by the caller from the file at `path` (the editor reads the
+    /// archives of a document with it, off the UI thread), as that file's archive: its sprites
+    /// are then decoded from it without reading the file again. An archive the store has read
+    /// already stays (its sprites may be cached).
+    pub fn keep_archive(&self, path: &Path, archive: Arc<SffArchive>) {
+        let mut state = self.lock();
+        if !state.archives.contains_key(path) {
+            state.keep(path, Ok(archive));
+        }
+    }
+
     /// The archive as `edited` holds it, parsed once and cached like a file.
     pub fn edited_archive(
         &self,
@@ -325,8 +336,17 @@ impl State {
         if let Some(known) = self.archives.get(path) {
             return known.clone();
         }
+        self.keep(path, SffArchive::open(path).map(Arc::new))
+    }
+
+    /// Keeps what reading the file at `path` gave as its archive, with the problems met.
+    fn keep(
+        &mut self,
+        path: &Path,
+        read: Result<Arc<SffArchive>, Diagnostic>,
+    ) -> Option<Arc<SffArchive>> {
         let file = path.display().to_string();
-        let loaded = match SffArchive::open(path) {
+        let loaded = match read {
             Ok(archive) => {
                 let problems = self.problems.entry(path.to_path_buf()).or_default();
                 problems.extend(
@@ -335,7 +355,7 @@ impl State {
                         .iter()
                         .map(|d| d.clone().in_file(&file)),
                 );
-                Some(Arc::new(archive))
+                Some(archive)
             }
             Err(e) => {
                 self.problems
