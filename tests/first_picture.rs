@@ -118,3 +118,24 @@ fn a_large_archive_changed_right_after_opening_is_caught_before_a_save_replaces_
     let targets = [(sff.as_path(), b"the archive as saved".as_slice())];
     assert_eq!(fingerprints.changed_before_writing(targets), [sff.clone()]);
 }
+
+#[test]
+fn a_file_read_before_the_editor_is_made_opens_in_its_tab() {
+    use sprat::app::shell::native_platform::NativePlatform;
+    let dir = tempfile::tempdir().unwrap();
+    let def = kfm_in(dir.path());
+    // Started as the program starts, before the window (and the editor in it) exists.
+    let platform = NativePlatform::new(Box::new(ScriptedDialogs::default()));
+    let reading = loader::PendingLoad::start(&platform, def.clone(), Default::default(), || {});
+    let ctx = egui::Context::default();
+    let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+    app.take_started_load(reading);
+    assert!(app.is_loading());
+    frames_until(
+        &ctx,
+        &mut app,
+        first_picture_drawn,
+        "the character read before the editor is never shown",
+    );
+    assert_eq!(app.documents[0].doc.path(), Some(def.as_path()));
+}

@@ -109,6 +109,21 @@ impl SpratApp {
         ));
     }
 
+    /// Takes a read started before the editor was made (the file named on the command line,
+    /// read while the window starts): it opens in a new tab when it arrives. A read already
+    /// under way keeps its place, and this one waits its turn.
+    pub fn take_started_load(&mut self, reading: PendingLoad) {
+        if self.pending.is_some() {
+            self.waiting.push_back(reading.path);
+            return;
+        }
+        self.say(
+            Severity::Info,
+            format!("Reading {}…", shown_path(&reading.path)),
+        );
+        self.pending = Some(reading);
+    }
+
     /// True while a file is being read.
     pub fn is_loading(&self) -> bool {
         self.pending.is_some()
