@@ -85,6 +85,13 @@ pub fn run(
         options,
         Box::new(move |cc| {
             let _ = window_context.set(cc.egui_ctx.clone());
+            if let Some(since_start) = crate::logging::since_start() {
+                // Before this, the window and its renderer were being made (docs/speed.md).
+                log::debug!(
+                    "window made {:.0} ms after the program started",
+                    since_start.as_secs_f64() * 1e3
+                );
+            }
             let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
