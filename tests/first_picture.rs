@@ -116,7 +116,7 @@ fn a_large_archive_changed_right_after_opening_is_caught_before_a_save_replaces_
     assert!(fingerprints.changed_outside(&sff));
     assert!(!fingerprints.changed_outside(&def));
     let targets = [(sff.as_path(), b"the archive as saved".as_slice())];
-    assert_eq!(fingerprints.changed_before_writing(targets), [sff.clone()]);
+    assert_eq!(fingerprints.changed_before_writing(targets), [sff]);
 }
 
 #[test]

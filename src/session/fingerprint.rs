@@ -443,7 +443,10 @@ mod tests {
         assert!(fingerprints.changed_outside(&sff));
         assert!(fingerprints.all_taken());
         let targets = [(sff.as_path(), b"saved".as_slice())];
-        assert_eq!(fingerprints.changed_before_writing(targets), [sff.clone()]);
+        assert_eq!(
+            fingerprints.changed_before_writing(targets),
+            std::slice::from_ref(&sff)
+        );
 
         // Unchanged since read: nothing to tell.
         let mut unchanged = Fingerprints::new();
