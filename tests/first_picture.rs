@@ -88,6 +88,37 @@ fn the_first_picture_is_drawn_from_the_archive_read_with_the_character() {
 }
 
 #[test]
+fn an_archive_opened_alone_is_drawn_from_the_archive_parsed_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sff = dir.path().join("kfm.sff");
+    common::copy_writable(&common::corpus().join("mugen/kfm/kfm.sff"), &sff);
+    let file = loader::load_now(&sff).expect("the archive reads");
+    let [read] = file.archives.as_slice() else {
+        panic!("one archive is parsed with the document");
+    };
+    let parsed = std::sync::Arc::clone(&read.archive);
+    let held = read
+        .held
+        .clone()
+        .expect("drawn from the bytes the document holds");
+
+    let ctx = egui::Context::default();
+    let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+    app.show_file(file);
+    frames_until(
+        &ctx,
+        &mut app,
+        first_picture_drawn,
+        "the first picture is never drawn",
+    );
+    let drawn = app.pixels.sff().edited_archive(Some(&sff), &held);
+    assert!(
+        drawn.is_some_and(|drawn| std::sync::Arc::ptr_eq(&drawn, &parsed)),
+        "the archive was parsed again on the UI thread"
+    );
+}
+
+#[test]
 fn a_large_archive_changed_right_after_opening_is_caught_before_a_save_replaces_it() {
     let dir = tempfile::tempdir().unwrap();
     let def = kfm_in(dir.path());

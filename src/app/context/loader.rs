@@ -11,7 +11,7 @@
 
 use crate::app::context::platform::Platform;
 use crate::formats::input::ReadProgress;
-use crate::formats::sff::SffArchive;
+use crate::formats::sff::{SffArchive, SffStore};
 use crate::formats::{Diagnostic, Loaded, ReadContext, ReadOptions, registry};
 use crate::model::{AnimationSet, ImageKind};
 use std::path::{Path, PathBuf};
@@ -32,9 +32,32 @@ pub struct OpenedFile {
     /// What each file of the document held when read (recorded on the reading thread where
     /// there is a disk; empty otherwise): a save compares the disk with it.
     pub fingerprints: crate::session::Fingerprints,
-    /// The SFF archives the document draws from, each read once with it (by its resolved
-    /// path): the sprite store keeps them ([`crate::formats::sff::SffStore::keep_archive`]).
-    pub archives: Vec<(PathBuf, Arc<SffArchive>)>,
+    /// The SFF archives the document draws from, each read once with it: the sprite store
+    /// keeps them.
+    pub archives: Vec<ReadArchive>,
+}
+
+/// An SFF archive read with a document, off the UI thread.
+#[derive(Debug)]
+pub struct ReadArchive {
+    /// Its file (the image's resolved path).
+    pub path: PathBuf,
+    /// The bytes the document holds of it, when it draws from those rather than from the file
+    /// (an archive opened alone): the archive was parsed from them.
+    pub held: Option<Arc<Vec<u8>>>,
+    /// The archive.
+    pub archive: Arc<SffArchive>,
+}
+
+impl ReadArchive {
+    /// Hands the archive to `store`, which then draws the document's sprites from it
+    /// ([`SffStore::keep_archive`], or [`SffStore::keep_edition`] for held bytes).
+    pub fn keep_in(self, store: &SffStore) {
+        match &self.held {
+            None => store.keep_archive(&self.path, self.archive),
+            Some(bytes) => store.keep_edition(Some(&self.path), bytes, self.archive),
+        }
+    }
 }
 
 /// The result of a read: the file, or why it could not be read.
@@ -66,19 +89,28 @@ fn load_watched(path: &Path, options: &ReadOptions, progress: &ReadProgress) -> 
 }
 
 /// The SFF archives `document` draws from, each read from its file once (by its resolved
-/// path). An archive the document holds bytes of (edited, or read as its own file) is drawn
-/// from those instead, and one that cannot be read is left to the sprite store to report.
-fn read_archives(document: &AnimationSet) -> Vec<(PathBuf, Arc<SffArchive>)> {
-    let mut archives: Vec<(PathBuf, Arc<SffArchive>)> = Vec::new();
+/// path), or parsed from the bytes the document holds of it (an archive opened alone). One
+/// that cannot be read is left to the sprite store to report.
+fn read_archives(document: &AnimationSet) -> Vec<ReadArchive> {
+    let mut archives: Vec<ReadArchive> = Vec::new();
     for image in &document.images {
         let (ImageKind::Sff { .. }, Some(path)) = (&image.kind, &image.resolved) else {
             continue;
         };
-        if document.edited_file(image.id).is_some() || archives.iter().any(|(p, _)| p == path) {
+        if archives.iter().any(|a| a.path == *path) {
             continue;
         }
-        if let Ok(archive) = SffArchive::open(path) {
-            archives.push((path.clone(), Arc::new(archive)));
+        let held = document.edited_file(image.id).cloned();
+        let archive = match &held {
+            Some(bytes) => SffArchive::parse(bytes.to_vec()),
+            None => SffArchive::open(path),
+        };
+        if let Ok(archive) = archive {
+            archives.push(ReadArchive {
+                path: path.clone(),
+                held,
+                archive: Arc::new(archive),
+            });
         }
     }
     archives
@@ -87,14 +119,14 @@ fn read_archives(document: &AnimationSet) -> Vec<(PathBuf, Arc<SffArchive>)> {
 /// What each file of `file`'s document held when read; its archives are recorded from the
 /// bytes read with it, a large one hashed on a thread of its own.
 fn fingerprints_of(file: &OpenedFile) -> crate::session::Fingerprints {
+    // Held bytes are the document's own, which it records from them anyway.
     let read: Vec<(PathBuf, crate::session::ReadBytes)> = file
         .archives
         .iter()
-        .map(|(path, archive)| {
-            (
-                path.clone(),
-                Arc::clone(archive) as crate::session::ReadBytes,
-            )
+        .filter(|read| read.held.is_none())
+        .map(|read| {
+            let bytes = Arc::clone(&read.archive) as crate::session::ReadBytes;
+            (read.path.clone(), bytes)
         })
         .collect();
     crate::session::Fingerprints::of_document_read(Some(&file.path), &file.loaded.document, &read)

@@ -148,8 +148,8 @@ impl SpratApp {
                 }
                 let name = shown_path(&file.path);
                 // Read with the document: the first sprite drawn reads no file.
-                for (path, archive) in file.archives {
-                    self.pixels.sff().keep_archive(&path, archive);
+                for archive in file.archives {
+                    archive.keep_in(self.pixels.sff());
                 }
                 let mut doc = OpenDocument::new(
                     file.loaded.document,
