@@ -59,6 +59,20 @@ fn first_picture_drawn(app: &SpratApp) -> bool {
     app.documents.first().is_some_and(|tab| tab.doc.opened.1)
 }
 
+/// An editor showing `file`, run until its first picture is drawn.
+fn shown_to_its_first_picture(file: loader::OpenedFile) -> SpratApp {
+    let ctx = egui::Context::default();
+    let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
+    app.show_file(file);
+    frames_until(
+        &ctx,
+        &mut app,
+        first_picture_drawn,
+        "the first picture is never drawn",
+    );
+    app
+}
+
 #[test]
 fn the_first_picture_is_drawn_from_the_archive_read_with_the_character() {
     let dir = tempfile::tempdir().unwrap();
@@ -70,15 +84,7 @@ fn the_first_picture_is_drawn_from_the_archive_read_with_the_character() {
     // Gone from the disk before the tab opens: what the canvas draws can only come from the
     // bytes read with the document.
     std::fs::remove_file(&sff).unwrap();
-    let ctx = egui::Context::default();
-    let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-    app.show_file(file);
-    frames_until(
-        &ctx,
-        &mut app,
-        first_picture_drawn,
-        "the first picture is never drawn",
-    );
+    let app = shown_to_its_first_picture(file);
     let problems = app.pixels.sff().problems(&sff);
     assert!(
         problems.iter().all(|p| !p.message.contains("cannot read")),
@@ -102,15 +108,7 @@ fn an_archive_opened_alone_is_drawn_from_the_archive_parsed_with_it() {
         .clone()
         .expect("drawn from the bytes the document holds");
 
-    let ctx = egui::Context::default();
-    let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-    app.show_file(file);
-    frames_until(
-        &ctx,
-        &mut app,
-        first_picture_drawn,
-        "the first picture is never drawn",
-    );
+    let app = shown_to_its_first_picture(file);
     let drawn = app.pixels.sff().edited_archive(Some(&sff), &held);
     assert!(
         drawn.is_some_and(|drawn| std::sync::Arc::ptr_eq(&drawn, &parsed)),
