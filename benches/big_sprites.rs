@@ -14,8 +14,6 @@
 #[allow(dead_code)] // The 5,000-sprite character's figure is the `ui` bench's.
 #[path = "common/generated_sff.rs"]
 mod generated_sff;
-#[path = "common/opened.rs"]
-mod opened;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::TexturesDelta;
@@ -80,9 +78,10 @@ fn resident_mib() -> f64 {
         .map_or(0.0, |pages| pages * 4096.0 / 1_048_576.0)
 }
 
-/// The editor on `def`, the textures it uploads counted into `live_bytes`.
+/// The editor on `def` (read as the editor reads a file, its archive with it), the textures
+/// it uploads counted into `live_bytes`.
 fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, SpratApp> {
-    let doc = opened::opened(def);
+    let file = sprat::app::context::loader::load_now(def).expect("the character reads");
     let gpu = CountingGpu {
         sizes: HashMap::new(),
         live_bytes,
@@ -92,7 +91,7 @@ fn editor_on(def: &Path, live_bytes: Arc<AtomicUsize>) -> Harness<'static, Sprat
         .renderer(gpu)
         .build_eframe(move |_| {
             let mut app = SpratApp::new(Settings::default(), Box::new(ScriptedDialogs::default()));
-            app.show_document(doc);
+            app.show_file(file);
             app
         })
 }

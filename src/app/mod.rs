@@ -48,9 +48,26 @@ pub fn run(
 ) -> eframe::Result<()> {
     // The window's size is ours to keep (in unscaled points: see `settings::Appearance`);
     // eframe's own would store it divided by the UI scale.
-    let window_size = shell::native_platform::load_stored_settings("Sprat")
-        .appearance
-        .initial_window_size();
+    let stored = shell::native_platform::load_stored_settings("Sprat");
+    let window_size = stored.appearance.initial_window_size();
+    let dialogs = Box::new(shell::native_platform::NativeDialogs);
+    let platform = shell::native_platform::NativePlatform::new(dialogs);
+    // The file is read while the window and its renderer start, rather than after
+    // (docs/speed.md, "The first picture"); the window is woken when it arrives.
+    let window_context = std::sync::Arc::new(std::sync::OnceLock::<egui::Context>::new());
+    let reading = path.map(|path| {
+        let options = crate::formats::ReadOptions {
+            aseprite_layers: stored.aseprite_layers,
+            ..Default::default()
+        };
+        let window = std::sync::Arc::clone(&window_context);
+        let wake = move || {
+            if let Some(ctx) = window.get() {
+                ctx.request_repaint();
+            }
+        };
+        context::loader::PendingLoad::start(&platform, path, options, wake)
+    });
     let listener = &listener;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -67,8 +84,14 @@ pub fn run(
         "Sprat",
         options,
         Box::new(move |cc| {
-            let dialogs = Box::new(shell::native_platform::NativeDialogs);
-            let platform = shell::native_platform::NativePlatform::new(dialogs);
+            let _ = window_context.set(cc.egui_ctx.clone());
+            if let Some(since_start) = crate::logging::since_start() {
+                // Before this, the window and its renderer were being made (docs/speed.md).
+                log::debug!(
+                    "window made {:.0} ms after the program started",
+                    since_start.as_secs_f64() * 1e3
+                );
+            }
             let mut app = create(cc, Box::new(platform));
             app.recovery_dir = eframe::storage_dir("Sprat").map(|d| d.join("recovery"));
             app.look_for_recovery();
@@ -84,10 +107,10 @@ pub fn run(
             if let Some(listener) = listener {
                 shell::opening::take_files_from(listener, &cc.egui_ctx);
             }
-            match path {
-                Some(path) => {
+            match reading {
+                Some(reading) => {
                     app.start_notice = notice;
-                    app.open_path(&cc.egui_ctx, path);
+                    app.take_started_load(reading);
                 }
                 None => app.open_demo(),
             }

@@ -20,7 +20,7 @@ pub mod watch;
 
 pub use atomic::SaveError;
 pub use backups::{Backup, BackupStore};
-pub use fingerprint::{Fingerprint, Fingerprints};
+pub use fingerprint::{Fingerprint, Fingerprints, ReadBytes};
 pub use recovery::{AUTOSAVE_INTERVAL, RecoveryEntry, RecoveryStore};
 pub use watch::{FileChange, FileWatch};
 

@@ -109,9 +109,30 @@ impl SpratApp {
         ));
     }
 
+    /// Takes a read started before the editor was made (the file named on the command line,
+    /// read while the window starts): it opens in a new tab when it arrives. A read already
+    /// under way keeps its place, and this one waits its turn.
+    pub fn take_started_load(&mut self, reading: PendingLoad) {
+        if self.pending.is_some() {
+            self.waiting.push_back(reading.path);
+            return;
+        }
+        self.say(
+            Severity::Info,
+            format!("Reading {}…", shown_path(&reading.path)),
+        );
+        self.pending = Some(reading);
+    }
+
     /// True while a file is being read.
     pub fn is_loading(&self) -> bool {
         self.pending.is_some()
+    }
+
+    /// Shows a file read by [`loader::load_now`] in a new tab, as one read in the background
+    /// is shown when it arrives (benchmarks, tests).
+    pub fn show_file(&mut self, file: loader::OpenedFile) {
+        self.adopt(Ok(file));
     }
 
     pub(super) fn adopt(&mut self, result: LoadResult) {
@@ -126,6 +147,10 @@ impl SpratApp {
                     return;
                 }
                 let name = shown_path(&file.path);
+                // Read with the document: the first sprite drawn reads no file.
+                for archive in file.archives {
+                    archive.keep_in(self.pixels.sff());
+                }
                 let mut doc = OpenDocument::new(
                     file.loaded.document,
                     Some(file.path),

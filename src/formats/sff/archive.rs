@@ -84,6 +84,13 @@ impl fmt::Debug for SffArchive {
     }
 }
 
+/// The file's bytes (what a fingerprint of the file as read hashes).
+impl AsRef<[u8]> for SffArchive {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 impl SffArchive {
     /// Reads the index of `bytes`. `Err` only when the bytes are not an SFF at all (wrong
     /// signature or version); damage past that is reported by [`SffArchive::diagnostics`].

@@ -279,6 +279,17 @@ impl SffStore {
         self.lock().archive(path)
     }
 
+    /// Takes `archive`, read by the caller from the file at `path` (the editor reads the
+    /// archives of a document with it, off the UI thread), as that file's archive: its sprites
+    /// are then decoded from it without reading the file again. An archive the store has read
+    /// already stays (its sprites may be cached).
+    pub fn keep_archive(&self, path: &Path, archive: Arc<SffArchive>) {
+        let mut state = self.lock();
+        if !state.archives.contains_key(path) {
+            state.keep(path, Ok(archive));
+        }
+    }
+
     /// The archive as `edited` holds it, parsed once and cached like a file.
     pub fn edited_archive(
         &self,
@@ -292,6 +303,29 @@ impl SffStore {
     /// The cache key of an edited archive (parsing it on first sight); the oldest editions
     /// past [`KEPT_EDITIONS`] are forgotten with their sprites.
     fn edition_key(&self, path: Option<&Path>, bytes: &Arc<Vec<u8>>) -> PathBuf {
+        let parse = || SffArchive::parse(bytes.to_vec()).ok().map(Arc::new);
+        self.edition_key_parsed(path, bytes, parse)
+    }
+
+    /// Takes `archive`, parsed by the caller from `bytes` (an archive a document holds: its
+    /// unsaved edits, or the file it was read as; the editor parses it off the UI thread), as
+    /// the archive of that edition, unless the store knows the edition already.
+    pub fn keep_edition(
+        &self,
+        path: Option<&Path>,
+        bytes: &Arc<Vec<u8>>,
+        archive: Arc<SffArchive>,
+    ) {
+        self.edition_key_parsed(path, bytes, || Some(archive));
+    }
+
+    /// [`SffStore::edition_key`], the archive of an edition not seen yet given by `parse`.
+    fn edition_key_parsed(
+        &self,
+        path: Option<&Path>,
+        bytes: &Arc<Vec<u8>>,
+        parse: impl FnOnce() -> Option<Arc<SffArchive>>,
+    ) -> PathBuf {
         let mut state = self.lock();
         if let Some((_, key)) = state.editions.iter().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
             return key.clone();
@@ -301,8 +335,7 @@ impl SffStore {
         let mut key = base.into_os_string();
         key.push(format!("\u{0}edition {}", state.next_edition));
         let key = PathBuf::from(key);
-        let parsed = SffArchive::parse(bytes.to_vec()).ok().map(Arc::new);
-        state.archives.insert(key.clone(), parsed);
+        state.archives.insert(key.clone(), parse());
         state.editions.push((Arc::clone(bytes), key.clone()));
         while state.editions.len() > KEPT_EDITIONS {
             let (_, old) = state.editions.remove(0);
@@ -325,8 +358,17 @@ impl State {
         if let Some(known) = self.archives.get(path) {
             return known.clone();
         }
+        self.keep(path, SffArchive::open(path).map(Arc::new))
+    }
+
+    /// Keeps what reading the file at `path` gave as its archive, with the problems met.
+    fn keep(
+        &mut self,
+        path: &Path,
+        read: Result<Arc<SffArchive>, Diagnostic>,
+    ) -> Option<Arc<SffArchive>> {
         let file = path.display().to_string();
-        let loaded = match SffArchive::open(path) {
+        let loaded = match read {
             Ok(archive) => {
                 let problems = self.problems.entry(path.to_path_buf()).or_default();
                 problems.extend(
@@ -335,7 +377,7 @@ impl State {
                         .iter()
                         .map(|d| d.clone().in_file(&file)),
                 );
-                Some(Arc::new(archive))
+                Some(archive)
             }
             Err(e) => {
                 self.problems
