@@ -8,6 +8,7 @@
 //! [`opening`], [`closing`], [`recovery`], [`playback`], [`tabs`].
 
 pub mod app;
+pub mod backdrop;
 pub mod closing;
 pub mod command_handling;
 pub mod disk_waker;

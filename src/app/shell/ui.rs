@@ -10,6 +10,7 @@ use crate::app::context::pictures::Pictures;
 use crate::app::context::settings;
 use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
+use crate::app::shell::backdrop::on_panel_colour;
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
 use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
@@ -150,6 +151,7 @@ impl SpratApp {
             return;
         };
         let scope = tab.widget_scope();
+        let panel_frame = self.backdrop.side_panel_frame(ui.style());
         let DocumentTab {
             doc,
             tree,
@@ -180,12 +182,13 @@ impl SpratApp {
         panel.reference = self.reference.as_ref();
         if panel.settings.layout.timeline {
             let shown = egui::Panel::bottom("timeline")
+                .frame(panel_frame)
                 .resizable(true)
                 .default_size(150.0f32.min(room.y * 0.3))
                 .max_size(room.y * 0.5)
                 .show(ui, |ui| {
                     in_tab_scope(ui, scope, "timeline", |ui| {
-                        timeline::show(ui, timeline, &mut panel)
+                        on_panel_colour(ui, |ui| timeline::show(ui, timeline, &mut panel))
                     })
                 });
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
@@ -205,42 +208,49 @@ impl SpratApp {
             || panel.doc.notes_shown && !panel.doc.diagnostics().is_empty();
         if panel.settings.layout.diagnostics && listed {
             egui::Panel::bottom("diagnostics")
+                .frame(panel_frame)
                 .resizable(true)
                 .default_size(110.0f32.min(room.y * 0.15))
                 .max_size(room.y * 0.4)
                 .show(ui, |ui| {
                     in_tab_scope(ui, scope, "diagnostics", |ui| {
-                        diagnostics::show(ui, &mut panel)
+                        on_panel_colour(ui, |ui| diagnostics::show(ui, &mut panel))
                     })
                 });
         }
         if panel.settings.layout.tree {
             egui::Panel::left("tree")
+                .frame(panel_frame)
                 .resizable(true)
                 .default_size(240.0f32.min(room.x * 0.22))
                 .max_size(room.x * 0.35)
                 .show(ui, |ui| {
-                    in_tab_scope(ui, scope, "tree", |ui| tree::show(ui, tree, &mut panel))
+                    in_tab_scope(ui, scope, "tree", |ui| {
+                        on_panel_colour(ui, |ui| tree::show(ui, tree, &mut panel))
+                    })
                 });
         }
         if panel.settings.layout.inspector {
             egui::Panel::right("inspector")
+                .frame(panel_frame)
                 .resizable(true)
                 .default_size(360.0f32.min(room.x * 0.3))
                 .max_size(room.x * 0.4)
                 .show(ui, |ui| {
                     in_tab_scope(ui, scope, "inspector", |ui| {
-                        inspector::show(ui, inspector, &mut panel)
+                        on_panel_colour(ui, |ui| inspector::show(ui, inspector, &mut panel))
                     })
                 });
         }
         let centre = &mut self.centre;
+        let backdrop = &self.backdrop;
         egui::CentralPanel::no_frame().show(ui, |ui| {
             in_tab_scope(ui, scope, "centre", |ui| {
                 // The panel's colour behind the strips above the view, painted once the view
                 // has taken its place: not under the canvas, whose background covers it (with
-                // software GL, a layer fewer over most of the window, thirty times a second).
-                let backdrop = ui.painter().add(egui::Shape::Noop);
+                // software GL, a layer fewer over most of the window, thirty times a second),
+                // nor where the window was cleared to it.
+                let strips = ui.painter().add(egui::Shape::Noop);
                 let area = ui.max_rect();
                 // The views this document has: the preview always, the source sheet when
                 // asked for or where its frames come from, the sprites when it has an archive
@@ -277,9 +287,9 @@ impl SpratApp {
                         None
                     }
                 };
-                let fill = ui.visuals().panel_fill;
+                let fill = backdrop.panel_fill(ui.visuals());
                 ui.painter().set(
-                    backdrop,
+                    strips,
                     egui::Shape::rect_filled(uncovered(area, covered), 0.0, fill),
                 );
             })
@@ -378,7 +388,9 @@ impl eframe::App for SpratApp {
         let tab_entries = tabs::entries(&self.documents, self.active);
         let active = self.active;
         let pinned = self.reference.is_some();
+        let panel_frame = self.backdrop.side_panel_frame(ui.style());
         let menu = egui::Panel::top("menu bar")
+            .frame(panel_frame)
             .show(ui, |ui| {
                 let doc = active
                     .and_then(|id| self.documents.iter().find(|t| t.id == id))
@@ -393,11 +405,14 @@ impl eframe::App for SpratApp {
             .inner;
         commands.append(menu);
         if !tab_entries.is_empty() {
-            egui::Panel::top("tabs").show(ui, |ui| tabs::tab_bar(ui, &tab_entries, &mut commands));
+            egui::Panel::top("tabs").frame(panel_frame).show(ui, |ui| {
+                on_panel_colour(ui, |ui| tabs::tab_bar(ui, &tab_entries, &mut commands))
+            });
         }
         self.offer_documents_to_hang(&tab_entries);
 
         let status = egui::Panel::bottom("status bar")
+            .frame(panel_frame)
             .show(ui, |ui| {
                 let tab = self.active_tab();
                 status_bar::show(
@@ -416,7 +431,8 @@ impl eframe::App for SpratApp {
         match self.active {
             Some(id) => self.document_panels(ui, id, &mut commands),
             None => {
-                egui::CentralPanel::default().show(ui, |ui| {
+                let frame = self.backdrop.central_panel_frame(ui.style());
+                egui::CentralPanel::default().frame(frame).show(ui, |ui| {
                     ui.centered_and_justified(|ui| {
                         ui.heading("Open an animation with File > Open, or drop a file here.");
                     });
@@ -476,6 +492,10 @@ impl eframe::App for SpratApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        self.backdrop.clear_color(visuals)
     }
 }
 
