@@ -69,17 +69,7 @@ pub fn run(
         context::loader::PendingLoad::start(&platform, path, options, wake)
     });
     let listener = &listener;
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Sprat")
-            .with_icon(window_icon())
-            .with_app_id("sprat")
-            .with_inner_size(window_size)
-            .with_min_inner_size([640.0, 400.0])
-            .with_drag_and_drop(true),
-        persist_window: false,
-        ..Default::default()
-    };
+    let options = native_options(window_size);
     eframe::run_native(
         "Sprat",
         options,
@@ -119,6 +109,30 @@ pub fn run(
     )
 }
 
+/// The window eframe opens, `window_size` points wide and high. Many desktops without a GPU
+/// (and every virtual machine without one) paint it with software GL, where each paint costs
+/// a pass over the window's pixels per layer: nothing is asked for that would add to it.
+#[cfg(not(target_arch = "wasm32"))]
+fn native_options(window_size: [f32; 2]) -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Sprat")
+            .with_icon(window_icon())
+            .with_app_id("sprat")
+            .with_inner_size(window_size)
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        persist_window: false,
+        // Dithering adds noise to each pixel's colour in egui's shader, to break up the
+        // banding of gradients the editor hardly draws (window shadows); with software GL it
+        // is arithmetic on every pixel of every layer, each paint (a tenth of the driver's
+        // time in the HD character's window, docs/speed.md). Flat colours and textures at
+        // whole 8-bit values come out the same either way.
+        dithering: false,
+        ..Default::default()
+    }
+}
+
 /// Sprat's icon (`assets/icon/`) for the window and the task bar.
 #[cfg(not(target_arch = "wasm32"))]
 fn window_icon() -> egui::IconData {
@@ -134,4 +148,16 @@ fn create(cc: &eframe::CreationContext, platform: Box<dyn Platform>) -> SpratApp
         .and_then(|s| eframe::get_value::<Settings>(s, settings::STORAGE_KEY))
         .unwrap_or_default();
     SpratApp::on_platform(settings, platform)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn the_window_asks_for_no_per_pixel_work_beyond_the_paint() {
+        let options = super::native_options([1280.0, 800.0]);
+        assert!(!options.dithering);
+        assert_eq!(options.multisampling, 0);
+        assert_eq!((options.depth_buffer, options.stencil_buffer), (0, 0));
+        assert_eq!(options.viewport.inner_size, Some(egui::vec2(1280.0, 800.0)));
+    }
 }

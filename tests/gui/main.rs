@@ -14,6 +14,7 @@ mod gui_support;
 
 mod aseprite;
 mod aseprite_import;
+mod backdrop;
 mod big_sprites;
 mod boxes;
 mod canvas;

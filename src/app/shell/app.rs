@@ -107,6 +107,8 @@ pub struct SpratApp {
     pub(super) return_memory: bool,
     /// The frame pinned as a reference, drawn faintly under the canvas of every tab.
     pub reference: Option<crate::app::context::reference::PinnedReference>,
+    /// What the backend cleared the window to: the panels paint no fill over that colour.
+    pub(super) backdrop: super::backdrop::Backdrop,
 }
 
 impl SpratApp {
@@ -148,6 +150,7 @@ impl SpratApp {
             title: String::new(),
             return_memory: false,
             reference: None,
+            backdrop: Default::default(),
         }
     }
 

@@ -8,10 +8,12 @@
 //! [`opening`], [`closing`], [`recovery`], [`playback`], [`tabs`].
 
 pub mod app;
+pub mod backdrop;
 pub mod closing;
 pub mod command_handling;
 pub mod disk_waker;
 pub mod document_tab;
+pub mod font_sampling;
 pub mod menus;
 pub mod native_platform;
 pub mod new_document;

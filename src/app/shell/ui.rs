@@ -10,6 +10,7 @@ use crate::app::context::pictures::Pictures;
 use crate::app::context::settings;
 use crate::app::context::tab_id::TabId;
 use crate::app::shell::app::{CentreTab, SpratApp, active_tab_in};
+use crate::app::shell::backdrop::on_panel_colour;
 use crate::app::shell::document_tab::DocumentTab;
 use crate::app::shell::status_bar;
 use crate::app::shell::{menus, new_document, restore_backup, save_as, tabs};
@@ -150,6 +151,7 @@ impl SpratApp {
             return;
         };
         let scope = tab.widget_scope();
+        let panel_frame = self.backdrop.side_panel_frame(ui.style());
         let DocumentTab {
             doc,
             tree,
@@ -181,9 +183,13 @@ impl SpratApp {
         if panel.settings.layout.timeline {
             let sizes = (150.0f32.min(room.y * 0.3), room.y * 0.5);
             let bottom = egui::Panel::bottom("timeline");
-            let shown = tab_panel(ui, bottom, sizes, (scope, "timeline"), |ui| {
-                timeline::show(ui, timeline, &mut panel)
-            });
+            let shown = tab_panel(
+                ui,
+                bottom.frame(panel_frame),
+                sizes,
+                (scope, "timeline"),
+                |ui| timeline::show(ui, timeline, &mut panel),
+            );
             // A sprite dragged from the browser and let go over the timeline becomes a frame.
             if let Some(drag) = shown
                 .response
@@ -202,15 +208,19 @@ impl SpratApp {
         if panel.settings.layout.diagnostics && listed {
             let sizes = (110.0f32.min(room.y * 0.15), room.y * 0.4);
             let bottom = egui::Panel::bottom("diagnostics");
-            tab_panel(ui, bottom, sizes, (scope, "diagnostics"), |ui| {
-                diagnostics::show(ui, &mut panel)
-            });
+            tab_panel(
+                ui,
+                bottom.frame(panel_frame),
+                sizes,
+                (scope, "diagnostics"),
+                |ui| diagnostics::show(ui, &mut panel),
+            );
         }
         if panel.settings.layout.tree {
             let sizes = (240.0f32.min(room.x * 0.22), room.x * 0.35);
             tab_panel(
                 ui,
-                egui::Panel::left("tree"),
+                egui::Panel::left("tree").frame(panel_frame),
                 sizes,
                 (scope, "tree"),
                 |ui| tree::show(ui, tree, &mut panel),
@@ -219,17 +229,23 @@ impl SpratApp {
         if panel.settings.layout.inspector {
             let sizes = (360.0f32.min(room.x * 0.3), room.x * 0.4);
             let right = egui::Panel::right("inspector");
-            tab_panel(ui, right, sizes, (scope, "inspector"), |ui| {
-                inspector::show(ui, inspector, &mut panel)
-            });
+            tab_panel(
+                ui,
+                right.frame(panel_frame),
+                sizes,
+                (scope, "inspector"),
+                |ui| inspector::show(ui, inspector, &mut panel),
+            );
         }
         let centre = &mut self.centre;
+        let backdrop = &self.backdrop;
         egui::CentralPanel::no_frame().show(ui, |ui| {
             in_tab_scope(ui, scope, "centre", |ui| {
                 // The panel's colour behind the strips above the view, painted once the view
                 // has taken its place: not under the canvas, whose background covers it (with
-                // software GL, a layer fewer over most of the window, thirty times a second).
-                let backdrop = ui.painter().add(egui::Shape::Noop);
+                // software GL, a layer fewer over most of the window, thirty times a second),
+                // nor where the window was cleared to it.
+                let strips = ui.painter().add(egui::Shape::Noop);
                 let area = ui.max_rect();
                 // The views this document has: the preview always, the source sheet when
                 // asked for or where its frames come from, the sprites when it has an archive
@@ -266,9 +282,9 @@ impl SpratApp {
                         None
                     }
                 };
-                let fill = ui.visuals().panel_fill;
+                let fill = backdrop.panel_fill(ui.visuals());
                 ui.painter().set(
-                    backdrop,
+                    strips,
                     egui::Shape::rect_filled(uncovered(area, covered), 0.0, fill),
                 );
             })
@@ -313,7 +329,8 @@ fn in_tab_scope<R>(
 }
 
 /// A resizable side or bottom panel of the tab on show, at `default` size and `max` at most,
-/// its contents in the tab's scope for `panel` (see [`in_tab_scope`]).
+/// its contents in the tab's scope for `panel` (see [`in_tab_scope`]) on the panel colour the
+/// window was cleared to (see [`on_panel_colour`]).
 fn tab_panel<R>(
     ui: &mut egui::Ui,
     side: egui::Panel,
@@ -324,7 +341,9 @@ fn tab_panel<R>(
     side.resizable(true)
         .default_size(default)
         .max_size(max)
-        .show(ui, |ui| in_tab_scope(ui, scope, panel, add_contents))
+        .show(ui, |ui| {
+            in_tab_scope(ui, scope, panel, |ui| on_panel_colour(ui, add_contents))
+        })
 }
 
 /// What the editor's checks go by: everything `sprat check` gives, boxes inheriting defaults
@@ -338,8 +357,9 @@ pub(super) fn check_options(settings: &settings::Settings) -> crate::check::Chec
 }
 
 impl eframe::App for SpratApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        crate::app::shell::font_sampling::sample_fonts_nearest(&ctx, frame);
         // One line per paint with `RUST_LOG=sprat::app::shell::ui=debug`: how the paints of
         // a playing animation are counted in the real window (see the README's Speed).
         log::debug!("paint at {:.3} s", ctx.input(|i| i.time));
@@ -383,7 +403,9 @@ impl eframe::App for SpratApp {
         let active = self.active;
         let pinned = self.reference.is_some();
         let deletion = self.deletion();
+        let panel_frame = self.backdrop.side_panel_frame(ui.style());
         let menu = egui::Panel::top("menu bar")
+            .frame(panel_frame)
             .show(ui, |ui| {
                 let doc = active
                     .and_then(|id| self.documents.iter().find(|t| t.id == id))
@@ -399,11 +421,14 @@ impl eframe::App for SpratApp {
             .inner;
         commands.append(menu);
         if !tab_entries.is_empty() {
-            egui::Panel::top("tabs").show(ui, |ui| tabs::tab_bar(ui, &tab_entries, &mut commands));
+            egui::Panel::top("tabs").frame(panel_frame).show(ui, |ui| {
+                on_panel_colour(ui, |ui| tabs::tab_bar(ui, &tab_entries, &mut commands))
+            });
         }
         self.offer_documents_to_hang(&tab_entries);
 
         let status = egui::Panel::bottom("status bar")
+            .frame(panel_frame)
             .show(ui, |ui| {
                 let tab = self.active_tab();
                 status_bar::show(
@@ -422,7 +447,8 @@ impl eframe::App for SpratApp {
         match self.active {
             Some(id) => self.document_panels(ui, id, &mut commands),
             None => {
-                egui::CentralPanel::default().show(ui, |ui| {
+                let frame = self.backdrop.central_panel_frame(ui.style());
+                egui::CentralPanel::default().frame(frame).show(ui, |ui| {
                     ui.centered_and_justified(|ui| {
                         ui.heading("Open an animation with File > Open, or drop a file here.");
                     });
@@ -482,6 +508,10 @@ impl eframe::App for SpratApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, settings::STORAGE_KEY, &self.settings);
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        self.backdrop.clear_color(visuals)
     }
 }
 

@@ -218,6 +218,10 @@ impl eframe::App for PageApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::App::save(&mut self.app, storage);
     }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        eframe::App::clear_color(&self.app, visuals)
+    }
 }
 
 /// The page's part of each frame: files that arrived open, a new tab starts playing, the
