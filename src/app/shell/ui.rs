@@ -334,8 +334,10 @@ pub(super) fn check_options(settings: &settings::Settings) -> crate::check::Chec
 }
 
 impl eframe::App for SpratApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        // On the glow backend, played paletted sprites go to the GPU as indices.
+        self.textures.use_gl(frame.gl());
         // One line per paint with `RUST_LOG=sprat::app::shell::ui=debug`: how the paints of
         // a playing animation are counted in the real window (see the README's Speed).
         log::debug!("paint at {:.3} s", ctx.input(|i| i.time));
