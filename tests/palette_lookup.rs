@@ -10,14 +10,18 @@ use glutin::api::egl::{device::Device, display::Display};
 use glutin::config::{ConfigSurfaceTypes, ConfigTemplateBuilder};
 use glutin::context::{ContextApi, ContextAttributesBuilder, Version};
 use glutin::prelude::*;
+use sprat::app::context::pictures::compose::{
+    ComposeAhead, Composed, ComposedPixels, Job, PictureSources,
+};
 use sprat::app::context::pictures::gpu_palette::{PalettePainter, Quad, Uploads};
 use sprat::app::context::pictures::indexed::{IndexedPicture, indexed_picture};
+use sprat::app::context::pictures::{FrameKey, PictureStamp};
 use sprat::assets::ImageStore;
 use sprat::formats::sff::store::{Indices, IndicesKey};
 use sprat::formats::sff::{SffArchive, SpriteFormat};
 use sprat::model::{
     AnimationSet, Element, ElementId, ElementKind, Frame, FrameDuration, Graphic, GraphicSource,
-    ImageId, ImageKind, Origin, Point, SourceImage,
+    ImageId, ImageKind, Origin, Point, SequenceId, SourceImage,
 };
 use sprat::render::{Scene, render_cropped};
 use std::cell::RefCell;
@@ -215,7 +219,7 @@ fn every_corpus_sprite_matches_the_renderer(gl: &glow::Context, dialect: &str) -
         let known: RefCell<HashMap<IndicesKey, Arc<Indices>>> = RefCell::default();
         for (i, info) in archive.sprites().iter().enumerate() {
             let flips = (i % 2 == 1, i % 4 >= 2);
-            let (group, number) = (info.group as u16, info.image as u16);
+            let (group, number) = (info.group, info.image);
             let (document, frame) = one_sprite(&path, group, number, flips);
             let scene = Scene::of_frame(&frame);
             let what = format!("{dialect}: {name} sprite {group},{number} flipped {flips:?}");
@@ -310,4 +314,66 @@ fn a_palette_change_uploads_the_colours_alone() {
         }
     );
     assert_eq!(pixels, recoloured.straight_pixels());
+}
+
+/// The picture of `key` once the worker has composed it.
+fn composed(ahead: &ComposeAhead, key: &FrameKey) -> Composed {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(done) = ahead.get(key) {
+            return done.expect("the frame draws a sprite");
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the worker composed nothing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_worker_keeps_paletted_sprites_as_indices_and_decodes_them_once_across_palette_changes() {
+    let path = common::corpus().join("mugen/kfm/kfm.sff");
+    let (document, frame) = one_sprite(&path, 0, 0, (true, false));
+    let pixels = Arc::new(ImageStore::new());
+    let ahead = ComposeAhead::start(64 << 20, Arc::clone(&pixels), || {});
+    let key = FrameKey {
+        sequence: SequenceId(1),
+        direction: 0,
+        index: 0,
+        progress: 0,
+    };
+    let job = || Job {
+        key,
+        frame: frame.clone(),
+        due: web_time::Instant::now(),
+    };
+    let stamp = |revision| PictureStamp {
+        document: 7,
+        revision,
+        images: pixels.generation(),
+    };
+    // Without the lookup (another backend), the worker makes RGBA as before.
+    ahead.follow(stamp(1), || PictureSources::of(&document));
+    ahead.want(vec![job()], None);
+    let rgba = composed(&ahead, &key);
+    assert!(matches!(rgba.pixels, ComposedPixels::Texels(_)));
+    ahead.set_palette_lookup(true);
+    ahead.want(Vec::new(), None);
+    ahead.want(vec![job()], None);
+    let ComposedPixels::Indexed(first) = composed(&ahead, &key).pixels else {
+        panic!("a paletted sprite kept as RGBA");
+    };
+    assert!(first.flipped_x && !first.flipped_y);
+    // Its texels are the RGBA picture's, pixel for pixel.
+    assert_eq!(first.texels().pixels, rgba.texels().pixels);
+    // A palette chosen is a new revision: the picture is composed again, from the same
+    // indices (nothing decoded).
+    ahead.follow(stamp(2), || PictureSources::of(&document));
+    ahead.want(Vec::new(), None);
+    ahead.want(vec![job()], None);
+    let ComposedPixels::Indexed(again) = composed(&ahead, &key).pixels else {
+        panic!("a paletted sprite kept as RGBA");
+    };
+    assert!(Arc::ptr_eq(&first.sprite.indices, &again.sprite.indices));
 }
