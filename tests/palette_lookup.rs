@@ -314,6 +314,13 @@ fn a_palette_change_uploads_the_colours_alone() {
         }
     );
     assert_eq!(pixels, recoloured.straight_pixels());
+    // The tab closed: the painter holds the sprite's indices no longer, and uploads them again
+    // when they are drawn next.
+    let held = Arc::strong_count(&indices);
+    painter.let_go();
+    assert_eq!(Arc::strong_count(&indices), held - 1);
+    drawn(&gl, &painter, &recoloured, 1, false);
+    assert_eq!(painter.uploads().indices, 2);
 }
 
 /// The picture of `key` once the worker has composed it.
@@ -376,4 +383,41 @@ fn the_worker_keeps_paletted_sprites_as_indices_and_decodes_them_once_across_pal
         panic!("a paletted sprite kept as RGBA");
     };
     assert!(Arc::ptr_eq(&first.sprite.indices, &again.sprite.indices));
+    // The canvas clears its pictures at each revision: the indices stay.
+    let indexed_after = |change: &dyn Fn()| {
+        change();
+        ahead.want(Vec::new(), None);
+        ahead.want(vec![job()], None);
+        match composed(&ahead, &key).pixels {
+            ComposedPixels::Indexed(picture) => picture,
+            ComposedPixels::Texels(_) => panic!("a paletted sprite kept as RGBA"),
+        }
+    };
+    let cleared = indexed_after(&|| {
+        ahead.clear();
+        ahead.follow(stamp(3), || PictureSources::of(&document));
+    });
+    assert!(Arc::ptr_eq(&first.sprite.indices, &cleared.sprite.indices));
+    // Told to let them go (another document on show, its files changed): decoded again.
+    let forgotten = indexed_after(&|| {
+        ahead.clear();
+        ahead.forget_indices();
+        ahead.follow(stamp(4), || PictureSources::of(&document));
+    });
+    assert!(!Arc::ptr_eq(
+        &first.sprite.indices,
+        &forgotten.sprite.indices
+    ));
+    // Another document followed: the same, even untold.
+    let other = indexed_after(&|| {
+        let stamp = PictureStamp {
+            document: 8,
+            ..stamp(4)
+        };
+        ahead.follow(stamp, || PictureSources::of(&document));
+    });
+    assert!(!Arc::ptr_eq(
+        &forgotten.sprite.indices,
+        &other.sprite.indices
+    ));
 }

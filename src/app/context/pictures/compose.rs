@@ -227,6 +227,8 @@ struct State {
     /// costs no decode. A share of the composed pictures' budget; the indices of the
     /// pictures composed are shared with them, not copied.
     indices: ByteLru<IndicesKey, Arc<Indices>>,
+    /// The document and image store generation the indices were decoded for.
+    indices_of: (u64, u64),
     /// The owner is gone: the worker ends.
     closed: bool,
 }
@@ -297,6 +299,7 @@ impl ComposeAhead {
                 thumbnails_count: 0,
                 palette_lookup: false,
                 indices: ByteLru::new(budget / INDICES_SHARE),
+                indices_of: (PictureStamp::NONE.document, PictureStamp::NONE.images),
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -321,8 +324,10 @@ impl ComposeAhead {
         let mut state = self.shared.lock();
         if state.stamp != stamp {
             // Indices stay valid while the same document draws from the same files.
-            if (state.stamp.document, state.stamp.images) != (stamp.document, stamp.images) {
+            let files = (stamp.document, stamp.images);
+            if state.indices_of != files {
                 state.indices.clear();
+                state.indices_of = files;
             }
             state.stamp = stamp;
             state.sources = Arc::new(sources());
@@ -400,16 +405,21 @@ impl ComposeAhead {
 
     /// Lets every composed picture and everything wanted go, and what drawing reads: the next
     /// [`ComposeAhead::follow`] takes it again, and a picture the worker is composing now is
-    /// not kept.
+    /// not kept. Decoded indices stay (a new revision of the same document draws them again,
+    /// with another palette say): [`ComposeAhead::forget_indices`] lets them go.
     pub fn clear(&self) {
         let mut state = self.shared.lock();
         state.stamp = PictureStamp::NONE;
         state.sources = Arc::new(PictureSources::of(&AnimationSet::new()));
         state.composed.clear();
-        state.indices.clear();
         state.wanted.clear();
         state.awaited = None;
         state.forget_thumbnails();
+    }
+
+    /// Lets go of the decoded indices kept (another document is on show, or its files changed).
+    pub fn forget_indices(&self) {
+        self.shared.lock().indices.clear();
     }
 
     /// Asks for the thumbnail of `job.key`, unless it is asked for, being made or made

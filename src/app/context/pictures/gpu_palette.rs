@@ -148,6 +148,12 @@ impl PalettePainter {
         }
     }
 
+    /// Lets go of the indices drawn last (the tab that showed them closed, or its document
+    /// changed): the texture keeps its storage, and the next picture is uploaded whatever it is.
+    pub fn let_go(&self) {
+        self.lock().indices = None;
+    }
+
     /// The uploads made so far.
     pub fn uploads(&self) -> Uploads {
         self.lock().uploads

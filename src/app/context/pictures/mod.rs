@@ -242,6 +242,11 @@ impl FrameTextures {
         };
         if stamp != self.stamp {
             self.clear();
+            // Another document, or its files changed: the indices decoded for the last one are
+            // no use (a new revision alone keeps them, for a palette change to cost no decode).
+            if (stamp.document, stamp.images) != (self.stamp.document, self.stamp.images) {
+                self.forget_indices();
+            }
             self.stamp = stamp;
         }
         self.thumbnails_this_frame = 0;
@@ -334,7 +339,19 @@ impl FrameTextures {
     /// Forgets everything and ends the worker (no document is on show).
     pub fn release(&mut self) {
         self.clear();
+        self.forget_indices();
         self.ahead = None;
+    }
+
+    /// Lets go of the sprites' indices kept for the palette lookup: those the worker decoded
+    /// and the ones drawn last.
+    fn forget_indices(&self) {
+        if let Some(ahead) = &self.ahead {
+            ahead.forget_indices();
+        }
+        if let Some(painter) = &self.palette_painter {
+            painter.let_go();
+        }
     }
 
     /// The frame the canvas shows while playing (`None` paused).
