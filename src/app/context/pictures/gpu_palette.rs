@@ -256,7 +256,7 @@ impl PalettePainter {
     ) -> egui::PaintCallback {
         let painter = Arc::clone(self);
         let draw = move |info: egui::PaintCallbackInfo, glow_painter: &egui_glow::Painter| {
-            let corners = ndc_corners(info.viewport, screen);
+            let corners = ndc_corners(&info.viewport_in_pixels(), screen, info.pixels_per_point);
             let quad = Quad {
                 corners,
                 mirrored,
@@ -271,11 +271,18 @@ impl PalettePainter {
     }
 }
 
-/// `screen`'s left, top, right and bottom edges in the normalised device coordinates of a
-/// GL viewport covering `viewport` (both in points).
-pub fn ndc_corners(viewport: egui::Rect, screen: egui::Rect) -> [f32; 4] {
-    let x = |x: f32| (x - viewport.left()) / viewport.width() * 2.0 - 1.0;
-    let y = |y: f32| 1.0 - (y - viewport.top()) / viewport.height() * 2.0;
+/// `screen`'s left, top, right and bottom edges (points) in the normalised device coordinates
+/// of the GL viewport (pixels: the one egui_glow set, rounded to whole pixels, so the picture
+/// lands on the pixels egui would draw a texture of it on).
+pub fn ndc_corners(
+    viewport: &egui::epaint::ViewportInPixels,
+    screen: egui::Rect,
+    pixels_per_point: f32,
+) -> [f32; 4] {
+    let (left, top) = (viewport.left_px as f32, viewport.top_px as f32);
+    let (width, height) = (viewport.width_px as f32, viewport.height_px as f32);
+    let x = |x: f32| (x * pixels_per_point - left) / width * 2.0 - 1.0;
+    let y = |y: f32| 1.0 - (y * pixels_per_point - top) / height * 2.0;
     [
         x(screen.left()),
         y(screen.top()),

@@ -104,10 +104,12 @@ impl FrameTextures {
             None => {
                 // An interpolated frame changes with every paint, before anything is on show
                 // there is nothing to leave up, and a small picture is made sooner than the
-                // worker would wake the editor: composed now.
+                // worker would wake the editor: composed now (as indices when the lookup
+                // runs and the frame is one paletted sprite).
                 ahead.want(jobs, None);
+                let composed = scene().and_then(|s| ahead.compose_now(document, &s, pixels));
                 self.renders += 1;
-                scene().and_then(|s| super::compose::compose(document, &s, pixels))
+                composed
             }
         };
         let picture = composed.map(|c| self.show_through_stage(ctx, c));
