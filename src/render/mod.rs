@@ -21,7 +21,7 @@ pub use overlay::{Overlay, class_colour};
 
 use crate::model::{
     AnimationSet, AttachmentPoint, CollisionBox, DefaultBoxRule, ElementKind, Frame, FrameDuration,
-    SequenceId, effective_boxes,
+    Graphic, SequenceId, effective_boxes,
 };
 use crate::pixels::PixelSource;
 use crate::playback::{Player, displayed_frame};
@@ -332,6 +332,20 @@ pub fn plain_picture(
     scene: &Scene,
     pixels: &dyn PixelSource,
 ) -> Option<PlainPicture> {
+    let graphic = plain_graphic(scene)?;
+    let source = pixels.pixels(document, &graphic.source)?;
+    let placement = plain_placement(graphic, source.image.dimensions(), source.axis)?;
+    Some(PlainPicture {
+        rect: placement.rect,
+        image: source.image,
+        shift: placement.shift,
+    })
+}
+
+/// The one graphic `scene` draws when it draws exactly one, as its source is (moved and
+/// flipped only, full opacity, the normal blend); `None` otherwise. Whether it lands on whole
+/// pixels depends on its source's size and axis: see [`plain_placement`].
+pub fn plain_graphic<'s>(scene: &'s Scene) -> Option<&'s Graphic> {
     if !scene.visible {
         return None;
     }
@@ -344,27 +358,49 @@ pub fn plain_picture(
     let (graphic, None) = (drawn.next()?, drawn.next()) else {
         return None;
     };
-    if !graphic.is_plain() {
-        return None;
+    graphic.is_plain().then_some(graphic)
+}
+
+/// Where a plain graphic ([`plain_graphic`]) of a `size` source with `axis` lands: its
+/// source's pixels, whole, one to one, flipped or not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlainPlacement {
+    /// The graphic's bounds in sprite space (as big as its source).
+    pub rect: SpriteRect,
+    shift: graphic::PixelShift,
+}
+
+impl PlainPlacement {
+    /// Whether the source is read right to left (flipped horizontally).
+    pub fn flipped_x(&self) -> bool {
+        self.shift.x.1 < 0
     }
-    let source = pixels.pixels(document, &graphic.source)?;
-    let (width, height) = source.image.dimensions();
-    let rect = Placement::of(graphic, source.axis)?.bounds(width, height)?;
+
+    /// Whether the source is read bottom to top (flipped vertically).
+    pub fn flipped_y(&self) -> bool {
+        self.shift.y.1 < 0
+    }
+}
+
+/// How `graphic` lands when its source is `size` with `axis`; `None` unless every source pixel
+/// lands on one whole picture pixel within the canvas limits.
+pub fn plain_placement(
+    graphic: &Graphic,
+    (width, height): (u32, u32),
+    axis: (i32, i32),
+) -> Option<PlainPlacement> {
+    let rect = Placement::of(graphic, axis)?.bounds(width, height)?;
     // The whole source, uncropped: a picture as big as the canvas cap is composited.
     let view = capped_view(rect, 1);
     if (rect.width, rect.height) != (width, height) || view.rect != rect {
         return None;
     }
-    let shift = graphic::PixelShift::of_graphic(graphic, source.axis, &view)?;
+    let shift = graphic::PixelShift::of_graphic(graphic, axis, &view)?;
     let inside = |(start, step): (i64, i64), len: u32| {
         let end = start + step * (len as i64 - 1);
         (0..len as i64).contains(&start) && (0..len as i64).contains(&end)
     };
-    (inside(shift.x, width) && inside(shift.y, height)).then_some(PlainPicture {
-        rect,
-        image: source.image,
-        shift,
-    })
+    (inside(shift.x, width) && inside(shift.y, height)).then_some(PlainPlacement { rect, shift })
 }
 
 /// The sprite-space rectangle the scene's visible content covers: graphics (with their

@@ -12,7 +12,7 @@ use crate::app::canvas::view::View;
 use crate::app::context::document::{OpenDocument, box_rule};
 use crate::app::context::ghost::FrameGhost;
 use crate::app::context::panel::PanelCtx;
-use crate::app::context::pictures::{FrameKey, Pictures, RenderedFrame};
+use crate::app::context::pictures::{FrameKey, Pictures, ShownPicture};
 use crate::app::context::reference::PinnedReference;
 use crate::app::context::settings::{Background, Settings};
 use crate::assets::ImageStore;
@@ -161,7 +161,7 @@ fn current_picture(
     doc: &OpenDocument,
     settings: &Settings,
     pictures: &mut Pictures,
-) -> Option<RenderedFrame> {
+) -> Option<ShownPicture> {
     if !doc.player.visible() {
         return None;
     }
@@ -175,6 +175,28 @@ fn current_picture(
         || Scene::playing(document, &doc.player, rule),
         pictures.pixels,
     )
+}
+
+/// Paints the picture of the frame on show: its texture, or its indices through the GPU's
+/// palette lookup.
+fn paint_shown(painter: &egui::Painter, view: &View, picture: &ShownPicture) {
+    match picture {
+        ShownPicture::Texture(frame) => {
+            onion::paint_picture(painter, view, frame, Color32::WHITE);
+        }
+        ShownPicture::Indexed {
+            picture,
+            painter: lookup,
+        } => {
+            let r = picture.rect;
+            let a = view.to_screen(r.x as f64, r.y as f64);
+            let b = view.to_screen(r.x as f64 + r.width as f64, r.y as f64 + r.height as f64);
+            let screen = egui::Rect::from_two_pos(a, b);
+            let clip = painter.clip_rect();
+            let callback = lookup.callback(picture.clone(), screen, view.mirrored, clip);
+            painter.add(callback);
+        }
+    }
 }
 
 /// Paints the tool strip and the canvas and handles their input; a refusal goes into `ctx`,
@@ -243,13 +265,13 @@ fn paint(
         has_origin(doc),
         picture
             .as_ref()
-            .map(|p| (p.rect.x as f64, p.rect.width as f64)),
+            .map(|p| (p.rect().x as f64, p.rect().width as f64)),
     );
     if state.fit_requested {
         state.fit_requested = false;
         let mut points = doc.frame().map(overlay::overlay_extent).unwrap_or_default();
         if let Some(p) = &picture {
-            let r = p.rect;
+            let r = p.rect();
             points.push((r.x as f64, r.y as f64));
             points.push((r.x as f64 + r.width as f64, r.y as f64 + r.height as f64));
         }
@@ -289,7 +311,7 @@ fn paint(
         paint_onion_skin(pictures, state);
     }
     if let Some(picture) = &picture {
-        onion::paint_picture(&painter, &view, picture, Color32::WHITE);
+        paint_shown(&painter, &view, picture);
     }
     if onion_skin && settings.view.onion_above {
         paint_onion_skin(pictures, state);

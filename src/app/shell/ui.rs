@@ -360,6 +360,8 @@ impl eframe::App for SpratApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         crate::app::shell::font_sampling::sample_fonts_nearest(&ctx, frame);
+        // On the glow backend, played paletted sprites go to the GPU as indices.
+        self.textures.use_gl(frame.gl());
         // One line per paint with `RUST_LOG=sprat::app::shell::ui=debug`: how the paints of
         // a playing animation are counted in the real window (see the README's Speed).
         log::debug!("paint at {:.3} s", ctx.input(|i| i.time));

@@ -190,7 +190,11 @@ impl SffArchive {
     }
 
     /// The palette sprite `index` is drawn with under `choice`, if it is paletted.
-    fn colours_for<'a>(&'a self, index: usize, choice: PaletteChoice<'a>) -> Option<&'a Palette> {
+    pub(crate) fn colours_for<'a>(
+        &'a self,
+        index: usize,
+        choice: PaletteChoice<'a>,
+    ) -> Option<&'a Palette> {
         let table = &self.index.palettes;
         let own = self.index.data[index].palette?;
         let uses_main = table

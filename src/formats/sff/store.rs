@@ -11,6 +11,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+mod indexed_sprites;
+pub use indexed_sprites::{Colours, IndexedSprite, Indices, IndicesKey};
+
 /// Decoded sprites kept at most by default (RGBA bytes); the least recently used go first
 /// past it.
 const SPRITE_BUDGET_BYTES: usize = 256 << 20;

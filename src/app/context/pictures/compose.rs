@@ -19,9 +19,11 @@
 //! The web has no threads: there no worker is started and the frame on show is composed when
 //! it is drawn ([`super::FrameTextures::frame`]), the thumbnails a few a paint.
 
+use super::indexed::{IndexedPicture, indexed_picture};
 use super::{FrameKey, PictureStamp};
 use crate::assets::ImageStore;
 use crate::cache::ByteLru;
+use crate::formats::sff::store::{Indices, IndicesKey};
 use crate::model::{AnimationSet, Frame};
 use crate::render::canvas::{Canvas, unpremultiply};
 use crate::render::{Scene, SpriteRect, plain_picture, render_cropped};
@@ -30,20 +32,41 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 use web_time::Instant;
 
-/// A frame's picture as a texture takes it: premultiplied pixels, and the sprite-space
-/// rectangle they cover (one pixel per sprite pixel).
+/// A frame's picture ready for the GPU, and the sprite-space rectangle it covers (one pixel
+/// per sprite pixel).
 #[derive(Clone)]
 pub struct Composed {
-    /// The pixels, shared with the texture upload (handing them to egui copies nothing).
-    pub image: Arc<ColorImage>,
-    /// Where they go in sprite space.
+    /// The picture.
+    pub pixels: ComposedPixels,
+    /// Where it goes in sprite space.
     pub rect: SpriteRect,
 }
 
+/// What a composed picture holds.
+#[derive(Clone)]
+pub enum ComposedPixels {
+    /// A texture's premultiplied pixels, shared with the texture upload (handing them to egui
+    /// copies nothing).
+    Texels(Arc<ColorImage>),
+    /// One paletted sprite's indices and colours, for the GPU's palette lookup.
+    Indexed(IndexedPicture),
+}
+
 impl Composed {
-    /// The bytes the pixels hold (and a texture of them).
+    /// The bytes the picture holds.
     pub fn bytes(&self) -> usize {
-        self.image.pixels.len() * 4
+        match &self.pixels {
+            ComposedPixels::Texels(image) => image.pixels.len() * 4,
+            ComposedPixels::Indexed(picture) => picture.bytes(),
+        }
+    }
+
+    /// The picture as a texture's pixels: an indexed one's colours looked up here.
+    pub fn texels(&self) -> Arc<ColorImage> {
+        match &self.pixels {
+            ComposedPixels::Texels(image) => Arc::clone(image),
+            ComposedPixels::Indexed(picture) => Arc::new(picture.texels()),
+        }
     }
 }
 
@@ -71,23 +94,42 @@ impl PictureSources {
     }
 }
 
-/// `frame` composed at one pixel per sprite pixel, cropped to what it draws; `None` when it
-/// draws nothing. The one way every frame picture is made, on the worker or not.
+/// `frame` composed at one pixel per sprite pixel, cropped to what it draws, as a texture's
+/// pixels; `None` when it draws nothing. The one way every RGBA frame picture is made, on the
+/// worker or not.
 pub fn compose(document: &AnimationSet, scene: &Scene, pixels: &ImageStore) -> Option<Composed> {
     if let Some(plain) = plain_picture(document, scene, pixels) {
         // One sprite placed as it is (most frames of most characters): its pixels as they are.
         let size = [plain.rect.width as usize, plain.rect.height as usize];
         let texels = plain.map_pixels(|[r, g, b, a]| Color32::from_rgba_unmultiplied(r, g, b, a));
         return Some(Composed {
-            image: Arc::new(ColorImage::new(size, texels)),
+            pixels: ComposedPixels::Texels(Arc::new(ColorImage::new(size, texels))),
             rect: plain.rect,
         });
     }
     let (rect, canvas) = render_cropped(document, scene, pixels)?;
     Some(Composed {
-        image: Arc::new(texels_of(&canvas)),
+        pixels: ComposedPixels::Texels(Arc::new(texels_of(&canvas))),
         rect,
     })
+}
+
+/// `frame` composed as [`compose`] does, but kept as indices and colours when it is one
+/// paletted sprite drawn as it is ([`indexed_picture`]); `known` gives indices decoded
+/// before.
+pub fn compose_for_palette_lookup(
+    document: &AnimationSet,
+    scene: &Scene,
+    pixels: &ImageStore,
+    known: &dyn Fn(&IndicesKey) -> Option<Arc<Indices>>,
+) -> Option<Composed> {
+    match indexed_picture(document, scene, pixels, known) {
+        Some(picture) => Some(Composed {
+            rect: picture.rect,
+            pixels: ComposedPixels::Indexed(picture),
+        }),
+        None => compose(document, scene, pixels),
+    }
 }
 
 /// The texture's pixels straight from the canvas: what `ColorImage::from_rgba_unmultiplied`
@@ -178,9 +220,22 @@ struct State {
     thumbnail_making: Option<FrameKey>,
     /// Thumbnails made since the worker started.
     thumbnails_count: u64,
+    /// Whether paletted sprites are kept as indices for the GPU's palette lookup.
+    palette_lookup: bool,
+    /// Sprites' indices decoded lately, whatever palette colours them: kept while only the
+    /// document's revision changes (a palette chosen, a frame moved), so a palette change
+    /// costs no decode. A share of the composed pictures' budget; the indices of the
+    /// pictures composed are shared with them, not copied.
+    indices: ByteLru<IndicesKey, Arc<Indices>>,
+    /// The document and image store generation the indices were decoded for.
+    indices_of: (u64, u64),
     /// The owner is gone: the worker ends.
     closed: bool,
 }
+
+/// The share of the composed pictures' budget that decoded indices are kept within (their
+/// bytes are mostly those of the composed pictures, shared).
+const INDICES_SHARE: usize = 4;
 
 struct Shared {
     state: Mutex<State>,
@@ -193,6 +248,22 @@ impl Shared {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `scene`'s picture: indices and colours for the palette lookup when it is on and the
+    /// scene is one paletted sprite as it is (indices decoded lately are not decoded again),
+    /// else RGBA.
+    fn compose(
+        &self,
+        document: &AnimationSet,
+        scene: &Scene,
+        pixels: &ImageStore,
+    ) -> Option<Composed> {
+        if !self.lock().palette_lookup {
+            return compose(document, scene, pixels);
+        }
+        let known = |key: &IndicesKey| self.lock().indices.get(key).cloned();
+        compose_for_palette_lookup(document, scene, pixels, &known)
     }
 }
 
@@ -226,6 +297,9 @@ impl ComposeAhead {
                 thumbnails_made: Vec::new(),
                 thumbnail_making: None,
                 thumbnails_count: 0,
+                palette_lookup: false,
+                indices: ByteLru::new(budget / INDICES_SHARE),
+                indices_of: (PictureStamp::NONE.document, PictureStamp::NONE.images),
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -249,6 +323,12 @@ impl ComposeAhead {
     pub fn follow(&self, stamp: PictureStamp, sources: impl FnOnce() -> PictureSources) {
         let mut state = self.shared.lock();
         if state.stamp != stamp {
+            // Indices stay valid while the same document draws from the same files.
+            let files = (stamp.document, stamp.images);
+            if state.indices_of != files {
+                state.indices.clear();
+                state.indices_of = files;
+            }
             state.stamp = stamp;
             state.sources = Arc::new(sources());
             state.composed.clear();
@@ -276,6 +356,19 @@ impl ComposeAhead {
         self.shared.lock().composed.get(key).cloned()
     }
 
+    /// `scene`'s picture composed now, on this thread (where there is no worker): as indices
+    /// for the palette lookup when it is on and the scene allows, else RGBA.
+    pub fn compose_now(
+        &self,
+        document: &AnimationSet,
+        scene: &Scene,
+        pixels: &ImageStore,
+    ) -> Option<Composed> {
+        let composed = self.shared.compose(document, scene, pixels);
+        self.shared.lock().keep_indices(composed.as_ref());
+        composed
+    }
+
     /// Keeps a picture composed on the UI thread.
     pub fn insert(&self, key: FrameKey, composed: Option<Composed>) {
         let bytes = composed.as_ref().map_or(0, Composed::bytes);
@@ -284,7 +377,20 @@ impl ComposeAhead {
 
     /// Keeps at most `budget` bytes of composed pictures from now on.
     pub fn set_budget(&self, budget: usize) {
-        self.shared.lock().composed.set_budget(budget);
+        let mut state = self.shared.lock();
+        state.composed.set_budget(budget);
+        state.indices.set_budget(budget / INDICES_SHARE);
+    }
+
+    /// Whether paletted sprites are composed as indices and colours for the GPU's palette
+    /// lookup (when one runs) rather than into RGBA.
+    pub fn set_palette_lookup(&self, on: bool) {
+        let mut state = self.shared.lock();
+        if state.palette_lookup != on {
+            state.palette_lookup = on;
+            // Pictures composed the other way are no use to the canvas now.
+            state.composed.clear();
+        }
     }
 
     /// Bytes of composed pictures kept now.
@@ -299,7 +405,8 @@ impl ComposeAhead {
 
     /// Lets every composed picture and everything wanted go, and what drawing reads: the next
     /// [`ComposeAhead::follow`] takes it again, and a picture the worker is composing now is
-    /// not kept.
+    /// not kept. Decoded indices stay (a new revision of the same document draws them again,
+    /// with another palette say): [`ComposeAhead::forget_indices`] lets them go.
     pub fn clear(&self) {
         let mut state = self.shared.lock();
         state.stamp = PictureStamp::NONE;
@@ -308,6 +415,11 @@ impl ComposeAhead {
         state.wanted.clear();
         state.awaited = None;
         state.forget_thumbnails();
+    }
+
+    /// Lets go of the decoded indices kept (another document is on show, or its files changed).
+    pub fn forget_indices(&self) {
+        self.shared.lock().indices.clear();
     }
 
     /// Asks for the thumbnail of `job.key`, unless it is asked for, being made or made
@@ -353,6 +465,17 @@ impl ComposeAhead {
 }
 
 impl State {
+    /// Keeps the indices of `composed`, when it has some, for the next time their sprite is
+    /// drawn (with another palette, say).
+    fn keep_indices(&mut self, composed: Option<&Composed>) {
+        if let Some(ComposedPixels::Indexed(picture)) = composed.map(|c| &c.pixels) {
+            let sprite = &picture.sprite;
+            let bytes = sprite.indices.pixels.len();
+            let indices = Arc::clone(&sprite.indices);
+            self.indices.insert(sprite.key.clone(), indices, bytes);
+        }
+    }
+
     /// Lets go of every thumbnail asked for or made (another document, or it changed).
     fn forget_thumbnails(&mut self) {
         self.thumbnails_wanted.clear();
@@ -367,6 +490,7 @@ impl Drop for ComposeAhead {
         state.closed = true;
         state.wanted.clear();
         state.composed.clear();
+        state.indices.clear();
         state.forget_thumbnails();
         self.shared.changed.notify_one();
     }
@@ -440,7 +564,7 @@ fn compose_job(
 ) {
     let started = Instant::now();
     let scene = Scene::of_frame(&job.frame);
-    let composed = compose(&sources.document, &scene, pixels);
+    let composed = shared.compose(&sources.document, &scene, pixels);
     let bytes = composed.as_ref().map_or(0, Composed::bytes);
     let mut state = shared.lock();
     state.compose_time = (state.compose_time * 3 + started.elapsed()) / 4;
@@ -448,6 +572,7 @@ fn compose_job(
     if state.stamp != stamp {
         return;
     }
+    state.keep_indices(composed.as_ref());
     state.composed.insert(job.key, composed, bytes);
     if state.awaited == Some(job.key) {
         state.awaited = None;

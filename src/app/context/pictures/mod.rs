@@ -7,9 +7,13 @@
 //! next frames' pictures are composed ahead on a worker thread ([`compose`]) and shown through
 //! one texture the new pixels are handed to ([`playing`]), so the UI thread only uploads.
 //! Decoded pictures, composed pictures and textures together are kept within
-//! [`PictureMemory`] (a setting), the least recently shown let go first.
+//! [`PictureMemory`] (a setting), the least recently shown let go first. On the glow backend a
+//! played frame that is one paletted sprite stays colour indices until the GPU ([`indexed`],
+//! [`gpu_palette`]).
 
 pub mod compose;
+pub mod gpu_palette;
+pub mod indexed;
 pub mod playing;
 
 use crate::assets::{Budgets, ImageStore};
@@ -70,6 +74,30 @@ pub struct RenderedFrame {
     pub texture: TextureHandle,
     /// Where they go in sprite space (one texel per sprite pixel).
     pub rect: SpriteRect,
+}
+
+/// What the canvas shows of the frame on show.
+#[derive(Clone)]
+pub enum ShownPicture {
+    /// A texture of its pixels.
+    Texture(RenderedFrame),
+    /// One paletted sprite, drawn through the GPU's palette lookup.
+    Indexed {
+        /// The sprite's indices and colours, and where they go.
+        picture: indexed::IndexedPicture,
+        /// The lookup that draws it.
+        painter: Arc<gpu_palette::PalettePainter>,
+    },
+}
+
+impl ShownPicture {
+    /// Where the picture goes in sprite space (one pixel per sprite pixel).
+    pub fn rect(&self) -> SpriteRect {
+        match self {
+            ShownPicture::Texture(frame) => frame.rect,
+            ShownPicture::Indexed { picture, .. } => picture.rect,
+        }
+    }
 }
 
 /// What the timeline shows of a cell's frame.
@@ -171,7 +199,11 @@ pub struct FrameTextures {
     pub(crate) stage: Option<TextureHandle>,
     /// The frame the canvas showed last while playing: shown on while the next one's
     /// picture is still being composed.
-    pub(crate) shown: Option<(FrameKey, RenderedFrame)>,
+    pub(crate) shown: Option<(FrameKey, ShownPicture)>,
+    /// The GPU's palette lookup, when the backend runs one (glow, OpenGL 3.1 / ES 3.0 on).
+    pub(crate) palette_painter: Option<Arc<gpu_palette::PalettePainter>>,
+    /// Whether the backend was asked for the palette lookup yet.
+    palette_painter_tried: bool,
     /// Renders done since the editor started (tests check caching with it).
     pub renders: u64,
 }
@@ -191,6 +223,8 @@ impl Default for FrameTextures {
             ahead: None,
             stage: None,
             shown: None,
+            palette_painter: None,
+            palette_painter_tried: false,
             renders: 0,
         }
     }
@@ -208,6 +242,11 @@ impl FrameTextures {
         };
         if stamp != self.stamp {
             self.clear();
+            // Another document, or its files changed: the indices decoded for the last one are
+            // no use (a new revision alone keeps them, for a palette change to cost no decode).
+            if (stamp.document, stamp.images) != (self.stamp.document, self.stamp.images) {
+                self.forget_indices();
+            }
             self.stamp = stamp;
         }
         self.thumbnails_this_frame = 0;
@@ -218,6 +257,28 @@ impl FrameTextures {
             ahead.keep_thumbnails(&self.thumbnails_asked);
         }
         self.thumbnails_asked.clear();
+    }
+
+    /// Draws played paletted sprites through a palette lookup on `gl` when it can run one (the
+    /// first call decides; on another backend, `None`, frames stay RGBA textures). Called
+    /// with the context current, each frame.
+    pub fn use_gl(&mut self, gl: Option<&Arc<eframe::glow::Context>>) {
+        if std::mem::replace(&mut self.palette_painter_tried, true) {
+            return;
+        }
+        let Some(gl) = gl else {
+            return;
+        };
+        // A way round a driver that draws the lookup wrong, and the way the speed of the
+        // RGBA path is measured beside it (docs/speed.md).
+        if std::env::var_os("SPRAT_RGBA_PICTURES").is_some() {
+            log::info!("paletted sprites are drawn as RGBA textures: SPRAT_RGBA_PICTURES is set");
+            return;
+        }
+        match gpu_palette::PalettePainter::new(gl) {
+            Ok(painter) => self.palette_painter = Some(Arc::new(painter)),
+            Err(why) => log::info!("paletted sprites are drawn as RGBA textures: {why}"),
+        }
     }
 
     /// Keeps pictures within `memory` from now on: these textures and `pixels`' decoded
@@ -278,7 +339,19 @@ impl FrameTextures {
     /// Forgets everything and ends the worker (no document is on show).
     pub fn release(&mut self) {
         self.clear();
+        self.forget_indices();
         self.ahead = None;
+    }
+
+    /// Lets go of the sprites' indices kept for the palette lookup: those the worker decoded
+    /// and the ones drawn last.
+    fn forget_indices(&self) {
+        if let Some(ahead) = &self.ahead {
+            ahead.forget_indices();
+        }
+        if let Some(painter) = &self.palette_painter {
+            painter.let_go();
+        }
     }
 
     /// The frame the canvas shows while playing (`None` paused).
@@ -308,7 +381,7 @@ impl FrameTextures {
             }),
         };
         let rendered = composed.map(|c| RenderedFrame {
-            texture: ctx.load_texture("sprat-frame", c.image, TextureOptions::NEAREST),
+            texture: ctx.load_texture("sprat-frame", c.texels(), TextureOptions::NEAREST),
             rect: c.rect,
         });
         let bytes = rendered.as_ref().map_or(0, |r| texture_bytes(&r.texture));

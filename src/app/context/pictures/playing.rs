@@ -9,8 +9,8 @@
 //! playback time never slows; a frame whose picture comes too late is skipped, as a game
 //! would skip it.
 
-use super::compose::{ComposeAhead, Composed, Job, PictureSources};
-use super::{FrameKey, FrameTextures, RenderedFrame, texture_bytes};
+use super::compose::{ComposeAhead, Composed, ComposedPixels, Job, PictureSources};
+use super::{FrameKey, FrameTextures, RenderedFrame, ShownPicture, texture_bytes};
 use crate::assets::ImageStore;
 use crate::model::{AnimationSet, FrameId};
 use crate::playback::{Player, displayed_frame, is_interpolating};
@@ -43,10 +43,12 @@ impl FrameTextures {
         key: FrameKey,
         scene: impl FnOnce() -> Option<Scene<'a>>,
         pixels: &Arc<ImageStore>,
-    ) -> Option<RenderedFrame> {
+    ) -> Option<ShownPicture> {
         if !player.is_playing() {
             self.stop_playing(key);
-            return self.frame(ctx, document, key, scene, pixels);
+            return self
+                .frame(ctx, document, key, scene, pixels)
+                .map(ShownPicture::Texture);
         }
         if let Some((shown_key, shown)) = &self.shown
             && *shown_key == key
@@ -59,15 +61,27 @@ impl FrameTextures {
             return None;
         };
         ahead.follow(stamp, || PictureSources::of(document));
+        ahead.set_palette_lookup(self.palette_painter.is_some());
         if !ahead.has_worker() {
-            // No threads (the web): the frame on show is composed now.
-            return self.frame(ctx, document, key, scene, pixels);
+            // No threads (the web): the frame on show is composed now, as indices for the
+            // palette lookup when it runs and the frame is one paletted sprite.
+            if self.palette_painter.is_none() {
+                return self
+                    .frame(ctx, document, key, scene, pixels)
+                    .map(ShownPicture::Texture);
+            }
+            let composed = scene().and_then(|s| ahead.compose_now(document, &s, pixels));
+            self.renders += 1;
+            let picture = composed.map(|c| self.show_through_stage(ctx, c));
+            self.shown = picture.clone().map(|p| (key, p));
+            return picture;
         }
         let jobs = upcoming_jobs(document, player, FRAMES_AHEAD);
         // A texture made already (the paused frame, an onion skin's) is shown as it is.
         if let Some(done) = self.frames.get(&key).cloned() {
             ahead.want(jobs, None);
             log::debug!("picture of frame {} shown", key.index);
+            let done = done.map(ShownPicture::Texture);
             self.shown = done.clone().map(|picture| (key, picture));
             return done;
         }
@@ -90,10 +104,12 @@ impl FrameTextures {
             None => {
                 // An interpolated frame changes with every paint, before anything is on show
                 // there is nothing to leave up, and a small picture is made sooner than the
-                // worker would wake the editor: composed now.
+                // worker would wake the editor: composed now (as indices when the lookup
+                // runs and the frame is one paletted sprite).
                 ahead.want(jobs, None);
+                let composed = scene().and_then(|s| ahead.compose_now(document, &s, pixels));
                 self.renders += 1;
-                scene().and_then(|s| super::compose::compose(document, &s, pixels))
+                composed
             }
         };
         let picture = composed.map(|c| self.show_through_stage(ctx, c));
@@ -104,35 +120,41 @@ impl FrameTextures {
         picture
     }
 
-    /// Hands `composed` to the playing texture: its pixels replace the last picture's when
-    /// the size is the same (no new texture), else a texture of the new size takes its place.
-    fn show_through_stage(&mut self, ctx: &egui::Context, composed: Composed) -> RenderedFrame {
-        let size = composed.image.size;
+    /// Shows `composed`: a paletted sprite through the palette lookup when one runs, else
+    /// through the playing texture, whose pixels are replaced when the size is the same (no
+    /// new texture), else a texture of the new size takes its place.
+    fn show_through_stage(&mut self, ctx: &egui::Context, composed: Composed) -> ShownPicture {
+        if let (ComposedPixels::Indexed(picture), Some(painter)) =
+            (&composed.pixels, &self.palette_painter)
+        {
+            return ShownPicture::Indexed {
+                picture: picture.clone(),
+                painter: Arc::clone(painter),
+            };
+        }
+        let image = composed.texels();
         match &mut self.stage {
-            Some(stage) if stage.size() == size => {
-                stage.set(composed.image, TextureOptions::NEAREST);
+            Some(stage) if stage.size() == image.size => {
+                stage.set(image, TextureOptions::NEAREST);
             }
             _ => {
                 // The old texture is freed once the last picture shown through it is let go.
-                self.stage = Some(ctx.load_texture(
-                    "sprat-playing",
-                    composed.image,
-                    TextureOptions::NEAREST,
-                ));
+                self.stage =
+                    Some(ctx.load_texture("sprat-playing", image, TextureOptions::NEAREST));
                 self.fit_frames_budget();
             }
         }
         let texture = self.stage.clone().expect("the stage was just filled");
-        RenderedFrame {
+        ShownPicture::Texture(RenderedFrame {
             texture,
             rect: composed.rect,
-        }
+        })
     }
 
     /// Playback stopped with `key` on show: the playing texture, which shows it, is kept as
     /// that frame's texture rather than made again.
     fn stop_playing(&mut self, key: FrameKey) {
-        let Some((shown_key, shown)) = self.shown.take() else {
+        let Some((shown_key, ShownPicture::Texture(shown))) = self.shown.take() else {
             return;
         };
         let Some(stage) = self.stage.take() else {
