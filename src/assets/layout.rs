@@ -312,8 +312,30 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let lattice = Lattice { columns, rows };
-    (!joins_large_sprites(&lattice, sprites) && !cells_hold_several_frames(&lattice, sprites))
-        .then_some(lattice)
+    let large_together_are_one_frame = is_whole_strip(&lattice, sheet.width(), sheet.height());
+    ((large_together_are_one_frame || !joins_large_sprites(&lattice, sprites))
+        && !cells_hold_several_frames(&lattice, sprites))
+    .then_some(lattice)
+}
+
+/// True when `lattice` is one row (or column) of three cells or more tiling a `width` by
+/// `height` sheet exactly, free lines between them, its cells no more than half as long
+/// again across the strip as along it: a strip of frames, as engines lay out an effect
+/// (Solarus's explosions, GameMaker's `_strip9`). No finer pitch parts its cells, so large
+/// pieces in one cell are the parts of one frame (an explosion's flames), not two frames a
+/// coarse lattice put together. Cells far longer across (a bomb over its shadow, 16 x 40)
+/// may hold frames stacked across the strip, and are left to that rule.
+fn is_whole_strip(lattice: &Lattice, width: u32, height: u32) -> bool {
+    let strip = |along: AxisLattice, length: u32, across: AxisLattice, breadth: u32| {
+        along.count >= 3
+            && !along.touching
+            && along.pitch * along.count == length
+            && across.count == 1
+            && across.pitch == breadth
+            && 2 * breadth <= 3 * along.pitch
+    };
+    let (c, r) = (lattice.columns, lattice.rows);
+    strip(c, width, r, height) || strip(r, height, c, width)
 }
 
 /// True when two sprites that each cover a quarter of a cell's frame or more fall in one

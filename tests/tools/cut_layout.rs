@@ -600,3 +600,39 @@ fn rows_of_figures_over_a_caption_are_cut_by_their_rows_own_pitch() {
     }
     assert_eq!(found.len(), truth.len() + 1, "the figures and the caption");
 }
+
+/// An explosion as engines lay one out: a strip of six 40 x 40 cells tiling the sheet, each
+/// frame two large flames three pixels apart (each more than a quarter of the frame), the
+/// flames reaching within a pixel or two of their cell's sides. Returns the sheet and each
+/// frame's rectangle (both flames).
+fn explosion_strip() -> (RgbaImage, Vec<PixelRect>) {
+    let mut sheet = RgbaImage::new(240, 40);
+    let mut truth = Vec::new();
+    for cell in 0..6u32 {
+        // The flames' widths differ from cell to cell, as drawn flames do: no finer pitch
+        // fits between them.
+        let (x, y) = (cell * 40 + 1 + cell % 2, 2 + cell % 3);
+        let (height, left) = (30 + cell % 4, 14 + cell * 5 % 7);
+        fill(&mut sheet, x, y, left, height);
+        fill(&mut sheet, x + left + 3, y + 2, 34 - left, height - 4);
+        truth.push(rect(x, y, 37, height));
+    }
+    (sheet, truth)
+}
+
+#[test]
+fn an_explosion_strip_of_flames_is_one_frame_a_cell() {
+    let (sheet, truth) = explosion_strip();
+    // Separate sprites: every flame is a frame.
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), 12);
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert!(
+        matches!(&cut.layout, Layout::Lattice(l) if l.columns.count == 6 && l.columns.pitch == 40),
+        "{:?}",
+        cut.layout
+    );
+    assert_eq!(
+        opaque_found(&sheet, &cut.rects),
+        truth.iter().copied().collect()
+    );
+}
