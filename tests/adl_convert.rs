@@ -37,14 +37,7 @@ fn graphic(set: &mut AnimationSet, name: &str, slice: SliceId, x: i32, y: i32) -
 /// Two parts (body, hat) over two frames of 100 ms and 50 ms, a hit box and a rotated hat.
 fn sample() -> AnimationSet {
     let mut set = AnimationSet::new();
-    let image = ImageId(set.alloc_id());
-    set.images.push(SourceImage {
-        id: image,
-        path: "sheet.png".into(),
-        resolved: None,
-        kind: ImageKind::File,
-        nearest_neighbour: true,
-    });
+    let image = sprat::model::fixtures::sheet_image(&mut set);
     let mut slices = Vec::new();
     for x in [0, 4] {
         let id = SliceId(set.alloc_id());
