@@ -30,7 +30,7 @@ fn open_and_decode_all(bytes: &[u8]) -> usize {
 /// Opens kfm.sff, replaces the pixels of sprite 0,0 (with its own, mirrored) and writes it.
 fn edit_one_and_write(bytes: &[u8], mirrored: &SpritePixels) -> usize {
     let archive = Arc::new(SffArchive::parse(bytes.to_vec()).expect("an SFF"));
-    let mut sff = EditableSff::from_archive(archive);
+    let mut sff = EditableSff::from_archive(archive).expect("held in memory");
     sff.replace_image(0, 0, mirrored, None).expect("replaced");
     write_sff(&sff).expect("written").len()
 }

@@ -93,6 +93,35 @@ fn the_first_picture_is_drawn_from_the_archive_read_with_the_character() {
     assert!(app.pixels.sff().archive(&sff).is_some());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_large_archive_read_with_the_character_is_drawn_from_its_file_kept_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let def = kfm_in(dir.path());
+    let sff = dir.path().join("kfm.sff");
+    // Past the size from which an archive's sprites stay in its file (what follows the
+    // archive's sprites is not read as one).
+    let mut bytes = std::fs::read(&sff).unwrap();
+    bytes.resize(sprat::formats::sff::KEPT_IN_FILE_FROM as usize + 1, 0);
+    std::fs::write(&sff, &bytes).unwrap();
+    let file = loader::load_now(&def).expect("KFM reads");
+    assert!(file.archives[0].archive.is_kept_in_file());
+
+    // Its name gone from the folder, the file kept open is still the file read.
+    std::fs::remove_file(&sff).unwrap();
+    let app = shown_to_its_first_picture(file);
+    let store = app.pixels.sff();
+    let archive = store
+        .archive(&sff)
+        .expect("the archive read with the character");
+    assert!(archive.is_kept_in_file() && archive.bytes().is_none());
+    let problems = store.problems(&sff);
+    assert!(
+        problems.iter().all(|p| !p.message.contains("cannot read")),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn an_archive_opened_alone_is_drawn_from_the_archive_parsed_with_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -76,7 +76,7 @@ fn every_sprite_of_every_corpus_sff_decodes() {
 
 /// The stored bytes of sprite `index` after the u32 length prefix (v2 PNG sprites).
 fn png_payload(archive: &SffArchive, index: usize) -> &[u8] {
-    let bytes = archive.bytes();
+    let bytes = archive.bytes().expect("held in memory");
     let table = u32::from_le_bytes(bytes[36..40].try_into().unwrap()) as usize;
     let entry = &bytes[table + 28 * index..table + 28 * (index + 1)];
     let word = |at: usize| u32::from_le_bytes(entry[at..at + 4].try_into().unwrap()) as usize;
@@ -171,7 +171,7 @@ fn png_sprites_match_the_image_crate() {
 
 /// The palette table entry sprite `index` names (v2 sprite entry, offset 24).
 fn sprite_palette(archive: &SffArchive, index: usize) -> Option<&sprat::formats::sff::Palette> {
-    let bytes = archive.bytes();
+    let bytes = archive.bytes().expect("held in memory");
     let table = u32::from_le_bytes(bytes[36..40].try_into().unwrap()) as usize;
     let at = table + 28 * index + 24;
     archive.palette(u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize)

@@ -3,7 +3,10 @@
 //! folder never makes Sprat read without end, and files given without a disk (dropped on the
 //! web page, [`provide_files`]) are found exactly where files on disk would be.
 
+mod kept;
 mod provided;
+
+pub use kept::{CHANGED_SINCE_READ, KeptFile};
 
 pub use provided::{
     MAX_PROVIDED_BYTES, MAX_PROVIDED_FILES, ProvidedFiles, clear_provided_files, provide_files,
@@ -120,6 +123,32 @@ pub fn read_file_watched(
             }
         };
     }
+    read_disk_file(path, limit, progress).map(|(bytes, _, _)| bytes)
+}
+
+/// The bytes of the file at `path` (as [`read_file`] reads them) and, when it is on disk, the
+/// file kept open ([`KeptFile`]) so that parts of it can be read again without holding all of
+/// it; `None` for a provided file, or one that changed while it was read, and off Unix: on
+/// Windows a file held open cannot be replaced by renaming another over it, as saves do.
+pub fn read_file_kept(path: &Path) -> Result<(Vec<u8>, Option<KeptFile>), InputError> {
+    if !cfg!(unix) || provided_file(path).is_some() {
+        return read_file(path).map(|bytes| (bytes, None));
+    }
+    let (bytes, file, metadata) = read_disk_file(path, MAX_FILE_BYTES, &ReadProgress::default())?;
+    Ok((bytes, KeptFile::keep(path, file, &metadata)))
+}
+
+/// Reads the regular file on disk at `path` (see [`read_file`]): its bytes, the open file
+/// and its metadata just before reading.
+fn read_disk_file(
+    path: &Path,
+    limit: u64,
+    progress: &ReadProgress,
+) -> Result<(Vec<u8>, fs::File, fs::Metadata), InputError> {
+    let fail = |message: String| InputError {
+        path: path.to_path_buf(),
+        message,
+    };
     let metadata = fs::metadata(path).map_err(|e| fail(plain_io_error(&e)))?;
     if metadata.is_dir() {
         return Err(fail(FOLDER.to_string()));
@@ -134,6 +163,8 @@ pub fn read_file_watched(
         return Err(fail(too_large(metadata.len(), limit)));
     }
     let file = fs::File::open(path).map_err(|e| fail(plain_io_error(&e)))?;
+    // The open file's own metadata: what a kept file compares with later.
+    let metadata = file.metadata().map_err(|e| fail(plain_io_error(&e)))?;
     let mut bytes = Vec::with_capacity(metadata.len() as usize);
     let mut reader = file.take(limit + 1);
     loop {
@@ -152,7 +183,7 @@ pub fn read_file_watched(
     if bytes.len() as u64 > limit {
         return Err(fail(too_large(bytes.len() as u64, limit)));
     }
-    Ok(bytes)
+    Ok((bytes, reader.into_inner(), metadata))
 }
 
 /// The sentence of a read of a folder.

@@ -47,6 +47,9 @@ pub struct ReadArchive {
     pub held: Option<Arc<Vec<u8>>>,
     /// The archive.
     pub archive: Arc<SffArchive>,
+    /// The bytes read from the file (what its fingerprint is taken from); `None` for held
+    /// bytes. Not kept past the fingerprint: a large archive's sprites are read from its file.
+    read: Option<Arc<Vec<u8>>>,
 }
 
 impl ReadArchive {
@@ -102,14 +105,15 @@ fn read_archives(document: &AnimationSet) -> Vec<ReadArchive> {
         }
         let held = document.edited_file(image.id).cloned();
         let archive = match &held {
-            Some(bytes) => SffArchive::parse(bytes.to_vec()),
-            None => SffArchive::open(path),
+            Some(bytes) => SffArchive::parse_shared(Arc::clone(bytes)).map(|a| (a, None)),
+            None => SffArchive::read(path).map(|(a, read)| (a, Some(read))),
         };
-        if let Ok(archive) = archive {
+        if let Ok((archive, read)) = archive {
             archives.push(ReadArchive {
                 path: path.clone(),
                 held,
                 archive: Arc::new(archive),
+                read,
             });
         }
     }
@@ -123,10 +127,9 @@ fn fingerprints_of(file: &OpenedFile) -> crate::session::Fingerprints {
     let read: Vec<(PathBuf, crate::session::ReadBytes)> = file
         .archives
         .iter()
-        .filter(|read| read.held.is_none())
-        .map(|read| {
-            let bytes = Arc::clone(&read.archive) as crate::session::ReadBytes;
-            (read.path.clone(), bytes)
+        .filter_map(|archive| {
+            let bytes = Arc::clone(archive.read.as_ref()?) as crate::session::ReadBytes;
+            Some((archive.path.clone(), bytes))
         })
         .collect();
     crate::session::Fingerprints::of_document_read(Some(&file.path), &file.loaded.document, &read)

@@ -12,10 +12,14 @@ use super::rle::{RLE5_MAX_RATIO, RLE8_MAX_RATIO, decode_rle5, decode_rle8};
 use super::v1::parse_v1;
 use super::v2::parse_v2;
 use crate::formats::Diagnostic;
+use crate::formats::input::KeptFile;
 use image::RgbaImage;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The largest sprite Sprat decodes, in pixels (8192 x 4096): far above any real sprite or
 /// stage layer, and small enough that a lying header cannot exhaust memory.
@@ -65,9 +69,23 @@ pub struct DecodedSprite {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// An SFF v1 or v2 archive held in memory.
+/// An archive larger than this, opened from its file on Unix, keeps its sprites' bytes in the file
+/// and reads each when it is decoded: a full-HD character's 139 MB archive would otherwise
+/// stay in memory whole while one sprite at a time is drawn.
+pub const KEPT_IN_FILE_FROM: u64 = 16 << 20;
+
+/// Where an archive's bytes are.
+enum ArchiveBytes {
+    /// All of them, in memory (shared with whoever read them: a document holding the file as
+    /// read, a fingerprint being taken).
+    Held(Arc<Vec<u8>>),
+    /// In the file they were read from, kept open: only the index was kept.
+    InFile(KeptFile),
+}
+
+/// An SFF v1 or v2 archive: its index, and its bytes held in memory or kept in its file.
 pub struct SffArchive {
-    bytes: Vec<u8>,
+    bytes: ArchiveBytes,
     version: SffVersion,
     index: Index,
     by_number: HashMap<(u16, u16), usize>,
@@ -77,17 +95,10 @@ impl fmt::Debug for SffArchive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SffArchive")
             .field("version", &self.version)
-            .field("bytes", &self.bytes.len())
+            .field("bytes", &self.file_len())
             .field("sprites", &self.index.sprites.len())
             .field("palettes", &self.index.palettes.palettes.len())
             .finish()
-    }
-}
-
-/// The file's bytes (what a fingerprint of the file as read hashes).
-impl AsRef<[u8]> for SffArchive {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes
     }
 }
 
@@ -95,48 +106,64 @@ impl SffArchive {
     /// Reads the index of `bytes`. `Err` only when the bytes are not an SFF at all (wrong
     /// signature or version); damage past that is reported by [`SffArchive::diagnostics`].
     pub fn parse(bytes: Vec<u8>) -> Result<SffArchive, Diagnostic> {
-        if bytes.len() < 16 || &bytes[..12] != SIGNATURE {
-            return Err(Diagnostic::error_at_byte(
-                0,
-                "not an SFF file: it does not start with \"ElecbyteSpr\"",
-            ));
-        }
-        let version = SffVersion {
-            bytes: [bytes[12], bytes[13], bytes[14], bytes[15]],
-        };
-        let index = match version.major() {
-            1 => parse_v1(&bytes),
-            // v2.00 palettes carry alpha bytes that mean nothing; v2.01's are real.
-            2 => parse_v2(&bytes, version.bytes[2] != 0 || version.bytes[1] != 0),
-            _ => {
-                return Err(Diagnostic::error_at_byte(
-                    12,
-                    format!("SFF version {version} is not one Sprat reads (1.x or 2.x)"),
-                ));
-            }
-        };
-        let mut by_number = HashMap::with_capacity(index.sprites.len());
-        for (i, s) in index.sprites.iter().enumerate() {
-            by_number.entry((s.group, s.image)).or_insert(i);
-        }
-        Ok(SffArchive {
-            bytes,
-            version,
-            index,
-            by_number,
-        })
+        SffArchive::parse_shared(Arc::new(bytes))
     }
 
-    /// Reads a file from disk.
+    /// [`SffArchive::parse`] of bytes shared with their reader, not copied.
+    pub fn parse_shared(bytes: Arc<Vec<u8>>) -> Result<SffArchive, Diagnostic> {
+        let parts = IndexParts::read(&bytes)?;
+        Ok(parts.with_bytes(ArchiveBytes::Held(bytes)))
+    }
+
+    /// Reads a file from disk. One larger than [`KEPT_IN_FILE_FROM`] keeps its sprites'
+    /// bytes in the file ([`SffArchive::open_kept_in_file`]).
     pub fn open(path: &Path) -> Result<SffArchive, Diagnostic> {
-        let bytes = crate::formats::read_file(path).map_err(|e| {
-            Diagnostic::new(
-                crate::formats::Severity::Error,
-                crate::formats::Location::File,
-                format!("cannot read {}: {e}", path.display()),
-            )
-        })?;
-        SffArchive::parse(bytes)
+        SffArchive::read(path).map(|(archive, _)| archive)
+    }
+
+    /// [`SffArchive::open`], with the bytes read (to take the file's fingerprint from, say),
+    /// shared with the archive when it holds them.
+    pub fn read(path: &Path) -> Result<(SffArchive, Arc<Vec<u8>>), Diagnostic> {
+        let large = crate::formats::input::metadata(path)
+            .is_some_and(|facts| facts.len > KEPT_IN_FILE_FROM);
+        if large {
+            return SffArchive::read_kept_in_file(path);
+        }
+        let bytes = Arc::new(crate::formats::read_file(path).map_err(|e| cannot_read(path, &e))?);
+        Ok((SffArchive::parse_shared(Arc::clone(&bytes))?, bytes))
+    }
+
+    /// Reads a file from disk keeping only its index: each sprite's bytes are read from the
+    /// file, kept open, when it is decoded. A file provided without a disk, or changed while it
+    /// was read, is held in memory instead.
+    pub fn open_kept_in_file(path: &Path) -> Result<SffArchive, Diagnostic> {
+        SffArchive::read_kept_in_file(path).map(|(archive, _)| archive)
+    }
+
+    /// [`SffArchive::open_kept_in_file`], with the bytes read.
+    fn read_kept_in_file(path: &Path) -> Result<(SffArchive, Arc<Vec<u8>>), Diagnostic> {
+        let (bytes, kept) =
+            crate::formats::input::read_file_kept(path).map_err(|e| cannot_read(path, &e))?;
+        let bytes = Arc::new(bytes);
+        let Some(kept) = kept else {
+            return Ok((SffArchive::parse_shared(Arc::clone(&bytes))?, bytes));
+        };
+        let archive = IndexParts::read(&bytes)?.with_bytes(ArchiveBytes::InFile(kept));
+        Ok((archive, bytes))
+    }
+
+    /// This archive with all its bytes in memory (itself when it holds them): what editing
+    /// and writing it need. Refused when its file cannot be read again as it was.
+    pub fn held(self: &Arc<SffArchive>) -> Result<Arc<SffArchive>, Diagnostic> {
+        // Read again through the kept file, so the bytes are those the index was read from
+        // (or refused when the file was changed in place since).
+        match &self.bytes {
+            ArchiveBytes::Held(_) => Ok(Arc::clone(self)),
+            ArchiveBytes::InFile(file) => {
+                let bytes = file.read_all().map_err(|e| cannot_read(file.path(), &e))?;
+                SffArchive::parse(bytes).map(Arc::new)
+            }
+        }
     }
 
     /// The declared version.
@@ -144,9 +171,48 @@ impl SffArchive {
         self.version
     }
 
-    /// The file's bytes.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// The file's bytes, when the archive holds them (see [`SffArchive::held`]); `None` when
+    /// they are kept in its file.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match &self.bytes {
+            ArchiveBytes::Held(bytes) => Some(bytes),
+            ArchiveBytes::InFile(_) => None,
+        }
+    }
+
+    /// The bytes of an archive that holds them; empty for one kept in its file. For the
+    /// writer and the editing model, which only ever start from an archive
+    /// [`SffArchive::held`] gave.
+    pub(crate) fn held_bytes(&self) -> &[u8] {
+        self.bytes().unwrap_or_default()
+    }
+
+    /// The file's length in bytes.
+    pub fn file_len(&self) -> u64 {
+        match &self.bytes {
+            ArchiveBytes::Held(bytes) => bytes.len() as u64,
+            ArchiveBytes::InFile(file) => file.len(),
+        }
+    }
+
+    /// Whether the archive's bytes are kept in its file rather than in memory.
+    pub fn is_kept_in_file(&self) -> bool {
+        matches!(self.bytes, ArchiveBytes::InFile(_))
+    }
+
+    /// The bytes at `range` of the file (a sprite's stored data, whose range the index
+    /// checked against the bytes read): borrowed when held, read from the file when kept
+    /// there.
+    fn bytes_at(&self, range: Range<usize>) -> Result<Cow<'_, [u8]>, Diagnostic> {
+        let start = range.start as u64;
+        match &self.bytes {
+            ArchiveBytes::Held(bytes) => bytes.get(range).map(Cow::Borrowed).ok_or_else(|| {
+                Diagnostic::error_at_byte(start, "the sprite's data passes the end of the file")
+            }),
+            ArchiveBytes::InFile(file) => file.read_range(range).map(Cow::Owned).map_err(|e| {
+                Diagnostic::error_at_byte(start, format!("cannot read the sprite's data: {e}"))
+            }),
+        }
     }
 
     /// Every sprite, in file order.
@@ -272,7 +338,8 @@ impl SffArchive {
         if let Some(broken) = &data.broken {
             return Err((**broken).clone());
         }
-        let stored = &self.bytes[data.range.clone()];
+        let stored = self.bytes_at(data.range.clone())?;
+        let stored = &stored[..];
         let base = data.range.start as u64;
         let name = format!("sprite {},{}", info.group, info.image);
         let at = |e: CodecError| {
@@ -378,10 +445,10 @@ impl SffArchive {
     }
 
     /// The bytes sprite `index` stores (a linked sprite's are its source's; for v2 including
-    /// the leading uncompressed length).
-    pub fn stored_bytes(&self, index: usize) -> Option<&[u8]> {
+    /// the leading uncompressed length), read from the file when they are kept there.
+    pub fn stored_bytes(&self, index: usize) -> Option<Cow<'_, [u8]>> {
         let data = self.index.data.get(index)?;
-        self.bytes.get(data.range.clone())
+        self.bytes_at(data.range.clone()).ok()
     }
 
     /// Where sprite `index`'s stored bytes are (a linked sprite's are its source's), which
@@ -506,6 +573,66 @@ impl SffArchive {
         }
         out
     }
+}
+
+/// What reading an archive's index gives.
+struct IndexParts {
+    version: SffVersion,
+    index: Index,
+    by_number: HashMap<(u16, u16), usize>,
+}
+
+impl IndexParts {
+    /// Reads the index of `bytes` (see [`SffArchive::parse`]).
+    fn read(bytes: &[u8]) -> Result<IndexParts, Diagnostic> {
+        if bytes.len() < 16 || &bytes[..12] != SIGNATURE {
+            return Err(Diagnostic::error_at_byte(
+                0,
+                "not an SFF file: it does not start with \"ElecbyteSpr\"",
+            ));
+        }
+        let version = SffVersion {
+            bytes: [bytes[12], bytes[13], bytes[14], bytes[15]],
+        };
+        let index = match version.major() {
+            1 => parse_v1(bytes),
+            // v2.00 palettes carry alpha bytes that mean nothing; v2.01's are real.
+            2 => parse_v2(bytes, version.bytes[2] != 0 || version.bytes[1] != 0),
+            _ => {
+                return Err(Diagnostic::error_at_byte(
+                    12,
+                    format!("SFF version {version} is not one Sprat reads (1.x or 2.x)"),
+                ));
+            }
+        };
+        let mut by_number = HashMap::with_capacity(index.sprites.len());
+        for (i, s) in index.sprites.iter().enumerate() {
+            by_number.entry((s.group, s.image)).or_insert(i);
+        }
+        Ok(IndexParts {
+            version,
+            index,
+            by_number,
+        })
+    }
+
+    fn with_bytes(self, bytes: ArchiveBytes) -> SffArchive {
+        SffArchive {
+            bytes,
+            version: self.version,
+            index: self.index,
+            by_number: self.by_number,
+        }
+    }
+}
+
+/// The diagnostic of a file that cannot be read.
+fn cannot_read(path: &Path, error: &crate::formats::InputError) -> Diagnostic {
+    Diagnostic::new(
+        crate::formats::Severity::Error,
+        crate::formats::Location::File,
+        format!("cannot read {}: {error}", path.display()),
+    )
 }
 
 fn raw_copy(input: &[u8], pixels: &mut [u8]) -> Result<CodecRun, CodecError> {

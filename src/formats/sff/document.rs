@@ -42,7 +42,8 @@ pub fn edit_archive(
         })?;
     let archive = match document.edited_file(image) {
         Some(bytes) => Arc::new(
-            SffArchive::parse(bytes.to_vec()).map_err(|d| EditError { message: d.message })?,
+            SffArchive::parse_shared(Arc::clone(bytes))
+                .map_err(|d| EditError { message: d.message })?,
         ),
         None => {
             let path = source.resolved.as_deref().ok_or_else(|| EditError {
@@ -53,7 +54,7 @@ pub fn edit_archive(
             })?
         }
     };
-    Ok(EditableSff::from_archive(archive))
+    EditableSff::from_archive(archive)
 }
 
 /// Puts an edited archive into `document` as image `image`'s unsaved contents. Refused, with

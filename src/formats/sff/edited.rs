@@ -164,9 +164,13 @@ impl EditableSff {
         }
     }
 
-    /// The archive as read, ready to edit.
-    pub fn from_archive(archive: Arc<SffArchive>) -> EditableSff {
-        let bytes = archive.bytes();
+    /// The archive as read, ready to edit (its bytes read into memory when they were kept in
+    /// its file; refused when that file changed in place since).
+    pub fn from_archive(archive: Arc<SffArchive>) -> Result<EditableSff, EditError> {
+        let archive = archive
+            .held()
+            .map_err(|d| EditError { message: d.message })?;
+        let bytes = archive.held_bytes();
         let v2 = archive.version().major() == 2;
         let mut palettes = Vec::with_capacity(archive.palette_count());
         for n in 0..archive.palette_count() {
@@ -206,13 +210,13 @@ impl EditableSff {
                 }
             })
             .collect();
-        EditableSff {
+        Ok(EditableSff {
             version: archive.version(),
             base: Some(archive),
             sprites,
             palettes,
             changed: false,
-        }
+        })
     }
 
     /// The position of sprite (group, image): the first with that pair, as the engines use.

@@ -35,7 +35,9 @@ pub mod write;
 
 pub mod store;
 
-pub use archive::{DecodedSprite, MAX_SPRITE_PIXELS, PaletteChoice, SffArchive, SffVersion};
+pub use archive::{
+    DecodedSprite, KEPT_IN_FILE_FROM, MAX_SPRITE_PIXELS, PaletteChoice, SffArchive, SffVersion,
+};
 pub use format::{SFF_ID, SffFormat};
 pub use index::{SpriteFormat, SpriteInfo};
 pub use palette::Palette;

@@ -306,7 +306,11 @@ impl SffStore {
     /// The cache key of an edited archive (parsing it on first sight); the oldest editions
     /// past [`KEPT_EDITIONS`] are forgotten with their sprites.
     fn edition_key(&self, path: Option<&Path>, bytes: &Arc<Vec<u8>>) -> PathBuf {
-        let parse = || SffArchive::parse(bytes.to_vec()).ok().map(Arc::new);
+        let parse = || {
+            SffArchive::parse_shared(Arc::clone(bytes))
+                .ok()
+                .map(Arc::new)
+        };
         self.edition_key_parsed(path, bytes, parse)
     }
 

@@ -26,9 +26,9 @@ const HEADER_LEN: usize = 512;
 /// The bytes of `sff`, in the version it will be saved as ([`version_to_write`]).
 pub fn write_sff(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
     if !sff.changed
-        && let Some(base) = &sff.base
+        && let Some(bytes) = sff.base.as_ref().and_then(|base| base.bytes())
     {
-        return Ok(base.bytes().to_vec());
+        return Ok(bytes.to_vec());
     }
     let version = version_to_write(sff);
     if version.major() == 1 {
@@ -82,9 +82,10 @@ fn offset(value: usize, what: &str) -> Result<u32, EditError> {
 fn header(sff: &EditableSff, version: SffVersion) -> Vec<u8> {
     let mut out = match &sff.base {
         Some(base)
-            if base.version().major() == version.major() && base.bytes().len() >= HEADER_LEN =>
+            if base.version().major() == version.major()
+                && base.held_bytes().len() >= HEADER_LEN =>
         {
-            base.bytes()[..HEADER_LEN].to_vec()
+            base.held_bytes()[..HEADER_LEN].to_vec()
         }
         _ => vec![0u8; HEADER_LEN],
     };
@@ -148,7 +149,7 @@ impl LinkOffset {
     /// The way the archive as read writes it, judged by its first link with an offset.
     fn of(base: &SffArchive) -> LinkOffset {
         let offset_of = |info: &super::index::SpriteInfo| {
-            u32_at(base.bytes(), info.header_offset as usize + 16).unwrap_or(0)
+            u32_at(base.held_bytes(), info.header_offset as usize + 16).unwrap_or(0)
         };
         let sprites = base.sprites();
         let first = sprites.iter().find_map(|info| {
@@ -243,7 +244,7 @@ fn write_v2(sff: &EditableSff, version: SffVersion) -> Result<Vec<u8>, EditError
                 // was: the codec and depth it said itself, the data offset of its source.
                 if let (SpriteContent::Kept(n), Some(base)) = (&sprite.content, base) {
                     let own = base.sprites()[*n].header_offset as usize;
-                    out[at + 14..at + 16].copy_from_slice(&base.bytes()[own + 14..own + 16]);
+                    out[at + 14..at + 16].copy_from_slice(&base.held_bytes()[own + 14..own + 16]);
                 }
                 let data_offset = match link_offsets {
                     LinkOffset::Zero => None,
@@ -302,7 +303,7 @@ fn kept_palette_bytes<'a>(
 ) -> Option<KeptPalette<'a>> {
     let base = base?;
     let n = palette.kept?;
-    let bytes = base.bytes();
+    let bytes = base.held_bytes();
     let at = u32_at(bytes, 44)? as usize + n * 16;
     let size = u32_at(bytes, at + 12)? as usize;
     if size == 0 {
@@ -350,7 +351,7 @@ fn sprite_data<'a>(
             let base = kept_base(base, sprite)?;
             let source = kept_source(base, *n);
             let info = &base.sprites()[source];
-            let bytes = base.bytes();
+            let bytes = base.held_bytes();
             let entry = info.header_offset as usize;
             let data = &bytes[base.stored(source).range.clone()];
             let flags = u16_at(bytes, entry + 26).unwrap_or(0);
@@ -382,7 +383,7 @@ fn write_v1(sff: &EditableSff) -> Result<Vec<u8>, EditError> {
     // the archive's own habit is kept, so an edit changes only the entries it touches.
     let last_points_past_end = base.is_some_and(|b| {
         b.sprites().last().is_some_and(|last| {
-            u32_at(b.bytes(), last.header_offset as usize).is_some_and(|next| next != 0)
+            u32_at(b.held_bytes(), last.header_offset as usize).is_some_and(|next| next != 0)
         })
     });
     // The palette the engines carry forward to same-palette sprites.
@@ -446,7 +447,7 @@ fn length_as_read(base: Option<&SffArchive>, sprite: &SpriteEntry, written: &[u8
     if info.linked_to.is_some() {
         return None;
     }
-    let bytes = base.bytes();
+    let bytes = base.held_bytes();
     (bytes.get(base.stored(*n).range.clone())? == written)
         .then(|| u32_at(bytes, info.header_offset as usize + 4))
         .flatten()
@@ -476,7 +477,7 @@ fn pcx_without_palette<'a>(
         SpriteContent::Kept(n) => {
             let base = kept_base(base, sprite)?;
             let data = base.stored(kept_source(base, *n));
-            let bytes = &base.bytes()[data.range.clone()];
+            let bytes = &base.held_bytes()[data.range.clone()];
             if data.pcx_has_palette {
                 Ok((&bytes[..bytes.len() - (RGB_PALETTE_LEN + 1)], true))
             } else {
