@@ -32,8 +32,18 @@ fn sprites_tab(
 
 /// KFM open on its Sprites tab, filtered to `filter`, with the sprite `row` clicked.
 fn browser_on(filter: &str, row: &str) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
+    browser_on_kfm(filter, row, |_| {})
+}
+
+/// [`browser_on`], the copy of KFM first changed by `change` (given its folder).
+fn browser_on_kfm(
+    filter: &str,
+    row: &str,
+    change: impl FnOnce(&std::path::Path),
+) -> (gui_support::TempDir, Harness<'static, SpratApp>) {
     let dir = gui_support::TempDir::new(&format!("sprites-{}", row.replace(',', "-")));
     let def = gui_support::kfm_copy(&dir.0);
+    change(&dir.0);
     let mut harness = gui_support::editor_opening(&def, &[], egui::vec2(1280.0, 800.0));
     harness.get_by_label("Sprites").click();
     harness.run_steps(3);
@@ -204,6 +214,48 @@ fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_arc
             .session
             .is_dirty()
     );
+}
+
+/// An archive past the size from which its sprites' bytes stay in its file (on Unix) is edited,
+/// saved and undone as one held in memory is: the canvas shows what each save wrote.
+#[test]
+fn a_large_archive_kept_in_its_file_shows_saves_and_undoes_its_edits_as_any() {
+    let (dir, mut harness) = browser_on_kfm("0,0", "0,0", |dir| {
+        let sff = dir.join("kfm.sff");
+        let mut bytes = std::fs::read(&sff).unwrap();
+        bytes.resize(sprat::formats::sff::KEPT_IN_FILE_FROM as usize + 1, 0);
+        std::fs::write(&sff, bytes).unwrap();
+    });
+    let sff = dir.0.join("kfm.sff");
+    let original = std::fs::read(&sff).unwrap();
+    let shown = harness.state().pixels.sff().archive(&sff).unwrap();
+    assert_eq!(shown.is_kept_in_file(), cfg!(unix));
+    let axis = shown.sprites()[shown.find(0, 0).unwrap()].axis;
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Axis x")
+        .set_value_accesskit(f64::from(axis.0 + 5));
+    harness.run_steps(3);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    let saved = SffArchive::open(&sff).unwrap();
+    assert_eq!(
+        saved.sprites()[saved.find(0, 0).unwrap()].axis,
+        (axis.0 + 5, axis.1),
+        "{}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(drawn_sprite(&harness, (0, 0)).axis, (axis.0 + 5, axis.1));
+
+    gui_support::undo(&mut harness);
+    assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        std::fs::read(&sff).unwrap() == original,
+        "kfm.sff is written back as read: {}",
+        gui_support::status(&harness)
+    );
+    assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis);
 }
 
 #[test]
