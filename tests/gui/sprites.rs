@@ -174,6 +174,16 @@ fn an_axis_typed_then_left_by_a_click_on_another_sprite_goes_to_its_own_sprite()
     );
 }
 
+/// The shown sprite's axis x typed as `x` in the browser, then the character saved.
+fn axis_x_typed_and_saved(harness: &mut Harness<'static, SpratApp>, x: i32) {
+    harness
+        .get_by_role_and_label(Role::SpinButton, "Axis x")
+        .set_value_accesskit(f64::from(x));
+    harness.run_steps(3);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+}
+
 #[test]
 fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_archive_back() {
     let (dir, mut harness) = browser_on("0,0", "0,0");
@@ -181,12 +191,7 @@ fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_arc
     let original = std::fs::read(&sff).unwrap();
     let before = SffArchive::open(&sff).unwrap();
     let axis = before.sprites()[before.find(0, 0).unwrap()].axis;
-    harness
-        .get_by_role_and_label(Role::SpinButton, "Axis x")
-        .set_value_accesskit(f64::from(axis.0 + 5));
-    harness.run_steps(3);
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
+    axis_x_typed_and_saved(&mut harness, axis.0 + 5);
     assert_ne!(std::fs::read(&sff).unwrap(), original, "the edit is saved");
 
     gui_support::undo(&mut harness);
@@ -231,12 +236,7 @@ fn a_large_archive_kept_in_its_file_shows_saves_and_undoes_its_edits_as_any() {
     let shown = harness.state().pixels.sff().archive(&sff).unwrap();
     assert_eq!(shown.is_kept_in_file(), cfg!(unix));
     let axis = shown.sprites()[shown.find(0, 0).unwrap()].axis;
-    harness
-        .get_by_role_and_label(Role::SpinButton, "Axis x")
-        .set_value_accesskit(f64::from(axis.0 + 5));
-    harness.run_steps(3);
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
+    axis_x_typed_and_saved(&mut harness, axis.0 + 5);
     let saved = SffArchive::open(&sff).unwrap();
     assert_eq!(
         saved.sprites()[saved.find(0, 0).unwrap()].axis,
