@@ -179,13 +179,15 @@ pub struct SheetFrames {
 /// pieces, the minimum size; a lattice cell whose pixels are smaller than that is empty).
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
-    let lattice = find_lattice(sheet, &sprites);
-    let (rects, layout) = match (method, lattice) {
-        (CutMethod::Automatic, Some(lattice)) => {
+    let read = read_lattice(sheet, &sprites);
+    let lattice = read.as_ref().map(|read| read.lattice);
+    let (rects, layout) = match (method, read) {
+        (CutMethod::Automatic, Some(ReadLattice { lattice, drawings })) => {
             let frames = lattice_frames(sheet, &lattice, options.min_size);
             // Only where sprites stand abreast in the cells can the bands' frames (read
-            // only then: a large sheet has many bands).
-            let by_bands = holds_abreast(&lattice, &frames, &sprites)
+            // only then: a large sheet has many bands). The pieces of drawings stand
+            // abreast as one frame's.
+            let by_bands = (!drawings && holds_abreast(&lattice, &frames, &sprites))
                 .then(|| super::bands::band_frames(sheet, &sprites, options))
                 .flatten()
                 .filter(|(by_bands, _)| holds_abreast(&lattice, &frames, by_bands));
@@ -296,6 +298,19 @@ pub(super) fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
 /// pixels on at least one axis, whose frames are not long strips across it, and that does not
 /// put two large sprites of `sprites` into one cell.
 pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice> {
+    read_lattice(sheet, sprites).map(|read| read.lattice)
+}
+
+/// A lattice read on a sheet.
+struct ReadLattice {
+    lattice: Lattice,
+    /// Its cells are a strip's taken whole because their pieces interlock ([`strip_of_drawings`]):
+    /// the pieces side by side in a cell are one frame's strokes, and no band parts them.
+    drawings: bool,
+}
+
+/// [`find_lattice`], saying whether the lattice is a strip of drawings in pieces.
+fn read_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<ReadLattice> {
     if sheet.width() == 0 || sheet.height() == 0 {
         return None;
     }
@@ -312,10 +327,73 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let lattice = Lattice { columns, rows };
-    let large_together_are_one_frame = is_whole_strip(&lattice, sheet.width(), sheet.height());
-    ((large_together_are_one_frame || !joins_large_sprites(&lattice, sprites))
-        && !cells_hold_several_frames(&lattice, sprites))
-    .then_some(lattice)
+    let keeps_large_apart = |lattice: &Lattice| {
+        is_whole_strip(lattice, sheet.width(), sheet.height())
+            || !joins_large_sprites(lattice, sprites)
+    };
+    if !keeps_large_apart(&lattice) {
+        return None;
+    }
+    if !cells_hold_several_frames(&lattice, sprites) {
+        return Some(ReadLattice {
+            lattice,
+            drawings: false,
+        });
+    }
+    strip_of_drawings(&lattice, &column_counts, &row_counts)
+        .filter(keeps_large_apart)
+        .map(|lattice| ReadLattice {
+            lattice,
+            drawings: true,
+        })
+}
+
+/// The strip of `lattice`'s columns (or rows) with one cell across the whole sheet, when
+/// its cells tile the sheet exactly along the strip (three or more, free lines between
+/// them), are no more than twice as long across as along it, and in every one of them the
+/// pieces interlock: no transparent line along the strip's cells parts the pixels of any.
+/// `lattice` had cells across the strip too, and pieces side by side in them: there, a
+/// transparent line crossing every frame (an effect drawn in strokes, parted at half its
+/// height) read as a second row of cells. Frames standing side by side in a cell have
+/// transparent lines between them; strokes interlocked across the cell are one drawing.
+/// `column_counts` and `row_counts` are the sheet's opaque pixels a column and a row.
+fn strip_of_drawings(
+    lattice: &Lattice,
+    column_counts: &[u32],
+    row_counts: &[u32],
+) -> Option<Lattice> {
+    let (columns, rows) = (lattice.columns, lattice.rows);
+    if let Some(rows) = whole_across(columns, column_counts, rows, row_counts) {
+        return Some(Lattice { columns, rows });
+    }
+    whole_across(rows, row_counts, columns, column_counts).map(|columns| Lattice { columns, rows })
+}
+
+/// The one cell across a strip whose cells run along `along` (`along_counts` its lines'
+/// opaque pixels), replacing `across` (`across_counts`), as [`strip_of_drawings`] takes it.
+fn whole_across(
+    along: AxisLattice,
+    along_counts: &[u32],
+    across: AxisLattice,
+    across_counts: &[u32],
+) -> Option<AxisLattice> {
+    let (length, breadth) = (along_counts.len() as u32, across_counts.len() as u32);
+    let strip = along.count >= 3
+        && !along.touching
+        && along.pitch * along.count == length
+        && across.count >= 2
+        && !across.touching
+        && breadth <= 2 * along.pitch;
+    let interlocked = || {
+        (0..along.count).all(|k| {
+            let start = along.start(k) as usize;
+            let cell = &along_counts[start..start + along.cell as usize];
+            filled_runs(cell).len() <= 1
+        })
+    };
+    (strip && interlocked())
+        .then(|| whole_axis(across_counts))
+        .flatten()
 }
 
 /// True when `lattice` is one row (or column) of three cells or more tiling a `width` by
@@ -460,21 +538,27 @@ fn a_line_crosses(
     })
 }
 
+/// One cell along the whole axis of `counts` (opaque pixels per column or row), holding all
+/// its pixels; `None` when it has none.
+fn whole_axis(counts: &[u32]) -> Option<AxisLattice> {
+    let lo = counts.iter().position(|&c| c > 0)?;
+    let hi = counts.iter().rposition(|&c| c > 0)?;
+    Some(AxisLattice {
+        pitch: counts.len() as u32,
+        margin: lo as u32,
+        cell: (hi - lo + 1) as u32,
+        count: 1,
+        touching: false,
+    })
+}
+
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
 /// pixels when neither fits; pitches above `longest` are not tried. `None` when the axis has
 /// no pixels. With it, when a finer pitch
 /// was taken over the one leaving the most room, that one (see [`lattice_of`]).
 fn axis_lattice(counts: &[u32], longest: usize) -> Option<(AxisLattice, Option<AxisLattice>)> {
-    let lo = counts.iter().position(|&c| c > 0)?;
-    let hi = counts.iter().rposition(|&c| c > 0)?;
-    let one_cell = AxisLattice {
-        pitch: counts.len() as u32,
-        margin: lo as u32,
-        cell: (hi - lo + 1) as u32,
-        count: 1,
-        touching: false,
-    };
+    let one_cell = whole_axis(counts)?;
     // Of the pitches that fit, the one the sheet's length is the nearest whole number of
     // (grids are drawn on sheets of whole cells; a pitch a little off the true one also fits a
     // few cells with wide gutters, but not the sheet), then the one leaving the most room

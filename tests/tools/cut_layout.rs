@@ -636,3 +636,74 @@ fn an_explosion_strip_of_flames_is_one_frame_a_cell() {
         truth.iter().copied().collect()
     );
 }
+
+/// Lightning forking as it falls, in a strip of five 40 x 72 cells, drawn in strokes as
+/// Solarus's `agahnim_lightning` is: in each frame a trunk zigzagging down the upper half
+/// (strokes two or three rows apart, at other heights in each frame) and three branches side
+/// by side in the lower half, two strokes each. The rows between the halves (34 to 37) are
+/// transparent across every frame, so lines every 36 rows part the sheet into two rows of
+/// cells, whose lower cells hold the branches side by side. Returns the sheet and how many
+/// strokes it holds.
+fn forked_lightning() -> (RgbaImage, usize) {
+    let mut sheet = RgbaImage::new(200, 72);
+    let mut random = Lcg(11);
+    let mut strokes = 0;
+    for cell in 0..5u32 {
+        let left = cell * 40;
+        // The trunk, from side to side of the cell and back.
+        let mut y = 2 + random.next(3);
+        let mut from_left = cell % 2 == 0;
+        while y + 4 <= 33 {
+            let height = (3 + random.next(4)).min(33 - y);
+            let (a, b) = (6 + random.next(3), 31 + random.next(3));
+            let (x0, x1) = if from_left { (a, b) } else { (b, a) };
+            stroke(&mut sheet, (left + x0, y), (left + x1, y + height));
+            strokes += 1;
+            from_left = !from_left;
+            y += height + 3 + random.next(2);
+        }
+        // The branches, 10 wide, two transparent columns apart, each two strokes one below
+        // the other.
+        let split = 52 + random.next(3);
+        for branch in 0..3u32 {
+            let x = left + 3 + branch * 12;
+            stroke(&mut sheet, (x, 38), (x + 9, split - 2));
+            stroke(&mut sheet, (x + 9, split + 1), (x, 69));
+            strokes += 2;
+        }
+    }
+    (sheet, strokes)
+}
+
+#[test]
+fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
+    let (sheet, strokes) = forked_lightning();
+    // Each frame is every stroke in its cell.
+    let cells: Vec<PixelRect> = (0..5).map(|k| rect(k * 40, 0, 40, 72)).collect();
+    let truth = opaque_found(&sheet, &cells);
+    // Separate sprites: every stroke is a frame.
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
+    assert!(strokes >= 40, "{strokes} strokes");
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?} ({} frames)", cut.layout, cut.rects.len());
+    };
+    assert_eq!(
+        (
+            lattice.columns.pitch,
+            lattice.columns.count,
+            lattice.rows.count
+        ),
+        (40, 5, 1)
+    );
+    assert_eq!(cut.rects.len(), 5);
+    assert_eq!(opaque_found(&sheet, &cut.rects), truth);
+    // Cut into its frames, the strokes joined: said, with the way back to the strokes.
+    assert!(
+        cut.doubts
+            .iter()
+            .any(|d| d.what.contains(&format!("hold {strokes} separate pieces"))),
+        "{:?}",
+        cut.doubts
+    );
+}
