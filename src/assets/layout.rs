@@ -384,16 +384,35 @@ fn whole_across(
         && across.count >= 2
         && !across.touching
         && breadth <= 2 * along.pitch;
-    let interlocked = || {
-        (0..along.count).all(|k| {
-            let start = along.start(k) as usize;
-            let cell = &along_counts[start..start + along.cell as usize];
-            filled_runs(cell).len() <= 1
-        })
-    };
-    (strip && interlocked())
+    (strip && pieces_interlock(along_counts, &along))
         .then(|| whole_axis(across_counts))
         .flatten()
+}
+
+/// True when no transparent line of `counts` (opaque pixels a line) parts the pixels inside
+/// any cell of `along`: each cell's pieces overlap one another along the axis.
+fn pieces_interlock(counts: &[u32], along: &AxisLattice) -> bool {
+    (0..along.count).all(|k| {
+        let start = along.start(k) as usize;
+        filled_runs(&counts[start..start + along.cell as usize]).len() <= 1
+    })
+}
+
+/// The sheet's column lattice when frames of `rects` stand side by side in more than half of
+/// its cells holding pixels and no transparent column parts the pixels of any of its cells:
+/// pieces of frames drawn in strokes (a bolt forking into branches) that the transparent rows
+/// crossing the sheet parted into bands, cut apart. `None` when it does not look so.
+fn split_drawings(sheet: &RgbaImage, rects: &[PixelRect], min_size: u32) -> Option<AxisLattice> {
+    let (column_counts, row_counts) = profiles(sheet);
+    let (columns, _) = axis_lattice(&column_counts, usize::MAX)?;
+    if columns.count < 2 || columns.touching || !pieces_interlock(&column_counts, &columns) {
+        return None;
+    }
+    let strip = Lattice {
+        columns,
+        rows: whole_axis(&row_counts)?,
+    };
+    holds_abreast(&strip, &lattice_frames(sheet, &strip, min_size), rects).then_some(columns)
 }
 
 /// True when `lattice` is one row (or column) of three cells or more tiling a `width` by
@@ -913,6 +932,23 @@ fn doubts(
                 )),
             _ => {}
         }
+    }
+    if matches!(layout, Layout::Bands { .. })
+        && let Some(columns) = split_drawings(sheet, rects, options.min_size)
+    {
+        let width = columns.pitch;
+        out.push(doubt(
+            format!(
+                "the {} frames cut band by band stand side by side in columns {width} px wide \
+                 whose pieces no transparent column parts: frames drawn in pieces may have \
+                 been split at transparent rows",
+                rects.len()
+            ),
+            format!("if the frames are {width} px wide, give --grid {width}xH (H: their height)"),
+            format!(
+                "if the frames are {width} px wide, cut the sheet into a grid of cells that wide"
+            ),
+        ));
     }
     let suffix = |n: usize| if n == 1 { "" } else { "s" };
     let large = rects

@@ -642,10 +642,10 @@ fn an_explosion_strip_of_flames_is_one_frame_a_cell() {
 /// (strokes two or three rows apart, at other heights in each frame) and three branches side
 /// by side in the lower half, two strokes each. The rows between the halves (34 to 37) are
 /// transparent across every frame, so lines every 36 rows part the sheet into two rows of
-/// cells, whose lower cells hold the branches side by side. Returns the sheet and how many
-/// strokes it holds.
-fn forked_lightning() -> (RgbaImage, usize) {
-    let mut sheet = RgbaImage::new(200, 72);
+/// cells, whose lower cells hold the branches side by side. `room` transparent columns
+/// follow the strip. Returns the sheet and how many strokes it holds.
+fn forked_lightning(room: u32) -> (RgbaImage, usize) {
+    let mut sheet = RgbaImage::new(200 + room, 72);
     let mut random = Lcg(11);
     let mut strokes = 0;
     for cell in 0..5u32 {
@@ -677,7 +677,7 @@ fn forked_lightning() -> (RgbaImage, usize) {
 
 #[test]
 fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
-    let (sheet, strokes) = forked_lightning();
+    let (sheet, strokes) = forked_lightning(0);
     // Each frame is every stroke in its cell.
     let cells: Vec<PixelRect> = (0..5).map(|k| rect(k * 40, 0, 40, 72)).collect();
     let truth = opaque_found(&sheet, &cells);
@@ -706,4 +706,50 @@ fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
         "{:?}",
         cut.doubts
     );
+}
+
+#[test]
+fn strokes_the_bands_split_apart_are_doubted_with_the_grid_that_joins_them() {
+    // An empty cell after the strip: its frames no longer tile the sheet, so the cut goes
+    // band by band and splits the frames into their strokes.
+    let (sheet, strokes) = forked_lightning(40);
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert!(
+        matches!(cut.layout, Layout::Bands { .. }),
+        "{:?}",
+        cut.layout
+    );
+    assert!(
+        cut.rects.len() > 5 && cut.rects.len() <= strokes,
+        "{:?}",
+        cut.rects
+    );
+    let split = |doubts: &[sprat::assets::layout::Doubt]| {
+        doubts
+            .iter()
+            .any(|d| d.what.contains("split at transparent rows") && d.fix.contains("--grid 40xH"))
+    };
+    assert!(split(&cut.doubts), "{:?}", cut.doubts);
+    // Said on the command line; and cut by that grid, the frames come out whole, undoubted.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("bolts.png");
+    sheet.save(&png).unwrap();
+    let out = dir.path().join("bolts.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("give --grid 40xH"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = sprat(&[
+        "cut",
+        text(&png),
+        "--grid",
+        "40x72",
+        "--force",
+        "-o",
+        text(&out),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cut 5 frames"), "{stdout}");
 }
