@@ -179,7 +179,8 @@ pub struct SheetFrames {
 /// pieces, the minimum size; a lattice cell whose pixels are smaller than that is empty).
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
-    let read = read_lattice(sheet, &sprites);
+    let counts = profiles(sheet);
+    let read = read_lattice(sheet, &sprites, &counts);
     let lattice = read.as_ref().map(|read| read.lattice);
     let (rects, layout) = match (method, read) {
         (CutMethod::Automatic, Some(ReadLattice { lattice, drawings })) => {
@@ -197,7 +198,15 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
             .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
         (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
-    let doubts = doubts(sheet, &rects, &layout, lattice, sprites.len(), options);
+    let doubts = doubts(
+        sheet,
+        &counts,
+        &rects,
+        &layout,
+        lattice,
+        sprites.len(),
+        options,
+    );
     SheetFrames {
         rects,
         layout,
@@ -298,7 +307,7 @@ pub(super) fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
 /// pixels on at least one axis, whose frames are not long strips across it, and that does not
 /// put two large sprites of `sprites` into one cell.
 pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice> {
-    read_lattice(sheet, sprites).map(|read| read.lattice)
+    read_lattice(sheet, sprites, &profiles(sheet)).map(|read| read.lattice)
 }
 
 /// A lattice read on a sheet.
@@ -309,12 +318,16 @@ struct ReadLattice {
     drawings: bool,
 }
 
-/// [`find_lattice`], saying whether the lattice is a strip of drawings in pieces.
-fn read_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<ReadLattice> {
+/// [`find_lattice`], saying whether the lattice is a strip of drawings in pieces; `counts`
+/// are the sheet's [`profiles`].
+fn read_lattice(
+    sheet: &RgbaImage,
+    sprites: &[PixelRect],
+    (column_counts, row_counts): &(Vec<u32>, Vec<u32>),
+) -> Option<ReadLattice> {
     if sheet.width() == 0 || sheet.height() == 0 {
         return None;
     }
-    let (column_counts, row_counts) = profiles(sheet);
     let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts, usize::MAX)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
@@ -402,15 +415,20 @@ fn pieces_interlock(counts: &[u32], along: &AxisLattice) -> bool {
 /// its cells holding pixels and no transparent column parts the pixels of any of its cells:
 /// pieces of frames drawn in strokes (a bolt forking into branches) that the transparent rows
 /// crossing the sheet parted into bands, cut apart. `None` when it does not look so.
-fn split_drawings(sheet: &RgbaImage, rects: &[PixelRect], min_size: u32) -> Option<AxisLattice> {
-    let (column_counts, row_counts) = profiles(sheet);
-    let (columns, _) = axis_lattice(&column_counts, usize::MAX)?;
-    if columns.count < 2 || columns.touching || !pieces_interlock(&column_counts, &columns) {
+/// `counts` are the sheet's [`profiles`].
+fn split_drawings(
+    sheet: &RgbaImage,
+    (column_counts, row_counts): &(Vec<u32>, Vec<u32>),
+    rects: &[PixelRect],
+    min_size: u32,
+) -> Option<AxisLattice> {
+    let (columns, _) = axis_lattice(column_counts, usize::MAX)?;
+    if columns.count < 2 || columns.touching || !pieces_interlock(column_counts, &columns) {
         return None;
     }
     let strip = Lattice {
         columns,
-        rows: whole_axis(&row_counts)?,
+        rows: whole_axis(row_counts)?,
     };
     holds_abreast(&strip, &lattice_frames(sheet, &strip, min_size), rects).then_some(columns)
 }
@@ -866,9 +884,11 @@ impl std::fmt::Display for Doubt {
     }
 }
 
-/// What looks wrong about the cut, each with its likely fix.
+/// What looks wrong about the cut, each with its likely fix (`counts`: the sheet's
+/// [`profiles`]).
 fn doubts(
     sheet: &RgbaImage,
+    counts: &(Vec<u32>, Vec<u32>),
     rects: &[PixelRect],
     layout: &Layout,
     lattice: Option<Lattice>,
@@ -934,7 +954,7 @@ fn doubts(
         }
     }
     if matches!(layout, Layout::Bands { .. })
-        && let Some(columns) = split_drawings(sheet, rects, options.min_size)
+        && let Some(columns) = split_drawings(sheet, counts, rects, options.min_size)
     {
         let width = columns.pitch;
         out.push(doubt(
