@@ -328,7 +328,7 @@ fn read_lattice(
     if sheet.width() == 0 || sheet.height() == 0 {
         return None;
     }
-    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts, usize::MAX)?;
+    let Lattice { columns, rows } = lattice_of(column_counts, row_counts, usize::MAX)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
     }
@@ -353,7 +353,7 @@ fn read_lattice(
             drawings: false,
         });
     }
-    strip_of_drawings(&lattice, &column_counts, &row_counts)
+    strip_of_drawings(&lattice, column_counts, row_counts)
         .filter(keeps_large_apart)
         .map(|lattice| ReadLattice {
             lattice,
