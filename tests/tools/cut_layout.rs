@@ -753,3 +753,30 @@ fn strokes_the_bands_split_apart_are_doubted_with_the_grid_that_joins_them() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("cut 5 frames"), "{stdout}");
 }
+
+#[test]
+fn an_effect_in_strokes_down_a_column_of_cells_is_one_frame_a_cell() {
+    // The forked lightning turned on its side: a column of five 72 x 40 cells, a transparent
+    // column crossing every frame at half its width.
+    let (across, strokes) = forked_lightning(0);
+    let sheet = image::imageops::flip_horizontal(&image::imageops::rotate90(&across));
+    assert_eq!(sheet.dimensions(), (72, 200));
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?} ({} frames)", cut.layout, cut.rects.len());
+    };
+    assert_eq!(
+        (
+            lattice.rows.pitch,
+            lattice.rows.count,
+            lattice.columns.count
+        ),
+        (40, 5, 1)
+    );
+    let cells: Vec<PixelRect> = (0..5).map(|k| rect(0, k * 40, 72, 40)).collect();
+    assert_eq!(
+        opaque_found(&sheet, &cut.rects),
+        opaque_found(&sheet, &cells)
+    );
+}
