@@ -4,7 +4,7 @@
 
 use super::{common::sprat, text};
 use image::{Rgba, RgbaImage};
-use sprat::assets::layout::{CutMethod, Layout, cut_frames};
+use sprat::assets::layout::{CutMethod, Lattice, Layout, SheetFrames, cut_frames};
 use sprat::assets::sprites::{SpriteOptions, find_sprites};
 use sprat::model::PixelRect;
 use std::collections::HashSet;
@@ -675,29 +675,28 @@ fn forked_lightning(room: u32) -> (RgbaImage, usize) {
     (sheet, strokes)
 }
 
-#[test]
-fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
-    let (sheet, strokes) = forked_lightning(0);
-    // Each frame is every stroke in its cell.
-    let cells: Vec<PixelRect> = (0..5).map(|k| rect(k * 40, 0, 40, 72)).collect();
-    let truth = opaque_found(&sheet, &cells);
-    // Separate sprites: every stroke is a frame.
-    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
-    assert!(strokes >= 40, "{strokes} strokes");
-    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+/// The cut of `sheet` at the default options, which must be by a lattice cutting one frame
+/// from each of `cells`, holding every stroke in it; with that lattice.
+fn cut_one_frame_a_cell(sheet: &RgbaImage, cells: &[PixelRect]) -> (Lattice, SheetFrames) {
+    let cut = cut_frames(sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
     let Layout::Lattice(lattice) = cut.layout else {
         panic!("no lattice: {:?} ({} frames)", cut.layout, cut.rects.len());
     };
-    assert_eq!(
-        (
-            lattice.columns.pitch,
-            lattice.columns.count,
-            lattice.rows.count
-        ),
-        (40, 5, 1)
-    );
-    assert_eq!(cut.rects.len(), 5);
-    assert_eq!(opaque_found(&sheet, &cut.rects), truth);
+    assert_eq!(cut.rects.len(), cells.len(), "{:?}", cut.rects);
+    assert_eq!(opaque_found(sheet, &cut.rects), opaque_found(sheet, cells));
+    (lattice, cut)
+}
+
+#[test]
+fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
+    let (sheet, strokes) = forked_lightning(0);
+    // Separate sprites: every stroke is a frame.
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
+    assert!(strokes >= 40, "{strokes} strokes");
+    let cells: Vec<PixelRect> = (0..5).map(|k| rect(k * 40, 0, 40, 72)).collect();
+    let (lattice, cut) = cut_one_frame_a_cell(&sheet, &cells);
+    let (c, r) = (lattice.columns, lattice.rows);
+    assert_eq!((c.pitch, c.count, r.count), (40, 5, 1));
     // Cut into its frames, the strokes joined: said, with the way back to the strokes.
     assert!(
         cut.doubts
@@ -762,21 +761,8 @@ fn an_effect_in_strokes_down_a_column_of_cells_is_one_frame_a_cell() {
     let sheet = image::imageops::flip_horizontal(&image::imageops::rotate90(&across));
     assert_eq!(sheet.dimensions(), (72, 200));
     assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
-    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
-    let Layout::Lattice(lattice) = cut.layout else {
-        panic!("no lattice: {:?} ({} frames)", cut.layout, cut.rects.len());
-    };
-    assert_eq!(
-        (
-            lattice.rows.pitch,
-            lattice.rows.count,
-            lattice.columns.count
-        ),
-        (40, 5, 1)
-    );
     let cells: Vec<PixelRect> = (0..5).map(|k| rect(0, k * 40, 72, 40)).collect();
-    assert_eq!(
-        opaque_found(&sheet, &cut.rects),
-        opaque_found(&sheet, &cells)
-    );
+    let (lattice, _) = cut_one_frame_a_cell(&sheet, &cells);
+    let (c, r) = (lattice.columns, lattice.rows);
+    assert_eq!((r.pitch, r.count, c.count), (40, 5, 1));
 }
