@@ -179,13 +179,16 @@ pub struct SheetFrames {
 /// pieces, the minimum size; a lattice cell whose pixels are smaller than that is empty).
 pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) -> SheetFrames {
     let sprites = find_sprites(sheet, options);
-    let lattice = find_lattice(sheet, &sprites);
-    let (rects, layout) = match (method, lattice) {
-        (CutMethod::Automatic, Some(lattice)) => {
+    let counts = profiles(sheet);
+    let read = read_lattice(sheet, &sprites, &counts);
+    let lattice = read.as_ref().map(|read| read.lattice);
+    let (rects, layout) = match (method, read) {
+        (CutMethod::Automatic, Some(ReadLattice { lattice, drawings })) => {
             let frames = lattice_frames(sheet, &lattice, options.min_size);
             // Only where sprites stand abreast in the cells can the bands' frames (read
-            // only then: a large sheet has many bands).
-            let by_bands = holds_abreast(&lattice, &frames, &sprites)
+            // only then: a large sheet has many bands). The pieces of drawings stand
+            // abreast as one frame's.
+            let by_bands = (!drawings && holds_abreast(&lattice, &frames, &sprites))
                 .then(|| super::bands::band_frames(sheet, &sprites, options))
                 .flatten()
                 .filter(|(by_bands, _)| holds_abreast(&lattice, &frames, by_bands));
@@ -195,7 +198,15 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
             .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
         (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
-    let doubts = doubts(sheet, &rects, &layout, lattice, sprites.len(), options);
+    let doubts = doubts(
+        sheet,
+        &counts,
+        &rects,
+        &layout,
+        lattice,
+        sprites.len(),
+        options,
+    );
     SheetFrames {
         rects,
         layout,
@@ -296,11 +307,28 @@ pub(super) fn profiles(sheet: &RgbaImage) -> (Vec<u32>, Vec<u32>) {
 /// pixels on at least one axis, whose frames are not long strips across it, and that does not
 /// put two large sprites of `sprites` into one cell.
 pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice> {
+    read_lattice(sheet, sprites, &profiles(sheet)).map(|read| read.lattice)
+}
+
+/// A lattice read on a sheet.
+struct ReadLattice {
+    lattice: Lattice,
+    /// Its cells are a strip's taken whole because their pieces interlock ([`strip_of_drawings`]):
+    /// the pieces side by side in a cell are one frame's strokes, and no band parts them.
+    drawings: bool,
+}
+
+/// [`find_lattice`], saying whether the lattice is a strip of drawings in pieces; `counts`
+/// are the sheet's [`profiles`].
+fn read_lattice(
+    sheet: &RgbaImage,
+    sprites: &[PixelRect],
+    (column_counts, row_counts): &(Vec<u32>, Vec<u32>),
+) -> Option<ReadLattice> {
     if sheet.width() == 0 || sheet.height() == 0 {
         return None;
     }
-    let (column_counts, row_counts) = profiles(sheet);
-    let Lattice { columns, rows } = lattice_of(&column_counts, &row_counts, usize::MAX)?;
+    let Lattice { columns, rows } = lattice_of(column_counts, row_counts, usize::MAX)?;
     if columns.count < 2 && rows.count < 2 {
         return None;
     }
@@ -312,10 +340,97 @@ pub fn find_lattice(sheet: &RgbaImage, sprites: &[PixelRect]) -> Option<Lattice>
         return None;
     }
     let lattice = Lattice { columns, rows };
-    let large_together_are_one_frame = is_whole_strip(&lattice, sheet.width(), sheet.height());
-    ((large_together_are_one_frame || !joins_large_sprites(&lattice, sprites))
-        && !cells_hold_several_frames(&lattice, sprites))
-    .then_some(lattice)
+    let keeps_large_apart = |lattice: &Lattice| {
+        is_whole_strip(lattice, sheet.width(), sheet.height())
+            || !joins_large_sprites(lattice, sprites)
+    };
+    if !keeps_large_apart(&lattice) {
+        return None;
+    }
+    if !cells_hold_several_frames(&lattice, sprites) {
+        return Some(ReadLattice {
+            lattice,
+            drawings: false,
+        });
+    }
+    strip_of_drawings(&lattice, column_counts, row_counts)
+        .filter(keeps_large_apart)
+        .map(|lattice| ReadLattice {
+            lattice,
+            drawings: true,
+        })
+}
+
+/// The strip of `lattice`'s columns (or rows) with one cell across the whole sheet, when
+/// its cells tile the sheet exactly along the strip (three or more, free lines between
+/// them), are no more than twice as long across as along it, and in every one of them the
+/// pieces interlock: no transparent line along the strip's cells parts the pixels of any.
+/// `lattice` had cells across the strip too, and pieces side by side in them: there, a
+/// transparent line crossing every frame (an effect drawn in strokes, parted at half its
+/// height) read as a second row of cells. Frames standing side by side in a cell have
+/// transparent lines between them; strokes interlocked across the cell are one drawing.
+/// `column_counts` and `row_counts` are the sheet's opaque pixels a column and a row.
+fn strip_of_drawings(
+    lattice: &Lattice,
+    column_counts: &[u32],
+    row_counts: &[u32],
+) -> Option<Lattice> {
+    let (columns, rows) = (lattice.columns, lattice.rows);
+    if let Some(rows) = whole_across(columns, column_counts, rows, row_counts) {
+        return Some(Lattice { columns, rows });
+    }
+    whole_across(rows, row_counts, columns, column_counts).map(|columns| Lattice { columns, rows })
+}
+
+/// The one cell across a strip whose cells run along `along` (`along_counts` its lines'
+/// opaque pixels), replacing `across` (`across_counts`), as [`strip_of_drawings`] takes it.
+fn whole_across(
+    along: AxisLattice,
+    along_counts: &[u32],
+    across: AxisLattice,
+    across_counts: &[u32],
+) -> Option<AxisLattice> {
+    let (length, breadth) = (along_counts.len() as u32, across_counts.len() as u32);
+    let strip = along.count >= 3
+        && !along.touching
+        && along.pitch * along.count == length
+        && across.count >= 2
+        && !across.touching
+        && breadth <= 2 * along.pitch;
+    (strip && pieces_interlock(along_counts, &along))
+        .then(|| whole_axis(across_counts))
+        .flatten()
+}
+
+/// True when no transparent line of `counts` (opaque pixels a line) parts the pixels inside
+/// any cell of `along`: each cell's pieces overlap one another along the axis.
+fn pieces_interlock(counts: &[u32], along: &AxisLattice) -> bool {
+    (0..along.count).all(|k| {
+        let start = along.start(k) as usize;
+        filled_runs(&counts[start..start + along.cell as usize]).len() <= 1
+    })
+}
+
+/// The sheet's column lattice when frames of `rects` stand side by side in more than half of
+/// its cells holding pixels and no transparent column parts the pixels of any of its cells:
+/// pieces of frames drawn in strokes (a bolt forking into branches) that the transparent rows
+/// crossing the sheet parted into bands, cut apart. `None` when it does not look so.
+/// `counts` are the sheet's [`profiles`].
+fn split_drawings(
+    sheet: &RgbaImage,
+    (column_counts, row_counts): &(Vec<u32>, Vec<u32>),
+    rects: &[PixelRect],
+    min_size: u32,
+) -> Option<AxisLattice> {
+    let (columns, _) = axis_lattice(column_counts, usize::MAX)?;
+    if columns.count < 2 || columns.touching || !pieces_interlock(column_counts, &columns) {
+        return None;
+    }
+    let strip = Lattice {
+        columns,
+        rows: whole_axis(row_counts)?,
+    };
+    holds_abreast(&strip, &lattice_frames(sheet, &strip, min_size), rects).then_some(columns)
 }
 
 /// True when `lattice` is one row (or column) of three cells or more tiling a `width` by
@@ -460,21 +575,27 @@ fn a_line_crosses(
     })
 }
 
+/// One cell along the whole axis of `counts` (opaque pixels per column or row), holding all
+/// its pixels; `None` when it has none.
+fn whole_axis(counts: &[u32]) -> Option<AxisLattice> {
+    let lo = counts.iter().position(|&c| c > 0)?;
+    let hi = counts.iter().rposition(|&c| c > 0)?;
+    Some(AxisLattice {
+        pitch: counts.len() as u32,
+        margin: lo as u32,
+        cell: (hi - lo + 1) as u32,
+        count: 1,
+        touching: false,
+    })
+}
+
 /// The lattice along one axis of `counts` (opaque pixels per column or row): cells with
 /// transparent lines between them, else cells whose sprites touch; one cell holding all the
 /// pixels when neither fits; pitches above `longest` are not tried. `None` when the axis has
 /// no pixels. With it, when a finer pitch
 /// was taken over the one leaving the most room, that one (see [`lattice_of`]).
 fn axis_lattice(counts: &[u32], longest: usize) -> Option<(AxisLattice, Option<AxisLattice>)> {
-    let lo = counts.iter().position(|&c| c > 0)?;
-    let hi = counts.iter().rposition(|&c| c > 0)?;
-    let one_cell = AxisLattice {
-        pitch: counts.len() as u32,
-        margin: lo as u32,
-        cell: (hi - lo + 1) as u32,
-        count: 1,
-        touching: false,
-    };
+    let one_cell = whole_axis(counts)?;
     // Of the pitches that fit, the one the sheet's length is the nearest whole number of
     // (grids are drawn on sheets of whole cells; a pitch a little off the true one also fits a
     // few cells with wide gutters, but not the sheet), then the one leaving the most room
@@ -763,9 +884,11 @@ impl std::fmt::Display for Doubt {
     }
 }
 
-/// What looks wrong about the cut, each with its likely fix.
+/// What looks wrong about the cut, each with its likely fix (`counts`: the sheet's
+/// [`profiles`]).
 fn doubts(
     sheet: &RgbaImage,
+    counts: &(Vec<u32>, Vec<u32>),
     rects: &[PixelRect],
     layout: &Layout,
     lattice: Option<Lattice>,
@@ -829,6 +952,23 @@ fn doubts(
                 )),
             _ => {}
         }
+    }
+    if matches!(layout, Layout::Bands { .. })
+        && let Some(columns) = split_drawings(sheet, counts, rects, options.min_size)
+    {
+        let width = columns.pitch;
+        out.push(doubt(
+            format!(
+                "the {} frames cut band by band stand side by side in columns {width} px wide \
+                 whose pieces no transparent column parts: frames drawn in pieces may have \
+                 been split at transparent rows",
+                rects.len()
+            ),
+            format!("if the frames are {width} px wide, give --grid {width}xH (H: their height)"),
+            format!(
+                "if the frames are {width} px wide, cut the sheet into a grid of cells that wide"
+            ),
+        ));
     }
     let suffix = |n: usize| if n == 1 { "" } else { "s" };
     let large = rects

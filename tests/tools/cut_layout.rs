@@ -4,7 +4,7 @@
 
 use super::{common::sprat, text};
 use image::{Rgba, RgbaImage};
-use sprat::assets::layout::{CutMethod, Layout, cut_frames};
+use sprat::assets::layout::{CutMethod, Lattice, Layout, SheetFrames, cut_frames};
 use sprat::assets::sprites::{SpriteOptions, find_sprites};
 use sprat::model::PixelRect;
 use std::collections::HashSet;
@@ -635,4 +635,134 @@ fn an_explosion_strip_of_flames_is_one_frame_a_cell() {
         opaque_found(&sheet, &cut.rects),
         truth.iter().copied().collect()
     );
+}
+
+/// Lightning forking as it falls, in a strip of five 40 x 72 cells, drawn in strokes as
+/// Solarus's `agahnim_lightning` is: in each frame a trunk zigzagging down the upper half
+/// (strokes two or three rows apart, at other heights in each frame) and three branches side
+/// by side in the lower half, two strokes each. The rows between the halves (34 to 37) are
+/// transparent across every frame, so lines every 36 rows part the sheet into two rows of
+/// cells, whose lower cells hold the branches side by side. `room` transparent columns
+/// follow the strip. Returns the sheet and how many strokes it holds.
+fn forked_lightning(room: u32) -> (RgbaImage, usize) {
+    let mut sheet = RgbaImage::new(200 + room, 72);
+    let mut random = Lcg(11);
+    let mut strokes = 0;
+    for cell in 0..5u32 {
+        let left = cell * 40;
+        // The trunk, from side to side of the cell and back.
+        let mut y = 2 + random.next(3);
+        let mut from_left = cell % 2 == 0;
+        while y + 4 <= 33 {
+            let height = (3 + random.next(4)).min(33 - y);
+            let (a, b) = (6 + random.next(3), 31 + random.next(3));
+            let (x0, x1) = if from_left { (a, b) } else { (b, a) };
+            stroke(&mut sheet, (left + x0, y), (left + x1, y + height));
+            strokes += 1;
+            from_left = !from_left;
+            y += height + 3 + random.next(2);
+        }
+        // The branches, 10 wide, two transparent columns apart, each two strokes one below
+        // the other.
+        let split = 52 + random.next(3);
+        for branch in 0..3u32 {
+            let x = left + 3 + branch * 12;
+            stroke(&mut sheet, (x, 38), (x + 9, split - 2));
+            stroke(&mut sheet, (x + 9, split + 1), (x, 69));
+            strokes += 2;
+        }
+    }
+    (sheet, strokes)
+}
+
+/// The cut of `sheet` at the default options, which must be by a lattice cutting one frame
+/// from each of `cells`, holding every stroke in it; with that lattice.
+fn cut_one_frame_a_cell(sheet: &RgbaImage, cells: &[PixelRect]) -> (Lattice, SheetFrames) {
+    let cut = cut_frames(sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    let Layout::Lattice(lattice) = cut.layout else {
+        panic!("no lattice: {:?} ({} frames)", cut.layout, cut.rects.len());
+    };
+    assert_eq!(cut.rects.len(), cells.len(), "{:?}", cut.rects);
+    assert_eq!(opaque_found(sheet, &cut.rects), opaque_found(sheet, cells));
+    (lattice, cut)
+}
+
+#[test]
+fn an_effect_in_strokes_parted_at_half_height_is_one_frame_a_cell() {
+    let (sheet, strokes) = forked_lightning(0);
+    // Separate sprites: every stroke is a frame.
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
+    assert!(strokes >= 40, "{strokes} strokes");
+    let cells: Vec<PixelRect> = (0..5).map(|k| rect(k * 40, 0, 40, 72)).collect();
+    let (lattice, cut) = cut_one_frame_a_cell(&sheet, &cells);
+    let (c, r) = (lattice.columns, lattice.rows);
+    assert_eq!((c.pitch, c.count, r.count), (40, 5, 1));
+    // Cut into its frames, the strokes joined: said, with the way back to the strokes.
+    assert!(
+        cut.doubts
+            .iter()
+            .any(|d| d.what.contains(&format!("hold {strokes} separate pieces"))),
+        "{:?}",
+        cut.doubts
+    );
+}
+
+#[test]
+fn strokes_the_bands_split_apart_are_doubted_with_the_grid_that_joins_them() {
+    // An empty cell after the strip: its frames no longer tile the sheet, so the cut goes
+    // band by band and splits the frames into their strokes.
+    let (sheet, strokes) = forked_lightning(40);
+    let cut = cut_frames(&sheet, SpriteOptions::DEFAULT, CutMethod::Automatic);
+    assert!(
+        matches!(cut.layout, Layout::Bands { .. }),
+        "{:?}",
+        cut.layout
+    );
+    assert!(
+        cut.rects.len() > 5 && cut.rects.len() <= strokes,
+        "{:?}",
+        cut.rects
+    );
+    let split = |doubts: &[sprat::assets::layout::Doubt]| {
+        doubts
+            .iter()
+            .any(|d| d.what.contains("split at transparent rows") && d.fix.contains("--grid 40xH"))
+    };
+    assert!(split(&cut.doubts), "{:?}", cut.doubts);
+    // Said on the command line; and cut by that grid, the frames come out whole, undoubted.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("bolts.png");
+    sheet.save(&png).unwrap();
+    let out = dir.path().join("bolts.sprat");
+    let (code, stdout, stderr) = sprat(&["cut", text(&png), "-o", text(&out)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("give --grid 40xH"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = sprat(&[
+        "cut",
+        text(&png),
+        "--grid",
+        "40x72",
+        "--force",
+        "-o",
+        text(&out),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("cut 5 frames"), "{stdout}");
+}
+
+#[test]
+fn an_effect_in_strokes_down_a_column_of_cells_is_one_frame_a_cell() {
+    // The forked lightning turned on its side: a column of five 72 x 40 cells, a transparent
+    // column crossing every frame at half its width.
+    let (across, strokes) = forked_lightning(0);
+    let sheet = image::imageops::flip_horizontal(&image::imageops::rotate90(&across));
+    assert_eq!(sheet.dimensions(), (72, 200));
+    assert_eq!(find_sprites(&sheet, SpriteOptions::DEFAULT).len(), strokes);
+    let cells: Vec<PixelRect> = (0..5).map(|k| rect(0, k * 40, 72, 40)).collect();
+    let (lattice, _) = cut_one_frame_a_cell(&sheet, &cells);
+    let (c, r) = (lattice.columns, lattice.rows);
+    assert_eq!((r.pitch, r.count, c.count), (40, 5, 1));
 }
