@@ -242,12 +242,7 @@ fn delete_of_every_frame_an_aseprite_file_has_left_is_refused_by_key_menu_and_ti
         doc.session.document().clone()
     };
     let before = document(&harness);
-    let frames = harness
-        .state()
-        .active_document()
-        .unwrap()
-        .direction_frames()
-        .len();
+    let frames = gui_support::frame_count(&harness);
     assert!(frames > 1, "the file has several frames to select");
     // Every cell selected as a user does: the first clicked, the last shift-clicked.
     harness.get_by_label("frame 0").click();

@@ -184,6 +184,17 @@ fn axis_x_typed_and_saved(harness: &mut Harness<'static, SpratApp>, x: i32) {
     harness.run_steps(3);
 }
 
+/// The character saved (Ctrl+S), its `.sff` at `sff` then holding `original` again.
+fn saved_as_read(harness: &mut Harness<'static, SpratApp>, sff: &std::path::Path, original: &[u8]) {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(3);
+    assert!(
+        std::fs::read(sff).unwrap() == original,
+        "kfm.sff is written back as read: {}",
+        gui_support::status(harness)
+    );
+}
+
 #[test]
 fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_archive_back() {
     let (dir, mut harness) = browser_on("0,0", "0,0");
@@ -204,13 +215,7 @@ fn an_axis_saved_then_undone_shows_the_old_axis_and_the_next_save_writes_the_arc
     );
     assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis, "the canvas too");
 
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
-    assert!(
-        std::fs::read(&sff).unwrap() == original,
-        "kfm.sff is written back as read: {}",
-        gui_support::status(&harness)
-    );
+    saved_as_read(&mut harness, &sff, &original);
     assert!(
         !harness
             .state()
@@ -248,13 +253,7 @@ fn a_large_archive_kept_in_its_file_shows_saves_and_undoes_its_edits_as_any() {
 
     gui_support::undo(&mut harness);
     assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis);
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run_steps(3);
-    assert!(
-        std::fs::read(&sff).unwrap() == original,
-        "kfm.sff is written back as read: {}",
-        gui_support::status(&harness)
-    );
+    saved_as_read(&mut harness, &sff, &original);
     assert_eq!(drawn_sprite(&harness, (0, 0)).axis, axis);
 }
 

@@ -40,12 +40,7 @@ fn every_edit_says_what_it_did_and_undo_says_what_it_undid() {
     let (_dir, mut harness) = gui_support::kfm_editor("status");
     assert!(shown(&harness).starts_with("Opened"), "{}", shown(&harness));
 
-    let frames = harness
-        .state()
-        .active_document()
-        .unwrap()
-        .direction_frames()
-        .len();
+    let frames = gui_support::frame_count(&harness);
     assert!(frames >= 4, "KFM's standing action has {frames} frames");
     select_frames(&mut harness, (0..frames).collect());
     box_tool(&mut harness, "Trace");

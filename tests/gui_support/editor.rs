@@ -164,6 +164,16 @@ pub fn undo_steps(harness: &Harness<'_, SpratApp>) -> usize {
         .done_count()
 }
 
+/// How many frames the shown direction of the active document has (the timeline's cells).
+pub fn frame_count(harness: &Harness<'_, SpratApp>) -> usize {
+    harness
+        .state()
+        .active_document()
+        .unwrap()
+        .direction_frames()
+        .len()
+}
+
 /// Asks the window to close, as the desktop's close button does.
 pub fn request_quit(harness: &mut Harness<'_, SpratApp>) {
     harness

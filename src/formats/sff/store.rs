@@ -170,21 +170,11 @@ impl SffStore {
             if let Some(cached) = state.sprites.get(&key) {
                 return with_axis(cached.clone(), &archive, index);
             }
-            let act = match &palette {
-                PaletteKey::Act(act_path) => state.act_file(act_path, &path),
-                PaletteKey::EditedAct(bytes) => Palette::from_act(bytes).ok().map(Arc::new),
-                _ => None,
-            };
+            let act = state.act_of(&palette, &path);
             (archive, act, index, key)
         };
         // Decode without holding the lock, so other views keep drawing meanwhile.
-        let choice = match (&palette, &act) {
-            (PaletteKey::Embedded(n), _) => PaletteChoice::Embedded(*n),
-            (PaletteKey::Act(_) | PaletteKey::EditedAct(_), Some(colours)) => {
-                PaletteChoice::Colours(colours)
-            }
-            _ => PaletteChoice::Own,
-        };
+        let choice = palette_choice(&palette, act.as_deref());
         let mut problems = Vec::new();
         let pixels = match archive.decode(key.index, choice) {
             Ok(sprite) => {
@@ -224,6 +214,15 @@ impl SffStore {
             (key, _) => key,
         };
         Some((path, palette))
+    }
+
+    /// [`SffStore::cache_place`] of the sprite `request` asks for.
+    fn request_place(&self, request: &SpriteRequest) -> Option<(PathBuf, PaletteKey)> {
+        self.cache_place(
+            &request.archive,
+            request.edited.as_ref(),
+            request.edited_palette.as_ref(),
+        )
     }
 
     /// Files `problems` under `path`, unless the file was invalidated since `archive` was
@@ -360,7 +359,29 @@ impl SffStore {
     }
 }
 
+/// The colours sprites cached under `palette` are drawn with, `act` being the `.act` colours
+/// it names when they could be read (else the archive's own).
+fn palette_choice<'a>(palette: &PaletteKey, act: Option<&'a Palette>) -> PaletteChoice<'a> {
+    match (palette, act) {
+        (PaletteKey::Embedded(n), _) => PaletteChoice::Embedded(*n),
+        (PaletteKey::Act(_) | PaletteKey::EditedAct(_), Some(colours)) => {
+            PaletteChoice::Colours(colours)
+        }
+        _ => PaletteChoice::Own,
+    }
+}
+
 impl State {
+    /// The colours of the `.act` palette `palette` names (its file, read now if it was not
+    /// yet, or its edited bytes); problems are filed under the archive at `archive`.
+    fn act_of(&mut self, palette: &PaletteKey, archive: &Path) -> Option<Arc<Palette>> {
+        match palette {
+            PaletteKey::Act(act_path) => self.act_file(act_path, archive),
+            PaletteKey::EditedAct(bytes) => Palette::from_act(bytes).ok().map(Arc::new),
+            _ => None,
+        }
+    }
+
     fn archive(&mut self, path: &Path) -> Option<Arc<SffArchive>> {
         if let Some(known) = self.archives.get(path) {
             return known.clone();
@@ -522,11 +543,7 @@ impl SffStore {
         if request.group < 0 {
             return None;
         }
-        let (path, _) = self.cache_place(
-            &request.archive,
-            request.edited.as_ref(),
-            request.edited_palette.as_ref(),
-        )?;
+        let (path, _) = self.request_place(request)?;
         let state = self.lock();
         let archive = state.archives.get(&path)?.as_ref()?;
         let info = archive

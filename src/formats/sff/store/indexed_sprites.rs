@@ -6,9 +6,9 @@
 //! sprite decoded, the same palette chosen, index 0 transparent): drawing colour
 //! `colours[indices[i]]` for each pixel gives the renderer's pixels.
 
-use super::{PaletteKey, SffStore, SpriteRequest};
+use super::{SffStore, SpriteRequest};
+use crate::formats::sff::Palette;
 use crate::formats::sff::encode::SpritePixels;
-use crate::formats::sff::{Palette, PaletteChoice};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -62,32 +62,18 @@ impl SffStore {
         if request.group < 0 {
             return None;
         }
-        let (path, palette) = self.cache_place(
-            &request.archive,
-            request.edited.as_ref(),
-            request.edited_palette.as_ref(),
-        )?;
+        let (path, palette) = self.request_place(request)?;
         let (archive, act) = {
             let mut state = self.lock();
             let archive = state.archive(&path)?;
-            let act = match &palette {
-                PaletteKey::Act(act_path) => state.act_file(act_path, &path),
-                PaletteKey::EditedAct(bytes) => Palette::from_act(bytes).ok().map(Arc::new),
-                _ => None,
-            };
+            let act = state.act_of(&palette, &path);
             (archive, act)
         };
         let index = archive.find(request.group, request.number)?;
         // As `sprite_of` decodes: a link's target when it shares its pixels, with that
         // sprite's palette.
         let decoded = archive.same_pixels_as(index);
-        let choice = match (&palette, &act) {
-            (PaletteKey::Embedded(n), _) => PaletteChoice::Embedded(*n),
-            (PaletteKey::Act(_) | PaletteKey::EditedAct(_), Some(colours)) => {
-                PaletteChoice::Colours(colours)
-            }
-            _ => PaletteChoice::Own,
-        };
+        let choice = super::palette_choice(&palette, act.as_deref());
         let colours = match archive.colours_for(decoded, choice) {
             Some(palette) => palette.drawn(),
             None => Palette::grey_ramp().drawn(),
