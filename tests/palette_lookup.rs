@@ -4,12 +4,11 @@
 //! magnified, in both of the shader's dialects (OpenGL 3 and OpenGL ES 3, WebGL2's).
 
 mod common;
+mod gl_support;
 
 use eframe::glow::{self, HasContext};
-use glutin::api::egl::{device::Device, display::Display};
-use glutin::config::{ConfigSurfaceTypes, ConfigTemplateBuilder};
-use glutin::context::{ContextApi, ContextAttributesBuilder, Version};
-use glutin::prelude::*;
+use gl_support::gl_context;
+use glutin::context::{ContextApi, Version};
 use sprat::app::context::pictures::compose::{
     ComposeAhead, Composed, ComposedPixels, Job, PictureSources,
 };
@@ -28,54 +27,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-
-/// A current GL context of `api` on the first EGL device that makes one, with nothing to draw
-/// on but framebuffers of its own; the display is kept alive with it.
-fn gl_context(api: ContextApi) -> Result<(glow::Context, impl Sized), String> {
-    let devices = Device::query_devices().map_err(|e| format!("no EGL devices: {e}"))?;
-    let mut why = String::from("no EGL device");
-    for device in devices {
-        // SAFETY: no display handle is passed.
-        let display = match unsafe { Display::with_device(&device, None) } {
-            Ok(display) => display,
-            Err(e) => {
-                why = format!("no display on {device:?}: {e}");
-                continue;
-            }
-        };
-        let template = ConfigTemplateBuilder::new()
-            .with_surface_type(ConfigSurfaceTypes::empty())
-            .build();
-        // SAFETY: the display is valid for the calls.
-        let config = match unsafe { display.find_configs(template) }.map(|mut c| c.next()) {
-            Ok(Some(config)) => config,
-            _ => {
-                why = format!("no surfaceless config on {device:?}");
-                continue;
-            }
-        };
-        let attributes = ContextAttributesBuilder::new()
-            .with_context_api(api)
-            .build(None);
-        // SAFETY: as above.
-        let context = match unsafe { display.create_context(&config, &attributes) } {
-            Ok(context) => context,
-            Err(e) => {
-                why = format!("no {api:?} context on {device:?}: {e}");
-                continue;
-            }
-        };
-        let context = context
-            .make_current_surfaceless()
-            .map_err(|e| format!("the context cannot be made current: {e}"))?;
-        // SAFETY: the context is current on this thread for the whole test.
-        let gl = unsafe {
-            glow::Context::from_loader_function_cstr(|name| display.get_proc_address(name))
-        };
-        return Ok((gl, (context, display)));
-    }
-    Err(why)
-}
 
 /// A document showing sprite (`group`, `number`) of the archive at `path`, as M.U.G.E.N
 /// places a sprite (its axis at the origin), flipped as asked.

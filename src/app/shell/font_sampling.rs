@@ -12,9 +12,15 @@ use std::sync::Arc;
 /// again whenever it uploads glyphs, so this is asked at every paint. Other painters (the
 /// test harness's) are left alone.
 pub fn sample_fonts_nearest(ctx: &egui::Context, frame: &eframe::Frame) {
-    if frame.gl().is_none() {
-        return;
+    if frame.gl().is_some() {
+        paint_fonts_nearest(ctx);
     }
+}
+
+/// Adds the paint callback that has the glow painter sample the font texture at the nearest
+/// texel to this paint of `ctx` ([`sample_fonts_nearest`] where the painter is known to be
+/// glow's; a test paints through one of its own).
+pub fn paint_fonts_nearest(ctx: &egui::Context) {
     let callback = eframe::egui_glow::CallbackFn::new(|_info, painter| {
         use eframe::glow::{self, HasContext};
         let Some(texture) = painter.texture(egui::TextureId::default()) else {
