@@ -33,7 +33,7 @@ use std::time::SystemTime;
 pub const HASHED_APART_BYTES: usize = 1 << 20;
 
 /// Bytes as a reader read them, shared with the thread that hashes them.
-pub type ReadBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+pub type ReadBytes = Arc<Vec<u8>>;
 
 /// What a file held at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +113,7 @@ impl Taking {
         let mut slot = self.lock();
         let taken = match &*slot {
             Slot::Taken(fingerprint) => return *fingerprint,
-            Slot::Waiting(bytes, modified) => Fingerprint::of_bytes((**bytes).as_ref(), *modified),
+            Slot::Waiting(bytes, modified) => Fingerprint::of_bytes(bytes, *modified),
         };
         *slot = Slot::Taken(taken);
         taken
@@ -129,7 +129,7 @@ impl std::fmt::Debug for Taking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &*self.lock() {
             Slot::Taken(fingerprint) => fingerprint.fmt(f),
-            Slot::Waiting(bytes, _) => write!(f, "hashing {} bytes", (**bytes).as_ref().len()),
+            Slot::Waiting(bytes, _) => write!(f, "hashing {} bytes", bytes.len()),
         }
     }
 }
@@ -224,17 +224,17 @@ impl Fingerprints {
                 continue;
             }
             let held: Option<ReadBytes> = match document.as_read(&file) {
-                Some(bytes) => Some(Arc::clone(bytes) as ReadBytes),
+                Some(bytes) => Some(Arc::clone(bytes)),
                 None => read
                     .iter()
                     .find(|(p, _)| *p == file)
                     .map(|(_, b)| Arc::clone(b)),
             };
             match held {
-                Some(bytes) if (*bytes).as_ref().len() >= HASHED_APART_BYTES => {
+                Some(bytes) if bytes.len() >= HASHED_APART_BYTES => {
                     fingerprints.record_in_background(&file, bytes)
                 }
-                Some(bytes) => fingerprints.record(&file, (*bytes).as_ref()),
+                Some(bytes) => fingerprints.record(&file, &bytes),
                 None => fingerprints.record_from_disk(&file),
             }
         }

@@ -128,7 +128,7 @@ fn fingerprints_of(file: &OpenedFile) -> crate::session::Fingerprints {
         .archives
         .iter()
         .filter_map(|archive| {
-            let bytes = Arc::clone(archive.read.as_ref()?) as crate::session::ReadBytes;
+            let bytes = Arc::clone(archive.read.as_ref()?);
             Some((archive.path.clone(), bytes))
         })
         .collect();
