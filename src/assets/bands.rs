@@ -8,7 +8,7 @@
 
 use super::layout::{
     AxisLattice, Lattice, Layout, cells_hold_several_frames, joins_large_sprites, lattice_frames,
-    lattice_of, profiles,
+    lattice_of,
 };
 use super::sprites::{SpriteOptions, sort_rows};
 use crate::model::PixelRect;
@@ -28,14 +28,15 @@ struct Band {
 
 /// The frames of `sheet` cut band by band, with the layout saying so, when at least one band
 /// has a lattice of its own (`None` when none has: the sheet is separate sprites). `sprites`
-/// are the sheet's separate sprites at `options`.
+/// are the sheet's separate sprites at `options`, `row_counts` its opaque pixels a row
+/// ([`super::layout::profiles`]).
 pub(super) fn band_frames(
     sheet: &RgbaImage,
+    row_counts: &[u32],
     sprites: &[PixelRect],
     options: SpriteOptions,
 ) -> Option<(Vec<PixelRect>, Layout)> {
-    let (_, row_counts) = profiles(sheet);
-    let bands = bands(&row_counts, options.gap);
+    let bands = bands(row_counts, options.gap);
     if bands.len() < 2 {
         return None;
     }
@@ -51,7 +52,7 @@ pub(super) fn band_frames(
     let mut rects = Vec::new();
     let mut lattices = Vec::new();
     for (band, inside) in bands.iter().zip(inside) {
-        match band_lattice(sheet, *band, &row_counts, &inside) {
+        match band_lattice(sheet, *band, row_counts, &inside) {
             Some(lattice) => {
                 rects.extend(lattice_frames(sheet, &lattice, options.min_size));
                 lattices.push(lattice);

@@ -189,13 +189,15 @@ pub fn cut_frames(sheet: &RgbaImage, options: SpriteOptions, method: CutMethod) 
             // only then: a large sheet has many bands). The pieces of drawings stand
             // abreast as one frame's.
             let by_bands = (!drawings && holds_abreast(&lattice, &frames, &sprites))
-                .then(|| super::bands::band_frames(sheet, &sprites, options))
+                .then(|| super::bands::band_frames(sheet, &counts.1, &sprites, options))
                 .flatten()
                 .filter(|(by_bands, _)| holds_abreast(&lattice, &frames, by_bands));
             by_bands.unwrap_or((frames, Layout::Lattice(lattice)))
         }
-        (CutMethod::Automatic, None) => super::bands::band_frames(sheet, &sprites, options)
-            .unwrap_or_else(|| (sprites.clone(), Layout::Sprites)),
+        (CutMethod::Automatic, None) => {
+            super::bands::band_frames(sheet, &counts.1, &sprites, options)
+                .unwrap_or_else(|| (sprites.clone(), Layout::Sprites))
+        }
         (CutMethod::Sprites, _) => (sprites.clone(), Layout::Sprites),
     };
     let doubts = doubts(
